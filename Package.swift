@@ -1,0 +1,102 @@
+// swift-tools-version: 6.2
+import PackageDescription
+
+// MARK: - Settings shared by every target of ours
+
+let strictSettings: [SwiftSetting] = [
+    .enableUpcomingFeature("ExistentialAny"),
+    .enableUpcomingFeature("MemberImportVisibility"),
+    .treatAllWarnings(as: .error),
+]
+
+let package = Package(
+    name: "EduGoTerminal",
+    platforms: [.macOS(.v14)],
+    products: [
+        .executable(name: "tui", targets: ["tui"]),
+    ],
+    dependencies: [
+        .package(url: "https://github.com/apple/swift-argument-parser", exact: "1.8.2"),
+        .package(url: "https://github.com/apple/swift-crypto", exact: "3.12.3"),
+        .package(url: "https://github.com/apple/swift-log", exact: "1.16.2"),
+        .package(url: "https://github.com/groue/GRDB.swift", exact: "7.10.0"),
+    ],
+    targets: [
+        // MARK: - Executable
+
+        .executableTarget(
+            name: "tui",
+            dependencies: [
+                "AppShell",
+                .product(name: "ArgumentParser", package: "swift-argument-parser"),
+            ]
+        ),
+
+        // MARK: - Composition root
+
+        .target(
+            name: "AppShell",
+            dependencies: [
+                "Catalog",
+                "Courses",
+                "Favourites",
+                "Profile",
+                "SharedKernel",
+                "Storage",
+                "Terminal",
+                "TerminalUI",
+                .product(name: "Logging", package: "swift-log"),
+            ]
+        ),
+
+        // MARK: - Features
+
+        .target(name: "Catalog", dependencies: ["SharedKernel", "TerminalUI"]),
+        .target(name: "Courses", dependencies: ["SharedKernel", "TerminalUI"]),
+        .target(name: "Favourites", dependencies: ["SharedKernel", "TerminalUI"]),
+        .target(name: "Profile", dependencies: ["SharedKernel", "TerminalUI"]),
+
+        // MARK: - Infrastructure
+
+        .target(
+            name: "Storage",
+            dependencies: [
+                "SharedKernel",
+                .product(name: "_CryptoExtras", package: "swift-crypto"),
+                .product(name: "Crypto", package: "swift-crypto"),
+                .product(name: "GRDB", package: "GRDB.swift"),
+            ],
+            resources: [.copy("Resources/catalog.json")]
+        ),
+        .target(name: "Terminal", dependencies: ["CNcurses", "TerminalUI"]),
+        .systemLibrary(
+            name: "CNcurses",
+            providers: [.apt(["libncurses-dev"])]
+        ),
+
+        // MARK: - Shared
+
+        .target(name: "SharedKernel"),
+        .target(name: "TerminalUI"),
+
+        // MARK: - Tests
+
+        .target(
+            name: "TestSupport",
+            dependencies: ["SharedKernel"],
+            path: "Tests/TestSupport"
+        ),
+        .testTarget(name: "AppShellTests", dependencies: ["AppShell", "SharedKernel", "TerminalUI", "TestSupport"]),
+        .testTarget(name: "CatalogTests", dependencies: ["Catalog", "SharedKernel", "TerminalUI", "TestSupport"]),
+        .testTarget(name: "EndToEndTests", dependencies: []),
+        .testTarget(name: "SharedKernelTests", dependencies: ["SharedKernel", "TestSupport"]),
+        .testTarget(name: "StorageTests", dependencies: ["SharedKernel", "Storage", "TestSupport"]),
+        .testTarget(name: "TerminalTests", dependencies: ["CNcurses", "Terminal", "TerminalUI"]),
+        .testTarget(name: "TerminalUITests", dependencies: ["TerminalUI"]),
+    ]
+)
+
+// One loop gives every target the same strict settings (Swift 6 mode is the tools default).
+for target in package.targets where target.type != .system {
+    target.swiftSettings = (target.swiftSettings ?? []) + strictSettings
+}

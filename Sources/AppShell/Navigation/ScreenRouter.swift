@@ -1,0 +1,63 @@
+import Catalog
+import SharedKernel
+import TerminalUI
+
+/// Turns the coordinator's destinations into screens. Tab roots live as long as the app, so
+/// a list keeps its selection; pushed screens live while they are on the stack.
+@MainActor
+final class ScreenRouter {
+    private let coordinator: AppCoordinator
+    private let catalog: CatalogFeature
+    private var roots: [AppTab: any Screen] = [:]
+    private var stackTab: AppTab
+    private var stack: [(destination: AppDestination, screen: any Screen)] = []
+
+    init(coordinator: AppCoordinator, catalog: CatalogFeature) {
+        self.coordinator = coordinator
+        self.catalog = catalog
+        self.stackTab = coordinator.tab
+    }
+
+    /// The screen on top of the current tab.
+    var currentScreen: any Screen {
+        syncStack()
+        return stack.last?.screen ?? root(for: coordinator.tab)
+    }
+
+    private func root(for tab: AppTab) -> any Screen {
+        if let screen = roots[tab] { return screen }
+        let screen: any Screen = switch tab {
+        case .catalog:
+            catalog.makeListScreen { [coordinator] id in coordinator.push(.courseDetail(id)) }
+        case .myCourses, .favourites, .profile:
+            NoticeScreen(lines: ["\(tab.title) is not available in this version yet", "Press 1 to browse the catalog"])
+        }
+        roots[tab] = screen
+        return screen
+    }
+
+    private func makeScreen(for destination: AppDestination) -> any Screen {
+        switch destination {
+        case .courseDetail(let id):
+            catalog.makeDetailScreen(courseID: id) { [coordinator] in coordinator.pop() }
+        }
+    }
+
+    /// Keeps the live screens matching the coordinator's path: reuses the common prefix,
+    /// drops what was popped, creates what was pushed.
+    private func syncStack() {
+        if stackTab != coordinator.tab {
+            stack.removeAll()
+            stackTab = coordinator.tab
+        }
+        let path = coordinator.path
+        var common = 0
+        while common < min(path.count, stack.count), stack[common].destination == path[common] {
+            common += 1
+        }
+        stack.removeSubrange(common...)
+        for destination in path[common...] {
+            stack.append((destination, makeScreen(for: destination)))
+        }
+    }
+}

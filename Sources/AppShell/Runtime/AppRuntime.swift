@@ -1,0 +1,101 @@
+import Logging
+import Observation
+import Terminal
+import TerminalUI
+
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// The event loop and the render loop. Input and signals wake it through dispatch sources on
+/// the main queue; view-model changes schedule one frame through observation; nothing polls.
+@MainActor
+final class AppRuntime {
+    private let terminal: NcursesTerminal
+    private let events: TerminalEventLoop
+    private let shell: ShellController
+    private let logger: Logger
+    private var renderScheduled = false
+    private var tick = 0
+    private var animation: Task<Void, Never>?
+    private var finished: CheckedContinuation<Void, Never>?
+
+    init(terminal: NcursesTerminal, shell: ShellController, logger: Logger) {
+        self.terminal = terminal
+        self.events = TerminalEventLoop(terminal: terminal)
+        self.shell = shell
+        self.logger = logger
+    }
+
+    /// Runs until the person quits; the terminal is restored when this returns.
+    func run() async {
+        events.start(
+            onEvents: { [weak self] events in self?.handle(events) },
+            onTerminate: { [weak self] signal in self?.terminate(signal: signal) }
+        )
+        render()
+        await withCheckedContinuation { continuation in
+            finished = continuation
+        }
+    }
+
+    private func handle(_ events: [InputEvent]) {
+        for event in events {
+            if shell.handle(event, terminalSize: terminal.size) == .quit {
+                stop()
+                return
+            }
+        }
+        render()
+    }
+
+    /// Schedules one frame; many changes before it runs still draw once.
+    private func setNeedsRender() {
+        guard !renderScheduled else { return }
+        renderScheduled = true
+        Task { @MainActor [weak self] in self?.render() }
+    }
+
+    private func render() {
+        renderScheduled = false
+        shell.prepareFrame()
+        var animating = false
+        withObservationTracking {
+            terminal.render { canvas in
+                animating = shell.draw(in: &canvas, tick: tick)
+            }
+        } onChange: { [weak self] in
+            Task { @MainActor [weak self] in self?.setNeedsRender() }
+        }
+        if animating { scheduleAnimationFrame() }
+    }
+
+    /// About ten frames a second while a spinner shows; none otherwise.
+    private func scheduleAnimationFrame() {
+        guard animation == nil else { return }
+        animation = Task { @MainActor [weak self] in
+            try? await Task.sleep(for: .milliseconds(100))
+            guard let self, !Task.isCancelled else { return }
+            self.animation = nil
+            self.tick += 1
+            self.render()
+        }
+    }
+
+    private func stop() {
+        events.stop()
+        animation?.cancel()
+        terminal.restore()
+        logger.info("quit")
+        finished?.resume()
+        finished = nil
+    }
+
+    /// SIGINT, SIGTERM, SIGHUP: put the terminal back, then exit as the signal would have.
+    private func terminate(signal: Int32) {
+        logger.notice("terminated by signal \(signal)")
+        events.stop()
+        terminal.restore()
+        exit(128 + signal)
+    }
+}

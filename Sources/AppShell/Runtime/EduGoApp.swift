@@ -1,0 +1,69 @@
+import Catalog
+import Foundation
+import Logging
+import SharedKernel
+import Storage
+import Terminal
+import TerminalUI
+
+/// The composition root: builds storage, decorators, features and the terminal, then runs.
+public enum EduGoApp {
+    /// Runs the app until the person quits and returns the process exit code. Start-up
+    /// failures are printed to stderr with the reason.
+    @MainActor
+    public static func run(_ configuration: AppConfiguration) async -> Int32 {
+        let database: AppDatabase
+        do {
+            database = try AppDatabase.open(directory: configuration.dataDirectory)
+        } catch {
+            printError(error.description)
+            return 1
+        }
+        let logger = makeLogger(directory: configuration.dataDirectory, level: configuration.logLevel)
+        logger.info("starting", metadata: ["database": "\(database.path)"])
+
+        var courses: any CourseRepository = SQLiteCourseRepository(database: database)
+        var sessions: any SessionRepository = SQLiteSessionRepository(database: database)
+        if configuration.conditions.isActive {
+            courses = ConditionedCourseRepository(base: courses, conditions: configuration.conditions)
+            sessions = ConditionedSessionRepository(base: sessions, conditions: configuration.conditions)
+        }
+
+        let terminal: NcursesTerminal
+        do {
+            terminal = try NcursesTerminal(options: TerminalOptions(environment: configuration.environment))
+        } catch {
+            printError(error.description)
+            return error == .notInteractive ? 2 : 1
+        }
+
+        let coordinator = AppCoordinator()
+        let session = SessionState(sessions: sessions)
+        let router = ScreenRouter(coordinator: coordinator, catalog: CatalogFeature(courses: courses))
+        let shell = ShellController(coordinator: coordinator, router: router, session: session)
+        Task {
+            do throws(AppError) {
+                try await session.load()
+            } catch {
+                logger.warning("cannot read the session", metadata: ["error": "\(error.technicalMessage)"])
+            }
+        }
+        await AppRuntime(terminal: terminal, shell: shell, logger: logger).run()
+        return 0
+    }
+
+    private static func makeLogger(directory: URL, level: AppConfiguration.LogLevel) -> Logger {
+        let path = directory.appendingPathComponent("tui.log").path
+        let logLevel = Logger.Level(rawValue: level.rawValue) ?? .info
+        guard let descriptor = FileLogHandler.open(path: path) else {
+            return Logger(label: "edugo", factory: { _ in SwiftLogNoOpLogHandler() })
+        }
+        return Logger(label: "edugo", factory: { label in
+            FileLogHandler(descriptor: descriptor, label: label, level: logLevel)
+        })
+    }
+
+    private static func printError(_ message: String) {
+        FileHandle.standardError.write(Data("tui: \(message)\n".utf8))
+    }
+}

@@ -1,0 +1,95 @@
+import SharedKernel
+import TerminalUI
+
+/// The frame around every screen (header, footer, too-small notice) and the global keys.
+@MainActor
+final class ShellController {
+    static let minimumSize = Size(width: 60, height: 16)
+
+    enum Outcome: Equatable {
+        case keepRunning
+        case quit
+    }
+
+    let coordinator: AppCoordinator
+    private let router: ScreenRouter
+    private let session: SessionState
+    private var visibleScreen: ObjectIdentifier?
+
+    init(coordinator: AppCoordinator, router: ScreenRouter, session: SessionState) {
+        self.coordinator = coordinator
+        self.router = router
+        self.session = session
+    }
+
+    /// Lets a screen that just became visible start loading. Called before each frame,
+    /// outside observation tracking.
+    func prepareFrame() {
+        let screen = router.currentScreen
+        let identity = ObjectIdentifier(screen)
+        guard identity != visibleScreen else { return }
+        visibleScreen = identity
+        screen.appear()
+    }
+
+    /// Draws the whole frame. Returns whether something on it animates.
+    func draw<C: Canvas>(in canvas: inout C, tick: Int) -> Bool {
+        let size = canvas.size
+        guard size.width >= Self.minimumSize.width, size.height >= Self.minimumSize.height else {
+            let message = "Terminal too small: need \(Self.minimumSize), have \(size)"
+            let area = Rect(x: 0, y: 0, width: size.width, height: size.height)
+            canvas.drawCentered(message, in: area, y: max(0, size.height / 2 - 1), style: .bold)
+            return false
+        }
+        let screen = router.currentScreen
+        HeaderBar.draw(
+            in: &canvas, row: 0, tabs: AppTab.allCases.map(\.title),
+            selectedTab: coordinator.tab.rawValue, userName: session.user?.name
+        )
+        let area = Rect(x: 0, y: 1, width: size.width, height: size.height - 2)
+        screen.draw(in: &canvas, frame: Frame(area: area, tick: tick))
+        Footer.draw(in: &canvas, row: size.height - 1, hints: screen.keyHints + globalHints, status: screen.statusMessage)
+        return screen.isAnimating
+    }
+
+    private var globalHints: [KeyHint] {
+        coordinator.isAtRoot
+            ? [KeyHint("1-4", "tabs"), KeyHint("q", "quit")]
+            : [KeyHint("Esc", "back"), KeyHint("q", "quit")].prefix(1) + [KeyHint("1-4", "tabs")]
+    }
+
+    /// Gives the event to the screen first, then applies the global keys it did not use.
+    func handle(_ event: InputEvent, terminalSize: Size) -> Outcome {
+        if event == .key(.control("c")) { return .quit }
+        let tooSmall = terminalSize.width < Self.minimumSize.width || terminalSize.height < Self.minimumSize.height
+        if tooSmall {
+            return event == .key(.character("q")) ? .quit : .keepRunning
+        }
+        let screen = router.currentScreen
+        if screen.isCapturingText {
+            _ = screen.handle(event)
+            return .keepRunning
+        }
+        if screen.handle(event) == .handled { return .keepRunning }
+        return handleGlobal(event)
+    }
+
+    private func handleGlobal(_ event: InputEvent) -> Outcome {
+        switch event {
+        case .key(.character(let character)) where ("1"..."4").contains(character):
+            let index = Int(String(character))! - 1
+            coordinator.switchTab(to: AppTab(rawValue: index)!)
+        case .key(.tab):
+            coordinator.switchTab(to: coordinator.tab.next)
+        case .key(.backTab):
+            coordinator.switchTab(to: coordinator.tab.previous)
+        case .key(.escape):
+            coordinator.pop()
+        case .key(.character("q")):
+            if !coordinator.pop() { return .quit }
+        default:
+            break
+        }
+        return .keepRunning
+    }
+}

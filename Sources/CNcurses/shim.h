@@ -1,0 +1,51 @@
+#ifndef EDUGO_CNCURSES_SHIM_H
+#define EDUGO_CNCURSES_SHIM_H
+
+// The wide-character API of ncursesw is only declared with these defines; SwiftPM drops the
+// -D flags pkg-config would add, so the shim sets them itself.
+#ifndef _XOPEN_SOURCE_EXTENDED
+#define _XOPEN_SOURCE_EXTENDED 1
+#endif
+#ifndef NCURSES_WIDECHAR
+#define NCURSES_WIDECHAR 1
+#endif
+
+#include <locale.h>
+#include <wchar.h>
+#include <ncursesw/curses.h>
+#include <sys/ioctl.h>
+#include <unistd.h>
+
+// C globals are not concurrency-safe in Swift 6; read them through accessors instead.
+static inline WINDOW *edugo_stdscr(void) { return stdscr; }
+static inline int edugo_lines(void) { return LINES; }
+static inline int edugo_cols(void) { return COLS; }
+static inline int edugo_color_pairs(void) { return COLOR_PAIRS; }
+static inline int edugo_colors(void) { return COLORS; }
+
+// Attribute macros built with NCURSES_BITS do not import into Swift.
+static inline attr_t edugo_a_bold(void) { return A_BOLD; }
+static inline attr_t edugo_a_reverse(void) { return A_REVERSE; }
+static inline attr_t edugo_a_underline(void) { return A_UNDERLINE; }
+static inline attr_t edugo_a_dim(void) { return A_DIM; }
+static inline attr_t edugo_color_pair(short pair) { return (attr_t)COLOR_PAIR(pair); }
+
+// Mouse button masks are function-like macros, which do not import either.
+static inline mmask_t edugo_button1_pressed(void) { return BUTTON1_PRESSED; }
+static inline mmask_t edugo_button1_clicked(void) { return BUTTON1_CLICKED; }
+static inline mmask_t edugo_button4_pressed(void) { return BUTTON4_PRESSED; }
+static inline mmask_t edugo_button5_pressed(void) { return BUTTON5_PRESSED; }
+
+// wcwidth is hidden from Swift's Glibc module (it needs _XOPEN_SOURCE).
+extern int wcwidth(wchar_t c);
+
+// The terminal size as the kernel reports it, for resizing after SIGWINCH.
+static inline int edugo_window_size(int fd, int *rows, int *cols) {
+    struct winsize ws;
+    if (ioctl(fd, TIOCGWINSZ, &ws) != 0) { return -1; }
+    *rows = ws.ws_row;
+    *cols = ws.ws_col;
+    return 0;
+}
+
+#endif

@@ -1,0 +1,84 @@
+import SharedKernel
+import TerminalUI
+
+/// The catalog table's columns, fitted to the width: the title takes what the others leave,
+/// and instructor then level drop out on narrow terminals.
+struct CatalogColumns: Equatable {
+    static let gutter = 3  // "★✓ "
+    static let gap = 2
+    static let priceWidth = 10
+    static let durationWidth = 8
+    static let levelWidth = 12
+
+    var title: Int
+    var instructor: Int
+    var level: Int
+    var duration: Int = CatalogColumns.durationWidth
+    var price: Int = CatalogColumns.priceWidth
+
+    init(width: Int) {
+        let fixed = Self.gutter + Self.durationWidth + Self.priceWidth + 2 * Self.gap
+        var remaining = width - fixed
+        level = remaining >= 12 + Self.levelWidth + Self.gap + 12 ? Self.levelWidth : 0
+        if level > 0 { remaining -= level + Self.gap }
+        if remaining >= 22 + 12 + Self.gap {
+            instructor = min(24, max(12, (remaining - Self.gap) / 3))
+            remaining -= instructor + Self.gap
+        } else {
+            instructor = 0
+        }
+        title = max(1, remaining)
+    }
+
+    /// Draws one course row (or the headings when `course` is nil) starting at `x`.
+    func draw(_ cells: Cells, in canvas: inout some Canvas, x: Int, y: Int, style: Style) {
+        var column = x
+        func put(_ text: String, _ width: Int, _ cellStyle: Style, alignRight: Bool = false) {
+            guard width > 0 else { return }
+            let cut = TerminalText.truncate(TerminalText.sanitize(text), toWidth: width)
+            let offset = alignRight ? width - cut.displayWidth : 0
+            canvas.draw(cut, x: column + offset, y: y, width: width, style: cellStyle)
+            column += width + Self.gap
+        }
+        canvas.draw(cells.markers, x: column, y: y, width: Self.gutter - 1, style: style == .selection ? style : .accent)
+        column += Self.gutter
+        put(cells.title, title, style)
+        put(cells.instructor, instructor, style == .selection ? style : .dim)
+        put(cells.level, level, style)
+        put(cells.duration, duration, style, alignRight: true)
+        put(cells.price, price, style, alignRight: true)
+    }
+
+    struct Cells {
+        var markers: String
+        var title: String
+        var instructor: String
+        var level: String
+        var duration: String
+        var price: String
+
+        static let headings = Cells(
+            markers: "", title: "Title", instructor: "Instructor", level: "Level", duration: "Duration", price: "Price"
+        )
+
+        init(markers: String, title: String, instructor: String, level: String, duration: String, price: String) {
+            self.markers = markers
+            self.title = title
+            self.instructor = instructor
+            self.level = level
+            self.duration = duration
+            self.price = price
+        }
+
+        init(course: Course) {
+            self.init(
+                markers: "",
+                title: course.title,
+                instructor: course.instructor,
+                level: course.level.displayName,
+                duration: DurationText.format(minutes: course.durationMinutes),
+                price: course.price.formatted
+            )
+        }
+    }
+}

@@ -1,0 +1,86 @@
+import SharedKernel
+import TerminalUI
+
+/// The catalog tab's root: a table of courses sorted by title.
+@MainActor
+final class CatalogListScreen: Screen {
+    private let viewModel: CatalogListViewModel
+    private let onCourseSelected: @MainActor (CourseID) -> Void
+    /// Where the rows were last drawn, for page size and mouse hits. Not observed: it is
+    /// written while drawing.
+    private var listArea = Rect(x: 0, y: 0, width: 0, height: 10)
+
+    init(viewModel: CatalogListViewModel, onCourseSelected: @escaping @MainActor (CourseID) -> Void) {
+        self.viewModel = viewModel
+        self.onCourseSelected = onCourseSelected
+    }
+
+    var keyHints: [KeyHint] {
+        switch viewModel.state {
+        case .loaded: [KeyHint("↑↓", "move"), KeyHint("Enter", "open"), KeyHint("r", "reload")]
+        case .error, .empty: [KeyHint("r", "retry")]
+        case .idle, .loading: []
+        }
+    }
+
+    var isAnimating: Bool { viewModel.state.isLoading }
+
+    func appear() {
+        guard case .idle = viewModel.state else { return }
+        Task { await viewModel.load() }
+    }
+
+    func draw(in canvas: inout some Canvas, frame: Frame) {
+        let area = frame.area
+        switch viewModel.state {
+        case .idle:
+            break
+        case .loading:
+            StateView.drawLoading(in: &canvas, area: area, tick: frame.tick)
+        case .empty:
+            StateView.drawMessage(
+                ["The catalog has no courses yet", "Import some with: tui import-courses FILE"],
+                in: &canvas, area: area, styles: [.bold, .dim]
+            )
+        case .error(let message):
+            StateView.drawError(message, in: &canvas, area: area)
+        case .loaded(let courses):
+            drawTable(courses, in: &canvas, area: area)
+        }
+    }
+
+    private func drawTable(_ courses: [Course], in canvas: inout some Canvas, area: Rect) {
+        let content = area.insetBy(horizontal: 1)
+        let columns = CatalogColumns(width: content.width)
+        canvas.draw("Catalog", x: content.x, y: content.y, style: .bold)
+        let count = "\(courses.count) course\(courses.count == 1 ? "" : "s")"
+        let position = "\(viewModel.list.selectedIndex + 1)/\(courses.count)"
+        canvas.draw("  \(count)", x: content.x + 7, y: content.y, style: .dim)
+        canvas.draw(position, x: content.x + content.width - position.displayWidth, y: content.y, style: .dim)
+        columns.draw(.headings, in: &canvas, x: content.x, y: content.y + 1, style: .dim)
+
+        listArea = Rect(x: area.x, y: area.y + 2, width: area.width, height: area.height - 2)
+        ListView.draw(in: &canvas, area: listArea, itemCount: courses.count, state: viewModel.list) { canvas, index, row, isSelected in
+            let course = courses[index]
+            columns.draw(.init(course: course), in: &canvas, x: content.x, y: row.y, style: isSelected ? .selection : .normal)
+        }
+    }
+
+    func handle(_ event: InputEvent) -> EventResult {
+        switch event {
+        case .key(.character("r")):
+            Task { await viewModel.load() }
+            return .handled
+        case .key(.enter):
+            guard let course = viewModel.selectedCourse else { return .ignored }
+            onCourseSelected(course.id)
+            return .handled
+        case .key(let key):
+            return viewModel.moveSelection(key, pageSize: listArea.height) ? .handled : .ignored
+        case .mouse(let mouse):
+            return viewModel.applyMouse(mouse, listArea: listArea) ? .handled : .ignored
+        case .resize:
+            return .ignored
+        }
+    }
+}

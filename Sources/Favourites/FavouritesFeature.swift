@@ -1,0 +1,5 @@
+/// Favourites. The feature arrives with its own issue; until then the shell shows an honest
+/// "not available yet" screen for its tab.
+public enum FavouritesFeatureStatus {
+    public static let isAvailable = false
+}

@@ -1,0 +1,29 @@
+/// Every failure a feature can meet, in semantic terms: never a raw SQLite or POSIX error.
+public enum AppError: Error, Hashable, Sendable {
+    /// The data source could not be reached.
+    case connectivity
+    case courseNotFound(CourseID)
+    case notSignedIn
+    /// The store failed in a way the user cannot fix; `detail` is for the log only.
+    case storage(detail: String)
+
+    /// What the person in front of the terminal reads.
+    public var userMessage: String {
+        switch self {
+        case .connectivity: "Cannot reach the EduGo catalog. Check your connection."
+        case .courseNotFound: "This course no longer exists."
+        case .notSignedIn: "Please sign in first."
+        case .storage: "Something went wrong while reading your data."
+        }
+    }
+
+    /// What a developer reads in the log.
+    public var technicalMessage: String {
+        switch self {
+        case .connectivity: "connectivity: data source unreachable"
+        case .courseNotFound(let id): "course not found: \(id)"
+        case .notSignedIn: "no session"
+        case .storage(let detail): "storage: \(detail)"
+        }
+    }
+}

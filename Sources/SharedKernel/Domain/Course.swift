@@ -1,0 +1,54 @@
+/// A course of the EduGo catalog.
+public struct Course: Identifiable, Hashable, Sendable {
+    public let id: CourseID
+    public var title: String
+    public var instructor: String
+    public var category: String?
+    public var level: CourseLevel
+    public var durationMinutes: Int
+    public var price: Price
+    /// `nil` means the course takes any number of learners.
+    public var capacity: Int?
+    public var enrolledCount: Int
+    public var tags: [String]
+    public var prerequisiteID: CourseID?
+    public var isActive: Bool
+    public var description: String
+
+    public init(
+        id: CourseID,
+        title: String,
+        instructor: String,
+        category: String? = nil,
+        level: CourseLevel,
+        durationMinutes: Int,
+        price: Price,
+        capacity: Int? = nil,
+        enrolledCount: Int = 0,
+        tags: [String] = [],
+        prerequisiteID: CourseID? = nil,
+        isActive: Bool = true,
+        description: String
+    ) {
+        self.id = id
+        self.title = title
+        self.instructor = instructor
+        self.category = category
+        self.level = level
+        self.durationMinutes = durationMinutes
+        self.price = price
+        self.capacity = capacity
+        self.enrolledCount = enrolledCount
+        self.tags = tags
+        self.prerequisiteID = prerequisiteID
+        self.isActive = isActive
+        self.description = description
+    }
+
+    /// Seats still free, or `nil` when the course has no capacity limit.
+    public var seatsLeft: Int? {
+        capacity.map { max(0, $0 - enrolledCount) }
+    }
+
+    public var isFull: Bool { seatsLeft == 0 }
+}

@@ -1,0 +1,12 @@
+/// Formats a course length the way the catalog shows it: `2h 30min`, `45min`, `3h`.
+public enum DurationText {
+    public static func format(minutes: Int) -> String {
+        let hours = minutes / 60
+        let rest = minutes % 60
+        switch (hours, rest) {
+        case (0, _): return "\(rest)min"
+        case (_, 0): return "\(hours)h"
+        default: return "\(hours)h \(rest)min"
+        }
+    }
+}

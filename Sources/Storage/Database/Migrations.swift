@@ -1,0 +1,79 @@
+import Foundation
+import GRDB
+import SharedKernel
+
+/// The versioned schema. Migrations run once each and in order; never edit a shipped one,
+/// add a new one.
+enum Migrations {
+    static let demoName = "Demo Learner"
+    static let demoEmail = "demo@edugo.dev"
+    static let demoPassword = "edugo-demo"
+
+    static func migrator(
+        passwordHasher: PasswordHasher,
+        seedCatalog: @escaping @Sendable () throws -> [Course]
+    ) -> DatabaseMigrator {
+        var migrator = DatabaseMigrator()
+
+        migrator.registerMigration("v1-schema") { db in
+            try db.execute(sql: "PRAGMA application_id = \(AppDatabase.applicationID)")
+            try db.execute(sql: """
+                CREATE TABLE course (
+                    id TEXT PRIMARY KEY NOT NULL,
+                    title TEXT NOT NULL,
+                    sort_key TEXT NOT NULL,
+                    instructor TEXT NOT NULL,
+                    category TEXT,
+                    level TEXT NOT NULL CHECK (level IN ('beginner', 'intermediate', 'advanced')),
+                    duration_minutes INTEGER NOT NULL CHECK (duration_minutes > 0),
+                    price_minor INTEGER NOT NULL CHECK (price_minor >= 0),
+                    currency TEXT NOT NULL CHECK (length(currency) = 3),
+                    capacity INTEGER CHECK (capacity IS NULL OR capacity >= 0),
+                    enrolled_count INTEGER NOT NULL DEFAULT 0 CHECK (enrolled_count >= 0),
+                    tags TEXT NOT NULL DEFAULT '[]',
+                    prerequisite_id TEXT,
+                    active INTEGER NOT NULL DEFAULT 1,
+                    description TEXT NOT NULL
+                );
+                CREATE INDEX course_by_sort_key ON course(sort_key, id);
+
+                CREATE TABLE user (
+                    id INTEGER PRIMARY KEY AUTOINCREMENT,
+                    name TEXT NOT NULL,
+                    email TEXT NOT NULL UNIQUE COLLATE NOCASE,
+                    password_hash TEXT NOT NULL,
+                    role TEXT NOT NULL DEFAULT 'learner',
+                    created_at DATETIME NOT NULL
+                );
+
+                -- One signed-in learner per data directory.
+                CREATE TABLE session (
+                    id INTEGER PRIMARY KEY CHECK (id = 1),
+                    user_id INTEGER NOT NULL REFERENCES user(id) ON DELETE CASCADE,
+                    created_at DATETIME NOT NULL
+                );
+                """)
+        }
+
+        migrator.registerMigration("v1-seed-catalog") { db in
+            for course in try seedCatalog() {
+                try CourseRow.insertOrUpdate(course, in: db)
+            }
+        }
+
+        migrator.registerMigration("v1-demo-account") { db in
+            let now = Date()
+            try db.execute(
+                sql: "INSERT INTO user (name, email, password_hash, role, created_at) VALUES (?, ?, ?, 'learner', ?)",
+                arguments: [demoName, demoEmail, try passwordHasher.hash(demoPassword), now]
+            )
+            // Until sign-in exists the app runs as the demo learner.
+            try db.execute(
+                sql: "INSERT INTO session (id, user_id, created_at) VALUES (1, ?, ?)",
+                arguments: [db.lastInsertedRowID, now]
+            )
+        }
+
+        return migrator
+    }
+}

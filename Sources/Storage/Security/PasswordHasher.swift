@@ -1,0 +1,50 @@
+import Crypto
+import _CryptoExtras
+import Foundation
+
+/// Salted, slow password hashes: PBKDF2-HMAC-SHA256 with a per-user random salt. The cost is
+/// stored inside each hash, so it can be raised later without breaking old accounts.
+public struct PasswordHasher: Sendable {
+    /// OWASP's 2023 recommendation for PBKDF2-HMAC-SHA256.
+    public static let defaultRounds = 600_000
+
+    public let rounds: Int
+
+    /// `rounds` below the default are for tests only.
+    public init(rounds: Int = PasswordHasher.defaultRounds) {
+        self.rounds = max(1, rounds)
+    }
+
+    /// `pbkdf2-sha256$<rounds>$<salt base64>$<hash base64>`.
+    public func hash(_ password: String) throws -> String {
+        var salt = [UInt8](repeating: 0, count: 16)
+        var generator = SystemRandomNumberGenerator()
+        for index in salt.indices { salt[index] = UInt8.random(in: .min ... .max, using: &generator) }
+        let derived = try Self.derive(password: password, salt: salt, rounds: rounds)
+        return "pbkdf2-sha256$\(rounds)$\(Data(salt).base64EncodedString())$\(Data(derived).base64EncodedString())"
+    }
+
+    /// True when `password` produces `stored`; compares in constant time.
+    public func verify(_ password: String, against stored: String) -> Bool {
+        let parts = stored.split(separator: "$").map(String.init)
+        guard parts.count == 4, parts[0] == "pbkdf2-sha256", let storedRounds = Int(parts[1]), storedRounds > 0,
+              let salt = Data(base64Encoded: parts[2]), let expected = Data(base64Encoded: parts[3]),
+              let derived = try? Self.derive(password: password, salt: [UInt8](salt), rounds: storedRounds)
+        else { return false }
+        return Self.constantTimeEqual(derived, [UInt8](expected))
+    }
+
+    private static func derive(password: String, salt: [UInt8], rounds: Int) throws -> [UInt8] {
+        let key = try KDF.Insecure.PBKDF2.deriveKey(
+            from: Array(password.utf8), salt: salt, using: .sha256, outputByteCount: 32, unsafeUncheckedRounds: rounds
+        )
+        return key.withUnsafeBytes { Array($0) }
+    }
+
+    private static func constantTimeEqual(_ lhs: [UInt8], _ rhs: [UInt8]) -> Bool {
+        guard lhs.count == rhs.count else { return false }
+        var difference: UInt8 = 0
+        for index in lhs.indices { difference |= lhs[index] ^ rhs[index] }
+        return difference == 0
+    }
+}

@@ -1,0 +1,136 @@
+import CNcurses
+import Foundation
+import TerminalUI
+
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// The only owner of ncurses: sets the terminal up, reads input, draws frames and puts the
+/// terminal back as it was. Every call happens on the main actor, because ncurses is not
+/// reentrant.
+@MainActor
+public final class NcursesTerminal {
+    private let screen: OpaquePointer
+    private let window: UnsafeMutablePointer<WINDOW>
+    private let palette: TerminalPalette
+    private let decoder = KeyDecoder()
+    private var isActive = true
+    private var cursorVisible = false
+
+    /// Checks that stdin and stdout are a terminal of a known type, then enters curses mode.
+    public init(options: TerminalOptions) throws(TerminalError) {
+        guard isatty(STDIN_FILENO) == 1, isatty(STDOUT_FILENO) == 1 else { throw .notInteractive }
+        guard let type = options.terminalType, !type.isEmpty, type != "dumb" else {
+            throw .unsupportedTerminal(options.terminalType ?? "")
+        }
+        Self.useUTF8Locale()
+        if !options.userSetEscapeDelay { set_escdelay(25) }
+
+        // newterm, unlike initscr, reports an unknown terminal type instead of exiting.
+        guard let input = fdopen(STDIN_FILENO, "r"), let output = fdopen(STDOUT_FILENO, "w"),
+              let screen = newterm(type, output, input) else {
+            throw .unsupportedTerminal(type)
+        }
+        set_term(screen)
+        guard let window = edugo_stdscr(), tigetstr("cup").map({ Int(bitPattern: $0) > 0 }) ?? false else {
+            endwin()
+            delscreen(screen)
+            throw .unsupportedTerminal(type)
+        }
+        self.screen = screen
+        self.window = window
+
+        raw()  // Ctrl-C, Ctrl-Z and Ctrl-S arrive as keys
+        noecho()
+        nonl()
+        keypad(window, true)
+        nodelay(window, true)
+        curs_set(0)
+        mouseinterval(0)
+        mousemask(edugo_button1_pressed() | edugo_button4_pressed() | edugo_button5_pressed(), nil)
+
+        let useColor = !options.noColor && has_colors() && start_color() == OK
+        if useColor { use_default_colors() }
+        palette = TerminalPalette(useColor: useColor)
+    }
+
+    /// The current size in cells.
+    public var size: Size {
+        Size(width: Int(edugo_cols()), height: Int(edugo_lines()))
+    }
+
+    /// Draws one frame: `draw` paints the whole screen into a cleared canvas, and ncurses
+    /// sends only what differs from the previous frame.
+    public func render(_ draw: (inout NcursesCanvas) -> Void) {
+        guard isActive else { return }
+        werase(window)
+        var canvas = NcursesCanvas(size: size, window: window, palette: palette)
+        draw(&canvas)
+        if let cursor = canvas.cursor {
+            if !cursorVisible { curs_set(1) }
+            wmove(window, Int32(cursor.y), Int32(cursor.x))
+        } else if cursorVisible {
+            curs_set(0)
+        }
+        cursorVisible = canvas.cursor != nil
+        wnoutrefresh(window)
+        doupdate()
+    }
+
+    /// Reads everything waiting on stdin without blocking and decodes it.
+    public func readInput() -> [InputEvent] {
+        guard isActive else { return [] }
+        var batch: [RawInput] = []
+        var character: wint_t = 0
+        while true {
+            let result = wget_wch(window, &character)
+            if result == ERR { break }
+            if result == KEY_CODE_YES {
+                let code = Int32(bitPattern: character)
+                if code == KEY_MOUSE {
+                    var event = MEVENT()
+                    if getmouse(&event) == OK {
+                        batch.append(.mouse(x: Int(event.x), y: Int(event.y), buttons: UInt(event.bstate)))
+                    }
+                } else {
+                    batch.append(.keyCode(code))
+                }
+            } else {
+                batch.append(.character(character))
+            }
+        }
+        return decoder.decode(batch)
+    }
+
+    /// Applies the size the kernel reports, after SIGWINCH. Returns whether it changed.
+    @discardableResult
+    public func syncSize() -> Bool {
+        guard isActive else { return false }
+        var rows: Int32 = 0
+        var columns: Int32 = 0
+        guard edugo_window_size(STDOUT_FILENO, &rows, &columns) == 0, rows > 0, columns > 0 else { return false }
+        guard rows != edugo_lines() || columns != edugo_cols() else { return false }
+        resizeterm(rows, columns)
+        return true
+    }
+
+    /// Leaves curses mode: cursor, echo and the normal screen come back. Safe to call twice.
+    public func restore() {
+        guard isActive else { return }
+        isActive = false
+        curs_set(1)
+        endwin()
+        delscreen(screen)
+    }
+
+    /// ncursesw needs a UTF-8 locale for wide characters; fall back to C.UTF-8 when the
+    /// environment names none.
+    private static func useUTF8Locale() {
+        setlocale(LC_ALL, "")
+        let codeset = nl_langinfo(nl_item(CODESET)).map { String(cString: $0) } ?? ""
+        if codeset.uppercased().replacingOccurrences(of: "-", with: "") != "UTF8" {
+            setlocale(LC_CTYPE, "C.UTF-8")
+        }
+    }
+}

@@ -1,0 +1,43 @@
+/// Something a screen draws into: the real terminal or an in-memory buffer.
+public protocol Canvas {
+    var size: Size { get }
+
+    /// Writes `text` at a cell. Callers pass text that is sanitized and fits on the row;
+    /// use `draw(_:x:y:width:style:)`, which guarantees both.
+    mutating func write(_ text: String, x: Int, y: Int, style: Style)
+
+    /// Shows the text cursor at a cell, or hides it with `nil`.
+    mutating func setCursor(_ position: (x: Int, y: Int)?)
+}
+
+extension Canvas {
+    /// Draws data text safely: control characters and escape sequences removed, cut with `…`
+    /// to `width` columns (and to the canvas edge). Returns the columns used.
+    @discardableResult
+    public mutating func draw(_ text: String, x: Int, y: Int, width: Int? = nil, style: Style = .normal) -> Int {
+        guard y >= 0, y < size.height, x >= 0, x < size.width else { return 0 }
+        let available = min(width ?? Int.max, size.width - x)
+        guard available > 0 else { return 0 }
+        let clean = TerminalText.truncate(TerminalText.sanitize(text), toWidth: available)
+        write(clean, x: x, y: y, style: style)
+        return clean.displayWidth
+    }
+
+    /// Paints a rectangle with spaces in a style, e.g. a selection bar or the header background.
+    public mutating func fill(_ rect: Rect, style: Style) {
+        let left = max(0, rect.x)
+        let right = min(size.width, rect.x + rect.width)
+        guard right > left else { return }
+        let blank = String(repeating: " ", count: right - left)
+        for row in max(0, rect.y)..<min(size.height, rect.maxY) {
+            write(blank, x: left, y: row, style: style)
+        }
+    }
+
+    /// Draws `text` centred on a row of `rect`.
+    public mutating func drawCentered(_ text: String, in rect: Rect, y: Int, style: Style = .normal) {
+        let clean = TerminalText.truncate(TerminalText.sanitize(text), toWidth: rect.width)
+        let x = rect.x + max(0, (rect.width - clean.displayWidth) / 2)
+        write(clean, x: x, y: y, style: style)
+    }
+}

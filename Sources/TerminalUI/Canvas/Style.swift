@@ -1,0 +1,21 @@
+/// What a piece of text means on screen. The terminal maps each role to colours and
+/// attributes, with a monochrome fallback, so screens never pick colours themselves.
+public enum Style: Hashable, Sendable, CaseIterable {
+    case normal
+    /// Secondary text: column headings, metadata labels.
+    case dim
+    /// Emphasis without colour: titles.
+    case bold
+    /// Highlights within content: markers such as `★` and `✓`.
+    case accent
+    /// The selected row of a list.
+    case selection
+    /// The header bar.
+    case header
+    /// The current tab in the header.
+    case activeTab
+    case error
+    case success
+    /// A key name in the footer.
+    case key
+}

@@ -1,0 +1,44 @@
+/// Draws a list into a rectangle, touching only the visible rows, and maps mouse events
+/// back to rows.
+public enum ListView {
+    /// Calls `drawRow` once per visible row with the item index, the row's rectangle and
+    /// whether it is selected. Selected rows are pre-filled with the selection style.
+    public static func draw<C: Canvas>(
+        in canvas: inout C,
+        area: Rect,
+        itemCount: Int,
+        state: ListState,
+        drawRow: (inout C, _ index: Int, _ row: Rect, _ isSelected: Bool) -> Void
+    ) {
+        let range = state.visibleRange(itemCount: itemCount, height: area.height)
+        for (line, index) in range.enumerated() {
+            let row = Rect(x: area.x, y: area.y + line, width: area.width, height: 1)
+            let isSelected = index == state.selectedIndex
+            if isSelected { canvas.fill(row, style: .selection) }
+            drawRow(&canvas, index, row, isSelected)
+        }
+    }
+
+    /// Applies a mouse event to the list drawn in `area`: the wheel moves the selection by
+    /// three rows, a click selects the row under the pointer. Returns whether it applied.
+    public static func handle(
+        _ event: MouseEvent,
+        state: inout ListState,
+        area: Rect,
+        itemCount: Int
+    ) -> Bool {
+        switch event {
+        case .wheelUp:
+            state.move(by: -3, itemCount: itemCount, pageSize: area.height)
+        case .wheelDown:
+            state.move(by: 3, itemCount: itemCount, pageSize: area.height)
+        case .click(let x, let y):
+            guard area.contains(x: x, y: y) else { return false }
+            let range = state.visibleRange(itemCount: itemCount, height: area.height)
+            let index = range.lowerBound + (y - area.y)
+            guard range.contains(index) else { return false }
+            state.select(index, itemCount: itemCount, pageSize: area.height)
+        }
+        return true
+    }
+}

@@ -1,0 +1,27 @@
+/// Draws the non-content states every loading screen shares, centred in its area.
+public enum StateView {
+    public static let loadingText = "Loading…"
+    public static let retryText = "Press r to retry"
+
+    /// A spinner and `Loading…`.
+    public static func drawLoading(in canvas: inout some Canvas, area: Rect, tick: Int) {
+        let row = area.y + max(0, area.height / 2 - 1)
+        canvas.drawCentered("\(Spinner.frame(tick: tick)) \(loadingText)", in: area, y: row, style: .dim)
+    }
+
+    /// An error message and `Press r to retry`.
+    public static func drawError(_ message: String, in canvas: inout some Canvas, area: Rect) {
+        drawMessage([message, retryText], in: &canvas, area: area, styles: [.error, .dim])
+    }
+
+    /// Centred lines of text, e.g. an empty state and its next step.
+    public static func drawMessage(_ lines: [String], in canvas: inout some Canvas, area: Rect, styles: [Style] = []) {
+        let wrapped = lines.enumerated().flatMap { index, line in
+            TextWrapper.wrap(line, width: max(1, area.width - 4)).map { ($0, styles.indices.contains(index) ? styles[index] : .normal) }
+        }
+        let top = area.y + max(0, (area.height - wrapped.count) / 2 - 1)
+        for (offset, (line, style)) in wrapped.enumerated() where top + offset < area.maxY {
+            canvas.drawCentered(line, in: area, y: top + offset, style: style)
+        }
+    }
+}

@@ -1,0 +1,66 @@
+import AppShell
+import ArgumentParser
+import Foundation
+
+#if canImport(Glibc)
+import Glibc
+#endif
+
+@main
+struct TUI: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "tui",
+        abstract: "EduGo Terminal: browse the EduGo course catalog from your terminal.",
+        discussion: """
+            KEYS
+              1 2 3 4          Catalog, My courses, Favourites, Profile
+              Tab, Shift-Tab   next / previous tab
+              ↑ ↓  k j         move in a list
+              PgUp PgDn        move a page
+              Home End  g G    first / last row
+              Enter            open the selected course
+              r                reload (retry after an error)
+              Esc, Backspace   back
+              q                back, and quit at a tab's root
+              Ctrl-C           quit at once
+
+            The database lives in --data-dir, else $EDUGO_DATA_DIR, else $XDG_DATA_HOME/edugo,
+            else ~/.local/share/edugo. Demo account: demo@edugo.dev / edugo-demo.
+            """,
+        version: "0.1.0"
+    )
+
+    @Option(name: .customLong("data-dir"), help: ArgumentHelp("Where the database lives.", valueName: "path"))
+    var dataDir: String?
+
+    @Option(help: ArgumentHelp("Development: every data call waits this many milliseconds first.", valueName: "ms"))
+    var latency: Int = 0
+
+    @Flag(help: "Development: every data call fails as a connectivity error.")
+    var offline = false
+
+    @Option(name: .customLong("log-level"), help: "Log file detail.")
+    var logLevel: AppConfiguration.LogLevel = .info
+
+    func validate() throws {
+        guard latency >= 0 else { throw ValidationError("--latency must be 0 or more milliseconds") }
+    }
+
+    func run() async throws {
+        guard isatty(STDIN_FILENO) == 1, isatty(STDOUT_FILENO) == 1 else {
+            FileHandle.standardError.write(Data("tui needs an interactive terminal\n".utf8))
+            throw ExitCode(2)
+        }
+        let environment = ProcessInfo.processInfo.environment
+        let configuration = AppConfiguration(
+            dataDirectory: DataDirectory.resolve(option: dataDir, environment: environment),
+            conditions: DevelopmentConditions(latency: .milliseconds(latency), offline: offline),
+            logLevel: logLevel,
+            environment: environment
+        )
+        let code = await EduGoApp.run(configuration)
+        if code != 0 { throw ExitCode(code) }
+    }
+}
+
+extension AppConfiguration.LogLevel: ExpressibleByArgument {}
