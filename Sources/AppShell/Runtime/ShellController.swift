@@ -55,7 +55,7 @@ final class ShellController {
     private var globalHints: [KeyHint] {
         coordinator.isAtRoot
             ? [KeyHint("1-4", "tabs"), KeyHint("q", "quit")]
-            : [KeyHint("Esc", "back"), KeyHint("q", "quit")].prefix(1) + [KeyHint("1-4", "tabs")]
+            : [KeyHint("Esc", "back"), KeyHint("1-4", "tabs")]
     }
 
     /// Gives the event to the screen first, then applies the global keys it did not use.

@@ -5,10 +5,13 @@ import TerminalUI
 /// and instructor then level drop out on narrow terminals.
 struct CatalogColumns: Equatable {
     static let gutter = 3  // "★✓ "
+    /// Between text columns; the right-aligned numbers carry their own padding.
     static let gap = 2
+    static let numberGap = 1
     static let priceWidth = 10
     static let durationWidth = 8
     static let levelWidth = 12
+    static let minimumTitle = 20
 
     var title: Int
     var instructor: Int
@@ -17,12 +20,11 @@ struct CatalogColumns: Equatable {
     var price: Int = CatalogColumns.priceWidth
 
     init(width: Int) {
-        let fixed = Self.gutter + Self.durationWidth + Self.priceWidth + 2 * Self.gap
-        var remaining = width - fixed
-        level = remaining >= 12 + Self.levelWidth + Self.gap + 12 ? Self.levelWidth : 0
+        var remaining = width - Self.gutter - 2 * (Self.numberGap) - Self.durationWidth - Self.priceWidth
+        level = remaining >= Self.minimumTitle + Self.levelWidth + Self.gap + 12 ? Self.levelWidth : 0
         if level > 0 { remaining -= level + Self.gap }
-        if remaining >= 22 + 12 + Self.gap {
-            instructor = min(24, max(12, (remaining - Self.gap) / 3))
+        if remaining >= Self.minimumTitle + 12 + Self.gap {
+            instructor = min(22, max(12, (remaining - Self.gap) * 2 / 5))
             remaining -= instructor + Self.gap
         } else {
             instructor = 0
@@ -38,13 +40,14 @@ struct CatalogColumns: Equatable {
             let cut = TerminalText.truncate(TerminalText.sanitize(text), toWidth: width)
             let offset = alignRight ? width - cut.displayWidth : 0
             canvas.draw(cut, x: column + offset, y: y, width: width, style: cellStyle)
-            column += width + Self.gap
+            column += width + (alignRight ? Self.numberGap : Self.gap)
         }
         canvas.draw(cells.markers, x: column, y: y, width: Self.gutter - 1, style: style == .selection ? style : .accent)
         column += Self.gutter
         put(cells.title, title, style)
         put(cells.instructor, instructor, style == .selection ? style : .dim)
         put(cells.level, level, style)
+        column -= level > 0 ? Self.gap - Self.numberGap : 0
         put(cells.duration, duration, style, alignRight: true)
         put(cells.price, price, style, alignRight: true)
     }

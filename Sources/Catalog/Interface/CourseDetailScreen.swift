@@ -18,9 +18,9 @@ final class CourseDetailScreen: Screen {
 
     var keyHints: [KeyHint] {
         switch viewModel.state {
-        case .loaded: [KeyHint("↑↓", "scroll"), KeyHint("Esc", "back")]
-        case .error: [KeyHint("r", "retry"), KeyHint("Esc", "back")]
-        case .idle, .loading, .empty: [KeyHint("Esc", "back")]
+        case .loaded: [KeyHint("↑↓", "scroll")]
+        case .error: [KeyHint("r", "retry")]
+        case .idle, .loading, .empty: []
         }
     }
 

@@ -1,5 +1,8 @@
-/// The top row: the app name, the numbered tabs with the current one marked, the user's name.
+/// The top row: the numbered tabs with the current one marked, then, where there is room,
+/// the app name and the signed-in user's name. Tabs always fit (down to 60 columns).
 public enum HeaderBar {
+    static let brand = "EduGo"
+
     public static func draw(
         in canvas: inout some Canvas,
         row: Int,
@@ -9,19 +12,20 @@ public enum HeaderBar {
     ) {
         let width = canvas.size.width
         canvas.fill(Rect(x: 0, y: row, width: width, height: 1), style: .header)
+        let labels = tabs.enumerated().map { " \($0.offset + 1) \($0.element) " }
+        let tabsWidth = labels.reduce(0) { $0 + $1.displayWidth }
+        let showBrand = 1 + brand.displayWidth + 2 + tabsWidth + 1 <= width
         var x = 1
-        x += canvas.draw("EduGo", x: x, y: row, style: .header) + 2
-        let nameWidth = userName.map { min($0.displayWidth, 24) + 2 } ?? 0
-        for (index, title) in tabs.enumerated() {
-            let label = " \(index + 1) \(title) "
-            let room = width - nameWidth - x
-            guard room >= label.displayWidth else { break }
+        if showBrand {
+            x += canvas.draw(brand, x: x, y: row, style: .header) + 2
+        }
+        for (index, label) in labels.enumerated() {
             x += canvas.draw(label, x: x, y: row, style: index == selectedTab ? .activeTab : .header)
         }
-        if let userName {
-            let name = TerminalText.truncate(TerminalText.sanitize(userName), toWidth: 24)
-            let nameX = width - name.displayWidth - 1
-            if nameX > x { canvas.draw(name, x: nameX, y: row, style: .header) }
-        }
+        guard let userName else { return }
+        let room = width - x - 3
+        guard room >= 4 else { return }
+        let name = TerminalText.truncate(TerminalText.sanitize(userName), toWidth: min(room, 30))
+        canvas.draw(name, x: width - name.displayWidth - 1, y: row, style: .header)
     }
 }

@@ -1,0 +1,64 @@
+@testable import Catalog
+import SharedKernel
+import Testing
+import TestSupport
+
+@Suite("Load catalog and course detail")
+struct LoadCatalogUseCaseTests {
+    @Test("loading the catalog returns the repository's courses")
+    func returnsCourses() async throws {
+        let courses = [Course.fixture(id: "a", title: "A"), .fixture(id: "b", title: "B")]
+        let repository = CourseRepositorySpy.success(courses)
+        let sut = LoadCatalogUseCase(courses: repository)
+
+        let result = try await sut.execute()
+
+        #expect(result == courses)
+        #expect(await repository.messages == [.allCourses])
+    }
+
+    @Test("an empty catalog returns no courses")
+    func returnsNone() async throws {
+        let sut = LoadCatalogUseCase(courses: CourseRepositorySpy.success([]))
+
+        #expect(try await sut.execute() == [])
+    }
+
+    @Test("a connectivity failure comes back as a connectivity error")
+    func connectivity() async {
+        let sut = LoadCatalogUseCase(courses: CourseRepositorySpy.offline)
+
+        await #expect(throws: AppError.connectivity) { try await sut.execute() }
+    }
+
+    @Test("course detail loads by id with its prerequisite's title")
+    func detailByID() async throws {
+        let basics = Course.fixture(id: "swift-101", title: "Swift 101")
+        let advanced = Course.fixture(id: "swift-201", title: "Swift 201", prerequisiteID: "swift-101")
+        let repository = CourseRepositorySpy.success([basics, advanced])
+        let sut = LoadCourseDetailUseCase(courses: repository)
+
+        let detail = try await sut.execute(id: "swift-201")
+
+        #expect(detail == CourseDetail(course: advanced, prerequisiteTitle: "Swift 101"))
+        #expect(await repository.messages == [.course("swift-201"), .course("swift-101")])
+    }
+
+    @Test("a course without a prerequisite loads with one call")
+    func detailWithoutPrerequisite() async throws {
+        let repository = CourseRepositorySpy.success([.fixture(id: "swift-101")])
+        let sut = LoadCourseDetailUseCase(courses: repository)
+
+        let detail = try await sut.execute(id: "swift-101")
+
+        #expect(detail.prerequisiteTitle == nil)
+        #expect(await repository.messages == [.course("swift-101")])
+    }
+
+    @Test("an unknown id is a courseNotFound error")
+    func unknownID() async {
+        let sut = LoadCourseDetailUseCase(courses: CourseRepositorySpy.success([.fixture(id: "swift-101")]))
+
+        await #expect(throws: AppError.courseNotFound("nope")) { try await sut.execute(id: "nope") }
+    }
+}

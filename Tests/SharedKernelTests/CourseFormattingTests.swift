@@ -1,0 +1,41 @@
+import SharedKernel
+import Testing
+import TestSupport
+
+@Suite("Course values as the catalog shows them")
+struct CourseFormattingTests {
+    @Test("durations read as hours and minutes", arguments: [
+        (150, "2h 30min"), (45, "45min"), (180, "3h"), (61, "1h 1min"), (600, "10h"),
+    ])
+    func duration(minutes: Int, expected: String) {
+        #expect(DurationText.format(minutes: minutes) == expected)
+    }
+
+    @Test("prices show two decimals and the currency, zero is free", arguments: [
+        (3599, "EUR", "35.99 EUR"), (4900, "USD", "49.00 USD"), (999, "GBP", "9.99 GBP"),
+        (5, "EUR", "0.05 EUR"), (0, "EUR", "Free"),
+    ])
+    func price(minorUnits: Int, currency: String, expected: String) {
+        #expect(Price(minorUnits: minorUnits, currency: currency).formatted == expected)
+    }
+
+    @Test("seats left is capacity minus enrolled, never negative, nil when unlimited")
+    func seatsLeft() {
+        #expect(Course.fixture(capacity: 40, enrolledCount: 12).seatsLeft == 28)
+        #expect(Course.fixture(capacity: 10, enrolledCount: 10).isFull)
+        #expect(Course.fixture(capacity: 10, enrolledCount: 12).seatsLeft == 0)
+        #expect(Course.fixture(capacity: nil, enrolledCount: 500).seatsLeft == nil)
+        #expect(!Course.fixture(capacity: nil, enrolledCount: 500).isFull)
+    }
+
+    @Test("every error has a message for people and one for the log")
+    func errorMessages() {
+        let errors: [AppError] = [.connectivity, .courseNotFound("x"), .notSignedIn, .storage(detail: "disk I/O error")]
+        for error in errors {
+            #expect(!error.userMessage.isEmpty)
+            #expect(!error.technicalMessage.isEmpty)
+        }
+        #expect(!AppError.storage(detail: "disk I/O error").userMessage.contains("disk"))
+        #expect(AppError.storage(detail: "disk I/O error").technicalMessage.contains("disk I/O error"))
+    }
+}

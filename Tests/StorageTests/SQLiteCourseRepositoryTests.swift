@@ -1,0 +1,76 @@
+import Foundation
+import SharedKernel
+@testable import Storage
+import Testing
+import TestSupport
+
+@Suite("Courses in SQLite")
+struct SQLiteCourseRepositoryTests {
+    @Test("courses come back sorted by title, ignoring case and accents")
+    func sortedByTitle() async throws {
+        let (sut, directory) = try makeSUT(catalog: [
+            .fixture(id: "b", title: "banana bread"),
+            .fixture(id: "a", title: "Zebra"),
+            .fixture(id: "c", title: "Ángel investing"),
+            .fixture(id: "d", title: "apple pie"),
+        ])
+        defer { directory.remove() }
+
+        let titles = try await sut.allCourses().map(\.title)
+
+        #expect(titles == ["Ángel investing", "apple pie", "banana bread", "Zebra"])
+    }
+
+    @Test("the seeded catalog is realistic: 60+ courses, 6+ categories, every kind of course")
+    func seededCatalog() async throws {
+        let (sut, directory) = try makeSUT(catalog: try BuiltInCatalog.load())
+        defer { directory.remove() }
+
+        let courses = try await sut.allCourses()
+
+        #expect(courses.count >= 60)
+        #expect(Set(courses.compactMap(\.category)).count >= 6)
+        #expect(courses.contains { $0.isFull })
+        #expect(courses.contains { !$0.isActive })
+        #expect(courses.contains { $0.prerequisiteID != nil })
+        #expect(courses.contains { $0.capacity == nil })
+        #expect(Set(courses.map(\.level)) == Set(CourseLevel.allCases))
+        #expect(courses.contains { !$0.title.allSatisfy(\.isASCII) })
+        #expect(courses.contains { !$0.instructor.allSatisfy(\.isASCII) })
+        #expect(courses.map(\.title) == courses.map(\.title).sorted {
+            $0.folding(options: [.caseInsensitive, .diacriticInsensitive], locale: nil)
+                < $1.folding(options: [.caseInsensitive, .diacriticInsensitive], locale: nil)
+        })
+    }
+
+    @Test("one course by id keeps every field")
+    func courseByID() async throws {
+        let course = Course.fixture(
+            id: "swift-concurrency", title: "Swift Concurrency in Practice", category: nil, level: .advanced,
+            price: Price(minorUnits: 0, currency: "USD"), capacity: nil, enrolledCount: 3,
+            tags: ["swift", "async"], prerequisiteID: "swift-101", isActive: false
+        )
+        let (sut, directory) = try makeSUT(catalog: [.fixture(id: "swift-101"), course])
+        defer { directory.remove() }
+
+        #expect(try await sut.course(id: "swift-concurrency") == course)
+    }
+
+    @Test("an unknown id is a courseNotFound error")
+    func unknownID() async throws {
+        let (sut, directory) = try makeSUT(catalog: [.fixture()])
+        defer { directory.remove() }
+
+        await #expect(throws: AppError.courseNotFound("nope")) {
+            try await sut.course(id: "nope")
+        }
+    }
+
+    // MARK: - Helpers
+
+    private func makeSUT(catalog: [Course]) throws -> (SQLiteCourseRepository, TemporaryDirectory) {
+        let directory = TemporaryDirectory()
+        let database = try AppDatabase.open(directory: directory.url, passwordHasher: .fast, seedCatalog: { catalog })
+        return (SQLiteCourseRepository(database: database), directory)
+    }
+}

@@ -1,0 +1,29 @@
+import CNcurses
+import Foundation
+import Testing
+import TerminalUI
+
+@Suite("TerminalUI measures text exactly as ncursesw draws it")
+struct DisplayWidthAgreementTests {
+    @Test("every printable code point has the width glibc's wcwidth gives it")
+    func agreesWithWcwidth() throws {
+        let previous = setlocale(LC_CTYPE, nil).map { String(cString: $0) }
+        try #require(setlocale(LC_CTYPE, "C.UTF-8") != nil)
+        defer { _ = previous.map { setlocale(LC_CTYPE, $0) } }
+
+        var mismatches: [String] = []
+        for value in UInt32(0x20)...0x10FFFF {
+            guard let scalar = Unicode.Scalar(value), !(0x7F..<0xA0).contains(value) else { continue }
+            let expected = Int(wcwidth(wchar_t(truncatingIfNeeded: value)))
+            // wcwidth says -1 for unassigned and non-printing code points; data text never
+            // reaches the screen with those measured as anything but 0 or 1.
+            guard expected >= 0 else { continue }
+            if scalar.terminalWidth != expected {
+                mismatches.append(String(value, radix: 16))
+                if mismatches.count > 20 { break }
+            }
+        }
+
+        #expect(mismatches.isEmpty, "widths differ from wcwidth for U+\(mismatches.joined(separator: ", U+"))")
+    }
+}

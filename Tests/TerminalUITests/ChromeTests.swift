@@ -1,0 +1,54 @@
+import Foundation
+import Testing
+import TerminalUI
+
+@Suite("Header, footer and state views")
+@MainActor
+struct ChromeTests {
+    @Test("the header shows every tab, the current one styled, and the user's name")
+    func header() {
+        var canvas = TextCanvas(size: Size(width: 80, height: 1))
+
+        HeaderBar.draw(in: &canvas, row: 0, tabs: ["Catalog", "My courses", "Favourites", "Profile"], selectedTab: 1, userName: "Demo Learner")
+
+        let line = canvas.lines[0]
+        #expect(line.hasPrefix(" EduGo   1 Catalog  2 My courses  3 Favourites  4 Profile"))
+        #expect(line.hasSuffix("Demo Learner"))
+        let column = line.distance(from: line.startIndex, to: line.range(of: "2 My courses")!.lowerBound)
+        #expect(canvas.style(atX: column, y: 0) == .activeTab)
+    }
+
+    @Test("at the smallest size every tab still shows")
+    func narrowHeader() {
+        var canvas = TextCanvas(size: Size(width: 60, height: 1))
+
+        HeaderBar.draw(in: &canvas, row: 0, tabs: ["Catalog", "My courses", "Favourites", "Profile"], selectedTab: 0, userName: "Zoë 山田")
+
+        #expect(canvas.lines[0].contains("4 Profile"))
+    }
+
+    @Test("the footer shows the keys, and a status message before them")
+    func footer() {
+        var canvas = TextCanvas(size: Size(width: 80, height: 2))
+
+        Footer.draw(in: &canvas, row: 0, hints: [KeyHint("Enter", "open"), KeyHint("q", "quit")], status: nil)
+        Footer.draw(in: &canvas, row: 1, hints: [KeyHint("q", "quit")], status: StatusMessage("Reloaded", kind: .success))
+
+        #expect(canvas.lines == [" Enter open  q quit", " Reloaded   q quit"])
+        #expect(canvas.style(atX: 1, y: 1) == .success)
+    }
+
+    @Test("loading, error and message states are centred")
+    func states() {
+        var canvas = TextCanvas(size: Size(width: 40, height: 6))
+        let area = Rect(x: 0, y: 0, width: 40, height: 6)
+
+        StateView.drawLoading(in: &canvas, area: area, tick: 0)
+        #expect(canvas.text.contains("⠋ Loading…"))
+
+        var errorCanvas = TextCanvas(size: Size(width: 40, height: 6))
+        StateView.drawError("Cannot reach the catalog.", in: &errorCanvas, area: area)
+        #expect(errorCanvas.lines.contains { $0.trimmingCharacters(in: .whitespaces) == "Cannot reach the catalog." })
+        #expect(errorCanvas.lines.contains { $0.trimmingCharacters(in: .whitespaces) == "Press r to retry" })
+    }
+}

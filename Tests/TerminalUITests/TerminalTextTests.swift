@@ -1,0 +1,57 @@
+import Testing
+import TerminalUI
+
+@Suite("Text measured, sanitised and cut for the terminal")
+struct TerminalTextTests {
+    @Test("display width counts wide characters twice and marks zero", arguments: [
+        ("Swift", 5), ("中文", 4), ("🙂", 2), ("é", 1), ("e\u{301}", 1), ("中文🙂é", 7), ("★✓", 2), ("", 0),
+    ])
+    func displayWidth(text: String, width: Int) {
+        #expect(text.displayWidth == width)
+    }
+
+    @Test("hostile text loses its control characters and escape sequences", arguments: [
+        ("plain", "plain"),
+        ("\u{1B}[2JCleared", "Cleared"),
+        ("\u{1B}]0;pwned\u{07}Title", "Title"),
+        ("\u{1B}]0;pwned\u{1B}\\Title", "Title"),
+        ("Bell\u{07}", "Bell"),
+        ("Red \u{1B}[31mtext\u{1B}[0m", "Red text"),
+        ("\u{9B}31mC1 CSI", "C1 CSI"),
+        ("tab\tand\nnewline", "tab and newline"),
+        ("\u{1B}(Bcharset", "charset"),
+        ("\u{1B}Pdcs payload\u{1B}\\after", "after"),
+        ("back\u{08}space", "backspace"),
+        ("Ünïcödé 日本語", "Ünïcödé 日本語"),
+    ])
+    func sanitize(hostile: String, expected: String) {
+        #expect(TerminalText.sanitize(hostile) == expected)
+    }
+
+    @Test("long text is cut with an ellipsis to the width", arguments: [
+        ("Swift Concurrency", 10, "Swift Con…"),
+        ("Short", 10, "Short"),
+        ("中文中文中文", 5, "中文…"),
+        ("中文abc中文", 6, "中文a…"),
+        ("abc", 1, "…"),
+        ("abc", 0, ""),
+    ])
+    func truncate(text: String, width: Int, expected: String) {
+        let cut = TerminalText.truncate(text, toWidth: width)
+        #expect(cut == expected)
+        #expect(cut.displayWidth <= width)
+    }
+
+    @Test("wrapping breaks at spaces and never exceeds the width")
+    func wrap() {
+        let lines = TextWrapper.wrap("Structured concurrency, actors and Sendable, from first task to production.", width: 20)
+        #expect(lines == ["Structured", "concurrency, actors", "and Sendable, from", "first task to", "production."])
+        #expect(lines.allSatisfy { $0.displayWidth <= 20 })
+    }
+
+    @Test("a word longer than the line is split, wide characters included")
+    func wrapLongWord() {
+        #expect(TextWrapper.wrap("abcdefghij", width: 4) == ["abcd", "efgh", "ij"])
+        #expect(TextWrapper.wrap("日本語入門です", width: 5) == ["日本", "語入", "門で", "す"])
+    }
+}

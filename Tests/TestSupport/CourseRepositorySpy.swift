@@ -1,0 +1,45 @@
+import SharedKernel
+
+/// A `CourseRepository` double that records every call and answers from a canned catalog
+/// or a canned error; with a gate, calls wait until the test opens it.
+public actor CourseRepositorySpy: CourseRepository {
+    public enum Message: Equatable, Sendable {
+        case allCourses
+        case course(CourseID)
+    }
+
+    public private(set) var messages: [Message] = []
+    private var result: Result<[Course], AppError>
+    private let gate: Gate?
+
+    public init(result: Result<[Course], AppError>, gate: Gate? = nil) {
+        self.result = result
+        self.gate = gate
+    }
+
+    public static func success(_ courses: [Course], gate: Gate? = nil) -> CourseRepositorySpy {
+        CourseRepositorySpy(result: .success(courses), gate: gate)
+    }
+
+    public static var offline: CourseRepositorySpy {
+        CourseRepositorySpy(result: .failure(.connectivity))
+    }
+
+    public func setResult(_ result: Result<[Course], AppError>) {
+        self.result = result
+    }
+
+    public func allCourses() async throws(AppError) -> [Course] {
+        messages.append(.allCourses)
+        await gate?.wait()
+        return try result.get()
+    }
+
+    public func course(id: CourseID) async throws(AppError) -> Course {
+        messages.append(.course(id))
+        await gate?.wait()
+        let courses = try result.get()
+        guard let course = courses.first(where: { $0.id == id }) else { throw .courseNotFound(id) }
+        return course
+    }
+}
