@@ -38,7 +38,7 @@ final class ShellController {
         guard size.width >= Self.minimumSize.width, size.height >= Self.minimumSize.height else {
             let message = "Terminal too small: need \(Self.minimumSize), have \(size)"
             let area = Rect(x: 0, y: 0, width: size.width, height: size.height)
-            canvas.drawCentered(message, in: area, y: max(0, size.height / 2 - 1), style: .bold)
+            StateView.drawMessage([message], in: &canvas, area: area, styles: [.bold])
             return false
         }
         let screen = router.currentScreen

@@ -1,0 +1,131 @@
+import Foundation
+@testable import AppShell
+import Catalog
+import SharedKernel
+import Testing
+import TestSupport
+import TerminalUI
+
+@Suite("Shell: global keys and the frame")
+@MainActor
+struct ShellControllerTests {
+    static let size = Size(width: 80, height: 24)
+
+    @Test("q at a tab's root quits; Ctrl-C quits at once")
+    func quit() {
+        let (sut, _) = makeSUT()
+
+        #expect(sut.handle(.char("q"), terminalSize: Self.size) == .quit)
+        #expect(sut.handle(.key(.control("c")), terminalSize: Self.size) == .quit)
+    }
+
+    @Test("Enter opens the detail; Esc and q go back to the list with the same row selected")
+    func openAndBack() async throws {
+        let (sut, coordinator) = makeSUT(courses: [.fixture(id: "a", title: "Alpha"), .fixture(id: "b", title: "Beta"), .fixture(id: "c", title: "Gamma")])
+        try await showLoadedList(sut)
+
+        _ = sut.handle(.key(.down), terminalSize: Self.size)
+        _ = sut.handle(.key(.down), terminalSize: Self.size)
+        _ = sut.handle(.key(.enter), terminalSize: Self.size)
+        #expect(coordinator.path == [.courseDetail("c")])
+
+        #expect(sut.handle(.key(.escape), terminalSize: Self.size) == .keepRunning)
+        #expect(coordinator.path == [])
+        _ = sut.handle(.key(.enter), terminalSize: Self.size)
+        #expect(sut.handle(.char("q"), terminalSize: Self.size) == .keepRunning)
+        #expect(coordinator.path == [])
+        #expect(try await frame(sut).contains("3/3"))
+    }
+
+    @Test("number keys and Tab switch tabs", arguments: [
+        (InputEvent.char("2"), AppTab.myCourses), (.char("3"), .favourites), (.char("4"), .profile),
+        (.key(.tab), .myCourses), (.key(.backTab), .profile),
+    ])
+    func switchTabs(event: InputEvent, tab: AppTab) {
+        let (sut, coordinator) = makeSUT()
+
+        _ = sut.handle(event, terminalSize: Self.size)
+
+        #expect(coordinator.tab == tab)
+    }
+
+    @Test("the frame has the header with the user's name, the screen and the footer")
+    func frameLayout() async throws {
+        let (sut, _) = makeSUT(courses: [.fixture(title: "Swift 101")], user: "Demo Learner")
+
+        let lines = try await showLoadedList(sut)
+
+        #expect(lines[0].hasPrefix(" EduGo   1 Catalog"))
+        #expect(lines[0].hasSuffix("Demo Learner"))
+        #expect(lines.contains { $0.contains("Swift 101") })
+        #expect(lines[23] == " ↑↓ move  Enter open  r reload  1-4 tabs  q quit")
+    }
+
+    @Test("a tab whose feature is not built yet says so instead of pretending")
+    func unavailableTab() async throws {
+        let (sut, _) = makeSUT()
+
+        _ = sut.handle(.char("2"), terminalSize: Self.size)
+        let text = try await frame(sut)
+
+        #expect(text.contains("My courses is not available in this version yet"))
+    }
+
+    @Test("below 60×16 the frame is only the too-small message, and q still quits")
+    func tooSmall() {
+        let (sut, _) = makeSUT()
+        var canvas = TextCanvas(size: Size(width: 40, height: 10))
+
+        _ = sut.draw(in: &canvas, tick: 0)
+
+        let shown = canvas.lines.filter { !$0.isEmpty }.map { $0.trimmingCharacters(in: .whitespaces) }
+        #expect(shown.joined(separator: " ") == "Terminal too small: need 60×16, have 40×10")
+        #expect(sut.handle(.key(.down), terminalSize: Size(width: 40, height: 10)) == .keepRunning)
+        #expect(sut.handle(.char("q"), terminalSize: Size(width: 40, height: 10)) == .quit)
+    }
+
+    // MARK: - Helpers
+
+    private func makeSUT(courses: [Course] = [.fixture()], user: String? = nil) -> (ShellController, AppCoordinator) {
+        let coordinator = AppCoordinator()
+        let sessions = SessionRepositoryStub(user: user.map { User(id: UserID(1), name: $0, email: "demo@edugo.dev", memberSince: .now) })
+        let session = SessionState(sessions: sessions)
+        let router = ScreenRouter(coordinator: coordinator, catalog: CatalogFeature(courses: CourseRepositorySpy.success(courses)))
+        let sut = ShellController(coordinator: coordinator, router: router, session: session)
+        if user != nil { Task { try? await session.load() } }
+        return (sut, coordinator)
+    }
+
+    /// Shows the catalog and waits until its list (and the user's name) is drawn.
+    @discardableResult
+    private func showLoadedList(_ sut: ShellController) async throws -> [String] {
+        sut.prepareFrame()
+        for _ in 0..<10_000 {
+            var canvas = TextCanvas(size: Self.size)
+            _ = sut.draw(in: &canvas, tick: 0)
+            if canvas.text.contains("Title"), !canvas.text.contains("Loading") { 
+                await Task.yield()
+                var settled = TextCanvas(size: Self.size)
+                _ = sut.draw(in: &settled, tick: 0)
+                return settled.lines
+            }
+            await Task.yield()
+        }
+        Issue.record("the list never loaded")
+        return []
+    }
+
+    private func frame(_ sut: ShellController) async throws -> String {
+        sut.prepareFrame()
+        await Task.yield()
+        var canvas = TextCanvas(size: Self.size)
+        _ = sut.draw(in: &canvas, tick: 0)
+        return canvas.text
+    }
+}
+
+private struct SessionRepositoryStub: SessionRepository {
+    let user: User?
+
+    func currentUser() async throws(AppError) -> User? { user }
+}
