@@ -88,7 +88,7 @@ let package = Package(
         ),
         .testTarget(name: "AppShellTests", dependencies: ["AppShell", "SharedKernel", "TerminalUI", "TestSupport"]),
         .testTarget(name: "CatalogTests", dependencies: ["Catalog", "SharedKernel", "TerminalUI", "TestSupport"]),
-        .testTarget(name: "EndToEndTests", dependencies: []),
+        .testTarget(name: "EndToEndTests", dependencies: ["TestSupport"]),
         .testTarget(name: "SharedKernelTests", dependencies: ["SharedKernel", "TestSupport"]),
         .testTarget(name: "StorageTests", dependencies: ["SharedKernel", "Storage", "TestSupport"]),
         .testTarget(name: "TerminalTests", dependencies: ["CNcurses", "Terminal", "TerminalUI"]),

@@ -5,9 +5,9 @@ import TerminalUI
 /// and instructor then level drop out on narrow terminals.
 struct CatalogColumns: Equatable {
     static let gutter = 3  // "★✓ "
-    /// Between text columns; the right-aligned numbers carry their own padding.
     static let gap = 2
-    static let numberGap = 1
+    /// Before the price: right-aligned amounts carry their own padding.
+    static let priceGap = 1
     static let priceWidth = 10
     static let durationWidth = 8
     static let levelWidth = 12
@@ -20,7 +20,7 @@ struct CatalogColumns: Equatable {
     var price: Int = CatalogColumns.priceWidth
 
     init(width: Int) {
-        var remaining = width - Self.gutter - 2 * (Self.numberGap) - Self.durationWidth - Self.priceWidth
+        var remaining = width - Self.gutter - Self.gap - Self.durationWidth - Self.priceGap - Self.priceWidth
         level = remaining >= Self.minimumTitle + Self.levelWidth + Self.gap + 12 ? Self.levelWidth : 0
         if level > 0 { remaining -= level + Self.gap }
         if remaining >= Self.minimumTitle + 12 + Self.gap {
@@ -35,20 +35,19 @@ struct CatalogColumns: Equatable {
     /// Draws one course row (or the headings when `course` is nil) starting at `x`.
     func draw(_ cells: Cells, in canvas: inout some Canvas, x: Int, y: Int, style: Style) {
         var column = x
-        func put(_ text: String, _ width: Int, _ cellStyle: Style, alignRight: Bool = false) {
+        func put(_ text: String, _ width: Int, _ cellStyle: Style, alignRight: Bool = false, gapAfter: Int = Self.gap) {
             guard width > 0 else { return }
             let cut = TerminalText.truncate(TerminalText.sanitize(text), toWidth: width)
             let offset = alignRight ? width - cut.displayWidth : 0
             canvas.draw(cut, x: column + offset, y: y, width: width, style: cellStyle)
-            column += width + (alignRight ? Self.numberGap : Self.gap)
+            column += width + gapAfter
         }
         canvas.draw(cells.markers, x: column, y: y, width: Self.gutter - 1, style: style == .selection ? style : .accent)
         column += Self.gutter
         put(cells.title, title, style)
         put(cells.instructor, instructor, style == .selection ? style : .dim)
         put(cells.level, level, style)
-        column -= level > 0 ? Self.gap - Self.numberGap : 0
-        put(cells.duration, duration, style, alignRight: true)
+        put(cells.duration, duration, style, alignRight: true, gapAfter: Self.priceGap)
         put(cells.price, price, style, alignRight: true)
     }
 

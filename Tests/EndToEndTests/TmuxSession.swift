@@ -1,0 +1,179 @@
+import Foundation
+import Testing
+import TestSupport
+
+/// The real `tui` binary in a real terminal: a private tmux server, driven only with keys and
+/// read only as screen text, like a person would.
+final class TmuxSession {
+    let dataDirectory: TemporaryDirectory
+    private let socket = "edugo-e2e-\(UUID().uuidString.prefix(8))"
+    private let target = "e2e"
+
+    /// Starts `tui ARGUMENTS` in a pane of `width`×`height`. The pane reports `EXIT=<code>`
+    /// when the app ends and `TTY-RESTORED` when the terminal settings are back as before.
+    init(
+        arguments: [String] = [],
+        width: Int = 80,
+        height: Int = 24,
+        environment: [String: String] = [:],
+        dataDirectory: TemporaryDirectory = TemporaryDirectory(prefix: "edugo-e2e")
+    ) throws {
+        self.dataDirectory = dataDirectory
+        let binary = try Self.binaryPath()
+        let dir = dataDirectory.path
+        let exports = environment.map { "export \($0.key)=\(Self.quote($0.value)); " }.joined()
+        let command = ([binary, "--data-dir", dir] + arguments).map(Self.quote).joined(separator: " ")
+        let script = """
+            \(exports)stty -g > \(dir)/stty.before; \(command); echo "EXIT=$?"; \
+            stty -g > \(dir)/stty.after; cmp -s \(dir)/stty.before \(dir)/stty.after && echo TTY-RESTORED; \
+            sleep 600
+            """
+        // The first command starts the tmux server, which would hold an output pipe open forever.
+        try Self.run("/usr/bin/env", tmuxArguments + ["new-session", "-d", "-x", "\(width)", "-y", "\(height)", "-s", target, "sh", "-c", script], captureOutput: false)
+    }
+
+    deinit {
+        _ = try? tmux(["kill-server"])
+        dataDirectory.remove()
+    }
+
+    /// Sends tmux key names (`Down`, `Enter`, `Escape`, `C-c`) or literal text.
+    func send(_ keys: String...) throws {
+        try tmux(["send-keys", "-t", target] + keys)
+    }
+
+    /// Types text literally, whatever its characters.
+    func type(_ text: String) throws {
+        try tmux(["send-keys", "-t", target, "-l", text])
+    }
+
+    func resize(width: Int, height: Int) throws {
+        try tmux(["resize-window", "-t", target, "-x", "\(width)", "-y", "\(height)"])
+    }
+
+    /// The screen as text, one string per row.
+    func screen() throws -> [String] {
+        try tmux(["capture-pane", "-p", "-t", target]).components(separatedBy: "\n")
+    }
+
+    /// The process id of the app in the pane.
+    func appPID() throws -> Int32? {
+        let output = try Self.run("/usr/bin/env", ["pgrep", "-f", "--", "--data-dir \(dataDirectory.path)"])
+        return output.split(separator: "\n").compactMap { Int32($0) }.first { $0 != getpid() }
+    }
+
+    /// Waits until `condition` holds for the screen; records an issue with the screen if it
+    /// never does. Waits are generous because CI machines are slow; nothing here is a timing claim.
+    @discardableResult
+    func waitFor(
+        _ description: String,
+        timeout: Duration = .seconds(20),
+        sourceLocation: SourceLocation = #_sourceLocation,
+        _ condition: ([String]) -> Bool
+    ) async throws -> [String] {
+        let clock = ContinuousClock()
+        let deadline = clock.now + timeout
+        var lines = try screen()
+        while clock.now < deadline {
+            lines = try screen()
+            if condition(lines) { return lines }
+            try await Task.sleep(for: .milliseconds(40))
+        }
+        Issue.record("never saw \(description); the screen was:\n\(lines.joined(separator: "\n"))", sourceLocation: sourceLocation)
+        throw TmuxError.timedOut(description)
+    }
+
+    /// Waits until `text` appears anywhere on the screen.
+    @discardableResult
+    func waitFor(_ text: String, sourceLocation: SourceLocation = #_sourceLocation) async throws -> [String] {
+        try await waitFor("\"\(text)\"", sourceLocation: sourceLocation) { $0.contains { $0.contains(text) } }
+    }
+
+    /// Waits for the app to end and returns its exit code.
+    func waitForExit(sourceLocation: SourceLocation = #_sourceLocation) async throws -> Int32 {
+        let lines = try await waitFor("the app to exit", sourceLocation: sourceLocation) { $0.contains { $0.hasPrefix("EXIT=") } }
+        let line = lines.first { $0.hasPrefix("EXIT=") }!
+        return Int32(line.dropFirst(5).trimmingCharacters(in: .whitespaces)) ?? -1
+    }
+
+    /// True once the pane has printed that the terminal settings match those before the app.
+    func terminalRestored() async throws -> Bool {
+        let lines = try await waitFor("TTY-RESTORED") { $0.contains { $0.contains("TTY-RESTORED") } }
+        return lines.contains { $0.contains("TTY-RESTORED") }
+    }
+
+    // MARK: - Process plumbing
+
+    enum TmuxError: Error {
+        case failed(String)
+        case timedOut(String)
+        case missingBinary(String)
+    }
+
+    private var tmuxArguments: [String] { ["tmux", "-L", socket, "-f", "/dev/null"] }
+
+    @discardableResult
+    private func tmux(_ arguments: [String]) throws -> String {
+        try Self.run("/usr/bin/env", tmuxArguments + arguments)
+    }
+
+    /// Runs a command and returns its standard output. Uses posix_spawn and waitpid rather
+    /// than Foundation's Process, which waits for every process that inherited its pipes, and
+    /// the tmux server daemon inherits them for as long as it lives.
+    @discardableResult
+    static func run(_ executable: String, _ arguments: [String], captureOutput: Bool = true) throws -> String {
+        var actions = posix_spawn_file_actions_t()
+        posix_spawn_file_actions_init(&actions)
+        defer { posix_spawn_file_actions_destroy(&actions) }
+        var pipeEnds: [Int32] = [-1, -1]
+        if captureOutput {
+            guard pipe(&pipeEnds) == 0 else { throw TmuxError.failed("pipe") }
+            posix_spawn_file_actions_adddup2(&actions, pipeEnds[1], STDOUT_FILENO)
+            posix_spawn_file_actions_addclose(&actions, pipeEnds[0])
+            posix_spawn_file_actions_addclose(&actions, pipeEnds[1])
+        } else {
+            posix_spawn_file_actions_addopen(&actions, STDOUT_FILENO, "/dev/null", O_WRONLY, 0)
+        }
+        posix_spawn_file_actions_addopen(&actions, STDIN_FILENO, "/dev/null", O_RDONLY, 0)
+        posix_spawn_file_actions_addopen(&actions, STDERR_FILENO, "/dev/null", O_WRONLY, 0)
+
+        let argv = ([executable] + arguments).map { strdup($0) } + [nil]
+        defer { argv.forEach { free($0) } }
+        var pid: pid_t = 0
+        let spawned = posix_spawn(&pid, executable, &actions, nil, argv, environ)
+        if captureOutput { close(pipeEnds[1]) }
+        guard spawned == 0 else {
+            if captureOutput { close(pipeEnds[0]) }
+            throw TmuxError.failed("cannot start \(executable): \(spawned)")
+        }
+        var output = Data()
+        if captureOutput {
+            var buffer = [UInt8](repeating: 0, count: 65_536)
+            while true {
+                let count = read(pipeEnds[0], &buffer, buffer.count)
+                if count <= 0 { break }
+                output.append(contentsOf: buffer[0..<count])
+            }
+            close(pipeEnds[0])
+        }
+        var status: Int32 = 0
+        while waitpid(pid, &status, 0) == -1 && errno == EINTR {}
+        return String(decoding: output, as: UTF8.self)
+    }
+
+    /// The `tui` built next to this test bundle (`swift test` builds every product).
+    static func binaryPath() throws -> String {
+        let candidates = [
+            URL(fileURLWithPath: CommandLine.arguments[0]).deletingLastPathComponent().appendingPathComponent("tui"),
+            URL(fileURLWithPath: #filePath).deletingLastPathComponent().appendingPathComponent("../../.build/debug/tui").standardized,
+        ]
+        guard let found = candidates.first(where: { FileManager.default.isExecutableFile(atPath: $0.path) }) else {
+            throw TmuxError.missingBinary("tui was not built next to the tests: \(candidates.map(\.path))")
+        }
+        return found.path
+    }
+
+    static func quote(_ text: String) -> String {
+        "'" + text.replacingOccurrences(of: "'", with: "'\\''") + "'"
+    }
+}
