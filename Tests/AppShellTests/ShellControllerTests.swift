@@ -1,6 +1,7 @@
 import Foundation
 @testable import AppShell
 import Catalog
+import Courses
 import SharedKernel
 import Testing
 import TestSupport
@@ -65,10 +66,10 @@ struct ShellControllerTests {
     func unavailableTab() async throws {
         let (sut, _) = makeSUT()
 
-        _ = sut.handle(.char("2"), terminalSize: Self.size)
+        _ = sut.handle(.char("3"), terminalSize: Self.size)
         let text = try await frame(sut)
 
-        #expect(text.contains("My courses is not available in this version yet"))
+        #expect(text.contains("Favourites is not available in this version yet"))
     }
 
     @Test("below 60×16 the frame is only the too-small message, and q still quits")
@@ -90,7 +91,13 @@ struct ShellControllerTests {
         let coordinator = AppCoordinator()
         let sessions = SessionRepositoryStub(user: user.map { User(id: UserID(1), name: $0, email: "demo@edugo.dev", memberSince: .now) })
         let session = SessionState(sessions: sessions)
-        let router = ScreenRouter(coordinator: coordinator, catalog: CatalogFeature(courses: CourseRepositorySpy.success(courses)))
+        let repository = CourseRepositorySpy.success(courses)
+        let enrollments = EnrollmentRepositorySpy(courses: courses)
+        let coursesFeature = CoursesFeature(session: sessions, courses: repository, enrollments: enrollments)
+        let catalog = CatalogFeature(courses: repository, enrollments: enrollments, session: sessions) { id in
+            await coursesFeature.enroll(courseID: id)
+        }
+        let router = ScreenRouter(coordinator: coordinator, catalog: catalog, courses: coursesFeature)
         let sut = ShellController(coordinator: coordinator, router: router, session: session)
         if user != nil { Task { try? await session.load() } }
         return (sut, coordinator)
@@ -124,8 +131,3 @@ struct ShellControllerTests {
     }
 }
 
-private struct SessionRepositoryStub: SessionRepository {
-    let user: User?
-
-    func currentUser() async throws(AppError) -> User? { user }
-}

@@ -26,3 +26,29 @@ struct ConditionedSessionRepository: SessionRepository {
         return try await base.currentUser()
     }
 }
+
+/// An `EnrollmentRepository` that applies the development conditions before each call.
+struct ConditionedEnrollmentRepository: EnrollmentRepository {
+    let base: any EnrollmentRepository
+    let conditions: DevelopmentConditions
+
+    func enroll(userID: UserID, courseID: CourseID) async throws(AppError) -> Enrollment {
+        try await conditions.beforeDataCall()
+        return try await base.enroll(userID: userID, courseID: courseID)
+    }
+
+    func unenroll(userID: UserID, courseID: CourseID) async throws(AppError) {
+        try await conditions.beforeDataCall()
+        try await base.unenroll(userID: userID, courseID: courseID)
+    }
+
+    func enrolledCourses(userID: UserID) async throws(AppError) -> [EnrolledCourse] {
+        try await conditions.beforeDataCall()
+        return try await base.enrolledCourses(userID: userID)
+    }
+
+    func enrollment(userID: UserID, courseID: CourseID) async throws(AppError) -> Enrollment? {
+        try await conditions.beforeDataCall()
+        return try await base.enrollment(userID: userID, courseID: courseID)
+    }
+}

@@ -1,4 +1,5 @@
 import Catalog
+import Courses
 import SharedKernel
 import TerminalUI
 
@@ -8,13 +9,15 @@ import TerminalUI
 final class ScreenRouter {
     private let coordinator: AppCoordinator
     private let catalog: CatalogFeature
+    private let courses: CoursesFeature
     private var roots: [AppTab: any Screen] = [:]
     private var stackTab: AppTab
     private var stack: [(destination: AppDestination, screen: any Screen)] = []
 
-    init(coordinator: AppCoordinator, catalog: CatalogFeature) {
+    init(coordinator: AppCoordinator, catalog: CatalogFeature, courses: CoursesFeature) {
         self.coordinator = coordinator
         self.catalog = catalog
+        self.courses = courses
         self.stackTab = coordinator.tab
     }
 
@@ -29,7 +32,9 @@ final class ScreenRouter {
         let screen: any Screen = switch tab {
         case .catalog:
             catalog.makeListScreen { [coordinator] id in coordinator.push(.courseDetail(id)) }
-        case .myCourses, .favourites, .profile:
+        case .myCourses:
+            courses.makeMyCoursesScreen { [coordinator] id in coordinator.push(.courseDetail(id)) }
+        case .favourites, .profile:
             NoticeScreen(lines: ["\(tab.title) is not available in this version yet", "Press 1 to browse the catalog"])
         }
         roots[tab] = screen

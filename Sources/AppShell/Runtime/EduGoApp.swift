@@ -1,4 +1,5 @@
 import Catalog
+import Courses
 import Foundation
 import Logging
 import SharedKernel
@@ -24,9 +25,11 @@ public enum EduGoApp {
 
         var courses: any CourseRepository = SQLiteCourseRepository(database: database)
         var sessions: any SessionRepository = SQLiteSessionRepository(database: database)
+        var enrollments: any EnrollmentRepository = SQLiteEnrollmentRepository(database: database)
         if configuration.conditions.isActive {
             courses = ConditionedCourseRepository(base: courses, conditions: configuration.conditions)
             sessions = ConditionedSessionRepository(base: sessions, conditions: configuration.conditions)
+            enrollments = ConditionedEnrollmentRepository(base: enrollments, conditions: configuration.conditions)
         }
 
         let terminal: NcursesTerminal
@@ -39,7 +42,12 @@ public enum EduGoApp {
 
         let coordinator = AppCoordinator()
         let session = SessionState(sessions: sessions)
-        let router = ScreenRouter(coordinator: coordinator, catalog: CatalogFeature(courses: courses))
+        let coursesFeature = CoursesFeature(session: sessions, courses: courses, enrollments: enrollments)
+        let catalogFeature = CatalogFeature(
+            courses: courses, enrollments: enrollments, session: sessions,
+            onEnrollRequested: { id in await coursesFeature.enroll(courseID: id) }
+        )
+        let router = ScreenRouter(coordinator: coordinator, catalog: catalogFeature, courses: coursesFeature)
         let shell = ShellController(coordinator: coordinator, router: router, session: session)
         Task {
             do throws(AppError) {

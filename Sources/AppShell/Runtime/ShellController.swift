@@ -48,7 +48,10 @@ final class ShellController {
         )
         let area = Rect(x: 0, y: 1, width: size.width, height: size.height - 2)
         screen.draw(in: &canvas, frame: Frame(area: area, tick: tick))
-        Footer.draw(in: &canvas, row: size.height - 1, hints: screen.keyHints + globalHints, status: screen.statusMessage)
+        // While a screen holds the keyboard (a text field, a y/n question) the global keys
+        // do not apply, so the footer does not offer them.
+        let hints = screen.isCapturingText ? screen.keyHints : screen.keyHints + globalHints
+        Footer.draw(in: &canvas, row: size.height - 1, hints: hints, status: screen.statusMessage)
         return screen.isAnimating
     }
 

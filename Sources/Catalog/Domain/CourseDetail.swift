@@ -5,4 +5,5 @@ struct CourseDetail: Hashable, Sendable {
     var course: Course
     /// The prerequisite's title, when the course has one that still exists.
     var prerequisiteTitle: String?
+    var isEnrolled: Bool = false
 }

@@ -72,9 +72,10 @@ struct CatalogColumns: Equatable {
             self.price = price
         }
 
-        init(course: Course) {
+        init(entry: CatalogEntry) {
+            let course = entry.course
             self.init(
-                markers: "",
+                markers: entry.markers,
                 title: course.title,
                 instructor: course.instructor,
                 level: course.level.displayName,

@@ -26,8 +26,11 @@ final class CatalogListScreen: Screen {
     var isAnimating: Bool { viewModel.state.isLoading }
 
     func appear() {
-        guard case .idle = viewModel.state else { return }
-        Task { await viewModel.load() }
+        switch viewModel.state {
+        case .idle: Task { await viewModel.load() }
+        case .loaded, .empty: Task { await viewModel.refresh() }
+        case .loading, .error: break
+        }
     }
 
     func draw(in canvas: inout some Canvas, frame: Frame) {
@@ -49,7 +52,7 @@ final class CatalogListScreen: Screen {
         }
     }
 
-    private func drawTable(_ courses: [Course], in canvas: inout some Canvas, area: Rect) {
+    private func drawTable(_ courses: [CatalogEntry], in canvas: inout some Canvas, area: Rect) {
         let content = area.insetBy(horizontal: 1)
         let columns = CatalogColumns(width: content.width)
         canvas.draw("Catalog", x: content.x, y: content.y, style: .bold)
@@ -61,8 +64,8 @@ final class CatalogListScreen: Screen {
 
         listArea = Rect(x: area.x, y: area.y + 2, width: area.width, height: area.height - 2)
         ListView.draw(in: &canvas, area: listArea, itemCount: courses.count, state: viewModel.list) { canvas, index, row, isSelected in
-            let course = courses[index]
-            columns.draw(.init(course: course), in: &canvas, x: content.x, y: row.y, style: isSelected ? .selection : .normal)
+            let entry = courses[index]
+            columns.draw(.init(entry: entry), in: &canvas, x: content.x, y: row.y, style: isSelected ? .selection : .normal)
         }
     }
 

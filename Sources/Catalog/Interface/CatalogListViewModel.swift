@@ -6,32 +6,47 @@ import TerminalUI
 @Observable
 @MainActor
 final class CatalogListViewModel {
-    private(set) var state: ViewState<[Course]> = .idle
+    private(set) var state: ViewState<[CatalogEntry]> = .idle
     private(set) var list = ListState()
 
     private let loadCatalog: LoadCatalogUseCase
+    @ObservationIgnored private var isRefreshing = false
 
     init(loadCatalog: LoadCatalogUseCase) {
         self.loadCatalog = loadCatalog
     }
 
-    var courses: [Course] { state.value ?? [] }
+    var entries: [CatalogEntry] { state.value ?? [] }
 
     var selectedCourse: Course? {
-        let courses = self.courses
-        return courses.indices.contains(list.selectedIndex) ? courses[list.selectedIndex] : nil
+        let entries = self.entries
+        return entries.indices.contains(list.selectedIndex) ? entries[list.selectedIndex].course : nil
     }
 
-    /// Loads the catalog; ignored while a load is in flight. Keeps the selected course
-    /// selected when it is still there.
+    /// Loads the catalog with the loading state shown; ignored while a load is in flight.
+    /// Keeps the selected course selected when it is still there.
     func load() async {
         guard !state.isLoading else { return }
-        let previouslySelected = selectedCourse?.id
+        let keep = selectedCourse?.id
         state = .loading
+        await fetch(keeping: keep)
+    }
+
+    /// Loads again without the loading state, e.g. when the list shows again after an
+    /// enrollment, so markers and seats are current.
+    func refresh() async {
+        guard !state.isLoading, !isRefreshing else { return }
+        isRefreshing = true
+        defer { isRefreshing = false }
+        await fetch(keeping: selectedCourse?.id)
+    }
+
+    /// Reads the list and selects `keep` again when it is still there.
+    private func fetch(keeping keep: CourseID?) async {
         do {
             let courses = try await loadCatalog.execute()
             state = courses.isEmpty ? .empty : .loaded(courses)
-            let index = previouslySelected.flatMap { id in courses.firstIndex { $0.id == id } } ?? list.selectedIndex
+            let index = keep.flatMap { id in courses.firstIndex { $0.id == id } } ?? list.selectedIndex
             list.reconcile(selecting: index, itemCount: courses.count)
         } catch {
             state = .error(message: error.userMessage)
@@ -45,10 +60,10 @@ final class CatalogListViewModel {
 
     /// Applies a list key; returns whether it was one.
     func moveSelection(_ key: Key, pageSize: Int) -> Bool {
-        list.handle(key, itemCount: courses.count, pageSize: pageSize)
+        list.handle(key, itemCount: entries.count, pageSize: pageSize)
     }
 
     func applyMouse(_ event: MouseEvent, listArea: Rect) -> Bool {
-        ListView.handle(event, state: &list, area: listArea, itemCount: courses.count)
+        ListView.handle(event, state: &list, area: listArea, itemCount: entries.count)
     }
 }

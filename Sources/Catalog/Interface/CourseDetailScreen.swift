@@ -18,13 +18,17 @@ final class CourseDetailScreen: Screen {
 
     var keyHints: [KeyHint] {
         switch viewModel.state {
-        case .loaded: [KeyHint("↑↓", "scroll")]
+        case .loaded(let detail): detail.isEnrolled ? [KeyHint("↑↓", "scroll")] : [KeyHint("e", "enroll"), KeyHint("↑↓", "scroll")]
         case .error: [KeyHint("r", "retry")]
         case .idle, .loading, .empty: []
         }
     }
 
     var isAnimating: Bool { viewModel.state.isLoading }
+
+    var statusMessage: StatusMessage? {
+        viewModel.isEnrolling ? StatusMessage("Enrolling…") : viewModel.status
+    }
 
     func appear() {
         guard case .idle = viewModel.state else { return }
@@ -70,7 +74,9 @@ final class CourseDetailScreen: Screen {
         if let prerequisite = detail.prerequisiteTitle {
             lines.append(.fact(label: "Prerequisite", value: prerequisite))
         }
-        if !course.isActive {
+        if detail.isEnrolled {
+            lines.append(.fact(label: "Status", value: "✓ Enrolled"))
+        } else if !course.isActive {
             lines.append(.fact(label: "Status", value: "Not open for enrollment"))
         }
         lines.append(.text("", .normal))
@@ -105,9 +111,13 @@ final class CourseDetailScreen: Screen {
 
     func handle(_ event: InputEvent) -> EventResult {
         let maxOffset = max(0, lastLineCount - lastBodyHeight)
+        viewModel.clearStatus()
         switch event {
         case .key(.backspace):
             onBack()
+        case .key(.character("e")):
+            guard case .loaded = viewModel.state else { return .ignored }
+            Task { await viewModel.enroll() }
         case .key(.character("r")):
             guard case .error = viewModel.state else { return .ignored }
             Task { await viewModel.load() }

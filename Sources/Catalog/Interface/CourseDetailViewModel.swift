@@ -9,12 +9,17 @@ final class CourseDetailViewModel {
     let courseID: CourseID
     private(set) var state: ViewState<CourseDetail> = .idle
     private(set) var scrollOffset = 0
+    /// The outcome of the last action, for the footer.
+    private(set) var status: StatusMessage?
+    private(set) var isEnrolling = false
 
     private let loadDetail: LoadCourseDetailUseCase
+    private let enrollAction: CatalogFeature.EnrollAction
 
-    init(courseID: CourseID, loadDetail: LoadCourseDetailUseCase) {
+    init(courseID: CourseID, loadDetail: LoadCourseDetailUseCase, enroll: @escaping CatalogFeature.EnrollAction) {
         self.courseID = courseID
         self.loadDetail = loadDetail
+        self.enrollAction = enroll
     }
 
     /// Loads the course; ignored while a load is in flight.
@@ -26,6 +31,27 @@ final class CourseDetailViewModel {
         } catch {
             state = .error(message: error.userMessage)
         }
+    }
+
+    /// Enrolls through the Courses feature and shows the outcome; on success the page is
+    /// read again so seats left and the ✓ change at once. A second `e` while one is in
+    /// flight is ignored.
+    func enroll() async {
+        guard case .loaded(let detail) = state, !isEnrolling else { return }
+        isEnrolling = true
+        defer { isEnrolling = false }
+        status = nil
+        switch await enrollAction(courseID) {
+        case .success:
+            status = StatusMessage("Enrolled in \(detail.course.title)", kind: .success)
+            if let updated = try? await loadDetail.execute(id: courseID) { state = .loaded(updated) }
+        case .failure(let error):
+            status = StatusMessage(error.userMessage, kind: .error)
+        }
+    }
+
+    func clearStatus() {
+        if status != nil { status = nil }
     }
 
     /// Scrolls the text by `delta` lines within `0...maxOffset`.

@@ -4,6 +4,10 @@ public enum AppError: Error, Hashable, Sendable {
     case connectivity
     case courseNotFound(CourseID)
     case notSignedIn
+    /// A business rule said no; nothing was written.
+    case refused(EnrollmentRefusal)
+    /// The learner is not enrolled in the course they tried to leave.
+    case notEnrolled(CourseID)
     /// The store failed in a way the user cannot fix; `detail` is for the log only.
     case storage(detail: String)
 
@@ -13,6 +17,8 @@ public enum AppError: Error, Hashable, Sendable {
         case .connectivity: "Cannot reach the EduGo catalog. Check your connection."
         case .courseNotFound: "This course no longer exists."
         case .notSignedIn: "Please sign in first."
+        case .refused(let refusal): refusal.message
+        case .notEnrolled: "You are not enrolled in this course."
         case .storage: "Something went wrong while reading your data."
         }
     }
@@ -23,6 +29,8 @@ public enum AppError: Error, Hashable, Sendable {
         case .connectivity: "connectivity: data source unreachable"
         case .courseNotFound(let id): "course not found: \(id)"
         case .notSignedIn: "no session"
+        case .refused(let refusal): "refused: \(refusal)"
+        case .notEnrolled(let id): "not enrolled: \(id)"
         case .storage(let detail): "storage: \(detail)"
         }
     }

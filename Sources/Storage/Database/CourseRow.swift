@@ -4,10 +4,21 @@ import SharedKernel
 
 /// Mapping between `Course` and its table row; kept inside Storage.
 enum CourseRow {
-    static let columns = """
-        id, title, instructor, category, level, duration_minutes, price_minor, currency, \
-        capacity, enrolled_count, tags, prerequisite_id, active, description
-        """
+    static let columns = qualifiedColumns(table: "course")
+
+    /// The columns a `Course` is read from, qualified so they can be joined with other tables.
+    static func qualifiedColumns(table: String) -> String {
+        [
+            "id", "title", "instructor", "category", "level", "duration_minutes", "price_minor", "currency",
+            "capacity", "enrolled_count", "tags", "prerequisite_id", "active", "description",
+        ].map { "\(table).\($0)" }.joined(separator: ", ")
+    }
+
+    /// Reads one course by id inside a transaction.
+    static func fetch(_ id: CourseID, in db: Database) throws -> Course? {
+        try Row.fetchOne(db, sql: "SELECT \(columns) FROM course WHERE id = ?", arguments: [id.rawValue])
+            .map(course(from:))
+    }
 
     static func course(from row: Row) throws -> Course {
         let levelName: String = row["level"]

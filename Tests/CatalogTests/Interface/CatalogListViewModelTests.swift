@@ -25,7 +25,7 @@ struct CatalogListViewModelTests {
         await gate.open()
         await load.value
 
-        #expect(sut.state == .loaded(courses))
+        #expect(sut.state == .loaded(courses.map { CatalogEntry(course: $0, isEnrolled: false) }))
     }
 
     @Test("no courses → empty")
@@ -54,7 +54,7 @@ struct CatalogListViewModelTests {
 
         await sut.retry()
 
-        #expect(sut.state == .loaded([.fixture()]))
+        #expect(sut.entries.map(\.course) == [.fixture()])
         #expect(await repository.messages == [.allCourses, .allCourses])
     }
 
@@ -70,7 +70,7 @@ struct CatalogListViewModelTests {
         await first.value
 
         #expect(await repository.messages == [.allCourses])
-        #expect(sut.state == .loaded([.fixture()]))
+        #expect(sut.entries.map(\.course) == [.fixture()])
     }
 
     @Test("a reload keeps the selected course selected")
@@ -92,7 +92,7 @@ struct CatalogListViewModelTests {
 
     private func makeSUT(_ result: Result<[Course], AppError>, gate: Gate? = nil) -> (CatalogListViewModel, CourseRepositorySpy) {
         let repository = CourseRepositorySpy(result: result, gate: gate)
-        return (CatalogListViewModel(loadCatalog: LoadCatalogUseCase(courses: repository)), repository)
+        return (CatalogListViewModel(loadCatalog: LoadCatalogUseCase(courses: repository, enrolled: .none)), repository)
     }
 }
 

@@ -93,7 +93,7 @@ struct CatalogScreensTests {
     @Test("Enter reports the selected course; list keys are used, others are not")
     func enterSelects() async {
         var selected: [CourseID] = []
-        let viewModel = CatalogListViewModel(loadCatalog: LoadCatalogUseCase(courses: CourseRepositorySpy.success([.fixture(id: "a"), .fixture(id: "b")])))
+        let viewModel = CatalogListViewModel(loadCatalog: LoadCatalogUseCase(courses: CourseRepositorySpy.success([.fixture(id: "a"), .fixture(id: "b")]), enrolled: .none))
         let screen = CatalogListScreen(viewModel: viewModel) { selected.append($0) }
         await viewModel.load()
         _ = draw(screen)
@@ -113,7 +113,7 @@ struct CatalogScreensTests {
             prerequisiteID: "swift-101",
             description: "Structured concurrency, actors and Sendable, from first task to production. You will migrate a callback-based networking layer to async/await."
         )
-        let viewModel = CourseDetailViewModel(courseID: course.id, loadDetail: LoadCourseDetailUseCase(courses: CourseRepositorySpy.success([basics, course])))
+        let viewModel = CourseDetailViewModel(courseID: course.id, loadDetail: LoadCourseDetailUseCase(courses: CourseRepositorySpy.success([basics, course]), enrolled: .none), enroll: { _ in .failure(.notSignedIn) })
         let screen = CourseDetailScreen(viewModel: viewModel, onBack: {})
         await viewModel.load()
 
@@ -139,7 +139,7 @@ struct CatalogScreensTests {
     @Test("a full, inactive course says so on its detail")
     func fullInactiveDetail() async {
         let course = Course.fixture(capacity: 10, enrolledCount: 10, isActive: false)
-        let viewModel = CourseDetailViewModel(courseID: course.id, loadDetail: LoadCourseDetailUseCase(courses: CourseRepositorySpy.success([course])))
+        let viewModel = CourseDetailViewModel(courseID: course.id, loadDetail: LoadCourseDetailUseCase(courses: CourseRepositorySpy.success([course]), enrolled: .none), enroll: { _ in .failure(.notSignedIn) })
         let screen = CourseDetailScreen(viewModel: viewModel, onBack: {})
         await viewModel.load()
 
@@ -152,7 +152,7 @@ struct CatalogScreensTests {
     @Test("Backspace on the detail goes back")
     func backspace() {
         var backs = 0
-        let viewModel = CourseDetailViewModel(courseID: "x", loadDetail: LoadCourseDetailUseCase(courses: CourseRepositorySpy.success([])))
+        let viewModel = CourseDetailViewModel(courseID: "x", loadDetail: LoadCourseDetailUseCase(courses: CourseRepositorySpy.success([]), enrolled: .none), enroll: { _ in .failure(.notSignedIn) })
         let screen = CourseDetailScreen(viewModel: viewModel) { backs += 1 }
 
         #expect(screen.handle(.key(.backspace)) == .handled)
@@ -161,7 +161,7 @@ struct CatalogScreensTests {
 
     @Test("an unknown course shows the error and a retry")
     func detailError() async {
-        let viewModel = CourseDetailViewModel(courseID: "gone", loadDetail: LoadCourseDetailUseCase(courses: CourseRepositorySpy.success([])))
+        let viewModel = CourseDetailViewModel(courseID: "gone", loadDetail: LoadCourseDetailUseCase(courses: CourseRepositorySpy.success([]), enrolled: .none), enroll: { _ in .failure(.notSignedIn) })
         let screen = CourseDetailScreen(viewModel: viewModel, onBack: {})
         await viewModel.load()
 
@@ -174,7 +174,7 @@ struct CatalogScreensTests {
     // MARK: - Helpers
 
     private func makeListSUT(_ result: Result<[Course], AppError>, gate: Gate? = nil) -> (CatalogListScreen, CatalogListViewModel) {
-        let viewModel = CatalogListViewModel(loadCatalog: LoadCatalogUseCase(courses: CourseRepositorySpy(result: result, gate: gate)))
+        let viewModel = CatalogListViewModel(loadCatalog: LoadCatalogUseCase(courses: CourseRepositorySpy(result: result, gate: gate), enrolled: .none))
         return (CatalogListScreen(viewModel: viewModel, onCourseSelected: { _ in }), viewModel)
     }
 
