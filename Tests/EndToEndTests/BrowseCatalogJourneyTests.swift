@@ -1,126 +1,128 @@
 import Foundation
 import Testing
 
-/// SPEC's first journey with the real binary in tmux at 80×24 and a fresh data directory.
-@Suite("Journey: browse the catalog", .serialized)
-struct BrowseCatalogJourneyTests {
-    @Test("open the catalog, open the third course, go back to the same row, quit with q")
-    func browseOpenBackQuit() async throws {
-        let session = try TmuxSession()
+extension EndToEnd {
+    /// SPEC's first journey with the real binary in tmux at 80×24 and a fresh data directory.
+    @Suite("Journey: browse the catalog")
+    struct BrowseCatalogJourneyTests {
+        @Test("open the catalog, open the third course, go back to the same row, quit with q")
+        func browseOpenBackQuit() async throws {
+            let session = try TmuxSession()
 
-        let catalog = try await session.waitFor("Agile and Scrum")
-        #expect(catalog[0].contains("1 Catalog"))
-        #expect(catalog[0].contains("Demo Learner"))
-        #expect(catalog.contains { $0.contains("64 courses") && $0.hasSuffix("1/64") })
+            let catalog = try await session.waitFor("Agile and Scrum")
+            #expect(catalog[0].contains("1 Catalog"))
+            #expect(catalog[0].contains("Demo Learner"))
+            #expect(catalog.contains { $0.contains("64 courses") && $0.hasSuffix("1/64") })
 
-        try session.send("Down", "Down", "Enter")
-        let detail = try await session.waitFor("Fast, reliable pipelines")
-        #expect(detail[1].contains("CI/CD Pipelines That Stay Green"))
-        #expect(detail.contains { $0.contains("Prerequisite  Git Beyond the Basics") })
+            try session.send("Down", "Down", "Enter")
+            let detail = try await session.waitFor("Fast, reliable pipelines")
+            #expect(detail[1].contains("CI/CD Pipelines That Stay Green"))
+            #expect(detail.contains { $0.contains("Prerequisite  Git Beyond the Basics") })
 
-        try session.send("Escape")
-        let back = try await session.waitFor("3/64")
-        #expect(back.contains { $0.contains("CI/CD Pipelines That") })
+            try session.send("Escape")
+            let back = try await session.waitFor("3/64")
+            #expect(back.contains { $0.contains("CI/CD Pipelines That") })
 
-        try session.send("q")
-        #expect(try await session.waitForExit() == 0)
-        #expect(try await session.terminalRestored())
+            try session.send("q")
+            #expect(try await session.waitForExit() == 0)
+            #expect(try await session.terminalRestored())
+        }
+
+        @Test("Ctrl-C quits at once from the detail screen and restores the terminal")
+        func controlC() async throws {
+            let session = try TmuxSession()
+            try await session.waitFor("Agile and Scrum")
+            try session.send("Enter")
+            try await session.waitFor("Sprints, backlogs")
+
+            try session.send("C-c")
+
+            #expect(try await session.waitForExit() == 0)
+            #expect(try await session.terminalRestored())
+        }
+
+        @Test("--offline shows the error and Press r to retry")
+        func offline() async throws {
+            let session = try TmuxSession(arguments: ["--offline"])
+
+            let screen = try await session.waitFor("Press r to retry")
+
+            #expect(screen.contains { $0.contains("Cannot reach the EduGo catalog") })
+            try session.send("r")
+            try await session.waitFor("Press r to retry")
+            try session.send("q")
+            #expect(try await session.waitForExit() == 0)
+        }
+
+        @Test("--latency 1500 shows Loading… before the list")
+        func latency() async throws {
+            let session = try TmuxSession(arguments: ["--latency", "1500"])
+
+            let loading = try await session.waitFor("Loading…")
+            #expect(!loading.contains { $0.contains("Agile and Scrum") })
+            try await session.waitFor("Agile and Scrum")
+        }
+
+        @Test("resizing to below 60×16 shows the notice, and growing brings the screen back")
+        func resize() async throws {
+            let session = try TmuxSession()
+            try await session.waitFor("Agile and Scrum")
+
+            try session.resize(width: 40, height: 10)
+            try await session.waitFor("Terminal too small")
+            try session.resize(width: 80, height: 24)
+
+            try await session.waitFor("Agile and Scrum")
+        }
+
+        @Test("SIGTERM restores the terminal and ends the app")
+        func sigterm() async throws {
+            let session = try TmuxSession()
+            try await session.waitFor("Agile and Scrum")
+            let pid = try #require(try session.appPID())
+
+            kill(pid, SIGTERM)
+
+            #expect(try await session.waitForExit() == 128 + SIGTERM)
+            #expect(try await session.terminalRestored())
+        }
     }
 
-    @Test("Ctrl-C quits at once from the detail screen and restores the terminal")
-    func controlC() async throws {
-        let session = try TmuxSession()
-        try await session.waitFor("Agile and Scrum")
-        try session.send("Enter")
-        try await session.waitFor("Sprints, backlogs")
+    @Suite("Command line")
+    struct CommandLineTests {
+        @Test("stdin or stdout not a terminal: exit 2 with SPEC's text")
+        func notATerminal() throws {
+            let process = Process()
+            process.executableURL = URL(fileURLWithPath: try TmuxSession.binaryPath())
+            process.arguments = ["--data-dir", FileManager.default.temporaryDirectory.appendingPathComponent("edugo-never-\(UUID())").path]
+            let errors = Pipe()
+            process.standardError = errors
+            process.standardOutput = Pipe()
+            process.standardInput = Pipe()
 
-        try session.send("C-c")
+            try process.run()
+            process.waitUntilExit()
 
-        #expect(try await session.waitForExit() == 0)
-        #expect(try await session.terminalRestored())
-    }
+            #expect(process.terminationStatus == 2)
+            #expect(String(decoding: errors.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self) == "tui needs an interactive terminal\n")
+        }
 
-    @Test("--offline shows the error and Press r to retry")
-    func offline() async throws {
-        let session = try TmuxSession(arguments: ["--offline"])
+        @Test("--help lists the keys")
+        func help() throws {
+            let process = Process()
+            process.executableURL = URL(fileURLWithPath: try TmuxSession.binaryPath())
+            process.arguments = ["--help"]
+            let output = Pipe()
+            process.standardOutput = output
 
-        let screen = try await session.waitFor("Press r to retry")
+            try process.run()
+            let text = String(decoding: output.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+            process.waitUntilExit()
 
-        #expect(screen.contains { $0.contains("Cannot reach the EduGo catalog") })
-        try session.send("r")
-        try await session.waitFor("Press r to retry")
-        try session.send("q")
-        #expect(try await session.waitForExit() == 0)
-    }
-
-    @Test("--latency 1500 shows Loading… before the list")
-    func latency() async throws {
-        let session = try TmuxSession(arguments: ["--latency", "1500"])
-
-        let loading = try await session.waitFor("Loading…")
-        #expect(!loading.contains { $0.contains("Agile and Scrum") })
-        try await session.waitFor("Agile and Scrum")
-    }
-
-    @Test("resizing to below 60×16 shows the notice, and growing brings the screen back")
-    func resize() async throws {
-        let session = try TmuxSession()
-        try await session.waitFor("Agile and Scrum")
-
-        try session.resize(width: 40, height: 10)
-        try await session.waitFor("Terminal too small")
-        try session.resize(width: 80, height: 24)
-
-        try await session.waitFor("Agile and Scrum")
-    }
-
-    @Test("SIGTERM restores the terminal and ends the app")
-    func sigterm() async throws {
-        let session = try TmuxSession()
-        try await session.waitFor("Agile and Scrum")
-        let pid = try #require(try session.appPID())
-
-        kill(pid, SIGTERM)
-
-        #expect(try await session.waitForExit() == 128 + SIGTERM)
-        #expect(try await session.terminalRestored())
-    }
-}
-
-@Suite("Command line")
-struct CommandLineTests {
-    @Test("stdin or stdout not a terminal: exit 2 with SPEC's text")
-    func notATerminal() throws {
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: try TmuxSession.binaryPath())
-        process.arguments = ["--data-dir", FileManager.default.temporaryDirectory.appendingPathComponent("edugo-never-\(UUID())").path]
-        let errors = Pipe()
-        process.standardError = errors
-        process.standardOutput = Pipe()
-        process.standardInput = Pipe()
-
-        try process.run()
-        process.waitUntilExit()
-
-        #expect(process.terminationStatus == 2)
-        #expect(String(decoding: errors.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self) == "tui needs an interactive terminal\n")
-    }
-
-    @Test("--help lists the keys")
-    func help() throws {
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: try TmuxSession.binaryPath())
-        process.arguments = ["--help"]
-        let output = Pipe()
-        process.standardOutput = output
-
-        try process.run()
-        let text = String(decoding: output.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
-        process.waitUntilExit()
-
-        #expect(process.terminationStatus == 0)
-        for needle in ["--data-dir", "--latency", "--offline", "--log-level", "Ctrl-C", "Enter", "PgUp", "demo@edugo.dev"] {
-            #expect(text.contains(needle), "help lacks \(needle)")
+            #expect(process.terminationStatus == 0)
+            for needle in ["--data-dir", "--latency", "--offline", "--log-level", "Ctrl-C", "Enter", "PgUp", "demo@edugo.dev"] {
+                #expect(text.contains(needle), "help lacks \(needle)")
+            }
         }
     }
 }

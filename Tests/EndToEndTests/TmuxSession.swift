@@ -6,6 +6,10 @@ import TestSupport
 /// read only as screen text, like a person would.
 final class TmuxSession {
     let dataDirectory: TemporaryDirectory
+    /// A directory passed in outlives the session (for restarts); one made here does not.
+    private let ownsDataDirectory: Bool
+    private var serverPID: Int32?
+    private var panePID: Int32?
     private let socket = "edugo-e2e-\(UUID().uuidString.prefix(8))"
     private let target = "e2e"
 
@@ -16,9 +20,11 @@ final class TmuxSession {
         width: Int = 80,
         height: Int = 24,
         environment: [String: String] = [:],
-        dataDirectory: TemporaryDirectory = TemporaryDirectory(prefix: "edugo-e2e")
+        dataDirectory: TemporaryDirectory? = nil
     ) throws {
-        self.dataDirectory = dataDirectory
+        self.dataDirectory = dataDirectory ?? TemporaryDirectory(prefix: "edugo-e2e")
+        self.ownsDataDirectory = dataDirectory == nil
+        let dataDirectory = self.dataDirectory
         let binary = try Self.binaryPath()
         let dir = dataDirectory.path
         let exports = environment.map { "export \($0.key)=\(Self.quote($0.value)); " }.joined()
@@ -30,11 +36,19 @@ final class TmuxSession {
             """
         // The first command starts the tmux server, which would hold an output pipe open forever.
         try Self.run("/usr/bin/env", tmuxArguments + ["new-session", "-d", "-x", "\(width)", "-y", "\(height)", "-s", target, "sh", "-c", script], captureOutput: false)
+        let pids = try tmux(["display-message", "-p", "-t", target, "#{pid} #{pane_pid}"])
+            .split(separator: " ").compactMap { Int32($0.trimmingCharacters(in: .whitespacesAndNewlines)) }
+        serverPID = pids.first
+        panePID = pids.dropFirst().first
     }
 
     deinit {
-        _ = try? tmux(["kill-server"])
-        dataDirectory.remove()
+        // Certain rather than polite: a tmux server can sit in a blocking read and ignore
+        // kill-server, so the pane's process group and the server are killed outright.
+        if let panePID { kill(-panePID, SIGKILL) }
+        if let serverPID { kill(serverPID, SIGKILL) }
+        unlink("/tmp/tmux-\(getuid())/\(socket)")
+        if ownsDataDirectory { dataDirectory.remove() }
     }
 
     /// Sends tmux key names (`Down`, `Enter`, `Escape`, `C-c`) or literal text.
@@ -45,6 +59,12 @@ final class TmuxSession {
     /// Types text literally, whatever its characters.
     func type(_ text: String) throws {
         try tmux(["send-keys", "-t", target, "-l", text])
+    }
+
+    /// Sends one key name `count` times.
+    func send(_ key: String, times count: Int) throws {
+        guard count > 0 else { return }
+        try tmux(["send-keys", "-t", target, "-N", "\(count)", key])
     }
 
     func resize(width: Int, height: Int) throws {
@@ -58,7 +78,8 @@ final class TmuxSession {
 
     /// The process id of the app in the pane.
     func appPID() throws -> Int32? {
-        let output = try Self.run("/usr/bin/env", ["pgrep", "-f", "--", "--data-dir \(dataDirectory.path)"])
+        // pgrep exits 1 when nothing matches.
+        let output = (try? Self.run("/usr/bin/env", ["pgrep", "-f", "--", "--data-dir \(dataDirectory.path)"])) ?? ""
         return output.split(separator: "\n").compactMap { Int32($0) }.first { $0 != getpid() }
     }
 
@@ -127,7 +148,11 @@ final class TmuxSession {
         defer { posix_spawn_file_actions_destroy(&actions) }
         var pipeEnds: [Int32] = [-1, -1]
         if captureOutput {
+            // CLOEXEC: a tmux server started meanwhile by another test must not inherit this
+            // pipe, or the read below would wait for that server to exit.
             guard pipe(&pipeEnds) == 0 else { throw TmuxError.failed("pipe") }
+            _ = fcntl(pipeEnds[0], F_SETFD, FD_CLOEXEC)
+            _ = fcntl(pipeEnds[1], F_SETFD, FD_CLOEXEC)
             posix_spawn_file_actions_adddup2(&actions, pipeEnds[1], STDOUT_FILENO)
             posix_spawn_file_actions_addclose(&actions, pipeEnds[0])
             posix_spawn_file_actions_addclose(&actions, pipeEnds[1])
@@ -135,7 +160,9 @@ final class TmuxSession {
             posix_spawn_file_actions_addopen(&actions, STDOUT_FILENO, "/dev/null", O_WRONLY, 0)
         }
         posix_spawn_file_actions_addopen(&actions, STDIN_FILENO, "/dev/null", O_RDONLY, 0)
-        posix_spawn_file_actions_addopen(&actions, STDERR_FILENO, "/dev/null", O_WRONLY, 0)
+        let errorLog = FileManager.default.temporaryDirectory.appendingPathComponent("edugo-e2e-stderr-\(UUID().uuidString)").path
+        defer { unlink(errorLog) }
+        posix_spawn_file_actions_addopen(&actions, STDERR_FILENO, errorLog, O_WRONLY | O_CREAT | O_TRUNC, 0o600)
 
         let argv = ([executable] + arguments).map { strdup($0) } + [nil]
         defer { argv.forEach { free($0) } }
@@ -158,6 +185,10 @@ final class TmuxSession {
         }
         var status: Int32 = 0
         while waitpid(pid, &status, 0) == -1 && errno == EINTR {}
+        guard status == 0 else {
+            let message = (try? String(contentsOfFile: errorLog, encoding: .utf8)) ?? ""
+            throw TmuxError.failed("\(arguments.joined(separator: " ")) exited with status \(status): \(message)")
+        }
         return String(decoding: output, as: UTF8.self)
     }
 

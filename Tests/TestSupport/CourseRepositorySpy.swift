@@ -10,7 +10,7 @@ public actor CourseRepositorySpy: CourseRepository {
 
     public private(set) var messages: [Message] = []
     private var result: Result<[Course], AppError>
-    private let gate: Gate?
+    private var gate: Gate?
 
     public init(result: Result<[Course], AppError>, gate: Gate? = nil) {
         self.result = result
@@ -23,6 +23,11 @@ public actor CourseRepositorySpy: CourseRepository {
 
     public static var offline: CourseRepositorySpy {
         CourseRepositorySpy(result: .failure(.connectivity))
+    }
+
+    /// Holds later calls at `gate` until the test opens it.
+    public func setGate(_ gate: Gate?) {
+        self.gate = gate
     }
 
     public func setResult(_ result: Result<[Course], AppError>) {

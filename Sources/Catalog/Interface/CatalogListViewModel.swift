@@ -38,13 +38,16 @@ final class CatalogListViewModel {
         guard !state.isLoading, !isRefreshing else { return }
         isRefreshing = true
         defer { isRefreshing = false }
-        await fetch(keeping: selectedCourse?.id)
+        await fetch(keeping: nil)
     }
 
-    /// Reads the list and selects `keep` again when it is still there.
+    /// Reads the list and selects a course again when it is still there: `keep`, or else
+    /// whatever is selected when the result arrives, so keys pressed during a silent refresh
+    /// are not undone by it.
     private func fetch(keeping keep: CourseID?) async {
         do {
             let courses = try await loadCatalog.execute()
+            let keep = keep ?? selectedCourse?.id
             state = courses.isEmpty ? .empty : .loaded(courses)
             let index = keep.flatMap { id in courses.firstIndex { $0.id == id } } ?? list.selectedIndex
             list.reconcile(selecting: index, itemCount: courses.count)

@@ -88,6 +88,24 @@ struct CatalogListViewModelTests {
         #expect(sut.list.selectedIndex == 1)
     }
 
+    @Test("keys pressed during a silent refresh are not undone when it lands")
+    func refreshKeepsNewerSelection() async {
+        let courses = (0..<5).map { Course.fixture(id: CourseID("c\($0)"), title: "Course \($0)") }
+        let (sut, repository) = makeSUT(.success(courses))
+        await sut.load()
+        let gate = Gate()
+        await repository.setGate(gate)
+
+        let refresh = Task { await sut.refresh() }
+        while await repository.messages.count < 2 { await Task.yield() }
+        _ = sut.moveSelection(.end, pageSize: 10)
+        await gate.open()
+        await refresh.value
+
+        #expect(sut.selectedCourse?.id == "c4")
+        #expect(sut.state == .loaded(courses.map { CatalogEntry(course: $0, isEnrolled: false) }))
+    }
+
     // MARK: - Helpers
 
     private func makeSUT(_ result: Result<[Course], AppError>, gate: Gate? = nil) -> (CatalogListViewModel, CourseRepositorySpy) {

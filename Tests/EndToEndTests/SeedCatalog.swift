@@ -1,0 +1,34 @@
+import Foundation
+import Testing
+
+/// The built-in catalog as the app sorts it, read from the shipped resource, so journeys can
+/// find a course's row without counting by hand.
+enum SeedCatalog {
+    static let titles: [String] = {
+        let url = URL(fileURLWithPath: #filePath)
+            .deletingLastPathComponent()
+            .appendingPathComponent("../../Sources/Storage/Resources/catalog.json")
+            .standardized
+        guard let data = try? Data(contentsOf: url),
+              let entries = try? JSONSerialization.jsonObject(with: data) as? [[String: Any]] else { return [] }
+        let fold = { (text: String) in text.folding(options: [.caseInsensitive, .diacriticInsensitive, .widthInsensitive], locale: nil) }
+        return entries.compactMap { $0["title"] as? String }.sorted { fold($0) < fold($1) }
+    }()
+
+    /// The row of `title` in the catalog list, counting from 0.
+    static func row(of title: String) -> Int? {
+        titles.firstIndex(of: title)
+    }
+}
+
+extension TmuxSession {
+    /// From the catalog list at the top, opens the course with this title.
+    func openCourse(_ title: String) async throws {
+        guard let row = SeedCatalog.row(of: title) else { throw TmuxError.failed("no seeded course titled \(title)") }
+        try send("Home")
+        try send("Down", times: row)
+        try await waitFor("\(row + 1)/\(SeedCatalog.titles.count)")
+        try send("Enter")
+        try await waitFor("by ")
+    }
+}
