@@ -34,21 +34,11 @@ final class CatalogListScreen: Screen {
     }
 
     func draw(in canvas: inout some Canvas, frame: Frame) {
-        let area = frame.area
-        switch viewModel.state {
-        case .idle:
-            break
-        case .loading:
-            StateView.drawLoading(in: &canvas, area: area, tick: frame.tick)
-        case .empty:
-            StateView.drawMessage(
-                ["The catalog has no courses yet", "Import some with: tui import-courses FILE"],
-                in: &canvas, area: area, styles: [.bold, .dim]
-            )
-        case .error(let message):
-            StateView.drawError(message, in: &canvas, area: area)
-        case .loaded(let courses):
-            drawTable(courses, in: &canvas, area: area)
+        StateView.draw(
+            viewModel.state, in: &canvas, area: frame.area, tick: frame.tick,
+            empty: ["The catalog has no courses yet", "Import some with: tui import-courses FILE"]
+        ) { canvas, entries in
+            drawTable(entries, in: &canvas, area: frame.area)
         }
     }
 

@@ -36,18 +36,8 @@ final class CourseDetailScreen: Screen {
     }
 
     func draw(in canvas: inout some Canvas, frame: Frame) {
-        let area = frame.area
-        switch viewModel.state {
-        case .idle:
-            break
-        case .loading:
-            StateView.drawLoading(in: &canvas, area: area, tick: frame.tick)
-        case .empty:
-            StateView.drawMessage(["This course has no details"], in: &canvas, area: area)
-        case .error(let message):
-            StateView.drawError(message, in: &canvas, area: area)
-        case .loaded(let detail):
-            drawDetail(detail, in: &canvas, area: area.insetBy(horizontal: 2))
+        StateView.draw(viewModel.state, in: &canvas, area: frame.area, tick: frame.tick, empty: ["This course has no details"]) { canvas, detail in
+            drawDetail(detail, in: &canvas, area: frame.area.insetBy(horizontal: 2))
         }
     }
 

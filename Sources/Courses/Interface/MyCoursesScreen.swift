@@ -47,18 +47,8 @@ final class MyCoursesScreen: Screen {
     }
 
     func draw(in canvas: inout some Canvas, frame: Frame) {
-        let area = frame.area
-        switch viewModel.state {
-        case .idle:
-            break
-        case .loading:
-            StateView.drawLoading(in: &canvas, area: area, tick: frame.tick)
-        case .empty:
-            StateView.drawMessage([Self.emptyText], in: &canvas, area: area, styles: [.normal])
-        case .error(let message):
-            StateView.drawError(message, in: &canvas, area: area)
-        case .loaded(let courses):
-            drawTable(courses, in: &canvas, area: area)
+        StateView.draw(viewModel.state, in: &canvas, area: frame.area, tick: frame.tick, empty: [Self.emptyText]) { canvas, courses in
+            drawTable(courses, in: &canvas, area: frame.area)
         }
     }
 

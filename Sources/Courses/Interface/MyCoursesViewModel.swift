@@ -6,65 +6,41 @@ import TerminalUI
 @Observable
 @MainActor
 final class MyCoursesViewModel {
-    private(set) var state: ViewState<[EnrolledCourse]> = .idle
-    private(set) var list = ListState()
+    let rows: LoadableList<EnrolledCourse>
     /// The course the learner asked to leave, until they answer `y` or `n`.
     private(set) var pendingUnenroll: EnrolledCourse?
     private(set) var status: StatusMessage?
 
-    private let loadMyCourses: LoadMyCoursesUseCase
     private let unenroll: UnenrollUseCase
-    @ObservationIgnored private var isRefreshing = false
 
     init(loadMyCourses: LoadMyCoursesUseCase, unenroll: UnenrollUseCase) {
-        self.loadMyCourses = loadMyCourses
         self.unenroll = unenroll
-    }
-
-    var courses: [EnrolledCourse] { state.value ?? [] }
-
-    var selected: EnrolledCourse? {
-        courses.indices.contains(list.selectedIndex) ? courses[list.selectedIndex] : nil
-    }
-
-    /// Loads with the loading state shown; ignored while a load is in flight.
-    func load() async {
-        guard !state.isLoading else { return }
-        let keep = selected?.id
-        state = .loading
-        await fetch(keeping: keep)
-    }
-
-    /// Loads again without showing the loading state, e.g. when the tab is shown again after
-    /// an enrollment elsewhere.
-    func refresh() async {
-        guard !state.isLoading, !isRefreshing else { return }
-        isRefreshing = true
-        defer { isRefreshing = false }
-        await fetch(keeping: nil)
-    }
-
-    /// Reads the list and selects a course again when it is still there: `keep`, or else
-    /// whatever is selected when the result arrives, so keys pressed during a silent refresh
-    /// are not undone by it.
-    private func fetch(keeping keep: CourseID?) async {
-        do {
-            let courses = try await loadMyCourses.execute()
-            let keep = keep ?? selected?.id
-            state = courses.isEmpty ? .empty : .loaded(courses)
-            let index = keep.flatMap { id in courses.firstIndex { $0.id == id } } ?? list.selectedIndex
-            list.reconcile(selecting: index, itemCount: courses.count)
-        } catch {
-            state = .error(message: error.userMessage)
+        rows = LoadableList {
+            do throws(AppError) {
+                return .success(try await loadMyCourses.execute())
+            } catch {
+                return .failure(ListLoadError(message: error.userMessage))
+            }
         }
     }
 
+    var state: ViewState<[EnrolledCourse]> { rows.state }
+    var list: ListState { rows.selection }
+    var courses: [EnrolledCourse] { rows.items }
+    var selected: EnrolledCourse? { rows.selected }
+
+    func load() async { await rows.load() }
+
+    /// Loads again without the loading state, e.g. when the tab shows again after an
+    /// enrollment elsewhere.
+    func refresh() async { await rows.refresh() }
+
     func moveSelection(_ key: Key, pageSize: Int) -> Bool {
-        list.handle(key, itemCount: courses.count, pageSize: pageSize)
+        rows.handle(key, pageSize: pageSize)
     }
 
     func applyMouse(_ event: MouseEvent, listArea: Rect) -> Bool {
-        ListView.handle(event, state: &list, area: listArea, itemCount: courses.count)
+        rows.handle(event, area: listArea)
     }
 
     /// Asks `Unenroll from <title>? (y/n)` for the selected course.
@@ -88,7 +64,7 @@ final class MyCoursesViewModel {
         } catch {
             status = StatusMessage(error.userMessage, kind: .error)
         }
-        await fetch(keeping: nil)
+        await rows.refresh()
     }
 
     func clearStatus() {

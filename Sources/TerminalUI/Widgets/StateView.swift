@@ -3,6 +3,30 @@ public enum StateView {
     public static let loadingText = "Loading…"
     public static let retryText = "Press r to retry"
 
+    /// Draws whichever state `state` is in: nothing, the spinner, the empty message (its
+    /// first line bold), the error with its retry hint, or the content through `loaded`.
+    public static func draw<Value: Sendable, C: Canvas>(
+        _ state: ViewState<Value>,
+        in canvas: inout C,
+        area: Rect,
+        tick: Int,
+        empty: [String],
+        loaded: (inout C, Value) -> Void
+    ) {
+        switch state {
+        case .idle:
+            break
+        case .loading:
+            drawLoading(in: &canvas, area: area, tick: tick)
+        case .empty:
+            drawMessage(empty, in: &canvas, area: area, styles: [.bold, .dim])
+        case .error(let message):
+            drawError(message, in: &canvas, area: area)
+        case .loaded(let value):
+            loaded(&canvas, value)
+        }
+    }
+
     /// A spinner and `Loading…`.
     public static func drawLoading(in canvas: inout some Canvas, area: Rect, tick: Int) {
         let row = area.y + max(0, area.height / 2 - 1)
