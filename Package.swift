@@ -86,10 +86,11 @@ let package = Package(
             dependencies: ["SharedKernel"],
             path: "Tests/TestSupport"
         ),
-        .testTarget(name: "AppShellTests", dependencies: ["AppShell", "Catalog", "Courses", "SharedKernel", "TerminalUI", "TestSupport"]),
+        .testTarget(name: "AppShellTests", dependencies: ["AppShell", "Catalog", "Courses", "Favourites", "SharedKernel", "TerminalUI", "TestSupport"]),
         .testTarget(name: "CatalogTests", dependencies: ["Catalog", "SharedKernel", "TerminalUI", "TestSupport"]),
         .testTarget(name: "CoursesTests", dependencies: ["Courses", "SharedKernel", "TerminalUI", "TestSupport"]),
         .testTarget(name: "EndToEndTests", dependencies: ["TestSupport"]),
+        .testTarget(name: "FavouritesTests", dependencies: ["Favourites", "SharedKernel", "TerminalUI", "TestSupport"]),
         .testTarget(name: "SharedKernelTests", dependencies: ["SharedKernel", "TestSupport"]),
         .testTarget(name: "StorageTests", dependencies: ["SharedKernel", "Storage", "TestSupport"]),
         .testTarget(name: "TerminalTests", dependencies: ["CNcurses", "Terminal", "TerminalUI"]),

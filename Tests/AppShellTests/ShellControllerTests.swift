@@ -2,6 +2,7 @@ import Foundation
 @testable import AppShell
 import Catalog
 import Courses
+import Favourites
 import SharedKernel
 import Testing
 import TestSupport
@@ -59,17 +60,17 @@ struct ShellControllerTests {
         #expect(lines[0].hasPrefix(" EduGo   1 Catalog"))
         #expect(lines[0].hasSuffix("Demo Learner"))
         #expect(lines.contains { $0.contains("Swift 101") })
-        #expect(lines[23] == " ↑↓ move  Enter open  r reload  1-4 tabs  q quit")
+        #expect(lines[23] == " ↑↓ move  Enter open  f favourite  r reload  1-4 tabs  q quit")
     }
 
     @Test("a tab whose feature is not built yet says so instead of pretending")
     func unavailableTab() async throws {
         let (sut, _) = makeSUT()
 
-        _ = sut.handle(.char("3"), terminalSize: Self.size)
+        _ = sut.handle(.char("4"), terminalSize: Self.size)
         let text = try await frame(sut)
 
-        #expect(text.contains("Favourites is not available in this version yet"))
+        #expect(text.contains("Profile is not available in this version yet"))
     }
 
     @Test("below 60×16 the frame is only the too-small message, and q still quits")
@@ -94,10 +95,14 @@ struct ShellControllerTests {
         let repository = CourseRepositorySpy.success(courses)
         let enrollments = EnrollmentRepositorySpy(courses: courses)
         let coursesFeature = CoursesFeature(session: sessions, courses: repository, enrollments: enrollments)
-        let catalog = CatalogFeature(courses: repository, enrollments: enrollments, session: sessions) { id in
-            await coursesFeature.enroll(courseID: id)
-        }
-        let router = ScreenRouter(coordinator: coordinator, catalog: catalog, courses: coursesFeature)
+        let favourites = FavouritesRepositorySpy(courses: courses)
+        let favouritesFeature = FavouritesFeature(session: sessions, favourites: favourites)
+        let catalog = CatalogFeature(
+            courses: repository, enrollments: enrollments, favourites: favourites, session: sessions,
+            onEnrollRequested: { id in await coursesFeature.enroll(courseID: id) },
+            onToggleFavourite: { id in await favouritesFeature.toggle(courseID: id) }
+        )
+        let router = ScreenRouter(coordinator: coordinator, catalog: catalog, courses: coursesFeature, favourites: favouritesFeature)
         let sut = ShellController(coordinator: coordinator, router: router, session: session)
         if user != nil { Task { try? await session.load() } }
         return (sut, coordinator)

@@ -52,3 +52,24 @@ struct ConditionedEnrollmentRepository: EnrollmentRepository {
         return try await base.enrollment(userID: userID, courseID: courseID)
     }
 }
+
+/// A `FavouritesRepository` that applies the development conditions before each call.
+struct ConditionedFavouritesRepository: FavouritesRepository {
+    let base: any FavouritesRepository
+    let conditions: DevelopmentConditions
+
+    func toggle(userID: UserID, courseID: CourseID) async throws(AppError) -> Bool {
+        try await conditions.beforeDataCall()
+        return try await base.toggle(userID: userID, courseID: courseID)
+    }
+
+    func favourites(userID: UserID) async throws(AppError) -> [Course] {
+        try await conditions.beforeDataCall()
+        return try await base.favourites(userID: userID)
+    }
+
+    func favouriteIDs(userID: UserID) async throws(AppError) -> Set<CourseID> {
+        try await conditions.beforeDataCall()
+        return try await base.favouriteIDs(userID: userID)
+    }
+}

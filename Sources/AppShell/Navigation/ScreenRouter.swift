@@ -1,5 +1,6 @@
 import Catalog
 import Courses
+import Favourites
 import SharedKernel
 import TerminalUI
 
@@ -10,14 +11,16 @@ final class ScreenRouter {
     private let coordinator: AppCoordinator
     private let catalog: CatalogFeature
     private let courses: CoursesFeature
+    private let favourites: FavouritesFeature
     private var roots: [AppTab: any Screen] = [:]
     private var stackTab: AppTab
     private var stack: [(destination: AppDestination, screen: any Screen)] = []
 
-    init(coordinator: AppCoordinator, catalog: CatalogFeature, courses: CoursesFeature) {
+    init(coordinator: AppCoordinator, catalog: CatalogFeature, courses: CoursesFeature, favourites: FavouritesFeature) {
         self.coordinator = coordinator
         self.catalog = catalog
         self.courses = courses
+        self.favourites = favourites
         self.stackTab = coordinator.tab
     }
 
@@ -34,7 +37,9 @@ final class ScreenRouter {
             catalog.makeListScreen { [coordinator] id in coordinator.push(.courseDetail(id)) }
         case .myCourses:
             courses.makeMyCoursesScreen { [coordinator] id in coordinator.push(.courseDetail(id)) }
-        case .favourites, .profile:
+        case .favourites:
+            favourites.makeFavouritesScreen { [coordinator] id in coordinator.push(.courseDetail(id)) }
+        case .profile:
             NoticeScreen(lines: ["\(tab.title) is not available in this version yet", "Press 1 to browse the catalog"])
         }
         roots[tab] = screen

@@ -1,5 +1,6 @@
 import Catalog
 import Courses
+import Favourites
 import Foundation
 import Logging
 import SharedKernel
@@ -26,10 +27,12 @@ public enum EduGoApp {
         var courses: any CourseRepository = SQLiteCourseRepository(database: database)
         var sessions: any SessionRepository = SQLiteSessionRepository(database: database)
         var enrollments: any EnrollmentRepository = SQLiteEnrollmentRepository(database: database)
+        var favourites: any FavouritesRepository = SQLiteFavouritesRepository(database: database)
         if configuration.conditions.isActive {
             courses = ConditionedCourseRepository(base: courses, conditions: configuration.conditions)
             sessions = ConditionedSessionRepository(base: sessions, conditions: configuration.conditions)
             enrollments = ConditionedEnrollmentRepository(base: enrollments, conditions: configuration.conditions)
+            favourites = ConditionedFavouritesRepository(base: favourites, conditions: configuration.conditions)
         }
 
         let terminal: NcursesTerminal
@@ -43,11 +46,13 @@ public enum EduGoApp {
         let coordinator = AppCoordinator()
         let session = SessionState(sessions: sessions)
         let coursesFeature = CoursesFeature(session: sessions, courses: courses, enrollments: enrollments)
+        let favouritesFeature = FavouritesFeature(session: sessions, favourites: favourites)
         let catalogFeature = CatalogFeature(
-            courses: courses, enrollments: enrollments, session: sessions,
-            onEnrollRequested: { id in await coursesFeature.enroll(courseID: id) }
+            courses: courses, enrollments: enrollments, favourites: favourites, session: sessions,
+            onEnrollRequested: { id in await coursesFeature.enroll(courseID: id) },
+            onToggleFavourite: { id in await favouritesFeature.toggle(courseID: id) }
         )
-        let router = ScreenRouter(coordinator: coordinator, catalog: catalogFeature, courses: coursesFeature)
+        let router = ScreenRouter(coordinator: coordinator, catalog: catalogFeature, courses: coursesFeature, favourites: favouritesFeature)
         let shell = ShellController(coordinator: coordinator, router: router, session: session)
         Task {
             do throws(AppError) {

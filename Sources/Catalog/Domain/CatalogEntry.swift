@@ -4,11 +4,13 @@ import SharedKernel
 struct CatalogEntry: Identifiable, Hashable, Sendable {
     var course: Course
     var isEnrolled: Bool
+    var isFavourite: Bool = false
 
     var id: CourseID { course.id }
 
-    /// `✓` when enrolled; the favourite star joins it with favourites.
+    /// `★` for a favourite, then `✓` when enrolled, each in its own column.
     var markers: String {
-        isEnrolled ? " ✓" : ""
+        let marks = (isFavourite ? "★" : " ") + (isEnrolled ? "✓" : "")
+        return marks == " " ? "" : marks
     }
 }

@@ -6,4 +6,5 @@ struct CourseDetail: Hashable, Sendable {
     /// The prerequisite's title, when the course has one that still exists.
     var prerequisiteTitle: String?
     var isEnrolled: Bool = false
+    var isFavourite: Bool = false
 }

@@ -17,13 +17,14 @@ final class CatalogListScreen: Screen {
 
     var keyHints: [KeyHint] {
         switch viewModel.state {
-        case .loaded: [KeyHint("↑↓", "move"), KeyHint("Enter", "open"), KeyHint("r", "reload")]
+        case .loaded: [KeyHint("↑↓", "move"), KeyHint("Enter", "open"), KeyHint("f", "favourite"), KeyHint("r", "reload")]
         case .error, .empty: [KeyHint("r", "retry")]
         case .idle, .loading: []
         }
     }
 
     var isAnimating: Bool { viewModel.state.isLoading }
+    var statusMessage: StatusMessage? { viewModel.status }
 
     func appear() {
         switch viewModel.state {
@@ -60,7 +61,12 @@ final class CatalogListScreen: Screen {
     }
 
     func handle(_ event: InputEvent) -> EventResult {
+        viewModel.clearStatus()
         switch event {
+        case .key(.character("f")):
+            guard viewModel.selectedCourse != nil else { return .ignored }
+            Task { await viewModel.toggleFavourite() }
+            return .handled
         case .key(.character("r")):
             Task { await viewModel.load() }
             return .handled

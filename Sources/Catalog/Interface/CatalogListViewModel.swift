@@ -7,8 +7,12 @@ import TerminalUI
 @MainActor
 final class CatalogListViewModel {
     let rows: LoadableList<CatalogEntry>
+    /// The outcome of the last action, for the footer.
+    private(set) var status: StatusMessage?
+    private let toggleFavouriteAction: CatalogFeature.ToggleFavouriteAction
 
-    init(loadCatalog: LoadCatalogUseCase) {
+    init(loadCatalog: LoadCatalogUseCase, toggleFavourite: @escaping CatalogFeature.ToggleFavouriteAction) {
+        self.toggleFavouriteAction = toggleFavourite
         rows = LoadableList {
             do throws(AppError) {
                 return .success(try await loadCatalog.execute())
@@ -32,6 +36,19 @@ final class CatalogListViewModel {
     /// Loads again without the loading state, e.g. when the list shows again after an
     /// enrollment, so markers are current.
     func refresh() async { await rows.refresh() }
+
+    /// `f`: marks or unmarks the selected course, says so, and shows the new `★` at once.
+    func toggleFavourite() async {
+        guard let course = selectedCourse else { return }
+        let result = await toggleFavouriteAction(course.id)
+        // Refresh first, so the message and the new ★ appear in the same frame.
+        await rows.refresh()
+        status = FavouriteStatus.message(for: result, title: course.title)
+    }
+
+    func clearStatus() {
+        if status != nil { status = nil }
+    }
 
     func moveSelection(_ key: Key, pageSize: Int) -> Bool {
         rows.handle(key, pageSize: pageSize)

@@ -18,7 +18,9 @@ final class CourseDetailScreen: Screen {
 
     var keyHints: [KeyHint] {
         switch viewModel.state {
-        case .loaded(let detail): detail.isEnrolled ? [KeyHint("↑↓", "scroll")] : [KeyHint("e", "enroll"), KeyHint("↑↓", "scroll")]
+        case .loaded(let detail):
+            (detail.isEnrolled ? [] : [KeyHint("e", "enroll")])
+                + [KeyHint("f", detail.isFavourite ? "unfavourite" : "favourite"), KeyHint("↑↓", "scroll")]
         case .error: [KeyHint("r", "retry")]
         case .idle, .loading, .empty: []
         }
@@ -64,10 +66,12 @@ final class CourseDetailScreen: Screen {
         if let prerequisite = detail.prerequisiteTitle {
             lines.append(.fact(label: "Prerequisite", value: prerequisite))
         }
-        if detail.isEnrolled {
-            lines.append(.fact(label: "Status", value: "✓ Enrolled"))
-        } else if !course.isActive {
-            lines.append(.fact(label: "Status", value: "Not open for enrollment"))
+        var status: [String] = []
+        if detail.isEnrolled { status.append("✓ Enrolled") }
+        if detail.isFavourite { status.append("★ Favourite") }
+        if !detail.isEnrolled && !course.isActive { status.append("Not open for enrollment") }
+        if !status.isEmpty {
+            lines.append(.fact(label: "Status", value: status.joined(separator: "   ")))
         }
         lines.append(.text("", .normal))
         lines += TextWrapper.wrap(course.description, width: width).map { .text($0, .normal) }
@@ -108,6 +112,9 @@ final class CourseDetailScreen: Screen {
         case .key(.character("e")):
             guard case .loaded = viewModel.state else { return .ignored }
             Task { await viewModel.enroll() }
+        case .key(.character("f")):
+            guard case .loaded = viewModel.state else { return .ignored }
+            Task { await viewModel.toggleFavourite() }
         case .key(.character("r")):
             guard case .error = viewModel.state else { return .ignored }
             Task { await viewModel.load() }

@@ -15,11 +15,26 @@ final class CourseDetailViewModel {
 
     private let loadDetail: LoadCourseDetailUseCase
     private let enrollAction: CatalogFeature.EnrollAction
+    private let toggleFavouriteAction: CatalogFeature.ToggleFavouriteAction
 
-    init(courseID: CourseID, loadDetail: LoadCourseDetailUseCase, enroll: @escaping CatalogFeature.EnrollAction) {
+    init(
+        courseID: CourseID,
+        loadDetail: LoadCourseDetailUseCase,
+        enroll: @escaping CatalogFeature.EnrollAction,
+        toggleFavourite: @escaping CatalogFeature.ToggleFavouriteAction = { _ in .failure(.notSignedIn) }
+    ) {
         self.courseID = courseID
         self.loadDetail = loadDetail
         self.enrollAction = enroll
+        self.toggleFavouriteAction = toggleFavourite
+    }
+
+    /// `f`: marks or unmarks this course as a favourite and shows the new state at once.
+    func toggleFavourite() async {
+        guard case .loaded(let detail) = state else { return }
+        let result = await toggleFavouriteAction(courseID)
+        if let updated = try? await loadDetail.execute(id: courseID) { state = .loaded(updated) }
+        status = FavouriteStatus.message(for: result, title: detail.course.title)
     }
 
     /// Loads the course; ignored while a load is in flight.
@@ -43,8 +58,8 @@ final class CourseDetailViewModel {
         status = nil
         switch await enrollAction(courseID) {
         case .success:
-            status = StatusMessage("Enrolled in \(detail.course.title)", kind: .success)
             if let updated = try? await loadDetail.execute(id: courseID) { state = .loaded(updated) }
+            status = StatusMessage("Enrolled in \(detail.course.title)", kind: .success)
         case .failure(let error):
             status = StatusMessage(error.userMessage, kind: .error)
         }

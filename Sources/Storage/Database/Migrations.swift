@@ -89,6 +89,17 @@ enum Migrations {
                 """)
         }
 
+        migrator.registerMigration("v3-favourites") { db in
+            try db.execute(sql: """
+                CREATE TABLE favourite (
+                    user_id INTEGER NOT NULL REFERENCES user(id) ON DELETE CASCADE,
+                    course_id TEXT NOT NULL REFERENCES course(id) ON DELETE CASCADE,
+                    created_at DATETIME NOT NULL,
+                    PRIMARY KEY (user_id, course_id)
+                ) WITHOUT ROWID;
+                """)
+        }
+
         return migrator
     }
 }

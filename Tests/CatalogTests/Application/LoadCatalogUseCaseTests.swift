@@ -9,7 +9,7 @@ struct LoadCatalogUseCaseTests {
     func returnsCourses() async throws {
         let courses = [Course.fixture(id: "a", title: "A"), .fixture(id: "b", title: "B")]
         let repository = CourseRepositorySpy.success(courses)
-        let sut = LoadCatalogUseCase(courses: repository, enrolled: .none)
+        let sut = LoadCatalogUseCase(courses: repository, marks: .none)
 
         let result = try await sut.execute()
 
@@ -19,7 +19,7 @@ struct LoadCatalogUseCaseTests {
 
     @Test("an empty catalog returns no courses")
     func returnsNone() async throws {
-        let sut = LoadCatalogUseCase(courses: CourseRepositorySpy.success([]), enrolled: .none)
+        let sut = LoadCatalogUseCase(courses: CourseRepositorySpy.success([]), marks: .none)
 
         #expect(try await sut.execute() == [])
     }
@@ -28,7 +28,7 @@ struct LoadCatalogUseCaseTests {
     func marksEnrolled() async throws {
         let courses = [Course.fixture(id: "a", title: "A"), .fixture(id: "b", title: "B")]
         let enrollments = EnrollmentRepositorySpy(courses: courses, enrollments: [.fixture(courseID: "b")])
-        let sut = LoadCatalogUseCase(courses: CourseRepositorySpy.success(courses), enrolled: EnrolledCourseIDs(session: SessionRepositoryStub.demo, enrollments: enrollments))
+        let sut = LoadCatalogUseCase(courses: CourseRepositorySpy.success(courses), marks: CourseMarks(session: SessionRepositoryStub.demo, enrollments: enrollments, favourites: FavouritesRepositorySpy()))
 
         let entries = try await sut.execute()
 
@@ -38,7 +38,7 @@ struct LoadCatalogUseCaseTests {
 
     @Test("a connectivity failure comes back as a connectivity error")
     func connectivity() async {
-        let sut = LoadCatalogUseCase(courses: CourseRepositorySpy.offline, enrolled: .none)
+        let sut = LoadCatalogUseCase(courses: CourseRepositorySpy.offline, marks: .none)
 
         await #expect(throws: AppError.connectivity) { try await sut.execute() }
     }
@@ -48,7 +48,7 @@ struct LoadCatalogUseCaseTests {
         let basics = Course.fixture(id: "swift-101", title: "Swift 101")
         let advanced = Course.fixture(id: "swift-201", title: "Swift 201", prerequisiteID: "swift-101")
         let repository = CourseRepositorySpy.success([basics, advanced])
-        let sut = LoadCourseDetailUseCase(courses: repository, enrolled: .none)
+        let sut = LoadCourseDetailUseCase(courses: repository, marks: .none)
 
         let detail = try await sut.execute(id: "swift-201")
 
@@ -59,7 +59,7 @@ struct LoadCatalogUseCaseTests {
     @Test("a course without a prerequisite loads with one call")
     func detailWithoutPrerequisite() async throws {
         let repository = CourseRepositorySpy.success([.fixture(id: "swift-101")])
-        let sut = LoadCourseDetailUseCase(courses: repository, enrolled: .none)
+        let sut = LoadCourseDetailUseCase(courses: repository, marks: .none)
 
         let detail = try await sut.execute(id: "swift-101")
 
@@ -69,13 +69,13 @@ struct LoadCatalogUseCaseTests {
 
     @Test("an unknown id is a courseNotFound error")
     func unknownID() async {
-        let sut = LoadCourseDetailUseCase(courses: CourseRepositorySpy.success([.fixture(id: "swift-101")]), enrolled: .none)
+        let sut = LoadCourseDetailUseCase(courses: CourseRepositorySpy.success([.fixture(id: "swift-101")]), marks: .none)
 
         await #expect(throws: AppError.courseNotFound("nope")) { try await sut.execute(id: "nope") }
     }
 }
 
-extension EnrolledCourseIDs {
+extension CourseMarks {
     /// Nobody signed in: nothing is marked.
-    static let none = EnrolledCourseIDs(session: SessionRepositoryStub.signedOut, enrollments: EnrollmentRepositorySpy())
+    static let none = CourseMarks(session: SessionRepositoryStub.signedOut, enrollments: EnrollmentRepositorySpy(), favourites: FavouritesRepositorySpy())
 }

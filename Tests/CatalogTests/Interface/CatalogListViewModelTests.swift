@@ -110,7 +110,7 @@ struct CatalogListViewModelTests {
 
     private func makeSUT(_ result: Result<[Course], AppError>, gate: Gate? = nil) -> (CatalogListViewModel, CourseRepositorySpy) {
         let repository = CourseRepositorySpy(result: result, gate: gate)
-        return (CatalogListViewModel(loadCatalog: LoadCatalogUseCase(courses: repository, enrolled: .none)), repository)
+        return (CatalogListViewModel(loadCatalog: LoadCatalogUseCase(courses: repository, marks: .none), toggleFavourite: { _ in .success(true) }), repository)
     }
 }
 

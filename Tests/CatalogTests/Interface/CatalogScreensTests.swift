@@ -93,7 +93,7 @@ struct CatalogScreensTests {
     @Test("Enter reports the selected course; list keys are used, others are not")
     func enterSelects() async {
         var selected: [CourseID] = []
-        let viewModel = CatalogListViewModel(loadCatalog: LoadCatalogUseCase(courses: CourseRepositorySpy.success([.fixture(id: "a"), .fixture(id: "b")]), enrolled: .none))
+        let viewModel = CatalogListViewModel(loadCatalog: LoadCatalogUseCase(courses: CourseRepositorySpy.success([.fixture(id: "a"), .fixture(id: "b")]), marks: .none), toggleFavourite: { _ in .success(true) })
         let screen = CatalogListScreen(viewModel: viewModel) { selected.append($0) }
         await viewModel.load()
         _ = draw(screen)
@@ -113,7 +113,7 @@ struct CatalogScreensTests {
             prerequisiteID: "swift-101",
             description: "Structured concurrency, actors and Sendable, from first task to production. You will migrate a callback-based networking layer to async/await."
         )
-        let viewModel = CourseDetailViewModel(courseID: course.id, loadDetail: LoadCourseDetailUseCase(courses: CourseRepositorySpy.success([basics, course]), enrolled: .none), enroll: { _ in .failure(.notSignedIn) })
+        let viewModel = CourseDetailViewModel(courseID: course.id, loadDetail: LoadCourseDetailUseCase(courses: CourseRepositorySpy.success([basics, course]), marks: .none), enroll: { _ in .failure(.notSignedIn) })
         let screen = CourseDetailScreen(viewModel: viewModel, onBack: {})
         await viewModel.load()
 
@@ -139,7 +139,7 @@ struct CatalogScreensTests {
     @Test("a full, inactive course says so on its detail")
     func fullInactiveDetail() async {
         let course = Course.fixture(capacity: 10, enrolledCount: 10, isActive: false)
-        let viewModel = CourseDetailViewModel(courseID: course.id, loadDetail: LoadCourseDetailUseCase(courses: CourseRepositorySpy.success([course]), enrolled: .none), enroll: { _ in .failure(.notSignedIn) })
+        let viewModel = CourseDetailViewModel(courseID: course.id, loadDetail: LoadCourseDetailUseCase(courses: CourseRepositorySpy.success([course]), marks: .none), enroll: { _ in .failure(.notSignedIn) })
         let screen = CourseDetailScreen(viewModel: viewModel, onBack: {})
         await viewModel.load()
 
@@ -152,7 +152,7 @@ struct CatalogScreensTests {
     @Test("Backspace on the detail goes back")
     func backspace() {
         var backs = 0
-        let viewModel = CourseDetailViewModel(courseID: "x", loadDetail: LoadCourseDetailUseCase(courses: CourseRepositorySpy.success([]), enrolled: .none), enroll: { _ in .failure(.notSignedIn) })
+        let viewModel = CourseDetailViewModel(courseID: "x", loadDetail: LoadCourseDetailUseCase(courses: CourseRepositorySpy.success([]), marks: .none), enroll: { _ in .failure(.notSignedIn) })
         let screen = CourseDetailScreen(viewModel: viewModel) { backs += 1 }
 
         #expect(screen.handle(.key(.backspace)) == .handled)
@@ -161,7 +161,7 @@ struct CatalogScreensTests {
 
     @Test("an unknown course shows the error and a retry")
     func detailError() async {
-        let viewModel = CourseDetailViewModel(courseID: "gone", loadDetail: LoadCourseDetailUseCase(courses: CourseRepositorySpy.success([]), enrolled: .none), enroll: { _ in .failure(.notSignedIn) })
+        let viewModel = CourseDetailViewModel(courseID: "gone", loadDetail: LoadCourseDetailUseCase(courses: CourseRepositorySpy.success([]), marks: .none), enroll: { _ in .failure(.notSignedIn) })
         let screen = CourseDetailScreen(viewModel: viewModel, onBack: {})
         await viewModel.load()
 
@@ -174,7 +174,7 @@ struct CatalogScreensTests {
     // MARK: - Helpers
 
     private func makeListSUT(_ result: Result<[Course], AppError>, gate: Gate? = nil) -> (CatalogListScreen, CatalogListViewModel) {
-        let viewModel = CatalogListViewModel(loadCatalog: LoadCatalogUseCase(courses: CourseRepositorySpy(result: result, gate: gate), enrolled: .none))
+        let viewModel = CatalogListViewModel(loadCatalog: LoadCatalogUseCase(courses: CourseRepositorySpy(result: result, gate: gate), marks: .none), toggleFavourite: { _ in .success(true) })
         return (CatalogListScreen(viewModel: viewModel, onCourseSelected: { _ in }), viewModel)
     }
 
@@ -189,5 +189,35 @@ extension String {
     /// Display columns before the first occurrence of `needle`.
     func prefixWidth(upTo needle: String) -> Int? {
         range(of: needle).map { self[..<$0.lowerBound].displayWidth }
+    }
+}
+
+@Suite("Favourites in the catalog")
+@MainActor
+struct CatalogFavouriteTests {
+    @Test("f on a row marks it ★ at once and says so; ✓ shares the gutter")
+    func toggleFromList() async {
+        let courses = [Course.fixture(id: "a", title: "Alpha"), .fixture(id: "b", title: "Beta")]
+        let favourites = FavouritesRepositorySpy(courses: courses)
+        let enrollments = EnrollmentRepositorySpy(courses: courses, enrollments: [.fixture(courseID: "a")])
+        let marks = CourseMarks(session: SessionRepositoryStub.demo, enrollments: enrollments, favourites: favourites)
+        let viewModel = CatalogListViewModel(loadCatalog: LoadCatalogUseCase(courses: CourseRepositorySpy.success(courses), marks: marks)) { id in
+            do throws(AppError) {
+                return .success(try await favourites.toggle(userID: User.demo.id, courseID: id))
+            } catch {
+                return .failure(error)
+            }
+        }
+        let screen = CatalogListScreen(viewModel: viewModel, onCourseSelected: { _ in })
+        await viewModel.load()
+
+        await viewModel.toggleFavourite()
+
+        var canvas = TextCanvas(size: Size(width: 80, height: 24))
+        screen.draw(in: &canvas, frame: Frame(area: Rect(x: 0, y: 1, width: 80, height: 22)))
+        #expect(canvas.lines[3].hasPrefix(" ★✓ Alpha"))
+        #expect(canvas.lines[4].hasPrefix("    Beta"))
+        #expect(screen.statusMessage == StatusMessage("Added Alpha to favourites", kind: .success))
+        #expect(screen.keyHints.contains(KeyHint("f", "favourite")))
     }
 }

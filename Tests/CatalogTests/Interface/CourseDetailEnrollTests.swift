@@ -67,10 +67,10 @@ struct CourseDetailEnrollTests {
         enrollments: EnrollmentRepositorySpy = EnrollmentRepositorySpy(),
         enroll: @escaping CatalogFeature.EnrollAction
     ) -> (CourseDetailScreen, CourseDetailViewModel) {
-        let enrolled = EnrolledCourseIDs(session: SessionRepositoryStub.demo, enrollments: enrollments)
+        let marks = CourseMarks(session: SessionRepositoryStub.demo, enrollments: enrollments, favourites: FavouritesRepositorySpy())
         let viewModel = CourseDetailViewModel(
             courseID: course.id,
-            loadDetail: LoadCourseDetailUseCase(courses: repository ?? CourseRepositorySpy.success([course]), enrolled: enrolled),
+            loadDetail: LoadCourseDetailUseCase(courses: repository ?? CourseRepositorySpy.success([course]), marks: marks),
             enroll: enroll
         )
         return (CourseDetailScreen(viewModel: viewModel, onBack: {}), viewModel)
