@@ -19,6 +19,9 @@ struct TUI: AsyncParsableCommand {
               PgUp PgDn        move a page
               Home End  g G    first / last row
               Enter            open the selected course
+              e                enroll (course detail)
+              f                toggle favourite (catalog, detail); remove (Favourites)
+              u                unenroll, after y (My courses)
               r                reload (retry after an error)
               Esc, Backspace   back
               q                back, and quit at a tab's root

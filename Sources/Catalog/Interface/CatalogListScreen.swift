@@ -64,8 +64,9 @@ final class CatalogListScreen: Screen {
         viewModel.clearStatus()
         switch event {
         case .key(.character("f")):
-            guard viewModel.selectedCourse != nil else { return .ignored }
-            Task { await viewModel.toggleFavourite() }
+            // Capture the target now: keys after this one may move the selection first.
+            guard let course = viewModel.selectedCourse else { return .ignored }
+            Task { await viewModel.toggleFavourite(course) }
             return .handled
         case .key(.character("r")):
             Task { await viewModel.load() }

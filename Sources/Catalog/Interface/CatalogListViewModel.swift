@@ -37,9 +37,9 @@ final class CatalogListViewModel {
     /// enrollment, so markers are current.
     func refresh() async { await rows.refresh() }
 
-    /// `f`: marks or unmarks the selected course, says so, and shows the new `★` at once.
-    func toggleFavourite() async {
-        guard let course = selectedCourse else { return }
+    /// `f`: marks or unmarks `course`, says so, and shows the new `★` at once. The screen
+    /// passes the course selected when the key was pressed, not when this runs.
+    func toggleFavourite(_ course: Course) async {
         let result = await toggleFavouriteAction(course.id)
         // Refresh first, so the message and the new ★ appear in the same frame.
         await rows.refresh()

@@ -73,8 +73,9 @@ final class FavouritesScreen: Screen {
             Task { await viewModel.rows.load() }
             return .handled
         case .key(.character("f")):
-            guard viewModel.rows.selected != nil else { return .ignored }
-            Task { await viewModel.removeSelected() }
+            // Capture the target now: keys after this one may move the selection first.
+            guard let course = viewModel.rows.selected else { return .ignored }
+            Task { await viewModel.remove(course) }
             return .handled
         case .key(.enter):
             guard let course = viewModel.rows.selected else { return .ignored }

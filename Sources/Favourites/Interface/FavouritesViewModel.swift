@@ -21,9 +21,9 @@ final class FavouritesViewModel {
         }
     }
 
-    /// `f` on tab 3: the selected course stops being a favourite and leaves the list.
-    func removeSelected() async {
-        guard let course = rows.selected else { return }
+    /// `f` on tab 3: `course` (selected when the key was pressed) stops being a favourite
+    /// and leaves the list.
+    func remove(_ course: Course) async {
         let message: StatusMessage
         do {
             _ = try await toggle.execute(courseID: course.id)

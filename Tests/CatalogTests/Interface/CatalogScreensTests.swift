@@ -211,7 +211,7 @@ struct CatalogFavouriteTests {
         let screen = CatalogListScreen(viewModel: viewModel, onCourseSelected: { _ in })
         await viewModel.load()
 
-        await viewModel.toggleFavourite()
+        await viewModel.toggleFavourite(courses[0])
 
         var canvas = TextCanvas(size: Size(width: 80, height: 24))
         screen.draw(in: &canvas, frame: Frame(area: Rect(x: 0, y: 1, width: 80, height: 22)))
@@ -219,5 +219,30 @@ struct CatalogFavouriteTests {
         #expect(canvas.lines[4].hasPrefix("    Beta"))
         #expect(screen.statusMessage == StatusMessage("Added Alpha to favourites", kind: .success))
         #expect(screen.keyHints.contains(KeyHint("f", "favourite")))
+    }
+
+    @Test("f j f typed in one burst toggles the two rows the keys were pressed on")
+    func burst() async throws {
+        let courses = [Course.fixture(id: "a", title: "Alpha"), .fixture(id: "b", title: "Beta")]
+        let favourites = FavouritesRepositorySpy(courses: courses)
+        let marks = CourseMarks(session: SessionRepositoryStub.demo, enrollments: EnrollmentRepositorySpy(), favourites: favourites)
+        let viewModel = CatalogListViewModel(loadCatalog: LoadCatalogUseCase(courses: CourseRepositorySpy.success(courses), marks: marks)) { id in
+            do throws(AppError) {
+                return .success(try await favourites.toggle(userID: User.demo.id, courseID: id))
+            } catch {
+                return .failure(error)
+            }
+        }
+        let screen = CatalogListScreen(viewModel: viewModel, onCourseSelected: { _ in })
+        await viewModel.load()
+
+        for event in [InputEvent.char("f"), .char("j"), .char("f")] {
+            _ = screen.handle(event)
+        }
+        for _ in 0..<10_000 where await favourites.messages.filter({ if case .toggle = $0 { true } else { false } }).count < 2 {
+            await Task.yield()
+        }
+
+        #expect(try await favourites.favouriteIDs(userID: User.demo.id) == ["a", "b"])
     }
 }
