@@ -60,7 +60,7 @@ struct ShellControllerTests {
         #expect(lines[0].hasPrefix(" EduGo   1 Catalog"))
         #expect(lines[0].hasSuffix("Demo Learner"))
         #expect(lines.contains { $0.contains("Swift 101") })
-        #expect(lines[23] == " ↑↓ move  Enter open  f favourite  r reload  1-4 tabs  q quit")
+        #expect(lines[23] == " ↑↓ move  Enter open  / search  f favourite  r reload  1-4 tabs  q quit")
     }
 
     @Test("a tab whose feature is not built yet says so instead of pretending")

@@ -1,3 +1,4 @@
+import Foundation
 import SharedKernel
 
 /// A `CourseRepository` double that records every call and answers from a canned catalog
@@ -5,6 +6,7 @@ import SharedKernel
 public actor CourseRepositorySpy: CourseRepository {
     public enum Message: Equatable, Sendable {
         case allCourses
+        case search(String)
         case course(CourseID)
     }
 
@@ -40,11 +42,34 @@ public actor CourseRepositorySpy: CourseRepository {
         return try result.get()
     }
 
+    public func search(_ query: String) async throws(AppError) -> [Course] {
+        messages.append(.search(query))
+        await gate?.wait()
+        return BruteForceSearch.filter(try result.get(), query: query)
+    }
+
     public func course(id: CourseID) async throws(AppError) -> Course {
         messages.append(.course(id))
         await gate?.wait()
         let courses = try result.get()
         guard let course = courses.first(where: { $0.id == id }) else { throw .courseNotFound(id) }
         return course
+    }
+}
+
+/// The obvious, slow search that the real one must agree with: every word of the query in
+/// the title, instructor or a tag, ignoring case and accents.
+public enum BruteForceSearch {
+    public static func filter(_ courses: [Course], query: String) -> [Course] {
+        let words = fold(query).split(whereSeparator: \.isWhitespace).map(String.init)
+        guard !words.isEmpty else { return courses }
+        return courses.filter { course in
+            let haystack = fold(([course.title, course.instructor] + course.tags).joined(separator: "\n"))
+            return words.allSatisfy { haystack.contains($0) }
+        }
+    }
+
+    static func fold(_ text: String) -> String {
+        text.folding(options: [.caseInsensitive, .diacriticInsensitive, .widthInsensitive], locale: nil)
     }
 }

@@ -14,6 +14,11 @@ struct ConditionedCourseRepository: CourseRepository {
         try await conditions.beforeDataCall()
         return try await base.course(id: id)
     }
+
+    func search(_ query: String) async throws(AppError) -> [Course] {
+        try await conditions.beforeDataCall()
+        return try await base.search(query)
+    }
 }
 
 /// A `SessionRepository` that applies the development conditions before each call.

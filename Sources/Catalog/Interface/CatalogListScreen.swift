@@ -16,12 +16,21 @@ final class CatalogListScreen: Screen {
     }
 
     var keyHints: [KeyHint] {
+        if viewModel.isEditingSearch {
+            return [KeyHint("Enter", "keep filter"), KeyHint("Esc", "clear"), KeyHint("↑↓", "move")]
+        }
+        let clear = viewModel.query.isEmpty ? [] : [KeyHint("Esc", "clear filter")]
         switch viewModel.state {
-        case .loaded: [KeyHint("↑↓", "move"), KeyHint("Enter", "open"), KeyHint("f", "favourite"), KeyHint("r", "reload")]
-        case .error, .empty: [KeyHint("r", "retry")]
-        case .idle, .loading: []
+        case .loaded:
+            return [KeyHint("↑↓", "move"), KeyHint("Enter", "open"), KeyHint("/", "search"), KeyHint("f", "favourite")] + clear + [KeyHint("r", "reload")]
+        case .empty: return [KeyHint("/", "search")] + clear
+        case .error: return [KeyHint("r", "retry")]
+        case .idle, .loading: return []
         }
     }
+
+    /// While the search field is open every key but Ctrl-C goes to it.
+    var isCapturingText: Bool { viewModel.isEditingSearch }
 
     var isAnimating: Bool { viewModel.state.isLoading }
     var statusMessage: StatusMessage? { viewModel.status }
@@ -35,22 +44,42 @@ final class CatalogListScreen: Screen {
     }
 
     func draw(in canvas: inout some Canvas, frame: Frame) {
-        StateView.draw(
-            viewModel.state, in: &canvas, area: frame.area, tick: frame.tick,
-            empty: ["The catalog has no courses yet", "Import some with: tui import-courses FILE"]
-        ) { canvas, entries in
+        let query = viewModel.query
+        let empty = query.isEmpty
+            ? ["The catalog has no courses yet", "Import some with: tui import-courses FILE"]
+            : ["No courses match \"\(query)\"", "Press Esc to clear the search"]
+        if viewModel.isEditingSearch || !query.isEmpty {
+            drawSearchLine(in: &canvas, area: frame.area)
+        }
+        let below = viewModel.isEditingSearch || !query.isEmpty ? frame.area.droppingTop(1) : frame.area
+        StateView.draw(viewModel.state, in: &canvas, area: below, tick: frame.tick, empty: empty) { canvas, entries in
             drawTable(entries, in: &canvas, area: frame.area)
         }
     }
 
+    /// The search line: `/` and the field while editing; the kept filter otherwise.
+    private func drawSearchLine(in canvas: inout some Canvas, area: Rect) {
+        let content = area.insetBy(horizontal: 1)
+        let y = area.y
+        canvas.fill(Rect(x: area.x, y: y, width: area.width, height: 1), style: .normal)
+        canvas.draw("/", x: content.x, y: y, style: .accent)
+        let count = viewModel.state.value.map { " \($0.count) match\($0.count == 1 ? "" : "es")" } ?? ""
+        let fieldWidth = max(1, content.width - 2 - count.displayWidth - 1)
+        viewModel.drawSearchField(in: &canvas, x: content.x + 2, y: y, width: fieldWidth)
+        canvas.draw(count, x: content.x + content.width - count.displayWidth, y: y, style: .dim)
+    }
+
     private func drawTable(_ courses: [CatalogEntry], in canvas: inout some Canvas, area: Rect) {
+        let filtering = viewModel.isEditingSearch || !viewModel.query.isEmpty
         let content = area.insetBy(horizontal: 1)
         let columns = CatalogColumns(width: content.width)
-        canvas.draw("Catalog", x: content.x, y: content.y, style: .bold)
+        if !filtering {
+            canvas.draw("Catalog", x: content.x, y: content.y, style: .bold)
         let count = "\(courses.count) course\(courses.count == 1 ? "" : "s")"
         let position = "\(viewModel.list.selectedIndex + 1)/\(courses.count)"
-        canvas.draw("  \(count)", x: content.x + 7, y: content.y, style: .dim)
-        canvas.draw(position, x: content.x + content.width - position.displayWidth, y: content.y, style: .dim)
+            canvas.draw("  \(count)", x: content.x + 7, y: content.y, style: .dim)
+            canvas.draw(position, x: content.x + content.width - position.displayWidth, y: content.y, style: .dim)
+        }
         columns.draw(.headings, in: &canvas, x: content.x, y: content.y + 1, style: .dim)
 
         listArea = Rect(x: area.x, y: area.y + 2, width: area.width, height: area.height - 2)
@@ -62,7 +91,16 @@ final class CatalogListScreen: Screen {
 
     func handle(_ event: InputEvent) -> EventResult {
         viewModel.clearStatus()
+        if viewModel.isEditingSearch { return handleSearch(event) }
         switch event {
+        case .key(.character("/")):
+            guard viewModel.state.value != nil || viewModel.state == .empty else { return .ignored }
+            viewModel.beginSearch()
+            return .handled
+        case .key(.escape):
+            guard viewModel.clearSearch() else { return .ignored }
+            Task { await viewModel.rows.reload() }
+            return .handled
         case .key(.character("f")):
             // Capture the target now: keys after this one may move the selection first.
             guard let course = viewModel.selectedCourse else { return .ignored }
@@ -82,5 +120,25 @@ final class CatalogListScreen: Screen {
         case .resize:
             return .ignored
         }
+    }
+
+    /// Keys while the search field is open: list moves still work, Enter keeps the filter,
+    /// Esc clears it, everything else edits the query (and filters live).
+    private func handleSearch(_ event: InputEvent) -> EventResult {
+        switch event {
+        case .key(.enter):
+            viewModel.keepSearch()
+        case .key(.escape):
+            if viewModel.clearSearch() { Task { await viewModel.rows.reload() } }
+        case .key(.up), .key(.down), .key(.pageUp), .key(.pageDown):
+            if case .key(let key) = event { _ = viewModel.moveSelection(key, pageSize: listArea.height) }
+        case .key(let key):
+            if viewModel.editSearch(key) { Task { await viewModel.rows.reload() } }
+        case .mouse(let mouse):
+            _ = viewModel.applyMouse(mouse, listArea: listArea)
+        case .resize:
+            break
+        }
+        return .handled
     }
 }

@@ -72,6 +72,13 @@ enum CourseRow {
                 course.prerequisiteID?.rawValue, course.isActive, course.description,
             ]
         )
+        // The seed migration runs before v4 added search_key; v4 fills it for those rows.
+        if try db.columns(in: "course").contains(where: { $0.name == "search_key" }) {
+            try db.execute(
+                sql: "UPDATE course SET search_key = ? WHERE id = ?",
+                arguments: [SortKey.searchKey(for: course), course.id.rawValue]
+            )
+        }
         return !existed
     }
 }

@@ -100,6 +100,17 @@ enum Migrations {
                 """)
         }
 
+        migrator.registerMigration("v4-search-key") { db in
+            try db.execute(sql: "ALTER TABLE course ADD COLUMN search_key TEXT NOT NULL DEFAULT ''")
+            for row in try Row.fetchAll(db, sql: "SELECT \(CourseRow.columns) FROM course") {
+                let course = try CourseRow.course(from: row)
+                try db.execute(
+                    sql: "UPDATE course SET search_key = ? WHERE id = ?",
+                    arguments: [SortKey.searchKey(for: course), course.id.rawValue]
+                )
+            }
+        }
+
         return migrator
     }
 }

@@ -16,6 +16,20 @@ public struct SQLiteCourseRepository: CourseRepository {
         }
     }
 
+    public func search(_ query: String) async throws(AppError) -> [Course] {
+        let patterns = SortKey.likePatterns(for: query)
+        guard !patterns.isEmpty else { return try await allCourses() }
+        let conditions = Array(repeating: "search_key LIKE ? ESCAPE '\\'", count: patterns.count).joined(separator: " AND ")
+        return try await database.read { db in
+            try Row.fetchAll(
+                db,
+                sql: "SELECT \(CourseRow.columns) FROM course WHERE \(conditions) ORDER BY sort_key, id",
+                arguments: StatementArguments(patterns)
+            )
+            .map(CourseRow.course(from:))
+        }
+    }
+
     public func course(id: CourseID) async throws(AppError) -> Course {
         let course = try await database.read { db in
             try Row.fetchOne(db, sql: "SELECT \(CourseRow.columns) FROM course WHERE id = ?", arguments: [id.rawValue])

@@ -20,6 +20,8 @@ public final class LoadableList<Item: Identifiable & Sendable> {
     public private(set) var state: ViewState<[Item]> = .idle
     public private(set) var selection = ListState()
     @ObservationIgnored private var isRefreshing = false
+    /// Counts fetches; only the newest one's result is ever applied.
+    @ObservationIgnored private var generation = 0
     @ObservationIgnored private let fetchItems: Fetch
 
     public init(fetch: @escaping Fetch) {
@@ -50,6 +52,13 @@ public final class LoadableList<Item: Identifiable & Sendable> {
         await fetch(keeping: nil)
     }
 
+    /// Loads again because what to load changed (e.g. a search query): never waits for an
+    /// earlier fetch, and an earlier fetch that finishes later is discarded, so results of an
+    /// older query are never shown after a newer one.
+    public func reload() async {
+        await fetch(keeping: nil)
+    }
+
     /// Applies a list key; returns whether it was one.
     public func handle(_ key: Key, pageSize: Int) -> Bool {
         selection.handle(key, itemCount: items.count, pageSize: pageSize)
@@ -63,7 +72,11 @@ public final class LoadableList<Item: Identifiable & Sendable> {
     /// Reads the items and selects one again when it is still there: `keep`, or else what is
     /// selected when the result arrives.
     private func fetch(keeping keep: Item.ID?) async {
-        switch await fetchItems() {
+        generation += 1
+        let mine = generation
+        let result = await fetchItems()
+        guard mine == generation else { return }  // a newer fetch superseded this one
+        switch result {
         case .success(let items):
             let keep = keep ?? selected?.id
             state = items.isEmpty ? .empty : .loaded(items)

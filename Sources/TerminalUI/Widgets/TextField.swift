@@ -1,0 +1,77 @@
+/// An editable line of text: any Unicode, a cursor that moves by character, and horizontal
+/// scrolling when the text is wider than the field. A value type, so every edit is testable.
+public struct TextField: Hashable, Sendable {
+    public private(set) var text: String
+    /// The cursor, in characters from the start: 0...text.count.
+    public private(set) var cursor: Int
+
+    public init(text: String = "") {
+        self.text = text
+        self.cursor = text.count
+    }
+
+    /// Applies an editing key; returns whether it was one.
+    public mutating func handle(_ key: Key) -> Bool {
+        switch key {
+        case .character(let character):
+            guard !character.isNewline else { return false }
+            let index = text.index(text.startIndex, offsetBy: cursor)
+            text.insert(character, at: index)
+            cursor += 1
+        case .left:
+            cursor = max(0, cursor - 1)
+        case .right:
+            cursor = min(text.count, cursor + 1)
+        case .home, .control("a"):
+            cursor = 0
+        case .end, .control("e"):
+            cursor = text.count
+        case .backspace:
+            guard cursor > 0 else { return true }
+            text.remove(at: text.index(text.startIndex, offsetBy: cursor - 1))
+            cursor -= 1
+        case .delete:
+            guard cursor < text.count else { return true }
+            text.remove(at: text.index(text.startIndex, offsetBy: cursor))
+        case .control("u"):
+            text = ""
+            cursor = 0
+        default:
+            return false
+        }
+        return true
+    }
+
+    /// Draws the visible part of the text in `width` columns at `x`, `y`; when focused, puts
+    /// the terminal cursor at the insertion point. Text wider than the field scrolls so the
+    /// cursor stays in view. Drawing changes nothing, so it can run inside a render.
+    public func draw(in canvas: inout some Canvas, x: Int, y: Int, width: Int, focused: Bool, style: Style = .normal) {
+        guard width > 0 else { return }
+        let characters = Array(TerminalText.sanitize(text))
+        let scrollOffset = Self.offset(keeping: min(cursor, characters.count), in: characters, width: width)
+        var shown = ""
+        var used = 0
+        for character in characters.dropFirst(scrollOffset) {
+            let characterWidth = character.displayWidth
+            if used + characterWidth > width { break }
+            shown.append(character)
+            used += characterWidth
+        }
+        canvas.write(shown, x: x, y: y, style: style)
+        if focused {
+            let before = characters[scrollOffset..<min(cursor, characters.count)].reduce(0) { $0 + $1.displayWidth }
+            canvas.setCursor((x: x + min(before, width - 1), y: y))
+        }
+    }
+
+    /// The first visible character: the smallest that leaves room for the cursor's cell.
+    static func offset(keeping cursor: Int, in characters: [Character], width: Int) -> Int {
+        var offset = 0
+        var widthBeforeCursor = characters[0..<cursor].reduce(0) { $0 + $1.displayWidth }
+        while offset < cursor && widthBeforeCursor > width - 1 {
+            widthBeforeCursor -= characters[offset].displayWidth
+            offset += 1
+        }
+        return offset
+    }
+}
