@@ -19,6 +19,7 @@ struct TUI: AsyncParsableCommand {
               PgUp PgDn        move a page
               Home End  g G    first / last row
               Enter            open the selected course
+              /                search the catalog: Enter keeps the filter, Esc clears it
               e                enroll (course detail)
               f                toggle favourite (catalog, detail); remove (Favourites)
               u                unenroll, after y (My courses)

@@ -120,7 +120,7 @@ extension EndToEnd {
             process.waitUntilExit()
 
             #expect(process.terminationStatus == 0)
-            for needle in ["--data-dir", "--latency", "--offline", "--log-level", "Ctrl-C", "Enter", "PgUp", "demo@edugo.dev"] {
+            for needle in ["--data-dir", "--latency", "--offline", "--log-level", "Ctrl-C", "Enter", "PgUp", "search", "favourite", "unenroll", "demo@edugo.dev"] {
                 #expect(text.contains(needle), "help lacks \(needle)")
             }
         }

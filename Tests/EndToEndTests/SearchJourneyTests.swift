@@ -1,0 +1,32 @@
+import Foundation
+import Testing
+
+extension EndToEnd {
+    /// Issue 4's search journey.
+    @Suite("Journey: search the catalog")
+    struct SearchJourneyTests {
+        @Test("/ then a query narrows the list, accents ignored; Enter keeps it; Esc restores")
+        func search() async throws {
+            let session = try TmuxSession()
+            try await session.waitFor("Agile and Scrum")
+
+            try session.send("/")
+            try session.type("nunez")
+            let narrowed = try await session.waitFor("3 matches")
+            #expect(narrowed.contains { $0.contains("Español conversacional") })
+            #expect(!narrowed.contains { $0.contains("Agile and Scrum") })
+
+            try session.send("Enter")
+            try await session.waitFor("Esc clear filter")
+            try session.send("Escape")
+            let restored = try await session.waitFor("64 courses")
+            #expect(restored.contains { $0.contains("Agile and Scrum") })
+
+            try session.send("/")
+            try session.type("zzz")
+            try await session.waitFor("No courses match \"zzz\"")
+            try session.send("Escape")
+            try await session.waitFor("64 courses")
+        }
+    }
+}
