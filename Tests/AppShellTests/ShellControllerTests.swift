@@ -1,8 +1,5 @@
 import Foundation
 @testable import AppShell
-import Catalog
-import Courses
-import Favourites
 import SharedKernel
 import Testing
 import TestSupport
@@ -92,17 +89,13 @@ struct ShellControllerTests {
         let coordinator = AppCoordinator()
         let sessions = SessionRepositoryStub(user: user.map { User(id: UserID(1), name: $0, email: "demo@edugo.dev", memberSince: .now) })
         let session = SessionState(sessions: sessions)
-        let repository = CourseRepositorySpy.success(courses)
-        let enrollments = EnrollmentRepositorySpy(courses: courses)
-        let coursesFeature = CoursesFeature(session: sessions, courses: repository, enrollments: enrollments)
-        let favourites = FavouritesRepositorySpy(courses: courses)
-        let favouritesFeature = FavouritesFeature(session: sessions, favourites: favourites)
-        let catalog = CatalogFeature(
-            courses: repository, enrollments: enrollments, favourites: favourites, session: sessions,
-            onEnrollRequested: { id in await coursesFeature.enroll(courseID: id) },
-            onToggleFavourite: { id in await favouritesFeature.toggle(courseID: id) }
+        let ports = AppPorts(
+            courses: CourseRepositorySpy.success(courses),
+            enrollments: EnrollmentRepositorySpy(courses: courses),
+            favourites: FavouritesRepositorySpy(courses: courses),
+            sessions: sessions
         )
-        let router = ScreenRouter(coordinator: coordinator, catalog: catalog, courses: coursesFeature, favourites: favouritesFeature)
+        let router = ScreenRouter(coordinator: coordinator, ports: ports)
         let sut = ShellController(coordinator: coordinator, router: router, session: session)
         if user != nil { Task { try? await session.load() } }
         return (sut, coordinator)

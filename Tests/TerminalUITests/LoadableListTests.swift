@@ -83,4 +83,21 @@ struct LoadableListTests {
 
         #expect(source.loadingSeen == [true, false])
     }
+
+    @Test("appearing loads the first time and refreshes silently after")
+    func appear() async {
+        let source = Source(rows: [Row(id: 1)])
+        let sut = LoadableList<Row> {
+            source.loadingSeen.append(source.list?.state.isLoading ?? false)
+            return source.answer
+        }
+        source.list = sut
+
+        await sut.appear()
+        source.answer = .success([Row(id: 1), Row(id: 2)])
+        await sut.appear()
+
+        #expect(source.loadingSeen == [true, false])
+        #expect(sut.items == [Row(id: 1), Row(id: 2)])
+    }
 }

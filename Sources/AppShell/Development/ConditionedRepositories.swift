@@ -78,3 +78,15 @@ struct ConditionedFavouritesRepository: FavouritesRepository {
         return try await base.favouriteIDs(userID: userID)
     }
 }
+
+extension AppPorts {
+    /// Every port behind the development conditions.
+    func withConditions(_ conditions: DevelopmentConditions) -> AppPorts {
+        AppPorts(
+            courses: ConditionedCourseRepository(base: courses, conditions: conditions),
+            enrollments: ConditionedEnrollmentRepository(base: enrollments, conditions: conditions),
+            favourites: ConditionedFavouritesRepository(base: favourites, conditions: conditions),
+            sessions: ConditionedSessionRepository(base: sessions, conditions: conditions)
+        )
+    }
+}

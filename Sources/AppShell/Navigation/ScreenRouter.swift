@@ -16,6 +16,19 @@ final class ScreenRouter {
     private var stackTab: AppTab
     private var stack: [(destination: AppDestination, screen: any Screen)] = []
 
+    /// Builds the features on the ports and wires their closures to each other: enrolling and
+    /// favouriting from the catalog go to the Courses and Favourites features.
+    convenience init(coordinator: AppCoordinator, ports: AppPorts) {
+        let courses = CoursesFeature(session: ports.sessions, courses: ports.courses, enrollments: ports.enrollments)
+        let favourites = FavouritesFeature(session: ports.sessions, favourites: ports.favourites)
+        let catalog = CatalogFeature(
+            courses: ports.courses, enrollments: ports.enrollments, favourites: ports.favourites, session: ports.sessions,
+            onEnrollRequested: { id in await courses.enroll(courseID: id) },
+            onToggleFavourite: { id in await favourites.toggle(courseID: id) }
+        )
+        self.init(coordinator: coordinator, catalog: catalog, courses: courses, favourites: favourites)
+    }
+
     init(coordinator: AppCoordinator, catalog: CatalogFeature, courses: CoursesFeature, favourites: FavouritesFeature) {
         self.coordinator = coordinator
         self.catalog = catalog

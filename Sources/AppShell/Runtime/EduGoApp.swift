@@ -1,6 +1,3 @@
-import Catalog
-import Courses
-import Favourites
 import Foundation
 import Logging
 import SharedKernel
@@ -24,15 +21,14 @@ public enum EduGoApp {
         let logger = makeLogger(directory: configuration.dataDirectory, level: configuration.logLevel)
         logger.info("starting", metadata: ["database": "\(database.path)"])
 
-        var courses: any CourseRepository = SQLiteCourseRepository(database: database)
-        var sessions: any SessionRepository = SQLiteSessionRepository(database: database)
-        var enrollments: any EnrollmentRepository = SQLiteEnrollmentRepository(database: database)
-        var favourites: any FavouritesRepository = SQLiteFavouritesRepository(database: database)
+        var ports = AppPorts(
+            courses: SQLiteCourseRepository(database: database),
+            enrollments: SQLiteEnrollmentRepository(database: database),
+            favourites: SQLiteFavouritesRepository(database: database),
+            sessions: SQLiteSessionRepository(database: database)
+        )
         if configuration.conditions.isActive {
-            courses = ConditionedCourseRepository(base: courses, conditions: configuration.conditions)
-            sessions = ConditionedSessionRepository(base: sessions, conditions: configuration.conditions)
-            enrollments = ConditionedEnrollmentRepository(base: enrollments, conditions: configuration.conditions)
-            favourites = ConditionedFavouritesRepository(base: favourites, conditions: configuration.conditions)
+            ports = ports.withConditions(configuration.conditions)
         }
 
         let terminal: NcursesTerminal
@@ -44,15 +40,8 @@ public enum EduGoApp {
         }
 
         let coordinator = AppCoordinator()
-        let session = SessionState(sessions: sessions)
-        let coursesFeature = CoursesFeature(session: sessions, courses: courses, enrollments: enrollments)
-        let favouritesFeature = FavouritesFeature(session: sessions, favourites: favourites)
-        let catalogFeature = CatalogFeature(
-            courses: courses, enrollments: enrollments, favourites: favourites, session: sessions,
-            onEnrollRequested: { id in await coursesFeature.enroll(courseID: id) },
-            onToggleFavourite: { id in await favouritesFeature.toggle(courseID: id) }
-        )
-        let router = ScreenRouter(coordinator: coordinator, catalog: catalogFeature, courses: coursesFeature, favourites: favouritesFeature)
+        let session = SessionState(sessions: ports.sessions)
+        let router = ScreenRouter(coordinator: coordinator, ports: ports)
         let shell = ShellController(coordinator: coordinator, router: router, session: session)
         Task {
             do throws(AppError) {

@@ -36,11 +36,7 @@ final class CatalogListScreen: Screen {
     var statusMessage: StatusMessage? { viewModel.status }
 
     func appear() {
-        switch viewModel.state {
-        case .idle: Task { await viewModel.load() }
-        case .loaded, .empty: Task { await viewModel.refresh() }
-        case .loading, .error: break
-        }
+        Task { await viewModel.rows.appear() }
     }
 
     func draw(in canvas: inout some Canvas, frame: Frame) {

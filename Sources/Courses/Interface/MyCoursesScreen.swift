@@ -39,11 +39,7 @@ final class MyCoursesScreen: Screen {
     var isAnimating: Bool { viewModel.state.isLoading }
 
     func appear() {
-        switch viewModel.state {
-        case .idle: Task { await viewModel.load() }
-        case .loaded, .empty: Task { await viewModel.refresh() }
-        case .loading, .error: break
-        }
+        Task { await viewModel.rows.appear() }
     }
 
     func draw(in canvas: inout some Canvas, frame: Frame) {

@@ -28,11 +28,7 @@ final class FavouritesScreen: Screen {
     var isAnimating: Bool { viewModel.rows.state.isLoading }
 
     func appear() {
-        switch viewModel.rows.state {
-        case .idle: Task { await viewModel.rows.load() }
-        case .loaded, .empty: Task { await viewModel.rows.refresh() }
-        case .loading, .error: break
-        }
+        Task { await viewModel.rows.appear() }
     }
 
     func draw(in canvas: inout some Canvas, frame: Frame) {

@@ -52,6 +52,16 @@ public final class LoadableList<Item: Identifiable & Sendable> {
         await fetch(keeping: nil)
     }
 
+    /// For a screen becoming visible: the first time it loads (showing the loading state),
+    /// afterwards it refreshes silently so the list is current.
+    public func appear() async {
+        switch state {
+        case .idle: await load()
+        case .loaded, .empty: await refresh()
+        case .loading, .error: break
+        }
+    }
+
     /// Loads again because what to load changed (e.g. a search query): never waits for an
     /// earlier fetch, and an earlier fetch that finishes later is discarded, so results of an
     /// older query are never shown after a newer one.

@@ -1,0 +1,10 @@
+import SharedKernel
+
+/// The data ports the features run on, as the composition root assembled them (SQLite,
+/// possibly behind the development decorators).
+struct AppPorts: Sendable {
+    var courses: any CourseRepository
+    var enrollments: any EnrollmentRepository
+    var favourites: any FavouritesRepository
+    var sessions: any SessionRepository
+}
