@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+import TestSupport
 
 extension EndToEnd {
     /// SPEC's first journey with the real binary in tmux at 80×24 and a fresh data directory.
@@ -75,16 +76,32 @@ extension EndToEnd {
             try await session.waitFor("Agile and Scrum")
         }
 
-        @Test("SIGTERM restores the terminal and ends the app")
-        func sigterm() async throws {
+        @Test("SIGTERM and SIGHUP restore the terminal and end the app", arguments: [SIGTERM, SIGHUP])
+        func signals(signal: Int32) async throws {
             let session = try TmuxSession()
             try await session.waitFor("Agile and Scrum")
             let pid = try #require(try session.appPID())
 
-            kill(pid, SIGTERM)
+            kill(pid, signal)
 
-            #expect(try await session.waitForExit() == 128 + SIGTERM)
+            #expect(try await session.waitForExit() == 128 + signal)
             #expect(try await session.terminalRestored())
+        }
+
+        @Test("a data directory holding a file that is not a database: exit 1 with the path, file untouched")
+        func notADatabase() async throws {
+            let directory = TemporaryDirectory(prefix: "edugo-e2e")
+            defer { directory.remove() }
+            let path = directory.url.appendingPathComponent("edugo.sqlite").path
+            let notes = Data("my notes\n".utf8)
+            _ = FileManager.default.createFile(atPath: path, contents: notes)
+
+            let session = try TmuxSession(dataDirectory: directory)
+
+            #expect(try await session.waitForExit() == 1)
+            let screen = try session.screen().joined(separator: " ")
+            #expect(screen.contains("is not an SQLite database"))
+            #expect(FileManager.default.contents(atPath: path) == notes)
         }
     }
 
@@ -105,6 +122,22 @@ extension EndToEnd {
 
             #expect(process.terminationStatus == 2)
             #expect(String(decoding: errors.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self) == "tui needs an interactive terminal\n")
+        }
+
+        @Test("--version prints the version")
+        func version() throws {
+            let process = Process()
+            process.executableURL = URL(fileURLWithPath: try TmuxSession.binaryPath())
+            process.arguments = ["--version"]
+            let output = Pipe()
+            process.standardOutput = output
+
+            try process.run()
+            let text = String(decoding: output.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+            process.waitUntilExit()
+
+            #expect(process.terminationStatus == 0)
+            #expect(text == "0.1.0\n")
         }
 
         @Test("--help lists the keys")
