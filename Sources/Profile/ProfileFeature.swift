@@ -1,5 +1,34 @@
-/// Sign-in and the profile. The feature arrives with its own issue; until then the shell
-/// shows an honest "not available yet" screen for its tab and runs as the demo learner.
-public enum ProfileFeatureStatus {
-    public static let isAvailable = false
+import SharedKernel
+import TerminalUI
+
+/// The profile: the feature's one entry point. Sign-in and logout join it with issue 5's
+/// second half; for now it shows and renames the signed-in learner.
+@MainActor
+public struct ProfileFeature {
+    private let session: any SessionRepository
+    private let enrollments: any EnrollmentRepository
+    private let favourites: any FavouritesRepository
+    private let profiles: any ProfileRepository
+
+    public init(
+        session: any SessionRepository,
+        enrollments: any EnrollmentRepository,
+        favourites: any FavouritesRepository,
+        profiles: any ProfileRepository
+    ) {
+        self.session = session
+        self.enrollments = enrollments
+        self.favourites = favourites
+        self.profiles = profiles
+    }
+
+    /// Tab 4's root. `onNameChanged` gets the renamed learner, e.g. for the header.
+    public func makeProfileScreen(onNameChanged: @escaping @MainActor (User) -> Void) -> any Screen {
+        let viewModel = ProfileViewModel(
+            loadProfile: LoadProfileUseCase(session: session, enrollments: enrollments, favourites: favourites),
+            updateName: UpdateProfileNameUseCase(profiles: profiles),
+            onNameChanged: onNameChanged
+        )
+        return ProfileScreen(viewModel: viewModel)
+    }
 }

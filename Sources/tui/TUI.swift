@@ -23,6 +23,7 @@ struct TUI: AsyncParsableCommand {
               e                enroll (course detail)
               f                toggle favourite (catalog, detail); remove (Favourites)
               u                unenroll, after y (My courses)
+              e                edit your name; Enter saves, Esc cancels (Profile)
               r                reload (retry after an error)
               Esc, Backspace   back
               q                back, and quit at a tab's root

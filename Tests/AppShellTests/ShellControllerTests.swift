@@ -60,14 +60,28 @@ struct ShellControllerTests {
         #expect(lines[23] == " ↑↓ move  Enter open  / search  f favourite  r reload  1-4 tabs  q quit")
     }
 
-    @Test("a tab whose feature is not built yet says so instead of pretending")
-    func unavailableTab() async throws {
-        let (sut, _) = makeSUT()
+    @Test("tab 4 shows the profile; a rename there shows in the header at once")
+    func profileTab() async throws {
+        let (sut, _) = makeSUT(user: "Demo Learner")
 
         _ = sut.handle(.char("4"), terminalSize: Self.size)
-        let text = try await frame(sut)
+        var text = try await frame(sut)
+        for _ in 0..<10_000 where !text.contains("Member since") {
+            await Task.yield()
+            text = try await frame(sut)
+        }
+        _ = sut.handle(.char("e"), terminalSize: Self.size)
+        _ = sut.handle(.key(.control("u")), terminalSize: Self.size)
+        for character in "Ana" { _ = sut.handle(.char(character), terminalSize: Self.size) }
+        _ = sut.handle(.key(.enter), terminalSize: Self.size)
+        var lines = try await frame(sut).components(separatedBy: "\n")
+        for _ in 0..<10_000 where !lines[0].hasSuffix("Ana") {
+            await Task.yield()
+            lines = try await frame(sut).components(separatedBy: "\n")
+        }
 
-        #expect(text.contains("Profile is not available in this version yet"))
+        #expect(lines[0].hasSuffix(" Ana"))
+        #expect(lines.contains { $0.contains("Name updated") })
     }
 
     @Test("below 60×16 the frame is only the too-small message, and q still quits")
@@ -93,9 +107,10 @@ struct ShellControllerTests {
             courses: CourseRepositorySpy.success(courses),
             enrollments: EnrollmentRepositorySpy(courses: courses),
             favourites: FavouritesRepositorySpy(courses: courses),
+            profiles: ProfileRepositoryStub(),
             sessions: sessions
         )
-        let router = ScreenRouter(coordinator: coordinator, ports: ports)
+        let router = ScreenRouter(coordinator: coordinator, ports: ports) { session.replace($0) }
         let sut = ShellController(coordinator: coordinator, router: router, session: session)
         if user != nil { Task { try? await session.load() } }
         return (sut, coordinator)
@@ -129,3 +144,9 @@ struct ShellControllerTests {
     }
 }
 
+/// Renames without storing anything.
+private struct ProfileRepositoryStub: ProfileRepository {
+    func updateName(userID: UserID, to name: String) async throws(AppError) -> User {
+        User(id: userID, name: name, email: "demo@edugo.dev", memberSince: .now)
+    }
+}

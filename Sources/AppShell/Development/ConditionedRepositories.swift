@@ -86,7 +86,19 @@ extension AppPorts {
             courses: ConditionedCourseRepository(base: courses, conditions: conditions),
             enrollments: ConditionedEnrollmentRepository(base: enrollments, conditions: conditions),
             favourites: ConditionedFavouritesRepository(base: favourites, conditions: conditions),
+            profiles: ConditionedProfileRepository(base: profiles, conditions: conditions),
             sessions: ConditionedSessionRepository(base: sessions, conditions: conditions)
         )
+    }
+}
+
+/// A `ProfileRepository` that applies the development conditions before each call.
+struct ConditionedProfileRepository: ProfileRepository {
+    let base: any ProfileRepository
+    let conditions: DevelopmentConditions
+
+    func updateName(userID: UserID, to name: String) async throws(AppError) -> User {
+        try await conditions.beforeDataCall()
+        return try await base.updateName(userID: userID, to: name)
     }
 }

@@ -6,5 +6,6 @@ struct AppPorts: Sendable {
     var courses: any CourseRepository
     var enrollments: any EnrollmentRepository
     var favourites: any FavouritesRepository
+    var profiles: any ProfileRepository
     var sessions: any SessionRepository
 }

@@ -1,6 +1,7 @@
 import Catalog
 import Courses
 import Favourites
+import Profile
 import SharedKernel
 import TerminalUI
 
@@ -12,13 +13,15 @@ final class ScreenRouter {
     private let catalog: CatalogFeature
     private let courses: CoursesFeature
     private let favourites: FavouritesFeature
+    private let profile: ProfileFeature
+    private let onNameChanged: @MainActor (User) -> Void
     private var roots: [AppTab: any Screen] = [:]
     private var stackTab: AppTab
     private var stack: [(destination: AppDestination, screen: any Screen)] = []
 
     /// Builds the features on the ports and wires their closures to each other: enrolling and
     /// favouriting from the catalog go to the Courses and Favourites features.
-    convenience init(coordinator: AppCoordinator, ports: AppPorts) {
+    convenience init(coordinator: AppCoordinator, ports: AppPorts, onNameChanged: @escaping @MainActor (User) -> Void) {
         let courses = CoursesFeature(session: ports.sessions, courses: ports.courses, enrollments: ports.enrollments)
         let favourites = FavouritesFeature(session: ports.sessions, favourites: ports.favourites)
         let catalog = CatalogFeature(
@@ -26,14 +29,29 @@ final class ScreenRouter {
             onEnrollRequested: { id in await courses.enroll(courseID: id) },
             onToggleFavourite: { id in await favourites.toggle(courseID: id) }
         )
-        self.init(coordinator: coordinator, catalog: catalog, courses: courses, favourites: favourites)
+        let profile = ProfileFeature(
+            session: ports.sessions, enrollments: ports.enrollments, favourites: ports.favourites, profiles: ports.profiles
+        )
+        self.init(
+            coordinator: coordinator, catalog: catalog, courses: courses, favourites: favourites, profile: profile,
+            onNameChanged: onNameChanged
+        )
     }
 
-    init(coordinator: AppCoordinator, catalog: CatalogFeature, courses: CoursesFeature, favourites: FavouritesFeature) {
+    init(
+        coordinator: AppCoordinator,
+        catalog: CatalogFeature,
+        courses: CoursesFeature,
+        favourites: FavouritesFeature,
+        profile: ProfileFeature,
+        onNameChanged: @escaping @MainActor (User) -> Void
+    ) {
         self.coordinator = coordinator
         self.catalog = catalog
         self.courses = courses
         self.favourites = favourites
+        self.profile = profile
+        self.onNameChanged = onNameChanged
         self.stackTab = coordinator.tab
     }
 
@@ -53,7 +71,7 @@ final class ScreenRouter {
         case .favourites:
             favourites.makeFavouritesScreen { [coordinator] id in coordinator.push(.courseDetail(id)) }
         case .profile:
-            NoticeScreen(lines: ["\(tab.title) is not available in this version yet", "Press 1 to browse the catalog"])
+            profile.makeProfileScreen(onNameChanged: onNameChanged)
         }
         roots[tab] = screen
         return screen

@@ -25,6 +25,7 @@ public enum EduGoApp {
             courses: SQLiteCourseRepository(database: database),
             enrollments: SQLiteEnrollmentRepository(database: database),
             favourites: SQLiteFavouritesRepository(database: database),
+            profiles: SQLiteProfileRepository(database: database),
             sessions: SQLiteSessionRepository(database: database)
         )
         if configuration.conditions.isActive {
@@ -41,7 +42,7 @@ public enum EduGoApp {
 
         let coordinator = AppCoordinator()
         let session = SessionState(sessions: ports.sessions)
-        let router = ScreenRouter(coordinator: coordinator, ports: ports)
+        let router = ScreenRouter(coordinator: coordinator, ports: ports) { user in session.replace(user) }
         let shell = ShellController(coordinator: coordinator, router: router, session: session)
         Task {
             do throws(AppError) {

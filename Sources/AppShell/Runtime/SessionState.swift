@@ -12,6 +12,11 @@ final class SessionState {
         self.sessions = sessions
     }
 
+    /// The learner changed (e.g. renamed on the Profile tab): the header shows it at once.
+    func replace(_ user: User) {
+        self.user = user
+    }
+
     /// Reads the signed-in learner; on failure the header just shows no name.
     func load() async throws(AppError) {
         user = try await sessions.currentUser()

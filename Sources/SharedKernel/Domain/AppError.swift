@@ -6,6 +6,8 @@ public enum AppError: Error, Hashable, Sendable {
     case notSignedIn
     /// A business rule said no; nothing was written.
     case refused(EnrollmentRefusal)
+    /// A profile name broke SPEC's rules; nothing was written.
+    case invalidName(ProfileNameRejection)
     /// The learner is not enrolled in the course they tried to leave.
     case notEnrolled(CourseID)
     /// The store failed in a way the user cannot fix; `detail` is for the log only.
@@ -18,6 +20,7 @@ public enum AppError: Error, Hashable, Sendable {
         case .courseNotFound: "This course no longer exists."
         case .notSignedIn: "Please sign in first."
         case .refused(let refusal): refusal.message
+        case .invalidName(let rejection): rejection.message
         case .notEnrolled: "You are not enrolled in this course."
         case .storage: "Something went wrong while reading your data."
         }
@@ -30,6 +33,7 @@ public enum AppError: Error, Hashable, Sendable {
         case .courseNotFound(let id): "course not found: \(id)"
         case .notSignedIn: "no session"
         case .refused(let refusal): "refused: \(refusal)"
+        case .invalidName(let rejection): "invalid name: \(rejection)"
         case .notEnrolled(let id): "not enrolled: \(id)"
         case .storage(let detail): "storage: \(detail)"
         }

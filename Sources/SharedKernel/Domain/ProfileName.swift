@@ -1,0 +1,34 @@
+import Foundation
+
+/// Why a profile name was refused; the sentence is shown under the field.
+public enum ProfileNameRejection: Error, Hashable, Sendable {
+    case empty
+    case tooLong(maximum: Int)
+    case invalidCharacters
+
+    public var message: String {
+        switch self {
+        case .empty: "Enter a name"
+        case .tooLong(let maximum): "Use at most \(maximum) characters"
+        case .invalidCharacters: "Use letters, spaces, apostrophes, hyphens and dots only"
+        }
+    }
+}
+
+/// SPEC's profile name rules: trimmed; 1 to 60 characters; letters of any script, spaces,
+/// `'`, `-` and `.`; no control characters.
+public enum ProfileName {
+    public static let maximumLength = 60
+
+    /// The name to store, or why not.
+    public static func validate(_ raw: String) -> Result<String, ProfileNameRejection> {
+        let name = raw.trimmingCharacters(in: .whitespaces)
+        guard !name.isEmpty else { return .failure(.empty) }
+        guard name.count <= maximumLength else { return .failure(.tooLong(maximum: maximumLength)) }
+        let allowed = name.unicodeScalars.allSatisfy { scalar in
+            scalar.properties.isAlphabetic || scalar.properties.generalCategory == .nonspacingMark
+                || scalar == " " || scalar == "'" || scalar == "-" || scalar == "."
+        }
+        return allowed ? .success(name) : .failure(.invalidCharacters)
+    }
+}

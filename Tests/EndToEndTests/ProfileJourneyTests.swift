@@ -1,0 +1,32 @@
+import Foundation
+import Testing
+import TestSupport
+
+extension EndToEnd {
+    /// The rename part of issue 5's journey (sign-in and logout arrive with the rest of it).
+    @Suite("Journey: profile name")
+    struct ProfileJourneyTests {
+        @Test("tab 4, e, Ctrl-U, type Zoë 山田, Enter: Name updated and the header shows it; a restart keeps it")
+        func rename() async throws {
+            let directory = TemporaryDirectory(prefix: "edugo-e2e")
+            defer { directory.remove() }
+            do {
+                let session = try TmuxSession(dataDirectory: directory)
+                try await session.waitFor("Agile and Scrum")
+                try session.send("4")
+                try await session.waitFor("Member since")
+                try session.send("e", "C-u")
+                try session.type("Zoë 山田")
+                try session.send("Enter")
+                let updated = try await session.waitFor("Name updated")
+                #expect(updated[0].hasSuffix("Zoë 山田"))
+                try session.send("q")
+                #expect(try await session.waitForExit() == 0)
+            }
+
+            let restarted = try TmuxSession(dataDirectory: directory)
+            let header = try await restarted.waitFor("the renamed learner in the header") { $0.first?.hasSuffix("Zoë 山田") == true }
+            #expect(header[0].contains("1 Catalog"))
+        }
+    }
+}
