@@ -1,8 +1,8 @@
 import SharedKernel
 import TerminalUI
 
-/// The profile: the feature's one entry point. Sign-in and logout join it with issue 5's
-/// second half; for now it shows and renames the signed-in learner.
+/// Sign-in, account creation and the profile: the feature's one entry point. Everything
+/// that leaves it (signed in, renamed, logged out) goes through closures.
 @MainActor
 public struct ProfileFeature {
     private let session: any SessionRepository
@@ -22,13 +22,29 @@ public struct ProfileFeature {
         self.profiles = profiles
     }
 
-    /// Tab 4's root. `onNameChanged` gets the renamed learner, e.g. for the header.
-    public func makeProfileScreen(onNameChanged: @escaping @MainActor (User) -> Void) -> any Screen {
+    /// Tab 4's root. `onNameChanged` gets the renamed learner (for the header);
+    /// `onLoggedOut` is called once the session has ended.
+    public func makeProfileScreen(
+        onNameChanged: @escaping @MainActor (User) -> Void,
+        onLoggedOut: @escaping @MainActor () -> Void
+    ) -> any Screen {
         let viewModel = ProfileViewModel(
             loadProfile: LoadProfileUseCase(session: session, enrollments: enrollments, favourites: favourites),
             updateName: UpdateProfileNameUseCase(profiles: profiles),
-            onNameChanged: onNameChanged
+            signOut: SignOutUseCase(sessions: session),
+            onNameChanged: onNameChanged,
+            onLoggedOut: onLoggedOut
         )
         return ProfileScreen(viewModel: viewModel)
+    }
+
+    /// The sign-in screen (Ctrl-N switches to creating an account). `onSignedIn` gets the
+    /// learner once their session has started.
+    public func makeLoginScreen(onSignedIn: @escaping @MainActor (User) -> Void) -> any Screen {
+        LoginScreen(viewModel: LoginViewModel(
+            signIn: SignInUseCase(sessions: session),
+            createAccount: CreateAccountUseCase(sessions: session),
+            onSignedIn: onSignedIn
+        ))
     }
 }

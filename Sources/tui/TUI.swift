@@ -24,6 +24,8 @@ struct TUI: AsyncParsableCommand {
               f                toggle favourite (catalog, detail); remove (Favourites)
               u                unenroll, after y (My courses)
               e                edit your name; Enter saves, Esc cancels (Profile)
+              l                log out, after y (Profile)
+              Ctrl-N           create an account instead of signing in (sign-in screen)
               r                reload (retry after an error)
               Esc, Backspace   back
               q                back, and quit at a tab's root
@@ -41,7 +43,7 @@ struct TUI: AsyncParsableCommand {
     @Option(help: ArgumentHelp("Development: every data call waits this many milliseconds first.", valueName: "ms"))
     var latency: Int = 0
 
-    @Flag(help: "Development: every data call fails as a connectivity error.")
+    @Flag(help: "Development: every catalog data call fails as a connectivity error (signing in still works).")
     var offline = false
 
     @Option(name: .customLong("log-level"), help: "Log file detail.")

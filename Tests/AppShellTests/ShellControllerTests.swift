@@ -11,8 +11,9 @@ struct ShellControllerTests {
     static let size = Size(width: 80, height: 24)
 
     @Test("q at a tab's root quits; Ctrl-C quits at once")
-    func quit() {
+    func quit() async throws {
         let (sut, _) = makeSUT()
+        try await showLoadedList(sut)
 
         #expect(sut.handle(.char("q"), terminalSize: Self.size) == .quit)
         #expect(sut.handle(.key(.control("c")), terminalSize: Self.size) == .quit)
@@ -40,8 +41,9 @@ struct ShellControllerTests {
         (InputEvent.char("2"), AppTab.myCourses), (.char("3"), .favourites), (.char("4"), .profile),
         (.key(.tab), .myCourses), (.key(.backTab), .profile),
     ])
-    func switchTabs(event: InputEvent, tab: AppTab) {
+    func switchTabs(event: InputEvent, tab: AppTab) async throws {
         let (sut, coordinator) = makeSUT()
+        try await showLoadedList(sut)
 
         _ = sut.handle(event, terminalSize: Self.size)
 
@@ -63,6 +65,7 @@ struct ShellControllerTests {
     @Test("tab 4 shows the profile; a rename there shows in the header at once")
     func profileTab() async throws {
         let (sut, _) = makeSUT(user: "Demo Learner")
+        try await showLoadedList(sut)
 
         _ = sut.handle(.char("4"), terminalSize: Self.size)
         var text = try await frame(sut)
@@ -84,9 +87,49 @@ struct ShellControllerTests {
         #expect(lines.contains { $0.contains("Name updated") })
     }
 
+    @Test("nobody signed in: only the login screen, no tabs; signing in shows the catalog")
+    func signedOut() async throws {
+        let (sut, coordinator) = makeSUT(user: nil)
+        var text = ""
+        for _ in 0..<10_000 where !text.contains("Sign in to EduGo") {
+            await Task.yield()
+            text = try await frame(sut)
+        }
+
+        #expect(text.contains("Sign in to EduGo"))
+        #expect(!text.contains("1 Catalog"))
+        #expect(sut.handle(.char("2"), terminalSize: Self.size) == .keepRunning)
+        #expect(coordinator.tab == .catalog)
+        #expect(sut.handle(.char("q"), terminalSize: Self.size) == .keepRunning)
+
+        sut.signedIn(as: .demo)
+        let lines = try await showLoadedList(sut)
+        #expect(lines[0].contains("1 Catalog"))
+        #expect(lines[0].hasSuffix("Demo Learner"))
+    }
+
+    @Test("logging out forgets the stack and every screen; Esc and tab keys reach nothing of them")
+    func logout() async throws {
+        let (sut, coordinator) = makeSUT()
+        try await showLoadedList(sut)
+        _ = sut.handle(.key(.enter), terminalSize: Self.size)
+        #expect(!coordinator.isAtRoot)
+
+        sut.loggedOut()
+
+        #expect(coordinator.isAtRoot)
+        for event in [InputEvent.key(.escape), .char("2"), .char("4"), .key(.tab)] {
+            _ = sut.handle(event, terminalSize: Self.size)
+        }
+        let text = try await frame(sut)
+        #expect(text.contains("Sign in to EduGo"))
+        #expect(!text.contains("Swift 101"))
+    }
+
     @Test("below 60×16 the frame is only the too-small message, and q still quits")
-    func tooSmall() {
+    func tooSmall() async throws {
         let (sut, _) = makeSUT()
+        try await showLoadedList(sut)
         var canvas = TextCanvas(size: Size(width: 40, height: 10))
 
         _ = sut.draw(in: &canvas, tick: 0)
@@ -99,7 +142,7 @@ struct ShellControllerTests {
 
     // MARK: - Helpers
 
-    private func makeSUT(courses: [Course] = [.fixture()], user: String? = nil) -> (ShellController, AppCoordinator) {
+    private func makeSUT(courses: [Course] = [.fixture()], user: String? = "Demo Learner") -> (ShellController, AppCoordinator) {
         let coordinator = AppCoordinator()
         let sessions = SessionRepositoryStub(user: user.map { User(id: UserID(1), name: $0, email: "demo@edugo.dev", memberSince: .now) })
         let session = SessionState(sessions: sessions)
@@ -110,17 +153,17 @@ struct ShellControllerTests {
             profiles: ProfileRepositoryStub(),
             sessions: sessions
         )
-        let router = ScreenRouter(coordinator: coordinator, ports: ports) { session.replace($0) }
+        let router = ScreenRouter(coordinator: coordinator, ports: ports)
         let sut = ShellController(coordinator: coordinator, router: router, session: session)
-        if user != nil { Task { try? await session.load() } }
+        Task { try? await session.load() }
         return (sut, coordinator)
     }
 
     /// Shows the catalog and waits until its list (and the user's name) is drawn.
     @discardableResult
     private func showLoadedList(_ sut: ShellController) async throws -> [String] {
-        sut.prepareFrame()
         for _ in 0..<10_000 {
+            sut.prepareFrame()
             var canvas = TextCanvas(size: Self.size)
             _ = sut.draw(in: &canvas, tick: 0)
             if canvas.text.contains("Title"), !canvas.text.contains("Loading") { 
@@ -138,6 +181,7 @@ struct ShellControllerTests {
     private func frame(_ sut: ShellController) async throws -> String {
         sut.prepareFrame()
         await Task.yield()
+        sut.prepareFrame()
         var canvas = TextCanvas(size: Self.size)
         _ = sut.draw(in: &canvas, tick: 0)
         return canvas.text

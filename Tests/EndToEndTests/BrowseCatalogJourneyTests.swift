@@ -9,6 +9,7 @@ extension EndToEnd {
         @Test("open the catalog, open the third course, go back to the same row, quit with q")
         func browseOpenBackQuit() async throws {
             let session = try TmuxSession()
+            try await session.signInIfAsked()
 
             let catalog = try await session.waitFor("Agile and Scrum")
             #expect(catalog[0].contains("1 Catalog"))
@@ -32,6 +33,7 @@ extension EndToEnd {
         @Test("Ctrl-C quits at once from the detail screen and restores the terminal")
         func controlC() async throws {
             let session = try TmuxSession()
+            try await session.signInIfAsked()
             try await session.waitFor("Agile and Scrum")
             try session.send("Enter")
             try await session.waitFor("Sprints, backlogs")
@@ -45,6 +47,7 @@ extension EndToEnd {
         @Test("--offline shows the error and Press r to retry")
         func offline() async throws {
             let session = try TmuxSession(arguments: ["--offline"])
+            try await session.signInIfAsked()
 
             let screen = try await session.waitFor("Press r to retry")
 
@@ -58,6 +61,7 @@ extension EndToEnd {
         @Test("--latency 1500 shows Loading… before the list")
         func latency() async throws {
             let session = try TmuxSession(arguments: ["--latency", "1500"])
+            try await session.signInIfAsked()
 
             let loading = try await session.waitFor("Loading…")
             #expect(!loading.contains { $0.contains("Agile and Scrum") })
@@ -67,6 +71,7 @@ extension EndToEnd {
         @Test("resizing to below 60×16 shows the notice, and growing brings the screen back")
         func resize() async throws {
             let session = try TmuxSession()
+            try await session.signInIfAsked()
             try await session.waitFor("Agile and Scrum")
 
             try session.resize(width: 40, height: 10)
@@ -79,6 +84,7 @@ extension EndToEnd {
         @Test("SIGTERM and SIGHUP restore the terminal and end the app", arguments: [SIGTERM, SIGHUP])
         func signals(signal: Int32) async throws {
             let session = try TmuxSession()
+            try await session.signInIfAsked()
             try await session.waitFor("Agile and Scrum")
             let pid = try #require(try session.appPID())
 

@@ -12,6 +12,7 @@ extension EndToEnd {
             defer { directory.remove() }
             do {
                 let session = try TmuxSession(dataDirectory: directory)
+                try await session.signInIfAsked()
                 try await session.waitFor("Agile and Scrum")
                 try await session.openCourse("Agile and Scrum in Real Teams")
 
@@ -27,6 +28,7 @@ extension EndToEnd {
             }
 
             let restarted = try TmuxSession(dataDirectory: directory)
+            try await restarted.signInIfAsked()
             try await restarted.waitFor("Agile and Scrum")
             try restarted.send("2")
             try await restarted.waitFor("1 enrolled")
@@ -44,6 +46,7 @@ extension EndToEnd {
         @Test("a full course and a missing prerequisite are refused with SPEC's words")
         func refusals() async throws {
             let session = try TmuxSession()
+            try await session.signInIfAsked()
             try await session.waitFor("Agile and Scrum")
 
             try await session.openCourse("Negotiation Skills")
@@ -64,6 +67,7 @@ extension EndToEnd {
         @Test("enrolling in a limited course takes a seat at once")
         func seatsUpdate() async throws {
             let session = try TmuxSession()
+            try await session.signInIfAsked()
             try await session.waitFor("Agile and Scrum")
             try await session.openCourse("UI Design Basics")
             try await session.waitFor("Seats left    26 of 90")

@@ -13,6 +13,7 @@ extension EndToEnd {
             defer { directory.remove() }
             do {
                 let session = try TmuxSession(dataDirectory: directory)
+                try await session.signInIfAsked()
                 try await session.waitFor("Agile and Scrum")
                 try session.send("Down", "f")
                 let marked = try await session.waitFor("Added Building a Design System to favourites")
@@ -25,6 +26,7 @@ extension EndToEnd {
             }
 
             let restarted = try TmuxSession(dataDirectory: directory)
+            try await restarted.signInIfAsked()
             try await restarted.waitFor("Agile and Scrum")
             try restarted.send("3")
             let list = try await restarted.waitFor("Favourites  1 course")

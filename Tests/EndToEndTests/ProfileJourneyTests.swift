@@ -12,6 +12,7 @@ extension EndToEnd {
             defer { directory.remove() }
             do {
                 let session = try TmuxSession(dataDirectory: directory)
+                try await session.signInIfAsked()
                 try await session.waitFor("Agile and Scrum")
                 try session.send("4")
                 try await session.waitFor("Member since")
@@ -25,6 +26,7 @@ extension EndToEnd {
             }
 
             let restarted = try TmuxSession(dataDirectory: directory)
+            try await restarted.signInIfAsked()
             let header = try await restarted.waitFor("the renamed learner in the header") { $0.first?.hasSuffix("Zoë 山田") == true }
             #expect(header[0].contains("1 Catalog"))
         }

@@ -8,6 +8,7 @@ extension EndToEnd {
         @Test("/ then a query narrows the list, accents ignored; Enter keeps it; Esc restores")
         func search() async throws {
             let session = try TmuxSession()
+            try await session.signInIfAsked()
             try await session.waitFor("Agile and Scrum")
 
             try session.send("/")

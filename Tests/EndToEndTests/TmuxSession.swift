@@ -110,6 +110,19 @@ final class TmuxSession {
         try await waitFor("\"\(text)\"", sourceLocation: sourceLocation) { $0.contains { $0.contains(text) } }
     }
 
+    /// Signs in as the demo learner if the login screen shows; returns when the tabs show.
+    func signInIfAsked(sourceLocation: SourceLocation = #_sourceLocation) async throws {
+        let screen = try await waitFor("the login screen or the tabs", sourceLocation: sourceLocation) { lines in
+            lines.contains { $0.contains("Sign in to EduGo") } || lines.first?.contains("1 Catalog") == true
+        }
+        guard screen.contains(where: { $0.contains("Sign in to EduGo") }) else { return }
+        try type("demo@edugo.dev")
+        try send("Tab")
+        try type("edugo-demo")
+        try send("Enter")
+        try await waitFor("the tabs", sourceLocation: sourceLocation) { $0.first?.contains("1 Catalog") == true }
+    }
+
     /// Waits for the app to end and returns its exit code.
     func waitForExit(sourceLocation: SourceLocation = #_sourceLocation) async throws -> Int32 {
         let lines = try await waitFor("the app to exit", sourceLocation: sourceLocation) { $0.contains { $0.hasPrefix("EXIT=") } }

@@ -133,6 +133,40 @@ struct ProfileViewModelTests {
         #expect(sut.status == StatusMessage(AppError.connectivity.userMessage, kind: .error))
     }
 
+    @Test("log out clears state whether or not the store call succeeds", arguments: [false, true])
+    func logOut(storeFails: Bool) async {
+        let sessions = SessionSpy(user: .demo)
+        if storeFails { await sessions.failSignOut() }
+        var loggedOut = 0
+        let (sut, _, _) = makeSUT(sessions: sessions, onLoggedOut: { loggedOut += 1 })
+        await sut.load()
+        sut.requestLogout()
+        #expect(sut.isConfirmingLogout)
+
+        await sut.logOut()
+
+        #expect(await sessions.signOuts == 1)
+        #expect(sut.state == .idle)
+        #expect(loggedOut == 1)
+        #expect(!sut.isConfirmingLogout)
+    }
+
+    @Test("l asks Log out? (y/n); n keeps the learner signed in")
+    func logoutQuestion() async {
+        let sessions = SessionSpy(user: .demo)
+        let (sut, _, _) = makeSUT(sessions: sessions)
+        let screen = ProfileScreen(viewModel: sut)
+        await sut.load()
+
+        _ = screen.handle(.char("l"))
+        #expect(screen.statusMessage == StatusMessage("Log out? (y/n)"))
+        #expect(screen.isCapturingText)
+        _ = screen.handle(.char("n"))
+
+        #expect(!sut.isConfirmingLogout)
+        #expect(await sessions.signOuts == 0)
+    }
+
     @Test("the screen shows the facts, and the field with its reason while editing")
     func screen() async {
         let (sut, _, _) = makeSUT()
@@ -170,7 +204,8 @@ struct ProfileViewModelTests {
         sessions: SessionSpy = SessionSpy(user: .demo),
         enrollments: EnrollmentRepositorySpy = EnrollmentRepositorySpy(courses: [.fixture()], enrollments: [.fixture()]),
         gate: Gate? = nil,
-        onNameChanged: @escaping @MainActor (User) -> Void = { _ in }
+        onNameChanged: @escaping @MainActor (User) -> Void = { _ in },
+        onLoggedOut: @escaping @MainActor () -> Void = {}
     ) -> (ProfileViewModel, ProfileRepositorySpy, EnrollmentRepositorySpy) {
         let profiles = ProfileRepositorySpy()
         let favourites = FavouritesRepositorySpy(courses: [], favourites: ["a", "b"])
@@ -178,7 +213,9 @@ struct ProfileViewModelTests {
         let sut = ProfileViewModel(
             loadProfile: LoadProfileUseCase(session: sessionPort, enrollments: enrollments, favourites: favourites),
             updateName: UpdateProfileNameUseCase(profiles: profiles),
-            onNameChanged: onNameChanged
+            signOut: SignOutUseCase(sessions: sessionPort),
+            onNameChanged: onNameChanged,
+            onLoggedOut: onLoggedOut
         )
         return (sut, profiles, enrollments)
     }
@@ -199,6 +236,20 @@ actor SessionSpy: SessionRepository {
         calls += 1
         await gate?.wait()
         return user
+    }
+
+    func signIn(email: String, password: String) async throws(AppError) -> User { throw .invalidCredentials }
+    func createAccount(name: String, email: String, password: String) async throws(AppError) -> User { throw .emailTaken }
+    private(set) var signOuts = 0
+    var signOutFails = false
+
+    func failSignOut() {
+        signOutFails = true
+    }
+
+    func signOut() async throws(AppError) {
+        signOuts += 1
+        if signOutFails { throw .connectivity }
     }
 }
 

@@ -103,23 +103,24 @@ struct AppDatabaseTests {
         }
     }
 
-    @Test("the demo learner is signed in on first run, with no plaintext password stored")
+    @Test("first run: the demo account exists, nobody is signed in, no plaintext password is stored")
     func demoAccount() async throws {
         let directory = TemporaryDirectory()
         defer { directory.remove() }
         let hasher = PasswordHasher.fast
         let database = try AppDatabase.open(directory: directory.url, passwordHasher: hasher)
 
-        let user = try await SQLiteSessionRepository(database: database).currentUser()
+        let signedIn = try await SQLiteSessionRepository(database: database, hasher: hasher).currentUser()
         let stored = try await database.writer.read { db in
             try String.fetchOne(db, sql: "SELECT password_hash FROM user WHERE email = 'demo@edugo.dev'")
         }
 
-        #expect(user?.name == "Demo Learner")
-        #expect(user?.email == "demo@edugo.dev")
+        #expect(signedIn == nil)
         let hash = try #require(stored)
         #expect(!hash.contains("edugo-demo"))
         #expect(hasher.verify("edugo-demo", against: hash))
+        let demo = try await database.signInDemo()
+        #expect(demo?.name == "Demo Learner")
     }
 }
 

@@ -132,7 +132,7 @@ struct SQLiteEnrollmentRepositoryTests {
     }
 
     private func demoUser(_ database: AppDatabase) async throws -> UserID {
-        let user = try await SQLiteSessionRepository(database: database).currentUser()
+        let user = try await database.signInDemo()
         return try #require(user).id
     }
 

@@ -13,7 +13,7 @@ struct SQLiteFavouritesRepositoryTests {
     func toggleTwice() async throws {
         let (sut, database, directory) = try makeSUT()
         defer { directory.remove() }
-        let user = try #require(try await SQLiteSessionRepository(database: database).currentUser()).id
+        let user = try #require(try await database.signInDemo()).id
 
         #expect(try await sut.toggle(userID: user, courseID: "b"))
         #expect(try await sut.toggle(userID: user, courseID: "a"))
@@ -27,7 +27,7 @@ struct SQLiteFavouritesRepositoryTests {
     func perUser() async throws {
         let (sut, database, directory) = try makeSUT()
         defer { directory.remove() }
-        let ana = try #require(try await SQLiteSessionRepository(database: database).currentUser()).id
+        let ana = try #require(try await database.signInDemo()).id
         let ben = try await database.writer.write { db in
             try db.execute(sql: "INSERT INTO user (name, email, password_hash, created_at) VALUES ('Ben', 'ben@edugo.dev', 'x', ?)", arguments: [Date()])
             return UserID(db.lastInsertedRowID)
@@ -43,7 +43,7 @@ struct SQLiteFavouritesRepositoryTests {
     func unknownCourse() async throws {
         let (sut, database, directory) = try makeSUT()
         defer { directory.remove() }
-        let user = try #require(try await SQLiteSessionRepository(database: database).currentUser()).id
+        let user = try #require(try await database.signInDemo()).id
 
         await #expect(throws: AppError.courseNotFound("nope")) { try await sut.toggle(userID: user, courseID: "nope") }
     }

@@ -12,14 +12,14 @@ struct SQLiteProfileRepositoryTests {
         let directory = TemporaryDirectory()
         defer { directory.remove() }
         let database = try AppDatabase.open(directory: directory.url, passwordHasher: .fast, seedCatalog: { [] })
-        let user = try #require(try await SQLiteSessionRepository(database: database).currentUser())
+        let user = try #require(try await database.signInDemo())
 
         let renamed = try await SQLiteProfileRepository(database: database).updateName(userID: user.id, to: "Zoë 山田")
         try database.writer.close()
         let reopened = try AppDatabase.open(directory: directory.url, passwordHasher: .fast, seedCatalog: { [] })
 
         #expect(renamed.name == "Zoë 山田")
-        #expect(try await SQLiteSessionRepository(database: reopened).currentUser()?.name == "Zoë 山田")
+        #expect(try await SQLiteSessionRepository(database: reopened, hasher: .fast).currentUser()?.name == "Zoë 山田")
     }
 
     @Test("renaming a learner who does not exist writes nothing")

@@ -13,6 +13,17 @@ public struct SessionRepositoryStub: SessionRepository {
     public static let signedOut = SessionRepositoryStub(user: nil)
 
     public func currentUser() async throws(AppError) -> User? { user }
+
+    public func signIn(email: String, password: String) async throws(AppError) -> User {
+        guard let user, email == user.email else { throw .invalidCredentials }
+        return user
+    }
+
+    public func createAccount(name: String, email: String, password: String) async throws(AppError) -> User {
+        User(id: UserID(2), name: name, email: email, memberSince: Date(timeIntervalSince1970: 1_800_000_000))
+    }
+
+    public func signOut() async throws(AppError) {}
 }
 
 extension User {

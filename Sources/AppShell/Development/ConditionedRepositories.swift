@@ -30,6 +30,21 @@ struct ConditionedSessionRepository: SessionRepository {
         try await conditions.beforeDataCall()
         return try await base.currentUser()
     }
+
+    func signIn(email: String, password: String) async throws(AppError) -> User {
+        try await conditions.beforeDataCall()
+        return try await base.signIn(email: email, password: password)
+    }
+
+    func createAccount(name: String, email: String, password: String) async throws(AppError) -> User {
+        try await conditions.beforeDataCall()
+        return try await base.createAccount(name: name, email: email, password: password)
+    }
+
+    func signOut() async throws(AppError) {
+        try await conditions.beforeDataCall()
+        try await base.signOut()
+    }
 }
 
 /// An `EnrollmentRepository` that applies the development conditions before each call.
@@ -87,7 +102,9 @@ extension AppPorts {
             enrollments: ConditionedEnrollmentRepository(base: enrollments, conditions: conditions),
             favourites: ConditionedFavouritesRepository(base: favourites, conditions: conditions),
             profiles: ConditionedProfileRepository(base: profiles, conditions: conditions),
-            sessions: ConditionedSessionRepository(base: sessions, conditions: conditions)
+            // Signing in is local state, not the remote catalog: --offline leaves it working,
+            // so the catalog's error states can be reached; --latency still applies.
+            sessions: ConditionedSessionRepository(base: sessions, conditions: DevelopmentConditions(latency: conditions.latency))
         )
     }
 }

@@ -14,14 +14,16 @@ final class ScreenRouter {
     private let courses: CoursesFeature
     private let favourites: FavouritesFeature
     private let profile: ProfileFeature
-    private let onNameChanged: @MainActor (User) -> Void
+    /// Told when the learner signs in, renames themself or logs out; the shell.
+    weak var sessionEvents: (any SessionEvents)?
+    private var login: (any Screen)?
     private var roots: [AppTab: any Screen] = [:]
     private var stackTab: AppTab
     private var stack: [(destination: AppDestination, screen: any Screen)] = []
 
     /// Builds the features on the ports and wires their closures to each other: enrolling and
     /// favouriting from the catalog go to the Courses and Favourites features.
-    convenience init(coordinator: AppCoordinator, ports: AppPorts, onNameChanged: @escaping @MainActor (User) -> Void) {
+    convenience init(coordinator: AppCoordinator, ports: AppPorts) {
         let courses = CoursesFeature(session: ports.sessions, courses: ports.courses, enrollments: ports.enrollments)
         let favourites = FavouritesFeature(session: ports.sessions, favourites: ports.favourites)
         let catalog = CatalogFeature(
@@ -32,10 +34,7 @@ final class ScreenRouter {
         let profile = ProfileFeature(
             session: ports.sessions, enrollments: ports.enrollments, favourites: ports.favourites, profiles: ports.profiles
         )
-        self.init(
-            coordinator: coordinator, catalog: catalog, courses: courses, favourites: favourites, profile: profile,
-            onNameChanged: onNameChanged
-        )
+        self.init(coordinator: coordinator, catalog: catalog, courses: courses, favourites: favourites, profile: profile)
     }
 
     init(
@@ -43,15 +42,13 @@ final class ScreenRouter {
         catalog: CatalogFeature,
         courses: CoursesFeature,
         favourites: FavouritesFeature,
-        profile: ProfileFeature,
-        onNameChanged: @escaping @MainActor (User) -> Void
+        profile: ProfileFeature
     ) {
         self.coordinator = coordinator
         self.catalog = catalog
         self.courses = courses
         self.favourites = favourites
         self.profile = profile
-        self.onNameChanged = onNameChanged
         self.stackTab = coordinator.tab
     }
 
@@ -71,10 +68,29 @@ final class ScreenRouter {
         case .favourites:
             favourites.makeFavouritesScreen { [coordinator] id in coordinator.push(.courseDetail(id)) }
         case .profile:
-            profile.makeProfileScreen(onNameChanged: onNameChanged)
+            profile.makeProfileScreen(
+                onNameChanged: { [weak self] user in self?.sessionEvents?.nameChanged(to: user) },
+                onLoggedOut: { [weak self] in self?.sessionEvents?.loggedOut() }
+            )
         }
         roots[tab] = screen
         return screen
+    }
+
+    /// The sign-in screen, kept while nobody is signed in.
+    var loginScreen: any Screen {
+        if let login { return login }
+        let screen = profile.makeLoginScreen { [weak self] user in self?.sessionEvents?.signedIn(as: user) }
+        login = screen
+        return screen
+    }
+
+    /// Forgets every screen and its view-model, so nothing of the previous learner can be
+    /// reached again; the next screens load anew.
+    func reset() {
+        roots.removeAll()
+        stack.removeAll()
+        login = nil
     }
 
     private func makeScreen(for destination: AppDestination) -> any Screen {
@@ -101,4 +117,12 @@ final class ScreenRouter {
             stack.append((destination, makeScreen(for: destination)))
         }
     }
+}
+
+/// What the router reports about the session; the shell acts on it.
+@MainActor
+protocol SessionEvents: AnyObject {
+    func signedIn(as user: User)
+    func nameChanged(to user: User)
+    func loggedOut()
 }

@@ -11,9 +11,10 @@ public enum EduGoApp {
     /// failures are printed to stderr with the reason.
     @MainActor
     public static func run(_ configuration: AppConfiguration) async -> Int32 {
+        let hasher = PasswordHasher()
         let database: AppDatabase
         do {
-            database = try AppDatabase.open(directory: configuration.dataDirectory)
+            database = try AppDatabase.open(directory: configuration.dataDirectory, passwordHasher: hasher)
         } catch {
             printError(error.description)
             return 1
@@ -26,7 +27,7 @@ public enum EduGoApp {
             enrollments: SQLiteEnrollmentRepository(database: database),
             favourites: SQLiteFavouritesRepository(database: database),
             profiles: SQLiteProfileRepository(database: database),
-            sessions: SQLiteSessionRepository(database: database)
+            sessions: SQLiteSessionRepository(database: database, hasher: hasher)
         )
         if configuration.conditions.isActive {
             ports = ports.withConditions(configuration.conditions)
@@ -42,7 +43,7 @@ public enum EduGoApp {
 
         let coordinator = AppCoordinator()
         let session = SessionState(sessions: ports.sessions)
-        let router = ScreenRouter(coordinator: coordinator, ports: ports) { user in session.replace(user) }
+        let router = ScreenRouter(coordinator: coordinator, ports: ports)
         let shell = ShellController(coordinator: coordinator, router: router, session: session)
         Task {
             do throws(AppError) {

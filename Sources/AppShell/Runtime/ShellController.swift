@@ -14,21 +14,31 @@ final class ShellController {
     let coordinator: AppCoordinator
     private let router: ScreenRouter
     private let session: SessionState
-    private var visibleScreen: ObjectIdentifier?
+    /// Held, not just identified: after a reset a new screen could reuse a freed address.
+    private var visibleScreen: (any Screen)?
 
     init(coordinator: AppCoordinator, router: ScreenRouter, session: SessionState) {
         self.coordinator = coordinator
         self.router = router
         self.session = session
+        router.sessionEvents = self
+    }
+
+    /// The screen in front: the login screen while nobody is signed in, else the current tab's.
+    private var frontScreen: (any Screen)? {
+        switch session.phase {
+        case .unknown: nil
+        case .signedOut: router.loginScreen
+        case .signedIn: router.currentScreen
+        }
     }
 
     /// Lets a screen that just became visible start loading. Called before each frame,
     /// outside observation tracking.
     func prepareFrame() {
-        let screen = router.currentScreen
-        let identity = ObjectIdentifier(screen)
-        guard identity != visibleScreen else { return }
-        visibleScreen = identity
+        guard let screen = frontScreen else { return }
+        guard visibleScreen !== screen else { return }
+        visibleScreen = screen
         screen.appear()
     }
 
@@ -41,9 +51,10 @@ final class ShellController {
             StateView.drawMessage([message], in: &canvas, area: area, styles: [.bold])
             return false
         }
-        let screen = router.currentScreen
+        guard let screen = frontScreen else { return false }
+        let signedIn = session.user != nil
         HeaderBar.draw(
-            in: &canvas, row: 0, tabs: AppTab.allCases.map(\.title),
+            in: &canvas, row: 0, tabs: signedIn ? AppTab.allCases.map(\.title) : [],
             selectedTab: coordinator.tab.rawValue, userName: session.user?.name
         )
         let area = Rect(x: 0, y: 1, width: size.width, height: size.height - 2)
@@ -68,7 +79,7 @@ final class ShellController {
         if tooSmall {
             return event == .key(.character("q")) ? .quit : .keepRunning
         }
-        let screen = router.currentScreen
+        guard let screen = frontScreen else { return .keepRunning }
         if screen.isCapturingText {
             _ = screen.handle(event)
             return .keepRunning
@@ -94,5 +105,24 @@ final class ShellController {
             break
         }
         return .keepRunning
+    }
+}
+
+extension ShellController: SessionEvents {
+    func signedIn(as user: User) {
+        router.reset()
+        coordinator.switchTab(to: .catalog)
+        session.signedIn(user)
+    }
+
+    func nameChanged(to user: User) {
+        session.signedIn(user)
+    }
+
+    /// Clears the navigation and every screen of the learner, then shows the login screen.
+    func loggedOut() {
+        router.reset()
+        coordinator.switchTab(to: .catalog)
+        session.signedOut()
     }
 }

@@ -14,19 +14,21 @@ final class ProfileScreen: Screen {
 
     var keyHints: [KeyHint] {
         if viewModel.isEditing { return [KeyHint("Enter", "save"), KeyHint("Esc", "cancel"), KeyHint("Ctrl-U", "clear")] }
+        if viewModel.isConfirmingLogout { return [KeyHint("y", "yes"), KeyHint("n", "no")] }
         switch viewModel.state {
-        case .loaded: return [KeyHint("e", "edit name")]
+        case .loaded: return [KeyHint("e", "edit name"), KeyHint("l", "log out")]
         case .error: return [KeyHint("r", "retry")]
         case .idle, .loading, .empty: return []
         }
     }
 
     var statusMessage: StatusMessage? {
-        viewModel.isSaving ? StatusMessage("Saving…") : viewModel.status
+        if viewModel.isConfirmingLogout { return StatusMessage("Log out? (y/n)") }
+        return viewModel.isSaving ? StatusMessage("Saving…") : viewModel.status
     }
 
-    /// While the name is edited every key but Ctrl-C goes to the field.
-    var isCapturingText: Bool { viewModel.isEditing }
+    /// While the name is edited, or the y/n question is open, every key but Ctrl-C stays here.
+    var isCapturingText: Bool { viewModel.isEditing || viewModel.isConfirmingLogout }
     var isAnimating: Bool { viewModel.state.isLoading }
 
     func appear() {
@@ -79,8 +81,20 @@ final class ProfileScreen: Screen {
             }
             return .handled
         }
+        if viewModel.isConfirmingLogout {
+            switch event {
+            case .key(.character("y")), .key(.character("Y")): Task { await viewModel.logOut() }
+            case .key(.character("n")), .key(.character("N")), .key(.escape): viewModel.cancelLogout()
+            default: break
+            }
+            return .handled
+        }
         viewModel.clearStatus()
         switch event {
+        case .key(.character("l")):
+            guard viewModel.state.value != nil else { return .ignored }
+            viewModel.requestLogout()
+            return .handled
         case .key(.character("e")):
             guard viewModel.state.value != nil else { return .ignored }
             viewModel.beginEditing()

@@ -13,15 +13,49 @@ final class ProfileViewModel {
     private(set) var rejection: String?
     private(set) var status: StatusMessage?
     private(set) var isSaving = false
+    /// `l` was pressed; waiting for `y` or `n`.
+    private(set) var isConfirmingLogout = false
 
     private let loadProfile: LoadProfileUseCase
     private let updateName: UpdateProfileNameUseCase
+    private let signOut: SignOutUseCase
     private let onNameChanged: @MainActor (User) -> Void
+    private let onLoggedOut: @MainActor () -> Void
 
-    init(loadProfile: LoadProfileUseCase, updateName: UpdateProfileNameUseCase, onNameChanged: @escaping @MainActor (User) -> Void) {
+    init(
+        loadProfile: LoadProfileUseCase,
+        updateName: UpdateProfileNameUseCase,
+        signOut: SignOutUseCase,
+        onNameChanged: @escaping @MainActor (User) -> Void,
+        onLoggedOut: @escaping @MainActor () -> Void
+    ) {
         self.loadProfile = loadProfile
         self.updateName = updateName
+        self.signOut = signOut
         self.onNameChanged = onNameChanged
+        self.onLoggedOut = onLoggedOut
+    }
+
+    /// `l`: asks `Log out? (y/n)`.
+    func requestLogout() {
+        status = nil
+        isConfirmingLogout = true
+    }
+
+    func cancelLogout() {
+        isConfirmingLogout = false
+    }
+
+    /// `y`: ends the session and forgets everything shown, whether or not the store call
+    /// succeeds, so nothing of this learner stays on screen.
+    func logOut() async {
+        isConfirmingLogout = false
+        try? await signOut.execute()
+        state = .idle
+        nameField = nil
+        rejection = nil
+        status = nil
+        onLoggedOut()
     }
 
     var isEditing: Bool { nameField != nil }

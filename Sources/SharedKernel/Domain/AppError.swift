@@ -4,6 +4,11 @@ public enum AppError: Error, Hashable, Sendable {
     case connectivity
     case courseNotFound(CourseID)
     case notSignedIn
+    /// Wrong email or wrong password: deliberately the same error for both.
+    case invalidCredentials
+    /// An account form broke a rule (the reason is for the person).
+    case invalidAccount(reason: String)
+    case emailTaken
     /// A business rule said no; nothing was written.
     case refused(EnrollmentRefusal)
     /// A profile name broke SPEC's rules; nothing was written.
@@ -19,6 +24,9 @@ public enum AppError: Error, Hashable, Sendable {
         case .connectivity: "Cannot reach the EduGo catalog. Check your connection."
         case .courseNotFound: "This course no longer exists."
         case .notSignedIn: "Please sign in first."
+        case .invalidCredentials: "Invalid email or password"
+        case .invalidAccount(let reason): reason
+        case .emailTaken: "An account with that email already exists"
         case .refused(let refusal): refusal.message
         case .invalidName(let rejection): rejection.message
         case .notEnrolled: "You are not enrolled in this course."
@@ -32,6 +40,9 @@ public enum AppError: Error, Hashable, Sendable {
         case .connectivity: "connectivity: data source unreachable"
         case .courseNotFound(let id): "course not found: \(id)"
         case .notSignedIn: "no session"
+        case .invalidCredentials: "invalid credentials"
+        case .invalidAccount(let reason): "invalid account: \(reason)"
+        case .emailTaken: "email taken"
         case .refused(let refusal): "refused: \(refusal)"
         case .invalidName(let rejection): "invalid name: \(rejection)"
         case .notEnrolled(let id): "not enrolled: \(id)"

@@ -67,11 +67,6 @@ enum Migrations {
                 sql: "INSERT INTO user (name, email, password_hash, role, created_at) VALUES (?, ?, ?, 'learner', ?)",
                 arguments: [demoName, demoEmail, try passwordHasher.hash(demoPassword), now]
             )
-            // Until sign-in exists the app runs as the demo learner.
-            try db.execute(
-                sql: "INSERT INTO session (id, user_id, created_at) VALUES (1, ?, ?)",
-                arguments: [db.lastInsertedRowID, now]
-            )
         }
 
         migrator.registerMigration("v2-enrollments") { db in

@@ -10,6 +10,13 @@ public struct TextField: Hashable, Sendable {
         self.cursor = text.count
     }
 
+    /// The same field with every character shown as `mask`, for passwords.
+    public func masked(_ mask: Character = "•") -> TextField {
+        var copy = TextField(text: String(repeating: mask, count: text.count))
+        copy.cursor = cursor
+        return copy
+    }
+
     /// Applies an editing key; returns whether it was one.
     public mutating func handle(_ key: Key) -> Bool {
         switch key {
