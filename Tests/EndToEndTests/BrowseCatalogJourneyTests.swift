@@ -115,53 +115,48 @@ extension EndToEnd {
     struct CommandLineTests {
         @Test("stdin or stdout not a terminal: exit 2 with SPEC's text")
         func notATerminal() throws {
-            let process = Process()
-            process.executableURL = URL(fileURLWithPath: try TmuxSession.binaryPath())
-            process.arguments = ["--data-dir", FileManager.default.temporaryDirectory.appendingPathComponent("edugo-never-\(UUID())").path]
-            let errors = Pipe()
-            process.standardError = errors
-            process.standardOutput = Pipe()
-            process.standardInput = Pipe()
+            let dataDirectory = FileManager.default.temporaryDirectory.appendingPathComponent("edugo-never-\(UUID())").path
 
-            try process.run()
-            process.waitUntilExit()
+            let result = try runTUI(["--data-dir", dataDirectory])
 
-            #expect(process.terminationStatus == 2)
-            #expect(String(decoding: errors.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self) == "tui needs an interactive terminal\n")
+            #expect(result.status == 2)
+            #expect(result.errors == "tui needs an interactive terminal\n")
+            #expect(!FileManager.default.fileExists(atPath: dataDirectory))
         }
 
         @Test("--version prints the version")
         func version() throws {
-            let process = Process()
-            process.executableURL = URL(fileURLWithPath: try TmuxSession.binaryPath())
-            process.arguments = ["--version"]
-            let output = Pipe()
-            process.standardOutput = output
+            let result = try runTUI(["--version"])
 
-            try process.run()
-            let text = String(decoding: output.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
-            process.waitUntilExit()
-
-            #expect(process.terminationStatus == 0)
-            #expect(text == "0.1.0\n")
+            #expect(result.status == 0)
+            #expect(result.output == "0.1.0\n")
         }
 
         @Test("--help lists the keys")
         func help() throws {
+            let result = try runTUI(["--help"])
+
+            #expect(result.status == 0)
+            for needle in ["--data-dir", "--latency", "--offline", "--log-level", "Ctrl-C", "Enter", "PgUp", "search", "favourite", "unenroll", "log out", "demo@edugo.dev"] {
+                #expect(result.output.contains(needle), "help lacks \(needle)")
+            }
+        }
+
+        /// Runs `tui` with pipes for stdin, stdout and stderr (so not a terminal).
+        private func runTUI(_ arguments: [String]) throws -> (status: Int32, output: String, errors: String) {
             let process = Process()
             process.executableURL = URL(fileURLWithPath: try TmuxSession.binaryPath())
-            process.arguments = ["--help"]
+            process.arguments = arguments
             let output = Pipe()
+            let errors = Pipe()
             process.standardOutput = output
-
+            process.standardError = errors
+            process.standardInput = Pipe()
             try process.run()
-            let text = String(decoding: output.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+            let out = String(decoding: output.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+            let err = String(decoding: errors.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
             process.waitUntilExit()
-
-            #expect(process.terminationStatus == 0)
-            for needle in ["--data-dir", "--latency", "--offline", "--log-level", "Ctrl-C", "Enter", "PgUp", "search", "favourite", "unenroll", "demo@edugo.dev"] {
-                #expect(text.contains(needle), "help lacks \(needle)")
-            }
+            return (process.terminationStatus, out, err)
         }
     }
 }

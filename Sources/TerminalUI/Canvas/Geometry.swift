@@ -33,11 +33,6 @@ public struct Rect: Hashable, Sendable {
         Rect(x: x, y: y + min(count, height), width: width, height: height - count)
     }
 
-    /// The same rectangle without `count` rows at the bottom.
-    public func droppingBottom(_ count: Int) -> Rect {
-        Rect(x: x, y: y, width: width, height: height - count)
-    }
-
     /// The rectangle shrunk by `horizontal` columns on each side.
     public func insetBy(horizontal: Int) -> Rect {
         Rect(x: x + horizontal, y: y, width: width - 2 * horizontal, height: height)

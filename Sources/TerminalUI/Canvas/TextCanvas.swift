@@ -60,11 +60,6 @@ public struct TextCanvas: Canvas {
         cells[index(x, y)].style
     }
 
-    /// The row on which `text` first appears, if any.
-    public func row(containing text: String) -> Int? {
-        lines.firstIndex { $0.contains(text) }
-    }
-
     private func index(_ x: Int, _ y: Int) -> Int { y * size.width + x }
 
     /// Overwriting half of a wide character blanks its other half, as terminals do.
