@@ -25,8 +25,8 @@ extension EndToEnd {
                 #expect(try await session.waitForExit() == 0)
             }
 
+            // No sign-in here: the session itself must have survived the restart.
             let restarted = try TmuxSession(dataDirectory: directory)
-            try await restarted.signInIfAsked()
             let header = try await restarted.waitFor("the renamed learner in the header") { $0.first?.hasSuffix("Zoë 山田") == true }
             #expect(header[0].contains("1 Catalog"))
         }

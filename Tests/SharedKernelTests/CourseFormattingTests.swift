@@ -1,3 +1,4 @@
+import Foundation
 import SharedKernel
 import Testing
 import TestSupport
@@ -26,6 +27,14 @@ struct CourseFormattingTests {
         #expect(Course.fixture(capacity: 10, enrolledCount: 12).seatsLeft == 0)
         #expect(Course.fixture(capacity: nil, enrolledCount: 500).seatsLeft == nil)
         #expect(!Course.fixture(capacity: nil, enrolledCount: 500).isFull)
+    }
+
+    @Test("days read as day, short month, year in any locale")
+    func date() {
+        let utc = TimeZone(identifier: "UTC")!
+
+        #expect(DateText.format(Date(timeIntervalSince1970: 1_763_769_600), timeZone: utc) == "22 Nov 2025")
+        #expect(DateText.format(Date(timeIntervalSince1970: 0), timeZone: utc) == "1 Jan 1970")
     }
 
     @Test("every error has a message for people and one for the log")

@@ -1,4 +1,3 @@
-import Foundation
 import SharedKernel
 import TerminalUI
 
@@ -63,7 +62,7 @@ final class MyCoursesScreen: Screen {
             let cells = [
                 item.course.title,
                 ProgressBar.text(percent: item.enrollment.progress, width: Columns.progressWidth),
-                Self.dateFormatter.string(from: item.enrollment.enrolledAt),
+                DateText.format(item.enrollment.enrolledAt),
                 item.enrollment.status.displayName,
             ]
             columns.draw(cells, in: &canvas, x: content.x, y: row.y, style: isSelected ? .selection : .normal)
@@ -105,13 +104,6 @@ final class MyCoursesScreen: Screen {
         }
     }
 
-    /// `22 Nov 2026`, the same in every locale.
-    private static let dateFormatter: DateFormatter = {
-        let formatter = DateFormatter()
-        formatter.locale = Locale(identifier: "en_US_POSIX")
-        formatter.dateFormat = "d MMM yyyy"
-        return formatter
-    }()
 
     /// Title takes what the fixed columns leave.
     struct Columns {

@@ -1,4 +1,3 @@
-import Foundation
 import SharedKernel
 import TerminalUI
 
@@ -66,7 +65,7 @@ final class ProfileScreen: Screen {
         }
         fact("Email", summary.user.email, in: &canvas)
         fact("Role", summary.user.role.displayName, in: &canvas)
-        fact("Member since", Self.dateFormatter.string(from: summary.user.memberSince), in: &canvas)
+        fact("Member since", DateText.format(summary.user.memberSince), in: &canvas)
         fact("Enrolled courses", "\(summary.enrolledCount)", in: &canvas)
         fact("Favourites", "\(summary.favouritesCount)", in: &canvas)
     }
@@ -108,11 +107,4 @@ final class ProfileScreen: Screen {
         }
     }
 
-    /// `22 Nov 2026`, the same in every locale.
-    private static let dateFormatter: DateFormatter = {
-        let formatter = DateFormatter()
-        formatter.locale = Locale(identifier: "en_US_POSIX")
-        formatter.dateFormat = "d MMM yyyy"
-        return formatter
-    }()
 }

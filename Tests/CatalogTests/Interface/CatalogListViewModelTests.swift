@@ -97,7 +97,7 @@ struct CatalogListViewModelTests {
         await repository.setGate(gate)
 
         let refresh = Task { await sut.refresh() }
-        while await repository.messages.count < 2 { await Task.yield() }
+        for _ in 0..<10_000 where await repository.messages.count < 2 { await Task.yield() }
         _ = sut.moveSelection(.end, pageSize: 10)
         await gate.open()
         await refresh.value
