@@ -34,7 +34,8 @@ struct TUI: AsyncParsableCommand {
             The database lives in --data-dir, else $EDUGO_DATA_DIR, else $XDG_DATA_HOME/edugo,
             else ~/.local/share/edugo. Demo account: demo@edugo.dev / edugo-demo.
             """,
-        version: "0.1.0"
+        version: "0.1.0",
+        subcommands: [ImportCourses.self]
     )
 
     @Option(name: .customLong("data-dir"), help: ArgumentHelp("Where the database lives.", valueName: "path"))
@@ -71,3 +72,30 @@ struct TUI: AsyncParsableCommand {
 }
 
 extension AppConfiguration.LogLevel: ExpressibleByArgument {}
+
+/// `tui import-courses FILE [--data-dir PATH]`
+struct ImportCourses: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "import-courses",
+        abstract: "Add or update courses from a course JSON file, in one transaction.",
+        discussion: """
+            The file holds an array of courses, or {"courses": [...]}; the README lists the fields. \
+            Courses with a new id are added, those with a known id are updated. A bad file is refused \
+            with the entry and field at fault, and nothing is changed.
+
+            --data-dir PATH, before or after the file, chooses the database as it does for the app.
+            """
+    )
+
+    @Argument(help: ArgumentHelp("The course JSON file.", valueName: "file"))
+    var file: String
+
+    /// `--data-dir` belongs to the app command and is accepted before or after this one.
+    @ParentCommand var app: TUI
+
+    func run() throws {
+        let directory = DataDirectory.resolve(option: app.dataDir, environment: ProcessInfo.processInfo.environment)
+        let code = CourseImportCommand.run(file: file, dataDirectory: directory)
+        if code != 0 { throw ExitCode(code) }
+    }
+}

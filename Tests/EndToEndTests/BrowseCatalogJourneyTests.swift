@@ -142,6 +142,31 @@ extension EndToEnd {
             }
         }
 
+        @Test("import-courses adds and updates with counts; a bad file exits 1 naming entry and field, changing nothing")
+        func importCourses() throws {
+            let directory = TemporaryDirectory(prefix: "edugo-e2e")
+            defer { directory.remove() }
+            let good = directory.url.appendingPathComponent("good.json").path
+            let bad = directory.url.appendingPathComponent("bad.json").path
+            let entry = #"{"id": "ID", "title": "Imported ID", "instructor": "I", "level": "beginner", "duration_minutes": 5, "price": 1, "currency": "EUR", "description": "D"}"#
+            let update = entry.replacingOccurrences(of: "ID", with: "swift-fundamentals")
+            _ = FileManager.default.createFile(atPath: good, contents: Data("[\(entry.replacingOccurrences(of: "ID", with: "new")), \(update)]".utf8))
+            _ = FileManager.default.createFile(atPath: bad, contents: Data("[\(entry.replacingOccurrences(of: "ID", with: "newer")), \(entry.replacingOccurrences(of: "beginner", with: "guru"))]".utf8))
+            let database = directory.url.appendingPathComponent("data")
+
+            let added = try runTUI(["import-courses", good, "--data-dir", database.path])
+            let refused = try runTUI(["--data-dir", database.path, "import-courses", bad])
+            // The refused file's valid first entry was not stored: it is new now.
+            _ = FileManager.default.createFile(atPath: good, contents: Data("[\(entry.replacingOccurrences(of: "ID", with: "newer"))]".utf8))
+            let again = try runTUI(["import-courses", good, "--data-dir", database.path])
+
+            #expect(added.status == 0)
+            #expect(added.output.hasSuffix(": 1 added, 1 updated\n"), "\(added)")
+            #expect(refused.status == 1)
+            #expect(refused.errors.contains(#"nothing was changed: entry 1 (id "ID"): field "level" must be one of beginner, intermediate, advanced"#), "\(refused)")
+            #expect(again.output.hasSuffix(": 1 added, 0 updated\n"), "\(again)")
+        }
+
         /// Runs `tui` with pipes for stdin, stdout and stderr (so not a terminal).
         private func runTUI(_ arguments: [String]) throws -> (status: Int32, output: String, errors: String) {
             let process = Process()

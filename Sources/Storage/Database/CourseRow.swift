@@ -45,40 +45,53 @@ enum CourseRow {
         )
     }
 
-    /// Inserts the course, or updates every field of the course with the same id.
-    /// Returns true when it was new.
-    @discardableResult
-    static func insertOrUpdate(_ course: Course, in db: Database) throws -> Bool {
-        let existed = try Bool.fetchOne(db, sql: "SELECT 1 FROM course WHERE id = ?", arguments: [course.id.rawValue]) ?? false
-        let tags = String(decoding: try JSONEncoder().encode(course.tags), as: UTF8.self)
+    /// Inserts a course of the built-in catalog while the first migrations run (before v4 adds
+    /// `search_key`, which v4 then fills for these rows).
+    static func insertSeed(_ course: Course, in db: Database) throws {
         try db.execute(
             sql: """
                 INSERT INTO course (id, title, sort_key, instructor, category, level, duration_minutes,
                     price_minor, currency, capacity, enrolled_count, tags, prerequisite_id, active, description)
                 VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
-                ON CONFLICT(id) DO UPDATE SET
-                    title = excluded.title, sort_key = excluded.sort_key, instructor = excluded.instructor,
-                    category = excluded.category, level = excluded.level,
-                    duration_minutes = excluded.duration_minutes, price_minor = excluded.price_minor,
-                    currency = excluded.currency, capacity = excluded.capacity,
-                    enrolled_count = excluded.enrolled_count, tags = excluded.tags,
-                    prerequisite_id = excluded.prerequisite_id, active = excluded.active,
-                    description = excluded.description
                 """,
-            arguments: [
-                course.id.rawValue, course.title, SortKey.make(course.title), course.instructor,
-                course.category, course.level.rawValue, course.durationMinutes, course.price.minorUnits,
-                course.price.currency, course.capacity, course.enrolledCount, tags,
-                course.prerequisiteID?.rawValue, course.isActive, course.description,
-            ]
+            arguments: try arguments(for: course)
         )
-        // The seed migration runs before v4 added search_key; v4 fills it for those rows.
-        if try db.columns(in: "course").contains(where: { $0.name == "search_key" }) {
-            try db.execute(
-                sql: "UPDATE course SET search_key = ? WHERE id = ?",
-                arguments: [SortKey.searchKey(for: course), course.id.rawValue]
-            )
-        }
+    }
+
+    /// Inserts the course, or updates every field of the stored course with the same id, on
+    /// the current schema. Returns true when it was new. The seats learners here already hold
+    /// are never given away: the stored count does not drop below them.
+    static func upsert(_ course: Course, in db: Database) throws -> Bool {
+        let existing = try db.cachedStatement(sql: "SELECT 1 FROM course WHERE id = ?")
+        let existed = try Bool.fetchOne(existing, arguments: [course.id.rawValue]) ?? false
+        let upsert = try db.cachedStatement(sql: """
+            INSERT INTO course (id, title, sort_key, instructor, category, level, duration_minutes,
+                price_minor, currency, capacity, enrolled_count, tags, prerequisite_id, active, description,
+                search_key)
+            VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+            ON CONFLICT(id) DO UPDATE SET
+                title = excluded.title, sort_key = excluded.sort_key, instructor = excluded.instructor,
+                category = excluded.category, level = excluded.level,
+                duration_minutes = excluded.duration_minutes, price_minor = excluded.price_minor,
+                currency = excluded.currency, capacity = excluded.capacity,
+                enrolled_count = max(excluded.enrolled_count, (
+                    SELECT count(*) FROM enrollment WHERE course_id = excluded.id AND status != 'dropped')),
+                tags = excluded.tags, prerequisite_id = excluded.prerequisite_id, active = excluded.active,
+                description = excluded.description, search_key = excluded.search_key
+            """)
+        var arguments = try arguments(for: course)
+        _ = arguments.append(contentsOf: [SortKey.searchKey(for: course)])
+        try upsert.execute(arguments: arguments)
         return !existed
+    }
+
+    private static func arguments(for course: Course) throws -> StatementArguments {
+        let tags = String(decoding: try JSONEncoder().encode(course.tags), as: UTF8.self)
+        return [
+            course.id.rawValue, course.title, SortKey.make(course.title), course.instructor,
+            course.category, course.level.rawValue, course.durationMinutes, course.price.minorUnits,
+            course.price.currency, course.capacity, course.enrolledCount, tags,
+            course.prerequisiteID?.rawValue, course.isActive, course.description,
+        ]
     }
 }

@@ -57,7 +57,7 @@ enum Migrations {
 
         migrator.registerMigration("v1-seed-catalog") { db in
             for course in try seedCatalog() {
-                try CourseRow.insertOrUpdate(course, in: db)
+                try CourseRow.insertSeed(course, in: db)
             }
         }
 

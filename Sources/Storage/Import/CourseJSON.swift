@@ -7,6 +7,14 @@ public enum CourseJSON {
     /// Decodes and validates every entry. Prerequisites are checked against the file itself
     /// plus `knownIDs` (the courses already stored).
     public static func decode(_ data: Data, knownIDs: Set<CourseID> = []) throws(CourseFileError) -> [Course] {
+        let file = try parse(data)
+        try file.checkPrerequisites(stored: knownIDs)
+        return file.courses
+    }
+
+    /// Decodes and validates every entry on its own and against the rest of the file; what
+    /// is left to check against the store is `CourseFile.outsidePrerequisites`.
+    public static func parse(_ data: Data) throws(CourseFileError) -> CourseFile {
         let entries: [Entry]
         do {
             _ = try JSONSerialization.jsonObject(with: data, options: [.fragmentsAllowed])
@@ -34,13 +42,10 @@ public enum CourseJSON {
                 courses.append(course)
             }
         }
-        let available = seen.union(knownIDs)
-        for (index, course) in courses.enumerated() {
-            if let prerequisite = course.prerequisiteID, !available.contains(prerequisite) || prerequisite == course.id {
-                throw .unknownPrerequisite(index: index, id: course.id.rawValue, prerequisiteID: prerequisite.rawValue)
-            }
+        for (index, course) in courses.enumerated() where course.prerequisiteID == course.id {
+            throw .unknownPrerequisite(index: index, id: course.id.rawValue, prerequisiteID: course.id.rawValue)
         }
-        return courses
+        return CourseFile(courses: courses, ids: seen)
     }
 
     // MARK: - Decoding
@@ -137,6 +142,27 @@ public enum CourseJSON {
                 return try container.decodeIfPresent(type, forKey: key)
             } catch {
                 throw FieldProblem(field: key.rawValue, reason: "must be \(kind)")
+            }
+        }
+    }
+}
+
+/// A course file whose entries are each valid and whose ids are unique.
+public struct CourseFile: Sendable {
+    public let courses: [Course]
+    let ids: Set<CourseID>
+
+    /// Prerequisites named in the file that are not courses of the file: they must already
+    /// be stored.
+    public var outsidePrerequisites: Set<CourseID> {
+        Set(courses.compactMap(\.prerequisiteID).filter { !ids.contains($0) })
+    }
+
+    /// Fails on the first entry whose prerequisite is neither in the file nor in `stored`.
+    public func checkPrerequisites(stored: Set<CourseID>) throws(CourseFileError) {
+        for (index, course) in courses.enumerated() {
+            if let prerequisite = course.prerequisiteID, !ids.contains(prerequisite), !stored.contains(prerequisite) {
+                throw .unknownPrerequisite(index: index, id: course.id.rawValue, prerequisiteID: prerequisite.rawValue)
             }
         }
     }
