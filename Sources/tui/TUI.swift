@@ -27,6 +27,7 @@ struct TUI: AsyncParsableCommand {
               l                log out, after y (Profile)
               Ctrl-N           create an account instead of signing in (sign-in screen)
               r                reload (retry after an error)
+              ?                every key of the current screen, in an overlay
               Esc, Backspace   back
               q                back, and quit at a tab's root
               Ctrl-C           quit at once

@@ -59,7 +59,7 @@ struct ShellControllerTests {
         #expect(lines[0].hasPrefix(" EduGo   1 Catalog"))
         #expect(lines[0].hasSuffix("Demo Learner"))
         #expect(lines.contains { $0.contains("Swift 101") })
-        #expect(lines[23] == " ↑↓ move  Enter open  / search  f favourite  r reload  1-4 tabs  q quit")
+        #expect(lines[23] == " ↑↓ move  Enter open  / search  f favourite  r reload  1-4 tabs  ? help  q quit")
     }
 
     @Test("tab 4 shows the profile; a rename there shows in the header at once")
@@ -124,6 +124,58 @@ struct ShellControllerTests {
         let text = try await frame(sut)
         #expect(text.contains("Sign in to EduGo"))
         #expect(!text.contains("Swift 101"))
+    }
+
+    @Test("? shows the screen's keys and the global ones over the screen; ? or Esc closes it, and keys meanwhile reach nothing else")
+    func helpOverlay() async throws {
+        let (sut, coordinator) = makeSUT(courses: [.fixture(id: "a", title: "Alpha"), .fixture(id: "b", title: "Beta")])
+        try await showLoadedList(sut)
+
+        _ = sut.handle(.char("?"), terminalSize: Self.size)
+        let open = try await frame(sut)
+        for event in [InputEvent.key(.down), .key(.enter), .char("2"), .char("f")] {
+            #expect(sut.handle(event, terminalSize: Self.size) == .keepRunning)
+        }
+        let stillOpen = try await frame(sut)
+        _ = sut.handle(.key(.escape), terminalSize: Self.size)
+        let closedByEsc = try await frame(sut)
+        _ = sut.handle(.char("?"), terminalSize: Self.size)
+        _ = sut.handle(.char("?"), terminalSize: Self.size)
+        let closedByQuestionMark = try await frame(sut)
+
+        for needle in ["Keys", "Catalog", "PgUp PgDn", "search title, instructor, tags", "toggle favourite", "Everywhere", "switch tab", "Shift-Tab", "quit at once", "? or Esc closes"] {
+            #expect(open.contains(needle), "the help lacks \(needle)")
+        }
+        #expect(stillOpen == open)
+        #expect(coordinator.tab == .catalog)
+        #expect(coordinator.isAtRoot)
+        #expect(!closedByEsc.contains("Everywhere"))
+        #expect(closedByEsc.contains("1/2"))
+        #expect(!closedByQuestionMark.contains("Everywhere"))
+    }
+
+    @Test("at 60×16 the help scrolls to its last key and not past it")
+    func helpScrolls() async throws {
+        let (sut, _) = makeSUT()
+        try await showLoadedList(sut)
+        let small = Size(width: 60, height: 16)
+
+        _ = sut.handle(.char("?"), terminalSize: small)
+        var canvas = TextCanvas(size: small)
+        _ = sut.draw(in: &canvas, tick: 0)
+        let top = canvas.text
+        for _ in 0..<50 { _ = sut.handle(.key(.down), terminalSize: small) }
+        let offset = sut.helpOffset
+        canvas = TextCanvas(size: small)
+        _ = sut.draw(in: &canvas, tick: 0)
+        let bottom = canvas.text
+
+        #expect(top.contains("↓ more"))
+        #expect(!top.contains("quit at once"))
+        #expect(bottom.contains("quit at once"))
+        #expect(bottom.contains("↑ more"))
+        _ = sut.handle(.key(.down), terminalSize: small)
+        #expect(sut.helpOffset == offset)
     }
 
     @Test("below 60×16 the frame is only the too-small message, and q still quits")

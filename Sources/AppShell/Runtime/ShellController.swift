@@ -16,6 +16,8 @@ final class ShellController {
     private let session: SessionState
     /// Held, not just identified: after a reset a new screen could reuse a freed address.
     private var visibleScreen: (any Screen)?
+    /// How far the `?` help overlay is scrolled; nil while it is closed.
+    private(set) var helpOffset: Int?
 
     init(coordinator: AppCoordinator, router: ScreenRouter, session: SessionState) {
         self.coordinator = coordinator
@@ -59,6 +61,14 @@ final class ShellController {
         )
         let area = Rect(x: 0, y: 1, width: size.width, height: size.height - 2)
         screen.draw(in: &canvas, frame: Frame(area: area, tick: tick))
+        if let helpOffset {
+            canvas.setCursor(nil)
+            let sections = helpSections(for: screen)
+            HelpOverlay.draw(sections, in: &canvas, area: area, offset: helpOffset)
+            let scroll = HelpOverlay.maximumOffset(sections, area: area) > 0 ? [KeyHint("↑↓", "scroll")] : []
+            Footer.draw(in: &canvas, row: size.height - 1, hints: [KeyHint("? Esc", "close help")] + scroll, status: nil)
+            return screen.isAnimating
+        }
         // While a screen holds the keyboard (a text field, a y/n question) the global keys
         // do not apply, so the footer does not offer them.
         let hints = screen.isCapturingText ? screen.keyHints : screen.keyHints + globalHints
@@ -68,8 +78,24 @@ final class ShellController {
 
     private var globalHints: [KeyHint] {
         coordinator.isAtRoot
-            ? [KeyHint("1-4", "tabs"), KeyHint("q", "quit")]
-            : [KeyHint("Esc", "back"), KeyHint("1-4", "tabs")]
+            ? [KeyHint("1-4", "tabs"), KeyHint("?", "help"), KeyHint("q", "quit")]
+            : [KeyHint("Esc", "back"), KeyHint("1-4", "tabs"), KeyHint("?", "help")]
+    }
+
+    /// The current screen's keys, then the keys that work everywhere.
+    private func helpSections(for screen: any Screen) -> [HelpSection] {
+        let title = coordinator.isAtRoot ? coordinator.tab.title : "Course"
+        return [
+            HelpSection(title, keys: screen.helpKeys),
+            HelpSection("Everywhere", keys: [
+                KeyHint("1 2 3 4", "switch tab"),
+                KeyHint("Tab  Shift-Tab", "next / previous tab"),
+                KeyHint("Esc", "back"),
+                KeyHint("q", "back; quit at a tab's root"),
+                KeyHint("?", "this help"),
+                KeyHint("Ctrl-C", "quit at once"),
+            ]),
+        ]
     }
 
     /// Gives the event to the screen first, then applies the global keys it did not use.
@@ -80,6 +106,10 @@ final class ShellController {
             return event == .key(.character("q")) ? .quit : .keepRunning
         }
         guard let screen = frontScreen else { return .keepRunning }
+        if let helpOffset {
+            handleHelp(event, offset: helpOffset, screen: screen, terminalSize: terminalSize)
+            return .keepRunning
+        }
         if screen.isCapturingText {
             _ = screen.handle(event)
             return .keepRunning
@@ -88,8 +118,33 @@ final class ShellController {
         return handleGlobal(event)
     }
 
+    /// While the help shows, keys scroll or close it and reach nothing else.
+    private func handleHelp(_ event: InputEvent, offset: Int, screen: any Screen, terminalSize: Size) {
+        let area = Rect(x: 0, y: 1, width: terminalSize.width, height: terminalSize.height - 2)
+        let maximum = HelpOverlay.maximumOffset(helpSections(for: screen), area: area)
+        let page = max(1, area.height - 2)
+        let wanted: Int
+        switch event {
+        case .key(.character("?")), .key(.escape), .key(.character("q")):
+            helpOffset = nil
+            return
+        case .key(.up), .key(.character("k")): wanted = offset - 1
+        case .key(.down), .key(.character("j")): wanted = offset + 1
+        case .key(.pageUp): wanted = offset - page
+        case .key(.pageDown): wanted = offset + page
+        case .key(.home), .key(.character("g")): wanted = 0
+        case .key(.end), .key(.character("G")): wanted = maximum
+        case .mouse(.wheelUp): wanted = offset - 3
+        case .mouse(.wheelDown): wanted = offset + 3
+        default: wanted = offset
+        }
+        helpOffset = min(max(0, wanted), maximum)
+    }
+
     private func handleGlobal(_ event: InputEvent) -> Outcome {
         switch event {
+        case .key(.character("?")):
+            helpOffset = 0
         case .key(.character(let character)) where ("1"..."4").contains(character):
             let index = Int(String(character))! - 1
             coordinator.switchTab(to: AppTab(rawValue: index)!)
@@ -121,6 +176,7 @@ extension ShellController: SessionEvents {
 
     /// Clears the navigation and every screen of the learner, then shows the login screen.
     func loggedOut() {
+        helpOffset = nil
         router.reset()
         coordinator.switchTab(to: .catalog)
         session.signedOut()

@@ -15,6 +15,17 @@ final class CatalogListScreen: Screen {
         self.onCourseSelected = onCourseSelected
     }
 
+    var helpKeys: [KeyHint] {
+        HelpOverlay.listKeys + [
+            KeyHint("Enter", "open the course"),
+            KeyHint("/", "search title, instructor, tags"),
+            KeyHint("  Enter", "keep the filter"),
+            KeyHint("  Esc", "clear the filter"),
+            KeyHint("f", "toggle favourite ★"),
+            KeyHint("r", "reload, or retry after an error"),
+        ]
+    }
+
     var keyHints: [KeyHint] {
         if viewModel.isEditingSearch {
             return [KeyHint("Enter", "keep filter"), KeyHint("Esc", "clear"), KeyHint("↑↓", "move")]

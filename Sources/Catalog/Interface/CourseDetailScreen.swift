@@ -16,6 +16,17 @@ final class CourseDetailScreen: Screen {
         self.onBack = onBack
     }
 
+    var helpKeys: [KeyHint] {
+        [
+            KeyHint("e", "enroll"),
+            KeyHint("f", "toggle favourite ★"),
+            KeyHint("↑ ↓  k j", "scroll the description"),
+            KeyHint("PgUp PgDn", "scroll a page"),
+            KeyHint("Esc q Backspace", "back to the list"),
+            KeyHint("r", "retry after an error"),
+        ]
+    }
+
     var keyHints: [KeyHint] {
         switch viewModel.state {
         case .loaded(let detail):

@@ -16,6 +16,14 @@ final class MyCoursesScreen: Screen {
         self.onCourseSelected = onCourseSelected
     }
 
+    var helpKeys: [KeyHint] {
+        HelpOverlay.listKeys + [
+            KeyHint("Enter", "open the course"),
+            KeyHint("u", "unenroll, after y"),
+            KeyHint("r", "retry after an error"),
+        ]
+    }
+
     var keyHints: [KeyHint] {
         if viewModel.pendingUnenroll != nil { return [KeyHint("y", "yes"), KeyHint("n", "no")] }
         switch viewModel.state {

@@ -16,6 +16,14 @@ final class FavouritesScreen: Screen {
         self.onCourseSelected = onCourseSelected
     }
 
+    var helpKeys: [KeyHint] {
+        HelpOverlay.listKeys + [
+            KeyHint("Enter", "open the course"),
+            KeyHint("f", "remove from favourites"),
+            KeyHint("r", "retry after an error"),
+        ]
+    }
+
     var keyHints: [KeyHint] {
         switch viewModel.rows.state {
         case .loaded: [KeyHint("↑↓", "move"), KeyHint("Enter", "open"), KeyHint("f", "remove")]

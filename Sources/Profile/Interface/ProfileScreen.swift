@@ -11,6 +11,17 @@ final class ProfileScreen: Screen {
         self.viewModel = viewModel
     }
 
+    var helpKeys: [KeyHint] {
+        [
+            KeyHint("e", "edit your name"),
+            KeyHint("  Enter", "save it"),
+            KeyHint("  Esc", "cancel"),
+            KeyHint("  Ctrl-U", "clear the field"),
+            KeyHint("l", "log out, after y"),
+            KeyHint("r", "retry after an error"),
+        ]
+    }
+
     var keyHints: [KeyHint] {
         if viewModel.isEditing { return [KeyHint("Enter", "save"), KeyHint("Esc", "cancel"), KeyHint("Ctrl-U", "clear")] }
         if viewModel.isConfirmingLogout { return [KeyHint("y", "yes"), KeyHint("n", "no")] }

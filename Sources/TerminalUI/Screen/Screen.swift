@@ -50,6 +50,8 @@ public struct StatusMessage: Hashable, Sendable {
 public protocol Screen: AnyObject {
     /// The keys that work here, shown in the footer.
     var keyHints: [KeyHint] { get }
+    /// Every key of this screen, in any state, for the `?` help overlay.
+    var helpKeys: [KeyHint] { get }
     /// The footer's status message, if any.
     var statusMessage: StatusMessage? { get }
     /// True while a text field has focus: then only Ctrl-C is a global key.
@@ -64,6 +66,7 @@ public protocol Screen: AnyObject {
 }
 
 extension Screen {
+    public var helpKeys: [KeyHint] { keyHints }
     public var statusMessage: StatusMessage? { nil }
     public var isCapturingText: Bool { false }
     public var isAnimating: Bool { false }

@@ -1,0 +1,99 @@
+/// A titled group of keys in the help overlay.
+public struct HelpSection: Hashable, Sendable {
+    public var title: String
+    public var keys: [KeyHint]
+
+    public init(_ title: String, keys: [KeyHint]) {
+        self.title = title
+        self.keys = keys
+    }
+}
+
+/// The `?` overlay: a box over the screen listing every key, scrolled when it does not fit.
+public enum HelpOverlay {
+    public static let title = "Keys"
+    public static let closeHint = "? or Esc closes"
+
+    /// The keys every list shares, for screens to put in their help.
+    public static let listKeys: [KeyHint] = [
+        KeyHint("↑ ↓  k j", "move"),
+        KeyHint("PgUp PgDn", "move a page"),
+        KeyHint("Home End  g G", "first / last"),
+        KeyHint("mouse", "wheel scrolls, click selects"),
+    ]
+
+    private enum Line: Equatable {
+        case heading(String)
+        case key(KeyHint)
+        case blank
+    }
+
+    /// How far the content can scroll in a terminal area of this size.
+    public static func maximumOffset(_ sections: [HelpSection], area: Rect) -> Int {
+        max(0, lines(sections).count - layout(sections, area: area).contentRows)
+    }
+
+    /// Draws the box centred over `area`, its content scrolled down by `offset` lines.
+    public static func draw(_ sections: [HelpSection], in canvas: inout some Canvas, area: Rect, offset: Int) {
+        let lines = lines(sections)
+        let box = layout(sections, area: area)
+        guard box.rect.width >= 12, box.contentRows > 0 else { return }
+        let offset = min(max(0, offset), max(0, lines.count - box.contentRows))
+        let rect = box.rect
+        canvas.fill(rect, style: .normal)
+
+        let inner = rect.width - 2
+        canvas.write("┌" + String(repeating: "─", count: inner) + "┐", x: rect.x, y: rect.y, style: .dim)
+        canvas.draw(" \(title) ", x: rect.x + 2, y: rect.y, width: inner - 2, style: .bold)
+        for row in rect.y + 1..<rect.maxY - 1 {
+            canvas.write("│", x: rect.x, y: row, style: .dim)
+            canvas.write("│", x: rect.maxX - 1, y: row, style: .dim)
+        }
+        canvas.write("└" + String(repeating: "─", count: inner) + "┘", x: rect.x, y: rect.maxY - 1, style: .dim)
+        let more = offset + box.contentRows < lines.count ? "↓ more  " : (offset > 0 ? "↑ more  " : "")
+        let footer = " \(more)\(closeHint) "
+        canvas.draw(footer, x: rect.maxX - 2 - footer.displayWidth, y: rect.maxY - 1, width: inner - 2, style: .dim)
+
+        let textX = rect.x + 2
+        let textWidth = inner - 2
+        for (row, line) in lines.dropFirst(offset).prefix(box.contentRows).enumerated() {
+            let y = rect.y + 1 + row
+            switch line {
+            case .heading(let text):
+                canvas.draw(text, x: textX, y: y, width: textWidth, style: .accent)
+            case .key(let hint):
+                canvas.draw(hint.key, x: textX, y: y, width: box.keyColumn - 1, style: .key)
+                canvas.draw(hint.label, x: textX + box.keyColumn, y: y, width: textWidth - box.keyColumn, style: .normal)
+            case .blank:
+                break
+            }
+        }
+    }
+
+    private static func lines(_ sections: [HelpSection]) -> [Line] {
+        var lines: [Line] = []
+        for section in sections where !section.keys.isEmpty {
+            if !lines.isEmpty { lines.append(.blank) }
+            lines.append(.heading(section.title))
+            lines += section.keys.map(Line.key)
+        }
+        return lines
+    }
+
+    private static func layout(_ sections: [HelpSection], area: Rect) -> (rect: Rect, contentRows: Int, keyColumn: Int) {
+        let keys = sections.flatMap(\.keys)
+        let keyColumn = min(18, (keys.map(\.key.displayWidth).max() ?? 0) + 2)
+        let labelWidth = keys.map(\.label.displayWidth).max() ?? 0
+        let headingWidth = sections.map(\.title.displayWidth).max() ?? 0
+        let wanted = max(keyColumn + labelWidth, headingWidth, closeHint.displayWidth + 10) + 4
+        let width = min(wanted, area.width - 2)
+        let height = min(lines(sections).count + 2, area.height)
+        let rect = Rect(
+            x: area.x + max(0, (area.width - width) / 2),
+            y: area.y + max(0, (area.height - height) / 2),
+            width: width,
+            height: height
+        )
+        return (rect, height - 2, keyColumn)
+    }
+}
