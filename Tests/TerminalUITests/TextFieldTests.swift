@@ -14,6 +14,11 @@ struct TextFieldTests {
         ([.backspace, .delete, .left], "", 0),
         ([.character("Z"), .character("o"), .character("ë"), .character(" "), .character("山"), .character("田")], "Zoë 山田", 6),
         ([.character("🙂"), .left, .right, .right], "🙂", 1),
+        // Found by the property test: a mark that joins the character before it once left
+        // the cursor past the end, and the next key crashed.
+        ([.character("e"), .character("\u{301}"), .character("x")], "e\u{301}x", 2),
+        ([.character("🇫"), .character("🇷"), .character("x")], "🇫🇷x", 2),
+        ([.character("a"), .character("\u{7}"), .character("\t"), .character("\u{1B}")], "a", 1),
     ])
     func editing(keys: [Key], text: String, cursor: Int) {
         var field = TextField()

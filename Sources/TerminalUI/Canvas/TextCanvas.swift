@@ -19,16 +19,18 @@ public struct TextCanvas: Canvas {
     public mutating func write(_ text: String, x: Int, y: Int, style: Style) {
         guard y >= 0, y < size.height else { return }
         var column = x
-        for character in text {
-            let width = character.displayWidth
+        // Scalar by scalar, as ncursesw places wide characters: a grapheme such as `a` plus a
+        // skin-tone modifier takes the columns of both its spacing scalars.
+        for scalar in text.unicodeScalars {
+            let width = scalar.terminalWidth
             if width == 0 {
                 // Combining marks join the cell before them, as on the terminal.
-                if column > 0 { cells[index(column - 1, y)].text.append(character) }
+                if column > 0 { cells[index(column - 1, y)].text.unicodeScalars.append(scalar) }
                 continue
             }
             guard column >= 0, column + width <= size.width else { break }
             clearWideCharacter(at: column, y: y)
-            cells[index(column, y)] = Cell(text: String(character), style: style)
+            cells[index(column, y)] = Cell(text: String(scalar), style: style)
             if width == 2 {
                 clearWideCharacter(at: column + 1, y: y)
                 cells[index(column + 1, y)] = Cell(text: "", style: style)

@@ -57,7 +57,8 @@ public enum TerminalText {
 
     // MARK: - Escape sequences
 
-    private static func isControl(_ scalar: Unicode.Scalar) -> Bool {
+    /// C0 and C1 control characters and DEL: what `sanitize` removes.
+    public static func isControl(_ scalar: Unicode.Scalar) -> Bool {
         scalar.value < 0x20 || (scalar.value >= 0x7F && scalar.value < 0xA0)
     }
 

@@ -21,10 +21,13 @@ public struct TextField: Hashable, Sendable {
     public mutating func handle(_ key: Key) -> Bool {
         switch key {
         case .character(let character):
-            guard !character.isNewline else { return false }
+            guard !character.unicodeScalars.contains(where: TerminalText.isControl) else { return false }
             let index = text.index(text.startIndex, offsetBy: cursor)
-            text.insert(character, at: index)
-            cursor += 1
+            // A combining mark, a skin tone or the second half of a flag joins the character
+            // before it, so the cursor moves by however many characters the text really grew.
+            let before = String(text[..<index]) + String(character)
+            text = before + String(text[index...])
+            cursor = min(before.count, text.count)
         case .left:
             cursor = max(0, cursor - 1)
         case .right:
@@ -36,10 +39,12 @@ public struct TextField: Hashable, Sendable {
         case .backspace:
             guard cursor > 0 else { return true }
             text.remove(at: text.index(text.startIndex, offsetBy: cursor - 1))
-            cursor -= 1
+            // Removing a character can let its neighbours join into one (two flag halves).
+            cursor = min(cursor - 1, text.count)
         case .delete:
             guard cursor < text.count else { return true }
             text.remove(at: text.index(text.startIndex, offsetBy: cursor))
+            cursor = min(cursor, text.count)
         case .control("u"):
             text = ""
             cursor = 0
