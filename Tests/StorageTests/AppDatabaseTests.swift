@@ -103,6 +103,33 @@ struct AppDatabaseTests {
         }
     }
 
+    @Test("a data directory that cannot be made names the level that failed and the system's reason")
+    func uncreatableDirectory() throws {
+        let directory = TemporaryDirectory()
+        defer { directory.remove() }
+        let file = directory.url.appendingPathComponent("notes.txt")
+        _ = FileManager.default.createFile(atPath: file.path, contents: Data())
+        let below = file.appendingPathComponent("edugo/data")
+
+        #expect(throws: StorageError.cannotCreateDirectory(path: below.path, reason: "\(file.path)/edugo: Not a directory")) {
+            try AppDatabase.open(directory: below, passwordHasher: .fast)
+        }
+    }
+
+    @Test("the missing levels above a new data directory are made with mode 0700 too")
+    func directoryMode() throws {
+        let directory = TemporaryDirectory()
+        defer { directory.remove() }
+        let nested = directory.url.appendingPathComponent("share/edugo")
+
+        _ = try AppDatabase.open(directory: nested, passwordHasher: .fast)
+
+        for path in [nested.path, nested.deletingLastPathComponent().path] {
+            let mode = try FileManager.default.attributesOfItem(atPath: path)[.posixPermissions] as? Int
+            #expect(mode == 0o700, "\(path)")
+        }
+    }
+
     @Test("first run: the demo account exists, nobody is signed in, no plaintext password is stored")
     func demoAccount() async throws {
         let directory = TemporaryDirectory()

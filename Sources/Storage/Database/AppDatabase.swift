@@ -53,12 +53,16 @@ public struct AppDatabase: Sendable {
             }
             return
         }
-        do {
-            try FileManager.default.createDirectory(
-                at: directory, withIntermediateDirectories: true, attributes: [.posixPermissions: 0o700]
-            )
-        } catch {
-            throw .cannotCreateDirectory(path: path, reason: Self.reason(error))
+        // mkdir(2) one level at a time, so the reason is the system's plain one
+        // ("Permission denied", "Not a directory", "Read-only file system").
+        var current = path.hasPrefix("/") ? "" : "."
+        for component in path.split(separator: "/") {
+            current += "/\(component)"
+            guard mkdir(current, 0o700) != 0 else { continue }
+            let code = errno
+            if code == EEXIST { continue }
+            let reason = String(cString: strerror(code))
+            throw .cannotCreateDirectory(path: path, reason: current == path ? reason : "\(current): \(reason)")
         }
     }
 
