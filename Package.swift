@@ -91,7 +91,8 @@ let package = Package(
         .testTarget(name: "AppShellTests", dependencies: ["AppShell", "Catalog", "Courses", "Favourites", "SharedKernel", "TerminalUI", "TestSupport"]),
         .testTarget(name: "CatalogTests", dependencies: ["Catalog", "SharedKernel", "TerminalUI", "TestSupport"]),
         .testTarget(name: "CoursesTests", dependencies: ["Courses", "SharedKernel", "TerminalUI", "TestSupport"]),
-        .testTarget(name: "EndToEndTests", dependencies: ["TestSupport"]),
+        // GRDB only to inspect the database the real binary left behind (integrity, rows).
+        .testTarget(name: "EndToEndTests", dependencies: ["TestSupport", .product(name: "GRDB", package: "GRDB.swift")]),
         .testTarget(name: "FavouritesTests", dependencies: ["Favourites", "SharedKernel", "TerminalUI", "TestSupport"]),
         .testTarget(name: "ProfileTests", dependencies: ["Profile", "SharedKernel", "TerminalUI", "TestSupport"]),
         .testTarget(name: "SharedKernelTests", dependencies: ["SharedKernel", "TestSupport"]),

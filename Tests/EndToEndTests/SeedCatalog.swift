@@ -15,6 +15,21 @@ enum SeedCatalog {
         return entries.compactMap { $0["title"] as? String }.sorted { fold($0) < fold($1) }
     }()
 
+    /// Seats taken in the shipped catalog, by title, before any learner of the test enrolls.
+    static let enrolledCounts: [String: Int] = {
+        let url = URL(fileURLWithPath: #filePath)
+            .deletingLastPathComponent()
+            .appendingPathComponent("../../Sources/Storage/Resources/catalog.json")
+            .standardized
+        guard let data = try? Data(contentsOf: url),
+              let entries = try? JSONSerialization.jsonObject(with: data) as? [[String: Any]] else { return [:] }
+        var counts: [String: Int] = [:]
+        for entry in entries {
+            if let title = entry["title"] as? String { counts[title] = entry["enrolled_count"] as? Int ?? 0 }
+        }
+        return counts
+    }()
+
     /// The row of `title` in the catalog list, counting from 0.
     static func row(of title: String) -> Int? {
         titles.firstIndex(of: title)

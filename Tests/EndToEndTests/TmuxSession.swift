@@ -14,7 +14,7 @@ final class TmuxSession {
     private let target = "e2e"
 
     /// Starts `tui ARGUMENTS` in a pane of `width`×`height`. The pane reports `EXIT=<code>`
-    /// when the app ends and `TTY-RESTORED` when the terminal settings are back as before.
+    /// at the start of a line when the app ends (even one killed in raw mode) and `TTY-RESTORED` when the terminal settings are back as before.
     init(
         arguments: [String] = [],
         width: Int = 80,
@@ -30,8 +30,9 @@ final class TmuxSession {
         let exports = environment.map { "export \($0.key)=\(Self.quote($0.value)); " }.joined()
         let command = ([binary, "--data-dir", dir] + arguments).map(Self.quote).joined(separator: " ")
         let script = """
-            \(exports)stty -g > \(dir)/stty.before; \(command); echo "EXIT=$?"; \
-            stty -g > \(dir)/stty.after; cmp -s \(dir)/stty.before \(dir)/stty.after && echo TTY-RESTORED; \
+            \(exports)stty -g > \(dir)/stty.before; \(command); code=$?; stty -g > \(dir)/stty.after; \
+            stty sane; printf '\\r\\nEXIT=%s\\r\\n' "$code"; \
+            cmp -s \(dir)/stty.before \(dir)/stty.after && echo TTY-RESTORED; \
             sleep 600
             """
         // The first command starts the tmux server, which would hold an output pipe open forever.
@@ -74,6 +75,16 @@ final class TmuxSession {
     /// The screen as text, one string per row.
     func screen() throws -> [String] {
         try tmux(["capture-pane", "-p", "-t", target]).components(separatedBy: "\n")
+    }
+
+    /// The pane's title, which only an escape sequence written to the terminal can change.
+    func paneTitle() throws -> String {
+        try tmux(["display-message", "-p", "-t", target, "#{pane_title}"]).trimmingCharacters(in: .newlines)
+    }
+
+    /// Whether the terminal has heard a bell (BEL) since the session started.
+    func heardBell() throws -> Bool {
+        try tmux(["display-message", "-p", "-t", target, "#{window_bell_flag}"]).trimmingCharacters(in: .whitespacesAndNewlines) == "1"
     }
 
     /// The process id of the app in the pane.

@@ -1,0 +1,252 @@
+import Foundation
+import GRDB
+import Testing
+import TestSupport
+
+extension EndToEnd {
+    /// Issue 6: hostile data, odd terminals, signals and kills, and two instances at once.
+    @Suite("Journey: bad input and faults")
+    struct FaultJourneyTests {
+        @Test("a course imported with escape sequences and bells leaves the screen intact, the pane title unchanged and no bell")
+        func hostileText() async throws {
+            let directory = TemporaryDirectory(prefix: "edugo-e2e")
+            defer { directory.remove() }
+            let title = "Aaa \u{1B}[2J\u{1B}]0;pwned\u{07}Hostile\u{07} \u{1B}[31mRed\u{9B}2J"
+            let description = "\u{1B}[H\u{1B}[2JCleared?\u{1B}]2;retitled\u{1B}\\ Not at all.\u{07}"
+            try Self.importCourses([["title": title, "description": description, "instructor": "Eve \u{1B}[5mBlink"]], into: directory)
+
+            let session = try TmuxSession(dataDirectory: directory)
+            let paneTitle = try session.paneTitle()
+            try await session.signInIfAsked()
+
+            let list = try await session.waitFor("Aaa Hostile Red")
+            #expect(list[0].contains("1 Catalog"))
+            #expect(list.contains { $0.contains("Eve Blink") })
+            #expect(list.contains { $0.contains("Agile and Scrum") })
+            #expect(list[23].contains("move"))
+            try session.send("Enter")
+            let detail = try await session.waitFor("Not at all.")
+            #expect(detail[0].contains("1 Catalog"))
+            #expect(detail[1].contains("Aaa Hostile Red"))
+            #expect(detail.contains { $0.contains("Cleared? Not at all.") })
+            #expect(try session.paneTitle() == paneTitle)
+            #expect(try session.heardBell() == false)
+            #expect(!paneTitle.contains("pwned") && !paneTitle.contains("retitled"))
+        }
+
+        @Test("? opens the help overlay over the screen and ? closes it")
+        func helpOverlay() async throws {
+            let session = try TmuxSession()
+            try await session.signInIfAsked()
+            try await session.waitFor("Agile and Scrum")
+
+            try session.send("?")
+            let help = try await session.waitFor("Everywhere")
+            try session.send("?")
+
+            #expect(help.contains { $0.contains("switch tab") })
+            #expect(help.contains { $0.contains("search title, instructor, tags") })
+            try await session.waitFor("the list without the help") { lines in
+                !lines.contains { $0.contains("Everywhere") } && lines.contains { $0.contains("Agile and Scrum") }
+            }
+        }
+
+        @Test("TERM=dumb or an unknown terminal type exits 1 with a clear message", arguments: ["dumb", "no-such-terminal-42"])
+        func unusableTerminal(term: String) async throws {
+            let session = try TmuxSession(environment: ["TERM": term])
+
+            #expect(try await session.waitForExit() == 1)
+            let screen = try session.screen().joined(separator: " ")
+            #expect(screen.contains("tui cannot drive the terminal type \"\(term)\""))
+            #expect(try await session.terminalRestored())
+        }
+
+        @Test("a data directory that cannot be created exits 1 with the reason")
+        func uncreatableDataDirectory() async throws {
+            let directory = TemporaryDirectory(prefix: "edugo-e2e")
+            defer { directory.remove() }
+            let file = directory.url.appendingPathComponent("notes.txt")
+            _ = FileManager.default.createFile(atPath: file.path, contents: Data("x".utf8))
+
+            let session = try TmuxSession(arguments: ["--data-dir", file.appendingPathComponent("edugo").path])
+
+            #expect(try await session.waitForExit() == 1)
+            let screen = try session.screen().joined(separator: " ")
+            #expect(screen.contains("cannot create the data directory"))
+            #expect(screen.contains("Not a directory"))
+        }
+
+        @Test("an unwritable data directory exits 1 with the reason", .enabled(if: geteuid() != 0, "root may write anywhere"))
+        func unwritableDataDirectory() async throws {
+            let directory = TemporaryDirectory(prefix: "edugo-e2e")
+            defer {
+                chmod(directory.path + "/locked", 0o700)
+                directory.remove()
+            }
+            let locked = directory.url.appendingPathComponent("locked")
+            try FileManager.default.createDirectory(at: locked, withIntermediateDirectories: false)
+            chmod(locked.path, 0o500)
+
+            let session = try TmuxSession(arguments: ["--data-dir", locked.appendingPathComponent("edugo").path])
+
+            #expect(try await session.waitForExit() == 1)
+            #expect(try session.screen().joined(separator: " ").contains("Permission denied"))
+        }
+
+        @Test("Ctrl-C quits at once inside a text field and a y/n question, and restores the terminal", arguments: [
+            ["/", "a"], ["4", "e", "x"], ["4", "l"], ["2"],
+        ])
+        func controlCAnywhere(keys: [String]) async throws {
+            let session = try TmuxSession()
+            try await session.signInIfAsked()
+            try await session.waitFor("Agile and Scrum")
+            for key in keys {
+                try session.send(key)
+                try await Task.sleep(for: .milliseconds(150))
+            }
+
+            try session.send("C-c")
+
+            #expect(try await session.waitForExit() == 0)
+            #expect(try await session.terminalRestored())
+        }
+
+        @Test("Ctrl-C on the sign-in form, with text typed, quits and restores the terminal")
+        func controlCAtSignIn() async throws {
+            let session = try TmuxSession()
+            try await session.waitFor("Sign in to EduGo")
+            try session.type("demo@")
+
+            try session.send("C-c")
+
+            #expect(try await session.waitForExit() == 0)
+            #expect(try await session.terminalRestored())
+        }
+
+        @Test("kill -9 in a burst of enrolls and favourites: integrity_check passes and every action confirmed on screen is stored")
+        func killDuringBurst() async throws {
+            let directory = TemporaryDirectory(prefix: "edugo-e2e")
+            defer { directory.remove() }
+            var confirmedEnrollments: [String] = []
+            var confirmedFavourites: [String] = []
+            do {
+                let session = try TmuxSession(arguments: ["--latency", "40"], dataDirectory: directory)
+                try await session.signInIfAsked()
+                try await session.waitFor("Agile and Scrum")
+                // Enroll and favourite together on each page; the message confirms the enroll.
+                for title in ["Cloud Foundations on AWS", "Data Ethics and Privacy", "Guitar: First Steps"] {
+                    try await session.openCourse(title)
+                    try session.send("e", "f")
+                    try await session.waitFor("Enrolled in \(title)")
+                    confirmedEnrollments.append(title)
+                    try session.send("Escape")
+                }
+                // A burst of favourites down rows 9–16 (none of them touched above, so each
+                // is toggled once), killed while it is still going.
+                try session.send("Home")
+                try session.send("Down", times: 8)
+                try await session.waitFor("9/\(SeedCatalog.titles.count)")
+                for _ in 0..<8 {
+                    try session.send("f", "j")
+                    try await Task.sleep(for: .milliseconds(25))
+                }
+                let screen = try session.screen()
+                let pid = try #require(try session.appPID())
+                kill(pid, SIGKILL)
+                #expect(try await session.waitForExit() == 128 + SIGKILL)
+                // Confirmed: the rows drawn with ★, and the course a footer message reports added.
+                confirmedFavourites = screen.dropFirst(3).dropLast().filter { $0.hasPrefix(" ★") }.map {
+                    String($0.dropFirst(4).prefix(while: { $0 != "…" })).components(separatedBy: "  ").first ?? ""
+                }
+                if let footer = screen.last(where: { !$0.isEmpty }), let added = footer.range(of: "Added "),
+                   let end = footer.range(of: " to favourites") {
+                    confirmedFavourites.append(String(footer[added.upperBound..<end.lowerBound]))
+                }
+            }
+
+            let database = try DatabaseQueue(path: directory.url.appendingPathComponent("edugo.sqlite").path)
+            let (integrity, enrolled, favourites, counts) = try await database.read { db in
+                (
+                    try String.fetchAll(db, sql: "PRAGMA integrity_check"),
+                    try String.fetchAll(db, sql: "SELECT course.title FROM enrollment JOIN course ON course.id = enrollment.course_id WHERE status = 'active'"),
+                    try String.fetchAll(db, sql: "SELECT course.title FROM favourite JOIN course ON course.id = favourite.course_id"),
+                    try Row.fetchAll(db, sql: """
+                        SELECT course.title, course.enrolled_count,
+                               (SELECT count(*) FROM enrollment WHERE course_id = course.id AND status != 'dropped') AS taken
+                        FROM course
+                        """).map { ($0["title"] as String, $0["enrolled_count"] as Int, $0["taken"] as Int) }
+                )
+            }
+            #expect(integrity == ["ok"])
+            #expect(Set(confirmedEnrollments).isSubset(of: Set(enrolled)), "enrolled: \(enrolled)")
+            #expect(!confirmedFavourites.isEmpty, "no ★ was on screen when the app was killed")
+            for shown in confirmedFavourites {
+                #expect(favourites.contains { $0.hasPrefix(shown) }, "\(shown) was ★ on screen but is not stored: \(favourites)")
+            }
+            // Each enroll moved its seat count in the same transaction, or not at all.
+            let seeded = SeedCatalog.enrolledCounts
+            for (title, count, taken) in counts {
+                #expect(count == (seeded[title] ?? 0) + taken, "\(title): \(count) seats taken, \(taken) enrollments")
+            }
+
+            let restarted = try TmuxSession(dataDirectory: directory)
+            try await restarted.signInIfAsked()
+            try await restarted.waitFor("Agile and Scrum")
+            try restarted.send("2")
+            try await restarted.waitFor("My courses  \(enrolled.count) enrolled")
+        }
+
+        @Test("two instances on one data directory, both enrolling and toggling favourites, lose nothing")
+        func twoInstances() async throws {
+            let directory = TemporaryDirectory(prefix: "edugo-e2e")
+            defer { directory.remove() }
+            let first = try TmuxSession(dataDirectory: directory)
+            try await first.signInIfAsked()
+            try await first.waitFor("Agile and Scrum")
+            let second = try TmuxSession(dataDirectory: directory)
+            try await second.signInIfAsked()
+            try await second.waitFor("Agile and Scrum")
+
+            // Both at once: the first favourites rows 1–6, the second rows 7–12, and each enrolls.
+            try second.send("Down", times: 6)
+            try await second.waitFor("7/\(SeedCatalog.titles.count)")
+            for _ in 0..<6 {
+                try first.send("f", "j")
+                try second.send("f", "j")
+            }
+            try await first.waitFor("Added \(SeedCatalog.titles[5]) to favourites")
+            try await second.waitFor("Added \(SeedCatalog.titles[11]) to favourites")
+            try await first.openCourse("Cloud Foundations on AWS")
+            try await second.openCourse("Le français facile")
+            try first.send("e")
+            try second.send("e")
+            try await first.waitFor("Enrolled in Cloud Foundations on AWS")
+            try await second.waitFor("Enrolled in Le français facile")
+
+            try first.send("3")
+            try await first.waitFor("Favourites  12 courses")
+            try first.send("2")
+            try await first.waitFor("My courses  2 enrolled")
+            try second.send("3")
+            try await second.waitFor("Favourites  12 courses")
+        }
+
+        // MARK: - Helpers
+
+        /// Imports courses through the real binary's `import-courses`; each entry's fields
+        /// override a valid course's.
+        static func importCourses(_ overrides: [[String: Any]], into directory: TemporaryDirectory) throws {
+            let courses: [[String: Any]] = overrides.enumerated().map { index, fields in
+                var course: [String: Any] = [
+                    "id": "imported-\(index)", "title": "Imported \(index)", "instructor": "Someone",
+                    "level": "beginner", "duration_minutes": 30, "price": 5, "currency": "EUR", "description": "Text.",
+                ]
+                course.merge(fields) { $1 }
+                return course
+            }
+            let file = directory.url.appendingPathComponent("import.json")
+            try JSONSerialization.data(withJSONObject: courses).write(to: file)
+            try TmuxSession.run(try TmuxSession.binaryPath(), ["import-courses", file.path, "--data-dir", directory.path])
+        }
+    }
+}
