@@ -51,6 +51,97 @@ extension EndToEnd {
             }
         }
 
+        @Test("the mouse wheel scrolls the list and a click selects the row under it")
+        func mouse() async throws {
+            let session = try TmuxSession()
+            try await session.signInIfAsked()
+            try await session.waitFor("Agile and Scrum")
+            let total = SeedCatalog.titles.count
+
+            try session.mouse(.wheelDown, x: 10, y: 6)
+            try session.mouse(.wheelDown, x: 10, y: 6)
+            try await session.waitFor("7/\(total)")
+            try session.mouse(.wheelUp, x: 10, y: 6)
+            try await session.waitFor("4/\(total)")
+            // The list's rows start on screen row 3, under the title and the column names.
+            try session.click(x: 10, y: 10)
+            try await session.waitFor("8/\(total)")
+            try session.send("Enter")
+
+            let detail = try await session.waitFor("by ")
+            #expect(detail[1].contains(SeedCatalog.titles[7]))
+        }
+
+        @Test("a resize below 60×16 and back keeps the search being typed", arguments: [(40, 10), (59, 24), (80, 15)])
+        func resizeWhileSearching(width: Int, height: Int) async throws {
+            let session = try TmuxSession()
+            try await session.signInIfAsked()
+            try await session.waitFor("Agile and Scrum")
+            try session.send("/")
+            try session.type("swi")
+            try await session.waitFor("/ swi")
+
+            try session.resize(width: width, height: height)
+            try await session.waitFor("Terminal too small: need 60×16, have \(width)×\(height)".prefix(30).description)
+            try session.resize(width: 80, height: 24)
+            try await session.waitFor("/ swi")
+            try session.type("ft")
+
+            let screen = try await session.waitFor("/ swift ")
+            #expect(screen.contains { $0.contains("Swift Fundamentals") })
+            #expect(!screen.contains { $0.contains("Agile and Scrum") })
+        }
+
+        @Test("a resize while the catalog loads, then the list arrives at the new size")
+        func resizeWhileLoading() async throws {
+            let session = try TmuxSession(arguments: ["--latency", "800"])
+            try await session.signInIfAsked()
+            try await session.waitFor("Loading…")
+
+            try session.resize(width: 50, height: 12)
+            try await session.waitFor("Terminal too small")
+            try session.resize(width: 70, height: 20)
+
+            let list = try await session.waitFor("Agile and Scrum")
+            #expect(list.count == 20)
+            #expect(list[0].contains("1 Catalog"))
+        }
+
+        @Test("a resize while the name is edited keeps the edit, and Enter then saves it")
+        func resizeWhileEditingName() async throws {
+            let session = try TmuxSession()
+            try await session.signInIfAsked()
+            try await session.waitFor("Agile and Scrum")
+            try session.send("4")
+            try await session.waitFor("Member since")
+            try session.send("e", "End")
+            try session.type(" Ña")
+
+            try session.resize(width: 30, height: 8)
+            try await session.waitFor("Terminal too small")
+            try session.resize(width: 100, height: 30)
+            try await session.waitFor("Demo Learner Ña")
+            try session.send("Enter")
+
+            let saved = try await session.waitFor("Name updated")
+            #expect(saved[0].hasSuffix("Demo Learner Ña"))
+        }
+
+        @Test("a resize on the course page redraws it at the new size")
+        func resizeOnDetail() async throws {
+            let session = try TmuxSession()
+            try await session.signInIfAsked()
+            try await session.openCourse("Agile and Scrum in Real Teams")
+
+            try session.resize(width: 60, height: 16)
+            let small = try await session.waitFor("the page at 60×16") { $0.count == 16 && $0[1].contains("Agile and Scrum") }
+            try session.resize(width: 120, height: 40)
+
+            let large = try await session.waitFor("the page at 120×40") { $0.count == 40 && $0[0].hasSuffix("Demo Learner") }
+            #expect(small[0].contains("1 Catalog"))
+            #expect(large.contains { $0.contains("Sprints, backlogs") })
+        }
+
         @Test("TERM=dumb or an unknown terminal type exits 1 with a clear message", arguments: ["dumb", "no-such-terminal-42"])
         func unusableTerminal(term: String) async throws {
             let session = try TmuxSession(environment: ["TERM": term])

@@ -68,13 +68,35 @@ final class TmuxSession {
         try tmux(["send-keys", "-t", target, "-N", "\(count)", key])
     }
 
+    enum MouseButton: Int {
+        case left = 0
+        case release = 3
+        case wheelUp = 64
+        case wheelDown = 65
+    }
+
+    /// Sends a mouse report as the terminal would (X10 encoding, which ncursesw asks tmux's
+    /// terminal type for), at a 0-based cell.
+    func mouse(_ button: MouseButton, x: Int, y: Int) throws {
+        let bytes = [button.rawValue + 32, x + 33, y + 33].map { Character(Unicode.Scalar(UInt8($0))) }
+        try type("\u{1B}[M" + String(bytes))
+    }
+
+    /// A left click: press and release.
+    func click(x: Int, y: Int) throws {
+        try mouse(.left, x: x, y: y)
+        try mouse(.release, x: x, y: y)
+    }
+
     func resize(width: Int, height: Int) throws {
         try tmux(["resize-window", "-t", target, "-x", "\(width)", "-y", "\(height)"])
     }
 
     /// The screen as text, one string per row.
     func screen() throws -> [String] {
-        try tmux(["capture-pane", "-p", "-t", target]).components(separatedBy: "\n")
+        var rows = try tmux(["capture-pane", "-p", "-t", target]).components(separatedBy: "\n")
+        if rows.last == "" { rows.removeLast() }  // every row ends with a newline, the last too
+        return rows
     }
 
     /// The pane's title, which only an escape sequence written to the terminal can change.
