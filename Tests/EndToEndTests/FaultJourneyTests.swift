@@ -142,6 +142,27 @@ extension EndToEnd {
             #expect(large.contains { $0.contains("Sprints, backlogs") })
         }
 
+        @Test("NO_COLOR, or a terminal without colours: no colour at all, the selection in reverse video; else colours", arguments: [
+            (["NO_COLOR": "1"], false), (["TERM": "vt100"], false), ([:], true),
+        ])
+        func monochrome(environment: [String: String], coloured: Bool) async throws {
+            let session = try TmuxSession(environment: environment)
+            try await session.signInIfAsked()
+            try await session.waitFor("Agile and Scrum")
+            try session.send("Down")
+            try await session.waitFor("2/\(SeedCatalog.titles.count)")
+
+            let styled = try session.styledScreen()
+
+            let selected = try #require(styled.first { $0.contains("Building a Design") })
+            let other = try #require(styled.first { $0.contains("Agile and Scrum") })
+            #expect(selected.contains("\u{1B}[7m") != coloured, "\(selected.debugDescription)")
+            #expect(!other.contains("\u{1B}[7m"))
+            // Foreground or background colours; 39 and 49 (the terminal's defaults) are not colour.
+            let colours = /\x1B\[([0-9;]*;)?(3[0-8]|4[0-8]|9[0-7]|10[0-7])(;[0-9;]*)?m/
+            #expect(styled.contains { $0.contains(colours) } == coloured, "colour in \(styled.filter { $0.contains(colours) })")
+        }
+
         @Test("TERM=dumb or an unknown terminal type exits 1 with a clear message", arguments: ["dumb", "no-such-terminal-42"])
         func unusableTerminal(term: String) async throws {
             let session = try TmuxSession(environment: ["TERM": term])

@@ -27,7 +27,8 @@ final class TmuxSession {
         let dataDirectory = self.dataDirectory
         let binary = try Self.binaryPath()
         let dir = dataDirectory.path
-        let exports = environment.map { "export \($0.key)=\(Self.quote($0.value)); " }.joined()
+        // NO_COLOR only when a test asks for it: the test runner's own environment may set it.
+        let exports = "unset NO_COLOR; " + environment.map { "export \($0.key)=\(Self.quote($0.value)); " }.joined()
         let command = ([binary, "--data-dir", dir] + arguments).map(Self.quote).joined(separator: " ")
         let script = """
             \(exports)stty -g > \(dir)/stty.before; \(command); code=$?; stty -g > \(dir)/stty.after; \
@@ -97,6 +98,11 @@ final class TmuxSession {
         var rows = try tmux(["capture-pane", "-p", "-t", target]).components(separatedBy: "\n")
         if rows.last == "" { rows.removeLast() }  // every row ends with a newline, the last too
         return rows
+    }
+
+    /// The screen with its attributes and colours as SGR escape sequences, one string per row.
+    func styledScreen() throws -> [String] {
+        try tmux(["capture-pane", "-p", "-e", "-t", target]).components(separatedBy: "\n")
     }
 
     /// The pane's title, which only an escape sequence written to the terminal can change.

@@ -23,6 +23,31 @@ struct SQLiteFavouritesRepositoryTests {
         #expect(try await sut.favouriteIDs(userID: user) == ["a"])
     }
 
+    @Test("a database busy with another instance's write is waited for, then the toggle lands")
+    func waitsForAnotherWriter() async throws {
+        let (sut, database, directory) = try makeSUT()
+        defer { directory.remove() }
+        let user = try #require(try await database.signInDemo()).id
+        // Another process's connection holds the write lock with a transaction of its own.
+        var configuration = Configuration()
+        configuration.allowsUnsafeTransactions = true  // held open across calls on purpose
+        let other = try DatabaseQueue(path: database.path, configuration: configuration)
+        try other.inDatabase { db in
+            try db.execute(sql: "BEGIN IMMEDIATE")
+            try db.execute(sql: "UPDATE course SET title = 'Alpha, renamed' WHERE id = 'a'")
+        }
+
+        let toggle = Task { try await sut.toggle(userID: user, courseID: "b") }
+        try await Task.sleep(for: .milliseconds(300))
+        let storedWhileBusy = try other.inDatabase { db in try Int.fetchOne(db, sql: "SELECT count(*) FROM favourite") }
+        try other.inDatabase { db in try db.execute(sql: "COMMIT") }
+
+        #expect(try await toggle.value)
+        #expect(storedWhileBusy == 0)
+        #expect(try await sut.favourites(userID: user).map(\.title) == ["Beta"])
+        #expect(try await SQLiteCourseRepository(database: database).course(id: "a").title == "Alpha, renamed")
+    }
+
     @Test("favourites are per learner")
     func perUser() async throws {
         let (sut, database, directory) = try makeSUT()
