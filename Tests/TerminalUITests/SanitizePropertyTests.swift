@@ -1,0 +1,29 @@
+import PropertyBased
+import Testing
+import TerminalUI
+
+/// Whatever a title holds, what reaches the terminal has no control characters and fits.
+@Suite("Sanitising, random hostile text")
+struct SanitizePropertyTests {
+    /// Escape introducers, terminators and parameters mixed with ordinary and wide text.
+    static let alphabet: [Unicode.Scalar] = [
+        "\u{1B}", "[", "]", "P", "_", "^", "X", "(", "\u{07}", "\u{9B}", "\u{90}", "\u{9C}", "\u{9D}", "\\",
+        "0", "2", ";", "J", "m", "a", " ", "\u{0}", "\u{7F}", "\u{85}", "\t", "\n", "\r", "é", "\u{301}", "日", "🙂",
+    ]
+
+    @Test("the result has no control characters and, cut to any width, fits it")
+    func anyText() async {
+        await propertyCheck(
+            count: 500,
+            input: Gen.int(in: 0...(Self.alphabet.count - 1)).array(of: 0...60), Gen.int(in: 0...20)
+        ) { choices, width in
+            var text = String.UnicodeScalarView()
+            text.append(contentsOf: choices.map { Self.alphabet[$0] })
+
+            let clean = TerminalText.sanitize(String(text))
+
+            #expect(!clean.unicodeScalars.contains(where: TerminalText.isControl), "\(clean.debugDescription)")
+            #expect(TerminalText.truncate(clean, toWidth: width).displayWidth <= width)
+        }
+    }
+}
