@@ -16,14 +16,7 @@ struct CourseImportTests {
     static let newEntry = #"{"id": "new-one", "title": "New One", "instructor": "A", "level": "beginner", "duration_minutes": 5, "price": 0, "currency": "EUR", "description": "D"}"#
 
     /// SPEC's example entry; each bad-file case edits one part of it.
-    static let example = """
-        {"id": "swift-concurrency", "title": "Swift Concurrency in Practice",
-         "instructor": "María García", "category": "Swift", "level": "intermediate",
-         "duration_minutes": 150, "price": 35.99, "currency": "EUR",
-         "capacity": 40, "enrolled_count": 12, "tags": ["swift", "async"],
-         "prerequisite_id": null, "active": true,
-         "description": "Structured concurrency."}
-        """
+    static let example = CourseJSONTests.valid
 
     struct BadFile: CustomTestStringConvertible, Sendable {
         let name: String
