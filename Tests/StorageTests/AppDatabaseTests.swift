@@ -20,7 +20,10 @@ struct AppDatabaseTests {
         let tables = try await database.writer.read { db in
             try String.fetchAll(db, sql: "SELECT name FROM sqlite_master WHERE type = 'table' AND name NOT LIKE 'sqlite_%' ORDER BY name")
         }
-        #expect(tables == ["course", "enrollment", "favourite", "grdb_migrations", "session", "user"])
+        #expect(tables == [
+            "course", "course_search", "course_search_config", "course_search_data", "course_search_docsize",
+            "course_search_idx", "enrollment", "favourite", "grdb_migrations", "session", "user",
+        ])
     }
 
     @Test("the built-in catalog is loaded once: a second start adds nothing")

@@ -120,6 +120,39 @@ struct CourseImportTests {
         #expect(other.enrolledCount == 1)
     }
 
+    @Test("courses imported one at a time take their place in title order and are found by search, even where no gap is left")
+    func placesInOrder() async throws {
+        let (database, directory) = try makeSUT()
+        defer { directory.remove() }
+        // Each lands right after "Other Course" and before "Stored Course": the gap between
+        // ranks halves each time until it is used up and the catalog is renumbered.
+        var imported: [Course] = []
+        for number in 0..<40 {
+            let title = "Other Course \(String(repeating: "z", count: 40 - number))"
+            let entry = Self.newEntry
+                .replacingOccurrences(of: #""id": "new-one""#, with: #""id": "placed-\#(number)""#)
+                .replacingOccurrences(of: "New One", with: title)
+            _ = try database.importCourses(from: Data("[\(entry)]".utf8))
+            imported.append(.fixture(id: CourseID("placed-\(number)"), title: title))
+        }
+        // A title that changes moves its course.
+        let renamed = Self.newEntry
+            .replacingOccurrences(of: #""id": "new-one""#, with: #""id": "placed-0""#)
+            .replacingOccurrences(of: "New One", with: "Aardvark")
+        _ = try database.importCourses(from: Data("[\(renamed)]".utf8))
+        imported[0] = .fixture(id: "placed-0", title: "Aardvark")
+        let sut = SQLiteCourseRepository(database: database)
+
+        let page = try await sut.page(matching: "", at: .first, limit: 100)
+        let found = try await sut.page(matching: "other cour z", at: .first, limit: 100)
+
+        let expected = BruteForceSearch.catalogOrder(Self.catalog + imported).map(\.id)
+        #expect(page.map(\.course.id) == expected)
+        #expect(zip(page, page.dropFirst()).allSatisfy { $0.key < $1.key })
+        #expect(found.map(\.course.id) == expected.filter { $0.rawValue.hasPrefix("placed-") && $0 != "placed-0" })
+        #expect(try await sut.page(matching: "aardvark", at: .first, limit: 5).map(\.course.id) == ["placed-0"])
+    }
+
     @Test("a failure in the middle of the writes leaves nothing of the file behind")
     func allOrNothing() async throws {
         let (database, directory) = try makeSUT()

@@ -19,6 +19,16 @@ struct ConditionedCourseRepository: CourseRepository {
         try await conditions.beforeDataCall()
         return try await base.search(query)
     }
+
+    func page(matching query: String, at position: CatalogPosition, limit: Int) async throws(AppError) -> [CatalogRow] {
+        try await conditions.beforeDataCall()
+        return try await base.page(matching: query, at: position, limit: limit)
+    }
+
+    func count(matching query: String) async throws(AppError) -> CatalogCount {
+        try await conditions.beforeDataCall()
+        return try await base.count(matching: query)
+    }
 }
 
 /// A `SessionRepository` that applies the development conditions before each call.

@@ -5,6 +5,55 @@ public protocol CourseRepository: Sendable {
     /// Courses whose title, instructor or tags contain every word of `query`, ignoring case
     /// and accents; sorted like `allCourses`. A blank query matches every course.
     func search(_ query: String) async throws(AppError) -> [Course]
+    /// Up to `limit` courses next to `position` in catalog order (title, case- and
+    /// accent-insensitive, then id), oldest first. With a query, only courses where every
+    /// word of it starts a word of the title, the instructor or a tag, ignoring case and
+    /// accents. Never reads more than the page.
+    func page(matching query: String, at position: CatalogPosition, limit: Int) async throws(AppError) -> [CatalogRow]
+    /// How many courses match `query` (all of them for a blank one); a large count of
+    /// matches may be given as a lower bound, so counting stays cheap.
+    func count(matching query: String) async throws(AppError) -> CatalogCount
     /// One course; `.courseNotFound` when there is none with that id.
     func course(id: CourseID) async throws(AppError) -> Course
+}
+
+/// A course's place in the catalog order: compare keys to compare places. Opaque otherwise.
+public struct CatalogKey: Hashable, Comparable, Sendable {
+    public let rawValue: Int64
+
+    public init(_ rawValue: Int64) {
+        self.rawValue = rawValue
+    }
+
+    public static func < (lhs: CatalogKey, rhs: CatalogKey) -> Bool { lhs.rawValue < rhs.rawValue }
+}
+
+/// A course with its place in the catalog order, as pages return them.
+public struct CatalogRow: Hashable, Sendable {
+    public let key: CatalogKey
+    public let course: Course
+
+    public init(key: CatalogKey, course: Course) {
+        self.key = key
+        self.course = course
+    }
+}
+
+/// Where a page of the catalog is read from.
+public enum CatalogPosition: Hashable, Sendable {
+    /// The first `limit` courses.
+    case first
+    /// The last `limit` courses.
+    case last
+    /// The courses right after this key.
+    case after(CatalogKey)
+    /// The courses right before this key.
+    case before(CatalogKey)
+}
+
+/// How many courses there are.
+public enum CatalogCount: Hashable, Sendable {
+    case exactly(Int)
+    /// At least this many; counting further would cost more than it is worth.
+    case atLeast(Int)
 }

@@ -97,13 +97,18 @@ enum Migrations {
 
         migrator.registerMigration("v4-search-key") { db in
             try db.execute(sql: "ALTER TABLE course ADD COLUMN search_key TEXT NOT NULL DEFAULT ''")
+            let update = try db.makeStatement(sql: "UPDATE course SET search_key = ? WHERE id = ?")
             for row in try Row.fetchAll(db, sql: "SELECT \(CourseRow.columns) FROM course") {
                 let course = try CourseRow.course(from: row)
-                try db.execute(
-                    sql: "UPDATE course SET search_key = ? WHERE id = ?",
-                    arguments: [SortKey.searchKey(for: course), course.id.rawValue]
-                )
+                try update.execute(arguments: [SortKey.searchKey(for: course), course.id.rawValue])
             }
+        }
+
+        migrator.registerMigration("v5-catalog-order-and-full-text-search") { db in
+            try db.execute(sql: "ALTER TABLE course ADD COLUMN sort_rank INTEGER")
+            try db.execute(sql: "CREATE INDEX course_by_rank ON course(sort_rank)")
+            try db.execute(sql: CatalogOrder.createSearchTable)
+            try CatalogOrder.renumber(db)
         }
 
         return migrator

@@ -42,11 +42,7 @@ extension AppDatabase {
                 var summary = CourseImportSummary(added: 0, updated: 0)
                 try db.inTransaction(.immediate) {
                     try file.checkPrerequisites(stored: try Self.storedIDs(among: file.outsidePrerequisites, in: db))
-                    var added = 0
-                    for course in file.courses where try CourseRow.upsert(course, in: db) {
-                        added += 1
-                    }
-                    summary = CourseImportSummary(added: added, updated: file.courses.count - added)
+                    summary = try Self.store(file.courses, in: db)
                     return .commit
                 }
                 return summary
@@ -56,6 +52,23 @@ extension AppDatabase {
         } catch {
             throw .storage(reason: Self.reason(error))
         }
+    }
+
+    /// Adds or updates courses inside the caller's transaction. A few are placed in the
+    /// catalog order one by one; many at once, or one with no room left between its
+    /// neighbours, renumber the whole order and rebuild the search index in one pass.
+    static func store(_ courses: [Course], in db: Database) throws -> CourseImportSummary {
+        let stored = try Int.fetchOne(db, sql: "SELECT count(*) FROM course") ?? 0
+        let bulk = courses.count > max(1_000, stored / 10)
+        var added = 0
+        var renumber = bulk
+        for course in courses {
+            let outcome = try CourseRow.upsert(course, placing: !bulk, in: db)
+            if outcome.added { added += 1 }
+            if outcome.needsRenumbering { renumber = true }
+        }
+        if renumber { try CatalogOrder.renumber(db) }
+        return CourseImportSummary(added: added, updated: courses.count - added)
     }
 
     private static func storedIDs(among ids: Set<CourseID>, in db: Database) throws -> Set<CourseID> {

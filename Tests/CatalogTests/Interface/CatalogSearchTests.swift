@@ -134,6 +134,14 @@ private actor SlowFirstSearch: CourseRepository {
         return BruteForceSearch.filter(courses, query: query)
     }
 
+    func page(matching query: String, at position: CatalogPosition, limit: Int) async throws(AppError) -> [CatalogRow] {
+        BruteForceSearch.page(courses, query: query, at: position, limit: limit)
+    }
+
+    func count(matching query: String) async throws(AppError) -> CatalogCount {
+        .exactly(BruteForceSearch.matches(courses, query: query).count)
+    }
+
     func course(id: CourseID) async throws(AppError) -> Course {
         guard let course = courses.first(where: { $0.id == id }) else { throw .courseNotFound(id) }
         return course

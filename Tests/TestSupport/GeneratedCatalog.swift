@@ -1,0 +1,72 @@
+import SharedKernel
+
+/// A large, deterministic catalog for paging and search tests: titles, instructors and tags
+/// drawn from word lists with accents that fold (é, ñ, ü, ç, á, ö), CJK titles, and repeated
+/// titles so the id has to break ties.
+public enum GeneratedCatalog {
+    static let subjects = [
+        "Swift", "Rust", "Python", "Data", "Design", "Cloud", "Security", "Agile", "Kotlin", "React", "Docker",
+        "Linux", "Música", "Guitarra", "Español", "Français", "Deutsch", "Cocina", "Fotografía", "Finanzas",
+        "Marketing", "Écriture", "Leadership", "Négociation", "Statistik", "Álgebra", "Physik", "Química",
+        "Biología", "Historia", "Filosofía", "Dibujo", "Pintura", "Yoga", "Schach", "Excel", "SQL", "GraphQL",
+        "Kubernetes", "Terraform", "Ética", "Privacidad", "Visión", "Audio", "Vídeo", "Über", "Öko", "Façade",
+        "日本語", "中文", "한국어",
+    ]
+    static let qualifiers = [
+        "Essentials", "Fundamentals", "Advanced", "Practical", "Modern", "Complete", "for Beginners", "Mastery",
+        "Deep Dive", "Applied", "Hands-on", "Introduction", "Crash Course", "Bootcamp", "Workshop", "in Practice",
+        "avanzado", "básico", "für Profis", "pour débutants", "入門", "実践",
+    ]
+    static let instructors = [
+        "María García", "Daniel Okafor", "Renée Côté", "Ananya Iyer", "Zoë Schäfer", "Kenji Watanabe",
+        "Jonas Becker", "José Núñez", "François Dubois", "Ingrid Öberg", "Çağrı Yıldız", "Aoife Ní Bhriain",
+    ]
+
+    /// `count` courses with ids `gen-0000001`…; the same `seed` gives the same catalog.
+    public static func courses(count: Int, seed: UInt64 = 42) -> [Course] {
+        var random = SplitMix64(seed: seed)
+        return (1...max(1, count)).prefix(count).map { number in
+            let subject = subjects[random.next(below: subjects.count)]
+            let second = subjects[random.next(below: subjects.count)]
+            let qualifier = qualifiers[random.next(below: qualifiers.count)]
+            // Every 500th course repeats an earlier title exactly.
+            let title = number % 500 == 0 ? "\(subjects[0]) \(qualifiers[0])" : "\(subject) \(qualifier) \(second) \(number)"
+            return Course(
+                id: CourseID("gen-\(String(repeating: "0", count: max(0, 7 - String(number).count)))\(number)"),
+                title: title,
+                instructor: instructors[random.next(below: instructors.count)],
+                category: subject,
+                level: [CourseLevel.beginner, .intermediate, .advanced][random.next(below: 3)],
+                durationMinutes: 30 + random.next(below: 600),
+                price: Price(minorUnits: random.next(below: 12_000), currency: "EUR"),
+                capacity: random.next(below: 4) == 0 ? nil : 10 + random.next(below: 500),
+                enrolledCount: random.next(below: 10),
+                tags: [subject.lowercased(), second.lowercased()],
+                prerequisiteID: nil,
+                isActive: random.next(below: 20) != 0,
+                description: "\(title): a generated course for tests and benchmarks."
+            )
+        }
+    }
+}
+
+/// A tiny, fast, seedable generator, so generated catalogs are the same on every machine.
+struct SplitMix64 {
+    private var state: UInt64
+
+    init(seed: UInt64) {
+        state = seed
+    }
+
+    mutating func next() -> UInt64 {
+        state &+= 0x9E37_79B9_7F4A_7C15
+        var z = state
+        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
+        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
+        return z ^ (z >> 31)
+    }
+
+    mutating func next(below bound: Int) -> Int {
+        Int(next() % UInt64(bound))
+    }
+}
