@@ -10,7 +10,8 @@ struct DevelopmentConditionsTests {
         let base = CourseRepositorySpy.success([.fixture()])
         let sut = ConditionedCourseRepository(base: base, conditions: DevelopmentConditions(offline: true))
 
-        await #expect(throws: AppError.connectivity) { try await sut.allCourses() }
+        await #expect(throws: AppError.connectivity) { try await sut.page(matching: "", at: .first, limit: 10) }
+        await #expect(throws: AppError.connectivity) { try await sut.count(matching: "") }
         await #expect(throws: AppError.connectivity) { try await sut.course(id: "swift-101") }
         #expect(await base.messages == [])
     }
@@ -22,11 +23,11 @@ struct DevelopmentConditionsTests {
         let clock = ContinuousClock()
 
         let start = clock.now
-        let courses = try await sut.allCourses()
+        let rows = try await sut.page(matching: "", at: .first, limit: 10)
 
         #expect(clock.now - start >= .milliseconds(50))
-        #expect(courses == [.fixture()])
-        #expect(await base.messages == [.allCourses])
+        #expect(rows.map(\.course) == [.fixture()])
+        #expect(await base.messages == [.page("", .first, 10)])
     }
 
     @Test("no options means no decoration")

@@ -31,14 +31,14 @@ struct AppDatabaseTests {
         let directory = TemporaryDirectory()
         defer { directory.remove() }
         let first = try AppDatabase.open(directory: directory.url, passwordHasher: .fast)
-        let seeded = try await SQLiteCourseRepository(database: first).allCourses()
+        let seeded = try await SQLiteCourseRepository(database: first).everyCourse()
         try await first.writer.write { db in
             try db.execute(sql: "DELETE FROM course WHERE id = 'swift-fundamentals'")
         }
         try first.writer.close()
 
         let second = try AppDatabase.open(directory: directory.url, passwordHasher: .fast)
-        let afterRestart = try await SQLiteCourseRepository(database: second).allCourses()
+        let afterRestart = try await SQLiteCourseRepository(database: second).everyCourse()
         let users = try await second.writer.read { db in try Int.fetchOne(db, sql: "SELECT count(*) FROM user") }
 
         #expect(seeded.count == (try BuiltInCatalog.load()).count)

@@ -87,10 +87,10 @@ struct CourseImportTests {
         let summary = try database.importCourses(from: Data("{\"courses\": [\(Self.newEntry), \(renamed), \(dependent)]}".utf8))
 
         #expect(summary == CourseImportSummary(added: 2, updated: 1))
-        let courses = try await SQLiteCourseRepository(database: database).allCourses()
+        let courses = try await SQLiteCourseRepository(database: database).everyCourse()
         #expect(courses.map(\.title) == ["New One", "Other Course", "Stored, Renamed", "Swift Concurrency in Practice"])
         #expect(courses.first { $0.id == "swift-concurrency" }?.prerequisiteID == "other")
-        #expect(try await SQLiteCourseRepository(database: database).search("renamed").map(\.id) == ["stored"])
+        #expect(try await SQLiteCourseRepository(database: database).find("renamed").map(\.id) == ["stored"])
     }
 
     @Test("importing the same file twice updates everything the second time")

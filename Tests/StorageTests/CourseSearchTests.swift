@@ -25,7 +25,7 @@ struct CourseSearchTests {
         let (sut, directory) = try makeSUT()
         defer { directory.remove() }
 
-        let titles = try await sut.search(query).map(\.title)
+        let titles = try await sut.find(query).map(\.title)
 
         for title in mustFind { #expect(titles.contains(title), "\(query) should find \(title)") }
         for title in mustNotFind { #expect(!titles.contains(title), "\(query) should not find \(title)") }
@@ -36,8 +36,8 @@ struct CourseSearchTests {
         let (sut, directory) = try makeSUT()
         defer { directory.remove() }
 
-        #expect(try await sut.search("   ").count == Self.seed.count)
-        #expect(try await sut.search("").count == Self.seed.count)
+        #expect(try await sut.find("   ").count == Self.seed.count)
+        #expect(try await sut.find("").count == Self.seed.count)
     }
 
     @Test("results equal a brute-force filter, in catalog order", arguments: [
@@ -46,11 +46,11 @@ struct CourseSearchTests {
     func agreesWithBruteForce(query: String) async throws {
         let (sut, directory) = try makeSUT()
         defer { directory.remove() }
-        let all = try await sut.allCourses()
+        let all = try await sut.everyCourse()
 
-        let found = try await sut.search(query)
+        let found = try await sut.find(query)
 
-        #expect(found.map(\.id) == BruteForceSearch.filter(all, query: query).map(\.id))
+        #expect(found.map(\.id) == BruteForceSearch.matches(all, query: query).map(\.id))
     }
 
     private func makeSUT() throws -> (SQLiteCourseRepository, TemporaryDirectory) {

@@ -16,7 +16,7 @@ struct SQLiteCourseRepositoryTests {
         ])
         defer { directory.remove() }
 
-        let titles = try await sut.allCourses().map(\.title)
+        let titles = try await sut.everyCourse().map(\.title)
 
         #expect(titles == ["Ángel investing", "apple pie", "banana bread", "Zebra"])
     }
@@ -26,7 +26,7 @@ struct SQLiteCourseRepositoryTests {
         let (sut, directory) = try makeSUT(catalog: try BuiltInCatalog.load())
         defer { directory.remove() }
 
-        let courses = try await sut.allCourses()
+        let courses = try await sut.everyCourse()
 
         #expect(courses.count >= 60)
         #expect(Set(courses.compactMap(\.category)).count >= 6)

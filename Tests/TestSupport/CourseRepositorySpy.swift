@@ -5,14 +5,17 @@ import SharedKernel
 /// or a canned error; with a gate, calls wait until the test opens it.
 public actor CourseRepositorySpy: CourseRepository {
     public enum Message: Equatable, Sendable {
-        case allCourses
-        case search(String)
         case page(String, CatalogPosition, Int)
         case count(String)
         case course(CourseID)
     }
 
     public private(set) var messages: [Message] = []
+
+    /// How many pages were asked for (counts run beside them in any order).
+    public var pageRequests: Int {
+        messages.count { if case .page = $0 { true } else { false } }
+    }
     private var result: Result<[Course], AppError>
     private var gate: Gate?
 
@@ -38,18 +41,6 @@ public actor CourseRepositorySpy: CourseRepository {
         self.result = result
     }
 
-    public func allCourses() async throws(AppError) -> [Course] {
-        messages.append(.allCourses)
-        await gate?.wait()
-        return try result.get()
-    }
-
-    public func search(_ query: String) async throws(AppError) -> [Course] {
-        messages.append(.search(query))
-        await gate?.wait()
-        return BruteForceSearch.filter(try result.get(), query: query)
-    }
-
     public func page(matching query: String, at position: CatalogPosition, limit: Int) async throws(AppError) -> [CatalogRow] {
         messages.append(.page(query, position, limit))
         await gate?.wait()
@@ -71,18 +62,9 @@ public actor CourseRepositorySpy: CourseRepository {
     }
 }
 
-/// The obvious, slow search that the real one must agree with: every word of the query in
-/// the title, instructor or a tag, ignoring case and accents.
+/// The obvious, slow search that the real one must agree with: every word of the query
+/// starts a word of the title, the instructor or a tag, ignoring case and accents.
 public enum BruteForceSearch {
-    public static func filter(_ courses: [Course], query: String) -> [Course] {
-        let words = fold(query).split(whereSeparator: \.isWhitespace).map(String.init)
-        guard !words.isEmpty else { return courses }
-        return courses.filter { course in
-            let haystack = fold(([course.title, course.instructor] + course.tags).joined(separator: "\n"))
-            return words.allSatisfy { haystack.contains($0) }
-        }
-    }
-
     /// The courses where every word of `query` starts a word of the title, instructor or a
     /// tag, ignoring case and accents, in catalog order. Blank: all; no letters or digits: none.
     public static func matches(_ courses: [Course], query: String) -> [Course] {

@@ -5,19 +5,9 @@ struct ConditionedCourseRepository: CourseRepository {
     let base: any CourseRepository
     let conditions: DevelopmentConditions
 
-    func allCourses() async throws(AppError) -> [Course] {
-        try await conditions.beforeDataCall()
-        return try await base.allCourses()
-    }
-
     func course(id: CourseID) async throws(AppError) -> Course {
         try await conditions.beforeDataCall()
         return try await base.course(id: id)
-    }
-
-    func search(_ query: String) async throws(AppError) -> [Course] {
-        try await conditions.beforeDataCall()
-        return try await base.search(query)
     }
 
     func page(matching query: String, at position: CatalogPosition, limit: Int) async throws(AppError) -> [CatalogRow] {

@@ -70,7 +70,7 @@ final class CatalogListScreen: Screen {
         let y = area.y
         canvas.fill(Rect(x: area.x, y: y, width: area.width, height: 1), style: .normal)
         canvas.draw("/", x: content.x, y: y, style: .accent)
-        let count = viewModel.state.value.map { " \($0.count) match\($0.count == 1 ? "" : "es")" } ?? ""
+        let count = viewModel.countText(noun: "match", plural: "matches").map { " \($0)" } ?? ""
         let fieldWidth = max(1, content.width - 2 - count.displayWidth - 1)
         viewModel.drawSearchField(in: &canvas, x: content.x + 2, y: y, width: fieldWidth)
         canvas.draw(count, x: content.x + content.width - count.displayWidth, y: y, style: .dim)
@@ -82,9 +82,10 @@ final class CatalogListScreen: Screen {
         let columns = CatalogColumns(width: content.width)
         if !filtering {
             canvas.draw("Catalog", x: content.x, y: content.y, style: .bold)
-        let count = "\(courses.count) course\(courses.count == 1 ? "" : "s")"
-        let position = "\(viewModel.list.selectedIndex + 1)/\(courses.count)"
-            canvas.draw("  \(count)", x: content.x + 7, y: content.y, style: .dim)
+            if let count = viewModel.countText(noun: "course", plural: "courses") {
+                canvas.draw("  \(count)", x: content.x + 7, y: content.y, style: .dim)
+            }
+            let position = viewModel.positionText
             canvas.draw(position, x: content.x + content.width - position.displayWidth, y: content.y, style: .dim)
         }
         columns.draw(.headings, in: &canvas, x: content.x, y: content.y + 1, style: .dim)

@@ -1,10 +1,5 @@
 /// Reads the course catalog.
 public protocol CourseRepository: Sendable {
-    /// Every course, sorted by title (case- and accent-insensitive), then id.
-    func allCourses() async throws(AppError) -> [Course]
-    /// Courses whose title, instructor or tags contain every word of `query`, ignoring case
-    /// and accents; sorted like `allCourses`. A blank query matches every course.
-    func search(_ query: String) async throws(AppError) -> [Course]
     /// Up to `limit` courses next to `position` in catalog order (title, case- and
     /// accent-insensitive, then id), oldest first. With a query, only courses where every
     /// word of it starts a word of the title, the instructor or a tag, ignoring case and

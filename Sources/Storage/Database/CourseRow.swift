@@ -77,8 +77,8 @@ enum CourseRow {
         let upsert = try db.cachedStatement(sql: """
             INSERT INTO course (id, title, sort_key, instructor, category, level, duration_minutes,
                 price_minor, currency, capacity, enrolled_count, tags, prerequisite_id, active, description,
-                search_key, sort_rank)
-            VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+                sort_rank)
+            VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
             ON CONFLICT(id) DO UPDATE SET
                 title = excluded.title, sort_key = excluded.sort_key, instructor = excluded.instructor,
                 category = excluded.category, level = excluded.level,
@@ -87,11 +87,10 @@ enum CourseRow {
                 enrolled_count = max(excluded.enrolled_count, (
                     SELECT count(*) FROM enrollment WHERE course_id = excluded.id AND status != 'dropped')),
                 tags = excluded.tags, prerequisite_id = excluded.prerequisite_id, active = excluded.active,
-                description = excluded.description, search_key = excluded.search_key,
-                sort_rank = excluded.sort_rank
+                description = excluded.description, sort_rank = excluded.sort_rank
             """)
         var arguments = try arguments(for: course)
-        _ = arguments.append(contentsOf: [SortKey.searchKey(for: course), rank])
+        _ = arguments.append(contentsOf: [rank])
         try upsert.execute(arguments: arguments)
         return (existing == nil, placing && rank == nil)
     }

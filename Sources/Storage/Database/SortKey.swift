@@ -8,19 +8,9 @@ enum SortKey {
         text.folding(options: [.caseInsensitive, .diacriticInsensitive, .widthInsensitive], locale: nil)
     }
 
-    /// What search matches against: title, instructor and tags, folded.
+    /// What the LIKE search of v4 matched against; v5's full-text index replaced it, and the
+    /// column is kept only because shipped migrations are never edited.
     static func searchKey(for course: Course) -> String {
         make(([course.title, course.instructor] + course.tags).joined(separator: "\n"))
-    }
-
-    /// The folded words of a query, each ready for `LIKE … ESCAPE '\\'`.
-    static func likePatterns(for query: String) -> [String] {
-        make(query).split(whereSeparator: \.isWhitespace).map { word in
-            let escaped = word
-                .replacingOccurrences(of: "\\", with: "\\\\")
-                .replacingOccurrences(of: "%", with: "\\%")
-                .replacingOccurrences(of: "_", with: "\\_")
-            return "%\(escaped)%"
-        }
     }
 }

@@ -9,27 +9,6 @@ public struct SQLiteCourseRepository: CourseRepository {
         self.database = database
     }
 
-    public func allCourses() async throws(AppError) -> [Course] {
-        try await database.read { db in
-            try Row.fetchAll(db, sql: "SELECT \(CourseRow.columns) FROM course ORDER BY sort_key, id")
-                .map(CourseRow.course(from:))
-        }
-    }
-
-    public func search(_ query: String) async throws(AppError) -> [Course] {
-        let patterns = SortKey.likePatterns(for: query)
-        guard !patterns.isEmpty else { return try await allCourses() }
-        let conditions = Array(repeating: "search_key LIKE ? ESCAPE '\\'", count: patterns.count).joined(separator: " AND ")
-        return try await database.read { db in
-            try Row.fetchAll(
-                db,
-                sql: "SELECT \(CourseRow.columns) FROM course WHERE \(conditions) ORDER BY sort_key, id",
-                arguments: StatementArguments(patterns)
-            )
-            .map(CourseRow.course(from:))
-        }
-    }
-
     /// Search results are counted up to this many; past it the count is a lower bound.
     static let countLimit = 10_000
 

@@ -45,6 +45,13 @@ public struct ListState: Hashable, Sendable {
         if itemCount == 0 { scrollOffset = 0 }
     }
 
+    /// Follows the rows when `delta` rows were added (positive) or removed (negative) above
+    /// the selection, so the same row stays selected at the same place on screen.
+    public mutating func shift(by delta: Int) {
+        selectedIndex = max(0, selectedIndex + delta)
+        scrollOffset = max(0, scrollOffset + delta)
+    }
+
     /// The rows to draw in a viewport of `height` rows: only these are ever touched.
     public func visibleRange(itemCount: Int, height: Int) -> Range<Int> {
         guard itemCount > 0, height > 0 else { return 0..<0 }

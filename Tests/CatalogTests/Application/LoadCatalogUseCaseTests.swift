@@ -5,23 +5,24 @@ import TestSupport
 
 @Suite("Load catalog and course detail")
 struct LoadCatalogUseCaseTests {
-    @Test("loading the catalog returns the repository's courses")
-    func returnsCourses() async throws {
-        let courses = [Course.fixture(id: "a", title: "A"), .fixture(id: "b", title: "B")]
+    @Test("a page of the catalog is the repository's page, asked for once, with its keys")
+    func returnsPage() async throws {
+        let courses = [Course.fixture(id: "a", title: "A"), .fixture(id: "b", title: "B"), .fixture(id: "c", title: "C")]
         let repository = CourseRepositorySpy.success(courses)
         let sut = LoadCatalogUseCase(courses: repository, marks: .none)
 
-        let result = try await sut.execute()
+        let result = try await sut.page(query: "", at: .after(CatalogKey(1)), limit: 1)
 
-        #expect(result == courses.map { CatalogEntry(course: $0, isEnrolled: false) })
-        #expect(await repository.messages == [.allCourses])
+        #expect(result == [CatalogRow.Marked(key: CatalogKey(2), entry: CatalogEntry(course: courses[1], isEnrolled: false))])
+        #expect(await repository.messages == [.page("", .after(CatalogKey(1)), 1)])
     }
 
-    @Test("an empty catalog returns no courses")
+    @Test("an empty catalog returns no courses and counts none")
     func returnsNone() async throws {
         let sut = LoadCatalogUseCase(courses: CourseRepositorySpy.success([]), marks: .none)
 
-        #expect(try await sut.execute() == [])
+        #expect(try await sut.page(query: "", at: .first, limit: 10) == [])
+        #expect(try await sut.count(query: "") == .exactly(0))
     }
 
     @Test("courses the learner is enrolled in are marked")
@@ -30,7 +31,7 @@ struct LoadCatalogUseCaseTests {
         let enrollments = EnrollmentRepositorySpy(courses: courses, enrollments: [.fixture(courseID: "b")])
         let sut = LoadCatalogUseCase(courses: CourseRepositorySpy.success(courses), marks: CourseMarks(session: SessionRepositoryStub.demo, enrollments: enrollments, favourites: FavouritesRepositorySpy()))
 
-        let entries = try await sut.execute()
+        let entries = try await sut.page(query: "", at: .first, limit: 10).map(\.entry)
 
         #expect(entries.map(\.isEnrolled) == [false, true])
         #expect(entries.map(\.markers) == ["", " ✓"])
@@ -40,7 +41,8 @@ struct LoadCatalogUseCaseTests {
     func connectivity() async {
         let sut = LoadCatalogUseCase(courses: CourseRepositorySpy.offline, marks: .none)
 
-        await #expect(throws: AppError.connectivity) { try await sut.execute() }
+        await #expect(throws: AppError.connectivity) { try await sut.page(query: "", at: .first, limit: 10) }
+        await #expect(throws: AppError.connectivity) { try await sut.count(query: "") }
     }
 
     @Test("course detail loads by id with its prerequisite's title")

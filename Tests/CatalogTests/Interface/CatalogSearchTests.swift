@@ -123,19 +123,16 @@ private actor SlowFirstSearch: CourseRepository {
     func waitForSlowCall() async { await started.wait() }
     func releaseSlowCall() async { await release.open() }
 
-    func allCourses() async throws(AppError) -> [Course] { courses }
-
-    func search(_ query: String) async throws(AppError) -> [Course] {
-        queries.append(query)
-        if queries.count == 1 {
-            await started.open()
-            await release.wait()
-        }
-        return BruteForceSearch.filter(courses, query: query)
-    }
-
+    /// The first page asked for with a query waits until the test releases it.
     func page(matching query: String, at position: CatalogPosition, limit: Int) async throws(AppError) -> [CatalogRow] {
-        BruteForceSearch.page(courses, query: query, at: position, limit: limit)
+        if !query.isEmpty {
+            queries.append(query)
+            if queries.count == 1 {
+                await started.open()
+                await release.wait()
+            }
+        }
+        return BruteForceSearch.page(courses, query: query, at: position, limit: limit)
     }
 
     func count(matching query: String) async throws(AppError) -> CatalogCount {

@@ -1,0 +1,122 @@
+import Testing
+import TerminalUI
+
+/// A list of 10 000 numbered rows read a page at a time.
+@Suite("Paged list")
+@MainActor
+struct PagedListTests {
+    struct Row: Identifiable, Hashable, Sendable {
+        let id: Int
+    }
+
+    /// Counts the pages read; keys are the row numbers times 10, so they are not indices.
+    final class Source {
+        let total: Int
+        var pagesRead: [PagePosition<Int>] = []
+
+        init(total: Int) {
+            self.total = total
+        }
+
+        func page(_ position: PagePosition<Int>, _ limit: Int) -> [PagedItem<Int, Row>] {
+            pagesRead.append(position)
+            let numbers: [Int]
+            switch position {
+            case .first: numbers = Array((0..<total).prefix(limit))
+            case .last: numbers = Array((0..<total).suffix(limit))
+            case .after(let key): numbers = Array((0..<total).filter { $0 * 10 > key }.prefix(limit))
+            case .before(let key): numbers = Array((0..<total).filter { $0 * 10 < key }.suffix(limit))
+            }
+            return numbers.map { PagedItem(key: $0 * 10, item: Row(id: $0)) }
+        }
+    }
+
+    @Test("moving down reads the next pages before they are needed and keeps at most three pages")
+    func scrollsForwards() async {
+        let (sut, source) = makeSUT(total: 10_000)
+        await sut.load()
+
+        for _ in 0..<1_000 {
+            _ = sut.handle(.down, pageSize: 20)
+            await settle()
+        }
+
+        #expect(sut.selected == Row(id: 1_000))
+        #expect(sut.position == 1_000)
+        #expect(sut.items.count <= 300)
+        #expect(source.pagesRead.count < 20)
+        #expect(!source.pagesRead.contains { if case .last = $0 { true } else { false } })
+    }
+
+    @Test("End reads the last page; PgUp and ↑ then walk back with the right positions")
+    func endAndBack() async {
+        let (sut, _) = makeSUT(total: 10_000)
+        await sut.load()
+
+        _ = sut.handle(.end, pageSize: 20)
+        await settle()
+        #expect(sut.selected == Row(id: 9_999))
+        #expect(sut.position == 9_999)
+        for _ in 0..<30 {
+            _ = sut.handle(.pageUp, pageSize: 20)
+            await settle()
+        }
+
+        #expect(sut.selected == Row(id: 9_399))
+        #expect(sut.position == 9_399)
+        #expect(sut.items.count <= 300)
+        _ = sut.handle(.home, pageSize: 20)
+        await settle()
+        #expect(sut.selected == Row(id: 0))
+        #expect(sut.position == 0)
+    }
+
+    @Test("a refresh reads the window where it is and keeps the selected row")
+    func refreshKeepsPlace() async {
+        let (sut, source) = makeSUT(total: 10_000)
+        await sut.load()
+        for _ in 0..<250 {
+            _ = sut.handle(.down, pageSize: 20)
+            await settle()
+        }
+        source.pagesRead = []
+
+        await sut.refresh()
+
+        #expect(sut.selected == Row(id: 250))
+        #expect(sut.position == 250)
+        #expect(source.pagesRead.count == 2)  // the row before the window, then the window
+    }
+
+    @Test("a short list is one page: no more reads however the selection moves")
+    func shortList() async {
+        let (sut, source) = makeSUT(total: 30)
+        await sut.load()
+
+        _ = sut.handle(.end, pageSize: 20)
+        _ = sut.handle(.home, pageSize: 20)
+        _ = sut.handle(.pageDown, pageSize: 20)
+        await settle()
+
+        #expect(source.pagesRead.count == 1)
+        #expect(sut.selected == Row(id: 20))
+        #expect(sut.count == .exactly(30))
+    }
+
+    // MARK: - Helpers
+
+    private func makeSUT(total: Int) -> (PagedList<Int, Row>, Source) {
+        let source = Source(total: total)
+        let sut = PagedList<Int, Row>(
+            pageSize: 100,
+            fetchPage: { position, limit in .success(source.page(position, limit)) },
+            fetchCount: { .success(.exactly(source.total)) }
+        )
+        return (sut, source)
+    }
+
+    /// Lets the fetches the list started run.
+    private func settle() async {
+        for _ in 0..<20 { await Task.yield() }
+    }
+}
