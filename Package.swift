@@ -14,6 +14,7 @@ let package = Package(
     platforms: [.macOS(.v14)],
     products: [
         .executable(name: "tui", targets: ["tui"]),
+        .executable(name: "tui-bench", targets: ["tui-bench"]),
     ],
     dependencies: [
         .package(url: "https://github.com/apple/swift-argument-parser", exact: "1.8.2"),
@@ -33,6 +34,15 @@ let package = Package(
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]
         ),
+
+        // MARK: - Benchmark (BENCHMARKS.md): the real tui in a pseudo-terminal, next to peers
+
+        .executableTarget(
+            name: "tui-bench",
+            dependencies: ["CPty", "SharedKernel", "Storage", "TestSupport"],
+            path: "Benchmarks/tui-bench"
+        ),
+        .target(name: "CPty", path: "Benchmarks/CPty"),
 
         // MARK: - Composition root
 

@@ -37,6 +37,16 @@ extension AppDatabase {
         } catch {
             throw .badFile(error)
         }
+        return try write(file)
+    }
+
+    /// Adds or updates courses already in memory (e.g. a generated catalog), by the same
+    /// rules as a file: one transaction, prerequisites checked, all or nothing.
+    public func importCourses(_ courses: [Course]) throws(CourseImportError) -> CourseImportSummary {
+        try write(CourseFile(courses: courses, ids: Set(courses.map(\.id))))
+    }
+
+    private func write(_ file: CourseFile) throws(CourseImportError) -> CourseImportSummary {
         do {
             return try writer.writeWithoutTransaction { db in
                 var summary = CourseImportSummary(added: 0, updated: 0)

@@ -1,0 +1,239 @@
+import Foundation
+import SharedKernel
+import Storage
+import TestSupport
+
+#if canImport(Glibc)
+import Glibc
+#endif
+
+// tui-bench: generates catalogs, drives the real `tui` in a pseudo-terminal and reports
+// medians, next to fzf and whiptail on the same titles. See BENCHMARKS.md.
+
+struct Options {
+    var sizes = [10_000, 100_000, 1_000_000]
+    var runs = 15
+    var work = ".build-bench"
+    var tui: String?
+    var peers = true
+
+    init(_ arguments: [String]) throws {
+        var rest = arguments.dropFirst()
+        while let argument = rest.popFirst() {
+            switch argument {
+            case "--sizes": sizes = (rest.popFirst() ?? "").split(separator: ",").compactMap { Int($0) }
+            case "--runs": runs = Int(rest.popFirst() ?? "") ?? runs
+            case "--work": work = rest.popFirst() ?? work
+            case "--tui": tui = rest.popFirst()
+            case "--no-peers": peers = false
+            default: throw BenchError.failed("unknown argument \(argument); use --sizes 10000,100000 --runs 15 --work DIR --tui PATH --no-peers")
+            }
+        }
+    }
+}
+
+let options = try Options(CommandLine.arguments)
+let tui = options.tui ?? URL(fileURLWithPath: CommandLine.arguments[0]).deletingLastPathComponent().appendingPathComponent("tui").path
+guard FileManager.default.isExecutableFile(atPath: tui) else {
+    throw BenchError.failed("no tui at \(tui); build it with: swift build -c release --product tui")
+}
+let clock = ContinuousClock()
+let environment = [
+    "TERM": "xterm-256color", "HOME": NSHomeDirectory(), "PATH": "/usr/bin:/bin", "LANG": "C.UTF-8",
+]
+
+func median(_ values: [Double]) -> Double {
+    guard !values.isEmpty else { return .nan }
+    let sorted = values.sorted()
+    return sorted.count % 2 == 1 ? sorted[sorted.count / 2] : (sorted[sorted.count / 2 - 1] + sorted[sorted.count / 2]) / 2
+}
+
+func milliseconds(_ duration: Duration) -> Double {
+    Double(duration.components.seconds) * 1_000 + Double(duration.components.attoseconds) / 1e15
+}
+
+func format(_ value: Double, _ unit: String = "ms") -> String {
+    value.isNaN ? "—" : String(format: value < 10 ? "%.2f %@" : "%.1f %@", value, unit)
+}
+
+// MARK: - Catalogs
+
+/// A data directory holding `size` generated courses and a signed-in demo learner; made once
+/// and kept under the work directory.
+func catalog(size: Int) async throws -> URL {
+    let directory = URL(fileURLWithPath: options.work).appendingPathComponent("catalog-\(size)")
+    let ready = directory.appendingPathComponent("ready")
+    if FileManager.default.fileExists(atPath: ready.path) { return directory }
+    try? FileManager.default.removeItem(at: directory)
+    let start = clock.now
+    let courses = GeneratedCatalog.courses(count: size)
+    let database = try AppDatabase.open(directory: directory, seedCatalog: { [] })
+    let summary = try database.importCourses(courses)
+    _ = try await SQLiteSessionRepository(database: database, hasher: PasswordHasher())
+        .signIn(email: "demo@edugo.dev", password: "edugo-demo")
+    let titles = courses.map(\.title).joined(separator: "\n") + "\n"
+    try titles.write(to: directory.appendingPathComponent("titles.txt"), atomically: true, encoding: .utf8)
+    _ = FileManager.default.createFile(atPath: ready.path, contents: Data())
+    print("  generated \(summary.added) courses in \(format(milliseconds(clock.now - start) / 1_000, "s"))")
+    return directory
+}
+
+// MARK: - Ours
+
+struct Figures {
+    var startup: [Double] = []
+    var down: [Double] = []
+    var downBytes: [Double] = []
+    var pageDown: [Double] = []
+    var pageDownBytes: [Double] = []
+    var search: [Double] = []
+    var searchBytes: [Double] = []
+    var peakMemory: [Double] = []
+}
+
+/// Sends one key and times it to the end of the frame it causes.
+func press(_ key: String, in terminal: PseudoTerminal) -> (Double, Double) {
+    let sent = terminal.send(key)
+    let output = terminal.readUntilQuiet()
+    guard let last = output.lastByteAt else { return (.nan, 0) }
+    return (milliseconds(last - sent), Double(output.bytes.count))
+}
+
+func measureOurs(size: Int, directory: URL) throws -> Figures {
+    var figures = Figures()
+    let arguments = ["--data-dir", directory.path]
+    let loaded = "1/\(size)"
+    for _ in 0..<options.runs {
+        let terminal = try PseudoTerminal(tui, arguments, environment: environment)
+        let output = terminal.readUntilQuiet(until: loaded)
+        guard let last = output.lastByteAt, output.text.contains(loaded) else { throw BenchError.failed("the catalog never showed \(loaded)") }
+        figures.startup.append(milliseconds(last - terminal.spawnedAt))
+    }
+
+    let terminal = try PseudoTerminal(tui, arguments, environment: environment)
+    _ = terminal.readUntilQuiet(until: loaded)
+    for _ in 0..<options.runs * 2 {
+        let (time, bytes) = press("\u{1B}[B", in: terminal)
+        figures.down.append(time)
+        figures.downBytes.append(bytes)
+    }
+    for _ in 0..<options.runs {
+        let (time, bytes) = press("\u{1B}[6~", in: terminal)
+        figures.pageDown.append(time)
+        figures.pageDownBytes.append(bytes)
+    }
+    for query in ["swift", "garcia", "data fund"] {
+        _ = press("/", in: terminal)
+        for character in query {
+            let (time, bytes) = press(String(character), in: terminal)
+            figures.search.append(time)
+            figures.searchBytes.append(bytes)
+        }
+        _ = press("\u{1B}", in: terminal)
+    }
+    if let peak = terminal.peakResidentBytes() { figures.peakMemory.append(Double(peak) / 1_048_576) }
+    return figures
+}
+
+// MARK: - Peers
+
+/// `fzf --filter QUERY` over the titles: the whole run, start to exit.
+func measureFzf(titles: URL, query: String) throws -> [Double] {
+    guard let fzf = ["/usr/bin/fzf", "/usr/local/bin/fzf"].first(where: FileManager.default.isExecutableFile(atPath:)) else { return [] }
+    var times: [Double] = []
+    for _ in 0..<options.runs {
+        var actions = posix_spawn_file_actions_t()
+        posix_spawn_file_actions_init(&actions)
+        posix_spawn_file_actions_addopen(&actions, 0, titles.path, O_RDONLY, 0)
+        posix_spawn_file_actions_addopen(&actions, 1, "/dev/null", O_WRONLY, 0)
+        let argv = ([fzf, "--filter", query] as [String]).map { strdup($0) } + [nil]
+        var pid: pid_t = 0
+        let start = clock.now
+        guard posix_spawn(&pid, fzf, &actions, nil, argv, environ) == 0 else { break }
+        var status: Int32 = 0
+        waitpid(pid, &status, 0)
+        times.append(milliseconds(clock.now - start))
+        argv.forEach { free($0) }
+        posix_spawn_file_actions_destroy(&actions)
+    }
+    return times
+}
+
+/// `whiptail --menu` with the titles: start to first frame, and one ↓.
+func measureWhiptail(titles: [String]) throws -> (startup: [Double], down: [Double], downBytes: [Double]) {
+    guard FileManager.default.isExecutableFile(atPath: "/usr/bin/whiptail") else { return ([], [], []) }
+    let items = titles.enumerated().flatMap { ["\($0.offset + 1)", $0.element] }
+    var result: (startup: [Double], down: [Double], downBytes: [Double]) = ([], [], [])
+    for _ in 0..<options.runs {
+        let terminal = try PseudoTerminal("/usr/bin/whiptail", ["--menu", "EduGo catalog", "24", "80", "16"] + items, environment: environment)
+        let output = terminal.readUntilQuiet(quiet: .milliseconds(150))
+        guard let last = output.lastByteAt else { continue }
+        result.startup.append(milliseconds(last - terminal.spawnedAt))
+        let (time, bytes) = press("\u{1B}[B", in: terminal)
+        result.down.append(time)
+        result.downBytes.append(bytes)
+    }
+    return result
+}
+
+// MARK: - Run
+
+print("tui-bench: \(ProcessInfo.processInfo.activeProcessorCount) cores, runs \(options.runs), tui \(tui)")
+var rows: [(String, [String])] = []
+var ours: [Int: Figures] = [:]
+var fzfTimes: [Int: Double] = [:]
+for size in options.sizes {
+    print("catalog of \(size) courses")
+    let directory = try await catalog(size: size)
+    let figures = try measureOurs(size: size, directory: directory)
+    ours[size] = figures
+    if options.peers {
+        let titles = directory.appendingPathComponent("titles.txt")
+        fzfTimes[size] = median(try ["swift", "garcia", "data fund"].flatMap { try measureFzf(titles: titles, query: $0) })
+    }
+}
+
+@MainActor
+func line(_ label: String, _ values: (Figures) -> [Double], unit: String = "ms") {
+    let cells = options.sizes.map { size in format(median(values(ours[size]!)), unit) }
+    print(label.padding(toLength: 34, withPad: " ", startingAt: 0) + cells.map { $0.padding(toLength: 14, withPad: " ", startingAt: 0) }.joined())
+}
+
+print("")
+print("EduGo tui (median)".padding(toLength: 34, withPad: " ", startingAt: 0) + options.sizes.map { "\($0)".padding(toLength: 14, withPad: " ", startingAt: 0) }.joined())
+line("start to first catalog frame", \.startup)
+line("↓ to end of frame", \.down)
+line("↓ bytes written", \.downBytes, unit: "B")
+line("PgDn to end of frame", \.pageDown)
+line("PgDn bytes written", \.pageDownBytes, unit: "B")
+line("search keystroke to results", \.search)
+line("search keystroke bytes", \.searchBytes, unit: "B")
+line("peak resident memory", \.peakMemory, unit: "MB")
+
+if let first = options.sizes.first, let last = options.sizes.last, first != last {
+    print("")
+    print("ratio \(last) / \(first):")
+    for (label, values) in [("startup", \Figures.startup), ("↓", \.down), ("PgDn", \.pageDown), ("search", \.search), ("memory", \.peakMemory)] {
+        let ratio = median(ours[last]![keyPath: values]) / median(ours[first]![keyPath: values])
+        print("  \(label): \(String(format: "%.2f", ratio))×")
+    }
+}
+
+if options.peers {
+    print("")
+    print("peers on the same titles (median; ratio = ours / theirs)")
+    for size in options.sizes {
+        let fzf = fzfTimes[size] ?? .nan
+        let search = median(ours[size]!.search)
+        print("  \(size): fzf --filter \(format(fzf)), our search keystroke \(format(search)), ratio \(String(format: "%.3f", search / fzf))")
+    }
+    if let first = options.sizes.first {
+        let directory = URL(fileURLWithPath: options.work).appendingPathComponent("catalog-\(first)")
+        let titles = try String(contentsOf: directory.appendingPathComponent("titles.txt"), encoding: .utf8).split(separator: "\n").map(String.init)
+        let whiptail = try measureWhiptail(titles: Array(titles.prefix(10_000)))
+        let figures = ours[first]!
+        print("  whiptail --menu, \(min(10_000, titles.count)) items: start \(format(median(whiptail.startup))), ↓ \(format(median(whiptail.down))) and \(format(median(whiptail.downBytes), "B"))")
+        print("  ours at \(first): start \(format(median(figures.startup))), ↓ \(format(median(figures.down))) and \(format(median(figures.downBytes), "B"))")
+        print("  ratio ours / whiptail: start \(String(format: "%.3f", median(figures.startup) / median(whiptail.startup))), ↓ time \(String(format: "%.3f", median(figures.down) / median(whiptail.down))), ↓ bytes \(String(format: "%.3f", median(figures.downBytes) / median(whiptail.downBytes)))")
+    }
+}
