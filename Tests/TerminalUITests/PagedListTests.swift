@@ -11,7 +11,7 @@ struct PagedListTests {
 
     /// Counts the pages read; keys are the row numbers times 10, so they are not indices.
     final class Source {
-        let total: Int
+        var total: Int
         var pagesRead: [PagePosition<Int>] = []
 
         init(total: Int) {
@@ -88,6 +88,32 @@ struct PagedListTests {
         #expect(source.pagesRead.count == 2)  // the row before the window, then the window
     }
 
+    @Test("a refresh asked while one is in flight runs again after it, so the newest data shows")
+    func refreshWhileRefreshing() async {
+        let source = Source(total: 10)
+        let gate = PageGate()
+        let sut = PagedList<Int, Row>(
+            pageSize: 100,
+            fetchPage: { position, limit in
+                await gate.pass()
+                return .success(source.page(position, limit))
+            },
+            fetchCount: { .success(.exactly(source.total)) }
+        )
+        await sut.load()
+        await gate.close()
+
+        let first = Task { await sut.refresh() }
+        while await gate.waiting == 0 { await Task.yield() }
+        source.total = 12  // changes after the first refresh read
+        await sut.refresh()  // returns at once: one is in flight
+        await gate.open()
+        await first.value
+
+        #expect(sut.items.count == 12)
+        #expect(sut.count == .exactly(12))
+    }
+
     @Test("a short list is one page: no more reads however the selection moves")
     func shortList() async {
         let (sut, source) = makeSUT(total: 30)
@@ -118,5 +144,25 @@ struct PagedListTests {
     /// Lets the fetches the list started run.
     private func settle() async {
         for _ in 0..<20 { await Task.yield() }
+    }
+}
+
+/// Holds page reads while closed.
+actor PageGate {
+    private var isOpen = true
+    private var continuations: [CheckedContinuation<Void, Never>] = []
+    var waiting: Int { continuations.count }
+
+    func close() { isOpen = false }
+
+    func open() {
+        isOpen = true
+        continuations.forEach { $0.resume() }
+        continuations.removeAll()
+    }
+
+    func pass() async {
+        if isOpen { return }
+        await withCheckedContinuation { continuations.append($0) }
     }
 }
