@@ -89,6 +89,7 @@ struct Figures {
     var search: [Double] = []
     var searchBytes: [Double] = []
     var peakMemory: [Double] = []
+    var unchangedKeystrokes = 0
 }
 
 /// Sends one key and times it to the end of the frame it causes.
@@ -122,10 +123,14 @@ func measureOurs(size: Int, directory: URL) throws -> Figures {
         figures.pageDown.append(time)
         figures.pageDownBytes.append(bytes)
     }
-    for query in ["swift", "garcia", "data fund"] {
+    for query in ["swift", "garcia", "data fund", "kubernetes", "über", "français", "yoga"] {
         _ = press("/", in: terminal)
         for character in query {
             let (time, bytes) = press(String(character), in: terminal)
+            // A keystroke whose first page of results is the same as before redraws only the
+            // typed character, and its frame ends before the query does: it says nothing
+            // about the search, so only keystrokes that redrew results count.
+            guard bytes > 32 else { figures.unchangedKeystrokes += 1; continue }
             figures.search.append(time)
             figures.searchBytes.append(bytes)
         }
@@ -189,7 +194,7 @@ for size in options.sizes {
     ours[size] = figures
     if options.peers {
         let titles = directory.appendingPathComponent("titles.txt")
-        fzfTimes[size] = median(try ["swift", "garcia", "data fund"].flatMap { try measureFzf(titles: titles, query: $0) })
+        fzfTimes[size] = median(try ["swift", "garcia", "data fund", "kubernetes"].flatMap { try measureFzf(titles: titles, query: $0) })
     }
 }
 
@@ -208,6 +213,11 @@ line("PgDn to end of frame", \.pageDown)
 line("PgDn bytes written", \.pageDownBytes, unit: "B")
 line("search keystroke to results", \.search)
 line("search keystroke bytes", \.searchBytes, unit: "B")
+print("search keystrokes that redrew results".padding(toLength: 34, withPad: " ", startingAt: 0)
+    + options.sizes.map { size in
+        let figures = ours[size]!
+        return "\(figures.search.count)/\(figures.search.count + figures.unchangedKeystrokes)".padding(toLength: 14, withPad: " ", startingAt: 0)
+    }.joined())
 line("peak resident memory", \.peakMemory, unit: "MB")
 
 if let first = options.sizes.first, let last = options.sizes.last, first != last {

@@ -12,7 +12,7 @@ enum CatalogOrder {
         CREATE VIRTUAL TABLE course_search USING fts5(
             title, instructor, tags,
             content = 'course', content_rowid = 'sort_rank',
-            tokenize = 'unicode61 remove_diacritics 2', prefix = '1 2 3'
+            tokenize = 'unicode61 remove_diacritics 2', prefix = '1 2 3 4 5 6'
         )
         """
 
