@@ -13,6 +13,7 @@ struct PagedListTests {
     final class Source {
         var total: Int
         var pagesRead: [PagePosition<Int>] = []
+        var countsRead = 0
 
         init(total: Int) {
             self.total = total
@@ -69,6 +70,19 @@ struct PagedListTests {
         await settle()
         #expect(sut.selected == Row(id: 0))
         #expect(sut.position == 0)
+    }
+
+    @Test("End and Home move the window without counting the list again")
+    func jumpsDoNotRecount() async {
+        let (sut, source) = makeSUT(total: 10_000)
+        await sut.load()
+
+        _ = sut.handle(.end, pageSize: 20)
+        await settle()
+        _ = sut.handle(.home, pageSize: 20)
+        await settle()
+
+        #expect(source.countsRead == 1)
     }
 
     @Test("a refresh reads the window where it is and keeps the selected row")
@@ -136,7 +150,10 @@ struct PagedListTests {
         let sut = PagedList<Int, Row>(
             pageSize: 100,
             fetchPage: { position, limit in .success(source.page(position, limit)) },
-            fetchCount: { .success(.exactly(source.total)) }
+            fetchCount: {
+                source.countsRead += 1
+                return .success(.exactly(source.total))
+            }
         )
         return (sut, source)
     }

@@ -179,7 +179,8 @@ public final class PagedList<ItemKey: Comparable & Sendable, Item: Identifiable 
     private func jump(to position: PagePosition<ItemKey>) async {
         let toEnd: Bool
         if case .last = position { toEnd = true } else { toEnd = false }
-        await replaceWindow(from: position, selectLast: toEnd)
+        // The list is the same, so its count is too: only the window moves.
+        await replaceWindow(from: position, selectLast: toEnd, recount: false)
     }
 
     /// Replaces the window with a page read from `position`.
@@ -189,16 +190,18 @@ public final class PagedList<ItemKey: Comparable & Sendable, Item: Identifiable 
         keepingCurrent: Bool = false,
         start: Int? = nil,
         size: Int? = nil,
-        selectLast: Bool = false
+        selectLast: Bool = false,
+        recount: Bool = true
     ) async {
         generation += 1
         let mine = generation
         extending = []
-        async let counted = fetchCount()
+        let fetchCount = self.fetchCount
+        async let counted = recount ? fetchCount() : nil
         let result = await fetchPage(position, size ?? pageSize)
         let total = await counted
         guard mine == generation else { return }
-        if case .success(let count) = total { self.count = count }
+        if case .success(let count)? = total { self.count = count }
         let keep = kept ?? (keepingCurrent ? selected?.id : nil)
         switch result {
         case .failure(let error):
