@@ -6,13 +6,16 @@ import TerminalUI
 struct CatalogColumns: Equatable {
     static let gutter = 3  // "★✓ "
     static let gap = 2
-    /// Before the price: right-aligned amounts carry their own padding.
+    /// Before the duration and the price: right-aligned amounts carry their own padding.
+    static let durationGap = 1
     static let priceGap = 1
     static let priceWidth = 10
-    static let durationWidth = 8
+    /// `10h 30min`.
+    static let durationWidth = 9
     static let levelWidth = 12
     static let minimumTitle = 20
 
+    var width: Int
     var title: Int
     var instructor: Int
     var level: Int
@@ -20,7 +23,8 @@ struct CatalogColumns: Equatable {
     var price: Int = CatalogColumns.priceWidth
 
     init(width: Int) {
-        var remaining = width - Self.gutter - Self.gap - Self.durationWidth - Self.priceGap - Self.priceWidth
+        self.width = width
+        var remaining = width - Self.gutter - Self.durationGap - Self.durationWidth - Self.priceGap - Self.priceWidth
         level = remaining >= Self.minimumTitle + Self.levelWidth + Self.gap + 12 ? Self.levelWidth : 0
         if level > 0 { remaining -= level + Self.gap }
         if remaining >= Self.minimumTitle + 12 + Self.gap {
@@ -47,6 +51,8 @@ struct CatalogColumns: Equatable {
         put(cells.title, title, style)
         put(cells.instructor, instructor, style == .selection ? style : .dim)
         put(cells.level, level, style)
+        // The amounts sit against the right edge, one column after the last text column.
+        column = x + width - price - Self.priceGap - duration
         put(cells.duration, duration, style, alignRight: true, gapAfter: Self.priceGap)
         put(cells.price, price, style, alignRight: true)
     }

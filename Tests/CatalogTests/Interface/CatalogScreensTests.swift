@@ -70,6 +70,25 @@ struct CatalogScreensTests {
         #expect(screen.handle(.char("r")) == .handled)
     }
 
+    @Test("a course of 10 hours and more, priced 100 or more, shows both whole and aligned", arguments: [80, 60])
+    func longDurationAndPrice(width: Int) async {
+        let courses = [
+            Course.fixture(id: "a", title: "Long", level: .intermediate, durationMinutes: 630, price: Price(minorUnits: 11_970, currency: "EUR")),
+            Course.fixture(id: "b", title: "Short", durationMinutes: 45, price: Price(minorUnits: 0, currency: "EUR")),
+        ]
+        let (screen, viewModel) = makeListSUT(.success(courses))
+        await viewModel.load()
+
+        var canvas = TextCanvas(size: Size(width: width, height: 24))
+        screen.draw(in: &canvas, frame: Frame(area: Rect(x: 0, y: 1, width: width, height: 22)))
+        let lines = canvas.lines
+
+        #expect(lines[3].hasSuffix(" 10h 30min 119.70 EUR"), "\(lines[3])")
+        #expect(lines[4].hasSuffix("     45min       Free"), "\(lines[4])")
+        #expect(lines[2].hasSuffix(" Duration      Price"), "\(lines[2])")
+        #expect(Set(lines[2...4].map(\.displayWidth)) == [width - 1])
+    }
+
     @Test("a long title and a CJK title keep the columns aligned")
     func alignment() async {
         let courses = [
