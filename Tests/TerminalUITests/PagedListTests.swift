@@ -128,6 +128,33 @@ struct PagedListTests {
         #expect(sut.count == .exactly(12))
     }
 
+    @Test("list keys pressed while the first page loads are applied when it arrives")
+    func keysWhileLoading() async {
+        let source = Source(total: 10_000)
+        let gate = PageGate()
+        let sut = PagedList<Int, Row>(
+            pageSize: 100,
+            fetchPage: { position, limit in
+                await gate.pass()
+                return .success(source.page(position, limit))
+            },
+            fetchCount: { .success(.exactly(source.total)) }
+        )
+        await gate.close()
+        let load = Task { await sut.load() }
+        while await gate.waiting == 0 { await Task.yield() }
+
+        #expect(sut.handle(.end, pageSize: 20))
+        #expect(sut.handle(.up, pageSize: 20))
+        #expect(!sut.handle(.character("x"), pageSize: 20))
+        await gate.open()
+        await load.value
+        for _ in 0..<50 { await Task.yield() }
+
+        #expect(sut.selected == Row(id: 9_998))
+        #expect(sut.position == 9_998)
+    }
+
     @Test("a short list is one page: no more reads however the selection moves")
     func shortList() async {
         let (sut, source) = makeSUT(total: 30)

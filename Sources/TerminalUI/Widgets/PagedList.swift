@@ -56,6 +56,8 @@ public final class PagedList<ItemKey: Comparable & Sendable, Item: Identifiable 
     /// Counts window replacements; a fetch started before the newest one is dropped.
     @ObservationIgnored private var generation = 0
     @ObservationIgnored private var viewportHeight = 20
+    /// List keys pressed while the list was loading, applied when it arrives.
+    @ObservationIgnored private var pendingKeys: [Key] = []
     @ObservationIgnored private let fetchPage: FetchPage
     @ObservationIgnored private let fetchCount: FetchCount
 
@@ -141,17 +143,31 @@ public final class PagedList<ItemKey: Comparable & Sendable, Item: Identifiable 
     /// Applies a list key; returns whether it was one. `pageSize` is the rows on screen.
     public func handle(_ key: Key, pageSize viewport: Int) -> Bool {
         viewportHeight = max(1, viewport)
-        switch key {
-        case .home where hasMoreBefore, .character("g") where hasMoreBefore:
-            Task { await jump(to: .first) }
+        if state.isLoading {
+            // A `G` typed before the first page arrives still goes to the end.
+            guard Self.isListKey(key) else { return false }
+            pendingKeys.append(key)
             return true
-        case .end where hasMoreAfter, .character("G") where hasMoreAfter:
-            Task { await jump(to: .last) }
+        }
+        switch key {
+        case .home where hasMoreBefore, .character("g") where hasMoreBefore,
+             .end where hasMoreAfter, .character("G") where hasMoreAfter:
+            // The end is not in the window: read it (see `replay`).
+            Task { await replay([key]) }
             return true
         default:
             guard selection.handle(key, itemCount: items.count, pageSize: viewportHeight) else { return false }
             extendIfNeeded()
             return true
+        }
+    }
+
+    private static func isListKey(_ key: Key) -> Bool {
+        switch key {
+        case .up, .down, .pageUp, .pageDown, .home, .end, .character("k"), .character("j"), .character("g"), .character("G"):
+            true
+        default:
+            false
         }
     }
 
@@ -237,6 +253,23 @@ public final class PagedList<ItemKey: Comparable & Sendable, Item: Identifiable 
             if keep == nil && !keepingCurrent { selection = ListState() }
             selection.select(index, itemCount: page.count, pageSize: viewportHeight)
             extendIfNeeded()
+        }
+        let pending = pendingKeys
+        pendingKeys = []
+        if state.value != nil { await replay(pending) }
+    }
+
+    /// Applies keys in order, each jump finished before the next key moves from where it landed.
+    private func replay(_ keys: [Key]) async {
+        for key in keys {
+            switch key {
+            case .home where hasMoreBefore, .character("g") where hasMoreBefore:
+                await jump(to: .first)
+            case .end where hasMoreAfter, .character("G") where hasMoreAfter:
+                await jump(to: .last)
+            default:
+                if selection.handle(key, itemCount: items.count, pageSize: viewportHeight) { extendIfNeeded() }
+            }
         }
     }
 
