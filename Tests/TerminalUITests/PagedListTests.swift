@@ -104,16 +104,8 @@ struct PagedListTests {
 
     @Test("a refresh asked while one is in flight runs again after it, so the newest data shows")
     func refreshWhileRefreshing() async {
-        let source = Source(total: 10)
         let gate = PageGate()
-        let sut = PagedList<Int, Row>(
-            pageSize: 100,
-            fetchPage: { position, limit in
-                await gate.pass()
-                return .success(source.page(position, limit))
-            },
-            fetchCount: { .success(.exactly(source.total)) }
-        )
+        let (sut, source) = makeSUT(total: 10, gate: gate)
         await sut.load()
         await gate.close()
 
@@ -130,16 +122,8 @@ struct PagedListTests {
 
     @Test("list keys pressed while the first page loads are applied when it arrives")
     func keysWhileLoading() async {
-        let source = Source(total: 10_000)
         let gate = PageGate()
-        let sut = PagedList<Int, Row>(
-            pageSize: 100,
-            fetchPage: { position, limit in
-                await gate.pass()
-                return .success(source.page(position, limit))
-            },
-            fetchCount: { .success(.exactly(source.total)) }
-        )
+        let (sut, _) = makeSUT(total: 10_000, gate: gate)
         await gate.close()
         let load = Task { await sut.load() }
         while await gate.waiting == 0 { await Task.yield() }
@@ -172,11 +156,15 @@ struct PagedListTests {
 
     // MARK: - Helpers
 
-    private func makeSUT(total: Int) -> (PagedList<Int, Row>, Source) {
+    /// With a gate, page reads wait while it is closed.
+    private func makeSUT(total: Int, gate: PageGate? = nil) -> (PagedList<Int, Row>, Source) {
         let source = Source(total: total)
         let sut = PagedList<Int, Row>(
             pageSize: 100,
-            fetchPage: { position, limit in .success(source.page(position, limit)) },
+            fetchPage: { position, limit in
+                await gate?.pass()
+                return .success(source.page(position, limit))
+            },
             fetchCount: {
                 source.countsRead += 1
                 return .success(.exactly(source.total))
