@@ -11,7 +11,7 @@ let strictSettings: [SwiftSetting] = [
 
 let package = Package(
     name: "EduGoTerminal",
-    platforms: [.macOS(.v14)],
+    platforms: [.macOS(.v15)],
     products: [
         .executable(name: "tui", targets: ["tui"]),
         .executable(name: "tui-bench", targets: ["tui-bench"]),

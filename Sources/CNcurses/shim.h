@@ -14,6 +14,7 @@
 #include <wchar.h>
 #include <ncursesw/curses.h>
 #include <sys/ioctl.h>
+#include <termios.h>
 #include <unistd.h>
 
 // C globals are not concurrency-safe in Swift 6; read them through accessors instead.
@@ -38,6 +39,18 @@ static inline mmask_t edugo_button5_pressed(void) { return BUTTON5_PRESSED; }
 
 // wcwidth is hidden from Swift's Glibc module (it needs _XOPEN_SOURCE).
 extern int wcwidth(wchar_t c);
+
+// Ctrl-C interrupts (SIGINT) even while the app is busy, instead of arriving as a key that
+// waits its turn; Ctrl-\ and Ctrl-Z stay plain keys, so nothing stops the app half-drawn.
+static inline int edugo_enable_interrupt_key(int fd) {
+    struct termios modes;
+    if (tcgetattr(fd, &modes) != 0) { return -1; }
+    modes.c_lflag |= ISIG;
+    modes.c_cc[VINTR] = 3;
+    modes.c_cc[VQUIT] = _POSIX_VDISABLE;
+    modes.c_cc[VSUSP] = _POSIX_VDISABLE;
+    return tcsetattr(fd, TCSANOW, &modes);
+}
 
 // The terminal size as the kernel reports it, for resizing after SIGWINCH.
 static inline int edugo_window_size(int fd, int *rows, int *cols) {

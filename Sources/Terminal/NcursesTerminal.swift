@@ -14,9 +14,13 @@ public final class NcursesTerminal {
     private let screen: OpaquePointer
     private let window: UnsafeMutablePointer<WINDOW>
     private let palette: TerminalPalette
-    private let decoder = KeyDecoder()
+    private var decoder = InputDecoder()
     private var isActive = true
     private var cursorVisible = false
+    /// How to put the terminal back from a signal watchdog, without ncurses.
+    public let rescue: TerminalRescue
+    /// How long to wait for the rest of an escape sequence before deciding it was a lone Esc.
+    public let escapeDelay: Duration
 
     /// Checks that stdin and stdout are a terminal of a known type, then enters curses mode.
     public init(options: TerminalOptions) throws(TerminalError) {
@@ -25,7 +29,9 @@ public final class NcursesTerminal {
             throw .unsupportedTerminal(options.terminalType ?? "")
         }
         Self.useUTF8Locale()
-        if !options.userSetEscapeDelay { set_escdelay(25) }
+        var originalModes = termios()
+        tcgetattr(STDIN_FILENO, &originalModes)
+        escapeDelay = .milliseconds(options.escapeDelayMilliseconds ?? 25)
 
         // newterm, unlike initscr, reports an unknown terminal type instead of exiting.
         guard let input = fdopen(STDIN_FILENO, "r"), let output = fdopen(STDOUT_FILENO, "w"),
@@ -41,11 +47,14 @@ public final class NcursesTerminal {
         self.screen = screen
         self.window = window
 
-        raw()  // Ctrl-C, Ctrl-Z and Ctrl-S arrive as keys
+        raw()  // Ctrl-Z, Ctrl-S and Ctrl-Q arrive as keys
+        edugo_enable_interrupt_key(STDIN_FILENO)  // …and Ctrl-C as SIGINT, even while busy
+        def_prog_mode()  // so ncurses keeps these modes whenever it sets them again
         noecho()
         nonl()
         keypad(window, true)
-        nodelay(window, true)
+        // The app reads stdin itself (`readInput`): ncurses must never look at it.
+        typeahead(-1)
         curs_set(0)
         mouseinterval(0)
         mousemask(edugo_button1_pressed() | edugo_button4_pressed() | edugo_button5_pressed(), nil)
@@ -53,6 +62,7 @@ public final class NcursesTerminal {
         let useColor = !options.noColor && has_colors() && start_color() == OK
         if useColor { use_default_colors() }
         palette = TerminalPalette(useColor: useColor)
+        rescue = TerminalRescue(modes: originalModes, sequence: TerminalRescue.sequence())
     }
 
     /// The current size in cells.
@@ -78,29 +88,32 @@ public final class NcursesTerminal {
         doupdate()
     }
 
-    /// Reads everything waiting on stdin without blocking and decodes it.
-    public func readInput() -> [InputEvent] {
-        guard isActive else { return [] }
-        var batch: [RawInput] = []
-        var character: wint_t = 0
-        while true {
-            let result = wget_wch(window, &character)
-            if result == ERR { break }
-            if result == KEY_CODE_YES {
-                let code = Int32(bitPattern: character)
-                if code == KEY_MOUSE {
-                    var event = MEVENT()
-                    if getmouse(&event) == OK {
-                        batch.append(.mouse(x: Int(event.x), y: Int(event.y), buttons: UInt(event.bstate)))
-                    }
-                } else {
-                    batch.append(.keyCode(code))
-                }
-            } else {
-                batch.append(.character(character))
-            }
-        }
-        return decoder.decode(batch)
+    /// What one read of stdin gave.
+    public enum InputRead: Equatable {
+        case events([InputEvent])
+        /// The terminal is gone (end of file or an error other than an interruption).
+        case closed
+    }
+
+    /// Reads what is waiting on stdin (call when it is readable, so this does not block) and
+    /// decodes it. An unfinished sequence stays pending: call `flushInput` if nothing follows
+    /// within `escapeDelay`.
+    public func readInput() -> InputRead {
+        guard isActive else { return .events([]) }
+        var buffer = [UInt8](repeating: 0, count: 4096)
+        let count = read(STDIN_FILENO, &buffer, buffer.count)
+        if count < 0 && (errno == EINTR || errno == EAGAIN) { return .events([]) }
+        guard count > 0 else { return .closed }
+        return .events(decoder.feed(buffer[..<count]))
+    }
+
+    /// True when bytes are held back waiting for the rest of a sequence.
+    public var hasPendingInput: Bool { decoder.hasPending }
+
+    /// Nothing followed the pending bytes: a lone Esc is the Escape key, an unfinished
+    /// sequence is dropped.
+    public func flushInput() -> [InputEvent] {
+        decoder.flush()
     }
 
     /// Applies the size the kernel reports, after SIGWINCH. Returns whether it changed.

@@ -6,34 +6,47 @@ import Glibc
 #endif
 
 /// Wakes the main actor when input is waiting or a signal arrives; never polls, so an idle
-/// app uses no CPU. Dispatch sources on the main queue keep every ncurses call on the main
-/// thread.
+/// app uses no CPU. Input is read on the main queue, where every ncurses call happens.
+/// SIGINT (Ctrl-C), SIGTERM and SIGHUP are caught on a queue of their own: the main actor is
+/// asked to quit, and if it does not within `rescueDelay` (busy, or stuck in a system call),
+/// the terminal is restored from there and the process ends, so no signal is ever lost to a
+/// busy app.
 @MainActor
 public final class TerminalEventLoop {
     private let terminal: NcursesTerminal
+    private let exitClaim: ExitClaim
     private var sources: [any DispatchSourceProtocol] = []
+    private var escapeTimer: Task<Void, Never>?
+    private let signalQueue = DispatchQueue(label: "edugo.signals")
 
-    public init(terminal: NcursesTerminal) {
+    /// How long the main actor has to handle a signal before the watchdog does.
+    public nonisolated static let rescueDelay: Duration = .milliseconds(500)
+
+    public init(terminal: NcursesTerminal, exitClaim: ExitClaim) {
         self.terminal = terminal
+        self.exitClaim = exitClaim
     }
 
-    /// Starts delivering events. `onEvents` gets decoded input and `.resize`; `onTerminate`
-    /// gets SIGINT, SIGTERM or SIGHUP and is expected to restore the terminal and exit.
+    /// The exit code for a signal: 0 for Ctrl-C, as for `q`; 128 + the signal otherwise.
+    public nonisolated static func exitCode(for signal: Int32) -> Int32 {
+        signal == SIGINT ? 0 : 128 + signal
+    }
+
+    /// Starts delivering events. `onEvents` gets decoded input and `.resize`; `onSignal` gets
+    /// SIGINT, SIGTERM or SIGHUP (also when the terminal closes) and is expected to claim
+    /// `exitClaim`, restore the terminal and end.
     public func start(
         onEvents: @escaping @MainActor ([InputEvent]) -> Void,
-        onTerminate: @escaping @MainActor (Int32) -> Void
+        onSignal: @escaping @MainActor (Int32) -> Void
     ) {
-        let terminal = self.terminal
         let input = DispatchSource.makeReadSource(fileDescriptor: STDIN_FILENO, queue: .main)
-        input.setEventHandler {
-            MainActor.assumeIsolated {
-                let events = terminal.readInput()
-                if !events.isEmpty { onEvents(events) }
-            }
+        input.setEventHandler { [weak self] in
+            MainActor.assumeIsolated { self?.readInput(onEvents: onEvents, onSignal: onSignal) }
         }
         sources.append(input)
 
         let resize = DispatchSource.makeSignalSource(signal: SIGWINCH, queue: .main)
+        let terminal = self.terminal
         resize.setEventHandler {
             MainActor.assumeIsolated {
                 terminal.syncSize()
@@ -43,19 +56,69 @@ public final class TerminalEventLoop {
         sources.append(resize)
 
         for signalNumber in [SIGINT, SIGTERM, SIGHUP] {
-            // Dispatch delivers the signal only when its default action is switched off.
-            signal(signalNumber, SIG_IGN)
-            let source = DispatchSource.makeSignalSource(signal: signalNumber, queue: .main)
-            source.setEventHandler {
-                MainActor.assumeIsolated { onTerminate(signalNumber) }
-            }
-            sources.append(source)
+            sources.append(Self.signalSource(signalNumber, queue: signalQueue, rescue: terminal.rescue, claim: exitClaim, onSignal: onSignal))
         }
         sources.forEach { $0.resume() }
     }
 
+    /// A source whose handler runs on `queue`, not the main actor: it asks the main actor to
+    /// handle the signal, then watches that it does.
+    private nonisolated static func signalSource(
+        _ signalNumber: Int32,
+        queue: DispatchQueue,
+        rescue: TerminalRescue,
+        claim: ExitClaim,
+        onSignal: @escaping @MainActor (Int32) -> Void
+    ) -> any DispatchSourceSignal {
+        // Dispatch delivers the signal only when its default action is switched off.
+        signal(signalNumber, SIG_IGN)
+        let source = DispatchSource.makeSignalSource(signal: signalNumber, queue: queue)
+        source.setEventHandler { @Sendable in
+            Task { @MainActor in onSignal(signalNumber) }
+            watch(signal: signalNumber, rescue: rescue, claim: claim)
+        }
+        return source
+    }
+
+    /// On the signal queue: gives the main actor `rescueDelay` to end the app, then does it.
+    private nonisolated static func watch(signal: Int32, rescue: TerminalRescue, claim: ExitClaim) {
+        let delay = rescueDelay.components
+        usleep(useconds_t(delay.seconds * 1_000_000 + delay.attoseconds / 1_000_000_000_000))
+        if claim.claim() {
+            rescue.restore()
+            _exit(exitCode(for: signal))
+        }
+    }
+
+    private func readInput(onEvents: @escaping @MainActor ([InputEvent]) -> Void, onSignal: @MainActor (Int32) -> Void) {
+        escapeTimer?.cancel()
+        escapeTimer = nil
+        switch terminal.readInput() {
+        case .closed:
+            // The terminal went away (its window closed): as SIGHUP.
+            stop()
+            onSignal(SIGHUP)
+            return
+        case .events(let events):
+            if !events.isEmpty { onEvents(events) }
+        }
+        guard terminal.hasPendingInput else { return }
+        // Bytes that may start a sequence: if nothing follows soon, they were a lone Esc or
+        // garbage, and waiting longer must not hold up any key.
+        let delay = terminal.escapeDelay
+        escapeTimer = Task { @MainActor [weak self] in
+            try? await Task.sleep(for: delay)
+            guard !Task.isCancelled, let self else { return }
+            self.escapeTimer = nil
+            let events = self.terminal.flushInput()
+            if !events.isEmpty { onEvents(events) }
+        }
+    }
+
     /// Stops every source, e.g. before the terminal is restored.
     public func stop() {
+        escapeTimer?.cancel()
+        escapeTimer = nil
         sources.forEach { $0.cancel() }
         sources.removeAll()
     }

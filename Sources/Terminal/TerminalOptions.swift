@@ -4,13 +4,13 @@ public struct TerminalOptions: Sendable {
     public var terminalType: String?
     /// `NO_COLOR` set to anything non-empty turns colours off (no-color.org).
     public var noColor: Bool
-    /// `ESCDELAY` was set by the user, so their value is kept.
-    public var userSetEscapeDelay: Bool
+    /// `ESCDELAY` in milliseconds when the user set it; else the app's own short delay.
+    public var escapeDelayMilliseconds: Int?
 
-    public init(terminalType: String?, noColor: Bool, userSetEscapeDelay: Bool) {
+    public init(terminalType: String?, noColor: Bool, escapeDelayMilliseconds: Int? = nil) {
         self.terminalType = terminalType
         self.noColor = noColor
-        self.userSetEscapeDelay = userSetEscapeDelay
+        self.escapeDelayMilliseconds = escapeDelayMilliseconds
     }
 
     /// Reads the options from a process environment.
@@ -18,7 +18,8 @@ public struct TerminalOptions: Sendable {
         self.init(
             terminalType: environment["TERM"],
             noColor: !(environment["NO_COLOR"] ?? "").isEmpty,
-            userSetEscapeDelay: environment["ESCDELAY"] != nil
+            // ncurses' range for ESCDELAY; anything else is ignored.
+            escapeDelayMilliseconds: environment["ESCDELAY"].flatMap { Int($0) }.flatMap { (1...10_000).contains($0) ? $0 : nil }
         )
     }
 }

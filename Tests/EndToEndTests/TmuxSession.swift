@@ -30,8 +30,11 @@ final class TmuxSession {
         // NO_COLOR only when a test asks for it: the test runner's own environment may set it.
         let exports = "unset NO_COLOR; " + environment.map { "export \($0.key)=\(Self.quote($0.value)); " }.joined()
         let command = ([binary, "--data-dir", dir] + arguments).map(Self.quote).joined(separator: " ")
+        // Ctrl-C is SIGINT for the whole foreground group here, shell included: `trap : INT`
+        // keeps the shell alive to report the exit (an interactive shell's job control would
+        // give the app a group of its own).
         let script = """
-            \(exports)stty -g > \(dir)/stty.before; \(command); code=$?; stty -g > \(dir)/stty.after; \
+            trap : INT; \(exports)stty -g > \(dir)/stty.before; \(command); code=$?; stty -g > \(dir)/stty.after; \
             stty sane; printf '\\r\\nEXIT=%s\\r\\n' "$code"; \
             cmp -s \(dir)/stty.before \(dir)/stty.after && echo TTY-RESTORED; \
             sleep 600

@@ -19,10 +19,12 @@ final class AppRuntime {
     private var tick = 0
     private var animation: Task<Void, Never>?
     private var finished: CheckedContinuation<Void, Never>?
+    /// Who ends the app: this actor, or the signal watchdog when this actor is too busy.
+    private let exitClaim = ExitClaim()
 
     init(terminal: NcursesTerminal, shell: ShellController, logger: Logger) {
         self.terminal = terminal
-        self.events = TerminalEventLoop(terminal: terminal)
+        self.events = TerminalEventLoop(terminal: terminal, exitClaim: exitClaim)
         self.shell = shell
         self.logger = logger
     }
@@ -31,7 +33,7 @@ final class AppRuntime {
     func run() async {
         events.start(
             onEvents: { [weak self] events in self?.handle(events) },
-            onTerminate: { [weak self] signal in self?.terminate(signal: signal) }
+            onSignal: { [weak self] signal in self?.terminate(signal: signal) }
         )
         render()
         await withCheckedContinuation { continuation in
@@ -83,6 +85,7 @@ final class AppRuntime {
     }
 
     private func stop() {
+        guard exitClaim.claim() else { return }
         events.stop()
         animation?.cancel()
         terminal.restore()
@@ -91,11 +94,17 @@ final class AppRuntime {
         finished = nil
     }
 
-    /// SIGINT, SIGTERM, SIGHUP: put the terminal back, then exit as the signal would have.
+    /// Ctrl-C quits as `q` does; SIGTERM and SIGHUP put the terminal back, then exit as the
+    /// signal would have.
     private func terminate(signal: Int32) {
+        if signal == SIGINT {
+            stop()
+            return
+        }
+        guard exitClaim.claim() else { return }
         logger.notice("terminated by signal \(signal)")
         events.stop()
         terminal.restore()
-        exit(128 + signal)
+        exit(TerminalEventLoop.exitCode(for: signal))
     }
 }
