@@ -9,6 +9,7 @@ struct SanitizePropertyTests {
     static let alphabet: [Unicode.Scalar] = [
         "\u{1B}", "[", "]", "P", "_", "^", "X", "(", "\u{07}", "\u{9B}", "\u{90}", "\u{9C}", "\u{9D}", "\\",
         "0", "2", ";", "J", "m", "a", " ", "\u{0}", "\u{7F}", "\u{85}", "\t", "\n", "\r", "é", "\u{301}", "日", "🙂",
+        "\u{202E}", "\u{200B}", "\u{200D}", "\u{FEFF}", "\u{2066}",
     ]
 
     @Test("the result has no control characters and, cut to any width, fits it")
@@ -22,8 +23,26 @@ struct SanitizePropertyTests {
 
             let clean = TerminalText.sanitize(String(text))
 
-            #expect(!clean.unicodeScalars.contains(where: TerminalText.isControl), "\(clean.debugDescription)")
+            #expect(!clean.unicodeScalars.contains(where: TerminalText.isRemoved), "\(clean.debugDescription)")
             #expect(TerminalText.truncate(clean, toWidth: width).displayWidth <= width)
+            #expect(TerminalText.clean(String(text), width: width).displayWidth <= width)
+        }
+    }
+
+    @Test("wrapping any text keeps every visible character, in order, on lines that fit")
+    func wrapAnyText() async {
+        await propertyCheck(
+            count: 500,
+            input: Gen.int(in: 0...(Self.alphabet.count - 1)).array(of: 0...80), Gen.int(in: 1...12)
+        ) { choices, width in
+            var text = String.UnicodeScalarView()
+            text.append(contentsOf: choices.map { Self.alphabet[$0] })
+            let visible = TerminalText.sanitize(String(text), keepingNewlines: true).filter { $0 != " " && $0 != "\n" }
+
+            let lines = TextWrapper.wrap(String(text), width: width)
+
+            #expect(lines.joined().filter { $0 != " " } == visible)
+            #expect(lines.allSatisfy { $0.displayWidth <= width || $0.count == 1 })
         }
     }
 }

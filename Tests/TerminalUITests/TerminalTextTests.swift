@@ -23,6 +23,11 @@ struct TerminalTextTests {
         ("\u{1B}Pdcs payload\u{1B}\\after", "after"),
         ("back\u{08}space", "backspace"),
         ("Ünïcödé 日本語", "Ünïcödé 日本語"),
+        ("evil\u{202E}txt.exe", "eviltxt.exe"),  // right-to-left override
+        ("\u{2067}isolate\u{2069} \u{200F}mark", "isolate mark"),
+        ("zero\u{200B}width\u{FEFF} joiner\u{200C}\u{2060}", "zerowidth joiner"),
+        ("👨\u{200D}👩\u{200D}👧", "👨👩👧"),
+        ("soft\u{00AD}hyphen", "softhyphen"),
     ])
     func sanitize(hostile: String, expected: String) {
         #expect(TerminalText.sanitize(hostile) == expected)
@@ -42,6 +47,22 @@ struct TerminalTextTests {
         #expect(cut.displayWidth <= width)
     }
 
+    @Test("text already cut by the caller ends with an ellipsis even when the rest fits")
+    func truncateWithEllipsis() {
+        #expect(TerminalText.truncate("abc", toWidth: 5, ellipsis: true) == "abc…")
+        #expect(TerminalText.truncate("abcde", toWidth: 5, ellipsis: true) == "abcd…")
+    }
+
+    @Test("cleaning a megabyte of text for a row reads only what fits, and ends with an ellipsis")
+    func cleanLongText() {
+        let huge = String(repeating: "\u{1B}[2Jx", count: 200_000)
+
+        let clean = TerminalText.clean(huge, width: 12)
+
+        #expect(clean == "xxxxxxxxxxx…")
+        #expect(TerminalText.boundedPrefix(huge, width: 12).text.unicodeScalars.count <= 64)
+    }
+
     @Test("wrapping breaks at spaces and never exceeds the width")
     func wrap() {
         let lines = TextWrapper.wrap("Structured concurrency, actors and Sendable, from first task to production.", width: 20)
@@ -53,5 +74,35 @@ struct TerminalTextTests {
     func wrapLongWord() {
         #expect(TextWrapper.wrap("abcdefghij", width: 4) == ["abcd", "efgh", "ij"])
         #expect(TextWrapper.wrap("日本語入門です", width: 5) == ["日本", "語入", "門で", "す"])
+    }
+
+    @Test("newlines start paragraphs, runs of spaces collapse, and a character wider than the line gets its own")
+    func wrapParagraphs() {
+        #expect(TextWrapper.wrap("one\n\ntwo  three", width: 20) == ["one", "", "two three"])
+        #expect(TextWrapper.wrap("a 日 b", width: 1) == ["a", "日", "b"])
+        #expect(TextWrapper.wrap("", width: 5) == [""])
+    }
+
+    @Test("a 200 KB word without spaces wraps in one pass")
+    func wrapHugeWord() {
+        let word = String(repeating: "abcdefghij", count: 20_000)
+
+        let lines = TextWrapper.wrap(word, width: 80)
+
+        #expect(lines.count == 2_500)
+        #expect(lines.allSatisfy { $0.count == 80 })
+    }
+
+    @Test("wrapped text is computed only as far as asked")
+    func wrappedTextIsLazy() {
+        var text = WrappedText(String(repeating: "word ", count: 10_000), width: 10)
+
+        text.wrap(upTo: 3)
+
+        #expect(text.lines == ["word word", "word word", "word word"])
+        #expect(!text.isComplete)
+        text.wrapAll()
+        #expect(text.lines.count == 5_000)
+        #expect(text.isComplete)
     }
 }

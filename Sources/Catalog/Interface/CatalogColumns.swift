@@ -41,7 +41,7 @@ struct CatalogColumns: Equatable {
         var column = x
         func put(_ text: String, _ width: Int, _ cellStyle: Style, alignRight: Bool = false, gapAfter: Int = Self.gap) {
             guard width > 0 else { return }
-            let cut = TerminalText.truncate(TerminalText.sanitize(text), toWidth: width)
+            let cut = TerminalText.clean(text, width: width)
             let offset = alignRight ? width - cut.displayWidth : 0
             canvas.draw(cut, x: column + offset, y: y, width: width, style: cellStyle)
             column += width + gapAfter

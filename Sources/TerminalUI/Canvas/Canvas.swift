@@ -12,13 +12,14 @@ public protocol Canvas {
 
 extension Canvas {
     /// Draws data text safely: control characters and escape sequences removed, cut with `…`
-    /// to `width` columns (and to the canvas edge). Returns the columns used.
+    /// to `width` columns (and to the canvas edge). Only the part that can show is read, so
+    /// a megabyte of text costs what a word does. Returns the columns used.
     @discardableResult
     public mutating func draw(_ text: String, x: Int, y: Int, width: Int? = nil, style: Style = .normal) -> Int {
         guard y >= 0, y < size.height, x >= 0, x < size.width else { return 0 }
         let available = min(width ?? Int.max, size.width - x)
         guard available > 0 else { return 0 }
-        let clean = TerminalText.truncate(TerminalText.sanitize(text), toWidth: available)
+        let clean = TerminalText.clean(text, width: available)
         write(clean, x: x, y: y, style: style)
         return clean.displayWidth
     }
@@ -36,7 +37,7 @@ extension Canvas {
 
     /// Draws `text` centred on a row of `rect`.
     public mutating func drawCentered(_ text: String, in rect: Rect, y: Int, style: Style = .normal) {
-        let clean = TerminalText.truncate(TerminalText.sanitize(text), toWidth: rect.width)
+        let clean = TerminalText.clean(text, width: rect.width)
         let x = rect.x + max(0, (rect.width - clean.displayWidth) / 2)
         write(clean, x: x, y: y, style: style)
     }

@@ -1,11 +1,14 @@
-/// Text helpers for drawing data safely and within a number of columns.
+/// Text helpers for drawing data safely and within a number of columns, at a cost bounded by
+/// the columns drawn, however long the text is.
 public enum TerminalText {
     /// Removes control characters and terminal escape sequences (CSI, OSC, DCS and friends),
-    /// so that no text from data can move the cursor, retitle the window or ring the bell.
-    /// Tabs and newlines become single spaces.
-    public static func sanitize(_ text: String) -> String {
+    /// so that no text from data can move the cursor, retitle the window or ring the bell; and
+    /// invisible format characters (bidi overrides and isolates, zero-width spaces and
+    /// joiners, the BOM), so that what shows is what is there. Tabs and newlines become
+    /// single spaces, unless `keepingNewlines`.
+    public static func sanitize(_ text: some StringProtocol, keepingNewlines: Bool = false) -> String {
         // Fast path: most text has nothing to remove.
-        if !text.unicodeScalars.contains(where: isControl) { return text }
+        if !text.unicodeScalars.contains(where: isRemoved) { return String(text) }
 
         var result = String.UnicodeScalarView()
         var iterator = text.unicodeScalars.makeIterator()
@@ -16,6 +19,8 @@ public enum TerminalText {
         }
         while let scalar = next() {
             switch scalar.value {
+            case 0x0A where keepingNewlines:
+                result.append("\n")
             case 0x09, 0x0A, 0x0D:
                 result.append(" ")
             case 0x1B:
@@ -24,28 +29,68 @@ public enum TerminalText {
                 skipUntilFinalByte(next: next)
             case 0x90, 0x9D, 0x9E, 0x9F, 0x98:
                 skipStringSequence(next: next)
-            case let value where value < 0x20 || (value >= 0x7F && value < 0xA0):
-                continue
             default:
-                result.append(scalar)
+                if !isRemoved(scalar) { result.append(scalar) }
             }
         }
         return String(result)
     }
 
-    /// Cuts `text` to at most `width` columns, ending with `…` when something was cut.
-    public static func truncate(_ text: String, toWidth width: Int) -> String {
+    /// C0 and C1 control characters and DEL.
+    public static func isControl(_ scalar: Unicode.Scalar) -> Bool {
+        scalar.value < 0x20 || (scalar.value >= 0x7F && scalar.value < 0xA0)
+    }
+
+    /// What `sanitize` removes: controls, and format characters (Unicode's `Cf`: bidi
+    /// controls, zero-width space, non-joiner and joiner, word joiner, BOM, soft hyphen…).
+    /// A zero-width joiner goes too, emoji sequences included: terminals draw a joined
+    /// family as one glyph or several, and only the separate emoji have a width every
+    /// terminal agrees on.
+    public static func isRemoved(_ scalar: Unicode.Scalar) -> Bool {
+        if scalar.value < 0x80 { return scalar.value < 0x20 || scalar.value == 0x7F }
+        return scalar.value < 0xA0 || scalar.properties.generalCategory == .format
+    }
+
+    /// The most scalars that can matter for `width` columns: enough for wide, combining and
+    /// multi-scalar characters, so a megabyte of text costs no more to draw than a word.
+    static func scalarBudget(forWidth width: Int) -> Int {
+        width * 4 + 16
+    }
+
+    /// The start of `text` that can matter for `width` columns, and whether anything was cut.
+    public static func boundedPrefix(_ text: String, width: Int) -> (text: Substring, isCut: Bool) {
+        let scalars = text.unicodeScalars
+        guard let end = scalars.index(scalars.startIndex, offsetBy: scalarBudget(forWidth: max(0, width)), limitedBy: scalars.endIndex),
+              end < scalars.endIndex
+        else { return (text[...], false) }
+        return (Substring(scalars[..<end]), true)
+    }
+
+    /// `text` ready to draw in `width` columns: the part that can show, sanitised, cut with `…`
+    /// when it does not fit (or was longer than what could show).
+    public static func clean(_ text: String, width: Int) -> String {
+        let (prefix, isCut) = boundedPrefix(text, width: width)
+        return truncate(sanitize(prefix), toWidth: width, ellipsis: isCut)
+    }
+
+    /// Cuts `text` to at most `width` columns, ending with `…` when something was cut (or,
+    /// with `ellipsis`, in any case because the caller cut it already). Reads only as far as
+    /// the width reaches.
+    public static func truncate(_ text: String, toWidth width: Int, ellipsis: Bool = false) -> String {
         guard width > 0 else { return "" }
-        if text.displayWidth <= width { return text }
-        var result = ""
         var used = 0
-        for character in text {
-            let characterWidth = character.displayWidth
-            if used + characterWidth > width - 1 { break }
-            result.append(character)
+        // Where the text would end if it had to leave a column for `…`.
+        var cutIndex = text.startIndex
+        var index = text.startIndex
+        while index < text.endIndex {
+            let characterWidth = text[index].displayWidth
+            if used + characterWidth > width { return String(text[..<cutIndex]) + "…" }
             used += characterWidth
+            index = text.index(after: index)
+            if used <= width - 1 { cutIndex = index }
         }
-        return result + "…"
+        guard ellipsis else { return text }
+        return String(text[..<cutIndex]) + "…"
     }
 
     /// `text` cut or padded with spaces to exactly `width` columns.
@@ -56,11 +101,6 @@ public enum TerminalText {
     }
 
     // MARK: - Escape sequences
-
-    /// C0 and C1 control characters and DEL: what `sanitize` removes.
-    public static func isControl(_ scalar: Unicode.Scalar) -> Bool {
-        scalar.value < 0x20 || (scalar.value >= 0x7F && scalar.value < 0xA0)
-    }
 
     private static func skipEscapeSequence(next: () -> Unicode.Scalar?, pushBack: (Unicode.Scalar) -> Void) {
         guard let introducer = next() else { return }

@@ -14,7 +14,7 @@ public enum HeaderBar {
         canvas.fill(Rect(x: 0, y: row, width: width, height: 1), style: .header)
         let labels = tabs.enumerated().map { " \($0.offset + 1) \($0.element) " }
         let tabsWidth = labels.reduce(0) { $0 + $1.displayWidth }
-        let name = userName.map { TerminalText.truncate(TerminalText.sanitize($0), toWidth: 30) } ?? ""
+        let name = userName.map { TerminalText.clean($0, width: 30) } ?? ""
         let brandWidth = brand.displayWidth + 2
         let showBrand = 1 + brandWidth + tabsWidth + (name.isEmpty ? 0 : 2 + name.displayWidth) + 1 <= width
         var x = 1

@@ -21,7 +21,7 @@ public struct TextField: Hashable, Sendable {
     public mutating func handle(_ key: Key) -> Bool {
         switch key {
         case .character(let character):
-            guard !character.unicodeScalars.contains(where: TerminalText.isControl) else { return false }
+            guard !character.unicodeScalars.contains(where: TerminalText.isRemoved) else { return false }
             let index = text.index(text.startIndex, offsetBy: cursor)
             // A combining mark, a skin tone or the second half of a flag joins the character
             // before it, so the cursor moves by however many characters the text really grew.
