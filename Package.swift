@@ -98,7 +98,10 @@ let package = Package(
             dependencies: ["SharedKernel"],
             path: "Tests/TestSupport"
         ),
-        .testTarget(name: "AppShellTests", dependencies: ["AppShell", "Catalog", "Courses", "Favourites", "SharedKernel", "TerminalUI", "TestSupport"]),
+        .testTarget(
+            name: "AppShellTests",
+            dependencies: ["AppShell", "SharedKernel", "TerminalUI", "TestSupport", .product(name: "Logging", package: "swift-log")]
+        ),
         .testTarget(name: "CatalogTests", dependencies: ["Catalog", "SharedKernel", "TerminalUI", "TestSupport"]),
         .testTarget(name: "CoursesTests", dependencies: ["Courses", "SharedKernel", "TerminalUI", "TestSupport"]),
         // GRDB only to inspect the database the real binary left behind (integrity, rows).
@@ -108,7 +111,7 @@ let package = Package(
         .testTarget(name: "SharedKernelTests", dependencies: ["SharedKernel", "TestSupport"]),
         .testTarget(name: "StorageTests", dependencies: ["SharedKernel", "Storage", "TestSupport"]),
         .testTarget(name: "TerminalTests", dependencies: ["CNcurses", "Terminal", "TerminalUI", .product(name: "PropertyBased", package: "swift-property-based")]),
-        .testTarget(name: "TerminalUITests", dependencies: ["TerminalUI", .product(name: "PropertyBased", package: "swift-property-based")]),
+        .testTarget(name: "TerminalUITests", dependencies: ["TerminalUI", "TestSupport", .product(name: "PropertyBased", package: "swift-property-based")]),
     ]
 )
 

@@ -1,53 +1,73 @@
 import SharedKernel
 import TerminalUI
 
-/// The catalog feature's one entry point: give it its ports, get its screens. Everything
-/// that leaves the feature goes through the closures passed in.
-@MainActor
-public struct CatalogFeature {
-    /// Enrolls the signed-in learner in a course; supplied by the shell, which routes it to
-    /// the Courses feature.
-    public typealias EnrollAction = @MainActor (CourseID) async -> Result<Enrollment, AppError>
-    /// Marks or unmarks a favourite (the success value: favourite afterwards); supplied by the
-    /// shell, which routes it to the Favourites feature.
-    public typealias ToggleFavouriteAction = @MainActor (CourseID) async -> Result<Bool, AppError>
-
-    private let courses: any CourseRepository
-    private let marks: CourseMarks
-    private let onEnrollRequested: EnrollAction
-    private let onToggleFavourite: ToggleFavouriteAction
+/// What the catalog reads and does about the signed-in learner. The catalog owns none of it:
+/// the shell wires these to the Courses and Favourites features, the owners.
+public struct CatalogLearner: Sendable {
+    /// Loads what `marks` reads, once.
+    public var prepare: @MainActor () async -> Void
+    /// How the learner relates to a course, as shown now.
+    public var marks: @MainActor (Course) -> CourseMarks
+    /// `f`: the message once saved, or `nil` when an earlier `f` on the course reports it.
+    public var toggleFavourite: @MainActor (Course) async -> StatusMessage?
+    /// `e`, with the course's prerequisite when it has one.
+    public var enroll: @MainActor (Course, Course?) async -> StatusMessage
+    public var unenroll: @MainActor (Course) async -> StatusMessage
+    /// `Space`: lesson number (from 1) and title, the course, done or not.
+    public var setLesson: @MainActor (Int, String, Course, Bool) async -> StatusMessage
 
     public init(
-        courses: any CourseRepository,
-        enrollments: any EnrollmentRepository,
-        favourites: any FavouritesRepository,
-        session: any SessionRepository,
-        onEnrollRequested: @escaping EnrollAction,
-        onToggleFavourite: @escaping ToggleFavouriteAction
+        prepare: @escaping @MainActor () async -> Void,
+        marks: @escaping @MainActor (Course) -> CourseMarks,
+        toggleFavourite: @escaping @MainActor (Course) async -> StatusMessage?,
+        enroll: @escaping @MainActor (Course, Course?) async -> StatusMessage,
+        unenroll: @escaping @MainActor (Course) async -> StatusMessage,
+        setLesson: @escaping @MainActor (Int, String, Course, Bool) async -> StatusMessage
     ) {
+        self.prepare = prepare
+        self.marks = marks
+        self.toggleFavourite = toggleFavourite
+        self.enroll = enroll
+        self.unenroll = unenroll
+        self.setLesson = setLesson
+    }
+}
+
+/// The catalog feature's one entry point: give it the course port and the learner, get its
+/// screens. Everything that leaves the feature goes through the closures passed in.
+@MainActor
+public struct CatalogFeature {
+    private let courses: any CourseRepository
+    private let learner: CatalogLearner
+
+    public init(courses: any CourseRepository, learner: CatalogLearner) {
         self.courses = courses
-        self.marks = CourseMarks(session: session, enrollments: enrollments, favourites: favourites)
-        self.onEnrollRequested = onEnrollRequested
-        self.onToggleFavourite = onToggleFavourite
+        self.learner = learner
     }
 
     /// The catalog tab's root list. `onCourseSelected` is called on `Enter`.
     public func makeListScreen(onCourseSelected: @escaping @MainActor (CourseID) -> Void) -> any Screen {
-        let viewModel = CatalogListViewModel(
-            loadCatalog: LoadCatalogUseCase(courses: courses, marks: marks),
-            toggleFavourite: onToggleFavourite
-        )
-        return CatalogListScreen(viewModel: viewModel, onCourseSelected: onCourseSelected)
+        CatalogListScreen(viewModel: CatalogListViewModel(courses: courses, learner: learner), onCourseSelected: onCourseSelected)
     }
 
-    /// A course's detail page. `onBack` is called on `Backspace` (Esc and q are the shell's).
-    public func makeDetailScreen(courseID: CourseID, onBack: @escaping @MainActor () -> Void) -> any Screen {
-        let viewModel = CourseDetailViewModel(
-            courseID: courseID,
-            loadDetail: LoadCourseDetailUseCase(courses: courses, marks: marks),
-            enroll: onEnrollRequested,
-            toggleFavourite: onToggleFavourite
+    /// A course's page. `onOpenCourse` opens another course (`p`, the prerequisite);
+    /// `onBack` is called on `Backspace` (Esc and q are the shell's).
+    public func makeDetailScreen(
+        courseID: CourseID,
+        onOpenCourse: @escaping @MainActor (CourseID) -> Void,
+        onBack: @escaping @MainActor () -> Void
+    ) -> any Screen {
+        CourseDetailScreen(
+            viewModel: CourseDetailViewModel(courseID: courseID, courses: courses, learner: learner),
+            onOpenCourse: onOpenCourse,
+            onBack: onBack
         )
-        return CourseDetailScreen(viewModel: viewModel, onBack: onBack)
     }
+
+    /// Every key of the catalog list, for `tui --help`.
+    public nonisolated static var listKeys: [KeyDeclaration] { CatalogListScreen.declaredKeys }
+    /// Every key of a course's page, for `tui --help`.
+    public nonisolated static var detailKeys: [KeyDeclaration] { CourseDetailScreen.declaredKeys }
+    /// What the marks in the catalog mean, for the help overlay and `tui --help`.
+    public nonisolated static var marks: HelpSection { CatalogListScreen.marksHelp }
 }

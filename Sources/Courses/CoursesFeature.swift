@@ -1,35 +1,47 @@
 import SharedKernel
 import TerminalUI
 
-/// My courses and enrollment: the feature's one entry point. Give it the ports, get the
-/// My courses screen and the enroll action; everything that leaves goes through closures.
+/// My courses, enrollment and lesson progress of one signed-in learner: the feature's one
+/// entry point. Give it the learner and the port, get tab 2's screen; the shell routes what
+/// other features need (marks, enroll, lessons) through the methods below.
 @MainActor
-public struct CoursesFeature {
-    private let session: any SessionRepository
-    private let courses: any CourseRepository
-    private let enrollments: any EnrollmentRepository
+public final class CoursesFeature {
+    let model: LearnerEnrollments
 
-    public init(session: any SessionRepository, courses: any CourseRepository, enrollments: any EnrollmentRepository) {
-        self.session = session
-        self.courses = courses
-        self.enrollments = enrollments
+    public init(learner: UserID, enrollments: any EnrollmentRepository) {
+        model = LearnerEnrollments(learner: learner, enrollments: enrollments)
     }
 
     /// Tab 2's root. `onCourseSelected` is called on `Enter`.
     public func makeMyCoursesScreen(onCourseSelected: @escaping @MainActor (CourseID) -> Void) -> any Screen {
-        let viewModel = MyCoursesViewModel(
-            loadMyCourses: LoadMyCoursesUseCase(session: session, enrollments: enrollments),
-            unenroll: UnenrollUseCase(session: session, enrollments: enrollments)
-        )
-        return MyCoursesScreen(viewModel: viewModel, onCourseSelected: onCourseSelected)
+        MyCoursesScreen(viewModel: MyCoursesViewModel(model: model), onCourseSelected: onCourseSelected)
     }
 
-    /// Enrolls the signed-in learner, applying every rule; a refusal writes nothing.
-    public func enroll(courseID: CourseID) async -> Result<Enrollment, AppError> {
-        do {
-            return .success(try await EnrollInCourseUseCase(session: session, courses: courses, enrollments: enrollments).execute(courseID: courseID))
-        } catch {
-            return .failure(error)
-        }
+    /// Every key of tab 2, for `tui --help`.
+    public nonisolated static var keys: [KeyDeclaration] { MyCoursesScreen.declaredKeys }
+
+    // MARK: - For the other features
+
+    /// Loads the learner's enrollments once (later calls return at once).
+    public func prepare() async {
+        if case .idle = model.state { await model.load() }
+    }
+
+    /// The enrollment that holds a place in the course, as shown (a pending one included).
+    public func enrollment(for id: CourseID) -> Enrollment? { model.enrollment(for: id) }
+    public func isSaving(_ id: CourseID) -> Bool { model.isSaving(id) }
+    public func isCompleted(_ id: CourseID) -> Bool { model.isCompleted(id) }
+    public var enrolledCount: Int { model.courses.count }
+
+    public func enroll(_ course: Course, prerequisite: Course?) async -> StatusMessage {
+        await model.enroll(course, prerequisite: prerequisite)
+    }
+
+    public func unenroll(_ course: Course) async -> StatusMessage {
+        await model.unenroll(course)
+    }
+
+    public func setLesson(_ number: Int, titled lesson: String, of course: Course, done: Bool) async -> StatusMessage {
+        await model.setLesson(number, titled: lesson, of: course, done: done)
     }
 }

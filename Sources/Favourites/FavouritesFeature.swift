@@ -1,33 +1,38 @@
 import SharedKernel
 import TerminalUI
 
-/// Favourites: the feature's one entry point. Give it the ports, get tab 3's screen and the
-/// toggle action the catalog uses for `f`.
+/// The favourites of one signed-in learner: the feature's one entry point. Give it the
+/// learner and the port, get tab 3's screen; the shell routes `f` from the catalog and the
+/// ★ marks through the methods below.
 @MainActor
-public struct FavouritesFeature {
-    private let session: any SessionRepository
-    private let favourites: any FavouritesRepository
+public final class FavouritesFeature {
+    let model: LearnerFavourites
 
-    public init(session: any SessionRepository, favourites: any FavouritesRepository) {
-        self.session = session
-        self.favourites = favourites
+    public init(learner: UserID, favourites: any FavouritesRepository) {
+        model = LearnerFavourites(learner: learner, favourites: favourites)
     }
 
     /// Tab 3's root. `onCourseSelected` is called on `Enter`.
     public func makeFavouritesScreen(onCourseSelected: @escaping @MainActor (CourseID) -> Void) -> any Screen {
-        let viewModel = FavouritesViewModel(
-            load: LoadFavouritesUseCase(session: session, favourites: favourites),
-            toggle: ToggleFavouriteUseCase(session: session, favourites: favourites)
-        )
-        return FavouritesScreen(viewModel: viewModel, onCourseSelected: onCourseSelected)
+        FavouritesScreen(viewModel: FavouritesViewModel(model: model), onCourseSelected: onCourseSelected)
     }
 
-    /// Marks or unmarks a course; the success value says whether it is a favourite now.
-    public func toggle(courseID: CourseID) async -> Result<Bool, AppError> {
-        do throws(AppError) {
-            return .success(try await ToggleFavouriteUseCase(session: session, favourites: favourites).execute(courseID: courseID))
-        } catch {
-            return .failure(error)
-        }
+    /// Every key of tab 3, for `tui --help`.
+    public nonisolated static var keys: [KeyDeclaration] { FavouritesScreen.declaredKeys }
+
+    // MARK: - For the other features
+
+    /// Loads the learner's favourites once (later calls return at once).
+    public func prepare() async {
+        if case .idle = model.state { await model.load() }
+    }
+
+    public func isFavourite(_ id: CourseID) -> Bool { model.isFavourite(id) }
+    public func isSaving(_ id: CourseID) -> Bool { model.isSaving(id) }
+    public var count: Int { model.courses.count }
+
+    /// `f`: see `LearnerFavourites.toggle`.
+    public func toggle(_ course: Course) async -> StatusMessage? {
+        await model.toggle(course)
     }
 }

@@ -1,50 +1,80 @@
 import SharedKernel
 import TerminalUI
 
-/// Sign-in, account creation and the profile: the feature's one entry point. Everything
-/// that leaves it (signed in, renamed, logged out) goes through closures.
-@MainActor
-public struct ProfileFeature {
-    private let session: any SessionRepository
-    private let enrollments: any EnrollmentRepository
-    private let favourites: any FavouritesRepository
-    private let profiles: any ProfileRepository
+/// The signed-in learner as the shell holds them, and what the profile tells it. The shell
+/// owns who is signed in; the profile shows it and changes it through these.
+public struct ProfileLearner: Sendable {
+    /// The learner as last confirmed.
+    public var user: @MainActor () -> User
+    /// A new name being saved, shown in its place meanwhile.
+    public var pendingName: @MainActor () -> String?
+    /// Loads what `counts` reads, once.
+    public var prepareCounts: @MainActor () async -> Void
+    /// How many courses the learner is enrolled in, and how many favourites they keep.
+    public var counts: @MainActor () -> (enrolled: Int, favourites: Int)
+    /// A name is being saved (`nil`: no longer).
+    public var onNameSaving: @MainActor (String?) -> Void
+    /// The learner as the store has them now (renamed, or read again).
+    public var onUserChanged: @MainActor (User) -> Void
+    /// The session has ended.
+    public var onLoggedOut: @MainActor () -> Void
 
     public init(
-        session: any SessionRepository,
-        enrollments: any EnrollmentRepository,
-        favourites: any FavouritesRepository,
-        profiles: any ProfileRepository
-    ) {
-        self.session = session
-        self.enrollments = enrollments
-        self.favourites = favourites
-        self.profiles = profiles
-    }
-
-    /// Tab 4's root. `onNameChanged` gets the renamed learner (for the header);
-    /// `onLoggedOut` is called once the session has ended.
-    public func makeProfileScreen(
-        onNameChanged: @escaping @MainActor (User) -> Void,
+        user: @escaping @MainActor () -> User,
+        pendingName: @escaping @MainActor () -> String?,
+        prepareCounts: @escaping @MainActor () async -> Void,
+        counts: @escaping @MainActor () -> (enrolled: Int, favourites: Int),
+        onNameSaving: @escaping @MainActor (String?) -> Void,
+        onUserChanged: @escaping @MainActor (User) -> Void,
         onLoggedOut: @escaping @MainActor () -> Void
-    ) -> any Screen {
-        let viewModel = ProfileViewModel(
-            loadProfile: LoadProfileUseCase(session: session, enrollments: enrollments, favourites: favourites),
-            updateName: UpdateProfileNameUseCase(profiles: profiles),
-            signOut: SignOutUseCase(sessions: session),
-            onNameChanged: onNameChanged,
-            onLoggedOut: onLoggedOut
-        )
-        return ProfileScreen(viewModel: viewModel)
+    ) {
+        self.user = user
+        self.pendingName = pendingName
+        self.prepareCounts = prepareCounts
+        self.counts = counts
+        self.onNameSaving = onNameSaving
+        self.onUserChanged = onUserChanged
+        self.onLoggedOut = onLoggedOut
+    }
+}
+
+/// The Profile tab of one signed-in learner: the feature's one entry point.
+@MainActor
+public struct ProfileFeature {
+    private let learner: ProfileLearner
+    private let profiles: any ProfileRepository
+    private let sessions: any SessionRepository
+
+    public init(learner: ProfileLearner, profiles: any ProfileRepository, sessions: any SessionRepository) {
+        self.learner = learner
+        self.profiles = profiles
+        self.sessions = sessions
     }
 
-    /// The sign-in screen (Ctrl-N switches to creating an account). `onSignedIn` gets the
-    /// learner once their session has started.
-    public func makeLoginScreen(onSignedIn: @escaping @MainActor (User) -> Void) -> any Screen {
-        LoginScreen(viewModel: LoginViewModel(
-            signIn: SignInUseCase(sessions: session),
-            createAccount: CreateAccountUseCase(sessions: session),
-            onSignedIn: onSignedIn
-        ))
+    /// Tab 4's root.
+    public func makeProfileScreen() -> any Screen {
+        ProfileScreen(viewModel: ProfileViewModel(learner: learner, profiles: profiles, sessions: sessions))
     }
+
+    /// Every key of tab 4, for `tui --help`.
+    public nonisolated static var keys: [KeyDeclaration] { ProfileScreen.declaredKeys }
+}
+
+/// Signing in and creating an account: the feature's entry point while nobody is signed in.
+@MainActor
+public struct SignInFeature {
+    private let sessions: any SessionRepository
+
+    public init(sessions: any SessionRepository) {
+        self.sessions = sessions
+    }
+
+    /// The sign-in screen (Ctrl-N switches to creating an account). `notice` is said above
+    /// the form (why the learner is asked to sign in). `onSignedIn` gets the learner.
+    public func makeLoginScreen(notice: String? = nil, onSignedIn: @escaping @MainActor (User) -> Void) -> any Screen {
+        LoginScreen(viewModel: LoginViewModel(sessions: sessions, notice: notice, onSignedIn: onSignedIn))
+    }
+
+    /// Every key of the sign-in screen, for `tui --help`.
+    public nonisolated static var keys: [KeyDeclaration] { LoginScreen.declaredKeys }
 }

@@ -17,6 +17,7 @@ public final class TerminalEventLoop {
     private let exitClaim: ExitClaim
     private var sources: [any DispatchSourceProtocol] = []
     private var escapeTimer: Task<Void, Never>?
+    private var clicks = ClickCounter()
     private let signalQueue = DispatchQueue(label: "edugo.signals")
 
     /// How long the main actor has to handle a signal before the watchdog does.
@@ -100,7 +101,9 @@ public final class TerminalEventLoop {
             onSignal(SIGHUP)
             return
         case .events(let events):
-            if !events.isEmpty { onEvents(events) }
+            let now = ContinuousClock.now
+            let counted = events.map { clicks.apply($0, at: now) }
+            if !counted.isEmpty { onEvents(counted) }
         }
         guard terminal.hasPendingInput else { return }
         // Bytes that may start a sequence: if nothing follows soon, they were a lone Esc or

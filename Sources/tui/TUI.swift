@@ -12,28 +12,10 @@ struct TUI: AsyncParsableCommand {
         commandName: "tui",
         abstract: "EduGo Terminal: browse the EduGo course catalog from your terminal.",
         discussion: """
-            KEYS
-              1 2 3 4          Catalog, My courses, Favourites, Profile
-              Tab, Shift-Tab   next / previous tab
-              ↑ ↓  k j         move in a list
-              PgUp PgDn        move a page
-              Home End  g G    first / last row
-              Enter            open the selected course
-              /                search the catalog: Enter keeps the filter, Esc clears it
-              e                enroll (course detail)
-              f                toggle favourite (catalog, detail); remove (Favourites)
-              u                unenroll, after y (My courses)
-              e                edit your name; Enter saves, Esc cancels (Profile)
-              l                log out, after y (Profile)
-              Ctrl-N           create an account instead of signing in (sign-in screen)
-              r                reload (retry after an error)
-              ?                every key of the current screen, in an overlay
-              Esc, Backspace   back
-              q                back, and quit at a tab's root
-              Ctrl-C           quit at once
-
             The database lives in --data-dir, else $EDUGO_DATA_DIR, else $XDG_DATA_HOME/edugo,
             else ~/.local/share/edugo. Demo account: demo@edugo.dev / edugo-demo.
+
+            \(EduGoApp.keysManual)
             """,
         version: "0.1.0",
         subcommands: [ImportCourses.self]

@@ -1,59 +1,100 @@
 @testable import AppShell
 import SharedKernel
 import Testing
+import TerminalUI
 
-@Suite("App coordinator")
+/// A screen that records what the coordinator tells it.
+@MainActor
+final class ScreenProbe: Screen {
+    let name: String
+    private(set) var disappeared = 0
+
+    init(_ name: String) {
+        self.name = name
+    }
+
+    var keys: [KeyDeclaration] { [] }
+    func draw(in canvas: inout some Canvas, frame: Frame) {}
+    func handle(_ event: InputEvent) async -> EventResult { .ignored }
+    func disappear() { disappeared += 1 }
+}
+
+@Suite("App coordinator: the one stack of screens")
 @MainActor
 struct AppCoordinatorTests {
-    @Test("the path starts empty on the catalog tab")
+    @Test("the path starts empty on the catalog tab, its root made once")
     func startsEmpty() {
-        let sut = AppCoordinator()
+        let (sut, made) = makeSUT()
 
-        #expect(sut.path == [])
+        #expect(sut.destinations == [])
         #expect(sut.tab == .catalog)
         #expect(sut.isAtRoot)
+        #expect((sut.currentScreen as? ScreenProbe)?.name == "root catalog")
+        _ = sut.currentScreen
+        #expect(made.names == ["root catalog"])
     }
 
-    @Test("selecting a course pushes its detail")
-    func pushDetail() {
-        let sut = AppCoordinator()
+    @Test("pushing makes the destination's screen once; back pops it and stops its work")
+    func pushAndPop() throws {
+        let (sut, made) = makeSUT()
 
-        sut.push(.courseDetail("swift-101"))
-
-        #expect(sut.path == [.courseDetail("swift-101")])
-        #expect(!sut.isAtRoot)
-    }
-
-    @Test("back pops one level, and does nothing at the root")
-    func pop() {
-        let sut = AppCoordinator()
         sut.push(.courseDetail("a"))
         sut.push(.courseDetail("b"))
+        let top = try #require(sut.currentScreen as? ScreenProbe)
+        _ = sut.currentScreen
 
+        #expect(sut.destinations == [.courseDetail("a"), .courseDetail("b")])
+        #expect(made.names == ["course a", "course b"])
         #expect(sut.pop())
-        #expect(sut.path == [.courseDetail("a")])
+        #expect(top.disappeared == 1)
+        #expect(sut.destinations == [.courseDetail("a")])
         #expect(sut.pop())
         #expect(!sut.pop())
-        #expect(sut.path == [])
     }
 
-    @Test("a tab switch resets to that tab's root")
-    func tabSwitchResets() {
-        let sut = AppCoordinator()
+    @Test("switching tabs drops what was pushed, stopping it; tab roots live on")
+    func switchTab() throws {
+        let (sut, made) = makeSUT()
+        let catalog = sut.currentScreen
         sut.push(.courseDetail("a"))
+        let detail = try #require(sut.currentScreen as? ScreenProbe)
 
-        sut.switchTab(to: .favourites)
+        sut.switchTab(to: .profile)
+        sut.switchTab(to: .catalog)
 
-        #expect(sut.tab == .favourites)
-        #expect(sut.path == [])
+        #expect(detail.disappeared == 1)
+        #expect(sut.destinations == [])
+        #expect(sut.currentScreen === catalog)
+        #expect(made.names == ["root catalog", "course a"])
     }
 
-    @Test("tabs cycle forwards and backwards", arguments: [
-        (AppTab.catalog, AppTab.myCourses, AppTab.profile),
-        (AppTab.profile, AppTab.catalog, AppTab.favourites),
-    ])
-    func cycle(tab: AppTab, next: AppTab, previous: AppTab) {
-        #expect(tab.next == next)
-        #expect(tab.previous == previous)
+    @Test("the next and previous tabs wrap around")
+    func tabOrder() {
+        #expect(AppTab.catalog.next == .myCourses)
+        #expect(AppTab.profile.next == .catalog)
+        #expect(AppTab.catalog.previous == .profile)
+    }
+
+    // MARK: - Helpers
+
+    @MainActor
+    final class Made {
+        var names: [String] = []
+    }
+
+    private func makeSUT() -> (AppCoordinator, Made) {
+        let made = Made()
+        let sut = AppCoordinator(
+            makeRoot: { tab in
+                made.names.append("root \(tab)")
+                return ScreenProbe("root \(tab)")
+            },
+            makeScreen: { destination in
+                guard case .courseDetail(let id) = destination else { return ScreenProbe("?") }
+                made.names.append("course \(id)")
+                return ScreenProbe("course \(id)")
+            }
+        )
+        return (sut, made)
     }
 }

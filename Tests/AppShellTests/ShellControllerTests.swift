@@ -1,248 +1,354 @@
 import Foundation
 @testable import AppShell
+import Logging
 import SharedKernel
+import Synchronization
 import Testing
 import TestSupport
 import TerminalUI
 
-@Suite("Shell: global keys and the frame")
+@Suite("Shell: one input queue, the frame and the global keys")
 @MainActor
 struct ShellControllerTests {
     static let size = Size(width: 80, height: 24)
+    static let courses: [Course] = [
+        .fixture(id: "agile", title: "Agile and Scrum in Real Teams", instructor: "Daniel Okafor"),
+        .fixture(id: "docker", title: "Docker Essentials", instructor: "İlker Yılmaz", tags: ["containers"]),
+        .fixture(id: "git", title: "Git Beyond the Basics"),
+        .fixture(id: "swift", title: "Swift Fundamentals"),
+    ]
 
-    @Test("q at a tab's root quits; Ctrl-C quits at once")
-    func quit() async throws {
-        let (sut, _) = makeSUT()
-        try await showLoadedList(sut)
+    // MARK: - The queue
 
-        #expect(sut.handle(.char("q"), terminalSize: Self.size) == .quit)
-        #expect(sut.handle(.key(.control("c")), terminalSize: Self.size) == .quit)
+    @Test("/docker Enter f typed in one burst while the search is slow favourites Docker Essentials")
+    func searchBurstFavourites() async {
+        let (sut, store) = await makeSignedIn()
+        let gate = Gate()
+        await store.setGate(gate)
+
+        sut.enqueue(Self.keys("/docker") + [.key(.enter), .char("f")])
+        await gate.waitForArrivals(1)
+        await gate.open()
+        await sut.settle()
+
+        #expect(await store.storedFavourites(of: User.demo.id) == ["docker"])
     }
 
-    @Test("Enter opens the detail; Esc and q go back to the list with the same row selected")
-    func openAndBack() async throws {
-        let (sut, coordinator) = makeSUT(courses: [.fixture(id: "a", title: "Alpha"), .fixture(id: "b", title: "Beta"), .fixture(id: "c", title: "Gamma")])
-        try await showLoadedList(sut)
+    @Test("/docker Enter Enter in one burst opens Docker Essentials")
+    func searchBurstOpens() async {
+        let (sut, store) = await makeSignedIn()
+        let gate = Gate()
+        await store.setGate(gate)
 
-        _ = sut.handle(.key(.down), terminalSize: Self.size)
-        _ = sut.handle(.key(.down), terminalSize: Self.size)
-        _ = sut.handle(.key(.enter), terminalSize: Self.size)
-        #expect(coordinator.path == [.courseDetail("c")])
+        sut.enqueue(Self.keys("/docker") + [.key(.enter), .key(.enter)])
+        await gate.waitForArrivals(1)
+        await gate.open()
+        await sut.settle()
 
-        #expect(sut.handle(.key(.escape), terminalSize: Self.size) == .keepRunning)
-        #expect(coordinator.path == [])
-        _ = sut.handle(.key(.enter), terminalSize: Self.size)
-        #expect(sut.handle(.char("q"), terminalSize: Self.size) == .keepRunning)
-        #expect(coordinator.path == [])
-        #expect(try await frame(sut).contains("3/3"))
+        #expect(sut.coordinator?.destinations == [.courseDetail("docker")])
     }
 
-    @Test("number keys and Tab switch tabs", arguments: [
+    @Test("keys typed while a screen loads wait for it: 2 u in one burst asks about the first course of My courses")
+    func keysWaitForTheScreen() async {
+        let (sut, store) = await makeSignedIn()
+        await store.addEnrollment(.fixture(courseID: "git"))
+        let gate = Gate()
+        await store.setGate(gate)
+
+        sut.enqueue([.char("2"), .char("u")])
+        await gate.waitForArrivals(1)
+        #expect(sut.frontScreen?.statusMessage == nil)
+        await gate.open()
+        await sut.settle()
+
+        #expect(sut.frontScreen?.statusMessage?.text == "Unenroll from Git Beyond the Basics? (y/n)")
+    }
+
+    @Test("keys typed before the stored session is read wait for it")
+    func keysBeforeTheSession() async {
+        let store = InMemoryStore(courses: Self.courses, signedIn: User.demo.id)
+        let gate = Gate()
+        await store.setGate(gate)
+        let sut = ShellController(ports: Self.ports(store))
+        let start = Task { await sut.start() }
+
+        sut.enqueue([.char("3")])
+        await gate.waitForArrivals(1)
+        await gate.open()
+        await start.value
+        await sut.settle()
+
+        #expect(sut.coordinator?.tab == .favourites)
+    }
+
+    @Test("Ctrl-C is never queued: it quits at once, even behind keys that wait")
+    func controlCJumpsTheQueue() async {
+        let (sut, store) = await makeSignedIn()
+        let gate = Gate()
+        await store.setGate(gate)
+        var quits = 0
+        sut.onQuit = { quits += 1 }
+
+        sut.enqueue([.char("2"), .char("u")])
+        await gate.waitForArrivals(1)
+        sut.enqueue([.key(.control("c"))])
+
+        #expect(quits == 1)
+        await gate.open()
+    }
+
+    // MARK: - Global keys
+
+    @Test("q at a tab's root quits; Esc and q go back from a course to the same row")
+    func quitAndBack() async {
+        let (sut, _) = await makeSignedIn()
+        var quits = 0
+        sut.onQuit = { quits += 1 }
+
+        sut.enqueue([.key(.down), .key(.down), .key(.enter)])
+        await sut.settle()
+        #expect(sut.coordinator?.destinations == [.courseDetail("git")])
+        sut.enqueue([.key(.escape), .key(.enter), .char("q")])
+        await sut.settle()
+        #expect(sut.coordinator?.destinations == [])
+        #expect(frame(sut).contains("3/4"))
+        #expect(quits == 0)
+        sut.enqueue([.char("q")])
+        await sut.settle()
+        #expect(quits == 1)
+    }
+
+    @Test("number keys, Tab and a click on a tab switch tabs", arguments: [
         (InputEvent.char("2"), AppTab.myCourses), (.char("3"), .favourites), (.char("4"), .profile),
-        (.key(.tab), .myCourses), (.key(.backTab), .profile),
+        (.key(.tab), .myCourses), (.key(.backTab), .profile), (.mouse(.click(x: 40, y: 0)), .favourites),
     ])
-    func switchTabs(event: InputEvent, tab: AppTab) async throws {
-        let (sut, coordinator) = makeSUT()
-        try await showLoadedList(sut)
+    func switchTabs(event: InputEvent, tab: AppTab) async {
+        let (sut, _) = await makeSignedIn()
 
-        _ = sut.handle(event, terminalSize: Self.size)
+        sut.enqueue([event])
+        await sut.settle()
 
-        #expect(coordinator.tab == tab)
+        #expect(sut.coordinator?.tab == tab)
     }
 
-    @Test("the frame has the header with the user's name, the screen and the footer")
-    func frameLayout() async throws {
-        let (sut, _) = makeSUT(courses: [.fixture(title: "Swift 101")], user: "Demo Learner")
+    // MARK: - The frame
 
-        let lines = try await showLoadedList(sut)
+    @Test("the frame: header with the learner's name, the screen, the footer drawn from the screen's declarations")
+    func frameLayout() async {
+        let (sut, _) = await makeSignedIn()
+
+        let lines = frame(sut).components(separatedBy: "\n")
 
         #expect(lines[0].hasPrefix(" EduGo   1 Catalog"))
         #expect(lines[0].hasSuffix("Demo Learner"))
-        #expect(lines.contains { $0.contains("Swift 101") })
-        #expect(lines[23] == " ↑↓ move  Enter open  / search  f favourite  r reload  1-4 tabs  ? help  q quit")
+        #expect(lines.contains { $0.contains("Docker Essentials") })
+        #expect(lines[23] == " ↑↓ move  Enter open  / search  f favourite  r reload  1-4 tabs  q quit  ? help")
     }
 
-    @Test("tab 4 shows the profile; a rename there shows in the header at once")
-    func profileTab() async throws {
-        let (sut, _) = makeSUT(user: "Demo Learner")
-        try await showLoadedList(sut)
+    @Test("a status message never hides every key: the help key stays, and an error starts with ✗")
+    func statusKeepsKeys() async {
+        let (sut, store) = await makeSignedIn()
+        await store.setFailure(.storage(.saving, detail: "disk"), only: { $0.isWrite })
 
-        _ = sut.handle(.char("4"), terminalSize: Self.size)
-        var text = try await frame(sut)
-        for _ in 0..<10_000 where !text.contains("Member since") {
-            await Task.yield()
-            text = try await frame(sut)
-        }
-        _ = sut.handle(.char("e"), terminalSize: Self.size)
-        _ = sut.handle(.key(.control("u")), terminalSize: Self.size)
-        for character in "Ana" { _ = sut.handle(.char(character), terminalSize: Self.size) }
-        _ = sut.handle(.key(.enter), terminalSize: Self.size)
-        var lines = try await frame(sut).components(separatedBy: "\n")
-        for _ in 0..<10_000 where !lines[0].hasSuffix("Ana") {
-            await Task.yield()
-            lines = try await frame(sut).components(separatedBy: "\n")
-        }
+        sut.enqueue([.char("f")])
+        await sut.settle()
+        let footer = frame(sut).components(separatedBy: "\n")[23]
 
-        #expect(lines[0].hasSuffix(" Ana"))
-        #expect(lines.contains { $0.contains("Name updated") })
+        #expect(footer.hasPrefix(" ✗ Something went wrong while saving your data."))
+        #expect(footer.hasSuffix("? help"))
     }
 
-    @Test("nobody signed in: only the login screen, no tabs; signing in shows the catalog")
-    func signedOut() async throws {
-        let (sut, coordinator) = makeSUT(user: nil)
-        var text = ""
-        for _ in 0..<10_000 where !text.contains("Sign in to EduGo") {
-            await Task.yield()
-            text = try await frame(sut)
-        }
+    @Test("a success or error message goes after 5 seconds; a question stays")
+    func statusLifetime() async {
+        let (sut, _) = await makeSignedIn()
+        var now = ContinuousClock.now
+        sut.now = { now }
 
-        #expect(text.contains("Sign in to EduGo"))
-        #expect(!text.contains("1 Catalog"))
-        #expect(sut.handle(.char("2"), terminalSize: Self.size) == .keepRunning)
-        #expect(coordinator.tab == .catalog)
-        #expect(sut.handle(.char("q"), terminalSize: Self.size) == .keepRunning)
-
-        sut.signedIn(as: .demo)
-        let lines = try await showLoadedList(sut)
-        #expect(lines[0].contains("1 Catalog"))
-        #expect(lines[0].hasSuffix("Demo Learner"))
+        sut.enqueue([.char("f")])
+        await sut.settle()
+        #expect(frame(sut).contains("Added Agile and Scrum in Real Teams to favourites"))
+        #expect(sut.statusExpiry == now + .seconds(5))
+        now += .seconds(5)
+        #expect(!frame(sut).contains("Added Agile"))
+        #expect(sut.statusExpiry == nil)
     }
 
-    @Test("logging out forgets the stack and every screen; Esc and tab keys reach nothing of them")
-    func logout() async throws {
-        let (sut, coordinator) = makeSUT()
-        try await showLoadedList(sut)
-        _ = sut.handle(.key(.enter), terminalSize: Self.size)
-        #expect(!coordinator.isAtRoot)
+    @Test("? shows the screen's keys, what the marks mean and the global keys; keys meanwhile only scroll or close it")
+    func helpOverlay() async {
+        let (sut, _) = await makeSignedIn()
 
-        sut.loggedOut()
+        sut.enqueue([.char("?")])
+        await sut.settle()
+        let shown = frame(sut)
+        sut.enqueue([.char("2"), .key(.escape)])
+        await sut.settle()
 
-        #expect(coordinator.isAtRoot)
-        for event in [InputEvent.key(.escape), .char("2"), .char("4"), .key(.tab)] {
-            _ = sut.handle(event, terminalSize: Self.size)
-        }
-        let text = try await frame(sut)
-        #expect(text.contains("Sign in to EduGo"))
-        #expect(!text.contains("Swift 101"))
+        #expect(shown.contains("Catalog"))
+        #expect(shown.contains("mark or unmark as a favourite ★"))
+        #expect(shown.contains("Marks"))
+        #expect(shown.contains("Everywhere"))
+        #expect(sut.helpOffset == nil)
+        #expect(sut.coordinator?.tab == .catalog)
     }
 
-    @Test("? shows the screen's keys and the global ones over the screen; ? or Esc closes it, and keys meanwhile reach nothing else")
-    func helpOverlay() async throws {
-        let (sut, coordinator) = makeSUT(courses: [.fixture(id: "a", title: "Alpha"), .fixture(id: "b", title: "Beta")])
-        try await showLoadedList(sut)
+    @Test("nobody signed in: only the sign-in screen; signing in shows the catalog of that learner")
+    func signInAndOut() async {
+        let store = InMemoryStore(courses: Self.courses)
+        let sut = ShellController(ports: Self.ports(store))
+        await sut.start()
 
-        _ = sut.handle(.char("?"), terminalSize: Self.size)
-        let open = try await frame(sut)
-        for event in [InputEvent.key(.down), .key(.enter), .char("2"), .char("f")] {
-            #expect(sut.handle(event, terminalSize: Self.size) == .keepRunning)
-        }
-        let stillOpen = try await frame(sut)
-        _ = sut.handle(.key(.escape), terminalSize: Self.size)
-        let closedByEsc = try await frame(sut)
-        _ = sut.handle(.char("?"), terminalSize: Self.size)
-        _ = sut.handle(.char("?"), terminalSize: Self.size)
-        let closedByQuestionMark = try await frame(sut)
+        #expect(frame(sut).contains("Sign in to EduGo"))
+        sut.enqueue(Self.keys("demo@edugo.dev") + [.key(.tab)] + Self.keys("edugo-demo") + [.key(.enter)])
+        await sut.settle()
+        #expect(sut.session.user == .demo)
+        #expect(frame(sut).contains("Docker Essentials"))
 
-        for needle in ["Keys", "Catalog", "PgUp PgDn", "search title, instructor, tags", "toggle favourite", "Everywhere", "switch tab", "Shift-Tab", "quit at once", "? or Esc closes"] {
-            #expect(open.contains(needle), "the help lacks \(needle)")
-        }
-        #expect(stillOpen == open)
-        #expect(coordinator.tab == .catalog)
-        #expect(coordinator.isAtRoot)
-        #expect(!closedByEsc.contains("Everywhere"))
-        #expect(closedByEsc.contains("1/2"))
-        #expect(!closedByQuestionMark.contains("Everywhere"))
+        sut.enqueue([.char("4"), .char("l"), .char("y")])
+        await sut.settle()
+        #expect(sut.session.phase == .signedOut)
+        #expect(frame(sut).contains("Sign in to EduGo"))
+        #expect(await store.sessionUser == nil)
     }
 
-    @Test("at 60×16 the help scrolls to its last key and not past it")
-    func helpScrolls() async throws {
-        let (sut, _) = makeSUT()
-        try await showLoadedList(sut)
-        let small = Size(width: 60, height: 16)
+    @Test("another instance signing someone else in changes nothing here: this one acts as its own learner")
+    func learnerBelongsToTheInstance() async throws {
+        let (sut, store) = await makeSignedIn()
+        let other = try await store.createAccount(name: "Other Learner", email: "other@example.com", password: "password-1")
 
-        _ = sut.handle(.char("?"), terminalSize: small)
-        var canvas = TextCanvas(size: small)
-        _ = sut.draw(in: &canvas, tick: 0)
-        let top = canvas.text
-        for _ in 0..<50 { _ = sut.handle(.key(.down), terminalSize: small) }
-        let offset = sut.helpOffset
-        canvas = TextCanvas(size: small)
-        _ = sut.draw(in: &canvas, tick: 0)
-        let bottom = canvas.text
+        sut.enqueue([.char("f")])
+        await sut.settle()
 
-        #expect(top.contains("↓ more"))
-        #expect(!top.contains("quit at once"))
-        #expect(bottom.contains("quit at once"))
-        #expect(bottom.contains("↑ more"))
-        _ = sut.handle(.key(.down), terminalSize: small)
-        #expect(sut.helpOffset == offset)
+        #expect(await store.sessionUser == other.id)
+        #expect(await store.storedFavourites(of: User.demo.id) == ["agile"])
+        #expect(await store.storedFavourites(of: other.id) == [])
     }
 
     @Test("below 60×16 the frame is only the too-small message, and q still quits")
-    func tooSmall() async throws {
-        let (sut, _) = makeSUT()
-        try await showLoadedList(sut)
+    func tooSmall() async {
+        let (sut, _) = await makeSignedIn()
+        var quits = 0
+        sut.onQuit = { quits += 1 }
+        sut.terminalSize = Size(width: 40, height: 10)
+
         var canvas = TextCanvas(size: Size(width: 40, height: 10))
-
         _ = sut.draw(in: &canvas, tick: 0)
+        sut.enqueue([.char("q")])
+        await sut.settle()
 
-        let shown = canvas.lines.filter { !$0.isEmpty }.map { $0.trimmingCharacters(in: .whitespaces) }
-        #expect(shown.joined(separator: " ") == "Terminal too small: need 60×16, have 40×10")
-        #expect(sut.handle(.key(.down), terminalSize: Size(width: 40, height: 10)) == .keepRunning)
-        #expect(sut.handle(.char("q"), terminalSize: Size(width: 40, height: 10)) == .quit)
+        #expect(canvas.lines.filter { !$0.isEmpty }.map { $0.trimmingCharacters(in: .whitespaces) }.joined(separator: " ") == "Terminal too small: need 60×16, have 40×10")
+        #expect(quits == 1)
+    }
+
+    @Test("tui --help lists every screen's keys and the marks, from the same declarations")
+    func manual() {
+        let text = EduGoApp.keysManual
+
+        for heading in ["EVERYWHERE", "CATALOG (TAB 1)", "COURSE PAGE", "MY COURSES (TAB 2)", "FAVOURITES (TAB 3)", "PROFILE (TAB 4)", "SIGN-IN SCREEN", "MARKS"] {
+            #expect(text.contains(heading), "\(heading)")
+        }
+        #expect(text.contains("Space"))
+        #expect(text.contains("open the prerequisite course"))
     }
 
     // MARK: - Helpers
 
-    private func makeSUT(courses: [Course] = [.fixture()], user: String? = "Demo Learner") -> (ShellController, AppCoordinator) {
-        let coordinator = AppCoordinator()
-        let sessions = SessionRepositoryStub(user: user.map { User(id: UserID(1), name: $0, email: "demo@edugo.dev", memberSince: .now) })
-        let session = SessionState(sessions: sessions)
-        let ports = AppPorts(
-            courses: CourseRepositorySpy.success(courses),
-            enrollments: EnrollmentRepositorySpy(courses: courses),
-            favourites: FavouritesRepositorySpy(courses: courses),
-            profiles: ProfileRepositoryStub(),
-            sessions: sessions
-        )
-        let router = ScreenRouter(coordinator: coordinator, ports: ports)
-        let sut = ShellController(coordinator: coordinator, router: router, session: session)
-        Task { try? await session.load() }
-        return (sut, coordinator)
+    nonisolated static func keys(_ text: String) -> [InputEvent] {
+        text.map { .char($0) }
     }
 
-    /// Shows the catalog and waits until its list (and the user's name) is drawn.
-    @discardableResult
-    private func showLoadedList(_ sut: ShellController) async throws -> [String] {
-        for _ in 0..<10_000 {
-            sut.prepareFrame()
-            var canvas = TextCanvas(size: Self.size)
-            _ = sut.draw(in: &canvas, tick: 0)
-            if canvas.text.contains("Title"), !canvas.text.contains("Loading") { 
-                await Task.yield()
-                var settled = TextCanvas(size: Self.size)
-                _ = sut.draw(in: &settled, tick: 0)
-                return settled.lines
-            }
-            await Task.yield()
-        }
-        Issue.record("the list never loaded")
-        return []
+    nonisolated static func ports(_ store: InMemoryStore) -> AppPorts {
+        AppPorts(courses: store, enrollments: store, favourites: store, profiles: store, sessions: store)
     }
 
-    private func frame(_ sut: ShellController) async throws -> String {
-        sut.prepareFrame()
-        await Task.yield()
-        sut.prepareFrame()
+    /// The shell with the demo learner signed in and the catalog loaded.
+    private func makeSignedIn() async -> (ShellController, InMemoryStore) {
+        let store = InMemoryStore(courses: Self.courses, signedIn: User.demo.id)
+        let sut = ShellController(ports: Self.ports(store))
+        sut.terminalSize = Self.size
+        await sut.start()
+        await sut.settle()
+        return (sut, store)
+    }
+
+    private func frame(_ sut: ShellController) -> String {
+        sut.syncVisibleScreen()
         var canvas = TextCanvas(size: Self.size)
         _ = sut.draw(in: &canvas, tick: 0)
         return canvas.text
     }
 }
 
-/// Renames without storing anything.
-private struct ProfileRepositoryStub: ProfileRepository {
-    func updateName(userID: UserID, to name: String) async throws(AppError) -> User {
-        User(id: userID, name: name, email: "demo@edugo.dev", memberSince: .now)
+@Suite("Instrumented ports: development conditions and the error log")
+struct InstrumentedPortsTests {
+    @Test("--offline fails every catalog call as a connectivity error without touching the store, and logs it")
+    func offline() async {
+        let store = InMemoryStore(courses: [.fixture()])
+        let log = LogRecorder()
+        let ports = ShellControllerTests.ports(store).instrumented(conditions: DevelopmentConditions(offline: true), logger: log.logger)
+
+        await #expect(throws: AppError.connectivity) { try await ports.courses.page(matching: "", at: .first, limit: 10) }
+        await #expect(throws: AppError.connectivity) { try await ports.enrollments.enrolledCourses(userID: User.demo.id) }
+        #expect(await store.messages == [])
+        #expect(log.lines.contains { $0.contains("catalog page failed") && $0.contains("connectivity") })
+    }
+
+    @Test("--offline leaves signing in and out working, so a learner can always leave")
+    func offlineSessions() async throws {
+        let store = InMemoryStore()
+        let ports = ShellControllerTests.ports(store).instrumented(conditions: DevelopmentConditions(offline: true), logger: LogRecorder().logger)
+
+        let user = try await ports.sessions.signIn(email: "demo@edugo.dev", password: "edugo-demo")
+        try await ports.sessions.signOut(userID: user.id)
+
+        #expect(await store.sessionUser == nil)
+    }
+
+    @Test("a store failure is logged with its technical cause")
+    func logsFailures() async {
+        let store = InMemoryStore(courses: [.fixture()])
+        await store.setFailure(.storage(.saving, detail: "database is locked"))
+        let log = LogRecorder()
+        let ports = ShellControllerTests.ports(store).instrumented(conditions: DevelopmentConditions(), logger: log.logger)
+
+        await #expect(throws: AppError.self) { try await ports.favourites.setFavourite(true, userID: User.demo.id, courseID: "swift-101") }
+
+        #expect(log.lines.contains { $0.contains("favourite swift-101 failed") && $0.contains("database is locked") })
+    }
+
+    @Test("no options means no decoration")
+    func inactive() {
+        #expect(!DevelopmentConditions().isActive)
+        #expect(DevelopmentConditions(offline: true).isActive)
+        #expect(DevelopmentConditions(latency: .milliseconds(1)).isActive)
+    }
+}
+
+/// Log lines in memory.
+final class LogRecorder: Sendable {
+    private let stored = Mutex<[String]>([])
+
+    var lines: [String] { stored.withLock { $0 } }
+
+    var logger: Logger {
+        Logger(label: "test") { _ in Handler(recorder: self) }
+    }
+
+    fileprivate func append(_ line: String) {
+        stored.withLock { $0.append(line) }
+    }
+
+    private struct Handler: LogHandler {
+        let recorder: LogRecorder
+        var logLevel: Logger.Level = .trace
+        var metadata: Logger.Metadata = [:]
+
+        subscript(metadataKey key: String) -> Logger.Metadata.Value? {
+            get { metadata[key] }
+            set { metadata[key] = newValue }
+        }
+
+        func log(event: LogEvent) {
+            recorder.append("\(event.level) \(event.message) \(event.metadata ?? [:])")
+        }
     }
 }

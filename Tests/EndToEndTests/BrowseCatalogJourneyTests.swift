@@ -23,7 +23,7 @@ extension EndToEnd {
 
             try session.send("Escape")
             let back = try await session.waitFor("3/64")
-            #expect(back.contains { $0.contains("CI/CD Pipelines That") })
+            #expect(back.contains { $0.contains("CI/CD Pipelines") && $0.contains("locked") })
 
             try session.send("q")
             #expect(try await session.waitForExit() == 0)

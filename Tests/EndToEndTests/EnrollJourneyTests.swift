@@ -22,7 +22,7 @@ extension EndToEnd {
 
                 try session.send("2")
                 let mine = try await session.waitFor("1 enrolled")
-                #expect(mine.contains { $0.contains("Agile and Scrum in Real Teams") && $0.contains("0%") })
+                #expect(mine.contains { $0.contains("Agile and Scrum in R") && $0.contains("0%") && $0.contains("Not started") })
                 try session.send("q")
                 #expect(try await session.waitForExit() == 0)
             }

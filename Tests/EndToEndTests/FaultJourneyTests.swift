@@ -41,11 +41,14 @@ extension EndToEnd {
             try await session.waitFor("Agile and Scrum")
 
             try session.send("?")
-            let help = try await session.waitFor("Everywhere")
+            let help = try await session.waitFor("Marks")
+            try session.send("G")
+            let end = try await session.waitFor("Catalog, My courses, Favourites, Profile")
             try session.send("?")
 
-            #expect(help.contains { $0.contains("switch tab") })
-            #expect(help.contains { $0.contains("search title, instructor, tags") })
+            #expect(help.contains { $0.contains("search title, instructor and tags") })
+            #expect(help.contains { $0.contains("locked") && $0.contains("prerequisite") })
+            #expect(end.contains { $0.contains("quit at once, from anywhere") })
             try await session.waitFor("the list without the help") { lines in
                 !lines.contains { $0.contains("Everywhere") } && lines.contains { $0.contains("Agile and Scrum") }
             }
@@ -154,7 +157,7 @@ extension EndToEnd {
 
             let styled = try session.styledScreen()
 
-            let selected = try #require(styled.first { $0.contains("Building a Design") })
+            let selected = try #require(styled.first { $0.contains("Building a Desi") })
             let other = try #require(styled.first { $0.contains("Agile and Scrum") })
             #expect(selected.contains("\u{1B}[7m") != coloured, "\(selected.debugDescription)")
             #expect(!other.contains("\u{1B}[7m"))
@@ -245,11 +248,14 @@ extension EndToEnd {
                 let session = try TmuxSession(arguments: ["--latency", "40"], dataDirectory: directory)
                 try await session.signInIfAsked()
                 try await session.waitFor("Agile and Scrum")
-                // Enroll and favourite together on each page; the message confirms the enroll.
+                // Enroll and favourite together on each page: both show at once, marked as
+                // saving; the Status line without "(saving…)" confirms both.
                 for title in ["Cloud Foundations on AWS", "Data Ethics and Privacy", "Guitar: First Steps"] {
                     try await session.openCourse(title)
                     try session.send("e", "f")
-                    try await session.waitFor("Enrolled in \(title)")
+                    try await session.waitFor("\(title) enrolled and favourite, saved") { lines in
+                        lines.contains { $0.contains("Status        ✓ Enrolled   ★ Favourite") && !$0.contains("saving") }
+                    }
                     confirmedEnrollments.append(title)
                     try session.send("Escape")
                 }
@@ -263,13 +269,17 @@ extension EndToEnd {
                     try await Task.sleep(for: .milliseconds(25))
                 }
                 let screen = try session.screen()
+                let styled = try session.styledScreen()
                 let pid = try #require(try session.appPID())
                 kill(pid, SIGKILL)
                 #expect(try await session.waitForExit() == 128 + SIGKILL)
-                // Confirmed: the rows drawn with ★, and the course a footer message reports added.
-                confirmedFavourites = screen.dropFirst(3).dropLast().filter { $0.hasPrefix(" ★") }.map {
-                    String($0.dropFirst(4).prefix(while: { $0 != "…" })).components(separatedBy: "  ").first ?? ""
-                }
+                // Confirmed: the rows drawn with a ★ that is not dim (dim: still being saved),
+                // and the course a footer message reports added.
+                confirmedFavourites = zip(screen, styled).dropFirst(3).dropLast()
+                    .filter { plain, styled in plain.hasPrefix(" ★") && !Self.starIsDim(styled) }
+                    .map { plain, _ in
+                        String(plain.dropFirst(4).prefix(while: { $0 != "…" })).components(separatedBy: "  ").first ?? ""
+                    }
                 if let footer = screen.last(where: { !$0.isEmpty }), let added = footer.range(of: "Added "),
                    let end = footer.range(of: " to favourites") {
                     confirmedFavourites.append(String(footer[added.upperBound..<end.lowerBound]))
@@ -306,6 +316,16 @@ extension EndToEnd {
             try await restarted.waitFor("Agile and Scrum")
             try restarted.send("2")
             try await restarted.waitFor("My courses  \(enrolled.count) enrolled")
+        }
+
+        /// Whether the `★` of a row captured with its attributes was drawn dim: the last SGR
+        /// sequence before it sets attribute 2.
+        static func starIsDim(_ styled: String) -> Bool {
+            guard let star = styled.range(of: "★") else { return false }
+            let before = styled[..<star.lowerBound]
+            guard let sgr = before.range(of: "\u{1B}[", options: .backwards) else { return false }
+            let parameters = before[sgr.upperBound...].prefix { $0 != "m" }.split(separator: ";")
+            return parameters.contains("2")
         }
 
         @Test("two instances on one data directory, both enrolling and toggling favourites, lose nothing")

@@ -39,12 +39,21 @@ struct CourseFormattingTests {
 
     @Test("every error has a message for people and one for the log")
     func errorMessages() {
-        let errors: [AppError] = [.connectivity, .courseNotFound("x"), .notSignedIn, .storage(detail: "disk I/O error")]
+        let errors: [AppError] = [
+            .connectivity, .courseNotFound("x"), .notSignedIn, .storage(.reading, detail: "disk I/O error"), .cancelled,
+            .noSuchLesson("x", 3), .invalidAccount(AccountRejection(field: .email, message: "Enter a valid email address")),
+        ]
         for error in errors {
             #expect(!error.userMessage.isEmpty)
             #expect(!error.technicalMessage.isEmpty)
         }
-        #expect(!AppError.storage(detail: "disk I/O error").userMessage.contains("disk"))
-        #expect(AppError.storage(detail: "disk I/O error").technicalMessage.contains("disk I/O error"))
+        #expect(!AppError.storage(.reading, detail: "disk I/O error").userMessage.contains("disk"))
+        #expect(AppError.storage(.reading, detail: "disk I/O error").technicalMessage.contains("disk I/O error"))
+    }
+
+    @Test("a failed read and a failed save say which it was")
+    func readingOrSaving() {
+        #expect(AppError.storage(.reading, detail: "x").userMessage == "Something went wrong while reading your data.")
+        #expect(AppError.storage(.saving, detail: "x").userMessage == "Something went wrong while saving your data.")
     }
 }

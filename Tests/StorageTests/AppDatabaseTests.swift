@@ -22,7 +22,7 @@ struct AppDatabaseTests {
         }
         #expect(tables == [
             "course", "course_search", "course_search_config", "course_search_data", "course_search_docsize",
-            "course_search_idx", "enrollment", "favourite", "grdb_migrations", "session", "user",
+            "course_search_idx", "enrollment", "favourite", "grdb_migrations", "lesson", "lesson_progress", "session", "user",
         ])
     }
 
@@ -140,7 +140,7 @@ struct AppDatabaseTests {
         let hasher = PasswordHasher.fast
         let database = try AppDatabase.open(directory: directory.url, passwordHasher: hasher)
 
-        let signedIn = try await SQLiteSessionRepository(database: database, hasher: hasher).currentUser()
+        let signedIn = try await SQLiteSessionRepository(database: database, hasher: hasher).restoreSession()
         let stored = try await database.writer.read { db in
             try String.fetchOne(db, sql: "SELECT password_hash FROM user WHERE email = 'demo@edugo.dev'")
         }
@@ -150,7 +150,153 @@ struct AppDatabaseTests {
         #expect(!hash.contains("edugo-demo"))
         #expect(hasher.verify("edugo-demo", against: hash))
         let demo = try await database.signInDemo()
-        #expect(demo?.name == "Demo Learner")
+        #expect(demo.name == "Demo Learner")
+    }
+}
+
+@Suite("Opening the database: faults and permissions")
+struct AppDatabaseFaultTests {
+    @Test("the database and its side files are readable by their owner only, whatever the directory and umask")
+    func privateFiles() throws {
+        let directory = TemporaryDirectory()
+        defer { directory.remove() }
+        chmod(directory.url.path, 0o755)
+        let previous = umask(0o022)
+        defer { umask(previous) }
+
+        let database = try AppDatabase.open(directory: directory.url, passwordHasher: .fast)
+        try database.writer.write { db in try db.execute(sql: "UPDATE user SET name = name") }
+
+        for suffix in ["", "-wal", "-shm"] {
+            let mode = try FileManager.default.attributesOfItem(atPath: database.path + suffix)[.posixPermissions] as? Int
+            #expect(mode == 0o600, "\(suffix)")
+        }
+    }
+
+    @Test("an existing database with looser permissions is made private when opened")
+    func tightensExisting() throws {
+        let directory = TemporaryDirectory()
+        defer { directory.remove() }
+        let first = try AppDatabase.open(directory: directory.url, passwordHasher: .fast)
+        try first.writer.close()
+        chmod(first.path, 0o644)
+
+        let database = try AppDatabase.open(directory: directory.url, passwordHasher: .fast)
+
+        let mode = try FileManager.default.attributesOfItem(atPath: database.path)[.posixPermissions] as? Int
+        #expect(mode == 0o600)
+    }
+
+    @Test("a healthy database locked by another program is called locked, not foreign, and is left as it was")
+    func lockedDatabase() throws {
+        let directory = TemporaryDirectory()
+        defer { directory.remove() }
+        let database = try AppDatabase.open(directory: directory.url, passwordHasher: .fast)
+        try database.writer.close()
+        // Another program holds the file with an exclusive lock (and no WAL index).
+        var configuration = Configuration()
+        configuration.allowsUnsafeTransactions = true
+        let other = try DatabaseQueue(path: database.path, configuration: configuration)
+        try other.inDatabase { db in
+            try db.execute(sql: "PRAGMA journal_mode = DELETE")
+            try db.execute(sql: "PRAGMA locking_mode = EXCLUSIVE")
+            try db.execute(sql: "BEGIN EXCLUSIVE")
+        }
+        defer { try? other.inDatabase { db in try db.execute(sql: "ROLLBACK") } }
+
+        #expect {
+            try AppDatabase.open(directory: directory.url, passwordHasher: .fast)
+        } throws: { error in
+            guard case .cannotOpen(_, let reason) = error as? StorageError else { return false }
+            return reason.contains("locked by another program")
+        }
+        #expect(!FileManager.default.fileExists(atPath: database.path + "-wal"))
+        #expect(!FileManager.default.fileExists(atPath: database.path + "-shm"))
+    }
+
+    @Test("a database the user cannot write is refused without leaving side files; fixed, it opens",
+          .enabled(if: getuid() != 0, "root writes a 0400 file anyway"))
+    func readOnlyDatabase() throws {
+        let directory = TemporaryDirectory()
+        defer { directory.remove() }
+        let database = try AppDatabase.open(directory: directory.url, passwordHasher: .fast)
+        try database.writer.close()
+        for suffix in ["-wal", "-shm"] { unlink(database.path + suffix) }
+        chmod(database.path, 0o400)
+
+        #expect(throws: StorageError.cannotOpen(path: database.path, reason: "Permission denied")) {
+            try AppDatabase.open(directory: directory.url, passwordHasher: .fast)
+        }
+        #expect(!FileManager.default.fileExists(atPath: database.path + "-shm"))
+        chmod(database.path, 0o600)
+        _ = try AppDatabase.open(directory: directory.url, passwordHasher: .fast)
+    }
+
+    @Test("each way an open fails is named for what it is", arguments: [
+        (ResultCode.SQLITE_FULL, "the disk is full"),
+        (.SQLITE_BUSY, "the database is locked by another program; close it and try again"),
+        (.SQLITE_READONLY, "the database or its folder is read-only"),
+        (.SQLITE_CORRUPT, "the database file is damaged"),
+        (.SQLITE_NOTADB, "the file is not an SQLite database"),
+    ])
+    func reasons(code: ResultCode, reason: String) {
+        #expect(AppDatabase.openReason(DatabaseError(resultCode: code)) == reason)
+    }
+
+    @Test("a database of the previous version keeps every enrollment and gets every syllabus")
+    func migratesPreviousVersion() async throws {
+        let directory = TemporaryDirectory()
+        defer { directory.remove() }
+        let path = directory.url.appendingPathComponent(AppDatabase.fileName).path
+        let migrator = Migrations.migrator(passwordHasher: .fast, seedCatalog: { try BuiltInCatalog.load() })
+        let old = try DatabasePool(path: path)
+        try migrator.migrate(old, upTo: "v6-search-prefixes-up-to-6")
+        try await old.write { db in
+            try db.execute(sql: """
+                INSERT INTO enrollment (user_id, course_id, enrolled_at, status, progress)
+                VALUES (1, 'swift-fundamentals', '2026-01-02 10:00:00.000', 'active', 0),
+                       (1, 'git-mastery', '2026-01-03 10:00:00.000', 'dropped', 0);
+                -- A count a damaged import pushed past Int64, which crashed every start.
+                UPDATE course SET enrolled_count = 9.2233720368547758e18 WHERE id = 'resume-writing';
+                """)
+        }
+        try old.close()
+
+        let database = try AppDatabase.open(directory: directory.url, passwordHasher: .fast)
+
+        let statuses = try await database.writer.read { db in
+            try String.fetchAll(db, sql: "SELECT course_id || ' ' || status FROM enrollment ORDER BY course_id")
+        }
+        #expect(statuses == ["git-mastery dropped", "swift-fundamentals active"])
+        let syllabus = try await SQLiteCourseRepository(database: database).syllabus(of: "swift-fundamentals")
+        #expect(syllabus.lessons.count == syllabus.course.lessonCount)
+        #expect(syllabus.lessons.count >= 4)
+        #expect(try await SQLiteCourseRepository(database: database).course(id: "resume-writing").enrolledCount == CourseLimits.seats.upperBound)
+    }
+
+    @Test("a row stored out of range is an error for that row; the rest of the catalog still loads, page by page")
+    func damagedRow() async throws {
+        let directory = TemporaryDirectory()
+        defer { directory.remove() }
+        let courses = (1...30).map { Course.fixture(id: CourseID("c-\($0)"), title: "Course \(String(format: "%02d", $0))") }
+        let database = try AppDatabase.open(directory: directory.url, passwordHasher: .fast, seedCatalog: { courses.entries })
+        try await database.writer.write { db in
+            try db.execute(sql: "UPDATE course SET enrolled_count = 9.2e18 WHERE id IN ('c-3', 'c-4', 'c-5')")
+            try db.execute(sql: "UPDATE course SET capacity = 0 WHERE id = 'c-20'")
+        }
+        let sut = SQLiteCourseRepository(database: database)
+
+        await #expect(throws: AppError.self) { try await sut.course(id: "c-4") }
+        var seen: [CourseID] = []
+        var position = CatalogPosition.first
+        while true {
+            let page = try await sut.page(matching: "", at: position, limit: 4)
+            seen += page.map(\.course.id)
+            guard page.count == 4, let last = page.last else { break }
+            position = .after(last.key)
+        }
+        #expect(seen == courses.map(\.id).filter { !["c-3", "c-4", "c-5", "c-20"].contains($0) })
+        #expect(try await sut.course(id: "c-6").title == "Course 06")
     }
 }
 

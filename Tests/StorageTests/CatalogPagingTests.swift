@@ -15,7 +15,7 @@ struct CatalogPagingTests {
         let directory = FileManager.default.temporaryDirectory.appendingPathComponent("edugo-tests-catalog-100k")
         try? FileManager.default.removeItem(at: directory)
         let courses = GeneratedCatalog.courses(count: 100_000)
-        guard let database = try? AppDatabase.open(directory: directory, passwordHasher: .fast, seedCatalog: { courses }) else {
+        guard let database = try? AppDatabase.open(directory: directory, passwordHasher: .fast, seedCatalog: { courses.entries }) else {
             return nil
         }
         return (database, courses, BruteForceIndex(courses))

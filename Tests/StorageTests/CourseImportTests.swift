@@ -8,7 +8,7 @@ import TestSupport
 @Suite("Course import")
 struct CourseImportTests {
     static let catalog: [Course] = [
-        .fixture(id: "stored", title: "Stored Course", capacity: 40, enrolledCount: 3),
+        .fixture(id: "stored", title: "Stored Course", capacity: 40, enrolledCount: 3, prerequisiteID: "other"),
         .fixture(id: "other", title: "Other Course"),
     ]
 
@@ -25,41 +25,99 @@ struct CourseImportTests {
         var testDescription: String { name }
     }
 
+    /// The example as the second entry, with `original` replaced.
+    static func edited(_ original: String, _ replacement: String) -> String {
+        "[\(newEntry), \(example.replacingOccurrences(of: original, with: replacement))]"
+    }
+
+    static let entry1 = #"entry 1 (id "swift-concurrency"): "#
+
+    /// Every way a file was seen to hurt: each is refused with the entry, id and field, and
+    /// changes nothing.
     static let badFiles: [BadFile] = [
+        BadFile(name: "not JSON", contents: "[\(newEntry),\n {\"id\": ", message: "the file is not valid JSON: line 2, column"),
+        BadFile(name: "a missing field", contents: edited(#""title": "Swift Concurrency in Practice","#, ""), message: entry1 + #"field "title" is missing"#),
         BadFile(
-            name: "not JSON",
-            contents: "[\(newEntry), {\"id\": ",
-            message: "the file is not valid JSON"
+            name: "a wrong-typed field", contents: edited(#""duration_minutes": 150"#, #""duration_minutes": "long""#),
+            message: entry1 + #"field "duration_minutes" must be a whole number from 1 to 100000"#
         ),
         BadFile(
-            name: "a missing field",
-            contents: "[\(newEntry), \(example.replacingOccurrences(of: #""title": "Swift Concurrency in Practice","#, with: ""))]",
-            message: #"entry 1 (id "swift-concurrency"): field "title" is missing"#
+            name: "an unknown level", contents: edited(#""level": "intermediate""#, #""level": "expert""#),
+            message: entry1 + #"field "level" must be one of beginner, intermediate, advanced"#
+        ),
+        BadFile(name: "a negative price", contents: edited(#""price": 35.99"#, #""price": -0.01"#), message: entry1 + #"field "price" must be between 0 and 1000000"#),
+        BadFile(name: "a price past any integer", contents: edited(#""price": 35.99"#, #""price": 1e17"#), message: entry1 + #"field "price" must be between 0 and 1000000"#),
+        BadFile(
+            name: "a duration out of range", contents: edited(#""duration_minutes": 150"#, #""duration_minutes": 100001"#),
+            message: entry1 + #"field "duration_minutes" must be a whole number from 1 to 100000"#
         ),
         BadFile(
-            name: "a wrong-typed field",
-            contents: "[\(newEntry), \(example.replacingOccurrences(of: #""duration_minutes": 150"#, with: #""duration_minutes": "long""#))]",
-            message: #"entry 1 (id "swift-concurrency"): field "duration_minutes" must be a whole number"#
+            name: "a capacity of 0", contents: edited(#""capacity": 40"#, #""capacity": 0"#),
+            message: entry1 + #"field "capacity" must be a whole number from 1 to 10000000, or null"#
         ),
         BadFile(
-            name: "an unknown level",
-            contents: "[\(newEntry), \(example.replacingOccurrences(of: #""level": "intermediate""#, with: #""level": "expert""#))]",
-            message: #"entry 1 (id "swift-concurrency"): field "level" must be one of beginner, intermediate, advanced"#
+            name: "more learners than seats", contents: edited(#""enrolled_count": 12"#, #""enrolled_count": 41"#),
+            message: entry1 + #"field "enrolled_count" must not be above capacity (40)"#
         ),
         BadFile(
-            name: "a negative price",
-            contents: "[\(newEntry), \(example.replacingOccurrences(of: #""price": 35.99"#, with: #""price": -0.01"#))]",
-            message: #"entry 1 (id "swift-concurrency"): field "price" must be 0 or more"#
+            name: "an enrolled count past any seat, unlimited",
+            contents: edited(#""capacity": 40, "enrolled_count": 12"#, #""capacity": null, "enrolled_count": 9223372036854775807"#),
+            message: entry1 + #"field "enrolled_count" must be a whole number from 0 to 10000000"#
+        ),
+        BadFile(name: "an id twice in the file", contents: "[\(newEntry), \(example), \(example)]", message: #"entry 2 (id "swift-concurrency"): field "id" repeats an id used earlier in the file"#),
+        BadFile(
+            name: "a NUL inside the id", contents: edited(#""id": "swift-concurrency""#, #""id": "agile-scrum\u0000evil""#),
+            message: #"entry 1 (id "agile-scrum\u{0}evil"): field "id" must be 1 to 64 of the characters A-Z a-z 0-9 . _ -"#
         ),
         BadFile(
-            name: "an id twice in the file",
-            contents: "[\(newEntry), \(example), \(example.replacingOccurrences(of: "Swift Concurrency in Practice", with: "Again"))]",
-            message: #"entry 2 (id "swift-concurrency"): field "id" repeats an id used earlier in the file"#
+            name: "escape sequences in the id",
+            contents: edited(#""id": "swift-concurrency""#, #""id": "x\u001b]52;c;cHduZWQ=\u0007\u001b]0;PWNED\u0007\u001b[2J""#),
+            message: #"entry 1 (id "x\u{1B}]52;c;cHduZWQ=\u{7}\u{1B}]0;PWNED\u{7}\u{1B}[2J"): field "id" must be"#
+        ),
+        BadFile(
+            name: "a title that is only control characters", contents: edited(#""title": "Swift Concurrency in Practice""#, #""title": "\u0000\u0007""#),
+            message: entry1 + #"field "title" must not be empty"#
+        ),
+        BadFile(
+            name: "an unknown field (a typo)", contents: edited(#""prerequisite_id": null"#, #""prerequisit": "other""#),
+            message: entry1 + #"unknown field "prerequisit""#
         ),
         BadFile(
             name: "a prerequisite that exists neither in the file nor in the database",
-            contents: "[\(newEntry), \(example.replacingOccurrences(of: #""prerequisite_id": null"#, with: #""prerequisite_id": "ghost""#))]",
-            message: #"entry 1 (id "swift-concurrency"): field "prerequisite_id" names "ghost", which is not a known course"#
+            contents: edited(#""prerequisite_id": null"#, #""prerequisite_id": "ghost""#),
+            message: entry1 + #"field "prerequisite_id" names "ghost", which is not a known course"#
+        ),
+        BadFile(
+            name: "a course that is its own prerequisite", contents: edited(#""prerequisite_id": null"#, #""prerequisite_id": "swift-concurrency""#),
+            message: entry1 + #"field "prerequisite_id" names the course itself"#
+        ),
+        BadFile(
+            name: "prerequisites in a cycle within the file",
+            contents: "[\(newEntry.replacingOccurrences(of: #""price": 0"#, with: #""price": 0, "prerequisite_id": "swift-concurrency""#)), \(example.replacingOccurrences(of: #""prerequisite_id": null"#, with: #""prerequisite_id": "new-one""#))]",
+            message: #"entry 0 (id "new-one"): field "prerequisite_id": prerequisites form a cycle: new-one → swift-concurrency → new-one"#
+        ),
+        BadFile(
+            name: "prerequisites in a cycle through a stored course",
+            contents: "[\(newEntry.replacingOccurrences(of: #""id": "new-one""#, with: #""id": "other""#).replacingOccurrences(of: #""price": 0"#, with: #""price": 0, "prerequisite_id": "stored""#))]",
+            message: #"entry 0 (id "other"): field "prerequisite_id": prerequisites form a cycle: other → stored → other"#
+        ),
+        BadFile(name: "no lessons", contents: edited(#""active": true,"#, #""active": true, "lessons": [],"#), message: entry1 + #"field "lessons" must hold 1 to 200 lessons"#),
+        BadFile(
+            name: "201 lessons",
+            contents: edited(#""active": true,"#, #""active": true, "lessons": ["# + Array(repeating: #"{"title": "L", "minutes": 1}"#, count: 201).joined(separator: ",") + "],"),
+            message: entry1 + #"field "lessons" must hold 1 to 200 lessons"#
+        ),
+        BadFile(
+            name: "a lesson of 0 minutes", contents: edited(#""active": true,"#, #""active": true, "lessons": [{"title": "A", "minutes": 5}, {"title": "B", "minutes": 0}],"#),
+            message: entry1 + #"field "lessons[1].minutes" must be a whole number from 1 to 100000"#
+        ),
+        BadFile(
+            name: "a lesson without a title", contents: edited(#""active": true,"#, #""active": true, "lessons": [{"title": " ", "minutes": 5}],"#),
+            message: entry1 + #"field "lessons[0].title" must not be empty"#
+        ),
+        BadFile(
+            name: "a lesson with an unknown field", contents: edited(#""active": true,"#, #""active": true, "lessons": [{"title": "A", "mins": 5}],"#),
+            message: entry1 + #"unknown field "lessons[0].mins""#
         ),
     ]
 
@@ -72,7 +130,26 @@ struct CourseImportTests {
         let error = #expect(throws: CourseImportError.self) { try database.importCourses(from: Data(file.contents.utf8)) }
 
         #expect(error?.description.hasPrefix(file.message) == true, "\(String(describing: error))")
+        #expect(error?.description.unicodeScalars.contains { $0.value < 0x20 || $0.value == 0x7F } == false)
         #expect(try await snapshot(database) == before)
+    }
+
+    @Test("lessons are stored in order and replace the ones before")
+    func storesLessons() async throws {
+        let (database, directory) = try makeSUT()
+        defer { directory.remove() }
+        let first = Self.edited(#""active": true,"#, #""active": true, "lessons": [{"title": "A", "minutes": 50}, {"title": "B", "minutes": 100}],"#)
+        let second = Self.edited(#""active": true,"#, #""active": true, "lessons": [{"title": "C", "minutes": 150}],"#)
+
+        _ = try database.importCourses(from: Data(first.utf8))
+        let before = try await SQLiteCourseRepository(database: database).syllabus(of: "swift-concurrency")
+        _ = try database.importCourses(from: Data(second.utf8))
+        let after = try await SQLiteCourseRepository(database: database).syllabus(of: "swift-concurrency")
+
+        #expect(before.lessons == [Lesson(title: "A", minutes: 50), Lesson(title: "B", minutes: 100)])
+        #expect(before.course.lessonCount == 2)
+        #expect(after.lessons == [Lesson(title: "C", minutes: 150)])
+        #expect(after.course.lessonCount == 1)
     }
 
     @Test("a good file adds new ids and updates known ones, with their counts")
@@ -110,7 +187,7 @@ struct CourseImportTests {
     func keepsLocalSeats() async throws {
         let (database, directory) = try makeSUT()
         defer { directory.remove() }
-        let user = try #require(try await database.signInDemo())
+        let user = try await database.signInDemo()
         _ = try await SQLiteEnrollmentRepository(database: database).enroll(userID: user.id, courseID: "other")
         let update = Self.newEntry.replacingOccurrences(of: #""id": "new-one""#, with: #""id": "other""#)
 
@@ -178,14 +255,15 @@ struct CourseImportTests {
 
     private func makeSUT() throws -> (AppDatabase, TemporaryDirectory) {
         let directory = TemporaryDirectory()
-        let database = try AppDatabase.open(directory: directory.url, passwordHasher: .fast, seedCatalog: { Self.catalog })
+        let database = try AppDatabase.open(directory: directory.url, passwordHasher: .fast, seedCatalog: { Self.catalog.entries })
         return (database, directory)
     }
 
-    /// Every stored course, every column.
+    /// The database's logical content: every course and lesson, every column.
     private func snapshot(_ database: AppDatabase) async throws -> [String] {
         try await database.writer.read { db in
             try Row.fetchAll(db, sql: "SELECT * FROM course ORDER BY id").map(\.description)
+                + Row.fetchAll(db, sql: "SELECT * FROM lesson ORDER BY course_id, position").map(\.description)
         }
     }
 }

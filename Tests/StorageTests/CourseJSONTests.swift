@@ -19,58 +19,71 @@ struct CourseJSONTests {
         let fromArray = try CourseJSON.decode(Data("[\(Self.valid)]".utf8))
         let fromObject = try CourseJSON.decode(Data("{\"courses\": [\(Self.valid)]}".utf8))
 
-        let course = try #require(fromArray.first)
+        let course = try #require(fromArray.first).course
         #expect(fromArray == fromObject)
         #expect(course.price == Price(minorUnits: 3599, currency: "EUR"))
         #expect(course.seatsLeft == 28)
         #expect(course.level == .intermediate)
         #expect(course.tags == ["swift", "async"])
+        #expect(fromArray.first?.lessons == nil)
     }
 
-    @Test("optional fields take their defaults")
+    @Test("optional fields take their defaults; a course without lessons is one lesson named after it")
     func defaults() throws {
         let minimal = """
             [{"id": "x", "title": "X", "instructor": "Y", "level": "beginner", "duration_minutes": 10,
               "price": 0, "currency": "eur", "description": "Z"}]
             """
 
-        let course = try #require(try CourseJSON.decode(Data(minimal.utf8)).first)
+        let entry = try #require(try CourseJSON.decode(Data(minimal.utf8)).first)
 
-        #expect(course.capacity == nil)
-        #expect(course.enrolledCount == 0)
-        #expect(course.tags == [])
-        #expect(course.isActive)
-        #expect(course.category == nil)
-        #expect(course.price.currency == "EUR")
+        #expect(entry.course.capacity == nil)
+        #expect(entry.course.enrolledCount == 0)
+        #expect(entry.course.tags == [])
+        #expect(entry.course.isActive)
+        #expect(entry.course.category == nil)
+        #expect(entry.course.price.currency == "EUR")
+        #expect(entry.syllabus.lessons == [Lesson(title: "X", minutes: 10)])
+        #expect(entry.syllabus.course.lessonCount == 1)
     }
 
-    @Test("a bad entry is named with its index, id and field", arguments: [
-        (#""level": "intermediate""#, #""level": "expert""#, #"entry 1 (id "swift-concurrency"): field "level" must be one of beginner, intermediate, advanced"#),
-        (#""price": 35.99"#, #""price": -1"#, #"entry 1 (id "swift-concurrency"): field "price" must be 0 or more"#),
-        (#""price": 35.99"#, #""price": "cheap""#, #"entry 1 (id "swift-concurrency"): field "price" must be a number"#),
-        (#""duration_minutes": 150"#, #""duration_minutes": 0"#, #"entry 1 (id "swift-concurrency"): field "duration_minutes" must be greater than 0"#),
-        (#""currency": "EUR""#, #""currency": "EURO""#, #"entry 1 (id "swift-concurrency"): field "currency" must be 3 letters"#),
-        (#""title": "Swift Concurrency in Practice","#, "", #"entry 1 (id "swift-concurrency"): field "title" is missing"#),
-        (#""prerequisite_id": null"#, #""prerequisite_id": "ghost""#, #"entry 1 (id "swift-concurrency"): field "prerequisite_id" names "ghost", which is not a known course"#),
-        (#""id": "swift-concurrency""#, #""id": "first""#, #"entry 1 (id "first"): field "id" repeats an id used earlier in the file"#),
-    ])
-    func badEntry(original: String, replacement: String, message: String) {
-        let first = #"{"id": "first", "title": "First", "instructor": "A", "level": "beginner", "duration_minutes": 1, "price": 0, "currency": "EUR", "description": "D"}"#
-        let broken = Self.valid.replacingOccurrences(of: original, with: replacement)
+    @Test("lessons are read in order with their minutes")
+    func lessons() throws {
+        let withLessons = Self.valid.replacingOccurrences(
+            of: #""active": true,"#,
+            with: #""active": true, "lessons": [{"title": "Tasks", "minutes": 50}, {"title": "Actors", "minutes": 100}],"#
+        )
+
+        let entry = try #require(try CourseJSON.decode(Data("[\(withLessons)]".utf8)).first)
+
+        #expect(entry.lessons == [Lesson(title: "Tasks", minutes: 50), Lesson(title: "Actors", minutes: 100)])
+        #expect(entry.syllabus.course.lessonCount == 2)
+    }
+
+    @Test("broken JSON names the line and the column")
+    func brokenJSON() {
+        let text = "[\n  {\"id\": \"a\",\n   \"title\": ]\n]"
 
         #expect {
-            try CourseJSON.decode(Data("[\(first), \(broken)]".utf8))
+            try CourseJSON.decode(Data(text.utf8))
         } throws: { error in
-            (error as? CourseFileError)?.description == message
+            guard case .notJSON(let line, let column, _) = error as? CourseFileError else { return false }
+            return line == 3 && column == 13
         }
     }
 
-    @Test("text that is not JSON, or JSON of the wrong shape, is refused")
-    func notJSON() {
+    @Test("JSON of the wrong shape, or a key next to \"courses\", is refused")
+    func wrongShape() {
         #expect(throws: CourseFileError.wrongShape) { try CourseJSON.decode(Data(#"{"course": []}"#.utf8)) }
-        #expect { try CourseJSON.decode(Data("not json".utf8)) } throws: { error in
-            if case .notJSON = error as? CourseFileError { return true }
-            return false
+        #expect(throws: CourseFileError.wrongShape) { try CourseJSON.decode(Data("42".utf8)) }
+        #expect(throws: CourseFileError.unknownTopLevelField("extra")) {
+            try CourseJSON.decode(Data(#"{"courses": [], "extra": 1}"#.utf8))
         }
+    }
+
+    @Test("text from the file is quoted with its invisible characters escaped and cut, never raw")
+    func quoting() {
+        #expect(CourseFileError.quote("a\u{0}b\u{1B}]0;x\u{7}\u{202E}") == #""a\u{0}b\u{1B}]0;x\u{7}\u{202E}""#)
+        #expect(CourseFileError.quote(String(repeating: "x", count: 100)) == "\"" + String(repeating: "x", count: 80) + "…\"")
     }
 }

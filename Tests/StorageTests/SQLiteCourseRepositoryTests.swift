@@ -23,7 +23,7 @@ struct SQLiteCourseRepositoryTests {
 
     @Test("the seeded catalog is realistic: 60+ courses, 6+ categories, every kind of course")
     func seededCatalog() async throws {
-        let (sut, directory) = try makeSUT(catalog: try BuiltInCatalog.load())
+        let (sut, directory) = try makeSUT(catalog: try BuiltInCatalog.load().map(\.course))
         defer { directory.remove() }
 
         let courses = try await sut.everyCourse()
@@ -41,6 +41,22 @@ struct SQLiteCourseRepositoryTests {
             $0.folding(options: [.caseInsensitive, .diacriticInsensitive], locale: nil)
                 < $1.folding(options: [.caseInsensitive, .diacriticInsensitive], locale: nil)
         })
+    }
+
+    @Test("every built-in course has a syllabus of 4 to 12 lessons whose minutes add up to its duration")
+    func builtInSyllabi() async throws {
+        let directory = TemporaryDirectory()
+        defer { directory.remove() }
+        let database = try AppDatabase.open(directory: directory.url, passwordHasher: .fast)
+        let sut = SQLiteCourseRepository(database: database)
+
+        for course in try await sut.everyCourse() {
+            let syllabus = try await sut.syllabus(of: course.id)
+            #expect((4...12).contains(syllabus.lessons.count), "\(course.id)")
+            #expect(syllabus.lessons.reduce(0) { $0 + $1.minutes } == course.durationMinutes, "\(course.id)")
+            #expect(Set(syllabus.lessons.map(\.title)).count == syllabus.lessons.count, "\(course.id)")
+            #expect(course.lessonCount == syllabus.lessons.count, "\(course.id)")
+        }
     }
 
     @Test("one course by id keeps every field")
@@ -70,7 +86,7 @@ struct SQLiteCourseRepositoryTests {
 
     private func makeSUT(catalog: [Course]) throws -> (SQLiteCourseRepository, TemporaryDirectory) {
         let directory = TemporaryDirectory()
-        let database = try AppDatabase.open(directory: directory.url, passwordHasher: .fast, seedCatalog: { catalog })
+        let database = try AppDatabase.open(directory: directory.url, passwordHasher: .fast, seedCatalog: { catalog.entries })
         return (SQLiteCourseRepository(database: database), directory)
     }
 }

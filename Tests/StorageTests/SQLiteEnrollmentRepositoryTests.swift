@@ -15,52 +15,7 @@ struct SQLiteEnrollmentRepositoryTests {
         .fixture(id: "advanced", title: "Advanced Course", prerequisiteID: "open"),
     ]
 
-    @Test("enrolling takes a seat and lists the course with 0% progress")
-    func enroll() async throws {
-        let (sut, database, directory) = try makeSUT()
-        defer { directory.remove() }
-        let user = try await demoUser(database)
-
-        let enrollment = try await sut.enroll(userID: user, courseID: "open")
-
-        #expect(enrollment.status == .active)
-        #expect(enrollment.progress == 0)
-        #expect(try await enrolledCount("open", database) == 13)
-        let mine = try await sut.enrolledCourses(userID: user)
-        #expect(mine.map(\.course.id) == ["open"])
-        #expect(mine.first?.course.enrolledCount == 13)
-    }
-
-    @Test("unenrolling frees the seat and removes the course from the list")
-    func unenroll() async throws {
-        let (sut, database, directory) = try makeSUT()
-        defer { directory.remove() }
-        let user = try await demoUser(database)
-        _ = try await sut.enroll(userID: user, courseID: "open")
-
-        try await sut.unenroll(userID: user, courseID: "open")
-
-        #expect(try await sut.enrolledCourses(userID: user) == [])
-        #expect(try await enrolledCount("open", database) == 12)
-        #expect(try await sut.enrollment(userID: user, courseID: "open")?.status == .dropped)
-        await #expect(throws: AppError.notEnrolled("open")) { try await sut.unenroll(userID: user, courseID: "open") }
-    }
-
-    @Test("a dropped course can be taken again")
-    func reenroll() async throws {
-        let (sut, database, directory) = try makeSUT()
-        defer { directory.remove() }
-        let user = try await demoUser(database)
-        _ = try await sut.enroll(userID: user, courseID: "open")
-        try await sut.unenroll(userID: user, courseID: "open")
-
-        _ = try await sut.enroll(userID: user, courseID: "open")
-
-        #expect(try await sut.enrolledCourses(userID: user).map(\.course.id) == ["open"])
-        #expect(try await enrolledCount("open", database) == 13)
-    }
-
-    @Test("the store refuses by the same rules and writes nothing", arguments: [
+    @Test("a refusal writes nothing at all", arguments: [
         ("full", AppError.refused(.courseFull(title: "Full Course"))),
         ("closed", .refused(.courseInactive(title: "Closed Course"))),
         ("advanced", .refused(.prerequisiteNotCompleted(prerequisiteTitle: "Open Course"))),
@@ -69,7 +24,7 @@ struct SQLiteEnrollmentRepositoryTests {
     func refusals(courseID: CourseID, expected: AppError) async throws {
         let (sut, database, directory) = try makeSUT()
         defer { directory.remove() }
-        let user = try await demoUser(database)
+        let user = try await database.signInDemo().id
         let before = try await snapshot(database)
 
         await #expect(throws: expected) { try await sut.enroll(userID: user, courseID: courseID) }
@@ -77,26 +32,14 @@ struct SQLiteEnrollmentRepositoryTests {
         #expect(try await snapshot(database) == before)
     }
 
-    @Test("enrolling twice is refused")
-    func alreadyEnrolled() async throws {
-        let (sut, database, directory) = try makeSUT()
-        defer { directory.remove() }
-        let user = try await demoUser(database)
-        _ = try await sut.enroll(userID: user, courseID: "open")
-
-        await #expect(throws: AppError.refused(.alreadyEnrolled(title: "Open Course"))) {
-            try await sut.enroll(userID: user, courseID: "open")
-        }
-        #expect(try await enrolledCount("open", database) == 13)
-    }
-
     @Test("two connections racing for the last seat: exactly one wins, the other is told it is full")
     func lastSeatRace() async throws {
         let directory = TemporaryDirectory()
         defer { directory.remove() }
-        let first = try AppDatabase.open(directory: directory.url, passwordHasher: .fast, seedCatalog: { Self.catalog })
-        let second = try AppDatabase.open(directory: directory.url, passwordHasher: .fast, seedCatalog: { Self.catalog })
-        let (ana, ben) = try await twoLearners(first)
+        let first = try AppDatabase.open(directory: directory.url, passwordHasher: .fast, seedCatalog: { Self.catalog.entries })
+        let second = try AppDatabase.open(directory: directory.url, passwordHasher: .fast, seedCatalog: { Self.catalog.entries })
+        let ana = try await first.signInDemo().id
+        let ben = try await first.addLearner("Ben", email: "ben@edugo.dev")
         let repositories = [SQLiteEnrollmentRepository(database: first), SQLiteEnrollmentRepository(database: second)]
 
         let results = await withTaskGroup(of: Result<Enrollment, AppError>.self) { group in
@@ -123,26 +66,63 @@ struct SQLiteEnrollmentRepositoryTests {
         #expect(rows == 1)
     }
 
+    @Test("a write held up 15 s by another program's write lock waits and completes after it is released")
+    func waitsForAnotherWriter() async throws {
+        let (sut, database, directory) = try makeSUT()
+        defer { directory.remove() }
+        let user = try await database.signInDemo().id
+        // Another process's connection holds the write lock for longer than the busy timeout.
+        let other = try Self.connection(to: database)
+        try other.inDatabase { db in
+            try db.execute(sql: "BEGIN IMMEDIATE")
+            try db.execute(sql: "UPDATE course SET title = 'Open Course, renamed' WHERE id = 'open'")
+        }
+        let enroll = Task { try await sut.enroll(userID: user, courseID: "open") }
+
+        try await Task.sleep(for: .seconds(15))
+        let storedWhileBusy = try other.inDatabase { db in try Int.fetchOne(db, sql: "SELECT count(*) FROM enrollment") }
+        try other.inDatabase { db in try db.execute(sql: "COMMIT") }
+
+        #expect(try await enroll.value.status == .active)
+        #expect(storedWhileBusy == 0)
+        #expect(try await enrolledCount("open", database) == 13)
+        #expect(try await SQLiteCourseRepository(database: database).course(id: "open").title == "Open Course, renamed")
+    }
+
+    @Test("marking a lesson is one transaction: the mark and the completion land together")
+    func lessonTransaction() async throws {
+        let (sut, database, directory) = try makeSUT()
+        defer { directory.remove() }
+        let user = try await database.signInDemo().id
+        _ = try database.importCourses(entries: [CourseEntry(course: .fixture(id: "two", title: "Two Lessons"), lessons: [
+            Lesson(title: "First", minutes: 10), Lesson(title: "Second", minutes: 20),
+        ])])
+        _ = try await sut.enroll(userID: user, courseID: "two")
+
+        _ = try await sut.setLesson(1, done: true, userID: user, courseID: "two")
+        let completed = try await sut.setLesson(2, done: true, userID: user, courseID: "two")
+        try database.writer.close()
+        let reopened = try AppDatabase.open(directory: directory.url, passwordHasher: .fast, seedCatalog: { [] })
+
+        let stored = try await SQLiteEnrollmentRepository(database: reopened).enrolledCourses(userID: user).first
+        #expect(stored?.enrollment.status == .completed)
+        #expect(stored?.enrollment.lessonsDone == [1, 2])
+        #expect(stored?.enrollment.completedAt != nil)
+        #expect(stored?.enrollment.completedAt == completed.completedAt)
+    }
+
     // MARK: - Helpers
+
+    static func connection(to database: AppDatabase) throws -> DatabaseQueue {
+        var configuration = Configuration()
+        configuration.allowsUnsafeTransactions = true  // held open across calls on purpose
+        return try DatabaseQueue(path: database.path, configuration: configuration)
+    }
 
     private func makeSUT() throws -> (SQLiteEnrollmentRepository, AppDatabase, TemporaryDirectory) {
         let directory = TemporaryDirectory()
-        let database = try AppDatabase.open(directory: directory.url, passwordHasher: .fast, seedCatalog: { Self.catalog })
+        let database = try AppDatabase.open(directory: directory.url, passwordHasher: .fast, seedCatalog: { Self.catalog.entries })
         return (SQLiteEnrollmentRepository(database: database), database, directory)
-    }
-
-    private func demoUser(_ database: AppDatabase) async throws -> UserID {
-        let user = try await database.signInDemo()
-        return try #require(user).id
-    }
-
-    private func twoLearners(_ database: AppDatabase) async throws -> (UserID, UserID) {
-        let ana = try await demoUser(database)
-        let ben = try await database.writer.write { db in
-            try db.execute(sql: "INSERT INTO user (name, email, password_hash, created_at) VALUES ('Ben', 'ben@edugo.dev', 'x', ?)", arguments: [Date()])
-            return UserID(db.lastInsertedRowID)
-        }
-        return (ana, ben)
     }
 
     private func enrolledCount(_ id: CourseID, _ database: AppDatabase) async throws -> Int? {

@@ -1,5 +1,6 @@
 import Testing
 import TerminalUI
+import TestSupport
 
 /// A list of 10 000 numbered rows read a page at a time.
 @Suite("Paged list")
@@ -14,13 +15,17 @@ struct PagedListTests {
         var total: Int
         var pagesRead: [PagePosition<Int>] = []
         var countsRead = 0
+        /// Added to every row number, to tell one query's rows from another's.
+        var offset = 0
+        var failure: ListLoadError?
 
         init(total: Int) {
             self.total = total
         }
 
-        func page(_ position: PagePosition<Int>, _ limit: Int) -> [PagedItem<Int, Row>] {
+        func page(_ position: PagePosition<Int>, _ limit: Int) -> Result<[PagedItem<Int, Row>], ListLoadError> {
             pagesRead.append(position)
+            if let failure { return .failure(failure) }
             let numbers: [Int]
             switch position {
             case .first: numbers = Array((0..<total).prefix(limit))
@@ -28,7 +33,7 @@ struct PagedListTests {
             case .after(let key): numbers = Array((0..<total).filter { $0 * 10 > key }.prefix(limit))
             case .before(let key): numbers = Array((0..<total).filter { $0 * 10 < key }.suffix(limit))
             }
-            return numbers.map { PagedItem(key: $0 * 10, item: Row(id: $0)) }
+            return .success(numbers.map { PagedItem(key: $0 * 10, item: Row(id: $0 + offset)) })
         }
     }
 
@@ -38,9 +43,9 @@ struct PagedListTests {
         await sut.load()
 
         for _ in 0..<1_000 {
-            _ = sut.handle(.down, pageSize: 20)
-            await settle()
+            _ = await sut.handle(.down, pageSize: 20)
         }
+        await sut.settle()
 
         #expect(sut.selected == Row(id: 1_000))
         #expect(sut.position == 1_000)
@@ -49,25 +54,36 @@ struct PagedListTests {
         #expect(!source.pagesRead.contains { if case .last = $0 { true } else { false } })
     }
 
+    @Test("a move past the rows read so far waits for the next page, so no key is lost at the edge")
+    func moveWaitsAtTheEdge() async {
+        let (sut, _) = makeSUT(total: 10_000)
+        await sut.load()
+
+        // PgDn far beyond the first page, with no time in between for prefetching.
+        for _ in 0..<12 {
+            _ = await sut.handle(.pageDown, pageSize: 20)
+        }
+
+        #expect(sut.selected == Row(id: 240))
+        #expect(sut.position == 240)
+    }
+
     @Test("End reads the last page; PgUp and ↑ then walk back with the right positions")
     func endAndBack() async {
         let (sut, _) = makeSUT(total: 10_000)
         await sut.load()
 
-        _ = sut.handle(.end, pageSize: 20)
-        await settle()
+        _ = await sut.handle(.end, pageSize: 20)
         #expect(sut.selected == Row(id: 9_999))
         #expect(sut.position == 9_999)
         for _ in 0..<30 {
-            _ = sut.handle(.pageUp, pageSize: 20)
-            await settle()
+            _ = await sut.handle(.pageUp, pageSize: 20)
         }
 
         #expect(sut.selected == Row(id: 9_399))
         #expect(sut.position == 9_399)
         #expect(sut.items.count <= 300)
-        _ = sut.handle(.home, pageSize: 20)
-        await settle()
+        _ = await sut.handle(.home, pageSize: 20)
         #expect(sut.selected == Row(id: 0))
         #expect(sut.position == 0)
     }
@@ -77,10 +93,9 @@ struct PagedListTests {
         let (sut, source) = makeSUT(total: 10_000)
         await sut.load()
 
-        _ = sut.handle(.end, pageSize: 20)
-        await settle()
-        _ = sut.handle(.home, pageSize: 20)
-        await settle()
+        _ = await sut.handle(.end, pageSize: 20)
+        _ = await sut.handle(.home, pageSize: 20)
+        await sut.settle()
 
         #expect(source.countsRead == 1)
     }
@@ -90,9 +105,9 @@ struct PagedListTests {
         let (sut, source) = makeSUT(total: 10_000)
         await sut.load()
         for _ in 0..<250 {
-            _ = sut.handle(.down, pageSize: 20)
-            await settle()
+            _ = await sut.handle(.down, pageSize: 20)
         }
+        await sut.settle()
         source.pagesRead = []
 
         await sut.refresh()
@@ -102,15 +117,28 @@ struct PagedListTests {
         #expect(source.pagesRead.count == 2)  // the row before the window, then the window
     }
 
+    @Test("a refresh that fails keeps the rows on screen")
+    func failedRefreshKeepsRows() async {
+        let (sut, source) = makeSUT(total: 30)
+        await sut.load()
+        source.failure = ListLoadError(message: "offline")
+
+        await sut.reload()
+
+        #expect(sut.items.count == 30)
+        #expect(sut.isSettled)
+    }
+
     @Test("a refresh asked while one is in flight runs again after it, so the newest data shows")
     func refreshWhileRefreshing() async {
-        let gate = PageGate()
+        let gate = Gate(open: true)
         let (sut, source) = makeSUT(total: 10, gate: gate)
         await sut.load()
         await gate.close()
+        let arrived = await gate.arrivals
 
         let first = Task { await sut.refresh() }
-        while await gate.waiting == 0 { await Task.yield() }
+        await gate.waitForArrivals(arrived + 1)
         source.total = 12  // changes after the first refresh read
         await sut.refresh()  // returns at once: one is in flight
         await gate.open()
@@ -120,23 +148,48 @@ struct PagedListTests {
         #expect(sut.count == .exactly(12))
     }
 
-    @Test("list keys pressed while the first page loads are applied when it arrives")
-    func keysWhileLoading() async {
-        let gate = PageGate()
-        let (sut, _) = makeSUT(total: 10_000, gate: gate)
-        await gate.close()
+    @Test("the list is unsettled while it loads, while a new query's rows are on their way, and while it jumps")
+    func settledness() async {
+        let gate = Gate()
+        let (sut, source) = makeSUT(total: 10_000, gate: gate)
+        #expect(!sut.isSettled)
         let load = Task { await sut.load() }
-        while await gate.waiting == 0 { await Task.yield() }
-
-        #expect(sut.handle(.end, pageSize: 20))
-        #expect(sut.handle(.up, pageSize: 20))
-        #expect(!sut.handle(.character("x"), pageSize: 20))
+        await gate.waitForArrivals(1)
+        #expect(!sut.isSettled)
         await gate.open()
         await load.value
-        for _ in 0..<50 { await Task.yield() }
+        #expect(sut.isSettled)
 
-        #expect(sut.selected == Row(id: 9_998))
-        #expect(sut.position == 9_998)
+        await gate.close()
+        source.offset = 100_000
+        sut.requery()
+        #expect(!sut.isSettled)
+        await gate.open()
+        await sut.settle()
+
+        #expect(sut.isSettled)
+        #expect(sut.selected == Row(id: 100_000))
+    }
+
+    @Test("a new query cancels the one it replaces; a late answer to the old one is never shown")
+    func requeryDropsTheOldQuery() async {
+        let gate = Gate()
+        let (sut, source) = makeSUT(total: 100, gate: gate)
+        await gate.open()
+        await sut.load()
+        await gate.close()
+        let arrived = await gate.arrivals
+
+        source.offset = 1_000
+        sut.requery()  // the old query: held at the gate
+        await gate.waitForArrivals(arrived + 1)
+        source.offset = 2_000
+        sut.requery()  // the new one
+        await gate.open()
+        await sut.settle()
+
+        #expect(sut.selected == Row(id: 2_000))
+        #expect(sut.items.allSatisfy { $0.id >= 2_000 })
     }
 
     @Test("a short list is one page: no more reads however the selection moves")
@@ -144,10 +197,10 @@ struct PagedListTests {
         let (sut, source) = makeSUT(total: 30)
         await sut.load()
 
-        _ = sut.handle(.end, pageSize: 20)
-        _ = sut.handle(.home, pageSize: 20)
-        _ = sut.handle(.pageDown, pageSize: 20)
-        await settle()
+        _ = await sut.handle(.end, pageSize: 20)
+        _ = await sut.handle(.home, pageSize: 20)
+        _ = await sut.handle(.pageDown, pageSize: 20)
+        await sut.settle()
 
         #expect(source.pagesRead.count == 1)
         #expect(sut.selected == Row(id: 20))
@@ -157,13 +210,13 @@ struct PagedListTests {
     // MARK: - Helpers
 
     /// With a gate, page reads wait while it is closed.
-    private func makeSUT(total: Int, gate: PageGate? = nil) -> (PagedList<Int, Row>, Source) {
+    private func makeSUT(total: Int, gate: Gate? = nil) -> (PagedList<Int, Row>, Source) {
         let source = Source(total: total)
         let sut = PagedList<Int, Row>(
             pageSize: 100,
             fetchPage: { position, limit in
-                await gate?.pass()
-                return .success(source.page(position, limit))
+                await gate?.wait()
+                return source.page(position, limit)
             },
             fetchCount: {
                 source.countsRead += 1
@@ -171,30 +224,5 @@ struct PagedListTests {
             }
         )
         return (sut, source)
-    }
-
-    /// Lets the fetches the list started run.
-    private func settle() async {
-        for _ in 0..<20 { await Task.yield() }
-    }
-}
-
-/// Holds page reads while closed.
-actor PageGate {
-    private var isOpen = true
-    private var continuations: [CheckedContinuation<Void, Never>] = []
-    var waiting: Int { continuations.count }
-
-    func close() { isOpen = false }
-
-    func open() {
-        isOpen = true
-        continuations.forEach { $0.resume() }
-        continuations.removeAll()
-    }
-
-    func pass() async {
-        if isOpen { return }
-        await withCheckedContinuation { continuations.append($0) }
     }
 }

@@ -15,12 +15,13 @@ extension Course {
         tags: [String] = ["swift"],
         prerequisiteID: CourseID? = nil,
         isActive: Bool = true,
-        description: String = "Learn Swift from the ground up."
+        description: String = "Learn Swift from the ground up.",
+        lessonCount: Int = 1
     ) -> Course {
         Course(
             id: id, title: title, instructor: instructor, category: category, level: level,
             durationMinutes: durationMinutes, price: price, capacity: capacity, enrolledCount: enrolledCount,
-            tags: tags, prerequisiteID: prerequisiteID, isActive: isActive, description: description
+            tags: tags, prerequisiteID: prerequisiteID, isActive: isActive, description: description, lessonCount: lessonCount
         )
     }
 }

@@ -1,7 +1,7 @@
 import SharedKernel
 
 /// The `--latency` and `--offline` development options: applied before every data call by
-/// the decorators, so loading and error states can be seen for real.
+/// the instrumented ports, so loading and error states can be seen for real.
 public struct DevelopmentConditions: Sendable, Equatable {
     public var latency: Duration
     public var offline: Bool
@@ -13,9 +13,17 @@ public struct DevelopmentConditions: Sendable, Equatable {
 
     public var isActive: Bool { latency > .zero || offline }
 
+    /// The same latency, never offline: for signing in and out, which --offline leaves
+    /// working so the catalog's error states can be reached, and a learner can always leave.
+    var latencyOnly: DevelopmentConditions { DevelopmentConditions(latency: latency) }
+
     func beforeDataCall() async throws(AppError) {
         if latency > .zero {
-            try? await Task.sleep(for: latency)
+            do {
+                try await Task.sleep(for: latency)
+            } catch {
+                throw .cancelled
+            }
         }
         if offline { throw .connectivity }
     }

@@ -7,8 +7,9 @@ import TerminalUI
 import Glibc
 #endif
 
-/// The event loop and the render loop. Input and signals wake it through dispatch sources on
-/// the main queue; view-model changes schedule one frame through observation; nothing polls.
+/// The event loop and the render loop. Input and signals wake it through dispatch sources;
+/// keys go to the shell's queue; view-model changes schedule one frame through observation;
+/// nothing polls.
 @MainActor
 final class AppRuntime {
     private let terminal: NcursesTerminal
@@ -18,6 +19,7 @@ final class AppRuntime {
     private var renderScheduled = false
     private var tick = 0
     private var animation: Task<Void, Never>?
+    private var statusTimer: Task<Void, Never>?
     private var finished: CheckedContinuation<Void, Never>?
     /// Who ends the app: this actor, or the signal watchdog when this actor is too busy.
     private let exitClaim = ExitClaim()
@@ -31,10 +33,14 @@ final class AppRuntime {
 
     /// Runs until the person quits; the terminal is restored when this returns.
     func run() async {
+        shell.onQuit = { [weak self] in self?.stop() }
+        shell.terminalSize = terminal.size
         events.start(
             onEvents: { [weak self] events in self?.handle(events) },
             onSignal: { [weak self] signal in self?.terminate(signal: signal) }
         )
+        let shell = self.shell
+        Task { await shell.start() }
         render()
         await withCheckedContinuation { continuation in
             finished = continuation
@@ -42,13 +48,9 @@ final class AppRuntime {
     }
 
     private func handle(_ events: [InputEvent]) {
-        for event in events {
-            if shell.handle(event, terminalSize: terminal.size) == .quit {
-                stop()
-                return
-            }
-        }
-        render()
+        shell.terminalSize = terminal.size
+        shell.enqueue(events)
+        if events.contains(.resize) { render() }
     }
 
     /// Schedules one frame; many changes before it runs still draw once.
@@ -60,7 +62,7 @@ final class AppRuntime {
 
     private func render() {
         renderScheduled = false
-        shell.prepareFrame()
+        shell.syncVisibleScreen()
         var animating = false
         withObservationTracking {
             terminal.render { canvas in
@@ -70,6 +72,7 @@ final class AppRuntime {
             Task { @MainActor [weak self] in self?.setNeedsRender() }
         }
         if animating { scheduleAnimationFrame() }
+        scheduleStatusExpiry()
     }
 
     /// About ten frames a second while a spinner shows; none otherwise.
@@ -84,10 +87,22 @@ final class AppRuntime {
         }
     }
 
+    /// One frame when the status message on screen is due to go.
+    private func scheduleStatusExpiry() {
+        statusTimer?.cancel()
+        guard let expiry = shell.statusExpiry else { return }
+        statusTimer = Task { @MainActor [weak self] in
+            try? await Task.sleep(until: expiry, clock: .continuous)
+            guard let self, !Task.isCancelled else { return }
+            self.render()
+        }
+    }
+
     private func stop() {
         guard exitClaim.claim() else { return }
         events.stop()
         animation?.cancel()
+        statusTimer?.cancel()
         terminal.restore()
         logger.info("quit")
         finished?.resume()

@@ -22,16 +22,13 @@ public enum EduGoApp {
         let logger = makeLogger(directory: configuration.dataDirectory, level: configuration.logLevel)
         logger.info("starting", metadata: ["database": "\(database.path)"])
 
-        var ports = AppPorts(
+        let ports = AppPorts(
             courses: SQLiteCourseRepository(database: database),
             enrollments: SQLiteEnrollmentRepository(database: database),
             favourites: SQLiteFavouritesRepository(database: database),
             profiles: SQLiteProfileRepository(database: database),
             sessions: SQLiteSessionRepository(database: database, hasher: hasher)
-        )
-        if configuration.conditions.isActive {
-            ports = ports.withConditions(configuration.conditions)
-        }
+        ).instrumented(conditions: configuration.conditions, logger: logger)
 
         let terminal: NcursesTerminal
         do {
@@ -41,20 +38,13 @@ public enum EduGoApp {
             return error == .notInteractive ? 2 : 1
         }
 
-        let coordinator = AppCoordinator()
-        let session = SessionState(sessions: ports.sessions)
-        let router = ScreenRouter(coordinator: coordinator, ports: ports)
-        let shell = ShellController(coordinator: coordinator, router: router, session: session)
-        Task {
-            do throws(AppError) {
-                try await session.load()
-            } catch {
-                logger.warning("cannot read the session", metadata: ["error": "\(error.technicalMessage)"])
-            }
-        }
+        let shell = ShellController(ports: ports)
         await AppRuntime(terminal: terminal, shell: shell, logger: logger).run()
         return 0
     }
+
+    /// Every key of every screen, for `tui --help`.
+    public static var keysManual: String { GlobalKeys.manual }
 
     private static func makeLogger(directory: URL, level: AppConfiguration.LogLevel) -> Logger {
         let path = directory.appendingPathComponent("tui.log").path
@@ -68,6 +58,6 @@ public enum EduGoApp {
     }
 
     private static func printError(_ message: String) {
-        FileHandle.standardError.write(Data("tui: \(message)\n".utf8))
+        FileHandle.standardError.write(Data("tui: \(TerminalText.sanitize(message))\n".utf8))
     }
 }

@@ -1,45 +1,45 @@
 import Observation
 import SharedKernel
 
-/// Who is signed in, as the shell draws it: nothing until known, then the login screen or
-/// the tabs with the learner's name.
+/// Who is signed in on this running app, as the shell draws it: nothing until the stored
+/// session is read, then nobody (the sign-in screen) or the learner, with a new name being
+/// saved shown in the old one's place. Another instance signing in or out changes nothing
+/// here: this is the instance's own.
 @Observable
 @MainActor
 final class SessionState {
     enum Phase: Equatable {
         case unknown
         case signedOut
-        case signedIn(User)
+        case signedIn
     }
 
     private(set) var phase: Phase = .unknown
-    private let sessions: any SessionRepository
+    private(set) var user: User?
+    private(set) var pendingName: String?
 
-    init(sessions: any SessionRepository) {
-        self.sessions = sessions
-    }
-
-    var user: User? {
-        if case .signedIn(let user) = phase { return user }
-        return nil
-    }
-
-    /// Reads the stored session. If it cannot be read, nobody is signed in: the login screen
-    /// shows, and signing in reports the real problem.
-    func load() async throws(AppError) {
-        do {
-            phase = try await sessions.currentUser().map(Phase.signedIn) ?? .signedOut
-        } catch {
-            phase = .signedOut
-            throw error
-        }
-    }
+    /// The name the header shows.
+    var displayName: String? { pendingName ?? user?.name }
 
     func signedIn(_ user: User) {
-        phase = .signedIn(user)
+        self.user = user
+        pendingName = nil
+        phase = .signedIn
     }
 
     func signedOut() {
+        user = nil
+        pendingName = nil
         phase = .signedOut
+    }
+
+    func nameSaving(_ name: String?) {
+        pendingName = name
+    }
+
+    /// The learner as the store has them now; ignored after signing out.
+    func userChanged(_ user: User) {
+        guard phase == .signedIn, self.user?.id == user.id else { return }
+        self.user = user
     }
 }

@@ -1,7 +1,15 @@
+import Observation
+import Profile
 import SharedKernel
 import TerminalUI
 
-/// The frame around every screen (header, footer, too-small notice) and the global keys.
+/// The frame around every screen (header, footer, too-small notice, help overlay), who is
+/// signed in, the global keys, and the one input queue every key goes through.
+///
+/// Keys are applied in the order typed, each to what the screen shows when it takes effect:
+/// a key waits while the screen in front cannot take it (its search, page or the screen
+/// itself is loading), and the keys after it wait behind it. Only Ctrl-C jumps the queue.
+@Observable
 @MainActor
 final class ShellController {
     static let minimumSize = Size(width: 60, height: 16)
@@ -11,38 +19,246 @@ final class ShellController {
         case quit
     }
 
-    let coordinator: AppCoordinator
-    private let router: ScreenRouter
-    private let session: SessionState
-    /// Held, not just identified: after a reset a new screen could reuse a freed address.
-    private var visibleScreen: (any Screen)?
+    let session = SessionState()
+    /// The signed-in learner's features and screens.
+    private(set) var scope: LearnerScope?
+    /// The sign-in screen, while nobody is signed in.
+    private(set) var loginScreen: (any Screen)?
     /// How far the `?` help overlay is scrolled; nil while it is closed.
     private(set) var helpOffset: Int?
+    /// The terminal's size, for the too-small notice and the overlay's page.
+    var terminalSize = Size(width: 80, height: 24)
 
-    init(coordinator: AppCoordinator, router: ScreenRouter, session: SessionState) {
-        self.coordinator = coordinator
-        self.router = router
-        self.session = session
-        router.sessionEvents = self
+    @ObservationIgnored private let ports: AppPorts
+    @ObservationIgnored private var queue: [InputEvent] = []
+    @ObservationIgnored private var worker: Task<Void, Never>?
+    /// Called once when a key asks to quit.
+    @ObservationIgnored var onQuit: @MainActor () -> Void = {}
+    /// Held, not just identified: after a sign-out a new screen could reuse a freed address.
+    @ObservationIgnored private var visibleScreen: (any Screen)?
+    /// The status message on screen and since when: success and error messages go after
+    /// `statusLifetime`.
+    @ObservationIgnored private var shownStatus: (message: StatusMessage, since: ContinuousClock.Instant)?
+    /// When the status on screen goes; the runtime draws a frame then.
+    @ObservationIgnored private(set) var statusExpiry: ContinuousClock.Instant?
+    @ObservationIgnored var now: @MainActor () -> ContinuousClock.Instant = { ContinuousClock.now }
+    static let statusLifetime: Duration = .seconds(5)
+
+    init(ports: AppPorts) {
+        self.ports = ports
     }
 
-    /// The screen in front: the login screen while nobody is signed in, else the current tab's.
-    private var frontScreen: (any Screen)? {
+    // MARK: - Session
+
+    /// Reads the stored session: the learner it names is signed in on this instance; if it
+    /// cannot be read, nobody is, and signing in reports the real problem.
+    func start() async {
+        let user = try? await ports.sessions.restoreSession()
+        if let user { signedIn(as: user) } else { signedOut() }
+    }
+
+    private func signedIn(as user: User) {
+        scope?.close()
+        loginScreen = nil
+        helpOffset = nil
+        scope = LearnerScope(user: user, ports: ports, session: session) { [weak self] in self?.signedOut() }
+        session.signedIn(user)
+        syncVisibleScreen()
+    }
+
+    /// Closes every screen of the learner, then shows the sign-in screen.
+    private func signedOut() {
+        scope?.close()
+        scope = nil
+        helpOffset = nil
+        session.signedOut()
+        loginScreen = SignInFeature(sessions: ports.sessions).makeLoginScreen { [weak self] user in self?.signedIn(as: user) }
+        syncVisibleScreen()
+    }
+
+    /// The screen in front: the sign-in screen while nobody is signed in, else the current
+    /// tab's; nothing until the stored session is read.
+    var frontScreen: (any Screen)? {
         switch session.phase {
         case .unknown: nil
-        case .signedOut: router.loginScreen
-        case .signedIn: router.currentScreen
+        case .signedOut: loginScreen
+        case .signedIn: scope?.coordinator.currentScreen
         }
     }
 
-    /// Lets a screen that just became visible start loading. Called before each frame,
-    /// outside observation tracking.
-    func prepareFrame() {
-        guard let screen = frontScreen else { return }
-        guard visibleScreen !== screen else { return }
+    var coordinator: AppCoordinator? { scope?.coordinator }
+
+    /// Lets a screen that just came to the front start loading, at once, so the keys after
+    /// the one that brought it wait for it.
+    func syncVisibleScreen() {
+        guard let screen = frontScreen, visibleScreen !== screen else { return }
         visibleScreen = screen
         screen.appear()
     }
+
+    // MARK: - Input queue
+
+    /// Takes keys as they arrive. Ctrl-C quits at once; a resize applies at once; everything
+    /// else joins the queue.
+    func enqueue(_ events: [InputEvent]) {
+        for event in events {
+            switch event {
+            case .key(.control("c")):
+                queue.removeAll()
+                onQuit()
+                return
+            case .resize:
+                if let helpOffset { self.helpOffset = min(helpOffset, maximumHelpOffset) }
+            default:
+                queue.append(event)
+            }
+        }
+        guard worker == nil, !queue.isEmpty else { return }
+        worker = Task { @MainActor [weak self] in await self?.drainQueue() }
+    }
+
+    /// Waits until every key typed so far has been applied.
+    func drain() async {
+        await worker?.value
+    }
+
+    /// Waits until every key typed so far has been applied and the screen in front has
+    /// finished what it started (for tests, which await instead of polling).
+    func settle() async {
+        while true {
+            await drain()
+            syncVisibleScreen()
+            guard let screen = frontScreen else { return }
+            await screen.settle()
+            if worker == nil, frontScreen === screen { return }
+        }
+    }
+
+    private func drainQueue() async {
+        while !queue.isEmpty {
+            let event = queue.removeFirst()
+            if await apply(event) == .quit {
+                queue.removeAll()
+                worker = nil
+                onQuit()
+                return
+            }
+        }
+        worker = nil
+    }
+
+    /// Applies one event once the screen in front can take it: the help overlay first, then
+    /// the screen, then the global keys it did not use.
+    func apply(_ event: InputEvent) async -> Outcome {
+        if isTooSmall {
+            return event == .key(.character("q")) ? .quit : .keepRunning
+        }
+        if helpOffset != nil {
+            handleHelp(event)
+            return .keepRunning
+        }
+        guard let screen = await screenReady(for: event) else { return .keepRunning }
+        if helpOffset == nil, case .mouse(.click(let x, 0)) = event, handleHeaderClick(x: x) { return .keepRunning }
+        let result = await screen.handle(event)
+        defer { syncVisibleScreen() }
+        if screen.isCapturingText || result == .handled || frontScreen !== screen { return .keepRunning }
+        return handleGlobal(event)
+    }
+
+    /// The screen in front once it accepts `event`, however long that takes; keys typed
+    /// before the stored session is read wait for it too.
+    private func screenReady(for event: InputEvent) async -> (any Screen)? {
+        while !Task.isCancelled {
+            syncVisibleScreen()
+            guard let screen = frontScreen else {
+                await ObservedCondition.wait { [weak self] in self?.frontScreen != nil }
+                continue
+            }
+            if screen.accepts(event) { return screen }
+            await ObservedCondition.wait { [weak self] in self?.frontScreen !== screen || screen.accepts(event) }
+        }
+        return nil
+    }
+
+    private var isTooSmall: Bool {
+        terminalSize.width < Self.minimumSize.width || terminalSize.height < Self.minimumSize.height
+    }
+
+    private func handleHeaderClick(x: Int) -> Bool {
+        guard let coordinator,
+              let index = HeaderBar.tab(atColumn: x, tabs: AppTab.allCases.map(\.title), width: terminalSize.width, userName: session.displayName),
+              let tab = AppTab(rawValue: index)
+        else { return false }
+        coordinator.switchTab(to: tab)
+        syncVisibleScreen()
+        return true
+    }
+
+    private func handleGlobal(_ event: InputEvent) -> Outcome {
+        switch event {
+        case .key(.character("?")):
+            helpOffset = 0
+        case .key(.character("q")):
+            if coordinator?.pop() != true { return .quit }
+        case .key(.escape):
+            coordinator?.pop()
+        case .key(.character(let character)) where ("1"..."4").contains(character):
+            coordinator?.switchTab(to: AppTab(rawValue: Int(String(character))! - 1)!)
+        case .key(.tab):
+            if let coordinator { coordinator.switchTab(to: coordinator.tab.next) }
+        case .key(.backTab):
+            if let coordinator { coordinator.switchTab(to: coordinator.tab.previous) }
+        default:
+            break
+        }
+        return .keepRunning
+    }
+
+    // MARK: - Help overlay
+
+    private var helpArea: Rect {
+        Rect(x: 0, y: 1, width: terminalSize.width, height: terminalSize.height - 2)
+    }
+
+    private var maximumHelpOffset: Int {
+        guard let screen = frontScreen else { return 0 }
+        return HelpOverlay.maximumOffset(helpSections(for: screen), area: helpArea)
+    }
+
+    /// The current screen's keys and notes, then the keys that work everywhere.
+    private func helpSections(for screen: any Screen) -> [HelpSection] {
+        let title = coordinator.map { $0.isAtRoot ? $0.tab.title : "Course" } ?? "Sign in"
+        var sections = [HelpSection(title, keys: screen.keys.map(\.helpHint))]
+        sections += screen.notes
+        if session.phase == .signedIn {
+            sections.append(HelpSection("Everywhere", keys: GlobalKeys.all.map(\.helpHint)))
+        }
+        return sections
+    }
+
+    /// While the help shows, keys scroll or close it and reach nothing else.
+    private func handleHelp(_ event: InputEvent) {
+        guard let offset = helpOffset else { return }
+        let page = max(1, helpArea.height - 2)
+        let wanted: Int
+        switch event {
+        case .key(.character("?")), .key(.escape), .key(.character("q")):
+            helpOffset = nil
+            return
+        case .key(.up), .key(.character("k")): wanted = offset - 1
+        case .key(.down), .key(.character("j")): wanted = offset + 1
+        case .key(.pageUp): wanted = offset - page
+        case .key(.pageDown): wanted = offset + page
+        case .key(.home), .key(.character("g")): wanted = 0
+        case .key(.end), .key(.character("G")): wanted = maximumHelpOffset
+        case .mouse(.wheelUp): wanted = offset - 3
+        case .mouse(.wheelDown): wanted = offset + 3
+        default: wanted = offset
+        }
+        helpOffset = min(max(0, wanted), maximumHelpOffset)
+    }
+
+    // MARK: - Drawing
 
     /// Draws the whole frame. Returns whether something on it animates.
     func draw<C: Canvas>(in canvas: inout C, tick: Int) -> Bool {
@@ -54,13 +270,14 @@ final class ShellController {
             return false
         }
         guard let screen = frontScreen else { return false }
-        let signedIn = session.user != nil
+        let signedIn = session.phase == .signedIn
         HeaderBar.draw(
             in: &canvas, row: 0, tabs: signedIn ? AppTab.allCases.map(\.title) : [],
-            selectedTab: coordinator.tab.rawValue, userName: session.user?.name
+            selectedTab: coordinator?.tab.rawValue ?? 0, userName: session.displayName
         )
         let area = Rect(x: 0, y: 1, width: size.width, height: size.height - 2)
         screen.draw(in: &canvas, frame: Frame(area: area, tick: tick))
+        let help = KeyHint(GlobalKeys.help.key, GlobalKeys.help.label)
         if let helpOffset {
             canvas.setCursor(nil)
             let sections = helpSections(for: screen)
@@ -71,114 +288,36 @@ final class ShellController {
         }
         // While a screen holds the keyboard (a text field, a y/n question) the global keys
         // do not apply, so the footer does not offer them.
-        let hints = screen.isCapturingText ? screen.keyHints : screen.keyHints + globalHints
-        Footer.draw(in: &canvas, row: size.height - 1, hints: hints, status: screen.statusMessage)
+        let hints = screen.availableKeys.map(\.hint) + (screen.isCapturingText || !signedIn ? [] : globalHints)
+        Footer.draw(
+            in: &canvas, row: size.height - 1, hints: hints, status: visibleStatus(screen.statusMessage),
+            pinned: screen.isCapturingText ? nil : help
+        )
         return screen.isAnimating
     }
 
+    /// The status to draw: questions and progress (`Saving…`) stay while they apply; a
+    /// success or an error goes after `statusLifetime`, or when the next one replaces it.
+    private func visibleStatus(_ status: StatusMessage?) -> StatusMessage? {
+        guard let status, status.kind != .info else {
+            shownStatus = nil
+            statusExpiry = nil
+            return status
+        }
+        if shownStatus?.message != status { shownStatus = (status, now()) }
+        let expiry = (shownStatus?.since ?? now()) + Self.statusLifetime
+        guard now() < expiry else {
+            statusExpiry = nil
+            return nil
+        }
+        statusExpiry = expiry
+        return status
+    }
+
     private var globalHints: [KeyHint] {
-        coordinator.isAtRoot
-            ? [KeyHint("1-4", "tabs"), KeyHint("?", "help"), KeyHint("q", "quit")]
-            : [KeyHint("Esc", "back"), KeyHint("1-4", "tabs"), KeyHint("?", "help")]
-    }
-
-    /// The current screen's keys, then the keys that work everywhere.
-    private func helpSections(for screen: any Screen) -> [HelpSection] {
-        let title = coordinator.isAtRoot ? coordinator.tab.title : "Course"
-        return [
-            HelpSection(title, keys: screen.helpKeys),
-            HelpSection("Everywhere", keys: [
-                KeyHint("1 2 3 4", "switch tab"),
-                KeyHint("Tab  Shift-Tab", "next / previous tab"),
-                KeyHint("Esc", "back"),
-                KeyHint("q", "back; quit at a tab's root"),
-                KeyHint("?", "this help"),
-                KeyHint("Ctrl-C", "quit at once"),
-            ]),
-        ]
-    }
-
-    /// Gives the event to the screen first, then applies the global keys it did not use.
-    func handle(_ event: InputEvent, terminalSize: Size) -> Outcome {
-        if event == .key(.control("c")) { return .quit }
-        let tooSmall = terminalSize.width < Self.minimumSize.width || terminalSize.height < Self.minimumSize.height
-        if tooSmall {
-            return event == .key(.character("q")) ? .quit : .keepRunning
-        }
-        guard let screen = frontScreen else { return .keepRunning }
-        if let helpOffset {
-            handleHelp(event, offset: helpOffset, screen: screen, terminalSize: terminalSize)
-            return .keepRunning
-        }
-        if screen.isCapturingText {
-            _ = screen.handle(event)
-            return .keepRunning
-        }
-        if screen.handle(event) == .handled { return .keepRunning }
-        return handleGlobal(event)
-    }
-
-    /// While the help shows, keys scroll or close it and reach nothing else.
-    private func handleHelp(_ event: InputEvent, offset: Int, screen: any Screen, terminalSize: Size) {
-        let area = Rect(x: 0, y: 1, width: terminalSize.width, height: terminalSize.height - 2)
-        let maximum = HelpOverlay.maximumOffset(helpSections(for: screen), area: area)
-        let page = max(1, area.height - 2)
-        let wanted: Int
-        switch event {
-        case .key(.character("?")), .key(.escape), .key(.character("q")):
-            helpOffset = nil
-            return
-        case .key(.up), .key(.character("k")): wanted = offset - 1
-        case .key(.down), .key(.character("j")): wanted = offset + 1
-        case .key(.pageUp): wanted = offset - page
-        case .key(.pageDown): wanted = offset + page
-        case .key(.home), .key(.character("g")): wanted = 0
-        case .key(.end), .key(.character("G")): wanted = maximum
-        case .mouse(.wheelUp): wanted = offset - 3
-        case .mouse(.wheelDown): wanted = offset + 3
-        default: wanted = offset
-        }
-        helpOffset = min(max(0, wanted), maximum)
-    }
-
-    private func handleGlobal(_ event: InputEvent) -> Outcome {
-        switch event {
-        case .key(.character("?")):
-            helpOffset = 0
-        case .key(.character(let character)) where ("1"..."4").contains(character):
-            let index = Int(String(character))! - 1
-            coordinator.switchTab(to: AppTab(rawValue: index)!)
-        case .key(.tab):
-            coordinator.switchTab(to: coordinator.tab.next)
-        case .key(.backTab):
-            coordinator.switchTab(to: coordinator.tab.previous)
-        case .key(.escape):
-            coordinator.pop()
-        case .key(.character("q")):
-            if !coordinator.pop() { return .quit }
-        default:
-            break
-        }
-        return .keepRunning
-    }
-}
-
-extension ShellController: SessionEvents {
-    func signedIn(as user: User) {
-        router.reset()
-        coordinator.switchTab(to: .catalog)
-        session.signedIn(user)
-    }
-
-    func nameChanged(to user: User) {
-        session.signedIn(user)
-    }
-
-    /// Clears the navigation and every screen of the learner, then shows the login screen.
-    func loggedOut() {
-        helpOffset = nil
-        router.reset()
-        coordinator.switchTab(to: .catalog)
-        session.signedOut()
+        guard let coordinator else { return [] }
+        return coordinator.isAtRoot
+            ? [GlobalKeys.tabs.hint, GlobalKeys.quit.hint]
+            : [GlobalKeys.back.hint, GlobalKeys.tabs.hint]
     }
 }

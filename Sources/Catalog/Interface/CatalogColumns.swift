@@ -36,7 +36,7 @@ struct CatalogColumns: Equatable {
         title = max(1, remaining)
     }
 
-    /// Draws one course row (or the headings when `course` is nil) starting at `x`.
+    /// Draws one course row (or the headings) starting at `x`.
     func draw(_ cells: Cells, in canvas: inout some Canvas, x: Int, y: Int, style: Style) {
         var column = x
         func put(_ text: String, _ width: Int, _ cellStyle: Style, alignRight: Bool = false, gapAfter: Int = Self.gap) {
@@ -46,9 +46,18 @@ struct CatalogColumns: Equatable {
             canvas.draw(cut, x: column + offset, y: y, width: width, style: cellStyle)
             column += width + gapAfter
         }
-        canvas.draw(cells.markers, x: column, y: y, width: Self.gutter - 1, style: style == .selection ? style : .accent)
+        let markStyle: Style = style == .selection ? style : (cells.saving ? .dim : .accent)
+        canvas.draw(cells.markers, x: column, y: y, width: Self.gutter - 1, style: markStyle)
         column += Self.gutter
-        put(cells.title, title, style)
+        if let block = cells.block, title > block.count + 4 {
+            // Why the learner cannot join, at the end of the title cell.
+            let titleRoom = title - block.count - 1
+            canvas.draw(cells.title, x: column, y: y, width: titleRoom, style: style)
+            canvas.draw(block, x: column + titleRoom + 1, y: y, style: style == .selection ? style : .dim)
+            column += title + Self.gap
+        } else {
+            put(cells.title, title, style)
+        }
         put(cells.instructor, instructor, style == .selection ? style : .dim)
         put(cells.level, level, style)
         // The amounts sit against the right edge, one column after the last text column.
@@ -64,30 +73,42 @@ struct CatalogColumns: Equatable {
         var level: String
         var duration: String
         var price: String
+        /// `full`, `closed` or `locked`.
+        var block: String?
+        /// A mark in the gutter is being saved.
+        var saving = false
 
         static let headings = Cells(
-            markers: "", title: "Title", instructor: "Instructor", level: "Level", duration: "Duration", price: "Price"
+            markers: "", title: "Title", instructor: "Instructor", level: "Level", duration: "Duration", price: "Price", block: nil
         )
 
-        init(markers: String, title: String, instructor: String, level: String, duration: String, price: String) {
+        init(markers: String, title: String, instructor: String, level: String, duration: String, price: String, block: String?) {
             self.markers = markers
             self.title = title
             self.instructor = instructor
             self.level = level
             self.duration = duration
             self.price = price
+            self.block = block
         }
 
-        init(entry: CatalogEntry) {
-            let course = entry.course
+        init(course: Course, marks: CourseMarks) {
             self.init(
-                markers: entry.markers,
+                markers: Self.markers(marks),
                 title: course.title,
                 instructor: course.instructor,
                 level: course.level.displayName,
                 duration: DurationText.format(minutes: course.durationMinutes),
-                price: course.price.formatted
+                price: course.price.formatted,
+                block: EnrollmentRules.block(for: course, marks: marks)?.rawValue
             )
+            saving = marks.isSavingFavourite || marks.isSavingEnrollment
+        }
+
+        /// `★` for a favourite, then `✓` when enrolled, each in its own column.
+        static func markers(_ marks: CourseMarks) -> String {
+            let text = (marks.isFavourite ? "★" : " ") + (marks.isEnrolled ? "✓" : "")
+            return text == " " ? "" : text
         }
     }
 }

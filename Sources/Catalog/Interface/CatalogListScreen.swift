@@ -1,9 +1,29 @@
 import SharedKernel
 import TerminalUI
 
-/// The catalog tab's root: a table of courses sorted by title.
+/// The catalog tab's root: a table of courses sorted by title, searchable.
 @MainActor
 final class CatalogListScreen: Screen {
+    enum Keys {
+        static let open = KeyDeclaration("Enter", "open", help: "open the course")
+        static let search = KeyDeclaration("/", "search", help: "search title, instructor and tags; on a kept filter, edit it")
+        static let keepFilter = KeyDeclaration("Enter", "keep filter", help: "while searching: keep the filter and go back to the list")
+        static let clearFilter = KeyDeclaration("Esc", "clear", help: "while searching, or with a kept filter (also q): clear it")
+        static let favourite = KeyDeclaration("f", "favourite", help: "mark or unmark as a favourite ★")
+        static let reload = KeyDeclaration("r", "reload", help: "read the catalog again (retry after an error)")
+    }
+
+    nonisolated static let declaredKeys = ListKeys.all + [Keys.open, Keys.search, Keys.keepFilter, Keys.clearFilter, Keys.favourite, Keys.reload]
+
+    /// What the marks of a row mean.
+    nonisolated static let marksHelp = HelpSection("Marks", keys: [
+        KeyHint("★", "a favourite (dim while it is being saved)"),
+        KeyHint("✓", "enrolled"),
+        KeyHint("full", "no seat left"),
+        KeyHint("closed", "not open for enrollment"),
+        KeyHint("locked", "complete its prerequisite first"),
+    ])
+
     private let viewModel: CatalogListViewModel
     private let onCourseSelected: @MainActor (CourseID) -> Void
     /// Where the rows were last drawn, for page size and mouse hits. Not observed: it is
@@ -15,39 +35,48 @@ final class CatalogListScreen: Screen {
         self.onCourseSelected = onCourseSelected
     }
 
-    var helpKeys: [KeyHint] {
-        HelpOverlay.listKeys + [
-            KeyHint("Enter", "open the course"),
-            KeyHint("/", "search title, instructor, tags"),
-            KeyHint("  Enter", "keep the filter"),
-            KeyHint("  Esc", "clear the filter"),
-            KeyHint("f", "toggle favourite ★"),
-            KeyHint("r", "reload, or retry after an error"),
-        ]
-    }
+    var keys: [KeyDeclaration] { Self.declaredKeys }
+    var notes: [HelpSection] { [Self.marksHelp] }
 
-    var keyHints: [KeyHint] {
+    func isAvailable(_ key: KeyDeclaration) -> Bool {
+        let hasRows = viewModel.selectedCourse != nil
         if viewModel.isEditingSearch {
-            return [KeyHint("Enter", "keep filter"), KeyHint("Esc", "clear"), KeyHint("↑↓", "move")]
+            return key == Keys.keepFilter || key == Keys.clearFilter || (key == ListKeys.move && hasRows)
         }
-        let clear = viewModel.query.isEmpty ? [] : [KeyHint("Esc", "clear filter")]
-        switch viewModel.state {
-        case .loaded:
-            return [KeyHint("↑↓", "move"), KeyHint("Enter", "open"), KeyHint("/", "search"), KeyHint("f", "favourite")] + clear + [KeyHint("r", "reload")]
-        case .empty: return [KeyHint("/", "search")] + clear
-        case .error: return [KeyHint("r", "retry")]
-        case .idle, .loading: return []
+        switch key {
+        case Keys.keepFilter: return false
+        case Keys.clearFilter: return viewModel.hasKeptFilter
+        case Keys.search: return viewModel.state.value != nil || viewModel.state == .empty
+        case Keys.reload: return viewModel.rows.isSettled
+        default: return hasRows
         }
     }
 
     /// While the search field is open every key but Ctrl-C goes to it.
     var isCapturingText: Bool { viewModel.isEditingSearch }
-
-    var isAnimating: Bool { viewModel.state.isLoading }
+    var isAnimating: Bool { viewModel.state.isLoading || viewModel.rows.isRefreshing || viewModel.rows.isUnsettled }
     var statusMessage: StatusMessage? { viewModel.status }
 
+    /// Typing into the search field never waits; a key that acts on the rows waits until
+    /// they are the rows of what was typed.
+    func accepts(_ event: InputEvent) -> Bool {
+        if viewModel.isEditingSearch, case .key(let key) = event, !Self.movesListWhileSearching(key) { return true }
+        return viewModel.rows.isSettled
+    }
+
     func appear() {
-        Task { await viewModel.rows.appear() }
+        let rows = viewModel.rows
+        viewModel.tasks.run { await rows.appear() }
+    }
+
+    func disappear() {
+        viewModel.tasks.cancelAll()
+        viewModel.rows.cancel()
+    }
+
+    func settle() async {
+        await viewModel.tasks.settle()
+        await viewModel.rows.settle()
     }
 
     func draw(in canvas: inout some Canvas, frame: Frame) {
@@ -55,76 +84,96 @@ final class CatalogListScreen: Screen {
         let empty = query.isEmpty
             ? ["The catalog has no courses yet", "Import some with: tui import-courses FILE"]
             : ["No courses match \"\(query)\"", "Press Esc to clear the search"]
-        if viewModel.isEditingSearch || !query.isEmpty {
-            drawSearchLine(in: &canvas, area: frame.area)
+        let searching = viewModel.isEditingSearch || !query.isEmpty
+        if searching {
+            drawSearchLine(in: &canvas, area: frame.area, tick: frame.tick)
         }
-        let below = viewModel.isEditingSearch || !query.isEmpty ? frame.area.droppingTop(1) : frame.area
-        StateView.draw(viewModel.state, in: &canvas, area: below, tick: frame.tick, empty: empty) { canvas, entries in
-            drawTable(entries, in: &canvas, area: frame.area)
+        let below = searching ? frame.area.droppingTop(1) : frame.area
+        StateView.draw(viewModel.state, in: &canvas, area: below, tick: frame.tick, empty: empty) { canvas, courses in
+            drawTable(courses, in: &canvas, area: frame.area, tick: frame.tick)
         }
     }
 
-    /// The search line: `/` and the field while editing; the kept filter otherwise.
-    private func drawSearchLine(in canvas: inout some Canvas, area: Rect) {
+    /// The search line: `/`, the field (or the kept filter), the count of matches and a
+    /// spinner while the results of what was typed are on their way.
+    private func drawSearchLine(in canvas: inout some Canvas, area: Rect, tick: Int) {
         let content = area.insetBy(horizontal: 1)
         let y = area.y
         canvas.fill(Rect(x: area.x, y: y, width: area.width, height: 1), style: .normal)
         canvas.draw("/", x: content.x, y: y, style: .accent)
-        let count = viewModel.countText(noun: "match", plural: "matches").map { " \($0)" } ?? ""
+        let busy = viewModel.rows.isUnsettled || viewModel.rows.isRefreshing
+        let count = (busy ? "\(Spinner.frame(tick: tick)) " : "") + (viewModel.countText(noun: "match", plural: "matches") ?? "")
         let fieldWidth = max(1, content.width - 2 - count.displayWidth - 1)
         viewModel.drawSearchField(in: &canvas, x: content.x + 2, y: y, width: fieldWidth)
         canvas.draw(count, x: content.x + content.width - count.displayWidth, y: y, style: .dim)
     }
 
-    private func drawTable(_ courses: [CatalogEntry], in canvas: inout some Canvas, area: Rect) {
+    private func drawTable(_ courses: [Course], in canvas: inout some Canvas, area: Rect, tick: Int) {
         let filtering = viewModel.isEditingSearch || !viewModel.query.isEmpty
         let content = area.insetBy(horizontal: 1)
         let columns = CatalogColumns(width: content.width)
         if !filtering {
-            canvas.draw("Catalog", x: content.x, y: content.y, style: .bold)
+            var x = content.x + canvas.draw("Catalog", x: content.x, y: content.y, style: .bold)
             if let count = viewModel.countText(noun: "course", plural: "courses") {
-                canvas.draw("  \(count)", x: content.x + 7, y: content.y, style: .dim)
+                x += canvas.draw("  \(count)", x: x, y: content.y, style: .dim)
             }
-            let position = viewModel.positionText
+            if viewModel.rows.isRefreshing || viewModel.rows.isUnsettled {
+                canvas.draw(" \(Spinner.frame(tick: tick))", x: x, y: content.y, style: .dim)
+            }
+        }
+        let position = viewModel.positionText
+        if filtering {
+            // The search line holds the count; the position sits on the headings' row.
+            canvas.draw(position, x: content.x + content.width - position.displayWidth, y: content.y + 1, style: .dim)
+        } else {
             canvas.draw(position, x: content.x + content.width - position.displayWidth, y: content.y, style: .dim)
         }
         columns.draw(.headings, in: &canvas, x: content.x, y: content.y + 1, style: .dim)
 
         listArea = Rect(x: area.x, y: area.y + 2, width: area.width, height: area.height - 2)
+        let learner = viewModel.learner
         ListView.draw(in: &canvas, area: listArea, itemCount: courses.count, state: viewModel.list) { canvas, index, row, isSelected in
-            let entry = courses[index]
-            columns.draw(.init(entry: entry), in: &canvas, x: content.x, y: row.y, style: isSelected ? .selection : .normal)
+            let course = courses[index]
+            let cells = CatalogColumns.Cells(course: course, marks: learner.marks(course))
+            columns.draw(cells, in: &canvas, x: content.x, y: row.y, style: isSelected ? .selection : .normal)
         }
     }
 
-    func handle(_ event: InputEvent) -> EventResult {
+    func handle(_ event: InputEvent) async -> EventResult {
         viewModel.clearStatus()
-        if viewModel.isEditingSearch { return handleSearch(event) }
+        if viewModel.isEditingSearch { return await handleSearch(event) }
         switch event {
         case .key(.character("/")):
-            guard viewModel.state.value != nil || viewModel.state == .empty else { return .ignored }
+            guard isAvailable(Keys.search) else { return .ignored }
             viewModel.beginSearch()
             return .handled
-        case .key(.escape):
-            guard viewModel.clearSearch() else { return .ignored }
-            Task { await viewModel.rows.reload() }
+        case .key(.escape), .key(.character("q")):
+            // With a kept filter these clear it; otherwise they are the shell's (back, quit).
+            guard viewModel.hasKeptFilter else { return .ignored }
+            viewModel.clearSearch()
             return .handled
         case .key(.character("f")):
             // Capture the target now: keys after this one may move the selection first.
             guard let course = viewModel.selectedCourse else { return .ignored }
-            Task { await viewModel.toggleFavourite(course) }
+            let viewModel = self.viewModel
+            viewModel.tasks.run { await viewModel.toggleFavourite(course) }
             return .handled
         case .key(.character("r")):
-            Task { await viewModel.load() }
+            let rows = viewModel.rows
+            viewModel.tasks.run { await rows.reload() }
             return .handled
         case .key(.enter):
             guard let course = viewModel.selectedCourse else { return .ignored }
             onCourseSelected(course.id)
             return .handled
         case .key(let key):
-            return viewModel.moveSelection(key, pageSize: listArea.height) ? .handled : .ignored
+            return await viewModel.rows.handle(key, pageSize: listArea.height) ? .handled : .ignored
+        case .mouse(.doubleClick(let x, let y)):
+            guard viewModel.rows.handle(.click(x: x, y: y), area: listArea), let course = viewModel.selectedCourse else { return .ignored }
+            onCourseSelected(course.id)
+            return .handled
         case .mouse(let mouse):
-            return viewModel.applyMouse(mouse, listArea: listArea) ? .handled : .ignored
+            return viewModel.rows.handle(mouse, area: listArea) ? .handled : .ignored
         case .resize:
             return .ignored
         }
@@ -132,21 +181,27 @@ final class CatalogListScreen: Screen {
 
     /// Keys while the search field is open: list moves still work, Enter keeps the filter,
     /// Esc clears it, everything else edits the query (and filters live).
-    private func handleSearch(_ event: InputEvent) -> EventResult {
+    private func handleSearch(_ event: InputEvent) async -> EventResult {
         switch event {
         case .key(.enter):
             viewModel.keepSearch()
         case .key(.escape):
-            if viewModel.clearSearch() { Task { await viewModel.rows.reload() } }
-        case .key(.up), .key(.down), .key(.pageUp), .key(.pageDown):
-            if case .key(let key) = event { _ = viewModel.moveSelection(key, pageSize: listArea.height) }
+            viewModel.clearSearch()
+        case .key(let key) where Self.movesListWhileSearching(key):
+            _ = await viewModel.rows.handle(key, pageSize: listArea.height)
         case .key(let key):
-            if viewModel.editSearch(key) { Task { await viewModel.rows.reload() } }
+            viewModel.editSearch(key)
         case .mouse(let mouse):
-            _ = viewModel.applyMouse(mouse, listArea: listArea)
+            _ = viewModel.rows.handle(mouse, area: listArea)
         case .resize:
             break
         }
         return .handled
+    }
+
+    /// While searching, letters (`j k g G` too) and Home/End edit the field; only these move
+    /// the list.
+    private static func movesListWhileSearching(_ key: Key) -> Bool {
+        [.up, .down, .pageUp, .pageDown].contains(key)
     }
 }

@@ -3,45 +3,49 @@ import Observation
 import SharedKernel
 import TerminalUI
 
-/// The search query as the list's fetch reads it.
+/// The search query as the list's fetch reads it (the fetch cannot hold the view-model).
 @MainActor
 final class SearchTerms {
     var query = ""
 }
 
-/// The catalog list: a window of its rows (load state and selection), read a page at a
-/// time however large the catalog is.
+/// The catalog list: a window of its rows read a page at a time however large the catalog
+/// is, the search field that filters it, and the outcome of the last action. The learner's
+/// marks are not part of the rows: they are read from their owners as the rows are drawn, so
+/// a ★ or a ✓ shows the moment it changes, without reading the catalog again.
 @Observable
 @MainActor
 final class CatalogListViewModel {
-    let rows: PagedList<CatalogKey, CatalogEntry>
+    let rows: PagedList<CatalogKey, Course>
+    let learner: CatalogLearner
     /// The outcome of the last action, for the footer.
     private(set) var status: StatusMessage?
     /// The search field; its text filters the list whether or not it is being edited.
     private(set) var searchField = TextField()
     private(set) var isEditingSearch = false
-    private let toggleFavouriteAction: CatalogFeature.ToggleFavouriteAction
-    /// The query each fetch reads when it starts (the list's fetch cannot see `self`).
+    @ObservationIgnored let tasks = OwnedTasks()
+    /// The query each fetch reads when it starts.
     @ObservationIgnored private let terms: SearchTerms
-    @ObservationIgnored private var actions = 0
 
-    init(loadCatalog: LoadCatalogUseCase, toggleFavourite: @escaping CatalogFeature.ToggleFavouriteAction, pageSize: Int = 100) {
-        self.toggleFavouriteAction = toggleFavourite
+    init(courses: any CourseRepository, learner: CatalogLearner, pageSize: Int = 100) {
+        self.learner = learner
         let terms = SearchTerms()
         self.terms = terms
         rows = PagedList(
             pageSize: pageSize,
             fetchPage: { position, limit in
+                // The marks drawn beside the first rows are known before the rows show.
+                await learner.prepare()
                 do throws(AppError) {
-                    let page = try await loadCatalog.page(query: terms.query, at: CatalogPosition(position), limit: limit)
-                    return .success(page.map { PagedItem(key: $0.key, item: $0.entry) })
+                    let page = try await courses.page(matching: terms.query, at: CatalogPosition(position), limit: limit)
+                    return .success(page.map { PagedItem(key: $0.key, item: $0.course) })
                 } catch {
                     return .failure(ListLoadError(message: error.userMessage))
                 }
             },
             fetchCount: {
                 do throws(AppError) {
-                    switch try await loadCatalog.count(query: terms.query) {
+                    switch try await courses.count(matching: terms.query) {
                     case .exactly(let count): return .success(.exactly(count))
                     case .atLeast(let count): return .success(.atLeast(count))
                     }
@@ -52,10 +56,9 @@ final class CatalogListViewModel {
         )
     }
 
-    var state: ViewState<[CatalogEntry]> { rows.state }
+    var state: ViewState<[Course]> { rows.state }
     var list: ListState { rows.selection }
-    var entries: [CatalogEntry] { rows.items }
-    var selectedCourse: Course? { rows.selected?.course }
+    var selectedCourse: Course? { rows.selected }
 
     /// `N courses` (or `N matches` while searching), once counted.
     func countText(noun: String, plural: String) -> String? {
@@ -76,59 +79,48 @@ final class CatalogListViewModel {
         }
     }
 
-    /// Loads the catalog with the loading state shown; ignored while a load is in flight.
-    func load() async { await rows.load() }
-
-    /// Loads again after an error or on `r`.
-    func retry() async { await rows.load() }
-
-    /// Loads again without the loading state, e.g. when the list shows again after an
-    /// enrollment, so markers are current.
-    func refresh() async { await rows.refresh() }
-
-    /// `f`: marks or unmarks `course`, says so, and shows the new `★` at once. The screen
-    /// passes the course selected when the key was pressed, not when this runs.
-    func toggleFavourite(_ course: Course) async {
-        actions += 1
-        let mine = actions
-        let result = await toggleFavouriteAction(course.id)
-        // Refresh first, so the message and the new ★ appear in the same frame.
-        await rows.refresh()
-        // Toggles in a burst finish in any order; the footer speaks of the last one pressed.
-        guard mine == actions else { return }
-        status = FavouriteStatus.message(for: result, title: course.title)
-    }
-
     /// The filter in force, trimmed; empty when the whole catalog shows.
     var query: String { searchField.text.trimmingCharacters(in: .whitespaces) }
 
-    /// `/`: opens the search field, keeping any filter already typed.
+    /// A filter is kept (the field is closed but its text still narrows the list).
+    var hasKeptFilter: Bool { !isEditingSearch && !query.isEmpty }
+
+    /// `f`: the ★ flips at once; the footer says so once it is saved. The screen passes the
+    /// course selected when the key was pressed, not when this runs.
+    func toggleFavourite(_ course: Course) async {
+        if let message = await learner.toggleFavourite(course) { status = message }
+    }
+
+    /// `/`: opens the search field; a kept filter opens selected, so typing replaces it.
     func beginSearch() {
         status = nil
+        searchField = TextField(text: searchField.text, selected: true)
         isEditingSearch = true
     }
 
-    /// A key typed into the search field. Returns whether the query changed, in which case the
-    /// caller reloads; the newest query always wins (see `PagedList.reload`).
-    func editSearch(_ key: Key) -> Bool {
+    /// A key typed into the search field. When the query changes, the list reads the new
+    /// query's first page, cancelling the read of the query before: typing never waits.
+    func editSearch(_ key: Key) {
         let before = searchField.text
-        guard searchField.handle(key) else { return false }
+        guard searchField.handle(key), searchField.text != before else { return }
         terms.query = searchField.text
-        return searchField.text != before
+        rows.requery()
     }
 
-    /// `Enter`: keeps the filter and closes the field.
+    /// `Enter` in the field: keeps the filter and closes the field.
     func keepSearch() {
         isEditingSearch = false
+        if query.isEmpty { clearSearch() }
     }
 
-    /// `Esc`: clears the filter and closes the field. Returns whether there was one to clear.
-    func clearSearch() -> Bool {
-        let hadQuery = !searchField.text.isEmpty
+    /// `Esc` in the field, or `Esc`/`q` with a kept filter: clears it and shows the whole
+    /// catalog again.
+    func clearSearch() {
         isEditingSearch = false
+        let hadText = !searchField.text.isEmpty
         searchField = TextField()
         terms.query = ""
-        return hadQuery
+        if hadText { rows.requery() }
     }
 
     func drawSearchField(in canvas: inout some Canvas, x: Int, y: Int, width: Int) {
@@ -137,14 +129,6 @@ final class CatalogListViewModel {
 
     func clearStatus() {
         if status != nil { status = nil }
-    }
-
-    func moveSelection(_ key: Key, pageSize: Int) -> Bool {
-        rows.handle(key, pageSize: pageSize)
-    }
-
-    func applyMouse(_ event: MouseEvent, listArea: Rect) -> Bool {
-        rows.handle(event, area: listArea)
     }
 }
 

@@ -1,92 +1,228 @@
 import SharedKernel
 import TerminalUI
 
-/// A course's page: facts in a short table, then the description, scrollable when it does
-/// not fit.
+/// A course's page: the title stays at the top; below it scroll the facts, the description
+/// and the syllabus, where an enrolled learner selects lessons and marks them done.
 @MainActor
 final class CourseDetailScreen: Screen {
-    private let viewModel: CourseDetailViewModel
-    private let onBack: @MainActor () -> Void
-    /// From the last draw, for scrolling limits; written while drawing, so not observed.
-    private var lastBodyHeight = 10
-    private var lastLineCount = 0
+    enum Keys {
+        static let enroll = KeyDeclaration("e", "enroll", help: "enroll in the course")
+        static let unenroll = KeyDeclaration("u", "unenroll", help: "unenroll, after y")
+        static let favourite = KeyDeclaration("f", "favourite", help: "mark or unmark as a favourite ★")
+        static let lesson = KeyDeclaration("Space", "done", help: "mark the selected lesson done (and select the next), or a done one not done")
+        static let selectLesson = KeyDeclaration("↑↓", "lesson", help: "select a lesson when enrolled; else scroll (also k j)")
+        static let scroll = KeyDeclaration("PgUp PgDn", "scroll", help: "scroll the page (Home End: top, bottom)", inFooter: false)
+        static let prerequisite = KeyDeclaration("p", "prerequisite", help: "open the prerequisite course")
+        static let back = KeyDeclaration("Backspace", "back", help: "back (also Esc, q)", inFooter: false)
+        static let retry = KeyDeclaration("r", "retry", help: "retry after an error")
+        static let yes = KeyDeclaration("y", "yes", help: "answer yes to a question")
+        static let no = KeyDeclaration("n", "no", help: "answer no (also Esc)")
+    }
 
-    init(viewModel: CourseDetailViewModel, onBack: @escaping @MainActor () -> Void) {
+    nonisolated static let declaredKeys = [
+        Keys.enroll, Keys.unenroll, Keys.favourite, Keys.lesson, Keys.selectLesson, Keys.scroll, Keys.prerequisite,
+        Keys.back, Keys.retry, Keys.yes, Keys.no,
+    ]
+
+    private let viewModel: CourseDetailViewModel
+    private let onOpenCourse: @MainActor (CourseID) -> Void
+    private let onBack: @MainActor () -> Void
+    /// From the last draw: the rows the body had, and the description wrapped at its width
+    /// (kept, so scrolling a long description wraps only the part newly shown).
+    private var bodyHeight = 10
+    private(set) var wrappedDescription: WrappedText?
+
+    init(viewModel: CourseDetailViewModel, onOpenCourse: @escaping @MainActor (CourseID) -> Void, onBack: @escaping @MainActor () -> Void) {
         self.viewModel = viewModel
+        self.onOpenCourse = onOpenCourse
         self.onBack = onBack
     }
 
-    var helpKeys: [KeyHint] {
-        [
-            KeyHint("e", "enroll"),
-            KeyHint("f", "toggle favourite ★"),
-            KeyHint("↑ ↓  k j", "scroll the description"),
-            KeyHint("PgUp PgDn", "scroll a page"),
-            KeyHint("Esc q Backspace", "back to the list"),
-            KeyHint("r", "retry after an error"),
-        ]
-    }
+    var keys: [KeyDeclaration] { Self.declaredKeys }
 
-    var keyHints: [KeyHint] {
-        switch viewModel.state {
-        case .loaded(let detail):
-            (detail.isEnrolled ? [] : [KeyHint("e", "enroll")])
-                + [KeyHint("f", detail.isFavourite ? "unfavourite" : "favourite"), KeyHint("↑↓", "scroll")]
-        case .error: [KeyHint("r", "retry")]
-        case .idle, .loading, .empty: []
+    func isAvailable(_ key: KeyDeclaration) -> Bool {
+        let asking = viewModel.isConfirmingUnenroll
+        let loaded = viewModel.page != nil
+        switch key {
+        case Keys.yes, Keys.no: return asking
+        case _ where asking: return false
+        case Keys.enroll: return viewModel.canEnroll
+        case Keys.unenroll, Keys.lesson: return viewModel.isEnrolled
+        case Keys.favourite, Keys.scroll, Keys.back: return loaded
+        case Keys.selectLesson: return loaded
+        case Keys.prerequisite: return viewModel.page?.prerequisite != nil
+        case Keys.retry:
+            if case .error = viewModel.state { return true }
+            return false
+        default: return false
         }
     }
 
     var isAnimating: Bool { viewModel.state.isLoading }
 
     var statusMessage: StatusMessage? {
-        viewModel.isEnrolling ? StatusMessage("Enrolling…") : viewModel.status
+        if viewModel.isConfirmingUnenroll, let title = viewModel.page?.course.title {
+            return .question("Unenroll from ", title, "? (y/n)")
+        }
+        return viewModel.status
+    }
+
+    var isCapturingText: Bool { viewModel.isConfirmingUnenroll }
+
+    func accepts(_ event: InputEvent) -> Bool {
+        switch viewModel.state {
+        case .idle, .loading: false
+        case .loaded, .empty, .error: true
+        }
     }
 
     func appear() {
         guard case .idle = viewModel.state else { return }
-        Task { await viewModel.load() }
+        let viewModel = self.viewModel
+        viewModel.tasks.run { await viewModel.load() }
     }
 
+    func disappear() {
+        viewModel.tasks.cancelAll()
+    }
+
+    func settle() async {
+        await viewModel.tasks.settle()
+    }
+
+    // MARK: - Drawing
+
     func draw(in canvas: inout some Canvas, frame: Frame) {
-        StateView.draw(viewModel.state, in: &canvas, area: frame.area, tick: frame.tick, empty: ["This course has no details"]) { canvas, detail in
-            drawDetail(detail, in: &canvas, area: frame.area.insetBy(horizontal: 2))
+        StateView.draw(viewModel.state, in: &canvas, area: frame.area, tick: frame.tick, empty: ["This course has no details"]) { canvas, page in
+            drawPage(page, in: &canvas, area: frame.area.insetBy(horizontal: 2))
         }
     }
 
-    /// One line of the page.
+    /// One line of the scrolling body.
     enum Line: Equatable {
         case text(String, Style)
         /// A row of the facts table: a dimmed label column, then the value.
         case fact(label: String, value: String)
+        /// A lesson of the syllabus, from 0.
+        case lesson(Int)
     }
 
     static let labelWidth = 14
 
-    /// The lines of the page for the given width.
-    static func lines(for detail: CourseDetail, width: Int) -> [Line] {
-        let course = detail.course
-        var lines: [Line] = TextWrapper.wrap(course.title, width: width).map { .text($0, .bold) }
-        lines.append(.text("by \(course.instructor)", .dim))
-        lines.append(.text("", .normal))
-        lines.append(.fact(label: "Category", value: course.category ?? "—"))
-        lines.append(.fact(label: "Level", value: course.level.displayName))
-        lines.append(.fact(label: "Duration", value: DurationText.format(minutes: course.durationMinutes)))
-        lines.append(.fact(label: "Price", value: course.price.formatted))
-        lines.append(.fact(label: "Seats left", value: seatsText(course)))
-        if let prerequisite = detail.prerequisiteTitle {
-            lines.append(.fact(label: "Prerequisite", value: prerequisite))
+    private func drawPage(_ page: CoursePage, in canvas: inout some Canvas, area: Rect) {
+        let course = page.course
+        // The title stays: at most two lines of it, then who teaches it.
+        let title = TextWrapper.wrap(course.title, width: area.width)
+        var y = area.y
+        for (index, line) in title.prefix(2).enumerated() {
+            let cut = index == 1 && title.count > 2 ? TerminalText.truncate(line, toWidth: area.width, ellipsis: true) : line
+            canvas.draw(cut, x: area.x, y: y, width: area.width, style: .bold)
+            y += 1
+        }
+        canvas.draw("by \(course.instructor)", x: area.x, y: y, width: area.width, style: .dim)
+        y += 2
+        let body = Rect(x: area.x, y: y, width: area.width, height: area.maxY - y)
+        bodyHeight = max(1, body.height)
+        var lines = bodyLines(for: page, width: body.width)
+        let offset = clampedOffset(viewModel.scrollOffset, lines: &lines)
+        let up = offset > 0
+        let rows = body.height - (up ? 1 : 0)
+        let down = lines.exists(offset + rows)
+        let contentRows = rows - (down ? 1 : 0)
+        var row = body.y
+        if up {
+            canvas.draw("↑ more", x: body.x + body.width - 6, y: row, style: .dim)
+            row += 1
+        }
+        for index in offset..<(offset + max(0, contentRows)) {
+            guard let line = lines.line(at: index) else { break }
+            draw(line, page: page, in: &canvas, x: body.x, y: row, width: body.width)
+            row += 1
+        }
+        if down {
+            canvas.draw("↓ more", x: body.x + body.width - 6, y: body.maxY - 1, style: .dim)
+        }
+    }
+
+    private func draw(_ line: Line, page: CoursePage, in canvas: inout some Canvas, x: Int, y: Int, width: Int) {
+        switch line {
+        case .text(let text, let style):
+            canvas.draw(text, x: x, y: y, width: width, style: style)
+        case .fact(let label, let value):
+            canvas.draw(label, x: x, y: y, width: Self.labelWidth, style: .dim)
+            canvas.draw(value, x: x + Self.labelWidth, y: y, width: width - Self.labelWidth)
+        case .lesson(let index):
+            let lesson = page.syllabus.lessons[index]
+            let selected = viewModel.isEnrolled && index == viewModel.selectedLesson
+            let style: Style = selected ? .selection : .normal
+            if selected { canvas.fill(Rect(x: x, y: y, width: width, height: 1), style: .selection) }
+            let saving = viewModel.marks?.isSavingEnrollment ?? false
+            if viewModel.isDone(index) {
+                canvas.draw("✓", x: x, y: y, style: selected ? style : (saving ? .dim : .accent))
+            }
+            let minutes = DurationText.format(minutes: lesson.minutes)
+            let number = "\(index + 1). "
+            let titleX = x + 2 + number.displayWidth
+            canvas.draw(number, x: x + 2, y: y, style: selected ? style : .dim)
+            canvas.draw(lesson.title, x: titleX, y: y, width: max(1, width - (titleX - x) - minutes.displayWidth - 2), style: style)
+            canvas.draw(minutes, x: x + width - minutes.displayWidth, y: y, style: selected ? style : .dim)
+        }
+    }
+
+    /// The scrolling lines: facts, the description (wrapped lazily), the syllabus.
+    private func bodyLines(for page: CoursePage, width: Int) -> PageLines {
+        let course = page.course
+        let marks = viewModel.marks ?? CourseMarks()
+        var facts: [Line] = [
+            .fact(label: "Category", value: course.category ?? "—"),
+            .fact(label: "Level", value: course.level.displayName),
+            .fact(label: "Duration", value: DurationText.format(minutes: course.durationMinutes)),
+            .fact(label: "Price", value: course.price.formatted),
+            .fact(label: "Seats left", value: Self.seatsText(viewModel.shownCourse ?? course)),
+        ]
+        if let prerequisite = page.prerequisite {
+            let met = marks.prerequisiteMet ? "completed" : "complete it first (p opens it)"
+            facts.append(.fact(label: "Prerequisite", value: "\(prerequisite.title) — \(met)"))
+        }
+        if !course.tags.isEmpty {
+            facts.append(.fact(label: "Tags", value: course.tags.joined(separator: ", ")))
         }
         var status: [String] = []
-        if detail.isEnrolled { status.append("✓ Enrolled") }
-        if detail.isFavourite { status.append("★ Favourite") }
-        if !detail.isEnrolled && !course.isActive { status.append("Not open for enrollment") }
-        if !status.isEmpty {
-            lines.append(.fact(label: "Status", value: status.joined(separator: "   ")))
+        if let enrollment = marks.enrollment {
+            if enrollment.status == .completed, let date = enrollment.completedAt {
+                status.append("✓ Completed \(DateText.format(date))")
+            } else {
+                status.append("✓ Enrolled")
+            }
         }
-        lines.append(.text("", .normal))
-        lines += TextWrapper.wrap(course.description, width: width).map { .text($0, .normal) }
-        return lines
+        if marks.isFavourite { status.append("★ Favourite") }
+        switch EnrollmentRules.block(for: course, marks: marks) {
+        case .closed: status.append("Not open for enrollment")
+        case .full: status.append("Full")
+        case .locked: status.append("Locked until its prerequisite is completed")
+        case nil: break
+        }
+        if marks.isSavingEnrollment || marks.isSavingFavourite { status.append("(saving…)") }
+        if !status.isEmpty {
+            facts.append(.fact(label: "Status", value: status.joined(separator: "   ")))
+        }
+        if let enrollment = marks.enrollment {
+            let done = enrollment.lessonsDone.count
+            let percent = LessonRules.percent(done: done, of: course.lessonCount)
+            facts.append(.fact(label: "Progress", value: "\(done) of \(course.lessonCount) lessons · \(percent)%"))
+        }
+        facts.append(.text("", .normal))
+
+        if wrappedDescription?.width != width {
+            wrappedDescription = WrappedText(TerminalText.sanitize(course.description, keepingNewlines: true), width: width)
+        }
+        let lessons = page.syllabus.lessons
+        let total = DurationText.format(minutes: lessons.reduce(0) { $0 + $1.minutes })
+        var syllabus: [Line] = [.text("", .normal), .text("Syllabus  \(lessons.count) lesson\(lessons.count == 1 ? "" : "s") · \(total)", .bold)]
+        syllabus += lessons.indices.map(Line.lesson)
+        return PageLines(prefix: facts, description: wrappedDescription!, suffix: syllabus) { [weak self] wrapped in
+            self?.wrappedDescription = wrapped
+        }
     }
 
     private static func seatsText(_ course: Course) -> String {
@@ -94,56 +230,167 @@ final class CourseDetailScreen: Screen {
         return left == 0 ? "None — the course is full" : "\(left) of \(capacity)"
     }
 
-    private func drawDetail(_ detail: CourseDetail, in canvas: inout some Canvas, area: Rect) {
-        let lines = Self.lines(for: detail, width: area.width)
-        lastBodyHeight = area.height
-        lastLineCount = lines.count
-        let offset = min(viewModel.scrollOffset, max(0, lines.count - area.height))
-        for (row, line) in lines.dropFirst(offset).prefix(area.height).enumerated() {
-            let y = area.y + row
-            switch line {
-            case .text(let text, let style):
-                canvas.draw(text, x: area.x, y: y, width: area.width, style: style)
-            case .fact(let label, let value):
-                canvas.draw(label, x: area.x, y: y, width: Self.labelWidth, style: .dim)
-                canvas.draw(value, x: area.x + Self.labelWidth, y: y, width: area.width - Self.labelWidth)
-            }
-        }
-        if offset + area.height < lines.count {
-            canvas.draw("↓ more", x: area.x + area.width - 6, y: area.maxY - 1, style: .dim)
-        }
+    /// The offset drawn: what was asked, but never past the last screenful.
+    private func clampedOffset(_ offset: Int, lines: inout PageLines) -> Int {
+        guard offset > 0 else { return 0 }
+        lines.ensure(upTo: offset + bodyHeight)
+        guard lines.isComplete else { return offset }
+        return min(offset, max(0, lines.count - bodyHeight + 1))
     }
 
-    func handle(_ event: InputEvent) -> EventResult {
-        let maxOffset = max(0, lastLineCount - lastBodyHeight)
+    // MARK: - Keys
+
+    func handle(_ event: InputEvent) async -> EventResult {
+        if viewModel.isConfirmingUnenroll {
+            switch event {
+            case .key(.character("y")), .key(.character("Y")):
+                let viewModel = self.viewModel
+                viewModel.tasks.run { await viewModel.confirmUnenroll() }
+            case .key(.character("n")), .key(.character("N")), .key(.escape):
+                viewModel.cancelUnenroll()
+            default:
+                break
+            }
+            return .handled
+        }
         viewModel.clearStatus()
+        let viewModel = self.viewModel
         switch event {
         case .key(.backspace):
             onBack()
         case .key(.character("e")):
-            guard case .loaded = viewModel.state else { return .ignored }
-            Task { await viewModel.enroll() }
+            // Offered only when it can succeed, but always answered: on a full, closed or
+            // locked course it says why, and writes nothing.
+            guard viewModel.page != nil, !viewModel.isEnrolled, !viewModel.isConfirmingUnenroll else { return .ignored }
+            viewModel.tasks.run { await viewModel.enroll() }
+        case .key(.character("u")):
+            guard isAvailable(Keys.unenroll) else { return .ignored }
+            viewModel.requestUnenroll()
         case .key(.character("f")):
-            guard case .loaded = viewModel.state else { return .ignored }
-            Task { await viewModel.toggleFavourite() }
+            guard isAvailable(Keys.favourite) else { return .ignored }
+            viewModel.tasks.run { await viewModel.toggleFavourite() }
+        case .key(.character("p")):
+            guard let prerequisite = viewModel.page?.prerequisite else { return .ignored }
+            onOpenCourse(prerequisite.id)
+        case .key(.character(" ")):
+            guard isAvailable(Keys.lesson) else { return .ignored }
+            let lesson = viewModel.selectedLesson
+            viewModel.tasks.run { await viewModel.toggleSelectedLesson() }
+            revealLesson(max(lesson, viewModel.selectedLesson))
         case .key(.character("r")):
-            guard case .error = viewModel.state else { return .ignored }
-            Task { await viewModel.load() }
-        case .key(.up), .key(.character("k")), .mouse(.wheelUp):
-            viewModel.scroll(by: -1, maxOffset: maxOffset)
-        case .key(.down), .key(.character("j")), .mouse(.wheelDown):
-            viewModel.scroll(by: 1, maxOffset: maxOffset)
+            guard isAvailable(Keys.retry) else { return .ignored }
+            await viewModel.load()
+        case .key(.up), .key(.character("k")):
+            moveUpOrDown(-1)
+        case .key(.down), .key(.character("j")):
+            moveUpOrDown(1)
+        case .mouse(.wheelUp):
+            scroll(by: -3)
+        case .mouse(.wheelDown):
+            scroll(by: 3)
         case .key(.pageUp):
-            viewModel.scroll(by: -lastBodyHeight, maxOffset: maxOffset)
+            scroll(by: -max(1, bodyHeight - 2))
         case .key(.pageDown):
-            viewModel.scroll(by: lastBodyHeight, maxOffset: maxOffset)
+            scroll(by: max(1, bodyHeight - 2))
         case .key(.home), .key(.character("g")):
-            viewModel.scroll(to: 0, maxOffset: maxOffset)
+            viewModel.scroll(to: 0)
         case .key(.end), .key(.character("G")):
-            viewModel.scroll(to: maxOffset, maxOffset: maxOffset)
+            scroll(by: .max / 2)
         default:
             return .ignored
         }
         return .handled
+    }
+
+    /// ↑/↓: select a lesson when enrolled, else scroll a line.
+    private func moveUpOrDown(_ delta: Int) {
+        guard viewModel.isEnrolled else {
+            scroll(by: delta)
+            return
+        }
+        viewModel.selectLesson(by: delta)
+        revealLesson(viewModel.selectedLesson)
+    }
+
+    private func scroll(by delta: Int) {
+        guard let page = viewModel.page else { return }
+        var lines = bodyLines(for: page, width: wrappedDescription?.width ?? 76)
+        let wanted = max(0, viewModel.scrollOffset + delta)
+        let target = wanted >= .max / 4 ? Int.max / 4 : wanted
+        if target >= Int.max / 4 { lines.ensureAll() } else { lines.ensure(upTo: target + bodyHeight) }
+        let maximum = lines.isComplete ? max(0, lines.count - bodyHeight + 1) : target
+        viewModel.scroll(to: min(target, maximum))
+    }
+
+    /// Scrolls just enough to show a lesson's line (with the marks' rows around it).
+    private func revealLesson(_ index: Int) {
+        guard let page = viewModel.page else { return }
+        var lines = bodyLines(for: page, width: wrappedDescription?.width ?? 76)
+        lines.ensureAll()
+        guard let line = lines.index(ofLesson: index) else { return }
+        let offset = viewModel.scrollOffset
+        let visibleRows = max(1, bodyHeight - 2)
+        if line < offset + 1 {
+            viewModel.scroll(to: max(0, line - 1))
+        } else if line >= offset + visibleRows {
+            viewModel.scroll(to: line - visibleRows + 1)
+        }
+    }
+}
+
+/// The body's lines, with the description wrapped only as far as someone looks.
+@MainActor
+struct PageLines {
+    let prefix: [CourseDetailScreen.Line]
+    private(set) var description: WrappedText
+    let suffix: [CourseDetailScreen.Line]
+    /// Hands the description back, wrapped further, to be kept for the next frame.
+    let keep: @MainActor (WrappedText) -> Void
+
+    init(
+        prefix: [CourseDetailScreen.Line],
+        description: WrappedText,
+        suffix: [CourseDetailScreen.Line],
+        keep: @escaping @MainActor (WrappedText) -> Void
+    ) {
+        self.prefix = prefix
+        self.description = description
+        self.suffix = suffix
+        self.keep = keep
+    }
+
+    var isComplete: Bool { description.isComplete }
+    /// Every line (call `ensureAll` first for an exact count).
+    var count: Int { prefix.count + description.lines.count + suffix.count }
+
+    mutating func ensure(upTo count: Int) {
+        let before = description.lines.count
+        description.wrap(upTo: max(0, count - prefix.count))
+        if description.lines.count != before || description.isComplete { keep(description) }
+    }
+
+    mutating func ensureAll() {
+        description.wrapAll()
+        keep(description)
+    }
+
+    mutating func exists(_ index: Int) -> Bool {
+        ensure(upTo: index + 1)
+        return index < count || (!isComplete && index >= prefix.count)
+    }
+
+    mutating func line(at index: Int) -> CourseDetailScreen.Line? {
+        if index < prefix.count { return prefix[index] }
+        ensure(upTo: index + 1)
+        let inDescription = index - prefix.count
+        if inDescription < description.lines.count { return .text(description.lines[inDescription], .normal) }
+        guard isComplete else { return nil }
+        let inSuffix = inDescription - description.lines.count
+        return suffix.indices.contains(inSuffix) ? suffix[inSuffix] : nil
+    }
+
+    func index(ofLesson lesson: Int) -> Int? {
+        guard let position = suffix.firstIndex(of: .lesson(lesson)) else { return nil }
+        return prefix.count + description.lines.count + position
     }
 }

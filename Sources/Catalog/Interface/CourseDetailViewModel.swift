@@ -2,79 +2,144 @@ import Observation
 import SharedKernel
 import TerminalUI
 
-/// One course's detail: its load state and how far the text is scrolled.
+/// What a course's page shows besides the learner's marks: the course, its lessons, and its
+/// prerequisite when it has one that still exists.
+struct CoursePage: Hashable, Sendable {
+    var syllabus: Syllabus
+    var prerequisite: Course?
+    /// Whether the learner held a seat when the page was read, so the seats shown follow
+    /// their own enrolling and leaving at once, without reading the course again.
+    var enrolledWhenRead = false
+
+    var course: Course { syllabus.course }
+}
+
+/// One course's page: its load state, the selected lesson, how far it is scrolled, an
+/// unenroll waiting for `y`, and the outcome of the last action.
 @Observable
 @MainActor
 final class CourseDetailViewModel {
     let courseID: CourseID
-    private(set) var state: ViewState<CourseDetail> = .idle
+    let learner: CatalogLearner
+    private(set) var state: ViewState<CoursePage> = .idle
     private(set) var scrollOffset = 0
+    /// The selected lesson, from 0; meaningful while enrolled.
+    private(set) var selectedLesson = 0
+    private(set) var isConfirmingUnenroll = false
     /// The outcome of the last action, for the footer.
     private(set) var status: StatusMessage?
-    private(set) var isEnrolling = false
+    @ObservationIgnored let tasks = OwnedTasks()
+    @ObservationIgnored private let courses: any CourseRepository
 
-    private let loadDetail: LoadCourseDetailUseCase
-    private let enrollAction: CatalogFeature.EnrollAction
-    private let toggleFavouriteAction: CatalogFeature.ToggleFavouriteAction
-
-    init(
-        courseID: CourseID,
-        loadDetail: LoadCourseDetailUseCase,
-        enroll: @escaping CatalogFeature.EnrollAction,
-        toggleFavourite: @escaping CatalogFeature.ToggleFavouriteAction = { _ in .failure(.notSignedIn) }
-    ) {
+    init(courseID: CourseID, courses: any CourseRepository, learner: CatalogLearner) {
         self.courseID = courseID
-        self.loadDetail = loadDetail
-        self.enrollAction = enroll
-        self.toggleFavouriteAction = toggleFavourite
+        self.courses = courses
+        self.learner = learner
     }
 
-    /// `f`: marks or unmarks this course as a favourite and shows the new state at once.
-    func toggleFavourite() async {
-        guard case .loaded(let detail) = state else { return }
-        let result = await toggleFavouriteAction(courseID)
-        if let updated = try? await loadDetail.execute(id: courseID) { state = .loaded(updated) }
-        status = FavouriteStatus.message(for: result, title: detail.course.title)
+    var page: CoursePage? { state.value }
+
+    /// The learner's marks on this course, as shown now.
+    var marks: CourseMarks? { page.map { learner.marks($0.course) } }
+
+    var isEnrolled: Bool { marks?.isEnrolled ?? false }
+
+    /// The course as shown: its seat count moved by the learner's own enrolling or leaving
+    /// since the page was read.
+    var shownCourse: Course? {
+        guard var course = page?.course, let page else { return nil }
+        switch (page.enrolledWhenRead, isEnrolled) {
+        case (false, true): course.enrolledCount += 1
+        case (true, false): course.enrolledCount = max(0, course.enrolledCount - 1)
+        default: break
+        }
+        return course
     }
 
-    /// Loads the course; ignored while a load is in flight.
+    /// Whether the learner can enroll now: not enrolled, and nothing blocks it.
+    var canEnroll: Bool {
+        guard let page, let marks else { return false }
+        return !marks.isEnrolled && EnrollmentRules.block(for: page.course, marks: marks) == nil
+    }
+
+    func isDone(_ lesson: Int) -> Bool {
+        marks?.enrollment?.lessonsDone.contains(lesson + 1) ?? false
+    }
+
+    /// Loads the course, its lessons and its prerequisite; ignored while a load is in flight.
+    /// The first lesson not done is selected on arrival.
     func load() async {
         guard !state.isLoading else { return }
         state = .loading
-        do {
-            state = .loaded(try await loadDetail.execute(id: courseID))
+        await learner.prepare()
+        do throws(AppError) {
+            let syllabus = try await courses.syllabus(of: courseID)
+            var prerequisite: Course?
+            if let id = syllabus.course.prerequisiteID {
+                do {
+                    prerequisite = try await courses.course(id: id)
+                } catch .courseNotFound {
+                    // A prerequisite removed from the catalog no longer blocks anything.
+                }
+            }
+            let marks = learner.marks(syllabus.course)
+            let page = CoursePage(syllabus: syllabus, prerequisite: prerequisite, enrolledWhenRead: marks.isEnrolled)
+            state = .loaded(page)
+            let done = marks.enrollment?.lessonsDone ?? []
+            selectedLesson = (0..<syllabus.lessons.count).first { !done.contains($0 + 1) } ?? 0
         } catch {
             state = .error(message: error.userMessage)
         }
     }
 
-    /// Enrolls through the Courses feature and shows the outcome; on success the page is
-    /// read again so seats left and the ✓ change at once. A second `e` while one is in
-    /// flight is ignored.
+    /// `e`: shown enrolled at once; the footer says how it ended.
     func enroll() async {
-        guard case .loaded(let detail) = state, !isEnrolling else { return }
-        isEnrolling = true
-        defer { isEnrolling = false }
+        guard let page else { return }
+        status = await learner.enroll(page.course, page.prerequisite)
+    }
+
+    /// `u`: asks `Unenroll from <title>? (y/n)`.
+    func requestUnenroll() {
         status = nil
-        switch await enrollAction(courseID) {
-        case .success:
-            if let updated = try? await loadDetail.execute(id: courseID) { state = .loaded(updated) }
-            status = StatusMessage("Enrolled in \(detail.course.title)", kind: .success)
-        case .failure(let error):
-            status = StatusMessage(error.userMessage, kind: .error)
-        }
+        isConfirmingUnenroll = true
+    }
+
+    func cancelUnenroll() {
+        isConfirmingUnenroll = false
+    }
+
+    func confirmUnenroll() async {
+        guard let page else { return }
+        isConfirmingUnenroll = false
+        status = await learner.unenroll(page.course)
+    }
+
+    /// `f`: the ★ flips at once; the footer says so once it is saved.
+    func toggleFavourite() async {
+        guard let page else { return }
+        if let message = await learner.toggleFavourite(page.course) { status = message }
+    }
+
+    /// `Space`: marks the selected lesson done and selects the next one, or marks a done
+    /// lesson not done (and stays on it).
+    func toggleSelectedLesson() async {
+        guard let page, page.syllabus.lessons.indices.contains(selectedLesson), isEnrolled else { return }
+        let index = selectedLesson
+        let done = !isDone(index)
+        if done, index + 1 < page.syllabus.lessons.count { selectedLesson = index + 1 }
+        status = await learner.setLesson(index + 1, page.syllabus.lessons[index].title, page.course, done)
+    }
+
+    func selectLesson(by delta: Int) {
+        guard let count = page?.syllabus.lessons.count, count > 0 else { return }
+        selectedLesson = min(max(0, selectedLesson + delta), count - 1)
+    }
+
+    func scroll(to offset: Int) {
+        scrollOffset = max(0, offset)
     }
 
     func clearStatus() {
         if status != nil { status = nil }
-    }
-
-    /// Scrolls the text by `delta` lines within `0...maxOffset`.
-    func scroll(by delta: Int, maxOffset: Int) {
-        scrollOffset = min(max(0, scrollOffset + delta), max(0, maxOffset))
-    }
-
-    func scroll(to offset: Int, maxOffset: Int) {
-        scrollOffset = min(max(0, offset), max(0, maxOffset))
     }
 }

@@ -2,69 +2,69 @@ import Observation
 import SharedKernel
 import TerminalUI
 
-/// My courses: the load state, the selected row, and an unenroll waiting for `y`.
+/// Tab 2: the learner's courses (from the enrollments model), the selected row, an unenroll
+/// waiting for `y`, and the outcome of the last action.
 @Observable
 @MainActor
 final class MyCoursesViewModel {
-    let rows: LoadableList<EnrolledCourse>
+    let model: LearnerEnrollments
+    private(set) var selection = KeyedSelection<CourseID>()
     /// The course the learner asked to leave, until they answer `y` or `n`.
-    private(set) var pendingUnenroll: EnrolledCourse?
+    private(set) var pendingUnenroll: Course?
     private(set) var status: StatusMessage?
+    /// True from the moment the tab shows until the list is read again: keys wait for it.
+    private(set) var isReading = false
+    @ObservationIgnored let tasks = OwnedTasks()
 
-    private let unenroll: UnenrollUseCase
-
-    init(loadMyCourses: LoadMyCoursesUseCase, unenroll: UnenrollUseCase) {
-        self.unenroll = unenroll
-        rows = LoadableList {
-            do throws(AppError) {
-                return .success(try await loadMyCourses.execute())
-            } catch {
-                return .failure(ListLoadError(message: error.userMessage))
-            }
-        }
+    init(model: LearnerEnrollments) {
+        self.model = model
     }
 
-    var state: ViewState<[EnrolledCourse]> { rows.state }
-    var list: ListState { rows.selection }
-    var courses: [EnrolledCourse] { rows.items }
-    var selected: EnrolledCourse? { rows.selected }
+    var courses: [EnrolledCourse] { model.courses }
+    var ids: [CourseID] { courses.map(\.id) }
+    var list: ListState { selection.listState(over: ids) }
 
-    func load() async { await rows.load() }
-
-    /// Loads again without the loading state, e.g. when the tab shows again after an
-    /// enrollment elsewhere.
-    func refresh() async { await rows.refresh() }
+    var selected: EnrolledCourse? {
+        let courses = self.courses
+        guard let id = selection.selected(in: courses.map(\.id)) else { return nil }
+        return courses.first { $0.id == id }
+    }
 
     func moveSelection(_ key: Key, pageSize: Int) -> Bool {
-        rows.handle(key, pageSize: pageSize)
+        selection.handle(key, ids: ids, pageSize: pageSize)
     }
 
     func applyMouse(_ event: MouseEvent, listArea: Rect) -> Bool {
-        rows.handle(event, area: listArea)
+        selection.handle(event, ids: ids, area: listArea)
     }
 
-    /// Asks `Unenroll from <title>? (y/n)` for the selected course.
+    /// `u`: asks `Unenroll from <title>? (y/n)` for the selected course.
     func requestUnenroll() {
         guard let selected else { return }
         status = nil
-        pendingUnenroll = selected
+        pendingUnenroll = selected.course
     }
 
     func cancelUnenroll() {
         pendingUnenroll = nil
     }
 
-    /// The learner said `y`: leave the course, then show the list as it now is.
+    /// `y`: the course leaves the list at once; the store's answer is the footer's message.
     func confirmUnenroll() async {
         guard let course = pendingUnenroll else { return }
         pendingUnenroll = nil
-        do {
-            try await unenroll.execute(courseID: course.id)
-            status = StatusMessage("Unenrolled from \(course.course.title)", kind: .success)
-        } catch {
-            status = StatusMessage(error.userMessage, kind: .error)
+        status = await model.unenroll(course)
+    }
+
+    /// The tab showed: the list is read (the first time) or read again, and the screen is
+    /// busy at once, before the read starts, so the keys typed next wait for it.
+    func readAgain() {
+        isReading = true
+        let model = self.model
+        tasks.run { [weak self] in
+            await model.appear()
+            self?.isReading = false
         }
-        await rows.refresh()
     }
 
     func clearStatus() {

@@ -6,6 +6,14 @@ import TerminalUI
 final class FavouritesScreen: Screen {
     static let emptyText = ["No favourites yet", "Press f on a course in the catalog (tab 1) to keep it here"]
 
+    enum Keys {
+        static let open = KeyDeclaration("Enter", "open", help: "open the course")
+        static let remove = KeyDeclaration("f", "remove", help: "remove from favourites")
+        static let reload = KeyDeclaration("r", "reload", help: "read the list again (retry after an error)")
+    }
+
+    nonisolated static let declaredKeys = ListKeys.all + [Keys.open, Keys.remove, Keys.reload]
+
     private let viewModel: FavouritesViewModel
     private let onCourseSelected: @MainActor (CourseID) -> Void
     /// Where the rows were last drawn; written while drawing, so not observed.
@@ -16,40 +24,67 @@ final class FavouritesScreen: Screen {
         self.onCourseSelected = onCourseSelected
     }
 
-    var helpKeys: [KeyHint] {
-        HelpOverlay.listKeys + [
-            KeyHint("Enter", "open the course"),
-            KeyHint("f", "remove from favourites"),
-            KeyHint("r", "retry after an error"),
-        ]
+    var keys: [KeyDeclaration] { Self.declaredKeys }
+
+    func isAvailable(_ key: KeyDeclaration) -> Bool {
+        switch key {
+        case Keys.reload: viewModel.model.state.value != nil || isError
+        default: viewModel.selected != nil
+        }
     }
 
-    var keyHints: [KeyHint] {
-        switch viewModel.rows.state {
-        case .loaded: [KeyHint("↑↓", "move"), KeyHint("Enter", "open"), KeyHint("f", "remove")]
-        case .error: [KeyHint("r", "retry")]
-        case .idle, .loading, .empty: []
-        }
+    private var isError: Bool {
+        if case .error = viewModel.model.state { return true }
+        return false
     }
 
     var statusMessage: StatusMessage? { viewModel.status }
-    var isAnimating: Bool { viewModel.rows.state.isLoading }
+    var isAnimating: Bool { viewModel.model.state.isLoading || viewModel.isReading }
 
-    func appear() {
-        Task { await viewModel.rows.appear() }
-    }
-
-    func draw(in canvas: inout some Canvas, frame: Frame) {
-        StateView.draw(viewModel.rows.state, in: &canvas, area: frame.area, tick: frame.tick, empty: Self.emptyText) { canvas, courses in
-            drawTable(courses, in: &canvas, area: frame.area)
+    /// Keys wait while the list is read (the first time, or again when the tab shows): the
+    /// list may have changed elsewhere, and they act on what it is now.
+    func accepts(_ event: InputEvent) -> Bool {
+        switch viewModel.model.state {
+        case .idle, .loading: false
+        case .loaded, .empty, .error: !viewModel.isReading
         }
     }
 
-    private func drawTable(_ courses: [Course], in canvas: inout some Canvas, area: Rect) {
+    func appear() {
+        viewModel.readAgain()
+    }
+
+    func disappear() {
+        viewModel.tasks.cancelAll()
+    }
+
+    func settle() async {
+        await viewModel.tasks.settle()
+    }
+
+    func draw(in canvas: inout some Canvas, frame: Frame) {
+        let state: ViewState<[Course]> = switch viewModel.model.state {
+        // An empty list being read again may not be empty: it says nothing it does not know.
+        case .loaded: viewModel.courses.isEmpty ? (viewModel.isReading ? .loading : .empty) : .loaded(viewModel.courses)
+        case .idle: .idle
+        case .loading: .loading
+        case .empty: .empty
+        case .error(let message): .error(message: message)
+        }
+        StateView.draw(state, in: &canvas, area: frame.area, tick: frame.tick, empty: Self.emptyText) { canvas, courses in
+            drawTable(courses, in: &canvas, area: frame.area, tick: frame.tick)
+        }
+    }
+
+    private func drawTable(_ courses: [Course], in canvas: inout some Canvas, area: Rect, tick: Int) {
         let content = area.insetBy(horizontal: 1)
-        canvas.draw("Favourites", x: content.x, y: content.y, style: .bold)
-        canvas.draw("  \(courses.count) course\(courses.count == 1 ? "" : "s")", x: content.x + 10, y: content.y, style: .dim)
-        let position = "\(viewModel.rows.selection.selectedIndex + 1)/\(courses.count)"
+        let list = viewModel.list
+        var x = content.x + canvas.draw("Favourites", x: content.x, y: content.y, style: .bold)
+        x += canvas.draw("  \(courses.count) course\(courses.count == 1 ? "" : "s")", x: x, y: content.y, style: .dim)
+        if viewModel.model.isRefreshing {
+            canvas.draw(" \(Spinner.frame(tick: tick))", x: x, y: content.y, style: .dim)
+        }
+        let position = "\(list.selectedIndex + 1)/\(courses.count)"
         canvas.draw(position, x: content.x + content.width - position.displayWidth, y: content.y, style: .dim)
         let instructorWidth = min(22, max(12, content.width / 4))
         let priceWidth = 10
@@ -62,33 +97,44 @@ final class FavouritesScreen: Screen {
         }
         row(("Title", "Instructor", "Price"), in: &canvas, y: content.y + 1, style: .dim)
         listArea = Rect(x: area.x, y: area.y + 2, width: area.width, height: area.height - 2)
-        ListView.draw(in: &canvas, area: listArea, itemCount: courses.count, state: viewModel.rows.selection) { canvas, index, line, isSelected in
+        ListView.draw(in: &canvas, area: listArea, itemCount: courses.count, state: list) { canvas, index, line, isSelected in
             let course = courses[index]
-            canvas.draw("★", x: content.x, y: line.y, style: isSelected ? .selection : .accent)
+            let saving = viewModel.model.isSaving(course.id)
+            canvas.draw("★", x: content.x, y: line.y, style: isSelected ? .selection : (saving ? .dim : .accent))
             row((course.title, course.instructor, course.price.formatted), in: &canvas, y: line.y, style: isSelected ? .selection : .normal)
         }
     }
 
-    func handle(_ event: InputEvent) -> EventResult {
+    func handle(_ event: InputEvent) async -> EventResult {
         viewModel.clearStatus()
         switch event {
         case .key(.character("r")):
-            guard case .error = viewModel.rows.state else { return .ignored }
-            Task { await viewModel.rows.load() }
+            guard isAvailable(Keys.reload) else { return .ignored }
+            let model = viewModel.model
+            if model.state.value == nil {
+                await model.load()
+            } else {
+                viewModel.tasks.run { await model.refresh() }
+            }
             return .handled
         case .key(.character("f")):
             // Capture the target now: keys after this one may move the selection first.
-            guard let course = viewModel.rows.selected else { return .ignored }
-            Task { await viewModel.remove(course) }
+            guard let course = viewModel.selected else { return .ignored }
+            let viewModel = self.viewModel
+            viewModel.tasks.run { await viewModel.remove(course) }
             return .handled
         case .key(.enter):
-            guard let course = viewModel.rows.selected else { return .ignored }
+            guard let course = viewModel.selected else { return .ignored }
             onCourseSelected(course.id)
             return .handled
         case .key(let key):
-            return viewModel.rows.handle(key, pageSize: listArea.height) ? .handled : .ignored
+            return viewModel.moveSelection(key, pageSize: listArea.height) ? .handled : .ignored
+        case .mouse(.doubleClick(let x, let y)):
+            guard viewModel.applyMouse(.click(x: x, y: y), listArea: listArea), let course = viewModel.selected else { return .ignored }
+            onCourseSelected(course.id)
+            return .handled
         case .mouse(let mouse):
-            return viewModel.rows.handle(mouse, area: listArea) ? .handled : .ignored
+            return viewModel.applyMouse(mouse, listArea: listArea) ? .handled : .ignored
         case .resize:
             return .ignored
         }

@@ -4,19 +4,30 @@ import TerminalUI
 /// The sign-in screen: a small centred form. Every key but Ctrl-C goes to it.
 @MainActor
 final class LoginScreen: Screen {
+    enum Keys {
+        static let next = KeyDeclaration("Tab", "next field", help: "next field (also ↓; Shift-Tab or ↑: previous)")
+        static let submit = KeyDeclaration("Enter", "submit", help: "sign in, or create the account")
+        static let switchMode = KeyDeclaration("Ctrl-N", "create account", help: "create an account instead (Esc goes back)")
+        static let back = KeyDeclaration("Esc", "back to sign in", help: "leave account creation")
+        static let quit = KeyDeclaration("Ctrl-C", "quit", help: "quit")
+    }
+
+    nonisolated static let declaredKeys = [Keys.next, Keys.submit, Keys.switchMode, Keys.back, Keys.quit]
+
     private let viewModel: LoginViewModel
 
     init(viewModel: LoginViewModel) {
         self.viewModel = viewModel
     }
 
-    var keyHints: [KeyHint] {
-        [
-            KeyHint("Tab", "next field"),
-            KeyHint("Enter", viewModel.mode == .signIn ? "sign in" : "create account"),
-            KeyHint("Ctrl-N", viewModel.mode == .signIn ? "create account" : "back to sign in"),
-            KeyHint("Ctrl-C", "quit"),
-        ]
+    var keys: [KeyDeclaration] { Self.declaredKeys }
+
+    func isAvailable(_ key: KeyDeclaration) -> Bool {
+        switch key {
+        case Keys.switchMode: viewModel.mode == .signIn
+        case Keys.back: viewModel.mode == .createAccount
+        default: true
+        }
     }
 
     var statusMessage: StatusMessage? {
@@ -28,37 +39,64 @@ final class LoginScreen: Screen {
     func draw(in canvas: inout some Canvas, frame: Frame) {
         let area = frame.area
         let width = min(56, area.width - 4)
-        let labels = viewModel.mode.labels
-        let height = 4 + 2 * labels.count + 2
+        let labelWidth = 10
+        let fieldWidth = width - labelWidth
+        let kinds = viewModel.mode.fields
+        // Every error wraps under what it is about: measure before placing the form.
+        let fieldErrors = kinds.map { kind in viewModel.error(for: kind).map { TextWrapper.wrap($0, width: fieldWidth) } ?? [] }
+        let formError = viewModel.formError.map { TextWrapper.wrap($0, width: width) } ?? []
+        let notice = viewModel.notice.map { TextWrapper.wrap($0, width: width) } ?? []
+        let height = notice.count + (notice.isEmpty ? 0 : 1) + 3 + kinds.count * 2 + fieldErrors.reduce(0) { $0 + $1.count } + formError.count
         let x = area.x + (area.width - width) / 2
         var y = area.y + max(0, (area.height - height) / 2)
+        for line in notice {
+            canvas.draw(line, x: x, y: y, width: width, style: .error)
+            y += 1
+        }
+        if !notice.isEmpty { y += 1 }
         let title = viewModel.mode == .signIn ? "Sign in to EduGo" : "Create an EduGo account"
         canvas.draw(title, x: x, y: y, style: .bold)
         y += 1
         let subtitle = viewModel.mode == .signIn ? "Demo account: demo@edugo.dev / edugo-demo" : "Passwords need 8 or more characters"
         canvas.draw(subtitle, x: x, y: y, width: width, style: .dim)
         y += 2
-        let fieldX = x + 10
-        let fieldWidth = width - 10
-        for (index, label) in labels.enumerated() {
+        let fieldX = x + labelWidth
+        for (index, kind) in kinds.enumerated() {
             let focused = index == viewModel.focus
-            canvas.draw(label, x: x, y: y, style: focused ? .bold : .dim)
+            canvas.draw(Self.label(kind), x: x, y: y, style: focused ? .bold : .dim)
             canvas.fill(Rect(x: fieldX, y: y, width: fieldWidth, height: 1), style: .selection)
             let field = index == viewModel.passwordIndex ? viewModel.fields[index].masked() : viewModel.fields[index]
             field.draw(in: &canvas, x: fieldX, y: y, width: fieldWidth, focused: focused, style: .selection)
-            y += 2
+            y += 1
+            for line in fieldErrors[index] {
+                canvas.draw(line, x: fieldX, y: y, width: fieldWidth, style: .error)
+                y += 1
+            }
+            y += 1
         }
-        if let error = viewModel.error {
-            canvas.draw(error, x: fieldX, y: y, width: fieldWidth, style: .error)
+        for line in formError {
+            canvas.draw(line, x: x, y: y, width: width, style: .error)
+            y += 1
         }
     }
 
-    func handle(_ event: InputEvent) -> EventResult {
+    private static func label(_ field: AccountField) -> String {
+        switch field {
+        case .name: "Name"
+        case .email: "Email"
+        case .password: "Password"
+        }
+    }
+
+    func handle(_ event: InputEvent) async -> EventResult {
         switch event {
-        case .key(.enter): Task { await viewModel.submit() }
+        case .key(.enter): await viewModel.submit()
         case .key(.tab), .key(.down): viewModel.moveFocus(by: 1)
         case .key(.backTab), .key(.up): viewModel.moveFocus(by: -1)
-        case .key(.control("n")): viewModel.toggleMode()
+        case .key(.control("n")):
+            if viewModel.mode == .signIn { viewModel.toggleMode() }
+        case .key(.escape):
+            if viewModel.mode == .createAccount { viewModel.toggleMode() }
         case .key(let key): viewModel.edit(key)
         case .mouse, .resize: break
         }

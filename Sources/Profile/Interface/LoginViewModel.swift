@@ -10,10 +10,10 @@ final class LoginViewModel {
         case signIn
         case createAccount
 
-        var labels: [String] {
+        var fields: [AccountField] {
             switch self {
-            case .signIn: ["Email", "Password"]
-            case .createAccount: ["Name", "Email", "Password"]
+            case .signIn: [.email, .password]
+            case .createAccount: [.name, .email, .password]
             }
         }
     }
@@ -21,29 +21,38 @@ final class LoginViewModel {
     private(set) var mode: Mode = .signIn
     private(set) var fields: [TextField] = [TextField(), TextField()]
     private(set) var focus = 0
-    private(set) var error: String?
+    /// A problem with one field, shown under it.
+    private(set) var fieldError: (field: AccountField, message: String)?
+    /// A problem with the whole form (wrong email or password, the store), shown under it.
+    private(set) var formError: String?
     private(set) var isSubmitting = false
+    /// Why the learner is asked to sign in, when it is not the first start.
+    let notice: String?
 
-    private let signIn: SignInUseCase
-    private let createAccount: CreateAccountUseCase
+    private let sessions: any SessionRepository
     private let onSignedIn: @MainActor (User) -> Void
 
-    init(signIn: SignInUseCase, createAccount: CreateAccountUseCase, onSignedIn: @escaping @MainActor (User) -> Void) {
-        self.signIn = signIn
-        self.createAccount = createAccount
+    init(sessions: any SessionRepository, notice: String? = nil, onSignedIn: @escaping @MainActor (User) -> Void) {
+        self.sessions = sessions
+        self.notice = notice
         self.onSignedIn = onSignedIn
     }
 
-    /// The last field is the password.
     var passwordIndex: Int { fields.count - 1 }
 
-    /// `Ctrl-N`: switches between signing in and creating an account; the email is kept.
+    func error(for field: AccountField) -> String? {
+        fieldError.flatMap { $0.field == field ? $0.message : nil }
+    }
+
+    /// `Ctrl-N` (and `Esc` back from creating one): switches between signing in and creating
+    /// an account; the email is kept.
     func toggleMode() {
-        let email = fields[mode == .signIn ? 0 : 1]
+        let email = fields[index(of: .email)]
         mode = mode == .signIn ? .createAccount : .signIn
-        fields = mode == .signIn ? [email, TextField()] : [TextField(), email, TextField()]
+        fields = mode.fields.map { $0 == .email ? email : TextField() }
         focus = 0
-        error = nil
+        fieldError = nil
+        formError = nil
     }
 
     /// `Tab`/`↓` and `Shift-Tab`/`↑`: the next or previous field, wrapping around.
@@ -53,26 +62,51 @@ final class LoginViewModel {
 
     func edit(_ key: Key) {
         guard fields[focus].handle(key) else { return }
-        error = nil
+        if fieldError?.field == mode.fields[focus] { fieldError = nil }
+        formError = nil
     }
 
-    /// `Enter`: signs in or creates the account; a failure keeps the form with the reason.
+    /// `Enter`: signs in or creates the account. A problem shows under the field it is about,
+    /// with the focus there; the password is kept unless it was the problem.
     func submit() async {
         guard !isSubmitting else { return }
         isSubmitting = true
         defer { isSubmitting = false }
-        error = nil
-        do {
+        fieldError = nil
+        formError = nil
+        do throws(AppError) {
             let user: User = switch mode {
-            case .signIn: try await signIn.execute(email: fields[0].text, password: fields[1].text)
-            case .createAccount: try await createAccount.execute(name: fields[0].text, email: fields[1].text, password: fields[2].text)
+            case .signIn:
+                try await sessions.signIn(email: text(.email), password: text(.password))
+            case .createAccount:
+                try await sessions.createAccount(name: text(.name), email: text(.email), password: text(.password))
             }
             fields[passwordIndex] = TextField()
             onSignedIn(user)
-        } catch {
-            self.error = error.userMessage
+        } catch .invalidCredentials {
+            formError = AppError.invalidCredentials.userMessage
             fields[passwordIndex] = TextField()
             focus = passwordIndex
+        } catch .invalidAccount(let rejection) {
+            show(rejection.message, at: rejection.field)
+        } catch .emailTaken {
+            show(AppError.emailTaken.userMessage, at: .email)
+        } catch {
+            formError = error.userMessage
         }
+    }
+
+    private func show(_ message: String, at field: AccountField) {
+        fieldError = (field, message)
+        focus = index(of: field)
+        if field == .password { fields[passwordIndex] = TextField() }
+    }
+
+    private func index(of field: AccountField) -> Int {
+        mode.fields.firstIndex(of: field) ?? 0
+    }
+
+    private func text(_ field: AccountField) -> String {
+        fields[index(of: field)].text
     }
 }

@@ -4,31 +4,35 @@ import TerminalUI
 /// Tab 4: who the learner is, and their name edited in place.
 @MainActor
 final class ProfileScreen: Screen {
-    private let viewModel: ProfileViewModel
+    enum Keys {
+        static let edit = KeyDeclaration("e", "edit name", help: "edit your name")
+        static let save = KeyDeclaration("Enter", "save", help: "while editing: save the name")
+        static let cancel = KeyDeclaration("Esc", "cancel", help: "while editing: keep the name as it was")
+        static let clear = KeyDeclaration("Ctrl-U", "clear", help: "while editing: clear the field")
+        static let logOut = KeyDeclaration("l", "log out", help: "log out, after y")
+        static let yes = KeyDeclaration("y", "yes", help: "answer yes to a question")
+        static let no = KeyDeclaration("n", "no", help: "answer no (also Esc)")
+    }
+
+    nonisolated static let declaredKeys = [Keys.edit, Keys.save, Keys.cancel, Keys.clear, Keys.logOut, Keys.yes, Keys.no]
     static let labelWidth = 18
+
+    private let viewModel: ProfileViewModel
 
     init(viewModel: ProfileViewModel) {
         self.viewModel = viewModel
     }
 
-    var helpKeys: [KeyHint] {
-        [
-            KeyHint("e", "edit your name"),
-            KeyHint("  Enter", "save it"),
-            KeyHint("  Esc", "cancel"),
-            KeyHint("  Ctrl-U", "clear the field"),
-            KeyHint("l", "log out, after y"),
-            KeyHint("r", "retry after an error"),
-        ]
-    }
+    var keys: [KeyDeclaration] { Self.declaredKeys }
 
-    var keyHints: [KeyHint] {
-        if viewModel.isEditing { return [KeyHint("Enter", "save"), KeyHint("Esc", "cancel"), KeyHint("Ctrl-U", "clear")] }
-        if viewModel.isConfirmingLogout { return [KeyHint("y", "yes"), KeyHint("n", "no")] }
-        switch viewModel.state {
-        case .loaded: return [KeyHint("e", "edit name"), KeyHint("l", "log out")]
-        case .error: return [KeyHint("r", "retry")]
-        case .idle, .loading, .empty: return []
+    func isAvailable(_ key: KeyDeclaration) -> Bool {
+        switch key {
+        case Keys.save, Keys.cancel, Keys.clear: viewModel.isEditing
+        case Keys.yes, Keys.no: viewModel.isConfirmingLogout
+        case _ where viewModel.isEditing || viewModel.isConfirmingLogout: false
+        case Keys.edit: !viewModel.isSaving
+        case Keys.logOut: true
+        default: false
         }
     }
 
@@ -39,52 +43,61 @@ final class ProfileScreen: Screen {
 
     /// While the name is edited, or the y/n question is open, every key but Ctrl-C stays here.
     var isCapturingText: Bool { viewModel.isEditing || viewModel.isConfirmingLogout }
-    var isAnimating: Bool { viewModel.state.isLoading }
 
     func appear() {
         guard !viewModel.isEditing else { return }
-        Task { await viewModel.load() }
+        let viewModel = self.viewModel
+        viewModel.tasks.run { await viewModel.refresh() }
+    }
+
+    func disappear() {
+        viewModel.tasks.cancelAll()
+    }
+
+    func settle() async {
+        await viewModel.tasks.settle()
     }
 
     func draw(in canvas: inout some Canvas, frame: Frame) {
-        StateView.draw(viewModel.state, in: &canvas, area: frame.area, tick: frame.tick, empty: []) { canvas, summary in
-            drawProfile(summary, in: &canvas, area: frame.area.insetBy(horizontal: 2))
-        }
-    }
-
-    private func drawProfile(_ summary: ProfileSummary, in canvas: inout some Canvas, area: Rect) {
+        let area = frame.area.insetBy(horizontal: 2)
+        let user = viewModel.user
         let valueX = area.x + Self.labelWidth
         let valueWidth = area.width - Self.labelWidth
         canvas.draw("Profile", x: area.x, y: area.y, style: .bold)
         var y = area.y + 2
-        func fact(_ label: String, _ value: String, in canvas: inout some Canvas) {
+        func fact(_ label: String, _ value: String, style: Style = .normal, in canvas: inout some Canvas) {
             canvas.draw(label, x: area.x, y: y, width: Self.labelWidth, style: .dim)
-            canvas.draw(value, x: valueX, y: y, width: valueWidth)
+            canvas.draw(value, x: valueX, y: y, width: valueWidth, style: style)
             y += 1
         }
         if let field = viewModel.nameField {
             canvas.draw("Name", x: area.x, y: y, width: Self.labelWidth, style: .dim)
-            canvas.fill(Rect(x: valueX, y: y, width: min(valueWidth, ProfileName.maximumLength + 2), height: 1), style: .selection)
-            field.draw(in: &canvas, x: valueX, y: y, width: min(valueWidth, ProfileName.maximumLength + 2), focused: true, style: .selection)
+            let fieldWidth = min(valueWidth, ProfileName.maximumLength + 2)
+            canvas.fill(Rect(x: valueX, y: y, width: fieldWidth, height: 1), style: .selection)
+            field.draw(in: &canvas, x: valueX, y: y, width: fieldWidth, focused: true, style: .selection)
             y += 1
             if let rejection = viewModel.rejection {
-                canvas.draw(rejection, x: valueX, y: y, width: valueWidth, style: .error)
-                y += 1
+                for line in TextWrapper.wrap(rejection, width: valueWidth) {
+                    canvas.draw(line, x: valueX, y: y, width: valueWidth, style: .error)
+                    y += 1
+                }
             }
         } else {
-            fact("Name", summary.user.name, in: &canvas)
+            fact("Name", viewModel.name + (viewModel.isSaving ? "  (saving…)" : ""), style: viewModel.isSaving ? .dim : .normal, in: &canvas)
         }
-        fact("Email", summary.user.email, in: &canvas)
-        fact("Role", summary.user.role.displayName, in: &canvas)
-        fact("Member since", DateText.format(summary.user.memberSince), in: &canvas)
-        fact("Enrolled courses", "\(summary.enrolledCount)", in: &canvas)
-        fact("Favourites", "\(summary.favouritesCount)", in: &canvas)
+        fact("Email", user.email, in: &canvas)
+        fact("Role", user.role.displayName, in: &canvas)
+        fact("Member since", DateText.format(user.memberSince), in: &canvas)
+        let counts = viewModel.learner.counts()
+        fact("Enrolled courses", viewModel.countsLoaded ? "\(counts.enrolled)" : "…", in: &canvas)
+        fact("Favourites", viewModel.countsLoaded ? "\(counts.favourites)" : "…", in: &canvas)
     }
 
-    func handle(_ event: InputEvent) -> EventResult {
+    func handle(_ event: InputEvent) async -> EventResult {
+        let viewModel = self.viewModel
         if viewModel.isEditing {
             switch event {
-            case .key(.enter): Task { await viewModel.save() }
+            case .key(.enter): viewModel.tasks.run { await viewModel.save() }
             case .key(.escape): viewModel.cancelEditing()
             case .key(let key): viewModel.edit(key)
             case .mouse, .resize: break
@@ -93,7 +106,7 @@ final class ProfileScreen: Screen {
         }
         if viewModel.isConfirmingLogout {
             switch event {
-            case .key(.character("y")), .key(.character("Y")): Task { await viewModel.logOut() }
+            case .key(.character("y")), .key(.character("Y")): await viewModel.logOut()
             case .key(.character("n")), .key(.character("N")), .key(.escape): viewModel.cancelLogout()
             default: break
             }
@@ -102,20 +115,14 @@ final class ProfileScreen: Screen {
         viewModel.clearStatus()
         switch event {
         case .key(.character("l")):
-            guard viewModel.state.value != nil else { return .ignored }
             viewModel.requestLogout()
             return .handled
         case .key(.character("e")):
-            guard viewModel.state.value != nil else { return .ignored }
+            guard isAvailable(Keys.edit) else { return .ignored }
             viewModel.beginEditing()
-            return .handled
-        case .key(.character("r")):
-            guard case .error = viewModel.state else { return .ignored }
-            Task { await viewModel.load() }
             return .handled
         default:
             return .ignored
         }
     }
-
 }

@@ -2,11 +2,11 @@ import Observation
 import SharedKernel
 import TerminalUI
 
-/// The Profile tab: the learner's summary, and the name being edited in place.
+/// The Profile tab: the learner (as the shell holds them), their counts, the name being
+/// edited in place, and the log-out question.
 @Observable
 @MainActor
 final class ProfileViewModel {
-    private(set) var state: ViewState<ProfileSummary> = .idle
     /// The name field while editing; `nil` otherwise.
     private(set) var nameField: TextField?
     /// Why the typed name was refused, shown under the field while it stays open.
@@ -15,68 +15,42 @@ final class ProfileViewModel {
     private(set) var isSaving = false
     /// `l` was pressed; waiting for `y` or `n`.
     private(set) var isConfirmingLogout = false
+    private(set) var countsLoaded = false
+    @ObservationIgnored let tasks = OwnedTasks()
+    /// Counts renames; a read of the learner started before one is stale.
+    @ObservationIgnored private var renames = 0
 
-    private let loadProfile: LoadProfileUseCase
-    private let updateName: UpdateProfileNameUseCase
-    private let signOut: SignOutUseCase
-    private let onNameChanged: @MainActor (User) -> Void
-    private let onLoggedOut: @MainActor () -> Void
+    let learner: ProfileLearner
+    private let profiles: any ProfileRepository
+    private let sessions: any SessionRepository
 
-    init(
-        loadProfile: LoadProfileUseCase,
-        updateName: UpdateProfileNameUseCase,
-        signOut: SignOutUseCase,
-        onNameChanged: @escaping @MainActor (User) -> Void,
-        onLoggedOut: @escaping @MainActor () -> Void
-    ) {
-        self.loadProfile = loadProfile
-        self.updateName = updateName
-        self.signOut = signOut
-        self.onNameChanged = onNameChanged
-        self.onLoggedOut = onLoggedOut
+    init(learner: ProfileLearner, profiles: any ProfileRepository, sessions: any SessionRepository) {
+        self.learner = learner
+        self.profiles = profiles
+        self.sessions = sessions
     }
 
-    /// `l`: asks `Log out? (y/n)`.
-    func requestLogout() {
-        status = nil
-        isConfirmingLogout = true
-    }
-
-    func cancelLogout() {
-        isConfirmingLogout = false
-    }
-
-    /// `y`: ends the session and forgets everything shown, whether or not the store call
-    /// succeeds, so nothing of this learner stays on screen.
-    func logOut() async {
-        isConfirmingLogout = false
-        try? await signOut.execute()
-        state = .idle
-        nameField = nil
-        rejection = nil
-        status = nil
-        onLoggedOut()
-    }
-
+    var user: User { learner.user() }
+    /// The name as shown: the one being saved, else the confirmed one.
+    var name: String { learner.pendingName() ?? user.name }
     var isEditing: Bool { nameField != nil }
 
-    /// Loads the profile; ignored while a load is in flight.
-    func load() async {
-        guard !state.isLoading else { return }
-        if state.value == nil { state = .loading }
-        do {
-            state = .loaded(try await loadProfile.execute())
-        } catch {
-            state = .error(message: error.userMessage)
+    /// Reads the learner again (another instance may have renamed them) and the counts.
+    /// An answer that a rename overtook is dropped: it may hold the old name.
+    func refresh() async {
+        let started = renames
+        await learner.prepareCounts()
+        countsLoaded = true
+        if let fresh = try? await profiles.user(id: user.id), started == renames, !isSaving {
+            learner.onUserChanged(fresh)
         }
     }
 
     /// `e`: opens the name field with the current name.
     func beginEditing() {
-        guard let summary = state.value else { return }
         status = nil
         rejection = nil
-        nameField = TextField(text: summary.user.name)
+        nameField = TextField(text: name)
     }
 
     func edit(_ key: Key) {
@@ -90,34 +64,54 @@ final class ProfileViewModel {
         rejection = nil
     }
 
-    /// `Enter`: saves. A blank name is refused here without asking the store; a name the
-    /// rules refuse keeps the field open with the reason; a failed save restores the
-    /// previous name and says why.
+    /// `Enter`: a name the rules refuse keeps the field open with the reason. Otherwise the
+    /// new name shows at once (here and in the header) while it is saved; a failed save
+    /// puts the previous name back and says why.
     func save() async {
         guard let field = nameField, !isSaving else { return }
-        guard case .loaded(let previous) = state else {
-            status = StatusMessage("The profile is not loaded yet", kind: .error)
-            return
-        }
-        guard !field.text.allSatisfy(\.isWhitespace) else {
-            rejection = ProfileNameRejection.empty.message
-            return
-        }
-        isSaving = true
-        defer { isSaving = false }
-        do {
-            let user = try await updateName.execute(userID: previous.user.id, name: field.text)
-            state = .loaded(ProfileSummary(user: user, enrolledCount: previous.enrolledCount, favouritesCount: previous.favouritesCount))
-            nameField = nil
-            status = StatusMessage("Name updated", kind: .success)
-            onNameChanged(user)
-        } catch .invalidName(let reason) {
+        let valid: String
+        switch ProfileName.validate(field.text) {
+        case .failure(let reason):
             rejection = reason.message
-        } catch {
-            state = .loaded(previous)
-            nameField = nil
-            status = StatusMessage(error.userMessage, kind: .error)
+            return
+        case .success(let name):
+            valid = name
         }
+        nameField = nil
+        rejection = nil
+        guard valid != user.name else { return }
+        renames += 1
+        isSaving = true
+        learner.onNameSaving(valid)
+        defer {
+            isSaving = false
+            learner.onNameSaving(nil)
+        }
+        do throws(AppError) {
+            let renamed = try await profiles.updateName(userID: user.id, to: valid)
+            learner.onUserChanged(renamed)
+            status = .success("Name updated")
+        } catch {
+            status = .error(error.userMessage)
+        }
+    }
+
+    /// `l`: asks `Log out? (y/n)`.
+    func requestLogout() {
+        status = nil
+        isConfirmingLogout = true
+    }
+
+    func cancelLogout() {
+        isConfirmingLogout = false
+    }
+
+    /// `y`: ends the session. It ends here whether or not the store could be told: a learner
+    /// can always sign out.
+    func logOut() async {
+        isConfirmingLogout = false
+        try? await sessions.signOut(userID: user.id)
+        learner.onLoggedOut()
     }
 
     func clearStatus() {

@@ -6,17 +6,21 @@ public enum AppError: Error, Hashable, Sendable {
     case notSignedIn
     /// Wrong email or wrong password: deliberately the same error for both.
     case invalidCredentials
-    /// An account form broke a rule (the reason is for the person).
-    case invalidAccount(reason: String)
+    /// An account form broke a rule; the rejection names the field.
+    case invalidAccount(AccountRejection)
     case emailTaken
     /// A business rule said no; nothing was written.
     case refused(EnrollmentRefusal)
     /// A profile name broke SPEC's rules; nothing was written.
     case invalidName(ProfileNameRejection)
-    /// The learner is not enrolled in the course they tried to leave.
+    /// The learner is not enrolled in the course they tried to leave or mark a lesson of.
     case notEnrolled(CourseID)
+    /// The course has no lesson with that number.
+    case noSuchLesson(CourseID, Int)
     /// The store failed in a way the user cannot fix; `detail` is for the log only.
-    case storage(detail: String)
+    case storage(DataOperation, detail: String)
+    /// The caller stopped waiting (a newer request replaced this one); nobody is told.
+    case cancelled
 
     /// What the person in front of the terminal reads.
     public var userMessage: String {
@@ -25,12 +29,15 @@ public enum AppError: Error, Hashable, Sendable {
         case .courseNotFound: "This course no longer exists."
         case .notSignedIn: "Please sign in first."
         case .invalidCredentials: "Invalid email or password"
-        case .invalidAccount(let reason): reason
+        case .invalidAccount(let rejection): rejection.message
         case .emailTaken: "An account with that email already exists"
         case .refused(let refusal): refusal.message
         case .invalidName(let rejection): rejection.message
         case .notEnrolled: "You are not enrolled in this course."
-        case .storage: "Something went wrong while reading your data."
+        case .noSuchLesson: "This lesson is no longer part of the course."
+        case .storage(.reading, _): "Something went wrong while reading your data."
+        case .storage(.saving, _): "Something went wrong while saving your data."
+        case .cancelled: "Cancelled."
         }
     }
 
@@ -41,12 +48,20 @@ public enum AppError: Error, Hashable, Sendable {
         case .courseNotFound(let id): "course not found: \(id)"
         case .notSignedIn: "no session"
         case .invalidCredentials: "invalid credentials"
-        case .invalidAccount(let reason): "invalid account: \(reason)"
+        case .invalidAccount(let rejection): "invalid account: \(rejection.field) \(rejection.message)"
         case .emailTaken: "email taken"
         case .refused(let refusal): "refused: \(refusal)"
         case .invalidName(let rejection): "invalid name: \(rejection)"
         case .notEnrolled(let id): "not enrolled: \(id)"
-        case .storage(let detail): "storage: \(detail)"
+        case .noSuchLesson(let id, let number): "no lesson \(number) in \(id)"
+        case .storage(let operation, let detail): "storage (\(operation.rawValue)): \(detail)"
+        case .cancelled: "cancelled"
         }
     }
+}
+
+/// What the store was doing when it failed, so the person reads the right verb.
+public enum DataOperation: String, Hashable, Sendable {
+    case reading
+    case saving
 }

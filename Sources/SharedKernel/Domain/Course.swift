@@ -14,6 +14,8 @@ public struct Course: Identifiable, Hashable, Sendable {
     public var prerequisiteID: CourseID?
     public var isActive: Bool
     public var description: String
+    /// How many lessons the syllabus has (`CourseLimits.lessons`).
+    public var lessonCount: Int
 
     public init(
         id: CourseID,
@@ -28,7 +30,8 @@ public struct Course: Identifiable, Hashable, Sendable {
         tags: [String] = [],
         prerequisiteID: CourseID? = nil,
         isActive: Bool = true,
-        description: String
+        description: String,
+        lessonCount: Int = 1
     ) {
         self.id = id
         self.title = title
@@ -43,6 +46,7 @@ public struct Course: Identifiable, Hashable, Sendable {
         self.prerequisiteID = prerequisiteID
         self.isActive = isActive
         self.description = description
+        self.lessonCount = lessonCount
     }
 
     /// Seats still free, or `nil` when the course has no capacity limit.
@@ -50,5 +54,7 @@ public struct Course: Identifiable, Hashable, Sendable {
         capacity.map { max(0, $0 - enrolledCount) }
     }
 
-    public var isFull: Bool { seatsLeft == 0 }
+    /// No seat left: the capacity is taken, or, for a course without one, the most learners
+    /// any course holds (`CourseLimits.seats`), so a count can never overflow.
+    public var isFull: Bool { enrolledCount >= (capacity ?? CourseLimits.seats.upperBound) }
 }

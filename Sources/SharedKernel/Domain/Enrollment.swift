@@ -15,37 +15,56 @@ public enum EnrollmentStatus: String, CaseIterable, Hashable, Sendable {
     case completed
     /// Unenrolled; kept for history, frees the seat.
     case dropped
-
-    public var displayName: String {
-        switch self {
-        case .active: "In progress"
-        case .completed: "Completed"
-        case .dropped: "Dropped"
-        }
-    }
 }
 
-/// A learner's place in a course.
+/// A learner's place in a course: when they joined, which lessons they have done, and when
+/// they completed it.
 public struct Enrollment: Identifiable, Hashable, Sendable {
     public let id: EnrollmentID
     public let userID: UserID
     public let courseID: CourseID
     public var enrolledAt: Date
     public var status: EnrollmentStatus
-    /// 0 to 100.
-    public var progress: Int
+    /// The lessons done, numbered from 1 in syllabus order.
+    public var lessonsDone: Set<Int>
+    /// When the last lesson was marked done; `nil` while the course is in progress.
+    public var completedAt: Date?
 
-    public init(id: EnrollmentID, userID: UserID, courseID: CourseID, enrolledAt: Date, status: EnrollmentStatus = .active, progress: Int = 0) {
+    public init(
+        id: EnrollmentID,
+        userID: UserID,
+        courseID: CourseID,
+        enrolledAt: Date,
+        status: EnrollmentStatus = .active,
+        lessonsDone: Set<Int> = [],
+        completedAt: Date? = nil
+    ) {
         self.id = id
         self.userID = userID
         self.courseID = courseID
         self.enrolledAt = enrolledAt
         self.status = status
-        self.progress = min(100, max(0, progress))
+        self.lessonsDone = lessonsDone
+        self.completedAt = completedAt
     }
 
     /// Active and completed enrollments hold a place; dropped ones do not.
     public var holdsPlace: Bool { status != .dropped }
+}
+
+/// A learner's progress through a course, as My courses shows it.
+public enum ProgressStatus: Hashable, Sendable {
+    case notStarted
+    case inProgress
+    case completed(Date)
+
+    public var displayName: String {
+        switch self {
+        case .notStarted: "Not started"
+        case .inProgress: "In progress"
+        case .completed: "Completed"
+        }
+    }
 }
 
 /// A course together with the learner's enrollment in it, for My courses.
@@ -59,4 +78,14 @@ public struct EnrolledCourse: Identifiable, Hashable, Sendable {
     }
 
     public var id: CourseID { course.id }
+
+    /// Lessons done ÷ lessons, 0 to 100, rounded down (100 only when every lesson is done).
+    public var percent: Int {
+        LessonRules.percent(done: enrollment.lessonsDone.count, of: course.lessonCount)
+    }
+
+    public var progress: ProgressStatus {
+        if enrollment.status == .completed, let completedAt = enrollment.completedAt { return .completed(completedAt) }
+        return enrollment.lessonsDone.isEmpty ? .notStarted : .inProgress
+    }
 }

@@ -10,6 +10,8 @@ public protocol CourseRepository: Sendable {
     func count(matching query: String) async throws(AppError) -> CatalogCount
     /// One course; `.courseNotFound` when there is none with that id.
     func course(id: CourseID) async throws(AppError) -> Course
+    /// One course with its lessons, for its page; `.courseNotFound` when there is none.
+    func syllabus(of id: CourseID) async throws(AppError) -> Syllabus
 }
 
 /// A course's place in the catalog order: compare keys to compare places. Opaque otherwise.

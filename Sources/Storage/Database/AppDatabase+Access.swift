@@ -2,21 +2,22 @@ import GRDB
 import SharedKernel
 
 extension AppDatabase {
-    /// Runs a read off the main actor and turns database failures into `AppError`.
+    /// Runs a read off the main actor and turns database failures into `AppError`. A database
+    /// busy beyond the busy timeout is waited for again, never reported.
     func read<T: Sendable>(_ body: @escaping @Sendable (Database) throws -> T) async throws(AppError) -> T {
-        do {
-            return try await writer.read(body)
-        } catch {
-            throw .storage(detail: Self.reason(error))
+        try await retryingWhileBusy(.reading) {
+            try await self.writer.read(body)
         }
     }
 
     /// Runs a write transaction off the main actor: all of it is stored, or none. The
     /// transaction is IMMEDIATE, so its reads and writes see one state of the database even
-    /// when another instance writes to the same file; a busy database is waited for.
+    /// when another instance writes to the same file. Another process holding the write lock,
+    /// however long, makes this wait (the busy timeout, then again), never fail: a write is
+    /// never dropped because someone else is writing.
     func write<T: Sendable>(_ body: @escaping @Sendable (Database) throws -> T) async throws(AppError) -> T {
-        do {
-            return try await writer.writeWithoutTransaction { db in
+        try await retryingWhileBusy(.saving) {
+            try await self.writer.writeWithoutTransaction { db in
                 var result: T?
                 try db.inTransaction(.immediate) {
                     result = try body(db)
@@ -24,10 +25,27 @@ extension AppDatabase {
                 }
                 return result!
             }
-        } catch let error as AppError {
-            throw error
-        } catch {
-            throw .storage(detail: Self.reason(error))
         }
+    }
+
+    private func retryingWhileBusy<T: Sendable>(
+        _ operation: DataOperation,
+        _ attempt: @Sendable () async throws -> T
+    ) async throws(AppError) -> T {
+        while true {
+            do {
+                return try await attempt()
+            } catch let error as AppError {
+                throw error
+            } catch let error as DatabaseError where Self.isBusy(error) && !Task.isCancelled {
+                continue
+            } catch {
+                throw .storage(operation, detail: Self.reason(error))
+            }
+        }
+    }
+
+    static func isBusy(_ error: DatabaseError) -> Bool {
+        error.resultCode == .SQLITE_BUSY || error.resultCode == .SQLITE_LOCKED
     }
 }

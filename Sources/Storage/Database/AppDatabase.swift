@@ -17,28 +17,64 @@ public struct AppDatabase: Sendable {
     public let path: String
 
     /// Opens (creating if needed) the database in `directory`, which is created with mode 0700.
-    /// A file that is not ours, or is from a newer version, is refused and left untouched.
+    /// A file that is not ours, or is from a newer version, is refused and left untouched, as
+    /// is one that cannot be opened (locked, unreadable, a full disk): each says why, and an
+    /// open that is refused leaves no side file behind. The database and its side files are
+    /// readable by their owner only.
     public static func open(
         directory: URL,
         passwordHasher: PasswordHasher = PasswordHasher(),
-        seedCatalog: @escaping @Sendable () throws -> [Course] = { try BuiltInCatalog.load() }
+        seedCatalog: @escaping @Sendable () throws -> [CourseEntry] = { try BuiltInCatalog.load() }
     ) throws(StorageError) -> AppDatabase {
         try createDirectory(directory)
         let path = directory.appendingPathComponent(fileName).path
         let migrator = Migrations.migrator(passwordHasher: passwordHasher, seedCatalog: seedCatalog)
-        try checkExistingFile(at: path, migrator: migrator)
-
-        do {
+        let sideFiles = SideFiles(databasePath: path)
+        let createdFile = try createPrivateFile(at: path)
+        do throws(StorageError) {
+            if !createdFile { try checkExistingFile(at: path, migrator: migrator) }
             var configuration = Configuration()
             // Another instance's write is waited for, not reported as an error.
             configuration.busyMode = .timeout(10)
             configuration.label = "EduGo"
-            let pool = try DatabasePool(path: path, configuration: configuration)
-            try migrator.migrate(pool)
+            let pool = try openPool(path: path, configuration: configuration)
+            do {
+                try migrator.migrate(pool)
+            } catch {
+                try? pool.close()
+                throw StorageError.cannotOpen(path: path, reason: Self.openReason(error))
+            }
+            sideFiles.makePrivate()
             return AppDatabase(writer: pool, path: path)
         } catch {
-            throw .cannotOpen(path: path, reason: Self.reason(error))
+            sideFiles.removeCreated()
+            if createdFile { unlink(path) }
+            throw error
         }
+    }
+
+    private static func openPool(path: String, configuration: Configuration) throws(StorageError) -> DatabasePool {
+        do {
+            return try DatabasePool(path: path, configuration: configuration)
+        } catch {
+            throw .cannotOpen(path: path, reason: openReason(error))
+        }
+    }
+
+    /// Creates an empty database file with mode 0600 if there is none, so SQLite's side files
+    /// (which copy its mode) are private too; an existing file of ours is made 0600. Returns
+    /// whether the file was created here.
+    private static func createPrivateFile(at path: String) throws(StorageError) -> Bool {
+        let descriptor = Glibc.open(path, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0o600)
+        if descriptor >= 0 {
+            close(descriptor)
+            return true
+        }
+        guard errno == EEXIST else { throw .cannotOpen(path: path, reason: String(cString: strerror(errno))) }
+        // Checked before anything opens it: a read-only database would make SQLite create
+        // side files it could then not use, and keep it unopenable once the mode is fixed.
+        guard access(path, R_OK | W_OK) == 0 else { throw .cannotOpen(path: path, reason: String(cString: strerror(errno))) }
+        return false
     }
 
     private static func createDirectory(_ directory: URL) throws(StorageError) {
@@ -69,18 +105,23 @@ public struct AppDatabase: Sendable {
     /// Looks at an existing file without writing to it: SQLite header, our application id,
     /// and no migrations we do not know.
     private static func checkExistingFile(at path: String, migrator: DatabaseMigrator) throws(StorageError) {
-        guard let handle = FileHandle(forReadingAtPath: path) else { return }
-        let header = (try? handle.read(upToCount: 16)) ?? Data()
-        try? handle.close()
+        let header: [UInt8]
+        do {
+            header = try readHeader(path)
+        } catch {
+            throw .cannotOpen(path: path, reason: error.description)
+        }
         guard !header.isEmpty else { return }  // an empty file is a new database
-        guard header == Data("SQLite format 3\0".utf8) else { throw .notADatabase(path: path) }
+        guard header == Array("SQLite format 3\0".utf8) else { throw .notADatabase(path: path) }
 
+        let verdict: StorageError?
         do {
             var configuration = Configuration()
             configuration.readonly = true
             configuration.busyMode = .timeout(10)
             let queue = try DatabaseQueue(path: path, configuration: configuration)
-            let verdict: StorageError? = try queue.read { db in
+            defer { try? queue.close() }
+            verdict = try queue.read { db in
                 let applicationID = try Int32.fetchOne(db, sql: "PRAGMA application_id") ?? 0
                 let tableCount = try Int.fetchOne(db, sql: "SELECT count(*) FROM sqlite_master") ?? 0
                 if applicationID != Self.applicationID {
@@ -88,19 +129,89 @@ public struct AppDatabase: Sendable {
                 }
                 return try migrator.hasBeenSuperseded(db) ? .newerSchema(path: path) : nil
             }
-            try queue.close()
-            if let verdict { throw verdict }
-        } catch let error as StorageError {
-            throw error
-        } catch {
+        } catch let error as DatabaseError where error.resultCode == .SQLITE_NOTADB {
             throw .notADatabase(path: path)
+        } catch {
+            throw .cannotOpen(path: path, reason: openReason(error))
+        }
+        if let verdict { throw verdict }
+    }
+
+    private struct HeaderError: Error, CustomStringConvertible {
+        let description: String
+    }
+
+    private static func readHeader(_ path: String) throws(HeaderError) -> [UInt8] {
+        let descriptor = Glibc.open(path, O_RDONLY | O_CLOEXEC)
+        guard descriptor >= 0 else { throw HeaderError(description: String(cString: strerror(errno))) }
+        defer { close(descriptor) }
+        var header = [UInt8](repeating: 0, count: 16)
+        let count = Glibc.read(descriptor, &header, header.count)
+        guard count >= 0 else { throw HeaderError(description: String(cString: strerror(errno))) }
+        return Array(header.prefix(count))
+    }
+
+    /// Why an open failed, in words a person can act on; never "not a database" for a
+    /// healthy file that is locked or on a full disk.
+    static func openReason(_ error: any Error) -> String {
+        if let error = error as? StorageError { return error.description }
+        guard let error = error as? DatabaseError else { return reason(error) }
+        switch error.resultCode {
+        case .SQLITE_BUSY, .SQLITE_LOCKED:
+            return "the database is locked by another program; close it and try again"
+        case .SQLITE_FULL:
+            return "the disk is full"
+        case .SQLITE_PERM, .SQLITE_AUTH, .SQLITE_CANTOPEN:
+            return "Permission denied, or the file cannot be opened (\(reason(error)))"
+        case .SQLITE_READONLY:
+            return "the database or its folder is read-only"
+        case .SQLITE_CORRUPT:
+            return "the database file is damaged"
+        case .SQLITE_NOTADB:
+            return "the file is not an SQLite database"
+        case .SQLITE_IOERR:
+            return "a disk error stopped it (\(reason(error)))"
+        default:
+            return reason(error)
         }
     }
 
     static func reason(_ error: any Error) -> String {
+        if let damaged = error as? DamagedRow { return damaged.description }
         if let error = error as? DatabaseError {
             return error.message ?? error.description
         }
         return (error as NSError).localizedDescription
+    }
+}
+
+/// SQLite's side files of a database (`-wal`, `-shm`): made private once open, and removed
+/// when an open that created them is refused, so a refusal leaves nothing behind.
+struct SideFiles {
+    let databasePath: String
+    let paths: [String]
+    private let existedBefore: Set<String>
+
+    init(databasePath: String) {
+        self.databasePath = databasePath
+        paths = ["-wal", "-shm", "-journal"].map { databasePath + $0 }
+        existedBefore = Set(paths.filter { access($0, F_OK) == 0 })
+    }
+
+    /// The database and its side files: 0600, whatever the directory or the umask.
+    func makePrivate() {
+        for path in [databasePath] + paths where access(path, F_OK) == 0 {
+            chmod(path, 0o600)
+        }
+    }
+
+    /// Removes the side files this open created. A write-ahead log with data in it is never
+    /// removed: it can only have come from another process.
+    func removeCreated() {
+        for path in paths where !existedBefore.contains(path) && access(path, F_OK) == 0 {
+            var status = stat()
+            if path.hasSuffix("-wal"), stat(path, &status) == 0, status.st_size > 0 { continue }
+            unlink(path)
+        }
     }
 }

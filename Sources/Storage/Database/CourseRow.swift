@@ -10,40 +10,72 @@ enum CourseRow {
     static func qualifiedColumns(table: String) -> String {
         [
             "id", "title", "instructor", "category", "level", "duration_minutes", "price_minor", "currency",
-            "capacity", "enrolled_count", "tags", "prerequisite_id", "active", "description",
+            "capacity", "enrolled_count", "tags", "prerequisite_id", "active", "description", "lesson_count",
         ].map { "\(table).\($0)" }.joined(separator: ", ")
     }
 
-    /// Reads one course by id inside a transaction.
+    /// Reads one course by id inside a transaction; `DamagedRow` when it is stored out of range.
     static func fetch(_ id: CourseID, in db: Database) throws -> Course? {
-        try Row.fetchOne(db, sql: "SELECT \(columns) FROM course WHERE id = ?", arguments: [id.rawValue])
+        try Row.fetchOne(db.cachedStatement(sql: "SELECT \(columns) FROM course WHERE id = ?"), arguments: [id.rawValue])
             .map(course(from:))
     }
 
+    /// The course a row holds, every value checked against `CourseLimits`.
     static func course(from row: Row) throws -> Course {
-        let levelName: String = row["level"]
+        let idText = (row["id"] as DatabaseValue?).flatMap { String.fromDatabaseValue($0) } ?? "?"
+        let reader = RowReader(row: row, what: "course \(idText.debugDescription)")
+        let levelName = try reader.string("level")
         guard let level = CourseLevel(rawValue: levelName) else {
-            throw DatabaseError(message: "unknown level \(levelName)")
+            throw DamagedRow(description: "course \(idText.debugDescription): level \(levelName.debugDescription) is unknown")
         }
-        let tagsJSON: String = row["tags"]
+        let tagsJSON = try reader.string("tags")
         // JSONSerialization: several times faster than JSONDecoder for a list of strings.
-        let tags = (try? JSONSerialization.jsonObject(with: Data(tagsJSON.utf8))) as? [String] ?? []
-        let prerequisite: String? = row["prerequisite_id"]
-        return Course(
-            id: CourseID(row["id"] as String),
-            title: row["title"],
-            instructor: row["instructor"],
-            category: row["category"],
+        guard let tags = (try? JSONSerialization.jsonObject(with: Data(tagsJSON.utf8))) as? [String] else {
+            throw DamagedRow(description: "course \(idText.debugDescription): tags are not a list of strings")
+        }
+        let course = Course(
+            id: CourseID(try reader.string("id")),
+            title: try reader.string("title"),
+            instructor: try reader.string("instructor"),
+            category: try reader.optionalString("category"),
             level: level,
-            durationMinutes: row["duration_minutes"],
-            price: Price(minorUnits: row["price_minor"], currency: row["currency"]),
-            capacity: row["capacity"],
-            enrolledCount: row["enrolled_count"],
+            durationMinutes: try reader.int("duration_minutes"),
+            price: Price(minorUnits: try reader.int("price_minor"), currency: try reader.string("currency")),
+            capacity: try reader.optionalInt("capacity"),
+            enrolledCount: try reader.int("enrolled_count"),
             tags: tags,
-            prerequisiteID: prerequisite.map { CourseID($0) },
-            isActive: row["active"],
-            description: row["description"]
+            prerequisiteID: try reader.optionalString("prerequisite_id").map { CourseID($0) },
+            isActive: try reader.bool("active"),
+            description: try reader.string("description"),
+            lessonCount: try reader.int("lesson_count", in: CourseLimits.lessons)
         )
+        if let problem = CourseLimits.problem(in: course) {
+            throw DamagedRow(description: "course \(idText.debugDescription): \(problem)")
+        }
+        return course
+    }
+
+    /// The lessons of a course, in order; a course without stored lessons is one lesson named
+    /// after it.
+    static func lessons(of course: Course, in db: Database) throws -> [Lesson] {
+        let id = course.id
+        let stored = try Row.fetchAll(
+            db.cachedStatement(sql: "SELECT position, title, minutes FROM lesson WHERE course_id = ? ORDER BY position"),
+            arguments: [id.rawValue]
+        ).map { row in
+            let reader = RowReader(row: row, what: "lesson of \(id.rawValue.debugDescription)")
+            return Lesson(title: try reader.string("title"), minutes: try reader.int("minutes", in: CourseLimits.minutes))
+        }
+        return stored.isEmpty ? [Lesson(title: course.title, minutes: course.durationMinutes)] : stored
+    }
+
+    /// Replaces the stored lessons of a course.
+    static func storeLessons(_ lessons: [Lesson], of id: CourseID, in db: Database) throws {
+        try db.cachedStatement(sql: "DELETE FROM lesson WHERE course_id = ?").execute(arguments: [id.rawValue])
+        let insert = try db.cachedStatement(sql: "INSERT INTO lesson (course_id, position, title, minutes) VALUES (?, ?, ?, ?)")
+        for (offset, lesson) in lessons.enumerated() {
+            try insert.execute(arguments: [id.rawValue, offset + 1, lesson.title, lesson.minutes])
+        }
     }
 
     /// Inserts a course of the built-in catalog while the first migrations run (before v4 adds
@@ -60,7 +92,9 @@ enum CourseRow {
     /// the current schema. The seats learners here already hold are never given away: the
     /// stored count does not drop below them. With `placing`, the course gets its rank in
     /// the catalog order now; without, its rank is left empty for a renumbering to fill.
-    static func upsert(_ course: Course, placing: Bool, in db: Database) throws -> (added: Bool, needsRenumbering: Bool) {
+    static func upsert(_ entry: CourseEntry, placing: Bool, in db: Database) throws -> (added: Bool, needsRenumbering: Bool) {
+        var course = entry.course
+        course.lessonCount = entry.lessons?.count ?? 1
         let existing = try Row.fetchOne(
             db.cachedStatement(sql: "SELECT sort_key, sort_rank FROM course WHERE id = ?"),
             arguments: [course.id.rawValue]
@@ -77,8 +111,8 @@ enum CourseRow {
         let upsert = try db.cachedStatement(sql: """
             INSERT INTO course (id, title, sort_key, instructor, category, level, duration_minutes,
                 price_minor, currency, capacity, enrolled_count, tags, prerequisite_id, active, description,
-                sort_rank)
-            VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+                lesson_count, sort_rank)
+            VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
             ON CONFLICT(id) DO UPDATE SET
                 title = excluded.title, sort_key = excluded.sort_key, instructor = excluded.instructor,
                 category = excluded.category, level = excluded.level,
@@ -87,11 +121,14 @@ enum CourseRow {
                 enrolled_count = max(excluded.enrolled_count, (
                     SELECT count(*) FROM enrollment WHERE course_id = excluded.id AND status != 'dropped')),
                 tags = excluded.tags, prerequisite_id = excluded.prerequisite_id, active = excluded.active,
-                description = excluded.description, sort_rank = excluded.sort_rank
+                description = excluded.description, lesson_count = excluded.lesson_count,
+                sort_rank = excluded.sort_rank
             """)
         var arguments = try arguments(for: course)
-        _ = arguments.append(contentsOf: [rank])
+        _ = arguments.append(contentsOf: [course.lessonCount, rank])
         try upsert.execute(arguments: arguments)
+        // A course without lessons of its own is one lesson named after it: no rows.
+        try storeLessons(entry.lessons ?? [], of: course.id, in: db)
         return (existing == nil, placing && rank == nil)
     }
 

@@ -11,7 +11,7 @@ enum Migrations {
 
     static func migrator(
         passwordHasher: PasswordHasher,
-        seedCatalog: @escaping @Sendable () throws -> [Course]
+        seedCatalog: @escaping @Sendable () throws -> [CourseEntry]
     ) -> DatabaseMigrator {
         var migrator = DatabaseMigrator()
 
@@ -56,8 +56,8 @@ enum Migrations {
         }
 
         migrator.registerMigration("v1-seed-catalog") { db in
-            for course in try seedCatalog() {
-                try CourseRow.insertSeed(course, in: db)
+            for entry in try seedCatalog() {
+                try CourseRow.insertSeed(entry.course, in: db)
             }
         }
 
@@ -98,9 +98,10 @@ enum Migrations {
         migrator.registerMigration("v4-search-key") { db in
             try db.execute(sql: "ALTER TABLE course ADD COLUMN search_key TEXT NOT NULL DEFAULT ''")
             let update = try db.makeStatement(sql: "UPDATE course SET search_key = ? WHERE id = ?")
-            for row in try Row.fetchAll(db, sql: "SELECT \(CourseRow.columns) FROM course") {
-                let course = try CourseRow.course(from: row)
-                try update.execute(arguments: [SortKey.searchKey(for: course), course.id.rawValue])
+            for row in try Row.fetchAll(db, sql: "SELECT id, title, instructor, tags FROM course") {
+                let tags = (try? JSONSerialization.jsonObject(with: Data((row["tags"] as String? ?? "[]").utf8))) as? [String] ?? []
+                let key = SortKey.searchKey(title: row["title"] as String? ?? "", instructor: row["instructor"] as String? ?? "", tags: tags)
+                try update.execute(arguments: [key, row["id"] as String? ?? ""])
             }
         }
 
@@ -123,6 +124,42 @@ enum Migrations {
             try db.execute(sql: "DROP TABLE course_search")
             try db.execute(sql: CatalogOrder.createSearchTable)
             try CatalogOrder.renumber(db)
+        }
+
+        // Syllabi and lesson progress; counts that a damaged import pushed out of range
+        // (a REAL past Int64 once crashed every start) are brought back into it.
+        migrator.registerMigration("v7-lessons-and-sane-counts") { db in
+            try db.execute(sql: """
+                ALTER TABLE course ADD COLUMN lesson_count INTEGER NOT NULL DEFAULT 1;
+                CREATE TABLE lesson (
+                    course_id TEXT NOT NULL REFERENCES course(id) ON DELETE CASCADE,
+                    position INTEGER NOT NULL CHECK (position >= 1),
+                    title TEXT NOT NULL,
+                    minutes INTEGER NOT NULL CHECK (minutes >= 1),
+                    PRIMARY KEY (course_id, position)
+                ) WITHOUT ROWID;
+                ALTER TABLE enrollment ADD COLUMN completed_at DATETIME;
+                CREATE TABLE lesson_progress (
+                    enrollment_id INTEGER NOT NULL REFERENCES enrollment(id) ON DELETE CASCADE,
+                    position INTEGER NOT NULL CHECK (position >= 1),
+                    done_at DATETIME NOT NULL,
+                    PRIMARY KEY (enrollment_id, position)
+                ) WITHOUT ROWID;
+                UPDATE course SET enrolled_count = CASE
+                        WHEN typeof(enrolled_count) = 'integer' AND enrolled_count < 0 THEN 0
+                        ELSE min(coalesce(capacity, 10000000), 10000000) END
+                    WHERE typeof(enrolled_count) != 'integer' OR enrolled_count NOT BETWEEN 0 AND 10000000;
+                """)
+            // The built-in courses get their syllabi, where they are still the built-in course;
+            // every other course is one lesson named after it (stored as no rows).
+            for entry in try seedCatalog() {
+                guard let lessons = entry.lessons,
+                      let stored = try Row.fetchOne(db, sql: "SELECT title, duration_minutes FROM course WHERE id = ?", arguments: [entry.course.id.rawValue]),
+                      stored["title"] == entry.course.title, stored["duration_minutes"] == entry.course.durationMinutes
+                else { continue }
+                try CourseRow.storeLessons(lessons, of: entry.course.id, in: db)
+                try db.execute(sql: "UPDATE course SET lesson_count = ? WHERE id = ?", arguments: [lessons.count, entry.course.id.rawValue])
+            }
         }
 
         return migrator

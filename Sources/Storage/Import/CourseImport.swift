@@ -43,42 +43,57 @@ extension AppDatabase {
     /// Adds or updates courses already in memory (e.g. a generated catalog), by the same
     /// rules as a file: one transaction, prerequisites checked, all or nothing.
     public func importCourses(_ courses: [Course]) throws(CourseImportError) -> CourseImportSummary {
-        try write(CourseFile(courses: courses, ids: Set(courses.map(\.id))))
+        try importCourses(entries: courses.map { CourseEntry(course: $0) })
     }
 
+    /// Adds or updates courses with their lessons, by the same rules as a file.
+    public func importCourses(entries: [CourseEntry]) throws(CourseImportError) -> CourseImportSummary {
+        try write(CourseFile(entries: entries, ids: Set(entries.map(\.course.id))))
+    }
+
+    /// One IMMEDIATE transaction; another process holding the write lock is waited for (the
+    /// busy timeout, then again), so an import never fails for someone else's write.
     private func write(_ file: CourseFile) throws(CourseImportError) -> CourseImportSummary {
-        do {
-            return try writer.writeWithoutTransaction { db in
-                var summary = CourseImportSummary(added: 0, updated: 0)
-                try db.inTransaction(.immediate) {
-                    try file.checkPrerequisites(stored: try Self.storedIDs(among: file.outsidePrerequisites, in: db))
-                    summary = try Self.store(file.courses, in: db)
-                    return .commit
+        while true {
+            do {
+                return try writer.writeWithoutTransaction { db in
+                    var summary = CourseImportSummary(added: 0, updated: 0)
+                    try db.inTransaction(.immediate) {
+                        try file.checkPrerequisites(stored: try Self.storedIDs(among: file.outsidePrerequisites, in: db))
+                        let prerequisite = try db.cachedStatement(sql: "SELECT prerequisite_id FROM course WHERE id = ?")
+                        try file.checkCycles { id in
+                            try String.fetchOne(prerequisite, arguments: [id.rawValue]).map { CourseID($0) }
+                        }
+                        summary = try Self.store(file.entries, in: db)
+                        return .commit
+                    }
+                    return summary
                 }
-                return summary
+            } catch let problem as CourseFileError {
+                throw .badFile(problem)
+            } catch let error as DatabaseError where Self.isBusy(error) {
+                continue
+            } catch {
+                throw .storage(reason: Self.reason(error))
             }
-        } catch let problem as CourseFileError {
-            throw .badFile(problem)
-        } catch {
-            throw .storage(reason: Self.reason(error))
         }
     }
 
     /// Adds or updates courses inside the caller's transaction. A few are placed in the
     /// catalog order one by one; many at once, or one with no room left between its
     /// neighbours, renumber the whole order and rebuild the search index in one pass.
-    static func store(_ courses: [Course], in db: Database) throws -> CourseImportSummary {
+    static func store(_ entries: [CourseEntry], in db: Database) throws -> CourseImportSummary {
         let stored = try Int.fetchOne(db, sql: "SELECT count(*) FROM course") ?? 0
-        let bulk = courses.count > max(1_000, stored / 10)
+        let bulk = entries.count > max(1_000, stored / 10)
         var added = 0
         var renumber = bulk
-        for course in courses {
-            let outcome = try CourseRow.upsert(course, placing: !bulk, in: db)
+        for entry in entries {
+            let outcome = try CourseRow.upsert(entry, placing: !bulk, in: db)
             if outcome.added { added += 1 }
             if outcome.needsRenumbering { renumber = true }
         }
         if renumber { try CatalogOrder.renumber(db) }
-        return CourseImportSummary(added: added, updated: courses.count - added)
+        return CourseImportSummary(added: added, updated: entries.count - added)
     }
 
     private static func storedIDs(among ids: Set<CourseID>, in db: Database) throws -> Set<CourseID> {

@@ -1,168 +1,354 @@
 import Foundation
 import SharedKernel
 
-/// Reads SPEC's course JSON (a top-level array, or `{"courses": [...]}`) with a precise error
-/// for the first bad entry.
+/// A course as a file gives it: the course, and its lessons when the file lists them.
+public struct CourseEntry: Hashable, Sendable {
+    public var course: Course
+    /// `nil` when the file gives none: the course is then one lesson named after it.
+    public var lessons: [Lesson]?
+
+    public init(course: Course, lessons: [Lesson]? = nil) {
+        self.course = course
+        self.lessons = lessons
+    }
+
+    /// The course with its lessons, the default single lesson included.
+    public var syllabus: Syllabus {
+        var course = self.course
+        let lessons = self.lessons ?? [Lesson(title: course.title, minutes: course.durationMinutes)]
+        course.lessonCount = lessons.count
+        return Syllabus(course: course, lessons: lessons)
+    }
+}
+
+/// Reads SPEC's course JSON (a top-level array, or `{"courses": [...]}`) strictly: every
+/// field in range, no unknown field, with a precise error for the first problem.
 public enum CourseJSON {
     /// Decodes and validates every entry. Prerequisites are checked against the file itself
     /// plus `knownIDs` (the courses already stored).
-    public static func decode(_ data: Data, knownIDs: Set<CourseID> = []) throws(CourseFileError) -> [Course] {
+    public static func decode(_ data: Data, knownIDs: Set<CourseID> = []) throws(CourseFileError) -> [CourseEntry] {
         let file = try parse(data)
         try file.checkPrerequisites(stored: knownIDs)
-        return file.courses
+        try file.checkCycles(storedPrerequisite: { _ in nil })
+        return file.entries
     }
 
     /// Decodes and validates every entry on its own and against the rest of the file; what
-    /// is left to check against the store is `CourseFile.outsidePrerequisites`.
+    /// is left to check against the store is `CourseFile.outsidePrerequisites` and cycles.
     public static func parse(_ data: Data) throws(CourseFileError) -> CourseFile {
-        let entries: [Entry]
         do {
             _ = try JSONSerialization.jsonObject(with: data, options: [.fragmentsAllowed])
         } catch {
-            throw .notJSON(reason: (error as NSError).localizedDescription)
+            throw brokenJSON(error, in: data)
         }
+        let entries: [Entry]
         do {
             if let list = try? JSONDecoder().decode([Entry].self, from: data) {
                 entries = list
             } else {
                 entries = try JSONDecoder().decode(Wrapper.self, from: data).courses
             }
+        } catch let problem as CourseFileError {
+            throw problem
         } catch {
             throw .wrongShape
         }
 
-        var courses: [Course] = []
+        var courses: [CourseEntry] = []
         var seen: Set<CourseID> = []
         for (index, entry) in entries.enumerated() {
             switch entry.result {
             case .failure(let problem):
-                throw .invalidField(index: index, id: entry.id, field: problem.field, reason: problem.reason)
+                throw problem.unknown
+                    ? .unknownField(index: index, id: entry.id, field: problem.field)
+                    : .invalidField(index: index, id: entry.id, field: problem.field, reason: problem.reason)
             case .success(let course):
-                guard seen.insert(course.id).inserted else { throw .duplicateID(index: index, id: course.id.rawValue) }
+                guard seen.insert(course.course.id).inserted else { throw .duplicateID(index: index, id: course.course.id.rawValue) }
                 courses.append(course)
             }
         }
-        for (index, course) in courses.enumerated() where course.prerequisiteID == course.id {
-            throw .unknownPrerequisite(index: index, id: course.id.rawValue, prerequisiteID: course.id.rawValue)
+        return CourseFile(entries: courses, ids: seen)
+    }
+
+    /// `line L, column C` from the position Foundation reports ("around character N", a
+    /// byte offset), or the end of the file for an unexpected end.
+    private static func brokenJSON(_ error: any Error, in data: Data) -> CourseFileError {
+        let detail = (error as NSError).userInfo[NSDebugDescriptionErrorKey] as? String ?? "the data is not in JSON format"
+        var offset = data.count
+        var reason = detail
+        if let range = detail.range(of: " around character ") {
+            let number = detail[range.upperBound...].prefix { $0.isNumber }
+            offset = min(data.count, Int(number) ?? data.count)
+            reason = String(detail[..<range.lowerBound])
         }
-        return CourseFile(courses: courses, ids: seen)
+        var line = 1
+        var column = 1
+        for byte in data.prefix(offset) {
+            if byte == UInt8(ascii: "\n") {
+                line += 1
+                column = 1
+            } else if byte & 0xC0 != 0x80 {
+                column += 1  // count characters, not the continuation bytes of UTF-8
+            }
+        }
+        return .notJSON(line: line, column: column, reason: reason.trimmingCharacters(in: CharacterSet(charactersIn: ". ")))
     }
 
     // MARK: - Decoding
 
     private struct Wrapper: Decodable {
         let courses: [Entry]
+
+        init(from decoder: any Decoder) throws {
+            let container = try decoder.container(keyedBy: AnyKey.self)
+            guard container.contains(AnyKey("courses")) else { throw CourseFileError.wrongShape }
+            if let unknown = container.allKeys.first(where: { $0.stringValue != "courses" }) {
+                throw CourseFileError.unknownTopLevelField(unknown.stringValue)
+            }
+            courses = try container.decode([Entry].self, forKey: AnyKey("courses"))
+        }
     }
 
     struct FieldProblem: Error {
         let field: String
         let reason: String
+        var unknown = false
     }
 
     /// One array element: a course, or the first problem found in it. Never throws, so one
     /// bad entry does not hide which entry it was.
     private struct Entry: Decodable {
         let id: String?
-        let result: Result<Course, FieldProblem>
+        let result: Result<CourseEntry, FieldProblem>
 
         init(from decoder: any Decoder) throws {
-            guard let container = try? decoder.container(keyedBy: Key.self) else {
+            guard let container = try? decoder.container(keyedBy: AnyKey.self) else {
                 id = nil
                 result = .failure(FieldProblem(field: "(entry)", reason: "must be an object"))
                 return
             }
-            let reader = FieldReader(container: container)
-            id = try? container.decodeIfPresent(String.self, forKey: .id)
-            result = Result { () throws(FieldProblem) -> Course in try reader.course() }
+            let reader = FieldReader(container: container, prefix: "")
+            id = try? container.decodeIfPresent(String.self, forKey: AnyKey("id"))
+            result = Result { () throws(FieldProblem) -> CourseEntry in try reader.entry() }
         }
     }
 
-    enum Key: String, CodingKey {
-        case id, title, instructor, category, level, price, currency, capacity, tags, active, description
-        case durationMinutes = "duration_minutes"
-        case enrolledCount = "enrolled_count"
-        case prerequisiteID = "prerequisite_id"
-    }
+    static let courseFields: Set<String> = [
+        "id", "title", "instructor", "category", "level", "duration_minutes", "price", "currency", "capacity",
+        "enrolled_count", "tags", "prerequisite_id", "active", "description", "lessons",
+    ]
+    static let lessonFields: Set<String> = ["title", "minutes"]
 
     private struct FieldReader {
-        let container: KeyedDecodingContainer<Key>
+        let container: KeyedDecodingContainer<AnyKey>
+        /// `lessons[2].` inside a lesson, so problems name the whole path.
+        let prefix: String
 
-        func course() throws(FieldProblem) -> Course {
-            let id = try requiredText(.id)
-            let levelName = try requiredText(.level)
+        func checkKnown(_ known: Set<String>) throws(FieldProblem) {
+            // The decoder does not keep the file's order: the first by name, so runs agree.
+            if let unknown = container.allKeys.map(\.stringValue).filter({ !known.contains($0) }).sorted().first {
+                throw FieldProblem(field: prefix + unknown, reason: "", unknown: true)
+            }
+        }
+
+        func entry() throws(FieldProblem) -> CourseEntry {
+            try checkKnown(CourseJSON.courseFields)
+            let id = try required(String.self, "id", "a string")
+            guard CourseLimits.isValidID(id) else {
+                throw FieldProblem(field: "id", reason: "must be 1 to 64 of the characters A-Z a-z 0-9 . _ -")
+            }
+            let levelName = try required(String.self, "level", "a string")
             guard let level = CourseLevel(rawValue: levelName) else {
-                throw FieldProblem(field: Key.level.rawValue, reason: "must be one of beginner, intermediate, advanced")
+                throw FieldProblem(field: "level", reason: "must be one of beginner, intermediate, advanced")
             }
-            let duration = try required(Int.self, .durationMinutes, "a whole number")
-            guard duration > 0 else { throw FieldProblem(field: Key.durationMinutes.rawValue, reason: "must be greater than 0") }
-            let price = try required(Double.self, .price, "a number")
-            guard price >= 0, price.isFinite else { throw FieldProblem(field: Key.price.rawValue, reason: "must be 0 or more") }
-            let currency = try requiredText(.currency)
+            let duration = try wholeNumber("duration_minutes", in: CourseLimits.minutes)!
+            let price = try required(Double.self, "price", "a number")
+            guard CourseLimits.price.contains(price) else {
+                throw FieldProblem(field: "price", reason: "must be between 0 and 1000000")
+            }
+            let currency = try required(String.self, "currency", "a string")
             guard currency.count == 3, currency.allSatisfy({ $0.isASCII && $0.isLetter }) else {
-                throw FieldProblem(field: Key.currency.rawValue, reason: "must be 3 letters")
+                throw FieldProblem(field: "currency", reason: "must be 3 letters")
             }
-            let capacity = try optional(Int.self, .capacity, "a whole number or null")
-            if let capacity, capacity < 0 { throw FieldProblem(field: Key.capacity.rawValue, reason: "must be 0 or more") }
-            let enrolled = try optional(Int.self, .enrolledCount, "a whole number") ?? 0
-            guard enrolled >= 0 else { throw FieldProblem(field: Key.enrolledCount.rawValue, reason: "must be 0 or more") }
-            return Course(
+            let capacity = try wholeNumber("capacity", in: CourseLimits.seats, optional: true, nullable: true)
+            let enrolled = try wholeNumber("enrolled_count", in: 0...CourseLimits.seats.upperBound, optional: true) ?? 0
+            if let capacity, enrolled > capacity {
+                throw FieldProblem(field: "enrolled_count", reason: "must not be above capacity (\(capacity))")
+            }
+            let prerequisite = try optional(String.self, "prerequisite_id", "a string or null")
+            if let prerequisite {
+                guard CourseLimits.isValidID(prerequisite) else {
+                    throw FieldProblem(field: "prerequisite_id", reason: "must be the id of a course")
+                }
+                guard prerequisite != id else { throw FieldProblem(field: "prerequisite_id", reason: "names the course itself") }
+            }
+            let course = Course(
                 id: CourseID(id),
-                title: try requiredText(.title),
-                instructor: try requiredText(.instructor),
-                category: try optional(String.self, .category, "a string"),
+                title: try text("title"),
+                instructor: try text("instructor"),
+                category: try optional(String.self, "category", "a string"),
                 level: level,
                 durationMinutes: duration,
                 price: Price(minorUnits: Int((price * 100).rounded()), currency: currency.uppercased()),
                 capacity: capacity,
                 enrolledCount: enrolled,
-                tags: try optional([String].self, .tags, "an array of strings") ?? [],
-                prerequisiteID: try optional(String.self, .prerequisiteID, "a string or null").map { CourseID($0) },
-                isActive: try optional(Bool.self, .active, "true or false") ?? true,
-                description: try requiredText(.description)
+                tags: try optional([String].self, "tags", "an array of strings") ?? [],
+                prerequisiteID: prerequisite.map { CourseID($0) },
+                isActive: try optional(Bool.self, "active", "true or false") ?? true,
+                description: try text("description")
             )
+            return CourseEntry(course: course, lessons: try lessons())
         }
 
-        private func requiredText(_ key: Key) throws(FieldProblem) -> String {
+        private func lessons() throws(FieldProblem) -> [Lesson]? {
+            guard container.contains(AnyKey("lessons")) else { return nil }
+            let list: [LessonEntry]
+            do {
+                list = try container.decode([LessonEntry].self, forKey: AnyKey("lessons"))
+            } catch {
+                throw FieldProblem(field: "lessons", reason: "must be an array of lessons ({\"title\": …, \"minutes\": …})")
+            }
+            guard CourseLimits.lessons.contains(list.count) else {
+                throw FieldProblem(field: "lessons", reason: "must hold 1 to 200 lessons")
+            }
+            var lessons: [Lesson] = []
+            for (index, entry) in list.enumerated() {
+                switch entry.result(prefix: "lessons[\(index)].") {
+                case .success(let lesson): lessons.append(lesson)
+                case .failure(let problem): throw problem
+                }
+            }
+            return lessons
+        }
+
+        /// A required text that still says something once control characters are removed.
+        func text(_ key: String) throws(FieldProblem) -> String {
             let text = try required(String.self, key, "a string")
-            guard !text.trimmingCharacters(in: .whitespacesAndNewlines).isEmpty else {
-                throw FieldProblem(field: key.rawValue, reason: "must not be empty")
+            let visible = text.unicodeScalars.filter { !($0.value < 0x20 || (0x7F..<0xA0).contains($0.value)) }
+            guard !String(String.UnicodeScalarView(visible)).trimmingCharacters(in: .whitespacesAndNewlines).isEmpty else {
+                throw FieldProblem(field: prefix + key, reason: "must not be empty")
             }
             return text
         }
 
-        private func required<T: Decodable>(_ type: T.Type, _ key: Key, _ kind: String) throws(FieldProblem) -> T {
+        /// A whole number within `range`; a fraction, or a number past any integer, says so.
+        func wholeNumber(_ key: String, in range: ClosedRange<Int>, optional isOptional: Bool = false, nullable: Bool = false) throws(FieldProblem) -> Int? {
+            let reason = "must be a whole number from \(range.lowerBound) to \(range.upperBound)" + (nullable ? ", or null" : "")
+            let value: Int?
+            do {
+                value = try container.decodeIfPresent(Int.self, forKey: AnyKey(key))
+            } catch {
+                throw FieldProblem(field: prefix + key, reason: reason)
+            }
+            guard let value else {
+                if isOptional { return nil }
+                throw FieldProblem(field: prefix + key, reason: "is missing")
+            }
+            guard range.contains(value) else { throw FieldProblem(field: prefix + key, reason: reason) }
+            return value
+        }
+
+        func required<T: Decodable>(_ type: T.Type, _ key: String, _ kind: String) throws(FieldProblem) -> T {
             guard let value = try optional(type, key, kind) else {
-                throw FieldProblem(field: key.rawValue, reason: "is missing")
+                throw FieldProblem(field: prefix + key, reason: "is missing")
             }
             return value
         }
 
-        private func optional<T: Decodable>(_ type: T.Type, _ key: Key, _ kind: String) throws(FieldProblem) -> T? {
+        func optional<T: Decodable>(_ type: T.Type, _ key: String, _ kind: String) throws(FieldProblem) -> T? {
             do {
-                return try container.decodeIfPresent(type, forKey: key)
+                return try container.decodeIfPresent(type, forKey: AnyKey(key))
             } catch {
-                throw FieldProblem(field: key.rawValue, reason: "must be \(kind)")
+                throw FieldProblem(field: prefix + key, reason: "must be \(kind)")
             }
+        }
+    }
+
+    /// One lesson of `lessons`, or its first problem.
+    private struct LessonEntry: Decodable {
+        let container: KeyedDecodingContainer<AnyKey>?
+
+        init(from decoder: any Decoder) throws {
+            container = try? decoder.container(keyedBy: AnyKey.self)
+        }
+
+        func result(prefix: String) -> Result<Lesson, FieldProblem> {
+            guard let container else {
+                return .failure(FieldProblem(field: String(prefix.dropLast()), reason: "must be an object"))
+            }
+            let reader = FieldReader(container: container, prefix: prefix)
+            return Result { () throws(FieldProblem) -> Lesson in
+                try reader.checkKnown(CourseJSON.lessonFields)
+                return Lesson(title: try reader.text("title"), minutes: try reader.wholeNumber("minutes", in: CourseLimits.minutes)!)
+            }
+        }
+    }
+
+    /// Any key, so unknown ones can be found and named.
+    struct AnyKey: CodingKey {
+        let stringValue: String
+        var intValue: Int? { nil }
+
+        init(_ name: String) {
+            stringValue = name
+        }
+
+        init?(stringValue: String) {
+            self.stringValue = stringValue
+        }
+
+        init?(intValue: Int) {
+            nil
         }
     }
 }
 
 /// A course file whose entries are each valid and whose ids are unique.
 public struct CourseFile: Sendable {
-    public let courses: [Course]
+    public let entries: [CourseEntry]
     let ids: Set<CourseID>
+
+    init(entries: [CourseEntry], ids: Set<CourseID>) {
+        self.entries = entries
+        self.ids = ids
+    }
 
     /// Prerequisites named in the file that are not courses of the file: they must already
     /// be stored.
     public var outsidePrerequisites: Set<CourseID> {
-        Set(courses.compactMap(\.prerequisiteID).filter { !ids.contains($0) })
+        Set(entries.compactMap(\.course.prerequisiteID).filter { !ids.contains($0) })
     }
 
     /// Fails on the first entry whose prerequisite is neither in the file nor in `stored`.
     public func checkPrerequisites(stored: Set<CourseID>) throws(CourseFileError) {
-        for (index, course) in courses.enumerated() {
-            if let prerequisite = course.prerequisiteID, !ids.contains(prerequisite), !stored.contains(prerequisite) {
-                throw .unknownPrerequisite(index: index, id: course.id.rawValue, prerequisiteID: prerequisite.rawValue)
+        for (index, entry) in entries.enumerated() {
+            if let prerequisite = entry.course.prerequisiteID, !ids.contains(prerequisite), !stored.contains(prerequisite) {
+                throw .unknownPrerequisite(index: index, id: entry.course.id.rawValue, prerequisiteID: prerequisite.rawValue)
+            }
+        }
+    }
+
+    /// Fails on the first entry whose chain of prerequisites comes back to a course already
+    /// on it, following the file's courses first and then the stored ones
+    /// (`storedPrerequisite` gives a stored course's prerequisite, `nil` for none or unknown).
+    public func checkCycles(storedPrerequisite: (CourseID) throws -> CourseID?) throws(CourseFileError) {
+        var inFile: [CourseID: CourseID?] = [:]
+        for entry in entries { inFile[entry.course.id] = entry.course.prerequisiteID }
+        for (index, entry) in entries.enumerated() {
+            var chain = [entry.course.id]
+            var next = entry.course.prerequisiteID
+            while let current = next {
+                if current == entry.course.id {
+                    throw .prerequisiteCycle(index: index, id: entry.course.id.rawValue, cycle: (chain + [current]).map(\.rawValue))
+                }
+                // A loop that does not come back here is reported at an entry on it.
+                if chain.contains(current) { break }
+                chain.append(current)
+                if let fromFile = inFile[current] {
+                    next = fromFile
+                } else {
+                    do { next = try storedPrerequisite(current) } catch { next = nil }
+                }
             }
         }
     }

@@ -30,18 +30,37 @@ public struct SQLiteCourseRepository: CourseRepository {
         case .after(let key): (bound, descending) = (key.rawValue, false)
         case .before(let key): (bound, descending) = (key.rawValue, true)
         }
-        let sql = Self.pageSQL(searching: match != nil, bounded: bound != nil, descending: descending)
         let limit = max(0, limit)
         let rows = try await database.read { db in
+            try Self.readPage(match: match, bound: bound, descending: descending, limit: limit, in: db)
+        }
+        return descending ? rows.reversed() : rows
+    }
+
+    /// Reads `limit` decodable rows from `bound` on. A damaged row is left out, and the rows
+    /// after it read instead, so the page is still full when the catalog goes on: a short
+    /// page means the end.
+    static func readPage(match: String?, bound: Int64?, descending: Bool, limit: Int, in db: Database) throws -> [CatalogRow] {
+        var rows: [CatalogRow] = []
+        var bound = bound
+        while rows.count < limit {
+            let wanted = limit - rows.count
+            let sql = pageSQL(searching: match != nil, bounded: bound != nil, descending: descending)
             var arguments = StatementArguments()
             if let match { _ = arguments.append(contentsOf: [match]) }
             if let bound { _ = arguments.append(contentsOf: [bound]) }
-            _ = arguments.append(contentsOf: [limit])
-            return try Row.fetchAll(db, sql: sql, arguments: arguments).map { row in
-                CatalogRow(key: CatalogKey(row["catalog_key"]), course: try CourseRow.course(from: row))
+            _ = arguments.append(contentsOf: [wanted])
+            let raw = try Row.fetchAll(db.cachedStatement(sql: sql), arguments: arguments)
+            for row in raw {
+                guard let key = row["catalog_key"] as Int64? else { continue }
+                bound = key
+                if let course = try? CourseRow.course(from: row) {
+                    rows.append(CatalogRow(key: CatalogKey(key), course: course))
+                }
             }
+            if raw.count < wanted { break }
         }
-        return descending ? rows.reversed() : rows
+        return rows
     }
 
     /// The page query: arguments are the match expression (when searching), the bound (when
@@ -78,11 +97,24 @@ public struct SQLiteCourseRepository: CourseRepository {
     }
 
     public func course(id: CourseID) async throws(AppError) -> Course {
-        let course = try await database.read { db in
-            try Row.fetchOne(db, sql: "SELECT \(CourseRow.columns) FROM course WHERE id = ?", arguments: [id.rawValue])
-                .map(CourseRow.course(from:))
-        }
+        let course = try await database.read { db in try Self.course(id, in: db) }
         guard let course else { throw .courseNotFound(id) }
         return course
+    }
+
+    public func syllabus(of id: CourseID) async throws(AppError) -> Syllabus {
+        let syllabus = try await database.read { db in
+            try Self.course(id, in: db).map { Syllabus(course: $0, lessons: try CourseRow.lessons(of: $0, in: db)) }
+        }
+        guard let syllabus else { throw .courseNotFound(id) }
+        return syllabus
+    }
+
+    private static func course(_ id: CourseID, in db: Database) throws -> Course? {
+        do {
+            return try CourseRow.fetch(id, in: db)
+        } catch let damaged as DamagedRow {
+            throw AppError.storage(.reading, detail: damaged.description)
+        }
     }
 }

@@ -16,30 +16,33 @@ public struct SQLiteEnrollmentRepository: EnrollmentRepository {
     public func enroll(userID: UserID, courseID: CourseID) async throws(AppError) -> Enrollment {
         let now = self.now()
         return try await database.write { db in
-            guard let course = try CourseRow.fetch(courseID, in: db) else { throw AppError.courseNotFound(courseID) }
+            guard let course = try Self.course(courseID, in: db) else { throw AppError.courseNotFound(courseID) }
             let existing = try EnrollmentRow.fetch(userID: userID, courseID: courseID, in: db)
             var prerequisite: (course: Course, completed: Bool)?
-            if let prerequisiteID = course.prerequisiteID, let required = try CourseRow.fetch(prerequisiteID, in: db) {
-                let status = try EnrollmentRow.fetch(userID: userID, courseID: prerequisiteID, in: db)?.status
-                prerequisite = (required, status == .completed)
+            if let prerequisiteID = course.prerequisiteID, let required = try Self.course(prerequisiteID, in: db) {
+                let enrollment = try EnrollmentRow.fetch(userID: userID, courseID: prerequisiteID, in: db)
+                prerequisite = (required, LessonRules.meetsPrerequisite(enrollment))
             }
             if let refusal = EnrollmentRules.refusal(for: course, existing: existing, prerequisite: prerequisite) {
                 throw AppError.refused(refusal)
             }
-            if existing != nil {
+            if let existing {
+                // Joining again starts again.
                 try db.execute(
-                    sql: "UPDATE enrollment SET status = 'active', progress = 0, enrolled_at = ? WHERE user_id = ? AND course_id = ?",
-                    arguments: [now, userID.rawValue, courseID.rawValue]
+                    sql: "UPDATE enrollment SET status = 'active', progress = 0, completed_at = NULL, enrolled_at = ? WHERE id = ?",
+                    arguments: [now, existing.id.rawValue]
                 )
+                try db.execute(sql: "DELETE FROM lesson_progress WHERE enrollment_id = ?", arguments: [existing.id.rawValue])
             } else {
                 try db.execute(
                     sql: "INSERT INTO enrollment (user_id, course_id, enrolled_at, status, progress) VALUES (?, ?, ?, 'active', 0)",
                     arguments: [userID.rawValue, courseID.rawValue, now]
                 )
             }
+            // The rules above saw a seat left, so the count stays within CourseLimits.seats.
             try db.execute(sql: "UPDATE course SET enrolled_count = enrolled_count + 1 WHERE id = ?", arguments: [courseID.rawValue])
             guard let enrollment = try EnrollmentRow.fetch(userID: userID, courseID: courseID, in: db) else {
-                throw AppError.storage(detail: "enrollment vanished inside its own transaction")
+                throw AppError.storage(.saving, detail: "enrollment vanished inside its own transaction")
             }
             return enrollment
         }
@@ -50,32 +53,72 @@ public struct SQLiteEnrollmentRepository: EnrollmentRepository {
             guard let existing = try EnrollmentRow.fetch(userID: userID, courseID: courseID, in: db), existing.holdsPlace else {
                 throw AppError.notEnrolled(courseID)
             }
-            try db.execute(
-                sql: "UPDATE enrollment SET status = 'dropped' WHERE id = ?", arguments: [existing.id.rawValue]
-            )
+            try db.execute(sql: "UPDATE enrollment SET status = 'dropped' WHERE id = ?", arguments: [existing.id.rawValue])
             try db.execute(
                 sql: "UPDATE course SET enrolled_count = max(0, enrolled_count - 1) WHERE id = ?", arguments: [courseID.rawValue]
             )
         }
     }
 
+    public func setLesson(_ number: Int, done: Bool, userID: UserID, courseID: CourseID) async throws(AppError) -> Enrollment {
+        let now = self.now()
+        return try await database.write { db in
+            guard let course = try Self.course(courseID, in: db) else { throw AppError.courseNotFound(courseID) }
+            let existing = try EnrollmentRow.fetch(userID: userID, courseID: courseID, in: db)
+            let updated: Enrollment
+            switch LessonRules.mark(number, done: done, in: existing, lessonCount: course.lessonCount, now: now) {
+            case .failure(.notEnrolled): throw AppError.notEnrolled(courseID)
+            case .failure(.noSuchLesson(let number)): throw AppError.noSuchLesson(courseID, number)
+            case .success(let enrollment): updated = enrollment
+            }
+            if done {
+                try db.execute(
+                    sql: "INSERT OR IGNORE INTO lesson_progress (enrollment_id, position, done_at) VALUES (?, ?, ?)",
+                    arguments: [updated.id.rawValue, number, now]
+                )
+            } else {
+                try db.execute(
+                    sql: "DELETE FROM lesson_progress WHERE enrollment_id = ? AND position = ?",
+                    arguments: [updated.id.rawValue, number]
+                )
+            }
+            try db.execute(
+                sql: "UPDATE enrollment SET status = ?, completed_at = ? WHERE id = ?",
+                arguments: [updated.status.rawValue, updated.completedAt, updated.id.rawValue]
+            )
+            // As stored (dates to the millisecond), so what the caller shows is what is kept.
+            guard let stored = try EnrollmentRow.fetch(userID: userID, courseID: courseID, in: db) else {
+                throw AppError.storage(.saving, detail: "enrollment vanished inside its own transaction")
+            }
+            return stored
+        }
+    }
+
     public func enrolledCourses(userID: UserID) async throws(AppError) -> [EnrolledCourse] {
         try await database.read { db in
-            try Row.fetchAll(db, sql: """
+            let done = try EnrollmentRow.lessonsDone(userID: userID, in: db)
+            return try Row.fetchAll(db, sql: """
                 SELECT \(CourseRow.qualifiedColumns(table: "course")), \(EnrollmentRow.qualifiedColumns)
                 FROM enrollment JOIN course ON course.id = enrollment.course_id
                 WHERE enrollment.user_id = ? AND enrollment.status != 'dropped'
                 ORDER BY enrollment.enrolled_at DESC, enrollment.id DESC
                 """, arguments: [userID.rawValue])
-            .map { row in
-                EnrolledCourse(course: try CourseRow.course(from: row), enrollment: try EnrollmentRow.enrollment(from: row))
+            .compactMap { row in
+                // A damaged course is left out of the list, not fatal to it.
+                guard let course = try? CourseRow.course(from: row) else { return nil }
+                var enrollment = try EnrollmentRow.enrollment(from: row)
+                enrollment.lessonsDone = done[enrollment.id] ?? []
+                return EnrolledCourse(course: course, enrollment: enrollment)
             }
         }
     }
 
-    public func enrollment(userID: UserID, courseID: CourseID) async throws(AppError) -> Enrollment? {
-        try await database.read { db in
-            try EnrollmentRow.fetch(userID: userID, courseID: courseID, in: db)
+    /// A course for the rules; a damaged one is refused as a storage failure, not a trap.
+    private static func course(_ id: CourseID, in db: Database) throws -> Course? {
+        do {
+            return try CourseRow.fetch(id, in: db)
+        } catch let damaged as DamagedRow {
+            throw AppError.storage(.reading, detail: damaged.description)
         }
     }
 }
@@ -85,29 +128,51 @@ enum EnrollmentRow {
     static let qualifiedColumns = """
         enrollment.id AS enrollment_id, enrollment.user_id AS enrollment_user_id, \
         enrollment.course_id AS enrollment_course_id, enrollment.enrolled_at AS enrollment_enrolled_at, \
-        enrollment.status AS enrollment_status, enrollment.progress AS enrollment_progress
+        enrollment.status AS enrollment_status, enrollment.completed_at AS enrollment_completed_at
         """
 
     static func fetch(userID: UserID, courseID: CourseID, in db: Database) throws -> Enrollment? {
-        try Row.fetchOne(
-            db,
-            sql: "SELECT \(qualifiedColumns) FROM enrollment WHERE user_id = ? AND course_id = ?",
+        guard let row = try Row.fetchOne(
+            db.cachedStatement(sql: "SELECT \(qualifiedColumns) FROM enrollment WHERE user_id = ? AND course_id = ?"),
             arguments: [userID.rawValue, courseID.rawValue]
-        ).map(enrollment(from:))
+        ) else { return nil }
+        var enrollment = try enrollment(from: row)
+        enrollment.lessonsDone = Set(try Int.fetchAll(
+            db.cachedStatement(sql: "SELECT position FROM lesson_progress WHERE enrollment_id = ?"),
+            arguments: [enrollment.id.rawValue]
+        ))
+        return enrollment
     }
 
+    /// The lessons done in every enrollment of a learner, by enrollment.
+    static func lessonsDone(userID: UserID, in db: Database) throws -> [EnrollmentID: Set<Int>] {
+        var done: [EnrollmentID: Set<Int>] = [:]
+        let rows = try Row.fetchAll(db, sql: """
+            SELECT lesson_progress.enrollment_id, lesson_progress.position FROM lesson_progress
+            JOIN enrollment ON enrollment.id = lesson_progress.enrollment_id
+            WHERE enrollment.user_id = ? AND enrollment.status != 'dropped'
+            """, arguments: [userID.rawValue])
+        for row in rows {
+            let reader = RowReader(row: row, what: "lesson progress")
+            done[EnrollmentID(try reader.int64("enrollment_id")), default: []].insert(try reader.int("position"))
+        }
+        return done
+    }
+
+    /// The enrollment in a row, without its lessons done (read separately).
     static func enrollment(from row: Row) throws -> Enrollment {
-        let statusName: String = row["enrollment_status"]
+        let reader = RowReader(row: row, what: "enrollment")
+        let statusName = try reader.string("enrollment_status")
         guard let status = EnrollmentStatus(rawValue: statusName) else {
-            throw DatabaseError(message: "unknown enrollment status \(statusName)")
+            throw DamagedRow(description: "enrollment: status \(statusName.debugDescription) is unknown")
         }
         return Enrollment(
-            id: EnrollmentID(row["enrollment_id"]),
-            userID: UserID(row["enrollment_user_id"]),
-            courseID: CourseID(row["enrollment_course_id"] as String),
-            enrolledAt: row["enrollment_enrolled_at"],
+            id: EnrollmentID(try reader.int64("enrollment_id")),
+            userID: UserID(try reader.int64("enrollment_user_id")),
+            courseID: CourseID(try reader.string("enrollment_course_id")),
+            enrolledAt: try reader.date("enrollment_enrolled_at"),
             status: status,
-            progress: row["enrollment_progress"]
+            completedAt: try reader.optionalDate("enrollment_completed_at")
         )
     }
 }

@@ -10,19 +10,23 @@ public struct SQLiteFavouritesRepository: FavouritesRepository {
         self.database = database
     }
 
-    public func toggle(userID: UserID, courseID: CourseID) async throws(AppError) -> Bool {
+    public func setFavourite(_ isFavourite: Bool, userID: UserID, courseID: CourseID) async throws(AppError) {
+        let now = Date()
         try await database.write { db in
-            guard try CourseRow.fetch(courseID, in: db) != nil else { throw AppError.courseNotFound(courseID) }
-            try db.execute(
-                sql: "DELETE FROM favourite WHERE user_id = ? AND course_id = ?",
-                arguments: [userID.rawValue, courseID.rawValue]
-            )
-            if db.changesCount > 0 { return false }
-            try db.execute(
-                sql: "INSERT INTO favourite (user_id, course_id, created_at) VALUES (?, ?, ?)",
-                arguments: [userID.rawValue, courseID.rawValue, Date()]
-            )
-            return true
+            guard try Bool.fetchOne(db, sql: "SELECT 1 FROM course WHERE id = ?", arguments: [courseID.rawValue]) == true else {
+                throw AppError.courseNotFound(courseID)
+            }
+            if isFavourite {
+                try db.execute(
+                    sql: "INSERT OR IGNORE INTO favourite (user_id, course_id, created_at) VALUES (?, ?, ?)",
+                    arguments: [userID.rawValue, courseID.rawValue, now]
+                )
+            } else {
+                try db.execute(
+                    sql: "DELETE FROM favourite WHERE user_id = ? AND course_id = ?",
+                    arguments: [userID.rawValue, courseID.rawValue]
+                )
+            }
         }
     }
 
@@ -33,14 +37,7 @@ public struct SQLiteFavouritesRepository: FavouritesRepository {
                 WHERE favourite.user_id = ?
                 ORDER BY course.sort_key, course.id
                 """, arguments: [userID.rawValue])
-            .map(CourseRow.course(from:))
-        }
-    }
-
-    public func favouriteIDs(userID: UserID) async throws(AppError) -> Set<CourseID> {
-        try await database.read { db in
-            Set(try String.fetchAll(db, sql: "SELECT course_id FROM favourite WHERE user_id = ?", arguments: [userID.rawValue])
-                .map { CourseID($0) })
+            .compactMap { try? CourseRow.course(from: $0) }  // a damaged course is left out, not fatal
         }
     }
 }

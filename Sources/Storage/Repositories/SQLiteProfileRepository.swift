@@ -9,13 +9,22 @@ public struct SQLiteProfileRepository: ProfileRepository {
         self.database = database
     }
 
+    public func user(id: UserID) async throws(AppError) -> User {
+        let user = try await database.read { db in
+            try Row.fetchOne(db, sql: "SELECT \(UserRow.columns) FROM user WHERE id = ?", arguments: [id.rawValue])
+                .map(UserRow.user(from:))
+        }
+        guard let user else { throw .notSignedIn }
+        return user
+    }
+
     public func updateName(userID: UserID, to name: String) async throws(AppError) -> User {
         try await database.write { db in
             try db.execute(sql: "UPDATE user SET name = ? WHERE id = ?", arguments: [name, userID.rawValue])
             guard db.changesCount == 1,
-                  let row = try Row.fetchOne(db, sql: "SELECT id, name, email, role, created_at FROM user WHERE id = ?", arguments: [userID.rawValue])
+                  let row = try Row.fetchOne(db, sql: "SELECT \(UserRow.columns) FROM user WHERE id = ?", arguments: [userID.rawValue])
             else { throw AppError.notSignedIn }
-            return UserRow.user(from: row)
+            return try UserRow.user(from: row)
         }
     }
 }

@@ -13,7 +13,7 @@ public struct SQLiteSessionRepository: SessionRepository {
         self.hasher = hasher
     }
 
-    public func currentUser() async throws(AppError) -> User? {
+    public func restoreSession() async throws(AppError) -> User? {
         try await database.read { db in
             try Row.fetchOne(db, sql: """
                 SELECT user.id, user.name, user.email, user.role, user.created_at
@@ -28,40 +28,43 @@ public struct SQLiteSessionRepository: SessionRepository {
         let normalized = email.trimmingCharacters(in: .whitespaces)
         let found = try await database.read { db in
             try Row.fetchOne(db, sql: "SELECT id, name, email, role, created_at, password_hash FROM user WHERE email = ?", arguments: [normalized])
-                .map { (UserRow.user(from: $0), $0["password_hash"] as String) }
+                .map { (try UserRow.user(from: $0), try RowReader(row: $0, what: "user").string("password_hash")) }
         }
         // A missing account still pays for one hash, so timing does not tell which part was wrong.
-        let stored = found?.1
-            ?? "pbkdf2-sha256$\(hasher.rounds)$\(Data(count: 16).base64EncodedString())$\(Data(count: 32).base64EncodedString())"
+        let stored = found?.1 ?? hasher.decoyHash
         guard hasher.verify(password, against: stored), let user = found?.0 else { throw .invalidCredentials }
         try await startSession(for: user.id)
         return user
     }
 
     public func createAccount(name: String, email: String, password: String) async throws(AppError) -> User {
-        let name = try AccountRules.name(name)
-        let email = try AccountRules.email(email)
-        try AccountRules.password(password)
+        let account: NewAccount
+        switch AccountRules.validate(name: name, email: email, password: password) {
+        case .success(let valid): account = valid
+        case .failure(let rejection): throw .invalidAccount(rejection)
+        }
         let hash: String
-        do { hash = try hasher.hash(password) } catch { throw .storage(detail: "hashing failed: \(error)") }
+        do { hash = try hasher.hash(account.password) } catch { throw .storage(.saving, detail: "hashing failed: \(error)") }
         let now = Date()
         return try await database.write { db in
-            if try Bool.fetchOne(db, sql: "SELECT 1 FROM user WHERE email = ?", arguments: [email]) == true {
+            if try Bool.fetchOne(db, sql: "SELECT 1 FROM user WHERE email = ?", arguments: [account.email]) == true {
                 throw AppError.emailTaken
             }
             try db.execute(
                 sql: "INSERT INTO user (name, email, password_hash, role, created_at) VALUES (?, ?, ?, 'learner', ?)",
-                arguments: [name, email, hash, now]
+                arguments: [account.name, account.email, hash, now]
             )
             let id = db.lastInsertedRowID
             try db.execute(sql: "INSERT OR REPLACE INTO session (id, user_id, created_at) VALUES (1, ?, ?)", arguments: [id, now])
-            return User(id: UserID(id), name: name, email: email, role: .learner, memberSince: now)
+            return User(id: UserID(id), name: account.name, email: account.email, role: .learner, memberSince: now)
         }
     }
 
-    public func signOut() async throws(AppError) {
+    /// Forgets the stored session only if it is still this learner's: another instance may
+    /// have signed someone else in since, and that one stays for the next start.
+    public func signOut(userID: UserID) async throws(AppError) {
         try await database.write { db in
-            try db.execute(sql: "DELETE FROM session")
+            try db.execute(sql: "DELETE FROM session WHERE user_id = ?", arguments: [userID.rawValue])
         }
     }
 
@@ -73,38 +76,18 @@ public struct SQLiteSessionRepository: SessionRepository {
     }
 }
 
-/// The account form's rules, checked before anything is hashed or written.
-enum AccountRules {
-    static func name(_ raw: String) throws(AppError) -> String {
-        switch ProfileName.validate(raw) {
-        case .success(let name): return name
-        case .failure(let rejection): throw .invalidAccount(reason: rejection.message)
-        }
-    }
-
-    static func email(_ raw: String) throws(AppError) -> String {
-        let email = raw.trimmingCharacters(in: .whitespaces)
-        let parts = email.split(separator: "@", omittingEmptySubsequences: false)
-        guard parts.count == 2, !parts[0].isEmpty, parts[1].contains("."), !parts[1].hasPrefix("."), !parts[1].hasSuffix("."),
-              !email.contains(where: { $0.isWhitespace })
-        else { throw .invalidAccount(reason: "Enter a valid email address") }
-        return email
-    }
-
-    static func password(_ password: String) throws(AppError) {
-        guard password.count >= 8 else { throw .invalidAccount(reason: "Use a password of 8 or more characters") }
-    }
-}
-
 /// Mapping of `user` rows; never reads the password hash into a `User`.
 enum UserRow {
-    static func user(from row: Row) -> User {
-        User(
-            id: UserID(row["id"]),
-            name: row["name"],
-            email: row["email"],
-            role: UserRole(rawValue: row["role"]) ?? .learner,
-            memberSince: row["created_at"]
+    static let columns = "id, name, email, role, created_at"
+
+    static func user(from row: Row) throws -> User {
+        let reader = RowReader(row: row, what: "user")
+        return User(
+            id: UserID(try reader.int64("id")),
+            name: try reader.string("name"),
+            email: try reader.string("email"),
+            role: UserRole(rawValue: try reader.string("role")) ?? .learner,
+            memberSince: try reader.date("created_at")
         )
     }
 }

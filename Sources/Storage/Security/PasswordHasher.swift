@@ -24,6 +24,12 @@ public struct PasswordHasher: Sendable {
         return "pbkdf2-sha256$\(rounds)$\(Data(salt).base64EncodedString())$\(Data(derived).base64EncodedString())"
     }
 
+    /// A well-formed hash that no password produces, for an unknown email: checking against
+    /// it costs what checking a real one does, so timing does not tell which part was wrong.
+    public var decoyHash: String {
+        "pbkdf2-sha256$\(rounds)$\(Data(count: 16).base64EncodedString())$\(Data(count: 32).base64EncodedString())"
+    }
+
     /// True when `password` produces `stored`; compares in constant time.
     public func verify(_ password: String, against stored: String) -> Bool {
         let parts = stored.split(separator: "$").map(String.init)

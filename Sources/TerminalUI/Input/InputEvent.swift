@@ -13,6 +13,8 @@ public enum Key: Hashable, Sendable {
 /// A mouse action at a cell.
 public enum MouseEvent: Hashable, Sendable {
     case click(x: Int, y: Int)
+    /// A second click on the same cell soon after the first (which came as `click`).
+    case doubleClick(x: Int, y: Int)
     case wheelUp(x: Int, y: Int)
     case wheelDown(x: Int, y: Int)
 }

@@ -17,7 +17,7 @@ public enum EventResult: Hashable, Sendable {
     case ignored
 }
 
-/// A key and what it does, for the footer and the help overlay.
+/// A key and what it does, as a line of the help overlay.
 public struct KeyHint: Hashable, Sendable {
     public var key: String
     public var label: String
@@ -26,6 +26,29 @@ public struct KeyHint: Hashable, Sendable {
         self.key = key
         self.label = label
     }
+}
+
+/// Something a screen lets the learner do, declared once: the footer shows it (short
+/// `label`) while it is available, the `?` overlay and `tui --help` list it (`help`).
+public struct KeyDeclaration: Hashable, Sendable {
+    /// The key as written for a person: `f`, `Enter`, `↑↓`.
+    public let key: String
+    /// The footer's word for it.
+    public let label: String
+    /// The overlay's and `--help`'s sentence for it.
+    public let help: String
+    /// False for keys the footer never has room for (Home, PgDn…): listed in help only.
+    public let inFooter: Bool
+
+    public init(_ key: String, _ label: String, help: String, inFooter: Bool = true) {
+        self.key = key
+        self.label = label
+        self.help = help
+        self.inFooter = inFooter
+    }
+
+    public var hint: KeyHint { KeyHint(key, label) }
+    public var helpHint: KeyHint { KeyHint(key, help) }
 }
 
 /// A one-line message in the footer.
@@ -38,37 +61,92 @@ public struct StatusMessage: Hashable, Sendable {
 
     public var text: String
     public var kind: Kind
+    /// For a question about something named (`Unenroll from <title>? (y/n)`): the parts, so a
+    /// short line cuts the name and never the question.
+    public private(set) var question: Question?
+
+    public struct Question: Hashable, Sendable {
+        public var before: String
+        public var subject: String
+        public var after: String
+    }
 
     public init(_ text: String, kind: Kind = .info) {
         self.text = text
         self.kind = kind
     }
+
+    public static func error(_ text: String) -> StatusMessage { StatusMessage(text, kind: .error) }
+    public static func success(_ text: String) -> StatusMessage { StatusMessage(text, kind: .success) }
+
+    /// `before` + `subject` + `after`, where only the subject is ever cut.
+    public static func question(_ before: String, _ subject: String, _ after: String) -> StatusMessage {
+        var message = StatusMessage(before + subject + after)
+        message.question = Question(before: before, subject: subject, after: after)
+        return message
+    }
+
+    /// As the footer writes it: errors start with `✗`, so they differ without colour too.
+    public var displayText: String { kind == .error ? "✗ \(text)" : text }
+
+    /// `displayText` in at most `width` columns: a question keeps its words and cuts its subject.
+    public func displayText(fitting width: Int) -> String {
+        guard let question, displayText.displayWidth > width else { return TerminalText.clean(displayText, width: width) }
+        let room = width - question.before.displayWidth - question.after.displayWidth
+        guard room >= 2 else { return TerminalText.clean(displayText, width: width) }
+        return question.before + TerminalText.clean(question.subject, width: room) + question.after
+    }
 }
 
-/// One screen of the app: it draws its view-model's state and handles the events it knows.
+/// One screen of the app: it draws its view-model's state, declares its keys, and handles
+/// the events it knows. Keys reach it through the shell's one input queue, in order, and
+/// only when `accepts` says it can take them.
 @MainActor
 public protocol Screen: AnyObject {
-    /// The keys that work here, shown in the footer.
-    var keyHints: [KeyHint] { get }
-    /// Every key of this screen, in any state, for the `?` help overlay.
-    var helpKeys: [KeyHint] { get }
+    /// Every key of this screen, in any state, declared once.
+    var keys: [KeyDeclaration] { get }
+    /// Whether a declared key does something now; the footer shows only those.
+    func isAvailable(_ key: KeyDeclaration) -> Bool
+    /// What the `?` overlay says besides the keys (marks, filters).
+    var notes: [HelpSection] { get }
     /// The footer's status message, if any.
     var statusMessage: StatusMessage? { get }
-    /// True while a text field has focus: then only Ctrl-C is a global key.
+    /// True while a text field or a question has the keyboard: then only Ctrl-C is global.
     var isCapturingText: Bool { get }
     /// True while something moves on screen (a spinner), so the shell keeps ticking frames.
     var isAnimating: Bool { get }
 
-    /// Called each time the screen becomes the visible one.
+    /// False while the screen cannot apply `event` to what it shows yet, because what the
+    /// key acts on is loading (a search, a page, the screen itself): the shell's queue holds
+    /// the key, and the ones after it, until this turns true.
+    func accepts(_ event: InputEvent) -> Bool
+    /// Called each time the screen becomes the visible one. Starts what it needs to load,
+    /// and marks itself busy at once, so keys typed next wait for it.
     func appear()
+    /// Called when the screen leaves for good (popped, or its learner signed out): the
+    /// tasks it started are cancelled.
+    func disappear()
     func draw(in canvas: inout some Canvas, frame: Frame)
-    func handle(_ event: InputEvent) -> EventResult
+    /// Applies a key or mouse event. Returns when what the key does to the screen is done;
+    /// a save it starts goes on in the background (see `settle`).
+    func handle(_ event: InputEvent) async -> EventResult
+    /// Waits until the work this screen started (loads and saves) has finished.
+    func settle() async
 }
 
 extension Screen {
-    public var helpKeys: [KeyHint] { keyHints }
+    public func isAvailable(_ key: KeyDeclaration) -> Bool { true }
+    public var notes: [HelpSection] { [] }
     public var statusMessage: StatusMessage? { nil }
     public var isCapturingText: Bool { false }
     public var isAnimating: Bool { false }
+    public func accepts(_ event: InputEvent) -> Bool { true }
     public func appear() {}
+    public func disappear() {}
+    public func settle() async {}
+
+    /// The keys the footer offers now.
+    public var availableKeys: [KeyDeclaration] {
+        keys.filter { $0.inFooter && isAvailable($0) }
+    }
 }

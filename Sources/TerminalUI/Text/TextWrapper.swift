@@ -63,9 +63,10 @@ public struct LineBreaker: IteratorProtocol, Sendable {
                     position = index
                     return line
                 }
-                // A character wider than the whole line still makes progress, on a line of its own.
+                // A character wider than the whole line still makes progress, on a line of its
+                // own (with any zero-width marks read before it).
                 position = after
-                return String(character)
+                return line + String(character)
             }
             line.append(character)
             lineWidth += characterWidth

@@ -1,13 +1,23 @@
-/// The bottom row: a status message when there is one, else the keys that work here.
+/// The bottom row: a status message when there is one, then the keys that work here. The
+/// message never takes the whole row: `pinned` (the help key) always shows at the right edge.
 public enum Footer {
     public static func draw(
         in canvas: inout some Canvas,
         row: Int,
         hints: [KeyHint],
-        status: StatusMessage?
+        status: StatusMessage?,
+        pinned: KeyHint? = nil
     ) {
         let width = canvas.size.width
         canvas.fill(Rect(x: 0, y: row, width: width, height: 1), style: .normal)
+        var right = width - 1
+        if let pinned {
+            let pinnedWidth = pinned.key.displayWidth + 1 + pinned.label.displayWidth
+            let x = width - 1 - pinnedWidth
+            canvas.draw(pinned.key, x: x, y: row, style: .key)
+            canvas.draw(pinned.label, x: x + pinned.key.displayWidth + 1, y: row, style: .dim)
+            right = x - 2
+        }
         var x = 1
         if let status {
             let style: Style = switch status.kind {
@@ -15,11 +25,14 @@ public enum Footer {
             case .success: .success
             case .error: .error
             }
-            x += canvas.draw(status.text, x: x, y: row, width: width - 2, style: style) + 3
+            // All the row but the help key, which always stays; the other keys follow if
+            // there is room.
+            let room = right - x
+            x += canvas.draw(status.displayText(fitting: room), x: x, y: row, width: room, style: style) + 3
         }
         for hint in hints {
             let needed = hint.key.displayWidth + 1 + hint.label.displayWidth
-            guard x + needed < width else { break }
+            guard x + needed <= right else { break }
             x += canvas.draw(hint.key, x: x, y: row, style: .key) + 1
             x += canvas.draw(hint.label, x: x, y: row, style: .dim) + 2
         }

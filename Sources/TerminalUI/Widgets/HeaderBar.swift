@@ -3,30 +3,61 @@
 public enum HeaderBar {
     static let brand = "EduGo"
 
+    private struct Layout {
+        var showBrand: Bool
+        /// The columns of each tab's label.
+        var tabs: [Range<Int>]
+    }
+
+    private static func layout(tabs: [String], width: Int, name: String) -> Layout {
+        let labels = tabs.enumerated().map { " \($0.offset + 1) \($0.element) " }
+        let tabsWidth = labels.reduce(0) { $0 + $1.displayWidth }
+        let brandWidth = brand.displayWidth + 2
+        let showBrand = 1 + brandWidth + tabsWidth + (name.isEmpty ? 0 : 2 + name.displayWidth) + 1 <= width
+        var x = 1 + (showBrand ? brandWidth : 0)
+        let ranges = labels.map { label in
+            defer { x += label.displayWidth }
+            return x..<(x + label.displayWidth)
+        }
+        return Layout(showBrand: showBrand, tabs: ranges)
+    }
+
+    /// The tab under column `x`, if any.
+    public static func tab(atColumn x: Int, tabs: [String], width: Int, userName: String?) -> Int? {
+        let name = userName.map { TerminalText.clean($0, width: 30) } ?? ""
+        return layout(tabs: tabs, width: width, name: name).tabs.firstIndex { $0.contains(x) }
+    }
+
+    /// Draws the bar. `mark` (e.g. that the server cannot be reached) sits at the right edge.
     public static func draw(
         in canvas: inout some Canvas,
         row: Int,
         tabs: [String],
         selectedTab: Int,
-        userName: String?
+        userName: String?,
+        mark: String? = nil
     ) {
         let width = canvas.size.width
         canvas.fill(Rect(x: 0, y: row, width: width, height: 1), style: .header)
-        let labels = tabs.enumerated().map { " \($0.offset + 1) \($0.element) " }
-        let tabsWidth = labels.reduce(0) { $0 + $1.displayWidth }
         let name = userName.map { TerminalText.clean($0, width: 30) } ?? ""
-        let brandWidth = brand.displayWidth + 2
-        let showBrand = 1 + brandWidth + tabsWidth + (name.isEmpty ? 0 : 2 + name.displayWidth) + 1 <= width
-        var x = 1
-        if showBrand {
-            x += canvas.draw(brand, x: x, y: row, style: .header) + 2
+        let layout = layout(tabs: tabs, width: width, name: name)
+        if layout.showBrand {
+            canvas.draw(brand, x: 1, y: row, style: .header)
         }
-        for (index, label) in labels.enumerated() {
-            x += canvas.draw(label, x: x, y: row, style: index == selectedTab ? .activeTab : .header)
+        for (index, range) in layout.tabs.enumerated() {
+            canvas.draw(" \(index + 1) \(tabs[index]) ", x: range.lowerBound, y: row, style: index == selectedTab ? .activeTab : .header)
         }
-        let room = width - x - 2
+        var right = width - 1
+        if let mark {
+            let shown = TerminalText.clean(mark, width: max(0, width / 2))
+            right -= shown.displayWidth
+            canvas.draw(shown, x: right, y: row, style: .activeTab)
+            right -= 2
+        }
+        let left = layout.tabs.last?.upperBound ?? (layout.showBrand ? 1 + brand.displayWidth : 1)
+        let room = right - left - 1
         guard !name.isEmpty, room >= 4 else { return }
         let shown = TerminalText.truncate(name, toWidth: room)
-        canvas.draw(shown, x: width - shown.displayWidth - 1, y: row, style: .header)
+        canvas.draw(shown, x: right - shown.displayWidth, y: row, style: .header)
     }
 }

@@ -14,14 +14,6 @@ public enum HelpOverlay {
     public static let title = "Keys"
     public static let closeHint = "? or Esc closes"
 
-    /// The keys every list shares, for screens to put in their help.
-    public static let listKeys: [KeyHint] = [
-        KeyHint("↑ ↓  k j", "move"),
-        KeyHint("PgUp PgDn", "move a page"),
-        KeyHint("Home End  g G", "first / last"),
-        KeyHint("mouse", "wheel scrolls, click selects"),
-    ]
-
     private enum Line: Equatable {
         case heading(String)
         case key(KeyHint)

@@ -32,7 +32,7 @@ public enum ListView {
             state.move(by: -3, itemCount: itemCount, pageSize: area.height)
         case .wheelDown:
             state.move(by: 3, itemCount: itemCount, pageSize: area.height)
-        case .click(let x, let y):
+        case .click(let x, let y), .doubleClick(let x, let y):
             guard area.contains(x: x, y: y) else { return false }
             let range = state.visibleRange(itemCount: itemCount, height: area.height)
             let index = range.lowerBound + (y - area.y)

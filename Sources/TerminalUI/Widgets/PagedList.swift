@@ -25,11 +25,23 @@ public enum ListCount: Hashable, Sendable {
     case atLeast(Int)
 }
 
+/// Why a list could not be loaded, in words for the person at the terminal.
+public struct ListLoadError: Error, Hashable, Sendable {
+    public var message: String
+
+    public init(message: String) {
+        self.message = message
+    }
+}
+
 /// A list too long to hold: it keeps a window of a few pages around the selection and reads
-/// the next page by key (keyset paging) as the selection nears an edge, so memory and the
-/// work per key stay the same however long the list is. Shares `LoadableList`'s rules: one
-/// load at a time, silent refreshes that keep the selected item, and only the newest fetch
-/// applied.
+/// the next page by key (keyset paging) before the selection gets to an edge, so memory and
+/// the work per key stay the same however long the list is.
+///
+/// Loads are awaited by whoever asks; work nobody waits for (prefetching, a new query while
+/// typing) runs in tasks the list owns, so `settle()` waits for all of it. Only the newest
+/// window replacement is ever applied: a result that comes back after a newer request is
+/// dropped, and a new query cancels the one it replaces.
 @Observable
 @MainActor
 public final class PagedList<ItemKey: Comparable & Sendable, Item: Identifiable & Sendable> {
@@ -44,20 +56,24 @@ public final class PagedList<ItemKey: Comparable & Sendable, Item: Identifiable 
     public private(set) var count: ListCount?
     /// The whole list's index of the window's first item, when it is known.
     public private(set) var windowStart: Int?
+    /// True while content on screen is being read again (a spinner shows beside it).
+    public private(set) var isRefreshing = false
+    /// True while what the list should show is not what it shows yet: the first load, a new
+    /// query, a jump to an end. Keys that act on the rows wait for this to clear.
+    public private(set) var isUnsettled = false
 
     /// Items read per fetch.
     public let pageSize: Int
     @ObservationIgnored private var keys: [ItemKey] = []
     @ObservationIgnored private var hasMoreBefore = false
     @ObservationIgnored private var hasMoreAfter = false
-    @ObservationIgnored private var extending: Set<Bool> = []  // true: after, false: before
-    @ObservationIgnored private var isRefreshing = false
+    @ObservationIgnored private var extending: [Bool: Task<Void, Never>] = [:]  // true: after
     @ObservationIgnored private var refreshAgain = false
     /// Counts window replacements; a fetch started before the newest one is dropped.
     @ObservationIgnored private var generation = 0
     @ObservationIgnored private var viewportHeight = 20
-    /// List keys pressed while the list was loading, applied when it arrives.
-    @ObservationIgnored private var pendingKeys: [Key] = []
+    @ObservationIgnored private var requeryTask: Task<Void, Never>?
+    @ObservationIgnored private let tasks = OwnedTasks()
     @ObservationIgnored private let fetchPage: FetchPage
     @ObservationIgnored private let fetchCount: FetchCount
 
@@ -79,24 +95,46 @@ public final class PagedList<ItemKey: Comparable & Sendable, Item: Identifiable 
     /// The selected item's index in the whole list, when known.
     public var position: Int? { windowStart.map { $0 + selection.selectedIndex } }
 
-    // MARK: - Loading
-
-    /// Loads with the loading state shown, where the window was (the first page the first
-    /// time), keeping the selected item selected; ignored while a load is in flight.
-    public func load() async {
-        guard !state.isLoading else { return }
-        let keep = selected?.id
-        let (start, size) = (windowStart, max(pageSize, items.count))
-        let mine = generation
-        let anchor = await anchorOfWindow()
-        guard mine == generation, !state.isLoading else { return }
-        state = .loading
-        await replaceWindow(from: anchor, keeping: keep, start: start, size: size)
+    /// True when keys can act on the rows: something is loaded and it is current.
+    public var isSettled: Bool {
+        guard !isUnsettled else { return false }
+        switch state {
+        case .idle, .loading: return false
+        case .loaded, .empty, .error: return true
+        }
     }
 
-    /// Reads the window again where it is, silently, keeping selected whatever is selected
-    /// when the result arrives. Asked while one is in flight, it runs once more after it, so
-    /// the last change made before asking is always shown.
+    // MARK: - Loading
+
+    /// For a screen becoming visible: loads the first time, refreshes afterwards.
+    public func appear() async {
+        switch state {
+        case .idle: await load()
+        case .loaded, .empty: await refresh()
+        case .loading, .error: break
+        }
+    }
+
+    /// Loads with the loading state shown (the first page); ignored while a load is in flight.
+    public func load() async {
+        guard !state.isLoading else { return }
+        state = .loading
+        await replaceWindow(from: .first)
+    }
+
+    /// `r`: reads the list again. Content on screen stays, with a spinner, until the new one
+    /// arrives; with nothing on screen (an error), it loads.
+    public func reload() async {
+        switch state {
+        case .loaded, .empty: await refresh()
+        case .idle, .error: await load()
+        case .loading: break
+        }
+    }
+
+    /// Reads the window again where it is, keeping on screen what is there and selected
+    /// whatever is selected when the result arrives. Asked while one is in flight, it runs
+    /// once more after it, so the last change made before asking is always shown.
     public func refresh() async {
         guard !state.isLoading else { return }
         guard !isRefreshing else {
@@ -110,8 +148,38 @@ public final class PagedList<ItemKey: Comparable & Sendable, Item: Identifiable 
             let mine = generation
             let anchor = await anchorOfWindow()
             guard mine == generation else { return }
-            await replaceWindow(from: anchor, keepingCurrent: true, start: windowStart, size: max(pageSize, items.count))
+            await replaceWindow(from: anchor, keepingSelection: true, start: windowStart, size: max(pageSize, items.count))
         } while refreshAgain
+    }
+
+    /// What to list changed (a search query): reads from the top in a task of the list's
+    /// own, cancelling the read it replaces, so typing never waits for an obsolete query.
+    /// The rows on screen stay until the new ones arrive; `isSettled` is false meanwhile.
+    public func requery() {
+        requeryTask?.cancel()
+        isUnsettled = true
+        // Claimed now, not when the task starts: a read of the old query that lands before
+        // then is already stale.
+        generation += 1
+        let mine = generation
+        let task = tasks.run { [weak self] in
+            guard let self else { return }
+            await self.replaceWindow(from: .first, claimed: mine)
+        }
+        requeryTask = task
+    }
+
+    /// Waits for everything the list is doing: loads, a new query, prefetching.
+    public func settle() async {
+        await tasks.settle()
+    }
+
+    /// Stops everything the list is doing (its screen left).
+    public func cancel() {
+        tasks.cancelAll()
+        requeryTask = nil
+        extending = [:]
+        isUnsettled = false
     }
 
     /// Where to read the window again from: after the item just before it.
@@ -123,43 +191,25 @@ public final class PagedList<ItemKey: Comparable & Sendable, Item: Identifiable 
         return .first
     }
 
-    /// For a screen becoming visible: loads the first time, refreshes afterwards.
-    public func appear() async {
-        switch state {
-        case .idle: await load()
-        case .loaded, .empty: await refresh()
-        case .loading, .error: break
-        }
-    }
-
-    /// Loads from the top because what to list changed (a search query): never waits for an
-    /// earlier fetch, and a fetch that finishes later is dropped.
-    public func reload() async {
-        await replaceWindow(from: .first)
-    }
-
     // MARK: - Moving
 
-    /// Applies a list key; returns whether it was one. `pageSize` is the rows on screen.
-    public func handle(_ key: Key, pageSize viewport: Int) -> Bool {
+    /// Applies a list key; returns whether it was one. `pageSize` is the rows on screen. A
+    /// move to a part of the list that is not read yet (an end, the row past the window)
+    /// returns once it is there, so the next key moves from where this one landed.
+    public func handle(_ key: Key, pageSize viewport: Int) async -> Bool {
         viewportHeight = max(1, viewport)
-        if state.isLoading {
-            // A `G` typed before the first page arrives still goes to the end.
-            guard Self.isListKey(key) else { return false }
-            pendingKeys.append(key)
-            return true
-        }
         switch key {
-        case .home where hasMoreBefore, .character("g") where hasMoreBefore,
-             .end where hasMoreAfter, .character("G") where hasMoreAfter:
-            // The end is not in the window: read it (see `replay`).
-            Task { await replay([key]) }
-            return true
+        case .home where hasMoreBefore, .character("g") where hasMoreBefore:
+            await jump(to: .first)
+        case .end where hasMoreAfter, .character("G") where hasMoreAfter:
+            await jump(to: .last)
         default:
-            guard selection.handle(key, itemCount: items.count, pageSize: viewportHeight) else { return false }
+            guard Self.isListKey(key) else { return false }
+            await waitForRowsPast(key)
+            _ = selection.handle(key, itemCount: items.count, pageSize: viewportHeight)
             extendIfNeeded()
-            return true
         }
+        return true
     }
 
     private static func isListKey(_ key: Key) -> Bool {
@@ -169,6 +219,21 @@ public final class PagedList<ItemKey: Comparable & Sendable, Item: Identifiable 
         default:
             false
         }
+    }
+
+    /// A move that would stop at the window's edge while more is being read waits for it.
+    private func waitForRowsPast(_ key: Key) async {
+        let step: Int
+        switch key {
+        case .down, .character("j"): step = 1
+        case .pageDown: step = viewportHeight
+        case .up, .character("k"): step = -1
+        case .pageUp: step = -viewportHeight
+        default: return
+        }
+        let target = selection.selectedIndex + step
+        if target >= items.count, hasMoreAfter { await extend(after: true) }
+        if target < 0, hasMoreBefore { await extend(after: false) }
     }
 
     /// Applies a wheel or click on the list drawn in `area`; returns whether it applied.
@@ -182,11 +247,11 @@ public final class PagedList<ItemKey: Comparable & Sendable, Item: Identifiable 
     /// Reads the next page before the selection gets to the window's edge.
     private func extendIfNeeded() {
         let margin = pageSize
-        if hasMoreAfter, selection.selectedIndex >= items.count - margin, !extending.contains(true) {
-            Task { await extend(after: true) }
+        if hasMoreAfter, selection.selectedIndex >= items.count - margin, extending[true] == nil {
+            tasks.run { [weak self] in await self?.extend(after: true) }
         }
-        if hasMoreBefore, selection.selectedIndex < margin, !extending.contains(false) {
-            Task { await extend(after: false) }
+        if hasMoreBefore, selection.selectedIndex < margin, extending[false] == nil {
+            tasks.run { [weak self] in await self?.extend(after: false) }
         }
     }
 
@@ -195,6 +260,7 @@ public final class PagedList<ItemKey: Comparable & Sendable, Item: Identifiable 
     private func jump(to position: PagePosition<ItemKey>) async {
         let toEnd: Bool
         if case .last = position { toEnd = true } else { toEnd = false }
+        isUnsettled = true
         // The list is the same, so its count is too: only the window moves.
         await replaceWindow(from: position, selectLast: toEnd, recount: false)
     }
@@ -202,29 +268,32 @@ public final class PagedList<ItemKey: Comparable & Sendable, Item: Identifiable 
     /// Replaces the window with a page read from `position`.
     private func replaceWindow(
         from position: PagePosition<ItemKey>,
-        keeping kept: Item.ID? = nil,
-        keepingCurrent: Bool = false,
+        keepingSelection: Bool = false,
         start: Int? = nil,
         size: Int? = nil,
         selectLast: Bool = false,
-        recount: Bool = true
+        recount: Bool = true,
+        claimed: Int? = nil
     ) async {
-        generation += 1
-        let mine = generation
-        extending = []
+        if claimed == nil { generation += 1 }
+        let mine = claimed ?? generation
+        extending.values.forEach { $0.cancel() }
+        extending = [:]
         let fetchCount = self.fetchCount
         async let counted = recount ? fetchCount() : nil
         let result = await fetchPage(position, size ?? pageSize)
         let total = await counted
-        guard mine == generation else { return }
+        guard mine == generation, !Task.isCancelled else { return }
+        isUnsettled = false
         if case .success(let count)? = total { self.count = count }
-        let keep = kept ?? (keepingCurrent ? selected?.id : nil)
         switch result {
         case .failure(let error):
-            state = .error(message: error.message)
+            // A refresh that fails keeps what is on screen; anything else shows the error.
+            if !keepingSelection || state.value == nil { state = .error(message: error.message) }
         case .success(let page):
-            let limit = size ?? pageSize
-            let full = page.count >= limit
+            let full = page.count >= (size ?? pageSize)
+            let keep = keepingSelection ? selected?.id : nil
+            let previous = selection.selectedIndex
             keys = page.map(\.key)
             switch position {
             case .first:
@@ -238,49 +307,44 @@ public final class PagedList<ItemKey: Comparable & Sendable, Item: Identifiable 
             case .before:
                 (hasMoreBefore, hasMoreAfter, windowStart) = (full, true, nil)
             }
-            let previous = selection.selectedIndex
             state = page.isEmpty ? .empty : .loaded(page.map(\.item))
             let index: Int
             if selectLast {
                 index = page.count - 1
             } else if let keep, let found = page.firstIndex(where: { $0.item.id == keep }) {
                 index = found
-            } else if keep != nil || keepingCurrent {
+            } else if keepingSelection {
                 index = previous
             } else {
                 index = 0
+                selection = ListState()
             }
-            if keep == nil && !keepingCurrent { selection = ListState() }
             selection.select(index, itemCount: page.count, pageSize: viewportHeight)
             extendIfNeeded()
-        }
-        let pending = pendingKeys
-        pendingKeys = []
-        if state.value != nil { await replay(pending) }
-    }
-
-    /// Applies keys in order, each jump finished before the next key moves from where it landed.
-    private func replay(_ keys: [Key]) async {
-        for key in keys {
-            switch key {
-            case .home where hasMoreBefore, .character("g") where hasMoreBefore:
-                await jump(to: .first)
-            case .end where hasMoreAfter, .character("G") where hasMoreAfter:
-                await jump(to: .last)
-            default:
-                if selection.handle(key, itemCount: items.count, pageSize: viewportHeight) { extendIfNeeded() }
-            }
         }
     }
 
     /// Adds the page after (or before) the window, and drops what is far from the selection.
+    /// One at a time per side: a second caller waits for the first.
     private func extend(after: Bool) async {
+        if let running = extending[after] {
+            await running.value
+            return
+        }
         guard let edge = after ? keys.last : keys.first else { return }
         let mine = generation
-        extending.insert(after)
-        let result = await fetchPage(after ? .after(edge) : .before(edge), pageSize)
-        guard mine == generation else { return }
-        extending.remove(after)
+        let task = Task { @MainActor [weak self] in
+            guard let self else { return }
+            let result = await self.fetchPage(after ? .after(edge) : .before(edge), self.pageSize)
+            guard mine == self.generation, !Task.isCancelled else { return }
+            self.extending[after] = nil
+            self.apply(result, after: after)
+        }
+        extending[after] = task
+        await task.value
+    }
+
+    private func apply(_ result: Result<[PagedItem<ItemKey, Item>], ListLoadError>, after: Bool) {
         guard case .success(let page) = result, var items = state.value else { return }
         let full = page.count >= pageSize
         if after {

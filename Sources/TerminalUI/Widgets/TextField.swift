@@ -4,10 +4,13 @@ public struct TextField: Hashable, Sendable {
     public private(set) var text: String
     /// The cursor, in characters from the start: 0...text.count.
     public private(set) var cursor: Int
+    /// The whole text is selected: typing replaces it, an arrow key starts editing it.
+    public private(set) var isAllSelected = false
 
-    public init(text: String = "") {
+    public init(text: String = "", selected: Bool = false) {
         self.text = text
         self.cursor = text.count
+        self.isAllSelected = selected && !text.isEmpty
     }
 
     /// The same field with every character shown as `mask`, for passwords.
@@ -19,6 +22,26 @@ public struct TextField: Hashable, Sendable {
 
     /// Applies an editing key; returns whether it was one.
     public mutating func handle(_ key: Key) -> Bool {
+        if isAllSelected {
+            isAllSelected = false
+            switch key {
+            case .character(let character) where !character.unicodeScalars.contains(where: TerminalText.isRemoved):
+                text = ""
+                cursor = 0
+            case .backspace, .delete:
+                text = ""
+                cursor = 0
+                return true
+            case .left, .home, .control("a"):
+                cursor = 0
+                return true
+            case .right, .end, .control("e"):
+                cursor = text.count
+                return true
+            default:
+                break
+            }
+        }
         switch key {
         case .character(let character):
             guard !character.unicodeScalars.contains(where: TerminalText.isRemoved) else { return false }
@@ -58,6 +81,7 @@ public struct TextField: Hashable, Sendable {
     /// the terminal cursor at the insertion point. Text wider than the field scrolls so the
     /// cursor stays in view. Drawing changes nothing, so it can run inside a render.
     public func draw(in canvas: inout some Canvas, x: Int, y: Int, width: Int, focused: Bool, style: Style = .normal) {
+        let style = isAllSelected && focused ? (style == .selection ? .normal : .selection) : style
         guard width > 0 else { return }
         let characters = Array(TerminalText.sanitize(text))
         let scrollOffset = Self.offset(keeping: min(cursor, characters.count), in: characters, width: width)
@@ -86,4 +110,13 @@ public struct TextField: Hashable, Sendable {
         }
         return offset
     }
+}
+
+/// The editing keys every text field shares, declared once for the help.
+public enum TextFieldKeys {
+    public static let all = [
+        KeyDeclaration("←→ Home End", "move", help: "move the cursor (Ctrl-A, Ctrl-E: start, end)", inFooter: false),
+        KeyDeclaration("Backspace Delete", "erase", help: "erase before or at the cursor", inFooter: false),
+        KeyDeclaration("Ctrl-U", "clear", help: "clear the field", inFooter: false),
+    ]
 }

@@ -1,0 +1,106 @@
+import Catalog
+import Courses
+import Favourites
+import Profile
+import SharedKernel
+import TerminalUI
+
+/// Everything that belongs to one signed-in learner: the features built for their id, the
+/// models that hold their enrollments and favourites, and the navigation with its screens.
+/// Signing out closes it, so nothing of this learner can be reached again.
+@MainActor
+final class LearnerScope {
+    let learner: UserID
+    let courses: CoursesFeature
+    let favourites: FavouritesFeature
+    private(set) var coordinator: AppCoordinator!
+    private var catalog: CatalogFeature!
+    private var profile: ProfileFeature!
+
+    /// Builds the features on the ports and wires their closures to each other: the
+    /// catalog's marks and actions go to the Courses and Favourites features, which own them.
+    init(user: User, ports: AppPorts, session: SessionState, onLoggedOut: @escaping @MainActor () -> Void) {
+        learner = user.id
+        let courses = CoursesFeature(learner: user.id, enrollments: ports.enrollments)
+        let favourites = FavouritesFeature(learner: user.id, favourites: ports.favourites)
+        self.courses = courses
+        self.favourites = favourites
+        catalog = CatalogFeature(courses: ports.courses, learner: CatalogLearner(
+            prepare: {
+                async let enrollments: Void = courses.prepare()
+                async let marks: Void = favourites.prepare()
+                _ = await (enrollments, marks)
+            },
+            marks: { course in
+                CourseMarks(
+                    isFavourite: favourites.isFavourite(course.id),
+                    isSavingFavourite: favourites.isSaving(course.id),
+                    enrollment: courses.enrollment(for: course.id),
+                    isSavingEnrollment: courses.isSaving(course.id),
+                    prerequisiteMet: course.prerequisiteID.map { courses.isCompleted($0) } ?? true
+                )
+            },
+            toggleFavourite: { course in await favourites.toggle(course) },
+            enroll: { course, prerequisite in await courses.enroll(course, prerequisite: prerequisite) },
+            unenroll: { course in await courses.unenroll(course) },
+            setLesson: { number, title, course, done in await courses.setLesson(number, titled: title, of: course, done: done) }
+        ))
+        profile = ProfileFeature(
+            learner: ProfileLearner(
+                user: { session.user ?? user },
+                pendingName: { session.pendingName },
+                prepareCounts: {
+                    async let enrollments: Void = courses.prepare()
+                    async let marks: Void = favourites.prepare()
+                    _ = await (enrollments, marks)
+                },
+                counts: { (courses.enrolledCount, favourites.count) },
+                onNameSaving: { name in session.nameSaving(name) },
+                onUserChanged: { user in session.userChanged(user) },
+                onLoggedOut: onLoggedOut
+            ),
+            profiles: ports.profiles,
+            sessions: ports.sessions
+        )
+        // The scope owns the coordinator, which owns these: weak, so no cycle keeps a signed-out
+        // learner's screens alive.
+        coordinator = AppCoordinator(
+            makeRoot: { [weak self] tab in self?.makeRoot(tab) ?? ClosedScreen() },
+            makeScreen: { [weak self] destination in self?.makeScreen(destination) ?? ClosedScreen() }
+        )
+    }
+
+    private func makeRoot(_ tab: AppTab) -> any Screen {
+        let open: @MainActor (CourseID) -> Void = { [weak self] id in self?.coordinator.push(.courseDetail(id)) }
+        return switch tab {
+        case .catalog: catalog.makeListScreen(onCourseSelected: open)
+        case .myCourses: courses.makeMyCoursesScreen(onCourseSelected: open)
+        case .favourites: favourites.makeFavouritesScreen(onCourseSelected: open)
+        case .profile: profile.makeProfileScreen()
+        }
+    }
+
+    private func makeScreen(_ destination: AppDestination) -> any Screen {
+        switch destination {
+        case .courseDetail(let id):
+            catalog.makeDetailScreen(
+                courseID: id,
+                onOpenCourse: { [weak self] id in self?.coordinator.push(.courseDetail(id)) },
+                onBack: { [weak self] in self?.coordinator.pop() }
+            )
+        }
+    }
+
+    /// Stops every screen's work.
+    func close() {
+        coordinator.close()
+    }
+}
+
+/// What stands in for a screen asked of a scope that has closed: nothing, and no keys.
+@MainActor
+private final class ClosedScreen: Screen {
+    var keys: [KeyDeclaration] { [] }
+    func draw(in canvas: inout some Canvas, frame: Frame) {}
+    func handle(_ event: InputEvent) async -> EventResult { .ignored }
+}

@@ -1,0 +1,197 @@
+import Foundation
+import Observation
+import SharedKernel
+import TerminalUI
+
+/// The learner's enrollments as every screen shows them: loaded once, changed at once when
+/// the learner acts (marked as saving), then confirmed by the store or undone with the
+/// reason. The one owner of this fact: My courses, the catalog's ✓ and `locked`, the course
+/// page and the profile's count all read it.
+@Observable
+@MainActor
+final class LearnerEnrollments {
+    /// A change shown before the store confirmed it.
+    enum Pending: Hashable {
+        case joining(EnrolledCourse)
+        case leaving
+        /// Lessons marked; the enrollment as it will be once every mark is saved.
+        case lessons(Enrollment)
+    }
+
+    /// What the store confirmed, as loaded and as every save since answered (`.loaded([])`
+    /// when there is none: the screens say what an empty list means).
+    private(set) var state: ViewState<[EnrolledCourse]> = .idle
+    /// True while a loaded list is read again.
+    private(set) var isRefreshing = false
+    private(set) var pending: [CourseID: Pending] = [:]
+    /// Saves under way per course: the pending change goes when the last one answers.
+    @ObservationIgnored private var inFlight: [CourseID: Int] = [:]
+    /// Counts confirmed saves; a refresh that started before one is stale.
+    @ObservationIgnored private var revision = 0
+    @ObservationIgnored private let serial = KeyedSerialTasks<CourseID>()
+    @ObservationIgnored private let learner: UserID
+    @ObservationIgnored private let enrollments: any EnrollmentRepository
+    @ObservationIgnored private let now: @Sendable () -> Date
+
+    init(learner: UserID, enrollments: any EnrollmentRepository, now: @escaping @Sendable () -> Date = { Date() }) {
+        self.learner = learner
+        self.enrollments = enrollments
+        self.now = now
+    }
+
+    // MARK: - Reading
+
+    /// The courses as shown: confirmed, with pending joins first and pending leaves gone.
+    var courses: [EnrolledCourse] {
+        let confirmed = state.value ?? []
+        var joining: [EnrolledCourse] = []
+        for case .joining(let course) in pending.values where !confirmed.contains(where: { $0.id == course.id }) {
+            joining.append(course)
+        }
+        joining.sort { $0.enrollment.enrolledAt > $1.enrollment.enrolledAt }
+        var shown = joining
+        for course in confirmed {
+            switch pending[course.id] {
+            case .leaving: continue
+            case .lessons(let enrollment): shown.append(EnrolledCourse(course: course.course, enrollment: enrollment))
+            case .joining, nil: shown.append(course)
+            }
+        }
+        return shown
+    }
+
+    /// The enrollment that holds a place in the course, as shown.
+    func enrollment(for id: CourseID) -> Enrollment? {
+        switch pending[id] {
+        case .leaving: return nil
+        case .joining(let course): return course.enrollment
+        case .lessons(let enrollment): return enrollment
+        case nil: return state.value?.first { $0.id == id }?.enrollment
+        }
+    }
+
+    func isSaving(_ id: CourseID) -> Bool { pending[id] != nil }
+
+    /// Whether the learner completed the course (a prerequisite is met by that).
+    func isCompleted(_ id: CourseID) -> Bool {
+        LessonRules.meetsPrerequisite(enrollment(for: id))
+    }
+
+    var isLoaded: Bool { state.value != nil }
+
+    // MARK: - Loading
+
+    /// Loads the first time (the loading state shows); later, reads again silently.
+    func appear() async {
+        switch state {
+        case .idle, .error, .empty: await load()
+        case .loaded: await refresh()
+        case .loading: break
+        }
+    }
+
+    func load() async {
+        guard !state.isLoading else { return }
+        state = .loading
+        do {
+            state = .loaded(try await enrollments.enrolledCourses(userID: learner))
+        } catch {
+            state = .error(message: error.userMessage)
+        }
+    }
+
+    /// Reads again with the list on screen. A save confirmed meanwhile makes the answer
+    /// stale (it may not have seen the save): it is dropped, and what the saves said stays.
+    func refresh() async {
+        guard state.value != nil, !isRefreshing else { return }
+        isRefreshing = true
+        defer { isRefreshing = false }
+        let started = revision
+        guard let loaded = try? await enrollments.enrolledCourses(userID: learner) else { return }
+        guard started == revision, inFlight.isEmpty else { return }
+        state = .loaded(loaded)
+    }
+
+    // MARK: - Saving
+
+    /// Enrolls in `course` (whose prerequisite, if any, is `prerequisite`): refused at once by
+    /// the rules when they say no; else shown enrolled at once and saved.
+    func enroll(_ course: Course, prerequisite: Course?) async -> StatusMessage {
+        let required = prerequisite.map { (course: $0, completed: isLoaded ? isCompleted($0.id) : true) }
+        if let refusal = EnrollmentRules.refusal(for: course, existing: enrollment(for: course.id), prerequisite: required) {
+            return .error(refusal.message)
+        }
+        let provisional = Enrollment(id: EnrollmentID(0), userID: learner, courseID: course.id, enrolledAt: now())
+        let joining = EnrolledCourse(course: course, enrollment: provisional)
+        return await save(course.id, showing: .joining(joining)) { [enrollments, learner] () async throws(AppError) -> StatusMessage in
+            let enrollment = try await enrollments.enroll(userID: learner, courseID: course.id)
+            self.confirm { list in
+                list.removeAll { $0.id == course.id }
+                list.insert(EnrolledCourse(course: course, enrollment: enrollment), at: 0)
+            }
+            return .success("Enrolled in \(course.title)")
+        }
+    }
+
+    /// Leaves `course`: gone from the list at once, back with the reason if the store says no.
+    func unenroll(_ course: Course) async -> StatusMessage {
+        await save(course.id, showing: .leaving) { [enrollments, learner] () async throws(AppError) -> StatusMessage in
+            try await enrollments.unenroll(userID: learner, courseID: course.id)
+            self.confirm { list in list.removeAll { $0.id == course.id } }
+            return .success("Unenrolled from \(course.title)")
+        }
+    }
+
+    /// Marks lesson `number` (from 1, titled `lesson`) done or not done: the ✓ and the
+    /// progress move at once; the marks of one course are saved in the order made.
+    func setLesson(_ number: Int, titled lesson: String, of course: Course, done: Bool) async -> StatusMessage {
+        let current = enrollment(for: course.id)
+        guard case .success(let marked) = LessonRules.mark(number, done: done, in: current, lessonCount: course.lessonCount, now: now()) else {
+            return .error(AppError.notEnrolled(course.id).userMessage)
+        }
+        let completes = marked.status == .completed && current?.status != .completed
+        return await save(course.id, showing: .lessons(marked)) { [enrollments, learner] () async throws(AppError) -> StatusMessage in
+            let saved = try await enrollments.setLesson(number, done: done, userID: learner, courseID: course.id)
+            self.confirm { list in
+                guard let index = list.firstIndex(where: { $0.id == course.id }) else { return }
+                list[index].enrollment = saved
+            }
+            if completes && saved.status == .completed { return .success("Completed \(course.title)") }
+            return .success(done ? "Lesson done: \(lesson)" : "Lesson not done: \(lesson)")
+        }
+    }
+
+    /// Shows `change` at once, runs `write` after the course's earlier saves, and keeps the
+    /// change on screen until the last save of the course has answered; a failure undoes it.
+    private func save(
+        _ id: CourseID,
+        showing change: Pending,
+        _ write: @escaping @MainActor () async throws(AppError) -> StatusMessage
+    ) async -> StatusMessage {
+        pending[id] = change
+        inFlight[id, default: 0] += 1
+        let message = await serial.run(id) { () async -> StatusMessage in
+            do throws(AppError) {
+                return try await write()
+            } catch {
+                return .error(error.userMessage)
+            }
+        }
+        inFlight[id, default: 1] -= 1
+        if inFlight[id] == 0 {
+            inFlight[id] = nil
+            pending[id] = nil
+        } else if message.kind == .error {
+            // Later saves of this course are still running; what they confirm will show.
+            pending[id] = nil
+        }
+        return message
+    }
+
+    private func confirm(_ change: (inout [EnrolledCourse]) -> Void) {
+        revision += 1
+        guard var list = state.value else { return }
+        change(&list)
+        state = .loaded(list)
+    }
+}

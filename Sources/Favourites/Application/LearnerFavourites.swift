@@ -1,0 +1,121 @@
+import Observation
+import SharedKernel
+import TerminalUI
+
+/// The learner's favourites as every screen shows them: loaded once, changed at once by `f`
+/// (marked as saving), then confirmed by the store or undone with the reason. Quick repeats
+/// end in the state the last `f` asked for, on screen and in the store.
+@Observable
+@MainActor
+final class LearnerFavourites {
+    /// What the learner asked for a course, not yet confirmed.
+    struct Wish: Hashable {
+        var isFavourite: Bool
+        var course: Course
+    }
+
+    /// What the store confirmed, in catalog order (`.loaded([])` when there are none).
+    private(set) var state: ViewState<[Course]> = .idle
+    private(set) var isRefreshing = false
+    private(set) var wishes: [CourseID: Wish] = [:]
+    @ObservationIgnored private var saving: Set<CourseID> = []
+    @ObservationIgnored private var revision = 0
+    @ObservationIgnored private let learner: UserID
+    @ObservationIgnored private let favourites: any FavouritesRepository
+
+    init(learner: UserID, favourites: any FavouritesRepository) {
+        self.learner = learner
+        self.favourites = favourites
+    }
+
+    // MARK: - Reading
+
+    /// The favourites as shown: confirmed, with the wishes being saved applied.
+    var courses: [Course] {
+        var shown = (state.value ?? []).filter { wishes[$0.id]?.isFavourite != false }
+        for wish in wishes.values where wish.isFavourite && !shown.contains(where: { $0.id == wish.course.id }) {
+            shown.append(wish.course)
+        }
+        return shown.sorted(by: TextFolding.inCatalogOrder)
+    }
+
+    func isFavourite(_ id: CourseID) -> Bool {
+        wishes[id]?.isFavourite ?? state.value?.contains { $0.id == id } ?? false
+    }
+
+    func isSaving(_ id: CourseID) -> Bool { wishes[id] != nil }
+
+    // MARK: - Loading
+
+    func appear() async {
+        switch state {
+        case .idle, .error, .empty: await load()
+        case .loaded: await refresh()
+        case .loading: break
+        }
+    }
+
+    func load() async {
+        guard !state.isLoading else { return }
+        state = .loading
+        do {
+            state = .loaded(try await favourites.favourites(userID: learner))
+        } catch {
+            state = .error(message: error.userMessage)
+        }
+    }
+
+    /// Reads again with the list on screen; an answer that a save overtook is dropped.
+    func refresh() async {
+        guard state.value != nil, !isRefreshing else { return }
+        isRefreshing = true
+        defer { isRefreshing = false }
+        let started = revision
+        guard let loaded = try? await favourites.favourites(userID: learner) else { return }
+        guard started == revision, saving.isEmpty else { return }
+        state = .loaded(loaded)
+    }
+
+    // MARK: - Saving
+
+    /// `f`: the ★ flips at once. Returns the footer's message once the store holds the last
+    /// state asked for, or `nil` when a save of this course already running will report it.
+    func toggle(_ course: Course) async -> StatusMessage? {
+        wishes[course.id] = Wish(isFavourite: !isFavourite(course.id), course: course)
+        guard !saving.contains(course.id) else { return nil }
+        saving.insert(course.id)
+        // A task of its own: the save goes on when the screen that asked leaves.
+        let save = Task { @MainActor in await self.saveWishes(for: course.id) }
+        let message = await save.value
+        saving.remove(course.id)
+        return message
+    }
+
+    /// Saves the newest wish until it holds.
+    private func saveWishes(for id: CourseID) async -> StatusMessage? {
+        while let wish = wishes[id] {
+            do {
+                try await favourites.setFavourite(wish.isFavourite, userID: learner, courseID: id)
+            } catch {
+                wishes[id] = nil
+                return .error(error.userMessage)
+            }
+            confirm(wish)
+            guard wishes[id] == wish else { continue }  // asked again meanwhile
+            wishes[id] = nil
+            return .success(wish.isFavourite ? "Added \(wish.course.title) to favourites" : "Removed \(wish.course.title) from favourites")
+        }
+        return nil
+    }
+
+    private func confirm(_ wish: Wish) {
+        revision += 1
+        guard var list = state.value else { return }
+        list.removeAll { $0.id == wish.course.id }
+        if wish.isFavourite {
+            list.append(wish.course)
+            list.sort(by: TextFolding.inCatalogOrder)
+        }
+        state = .loaded(list)
+    }
+}

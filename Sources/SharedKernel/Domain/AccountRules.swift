@@ -1,0 +1,59 @@
+import Foundation
+
+/// A field of the account form.
+public enum AccountField: String, Hashable, Sendable {
+    case name
+    case email
+    case password
+}
+
+/// Why an account form was refused: the field at fault and the sentence shown under it.
+public struct AccountRejection: Error, Hashable, Sendable {
+    public let field: AccountField
+    public let message: String
+
+    public init(field: AccountField, message: String) {
+        self.field = field
+        self.message = message
+    }
+}
+
+/// A new account's details, checked by `AccountRules`.
+public struct NewAccount: Hashable, Sendable {
+    public let name: String
+    public let email: String
+    public let password: String
+}
+
+/// The account form's rules, checked before anything is hashed or written, by every store.
+public enum AccountRules {
+    public static let minimumPasswordLength = 8
+
+    /// The details to store (name and email trimmed), or the first field at fault, in form order.
+    public static func validate(name: String, email: String, password: String) -> Result<NewAccount, AccountRejection> {
+        let checkedName: String
+        switch ProfileName.validate(name) {
+        case .success(let valid): checkedName = valid
+        case .failure(let rejection): return .failure(AccountRejection(field: .name, message: rejection.message))
+        }
+        guard let checkedEmail = normalizedEmail(email) else {
+            return .failure(AccountRejection(field: .email, message: "Enter a valid email address"))
+        }
+        guard password.count >= minimumPasswordLength else {
+            return .failure(AccountRejection(field: .password, message: "Use a password of \(minimumPasswordLength) or more characters"))
+        }
+        return .success(NewAccount(name: checkedName, email: checkedEmail, password: password))
+    }
+
+    /// The email trimmed, when it looks like one: one `@`, something before it, a dotted domain
+    /// after it, no spaces or control characters.
+    public static func normalizedEmail(_ raw: String) -> String? {
+        let email = raw.trimmingCharacters(in: .whitespaces)
+        let parts = email.split(separator: "@", omittingEmptySubsequences: false)
+        guard parts.count == 2, !parts[0].isEmpty, parts[1].contains("."), !parts[1].hasPrefix("."), !parts[1].hasSuffix("."),
+              email.count <= 254,
+              !email.unicodeScalars.contains(where: { $0.properties.isWhitespace || $0.value < 0x20 || (0x7F..<0xA0).contains($0.value) })
+        else { return nil }
+        return email
+    }
+}

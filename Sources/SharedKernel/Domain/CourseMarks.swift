@@ -1,0 +1,49 @@
+/// How the signed-in learner relates to a course, as every screen shows it: what the store
+/// confirmed, with the learner's own changes on top while they are being saved.
+public struct CourseMarks: Hashable, Sendable {
+    public var isFavourite: Bool
+    /// The favourite mark is being saved.
+    public var isSavingFavourite: Bool
+    /// The enrollment that holds a place, when there is one (or one being saved).
+    public var enrollment: Enrollment?
+    /// Joining or leaving is being saved.
+    public var isSavingEnrollment: Bool
+    /// The course's prerequisite is completed, or it has none.
+    public var prerequisiteMet: Bool
+
+    public init(
+        isFavourite: Bool = false,
+        isSavingFavourite: Bool = false,
+        enrollment: Enrollment? = nil,
+        isSavingEnrollment: Bool = false,
+        prerequisiteMet: Bool = true
+    ) {
+        self.isFavourite = isFavourite
+        self.isSavingFavourite = isSavingFavourite
+        self.enrollment = enrollment
+        self.isSavingEnrollment = isSavingEnrollment
+        self.prerequisiteMet = prerequisiteMet
+    }
+
+    public var isEnrolled: Bool { enrollment != nil }
+    public var isCompleted: Bool { enrollment?.status == .completed }
+}
+
+/// Why the learner cannot enroll in a course now, as one word in its catalog row.
+public enum EnrollmentBlock: String, Hashable, Sendable, CaseIterable {
+    case full
+    case closed
+    case locked
+}
+
+extension EnrollmentRules {
+    /// The word for a course the learner cannot join now, checked in the order of
+    /// `refusal(for:existing:prerequisite:)`; `nil` when they can, or are enrolled already.
+    public static func block(for course: Course, marks: CourseMarks) -> EnrollmentBlock? {
+        if marks.isEnrolled { return nil }
+        if !course.isActive { return .closed }
+        if course.isFull { return .full }
+        if !marks.prerequisiteMet { return .locked }
+        return nil
+    }
+}

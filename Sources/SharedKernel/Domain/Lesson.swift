@@ -1,0 +1,21 @@
+/// One lesson of a course's syllabus.
+public struct Lesson: Hashable, Sendable {
+    public var title: String
+    public var minutes: Int
+
+    public init(title: String, minutes: Int) {
+        self.title = title
+        self.minutes = minutes
+    }
+}
+
+/// A course with its lessons, in order: what the course page shows.
+public struct Syllabus: Hashable, Sendable {
+    public var course: Course
+    public var lessons: [Lesson]
+
+    public init(course: Course, lessons: [Lesson]) {
+        self.course = course
+        self.lessons = lessons
+    }
+}

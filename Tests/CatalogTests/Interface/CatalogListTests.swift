@@ -1,0 +1,324 @@
+@testable import Catalog
+import Foundation
+import SharedKernel
+import Testing
+import TestSupport
+import TerminalUI
+
+@Suite("Catalog list")
+@MainActor
+struct CatalogListTests {
+    static let two = [
+        Course.fixture(id: "a", title: "Agile and Scrum", instructor: "Daniel Okafor", level: .beginner, durationMinutes: 130, price: Price(minorUnits: 2500, currency: "EUR")),
+        Course.fixture(id: "b", title: "Building a Design System", instructor: "Søren Lindqvist", level: .advanced, durationMinutes: 260, price: Price(minorUnits: 0, currency: "EUR")),
+    ]
+
+    @Test("the loaded list shows columns, rows in order and the selection")
+    func loadedList() async {
+        let (sut, _, _) = await makeSUT(Self.two)
+        _ = await sut.handle(.key(.down))
+
+        let canvas = draw(sut)
+
+        #expect(Array(canvas.lines[1...4]) == [
+            " Catalog  2 courses                                                         2/2",
+            "    Title                    Instructor       Level         Duration      Price",
+            "    Agile and Scrum          Daniel Okafor    Beginner      2h 10min  25.00 EUR",
+            "    Building a Design Syst…  Søren Lindqvist  Advanced      4h 20min       Free",
+        ])
+        #expect(canvas.style(atX: 10, y: 4) == .selection)
+        #expect(canvas.style(atX: 10, y: 3) == .normal)
+    }
+
+    @Test("★ and ✓ share the gutter; a course the learner cannot join says why in its row")
+    func marks() async {
+        let courses = [
+            Course.fixture(id: "a", title: "Alpha"),
+            .fixture(id: "b", title: "Beta", capacity: 10, enrolledCount: 10),
+            .fixture(id: "c", title: "Gamma", isActive: false),
+            .fixture(id: "d", title: "Delta", prerequisiteID: "a"),
+            .fixture(id: "e", title: "Epsilon", prerequisiteID: "a"),
+        ]
+        let learner = LearnerStub()
+        learner.favourites = ["a", "b"]
+        learner.enrollments = ["a": .fixture(courseID: "a"), "e": .fixture(courseID: "e")]
+        let (sut, _, _) = await makeSUT(courses, learner: learner)
+
+        let lines = draw(sut).lines
+
+        #expect(lines[3].hasPrefix(" ★✓ Alpha    "))
+        #expect(lines[4].hasPrefix(" ★  Beta               full  María García"))
+        #expect(lines[5].hasPrefix("    Delta            locked  María García"))
+        #expect(lines[6].hasPrefix("  ✓ Epsilon                  María García"), "enrolled: ✓ says it, no word")
+        #expect(lines[7].hasPrefix("    Gamma            closed  María García"))
+    }
+
+    @Test("loading shows a spinner and Loading…, and keys wait for the rows")
+    func loading() async {
+        let gate = Gate()
+        let (sut, _, store) = await makeSUT([.fixture()], load: false)
+        await store.setGate(gate)
+
+        sut.appear()
+        await gate.waitForArrivals(1)
+        let canvas = draw(sut)
+
+        #expect(canvas.text.contains("⠋ Loading…"))
+        #expect(sut.isAnimating)
+        #expect(!sut.accepts(.key(.down)))
+        #expect(!sut.accepts(.char("f")))
+        await gate.open()
+        await sut.settle()
+        #expect(sut.accepts(.key(.down)))
+    }
+
+    @Test("an empty catalog says so and what to do next")
+    func empty() async {
+        let (sut, _, _) = await makeSUT([])
+
+        let text = draw(sut).text
+
+        #expect(text.contains("The catalog has no courses yet"))
+        #expect(text.contains("tui import-courses FILE"))
+    }
+
+    @Test("an error shows the message and Press r to retry; the footer offers r only; r retries")
+    func error() async {
+        let (sut, _, store) = await makeSUT([.fixture()], failure: .connectivity)
+
+        let text = draw(sut).text
+
+        #expect(text.contains(AppError.connectivity.userMessage))
+        #expect(text.contains("Press r to retry"))
+        #expect(sut.availableKeys == [CatalogListScreen.Keys.reload])
+        await store.setFailure(nil)
+        #expect(await sut.handle(.char("r")) == .handled)
+        await sut.settle()
+        #expect(sut.availableKeys.contains(CatalogListScreen.Keys.favourite))
+    }
+
+    @Test("r keeps the rows on screen while it reads them again, with a spinner in the title line")
+    func reloadKeepsRows() async {
+        let gate = Gate()
+        let (sut, _, store) = await makeSUT(Self.two)
+        await store.setGate(gate)
+        let arrived = await gate.arrivals
+
+        _ = await sut.handle(.char("r"))
+        await gate.waitForArrivals(arrived + 1)
+        let lines = draw(sut).lines
+
+        #expect(lines[1].hasPrefix(" Catalog  2 courses ⠋"))
+        #expect(lines[3].hasPrefix("    Agile and Scrum"))
+        #expect(sut.accepts(.key(.down)), "what is on screen is current: keys act on it")
+        await gate.open()
+        await sut.settle()
+    }
+
+    @Test("a course of 10 hours and more, priced 100 or more, shows both whole and aligned", arguments: [80, 60])
+    func longDurationAndPrice(width: Int) async {
+        let courses = [
+            Course.fixture(id: "a", title: "Long", level: .intermediate, durationMinutes: 630, price: Price(minorUnits: 11_970, currency: "EUR")),
+            Course.fixture(id: "b", title: "Short", durationMinutes: 45, price: Price(minorUnits: 0, currency: "EUR")),
+        ]
+        let (sut, _, _) = await makeSUT(courses)
+
+        let lines = draw(sut, width: width).lines
+
+        #expect(lines[3].hasSuffix(" 10h 30min 119.70 EUR"), "\(lines[3])")
+        #expect(lines[4].hasSuffix("     45min       Free"), "\(lines[4])")
+        #expect(lines[2].hasSuffix(" Duration      Price"), "\(lines[2])")
+        #expect(Set(lines[2...4].map(\.displayWidth)) == [width - 1])
+    }
+
+    @Test("a long title and a CJK title keep the columns aligned")
+    func alignment() async {
+        let courses = [
+            Course.fixture(id: "a", title: "A Very Long Course Title That Certainly Does Not Fit In Its Column", instructor: "Ann"),
+            Course.fixture(id: "b", title: "日本語入門: Japanese for Beginners", instructor: "王芳 (Wang Fang)"),
+            Course.fixture(id: "c", title: "Short", instructor: "Bo"),
+        ]
+        let (sut, _, _) = await makeSUT(courses)
+
+        let lines = draw(sut).lines
+
+        let rows = lines[3...5]
+        #expect(Set(rows.map(\.displayWidth)) == [79])
+        #expect(Set(rows.map { $0.prefixWidth(upTo: "Beginner") }).count == 1)
+        #expect(lines[3].hasPrefix("    A Very Long Course Tit…  Ann"))
+        #expect(lines[5].hasPrefix("    日本語入門: Japanese f…  王芳 (Wang Fan…  Beginner"))
+    }
+
+    @Test("Enter and a double click open the selected course; other keys are not used")
+    func opens() async {
+        var opened: [CourseID] = []
+        let (sut, _, _) = await makeSUT([.fixture(id: "a", title: "A"), .fixture(id: "b", title: "B")]) { opened.append($0) }
+        _ = draw(sut)
+
+        #expect(await sut.handle(.key(.end)) == .handled)
+        #expect(await sut.handle(.key(.enter)) == .handled)
+        #expect(await sut.handle(.char("x")) == .ignored)
+        #expect(await sut.handle(.mouse(.doubleClick(x: 10, y: 3))) == .handled)
+        #expect(opened == ["b", "a"])
+    }
+
+    @Test("f marks the row it was pressed on: f j f in one burst marks both rows, and the footer says so")
+    func favouriteBurst() async {
+        let learner = LearnerStub()
+        let (sut, _, _) = await makeSUT(Self.two, learner: learner)
+
+        for event in [InputEvent.char("f"), .char("j"), .char("f")] {
+            _ = await sut.handle(event)
+        }
+        await sut.settle()
+
+        #expect(learner.actions == [.toggleFavourite("a"), .toggleFavourite("b")])
+        #expect(learner.favourites == ["a", "b"])
+        #expect(sut.statusMessage?.kind == .success)
+    }
+
+    @Test("a ★ being saved is drawn dim; confirmed, in the accent style")
+    func savingMark() async {
+        let learner = LearnerStub()
+        learner.favourites = ["a"]
+        learner.saving = ["a"]
+        let (sut, _, _) = await makeSUT(Self.two, learner: learner)
+        _ = await sut.handle(.key(.down))
+
+        #expect(draw(sut).style(atX: 1, y: 3) == .dim)
+        learner.saving = []
+        #expect(draw(sut).style(atX: 1, y: 3) == .accent)
+    }
+
+    // MARK: - Helpers
+
+    private func makeSUT(
+        _ courses: [Course],
+        learner: LearnerStub = LearnerStub(),
+        failure: AppError? = nil,
+        load: Bool = true,
+        onCourseSelected: @escaping @MainActor (CourseID) -> Void = { _ in }
+    ) async -> (CatalogListScreen, CatalogListViewModel, InMemoryStore) {
+        let store = InMemoryStore(courses: courses)
+        if let failure { await store.setFailure(failure) }
+        let viewModel = CatalogListViewModel(courses: store, learner: learner.learner)
+        let screen = CatalogListScreen(viewModel: viewModel, onCourseSelected: onCourseSelected)
+        if load {
+            screen.appear()
+            await screen.settle()
+        }
+        return (screen, viewModel, store)
+    }
+}
+
+@Suite("Catalog search")
+@MainActor
+struct CatalogSearchTests {
+    static let courses = [
+        Course.fixture(id: "docker", title: "Docker Essentials", instructor: "İlker Yılmaz", tags: ["containers"]),
+        Course.fixture(id: "agile", title: "Agile and Scrum", instructor: "Daniel Okafor"),
+        Course.fixture(id: "resume", title: "Résumé Writing", instructor: "José Núñez"),
+    ]
+
+    @Test("typing filters live; Enter keeps the filter; Esc clears it")
+    func typeKeepClear() async {
+        let (sut, viewModel, _) = await makeSUT()
+
+        _ = await sut.handle(.char("/"))
+        for character in "nunez" { _ = await sut.handle(.char(character)) }
+        await sut.settle()
+        #expect(viewModel.rows.items.map(\.id) == ["resume"])
+        #expect(draw(sut).lines[1].hasPrefix(" / nunez"))
+        _ = await sut.handle(.key(.enter))
+        #expect(!viewModel.isEditingSearch)
+        #expect(viewModel.hasKeptFilter)
+        #expect(sut.availableKeys.contains(CatalogListScreen.Keys.clearFilter))
+
+        _ = await sut.handle(.key(.escape))
+        await sut.settle()
+        #expect(viewModel.rows.items.count == 3)
+        #expect(viewModel.query == "")
+    }
+
+    @Test("q or Esc with a kept filter clear it instead of leaving; without one they are the shell's", arguments: [Key.character("q"), .escape])
+    func clearsBeforeLeaving(key: Key) async {
+        let (sut, viewModel, _) = await makeSUT()
+        _ = await sut.handle(.char("/"))
+        _ = await sut.handle(.char("d"))
+        _ = await sut.handle(.key(.enter))
+
+        #expect(await sut.handle(.key(key)) == .handled)
+        #expect(viewModel.query == "")
+        #expect(await sut.handle(.key(key)) == .ignored)
+    }
+
+    @Test("/ on a kept filter opens it selected: typing replaces it, an arrow edits it")
+    func reopenSelected() async {
+        let (sut, viewModel, _) = await makeSUT()
+        _ = await sut.handle(.char("/"))
+        for character in "nunez" { _ = await sut.handle(.char(character)) }
+        _ = await sut.handle(.key(.enter))
+
+        _ = await sut.handle(.char("/"))
+        _ = await sut.handle(.char("a"))
+        #expect(viewModel.query == "a")
+
+        _ = await sut.handle(.key(.enter))
+        _ = await sut.handle(.char("/"))
+        _ = await sut.handle(.key(.left))
+        _ = await sut.handle(.char("z"))
+        #expect(viewModel.query == "za")
+    }
+
+    @Test("typing never waits for results; a key that acts on the rows waits until they are the rows of what was typed")
+    func acceptsWhileSearching() async {
+        let gate = Gate()
+        let (sut, _, store) = await makeSUT()
+        await store.setGate(gate)
+
+        _ = await sut.handle(.char("/"))
+        _ = await sut.handle(.char("d"))
+
+        #expect(sut.accepts(.char("o")))
+        #expect(sut.accepts(.key(.backspace)))
+        #expect(sut.accepts(.key(.enter)))
+        #expect(!sut.accepts(.key(.down)))
+        _ = await sut.handle(.key(.enter))
+        #expect(!sut.accepts(.char("f")))
+        #expect(!sut.accepts(.key(.enter)))
+        await gate.open()
+        await sut.settle()
+        #expect(sut.accepts(.char("f")))
+    }
+
+    @Test("a query nothing matches says so, with its words")
+    func noMatch() async {
+        let (sut, _, _) = await makeSUT()
+        _ = await sut.handle(.char("/"))
+        for character in "zzz" { _ = await sut.handle(.char(character)) }
+        await sut.settle()
+
+        #expect(draw(sut).text.contains("No courses match \"zzz\""))
+    }
+
+    @Test("while searching, j k g G are letters of the query and ↑↓ move the rows")
+    func lettersAreText() async {
+        let (sut, viewModel, _) = await makeSUT()
+        _ = await sut.handle(.char("/"))
+
+        for character in "jkgG" { _ = await sut.handle(.char(character)) }
+
+        #expect(viewModel.searchField.text == "jkgG")
+    }
+
+    // MARK: - Helpers
+
+    private func makeSUT() async -> (CatalogListScreen, CatalogListViewModel, InMemoryStore) {
+        let store = InMemoryStore(courses: Self.courses)
+        let viewModel = CatalogListViewModel(courses: store, learner: LearnerStub().learner)
+        let screen = CatalogListScreen(viewModel: viewModel, onCourseSelected: { _ in })
+        screen.appear()
+        await screen.settle()
+        return (screen, viewModel, store)
+    }
+}

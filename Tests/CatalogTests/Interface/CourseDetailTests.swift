@@ -1,0 +1,209 @@
+@testable import Catalog
+import Foundation
+import SharedKernel
+import Testing
+import TestSupport
+import TerminalUI
+
+@Suite("Course page")
+@MainActor
+struct CourseDetailTests {
+    static let basics = Course.fixture(id: "swift-101", title: "Swift Fundamentals")
+    static let course = Course.fixture(
+        id: "swift-concurrency", title: "Swift Concurrency in Practice", instructor: "María García",
+        category: "Swift", level: .intermediate, durationMinutes: 150, capacity: 40, enrolledCount: 12,
+        tags: ["swift", "async"], prerequisiteID: "swift-101",
+        description: "Structured concurrency, actors and Sendable, from first task to production. You will migrate a callback-based networking layer to async/await."
+    )
+    static let lessons = [
+        Lesson(title: "From callbacks to async/await", minutes: 40),
+        Lesson(title: "Tasks and cancellation", minutes: 50),
+        Lesson(title: "Actors", minutes: 60),
+    ]
+
+    @Test("the page shows the facts, the wrapped description and the syllabus")
+    func page() async {
+        let (sut, _, _) = await makeSUT()
+
+        let lines = draw(sut).lines
+
+        #expect(Array(lines[1...21]) == [
+            "  Swift Concurrency in Practice",
+            "  by María García",
+            "",
+            "  Category      Swift",
+            "  Level         Intermediate",
+            "  Duration      2h 30min",
+            "  Price         35.99 EUR",
+            "  Seats left    28 of 40",
+            "  Prerequisite  Swift Fundamentals — complete it first (p opens it)",
+            "  Tags          swift, async",
+            "  Status        Locked until its prerequisite is completed",
+            "",
+            "  Structured concurrency, actors and Sendable, from first task to production.",
+            "  You will migrate a callback-based networking layer to async/await.",
+            "",
+            "  Syllabus  3 lessons · 2h 30min",
+            "    1. From callbacks to async/await                                     40min",
+            "    2. Tasks and cancellation                                            50min",
+            "    3. Actors                                                               1h",
+            "",
+            "",
+        ])
+    }
+
+    @Test("enrolled: progress shows, the first lesson not done is selected, Space marks it and selects the next")
+    func lessons() async {
+        let learner = LearnerStub()
+        learner.completed = ["swift-101"]
+        learner.enrollments = ["swift-concurrency": .fixture(courseID: "swift-concurrency", lessonsDone: [1])]
+        let (sut, viewModel, _) = await makeSUT(learner: learner)
+
+        #expect(viewModel.selectedLesson == 1)
+        #expect(draw(sut).text.contains("Progress      1 of 3 lessons · 33%"))
+        _ = await sut.handle(.char(" "))
+        await sut.settle()
+
+        #expect(learner.actions == [.setLesson(2, "swift-concurrency", done: true)])
+        #expect(viewModel.selectedLesson == 2)
+        #expect(sut.statusMessage == .success("Lesson done: Tasks and cancellation"))
+        let lines = draw(sut).lines
+        #expect(lines.contains { $0.hasPrefix("  ✓ 2. Tasks and cancellation") })
+        _ = await sut.handle(.key(.up))
+        _ = await sut.handle(.char(" "))
+        await sut.settle()
+        #expect(learner.actions.last == .setLesson(2, "swift-concurrency", done: false))
+        #expect(viewModel.selectedLesson == 1, "marking one not done stays on it")
+    }
+
+    @Test("the footer offers what acts now", arguments: [
+        (nil, ["e", "f", "↑↓", "p"]),
+        ("enrolled", ["u", "f", "Space", "↑↓", "p"]),
+        ("full", ["f", "↑↓", "p"]),
+    ] as [(String?, [String])])
+    func footer(state: String?, keys: [String]) async {
+        let learner = LearnerStub()
+        learner.completed = ["swift-101"]
+        var course = Self.course
+        if state == "enrolled" { learner.enrollments = [course.id: .fixture(courseID: course.id)] }
+        if state == "full" { course.enrolledCount = 40 }
+        let (sut, _, _) = await makeSUT(course: course, learner: learner)
+
+        #expect(sut.availableKeys.map(\.key) == keys)
+    }
+
+    @Test("e enrolls through the learner, with the prerequisite; on a locked course it says why and offers nothing")
+    func enroll() async {
+        let learner = LearnerStub()
+        learner.enrollAnswer = .error("Complete Swift Fundamentals first")
+        let (sut, _, _) = await makeSUT(learner: learner)
+
+        _ = await sut.handle(.char("e"))
+        await sut.settle()
+
+        #expect(learner.actions == [.enroll("swift-concurrency", prerequisite: "swift-101")])
+        #expect(sut.statusMessage == .error("Complete Swift Fundamentals first"))
+        #expect(!sut.availableKeys.contains(CourseDetailScreen.Keys.enroll))
+    }
+
+    @Test("u asks first, keeping (y/n) visible however long the title; y unenrolls, n does not")
+    func unenroll() async {
+        let learner = LearnerStub()
+        var course = Self.course
+        course.title = String(repeating: "A very long title ", count: 10)
+        learner.enrollments = [course.id: .fixture(courseID: course.id)]
+        let (sut, _, _) = await makeSUT(course: course, learner: learner)
+
+        _ = await sut.handle(.char("u"))
+        #expect(sut.statusMessage?.displayText(fitting: 48).hasSuffix("? (y/n)") == true)
+        #expect(sut.isCapturingText)
+        _ = await sut.handle(.char("n"))
+        #expect(learner.actions == [])
+        _ = await sut.handle(.char("u"))
+        _ = await sut.handle(.char("y"))
+        await sut.settle()
+
+        #expect(learner.actions == [.unenroll(course.id)])
+        #expect(sut.statusMessage?.text.hasPrefix("Unenrolled from") == true)
+    }
+
+    @Test("p opens the prerequisite; Backspace goes back")
+    func navigation() async {
+        var opened: [CourseID] = []
+        var backs = 0
+        let (sut, _, _) = await makeSUT(onOpenCourse: { opened.append($0) }, onBack: { backs += 1 })
+
+        _ = await sut.handle(.char("p"))
+        _ = await sut.handle(.key(.backspace))
+
+        #expect(opened == ["swift-101"])
+        #expect(backs == 1)
+    }
+
+    @Test("the title stays while the page scrolls, and ↑ more / ↓ more have rows of their own")
+    func scrolling() async {
+        var course = Self.course
+        course.description = (1...30).map { "Paragraph \($0)." }.joined(separator: "\n")
+        let (sut, _, _) = await makeSUT(course: course)
+
+        let top = draw(sut).lines
+        _ = await sut.handle(.key(.pageDown))
+        let scrolled = draw(sut).lines
+
+        #expect(top[1] == "  Swift Concurrency in Practice")
+        #expect(top[22].trimmingCharacters(in: .whitespaces) == "↓ more")
+        #expect(scrolled[1] == "  Swift Concurrency in Practice")
+        #expect(scrolled[4].trimmingCharacters(in: .whitespaces) == "↑ more")
+        #expect(scrolled[22].trimmingCharacters(in: .whitespaces) == "↓ more")
+        #expect(!scrolled[5].contains("more") && !scrolled[21].contains("more"))
+        _ = await sut.handle(.key(.end))
+        let bottom = draw(sut).lines
+        #expect(bottom[22].hasPrefix("    3. Actors") && bottom[22].hasSuffix("1h"))
+        #expect(!bottom.contains { $0.contains("↓ more") })
+    }
+
+    @Test("a 1 MB description without a space opens and scrolls wrapping only what shows")
+    func hugeDescription() async throws {
+        var course = Self.course
+        course.description = String(repeating: "x", count: 1_000_000)
+        let (sut, _, _) = await makeSUT(course: course)
+
+        let first = draw(sut).lines
+        _ = await sut.handle(.key(.pageDown))
+        let second = draw(sut).lines
+
+        #expect(first[14] == "  " + String(repeating: "x", count: 76))
+        #expect(second[5] == "  " + String(repeating: "x", count: 76))
+        let wrapped = try #require(sut.wrappedDescription)
+        #expect(!wrapped.isComplete)
+        #expect(wrapped.lines.count < 100)
+    }
+
+    @Test("an unknown course shows the error and a retry")
+    func unknownCourse() async {
+        let (sut, _, _) = await makeSUT(course: .fixture(id: "gone"), stored: [])
+
+        let text = draw(sut).text
+
+        #expect(text.contains(AppError.courseNotFound("gone").userMessage))
+        #expect(text.contains("Press r to retry"))
+        #expect(sut.availableKeys == [CourseDetailScreen.Keys.retry])
+    }
+
+    // MARK: - Helpers
+
+    private func makeSUT(
+        course: Course = Self.course,
+        stored: [Course]? = nil,
+        learner: LearnerStub = LearnerStub(),
+        onOpenCourse: @escaping @MainActor (CourseID) -> Void = { _ in },
+        onBack: @escaping @MainActor () -> Void = {}
+    ) async -> (CourseDetailScreen, CourseDetailViewModel, InMemoryStore) {
+        let store = InMemoryStore(courses: stored ?? [Self.basics, course], lessons: stored == nil ? [course.id: Self.lessons] : [:])
+        let viewModel = CourseDetailViewModel(courseID: course.id, courses: store, learner: learner.learner)
+        let screen = CourseDetailScreen(viewModel: viewModel, onOpenCourse: onOpenCourse, onBack: onBack)
+        screen.appear()
+        await screen.settle()
+        return (screen, viewModel, store)
+    }
+}

@@ -1,0 +1,80 @@
+import Foundation
+import Catalog
+import SharedKernel
+import TerminalUI
+import TestSupport
+
+/// The learner as the catalog sees them, in memory: marks a test sets, and every action the
+/// catalog asked for, in order. Actions can be held at a gate.
+@MainActor
+final class LearnerStub {
+    enum Action: Equatable {
+        case toggleFavourite(CourseID)
+        case enroll(CourseID, prerequisite: CourseID?)
+        case unenroll(CourseID)
+        case setLesson(Int, CourseID, done: Bool)
+    }
+
+    var favourites: Set<CourseID> = []
+    var enrollments: [CourseID: Enrollment] = [:]
+    var completed: Set<CourseID> = []
+    var saving: Set<CourseID> = []
+    private(set) var actions: [Action] = []
+    /// What `enroll` answers; `nil`: it enrolls and says so.
+    var enrollAnswer: StatusMessage?
+    var gate: Gate?
+
+    var learner: CatalogLearner {
+        CatalogLearner(
+            prepare: {},
+            marks: { [self] course in
+                CourseMarks(
+                    isFavourite: favourites.contains(course.id),
+                    isSavingFavourite: saving.contains(course.id),
+                    enrollment: enrollments[course.id],
+                    isSavingEnrollment: false,
+                    prerequisiteMet: course.prerequisiteID.map { completed.contains($0) } ?? true
+                )
+            },
+            toggleFavourite: { [self] course in
+                actions.append(.toggleFavourite(course.id))
+                let now = !favourites.contains(course.id)
+                if now { favourites.insert(course.id) } else { favourites.remove(course.id) }
+                await gate?.wait()
+                return .success(now ? "Added \(course.title) to favourites" : "Removed \(course.title) from favourites")
+            },
+            enroll: { [self] course, prerequisite in
+                actions.append(.enroll(course.id, prerequisite: prerequisite?.id))
+                if let enrollAnswer { return enrollAnswer }
+                enrollments[course.id] = .fixture(courseID: course.id)
+                await gate?.wait()
+                return .success("Enrolled in \(course.title)")
+            },
+            unenroll: { [self] course in
+                actions.append(.unenroll(course.id))
+                enrollments[course.id] = nil
+                return .success("Unenrolled from \(course.title)")
+            },
+            setLesson: { [self] number, title, course, done in
+                actions.append(.setLesson(number, course.id, done: done))
+                if done { enrollments[course.id]?.lessonsDone.insert(number) } else { enrollments[course.id]?.lessonsDone.remove(number) }
+                return .success(done ? "Lesson done: \(title)" : "Lesson not done: \(title)")
+            }
+        )
+    }
+}
+
+/// Draws a screen into an 80×24 canvas, as the shell would between header and footer.
+@MainActor
+func draw(_ screen: some Screen, width: Int = 80, height: Int = 24) -> TextCanvas {
+    var canvas = TextCanvas(size: Size(width: width, height: height))
+    screen.draw(in: &canvas, frame: Frame(area: Rect(x: 0, y: 1, width: width, height: height - 2), tick: 0))
+    return canvas
+}
+
+extension String {
+    /// Display columns before the first occurrence of `needle`.
+    func prefixWidth(upTo needle: String) -> Int? {
+        range(of: needle).map { self[..<$0.lowerBound].displayWidth }
+    }
+}

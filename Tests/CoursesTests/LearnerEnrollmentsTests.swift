@@ -1,0 +1,164 @@
+@testable import Courses
+import Foundation
+import SharedKernel
+import Testing
+import TestSupport
+import TerminalUI
+
+@Suite("The learner's enrollments")
+@MainActor
+struct LearnerEnrollmentsTests {
+    nonisolated static let open = Course.fixture(id: "open", title: "Open Course", capacity: 40, enrolledCount: 12, lessonCount: 3)
+    nonisolated static let full = Course.fixture(id: "full", title: "Full Course", capacity: 5, enrolledCount: 5)
+    nonisolated static let closed = Course.fixture(id: "closed", title: "Closed Course", isActive: false)
+    nonisolated static let base = Course.fixture(id: "base", title: "Base Course")
+    nonisolated static let next = Course.fixture(id: "next", title: "Next Course", prerequisiteID: "base")
+
+    @Test("a refusal the rules know is said at once and nothing is written", arguments: [
+        (closed, nil, "Closed Course is not open for enrollment"),
+        (full, nil, "Full Course is full"),
+        (next, base, "Complete Base Course first"),
+    ] as [(Course, Course?, String)])
+    func refusedAtOnce(course: Course, prerequisite: Course?, message: String) async {
+        let (sut, store) = await makeSUT()
+
+        let answer = await sut.enroll(course, prerequisite: prerequisite)
+
+        #expect(answer == .error(message))
+        #expect(await store.writes == [])
+        #expect(sut.enrollment(for: course.id) == nil)
+    }
+
+    @Test("enrolling shows the course at once, marked as saving, then confirmed")
+    func enrollShowsAtOnce() async {
+        let gate = Gate()
+        let (sut, store) = await makeSUT()
+        await store.setGate(gate)
+
+        let enroll = Task { await sut.enroll(Self.open, prerequisite: nil) }
+        await gate.waitForArrivals(1)
+        #expect(sut.courses.map(\.id) == ["open"])
+        #expect(sut.isSaving("open"))
+        #expect(sut.enrollment(for: "open") != nil)
+        await gate.open()
+
+        #expect(await enroll.value == .success("Enrolled in Open Course"))
+        #expect(!sut.isSaving("open"))
+        #expect(sut.courses.map(\.id) == ["open"])
+        #expect(await store.storedEnrollment(User.demo.id, "open")?.status == .active)
+    }
+
+    @Test("a store that refuses (another learner took the seat) undoes the enrollment and says why")
+    func enrollUndone() async {
+        let (sut, store) = await makeSUT()
+        await store.addCourses([Course.fixture(id: "open", title: "Open Course", capacity: 40, enrolledCount: 40)])
+
+        let answer = await sut.enroll(Self.open, prerequisite: nil)
+
+        #expect(answer == .error("Open Course is full"))
+        #expect(sut.courses == [])
+        #expect(!sut.isSaving("open"))
+    }
+
+    @Test("leaving takes the course off the list at once; a failure puts it back with the reason")
+    func unenroll() async {
+        let (sut, store) = await makeSUT(enrolledIn: [Self.open])
+        await store.setFailure(.storage(.saving, detail: "disk"))
+
+        let failed = await sut.unenroll(Self.open)
+
+        #expect(failed == .error("Something went wrong while saving your data."))
+        #expect(sut.courses.map(\.id) == ["open"])
+        await store.setFailure(nil)
+        #expect(await sut.unenroll(Self.open) == .success("Unenrolled from Open Course"))
+        #expect(sut.courses == [])
+    }
+
+    @Test("marking lessons moves progress at once and completes the course with the last one")
+    func lessons() async {
+        let (sut, _) = await makeSUT(enrolledIn: [Self.open])
+
+        #expect(await sut.setLesson(1, titled: "One", of: Self.open, done: true) == .success("Lesson done: One"))
+        #expect(await sut.setLesson(2, titled: "Two", of: Self.open, done: true) == .success("Lesson done: Two"))
+        #expect(await sut.setLesson(3, titled: "Three", of: Self.open, done: true) == .success("Completed Open Course"))
+
+        #expect(sut.courses.first?.percent == 100)
+        #expect(sut.isCompleted("open"))
+        #expect(await sut.setLesson(2, titled: "Two", of: Self.open, done: false) == .success("Lesson not done: Two"))
+        #expect(!sut.isCompleted("open"))
+        #expect(sut.courses.first?.progress == .inProgress)
+    }
+
+    @Test("quick marks of one course show at once and are saved in the order made")
+    func quickMarks() async {
+        let gate = Gate()
+        let (sut, store) = await makeSUT(enrolledIn: [Self.open])
+        await store.setGate(gate)
+
+        let first = Task { await sut.setLesson(1, titled: "One", of: Self.open, done: true) }
+        await gate.waitForArrivals(1)
+        let second = Task { await sut.setLesson(2, titled: "Two", of: Self.open, done: true) }
+        await ObservedCondition.wait { sut.enrollment(for: "open")?.lessonsDone == [1, 2] }
+        #expect(sut.isSaving("open"))
+        await gate.open()
+        _ = await (first.value, second.value)
+
+        #expect(sut.enrollment(for: "open")?.lessonsDone == [1, 2])
+        #expect(!sut.isSaving("open"))
+        #expect(await store.writes == [.setLesson(1, done: true, User.demo.id, "open"), .setLesson(2, done: true, User.demo.id, "open")])
+    }
+
+    @Test("a refresh that a save overtook is dropped: the list never goes back to before the save")
+    func staleRefresh() async {
+        let (_, store) = await makeSUT()
+        let reads = Gate()
+        let sut = LearnerEnrollments(learner: User.demo.id, enrollments: GatedReads(base: store, gate: reads))
+        await reads.open()
+        await sut.load()
+        await reads.close()
+
+        let refresh = Task { await sut.refresh() }
+        await reads.waitForArrivals(2)  // the refresh is reading the list as it was
+        #expect(await sut.enroll(Self.open, prerequisite: nil) == .success("Enrolled in Open Course"))
+        await reads.open()
+        await refresh.value
+
+        #expect(sut.courses.map(\.id) == ["open"])
+    }
+
+    // MARK: - Helpers
+
+    private func makeSUT(enrolledIn courses: [Course] = []) async -> (LearnerEnrollments, InMemoryStore) {
+        let store = InMemoryStore(courses: [Self.open, Self.full, Self.closed, Self.base, Self.next])
+        await store.setLessons([Lesson(title: "One", minutes: 10), Lesson(title: "Two", minutes: 10), Lesson(title: "Three", minutes: 10)], of: "open")
+        for (index, course) in courses.enumerated() {
+            await store.addEnrollment(.fixture(id: Int64(index + 1), courseID: course.id))
+        }
+        let sut = LearnerEnrollments(learner: User.demo.id, enrollments: store)
+        await sut.load()
+        return (sut, store)
+    }
+}
+
+/// Enrollments whose list reads wait at a gate, while writes go straight through.
+struct GatedReads: EnrollmentRepository {
+    let base: InMemoryStore
+    let gate: Gate
+
+    func enroll(userID: UserID, courseID: CourseID) async throws(AppError) -> Enrollment {
+        try await base.enroll(userID: userID, courseID: courseID)
+    }
+
+    func unenroll(userID: UserID, courseID: CourseID) async throws(AppError) {
+        try await base.unenroll(userID: userID, courseID: courseID)
+    }
+
+    func setLesson(_ number: Int, done: Bool, userID: UserID, courseID: CourseID) async throws(AppError) -> Enrollment {
+        try await base.setLesson(number, done: done, userID: userID, courseID: courseID)
+    }
+
+    func enrolledCourses(userID: UserID) async throws(AppError) -> [EnrolledCourse] {
+        await gate.wait()
+        return try await base.enrolledCourses(userID: userID)
+    }
+}

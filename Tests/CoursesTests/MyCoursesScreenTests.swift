@@ -1,0 +1,128 @@
+@testable import Courses
+import Foundation
+import SharedKernel
+import Testing
+import TestSupport
+import TerminalUI
+
+@Suite("My courses")
+@MainActor
+struct MyCoursesScreenTests {
+    static let swift = Course.fixture(id: "swift", title: "Swift Fundamentals", lessonCount: 8)
+    static let docker = Course.fixture(id: "docker", title: "Docker Essentials", lessonCount: 4)
+    static let linux = Course.fixture(id: "linux", title: "The Linux Command Line", lessonCount: 5)
+
+    @Test("progress, enrolment date and status: Not started, In progress, Completed with its date")
+    func table() async {
+        let (sut, _, _) = await makeSUT()
+
+        let lines = draw(sut).lines
+
+        #expect(Array(lines[1...5]) == [
+            " My courses  3 enrolled                                                     1/3",
+            "    Title                  Progress         Enrolled     Status",
+            "    Swift Fundamentals     ███░░░░░░░  37%  22 Nov 2025  In progress",
+            "    Docker Essentials      ░░░░░░░░░░   0%  22 Nov 2025  Not started",
+            "    The Linux Command Li…  ██████████ 100%  22 Nov 2025  Completed 2 Jan 2026",
+        ])
+    }
+
+    @Test("nothing enrolled says so and what to do next")
+    func empty() async {
+        let (sut, _, _) = await makeSUT(enrollments: [])
+
+        #expect(draw(sut).text.contains(MyCoursesScreen.emptyText))
+        #expect(sut.availableKeys.map(\.key) == ["r"])
+    }
+
+    @Test("u asks with the course's title, (y/n) always visible; y takes it off the list at once")
+    func unenroll() async {
+        let (sut, viewModel, store) = await makeSUT()
+
+        _ = await sut.handle(.char("u"))
+        #expect(sut.statusMessage?.text == "Unenroll from Swift Fundamentals? (y/n)")
+        #expect(sut.isCapturingText)
+        #expect(sut.availableKeys.map(\.key) == ["y", "n"])
+        _ = await sut.handle(.char("y"))
+        await sut.settle()
+
+        #expect(viewModel.courses.map(\.id) == ["docker", "linux"])
+        #expect(sut.statusMessage == .success("Unenrolled from Swift Fundamentals"))
+        #expect(await store.storedEnrollment(User.demo.id, "swift")?.status == .dropped)
+    }
+
+    @Test("keys wait for the first load; Enter opens the selected course")
+    func waitsThenOpens() async {
+        let gate = Gate()
+        var opened: [CourseID] = []
+        let (sut, _, store) = await makeSUT(load: false) { opened.append($0) }
+        await store.setGate(gate)
+
+        sut.appear()
+        await gate.waitForArrivals(1)
+        #expect(!sut.accepts(.key(.down)))
+        #expect(draw(sut).text.contains("Loading…"))
+        await gate.open()
+        await sut.settle()
+        #expect(sut.accepts(.key(.down)))
+        _ = await sut.handle(.key(.down))
+        _ = await sut.handle(.key(.enter))
+
+        #expect(opened == ["docker"])
+    }
+
+    @Test("shown again, the list stays with a spinner while it is read again, never an empty state")
+    func refreshKeepsRows() async {
+        let gate = Gate()
+        let (sut, _, store) = await makeSUT()
+        await store.setGate(gate)
+        let arrived = await gate.arrivals
+
+        sut.appear()
+        await gate.waitForArrivals(arrived + 1)
+        let lines = draw(sut).lines
+
+        #expect(lines[1].hasPrefix(" My courses  3 enrolled ⠋"))
+        #expect(lines[3].hasPrefix("    Swift Fundamentals"))
+        #expect(sut.isAnimating)
+        await gate.open()
+        await sut.settle()
+    }
+
+    // MARK: - Helpers
+
+    static let enrolled: [Enrollment] = [
+        Enrollment(id: EnrollmentID(1), userID: User.demo.id, courseID: "linux", enrolledAt: day(2025, 11, 22, hour: 9),
+                   status: .completed, lessonsDone: [1, 2, 3, 4, 5], completedAt: day(2026, 1, 2)),
+        Enrollment(id: EnrollmentID(2), userID: User.demo.id, courseID: "docker", enrolledAt: day(2025, 11, 22, hour: 10)),
+        Enrollment(id: EnrollmentID(3), userID: User.demo.id, courseID: "swift", enrolledAt: day(2025, 11, 22, hour: 11), lessonsDone: [1, 2, 3]),
+    ]
+
+    static func day(_ year: Int, _ month: Int, _ day: Int, hour: Int = 12) -> Date {
+        Calendar(identifier: .gregorian).date(from: DateComponents(timeZone: .current, year: year, month: month, day: day, hour: hour))!
+    }
+
+    private func makeSUT(
+        enrollments: [Enrollment] = Self.enrolled,
+        load: Bool = true,
+        onCourseSelected: @escaping @MainActor (CourseID) -> Void = { _ in }
+    ) async -> (MyCoursesScreen, MyCoursesViewModel, InMemoryStore) {
+        let store = InMemoryStore(courses: [Self.swift, Self.docker, Self.linux])
+        for enrollment in enrollments { await store.addEnrollment(enrollment) }
+        let feature = CoursesFeature(learner: User.demo.id, enrollments: store)
+        let viewModel = MyCoursesViewModel(model: feature.model)
+        let screen = MyCoursesScreen(viewModel: viewModel, onCourseSelected: onCourseSelected)
+        if load {
+            screen.appear()
+            await screen.settle()
+        }
+        return (screen, viewModel, store)
+    }
+}
+
+@MainActor
+func draw(_ screen: some Screen, width: Int = 80, height: Int = 24) -> TextCanvas {
+    var canvas = TextCanvas(size: Size(width: width, height: height))
+    screen.draw(in: &canvas, frame: Frame(area: Rect(x: 0, y: 1, width: width, height: height - 2), tick: 0))
+    return canvas
+}

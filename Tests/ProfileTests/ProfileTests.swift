@@ -1,0 +1,148 @@
+@testable import Profile
+import Foundation
+import SharedKernel
+import Testing
+import TestSupport
+import TerminalUI
+
+/// The shell's side of the profile: who is signed in, as it holds them.
+@MainActor
+final class ShellSide {
+    var user: User = .demo
+    var pendingName: String?
+    var loggedOut = 0
+    var savingNames: [String?] = []
+
+    var learner: ProfileLearner {
+        ProfileLearner(
+            user: { [self] in user },
+            pendingName: { [self] in pendingName },
+            prepareCounts: {},
+            counts: { (3, 2) },
+            onNameSaving: { [self] name in
+                pendingName = name
+                savingNames.append(name)
+            },
+            onUserChanged: { [self] user in self.user = user },
+            onLoggedOut: { [self] in loggedOut += 1 }
+        )
+    }
+}
+
+@Suite("Profile tab")
+@MainActor
+struct ProfileTests {
+    @Test("the learner's facts and counts")
+    func facts() async {
+        let (sut, _, _) = await makeSUT()
+
+        var canvas = TextCanvas(size: Size(width: 80, height: 24))
+        sut.draw(in: &canvas, frame: Frame(area: Rect(x: 0, y: 1, width: 80, height: 22)))
+
+        #expect(Array(canvas.lines[1...9]) == [
+            "  Profile",
+            "",
+            "  Name              Demo Learner",
+            "  Email             demo@edugo.dev",
+            "  Role              Learner",
+            "  Member since      14 Nov 2023",
+            "  Enrolled courses  3",
+            "  Favourites        2",
+            "",
+        ])
+    }
+
+    @Test("a saved name shows at once, in the header too, while it is saved; then Name updated")
+    func rename() async {
+        let gate = Gate()
+        let (sut, shell, store) = await makeSUT()
+        await store.setGate(gate)
+
+        _ = await sut.handle(.char("e"))
+        _ = await sut.handle(.key(.control("u")))
+        for character in "Zoë 山田" { _ = await sut.handle(.char(character)) }
+        _ = await sut.handle(.key(.enter))
+        await gate.waitForArrivals(1)
+
+        #expect(shell.pendingName == "Zoë 山田")
+        #expect(sut.statusMessage == StatusMessage("Saving…"))
+        await gate.open()
+        await sut.settle()
+        #expect(shell.user.name == "Zoë 山田")
+        #expect(shell.pendingName == nil)
+        #expect(sut.statusMessage == .success("Name updated"))
+    }
+
+    @Test("a name the rules refuse keeps the field open with the reason, and nothing is written")
+    func rejected() async {
+        let (sut, _, store) = await makeSUT()
+
+        _ = await sut.handle(.char("e"))
+        _ = await sut.handle(.char("1"))
+        _ = await sut.handle(.key(.enter))
+        await sut.settle()
+
+        #expect(sut.isCapturingText)
+        var canvas = TextCanvas(size: Size(width: 80, height: 24))
+        sut.draw(in: &canvas, frame: Frame(area: Rect(x: 0, y: 1, width: 80, height: 22)))
+        #expect(canvas.text.contains("Use letters, spaces, apostrophes, hyphens and dots only"))
+        #expect(await store.writes == [])
+    }
+
+    @Test("a failed save puts the previous name back and says why")
+    func failedSave() async {
+        let (sut, shell, store) = await makeSUT()
+        await store.setFailure(.storage(.saving, detail: "disk"))
+
+        _ = await sut.handle(.char("e"))
+        _ = await sut.handle(.char("x"))
+        _ = await sut.handle(.key(.enter))
+        await sut.settle()
+
+        #expect(shell.user.name == "Demo Learner")
+        #expect(shell.pendingName == nil)
+        #expect(sut.statusMessage == .error("Something went wrong while saving your data."))
+    }
+
+    @Test("a read of the learner that a rename overtook is dropped: the old name never comes back")
+    func staleRead() async {
+        let gate = Gate()
+        let (sut, shell, store) = await makeSUT(load: false)
+        await store.setGate(gate)
+        sut.appear()  // reads the learner: held
+        await gate.waitForArrivals(1)
+
+        _ = await sut.handle(.char("e"))
+        _ = await sut.handle(.char("x"))
+        _ = await sut.handle(.key(.enter))
+        await gate.open()
+        await sut.settle()
+
+        #expect(shell.user.name == "Demo Learnerx")
+    }
+
+    @Test("l then y logs out even when the store cannot be reached")
+    func logOutOffline() async {
+        let (sut, shell, store) = await makeSUT()
+        await store.setFailure(.connectivity)
+
+        _ = await sut.handle(.char("l"))
+        #expect(sut.statusMessage == StatusMessage("Log out? (y/n)"))
+        _ = await sut.handle(.char("y"))
+
+        #expect(shell.loggedOut == 1)
+    }
+
+    // MARK: - Helpers
+
+    private func makeSUT(load: Bool = true) async -> (any Screen, ShellSide, InMemoryStore) {
+        let store = InMemoryStore()
+        let shell = ShellSide()
+        let screen = ProfileFeature(learner: shell.learner, profiles: store, sessions: store).makeProfileScreen()
+        if load {
+            screen.appear()
+            await screen.settle()
+        }
+        return (screen, shell, store)
+    }
+}

@@ -1,0 +1,127 @@
+import Foundation
+import SharedKernel
+import Testing
+import TestSupport
+
+@Suite("Enrollment rules")
+struct EnrollmentRulesTests {
+    static let prerequisite = Course.fixture(id: "base", title: "Base")
+
+    @Test("refusals in their order: enrolled, closed, full, prerequisite", arguments: [
+        (Course.fixture(), nil, nil, nil),
+        (.fixture(), Enrollment.fixture(), nil, EnrollmentRefusal.alreadyEnrolled(title: "Swift 101")),
+        (.fixture(), .fixture(status: .completed), nil, .alreadyEnrolled(title: "Swift 101")),
+        (.fixture(), .fixture(status: .dropped), nil, nil),
+        (.fixture(capacity: 10, enrolledCount: 10, isActive: false), nil, nil, .courseInactive(title: "Swift 101")),
+        (.fixture(capacity: 10, enrolledCount: 10), nil, nil, .courseFull(title: "Swift 101")),
+        (.fixture(capacity: nil, enrolledCount: CourseLimits.seats.upperBound), nil, nil, .courseFull(title: "Swift 101")),
+        (.fixture(prerequisiteID: "base"), nil, false, .prerequisiteNotCompleted(prerequisiteTitle: "Base")),
+        (.fixture(prerequisiteID: "base"), nil, true, nil),
+    ] as [(Course, Enrollment?, Bool?, EnrollmentRefusal?)])
+    func refusal(course: Course, existing: Enrollment?, prerequisiteCompleted: Bool?, expected: EnrollmentRefusal?) {
+        let prerequisite = prerequisiteCompleted.map { (course: Self.prerequisite, completed: $0) }
+
+        #expect(EnrollmentRules.refusal(for: course, existing: existing, prerequisite: prerequisite) == expected)
+    }
+
+    @Test("the word a catalog row shows for a course the learner cannot join", arguments: [
+        (Course.fixture(), CourseMarks(), nil),
+        (.fixture(isActive: false), CourseMarks(), EnrollmentBlock.closed),
+        (.fixture(capacity: 5, enrolledCount: 5), CourseMarks(), .full),
+        (.fixture(prerequisiteID: "base"), CourseMarks(prerequisiteMet: false), .locked),
+        (.fixture(capacity: 5, enrolledCount: 5), CourseMarks(enrollment: .fixture()), nil),
+    ] as [(Course, CourseMarks, EnrollmentBlock?)])
+    func block(course: Course, marks: CourseMarks, expected: EnrollmentBlock?) {
+        #expect(EnrollmentRules.block(for: course, marks: marks) == expected)
+    }
+}
+
+@Suite("Lesson rules")
+struct LessonRulesTests {
+    static let now = Date(timeIntervalSince1970: 1_800_000_000)
+
+    @Test("marking and unmarking lessons, completion and un-completion", arguments: [
+        (Enrollment.fixture(), 1, true, 3, Set([1]), EnrollmentStatus.active, false),
+        (.fixture(lessonsDone: [1, 2]), 3, true, 3, [1, 2, 3], .completed, true),
+        (.fixture(lessonsDone: [1]), 1, true, 1, [1], .completed, true),
+        (.fixture(status: .completed, lessonsDone: [1, 2, 3], completedAt: now), 2, false, 3, [1, 3], .active, false),
+        (.fixture(lessonsDone: [1]), 1, true, 3, [1], .active, false),
+        (.fixture(lessonsDone: [2]), 1, false, 3, [2], .active, false),
+    ] as [(Enrollment, Int, Bool, Int, Set<Int>, EnrollmentStatus, Bool)])
+    func mark(enrollment: Enrollment, number: Int, done: Bool, lessons: Int, expectedDone: Set<Int>, status: EnrollmentStatus, completed: Bool) throws {
+        let marked = try LessonRules.mark(number, done: done, in: enrollment, lessonCount: lessons, now: Self.now).get()
+
+        #expect(marked.lessonsDone == expectedDone)
+        #expect(marked.status == status)
+        #expect((marked.completedAt != nil) == completed)
+    }
+
+    @Test("marking needs an enrollment that holds a place, and a lesson that exists")
+    func refusals() {
+        #expect(LessonRules.mark(1, done: true, in: nil, lessonCount: 3, now: Self.now) == .failure(.notEnrolled))
+        #expect(LessonRules.mark(1, done: true, in: .fixture(status: .dropped), lessonCount: 3, now: Self.now) == .failure(.notEnrolled))
+        #expect(LessonRules.mark(4, done: true, in: .fixture(), lessonCount: 3, now: Self.now) == .failure(.noSuchLesson(4)))
+        #expect(LessonRules.mark(0, done: true, in: .fixture(), lessonCount: 3, now: Self.now) == .failure(.noSuchLesson(0)))
+    }
+
+    @Test("a prerequisite is met by completion only", arguments: [
+        (nil, false), (Enrollment.fixture(), false), (.fixture(lessonsDone: [1, 2]), false),
+        (.fixture(status: .completed, completedAt: now), true), (.fixture(status: .dropped), false),
+    ] as [(Enrollment?, Bool)])
+    func prerequisite(enrollment: Enrollment?, met: Bool) {
+        #expect(LessonRules.meetsPrerequisite(enrollment) == met)
+    }
+
+    @Test("progress is lessons done ÷ lessons, rounded down, 100 only when all are done", arguments: [
+        (0, 8, 0), (3, 8, 37), (7, 8, 87), (8, 8, 100), (1, 3, 33), (2, 3, 66), (0, 0, 0),
+    ])
+    func percent(done: Int, total: Int, expected: Int) {
+        #expect(LessonRules.percent(done: done, of: total) == expected)
+    }
+}
+
+@Suite("Account rules")
+struct AccountRulesTests {
+    @Test("the first field at fault, in form order", arguments: [
+        ("Ana", "ana@example.com", "password-1", nil),
+        ("", "x", "y", AccountField.name),
+        ("Ana", "ana@example", "password-1", .email),
+        ("Ana", "ana example@x.com", "password-1", .email),
+        ("Ana", "@example.com", "password-1", .email),
+        ("Ana", "ana@example.com", "1234567", .password),
+    ] as [(String, String, String, AccountField?)])
+    func validate(name: String, email: String, password: String, field: AccountField?) {
+        switch AccountRules.validate(name: name, email: email, password: password) {
+        case .success: #expect(field == nil)
+        case .failure(let rejection): #expect(rejection.field == field)
+        }
+    }
+}
+
+@Suite("Course limits")
+struct CourseLimitsTests {
+    @Test("ids are 1–64 characters of A–Z a–z 0–9 . _ -", arguments: [
+        ("swift-101", true), ("a.b_c-D9", true), ("", false), (String(repeating: "a", count: 65), false),
+        ("a b", false), ("agile-scrum\u{0}evil", false), ("é", false), ("a/b", false),
+    ])
+    func ids(id: String, valid: Bool) {
+        #expect(CourseLimits.isValidID(id) == valid)
+    }
+
+    @Test("a stored course out of range is named for what is wrong")
+    func problems() {
+        #expect(CourseLimits.problem(in: .fixture()) == nil)
+        #expect(CourseLimits.problem(in: .fixture(enrolledCount: 10_000_001))?.contains("enrolled_count") == true)
+        #expect(CourseLimits.problem(in: .fixture(capacity: 0))?.contains("capacity") == true)
+        #expect(CourseLimits.problem(in: .fixture(durationMinutes: 0))?.contains("duration_minutes") == true)
+    }
+}
+
+/// The in-memory double holds every port's contract, as the real stores do.
+@Suite("Port contracts: in memory")
+struct InMemoryContractTests {
+    @Test("in-memory store", arguments: ContractCase.all)
+    func contract(_ contract: ContractCase) async throws {
+        try await contract.run(.inMemory())
+    }
+}

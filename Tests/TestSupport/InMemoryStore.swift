@@ -1,0 +1,265 @@
+import Foundation
+import SharedKernel
+
+/// Every port in memory, applying the same SharedKernel rules as the real stores (the
+/// contract suites hold it to that), and recording every call so a test can state exactly
+/// what was asked. Calls can be held at a gate, or made to fail.
+public actor InMemoryStore: CourseRepository, EnrollmentRepository, FavouritesRepository, ProfileRepository, SessionRepository {
+    public enum Message: Hashable, Sendable {
+        case page(String, CatalogPosition, Int)
+        case count(String)
+        case course(CourseID)
+        case syllabus(CourseID)
+        case enroll(UserID, CourseID)
+        case unenroll(UserID, CourseID)
+        case setLesson(Int, done: Bool, UserID, CourseID)
+        case enrolledCourses(UserID)
+        case setFavourite(Bool, UserID, CourseID)
+        case favourites(UserID)
+        case user(UserID)
+        case updateName(UserID, String)
+        case restoreSession
+        case signIn(String)
+        case createAccount(String)
+        case signOut(UserID)
+
+        /// Whether the call writes.
+        public var isWrite: Bool {
+            switch self {
+            case .enroll, .unenroll, .setLesson, .setFavourite, .updateName, .createAccount, .signOut: true
+            default: false
+            }
+        }
+    }
+
+    public private(set) var messages: [Message] = []
+    public var writes: [Message] { messages.filter(\.isWrite) }
+
+    private var catalog: [CourseID: Course]
+    private var lessons: [CourseID: [Lesson]]
+    private var users: [UserID: (user: User, password: String)]
+    private var enrollments: [Enrollment] = []
+    private var favourites: [UserID: Set<CourseID>] = [:]
+    private var storedSession: UserID?
+    private var nextID: Int64 = 100
+    private var failure: AppError?
+    private var failOnly: ((Message) -> Bool)?
+    private var gate: Gate?
+    private let now: @Sendable () -> Date
+
+    public init(
+        courses: [Course] = [],
+        lessons: [CourseID: [Lesson]] = [:],
+        users: [(User, password: String)] = [(.demo, "edugo-demo")],
+        signedIn: UserID? = nil,
+        now: @escaping @Sendable () -> Date = { Date(timeIntervalSince1970: 1_800_000_000) }
+    ) {
+        self.catalog = Dictionary(courses.map { ($0.id, $0) }, uniquingKeysWith: { $1 })
+        self.lessons = lessons
+        self.users = Dictionary(users.map { ($0.0.id, ($0.0, $0.password)) }, uniquingKeysWith: { $1 })
+        self.storedSession = signedIn
+        self.now = now
+        for (id, list) in lessons { self.catalog[id]?.lessonCount = list.count }
+    }
+
+    // MARK: - Arranging
+
+    /// Makes calls fail with `error` (all of them, or those `only` picks) until set to nil.
+    public func setFailure(_ error: AppError?, only: (@Sendable (Message) -> Bool)? = nil) {
+        failure = error
+        failOnly = only
+    }
+
+    /// Holds later calls at `gate` until the test opens it.
+    public func setGate(_ gate: Gate?) {
+        self.gate = gate
+    }
+
+    public func addCourses(_ courses: [Course]) {
+        for course in courses { catalog[course.id] = course }
+    }
+
+    public func setLessons(_ list: [Lesson], of id: CourseID) {
+        lessons[id] = list
+        catalog[id]?.lessonCount = list.count
+    }
+
+    /// Enrolls directly, for arranging (no rules, no seat).
+    public func addEnrollment(_ enrollment: Enrollment) {
+        enrollments.removeAll { $0.userID == enrollment.userID && $0.courseID == enrollment.courseID }
+        enrollments.append(enrollment)
+    }
+
+    public func storedCourse(_ id: CourseID) -> Course? { catalog[id] }
+    public func storedFavourites(of user: UserID) -> Set<CourseID> { favourites[user] ?? [] }
+    public func storedEnrollment(_ user: UserID, _ course: CourseID) -> Enrollment? {
+        enrollments.first { $0.userID == user && $0.courseID == course }
+    }
+    public func storedUser(_ id: UserID) -> User? { users[id]?.user }
+    public var sessionUser: UserID? { storedSession }
+
+    private func record(_ message: Message) async throws(AppError) {
+        messages.append(message)
+        await gate?.wait()
+        if let failure, failOnly?(message) ?? true { throw failure }
+    }
+
+    // MARK: - CourseRepository
+
+    public func page(matching query: String, at position: CatalogPosition, limit: Int) async throws(AppError) -> [CatalogRow] {
+        try await record(.page(query, position, limit))
+        return BruteForceSearch.page(Array(catalog.values), query: query, at: position, limit: limit)
+    }
+
+    public func count(matching query: String) async throws(AppError) -> CatalogCount {
+        try await record(.count(query))
+        return .exactly(BruteForceSearch.matches(Array(catalog.values), query: query).count)
+    }
+
+    public func course(id: CourseID) async throws(AppError) -> Course {
+        try await record(.course(id))
+        guard let course = catalog[id] else { throw .courseNotFound(id) }
+        return course
+    }
+
+    public func syllabus(of id: CourseID) async throws(AppError) -> Syllabus {
+        try await record(.syllabus(id))
+        guard let course = catalog[id] else { throw .courseNotFound(id) }
+        return Syllabus(course: course, lessons: lessons[id] ?? [Lesson(title: course.title, minutes: course.durationMinutes)])
+    }
+
+    // MARK: - EnrollmentRepository
+
+    public func enroll(userID: UserID, courseID: CourseID) async throws(AppError) -> Enrollment {
+        try await record(.enroll(userID, courseID))
+        guard let course = catalog[courseID] else { throw .courseNotFound(courseID) }
+        let existing = storedEnrollment(userID, courseID)
+        let prerequisite = course.prerequisiteID.flatMap { id in
+            catalog[id].map { (course: $0, completed: LessonRules.meetsPrerequisite(storedEnrollment(userID, id))) }
+        }
+        if let refusal = EnrollmentRules.refusal(for: course, existing: existing, prerequisite: prerequisite) {
+            throw .refused(refusal)
+        }
+        nextID += 1
+        let enrollment = Enrollment(id: existing?.id ?? EnrollmentID(nextID), userID: userID, courseID: courseID, enrolledAt: now())
+        addEnrollment(enrollment)
+        catalog[courseID]?.enrolledCount += 1
+        return enrollment
+    }
+
+    public func unenroll(userID: UserID, courseID: CourseID) async throws(AppError) {
+        try await record(.unenroll(userID, courseID))
+        guard let index = enrollments.firstIndex(where: { $0.userID == userID && $0.courseID == courseID && $0.holdsPlace }) else {
+            throw .notEnrolled(courseID)
+        }
+        enrollments[index].status = .dropped
+        let count = catalog[courseID]?.enrolledCount ?? 1
+        catalog[courseID]?.enrolledCount = max(0, count - 1)
+    }
+
+    public func setLesson(_ number: Int, done: Bool, userID: UserID, courseID: CourseID) async throws(AppError) -> Enrollment {
+        try await record(.setLesson(number, done: done, userID, courseID))
+        guard let course = catalog[courseID] else { throw .courseNotFound(courseID) }
+        switch LessonRules.mark(number, done: done, in: storedEnrollment(userID, courseID), lessonCount: course.lessonCount, now: now()) {
+        case .failure(.notEnrolled): throw .notEnrolled(courseID)
+        case .failure(.noSuchLesson(let number)): throw .noSuchLesson(courseID, number)
+        case .success(let enrollment):
+            addEnrollment(enrollment)
+            return enrollment
+        }
+    }
+
+    public func enrolledCourses(userID: UserID) async throws(AppError) -> [EnrolledCourse] {
+        try await record(.enrolledCourses(userID))
+        return enrollments
+            .filter { $0.userID == userID && $0.holdsPlace }
+            .sorted { ($0.enrolledAt, $0.id.rawValue) > ($1.enrolledAt, $1.id.rawValue) }
+            .compactMap { enrollment in catalog[enrollment.courseID].map { EnrolledCourse(course: $0, enrollment: enrollment) } }
+    }
+
+    // MARK: - FavouritesRepository
+
+    public func setFavourite(_ isFavourite: Bool, userID: UserID, courseID: CourseID) async throws(AppError) {
+        try await record(.setFavourite(isFavourite, userID, courseID))
+        guard catalog[courseID] != nil else { throw .courseNotFound(courseID) }
+        if isFavourite { favourites[userID, default: []].insert(courseID) } else { favourites[userID]?.remove(courseID) }
+    }
+
+    public func favourites(userID: UserID) async throws(AppError) -> [Course] {
+        try await record(.favourites(userID))
+        return BruteForceSearch.catalogOrder((favourites[userID] ?? []).compactMap { catalog[$0] })
+    }
+
+    // MARK: - ProfileRepository
+
+    public func user(id: UserID) async throws(AppError) -> User {
+        try await record(.user(id))
+        guard let user = users[id]?.user else { throw .notSignedIn }
+        return user
+    }
+
+    public func updateName(userID: UserID, to name: String) async throws(AppError) -> User {
+        try await record(.updateName(userID, name))
+        guard var entry = users[userID] else { throw .notSignedIn }
+        entry.user.name = name
+        users[userID] = entry
+        return entry.user
+    }
+
+    // MARK: - SessionRepository
+
+    public func restoreSession() async throws(AppError) -> User? {
+        try await record(.restoreSession)
+        return storedSession.flatMap { users[$0]?.user }
+    }
+
+    public func signIn(email: String, password: String) async throws(AppError) -> User {
+        try await record(.signIn(email))
+        let wanted = email.trimmingCharacters(in: .whitespaces).lowercased()
+        guard let entry = users.values.first(where: { $0.user.email.lowercased() == wanted }), entry.password == password else {
+            throw .invalidCredentials
+        }
+        storedSession = entry.user.id
+        return entry.user
+    }
+
+    public func createAccount(name: String, email: String, password: String) async throws(AppError) -> User {
+        try await record(.createAccount(email))
+        let account: NewAccount
+        switch AccountRules.validate(name: name, email: email, password: password) {
+        case .success(let valid): account = valid
+        case .failure(let rejection): throw .invalidAccount(rejection)
+        }
+        guard !users.values.contains(where: { $0.user.email.lowercased() == account.email.lowercased() }) else { throw .emailTaken }
+        nextID += 1
+        let user = User(id: UserID(nextID), name: account.name, email: account.email, memberSince: now())
+        users[user.id] = (user, account.password)
+        storedSession = user.id
+        return user
+    }
+
+    public func signOut(userID: UserID) async throws(AppError) {
+        try await record(.signOut(userID))
+        if storedSession == userID { storedSession = nil }
+    }
+}
+
+extension User {
+    public static let demo = User(id: UserID(1), name: "Demo Learner", email: "demo@edugo.dev", memberSince: Date(timeIntervalSince1970: 1_700_000_000))
+}
+
+extension Enrollment {
+    public static func fixture(
+        id: Int64 = 1,
+        userID: UserID = User.demo.id,
+        courseID: CourseID = "swift-101",
+        status: EnrollmentStatus = .active,
+        lessonsDone: Set<Int> = [],
+        completedAt: Date? = nil
+    ) -> Enrollment {
+        Enrollment(
+            id: EnrollmentID(id), userID: userID, courseID: courseID, enrolledAt: Date(timeIntervalSince1970: 1_763_769_600),
+            status: status, lessonsDone: lessonsDone, completedAt: completedAt
+        )
+    }
+}

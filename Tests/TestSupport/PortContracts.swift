@@ -1,0 +1,341 @@
+import Foundation
+import SharedKernel
+
+/// A store under contract: its five ports, and how to put courses into it (as an import
+/// would). Every store seeds the demo learner (`demo@edugo.dev` / `edugo-demo`).
+public struct ContractStore: Sendable {
+    public var courses: any CourseRepository
+    public var enrollments: any EnrollmentRepository
+    public var favourites: any FavouritesRepository
+    public var profiles: any ProfileRepository
+    public var sessions: any SessionRepository
+    /// Stores courses with their lessons (`nil`: the course's single default lesson).
+    public var addCourses: @Sendable ([(Course, [Lesson]?)]) async throws -> Void
+
+    public init(
+        courses: any CourseRepository,
+        enrollments: any EnrollmentRepository,
+        favourites: any FavouritesRepository,
+        profiles: any ProfileRepository,
+        sessions: any SessionRepository,
+        addCourses: @escaping @Sendable ([(Course, [Lesson]?)]) async throws -> Void
+    ) {
+        self.courses = courses
+        self.enrollments = enrollments
+        self.favourites = favourites
+        self.profiles = profiles
+        self.sessions = sessions
+        self.addCourses = addCourses
+    }
+
+    /// The in-memory double, under the same contract as the real stores.
+    public static func inMemory() -> ContractStore {
+        let store = InMemoryStore(courses: [])
+        return ContractStore(
+            courses: store, enrollments: store, favourites: store, profiles: store, sessions: store,
+            addCourses: { entries in
+                for (course, lessons) in entries {
+                    await store.addCourses([course])
+                    if let lessons { await store.setLessons(lessons, of: course.id) }
+                }
+            }
+        )
+    }
+}
+
+/// A check that failed, with what was expected.
+public struct ContractFailure: Error, CustomStringConvertible {
+    public let description: String
+}
+
+/// One expectation of a port's contract, run against any store. Every store's tests run
+/// every case, so no store (nor the test double) can drift from the others.
+public struct ContractCase: Sendable, CustomStringConvertible {
+    public let port: String
+    public let name: String
+    public let run: @Sendable (ContractStore) async throws -> Void
+
+    public var description: String { "\(port): \(name)" }
+
+    public static let all: [ContractCase] = courses + enrollments + favourites + profiles + sessions
+}
+
+// MARK: - Checks
+
+func check(_ condition: Bool, _ message: @autoclosure () -> String, line: Int = #line) throws {
+    guard condition else { throw ContractFailure(description: "line \(line): \(message())") }
+}
+
+func checkEqual<T: Equatable>(_ actual: T, _ expected: T, _ what: String = "", line: Int = #line) throws {
+    guard actual == expected else {
+        throw ContractFailure(description: "line \(line): \(what) expected \(expected), got \(actual)")
+    }
+}
+
+func checkThrows<T>(_ expected: AppError, line: Int = #line, _ body: () async throws(AppError) -> T) async throws {
+    do {
+        let value = try await body()
+        throw ContractFailure(description: "line \(line): expected \(expected), got \(value)")
+    } catch let error as AppError {
+        guard error == expected else { throw ContractFailure(description: "line \(line): expected \(expected), got \(error)") }
+    }
+}
+
+// MARK: - Fixtures
+
+enum Contract {
+    static let demoPassword = "edugo-demo"
+
+    static func demo(_ store: ContractStore) async throws -> User {
+        try await store.sessions.signIn(email: "demo@edugo.dev", password: demoPassword)
+    }
+
+    static func course(
+        _ id: CourseID,
+        _ title: String,
+        instructor: String = "María García",
+        capacity: Int? = 10,
+        enrolled: Int = 0,
+        tags: [String] = [],
+        prerequisite: CourseID? = nil,
+        active: Bool = true
+    ) -> Course {
+        Course(
+            id: id, title: title, instructor: instructor, category: "Test", level: .beginner, durationMinutes: 60,
+            price: Price(minorUnits: 1000, currency: "EUR"), capacity: capacity, enrolledCount: enrolled, tags: tags,
+            prerequisiteID: prerequisite, isActive: active, description: "A course for the contract."
+        )
+    }
+
+    static let threeLessons = [Lesson(title: "One", minutes: 20), Lesson(title: "Two", minutes: 25), Lesson(title: "Three", minutes: 15)]
+}
+
+// MARK: - CourseRepository
+
+extension ContractCase {
+    static let courses: [ContractCase] = [
+        ContractCase(port: "courses", name: "pages walk the catalog in title order both ways, keys rising") { store in
+            let titles = ["Échecs", "beta", "Alpha", "alpha", "Gamma", "delta"]
+            try await store.addCourses(titles.enumerated().map { (Contract.course(CourseID("c-\($0.offset)"), $0.element), nil) })
+            let ids = Set((0..<titles.count).map { CourseID("c-\($0)") })
+            let first = try await store.courses.page(matching: "", at: .first, limit: 100).filter { ids.contains($0.course.id) }
+            try checkEqual(first.map(\.course.title), ["Alpha", "alpha", "beta", "delta", "Échecs", "Gamma"], "order")
+            try check(zip(first, first.dropFirst()).allSatisfy { $0.key < $1.key }, "keys rise")
+            let second = try await store.courses.page(matching: "", at: .after(first[1].key), limit: 2)
+            try checkEqual(second.map(\.course.id), Array(first[2...3].map(\.course.id)), "after")
+            let before = try await store.courses.page(matching: "", at: .before(first[4].key), limit: 2)
+            try checkEqual(before.map(\.course.id), Array(first[2...3].map(\.course.id)), "before")
+            let last = try await store.courses.page(matching: "", at: .last, limit: 1)
+            try checkEqual(last.map(\.course.title), ["Gamma"], "last")
+        },
+        ContractCase(port: "courses", name: "search matches word prefixes of title, instructor and tags, ignoring case and accents") { store in
+            try await store.addCourses([
+                (Contract.course("s-1", "Swift Concurrency", instructor: "José Núñez", tags: ["async"]), nil),
+                (Contract.course("s-2", "Swiftly Drawing", instructor: "Ana Ruiz"), nil),
+                (Contract.course("s-3", "Cooking", instructor: "Zoë Schäfer", tags: ["kitchen"]), nil),
+            ])
+            let ids = { (query: String) async throws -> [CourseID] in
+                try await store.courses.page(matching: query, at: .first, limit: 50).map(\.course.id).filter { $0.rawValue.hasPrefix("s-") }
+            }
+            try checkEqual(try await ids("swi conc"), ["s-1"], "two words")
+            try checkEqual(try await ids("NUNEZ"), ["s-1"], "instructor, accents")
+            try checkEqual(try await ids("kitch"), ["s-3"], "tag prefix")
+            try checkEqual(try await ids("swift"), ["s-1", "s-2"], "prefix")
+            try checkEqual(try await ids("ift"), [], "not a prefix")
+            try checkEqual(try await store.courses.page(matching: "?!", at: .first, limit: 5).count, 0, "punctuation")
+            try checkEqual(try await store.courses.count(matching: "schafer"), .exactly(1), "count")
+        },
+        ContractCase(port: "courses", name: "one course by id, with its syllabus; an unknown id is not found") { store in
+            try await store.addCourses([(Contract.course("k-1", "Knitting"), Contract.threeLessons), (Contract.course("k-2", "Kites"), nil)])
+            let course = try await store.courses.course(id: "k-1")
+            try checkEqual(course.lessonCount, 3, "lesson count")
+            try checkEqual(try await store.courses.syllabus(of: "k-1").lessons, Contract.threeLessons, "lessons")
+            try checkEqual(try await store.courses.syllabus(of: "k-2").lessons, [Lesson(title: "Kites", minutes: 60)], "default lesson")
+            try await checkThrows(.courseNotFound("nope")) { () async throws(AppError) in try await store.courses.course(id: "nope") }
+            try await checkThrows(.courseNotFound("nope")) { () async throws(AppError) in try await store.courses.syllabus(of: "nope") }
+        },
+    ]
+}
+
+// MARK: - EnrollmentRepository
+
+extension ContractCase {
+    static let enrollments: [ContractCase] = [
+        ContractCase(port: "enrollments", name: "enrolling takes a seat and lists the course first; twice is refused") { store in
+            let learner = try await Contract.demo(store)
+            try await store.addCourses([(Contract.course("e-1", "Enamel", enrolled: 3), nil), (Contract.course("e-2", "Etching"), nil)])
+            _ = try await store.enrollments.enroll(userID: learner.id, courseID: "e-2")
+            let enrollment = try await store.enrollments.enroll(userID: learner.id, courseID: "e-1")
+            try checkEqual(enrollment.status, .active, "status")
+            try checkEqual(enrollment.lessonsDone, [], "lessons")
+            try checkEqual(try await store.courses.course(id: "e-1").enrolledCount, 4, "seat")
+            let mine = try await store.enrollments.enrolledCourses(userID: learner.id)
+            try checkEqual(mine.map(\.id), ["e-1", "e-2"], "newest first")
+            try await checkThrows(.refused(.alreadyEnrolled(title: "Enamel"))) { () async throws(AppError) in
+                try await store.enrollments.enroll(userID: learner.id, courseID: "e-1")
+            }
+            try checkEqual(try await store.courses.course(id: "e-1").enrolledCount, 4, "no second seat")
+        },
+        ContractCase(port: "enrollments", name: "a full, closed or locked course is refused and nothing is written") { store in
+            let learner = try await Contract.demo(store)
+            try await store.addCourses([
+                (Contract.course("r-full", "Rowing", capacity: 2, enrolled: 2), nil),
+                (Contract.course("r-closed", "Rugby", active: false), nil),
+                (Contract.course("r-base", "Running"), nil),
+                (Contract.course("r-locked", "Racing", prerequisite: "r-base"), nil),
+                (Contract.course("r-max", "Reading", capacity: nil, enrolled: CourseLimits.seats.upperBound), nil),
+            ])
+            try await checkThrows(.refused(.courseFull(title: "Rowing"))) { () async throws(AppError) in
+                try await store.enrollments.enroll(userID: learner.id, courseID: "r-full")
+            }
+            try await checkThrows(.refused(.courseInactive(title: "Rugby"))) { () async throws(AppError) in
+                try await store.enrollments.enroll(userID: learner.id, courseID: "r-closed")
+            }
+            try await checkThrows(.refused(.prerequisiteNotCompleted(prerequisiteTitle: "Running"))) { () async throws(AppError) in
+                try await store.enrollments.enroll(userID: learner.id, courseID: "r-locked")
+            }
+            try await checkThrows(.refused(.courseFull(title: "Reading"))) { () async throws(AppError) in
+                try await store.enrollments.enroll(userID: learner.id, courseID: "r-max")
+            }
+            try checkEqual(try await store.courses.course(id: "r-full").enrolledCount, 2, "full count")
+            try checkEqual(try await store.courses.course(id: "r-max").enrolledCount, CourseLimits.seats.upperBound, "max count")
+            try checkEqual(try await store.enrollments.enrolledCourses(userID: learner.id).count, 0, "nothing written")
+            try await checkThrows(.courseNotFound("nope")) { () async throws(AppError) in
+                try await store.enrollments.enroll(userID: learner.id, courseID: "nope")
+            }
+        },
+        ContractCase(port: "enrollments", name: "a prerequisite is met by completing it, and only by that") { store in
+            let learner = try await Contract.demo(store)
+            try await store.addCourses([(Contract.course("p-base", "Painting"), Contract.threeLessons), (Contract.course("p-next", "Pastels", prerequisite: "p-base"), nil)])
+            _ = try await store.enrollments.enroll(userID: learner.id, courseID: "p-base")
+            _ = try await store.enrollments.setLesson(1, done: true, userID: learner.id, courseID: "p-base")
+            _ = try await store.enrollments.setLesson(2, done: true, userID: learner.id, courseID: "p-base")
+            try await checkThrows(.refused(.prerequisiteNotCompleted(prerequisiteTitle: "Painting"))) { () async throws(AppError) in
+                try await store.enrollments.enroll(userID: learner.id, courseID: "p-next")
+            }
+            _ = try await store.enrollments.setLesson(3, done: true, userID: learner.id, courseID: "p-base")
+            let joined = try await store.enrollments.enroll(userID: learner.id, courseID: "p-next")
+            try checkEqual(joined.courseID, "p-next", "enrolled")
+        },
+        ContractCase(port: "enrollments", name: "leaving frees the seat; leaving twice is refused; joining again starts again") { store in
+            let learner = try await Contract.demo(store)
+            try await store.addCourses([(Contract.course("u-1", "Ukulele", enrolled: 5), Contract.threeLessons)])
+            _ = try await store.enrollments.enroll(userID: learner.id, courseID: "u-1")
+            _ = try await store.enrollments.setLesson(2, done: true, userID: learner.id, courseID: "u-1")
+            try await store.enrollments.unenroll(userID: learner.id, courseID: "u-1")
+            try checkEqual(try await store.courses.course(id: "u-1").enrolledCount, 5, "seat freed")
+            try checkEqual(try await store.enrollments.enrolledCourses(userID: learner.id).count, 0, "not listed")
+            try await checkThrows(.notEnrolled("u-1")) { () async throws(AppError) in
+                try await store.enrollments.unenroll(userID: learner.id, courseID: "u-1")
+            }
+            let again = try await store.enrollments.enroll(userID: learner.id, courseID: "u-1")
+            try checkEqual(again.lessonsDone, [], "starts again")
+        },
+        ContractCase(port: "enrollments", name: "lessons: the last one done completes the course, one undone reopens it, marks are idempotent") { store in
+            let learner = try await Contract.demo(store)
+            try await store.addCourses([(Contract.course("l-1", "Lettering"), Contract.threeLessons)])
+            try await checkThrows(.notEnrolled("l-1")) { () async throws(AppError) in
+                try await store.enrollments.setLesson(1, done: true, userID: learner.id, courseID: "l-1")
+            }
+            _ = try await store.enrollments.enroll(userID: learner.id, courseID: "l-1")
+            try await checkThrows(.noSuchLesson("l-1", 4)) { () async throws(AppError) in
+                try await store.enrollments.setLesson(4, done: true, userID: learner.id, courseID: "l-1")
+            }
+            _ = try await store.enrollments.setLesson(1, done: true, userID: learner.id, courseID: "l-1")
+            let twice = try await store.enrollments.setLesson(1, done: true, userID: learner.id, courseID: "l-1")
+            try checkEqual(twice.lessonsDone, [1], "idempotent")
+            _ = try await store.enrollments.setLesson(2, done: true, userID: learner.id, courseID: "l-1")
+            let done = try await store.enrollments.setLesson(3, done: true, userID: learner.id, courseID: "l-1")
+            try checkEqual(done.status, .completed, "completed")
+            try check(done.completedAt != nil, "completion date")
+            let listed = try await store.enrollments.enrolledCourses(userID: learner.id).first
+            try checkEqual(listed?.percent, 100, "percent")
+            try checkEqual(listed?.enrollment.status, .completed, "listed completed")
+            let reopened = try await store.enrollments.setLesson(2, done: false, userID: learner.id, courseID: "l-1")
+            try checkEqual(reopened.status, .active, "reopened")
+            try checkEqual(reopened.completedAt, nil, "no date")
+            try checkEqual(reopened.lessonsDone, [1, 3], "lessons")
+        },
+    ]
+}
+
+// MARK: - FavouritesRepository
+
+extension ContractCase {
+    static let favourites: [ContractCase] = [
+        ContractCase(port: "favourites", name: "setting is idempotent, listing is in catalog order, per learner") { store in
+            let learner = try await Contract.demo(store)
+            try await store.addCourses([(Contract.course("f-1", "Fencing"), nil), (Contract.course("f-2", "Falconry"), nil)])
+            try await store.favourites.setFavourite(true, userID: learner.id, courseID: "f-1")
+            try await store.favourites.setFavourite(true, userID: learner.id, courseID: "f-1")
+            try await store.favourites.setFavourite(true, userID: learner.id, courseID: "f-2")
+            try checkEqual(try await store.favourites.favourites(userID: learner.id).map(\.id), ["f-2", "f-1"], "listed")
+            try await store.favourites.setFavourite(false, userID: learner.id, courseID: "f-1")
+            try await store.favourites.setFavourite(false, userID: learner.id, courseID: "f-1")
+            try checkEqual(try await store.favourites.favourites(userID: learner.id).map(\.id), ["f-2"], "removed")
+            let other = try await store.sessions.createAccount(name: "Other Learner", email: "other-f@example.com", password: "password-1")
+            try checkEqual(try await store.favourites.favourites(userID: other.id).count, 0, "per learner")
+            try await checkThrows(.courseNotFound("nope")) { () async throws(AppError) in
+                try await store.favourites.setFavourite(true, userID: learner.id, courseID: "nope")
+            }
+        },
+    ]
+}
+
+// MARK: - ProfileRepository
+
+extension ContractCase {
+    static let profiles: [ContractCase] = [
+        ContractCase(port: "profiles", name: "a learner is read and renamed; an unknown one is not signed in") { store in
+            let learner = try await Contract.demo(store)
+            try checkEqual(try await store.profiles.user(id: learner.id).email, "demo@edugo.dev", "read")
+            let renamed = try await store.profiles.updateName(userID: learner.id, to: "Zoë 山田")
+            try checkEqual(renamed.name, "Zoë 山田", "returned")
+            try checkEqual(try await store.profiles.user(id: learner.id).name, "Zoë 山田", "stored")
+            try await checkThrows(.notSignedIn) { () async throws(AppError) in try await store.profiles.user(id: UserID(987_654)) }
+        },
+    ]
+}
+
+// MARK: - SessionRepository
+
+extension ContractCase {
+    static let sessions: [ContractCase] = [
+        ContractCase(port: "sessions", name: "signing in stores the session for the next start; a wrong email or password says the same") { store in
+            try await checkThrows(.invalidCredentials) { () async throws(AppError) in
+                try await store.sessions.signIn(email: "demo@edugo.dev", password: "wrong-password")
+            }
+            try await checkThrows(.invalidCredentials) { () async throws(AppError) in
+                try await store.sessions.signIn(email: "nobody@edugo.dev", password: Contract.demoPassword)
+            }
+            let learner = try await Contract.demo(store)
+            try checkEqual(try await store.sessions.restoreSession()?.id, learner.id, "restored")
+            try await store.sessions.signOut(userID: learner.id)
+            try checkEqual(try await store.sessions.restoreSession(), nil, "signed out")
+        },
+        ContractCase(port: "sessions", name: "an account is created by the account rules, naming the field at fault") { store in
+            try await checkThrows(.invalidAccount(AccountRejection(field: .name, message: "Enter a name"))) { () async throws(AppError) in
+                try await store.sessions.createAccount(name: "  ", email: "new@example.com", password: "password-1")
+            }
+            try await checkThrows(.invalidAccount(AccountRejection(field: .email, message: "Enter a valid email address"))) { () async throws(AppError) in
+                try await store.sessions.createAccount(name: "New Learner", email: "new@", password: "password-1")
+            }
+            try await checkThrows(.invalidAccount(AccountRejection(field: .password, message: "Use a password of 8 or more characters"))) { () async throws(AppError) in
+                try await store.sessions.createAccount(name: "New Learner", email: "new@example.com", password: "short")
+            }
+            try await checkThrows(.emailTaken) { () async throws(AppError) in
+                try await store.sessions.createAccount(name: "New Learner", email: "DEMO@edugo.dev", password: "password-1")
+            }
+            let created = try await store.sessions.createAccount(name: " New Learner ", email: " new@example.com", password: "password-1")
+            try checkEqual(created.name, "New Learner", "trimmed name")
+            try checkEqual(try await store.sessions.restoreSession()?.id, created.id, "signed in")
+            try checkEqual(try await store.sessions.signIn(email: "new@example.com", password: "password-1").id, created.id, "signs in")
+        },
+        ContractCase(port: "sessions", name: "signing out a learner who is no longer the stored one leaves the stored one") { store in
+            let demo = try await Contract.demo(store)
+            let other = try await store.sessions.createAccount(name: "Other Learner", email: "other-s@example.com", password: "password-1")
+            try await store.sessions.signOut(userID: demo.id)
+            try checkEqual(try await store.sessions.restoreSession()?.id, other.id, "kept")
+        },
+    ]
+}
