@@ -80,7 +80,9 @@ let package = Package(
             ],
             resources: [.copy("Resources/catalog.json")]
         ),
-        .target(name: "Terminal", dependencies: ["CNcurses", "TerminalUI"]),
+        .target(name: "Terminal", dependencies: ["CNcurses", "CTerminalGuard", "TerminalUI"]),
+        // The terminal put back before a fatal signal ends the process (signal-safe C).
+        .target(name: "CTerminalGuard"),
         .systemLibrary(
             name: "CNcurses",
             providers: [.apt(["libncurses-dev"])]

@@ -63,6 +63,7 @@ public final class NcursesTerminal {
         if useColor { use_default_colors() }
         palette = TerminalPalette(useColor: useColor)
         rescue = TerminalRescue(modes: originalModes, sequence: TerminalRescue.sequence())
+        rescue.armFatalSignalGuard()
     }
 
     /// The current size in cells.
@@ -132,6 +133,7 @@ public final class NcursesTerminal {
     public func restore() {
         guard isActive else { return }
         isActive = false
+        rescue.disarmFatalSignalGuard()
         curs_set(1)
         endwin()
         delscreen(screen)

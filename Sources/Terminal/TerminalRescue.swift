@@ -1,4 +1,5 @@
 import CNcurses
+import CTerminalGuard
 import Synchronization
 
 #if canImport(Glibc)
@@ -31,6 +32,19 @@ public struct TerminalRescue: Sendable {
         // Mouse reporting as ncurses switches it on (normal, button-event and SGR modes).
         bytes += Array("\u{1B}[?1000l\u{1B}[?1002l\u{1B}[?1006l\r\n".utf8)
         return bytes
+    }
+
+    /// Arms the fatal-signal guard with this rescue: a trap or a bad pointer from here on
+    /// still gives the terminal back before the process dies.
+    func armFatalSignalGuard() {
+        var modes = self.modes
+        sequence.withUnsafeBufferPointer { bytes in
+            bytes.withMemoryRebound(to: CChar.self) { edugo_guard_arm($0.baseAddress, $0.count, &modes) }
+        }
+    }
+
+    func disarmFatalSignalGuard() {
+        edugo_guard_disarm()
     }
 
     /// Writes the reset sequence and restores the saved modes. Async-signal-safe system calls only.

@@ -12,8 +12,9 @@ struct TUI: AsyncParsableCommand {
         commandName: "tui",
         abstract: "EduGo Terminal: browse the EduGo course catalog from your terminal.",
         discussion: """
-            The database lives in --data-dir, else $EDUGO_DATA_DIR, else $XDG_DATA_HOME/edugo,
-            else ~/.local/share/edugo. Demo account: demo@edugo.dev / edugo-demo.
+            The database lives in --data-dir, else $EDUGO_DATA_DIR, else
+            $XDG_DATA_HOME/edugo, else ~/.local/share/edugo.
+            Demo account: demo@edugo.dev / edugo-demo.
 
             \(EduGoApp.keysManual)
             """,

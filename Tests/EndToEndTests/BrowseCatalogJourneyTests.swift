@@ -167,21 +167,5 @@ extension EndToEnd {
             #expect(again.output.hasSuffix(": 1 added, 0 updated\n"), "\(again)")
         }
 
-        /// Runs `tui` with pipes for stdin, stdout and stderr (so not a terminal).
-        private func runTUI(_ arguments: [String]) throws -> (status: Int32, output: String, errors: String) {
-            let process = Process()
-            process.executableURL = URL(fileURLWithPath: try TmuxSession.binaryPath())
-            process.arguments = arguments
-            let output = Pipe()
-            let errors = Pipe()
-            process.standardOutput = output
-            process.standardError = errors
-            process.standardInput = Pipe()
-            try process.run()
-            let out = String(decoding: output.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
-            let err = String(decoding: errors.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
-            process.waitUntilExit()
-            return (process.terminationStatus, out, err)
-        }
     }
 }

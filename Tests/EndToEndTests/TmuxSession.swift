@@ -263,3 +263,20 @@ final class TmuxSession {
         "'" + text.replacingOccurrences(of: "'", with: "'\\''") + "'"
     }
 }
+
+/// Runs `tui` with pipes for stdin, stdout and stderr (so not a terminal).
+func runTUI(_ arguments: [String]) throws -> (status: Int32, output: String, errors: String) {
+    let process = Process()
+    process.executableURL = URL(fileURLWithPath: try TmuxSession.binaryPath())
+    process.arguments = arguments
+    let output = Pipe()
+    let errors = Pipe()
+    process.standardOutput = output
+    process.standardError = errors
+    process.standardInput = Pipe()
+    try process.run()
+    let out = String(decoding: output.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+    let err = String(decoding: errors.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+    process.waitUntilExit()
+    return (process.terminationStatus, out, err)
+}

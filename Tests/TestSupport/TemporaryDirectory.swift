@@ -10,6 +10,12 @@ public struct TemporaryDirectory: Sendable {
         try? FileManager.default.createDirectory(at: url, withIntermediateDirectories: true)
     }
 
+    /// A directory at `url` (made if missing), e.g. inside another temporary directory.
+    public init(url: URL) {
+        self.url = url
+        try? FileManager.default.createDirectory(at: url, withIntermediateDirectories: true)
+    }
+
     public var path: String { url.path }
 
     public func remove() {

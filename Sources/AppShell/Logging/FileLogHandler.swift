@@ -1,5 +1,6 @@
 import Foundation
 import Logging
+import TerminalUI
 
 #if canImport(Glibc)
 import Glibc
@@ -30,11 +31,26 @@ struct FileLogHandler: LogHandler {
         set { metadata[key] = newValue }
     }
 
+    /// Data in a message (a title, a path) is written with anything unprintable escaped, so
+    /// reading the log in a terminal cannot drive it, and one event stays one line.
+    static func escaped(_ text: String) -> String {
+        guard text.unicodeScalars.contains(where: TerminalText.isRemoved) else { return text }
+        var result = ""
+        for scalar in text.unicodeScalars {
+            if TerminalText.isRemoved(scalar) {
+                result += "\\u{\(String(scalar.value, radix: 16, uppercase: true))}"
+            } else {
+                result.unicodeScalars.append(scalar)
+            }
+        }
+        return result
+    }
+
     func log(event: LogEvent) {
         let merged = metadata.merging(event.metadata ?? [:]) { $1 }
         let details = merged.isEmpty ? "" : " " + merged.sorted { $0.key < $1.key }.map { "\($0.key)=\($0.value)" }.joined(separator: " ")
         let stamp = Date().formatted(.iso8601)
-        let line = "\(stamp) \(event.level) \(label): \(event.message)\(details)\n"
+        let line = "\(stamp) \(event.level) \(label): \(Self.escaped("\(event.message)\(details)"))\n"
         var bytes = Array(line.utf8)
         _ = bytes.withUnsafeMutableBytes { Glibc.write(descriptor, $0.baseAddress, $0.count) }
     }

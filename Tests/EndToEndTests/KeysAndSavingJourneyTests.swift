@@ -1,0 +1,218 @@
+import Foundation
+import GRDB
+import Testing
+import TestSupport
+
+extension EndToEnd {
+    /// Issue 12: keys act in order on what the screen shows; writes show at once; a slow store
+    /// never leaves a screen stale or silent.
+    @Suite("Journey: keys, waiting and saving")
+    struct KeysAndSavingJourneyTests {
+        @Test("/docker Enter f typed in one burst favourites Docker Essentials, whatever row was selected")
+        func searchBurst() async throws {
+            let session = try TmuxSession()
+            try await session.signInIfAsked()
+            try await session.waitFor("Agile and Scrum")
+
+            try session.type("/docker")
+            try session.send("Enter", "f")
+
+            try await session.waitFor("Added Docker Essentials to favourites")
+        }
+
+        @Test("2 u typed in one burst asks about the first course of My courses, once it is there")
+        func tabBurst() async throws {
+            let session = try TmuxSession(arguments: ["--latency", "300"])
+            try await session.signInIfAsked()
+            try await session.waitFor("Agile and Scrum")
+            try session.send("Enter")
+            try await session.waitFor("by ")
+            try session.send("e")
+            try await session.waitFor("Enrolled in Agile and Scrum in Real Teams")
+
+            try session.send("2", "u")
+
+            try await session.waitFor("Unenroll from Agile and Scrum in Real Teams? (y/n)")
+        }
+
+        @Test("with a slow store, f shows ★ at once, before the store answers, then says it is saved")
+        func favouriteShowsAtOnce() async throws {
+            let session = try TmuxSession(arguments: ["--latency", "3000"])
+            try await session.signInIfAsked()
+            try await session.waitFor("Agile and Scrum")
+
+            try session.send("f")
+
+            try await session.waitFor("★ on the row while the store is still working") { lines in
+                lines.contains { $0.hasPrefix(" ★  Agile and Scrum") } && !lines.contains { $0.contains("Added Agile") }
+            }
+            try await session.waitFor("Added Agile and Scrum in Real Teams to favourites")
+        }
+
+        @Test("with a slow store, r keeps the list on screen with a spinner in its title line")
+        func reloadKeepsTheList() async throws {
+            let session = try TmuxSession(arguments: ["--latency", "1500"])
+            try await session.signInIfAsked()
+            try await session.waitFor("the catalog loaded") { $0.contains { $0.contains("Agile and Scrum") } && !$0.contains { $0.contains("⠋") || $0.contains("Loading") } }
+
+            try session.send("r")
+
+            let reloading = try await session.waitFor("the spinner beside the title") { lines in
+                lines.contains { $0.hasPrefix(" Catalog  64 courses ") && $0.unicodeScalars.contains { (0x2800...0x28FF).contains($0.value) } }
+            }
+            #expect(reloading.contains { $0.contains("Agile and Scrum") })
+            #expect(!reloading.contains { $0.contains("Loading…") })
+        }
+
+        @Test("with a slow store, a new name shows at once, and after Name updated the old one never comes back")
+        func renameNeverShowsTheOldName() async throws {
+            let session = try TmuxSession(arguments: ["--latency", "800"])
+            try await session.signInIfAsked()
+            try await session.waitFor("Agile and Scrum")
+            try session.send("4")
+            try await session.waitFor("Member since")
+
+            try session.send("e", "C-u")
+            try session.type("Ana Lima")
+            try session.send("Enter")
+            try await session.waitFor("the new name while it is saved") { lines in
+                lines.contains { $0.contains("Name              Ana Lima") } && lines[0].hasSuffix("Ana Lima")
+            }
+            try await session.waitFor("Name updated")
+            // Read the screen a few times after the confirmation: the old name stays gone.
+            for _ in 0..<10 {
+                let lines = try session.screen()
+                #expect(!lines.contains { $0.contains("Demo Learner") }, "\(lines.joined(separator: "\n"))")
+                try await Task.sleep(for: .milliseconds(100))
+            }
+        }
+
+        @Test("--offline: the catalog says it cannot be reached, and a learner can still log out")
+        func offlineLogOut() async throws {
+            let session = try TmuxSession(arguments: ["--offline"])
+            try await session.signInIfAsked()
+            try await session.waitFor("Cannot reach the EduGo catalog")
+
+            try session.send("4", "l")
+            try await session.waitFor("Log out? (y/n)")
+            try session.send("y")
+
+            try await session.waitFor("Sign in to EduGo")
+        }
+    }
+
+    /// Issue 11: nothing crashes, nothing is lost, nobody acts as someone else.
+    @Suite("Journey: hardening")
+    struct HardeningJourneyTests {
+        @Test("two instances on one data directory, signed in as different learners, each act as their own")
+        func twoLearners() async throws {
+            let directory = TemporaryDirectory(prefix: "edugo-e2e")
+            defer { directory.remove() }
+            let ana = try TmuxSession(dataDirectory: directory)
+            try await ana.signInIfAsked()
+            try await ana.waitFor("Agile and Scrum")
+            // The second instance starts as Ana too (the stored session), logs her out there,
+            // and creates Ben's account.
+            let ben = try TmuxSession(dataDirectory: directory)
+            try await ben.waitFor("Agile and Scrum")
+            try ben.send("4", "l", "y")
+            try await ben.waitFor("Sign in to EduGo")
+            try ben.send("C-n")
+            try await ben.waitFor("Create an EduGo account")
+            try ben.type("Ben Okoro")
+            try ben.send("Tab")
+            try ben.type("ben@example.com")
+            try ben.send("Tab")
+            try ben.type("password-1")
+            try ben.send("Enter")
+            try await ben.waitFor("Ben Okoro")
+
+            // Ben is the stored session now, and Ana was logged out elsewhere: her instance
+            // still acts as Ana.
+            try ana.send("f")
+            try await ana.waitFor("Added Agile and Scrum in Real Teams to favourites")
+            try ana.send("4", "e", "C-u")
+            try ana.type("Ana Lima")
+            try ana.send("Enter")
+            try await ana.waitFor("Name updated")
+            try ben.send("j", "f")
+            try await ben.waitFor("Added Building a Design System to favourites")
+
+            let database = try DatabaseQueue(path: directory.url.appendingPathComponent("edugo.sqlite").path)
+            let rows = try await database.read { db in
+                try String.fetchAll(db, sql: """
+                    SELECT user.email || ' ' || user.name || ' ' || favourite.course_id FROM favourite JOIN user ON user.id = favourite.user_id
+                    ORDER BY user.email
+                    """)
+            }
+            #expect(rows == ["ben@example.com Ben Okoro design-systems", "demo@edugo.dev Ana Lima agile-scrum"])
+        }
+
+        @Test("an unfinished mouse report (ESC [ <) blocks nothing: keys after it work, and Ctrl-C ends the app cleanly")
+        func unfinishedMouseReport() async throws {
+            let session = try TmuxSession()
+            try await session.signInIfAsked()
+            try await session.waitFor("Agile and Scrum")
+
+            try session.type("\u{1B}[<")
+            try await Task.sleep(for: .milliseconds(300))
+            try session.send("Down")
+            try await session.waitFor("2/\(SeedCatalog.titles.count)")
+            try session.type("\u{1B}[<0;12")
+            try session.send("C-c")
+
+            #expect(try await session.waitForExit() == 0)
+            #expect(try await session.terminalRestored())
+        }
+
+        @Test("a 1 MB description without a space opens and scrolls, and Ctrl-C ends the app with the terminal restored")
+        func hugeDescription() async throws {
+            let directory = TemporaryDirectory(prefix: "edugo-e2e")
+            defer { directory.remove() }
+            let file = directory.url.appendingPathComponent("huge.json").path
+            let description = String(repeating: "x", count: 1_000_000)
+            let entry = #"[{"id": "aaa-huge", "title": "AAA Huge Course", "instructor": "I", "level": "beginner", "duration_minutes": 5, "price": 1, "currency": "EUR", "description": "\#(description)"}]"#
+            _ = FileManager.default.createFile(atPath: file, contents: Data(entry.utf8))
+            #expect(try runTUI(["import-courses", file, "--data-dir", directory.url.appendingPathComponent("data").path]).status == 0)
+            let session = try TmuxSession(dataDirectory: TemporaryDirectory(url: directory.url.appendingPathComponent("data")))
+            try await session.signInIfAsked()
+            try await session.waitFor("AAA Huge Course")
+
+            try session.send("Enter")
+            try await session.waitFor(String(repeating: "x", count: 76))
+            try session.send("PageDown", "PageDown", "End")
+            try await session.waitFor("the end of the page") { lines in lines.contains { $0.contains("1. AAA Huge Course") } }
+            try session.send("C-c")
+
+            #expect(try await session.waitForExit() == 0)
+            #expect(try await session.terminalRestored())
+        }
+
+        @Test("a course file that tries to drive the terminal through the error message cannot: stderr is printable")
+        func hostileImportMessage() throws {
+            let directory = TemporaryDirectory(prefix: "edugo-e2e")
+            defer { directory.remove() }
+            let file = directory.url.appendingPathComponent("hostile.json").path
+            let entry = #"[{"id": "x\u001b]52;c;cHduZWQ=\u0007\u001b]0;PWNED\u0007\u001b[2J", "title": "T", "instructor": "I", "level": "beginner", "duration_minutes": 5, "price": 1, "currency": "EUR", "description": "D"}]"#
+            _ = FileManager.default.createFile(atPath: file, contents: Data(entry.utf8))
+
+            let result = try runTUI(["import-courses", file, "--data-dir", directory.url.appendingPathComponent("data").path])
+
+            #expect(result.status == 1)
+            #expect(result.errors.contains(#"field "id" must be 1 to 64 of the characters"#), "\(result.errors)")
+            #expect(!result.errors.dropLast().unicodeScalars.contains { $0.value < 0x20 || (0x7F..<0xA0).contains($0.value) }, "\(result.errors.debugDescription)")
+        }
+
+        @Test("a fatal signal (a bad pointer) still gives the terminal back")
+        func fatalSignal() async throws {
+            let session = try TmuxSession(environment: ["SWIFT_BACKTRACE": "interactive=no"])
+            try await session.waitFor("Sign in to EduGo")
+            let pid = try #require(try session.appPID())
+
+            kill(pid, SIGSEGV)
+
+            #expect(try await session.waitForExit() == 128 + SIGSEGV)
+            #expect(try await session.terminalRestored())
+        }
+    }
+}
