@@ -8,21 +8,24 @@ public struct CatalogLearner: Sendable {
     public var prepare: @MainActor () async -> Void
     /// How the learner relates to a course, as shown now.
     public var marks: @MainActor (Course) -> CourseMarks
-    /// `f`: the message once saved, or `nil` when an earlier `f` on the course reports it.
-    public var toggleFavourite: @MainActor (Course) async -> StatusMessage?
+    // Each action shows its change before it returns (so the next key acts on it) and
+    // saves in the returned task; its owner reports the outcome.
+
+    /// `f`.
+    public var toggleFavourite: @MainActor (Course) -> Task<Void, Never>
     /// `e`, with the course's prerequisite when it has one.
-    public var enroll: @MainActor (Course, Course?) async -> StatusMessage
-    public var unenroll: @MainActor (Course) async -> StatusMessage
+    public var enroll: @MainActor (Course, Course?) -> Task<Void, Never>
+    public var unenroll: @MainActor (Course) -> Task<Void, Never>
     /// `Space`: lesson number (from 1) and title, the course, done or not.
-    public var setLesson: @MainActor (Int, String, Course, Bool) async -> StatusMessage
+    public var setLesson: @MainActor (Int, String, Course, Bool) -> Task<Void, Never>
 
     public init(
         prepare: @escaping @MainActor () async -> Void,
         marks: @escaping @MainActor (Course) -> CourseMarks,
-        toggleFavourite: @escaping @MainActor (Course) async -> StatusMessage?,
-        enroll: @escaping @MainActor (Course, Course?) async -> StatusMessage,
-        unenroll: @escaping @MainActor (Course) async -> StatusMessage,
-        setLesson: @escaping @MainActor (Int, String, Course, Bool) async -> StatusMessage
+        toggleFavourite: @escaping @MainActor (Course) -> Task<Void, Never>,
+        enroll: @escaping @MainActor (Course, Course?) -> Task<Void, Never>,
+        unenroll: @escaping @MainActor (Course) -> Task<Void, Never>,
+        setLesson: @escaping @MainActor (Int, String, Course, Bool) -> Task<Void, Never>
     ) {
         self.prepare = prepare
         self.marks = marks

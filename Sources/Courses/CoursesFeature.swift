@@ -8,8 +8,9 @@ import TerminalUI
 public final class CoursesFeature {
     let model: LearnerEnrollments
 
-    public init(learner: UserID, enrollments: any EnrollmentRepository) {
-        model = LearnerEnrollments(learner: learner, enrollments: enrollments)
+    /// `report` is told the outcome of every save (the shell shows it in the footer).
+    public init(learner: UserID, enrollments: any EnrollmentRepository, report: @escaping @MainActor (StatusMessage) -> Void) {
+        model = LearnerEnrollments(learner: learner, enrollments: enrollments, report: report)
     }
 
     /// Tab 2's root. `onCourseSelected` is called on `Enter`.
@@ -31,17 +32,22 @@ public final class CoursesFeature {
     public func enrollment(for id: CourseID) -> Enrollment? { model.enrollment(for: id) }
     public func isSaving(_ id: CourseID) -> Bool { model.isSaving(id) }
     public func isCompleted(_ id: CourseID) -> Bool { model.isCompleted(id) }
-    public var enrolledCount: Int { model.courses.count }
+    /// How many courses the learner is enrolled in; `nil` when they could not be read.
+    public var enrolledCount: Int? { model.isLoaded ? model.courses.count : nil }
 
-    public func enroll(_ course: Course, prerequisite: Course?) async -> StatusMessage {
-        await model.enroll(course, prerequisite: prerequisite)
+    /// Shows the enrollment at once and saves it; see `LearnerEnrollments`.
+    @discardableResult
+    public func enroll(_ course: Course, prerequisite: Course?) -> Task<Void, Never> {
+        model.enroll(course, prerequisite: prerequisite)
     }
 
-    public func unenroll(_ course: Course) async -> StatusMessage {
-        await model.unenroll(course)
+    @discardableResult
+    public func unenroll(_ course: Course) -> Task<Void, Never> {
+        model.unenroll(course)
     }
 
-    public func setLesson(_ number: Int, titled lesson: String, of course: Course, done: Bool) async -> StatusMessage {
-        await model.setLesson(number, titled: lesson, of: course, done: done)
+    @discardableResult
+    public func setLesson(_ number: Int, titled lesson: String, of course: Course, done: Bool) -> Task<Void, Never> {
+        model.setLesson(number, titled: lesson, of: course, done: done)
     }
 }

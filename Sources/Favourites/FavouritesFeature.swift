@@ -8,8 +8,9 @@ import TerminalUI
 public final class FavouritesFeature {
     let model: LearnerFavourites
 
-    public init(learner: UserID, favourites: any FavouritesRepository) {
-        model = LearnerFavourites(learner: learner, favourites: favourites)
+    /// `report` is told the outcome of every save (the shell shows it in the footer).
+    public init(learner: UserID, favourites: any FavouritesRepository, report: @escaping @MainActor (StatusMessage) -> Void) {
+        model = LearnerFavourites(learner: learner, favourites: favourites, report: report)
     }
 
     /// Tab 3's root. `onCourseSelected` is called on `Enter`.
@@ -29,10 +30,12 @@ public final class FavouritesFeature {
 
     public func isFavourite(_ id: CourseID) -> Bool { model.isFavourite(id) }
     public func isSaving(_ id: CourseID) -> Bool { model.isSaving(id) }
-    public var count: Int { model.courses.count }
+    /// How many favourites the learner keeps; `nil` when they could not be read.
+    public var count: Int? { model.state.value == nil ? nil : model.courses.count }
 
     /// `f`: see `LearnerFavourites.toggle`.
-    public func toggle(_ course: Course) async -> StatusMessage? {
-        await model.toggle(course)
+    @discardableResult
+    public func toggle(_ course: Course) -> Task<Void, Never> {
+        model.toggle(course)
     }
 }

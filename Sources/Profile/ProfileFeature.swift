@@ -10,23 +10,27 @@ public struct ProfileLearner: Sendable {
     public var pendingName: @MainActor () -> String?
     /// Loads what `counts` reads, once.
     public var prepareCounts: @MainActor () async -> Void
-    /// How many courses the learner is enrolled in, and how many favourites they keep.
-    public var counts: @MainActor () -> (enrolled: Int, favourites: Int)
+    /// How many courses the learner is enrolled in, and how many favourites they keep;
+    /// `nil` for a count that could not be read.
+    public var counts: @MainActor () -> (enrolled: Int?, favourites: Int?)
     /// A name is being saved (`nil`: no longer).
     public var onNameSaving: @MainActor (String?) -> Void
     /// The learner as the store has them now (renamed, or read again).
     public var onUserChanged: @MainActor (User) -> Void
     /// The session has ended.
     public var onLoggedOut: @MainActor () -> Void
+    /// Where the outcome of a save is told (the shell's footer, whichever screen is in front).
+    public var report: @MainActor (StatusMessage) -> Void
 
     public init(
         user: @escaping @MainActor () -> User,
         pendingName: @escaping @MainActor () -> String?,
         prepareCounts: @escaping @MainActor () async -> Void,
-        counts: @escaping @MainActor () -> (enrolled: Int, favourites: Int),
+        counts: @escaping @MainActor () -> (enrolled: Int?, favourites: Int?),
         onNameSaving: @escaping @MainActor (String?) -> Void,
         onUserChanged: @escaping @MainActor (User) -> Void,
-        onLoggedOut: @escaping @MainActor () -> Void
+        onLoggedOut: @escaping @MainActor () -> Void,
+        report: @escaping @MainActor (StatusMessage) -> Void
     ) {
         self.user = user
         self.pendingName = pendingName
@@ -35,6 +39,7 @@ public struct ProfileLearner: Sendable {
         self.onNameSaving = onNameSaving
         self.onUserChanged = onUserChanged
         self.onLoggedOut = onLoggedOut
+        self.report = report
     }
 }
 

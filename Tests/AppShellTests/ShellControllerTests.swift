@@ -158,6 +158,39 @@ struct ShellControllerTests {
         #expect(footer.hasSuffix("? help"))
     }
 
+    @Test("the outcome of a save shows whichever screen is in front: f 2 says so on My courses")
+    func noticeFollowsTheLearner() async {
+        let (sut, store) = await makeSignedIn()
+        let gate = Gate()
+        await store.setGate(gate)
+
+        sut.enqueue([.char("f"), .char("2")])
+        await gate.waitForArrivals(1)
+        await gate.open()
+        await sut.settle()
+
+        #expect(sut.coordinator?.tab == .myCourses)
+        #expect(frame(sut).components(separatedBy: "\n")[23].hasPrefix(" Added Agile and Scrum in Real Teams to favourites"))
+    }
+
+    @Test("keys typed while the terminal is too small wait until it grows; q still quits")
+    func keysWaitWhileTooSmall() async {
+        let (sut, _) = await makeSignedIn()
+        var quits = 0
+        sut.onQuit = { quits += 1 }
+        sut.terminalSize = Size(width: 40, height: 10)
+
+        sut.enqueue([.char("2")])
+        sut.terminalSize = Self.size
+        await sut.settle()
+
+        #expect(sut.coordinator?.tab == .myCourses)
+        sut.terminalSize = Size(width: 40, height: 10)
+        sut.enqueue([.char("q")])
+        await sut.settle()
+        #expect(quits == 1)
+    }
+
     @Test("a success or error message goes after 5 seconds; a question stays")
     func statusLifetime() async {
         let (sut, _) = await makeSignedIn()

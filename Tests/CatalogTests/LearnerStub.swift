@@ -20,9 +20,21 @@ final class LearnerStub {
     var completed: Set<CourseID> = []
     var saving: Set<CourseID> = []
     private(set) var actions: [Action] = []
-    /// What `enroll` answers; `nil`: it enrolls and says so.
-    var enrollAnswer: StatusMessage?
+    /// What the owners reported, in order.
+    private(set) var reported: [StatusMessage] = []
+    /// When set, `enroll` is refused with this reason and changes nothing.
+    var enrollRefusal: String?
+    /// Saves wait here before they report.
     var gate: Gate?
+
+    /// Applies a change at once, like the real owners, and reports once the "save" is done.
+    private func save(_ message: StatusMessage) -> Task<Void, Never> {
+        let gate = self.gate
+        return Task { [self] in
+            await gate?.wait()
+            reported.append(message)
+        }
+    }
 
     var learner: CatalogLearner {
         CatalogLearner(
@@ -40,25 +52,26 @@ final class LearnerStub {
                 actions.append(.toggleFavourite(course.id))
                 let now = !favourites.contains(course.id)
                 if now { favourites.insert(course.id) } else { favourites.remove(course.id) }
-                await gate?.wait()
-                return .success(now ? "Added \(course.title) to favourites" : "Removed \(course.title) from favourites")
+                return save(.success(now ? "Added \(course.title) to favourites" : "Removed \(course.title) from favourites"))
             },
             enroll: { [self] course, prerequisite in
                 actions.append(.enroll(course.id, prerequisite: prerequisite?.id))
-                if let enrollAnswer { return enrollAnswer }
+                if let enrollRefusal {
+                    reported.append(.error(enrollRefusal))
+                    return Task {}
+                }
                 enrollments[course.id] = .fixture(courseID: course.id)
-                await gate?.wait()
-                return .success("Enrolled in \(course.title)")
+                return save(.success("Enrolled in \(course.title)"))
             },
             unenroll: { [self] course in
                 actions.append(.unenroll(course.id))
                 enrollments[course.id] = nil
-                return .success("Unenrolled from \(course.title)")
+                return save(.success("Unenrolled from \(course.title)"))
             },
             setLesson: { [self] number, title, course, done in
                 actions.append(.setLesson(number, course.id, done: done))
                 if done { enrollments[course.id]?.lessonsDone.insert(number) } else { enrollments[course.id]?.lessonsDone.remove(number) }
-                return .success(done ? "Lesson done: \(title)" : "Lesson not done: \(title)")
+                return save(.success(done ? "Lesson done: \(title)" : "Lesson not done: \(title)"))
             }
         )
     }

@@ -14,7 +14,7 @@ struct MyCoursesScreenTests {
 
     @Test("progress, enrolment date and status: Not started, In progress, Completed with its date")
     func table() async {
-        let (sut, _, _) = await makeSUT()
+        let (sut, _, _, _) = await makeSUT()
 
         let lines = draw(sut).lines
 
@@ -29,7 +29,7 @@ struct MyCoursesScreenTests {
 
     @Test("nothing enrolled says so and what to do next")
     func empty() async {
-        let (sut, _, _) = await makeSUT(enrollments: [])
+        let (sut, _, _, _) = await makeSUT(enrollments: [])
 
         #expect(draw(sut).text.contains(MyCoursesScreen.emptyText))
         #expect(sut.availableKeys.map(\.key) == ["r"])
@@ -37,7 +37,7 @@ struct MyCoursesScreenTests {
 
     @Test("u asks with the course's title, (y/n) always visible; y takes it off the list at once")
     func unenroll() async {
-        let (sut, viewModel, store) = await makeSUT()
+        let (sut, viewModel, store, reports) = await makeSUT()
 
         _ = await sut.handle(.char("u"))
         #expect(sut.statusMessage?.text == "Unenroll from Swift Fundamentals? (y/n)")
@@ -47,15 +47,30 @@ struct MyCoursesScreenTests {
         await sut.settle()
 
         #expect(viewModel.courses.map(\.id) == ["docker", "linux"])
-        #expect(sut.statusMessage == .success("Unenrolled from Swift Fundamentals"))
+        #expect(reports.messages == [.success("Unenrolled from Swift Fundamentals")])
         #expect(await store.storedEnrollment(User.demo.id, "swift")?.status == .dropped)
+    }
+
+    @Test("u y u y in one burst unenrolls the first two courses, each question about the row then selected")
+    func unenrollBurst() async {
+        let gate = Gate()
+        let (sut, viewModel, store, _) = await makeSUT()
+        await store.setGate(gate)
+
+        for key in "uyuy" { _ = await sut.handle(.char(key)) }
+
+        #expect(viewModel.courses.map(\.id) == ["linux"])
+        await gate.open()
+        await sut.settle()
+        #expect(await store.storedEnrollment(User.demo.id, "swift")?.status == .dropped)
+        #expect(await store.storedEnrollment(User.demo.id, "docker")?.status == .dropped)
     }
 
     @Test("keys wait for the first load; Enter opens the selected course")
     func waitsThenOpens() async {
         let gate = Gate()
         var opened: [CourseID] = []
-        let (sut, _, store) = await makeSUT(load: false) { opened.append($0) }
+        let (sut, _, store, _) = await makeSUT(load: false) { opened.append($0) }
         await store.setGate(gate)
 
         sut.appear()
@@ -74,7 +89,7 @@ struct MyCoursesScreenTests {
     @Test("shown again, the list stays with a spinner while it is read again, never an empty state")
     func refreshKeepsRows() async {
         let gate = Gate()
-        let (sut, _, store) = await makeSUT()
+        let (sut, _, store, _) = await makeSUT()
         await store.setGate(gate)
         let arrived = await gate.arrivals
 
@@ -106,17 +121,18 @@ struct MyCoursesScreenTests {
         enrollments: [Enrollment] = Self.enrolled,
         load: Bool = true,
         onCourseSelected: @escaping @MainActor (CourseID) -> Void = { _ in }
-    ) async -> (MyCoursesScreen, MyCoursesViewModel, InMemoryStore) {
+    ) async -> (MyCoursesScreen, MyCoursesViewModel, InMemoryStore, Reports) {
         let store = InMemoryStore(courses: [Self.swift, Self.docker, Self.linux])
         for enrollment in enrollments { await store.addEnrollment(enrollment) }
-        let feature = CoursesFeature(learner: User.demo.id, enrollments: store)
+        let reports = Reports()
+        let feature = CoursesFeature(learner: User.demo.id, enrollments: store) { reports.messages.append($0) }
         let viewModel = MyCoursesViewModel(model: feature.model)
         let screen = MyCoursesScreen(viewModel: viewModel, onCourseSelected: onCourseSelected)
         if load {
             screen.appear()
             await screen.settle()
         }
-        return (screen, viewModel, store)
+        return (screen, viewModel, store, reports)
     }
 }
 

@@ -12,19 +12,22 @@ final class ShellSide {
     var pendingName: String?
     var loggedOut = 0
     var savingNames: [String?] = []
+    var reported: [StatusMessage] = []
+    var counts: (Int?, Int?) = (3, 2)
 
     var learner: ProfileLearner {
         ProfileLearner(
             user: { [self] in user },
             pendingName: { [self] in pendingName },
             prepareCounts: {},
-            counts: { (3, 2) },
+            counts: { [self] in counts },
             onNameSaving: { [self] name in
                 pendingName = name
                 savingNames.append(name)
             },
             onUserChanged: { [self] user in self.user = user },
-            onLoggedOut: { [self] in loggedOut += 1 }
+            onLoggedOut: { [self] in loggedOut += 1 },
+            report: { [self] message in reported.append(message) }
         )
     }
 }
@@ -70,7 +73,8 @@ struct ProfileTests {
         await sut.settle()
         #expect(shell.user.name == "Zoë 山田")
         #expect(shell.pendingName == nil)
-        #expect(sut.statusMessage == .success("Name updated"))
+        #expect(shell.reported == [.success("Name updated")])
+        #expect(sut.statusMessage == nil)
     }
 
     @Test("a name the rules refuse keeps the field open with the reason, and nothing is written")
@@ -101,7 +105,7 @@ struct ProfileTests {
 
         #expect(shell.user.name == "Demo Learner")
         #expect(shell.pendingName == nil)
-        #expect(sut.statusMessage == .error("Something went wrong while saving your data."))
+        #expect(shell.reported == [.error("Something went wrong while saving your data.")])
     }
 
     @Test("a read of the learner that a rename overtook is dropped: the old name never comes back")
@@ -119,6 +123,22 @@ struct ProfileTests {
         await sut.settle()
 
         #expect(shell.user.name == "Demo Learnerx")
+    }
+
+    @Test("a count that could not be read says so, never a false 0")
+    func unreadableCounts() async {
+        let store = InMemoryStore()
+        let shell = ShellSide()
+        shell.counts = (nil, 4)
+        let sut = ProfileFeature(learner: shell.learner, profiles: store, sessions: store).makeProfileScreen()
+        sut.appear()
+        await sut.settle()
+
+        var canvas = TextCanvas(size: Size(width: 80, height: 24))
+        sut.draw(in: &canvas, frame: Frame(area: Rect(x: 0, y: 1, width: 80, height: 22)))
+
+        #expect(canvas.lines[7] == "  Enrolled courses  — (could not be read)")
+        #expect(canvas.lines[8] == "  Favourites        4")
     }
 
     @Test("l then y logs out even when the store cannot be reached")

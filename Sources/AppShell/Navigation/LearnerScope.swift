@@ -19,10 +19,17 @@ final class LearnerScope {
 
     /// Builds the features on the ports and wires their closures to each other: the
     /// catalog's marks and actions go to the Courses and Favourites features, which own them.
-    init(user: User, ports: AppPorts, session: SessionState, onLoggedOut: @escaping @MainActor () -> Void) {
+    /// `report` gets the outcome of every save, whichever screen made it (the footer's notice).
+    init(
+        user: User,
+        ports: AppPorts,
+        session: SessionState,
+        report: @escaping @MainActor (StatusMessage) -> Void,
+        onLoggedOut: @escaping @MainActor () -> Void
+    ) {
         learner = user.id
-        let courses = CoursesFeature(learner: user.id, enrollments: ports.enrollments)
-        let favourites = FavouritesFeature(learner: user.id, favourites: ports.favourites)
+        let courses = CoursesFeature(learner: user.id, enrollments: ports.enrollments, report: report)
+        let favourites = FavouritesFeature(learner: user.id, favourites: ports.favourites, report: report)
         self.courses = courses
         self.favourites = favourites
         catalog = CatalogFeature(courses: ports.courses, learner: CatalogLearner(
@@ -40,10 +47,10 @@ final class LearnerScope {
                     prerequisiteMet: course.prerequisiteID.map { courses.isCompleted($0) } ?? true
                 )
             },
-            toggleFavourite: { course in await favourites.toggle(course) },
-            enroll: { course, prerequisite in await courses.enroll(course, prerequisite: prerequisite) },
-            unenroll: { course in await courses.unenroll(course) },
-            setLesson: { number, title, course, done in await courses.setLesson(number, titled: title, of: course, done: done) }
+            toggleFavourite: { course in favourites.toggle(course) },
+            enroll: { course, prerequisite in courses.enroll(course, prerequisite: prerequisite) },
+            unenroll: { course in courses.unenroll(course) },
+            setLesson: { number, title, course, done in courses.setLesson(number, titled: title, of: course, done: done) }
         ))
         profile = ProfileFeature(
             learner: ProfileLearner(
@@ -57,7 +64,8 @@ final class LearnerScope {
                 counts: { (courses.enrolledCount, favourites.count) },
                 onNameSaving: { name in session.nameSaving(name) },
                 onUserChanged: { user in session.userChanged(user) },
-                onLoggedOut: onLoggedOut
+                onLoggedOut: onLoggedOut,
+                report: report
             ),
             profiles: ports.profiles,
             sessions: ports.sessions

@@ -26,6 +26,9 @@ final class ShellController {
     private(set) var loginScreen: (any Screen)?
     /// How far the `?` help overlay is scrolled; nil while it is closed.
     private(set) var helpOffset: Int?
+    /// The outcome of the last save, whichever screen made it: shown when the screen in front
+    /// has nothing of its own to say.
+    private(set) var notice: StatusMessage?
     /// The terminal's size, for the too-small notice and the overlay's page.
     var terminalSize = Size(width: 80, height: 24)
 
@@ -61,7 +64,12 @@ final class ShellController {
         scope?.close()
         loginScreen = nil
         helpOffset = nil
-        scope = LearnerScope(user: user, ports: ports, session: session) { [weak self] in self?.signedOut() }
+        notice = nil
+        scope = LearnerScope(
+            user: user, ports: ports, session: session,
+            report: { [weak self] message in self?.notice = message },
+            onLoggedOut: { [weak self] in self?.signedOut() }
+        )
         session.signedIn(user)
         syncVisibleScreen()
     }
@@ -71,6 +79,7 @@ final class ShellController {
         scope?.close()
         scope = nil
         helpOffset = nil
+        notice = nil
         session.signedOut()
         loginScreen = SignInFeature(sessions: ports.sessions).makeLoginScreen { [weak self] user in self?.signedIn(as: user) }
         syncVisibleScreen()
@@ -151,7 +160,9 @@ final class ShellController {
     /// the screen, then the global keys it did not use.
     func apply(_ event: InputEvent) async -> Outcome {
         if isTooSmall {
-            return event == .key(.character("q")) ? .quit : .keepRunning
+            // Nothing can be seen: q still quits; other keys wait until the terminal grows.
+            if event == .key(.character("q")) { return .quit }
+            await ObservedCondition.wait { [weak self] in self?.isTooSmall != true }
         }
         if helpOffset != nil {
             handleHelp(event)
@@ -290,7 +301,7 @@ final class ShellController {
         // do not apply, so the footer does not offer them.
         let hints = screen.availableKeys.map(\.hint) + (screen.isCapturingText || !signedIn ? [] : globalHints)
         Footer.draw(
-            in: &canvas, row: size.height - 1, hints: hints, status: visibleStatus(screen.statusMessage),
+            in: &canvas, row: size.height - 1, hints: hints, status: visibleStatus(screen.statusMessage ?? notice),
             pinned: screen.isCapturingText ? nil : help
         )
         return screen.isAnimating

@@ -55,7 +55,6 @@ final class CatalogListScreen: Screen {
     /// While the search field is open every key but Ctrl-C goes to it.
     var isCapturingText: Bool { viewModel.isEditingSearch }
     var isAnimating: Bool { viewModel.state.isLoading || viewModel.rows.isRefreshing || viewModel.rows.isUnsettled }
-    var statusMessage: StatusMessage? { viewModel.status }
 
     /// Typing into the search field never waits; a key that acts on the rows waits until
     /// they are the rows of what was typed.
@@ -101,8 +100,11 @@ final class CatalogListScreen: Screen {
         let y = area.y
         canvas.fill(Rect(x: area.x, y: y, width: area.width, height: 1), style: .normal)
         canvas.draw("/", x: content.x, y: y, style: .accent)
-        let busy = viewModel.rows.isUnsettled || viewModel.rows.isRefreshing
-        let count = (busy ? "\(Spinner.frame(tick: tick)) " : "") + (viewModel.countText(noun: "match", plural: "matches") ?? "")
+        // While the rows of what was typed are on their way, the count of the query before
+        // would be a wrong answer: the spinner alone stands there.
+        let count = viewModel.rows.isUnsettled
+            ? Spinner.frame(tick: tick)
+            : (viewModel.rows.isRefreshing ? "\(Spinner.frame(tick: tick)) " : "") + (viewModel.countText(noun: "match", plural: "matches") ?? "")
         let fieldWidth = max(1, content.width - 2 - count.displayWidth - 1)
         viewModel.drawSearchField(in: &canvas, x: content.x + 2, y: y, width: fieldWidth)
         canvas.draw(count, x: content.x + content.width - count.displayWidth, y: y, style: .dim)
@@ -140,7 +142,6 @@ final class CatalogListScreen: Screen {
     }
 
     func handle(_ event: InputEvent) async -> EventResult {
-        viewModel.clearStatus()
         if viewModel.isEditingSearch { return await handleSearch(event) }
         switch event {
         case .key(.character("/")):
@@ -153,10 +154,8 @@ final class CatalogListScreen: Screen {
             viewModel.clearSearch()
             return .handled
         case .key(.character("f")):
-            // Capture the target now: keys after this one may move the selection first.
             guard let course = viewModel.selectedCourse else { return .ignored }
-            let viewModel = self.viewModel
-            viewModel.tasks.run { await viewModel.toggleFavourite(course) }
+            viewModel.toggleFavourite(course)
             return .handled
         case .key(.character("r")):
             let rows = viewModel.rows

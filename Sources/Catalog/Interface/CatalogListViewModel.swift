@@ -18,8 +18,6 @@ final class SearchTerms {
 final class CatalogListViewModel {
     let rows: PagedList<CatalogKey, Course>
     let learner: CatalogLearner
-    /// The outcome of the last action, for the footer.
-    private(set) var status: StatusMessage?
     /// The search field; its text filters the list whether or not it is being edited.
     private(set) var searchField = TextField()
     private(set) var isEditingSearch = false
@@ -85,15 +83,14 @@ final class CatalogListViewModel {
     /// A filter is kept (the field is closed but its text still narrows the list).
     var hasKeptFilter: Bool { !isEditingSearch && !query.isEmpty }
 
-    /// `f`: the ★ flips at once; the footer says so once it is saved. The screen passes the
-    /// course selected when the key was pressed, not when this runs.
-    func toggleFavourite(_ course: Course) async {
-        if let message = await learner.toggleFavourite(course) { status = message }
+    /// `f`: the ★ flips at once; the outcome is reported once it is saved.
+    func toggleFavourite(_ course: Course) {
+        let save = learner.toggleFavourite(course)
+        tasks.run { await save.value }
     }
 
     /// `/`: opens the search field; a kept filter opens selected, so typing replaces it.
     func beginSearch() {
-        status = nil
         searchField = TextField(text: searchField.text, selected: true)
         isEditingSearch = true
     }
@@ -127,9 +124,6 @@ final class CatalogListViewModel {
         searchField.draw(in: &canvas, x: x, y: y, width: width, focused: isEditingSearch)
     }
 
-    func clearStatus() {
-        if status != nil { status = nil }
-    }
 }
 
 extension CatalogPosition {

@@ -9,8 +9,10 @@ final class CourseDetailScreen: Screen {
         static let enroll = KeyDeclaration("e", "enroll", help: "enroll in the course")
         static let unenroll = KeyDeclaration("u", "unenroll", help: "unenroll, after y")
         static let favourite = KeyDeclaration("f", "favourite", help: "mark or unmark as a favourite ★")
-        static let lesson = KeyDeclaration("Space", "done", help: "mark the selected lesson done (and select the next), or a done one not done")
-        static let selectLesson = KeyDeclaration("↑↓", "lesson", help: "select a lesson when enrolled; else scroll (also k j)")
+        static let lessonDone = KeyDeclaration("Space", "done", help: "mark the selected lesson done, and select the next")
+        static let lessonNotDone = KeyDeclaration("Space", "not done", help: "on a done lesson: mark it not done")
+        static let selectLesson = KeyDeclaration("↑↓", "lesson", help: "enrolled: select a lesson (also k j)")
+        static let scrollLine = KeyDeclaration("↑↓", "scroll", help: "not enrolled: scroll a line (also k j)")
         static let scroll = KeyDeclaration("PgUp PgDn", "scroll", help: "scroll the page (Home End: top, bottom)", inFooter: false)
         static let prerequisite = KeyDeclaration("p", "prerequisite", help: "open the prerequisite course")
         static let back = KeyDeclaration("Backspace", "back", help: "back (also Esc, q)", inFooter: false)
@@ -20,7 +22,8 @@ final class CourseDetailScreen: Screen {
     }
 
     nonisolated static let declaredKeys = [
-        Keys.enroll, Keys.unenroll, Keys.favourite, Keys.lesson, Keys.selectLesson, Keys.scroll, Keys.prerequisite,
+        Keys.enroll, Keys.unenroll, Keys.favourite, Keys.lessonDone, Keys.lessonNotDone, Keys.selectLesson, Keys.scrollLine,
+        Keys.scroll, Keys.prerequisite,
         Keys.back, Keys.retry, Keys.yes, Keys.no,
     ]
 
@@ -47,9 +50,11 @@ final class CourseDetailScreen: Screen {
         case Keys.yes, Keys.no: return asking
         case _ where asking: return false
         case Keys.enroll: return viewModel.canEnroll
-        case Keys.unenroll, Keys.lesson: return viewModel.isEnrolled
+        case Keys.unenroll, Keys.selectLesson: return viewModel.isEnrolled
+        case Keys.lessonDone: return viewModel.isEnrolled && !viewModel.isDone(viewModel.selectedLesson)
+        case Keys.lessonNotDone: return viewModel.isEnrolled && viewModel.isDone(viewModel.selectedLesson)
+        case Keys.scrollLine: return loaded && !viewModel.isEnrolled
         case Keys.favourite, Keys.scroll, Keys.back: return loaded
-        case Keys.selectLesson: return loaded
         case Keys.prerequisite: return viewModel.page?.prerequisite != nil
         case Keys.retry:
             if case .error = viewModel.state { return true }
@@ -64,7 +69,7 @@ final class CourseDetailScreen: Screen {
         if viewModel.isConfirmingUnenroll, let title = viewModel.page?.course.title {
             return .question("Unenroll from ", title, "? (y/n)")
         }
-        return viewModel.status
+        return nil
     }
 
     var isCapturingText: Bool { viewModel.isConfirmingUnenroll }
@@ -244,8 +249,7 @@ final class CourseDetailScreen: Screen {
         if viewModel.isConfirmingUnenroll {
             switch event {
             case .key(.character("y")), .key(.character("Y")):
-                let viewModel = self.viewModel
-                viewModel.tasks.run { await viewModel.confirmUnenroll() }
+                viewModel.confirmUnenroll()
             case .key(.character("n")), .key(.character("N")), .key(.escape):
                 viewModel.cancelUnenroll()
             default:
@@ -253,8 +257,6 @@ final class CourseDetailScreen: Screen {
             }
             return .handled
         }
-        viewModel.clearStatus()
-        let viewModel = self.viewModel
         switch event {
         case .key(.backspace):
             onBack()
@@ -262,20 +264,20 @@ final class CourseDetailScreen: Screen {
             // Offered only when it can succeed, but always answered: on a full, closed or
             // locked course it says why, and writes nothing.
             guard viewModel.page != nil, !viewModel.isEnrolled, !viewModel.isConfirmingUnenroll else { return .ignored }
-            viewModel.tasks.run { await viewModel.enroll() }
+            viewModel.enroll()
         case .key(.character("u")):
             guard isAvailable(Keys.unenroll) else { return .ignored }
             viewModel.requestUnenroll()
         case .key(.character("f")):
             guard isAvailable(Keys.favourite) else { return .ignored }
-            viewModel.tasks.run { await viewModel.toggleFavourite() }
+            viewModel.toggleFavourite()
         case .key(.character("p")):
             guard let prerequisite = viewModel.page?.prerequisite else { return .ignored }
             onOpenCourse(prerequisite.id)
         case .key(.character(" ")):
-            guard isAvailable(Keys.lesson) else { return .ignored }
+            guard viewModel.isEnrolled else { return .ignored }
             let lesson = viewModel.selectedLesson
-            viewModel.tasks.run { await viewModel.toggleSelectedLesson() }
+            viewModel.toggleSelectedLesson()
             revealLesson(max(lesson, viewModel.selectedLesson))
         case .key(.character("r")):
             guard isAvailable(Keys.retry) else { return .ignored }

@@ -26,8 +26,6 @@ final class CourseDetailViewModel {
     /// The selected lesson, from 0; meaningful while enrolled.
     private(set) var selectedLesson = 0
     private(set) var isConfirmingUnenroll = false
-    /// The outcome of the last action, for the footer.
-    private(set) var status: StatusMessage?
     @ObservationIgnored let tasks = OwnedTasks()
     @ObservationIgnored private let courses: any CourseRepository
 
@@ -92,15 +90,17 @@ final class CourseDetailViewModel {
         }
     }
 
-    /// `e`: shown enrolled at once; the footer says how it ended.
-    func enroll() async {
+    // Each action changes what the page shows before it returns, so the next key acts on
+    // the changed page; the save runs on, and its outcome is reported.
+
+    /// `e`: shown enrolled at once (or refused, with the reason, when the rules say no).
+    func enroll() {
         guard let page else { return }
-        status = await learner.enroll(page.course, page.prerequisite)
+        follow(learner.enroll(page.course, page.prerequisite))
     }
 
     /// `u`: asks `Unenroll from <title>? (y/n)`.
     func requestUnenroll() {
-        status = nil
         isConfirmingUnenroll = true
     }
 
@@ -108,26 +108,31 @@ final class CourseDetailViewModel {
         isConfirmingUnenroll = false
     }
 
-    func confirmUnenroll() async {
+    func confirmUnenroll() {
         guard let page else { return }
         isConfirmingUnenroll = false
-        status = await learner.unenroll(page.course)
+        follow(learner.unenroll(page.course))
     }
 
-    /// `f`: the ★ flips at once; the footer says so once it is saved.
-    func toggleFavourite() async {
+    /// `f`: the ★ flips at once.
+    func toggleFavourite() {
         guard let page else { return }
-        if let message = await learner.toggleFavourite(page.course) { status = message }
+        follow(learner.toggleFavourite(page.course))
     }
 
     /// `Space`: marks the selected lesson done and selects the next one, or marks a done
     /// lesson not done (and stays on it).
-    func toggleSelectedLesson() async {
+    func toggleSelectedLesson() {
         guard let page, page.syllabus.lessons.indices.contains(selectedLesson), isEnrolled else { return }
         let index = selectedLesson
         let done = !isDone(index)
         if done, index + 1 < page.syllabus.lessons.count { selectedLesson = index + 1 }
-        status = await learner.setLesson(index + 1, page.syllabus.lessons[index].title, page.course, done)
+        follow(learner.setLesson(index + 1, page.syllabus.lessons[index].title, page.course, done))
+    }
+
+    /// Waits for a save among the page's tasks, so `settle()` covers it.
+    private func follow(_ save: Task<Void, Never>) {
+        tasks.run { await save.value }
     }
 
     func selectLesson(by delta: Int) {
@@ -139,7 +144,4 @@ final class CourseDetailViewModel {
         scrollOffset = max(0, offset)
     }
 
-    func clearStatus() {
-        if status != nil { status = nil }
-    }
 }

@@ -32,11 +32,19 @@ final class LearnerEnrollments {
     @ObservationIgnored private let learner: UserID
     @ObservationIgnored private let enrollments: any EnrollmentRepository
     @ObservationIgnored private let now: @Sendable () -> Date
+    /// Where the outcome of a save is told: the shell's footer, whichever screen is in front.
+    @ObservationIgnored private let report: @MainActor (StatusMessage) -> Void
 
-    init(learner: UserID, enrollments: any EnrollmentRepository, now: @escaping @Sendable () -> Date = { Date() }) {
+    init(
+        learner: UserID,
+        enrollments: any EnrollmentRepository,
+        now: @escaping @Sendable () -> Date = { Date() },
+        report: @escaping @MainActor (StatusMessage) -> Void = { _ in }
+    ) {
         self.learner = learner
         self.enrollments = enrollments
         self.now = now
+        self.report = report
     }
 
     // MARK: - Reading
@@ -113,17 +121,23 @@ final class LearnerEnrollments {
     }
 
     // MARK: - Saving
+    //
+    // Each change shows at once, before its method returns, so the next key acts on it; the
+    // save runs in a task of its own (never cancelled by a screen leaving), and its outcome is
+    // reported. The task is returned for whoever wants to wait for it.
 
     /// Enrolls in `course` (whose prerequisite, if any, is `prerequisite`): refused at once by
     /// the rules when they say no; else shown enrolled at once and saved.
-    func enroll(_ course: Course, prerequisite: Course?) async -> StatusMessage {
+    @discardableResult
+    func enroll(_ course: Course, prerequisite: Course?) -> Task<Void, Never> {
         let required = prerequisite.map { (course: $0, completed: isLoaded ? isCompleted($0.id) : true) }
         if let refusal = EnrollmentRules.refusal(for: course, existing: enrollment(for: course.id), prerequisite: required) {
-            return .error(refusal.message)
+            report(.error(refusal.message))
+            return Task {}
         }
         let provisional = Enrollment(id: EnrollmentID(0), userID: learner, courseID: course.id, enrolledAt: now())
         let joining = EnrolledCourse(course: course, enrollment: provisional)
-        return await save(course.id, showing: .joining(joining)) { [enrollments, learner] () async throws(AppError) -> StatusMessage in
+        return save(course.id, showing: .joining(joining)) { [enrollments, learner] () async throws(AppError) -> StatusMessage in
             let enrollment = try await enrollments.enroll(userID: learner, courseID: course.id)
             self.confirm { list in
                 list.removeAll { $0.id == course.id }
@@ -134,8 +148,9 @@ final class LearnerEnrollments {
     }
 
     /// Leaves `course`: gone from the list at once, back with the reason if the store says no.
-    func unenroll(_ course: Course) async -> StatusMessage {
-        await save(course.id, showing: .leaving) { [enrollments, learner] () async throws(AppError) -> StatusMessage in
+    @discardableResult
+    func unenroll(_ course: Course) -> Task<Void, Never> {
+        save(course.id, showing: .leaving) { [enrollments, learner] () async throws(AppError) -> StatusMessage in
             try await enrollments.unenroll(userID: learner, courseID: course.id)
             self.confirm { list in list.removeAll { $0.id == course.id } }
             return .success("Unenrolled from \(course.title)")
@@ -144,13 +159,15 @@ final class LearnerEnrollments {
 
     /// Marks lesson `number` (from 1, titled `lesson`) done or not done: the ✓ and the
     /// progress move at once; the marks of one course are saved in the order made.
-    func setLesson(_ number: Int, titled lesson: String, of course: Course, done: Bool) async -> StatusMessage {
+    @discardableResult
+    func setLesson(_ number: Int, titled lesson: String, of course: Course, done: Bool) -> Task<Void, Never> {
         let current = enrollment(for: course.id)
         guard case .success(let marked) = LessonRules.mark(number, done: done, in: current, lessonCount: course.lessonCount, now: now()) else {
-            return .error(AppError.notEnrolled(course.id).userMessage)
+            report(.error(AppError.notEnrolled(course.id).userMessage))
+            return Task {}
         }
         let completes = marked.status == .completed && current?.status != .completed
-        return await save(course.id, showing: .lessons(marked)) { [enrollments, learner] () async throws(AppError) -> StatusMessage in
+        return save(course.id, showing: .lessons(marked)) { [enrollments, learner] () async throws(AppError) -> StatusMessage in
             let saved = try await enrollments.setLesson(number, done: done, userID: learner, courseID: course.id)
             self.confirm { list in
                 guard let index = list.firstIndex(where: { $0.id == course.id }) else { return }
@@ -161,31 +178,33 @@ final class LearnerEnrollments {
         }
     }
 
-    /// Shows `change` at once, runs `write` after the course's earlier saves, and keeps the
-    /// change on screen until the last save of the course has answered; a failure undoes it.
+    /// Shows `change` now, runs `write` after the course's earlier saves, and keeps the change
+    /// on screen until the last save of the course has answered; a failure undoes it.
     private func save(
         _ id: CourseID,
         showing change: Pending,
         _ write: @escaping @MainActor () async throws(AppError) -> StatusMessage
-    ) async -> StatusMessage {
+    ) -> Task<Void, Never> {
         pending[id] = change
         inFlight[id, default: 0] += 1
-        let message = await serial.run(id) { () async -> StatusMessage in
-            do throws(AppError) {
-                return try await write()
-            } catch {
-                return .error(error.userMessage)
+        return Task { @MainActor in
+            let message = await serial.run(id) { () async -> StatusMessage in
+                do throws(AppError) {
+                    return try await write()
+                } catch {
+                    return .error(error.userMessage)
+                }
             }
+            inFlight[id, default: 1] -= 1
+            if inFlight[id] == 0 {
+                inFlight[id] = nil
+                pending[id] = nil
+            } else if message.kind == .error {
+                // Later saves of this course are still running; what they confirm will show.
+                pending[id] = nil
+            }
+            report(message)
         }
-        inFlight[id, default: 1] -= 1
-        if inFlight[id] == 0 {
-            inFlight[id] = nil
-            pending[id] = nil
-        } else if message.kind == .error {
-            // Later saves of this course are still running; what they confirm will show.
-            pending[id] = nil
-        }
-        return message
     }
 
     private func confirm(_ change: (inout [EnrolledCourse]) -> Void) {

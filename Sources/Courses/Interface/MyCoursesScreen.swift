@@ -49,7 +49,7 @@ final class MyCoursesScreen: Screen {
         if let course = viewModel.pendingUnenroll {
             return .question("Unenroll from ", course.title, "? (y/n)")
         }
-        return viewModel.status
+        return nil
     }
 
     /// A pending question takes every key but Ctrl-C, so `q` or `1` cannot slip past it.
@@ -128,8 +128,7 @@ final class MyCoursesScreen: Screen {
         if viewModel.pendingUnenroll != nil {
             switch event {
             case .key(.character("y")), .key(.character("Y")):
-                let viewModel = self.viewModel
-                viewModel.tasks.run { await viewModel.confirmUnenroll() }
+                viewModel.confirmUnenroll()
             case .key(.character("n")), .key(.character("N")), .key(.escape):
                 viewModel.cancelUnenroll()
             default:
@@ -137,16 +136,10 @@ final class MyCoursesScreen: Screen {
             }
             return .handled
         }
-        viewModel.clearStatus()
         switch event {
         case .key(.character("r")):
             guard isAvailable(Keys.reload) else { return .ignored }
-            let model = viewModel.model
-            if model.state.value == nil {
-                await model.load()
-            } else {
-                viewModel.tasks.run { await model.refresh() }
-            }
+            viewModel.readAgain()
             return .handled
         case .key(.character("u")):
             guard isAvailable(Keys.unenroll) else { return .ignored }

@@ -11,7 +11,6 @@ final class MyCoursesViewModel {
     private(set) var selection = KeyedSelection<CourseID>()
     /// The course the learner asked to leave, until they answer `y` or `n`.
     private(set) var pendingUnenroll: Course?
-    private(set) var status: StatusMessage?
     /// True from the moment the tab shows until the list is read again: keys wait for it.
     private(set) var isReading = false
     @ObservationIgnored let tasks = OwnedTasks()
@@ -41,7 +40,6 @@ final class MyCoursesViewModel {
     /// `u`: asks `Unenroll from <title>? (y/n)` for the selected course.
     func requestUnenroll() {
         guard let selected else { return }
-        status = nil
         pendingUnenroll = selected.course
     }
 
@@ -49,16 +47,18 @@ final class MyCoursesViewModel {
         pendingUnenroll = nil
     }
 
-    /// `y`: the course leaves the list at once; the store's answer is the footer's message.
-    func confirmUnenroll() async {
+    /// `y`: the course leaves the list at once; the store's answer is reported.
+    func confirmUnenroll() {
         guard let course = pendingUnenroll else { return }
         pendingUnenroll = nil
-        status = await model.unenroll(course)
+        let save = model.unenroll(course)
+        tasks.run { await save.value }
     }
 
     /// The tab showed: the list is read (the first time) or read again, and the screen is
     /// busy at once, before the read starts, so the keys typed next wait for it.
     func readAgain() {
+        guard !isReading else { return }
         isReading = true
         let model = self.model
         tasks.run { [weak self] in
@@ -67,7 +67,4 @@ final class MyCoursesViewModel {
         }
     }
 
-    func clearStatus() {
-        if status != nil { status = nil }
-    }
 }

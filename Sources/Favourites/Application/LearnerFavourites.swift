@@ -22,10 +22,14 @@ final class LearnerFavourites {
     @ObservationIgnored private var revision = 0
     @ObservationIgnored private let learner: UserID
     @ObservationIgnored private let favourites: any FavouritesRepository
+    /// Where the outcome of a save is told: the shell's footer, whichever screen is in front.
+    @ObservationIgnored private let report: @MainActor (StatusMessage) -> Void
+    @ObservationIgnored private var writers: [CourseID: Task<Void, Never>] = [:]
 
-    init(learner: UserID, favourites: any FavouritesRepository) {
+    init(learner: UserID, favourites: any FavouritesRepository, report: @escaping @MainActor (StatusMessage) -> Void = { _ in }) {
         self.learner = learner
         self.favourites = favourites
+        self.report = report
     }
 
     // MARK: - Reading
@@ -78,17 +82,22 @@ final class LearnerFavourites {
 
     // MARK: - Saving
 
-    /// `f`: the ★ flips at once. Returns the footer's message once the store holds the last
-    /// state asked for, or `nil` when a save of this course already running will report it.
-    func toggle(_ course: Course) async -> StatusMessage? {
+    /// `f`: the ★ flips at once, before this returns, so the next key acts on it. The save
+    /// runs in a task of its own; quick repeats join the save already running, which saves
+    /// the newest wish until it holds and reports once. Returns that save.
+    @discardableResult
+    func toggle(_ course: Course) -> Task<Void, Never> {
         wishes[course.id] = Wish(isFavourite: !isFavourite(course.id), course: course)
-        guard !saving.contains(course.id) else { return nil }
+        if let running = writers[course.id] { return running }
         saving.insert(course.id)
-        // A task of its own: the save goes on when the screen that asked leaves.
-        let save = Task { @MainActor in await self.saveWishes(for: course.id) }
-        let message = await save.value
-        saving.remove(course.id)
-        return message
+        let writer = Task { @MainActor in
+            let message = await self.saveWishes(for: course.id)
+            self.saving.remove(course.id)
+            self.writers[course.id] = nil
+            if let message { self.report(message) }
+        }
+        writers[course.id] = writer
+        return writer
     }
 
     /// Saves the newest wish until it holds.

@@ -38,7 +38,6 @@ final class FavouritesScreen: Screen {
         return false
     }
 
-    var statusMessage: StatusMessage? { viewModel.status }
     var isAnimating: Bool { viewModel.model.state.isLoading || viewModel.isReading }
 
     /// Keys wait while the list is read (the first time, or again when the tab shows): the
@@ -106,22 +105,14 @@ final class FavouritesScreen: Screen {
     }
 
     func handle(_ event: InputEvent) async -> EventResult {
-        viewModel.clearStatus()
         switch event {
         case .key(.character("r")):
             guard isAvailable(Keys.reload) else { return .ignored }
-            let model = viewModel.model
-            if model.state.value == nil {
-                await model.load()
-            } else {
-                viewModel.tasks.run { await model.refresh() }
-            }
+            viewModel.readAgain()
             return .handled
         case .key(.character("f")):
-            // Capture the target now: keys after this one may move the selection first.
             guard let course = viewModel.selected else { return .ignored }
-            let viewModel = self.viewModel
-            viewModel.tasks.run { await viewModel.remove(course) }
+            viewModel.remove(course)
             return .handled
         case .key(.enter):
             guard let course = viewModel.selected else { return .ignored }

@@ -9,7 +9,6 @@ import TerminalUI
 final class FavouritesViewModel {
     let model: LearnerFavourites
     private(set) var selection = KeyedSelection<CourseID>()
-    private(set) var status: StatusMessage?
     /// True from the moment the tab shows until the list is read again: keys wait for it.
     private(set) var isReading = false
     @ObservationIgnored let tasks = OwnedTasks()
@@ -37,13 +36,15 @@ final class FavouritesViewModel {
     }
 
     /// `f`: the course leaves the list at once; the store's answer is the footer's message.
-    func remove(_ course: Course) async {
-        if let message = await model.toggle(course) { status = message }
+    func remove(_ course: Course) {
+        let save = model.toggle(course)
+        tasks.run { await save.value }
     }
 
     /// The tab showed: the list is read (the first time) or read again, and the screen is
     /// busy at once, before the read starts, so the keys typed next wait for it.
     func readAgain() {
+        guard !isReading else { return }
         isReading = true
         let model = self.model
         tasks.run { [weak self] in
@@ -52,7 +53,4 @@ final class FavouritesViewModel {
         }
     }
 
-    func clearStatus() {
-        if status != nil { status = nil }
-    }
 }

@@ -38,7 +38,7 @@ final class ProfileScreen: Screen {
 
     var statusMessage: StatusMessage? {
         if viewModel.isConfirmingLogout { return StatusMessage("Log out? (y/n)") }
-        return viewModel.isSaving ? StatusMessage("Saving…") : viewModel.status
+        return viewModel.isSaving ? StatusMessage("Saving…") : nil
     }
 
     /// While the name is edited, or the y/n question is open, every key but Ctrl-C stays here.
@@ -88,16 +88,19 @@ final class ProfileScreen: Screen {
         fact("Email", user.email, in: &canvas)
         fact("Role", user.role.displayName, in: &canvas)
         fact("Member since", DateText.format(user.memberSince), in: &canvas)
+        // A count that could not be read says so, rather than a 0 that is not true.
         let counts = viewModel.learner.counts()
-        fact("Enrolled courses", viewModel.countsLoaded ? "\(counts.enrolled)" : "…", in: &canvas)
-        fact("Favourites", viewModel.countsLoaded ? "\(counts.favourites)" : "…", in: &canvas)
+        let loaded = viewModel.countsLoaded
+        let shown = { (count: Int?) in loaded ? count.map(String.init) ?? "— (could not be read)" : "…" }
+        fact("Enrolled courses", shown(counts.enrolled), in: &canvas)
+        fact("Favourites", shown(counts.favourites), in: &canvas)
     }
 
     func handle(_ event: InputEvent) async -> EventResult {
         let viewModel = self.viewModel
         if viewModel.isEditing {
             switch event {
-            case .key(.enter): viewModel.tasks.run { await viewModel.save() }
+            case .key(.enter): viewModel.save()
             case .key(.escape): viewModel.cancelEditing()
             case .key(let key): viewModel.edit(key)
             case .mouse, .resize: break
@@ -112,7 +115,6 @@ final class ProfileScreen: Screen {
             }
             return .handled
         }
-        viewModel.clearStatus()
         switch event {
         case .key(.character("l")):
             viewModel.requestLogout()

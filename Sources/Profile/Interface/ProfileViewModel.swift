@@ -11,7 +11,6 @@ final class ProfileViewModel {
     private(set) var nameField: TextField?
     /// Why the typed name was refused, shown under the field while it stays open.
     private(set) var rejection: String?
-    private(set) var status: StatusMessage?
     private(set) var isSaving = false
     /// `l` was pressed; waiting for `y` or `n`.
     private(set) var isConfirmingLogout = false
@@ -48,7 +47,6 @@ final class ProfileViewModel {
 
     /// `e`: opens the name field with the current name.
     func beginEditing() {
-        status = nil
         rejection = nil
         nameField = TextField(text: name)
     }
@@ -65,9 +63,9 @@ final class ProfileViewModel {
     }
 
     /// `Enter`: a name the rules refuse keeps the field open with the reason. Otherwise the
-    /// new name shows at once (here and in the header) while it is saved; a failed save
-    /// puts the previous name back and says why.
-    func save() async {
+    /// new name shows at once (here and in the header) while it is saved, before this
+    /// returns; a failed save puts the previous name back and says why.
+    func save() {
         guard let field = nameField, !isSaving else { return }
         let valid: String
         switch ProfileName.validate(field.text) {
@@ -83,22 +81,23 @@ final class ProfileViewModel {
         renames += 1
         isSaving = true
         learner.onNameSaving(valid)
-        defer {
-            isSaving = false
+        let (learner, profiles, id) = (self.learner, self.profiles, user.id)
+        let save = Task { @MainActor [weak self] in
+            do throws(AppError) {
+                let renamed = try await profiles.updateName(userID: id, to: valid)
+                learner.onUserChanged(renamed)
+                learner.report(.success("Name updated"))
+            } catch {
+                learner.report(.error(error.userMessage))
+            }
+            self?.isSaving = false
             learner.onNameSaving(nil)
         }
-        do throws(AppError) {
-            let renamed = try await profiles.updateName(userID: user.id, to: valid)
-            learner.onUserChanged(renamed)
-            status = .success("Name updated")
-        } catch {
-            status = .error(error.userMessage)
-        }
+        tasks.run { await save.value }
     }
 
     /// `l`: asks `Log out? (y/n)`.
     func requestLogout() {
-        status = nil
         isConfirmingLogout = true
     }
 
@@ -114,7 +113,4 @@ final class ProfileViewModel {
         learner.onLoggedOut()
     }
 
-    func clearStatus() {
-        if status != nil { status = nil }
-    }
 }

@@ -39,6 +39,9 @@ extension AppDatabase {
                 throw error
             } catch let error as DatabaseError where Self.isBusy(error) && !Task.isCancelled {
                 continue
+            } catch is CancellationError {
+                // The caller stopped waiting (a newer query replaced this one).
+                throw .cancelled
             } catch {
                 throw .storage(operation, detail: Self.reason(error))
             }

@@ -16,19 +16,23 @@ public enum HelpOverlay {
 
     private enum Line: Equatable {
         case heading(String)
+        /// A key and the first line of what it does.
         case key(KeyHint)
+        /// The rest of a long description, wrapped under its first line.
+        case more(String)
         case blank
     }
 
     /// How far the content can scroll in a terminal area of this size.
     public static func maximumOffset(_ sections: [HelpSection], area: Rect) -> Int {
-        max(0, lines(sections).count - layout(sections, area: area).contentRows)
+        let box = layout(sections, area: area)
+        return max(0, box.lines.count - box.contentRows)
     }
 
     /// Draws the box centred over `area`, its content scrolled down by `offset` lines.
     public static func draw(_ sections: [HelpSection], in canvas: inout some Canvas, area: Rect, offset: Int) {
-        let lines = lines(sections)
         let box = layout(sections, area: area)
+        let lines = box.lines
         guard box.rect.width >= 12, box.contentRows > 0 else { return }
         let offset = min(max(0, offset), max(0, lines.count - box.contentRows))
         let rect = box.rect
@@ -56,36 +60,44 @@ public enum HelpOverlay {
             case .key(let hint):
                 canvas.draw(hint.key, x: textX, y: y, width: box.keyColumn - 1, style: .key)
                 canvas.draw(hint.label, x: textX + box.keyColumn, y: y, width: textWidth - box.keyColumn, style: .normal)
+            case .more(let text):
+                canvas.draw(text, x: textX + box.keyColumn, y: y, width: textWidth - box.keyColumn, style: .normal)
             case .blank:
                 break
             }
         }
     }
 
-    private static func lines(_ sections: [HelpSection]) -> [Line] {
+    /// The lines for descriptions `labelWidth` wide: a long one wraps under itself.
+    private static func lines(_ sections: [HelpSection], labelWidth: Int) -> [Line] {
         var lines: [Line] = []
         for section in sections where !section.keys.isEmpty {
             if !lines.isEmpty { lines.append(.blank) }
             lines.append(.heading(section.title))
-            lines += section.keys.map(Line.key)
+            for hint in section.keys {
+                let wrapped = TextWrapper.wrap(hint.label, width: max(8, labelWidth))
+                lines.append(.key(KeyHint(hint.key, wrapped.first ?? "")))
+                lines += wrapped.dropFirst().map(Line.more)
+            }
         }
         return lines
     }
 
-    private static func layout(_ sections: [HelpSection], area: Rect) -> (rect: Rect, contentRows: Int, keyColumn: Int) {
+    private static func layout(_ sections: [HelpSection], area: Rect) -> (rect: Rect, contentRows: Int, keyColumn: Int, lines: [Line]) {
         let keys = sections.flatMap(\.keys)
         let keyColumn = min(18, (keys.map(\.key.displayWidth).max() ?? 0) + 2)
         let labelWidth = keys.map(\.label.displayWidth).max() ?? 0
         let headingWidth = sections.map(\.title.displayWidth).max() ?? 0
         let wanted = max(keyColumn + labelWidth, headingWidth, closeHint.displayWidth + 10) + 4
         let width = min(wanted, area.width - 2)
-        let height = min(lines(sections).count + 2, area.height)
+        let lines = lines(sections, labelWidth: width - 4 - keyColumn)
+        let height = min(lines.count + 2, area.height)
         let rect = Rect(
             x: area.x + max(0, (area.width - width) / 2),
             y: area.y + max(0, (area.height - height) / 2),
             width: width,
             height: height
         )
-        return (rect, height - 2, keyColumn)
+        return (rect, height - 2, keyColumn, lines)
     }
 }

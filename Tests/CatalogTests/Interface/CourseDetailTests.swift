@@ -66,7 +66,7 @@ struct CourseDetailTests {
 
         #expect(learner.actions == [.setLesson(2, "swift-concurrency", done: true)])
         #expect(viewModel.selectedLesson == 2)
-        #expect(sut.statusMessage == .success("Lesson done: Tasks and cancellation"))
+        #expect(learner.reported == [.success("Lesson done: Tasks and cancellation")])
         let lines = draw(sut).lines
         #expect(lines.contains { $0.hasPrefix("  ✓ 2. Tasks and cancellation") })
         _ = await sut.handle(.key(.up))
@@ -76,33 +76,35 @@ struct CourseDetailTests {
         #expect(viewModel.selectedLesson == 1, "marking one not done stays on it")
     }
 
-    @Test("the footer offers what acts now", arguments: [
-        (nil, ["e", "f", "↑↓", "p"]),
-        ("enrolled", ["u", "f", "Space", "↑↓", "p"]),
-        ("full", ["f", "↑↓", "p"]),
+    @Test("the footer offers what acts now, in words for what it does now", arguments: [
+        (nil, ["e enroll", "f favourite", "↑↓ scroll", "p prerequisite"]),
+        ("enrolled", ["u unenroll", "f favourite", "Space done", "↑↓ lesson", "p prerequisite"]),
+        ("on a done lesson", ["u unenroll", "f favourite", "Space not done", "↑↓ lesson", "p prerequisite"]),
+        ("full", ["f favourite", "↑↓ scroll", "p prerequisite"]),
     ] as [(String?, [String])])
     func footer(state: String?, keys: [String]) async {
         let learner = LearnerStub()
         learner.completed = ["swift-101"]
         var course = Self.course
         if state == "enrolled" { learner.enrollments = [course.id: .fixture(courseID: course.id)] }
+        if state == "on a done lesson" { learner.enrollments = [course.id: .fixture(courseID: course.id, lessonsDone: [1, 2, 3])] }
         if state == "full" { course.enrolledCount = 40 }
         let (sut, _, _) = await makeSUT(course: course, learner: learner)
 
-        #expect(sut.availableKeys.map(\.key) == keys)
+        #expect(sut.availableKeys.map { "\($0.key) \($0.label)" } == keys)
     }
 
     @Test("e enrolls through the learner, with the prerequisite; on a locked course it says why and offers nothing")
     func enroll() async {
         let learner = LearnerStub()
-        learner.enrollAnswer = .error("Complete Swift Fundamentals first")
+        learner.enrollRefusal = "Complete Swift Fundamentals first"
         let (sut, _, _) = await makeSUT(learner: learner)
 
         _ = await sut.handle(.char("e"))
         await sut.settle()
 
         #expect(learner.actions == [.enroll("swift-concurrency", prerequisite: "swift-101")])
-        #expect(sut.statusMessage == .error("Complete Swift Fundamentals first"))
+        #expect(learner.reported == [.error("Complete Swift Fundamentals first")])
         #expect(!sut.availableKeys.contains(CourseDetailScreen.Keys.enroll))
     }
 
@@ -124,7 +126,27 @@ struct CourseDetailTests {
         await sut.settle()
 
         #expect(learner.actions == [.unenroll(course.id)])
-        #expect(sut.statusMessage?.text.hasPrefix("Unenrolled from") == true)
+        #expect(learner.reported.first?.text.hasPrefix("Unenrolled from") == true)
+    }
+
+    @Test("e Space Space Space in one burst: enrolled, then three lessons done, each key acting on what the one before did")
+    func burst() async {
+        let learner = LearnerStub()
+        learner.gate = Gate()
+        var course = Self.course
+        course.prerequisiteID = nil
+        let (sut, _, _) = await makeSUT(course: course, learner: learner)
+
+        for key in [InputEvent.char("e"), .char(" "), .char(" "), .char(" ")] {
+            _ = await sut.handle(key)
+        }
+
+        #expect(learner.actions == [
+            .enroll(course.id, prerequisite: nil),
+            .setLesson(1, course.id, done: true), .setLesson(2, course.id, done: true), .setLesson(3, course.id, done: true),
+        ])
+        await learner.gate?.open()
+        await sut.settle()
     }
 
     @Test("p opens the prerequisite; Backspace goes back")

@@ -1,0 +1,64 @@
+import Foundation
+import Testing
+import TestSupport
+
+extension EndToEnd {
+    /// Issue 13: a newcomer takes a course from enrollment to completion, then joins the
+    /// course that needed it, with only the keys the footer shows.
+    @Suite("Journey: learning progress")
+    struct LearningJourneyTests {
+        @Test("the demo learner starts with one course completed and one part-way")
+        func seededProgress() async throws {
+            let session = try TmuxSession()
+            try await session.signInIfAsked()
+            try await session.waitFor("Agile and Scrum")
+
+            try session.send("2")
+            let mine = try await session.waitFor("2 enrolled")
+
+            #expect(mine.contains { $0.contains("Swift Fundamentals") && $0.contains("37%") && $0.contains("In progress") })
+            #expect(mine.contains { $0.contains("The Linux Command") && $0.contains("100%") && $0.contains("Completed") })
+        }
+
+        @Test("enroll, Space through every lesson to Completed, join the course that needed it; completion survives a restart")
+        func completeThenJoin() async throws {
+            let directory = TemporaryDirectory(prefix: "edugo-e2e")
+            defer { directory.remove() }
+            do {
+                let session = try TmuxSession(dataDirectory: directory)
+                try await session.signInIfAsked()
+                try await session.waitFor("Agile and Scrum")
+                try await session.openCourse("Photo Editing in Lightroom")
+                try await session.waitFor("complete it first")
+                try session.send("p")
+                try await session.waitFor("Photography Basics: Light and Exposure")
+                try await session.waitFor("the footer offering e") { $0.last?.contains("e enroll") == true }
+
+                try session.send("e")
+                try await session.waitFor("Enrolled in Photography Basics: Light and Exposure")
+                try await session.waitFor("the footer offering Space") { $0.last?.contains("Space done") == true }
+                for lesson in 1...6 {
+                    try session.send("Space")
+                    try await session.waitFor("Progress      \(lesson) of 6 lessons")
+                }
+                try await session.waitFor("Completed Photography Basics: Light and Exposure")
+
+                try session.send("Escape")
+                try await session.waitFor("Photo Editing in Lightroom")
+                try await session.waitFor("the prerequisite met") { $0.contains { $0.contains("Prerequisite") && $0.contains("completed") } }
+                try session.send("e")
+                try await session.waitFor("Enrolled in Photo Editing in Lightroom")
+                try session.send("q", "q")
+                #expect(try await session.waitForExit() == 0)
+            }
+
+            let restarted = try TmuxSession(dataDirectory: directory)
+            try await restarted.signInIfAsked()
+            try await restarted.waitFor("Agile and Scrum")
+            try restarted.send("2")
+            let mine = try await restarted.waitFor("4 enrolled")
+            #expect(mine.contains { $0.contains("Photography Basics") && $0.contains("100%") && $0.contains("Completed") })
+            #expect(mine.contains { $0.contains("Photo Editing in") && $0.contains("Not started") })
+        }
+    }
+}
