@@ -4,6 +4,9 @@ import TerminalUI
 /// What the catalog reads and does about the signed-in learner. The catalog owns none of it:
 /// the shell wires these to the Courses and Favourites features, the owners.
 public struct CatalogLearner: Sendable {
+    /// Who is signed in: the catalog's own filters (`is:open`, `is:enrolled`, `is:favourite`)
+    /// are theirs.
+    public var id: UserID
     /// Loads what `marks` reads, once.
     public var prepare: @MainActor () async -> Void
     /// How the learner relates to a course, as shown now.
@@ -20,6 +23,7 @@ public struct CatalogLearner: Sendable {
     public var setLesson: @MainActor (Int, String, Course, Bool) -> Task<Void, Never>
 
     public init(
+        id: UserID,
         prepare: @escaping @MainActor () async -> Void,
         marks: @escaping @MainActor (Course) -> CourseMarks,
         toggleFavourite: @escaping @MainActor (Course) -> Task<Void, Never>,
@@ -27,6 +31,7 @@ public struct CatalogLearner: Sendable {
         unenroll: @escaping @MainActor (Course) -> Task<Void, Never>,
         setLesson: @escaping @MainActor (Int, String, Course, Bool) -> Task<Void, Never>
     ) {
+        self.id = id
         self.prepare = prepare
         self.marks = marks
         self.toggleFavourite = toggleFavourite
@@ -73,4 +78,6 @@ public struct CatalogFeature {
     public nonisolated static var detailKeys: [KeyDeclaration] { CourseDetailScreen.declaredKeys }
     /// What the marks in the catalog mean, for the help overlay and `tui --help`.
     public nonisolated static var marks: HelpSection { CatalogListScreen.marksHelp }
+    /// What the search understands, for the help overlay and `tui --help`.
+    public nonisolated static var filters: HelpSection { CatalogListScreen.filtersHelp }
 }

@@ -38,6 +38,7 @@ final class LearnerStub {
 
     var learner: CatalogLearner {
         CatalogLearner(
+            id: User.demo.id,
             prepare: {},
             marks: { [self] course in
                 CourseMarks(

@@ -5,25 +5,66 @@ import SharedKernel
 import Testing
 import TestSupport
 
-/// Issue 7's storage proof on real SQLite with a generated 100 k catalog: pages cover the
-/// catalog exactly once in order both ways, search agrees with brute force, and the page
-/// queries walk an index instead of sorting.
-@Suite("Catalog paging and search on 100 k courses")
+/// The storage proof on real SQLite with a generated 100 k catalog: pages cover the catalog
+/// exactly once in order both ways, search and every filter agree with brute force (paged to
+/// the end both ways), and every page query walks an index instead of scanning or sorting.
+@Suite("Catalog paging, search and filters on 100 k courses")
 struct CatalogPagingTests {
+    struct Fixture: Sendable {
+        let database: AppDatabase
+        let courses: [Course]
+        let index: BruteForceIndex
+        let learner: UserID
+        let favourites: Set<CourseID>
+        let enrolled: Set<CourseID>
+        let completed: Set<CourseID>
+        let known: Set<CourseID>
+
+        /// How the learner relates to a course, as arranged.
+        func marks(_ course: Course) -> CourseMarks {
+            CourseMarks(
+                isFavourite: favourites.contains(course.id),
+                enrollment: enrolled.contains(course.id) ? .fixture(courseID: course.id, status: completed.contains(course.id) ? .completed : .active) : nil,
+                prerequisiteMet: course.prerequisiteID.map { !known.contains($0) || completed.contains($0) } ?? true
+            )
+        }
+    }
+
     /// Built once for the suite; the directory has a fixed name, so a run leaves at most one.
-    static let fixture: (database: AppDatabase, courses: [Course], index: BruteForceIndex)? = {
+    static let fixture: Fixture? = {
         let directory = FileManager.default.temporaryDirectory.appendingPathComponent("edugo-tests-catalog-100k")
         try? FileManager.default.removeItem(at: directory)
         let courses = GeneratedCatalog.courses(count: 100_000)
         guard let database = try? AppDatabase.open(directory: directory, passwordHasher: .fast, seedCatalog: { courses.entries }) else {
             return nil
         }
-        return (database, courses, BruteForceIndex(courses))
+        // The demo learner keeps every 997th course, is enrolled in every 1 009th and has
+        // completed every 2 003rd (which opens the courses that need them).
+        let favourites = Set(stride(from: 997, to: 100_000, by: 997).map { CourseID(GeneratedCatalog.id($0)) })
+        let active = Set(stride(from: 1_009, to: 100_000, by: 1_009).map { CourseID(GeneratedCatalog.id($0)) })
+        let completed = Set(stride(from: 2_003, to: 100_000, by: 2_003).map { CourseID(GeneratedCatalog.id($0)) }).subtracting(active)
+        let arranged: Void? = try? database.writer.write { db in
+            for id in favourites {
+                try db.execute(sql: "INSERT INTO favourite (user_id, course_id, created_at) VALUES (1, ?, ?)", arguments: [id.rawValue, Date()])
+            }
+            for id in active.union(completed) {
+                try db.execute(
+                    sql: "INSERT INTO enrollment (user_id, course_id, enrolled_at, status, progress, completed_at) VALUES (1, ?, ?, ?, 0, ?)",
+                    arguments: [id.rawValue, Date(), completed.contains(id) ? "completed" : "active", completed.contains(id) ? Date() : nil]
+                )
+            }
+        }
+        guard arranged != nil else { return nil }
+        return Fixture(
+            database: database, courses: courses, index: BruteForceIndex(courses), learner: UserID(1),
+            favourites: favourites, enrolled: active.union(completed), completed: completed, known: Set(courses.map(\.id))
+        )
     }()
 
     @Test("paging forwards returns every course exactly once, in catalog order, with rising keys")
     func forwards() async throws {
-        let (database, _, index) = try #require(Self.fixture)
+        let fixture = try #require(Self.fixture)
+        let (database, index) = (fixture.database, fixture.index)
         let sut = SQLiteCourseRepository(database: database)
 
         var rows: [CatalogRow] = try await sut.page(matching: "", at: .first, limit: 997)
@@ -40,7 +81,8 @@ struct CatalogPagingTests {
 
     @Test("paging backwards from the end returns the same courses in the same order")
     func backwards() async throws {
-        let (database, _, index) = try #require(Self.fixture)
+        let fixture = try #require(Self.fixture)
+        let (database, index) = (fixture.database, fixture.index)
         let sut = SQLiteCourseRepository(database: database)
 
         var rows: [CatalogRow] = try await sut.page(matching: "", at: .last, limit: 1_009)
@@ -53,51 +95,57 @@ struct CatalogPagingTests {
         #expect(all.map(\.course.id) == index.rows.map(\.course.id))
     }
 
-    @Test("search results, paged to the end, equal a brute-force filter in catalog order", arguments: [
+    static let queries = [
         "swift", "swi", "garc", "GARCÍA", "garcia", "nunez", "Núñez", "über", "uber", "ecriture", "fra",
         "data fund", "o b", "e", "日本", "入門", "12345", "9", "zzz", "kubernetes work", "-", "\"swift\"", "a*",
-    ])
-    func searchAgreesWithBruteForce(query: String) async throws {
-        let (database, _, index) = try #require(Self.fixture)
-        let sut = SQLiteCourseRepository(database: database)
-        let expected = index.matches(query).map(\.course.id)
+        "cagri yildiz", "oberg", "cat:swift", "category:data", "cat:numismatics", "cat:d", "level:beg", "level:adv swift",
+        "is:free", "is:open", "is:enrolled", "is:favourite", "is:favourite is:enrolled", "is:open level:int",
+        "cat:docker is:free", "swift is:favourite", "e is:enrolled", "is:open cat:numismatics", "bogus:thing swift",
+    ]
 
-        var rows = try await sut.page(matching: query, at: .first, limit: 4_999)
+    @Test("search and filters, paged to the end both ways, equal a brute-force filter in catalog order", arguments: queries)
+    func searchAgreesWithBruteForce(query: String) async throws {
+        let fixture = try #require(Self.fixture)
+        let sut = SQLiteCourseRepository(database: fixture.database)
+        let parsed = CatalogQuery.parse(query)
+        let expected = fixture.index.matches(parsed, marks: fixture.marks).map(\.course.id)
+
+        var rows = try await sut.page(parsed, for: fixture.learner, at: .first, limit: 4_999)
         var found = rows
         while let last = rows.last {
-            rows = try await sut.page(matching: query, at: .after(last.key), limit: 4_999)
+            rows = try await sut.page(parsed, for: fixture.learner, at: .after(last.key), limit: 4_999)
             found += rows
         }
-        let backwards = try await sut.page(matching: query, at: .last, limit: 25)
+        rows = try await sut.page(parsed, for: fixture.learner, at: .last, limit: 3_001)
+        var backwards = rows
+        while let first = rows.first {
+            rows = try await sut.page(parsed, for: fixture.learner, at: .before(first.key), limit: 3_001)
+            backwards = rows + backwards
+        }
 
         #expect(found.map(\.course.id) == expected)
-        #expect(backwards.map(\.course.id) == Array(expected.suffix(25)))
-        let count = try await sut.count(matching: query)
+        #expect(backwards.map(\.course.id) == expected)
+        let count = try await sut.count(parsed, for: fixture.learner)
         #expect(count == (expected.count > 10_000 ? .atLeast(10_000) : .exactly(expected.count)))
     }
 
-    @Test("every page query walks an index in order: no table scan, no sort", arguments: [
-        (false, false, false), (false, true, false), (false, true, true), (false, false, true),
-        (true, false, false), (true, true, false), (true, true, true), (true, false, true),
-    ])
-    func queryPlans(searching: Bool, bounded: Bool, descending: Bool) async throws {
-        let (database, _, _) = try #require(Self.fixture)
-        let sql = SQLiteCourseRepository.pageSQL(searching: searching, bounded: bounded, descending: descending)
-        let plan = try await database.writer.read { db in
-            var arguments = StatementArguments()
-            if searching { _ = arguments.append(contentsOf: ["\"swift\"*"]) }
-            if bounded { _ = arguments.append(contentsOf: [500 * CatalogOrder.gap]) }
-            _ = arguments.append(contentsOf: [50])
-            return try Row.fetchAll(db, sql: "EXPLAIN QUERY PLAN \(sql)", arguments: arguments).map { $0["detail"] as String }
-        }
+    /// Every shape a page query can take: the learner's list walked, words or facets
+    /// searched, `is:open`'s own conditions, a bound, a direction.
+    static let shapes: [(mine: String, match: Bool, open: Bool)] = ["", "is:favourite", "is:enrolled", "is:favourite is:enrolled"]
+        .flatMap { mine in [false, true].flatMap { match in [false, true].map { open in (mine, match, open) } } }
 
-        #expect(!plan.contains { $0.contains("TEMP B-TREE") }, "sorts: \(plan)")
-        #expect(!plan.contains { $0.hasPrefix("SCAN course") && !$0.contains("VIRTUAL TABLE") }, "scans: \(plan)")
-        if searching {
-            #expect(plan.contains { $0.contains("course_search VIRTUAL TABLE") }, "\(plan)")
-            #expect(plan.contains { $0.contains("SEARCH course USING INDEX course_by_rank (sort_rank=?)") }, "\(plan)")
-        } else {
-            #expect(plan.contains { $0.contains("course_by_rank") }, "\(plan)")
+    @Test("every page query walks an index in order: no table scan, no sort", arguments: shapes)
+    func queryPlans(mine: String, match: Bool, open: Bool) async throws {
+        let fixture = try #require(Self.fixture)
+        let query = CatalogQuery.parse([mine, match ? "swift cat:d" : "", open ? "is:open" : ""].joined(separator: " "))
+        for (bound, descending) in [(nil, false), (500 * CatalogOrder.gap, false), (500 * CatalogOrder.gap, true), (nil, true)] as [(Int64?, Bool)] {
+            let (sql, arguments) = SQLiteCourseRepository.pageSQL(FullTextQuery(query), learner: fixture.learner, bound: bound, descending: descending, limit: 50)
+            let plan = try await fixture.database.writer.read { db in
+                try Row.fetchAll(db, sql: "EXPLAIN QUERY PLAN \(sql)", arguments: arguments).map { $0["detail"] as String }
+            }
+
+            #expect(!plan.contains { $0.contains("TEMP B-TREE") }, "sorts: \(query.text) \(plan)")
+            #expect(!plan.contains { $0.hasPrefix("SCAN") && !$0.contains("VIRTUAL TABLE") }, "scans: \(query.text) \(plan)")
         }
     }
 }

@@ -6,12 +6,7 @@ public enum BruteForceSearch {
     /// The courses where every word of `query` starts a word of the title, instructor or a
     /// tag, ignoring case and accents, in catalog order. Blank: all; no letters or digits: none.
     public static func matches(_ courses: [Course], query: String) -> [Course] {
-        BruteForceIndex(courses).matches(query).map(\.course)
-    }
-
-    /// A page of `matches`, keyed by position in the whole catalog order (from 1).
-    public static func page(_ courses: [Course], query: String, at position: CatalogPosition, limit: Int) -> [CatalogRow] {
-        BruteForceIndex(courses).page(query, at: position, limit: limit)
+        BruteForceIndex(courses).matches(CatalogQuery.parse(query)).map(\.course)
     }
 
     /// Sorted by folded title, then id: the catalog's order.
@@ -20,39 +15,57 @@ public enum BruteForceSearch {
     }
 
     public static func words(in text: String) -> [String] {
-        TextFolding.fold(text).split { !($0.isLetter || $0.isNumber) }.map(String.init)
+        TextFolding.words(text)
     }
 }
 
-/// The brute-force search's work done once for a catalog: its order, keys and words, so a
-/// test can ask many queries of a large catalog.
+/// The brute-force search's work done once for a catalog: its order and keys, so a test can
+/// ask many queries of a large catalog. Matching is `CatalogQuery.matches`, the rules every
+/// store's answer must agree with; `marks` says how the asking learner relates to a course.
 public struct BruteForceIndex: Sendable {
     public let rows: [CatalogRow]
-    private let words: [[String]]
+    private let subjects: [CatalogQuery.Subject]
 
     public init(_ courses: [Course]) {
         rows = BruteForceSearch.catalogOrder(courses).enumerated().map { CatalogRow(key: CatalogKey(Int64($0 + 1)), course: $1) }
-        words = rows.map { row in
-            ([row.course.title, row.course.instructor] + row.course.tags).flatMap(BruteForceSearch.words(in:))
-        }
+        subjects = rows.map { CatalogQuery.Subject($0.course) }
     }
 
-    public func matches(_ query: String) -> [CatalogRow] {
-        if query.allSatisfy(\.isWhitespace) { return rows }
-        let wanted = BruteForceSearch.words(in: query)
-        guard !wanted.isEmpty else { return [] }
-        return zip(rows, words).filter { _, words in
-            wanted.allSatisfy { word in words.contains { $0.hasPrefix(word) } }
-        }.map(\.0)
+    public func matches(_ query: CatalogQuery, marks: (Course) -> CourseMarks = { _ in CourseMarks() }) -> [CatalogRow] {
+        if query.isEverything { return rows }
+        return zip(rows, subjects).filter { query.matches($1, marks: marks($1.course)) }.map(\.0)
     }
 
-    public func page(_ query: String, at position: CatalogPosition, limit: Int) -> [CatalogRow] {
-        let rows = matches(query)
+    public func page(
+        _ query: CatalogQuery,
+        at position: CatalogPosition,
+        limit: Int,
+        marks: (Course) -> CourseMarks = { _ in CourseMarks() }
+    ) -> [CatalogRow] {
+        let rows = matches(query, marks: marks)
         switch position {
         case .first: return Array(rows.prefix(limit))
         case .last: return Array(rows.suffix(limit))
         case .after(let key): return Array(rows.filter { $0.key > key }.prefix(limit))
         case .before(let key): return Array(rows.filter { $0.key < key }.suffix(limit))
         }
+    }
+}
+
+extension CourseRepository {
+    /// A page for what a person would type, as the search field parses it.
+    public func page(matching text: String, for learner: UserID? = nil, at position: CatalogPosition, limit: Int) async throws(AppError) -> [CatalogRow] {
+        try await page(CatalogQuery.parse(text), for: learner, at: position, limit: limit)
+    }
+
+    public func count(matching text: String, for learner: UserID? = nil) async throws(AppError) -> CatalogCount {
+        try await count(CatalogQuery.parse(text), for: learner)
+    }
+}
+
+extension BruteForceIndex {
+    /// The matches of what a person would type, for nobody in particular.
+    public func matches(_ text: String) -> [CatalogRow] {
+        matches(CatalogQuery.parse(text))
     }
 }

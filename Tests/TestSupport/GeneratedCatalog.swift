@@ -22,6 +22,11 @@ public enum GeneratedCatalog {
         "Jonas Becker", "José Núñez", "François Dubois", "Ingrid Öberg", "Çağrı Yıldız", "Aoife Ní Bhriain",
     ]
 
+    /// The id of course `number`: `gen-0000001`….
+    public static func id(_ number: Int) -> String {
+        "gen-\(String(repeating: "0", count: max(0, 7 - String(number).count)))\(number)"
+    }
+
     /// `count` courses with ids `gen-0000001`…; the same `seed` gives the same catalog.
     public static func courses(count: Int, seed: UInt64 = 42) -> [Course] {
         var random = SplitMix64(seed: seed)
@@ -31,18 +36,21 @@ public enum GeneratedCatalog {
             let qualifier = qualifiers[random.next(below: qualifiers.count)]
             // Every 500th course repeats an earlier title exactly.
             let title = number % 500 == 0 ? "\(subjects[0]) \(qualifiers[0])" : "\(subject) \(qualifier) \(second) \(number)"
+            // Every 13th course needs the one 7 before it; every 100 000th is in a category of
+            // its own (10 courses in a million: the most selective filter there is).
+            let prerequisite = number % 13 == 0 && number > 7 ? CourseID(Self.id(number - 7)) : nil
             return Course(
-                id: CourseID("gen-\(String(repeating: "0", count: max(0, 7 - String(number).count)))\(number)"),
+                id: CourseID(Self.id(number)),
                 title: title,
                 instructor: instructors[random.next(below: instructors.count)],
-                category: subject,
+                category: number % 100_000 == 0 ? "Numismatics" : subject,
                 level: [CourseLevel.beginner, .intermediate, .advanced][random.next(below: 3)],
                 durationMinutes: 30 + random.next(below: 600),
                 price: Price(minorUnits: random.next(below: 12_000), currency: "EUR"),
                 capacity: random.next(below: 4) == 0 ? nil : 10 + random.next(below: 500),
                 enrolledCount: random.next(below: 10),
                 tags: [subject.lowercased(), second.lowercased()],
-                prerequisiteID: nil,
+                prerequisiteID: prerequisite,
                 isActive: random.next(below: 20) != 0,
                 description: "\(title): a generated course for tests and benchmarks."
             )

@@ -106,14 +106,27 @@ public actor InMemoryStore: CourseRepository, EnrollmentRepository, FavouritesRe
 
     // MARK: - CourseRepository
 
-    public func page(matching query: String, at position: CatalogPosition, limit: Int) async throws(AppError) -> [CatalogRow] {
-        try await record(.page(query, position, limit))
-        return BruteForceSearch.page(Array(catalog.values), query: query, at: position, limit: limit)
+    public func page(_ query: CatalogQuery, for learner: UserID?, at position: CatalogPosition, limit: Int) async throws(AppError) -> [CatalogRow] {
+        try await record(.page(query.text, position, limit))
+        return BruteForceIndex(Array(catalog.values)).page(query, at: position, limit: limit) { marks(of: learner, for: $0) }
     }
 
-    public func count(matching query: String) async throws(AppError) -> CatalogCount {
-        try await record(.count(query))
-        return .exactly(BruteForceSearch.matches(Array(catalog.values), query: query).count)
+    public func count(_ query: CatalogQuery, for learner: UserID?) async throws(AppError) -> CatalogCount {
+        try await record(.count(query.text))
+        return .exactly(BruteForceIndex(Array(catalog.values)).matches(query) { marks(of: learner, for: $0) }.count)
+    }
+
+    private func marks(of learner: UserID?, for course: Course) -> CourseMarks {
+        guard let learner else { return CourseMarks() }
+        let enrollment = storedEnrollment(learner, course.id).flatMap { $0.holdsPlace ? $0 : nil }
+        let prerequisiteMet = course.prerequisiteID.map { id in
+            catalog[id] == nil || LessonRules.meetsPrerequisite(storedEnrollment(learner, id))
+        } ?? true
+        return CourseMarks(
+            isFavourite: favourites[learner]?.contains(course.id) ?? false,
+            enrollment: enrollment,
+            prerequisiteMet: prerequisiteMet
+        )
     }
 
     public func course(id: CourseID) async throws(AppError) -> Course {

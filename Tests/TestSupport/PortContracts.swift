@@ -145,6 +145,70 @@ extension ContractCase {
             try checkEqual(try await store.courses.page(matching: "?!", at: .first, limit: 5).count, 0, "punctuation")
             try checkEqual(try await store.courses.count(matching: "schafer"), .exactly(1), "count")
         },
+        ContractCase(port: "courses", name: "letters without a decomposition fold as they are typed: soren, lukasz, yilmaz, strasse, aeble") { store in
+            try await store.addCourses([
+                (Contract.course("fold-1", "Design Systems", instructor: "Søren Lindqvist"), nil),
+                (Contract.course("fold-2", "CSS Animations", instructor: "Łukasz Nowak"), nil),
+                (Contract.course("fold-3", "Docker", instructor: "İlker Yılmaz"), nil),
+                (Contract.course("fold-4", "Die Straße", tags: ["Æble"]), nil),
+            ])
+            for (query, id) in [("soren", "fold-1"), ("lukasz", "fold-2"), ("yilmaz", "fold-3"), ("strasse", "fold-4"), ("aeble", "fold-4"), ("SØREN", "fold-1")] {
+                try checkEqual(try await store.courses.page(matching: query, at: .first, limit: 10).map(\.course.id), [CourseID(id)], query)
+            }
+        },
+        ContractCase(port: "courses", name: "filters: category prefix, level, free, with words; an unknown filter filters nothing") { store in
+            func course(_ id: CourseID, _ title: String, category: String, level: CourseLevel, price: Int) -> (Course, [Lesson]?) {
+                var course = Contract.course(id, title)
+                course.category = category
+                course.level = level
+                course.price = Price(minorUnits: price, currency: "EUR")
+                return (course, nil)
+            }
+            try await store.addCourses([
+                course("f-1", "Web Basics", category: "Web Development", level: .beginner, price: 0),
+                course("f-2", "Web Advanced", category: "Web Development", level: .advanced, price: 1500),
+                course("f-3", "Cloud Basics", category: "DevOps & Cloud", level: .beginner, price: 0),
+                course("f-4", "Design Basics", category: "Design", level: .intermediate, price: 900),
+            ])
+            let ids = { (text: String) async throws -> [CourseID] in
+                try await store.courses.page(matching: text, at: .first, limit: 50).map(\.course.id)
+            }
+            try checkEqual(try await ids("cat:web"), ["f-2", "f-1"], "category")
+            try checkEqual(try await ids("category:devops"), ["f-3"], "category:")
+            try checkEqual(try await ids("cat:dev"), ["f-3"], "prefix of the category only")
+            try checkEqual(try await ids("level:beg"), ["f-3", "f-1"], "level")
+            try checkEqual(try await ids("is:free"), ["f-3", "f-1"], "free")
+            try checkEqual(try await ids("basics is:free level:beginner"), ["f-3", "f-1"], "combined")
+            try checkEqual(try await ids("web is:free"), ["f-1"], "word and filter")
+            try checkEqual(try await ids("cat:design level:int"), ["f-4"], "two filters")
+            try checkEqual(try await ids("bogus:thing basics").count, 3, "unknown filters nothing")
+            try checkEqual(try await store.courses.count(matching: "cat:web"), .exactly(2), "count")
+        },
+        ContractCase(port: "courses", name: "the learner's filters: is:enrolled, is:favourite, is:open") { store in
+            let learner = try await Contract.demo(store)
+            try await store.addCourses([
+                (Contract.course("o-base", "Open Base"), Contract.threeLessons),
+                (Contract.course("o-next", "Open Next", prerequisite: "o-base"), nil),
+                (Contract.course("o-full", "Open Full", capacity: 2, enrolled: 2), nil),
+                (Contract.course("o-closed", "Open Closed", active: false), nil),
+                (Contract.course("o-free", "Open Free"), nil),
+            ])
+            let ids = { (text: String) async throws -> [CourseID] in
+                try await store.courses.page(matching: text, for: learner.id, at: .first, limit: 50).map(\.course.id).filter { $0.rawValue.hasPrefix("o-") }
+            }
+            try checkEqual(try await ids("is:open"), ["o-base", "o-free"], "open before")
+            _ = try await store.enrollments.enroll(userID: learner.id, courseID: "o-base")
+            for lesson in 1...3 { _ = try await store.enrollments.setLesson(lesson, done: true, userID: learner.id, courseID: "o-base") }
+            try await store.favourites.setFavourite(true, userID: learner.id, courseID: "o-full")
+            try await store.favourites.setFavourite(true, userID: learner.id, courseID: "o-base")
+            try checkEqual(try await ids("is:open"), ["o-free", "o-next"], "open after")
+            try checkEqual(try await ids("is:enrolled"), ["o-base"], "enrolled")
+            try checkEqual(try await ids("is:favourite"), ["o-base", "o-full"], "favourites")
+            try checkEqual(try await ids("is:favourite is:enrolled"), ["o-base"], "both")
+            try checkEqual(try await ids("is:favourite full"), ["o-full"], "favourite and a word")
+            try checkEqual(try await store.courses.page(matching: "is:favourite", for: nil, at: .first, limit: 50).count, 0, "nobody's")
+            try checkEqual(try await store.courses.count(matching: "is:enrolled", for: learner.id), .exactly(1), "count")
+        },
         ContractCase(port: "courses", name: "one course by id, with its syllabus; an unknown id is not found") { store in
             try await store.addCourses([(Contract.course("k-1", "Knitting"), Contract.threeLessons), (Contract.course("k-2", "Kites"), nil)])
             let course = try await store.courses.course(id: "k-1")

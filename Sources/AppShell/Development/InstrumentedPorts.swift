@@ -34,12 +34,14 @@ struct InstrumentedCourseRepository: CourseRepository {
     let base: any CourseRepository
     let instrumentation: Instrumentation
 
-    func page(matching query: String, at position: CatalogPosition, limit: Int) async throws(AppError) -> [CatalogRow] {
-        try await instrumentation.call("catalog page") { () async throws(AppError) in try await base.page(matching: query, at: position, limit: limit) }
+    func page(_ query: CatalogQuery, for learner: UserID?, at position: CatalogPosition, limit: Int) async throws(AppError) -> [CatalogRow] {
+        try await instrumentation.call("catalog page") { () async throws(AppError) in
+            try await base.page(query, for: learner, at: position, limit: limit)
+        }
     }
 
-    func count(matching query: String) async throws(AppError) -> CatalogCount {
-        try await instrumentation.call("catalog count") { () async throws(AppError) in try await base.count(matching: query) }
+    func count(_ query: CatalogQuery, for learner: UserID?) async throws(AppError) -> CatalogCount {
+        try await instrumentation.call("catalog count") { () async throws(AppError) in try await base.count(query, for: learner) }
     }
 
     func course(id: CourseID) async throws(AppError) -> Course {

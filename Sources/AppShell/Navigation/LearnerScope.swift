@@ -33,6 +33,7 @@ final class LearnerScope {
         self.courses = courses
         self.favourites = favourites
         catalog = CatalogFeature(courses: ports.courses, learner: CatalogLearner(
+            id: user.id,
             prepare: {
                 async let enrollments: Void = courses.prepare()
                 async let marks: Void = favourites.prepare()

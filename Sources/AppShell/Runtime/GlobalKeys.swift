@@ -30,6 +30,7 @@ enum GlobalKeys {
             ("Sign-in screen", SignInFeature.keys.map(\.helpHint)),
         ]
         sections.append((CatalogFeature.marks.title, CatalogFeature.marks.keys))
+        sections.append((CatalogFeature.filters.title, CatalogFeature.filters.keys))
         let keyWidth = sections.flatMap(\.1).map(\.key.displayWidth).max() ?? 0
         return sections.map { title, hints in
             ([title.uppercased()] + hints.flatMap { hint in

@@ -24,6 +24,9 @@ final class CatalogListScreen: Screen {
         KeyHint("locked", "complete its prerequisite first"),
     ])
 
+    /// What the search understands.
+    nonisolated static let filtersHelp = HelpSection("Search and filters", keys: CatalogQuery.filterHelp.map { KeyHint($0.key, $0.help) })
+
     private let viewModel: CatalogListViewModel
     private let onCourseSelected: @MainActor (CourseID) -> Void
     /// Where the rows were last drawn, for page size and mouse hits. Not observed: it is
@@ -36,7 +39,12 @@ final class CatalogListScreen: Screen {
     }
 
     var keys: [KeyDeclaration] { Self.declaredKeys }
-    var notes: [HelpSection] { [Self.marksHelp] }
+    var notes: [HelpSection] { [Self.marksHelp, Self.filtersHelp] }
+
+    /// A filter the search does not know says so, and filters nothing.
+    var statusMessage: StatusMessage? {
+        viewModel.parsed.unknownMessage.map { .error($0) }
+    }
 
     func isAvailable(_ key: KeyDeclaration) -> Bool {
         let hasRows = viewModel.selectedCourse != nil
@@ -101,10 +109,15 @@ final class CatalogListScreen: Screen {
         canvas.fill(Rect(x: area.x, y: y, width: area.width, height: 1), style: .normal)
         canvas.draw("/", x: content.x, y: y, style: .accent)
         // While the rows of what was typed are on their way, the count of the query before
-        // would be a wrong answer: the spinner alone stands there.
-        let count = viewModel.rows.isUnsettled
-            ? Spinner.frame(tick: tick)
-            : (viewModel.rows.isRefreshing ? "\(Spinner.frame(tick: tick)) " : "") + (viewModel.countText(noun: "match", plural: "matches") ?? "")
+        // would be a wrong answer: the spinner alone stands there. Then: `2 matches  1/2`.
+        let count: String
+        if viewModel.rows.isUnsettled {
+            count = Spinner.frame(tick: tick)
+        } else {
+            let matches = viewModel.countText(noun: "match", plural: "matches") ?? ""
+            let position = viewModel.state.value == nil ? "" : "  \(viewModel.positionText)"
+            count = (viewModel.rows.isRefreshing ? "\(Spinner.frame(tick: tick)) " : "") + matches + position
+        }
         let fieldWidth = max(1, content.width - 2 - count.displayWidth - 1)
         viewModel.drawSearchField(in: &canvas, x: content.x + 2, y: y, width: fieldWidth)
         canvas.draw(count, x: content.x + content.width - count.displayWidth, y: y, style: .dim)
@@ -123,11 +136,9 @@ final class CatalogListScreen: Screen {
                 canvas.draw(" \(Spinner.frame(tick: tick))", x: x, y: content.y, style: .dim)
             }
         }
-        let position = viewModel.positionText
-        if filtering {
-            // The search line holds the count; the position sits on the headings' row.
-            canvas.draw(position, x: content.x + content.width - position.displayWidth, y: content.y + 1, style: .dim)
-        } else {
+        if !filtering {
+            // While searching, the search line holds the count and the position.
+            let position = viewModel.positionText
             canvas.draw(position, x: content.x + content.width - position.displayWidth, y: content.y, style: .dim)
         }
         columns.draw(.headings, in: &canvas, x: content.x, y: content.y + 1, style: .dim)

@@ -6,7 +6,7 @@ import TerminalUI
 /// The search query as the list's fetch reads it (the fetch cannot hold the view-model).
 @MainActor
 final class SearchTerms {
-    var query = ""
+    var query = CatalogQuery.parse("")
 }
 
 /// The catalog list: a window of its rows read a page at a time however large the catalog
@@ -21,6 +21,8 @@ final class CatalogListViewModel {
     /// The search field; its text filters the list whether or not it is being edited.
     private(set) var searchField = TextField()
     private(set) var isEditingSearch = false
+    /// What the search field says, as the catalog reads it.
+    private(set) var parsed = CatalogQuery.parse("")
     @ObservationIgnored let tasks = OwnedTasks()
     /// The query each fetch reads when it starts.
     @ObservationIgnored private let terms: SearchTerms
@@ -35,7 +37,7 @@ final class CatalogListViewModel {
                 // The marks drawn beside the first rows are known before the rows show.
                 await learner.prepare()
                 do throws(AppError) {
-                    let page = try await courses.page(matching: terms.query, at: CatalogPosition(position), limit: limit)
+                    let page = try await courses.page(terms.query, for: learner.id, at: CatalogPosition(position), limit: limit)
                     return .success(page.map { PagedItem(key: $0.key, item: $0.course) })
                 } catch {
                     return .failure(ListLoadError(message: error.userMessage))
@@ -43,7 +45,7 @@ final class CatalogListViewModel {
             },
             fetchCount: {
                 do throws(AppError) {
-                    switch try await courses.count(matching: terms.query) {
+                    switch try await courses.count(terms.query, for: learner.id) {
                     case .exactly(let count): return .success(.exactly(count))
                     case .atLeast(let count): return .success(.atLeast(count))
                     }
@@ -100,8 +102,12 @@ final class CatalogListViewModel {
     func editSearch(_ key: Key) {
         let before = searchField.text
         guard searchField.handle(key), searchField.text != before else { return }
-        terms.query = searchField.text
-        rows.requery()
+        let query = CatalogQuery.parse(searchField.text)
+        let changed = !query.asksTheSame(as: terms.query)
+        terms.query = query
+        parsed = query
+        // Typing a space, or the rest of a filter's name, reads nothing again.
+        if changed { rows.requery() }
     }
 
     /// `Enter` in the field: keeps the filter and closes the field.
@@ -116,7 +122,8 @@ final class CatalogListViewModel {
         isEditingSearch = false
         let hadText = !searchField.text.isEmpty
         searchField = TextField()
-        terms.query = ""
+        terms.query = CatalogQuery.parse("")
+        parsed = terms.query
         if hadText { rows.requery() }
     }
 

@@ -1,13 +1,12 @@
 /// Reads the course catalog.
 public protocol CourseRepository: Sendable {
-    /// Up to `limit` courses next to `position` in catalog order (title, case- and
-    /// accent-insensitive, then id), oldest first. With a query, only courses where every
-    /// word of it starts a word of the title, the instructor or a tag, ignoring case and
-    /// accents. Never reads more than the page.
-    func page(matching query: String, at position: CatalogPosition, limit: Int) async throws(AppError) -> [CatalogRow]
+    /// Up to `limit` courses next to `position` in catalog order (folded title, then id),
+    /// first to last, that match `query` (`CatalogQuery.matches`: its words and filters, the
+    /// learner's own filters for `learner`). Never reads more than the page.
+    func page(_ query: CatalogQuery, for learner: UserID?, at position: CatalogPosition, limit: Int) async throws(AppError) -> [CatalogRow]
     /// How many courses match `query` (all of them for a blank one); a large count of
     /// matches may be given as a lower bound, so counting stays cheap.
-    func count(matching query: String) async throws(AppError) -> CatalogCount
+    func count(_ query: CatalogQuery, for learner: UserID?) async throws(AppError) -> CatalogCount
     /// One course; `.courseNotFound` when there is none with that id.
     func course(id: CourseID) async throws(AppError) -> Course
     /// One course with its lessons, for its page; `.courseNotFound` when there is none.

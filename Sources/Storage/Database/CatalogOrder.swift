@@ -4,46 +4,104 @@ import GRDB
 /// course can usually be placed between two others without moving any. The full-text index
 /// `course_search` uses the rank as its rowid, so matches come out already in title order
 /// and a page of results never needs a sort.
+///
+/// Since v9 the index holds two columns: `search_key` (the folded words of the title, the
+/// instructor and the tags) and `search_facets` (a generated column of tokens for the
+/// filters: `cat<category>`, `lvl<level>`, `isfree`, `isavail` for a course active with a
+/// seat left), so every filter is an index lookup. The learner's favourites and enrollments
+/// carry their course's rank (`course_rank`), so `is:favourite` and `is:enrolled` walk an
+/// index in catalog order too.
 enum CatalogOrder {
     /// Ranks are spread this far apart by `renumber`.
     static let gap: Int64 = 1 << 16
 
-    static let createSearchTable = """
-        CREATE VIRTUAL TABLE course_search USING fts5(
-            title, instructor, tags,
-            content = 'course', content_rowid = 'sort_rank',
-            tokenize = 'unicode61 remove_diacritics 2', prefix = '1 2 3 4 5 6'
-        )
-        """
+    /// The index as shipped migrations built it; each keeps its own, so an old database
+    /// migrates through every step as it did then.
+    enum Layout {
+        /// v5–v8: title, instructor and tags.
+        case v6
+        /// v9 on: folded words and filter facets.
+        case v9
+    }
+
+    static func createSearchTable(_ layout: Layout) -> String {
+        switch layout {
+        case .v6:
+            """
+            CREATE VIRTUAL TABLE course_search USING fts5(
+                title, instructor, tags,
+                content = 'course', content_rowid = 'sort_rank',
+                tokenize = 'unicode61 remove_diacritics 2', prefix = '1 2 3 4 5 6'
+            )
+            """
+        case .v9:
+            """
+            CREATE VIRTUAL TABLE course_search USING fts5(
+                search_key, search_facets,
+                content = 'course', content_rowid = 'sort_rank',
+                tokenize = 'unicode61 remove_diacritics 2', prefix = '1 2 3 4 5 6'
+            )
+            """
+        }
+    }
+
+    private static func columns(_ layout: Layout) -> [String] {
+        switch layout {
+        case .v6: ["title", "instructor", "tags"]
+        case .v9: ["search_key", "search_facets"]
+        }
+    }
+
+    private static let searchTriggers = ["course_search_insert", "course_search_delete", "course_search_update"]
+    private static let rankTrigger = "course_rank_moves"
 
     /// Keeps the index in step with the table for rows that have a rank. Dropped while
     /// `renumber` rewrites every rank, which rebuilds the index in one pass instead.
-    private static let triggers = [
-        """
-        CREATE TRIGGER course_search_insert AFTER INSERT ON course WHEN new.sort_rank IS NOT NULL BEGIN
-            INSERT INTO course_search (rowid, title, instructor, tags)
-            VALUES (new.sort_rank, new.title, new.instructor, new.tags);
-        END
-        """,
-        """
-        CREATE TRIGGER course_search_delete AFTER DELETE ON course WHEN old.sort_rank IS NOT NULL BEGIN
-            INSERT INTO course_search (course_search, rowid, title, instructor, tags)
-            VALUES ('delete', old.sort_rank, old.title, old.instructor, old.tags);
-        END
-        """,
-        """
-        CREATE TRIGGER course_search_update AFTER UPDATE OF title, instructor, tags, sort_rank ON course BEGIN
-            INSERT INTO course_search (course_search, rowid, title, instructor, tags)
-            SELECT 'delete', old.sort_rank, old.title, old.instructor, old.tags WHERE old.sort_rank IS NOT NULL;
-            INSERT INTO course_search (rowid, title, instructor, tags)
-            SELECT new.sort_rank, new.title, new.instructor, new.tags WHERE new.sort_rank IS NOT NULL;
-        END
-        """,
-    ]
+    private static func triggers(_ layout: Layout) -> [String] {
+        let names = columns(layout)
+        let list = names.joined(separator: ", ")
+        let new = names.map { "new.\($0)" }.joined(separator: ", ")
+        let old = names.map { "old.\($0)" }.joined(separator: ", ")
+        let watched: String = switch layout {
+        case .v6: "title, instructor, tags, sort_rank"
+        // The facets follow category, level, price, active, capacity and the seats taken.
+        case .v9: "search_key, category_key, level, price_minor, active, capacity, enrolled_count, sort_rank"
+        }
+        var triggers = [
+            """
+            CREATE TRIGGER course_search_insert AFTER INSERT ON course WHEN new.sort_rank IS NOT NULL BEGIN
+                INSERT INTO course_search (rowid, \(list)) VALUES (new.sort_rank, \(new));
+            END
+            """,
+            """
+            CREATE TRIGGER course_search_delete AFTER DELETE ON course WHEN old.sort_rank IS NOT NULL BEGIN
+                INSERT INTO course_search (course_search, rowid, \(list)) VALUES ('delete', old.sort_rank, \(old));
+            END
+            """,
+            """
+            CREATE TRIGGER course_search_update AFTER UPDATE OF \(watched) ON course BEGIN
+                INSERT INTO course_search (course_search, rowid, \(list))
+                SELECT 'delete', old.sort_rank, \(old) WHERE old.sort_rank IS NOT NULL;
+                INSERT INTO course_search (rowid, \(list))
+                SELECT new.sort_rank, \(new) WHERE new.sort_rank IS NOT NULL;
+            END
+            """,
+        ]
+        if layout == .v9 {
+            triggers.append("""
+                CREATE TRIGGER course_rank_moves AFTER UPDATE OF sort_rank ON course BEGIN
+                    UPDATE favourite SET course_rank = new.sort_rank WHERE course_id = new.id;
+                    UPDATE enrollment SET course_rank = new.sort_rank WHERE course_id = new.id;
+                END
+                """)
+        }
+        return triggers
+    }
 
-    /// Gives every course a fresh rank in catalog order and rebuilds the search index.
-    static func renumber(_ db: Database) throws {
-        for name in ["course_search_insert", "course_search_delete", "course_search_update"] {
+    /// Gives every course a fresh rank in catalog order, rebuilds the search index, and (v9)
+    /// gives the learners' favourites and enrollments their courses' new ranks.
+    static func renumber(_ db: Database, layout: Layout = .v9) throws {
+        for name in searchTriggers + [rankTrigger] {
             try db.execute(sql: "DROP TRIGGER IF EXISTS \(name)")
         }
         try db.execute(sql: """
@@ -51,7 +109,11 @@ enum CatalogOrder {
             UPDATE course SET sort_rank = ordered.position * \(gap) FROM ordered WHERE ordered.id = course.id
             """)
         try db.execute(sql: "INSERT INTO course_search (course_search) VALUES ('rebuild')")
-        for trigger in triggers {
+        if layout == .v9 {
+            try db.execute(sql: "UPDATE favourite SET course_rank = (SELECT sort_rank FROM course WHERE id = favourite.course_id)")
+            try db.execute(sql: "UPDATE enrollment SET course_rank = (SELECT sort_rank FROM course WHERE id = enrollment.course_id)")
+        }
+        for trigger in triggers(layout) {
             try db.execute(sql: trigger)
         }
     }

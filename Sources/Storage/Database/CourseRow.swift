@@ -111,8 +111,8 @@ enum CourseRow {
         let upsert = try db.cachedStatement(sql: """
             INSERT INTO course (id, title, sort_key, instructor, category, level, duration_minutes,
                 price_minor, currency, capacity, enrolled_count, tags, prerequisite_id, active, description,
-                lesson_count, sort_rank)
-            VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+                lesson_count, sort_rank, search_key, category_key)
+            VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
             ON CONFLICT(id) DO UPDATE SET
                 title = excluded.title, sort_key = excluded.sort_key, instructor = excluded.instructor,
                 category = excluded.category, level = excluded.level,
@@ -122,10 +122,14 @@ enum CourseRow {
                     SELECT count(*) FROM enrollment WHERE course_id = excluded.id AND status != 'dropped')),
                 tags = excluded.tags, prerequisite_id = excluded.prerequisite_id, active = excluded.active,
                 description = excluded.description, lesson_count = excluded.lesson_count,
-                sort_rank = excluded.sort_rank
+                sort_rank = excluded.sort_rank, search_key = excluded.search_key, category_key = excluded.category_key
             """)
         var arguments = try arguments(for: course)
-        _ = arguments.append(contentsOf: [course.lessonCount, rank])
+        _ = arguments.append(contentsOf: [
+            course.lessonCount, rank,
+            SortKey.searchKey(title: course.title, instructor: course.instructor, tags: course.tags),
+            TextFolding.key(course.category ?? ""),
+        ])
         try upsert.execute(arguments: arguments)
         // A course without lessons of its own is one lesson named after it: no rows.
         try storeLessons(entry.lessons ?? [], of: course.id, in: db)

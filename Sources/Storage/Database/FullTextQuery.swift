@@ -1,20 +1,38 @@
-/// Turns what a person types into an FTS5 query: every word must start a word of the title,
-/// the instructor or a tag. The tokenizer folds case and accents on both sides.
-enum FullTextQuery {
-    enum Parsed: Equatable {
-        /// Nothing but spaces: the whole catalog.
-        case everything
-        /// Something typed, but no letter or digit to look for: nothing matches.
-        case nothing
-        case match(String)
+import SharedKernel
+
+/// A catalog query as SQLite answers it: the FTS5 expression for its words and the filters
+/// the index holds as facets, and what is left to check against the learner's own rows.
+struct FullTextQuery {
+    /// `search_key : "w"*` for each word, `search_facets : …` for each filter the index
+    /// holds; nil when nothing is searched in the index.
+    let match: String?
+    /// Which of the learner's lists to walk (their ranks are indexed), if any.
+    let mine: Mine?
+    /// `is:open` beyond the `isavail` facet: prerequisite completed, not enrolled.
+    let openForLearner: Bool
+
+    enum Mine {
+        case favourites
+        case enrollments
+        /// Both: walk the favourites, keep those enrolled.
+        case both
     }
 
-    static func parse(_ query: String) -> Parsed {
-        if query.allSatisfy(\.isWhitespace) { return .everything }
-        // Words are runs of letters and digits, as the unicode61 tokenizer splits them, so
-        // no FTS5 syntax (quotes, `*`, `-`, `:`, parentheses) can reach the engine.
-        let words = query.split { !($0.isLetter || $0.isNumber) }
-        guard !words.isEmpty else { return .nothing }
-        return .match(words.map { "\"\($0)\"*" }.joined(separator: " "))
+    init(_ query: CatalogQuery) {
+        // Words are runs of folded letters and digits, quoted: no FTS5 syntax (quotes, `*`,
+        // `-`, parentheses, column names) can reach the engine.
+        var terms = query.words.map { "search_key : \"\($0)\"*" }
+        if let category = query.category { terms.append("search_facets : \"cat\(category)\"*") }
+        if let level = query.level { terms.append("search_facets : \"lvl\(level.rawValue)\"") }
+        if query.isFree { terms.append("search_facets : \"isfree\"") }
+        if query.isOpen { terms.append("search_facets : \"isavail\"") }
+        match = terms.isEmpty ? nil : terms.joined(separator: " AND ")
+        switch (query.isFavourite, query.isEnrolled) {
+        case (true, true): mine = .both
+        case (true, false): mine = .favourites
+        case (false, true): mine = .enrollments
+        case (false, false): mine = nil
+        }
+        openForLearner = query.isOpen
     }
 }

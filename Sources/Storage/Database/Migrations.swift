@@ -115,15 +115,15 @@ enum Migrations {
                     tokenize = 'unicode61 remove_diacritics 2', prefix = '1 2 3'
                 )
                 """)
-            try CatalogOrder.renumber(db)
+            try CatalogOrder.renumber(db, layout: .v6)
         }
 
         // Prefixes of 4 to 6 characters were read whole from the index (15 ms for `fran` at
         // 1 M courses); indexed, they are read a page at a time like the shorter ones.
         migrator.registerMigration("v6-search-prefixes-up-to-6") { db in
             try db.execute(sql: "DROP TABLE course_search")
-            try db.execute(sql: CatalogOrder.createSearchTable)
-            try CatalogOrder.renumber(db)
+            try db.execute(sql: CatalogOrder.createSearchTable(.v6))
+            try CatalogOrder.renumber(db, layout: .v6)
         }
 
         // Syllabi and lesson progress; counts that a damaged import pushed out of range
@@ -196,6 +196,48 @@ enum Migrations {
                     arguments: [step.course]
                 )
             }
+        }
+
+        // Search folds letters without a decomposition (ø→o, ł→l, ß→ss…) and filters:
+        // category, level, free and available are tokens of the index, and the learner's
+        // favourites and enrollments carry their course's rank, so every filter walks an
+        // index in catalog order. The sort key folds the same way, so the order is renumbered.
+        migrator.registerMigration("v9-folding-and-filters") { db in
+            try db.execute(sql: """
+                ALTER TABLE course ADD COLUMN category_key TEXT NOT NULL DEFAULT '';
+                ALTER TABLE course ADD COLUMN search_facets TEXT GENERATED ALWAYS AS (
+                    'cat' || category_key || ' lvl' || level
+                    || CASE WHEN price_minor = 0 THEN ' isfree' ELSE '' END
+                    || CASE WHEN active = 1 AND (capacity IS NULL OR enrolled_count < capacity)
+                            AND enrolled_count < \(CourseLimits.seats.upperBound) THEN ' isavail' ELSE '' END
+                ) VIRTUAL;
+                ALTER TABLE favourite ADD COLUMN course_rank INTEGER;
+                ALTER TABLE enrollment ADD COLUMN course_rank INTEGER;
+                CREATE INDEX favourite_by_rank ON favourite(user_id, course_rank);
+                CREATE INDEX favourite_by_course ON favourite(course_id);
+                CREATE INDEX enrollment_by_rank ON enrollment(user_id, course_rank) WHERE status != 'dropped';
+                CREATE TRIGGER favourite_gets_rank AFTER INSERT ON favourite BEGIN
+                    UPDATE favourite SET course_rank = (SELECT sort_rank FROM course WHERE id = new.course_id)
+                    WHERE user_id = new.user_id AND course_id = new.course_id;
+                END;
+                CREATE TRIGGER enrollment_gets_rank AFTER INSERT ON enrollment BEGIN
+                    UPDATE enrollment SET course_rank = (SELECT sort_rank FROM course WHERE id = new.course_id) WHERE id = new.id;
+                END;
+                DROP TABLE course_search;
+                """)
+            try db.execute(sql: CatalogOrder.createSearchTable(.v9))
+            let update = try db.makeStatement(sql: "UPDATE course SET sort_key = ?, search_key = ?, category_key = ? WHERE id = ?")
+            for row in try Row.fetchAll(db, sql: "SELECT id, title, instructor, tags, category FROM course") {
+                let tags = (try? JSONSerialization.jsonObject(with: Data((row["tags"] as String? ?? "[]").utf8))) as? [String] ?? []
+                let title = row["title"] as String? ?? ""
+                try update.execute(arguments: [
+                    SortKey.make(title),
+                    SortKey.searchKey(title: title, instructor: row["instructor"] as String? ?? "", tags: tags),
+                    TextFolding.key(row["category"] as String? ?? ""),
+                    row["id"] as String? ?? "",
+                ])
+            }
+            try CatalogOrder.renumber(db, layout: .v9)
         }
 
         return migrator

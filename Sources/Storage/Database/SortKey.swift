@@ -8,8 +8,8 @@ enum SortKey {
         TextFolding.fold(text)
     }
 
-    /// What the LIKE search of v4 matched against; v5's full-text index replaced it, and the
-    /// column is kept only because shipped migrations are never edited.
+    /// The words the search matches (since v9, the full-text index's `search_key` column):
+    /// title, instructor and tags, folded, one per line.
     static func searchKey(title: String, instructor: String, tags: [String]) -> String {
         make(([title, instructor] + tags).joined(separator: "\n"))
     }

@@ -12,16 +12,14 @@ public struct SQLiteCourseRepository: CourseRepository {
     /// Search results are counted up to this many; past it the count is a lower bound.
     static let countLimit = 10_000
 
-    public func page(matching query: String, at position: CatalogPosition, limit: Int) async throws(AppError) -> [CatalogRow] {
-        let match: String?
-        switch FullTextQuery.parse(query) {
-        case .everything: match = nil
-        case .nothing: return []
-        case .match(let expression): match = expression
-        }
-        // Both reads walk an index in rank order and stop after `limit` rows: the table's
-        // rank index for the whole catalog, the full-text index (whose rowid is the rank)
-        // for a search. Backwards pages are read descending, then turned around.
+    public func page(_ query: CatalogQuery, for learner: UserID?, at position: CatalogPosition, limit: Int) async throws(AppError) -> [CatalogRow] {
+        guard !query.matchesNothing else { return [] }
+        let plan = FullTextQuery(query)
+        // Every plan walks an index in rank order and stops after `limit` rows: the table's
+        // rank index for the whole catalog, the full-text index (whose rowid is the rank) for
+        // words and filters, the learner's favourites or enrollments (which carry their
+        // course's rank) for `is:favourite` and `is:enrolled`. Backwards pages are read
+        // descending, then turned around.
         let bound: Int64?
         let descending: Bool
         switch position {
@@ -32,7 +30,7 @@ public struct SQLiteCourseRepository: CourseRepository {
         }
         let limit = max(0, limit)
         let rows = try await database.read { db in
-            try Self.readPage(match: match, bound: bound, descending: descending, limit: limit, in: db)
+            try Self.readPage(plan, learner: learner, bound: bound, descending: descending, limit: limit, in: db)
         }
         return descending ? rows.reversed() : rows
     }
@@ -40,16 +38,19 @@ public struct SQLiteCourseRepository: CourseRepository {
     /// Reads `limit` decodable rows from `bound` on. A damaged row is left out, and the rows
     /// after it read instead, so the page is still full when the catalog goes on: a short
     /// page means the end.
-    static func readPage(match: String?, bound: Int64?, descending: Bool, limit: Int, in db: Database) throws -> [CatalogRow] {
+    static func readPage(
+        _ plan: FullTextQuery,
+        learner: UserID?,
+        bound: Int64?,
+        descending: Bool,
+        limit: Int,
+        in db: Database
+    ) throws -> [CatalogRow] {
         var rows: [CatalogRow] = []
         var bound = bound
         while rows.count < limit {
             let wanted = limit - rows.count
-            let sql = pageSQL(searching: match != nil, bounded: bound != nil, descending: descending)
-            var arguments = StatementArguments()
-            if let match { _ = arguments.append(contentsOf: [match]) }
-            if let bound { _ = arguments.append(contentsOf: [bound]) }
-            _ = arguments.append(contentsOf: [wanted])
+            let (sql, arguments) = pageSQL(plan, learner: learner, bound: bound, descending: descending, limit: wanted)
             let raw = try Row.fetchAll(db.cachedStatement(sql: sql), arguments: arguments)
             for row in raw {
                 guard let key = row["catalog_key"] as Int64? else { continue }
@@ -63,37 +64,96 @@ public struct SQLiteCourseRepository: CourseRepository {
         return rows
     }
 
-    /// The page query: arguments are the match expression (when searching), the bound (when
-    /// bounded) and the limit.
-    static func pageSQL(searching: Bool, bounded: Bool, descending: Bool) -> String {
-        let rank = searching ? "course_search.rowid" : "course.sort_rank"
-        var conditions = searching ? ["course_search MATCH ?"] : ["course.sort_rank IS NOT NULL"]
-        if bounded { conditions.append("\(rank) \(descending ? "<" : ">") ?") }
-        let source = searching ? "course_search JOIN course ON course.sort_rank = course_search.rowid" : "course"
-        return """
+    /// The page query and its arguments.
+    static func pageSQL(_ plan: FullTextQuery, learner: UserID?, bound: Int64?, descending: Bool, limit: Int) -> (String, StatementArguments) {
+        let (source, rank, conditions, arguments) = selection(plan, learner: learner, bound: bound, descending: descending)
+        var all = arguments
+        _ = all.append(contentsOf: [limit])
+        let sql = """
             SELECT \(CourseRow.columns), course.sort_rank AS catalog_key FROM \(source)
             WHERE \(conditions.joined(separator: " AND "))
             ORDER BY \(rank) \(descending ? "DESC" : "ASC") LIMIT ?
             """
+        return (sql, all)
     }
 
-    public func count(matching query: String) async throws(AppError) -> CatalogCount {
-        switch FullTextQuery.parse(query) {
-        case .everything:
-            return .exactly(try await database.read { db in try Int.fetchOne(db, sql: "SELECT count(*) FROM course") ?? 0 })
-        case .nothing:
-            return .exactly(0)
-        case .match(let expression):
-            let limit = Self.countLimit
-            let count = try await database.read { db in
-                try Int.fetchOne(
-                    db,
-                    sql: "SELECT count(*) FROM (SELECT rowid FROM course_search WHERE course_search MATCH ? LIMIT ?)",
-                    arguments: [expression, limit + 1]
-                ) ?? 0
+    /// Where the rows come from, the rank that orders them, and the conditions on them.
+    private static func selection(
+        _ plan: FullTextQuery,
+        learner: UserID?,
+        bound: Int64?,
+        descending: Bool
+    ) -> (source: String, rank: String, conditions: [String], arguments: StatementArguments) {
+        var conditions: [String] = []
+        var arguments = StatementArguments()
+        let source: String
+        let rank: String
+        // A learner's own lists, for nobody: nothing (an id no account has).
+        let learnerID = learner?.rawValue ?? -1
+        if let mine = plan.mine {
+            switch mine {
+            case .favourites, .both:
+                source = "favourite AS mine JOIN course ON course.sort_rank = mine.course_rank"
+                conditions.append("mine.user_id = ?")
+            case .enrollments:
+                source = "enrollment AS mine JOIN course ON course.sort_rank = mine.course_rank"
+                conditions.append("mine.user_id = ? AND mine.status != 'dropped'")
             }
-            return count > limit ? .atLeast(limit) : .exactly(count)
+            _ = arguments.append(contentsOf: [learnerID])
+            rank = "mine.course_rank"
+            if mine == .both {
+                conditions.append("EXISTS (SELECT 1 FROM enrollment AS taken WHERE taken.user_id = ? AND taken.course_id = course.id AND taken.status != 'dropped')")
+                _ = arguments.append(contentsOf: [learnerID])
+            }
+            if let match = plan.match {
+                conditions.append("course.sort_rank IN (SELECT rowid FROM course_search WHERE course_search MATCH ?)")
+                _ = arguments.append(contentsOf: [match])
+            }
+        } else if let match = plan.match {
+            source = "course_search JOIN course ON course.sort_rank = course_search.rowid"
+            rank = "course_search.rowid"
+            conditions.append("course_search MATCH ?")
+            _ = arguments.append(contentsOf: [match])
+        } else {
+            source = "course"
+            rank = "course.sort_rank"
+            conditions.append("course.sort_rank IS NOT NULL")
         }
+        if plan.openForLearner {
+            // The `isavail` facet says active with a seat left; the rest depends on the learner.
+            conditions.append("""
+                (course.prerequisite_id IS NULL
+                 OR NOT EXISTS (SELECT 1 FROM course AS required WHERE required.id = course.prerequisite_id)
+                 OR EXISTS (SELECT 1 FROM enrollment AS done WHERE done.user_id = ? AND done.course_id = course.prerequisite_id AND done.status = 'completed'))
+                AND NOT EXISTS (SELECT 1 FROM enrollment AS taken WHERE taken.user_id = ? AND taken.course_id = course.id AND taken.status != 'dropped')
+                """)
+            _ = arguments.append(contentsOf: [learnerID, learnerID])
+        }
+        if let bound {
+            conditions.append("\(rank) \(descending ? "<" : ">") ?")
+            _ = arguments.append(contentsOf: [bound])
+        }
+        return (source, rank, conditions, arguments)
+    }
+
+    public func count(_ query: CatalogQuery, for learner: UserID?) async throws(AppError) -> CatalogCount {
+        guard !query.matchesNothing else { return .exactly(0) }
+        if query.isEverything {
+            return .exactly(try await database.read { db in try Int.fetchOne(db, sql: "SELECT count(*) FROM course") ?? 0 })
+        }
+        let plan = FullTextQuery(query)
+        let limit = Self.countLimit
+        let count = try await database.read { db in
+            let (source, _, conditions, arguments) = Self.selection(plan, learner: learner, bound: nil, descending: false)
+            var all = arguments
+            _ = all.append(contentsOf: [limit + 1])
+            return try Int.fetchOne(
+                db,
+                sql: "SELECT count(*) FROM (SELECT 1 FROM \(source) WHERE \(conditions.joined(separator: " AND ")) LIMIT ?)",
+                arguments: all
+            ) ?? 0
+        }
+        return count > limit ? .atLeast(limit) : .exactly(count)
     }
 
     public func course(id: CourseID) async throws(AppError) -> Course {

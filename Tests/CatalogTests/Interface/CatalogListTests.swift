@@ -305,7 +305,7 @@ struct CatalogSearchTests {
         #expect(!line.contains("match"), "\(line)")
         await gate.open()
         await sut.settle()
-        #expect(draw(sut).lines[1].hasSuffix("2 matches"))  // Docker, and Daniel Okafor's course
+        #expect(draw(sut).lines[1].hasSuffix("2 matches  1/2"))  // Docker, and Daniel Okafor's course
     }
 
     @Test("a query nothing matches says so, with its words")

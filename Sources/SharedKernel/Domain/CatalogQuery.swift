@@ -1,0 +1,144 @@
+/// What the search field asks of the catalog: words that must each start a word of the
+/// title, the instructor or a tag, and `key:value` filters. Parsed the same way by every
+/// store, so local, remote and PostgreSQL answer alike.
+public struct CatalogQuery: Hashable, Sendable {
+    /// What was typed, as typed (the API takes it as is).
+    public let text: String
+    /// Folded words, each a prefix.
+    public var words: [String] = []
+    /// `cat:` / `category:`: the category starts with this (folded, letters and digits).
+    public var category: String?
+    /// `level:`.
+    public var level: CourseLevel?
+    /// `is:free`: price 0.
+    public var isFree = false
+    /// `is:open`: the learner can enroll now (active, a seat left, prerequisite completed,
+    /// not enrolled).
+    public var isOpen = false
+    /// `is:enrolled`: the learner's own.
+    public var isEnrolled = false
+    /// `is:favourite`: the learner's own.
+    public var isFavourite = false
+    /// Filters that were not understood (`key:` or `key:value`), which filter nothing.
+    public var unknown: [String] = []
+    /// Something was typed, but no letter or digit to look for: nothing matches.
+    public var matchesNothing = false
+
+    /// The keys the search understands, for the help.
+    public static let filterHelp: [(key: String, help: String)] = [
+        ("word", "every word starts a word of the title, instructor or a tag"),
+        ("cat:word", "the category starts with the word (also category:)"),
+        ("level:beg", "beginner, intermediate, advanced (beg, int, adv)"),
+        ("is:free", "price 0"),
+        ("is:open", "you can enroll now"),
+        ("is:enrolled", "your courses"),
+        ("is:favourite", "your favourites"),
+    ]
+
+    public init(text: String) {
+        self.text = text
+    }
+
+    /// The whole catalog: nothing typed, or only filters that were not understood.
+    public var isEverything: Bool {
+        words.isEmpty && !hasFilters && !matchesNothing
+    }
+
+    /// Whether two queries ask the same, however they were typed (spaces, case, accents).
+    public func asksTheSame(as other: CatalogQuery) -> Bool {
+        words == other.words && category == other.category && level == other.level && isFree == other.isFree
+            && isOpen == other.isOpen && isEnrolled == other.isEnrolled && isFavourite == other.isFavourite
+            && matchesNothing == other.matchesNothing
+    }
+
+    /// Whether the answer depends on who asks (`is:open`, `is:enrolled`, `is:favourite`).
+    public var dependsOnLearner: Bool { isOpen || isEnrolled || isFavourite }
+
+    /// The message for filters that were not understood: `Unknown filter "key:" — press ? for filters`.
+    public var unknownMessage: String? {
+        unknown.first.map { "Unknown filter \"\($0)\" — press ? for filters" }
+    }
+
+    public static func parse(_ text: String) -> CatalogQuery {
+        var query = CatalogQuery(text: text)
+        // Only punctuation typed (no word, no filter, not even one being typed): no match.
+        var onlyPunctuation = false
+        for token in text.split(whereSeparator: \.isWhitespace) {
+            if let colon = token.firstIndex(of: ":"), colon != token.startIndex,
+               token[..<colon].allSatisfy({ $0.isLetter && $0.isASCII }) {
+                query.apply(key: token[..<colon].lowercased(), value: String(token[token.index(after: colon)...]))
+                onlyPunctuation = false
+            } else {
+                let words = TextFolding.words(String(token))
+                query.words += words
+                if words.isEmpty, query.words.isEmpty, !query.hasFilters { onlyPunctuation = true } else { onlyPunctuation = false }
+            }
+        }
+        query.matchesNothing = onlyPunctuation && query.words.isEmpty && !query.hasFilters && query.unknown.isEmpty
+        return query
+    }
+
+    private var hasFilters: Bool {
+        category != nil || level != nil || isFree || isOpen || isEnrolled || isFavourite
+    }
+
+    private mutating func apply(key: String, value: String) {
+        let folded = TextFolding.key(value)
+        switch key {
+        case "cat", "category":
+            if !folded.isEmpty { category = folded }
+        case "level":
+            guard !folded.isEmpty else { return }
+            if let found = CourseLevel.allCases.first(where: { $0.rawValue.hasPrefix(folded) }) {
+                level = found
+            } else {
+                unknown.append("level:\(value)")
+            }
+        case "is":
+            switch folded {
+            case "": break
+            case "free": isFree = true
+            case "open": isOpen = true
+            case "enrolled": isEnrolled = true
+            case "favourite", "favorite", "fav": isFavourite = true
+            default: unknown.append("is:\(value)")
+            }
+        default:
+            unknown.append("\(key):")
+        }
+    }
+
+    /// A course as the search sees it: its folded words and category, worked out once.
+    public struct Subject: Sendable {
+        public let course: Course
+        let words: [String]
+        let category: String
+
+        public init(_ course: Course) {
+            self.course = course
+            words = ([course.title, course.instructor] + course.tags).flatMap(TextFolding.words)
+            category = TextFolding.key(course.category ?? "")
+        }
+    }
+
+    /// Whether `course` passes the filters and words, for a learner whose relation to courses
+    /// `marks` gives: the rules every store's answer must agree with.
+    public func matches(_ course: Course, marks: CourseMarks) -> Bool {
+        matches(Subject(course), marks: marks)
+    }
+
+    public func matches(_ subject: Subject, marks: CourseMarks) -> Bool {
+        guard !matchesNothing else { return false }
+        let course = subject.course
+        if !words.isEmpty {
+            guard words.allSatisfy({ word in subject.words.contains { $0.hasPrefix(word) } }) else { return false }
+        }
+        if let category, !subject.category.hasPrefix(category) { return false }
+        if let level, course.level != level { return false }
+        if isFree, !course.price.isFree { return false }
+        if isEnrolled, !marks.isEnrolled { return false }
+        if isFavourite, !marks.isFavourite { return false }
+        if isOpen, marks.isEnrolled || EnrollmentRules.block(for: course, marks: marks) != nil { return false }
+        return true
+    }
+}
