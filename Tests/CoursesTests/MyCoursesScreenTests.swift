@@ -12,7 +12,7 @@ struct MyCoursesScreenTests {
     static let docker = Course.fixture(id: "docker", title: "Docker Essentials", lessonCount: 4)
     static let linux = Course.fixture(id: "linux", title: "The Linux Command Line", lessonCount: 5)
 
-    @Test("progress, enrolment date and status: Not started, In progress, Completed with its date")
+    @Test("progress, status (Not started, In progress, Completed with its date) and enrolment date; whole titles at 80 columns")
     func table() async {
         let (sut, _, _, _) = await makeSUT()
 
@@ -20,10 +20,24 @@ struct MyCoursesScreenTests {
 
         #expect(Array(lines[1...5]) == [
             " My courses  3 enrolled                                                     1/3",
-            "    Title                  Progress         Enrolled     Status",
-            "    Swift Fundamentals     ███░░░░░░░  37%  22 Nov 2025  In progress",
-            "    Docker Essentials      ░░░░░░░░░░   0%  22 Nov 2025  Not started",
-            "    The Linux Command Li…  ██████████ 100%  22 Nov 2025  Completed 2 Jan 2026",
+            "    Title                   Progress         Status                Enrolled",
+            "    Swift Fundamentals      ███░░░░░░░  37%  In progress           22 Nov 2025",
+            "    Docker Essentials       ░░░░░░░░░░   0%  Not started           22 Nov 2025",
+            "    The Linux Command Line  ██████████ 100%  Completed 2 Jan 2026  22 Nov 2025",
+        ])
+    }
+
+    @Test("at 60 columns the enrolment date goes first, then the status drops its date")
+    func narrow() async {
+        let (sut, _, _, _) = await makeSUT()
+
+        let lines = draw(sut, width: 60).lines
+
+        #expect(Array(lines[2...5]) == [
+            "    Title                   Progress         Status",
+            "    Swift Fundamentals      ███░░░░░░░  37%  In progress",
+            "    Docker Essentials       ░░░░░░░░░░   0%  Not started",
+            "    The Linux Command Line  ██████████ 100%  Completed",
         ])
     }
 

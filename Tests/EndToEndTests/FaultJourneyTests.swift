@@ -21,7 +21,6 @@ extension EndToEnd {
 
             let list = try await session.waitFor("Aaa Hostile Red")
             #expect(list[0].contains("1 Catalog"))
-            #expect(list.contains { $0.contains("Eve Blink") })
             #expect(list.contains { $0.contains("Agile and Scrum") })
             #expect(list[23].contains("move"))
             try session.send("Enter")
@@ -29,6 +28,7 @@ extension EndToEnd {
             #expect(detail[0].contains("1 Catalog"))
             #expect(detail[1].contains("Aaa Hostile Red"))
             #expect(detail.contains { $0.contains("Cleared? Not at all.") })
+            #expect(detail[2].contains("by Eve Blink"))
             #expect(try session.paneTitle() == paneTitle)
             #expect(try session.heardBell() == false)
             #expect(!paneTitle.contains("pwned") && !paneTitle.contains("retitled"))

@@ -30,6 +30,23 @@ enum SeedCatalog {
         return counts
     }()
 
+    /// What a journey needs of a shipped course to count what a filter must find.
+    struct Entry: Decodable {
+        let title: String
+        let instructor: String
+        let category: String?
+        let level: String
+    }
+
+    static let entries: [Entry] = {
+        let url = URL(fileURLWithPath: #filePath)
+            .deletingLastPathComponent()
+            .appendingPathComponent("../../Sources/Storage/Resources/catalog.json")
+            .standardized
+        guard let data = try? Data(contentsOf: url) else { return [] }
+        return (try? JSONDecoder().decode([Entry].self, from: data)) ?? []
+    }()
+
     /// The row of `title` in the catalog list, counting from 0.
     static func row(of title: String) -> Int? {
         titles.firstIndex(of: title)

@@ -96,9 +96,9 @@ struct FavouritesScreenTests {
         sut.draw(in: &canvas, frame: Frame(area: Rect(x: 0, y: 1, width: 80, height: 22)))
         #expect(Array(canvas.lines[1...4]) == [
             " Favourites  2 courses                                                      1/2",
-            "    Title                                       Instructor                Price",
-            " ★  Alpha                                       Ann                   35.99 EUR",
-            " ★  Beta                                        Bo                    35.99 EUR",
+            "    Title  Instructor  Level             Price",
+            " ★  Alpha  Ann         Beginner      35.99 EUR",
+            " ★  Beta   Bo          Beginner      35.99 EUR",
         ])
         _ = await sut.handle(.char("f"))
         await sut.settle()

@@ -126,7 +126,9 @@ final class CatalogListScreen: Screen {
     private func drawTable(_ courses: [Course], in canvas: inout some Canvas, area: Rect, tick: Int) {
         let filtering = viewModel.isEditingSearch || !viewModel.query.isEmpty
         let content = area.insetBy(horizontal: 1)
-        let columns = CatalogColumns(width: content.width)
+        let learner = viewModel.learner
+        let rows = courses.map { CatalogTable.Row(course: $0, marks: learner.marks($0)) }
+        let table = CatalogTable(rows: rows, width: content.width)
         if !filtering {
             var x = content.x + canvas.draw("Catalog", x: content.x, y: content.y, style: .bold)
             if let count = viewModel.countText(noun: "course", plural: "courses") {
@@ -141,14 +143,11 @@ final class CatalogListScreen: Screen {
             let position = viewModel.positionText
             canvas.draw(position, x: content.x + content.width - position.displayWidth, y: content.y, style: .dim)
         }
-        columns.draw(.headings, in: &canvas, x: content.x, y: content.y + 1, style: .dim)
+        table.drawHeadings(in: &canvas, x: content.x, y: content.y + 1)
 
         listArea = Rect(x: area.x, y: area.y + 2, width: area.width, height: area.height - 2)
-        let learner = viewModel.learner
-        ListView.draw(in: &canvas, area: listArea, itemCount: courses.count, state: viewModel.list) { canvas, index, row, isSelected in
-            let course = courses[index]
-            let cells = CatalogColumns.Cells(course: course, marks: learner.marks(course))
-            columns.draw(cells, in: &canvas, x: content.x, y: row.y, style: isSelected ? .selection : .normal)
+        ListView.draw(in: &canvas, area: listArea, itemCount: rows.count, state: viewModel.list) { canvas, index, line, isSelected in
+            table.draw(rows[index], in: &canvas, x: content.x, y: line.y, isSelected: isSelected)
         }
     }
 

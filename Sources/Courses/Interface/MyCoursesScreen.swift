@@ -95,7 +95,6 @@ final class MyCoursesScreen: Screen {
 
     private func drawTable(_ courses: [EnrolledCourse], in canvas: inout some Canvas, area: Rect, tick: Int) {
         let content = area.insetBy(horizontal: 1)
-        let columns = Columns(width: content.width)
         let list = viewModel.list
         var x = content.x + canvas.draw("My courses", x: content.x, y: content.y, style: .bold)
         x += canvas.draw("  \(courses.count) enrolled", x: x, y: content.y, style: .dim)
@@ -104,23 +103,70 @@ final class MyCoursesScreen: Screen {
         }
         let position = "\(list.selectedIndex + 1)/\(courses.count)"
         canvas.draw(position, x: content.x + content.width - position.displayWidth, y: content.y, style: .dim)
-        columns.draw(["Title", "Progress", "Enrolled", "Status"], in: &canvas, x: content.x, y: content.y + 1, style: .dim)
 
+        let rows = courses.map { Row(item: $0, isSaving: viewModel.model.isSaving($0.id)) }
+        let table = Self.table(for: rows, width: content.width)
+        table.drawHeadings(in: &canvas, x: content.x, y: content.y + 1)
         listArea = Rect(x: area.x, y: area.y + 2, width: area.width, height: area.height - 2)
-        ListView.draw(in: &canvas, area: listArea, itemCount: courses.count, state: list) { canvas, index, row, isSelected in
-            let item = courses[index]
-            let saving = viewModel.model.isSaving(item.id)
-            let status: String = switch item.progress {
-            case .completed(let date): "Completed \(DateText.format(date))"
-            case let other: other.displayName
+        ListView.draw(in: &canvas, area: listArea, itemCount: rows.count, state: list) { canvas, index, line, isSelected in
+            let row = rows[index]
+            let cells = Column.allCases.map { row.text($0, width: table.width(of: $0.rawValue)) }
+            let style: Style = isSelected ? .selection : (row.isSaving ? .dim : .normal)
+            var styles = [Style?](repeating: nil, count: cells.count)
+            if !isSelected { styles[Column.enrolled.rawValue] = .dim }
+            table.draw(cells, styles: styles, in: &canvas, x: content.x, y: line.y, style: style)
+        }
+    }
+
+    enum Column: Int, CaseIterable {
+        case gutter, title, progress, status, enrolled
+    }
+
+    /// The title keeps its room; the enrollment date goes first, then the status drops its
+    /// date, then the progress bar leaves only its percentage.
+    static let columns: [TableColumn] = Column.allCases.map { column in
+        switch column {
+        case .gutter: TableColumn("", width: .fixed(2), gap: 0)
+        case .title: TableColumn("Title", width: .flexible(min: 5, max: 120), gap: 1)
+        case .progress: TableColumn("Progress", compactHeading: "Done", width: .choices([15, 4]), givesWay: 3)
+        case .status: TableColumn("Status", width: .flexible(min: 11, max: 21), givesWay: 2)
+        case .enrolled: TableColumn("Enrolled", width: .flexible(min: 8, max: 11), givesWay: 1, droppable: true)
+        }
+    }
+
+    static func table(for rows: [Row], width: Int) -> Table {
+        var widths = columns.map { $0.heading.displayWidth }
+        for row in rows {
+            for column in [Column.title, .status, .enrolled] {
+                widths[column.rawValue] = max(widths[column.rawValue], Table.contentWidth(row.text(column, width: 120), limit: 120))
             }
-            let cells = [
-                item.course.title,
-                ProgressBar.text(percent: item.percent, width: Columns.progressWidth),
-                DateText.format(item.enrollment.enrolledAt),
-                saving ? "Saving…" : status,
-            ]
-            columns.draw(cells, in: &canvas, x: content.x, y: row.y, style: isSelected ? .selection : (saving ? .dim : .normal))
+        }
+        return Table(columns, contentWidths: widths, width: width, primary: Column.title.rawValue, primaryTarget: 48)
+    }
+
+    struct Row {
+        let item: EnrolledCourse
+        let isSaving: Bool
+
+        /// The cell of `column` when it is `width` wide.
+        func text(_ column: Column, width: Int) -> String {
+            switch column {
+            case .gutter: ""
+            case .title: item.course.title
+            case .progress: ProgressBar.text(percent: item.percent, width: width)
+            case .status:
+                if isSaving { "Saving…" } else if case .completed(let date) = item.progress {
+                    // `Completed 22 Nov 2026` where it fits, else `Completed`.
+                    Self.longest("Completed \(DateText.format(date))", or: item.progress.displayName, in: width)
+                } else {
+                    item.progress.displayName
+                }
+            case .enrolled: DateText.format(item.enrollment.enrolledAt)
+            }
+        }
+
+        private static func longest(_ text: String, or short: String, in width: Int) -> String {
+            text.displayWidth <= width ? text : short
         }
     }
 
@@ -159,29 +205,6 @@ final class MyCoursesScreen: Screen {
             return viewModel.applyMouse(mouse, listArea: listArea) ? .handled : .ignored
         case .resize:
             return .ignored
-        }
-    }
-
-    /// Title takes what the fixed columns leave.
-    struct Columns {
-        static let progressWidth = 15
-        static let dateWidth = 11
-        static let statusWidth = 22
-        static let gap = 2
-
-        let title: Int
-
-        init(width: Int) {
-            title = max(10, width - 3 - Self.progressWidth - Self.dateWidth - Self.statusWidth - 3 * Self.gap)
-        }
-
-        func draw(_ cells: [String], in canvas: inout some Canvas, x: Int, y: Int, style: Style) {
-            let widths = [title, Self.progressWidth, Self.dateWidth, Self.statusWidth]
-            var column = x + 3
-            for (text, width) in zip(cells, widths) {
-                canvas.draw(text, x: column, y: y, width: width, style: style)
-                column += width + Self.gap
-            }
         }
     }
 }

@@ -85,22 +85,54 @@ final class FavouritesScreen: Screen {
         }
         let position = "\(list.selectedIndex + 1)/\(courses.count)"
         canvas.draw(position, x: content.x + content.width - position.displayWidth, y: content.y, style: .dim)
-        let instructorWidth = min(22, max(12, content.width / 4))
-        let priceWidth = 10
-        let titleWidth = max(10, content.width - 3 - instructorWidth - priceWidth - 4)
-        func row(_ cells: (String, String, String), in canvas: inout some Canvas, y: Int, style: Style) {
-            canvas.draw(cells.0, x: content.x + 3, y: y, width: titleWidth, style: style)
-            canvas.draw(cells.1, x: content.x + 3 + titleWidth + 2, y: y, width: instructorWidth, style: style == .selection ? style : .dim)
-            let price = TerminalText.truncate(cells.2, toWidth: priceWidth)
-            canvas.draw(price, x: content.x + content.width - price.displayWidth, y: y, style: style)
-        }
-        row(("Title", "Instructor", "Price"), in: &canvas, y: content.y + 1, style: .dim)
+        let table = Self.table(for: courses, width: content.width)
+        table.drawHeadings(in: &canvas, x: content.x, y: content.y + 1)
         listArea = Rect(x: area.x, y: area.y + 2, width: area.width, height: area.height - 2)
         ListView.draw(in: &canvas, area: listArea, itemCount: courses.count, state: list) { canvas, index, line, isSelected in
             let course = courses[index]
             let saving = viewModel.model.isSaving(course.id)
-            canvas.draw("★", x: content.x, y: line.y, style: isSelected ? .selection : (saving ? .dim : .accent))
-            row((course.title, course.instructor, course.price.formatted), in: &canvas, y: line.y, style: isSelected ? .selection : .normal)
+            let cells = Column.allCases.map { Self.text($0, of: course, width: table.width(of: $0.rawValue)) }
+            var styles = [Style?](repeating: nil, count: cells.count)
+            if !isSelected {
+                styles[Column.marks.rawValue] = saving ? .dim : .accent
+                styles[Column.instructor.rawValue] = .dim
+            }
+            table.draw(cells, styles: styles, in: &canvas, x: content.x, y: line.y, style: isSelected ? .selection : .normal)
+        }
+    }
+
+    enum Column: Int, CaseIterable {
+        case marks, title, instructor, level, price
+    }
+
+    /// The title keeps its room; the level shortens first, then the instructor goes.
+    static let columns: [TableColumn] = Column.allCases.map { column in
+        switch column {
+        case .marks: TableColumn("", width: .fixed(2), gap: 0)
+        case .title: TableColumn("Title", width: .flexible(min: 5, max: 120), gap: 1)
+        case .instructor: TableColumn("Instructor", width: .flexible(min: 10, max: 24), givesWay: 2, droppable: true)
+        case .level: TableColumn("Level", compactHeading: "Lvl", width: .choices([12, 3]), givesWay: 1)
+        case .price: TableColumn("Price", width: .flexible(min: 5, max: 14), alignment: .trailing)
+        }
+    }
+
+    static func table(for courses: [Course], width: Int) -> Table {
+        var widths = columns.map { $0.heading.displayWidth }
+        for course in courses {
+            for column in [Column.title, .instructor, .price] {
+                widths[column.rawValue] = max(widths[column.rawValue], Table.contentWidth(text(column, of: course, width: 120), limit: 120))
+            }
+        }
+        return Table(columns, contentWidths: widths, width: width, primary: Column.title.rawValue, primaryTarget: 48)
+    }
+
+    static func text(_ column: Column, of course: Course, width: Int) -> String {
+        switch column {
+        case .marks: "★"
+        case .title: course.title
+        case .instructor: course.instructor
+        case .level: width >= course.level.displayName.displayWidth ? course.level.displayName : course.level.shortName
+        case .price: course.price.formatted
         }
     }
 

@@ -12,4 +12,13 @@ public enum CourseLevel: String, CaseIterable, Hashable, Sendable {
         case .advanced: "Advanced"
         }
     }
+
+    /// The level in three letters, where a table has no room for the name.
+    public var shortName: String {
+        switch self {
+        case .beginner: "Beg"
+        case .intermediate: "Int"
+        case .advanced: "Adv"
+        }
+    }
 }

@@ -1,0 +1,111 @@
+@testable import Catalog
+import SharedKernel
+import Testing
+import TestSupport
+import TerminalUI
+
+/// The catalog's table drawn on its own, whole canvas, at the widths people use: wide (CJK)
+/// and emoji titles, a title too long for any width, and every reason a course cannot be joined.
+@Suite("Catalog table")
+struct CatalogTableTests {
+    static let rows: [CatalogTable.Row] = [
+        .init(
+            course: .fixture(id: "a", title: "Agile and Scrum in Real Teams, With Many Long Words Indeed", instructor: "Daniel Okafor", category: "Business", capacity: 30, enrolledCount: 30),
+            marks: CourseMarks()
+        ),
+        .init(
+            course: .fixture(id: "d", title: "Deutsch für den Beruf", instructor: "İlker Yılmaz", category: "Languages", level: .advanced, durationMinutes: 600, price: Price(minorUnits: 4500, currency: "EUR"), prerequisiteID: "a"),
+            marks: CourseMarks(isFavourite: true, prerequisiteMet: false)
+        ),
+        .init(
+            course: .fixture(id: "g", title: "🎸 Guitar: First Steps 🎶", instructor: "Tomás Ó Briain", category: "Photography & Music", durationMinutes: 240, price: Price(minorUnits: 0, currency: "EUR"), capacity: nil),
+            marks: CourseMarks(isFavourite: true, enrollment: .fixture(courseID: "g"))
+        ),
+        .init(
+            course: .fixture(id: "s", title: "Swift 並行処理入門 — 実践ガイド", instructor: "王芳 (Wang Fang)", level: .intermediate),
+            marks: CourseMarks()
+        ),
+    ]
+
+    /// The table as a list screen draws it: one column of margin each side.
+    static func drawn(terminalWidth: Int) -> [String] {
+        var canvas = TextCanvas(size: Size(width: terminalWidth, height: rows.count + 1))
+        let table = CatalogTable(rows: rows, width: terminalWidth - 2)
+        table.drawHeadings(in: &canvas, x: 1, y: 0)
+        for (index, row) in rows.enumerated() {
+            table.draw(row, in: &canvas, x: 1, y: index + 1, isSelected: false)
+        }
+        return canvas.lines
+    }
+
+    @Test("60 columns: Seats, Category and the instructor give way, the level shortens; cut titles end in …")
+    func sixty() {
+        #expect(Self.drawn(terminalWidth: 60) == [
+            "    Title                           Lvl  Duration     Price",
+            "    Agile and Scrum in Rea… full    Beg  2h 30min 35.99 EUR",
+            " ★  Deutsch für den Beruf   locked  Adv       10h 45.00 EUR",
+            " ★✓ 🎸 Guitar: First Steps…         Beg        4h      Free",
+            "    Swift 並行処理入門 — …          Int  2h 30min 35.99 EUR",
+        ])
+    }
+
+    @Test("80 columns: the title gets the room, cut only past 42 columns")
+    func eighty() {
+        #expect(Self.drawn(terminalWidth: 80) == [
+            "    Title                                               Lvl  Duration     Price",
+            "    Agile and Scrum in Real Teams, With Many L… full    Beg  2h 30min 35.99 EUR",
+            " ★  Deutsch für den Beruf                       locked  Adv       10h 45.00 EUR",
+            " ★✓ 🎸 Guitar: First Steps 🎶                           Beg        4h      Free",
+            "    Swift 並行処理入門 — 実践ガイド                     Int  2h 30min 35.99 EUR",
+        ])
+    }
+
+    @Test("120 columns: the instructor and the whole level name come back")
+    func hundredTwenty() {
+        #expect(Self.drawn(terminalWidth: 120) == [
+            "    Title                                                            Instructor        Level         Duration     Price",
+            "    Agile and Scrum in Real Teams, With Many Long Words Ind… full    Daniel Okafor     Beginner      2h 30min 35.99 EUR",
+            " ★  Deutsch für den Beruf                                    locked  İlker Yılmaz      Advanced           10h 45.00 EUR",
+            " ★✓ 🎸 Guitar: First Steps 🎶                                        Tomás Ó Briain    Beginner            4h      Free",
+            "    Swift 並行処理入門 — 実践ガイド                                  王芳 (Wang Fang)  Intermediate  2h 30min 35.99 EUR",
+        ])
+    }
+
+    @Test("200 columns: every column, each as wide as its widest text, nothing cut, the rest empty at the right")
+    func twoHundred() {
+        #expect(Self.drawn(terminalWidth: 200) == [
+            "    Title                                                              Instructor        Category             Level            Seats  Duration     Price",
+            "    Agile and Scrum in Real Teams, With Many Long Words Indeed full    Daniel Okafor     Business             Beginner        0 left  2h 30min 35.99 EUR",
+            " ★  Deutsch für den Beruf                                      locked  İlker Yılmaz      Languages            Advanced       28 left       10h 45.00 EUR",
+            " ★✓ 🎸 Guitar: First Steps 🎶                                          Tomás Ó Briain    Photography & Music  Beginner      no limit        4h      Free",
+            "    Swift 並行処理入門 — 実践ガイド                                    王芳 (Wang Fang)  Swift                Intermediate   28 left  2h 30min 35.99 EUR",
+        ])
+    }
+
+    @Test("at 80 columns the title keeps at least 36 columns whatever the other columns hold")
+    func titleKeepsItsRoom() {
+        let widest = CatalogTable.Row(
+            course: .fixture(
+                title: String(repeating: "T", count: 120), instructor: String(repeating: "I", count: 40),
+                category: String(repeating: "C", count: 40), level: .intermediate, durationMinutes: 99_999,
+                price: Price(minorUnits: 99_999_999, currency: "EUR"), capacity: 9_000_000, enrolledCount: 1
+            ),
+            marks: CourseMarks(prerequisiteMet: false)
+        )
+        let table = CatalogTable(rows: [widest], width: 78).table
+
+        #expect(table.width(of: CatalogTable.Column.title.rawValue) >= 36)
+        #expect(table.width(of: CatalogTable.Column.level.rawValue) == 3)
+        #expect(!table.isShown(CatalogTable.Column.instructor.rawValue))
+    }
+
+    @Test("on a wide terminal no gap between columns is wider than 3 columns", arguments: [120, 160, 200, 300])
+    func narrowGaps(terminalWidth: Int) {
+        let table = CatalogTable(rows: Self.rows, width: terminalWidth - 2).table
+        let shown = table.columns.indices.filter(table.isShown)
+        for (left, right) in zip(shown, shown.dropFirst()) {
+            let gap = table.offsets[right] - (table.offsets[left] + table.width(of: left))
+            #expect(gap <= 3, "between \(table.columns[left].heading) and \(table.columns[right].heading)")
+        }
+    }
+}
