@@ -69,8 +69,18 @@ func catalog(size: Int) async throws -> URL {
     let courses = GeneratedCatalog.courses(count: size)
     let database = try AppDatabase.open(directory: directory, seedCatalog: { [] })
     let summary = try database.importCourses(courses)
-    _ = try await SQLiteSessionRepository(database: database, hasher: PasswordHasher())
+    let learner = try await SQLiteSessionRepository(database: database, hasher: PasswordHasher())
         .signIn(email: "demo@edugo.dev", password: "edugo-demo")
+    // The learner's own, for is:favourite and is:enrolled: about one course in a thousand
+    // each (a course the rules refuse, full or locked, is simply not joined).
+    let favourites = SQLiteFavouritesRepository(database: database)
+    let enrollments = SQLiteEnrollmentRepository(database: database)
+    for number in stride(from: 997, through: size, by: 997) {
+        try await favourites.setFavourite(true, userID: learner.id, courseID: CourseID(GeneratedCatalog.id(number)))
+    }
+    for number in stride(from: 1_009, through: size, by: 1_009) {
+        _ = try? await enrollments.enroll(userID: learner.id, courseID: CourseID(GeneratedCatalog.id(number)))
+    }
     let titles = courses.map(\.title).joined(separator: "\n") + "\n"
     try titles.write(to: directory.appendingPathComponent("titles.txt"), atomically: true, encoding: .utf8)
     _ = FileManager.default.createFile(atPath: ready.path, contents: Data())
@@ -89,8 +99,26 @@ struct Figures {
     var search: [Double] = []
     var searchBytes: [Double] = []
     var peakMemory: [Double] = []
+    var peakBeforeFilters: [Double] = []
     var unchangedKeystrokes = 0
+    /// Per filter query: its keystrokes that redrew results, to the end of their frames.
+    var filter: [String: [Double]] = [:]
+    /// Every filter keystroke that redrew results.
+    var filterKeystrokes: [Double] = []
+    /// Per filter query: its slowest keystroke, and what had been typed with it.
+    var filterSlowest: [String: (typed: String, time: Double)] = [:]
+    /// Per filter query: End in its results (the last page, read backwards), to end of frame.
+    var filterEnd: [String: [Double]] = [:]
+    /// Per filter query: how many courses it keeps, as the store counts them.
+    var filterCount: [String: String] = [:]
 }
+
+/// Filters alone and combined with words and each other, from the broadest to the narrowest
+/// there is: `cat:numismatics` keeps 10 courses of a million.
+let filterQueries = [
+    "level:adv", "cat:data", "is:free", "is:open", "is:enrolled", "is:favourite", "cat:numismatics",
+    "swift level:beg is:open", "data is:favourite", "garcia is:free", "s cat:numismatics", "cat:numismatics is:open",
+]
 
 /// Sends one key and times it to the end of the frame it causes.
 func press(_ key: String, in terminal: PseudoTerminal) -> (Double, Double) {
@@ -136,8 +164,48 @@ func measureOurs(size: Int, directory: URL) throws -> Figures {
         }
         _ = press("\u{1B}", in: terminal)
     }
+    if let peak = terminal.peakResidentBytes() { figures.peakBeforeFilters.append(Double(peak) / 1_048_576) }
+    // Filters, typed a character at a time like the searches: every keystroke that redrew
+    // results counts (the words and half-typed filters on the way included), then End in
+    // the results (their last page, read backwards).
+    _ = press("/", in: terminal)
+    for _ in 0..<max(1, options.runs / 5) {
+        for query in filterQueries {
+            _ = press("\u{15}", in: terminal)  // Ctrl-U: the whole catalog again
+            var typed = ""
+            for character in query {
+                typed.append(character)
+                let (time, bytes) = press(String(character), in: terminal)
+                guard bytes > 32 else { continue }
+                figures.filter[query, default: []].append(time)
+                figures.filterKeystrokes.append(time)
+                if time > figures.filterSlowest[query]?.time ?? 0 { figures.filterSlowest[query] = (typed, time) }
+            }
+            _ = press("\r", in: terminal)  // keep the filter: End moves the list
+            let (end, bytes) = press("\u{1B}[F", in: terminal)
+            // One page of results: End moves nothing.
+            if bytes > 32 { figures.filterEnd[query, default: []].append(end) }
+            _ = press("/", in: terminal)
+        }
+    }
+    _ = press("\u{1B}", in: terminal)
     if let peak = terminal.peakResidentBytes() { figures.peakMemory.append(Double(peak) / 1_048_576) }
     return figures
+}
+
+/// What each filter keeps for the signed-in learner, counted by the store the app reads.
+func filterCounts(directory: URL) async throws -> [String: String] {
+    let database = try AppDatabase.open(directory: directory, seedCatalog: { [] })
+    let learner = try await SQLiteSessionRepository(database: database).restoreSession()
+    let courses = SQLiteCourseRepository(database: database)
+    var counts: [String: String] = [:]
+    for query in filterQueries {
+        counts[query] = switch try await courses.count(CatalogQuery.parse(query), for: learner?.id) {
+        case .exactly(let count): "\(count)"
+        case .atLeast(let count): "\(count)+"
+        }
+    }
+    return counts
 }
 
 // MARK: - Peers
@@ -190,7 +258,8 @@ var fzfTimes: [Int: Double] = [:]
 for size in options.sizes {
     print("catalog of \(size) courses")
     let directory = try await catalog(size: size)
-    let figures = try measureOurs(size: size, directory: directory)
+    var figures = try measureOurs(size: size, directory: directory)
+    figures.filterCount = try await filterCounts(directory: directory)
     ours[size] = figures
     if options.peers {
         let titles = directory.appendingPathComponent("titles.txt")
@@ -218,12 +287,28 @@ print("search keystrokes that redrew results".padding(toLength: 34, withPad: " "
         let figures = ours[size]!
         return "\(figures.search.count)/\(figures.search.count + figures.unchangedKeystrokes)".padding(toLength: 14, withPad: " ", startingAt: 0)
     }.joined())
-line("peak resident memory", \.peakMemory, unit: "MB")
+line("peak resident memory, browsing", \.peakBeforeFilters, unit: "MB")
+line("peak resident memory, + filters", \.peakMemory, unit: "MB")
+
+line("filter keystroke to results", \.filterKeystrokes)
+
+print("")
+print("per filter: keystroke median / slowest keystroke / End (matches)")
+for query in filterQueries {
+    let cells = options.sizes.map { size in
+        let figures = ours[size]!
+        let count = figures.filterCount[query] ?? "?"
+        let times = figures.filter[query] ?? []
+        let slowest = figures.filterSlowest[query].map { "\(format($0.time)) at \"\($0.typed)\"" } ?? "—"
+        return "\(format(median(times))) / \(slowest) / \(format(median(figures.filterEnd[query] ?? []))) (\(count))"
+    }
+    print(("  " + query).padding(toLength: 28, withPad: " ", startingAt: 0) + cells.map { $0.padding(toLength: 60, withPad: " ", startingAt: 0) }.joined())
+}
 
 if let first = options.sizes.first, let last = options.sizes.last, first != last {
     print("")
     print("ratio \(last) / \(first):")
-    for (label, values) in [("startup", \Figures.startup), ("↓", \.down), ("PgDn", \.pageDown), ("search", \.search), ("memory", \.peakMemory)] {
+    for (label, values) in [("startup", \Figures.startup), ("↓", \.down), ("PgDn", \.pageDown), ("search", \.search), ("filter", \.filterKeystrokes), ("memory", \.peakMemory)] {
         let ratio = median(ours[last]![keyPath: values]) / median(ours[first]![keyPath: values])
         print("  \(label): \(String(format: "%.2f", ratio))×")
     }

@@ -113,7 +113,8 @@ public actor InMemoryStore: CourseRepository, EnrollmentRepository, FavouritesRe
 
     public func count(_ query: CatalogQuery, for learner: UserID?) async throws(AppError) -> CatalogCount {
         try await record(.count(query.text))
-        return .exactly(BruteForceIndex(Array(catalog.values)).matches(query) { marks(of: learner, for: $0) }.count)
+        let count = BruteForceIndex(Array(catalog.values)).matches(query) { marks(of: learner, for: $0) }.count
+        return count > query.countLimit ? .atLeast(query.countLimit) : .exactly(count)
     }
 
     private func marks(of learner: UserID?, for course: Course) -> CourseMarks {

@@ -32,6 +32,9 @@ final class CatalogListScreen: Screen {
     /// Where the rows were last drawn, for page size and mouse hits. Not observed: it is
     /// written while drawing.
     private var listArea = Rect(x: 0, y: 0, width: 0, height: 10)
+    /// The window's column widths and the revision of the rows they were measured on:
+    /// measuring every text of the window costs more than a frame should.
+    private var measured: (revision: Int, widths: [Int])?
 
     init(viewModel: CatalogListViewModel, onCourseSelected: @escaping @MainActor (CourseID) -> Void) {
         self.viewModel = viewModel
@@ -126,9 +129,7 @@ final class CatalogListScreen: Screen {
     private func drawTable(_ courses: [Course], in canvas: inout some Canvas, area: Rect, tick: Int) {
         let filtering = viewModel.isEditingSearch || !viewModel.query.isEmpty
         let content = area.insetBy(horizontal: 1)
-        let learner = viewModel.learner
-        let rows = courses.map { CatalogTable.Row(course: $0, marks: learner.marks($0)) }
-        let table = CatalogTable(rows: rows, width: content.width)
+        let table = CatalogTable(contentWidths: contentWidths(of: courses), width: content.width)
         if !filtering {
             var x = content.x + canvas.draw("Catalog", x: content.x, y: content.y, style: .bold)
             if let count = viewModel.countText(noun: "course", plural: "courses") {
@@ -146,9 +147,19 @@ final class CatalogListScreen: Screen {
         table.drawHeadings(in: &canvas, x: content.x, y: content.y + 1)
 
         listArea = Rect(x: area.x, y: area.y + 2, width: area.width, height: area.height - 2)
-        ListView.draw(in: &canvas, area: listArea, itemCount: rows.count, state: viewModel.list) { canvas, index, line, isSelected in
-            table.draw(rows[index], in: &canvas, x: content.x, y: line.y, isSelected: isSelected)
+        let learner = viewModel.learner
+        ListView.draw(in: &canvas, area: listArea, itemCount: courses.count, state: viewModel.list) { canvas, index, line, isSelected in
+            let row = CatalogTable.Row(course: courses[index], marks: learner.marks(courses[index]))
+            table.draw(row, in: &canvas, x: content.x, y: line.y, isSelected: isSelected)
         }
+    }
+
+    private func contentWidths(of courses: [Course]) -> [Int] {
+        let revision = viewModel.rows.revision
+        if let measured, measured.revision == revision { return measured.widths }
+        let widths = CatalogTable.contentWidths(of: courses)
+        measured = (revision, widths)
+        return widths
     }
 
     func handle(_ event: InputEvent) async -> EventResult {

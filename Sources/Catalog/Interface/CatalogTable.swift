@@ -13,9 +13,10 @@ struct CatalogTable {
 
     static let columns: [TableColumn] = Column.allCases.map { column in
         switch column {
-        case .marks: TableColumn("", width: .fixed(2), gap: 0)
-        case .title: TableColumn("Title", width: .flexible(min: 5, max: 120), gap: 1)
-        // Why the learner cannot join (`full`, `closed`, `locked`); absent when no row says.
+        case .marks: .marks
+        case .title: .title
+        // Why the learner cannot join (`full`, `closed`, `locked`); absent when no course
+        // of the window could say.
         case .block: TableColumn("", width: .flexible(min: 0, max: 6), gap: 1)
         case .instructor: TableColumn("Instructor", width: .flexible(min: 10, max: 24), givesWay: 4, droppable: true)
         case .category: TableColumn("Category", width: .flexible(min: 8, max: 20), givesWay: 2, droppable: true)
@@ -28,25 +29,30 @@ struct CatalogTable {
 
     let table: Table
 
-    /// Lays the columns out for the rows at hand (the loaded window, not only those shown,
-    /// so the columns keep still while the selection moves).
-    init(rows: [Row], width: Int) {
-        var widths = Self.columns.map { $0.heading.displayWidth }
-        for row in rows {
-            for column in [Column.title, .block, .instructor, .category, .seats, .duration, .price] {
-                let limit = Self.limit(of: column)
-                widths[column.rawValue] = max(widths[column.rawValue], Table.contentWidth(row.text(column, levelWidth: 12), limit: limit))
-            }
-        }
-        table = Table(Self.columns, contentWidths: widths, width: width, primary: Column.title.rawValue, primaryTarget: Self.titleTarget)
+    /// Lays the columns out for these courses (the loaded window, not only those shown, so
+    /// the columns keep still while the selection moves).
+    init(courses: [Course], width: Int) {
+        self.init(contentWidths: Self.contentWidths(of: courses), width: width)
     }
 
-    private static func limit(of column: Column) -> Int {
-        switch columns[column.rawValue].width {
-        case .fixed(let width): width
-        case .choices(let choices): choices.first ?? 0
-        case .flexible(_, let maximum): maximum
+    /// Lays the columns out with the widths `contentWidths(of:)` measured.
+    init(contentWidths: [Int], width: Int) {
+        table = Table(Self.columns, contentWidths: contentWidths, width: width, primary: Column.title.rawValue, primaryTarget: Self.titleTarget)
+    }
+
+    /// The widest text of each column over `courses`, headings included. The block column
+    /// has room for the words these courses could show (`full`, `closed`, `locked`), whatever
+    /// the learner's marks: the columns stay put when the learner enrolls or completes one.
+    static func contentWidths(of courses: [Course]) -> [Int] {
+        let measured = [Column.title, .instructor, .category, .seats, .duration, .price].map(\.rawValue)
+        var widths = Table.contentWidths(of: courses, columns: columns, measuring: measured) { course, column in
+            Row(course: course, marks: CourseMarks()).text(Column(rawValue: column) ?? .title, levelWidth: 12)
         }
+        let block = courses.lazy.compactMap { course in
+            EnrollmentRules.block(for: course, marks: CourseMarks(prerequisiteMet: course.prerequisiteID == nil))?.rawValue.count
+        }.max() ?? 0
+        widths[Column.block.rawValue] = max(widths[Column.block.rawValue], block)
+        return widths
     }
 
     func drawHeadings(in canvas: inout some Canvas, x: Int, y: Int) {

@@ -20,7 +20,11 @@ final class LearnerEnrollments {
 
     /// What the store confirmed, as loaded and as every save since answered (`.loaded([])`
     /// when there is none: the screens say what an empty list means).
-    private(set) var state: ViewState<[EnrolledCourse]> = .idle
+    private(set) var state: ViewState<[EnrolledCourse]> = .idle {
+        didSet { confirmed = Dictionary(state.value?.map { ($0.id, $0.enrollment) } ?? [], uniquingKeysWith: { first, _ in first }) }
+    }
+    /// `state`'s enrollments by course: a catalog row asks about its course on every frame.
+    private(set) var confirmed: [CourseID: Enrollment] = [:]
     /// True while a loaded list is read again.
     private(set) var isRefreshing = false
     private(set) var pending: [CourseID: Pending] = [:]
@@ -74,7 +78,7 @@ final class LearnerEnrollments {
         case .leaving: return nil
         case .joining(let course): return course.enrollment
         case .lessons(let enrollment): return enrollment
-        case nil: return state.value?.first { $0.id == id }?.enrollment
+        case nil: return confirmed[id]
         }
     }
 

@@ -126,8 +126,8 @@ final class MyCoursesScreen: Screen {
     /// date, then the progress bar leaves only its percentage.
     static let columns: [TableColumn] = Column.allCases.map { column in
         switch column {
-        case .gutter: TableColumn("", width: .fixed(2), gap: 0)
-        case .title: TableColumn("Title", width: .flexible(min: 5, max: 120), gap: 1)
+        case .gutter: .marks
+        case .title: .title
         case .progress: TableColumn("Progress", compactHeading: "Done", width: .choices([15, 4]), givesWay: 3)
         case .status: TableColumn("Status", width: .flexible(min: 11, max: 21), givesWay: 2)
         case .enrolled: TableColumn("Enrolled", width: .flexible(min: 8, max: 11), givesWay: 1, droppable: true)
@@ -135,11 +135,9 @@ final class MyCoursesScreen: Screen {
     }
 
     static func table(for rows: [Row], width: Int) -> Table {
-        var widths = columns.map { $0.heading.displayWidth }
-        for row in rows {
-            for column in [Column.title, .status, .enrolled] {
-                widths[column.rawValue] = max(widths[column.rawValue], Table.contentWidth(row.text(column, width: 120), limit: 120))
-            }
+        let measured = [Column.title, .status, .enrolled].map(\.rawValue)
+        let widths = Table.contentWidths(of: rows, columns: columns, measuring: measured) { row, column in
+            row.text(Column(rawValue: column) ?? .title, width: .max)
         }
         return Table(columns, contentWidths: widths, width: width, primary: Column.title.rawValue, primaryTarget: 48)
     }

@@ -15,7 +15,11 @@ final class LearnerFavourites {
     }
 
     /// What the store confirmed, in catalog order (`.loaded([])` when there are none).
-    private(set) var state: ViewState<[Course]> = .idle
+    private(set) var state: ViewState<[Course]> = .idle {
+        didSet { confirmedIDs = Set(state.value?.map(\.id) ?? []) }
+    }
+    /// The ids of `state`'s courses: a catalog row asks about its course on every frame.
+    private(set) var confirmedIDs: Set<CourseID> = []
     private(set) var isRefreshing = false
     private(set) var wishes: [CourseID: Wish] = [:]
     @ObservationIgnored private var saving: Set<CourseID> = []
@@ -44,7 +48,7 @@ final class LearnerFavourites {
     }
 
     func isFavourite(_ id: CourseID) -> Bool {
-        wishes[id]?.isFavourite ?? state.value?.contains { $0.id == id } ?? false
+        wishes[id]?.isFavourite ?? confirmedIDs.contains(id)
     }
 
     func isSaving(_ id: CourseID) -> Bool { wishes[id] != nil }

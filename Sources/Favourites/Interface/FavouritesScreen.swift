@@ -108,8 +108,8 @@ final class FavouritesScreen: Screen {
     /// The title keeps its room; the level shortens first, then the instructor goes.
     static let columns: [TableColumn] = Column.allCases.map { column in
         switch column {
-        case .marks: TableColumn("", width: .fixed(2), gap: 0)
-        case .title: TableColumn("Title", width: .flexible(min: 5, max: 120), gap: 1)
+        case .marks: .marks
+        case .title: .title
         case .instructor: TableColumn("Instructor", width: .flexible(min: 10, max: 24), givesWay: 2, droppable: true)
         case .level: TableColumn("Level", compactHeading: "Lvl", width: .choices([12, 3]), givesWay: 1)
         case .price: TableColumn("Price", width: .flexible(min: 5, max: 14), alignment: .trailing)
@@ -117,11 +117,9 @@ final class FavouritesScreen: Screen {
     }
 
     static func table(for courses: [Course], width: Int) -> Table {
-        var widths = columns.map { $0.heading.displayWidth }
-        for course in courses {
-            for column in [Column.title, .instructor, .price] {
-                widths[column.rawValue] = max(widths[column.rawValue], Table.contentWidth(text(column, of: course, width: 120), limit: 120))
-            }
+        let measured = [Column.title, .instructor, .price].map(\.rawValue)
+        let widths = Table.contentWidths(of: courses, columns: columns, measuring: measured) { course, column in
+            text(Column(rawValue: column) ?? .title, of: course, width: .max)
         }
         return Table(columns, contentWidths: widths, width: width, primary: Column.title.rawValue, primaryTarget: 48)
     }

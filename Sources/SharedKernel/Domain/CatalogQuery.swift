@@ -51,6 +51,11 @@ public struct CatalogQuery: Hashable, Sendable {
             && matchesNothing == other.matchesNothing
     }
 
+    /// Every store counts matches up to this many; past it the count is `.atLeast` this. A
+    /// query that checks each match against the learner's own rows (`is:open`) stops sooner:
+    /// those checks cost several index reads per match.
+    public var countLimit: Int { isOpen ? 1_000 : 10_000 }
+
     /// Whether the answer depends on who asks (`is:open`, `is:enrolled`, `is:favourite`).
     public var dependsOnLearner: Bool { isOpen || isEnrolled || isFavourite }
 

@@ -8,7 +8,7 @@ struct FullTextQuery {
     let match: String?
     /// Which of the learner's lists to walk (their ranks are indexed), if any.
     let mine: Mine?
-    /// `is:open` beyond the `isavail` facet: prerequisite completed, not enrolled.
+    /// `is:open` beyond the `_isavail` facet: prerequisite completed, not enrolled.
     let openForLearner: Bool
 
     enum Mine {
@@ -22,10 +22,10 @@ struct FullTextQuery {
         // Words are runs of folded letters and digits, quoted: no FTS5 syntax (quotes, `*`,
         // `-`, parentheses, column names) can reach the engine.
         var terms = query.words.map { "search_key : \"\($0)\"*" }
-        if let category = query.category { terms.append("search_facets : \"cat\(category)\"*") }
-        if let level = query.level { terms.append("search_facets : \"lvl\(level.rawValue)\"") }
-        if query.isFree { terms.append("search_facets : \"isfree\"") }
-        if query.isOpen { terms.append("search_facets : \"isavail\"") }
+        if let category = query.category { terms.append("search_facets : \"_cat\(category)\"*") }
+        if let level = query.level { terms.append("search_facets : \"_lvl\(level.rawValue)\"") }
+        if query.isFree { terms.append("search_facets : \"_isfree\"") }
+        if query.isOpen { terms.append("search_facets : \"_isavail\"") }
         match = terms.isEmpty ? nil : terms.joined(separator: " AND ")
         switch (query.isFavourite, query.isEnrolled) {
         case (true, true): mine = .both

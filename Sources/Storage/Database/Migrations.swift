@@ -206,10 +206,10 @@ enum Migrations {
             try db.execute(sql: """
                 ALTER TABLE course ADD COLUMN category_key TEXT NOT NULL DEFAULT '';
                 ALTER TABLE course ADD COLUMN search_facets TEXT GENERATED ALWAYS AS (
-                    'cat' || category_key || ' lvl' || level
-                    || CASE WHEN price_minor = 0 THEN ' isfree' ELSE '' END
+                    '_cat' || category_key || ' _lvl' || level
+                    || CASE WHEN price_minor = 0 THEN ' _isfree' ELSE '' END
                     || CASE WHEN active = 1 AND (capacity IS NULL OR enrolled_count < capacity)
-                            AND enrolled_count < \(CourseLimits.seats.upperBound) THEN ' isavail' ELSE '' END
+                            AND enrolled_count < \(CourseLimits.seats.upperBound) THEN ' _isavail' ELSE '' END
                 ) VIRTUAL;
                 ALTER TABLE favourite ADD COLUMN course_rank INTEGER;
                 ALTER TABLE enrollment ADD COLUMN course_rank INTEGER;

@@ -9,8 +9,6 @@ public struct SQLiteCourseRepository: CourseRepository {
         self.database = database
     }
 
-    /// Search results are counted up to this many; past it the count is a lower bound.
-    static let countLimit = 10_000
 
     public func page(_ query: CatalogQuery, for learner: UserID?, at position: CatalogPosition, limit: Int) async throws(AppError) -> [CatalogRow] {
         guard !query.matchesNothing else { return [] }
@@ -106,7 +104,10 @@ public struct SQLiteCourseRepository: CourseRepository {
                 _ = arguments.append(contentsOf: [learnerID])
             }
             if let match = plan.match {
-                conditions.append("course.sort_rank IN (SELECT rowid FROM course_search WHERE course_search MATCH ?)")
+                // The learner's list is short and the matches may be most of the catalog (`d`):
+                // each course of the list is looked up in the index, rather than every match
+                // gathered first (100 ms for `d` at a million).
+                conditions.append("EXISTS (SELECT 1 FROM course_search WHERE course_search MATCH ? AND course_search.rowid = mine.course_rank)")
                 _ = arguments.append(contentsOf: [match])
             }
         } else if let match = plan.match {
@@ -120,7 +121,7 @@ public struct SQLiteCourseRepository: CourseRepository {
             conditions.append("course.sort_rank IS NOT NULL")
         }
         if plan.openForLearner {
-            // The `isavail` facet says active with a seat left; the rest depends on the learner.
+            // The `_isavail` facet says active with a seat left; the rest depends on the learner.
             conditions.append("""
                 (course.prerequisite_id IS NULL
                  OR NOT EXISTS (SELECT 1 FROM course AS required WHERE required.id = course.prerequisite_id)
@@ -142,16 +143,22 @@ public struct SQLiteCourseRepository: CourseRepository {
             return .exactly(try await database.read { db in try Int.fetchOne(db, sql: "SELECT count(*) FROM course") ?? 0 })
         }
         let plan = FullTextQuery(query)
-        let limit = Self.countLimit
+        // Counting stops past the query's limit: 10,000 `is:open` checks take 13 ms.
+        let limit = query.countLimit
         let count = try await database.read { db in
-            let (source, _, conditions, arguments) = Self.selection(plan, learner: learner, bound: nil, descending: false)
-            var all = arguments
+            var all = StatementArguments()
+            let sql: String
+            if plan.mine == nil, !plan.openForLearner, let match = plan.match {
+                // Words and facets only: the full-text index alone answers, no course row read.
+                sql = "SELECT count(*) FROM (SELECT 1 FROM course_search WHERE course_search MATCH ? LIMIT ?)"
+                _ = all.append(contentsOf: [match])
+            } else {
+                let (source, _, conditions, arguments) = Self.selection(plan, learner: learner, bound: nil, descending: false)
+                sql = "SELECT count(*) FROM (SELECT 1 FROM \(source) WHERE \(conditions.joined(separator: " AND ")) LIMIT ?)"
+                all = arguments
+            }
             _ = all.append(contentsOf: [limit + 1])
-            return try Int.fetchOne(
-                db,
-                sql: "SELECT count(*) FROM (SELECT 1 FROM \(source) WHERE \(conditions.joined(separator: " AND ")) LIMIT ?)",
-                arguments: all
-            ) ?? 0
+            return try Int.fetchOne(db, sql: sql, arguments: all) ?? 0
         }
         return count > limit ? .atLeast(limit) : .exactly(count)
     }

@@ -49,7 +49,12 @@ public final class PagedList<ItemKey: Comparable & Sendable, Item: Identifiable 
     public typealias FetchCount = @MainActor () async -> Result<ListCount, ListLoadError>
 
     /// The loaded window: `value` holds its items.
-    public private(set) var state: ViewState<[Item]> = .idle
+    public private(set) var state: ViewState<[Item]> = .idle {
+        didSet { revision &+= 1 }
+    }
+    /// Changes whenever `state` is set: what is worked out from the whole window (a table's
+    /// column widths) is worked out again only when this changes, not on every frame.
+    @ObservationIgnored public private(set) var revision = 0
     /// Selection and scroll, relative to the window.
     public private(set) var selection = ListState()
     /// How many items the whole list has, once counted.

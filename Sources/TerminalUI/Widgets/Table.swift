@@ -28,6 +28,21 @@ public struct TableColumn: Sendable {
     /// Columns of space before this one (none before the first shown).
     public var gap: Int
 
+    /// The two-cell gutter before the title where lists put their marks (`★✓`).
+    public static let marks = TableColumn("", width: .fixed(2), gap: 0)
+
+    /// A list's title column: it takes what the others leave (make it the table's primary).
+    public static let title = TableColumn("Title", width: .flexible(min: 5, max: 120), gap: 1)
+
+    /// The most cells this column can take: what measuring its texts may stop at.
+    public var widest: Int {
+        switch width {
+        case .fixed(let width): width
+        case .choices(let choices): choices.max() ?? 0
+        case .flexible(_, let maximum): maximum
+        }
+    }
+
     public init(
         _ heading: String,
         compactHeading: String? = nil,
@@ -136,6 +151,23 @@ public struct Table: Sendable {
     /// widest), so a long text costs no more than a short one.
     public static func contentWidth(_ text: String, limit: Int) -> Int {
         TerminalText.clean(text, width: limit).displayWidth
+    }
+
+    /// The widest text of each of `measured` columns over `rows` (`text(row, column)`), and
+    /// every heading: the `contentWidths` a table of these rows is laid out with.
+    public static func contentWidths<Row>(
+        of rows: some Sequence<Row>,
+        columns: [TableColumn],
+        measuring measured: [Int],
+        text: (Row, Int) -> String
+    ) -> [Int] {
+        var widths = columns.map { $0.heading.displayWidth }
+        for row in rows {
+            for column in measured {
+                widths[column] = max(widths[column], contentWidth(text(row, column), limit: columns[column].widest))
+            }
+        }
+        return widths
     }
 
     public func isShown(_ column: Int) -> Bool { widths[column] != nil }

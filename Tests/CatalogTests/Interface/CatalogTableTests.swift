@@ -30,7 +30,7 @@ struct CatalogTableTests {
     /// The table as a list screen draws it: one column of margin each side.
     static func drawn(terminalWidth: Int) -> [String] {
         var canvas = TextCanvas(size: Size(width: terminalWidth, height: rows.count + 1))
-        let table = CatalogTable(rows: rows, width: terminalWidth - 2)
+        let table = CatalogTable(courses: rows.map(\.course), width: terminalWidth - 2)
         table.drawHeadings(in: &canvas, x: 1, y: 0)
         for (index, row) in rows.enumerated() {
             table.draw(row, in: &canvas, x: 1, y: index + 1, isSelected: false)
@@ -92,7 +92,7 @@ struct CatalogTableTests {
             ),
             marks: CourseMarks(prerequisiteMet: false)
         )
-        let table = CatalogTable(rows: [widest], width: 78).table
+        let table = CatalogTable(courses: [widest.course], width: 78).table
 
         #expect(table.width(of: CatalogTable.Column.title.rawValue) >= 36)
         #expect(table.width(of: CatalogTable.Column.level.rawValue) == 3)
@@ -101,7 +101,7 @@ struct CatalogTableTests {
 
     @Test("on a wide terminal no gap between columns is wider than 3 columns", arguments: [120, 160, 200, 300])
     func narrowGaps(terminalWidth: Int) {
-        let table = CatalogTable(rows: Self.rows, width: terminalWidth - 2).table
+        let table = CatalogTable(courses: Self.rows.map(\.course), width: terminalWidth - 2).table
         let shown = table.columns.indices.filter(table.isShown)
         for (left, right) in zip(shown, shown.dropFirst()) {
             let gap = table.offsets[right] - (table.offsets[left] + table.width(of: left))
