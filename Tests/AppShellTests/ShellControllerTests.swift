@@ -158,6 +158,20 @@ struct ShellControllerTests {
         #expect(footer.hasSuffix("? help"))
     }
 
+    @Test("while a field holds the keys, a status message still leaves its way out: Esc clear")
+    func statusKeepsTheWayOut() async {
+        let (sut, store) = await makeSignedIn()
+        await store.setFailure(.storage(.saving, detail: "disk"), only: { $0.isWrite })
+
+        sut.enqueue([.char("f"), .char("/")])
+        await sut.settle()
+        let footer = frame(sut).components(separatedBy: "\n")[23]
+
+        #expect(footer.hasPrefix(" ✗ Something went wrong while saving your data."))
+        #expect(footer.hasSuffix("Esc clear"))
+        #expect(!footer.contains("? help"), "? would be typed into the field")
+    }
+
     @Test("the outcome of a save shows whichever screen is in front: f 2 says so on My courses")
     func noticeFollowsTheLearner() async {
         let (sut, store) = await makeSignedIn()

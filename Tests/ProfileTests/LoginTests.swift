@@ -52,6 +52,27 @@ struct LoginTests {
         #expect(signedIn.users == [])
     }
 
+    @Test("every field at fault is said at once, each under its field, the focus on the first; nothing is sent")
+    func allErrorsAtOnce() async {
+        let (sut, signedIn) = makeSUT()
+        sut.toggleMode()
+        type(sut, "Ana", then: .tab, "bad-email")
+        sut.moveFocus(by: 1)
+        type(sut, "short")
+
+        await sut.submit()
+
+        #expect(sut.error(for: .name) == nil)
+        #expect(sut.error(for: .email) == "Enter a valid email address")
+        #expect(sut.error(for: .password) == "Use a password of 8 or more characters")
+        #expect(sut.focus == 1)
+        #expect(sut.fields[2].text == "", "the password was at fault: cleared")
+        #expect(signedIn.users == [])
+        sut.edit(.character("x"))
+        #expect(sut.error(for: .email) == nil, "typing in a field clears its own error")
+        #expect(sut.error(for: .password) != nil)
+    }
+
     @Test("Esc leaves account creation, keeping the email; a long error wraps under its field")
     func escapeAndWrap() async {
         let (sut, _) = makeSUT()

@@ -192,6 +192,24 @@ struct PagedListTests {
         #expect(sut.items.allSatisfy { $0.id >= 2_000 })
     }
 
+    @Test("a new query forgets the old count at once: none is shown until the new one arrives")
+    func requeryForgetsTheCount() async {
+        let gate = Gate()
+        let (sut, source) = makeSUT(total: 100, gate: gate)
+        await gate.open()
+        await sut.load()
+        await gate.close()
+        #expect(sut.count == .exactly(100))
+
+        source.total = 8
+        sut.requery()
+
+        #expect(sut.count == nil)
+        await gate.open()
+        await sut.settle()
+        #expect(sut.count == .exactly(8))
+    }
+
     @Test("a short list is one page: no more reads however the selection moves")
     func shortList() async {
         let (sut, source) = makeSUT(total: 30)

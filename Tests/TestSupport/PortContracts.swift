@@ -156,7 +156,7 @@ extension ContractCase {
                 try checkEqual(try await store.courses.page(matching: query, at: .first, limit: 10).map(\.course.id), [CourseID(id)], query)
             }
         },
-        ContractCase(port: "courses", name: "filters: category prefix, level, free, with words; an unknown filter filters nothing") { store in
+        ContractCase(port: "courses", name: "filters: category prefix (several words in quotes), level, free, with words; an unknown filter filters nothing") { store in
             func course(_ id: CourseID, _ title: String, category: String, level: CourseLevel, price: Int) -> (Course, [Lesson]?) {
                 var course = Contract.course(id, title)
                 course.category = category
@@ -181,6 +181,9 @@ extension ContractCase {
             try checkEqual(try await ids("basics is:free level:beginner"), ["f-3", "f-1"], "combined")
             try checkEqual(try await ids("web is:free"), ["f-1"], "word and filter")
             try checkEqual(try await ids("cat:design level:int"), ["f-4"], "two filters")
+            try checkEqual(try await ids("cat:\"web dev\""), ["f-2", "f-1"], "several words in quotes")
+            try checkEqual(try await ids("cat:\"devops & cloud\" basics"), ["f-3"], "in quotes, with a word")
+            try checkEqual(try await ids("cat:\"web design\""), [], "the words in order")
             try checkEqual(try await ids("bogus:thing basics").count, 3, "unknown filters nothing")
             try checkEqual(try await store.courses.count(matching: "cat:web"), .exactly(2), "count")
         },

@@ -299,11 +299,12 @@ final class ShellController {
         }
         // While a screen holds the keyboard (a text field, a y/n question) the global keys
         // do not apply, so the footer does not offer them.
-        let hints = screen.availableKeys.map(\.hint) + (screen.isCapturingText || !signedIn ? [] : globalHints)
-        Footer.draw(
-            in: &canvas, row: size.height - 1, hints: hints, status: visibleStatus(screen.statusMessage ?? notice),
-            pinned: screen.isCapturingText ? nil : help
-        )
+        var hints = screen.availableKeys.map(\.hint) + (screen.isCapturingText || !signedIn ? [] : globalHints)
+        // A message never hides every key: the help key stays at the right, or, while `?`
+        // would be typed into a field, the field's last key (`Esc clear`, `n no`).
+        let status = visibleStatus(screen.statusMessage ?? notice)
+        let pinned = screen.isCapturingText ? (status == nil ? nil : hints.popLast()) : help
+        Footer.draw(in: &canvas, row: size.height - 1, hints: hints, status: status, pinned: pinned)
         return screen.isAnimating
     }
 

@@ -139,8 +139,9 @@ final class CatalogListScreen: Screen {
                 canvas.draw(" \(Spinner.frame(tick: tick))", x: x, y: content.y, style: .dim)
             }
         }
-        if !filtering {
-            // While searching, the search line holds the count and the position.
+        if !filtering, !viewModel.rows.isUnsettled {
+            // While searching, the search line holds the count and the position; while the
+            // rows of what was asked are on their way, the place in them is not known yet.
             let position = viewModel.positionText
             canvas.draw(position, x: content.x + content.width - position.displayWidth, y: content.y, style: .dim)
         }

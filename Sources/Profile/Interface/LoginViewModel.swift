@@ -21,8 +21,8 @@ final class LoginViewModel {
     private(set) var mode: Mode = .signIn
     private(set) var fields: [TextField] = [TextField(), TextField()]
     private(set) var focus = 0
-    /// A problem with one field, shown under it.
-    private(set) var fieldError: (field: AccountField, message: String)?
+    /// The problems with single fields, each shown under its field.
+    private(set) var fieldErrors: [AccountField: String] = [:]
     /// A problem with the whole form (wrong email or password, the store), shown under it.
     private(set) var formError: String?
     private(set) var isSubmitting = false
@@ -41,7 +41,7 @@ final class LoginViewModel {
     var passwordIndex: Int { fields.count - 1 }
 
     func error(for field: AccountField) -> String? {
-        fieldError.flatMap { $0.field == field ? $0.message : nil }
+        fieldErrors[field]
     }
 
     /// `Ctrl-N` (and `Esc` back from creating one): switches between signing in and creating
@@ -51,7 +51,7 @@ final class LoginViewModel {
         mode = mode == .signIn ? .createAccount : .signIn
         fields = mode.fields.map { $0 == .email ? email : TextField() }
         focus = 0
-        fieldError = nil
+        fieldErrors = [:]
         formError = nil
     }
 
@@ -62,18 +62,23 @@ final class LoginViewModel {
 
     func edit(_ key: Key) {
         guard fields[focus].handle(key) else { return }
-        if fieldError?.field == mode.fields[focus] { fieldError = nil }
+        fieldErrors[mode.fields[focus]] = nil
         formError = nil
     }
 
-    /// `Enter`: signs in or creates the account. A problem shows under the field it is about,
-    /// with the focus there; the password is kept unless it was the problem.
+    /// `Enter`: signs in or creates the account. Each problem shows under the field it is
+    /// about, all at once, with the focus on the first; the password is kept unless it was one.
     func submit() async {
         guard !isSubmitting else { return }
+        fieldErrors = [:]
+        formError = nil
+        if mode == .createAccount {
+            let problems = AccountRules.problems(name: text(.name), email: text(.email), password: text(.password))
+            for problem in problems.reversed() { show(problem.message, at: problem.field) }
+            guard problems.isEmpty else { return }
+        }
         isSubmitting = true
         defer { isSubmitting = false }
-        fieldError = nil
-        formError = nil
         do throws(AppError) {
             let user: User = switch mode {
             case .signIn:
@@ -97,7 +102,7 @@ final class LoginViewModel {
     }
 
     private func show(_ message: String, at field: AccountField) {
-        fieldError = (field, message)
+        fieldErrors[field] = message
         focus = index(of: field)
         if field == .password { fields[passwordIndex] = TextField() }
     }

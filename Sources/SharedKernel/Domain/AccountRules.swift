@@ -36,13 +36,27 @@ public enum AccountRules {
         case .success(let valid): checkedName = valid
         case .failure(let rejection): return .failure(AccountRejection(field: .name, message: rejection.message))
         }
-        guard let checkedEmail = normalizedEmail(email) else {
-            return .failure(AccountRejection(field: .email, message: "Enter a valid email address"))
-        }
-        guard password.count >= minimumPasswordLength else {
-            return .failure(AccountRejection(field: .password, message: "Use a password of \(minimumPasswordLength) or more characters"))
-        }
+        guard let checkedEmail = normalizedEmail(email) else { return .failure(emailRejection) }
+        guard isLongEnough(password) else { return .failure(passwordRejection) }
         return .success(NewAccount(name: checkedName, email: checkedEmail, password: password))
+    }
+
+    /// Every field at fault, in form order, so a form can say all of it at once.
+    public static func problems(name: String, email: String, password: String) -> [AccountRejection] {
+        var problems: [AccountRejection] = []
+        if case .failure(let rejection) = ProfileName.validate(name) {
+            problems.append(AccountRejection(field: .name, message: rejection.message))
+        }
+        if normalizedEmail(email) == nil { problems.append(emailRejection) }
+        if !isLongEnough(password) { problems.append(passwordRejection) }
+        return problems
+    }
+
+    private static let emailRejection = AccountRejection(field: .email, message: "Enter a valid email address")
+    private static let passwordRejection = AccountRejection(field: .password, message: "Use a password of \(minimumPasswordLength) or more characters")
+
+    private static func isLongEnough(_ password: String) -> Bool {
+        password.count >= minimumPasswordLength
     }
 
     /// The email trimmed, when it looks like one: one `@`, something before it, a dotted domain

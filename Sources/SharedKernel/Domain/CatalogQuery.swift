@@ -27,7 +27,7 @@ public struct CatalogQuery: Hashable, Sendable {
     /// The keys the search understands, for the help.
     public static let filterHelp: [(key: String, help: String)] = [
         ("word", "every word starts a word of the title, instructor or a tag"),
-        ("cat:word", "the category starts with the word (also category:)"),
+        ("cat:word", "the category starts with the word (also category:; several words in quotes: cat:\"data sc\")"),
         ("level:beg", "beginner, intermediate, advanced (beg, int, adv)"),
         ("is:free", "price 0"),
         ("is:open", "you can enroll now"),
@@ -68,10 +68,12 @@ public struct CatalogQuery: Hashable, Sendable {
         var query = CatalogQuery(text: text)
         // Only punctuation typed (no word, no filter, not even one being typed): no match.
         var onlyPunctuation = false
-        for token in text.split(whereSeparator: \.isWhitespace) {
+        for token in tokens(text) {
             if let colon = token.firstIndex(of: ":"), colon != token.startIndex,
                token[..<colon].allSatisfy({ $0.isLetter && $0.isASCII }) {
-                query.apply(key: token[..<colon].lowercased(), value: String(token[token.index(after: colon)...]))
+                var value = token[token.index(after: colon)...]
+                if value.first == "\"" { value = value.dropFirst().prefix { $0 != "\"" } }
+                query.apply(key: token[..<colon].lowercased(), value: String(value))
                 onlyPunctuation = false
             } else {
                 let words = TextFolding.words(String(token))
@@ -81,6 +83,27 @@ public struct CatalogQuery: Hashable, Sendable {
         }
         query.matchesNothing = onlyPunctuation && query.words.isEmpty && !query.hasFilters && query.unknown.isEmpty
         return query
+    }
+
+    /// The text split at white space, except inside the quotes of a filter's value
+    /// (`cat:"data science"` is one token; a quote left open runs to the end).
+    static func tokens(_ text: String) -> [Substring] {
+        var tokens: [Substring] = []
+        var index = text.startIndex
+        while index < text.endIndex {
+            guard !text[index].isWhitespace else {
+                index = text.index(after: index)
+                continue
+            }
+            let start = index
+            var inQuotes = false
+            while index < text.endIndex, inQuotes || !text[index].isWhitespace {
+                if text[index] == "\"", text[start..<index].hasSuffix(":") || inQuotes { inQuotes.toggle() }
+                index = text.index(after: index)
+            }
+            tokens.append(text[start..<index])
+        }
+        return tokens
     }
 
     private var hasFilters: Bool {

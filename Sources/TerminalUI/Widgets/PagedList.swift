@@ -163,6 +163,8 @@ public final class PagedList<ItemKey: Comparable & Sendable, Item: Identifiable 
     public func requery() {
         requeryTask?.cancel()
         isUnsettled = true
+        // The count was the old query's: nothing is said about it until the new one's comes.
+        count = nil
         // Claimed now, not when the task starts: a read of the old query that lands before
         // then is already stale.
         generation += 1

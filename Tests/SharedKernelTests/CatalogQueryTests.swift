@@ -1,0 +1,101 @@
+import SharedKernel
+import Testing
+
+@Suite("Folding and filters")
+struct CatalogQueryTests {
+    @Test("letters fold as a person types them: accents, case, width, and letters with no decomposition", arguments: [
+        ("Søren Lindqvist", ["soren", "lindqvist"]),
+        ("ŁUKASZ Nowak", ["lukasz", "nowak"]),
+        ("İlker Yılmaz", ["ilker", "yilmaz"]),
+        ("Đorđe Ðapić", ["dorde", "dapic"]),
+        ("Straße", ["strasse"]),
+        ("Æble Œuvre", ["aeble", "oeuvre"]),
+        ("Þór", ["thor"]),
+        ("José Núñez", ["jose", "nunez"]),
+        ("Chloé Dubois", ["chloe", "dubois"]),
+        ("ＦＵＬＬ ｗｉｄｔｈ", ["full", "width"]),
+        ("Ĳssel ﬁle", ["ijssel", "file"]),
+        ("王芳 (Wang Fang)", ["王芳", "wang", "fang"]),
+        ("CI/CD: Pipelines", ["ci", "cd", "pipelines"]),
+        ("C++ & Swift 6", ["c", "swift", "6"]),
+    ])
+    func folding(text: String, words: [String]) {
+        #expect(TextFolding.words(text) == words)
+    }
+
+    /// What a query asks, written out for the table below.
+    struct Asked: Equatable, CustomStringConvertible {
+        var words: [String] = []
+        var category: String?
+        var level: CourseLevel?
+        var free = false
+        var open = false
+        var enrolled = false
+        var favourite = false
+        var unknown: String?
+        var nothing = false
+
+        init(_ query: CatalogQuery) {
+            words = query.words
+            category = query.category
+            level = query.level
+            free = query.isFree
+            open = query.isOpen
+            enrolled = query.isEnrolled
+            favourite = query.isFavourite
+            unknown = query.unknownMessage
+            nothing = query.matchesNothing
+        }
+
+        init(
+            words: [String] = [], category: String? = nil, level: CourseLevel? = nil, free: Bool = false, open: Bool = false,
+            enrolled: Bool = false, favourite: Bool = false, unknown: String? = nil, nothing: Bool = false
+        ) {
+            (self.words, self.category, self.level, self.free, self.open) = (words, category, level, free, open)
+            (self.enrolled, self.favourite, self.unknown, self.nothing) = (enrolled, favourite, unknown, nothing)
+        }
+
+        var description: String {
+            "words \(words) cat \(category ?? "-") level \(level?.rawValue ?? "-") free \(free) open \(open) enrolled \(enrolled) fav \(favourite) unknown \(unknown ?? "-") nothing \(nothing)"
+        }
+    }
+
+    @Test("the search field's text as the catalog reads it", arguments: [
+        ("", Asked()),
+        ("  Swift   Concurrency ", Asked(words: ["swift", "concurrency"])),
+        ("cat:design", Asked(category: "design")),
+        ("category:Data", Asked(category: "data")),
+        ("CAT:Développement", Asked(category: "developpement")),
+        ("cat:\"data science\" python", Asked(words: ["python"], category: "datascience")),
+        ("cat:\"devops & cl", Asked(category: "devopscl")),
+        ("cat:", Asked()),
+        ("level:beg", Asked(level: .beginner)),
+        ("level:Intermediate swift", Asked(words: ["swift"], level: .intermediate)),
+        ("level:a", Asked(level: .advanced)),
+        ("level:expert", Asked(unknown: "Unknown filter \"level:expert\" — press ? for filters")),
+        ("is:free is:open", Asked(free: true, open: true)),
+        ("is:enrolled is:favourite", Asked(enrolled: true, favourite: true)),
+        ("is:favorite", Asked(favourite: true)),
+        ("is:", Asked()),
+        ("is:gratis", Asked(unknown: "Unknown filter \"is:gratis\" — press ? for filters")),
+        ("foo:bar docker", Asked(words: ["docker"], unknown: "Unknown filter \"foo:\" — press ? for filters")),
+        ("12:30", Asked(words: ["12", "30"])),
+        (":swift", Asked(words: ["swift"])),
+        ("c++", Asked(words: ["c"])),
+        ("?!", Asked(nothing: true)),
+        ("søren level:adv is:open", Asked(words: ["soren"], level: .advanced, open: true)),
+    ])
+    func parsing(text: String, asked: Asked) {
+        #expect(Asked(CatalogQuery.parse(text)) == asked)
+    }
+
+    @Test("two texts ask the same when only spacing, case or accents differ; the learner's filters and the count limit follow")
+    func sameQuestion() {
+        #expect(CatalogQuery.parse("Núñez  level:BEG").asksTheSame(as: CatalogQuery.parse("nunez level:beginner")))
+        #expect(!CatalogQuery.parse("nunez").asksTheSame(as: CatalogQuery.parse("nunez is:free")))
+        #expect(CatalogQuery.parse("foo:bar").asksTheSame(as: CatalogQuery.parse("")), "an unknown filter filters nothing")
+        #expect(CatalogQuery.parse("is:open").dependsOnLearner)
+        #expect(!CatalogQuery.parse("cat:data level:adv").dependsOnLearner)
+        #expect(CatalogQuery.parse("is:open").countLimit < CatalogQuery.parse("swift").countLimit)
+    }
+}
