@@ -5,39 +5,30 @@ import Testing
 /// find a course's row without counting by hand.
 enum SeedCatalog {
     static let titles: [String] = {
-        let url = URL(fileURLWithPath: #filePath)
-            .deletingLastPathComponent()
-            .appendingPathComponent("../../Sources/Storage/Resources/catalog.json")
-            .standardized
-        guard let data = try? Data(contentsOf: url),
-              let entries = try? JSONSerialization.jsonObject(with: data) as? [[String: Any]] else { return [] }
         let fold = { (text: String) in text.folding(options: [.caseInsensitive, .diacriticInsensitive, .widthInsensitive], locale: nil) }
-        return entries.compactMap { $0["title"] as? String }.sorted { fold($0) < fold($1) }
+        return entries.map(\.title).sorted { fold($0) < fold($1) }
     }()
 
     /// Seats taken in the shipped catalog, by title, before any learner of the test enrolls.
-    static let enrolledCounts: [String: Int] = {
-        let url = URL(fileURLWithPath: #filePath)
-            .deletingLastPathComponent()
-            .appendingPathComponent("../../Sources/Storage/Resources/catalog.json")
-            .standardized
-        guard let data = try? Data(contentsOf: url),
-              let entries = try? JSONSerialization.jsonObject(with: data) as? [[String: Any]] else { return [:] }
-        var counts: [String: Int] = [:]
-        for entry in entries {
-            if let title = entry["title"] as? String { counts[title] = entry["enrolled_count"] as? Int ?? 0 }
-        }
-        return counts
-    }()
+    static let enrolledCounts: [String: Int] = Dictionary(
+        entries.map { ($0.title, $0.enrolledCount ?? 0) }, uniquingKeysWith: { first, _ in first }
+    )
 
-    /// What a journey needs of a shipped course to count what a filter must find.
+    /// What a journey needs of a shipped course: its row, its seats, what a filter must find.
     struct Entry: Decodable {
         let title: String
         let instructor: String
         let category: String?
         let level: String
+        let enrolledCount: Int?
+
+        enum CodingKeys: String, CodingKey {
+            case title, instructor, category, level
+            case enrolledCount = "enrolled_count"
+        }
     }
 
+    /// The shipped resource, read once for all of the above.
     static let entries: [Entry] = {
         let url = URL(fileURLWithPath: #filePath)
             .deletingLastPathComponent()
