@@ -30,9 +30,17 @@ struct CatalogPagingTests {
         }
     }
 
-    /// Built once for the suite; the directory has a fixed name, so a run leaves at most one.
+    /// Built once for the suite, in a directory of this process's own: two runs at once (two
+    /// checkouts, CI beside a developer) once deleted each other's database mid-suite. What a
+    /// finished run left behind is removed, so at most one is left per run still going.
     static let fixture: Fixture? = {
-        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("edugo-tests-catalog-100k")
+        let temporary = FileManager.default.temporaryDirectory
+        let prefix = "edugo-tests-catalog-100k-"
+        for name in (try? FileManager.default.contentsOfDirectory(atPath: temporary.path)) ?? [] where name.hasPrefix(prefix) {
+            guard let pid = Int32(name.dropFirst(prefix.count)), kill(pid, 0) != 0, errno == ESRCH else { continue }
+            try? FileManager.default.removeItem(at: temporary.appendingPathComponent(name))
+        }
+        let directory = temporary.appendingPathComponent(prefix + String(getpid()))
         try? FileManager.default.removeItem(at: directory)
         let courses = GeneratedCatalog.courses(count: 100_000)
         guard let database = try? AppDatabase.open(directory: directory, passwordHasher: .fast, seedCatalog: { courses.entries }) else {
