@@ -15,11 +15,19 @@ let package = Package(
     products: [
         .executable(name: "tui", targets: ["tui"]),
         .executable(name: "tui-bench", targets: ["tui-bench"]),
+        .executable(name: "edugo-server", targets: ["edugo-server"]),
     ],
     dependencies: [
         .package(url: "https://github.com/apple/swift-argument-parser", exact: "1.8.2"),
-        .package(url: "https://github.com/apple/swift-crypto", exact: "3.12.3"),
+        .package(url: "https://github.com/apple/swift-crypto", exact: "4.5.2"),
+        .package(url: "https://github.com/apple/swift-http-types", exact: "1.8.0"),
+        .package(url: "https://github.com/apple/swift-openapi-runtime", exact: "1.13.4"),
+        .package(url: "https://github.com/hummingbird-project/hummingbird", exact: "2.28.1"),
+        .package(url: "https://github.com/hummingbird-project/swift-openapi-hummingbird", exact: "2.1.0"),
+        .package(url: "https://github.com/swift-server/swift-service-lifecycle", exact: "2.13.0"),
+        .package(url: "https://github.com/vapor/jwt-kit", exact: "5.8.0"),
         .package(url: "https://github.com/apple/swift-log", exact: "1.16.2"),
+        .package(url: "https://github.com/apple/swift-nio", exact: "2.101.3"),
         .package(url: "https://github.com/groue/GRDB.swift", exact: "7.10.0"),
         // Tests only: random key sequences for the text field and the key decoder.
         .package(url: "https://github.com/x-sheep/swift-property-based", exact: "2.0.1"),
@@ -31,6 +39,14 @@ let package = Package(
             name: "tui",
             dependencies: [
                 "AppShell",
+                .product(name: "ArgumentParser", package: "swift-argument-parser"),
+            ]
+        ),
+
+        .executableTarget(
+            name: "edugo-server",
+            dependencies: [
+                "Server",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]
         ),
@@ -58,6 +74,36 @@ let package = Package(
                 "Terminal",
                 "TerminalUI",
                 .product(name: "Logging", package: "swift-log"),
+            ]
+        ),
+
+        // MARK: - The platform: its API contract and its server
+
+        // Generated from openapi.yaml by Scripts/generate-api/run and committed (README: why).
+        .target(
+            name: "EduGoAPI",
+            dependencies: [
+                .product(name: "HTTPTypes", package: "swift-http-types"),
+                .product(name: "OpenAPIRuntime", package: "swift-openapi-runtime"),
+            ],
+            exclude: ["Generated/openapi.sha256"]
+        ),
+        .target(
+            name: "Server",
+            dependencies: [
+                "EduGoAPI",
+                "SharedKernel",
+                "Storage",
+                .product(name: "Crypto", package: "swift-crypto"),
+                .product(name: "HTTPTypes", package: "swift-http-types"),
+                .product(name: "Hummingbird", package: "hummingbird"),
+                .product(name: "JWTKit", package: "jwt-kit"),
+                .product(name: "Logging", package: "swift-log"),
+                .product(name: "NIOCore", package: "swift-nio"),
+                .product(name: "OpenAPIHummingbird", package: "swift-openapi-hummingbird"),
+                .product(name: "OpenAPIRuntime", package: "swift-openapi-runtime"),
+                .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
+                .product(name: "UnixSignals", package: "swift-service-lifecycle"),
             ]
         ),
 
@@ -108,6 +154,8 @@ let package = Package(
         .testTarget(name: "CoursesTests", dependencies: ["Courses", "SharedKernel", "TerminalUI", "TestSupport"]),
         // GRDB only to inspect the database the real binary left behind (integrity, rows).
         .testTarget(name: "EndToEndTests", dependencies: ["TestSupport", .product(name: "GRDB", package: "GRDB.swift")]),
+        .testTarget(name: "EduGoAPITests", dependencies: ["EduGoAPI", .product(name: "Crypto", package: "swift-crypto")]),
+        .testTarget(name: "ServerTests", dependencies: ["Server", "SharedKernel", "Storage", "TestSupport"]),
         .testTarget(name: "FavouritesTests", dependencies: ["Favourites", "SharedKernel", "TerminalUI", "TestSupport"]),
         .testTarget(name: "ProfileTests", dependencies: ["Profile", "SharedKernel", "TerminalUI", "TestSupport"]),
         .testTarget(name: "SharedKernelTests", dependencies: ["SharedKernel", "TestSupport"]),

@@ -45,6 +45,8 @@ extension ContractStore {
             favourites: SQLiteFavouritesRepository(database: database),
             profiles: SQLiteProfileRepository(database: database),
             sessions: SQLiteSessionRepository(database: database, hasher: .fast),
+            accounts: SQLiteAccountRepository(database: database, hasher: .fast),
+            refreshTokens: SQLiteRefreshTokenRepository(database: database),
             addCourses: { entries in
                 _ = try database.importCourses(entries: entries.map { CourseEntry(course: $0.0, lessons: $0.1) })
             }

@@ -4,7 +4,9 @@ import SharedKernel
 /// Every port in memory, applying the same SharedKernel rules as the real stores (the
 /// contract suites hold it to that), and recording every call so a test can state exactly
 /// what was asked. Calls can be held at a gate, or made to fail.
-public actor InMemoryStore: CourseRepository, EnrollmentRepository, FavouritesRepository, ProfileRepository, SessionRepository {
+public actor InMemoryStore: CourseRepository, EnrollmentRepository, FavouritesRepository, ProfileRepository, SessionRepository,
+    AccountRepository, RefreshTokenRepository
+{
     public enum Message: Hashable, Sendable {
         case page(String, CatalogPosition, Int)
         case count(String)
@@ -41,6 +43,7 @@ public actor InMemoryStore: CourseRepository, EnrollmentRepository, FavouritesRe
     private var enrollments: [Enrollment] = []
     private var favourites: [UserID: Set<CourseID>] = [:]
     private var storedSession: UserID?
+    private var refreshTokens: [String: (record: RefreshTokenRecord, used: Bool, revoked: Bool)] = [:]
     private var nextID: Int64 = 100
     private var failure: AppError?
     private var failOnly: ((Message) -> Bool)?
@@ -229,16 +232,29 @@ public actor InMemoryStore: CourseRepository, EnrollmentRepository, FavouritesRe
 
     public func signIn(email: String, password: String) async throws(AppError) -> User {
         try await record(.signIn(email))
-        let wanted = email.trimmingCharacters(in: .whitespaces).lowercased()
-        guard let entry = users.values.first(where: { $0.user.email.lowercased() == wanted }), entry.password == password else {
-            throw .invalidCredentials
-        }
-        storedSession = entry.user.id
-        return entry.user
+        let user = try await authenticate(email: email, password: password)
+        storedSession = user.id
+        return user
     }
 
     public func createAccount(name: String, email: String, password: String) async throws(AppError) -> User {
         try await record(.createAccount(email))
+        let user = try await register(name: name, email: email, password: password)
+        storedSession = user.id
+        return user
+    }
+
+    // MARK: - AccountRepository
+
+    public func authenticate(email: String, password: String) async throws(AppError) -> User {
+        let wanted = email.trimmingCharacters(in: .whitespaces).lowercased()
+        guard let entry = users.values.first(where: { $0.user.email.lowercased() == wanted }), entry.password == password else {
+            throw .invalidCredentials
+        }
+        return entry.user
+    }
+
+    public func register(name: String, email: String, password: String) async throws(AppError) -> User {
         let account: NewAccount
         switch AccountRules.validate(name: name, email: email, password: password) {
         case .success(let valid): account = valid
@@ -248,13 +264,34 @@ public actor InMemoryStore: CourseRepository, EnrollmentRepository, FavouritesRe
         nextID += 1
         let user = User(id: UserID(nextID), name: account.name, email: account.email, memberSince: now())
         users[user.id] = (user, account.password)
-        storedSession = user.id
         return user
     }
 
     public func signOut(userID: UserID) async throws(AppError) {
         try await record(.signOut(userID))
         if storedSession == userID { storedSession = nil }
+    }
+
+    // MARK: - RefreshTokenRepository
+
+    public func issue(_ token: RefreshTokenRecord) async throws(AppError) {
+        refreshTokens[token.hash] = (token, false, false)
+    }
+
+    public func rotate(_ presented: String, to replacement: String, expiresAt: Date, now: Date) async throws(AppError) -> RefreshOutcome {
+        guard let entry = refreshTokens[presented], !entry.revoked else { return .rejected }
+        if entry.used {
+            try await revoke(family: entry.record.family)
+            return .reused
+        }
+        guard entry.record.expiresAt > now else { return .rejected }
+        refreshTokens[presented]?.used = true
+        refreshTokens[replacement] = (RefreshTokenRecord(hash: replacement, family: entry.record.family, userID: entry.record.userID, expiresAt: expiresAt), false, false)
+        return .rotated(userID: entry.record.userID, family: entry.record.family)
+    }
+
+    public func revoke(family: String) async throws(AppError) {
+        for (hash, entry) in refreshTokens where entry.record.family == family { refreshTokens[hash]?.revoked = true }
     }
 }
 

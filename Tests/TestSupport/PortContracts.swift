@@ -9,6 +9,8 @@ public struct ContractStore: Sendable {
     public var favourites: any FavouritesRepository
     public var profiles: any ProfileRepository
     public var sessions: any SessionRepository
+    public var accounts: any AccountRepository
+    public var refreshTokens: any RefreshTokenRepository
     /// Stores courses with their lessons (`nil`: the course's single default lesson).
     public var addCourses: @Sendable ([(Course, [Lesson]?)]) async throws -> Void
 
@@ -18,6 +20,8 @@ public struct ContractStore: Sendable {
         favourites: any FavouritesRepository,
         profiles: any ProfileRepository,
         sessions: any SessionRepository,
+        accounts: any AccountRepository,
+        refreshTokens: any RefreshTokenRepository,
         addCourses: @escaping @Sendable ([(Course, [Lesson]?)]) async throws -> Void
     ) {
         self.courses = courses
@@ -25,6 +29,8 @@ public struct ContractStore: Sendable {
         self.favourites = favourites
         self.profiles = profiles
         self.sessions = sessions
+        self.accounts = accounts
+        self.refreshTokens = refreshTokens
         self.addCourses = addCourses
     }
 
@@ -33,6 +39,7 @@ public struct ContractStore: Sendable {
         let store = InMemoryStore(courses: [])
         return ContractStore(
             courses: store, enrollments: store, favourites: store, profiles: store, sessions: store,
+            accounts: store, refreshTokens: store,
             addCourses: { entries in
                 for (course, lessons) in entries {
                     await store.addCourses([course])
@@ -57,7 +64,7 @@ public struct ContractCase: Sendable, CustomStringConvertible {
 
     public var description: String { "\(port): \(name)" }
 
-    public static let all: [ContractCase] = courses + enrollments + favourites + profiles + sessions
+    public static let all: [ContractCase] = courses + enrollments + favourites + profiles + sessions + accounts + refreshTokens
 }
 
 // MARK: - Checks
@@ -367,6 +374,58 @@ extension ContractCase {
 // MARK: - SessionRepository
 
 extension ContractCase {
+    static let accounts: [ContractCase] = [
+        ContractCase(port: "accounts", name: "authenticate checks the password and stores no session; a wrong email or password says the same") { store in
+            try await checkThrows(.invalidCredentials) { () async throws(AppError) in
+                try await store.accounts.authenticate(email: "demo@edugo.dev", password: "wrong-password")
+            }
+            try await checkThrows(.invalidCredentials) { () async throws(AppError) in
+                try await store.accounts.authenticate(email: "nobody@edugo.dev", password: Contract.demoPassword)
+            }
+            let demo = try await store.accounts.authenticate(email: " demo@edugo.dev ", password: Contract.demoPassword)
+            try checkEqual(demo.email, "demo@edugo.dev", "authenticated")
+            try checkEqual(try await store.sessions.restoreSession(), nil, "no stored session")
+        },
+        ContractCase(port: "accounts", name: "register follows the account rules, signs nobody in, and the account then authenticates") { store in
+            try await checkThrows(.invalidAccount(AccountRejection(field: .password, message: "Use a password of 8 or more characters"))) { () async throws(AppError) in
+                try await store.accounts.register(name: "New Learner", email: "new-a@example.com", password: "short")
+            }
+            try await checkThrows(.emailTaken) { () async throws(AppError) in
+                try await store.accounts.register(name: "New Learner", email: "Demo@edugo.dev", password: "password-1")
+            }
+            let created = try await store.accounts.register(name: " New Learner ", email: "new-a@example.com", password: "password-1")
+            try checkEqual(created.name, "New Learner", "trimmed name")
+            try checkEqual(try await store.sessions.restoreSession(), nil, "nobody signed in")
+            try checkEqual(try await store.accounts.authenticate(email: "new-a@example.com", password: "password-1").id, created.id, "authenticates")
+        },
+    ]
+
+    static let refreshTokens: [ContractCase] = [
+        ContractCase(port: "refreshTokens", name: "a live token rotates once; presenting it again ends its family but no other") { store in
+            let demo = try await Contract.demo(store)
+            let later = Date().addingTimeInterval(3600)
+            try await store.refreshTokens.issue(RefreshTokenRecord(hash: "h1", family: "f1", userID: demo.id, expiresAt: later))
+            try await store.refreshTokens.issue(RefreshTokenRecord(hash: "other", family: "f2", userID: demo.id, expiresAt: later))
+
+            try checkEqual(try await store.refreshTokens.rotate("h1", to: "h2", expiresAt: later, now: Date()), .rotated(userID: demo.id, family: "f1"), "rotated")
+            try checkEqual(try await store.refreshTokens.rotate("h1", to: "h3", expiresAt: later, now: Date()), .reused, "reused")
+            try checkEqual(try await store.refreshTokens.rotate("h2", to: "h4", expiresAt: later, now: Date()), .rejected, "family ended")
+            try checkEqual(try await store.refreshTokens.rotate("other", to: "o2", expiresAt: later, now: Date()), .rotated(userID: demo.id, family: "f2"), "other family")
+        },
+        ContractCase(port: "refreshTokens", name: "unknown, expired and revoked tokens are rejected and change nothing") { store in
+            let demo = try await Contract.demo(store)
+            let now = Date()
+            try await store.refreshTokens.issue(RefreshTokenRecord(hash: "old", family: "f1", userID: demo.id, expiresAt: now.addingTimeInterval(-1)))
+            try await store.refreshTokens.issue(RefreshTokenRecord(hash: "live", family: "f2", userID: demo.id, expiresAt: now.addingTimeInterval(3600)))
+
+            try checkEqual(try await store.refreshTokens.rotate("nope", to: "x1", expiresAt: now, now: now), .rejected, "unknown")
+            try checkEqual(try await store.refreshTokens.rotate("old", to: "x2", expiresAt: now, now: now), .rejected, "expired")
+            try await store.refreshTokens.revoke(family: "f2")
+            try await store.refreshTokens.revoke(family: "f2")
+            try checkEqual(try await store.refreshTokens.rotate("live", to: "x3", expiresAt: now, now: now), .rejected, "revoked")
+        },
+    ]
+
     static let sessions: [ContractCase] = [
         ContractCase(port: "sessions", name: "signing in stores the session for the next start; a wrong email or password says the same") { store in
             try await checkThrows(.invalidCredentials) { () async throws(AppError) in

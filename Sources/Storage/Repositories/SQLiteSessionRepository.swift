@@ -2,15 +2,15 @@ import Foundation
 import GRDB
 import SharedKernel
 
-/// Accounts and the single-row `session` table. Password hashing runs outside database
-/// transactions, so a slow hash never holds the write lock.
+/// The single-row `session` table of a machine, on top of its accounts: who was signed in when
+/// the app last ran.
 public struct SQLiteSessionRepository: SessionRepository {
     private let database: AppDatabase
-    private let hasher: PasswordHasher
+    private let accounts: SQLiteAccountRepository
 
     public init(database: AppDatabase, hasher: PasswordHasher = PasswordHasher()) {
         self.database = database
-        self.hasher = hasher
+        self.accounts = SQLiteAccountRepository(database: database, hasher: hasher)
     }
 
     public func restoreSession() async throws(AppError) -> User? {
@@ -25,39 +25,15 @@ public struct SQLiteSessionRepository: SessionRepository {
     }
 
     public func signIn(email: String, password: String) async throws(AppError) -> User {
-        let normalized = email.trimmingCharacters(in: .whitespaces)
-        let found = try await database.read { db in
-            try Row.fetchOne(db, sql: "SELECT id, name, email, role, created_at, password_hash FROM user WHERE email = ?", arguments: [normalized])
-                .map { (try UserRow.user(from: $0), try RowReader(row: $0, what: "user").string("password_hash")) }
-        }
-        // A missing account still pays for one hash, so timing does not tell which part was wrong.
-        let stored = found?.1 ?? hasher.decoyHash
-        guard hasher.verify(password, against: stored), let user = found?.0 else { throw .invalidCredentials }
+        let user = try await accounts.authenticate(email: email, password: password)
         try await startSession(for: user.id)
         return user
     }
 
     public func createAccount(name: String, email: String, password: String) async throws(AppError) -> User {
-        let account: NewAccount
-        switch AccountRules.validate(name: name, email: email, password: password) {
-        case .success(let valid): account = valid
-        case .failure(let rejection): throw .invalidAccount(rejection)
-        }
-        let hash: String
-        do { hash = try hasher.hash(account.password) } catch { throw .storage(.saving, detail: "hashing failed: \(error)") }
-        let now = Date()
-        return try await database.write { db in
-            if try Bool.fetchOne(db, sql: "SELECT 1 FROM user WHERE email = ?", arguments: [account.email]) == true {
-                throw AppError.emailTaken
-            }
-            try db.execute(
-                sql: "INSERT INTO user (name, email, password_hash, role, created_at) VALUES (?, ?, ?, 'learner', ?)",
-                arguments: [account.name, account.email, hash, now]
-            )
-            let id = db.lastInsertedRowID
-            try db.execute(sql: "INSERT OR REPLACE INTO session (id, user_id, created_at) VALUES (1, ?, ?)", arguments: [id, now])
-            return User(id: UserID(id), name: account.name, email: account.email, role: .learner, memberSince: now)
-        }
+        let user = try await accounts.register(name: name, email: email, password: password)
+        try await startSession(for: user.id)
+        return user
     }
 
     /// Forgets the stored session only if it is still this learner's: another instance may
@@ -72,6 +48,57 @@ public struct SQLiteSessionRepository: SessionRepository {
         let now = Date()
         try await database.write { db in
             try db.execute(sql: "INSERT OR REPLACE INTO session (id, user_id, created_at) VALUES (1, ?, ?)", arguments: [userID.rawValue, now])
+        }
+    }
+}
+
+/// Learner accounts in the `user` table. Password hashing runs outside database transactions,
+/// so a slow hash never holds the write lock, and off the caller's thread, so a server's event
+/// loops never wait for it.
+public struct SQLiteAccountRepository: AccountRepository {
+    private let database: AppDatabase
+    private let hasher: PasswordHasher
+
+    public init(database: AppDatabase, hasher: PasswordHasher = PasswordHasher()) {
+        self.database = database
+        self.hasher = hasher
+    }
+
+    public func authenticate(email: String, password: String) async throws(AppError) -> User {
+        let normalized = email.trimmingCharacters(in: .whitespaces)
+        let found = try await database.read { db in
+            try Row.fetchOne(db, sql: "SELECT id, name, email, role, created_at, password_hash FROM user WHERE email = ?", arguments: [normalized])
+                .map { (try UserRow.user(from: $0), try RowReader(row: $0, what: "user").string("password_hash")) }
+        }
+        // A missing account still pays for one hash, so timing does not tell which part was wrong.
+        let stored = found?.1 ?? hasher.decoyHash
+        guard await hasher.verifyOffThread(password, against: stored), let user = found?.0 else { throw .invalidCredentials }
+        return user
+    }
+
+    public func register(name: String, email: String, password: String) async throws(AppError) -> User {
+        let account: NewAccount
+        switch AccountRules.validate(name: name, email: email, password: password) {
+        case .success(let valid): account = valid
+        case .failure(let rejection): throw .invalidAccount(rejection)
+        }
+        // Checked before hashing too, so a taken email costs no hash; the insert checks again.
+        let taken = try await database.read { db in
+            try Bool.fetchOne(db, sql: "SELECT 1 FROM user WHERE email = ?", arguments: [account.email]) == true
+        }
+        if taken { throw .emailTaken }
+        let hash: String
+        do { hash = try await hasher.hashOffThread(account.password) } catch { throw .storage(.saving, detail: "hashing failed: \(error)") }
+        let now = Date()
+        return try await database.write { db in
+            if try Bool.fetchOne(db, sql: "SELECT 1 FROM user WHERE email = ?", arguments: [account.email]) == true {
+                throw AppError.emailTaken
+            }
+            try db.execute(
+                sql: "INSERT INTO user (name, email, password_hash, role, created_at) VALUES (?, ?, ?, 'learner', ?)",
+                arguments: [account.name, account.email, hash, now]
+            )
+            return User(id: UserID(db.lastInsertedRowID), name: account.name, email: account.email, role: .learner, memberSince: now)
         }
     }
 }

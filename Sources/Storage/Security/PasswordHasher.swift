@@ -1,5 +1,6 @@
 import Crypto
 import _CryptoExtras
+import Dispatch
 import Foundation
 
 /// Salted, slow password hashes: PBKDF2-HMAC-SHA256 with a per-user random salt. The cost is
@@ -38,6 +39,25 @@ public struct PasswordHasher: Sendable {
               let derived = try? Self.derive(password: password, salt: [UInt8](salt), rounds: storedRounds)
         else { return false }
         return Self.constantTimeEqual(derived, [UInt8](expected))
+    }
+
+    /// `hash(_:)` on a thread of its own: a hash takes a few hundred milliseconds of CPU, which
+    /// must not hold one of the few threads that run Swift tasks or a server's event loops.
+    public func hashOffThread(_ password: String) async throws -> String {
+        try await withCheckedThrowingContinuation { continuation in
+            DispatchQueue.global(qos: .userInitiated).async {
+                continuation.resume(with: Result { try hash(password) })
+            }
+        }
+    }
+
+    /// `verify(_:against:)` on a thread of its own, for the same reason.
+    public func verifyOffThread(_ password: String, against stored: String) async -> Bool {
+        await withCheckedContinuation { continuation in
+            DispatchQueue.global(qos: .userInitiated).async {
+                continuation.resume(returning: verify(password, against: stored))
+            }
+        }
     }
 
     private static func derive(password: String, salt: [UInt8], rounds: Int) throws -> [UInt8] {

@@ -1,0 +1,228 @@
+import EduGoAPI
+import Foundation
+import HTTPTypes
+import OpenAPIRuntime
+import SharedKernel
+
+/// The generated server protocol over the SharedKernel ports. Failures are thrown as
+/// `APIFailure` (or `AppError`, mapped by `APIFailure.init`) and written by `ErrorMiddleware`.
+struct EduGoAPIHandler: APIProtocol {
+    let courses: any CourseRepository
+    let enrollments: any EnrollmentRepository
+    let favourites: any FavouritesRepository
+    let profiles: any ProfileRepository
+    let accounts: any AccountRepository
+    let tokens: TokenService
+    let signInLimiter: SignInRateLimiter
+
+    static let pageSizes = 1...100
+    static let defaultPageSize = 20
+    static let maximumQueryLength = 1_000
+
+    // MARK: - Health and sessions
+
+    func getHealth(_ input: Operations.GetHealth.Input) async throws -> Operations.GetHealth.Output {
+        .ok(.init(body: .json(.init(status: .ok))))
+    }
+
+    func createAccount(_ input: Operations.CreateAccount.Input) async throws -> Operations.CreateAccount.Output {
+        guard case .json(let form) = input.body else { throw APIFailure.invalidRequest(.badRequest, "Send JSON.") }
+        let user = try await call { () async throws(AppError) in
+            try await accounts.register(name: form.name, email: form.email, password: form.password)
+        }
+        let issued = try await tokens.startSession(for: user.id)
+        return .created(.init(body: .json(.init(issued, user: user))))
+    }
+
+    func signIn(_ input: Operations.SignIn.Input) async throws -> Operations.SignIn.Output {
+        guard case .json(let credentials) = input.body else { throw APIFailure.invalidRequest(.badRequest, "Send JSON.") }
+        if let wait = await signInLimiter.retryAfter(for: credentials.email) { throw APIFailure.rateLimited(retryAfter: wait) }
+        let user: User
+        do {
+            user = try await accounts.authenticate(email: credentials.email, password: credentials.password)
+        } catch .invalidCredentials {
+            await signInLimiter.recordFailure(for: credentials.email)
+            throw APIFailure(.invalidCredentials)
+        } catch {
+            throw APIFailure(error)
+        }
+        await signInLimiter.recordSuccess(for: credentials.email)
+        let issued = try await tokens.startSession(for: user.id)
+        return .created(.init(body: .json(.init(issued, user: user))))
+    }
+
+    func refreshSession(_ input: Operations.RefreshSession.Input) async throws -> Operations.RefreshSession.Output {
+        guard case .json(let request) = input.body else { throw APIFailure.invalidRequest(.badRequest, "Send JSON.") }
+        let (userID, issued) = try await tokens.refresh(request.refreshToken)
+        let user = try await call { () async throws(AppError) in try await profiles.user(id: userID) }
+        return .ok(.init(body: .json(.init(issued, user: user))))
+    }
+
+    func signOut(_ input: Operations.SignOut.Input) async throws -> Operations.SignOut.Output {
+        let caller = try await currentCaller()
+        try await tokens.endSession(caller)
+        return .noContent(.init())
+    }
+
+    // MARK: - Catalog
+
+    func listCourses(_ input: Operations.ListCourses.Input) async throws -> Operations.ListCourses.Output {
+        let parameters = input.query
+        let text = parameters.query ?? ""
+        guard text.count <= Self.maximumQueryLength else {
+            throw APIFailure.invalidRequest(.badRequest, "The query is longer than \(Self.maximumQueryLength) characters.")
+        }
+        let limit = Int(min(max(parameters.limit ?? Int64(Self.defaultPageSize), Int64(Self.pageSizes.lowerBound)), Int64(Self.pageSizes.upperBound)))
+        // The learner's own filters need to know who asks; the rest of the catalog is public.
+        let learner = AuthorizationMiddleware.authorization == nil ? nil : try await currentCaller().userID
+        let query = CatalogQuery.parse(text)
+        if let unknown = query.unknownMessage { throw APIFailure.invalidRequest(.badRequest, unknown) }
+
+        // Both keys are checked; `after` wins when both are given.
+        let after = try parameters.after.map(CatalogKeyText.decode)
+        let before = try parameters.before.map(CatalogKeyText.decode)
+        let position: CatalogPosition = if let after { .after(after) } else if let before { .before(before) } else { .first }
+        // One more than asked tells whether there is a page beyond this one.
+        async let counted = call { () async throws(AppError) in try await courses.count(query, for: learner) }
+        var rows = try await call { () async throws(AppError) in try await courses.page(query, for: learner, at: position, limit: limit + 1) }
+        let more = rows.count > limit
+        if more {
+            if case .before = position { rows.removeFirst() } else { rows.removeLast() }
+        }
+        let next: CatalogKey?, previous: CatalogKey?
+        switch position {
+        case .first, .last: (previous, next) = (nil, more ? rows.last?.key : nil)
+        case .after: (previous, next) = (rows.first?.key, more ? rows.last?.key : nil)
+        case .before: (previous, next) = (more ? rows.first?.key : nil, rows.last?.key)
+        }
+        let total = try await counted
+        let (count, isLowerBound): (Int, Bool) = switch total {
+        case .exactly(let count): (count, false)
+        case .atLeast(let count): (count, true)
+        }
+        let page = Components.Schemas.CoursePage(
+            courses: rows.map { .init(value1: .init($0.course), value2: .init(key: CatalogKeyText.encode($0.key))) },
+            next: next.map(CatalogKeyText.encode),
+            previous: previous.map(CatalogKeyText.encode),
+            total: Int64(count),
+            totalIsLowerBound: isLowerBound
+        )
+        return .ok(.init(body: .json(page)))
+    }
+
+    func getCourse(_ input: Operations.GetCourse.Input) async throws -> Operations.GetCourse.Output {
+        let id = try Self.courseID(input.path.courseId)
+        let syllabus = try await call { () async throws(AppError) in try await courses.syllabus(of: id) }
+        let lessons = syllabus.lessons.map { Components.Schemas.Lesson(title: $0.title, minutes: Int64($0.minutes)) }
+        return .ok(.init(body: .json(.init(value1: .init(syllabus.course), value2: .init(lessons: lessons)))))
+    }
+
+    // MARK: - The learner
+
+    func getMe(_ input: Operations.GetMe.Input) async throws -> Operations.GetMe.Output {
+        let caller = try await currentCaller()
+        let user = try await call { () async throws(AppError) in try await profiles.user(id: caller.userID) }
+        return .ok(.init(body: .json(.init(user))))
+    }
+
+    func updateMe(_ input: Operations.UpdateMe.Input) async throws -> Operations.UpdateMe.Output {
+        let caller = try await currentCaller()
+        guard case .json(let change) = input.body else { throw APIFailure.invalidRequest(.badRequest, "Send JSON.") }
+        let name: String
+        switch ProfileName.validate(change.name) {
+        case .success(let valid): name = valid
+        case .failure(let rejection): throw APIFailure(.invalidName(rejection))
+        }
+        let user = try await call { () async throws(AppError) in try await profiles.updateName(userID: caller.userID, to: name) }
+        return .ok(.init(body: .json(.init(user))))
+    }
+
+    func listEnrollments(_ input: Operations.ListEnrollments.Input) async throws -> Operations.ListEnrollments.Output {
+        let caller = try await currentCaller()
+        let enrolled = try await call { () async throws(AppError) in try await enrollments.enrolledCourses(userID: caller.userID) }
+        let list = enrolled.map { Components.Schemas.Enrollment(course: $0.course, enrollment: $0.enrollment) }
+        return .ok(.init(body: .json(.init(enrollments: list))))
+    }
+
+    func enroll(_ input: Operations.Enroll.Input) async throws -> Operations.Enroll.Output {
+        let caller = try await currentCaller()
+        let id = try Self.courseID(input.path.courseId)
+        let enrollment = try await call { () async throws(AppError) in try await enrollments.enroll(userID: caller.userID, courseID: id) }
+        let course = try await call { () async throws(AppError) in try await courses.course(id: id) }
+        return .created(.init(body: .json(.init(course: course, enrollment: enrollment))))
+    }
+
+    func unenroll(_ input: Operations.Unenroll.Input) async throws -> Operations.Unenroll.Output {
+        let caller = try await currentCaller()
+        let id = try Self.courseID(input.path.courseId)
+        try await call { () async throws(AppError) in try await enrollments.unenroll(userID: caller.userID, courseID: id) }
+        return .noContent(.init())
+    }
+
+    func markLessonDone(_ input: Operations.MarkLessonDone.Input) async throws -> Operations.MarkLessonDone.Output {
+        let enrolled = try await setLesson(course: input.path.courseId, lesson: input.path.lesson, done: true)
+        return .ok(.init(body: .json(enrolled)))
+    }
+
+    func markLessonNotDone(_ input: Operations.MarkLessonNotDone.Input) async throws -> Operations.MarkLessonNotDone.Output {
+        let enrolled = try await setLesson(course: input.path.courseId, lesson: input.path.lesson, done: false)
+        return .ok(.init(body: .json(enrolled)))
+    }
+
+    func listFavourites(_ input: Operations.ListFavourites.Input) async throws -> Operations.ListFavourites.Output {
+        let caller = try await currentCaller()
+        let list = try await call { () async throws(AppError) in try await favourites.favourites(userID: caller.userID) }
+        return .ok(.init(body: .json(.init(courses: list.map(Components.Schemas.Course.init)))))
+    }
+
+    func addFavourite(_ input: Operations.AddFavourite.Input) async throws -> Operations.AddFavourite.Output {
+        let caller = try await currentCaller()
+        let id = try Self.courseID(input.path.courseId)
+        try await call { () async throws(AppError) in try await favourites.setFavourite(true, userID: caller.userID, courseID: id) }
+        return .noContent(.init())
+    }
+
+    func removeFavourite(_ input: Operations.RemoveFavourite.Input) async throws -> Operations.RemoveFavourite.Output {
+        let caller = try await currentCaller()
+        let id = try Self.courseID(input.path.courseId)
+        do {
+            try await favourites.setFavourite(false, userID: caller.userID, courseID: id)
+        } catch .courseNotFound {
+            // Idempotent: a course that does not exist is not a favourite either.
+        } catch {
+            throw APIFailure(error)
+        }
+        return .noContent(.init())
+    }
+
+    // MARK: - Helpers
+
+    private func setLesson(course: String, lesson: Int64, done: Bool) async throws -> Components.Schemas.Enrollment {
+        let caller = try await currentCaller()
+        let id = try Self.courseID(course)
+        guard let number = Int(exactly: lesson), CourseLimits.lessons.contains(number) else {
+            throw APIFailure(.noSuchLesson(id, Int(clamping: lesson)))
+        }
+        let enrollment = try await call { () async throws(AppError) in
+            try await enrollments.setLesson(number, done: done, userID: caller.userID, courseID: id)
+        }
+        let course = try await call { () async throws(AppError) in try await courses.course(id: id) }
+        return .init(course: course, enrollment: enrollment)
+    }
+
+    /// The learner named by this request's bearer token, whose account still exists.
+    private func currentCaller() async throws(APIFailure) -> Caller {
+        try await tokens.caller(authorization: AuthorizationMiddleware.authorization)
+    }
+
+    /// A path's course id, by SPEC's id rules.
+    private static func courseID(_ text: String) throws(APIFailure) -> CourseID {
+        guard CourseLimits.isValidID(text) else { throw .invalidRequest(.badRequest, "A course id is 1–64 characters of A–Z a–z 0–9 . _ -") }
+        return CourseID(text)
+    }
+
+    /// Runs a port call, turning its `AppError` into the API's answer.
+    private func call<T: Sendable>(_ body: () async throws(AppError) -> T) async throws(APIFailure) -> T {
+        do { return try await body() } catch { throw APIFailure(error) }
+    }
+}

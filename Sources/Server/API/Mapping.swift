@@ -1,0 +1,74 @@
+import EduGoAPI
+import Foundation
+import HTTPTypes
+import SharedKernel
+
+/// Domain values as the API's DTOs: the only place the two meet on the server side.
+extension Components.Schemas.Course {
+    init(_ course: Course) {
+        self.init(
+            id: course.id.rawValue,
+            title: course.title,
+            instructor: course.instructor,
+            category: course.category,
+            level: Components.Schemas.Course.LevelPayload(rawValue: course.level.rawValue) ?? .beginner,
+            durationMinutes: Int64(course.durationMinutes),
+            price: Double(course.price.minorUnits) / 100,
+            currency: course.price.currency,
+            capacity: course.capacity.map(Int64.init),
+            enrolledCount: Int64(course.enrolledCount),
+            tags: course.tags,
+            prerequisiteId: course.prerequisiteID?.rawValue,
+            active: course.isActive,
+            description: course.description,
+            lessonCount: Int64(course.lessonCount)
+        )
+    }
+}
+
+extension Components.Schemas.User {
+    init(_ user: User) {
+        self.init(
+            id: user.id.rawValue,
+            name: user.name,
+            email: user.email,
+            role: Components.Schemas.User.RolePayload(rawValue: user.role.rawValue) ?? .learner,
+            memberSince: user.memberSince
+        )
+    }
+}
+
+extension Components.Schemas.Enrollment {
+    init(course: Course, enrollment: Enrollment) {
+        self.init(
+            course: Components.Schemas.Course(course),
+            status: enrollment.status == .completed ? .completed : .active,
+            enrolledAt: enrollment.enrolledAt,
+            completedAt: enrollment.completedAt,
+            lessonsDone: enrollment.lessonsDone.sorted().map(Int64.init)
+        )
+    }
+}
+
+extension Components.Schemas.Session {
+    init(_ tokens: IssuedTokens, user: User) {
+        self.init(
+            accessToken: tokens.accessToken,
+            refreshToken: tokens.refreshToken,
+            expiresIn: Int64(tokens.expiresIn),
+            user: Components.Schemas.User(user)
+        )
+    }
+}
+
+/// The API's catalog keys: the decimal digits of the store's key, checked on the way in.
+enum CatalogKeyText {
+    static func encode(_ key: CatalogKey) -> String { String(key.rawValue) }
+
+    static func decode(_ text: String) throws(APIFailure) -> CatalogKey {
+        guard (1...18).contains(text.utf8.count), text.utf8.allSatisfy({ (0x30...0x39).contains($0) }), let value = Int64(text) else {
+            throw .invalidRequest(.badRequest, "This page key is not one the catalog gave.")
+        }
+        return CatalogKey(value)
+    }
+}

@@ -1,0 +1,94 @@
+import EduGoAPI
+import Foundation
+import Hummingbird
+import Logging
+import NIOCore
+import OpenAPIHummingbird
+import OpenAPIRuntime
+import ServiceLifecycle
+import SharedKernel
+import Storage
+import UnixSignals
+
+/// How `edugo-server` runs: where it listens, where its data lives, how long tokens last.
+public struct ServerConfiguration: Sendable {
+    public var host: String
+    public var port: Int
+    public var dataDirectory: URL
+    public var accessTokenTTL: Int
+    public var logLevel: Logger.Level
+
+    public init(host: String = "127.0.0.1", port: Int = 8080, dataDirectory: URL, accessTokenTTL: Int = 900, logLevel: Logger.Level = .info) {
+        self.host = host
+        self.port = port
+        self.dataDirectory = dataDirectory
+        self.accessTokenTTL = accessTokenTTL
+        self.logLevel = logLevel
+    }
+
+    /// `--data-dir`, else `$XDG_DATA_HOME/edugo-server`, else `~/.local/share/edugo-server`.
+    public static func dataDirectory(option: String?, environment: [String: String]) -> URL {
+        if let option, !option.isEmpty { return URL(fileURLWithPath: option) }
+        if let xdg = environment["XDG_DATA_HOME"], !xdg.isEmpty {
+            return URL(fileURLWithPath: xdg).appendingPathComponent("edugo-server")
+        }
+        let home = environment["HOME"].flatMap { $0.isEmpty ? nil : $0 } ?? NSHomeDirectory()
+        return URL(fileURLWithPath: home).appendingPathComponent(".local/share/edugo-server")
+    }
+}
+
+/// The EduGo platform: the API over the SQLite store, until SIGTERM or Ctrl-C.
+public enum EduGoServer {
+    /// Serves until a shutdown signal, then lets requests in flight finish (at most 10 s).
+    /// `onListening` is told the address once the socket is bound (`--port 0` picks one).
+    public static func run(_ configuration: ServerConfiguration, onListening: @escaping @Sendable (String, Int) -> Void) async throws {
+        LoggingSystem.bootstrap { label in JSONLogHandler(label: label, level: configuration.logLevel) }
+        let logger = Logger(label: "edugo-server")
+
+        let database = try AppDatabase.open(directory: configuration.dataDirectory)
+        let signingKey = try SigningKey.loadOrCreate(in: configuration.dataDirectory)
+        let tokens = await TokenService(
+            signingKey: signingKey, refreshTokens: SQLiteRefreshTokenRepository(database: database), accessTokenTTL: configuration.accessTokenTTL
+        )
+        let handler = EduGoAPIHandler(
+            courses: SQLiteCourseRepository(database: database),
+            enrollments: SQLiteEnrollmentRepository(database: database),
+            favourites: SQLiteFavouritesRepository(database: database),
+            profiles: SQLiteProfileRepository(database: database),
+            accounts: SQLiteAccountRepository(database: database),
+            tokens: tokens,
+            signInLimiter: SignInRateLimiter()
+        )
+
+        let router = Router()
+        router.middlewares.add(ErrorMiddleware(routes: try KnownRoutes(handler)))
+        // Compact JSON: pretty-printing is the generator's default, and costs bytes and time.
+        try handler.registerHandlers(
+            on: router,
+            configuration: Configuration(jsonEncodingOptions: [.sortedKeys, .withoutEscapingSlashes]),
+            middlewares: [AuthorizationMiddleware()]
+        )
+
+        let application = Application(
+            router: router,
+            configuration: .init(address: .hostname(configuration.host, port: configuration.port), serverName: nil),
+            onServerRunning: { channel in
+                let port = channel.localAddress?.port ?? configuration.port
+                onListening(configuration.host, port)
+            },
+            logger: logger
+        )
+        var groupConfiguration = ServiceGroupConfiguration(
+            services: [application], gracefulShutdownSignals: [.sigterm, .sigint], logger: logger
+        )
+        groupConfiguration.maximumGracefulShutdownDuration = .seconds(10)
+        try await ServiceGroup(configuration: groupConfiguration).run()
+    }
+}
+
+/// `edugo-server import-courses FILE`: the app's import, into the server's database.
+public enum ServerCourseImport {
+    public static func run(file: String, dataDirectory: URL) -> Int32 {
+        CourseFileImportCommand.run(file: file, dataDirectory: dataDirectory, program: "edugo-server") { PrintableText.make($0) }
+    }
+}

@@ -1,0 +1,67 @@
+import HTTPTypes
+import SharedKernel
+
+/// An answer other than success: SPEC's error code, its status and the user text. Handlers
+/// throw it; `ErrorMiddleware` writes it as `{"error", "message"}`.
+struct APIFailure: Error, Hashable, Sendable {
+    let status: HTTPResponse.Status
+    let code: String
+    let message: String
+    /// Seconds, for 429.
+    var retryAfter: Int?
+    /// The methods an address takes, for 405.
+    var allow: String?
+
+    init(status: HTTPResponse.Status, code: String, message: String, retryAfter: Int? = nil) {
+        self.status = status
+        self.code = code
+        self.message = message
+        self.retryAfter = retryAfter
+    }
+
+    static let unauthorized = APIFailure(status: .unauthorized, code: "unauthorized", message: "Please sign in first.")
+    static let tokenExpired = APIFailure(status: .unauthorized, code: "token_expired", message: "Your session has ended — sign in again")
+    static let notFound = APIFailure(status: .notFound, code: "not_found", message: "There is nothing at this address.")
+    static let payloadTooLarge = APIFailure(status: .contentTooLarge, code: "payload_too_large", message: "The request is larger than 64 KiB.")
+
+    static func invalidRequest(_ status: HTTPResponse.Status, _ message: String) -> APIFailure {
+        APIFailure(status: status, code: "invalid_request", message: message)
+    }
+
+    static func rateLimited(retryAfter: Int) -> APIFailure {
+        APIFailure(
+            status: .tooManyRequests, code: "rate_limited",
+            message: "Too many failed sign-ins for this email. Try again in \(retryAfter) s.", retryAfter: retryAfter
+        )
+    }
+
+    /// The API's answer for a failure of the domain or the store.
+    init(_ error: AppError) {
+        switch error {
+        case .courseNotFound: self.init(status: .notFound, code: "course_not_found", message: error.userMessage)
+        case .notEnrolled: self.init(status: .notFound, code: "not_enrolled", message: error.userMessage)
+        case .noSuchLesson: self.init(status: .notFound, code: "lesson_not_found", message: error.userMessage)
+        case .notSignedIn: self = .unauthorized
+        case .invalidCredentials: self.init(status: .unauthorized, code: "invalid_credentials", message: error.userMessage)
+        case .emailTaken: self.init(status: .conflict, code: "email_taken", message: error.userMessage)
+        case .invalidName: self.init(status: .unprocessableContent, code: "invalid_name", message: error.userMessage)
+        case .invalidAccount(let rejection):
+            let code = switch rejection.field {
+            case .name: "invalid_name"
+            case .email: "invalid_email"
+            case .password: "weak_password"
+            }
+            self.init(status: .unprocessableContent, code: code, message: rejection.message)
+        case .refused(let refusal):
+            let code = switch refusal {
+            case .alreadyEnrolled: "already_enrolled"
+            case .courseFull: "course_full"
+            case .courseInactive: "course_inactive"
+            case .prerequisiteNotCompleted: "prerequisite_missing"
+            }
+            self.init(status: .conflict, code: code, message: refusal.message)
+        case .connectivity, .storage, .cancelled:
+            self.init(status: .serviceUnavailable, code: "unavailable", message: error.userMessage)
+        }
+    }
+}

@@ -1,0 +1,20 @@
+import HTTPTypes
+import OpenAPIRuntime
+
+/// Hands the request's `Authorization` header to the handler, which the generated operation
+/// inputs leave out (security schemes are not parameters).
+struct AuthorizationMiddleware: ServerMiddleware {
+    @TaskLocal static var authorization: String?
+
+    func intercept(
+        _ request: HTTPRequest,
+        body: HTTPBody?,
+        metadata: ServerRequestMetadata,
+        operationID: String,
+        next: @Sendable (HTTPRequest, HTTPBody?, ServerRequestMetadata) async throws -> (HTTPResponse, HTTPBody?)
+    ) async throws -> (HTTPResponse, HTTPBody?) {
+        try await Self.$authorization.withValue(request.headerFields[.authorization]) {
+            try await next(request, body, metadata)
+        }
+    }
+}

@@ -1,0 +1,114 @@
+import Foundation
+import HTTPTypes
+import Hummingbird
+import Logging
+import OpenAPIRuntime
+
+/// The edge of every request: one JSON log line with its id, status and duration; bodies over
+/// 64 KiB refused before anything reads them; and every failure written as SPEC's
+/// `{"error", "message"}`, so no input, however malformed, becomes a 500.
+struct ErrorMiddleware<Context: RequestContext>: RouterMiddleware {
+    static var bodyLimit: Int { 64 * 1024 }
+
+    let routes: KnownRoutes
+
+    func handle(_ request: Request, context: Context, next: (Request, Context) async throws -> Response) async throws -> Response {
+        let started = ContinuousClock.now
+        let logger = context.logger
+        logger.debug("request started", metadata: ["method": .string(request.method.rawValue), "path": .string(request.uri.path)])
+        var response: Response
+        var failure: (any Error)?
+        do {
+            response = try await answer(request, context: context, next: next)
+        } catch {
+            failure = error
+            response = Self.response(for: self.failure(for: error, path: request.uri.path))
+        }
+        if let id = logger[metadataKey: "hb.request.id"] { response.headers[Self.requestIDField] = id.description }
+        let elapsed = ContinuousClock.now - started
+        var metadata: Logger.Metadata = [
+            "method": .string(request.method.rawValue),
+            "path": .string(request.uri.path),
+            "status": .stringConvertible(response.status.code),
+            "duration_ms": .string(String(format: "%.2f", Double(elapsed.components.attoseconds) / 1e15 + Double(elapsed.components.seconds) * 1000)),
+        ]
+        if let failure, response.status.code >= 500 { metadata["error"] = .string(String(describing: failure)) }
+        logger.log(level: response.status.code >= 500 ? .error : .info, "request", metadata: metadata)
+        return response
+    }
+
+    private func answer(_ request: Request, context: Context, next: (Request, Context) async throws -> Response) async throws -> Response {
+        var request = request
+        if let length = request.headers[.contentLength].flatMap(Int.init), length > Self.bodyLimit {
+            throw APIFailure.payloadTooLarge
+        }
+        // A body without a length (chunked) is read up to the limit, and no further.
+        do { _ = try await request.collectBody(upTo: Self.bodyLimit) } catch { throw APIFailure.payloadTooLarge }
+        return try await next(request, context)
+    }
+
+    /// What the client is told for an error from anywhere below.
+    func failure(for error: any Error, path: String) -> APIFailure {
+        switch error {
+        case let failure as APIFailure:
+            return failure
+        case let error as ServerError:
+            return Self.failure(forServerError: error)
+        case let error as HTTPError:
+            switch error.status {
+            case .notFound:
+                // No route matched: a known address with another method is 405.
+                guard let methods = routes.methods(for: path) else { return .notFound }
+                let allow = methods.map(\.rawValue).sorted().joined(separator: ", ")
+                var failure = APIFailure(status: .methodNotAllowed, code: "method_not_allowed", message: "This address takes \(allow) only.")
+                failure.allow = allow
+                return failure
+            case .methodNotAllowed: return APIFailure(status: .methodNotAllowed, code: "method_not_allowed", message: "This address does not take that method.")
+            case .contentTooLarge: return .payloadTooLarge
+            default:
+                return APIFailure(status: error.status, code: error.status.code < 500 ? "invalid_request" : "internal", message: error.status.reasonPhrase)
+            }
+        default:
+            return APIFailure(status: .internalServerError, code: "internal", message: "Something went wrong on the server.")
+        }
+    }
+
+    /// The generated code wraps what fails while reading a request (and what the handler
+    /// throws) in `ServerError`. Only the operations that take a body have one to get wrong:
+    /// broken JSON is 400, JSON of the wrong shape 422; a path or query value not of its type
+    /// is 400.
+    private static func failure(forServerError error: ServerError) -> APIFailure {
+        if let failure = error.underlyingError as? APIFailure { return failure }
+        guard let decoding = error.underlyingError as? DecodingError, [.post, .patch].contains(error.request.method) else {
+            return .invalidRequest(.badRequest, "The request is not one this address takes: \(error.causeDescription)")
+        }
+        switch decoding {
+        case .dataCorrupted(let context) where context.codingPath.isEmpty:
+            return .invalidRequest(.badRequest, "The body is not valid JSON.")
+        case .dataCorrupted(let context), .keyNotFound(_, let context), .typeMismatch(_, let context), .valueNotFound(_, let context):
+            let field = context.codingPath.map(\.stringValue).joined(separator: ".")
+            return .invalidRequest(.unprocessableContent, field.isEmpty ? "The body is not of the expected shape." : "The field \(field) is missing, unknown or of the wrong type.")
+        @unknown default:
+            return .invalidRequest(.unprocessableContent, "The body is not of the expected shape.")
+        }
+    }
+
+    static func response(for failure: APIFailure) -> Response {
+        var headers = HTTPFields()
+        headers[.contentType] = "application/json; charset=utf-8"
+        if let retryAfter = failure.retryAfter { headers[.retryAfter] = String(retryAfter) }
+        if let allow = failure.allow { headers[.allow] = allow }
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = .sortedKeys
+        let body = (try? encoder.encode(ErrorBody(error: failure.code, message: failure.message))) ?? Data()
+        return Response(status: failure.status, headers: headers, body: .init(byteBuffer: ByteBuffer(bytes: body)))
+    }
+
+    private static var requestIDField: HTTPField.Name { HTTPField.Name("X-Request-Id")! }
+}
+
+/// SPEC's error body.
+private struct ErrorBody: Encodable {
+    let error: String
+    let message: String
+}

@@ -1,0 +1,41 @@
+import Foundation
+
+/// What a server keeps of its refresh tokens: only their hashes, each in the family of one
+/// sign-in, so a token presented twice can end that whole sign-in.
+public protocol RefreshTokenRepository: Sendable {
+    /// Stores a new token's hash as the start of a sign-in (`family`).
+    func issue(_ token: RefreshTokenRecord) async throws(AppError)
+    /// In one transaction: a live `presented` token is used up and `replacement` (same family)
+    /// stored; a used one ends its whole family; an unknown, expired or ended one changes nothing.
+    func rotate(_ presented: String, to replacement: String, expiresAt: Date, now: Date) async throws(AppError) -> RefreshOutcome
+    /// Ends a sign-in: none of the family's tokens works any more. Idempotent.
+    func revoke(family: String) async throws(AppError)
+}
+
+/// A refresh token as stored: never the token itself.
+public struct RefreshTokenRecord: Hashable, Sendable {
+    /// SHA-256 of the token, hex.
+    public let hash: String
+    /// The sign-in the token belongs to; every rotation stays in it.
+    public let family: String
+    public let userID: UserID
+    public let expiresAt: Date
+
+    public init(hash: String, family: String, userID: UserID, expiresAt: Date) {
+        self.hash = hash
+        self.family = family
+        self.userID = userID
+        self.expiresAt = expiresAt
+    }
+}
+
+/// What presenting a refresh token did.
+public enum RefreshOutcome: Hashable, Sendable {
+    /// The token was live: it is used up and the replacement stored.
+    case rotated(userID: UserID, family: String)
+    /// The token had been used before: its family is ended (a stolen token was replayed, or
+    /// the learner's own copy after the thief's).
+    case reused
+    /// Unknown, expired or already ended: nothing changed.
+    case rejected
+}

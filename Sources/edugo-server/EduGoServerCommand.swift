@@ -1,0 +1,80 @@
+import ArgumentParser
+import Foundation
+import Logging
+import Server
+
+@main
+struct EduGoServerCommand: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "edugo-server",
+        abstract: "The EduGo platform: the EduGo API over HTTP/JSON for any number of terminals.",
+        discussion: """
+            The database lives in --data-dir, else $XDG_DATA_HOME/edugo-server, else
+            ~/.local/share/edugo-server; it is seeded with the built-in catalog and the demo
+            account (demo@edugo.dev / edugo-demo). Logs are JSON lines on stderr.
+            SIGTERM or Ctrl-C stops accepting and lets requests in flight finish (at most 10 s).
+            """,
+        version: "0.1.0",
+        subcommands: [ImportCourses.self]
+    )
+
+    @Option(help: ArgumentHelp("The address to listen on.", valueName: "host"))
+    var host = "127.0.0.1"
+
+    @Option(help: ArgumentHelp("The port to listen on; 0 picks a free one and prints it.", valueName: "port"))
+    var port = 8080
+
+    @Option(name: .customLong("data-dir"), help: ArgumentHelp("Where the database and the signing key live.", valueName: "path"))
+    var dataDir: String?
+
+    @Option(name: .customLong("access-token-ttl"), help: ArgumentHelp("Lifetime of access tokens.", valueName: "seconds"))
+    var accessTokenTTL = 900
+
+    @Option(name: .customLong("log-level"), help: "trace, debug, info, notice, warning, error or critical.")
+    var logLevel: Logger.Level = .info
+
+    func validate() throws {
+        guard (0...65_535).contains(port) else { throw ValidationError("--port must be 0 to 65535") }
+        guard (1...86_400).contains(accessTokenTTL) else { throw ValidationError("--access-token-ttl must be 1 to 86400 seconds") }
+    }
+
+    func run() async throws {
+        let configuration = ServerConfiguration(
+            host: host,
+            port: port,
+            dataDirectory: ServerConfiguration.dataDirectory(option: dataDir, environment: ProcessInfo.processInfo.environment),
+            accessTokenTTL: accessTokenTTL,
+            logLevel: logLevel
+        )
+        do {
+            try await EduGoServer.run(configuration) { host, port in
+                // Printed once the socket is bound: scripts and tests wait for this line.
+                FileHandle.standardOutput.write(Data("EduGo server listening on http://\(host):\(port)\n".utf8))
+            }
+        } catch {
+            FileHandle.standardError.write(Data("edugo-server: \(PrintableText.make(String(describing: error)))\n".utf8))
+            throw ExitCode(1)
+        }
+    }
+}
+
+extension Logger.Level: @retroactive ExpressibleByArgument {}
+
+/// `edugo-server import-courses FILE [--data-dir PATH]`
+struct ImportCourses: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "import-courses",
+        abstract: "Add or update courses from a course JSON file in the server's database, in one transaction."
+    )
+
+    @Argument(help: ArgumentHelp("The course JSON file.", valueName: "file"))
+    var file: String
+
+    @ParentCommand var server: EduGoServerCommand
+
+    func run() throws {
+        let directory = ServerConfiguration.dataDirectory(option: server.dataDir, environment: ProcessInfo.processInfo.environment)
+        let code = ServerCourseImport.run(file: file, dataDirectory: directory)
+        if code != 0 { throw ExitCode(code) }
+    }
+}

@@ -1,0 +1,167 @@
+import Foundation
+import SharedKernel
+import Storage
+import Synchronization
+import TestSupport
+
+#if canImport(FoundationNetworking)
+import FoundationNetworking
+#endif
+
+/// The real `edugo-server` binary on a free loopback port (`--port 0`), with its own data
+/// directory. Tests speak HTTP to it, as any client would.
+final class ServerProcess: @unchecked Sendable {
+    let directory: TemporaryDirectory
+    let baseURL: URL
+    private let process: Process
+    private let errors: Pipe
+    private let errorLines = LockedLines()
+
+    /// Starts the server on `directory` (a fresh one by default) and returns once it printed
+    /// the address it listens on.
+    init(directory: TemporaryDirectory = TemporaryDirectory(prefix: "edugo-server-tests"), arguments: [String] = []) async throws {
+        self.directory = directory
+        process = Process()
+        process.executableURL = try Self.binary()
+        process.arguments = ["--port", "0", "--data-dir", directory.path] + arguments
+        let output = Pipe()
+        errors = Pipe()
+        process.standardOutput = output
+        process.standardError = errors
+        process.standardInput = FileHandle.nullDevice
+        let lines = errorLines
+        errors.fileHandleForReading.readabilityHandler = { handle in lines.append(handle.availableData) }
+        try process.run()
+
+        var line = Data()
+        while !line.contains(0x0A) {
+            let chunk = output.fileHandleForReading.availableData
+            if chunk.isEmpty { throw ServerTestError("edugo-server ended before it listened: \(errorLines.text)") }
+            line.append(chunk)
+        }
+        let text = String(decoding: line, as: UTF8.self).trimmingCharacters(in: .whitespacesAndNewlines)
+        guard text.hasPrefix("EduGo server listening on http://127.0.0.1:"), let url = URL(string: String(text.dropFirst("EduGo server listening on ".count))) else {
+            throw ServerTestError("unexpected first line: \(text)")
+        }
+        baseURL = url
+    }
+
+    deinit {
+        if process.isRunning { process.terminate() }
+    }
+
+    /// What the server wrote on stderr so far.
+    var log: String { errorLines.text }
+
+    func signal(_ number: Int32) {
+        kill(process.processIdentifier, number)
+    }
+
+    /// Waits for the process to end; its exit status.
+    func waitForExit() async -> Int32 {
+        while process.isRunning { try? await Task.sleep(for: .milliseconds(20)) }
+        return process.terminationStatus
+    }
+
+    /// Waits until the log has `count` lines containing `text`.
+    func waitForLog(_ text: String, after count: Int = 1, timeout: Duration = .seconds(20)) async throws {
+        let deadline = ContinuousClock.now + timeout
+        while log.components(separatedBy: text).count - 1 < count {
+            guard ContinuousClock.now < deadline else { throw ServerTestError("never logged \(text): \(log)") }
+            try await Task.sleep(for: .milliseconds(10))
+        }
+    }
+
+    static func binary() throws -> URL {
+        let candidates = [
+            URL(fileURLWithPath: CommandLine.arguments[0]).deletingLastPathComponent().appendingPathComponent("edugo-server"),
+            URL(fileURLWithPath: #filePath).deletingLastPathComponent().appendingPathComponent("../../.build/debug/edugo-server").standardized,
+        ]
+        guard let found = candidates.first(where: { FileManager.default.isExecutableFile(atPath: $0.path) }) else {
+            throw ServerTestError("edugo-server was not built next to the tests: \(candidates.map(\.path))")
+        }
+        return found
+    }
+
+    /// A data directory made before the server starts: the built-in catalog, and the demo
+    /// learner and `learners` more (learner1@example.com …, password `password-1` …) hashed
+    /// cheaply, so tests sign in fast. Sign-in costs the same code either way: the cost is in
+    /// the stored hash.
+    static func preparedDirectory(learners: Int = 0, courses: [CourseEntry] = []) async throws -> TemporaryDirectory {
+        let directory = TemporaryDirectory(prefix: "edugo-server-tests")
+        let hasher = PasswordHasher(rounds: 1)
+        let database = try AppDatabase.open(directory: directory.url, passwordHasher: hasher)
+        let accounts = SQLiteAccountRepository(database: database, hasher: hasher)
+        for number in stride(from: 1, through: learners, by: 1) {
+            _ = try await accounts.register(name: "Learner", email: "learner\(number)@example.com", password: "password-\(number)")
+        }
+        if !courses.isEmpty { _ = try database.importCourses(entries: courses) }
+        return directory
+    }
+}
+
+struct ServerTestError: Error, CustomStringConvertible {
+    let description: String
+    init(_ description: String) { self.description = description }
+}
+
+/// Bytes appended from the pipe's reading thread, read by the test.
+private final class LockedLines: Sendable {
+    private let data = Mutex(Data())
+
+    func append(_ chunk: Data) {
+        data.withLock { $0.append(chunk) }
+    }
+
+    var text: String {
+        data.withLock { String(decoding: $0, as: UTF8.self) }
+    }
+}
+
+/// One HTTP exchange's answer.
+struct HTTPAnswer: Sendable {
+    let status: Int
+    let headers: [String: String]
+    let body: Data
+
+    /// The body as a JSON object.
+    var json: [String: Any] { (try? JSONSerialization.jsonObject(with: body)) as? [String: Any] ?? [:] }
+    var errorCode: String? { json["error"] as? String }
+}
+
+/// A plain HTTP client: exactly the bytes a test means, however wrong.
+struct HTTPClient: Sendable {
+    let baseURL: URL
+    var token: String?
+
+    func send(_ method: String, _ path: String, json: Any? = nil, body: Data? = nil, headers: [String: String] = [:]) async throws -> HTTPAnswer {
+        var request = URLRequest(url: URL(string: path, relativeTo: baseURL)!)
+        request.httpMethod = method
+        if let token { request.setValue("Bearer \(token)", forHTTPHeaderField: "Authorization") }
+        if let json {
+            request.httpBody = try JSONSerialization.data(withJSONObject: json)
+            request.setValue("application/json", forHTTPHeaderField: "Content-Type")
+        } else if let body {
+            request.httpBody = body
+        }
+        for (name, value) in headers { request.setValue(value, forHTTPHeaderField: name) }
+        let (data, response) = try await URLSession.shared.data(for: request)
+        let http = response as! HTTPURLResponse
+        var fields: [String: String] = [:]
+        for (name, value) in http.allHeaderFields { fields[String(describing: name).lowercased()] = String(describing: value) }
+        return HTTPAnswer(status: http.statusCode, headers: fields, body: data)
+    }
+
+    func get(_ path: String) async throws -> HTTPAnswer { try await send("GET", path) }
+
+    /// Signs in and returns a client that carries the access token, with the session.
+    func signedIn(email: String = "demo@edugo.dev", password: String = "edugo-demo") async throws -> (HTTPClient, [String: Any]) {
+        let answer = try await send("POST", "/v1/sessions", json: ["email": email, "password": password])
+        guard answer.status == 201, let token = answer.json["access_token"] as? String else {
+            throw ServerTestError("sign-in of \(email) answered \(answer.status): \(String(decoding: answer.body, as: UTF8.self))")
+        }
+        var client = self
+        client.token = token
+        return (client, answer.json)
+    }
+}
