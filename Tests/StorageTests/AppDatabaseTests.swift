@@ -22,7 +22,7 @@ struct AppDatabaseTests {
         }
         #expect(tables == [
             "course", "course_search", "course_search_config", "course_search_data", "course_search_docsize",
-            "course_search_idx", "enrollment", "favourite", "grdb_migrations", "lesson", "lesson_progress", "session", "user",
+            "course_search_idx", "enrollment", "favourite", "grdb_migrations", "lesson", "lesson_progress", "refresh_token", "session", "user",
         ])
     }
 
