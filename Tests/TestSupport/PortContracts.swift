@@ -121,6 +121,13 @@ enum Contract {
 
 extension ContractCase {
     static let courses: [ContractCase] = [
+        ContractCase(port: "courses", name: "a blank query counts every course, after adding some and updating others") { store in
+            let before = try await store.courses.count(matching: "")
+            guard case .exactly(let start) = before else { throw ContractFailure(description: "a blank count is exact: \(before)") }
+            try await store.addCourses([(Contract.course("n-1", "New One"), nil), (Contract.course("n-2", "New Two"), nil)])
+            try await store.addCourses([(Contract.course("n-1", "New One, renamed"), nil), (Contract.course("n-3", "New Three"), nil)])
+            try checkEqual(try await store.courses.count(matching: ""), .exactly(start + 3), "count")
+        },
         ContractCase(port: "courses", name: "pages walk the catalog in title order both ways, keys rising") { store in
             let titles = ["Échecs", "beta", "Alpha", "alpha", "Gamma", "delta"]
             try await store.addCourses(titles.enumerated().map { (Contract.course(CourseID("c-\($0.offset)"), $0.element), nil) })

@@ -256,6 +256,24 @@ enum Migrations {
                 """)
         }
 
+        // The size of the catalog, kept by triggers: counting a million rows for every blank
+        // catalog page cost 5.5 ms, most of a server's time per page.
+        migrator.registerMigration("v11-catalog-size") { db in
+            try db.execute(sql: """
+                CREATE TABLE catalog_size (
+                    id INTEGER PRIMARY KEY CHECK (id = 1),
+                    courses INTEGER NOT NULL
+                );
+                INSERT INTO catalog_size (id, courses) SELECT 1, count(*) FROM course;
+                CREATE TRIGGER catalog_size_after_insert AFTER INSERT ON course BEGIN
+                    UPDATE catalog_size SET courses = courses + 1 WHERE id = 1;
+                END;
+                CREATE TRIGGER catalog_size_after_delete AFTER DELETE ON course BEGIN
+                    UPDATE catalog_size SET courses = courses - 1 WHERE id = 1;
+                END;
+                """)
+        }
+
         return migrator
     }
 }
