@@ -6,12 +6,19 @@ import SharedKernel
 enum CourseRow {
     static let columns = qualifiedColumns(table: "course")
 
+    /// The columns a `Course` is read from, in the order every query selects them first.
+    private static let columnNames = [
+        "id", "title", "instructor", "category", "level", "duration_minutes", "price_minor", "currency",
+        "capacity", "enrolled_count", "tags", "prerequisite_id", "active", "description", "lesson_count",
+    ]
+    /// How many columns `qualifiedColumns` selects: what a query adds comes after them.
+    static var columnCount: Int { columnNames.count }
+    private static let positions = Dictionary(uniqueKeysWithValues: columnNames.enumerated().map { ($0.element, $0.offset) })
+
     /// The columns a `Course` is read from, qualified so they can be joined with other tables.
+    /// Every query that reads courses selects these first: `course(from:)` reads by position.
     static func qualifiedColumns(table: String) -> String {
-        [
-            "id", "title", "instructor", "category", "level", "duration_minutes", "price_minor", "currency",
-            "capacity", "enrolled_count", "tags", "prerequisite_id", "active", "description", "lesson_count",
-        ].map { "\(table).\($0)" }.joined(separator: ", ")
+        columnNames.map { "\(table).\($0)" }.joined(separator: ", ")
     }
 
     /// Reads one course by id inside a transaction; `DamagedRow` when it is stored out of range.
@@ -20,10 +27,11 @@ enum CourseRow {
             .map(course(from:))
     }
 
-    /// The course a row holds, every value checked against `CourseLimits`.
+    /// The course a row holds, every value checked against `CourseLimits`. The row starts
+    /// with `qualifiedColumns`, in their order.
     static func course(from row: Row) throws -> Course {
-        let idText = (row["id"] as DatabaseValue?).flatMap { String.fromDatabaseValue($0) } ?? "?"
-        let reader = RowReader(row: row, what: "course \(idText.debugDescription)")
+        let idText = (row[0] as DatabaseValue?).flatMap { String.fromDatabaseValue($0) } ?? "?"
+        let reader = RowReader(row: row, what: "course \(idText.debugDescription)", positions: positions)
         let levelName = try reader.string("level")
         guard let level = CourseLevel(rawValue: levelName) else {
             throw DamagedRow(description: "course \(idText.debugDescription): level \(levelName.debugDescription) is unknown")

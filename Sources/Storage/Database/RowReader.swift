@@ -14,9 +14,14 @@ struct RowReader {
     let row: Row
     /// For messages: `course "swift-101"`.
     let what: String
+    /// Where columns are in the row, when the query fixes it: GRDB's look-up by name
+    /// lowercases every column name on every read, which was the largest single cost of
+    /// reading a page of courses.
+    var positions: [String: Int]?
 
     private func value(_ column: String) -> DatabaseValue {
-        row[column] as DatabaseValue? ?? .null
+        if let index = positions?[column] { return row[index] as DatabaseValue? ?? .null }
+        return row[column] as DatabaseValue? ?? .null
     }
 
     private func damaged(_ column: String, _ problem: String) -> DamagedRow {

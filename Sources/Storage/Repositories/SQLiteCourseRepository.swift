@@ -51,7 +51,8 @@ public struct SQLiteCourseRepository: CourseRepository {
             let (sql, arguments) = pageSQL(plan, learner: learner, bound: bound, descending: descending, limit: wanted)
             let raw = try Row.fetchAll(db.cachedStatement(sql: sql), arguments: arguments)
             for row in raw {
-                guard let key = row["catalog_key"] as Int64? else { continue }
+                // `catalog_key` follows the course's columns (by position: see `CourseRow`).
+                guard let key = row[CourseRow.columnCount] as Int64? else { continue }
                 bound = key
                 if let course = try? CourseRow.course(from: row) {
                     rows.append(CatalogRow(key: CatalogKey(key), course: course))
