@@ -274,7 +274,8 @@ public actor InMemoryStore: CourseRepository, EnrollmentRepository, FavouritesRe
 
     // MARK: - RefreshTokenRepository
 
-    public func issue(_ token: RefreshTokenRecord) async throws(AppError) {
+    public func issue(_ token: RefreshTokenRecord, now: Date) async throws(AppError) {
+        refreshTokens = refreshTokens.filter { $0.value.record.expiresAt > now }
         refreshTokens[token.hash] = (token, false, false)
     }
 

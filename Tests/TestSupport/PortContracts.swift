@@ -411,8 +411,8 @@ extension ContractCase {
         ContractCase(port: "refreshTokens", name: "a live token rotates once; presenting it again ends its family but no other") { store in
             let demo = try await Contract.demo(store)
             let later = Date().addingTimeInterval(3600)
-            try await store.refreshTokens.issue(RefreshTokenRecord(hash: "h1", family: "f1", userID: demo.id, expiresAt: later))
-            try await store.refreshTokens.issue(RefreshTokenRecord(hash: "other", family: "f2", userID: demo.id, expiresAt: later))
+            try await store.refreshTokens.issue(RefreshTokenRecord(hash: "h1", family: "f1", userID: demo.id, expiresAt: later), now: Date())
+            try await store.refreshTokens.issue(RefreshTokenRecord(hash: "other", family: "f2", userID: demo.id, expiresAt: later), now: Date())
 
             try checkEqual(try await store.refreshTokens.rotate("h1", to: "h2", expiresAt: later, now: Date()), .rotated(userID: demo.id, family: "f1"), "rotated")
             try checkEqual(try await store.refreshTokens.rotate("h1", to: "h3", expiresAt: later, now: Date()), .reused, "reused")
@@ -422,8 +422,8 @@ extension ContractCase {
         ContractCase(port: "refreshTokens", name: "unknown, expired and revoked tokens are rejected and change nothing") { store in
             let demo = try await Contract.demo(store)
             let now = Date()
-            try await store.refreshTokens.issue(RefreshTokenRecord(hash: "old", family: "f1", userID: demo.id, expiresAt: now.addingTimeInterval(-1)))
-            try await store.refreshTokens.issue(RefreshTokenRecord(hash: "live", family: "f2", userID: demo.id, expiresAt: now.addingTimeInterval(3600)))
+            try await store.refreshTokens.issue(RefreshTokenRecord(hash: "old", family: "f1", userID: demo.id, expiresAt: now.addingTimeInterval(-1)), now: now.addingTimeInterval(-10))
+            try await store.refreshTokens.issue(RefreshTokenRecord(hash: "live", family: "f2", userID: demo.id, expiresAt: now.addingTimeInterval(3600)), now: now)
 
             try checkEqual(try await store.refreshTokens.rotate("nope", to: "x1", expiresAt: now, now: now), .rejected, "unknown")
             try checkEqual(try await store.refreshTokens.rotate("old", to: "x2", expiresAt: now, now: now), .rejected, "expired")

@@ -24,7 +24,15 @@ actor SignInRateLimiter {
     func recordFailure(for email: String) {
         let key = Self.key(email)
         failures[key] = prune(key) + [now()]
+        // Failures for ever new emails must not grow without end: past this many emails, the
+        // ones whose failures all left the window are forgotten.
+        if failures.count > Self.pruneAbove {
+            let cutoff = now().addingTimeInterval(-window)
+            failures = failures.filter { $0.value.contains { $0 > cutoff } }
+        }
     }
+
+    static let pruneAbove = 10_000
 
     func recordSuccess(for email: String) {
         failures[Self.key(email)] = nil

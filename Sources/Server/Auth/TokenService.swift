@@ -52,9 +52,11 @@ struct TokenService: Sendable {
     func startSession(for userID: UserID) async throws -> IssuedTokens {
         let family = Self.randomToken()
         let refresh = Self.randomToken()
-        try await refreshTokens.issue(RefreshTokenRecord(
-            hash: Self.hash(refresh), family: family, userID: userID, expiresAt: now().addingTimeInterval(refreshTokenTTL)
-        ))
+        let issued = now()
+        try await refreshTokens.issue(
+            RefreshTokenRecord(hash: Self.hash(refresh), family: family, userID: userID, expiresAt: issued.addingTimeInterval(refreshTokenTTL)),
+            now: issued
+        )
         return IssuedTokens(accessToken: try await accessToken(for: userID, family: family), refreshToken: refresh, expiresIn: accessTokenTTL)
     }
 

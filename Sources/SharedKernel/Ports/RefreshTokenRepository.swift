@@ -3,8 +3,9 @@ import Foundation
 /// What a server keeps of its refresh tokens: only their hashes, each in the family of one
 /// sign-in, so a token presented twice can end that whole sign-in.
 public protocol RefreshTokenRepository: Sendable {
-    /// Stores a new token's hash as the start of a sign-in (`family`).
-    func issue(_ token: RefreshTokenRecord) async throws(AppError)
+    /// Stores a new token's hash as the start of a sign-in (`family`), and forgets the tokens
+    /// expired by `now`: a used token is kept only as long as replaying it could matter.
+    func issue(_ token: RefreshTokenRecord, now: Date) async throws(AppError)
     /// In one transaction: a live `presented` token is used up and `replacement` (same family)
     /// stored; a used one ends its whole family; an unknown, expired or ended one changes nothing.
     func rotate(_ presented: String, to replacement: String, expiresAt: Date, now: Date) async throws(AppError) -> RefreshOutcome

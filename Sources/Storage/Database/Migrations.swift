@@ -253,6 +253,7 @@ enum Migrations {
                     revoked INTEGER NOT NULL DEFAULT 0
                 );
                 CREATE INDEX refresh_token_by_family ON refresh_token(family);
+                CREATE INDEX refresh_token_by_expiry ON refresh_token(expires_at);
                 """)
         }
 

@@ -10,8 +10,9 @@ public struct SQLiteRefreshTokenRepository: RefreshTokenRepository {
         self.database = database
     }
 
-    public func issue(_ token: RefreshTokenRecord) async throws(AppError) {
+    public func issue(_ token: RefreshTokenRecord, now: Date) async throws(AppError) {
         try await database.write { db in
+            try db.execute(sql: "DELETE FROM refresh_token WHERE expires_at <= ?", arguments: [now])
             try db.execute(
                 sql: "INSERT INTO refresh_token (hash, family, user_id, expires_at) VALUES (?, ?, ?, ?)",
                 arguments: [token.hash, token.family, token.userID.rawValue, token.expiresAt]
