@@ -10,33 +10,34 @@ import FoundationNetworking
 
 /// The real `edugo-server` binary on a free loopback port (`--port 0`), with its own data
 /// directory. Tests speak HTTP to it, as any client would.
-final class ServerProcess: @unchecked Sendable {
+final class ServerProcess: Sendable {
     let directory: TemporaryDirectory
     let baseURL: URL
-    private let process: Process
-    private let errors: Pipe
+    /// The child process; a `Mutex` makes it safe to signal from any task.
+    private let process: Mutex<Process>
     private let errorLines = LockedLines()
 
     /// Starts the server on `directory` (a fresh one by default) and returns once it printed
     /// the address it listens on.
     init(directory: TemporaryDirectory = TemporaryDirectory(prefix: "edugo-server-tests"), arguments: [String] = []) async throws {
         self.directory = directory
-        process = Process()
-        process.executableURL = try Self.binary()
-        process.arguments = ["--port", "0", "--data-dir", directory.path] + arguments
+        let child = Process()
+        child.executableURL = try Self.binary()
+        child.arguments = ["--port", "0", "--data-dir", directory.path] + arguments
         let output = Pipe()
-        errors = Pipe()
-        process.standardOutput = output
-        process.standardError = errors
-        process.standardInput = FileHandle.nullDevice
+        let errors = Pipe()
+        child.standardOutput = output
+        child.standardError = errors
+        child.standardInput = FileHandle.nullDevice
         let lines = errorLines
         errors.fileHandleForReading.readabilityHandler = { handle in lines.append(handle.availableData) }
-        try process.run()
+        try child.run()
+        process = Mutex(child)
 
         var line = Data()
         while !line.contains(0x0A) {
             let chunk = output.fileHandleForReading.availableData
-            if chunk.isEmpty { throw ServerTestError("edugo-server ended before it listened: \(errorLines.text)") }
+            if chunk.isEmpty { throw ServerTestError("edugo-server ended before it listened: \(lines.text)") }
             line.append(chunk)
         }
         let text = String(decoding: line, as: UTF8.self).trimmingCharacters(in: .whitespacesAndNewlines)
@@ -47,20 +48,20 @@ final class ServerProcess: @unchecked Sendable {
     }
 
     deinit {
-        if process.isRunning { process.terminate() }
+        process.withLock { if $0.isRunning { $0.terminate() } }
     }
 
     /// What the server wrote on stderr so far.
     var log: String { errorLines.text }
 
     func signal(_ number: Int32) {
-        kill(process.processIdentifier, number)
+        _ = process.withLock { kill($0.processIdentifier, number) }
     }
 
     /// Waits for the process to end; its exit status.
     func waitForExit() async -> Int32 {
-        while process.isRunning { try? await Task.sleep(for: .milliseconds(20)) }
-        return process.terminationStatus
+        while process.withLock({ $0.isRunning }) { try? await Task.sleep(for: .milliseconds(20)) }
+        return process.withLock { $0.terminationStatus }
     }
 
     /// Waits until the log has `count` lines containing `text`.
