@@ -9,9 +9,10 @@ struct EduGoServerCommand: AsyncParsableCommand {
         commandName: "edugo-server",
         abstract: "The EduGo platform: the EduGo API over HTTP/JSON for any number of terminals.",
         discussion: """
-            The database lives in --data-dir, else $XDG_DATA_HOME/edugo-server, else
-            ~/.local/share/edugo-server; it is seeded with the built-in catalog and the demo
+            The database lives in --data-dir, else $XDG_DATA_HOME/edugo-server, else \
+            ~/.local/share/edugo-server; it is seeded with the built-in catalog and the demo \
             account (demo@edugo.dev / edugo-demo). Logs are JSON lines on stderr.
+
             SIGTERM or Ctrl-C stops accepting and lets requests in flight finish (at most 10 s).
             """,
         version: "0.1.0",
