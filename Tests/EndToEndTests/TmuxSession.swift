@@ -183,7 +183,6 @@ final class TmuxSession {
     enum TmuxError: Error {
         case failed(String)
         case timedOut(String)
-        case missingBinary(String)
     }
 
     private var tmuxArguments: [String] { ["tmux", "-L", socket, "-f", "/dev/null"] }
@@ -247,16 +246,9 @@ final class TmuxSession {
         return String(decoding: output, as: UTF8.self)
     }
 
-    /// The `tui` built next to this test bundle (`swift test` builds every product).
+    /// The `tui` built next to this test bundle.
     static func binaryPath() throws -> String {
-        let candidates = [
-            URL(fileURLWithPath: CommandLine.arguments[0]).deletingLastPathComponent().appendingPathComponent("tui"),
-            URL(fileURLWithPath: #filePath).deletingLastPathComponent().appendingPathComponent("../../.build/debug/tui").standardized,
-        ]
-        guard let found = candidates.first(where: { FileManager.default.isExecutableFile(atPath: $0.path) }) else {
-            throw TmuxError.missingBinary("tui was not built next to the tests: \(candidates.map(\.path))")
-        }
-        return found.path
+        try BuiltProduct.path("tui")
     }
 
     static func quote(_ text: String) -> String {
@@ -266,17 +258,5 @@ final class TmuxSession {
 
 /// Runs `tui` with pipes for stdin, stdout and stderr (so not a terminal).
 func runTUI(_ arguments: [String]) throws -> (status: Int32, output: String, errors: String) {
-    let process = Process()
-    process.executableURL = URL(fileURLWithPath: try TmuxSession.binaryPath())
-    process.arguments = arguments
-    let output = Pipe()
-    let errors = Pipe()
-    process.standardOutput = output
-    process.standardError = errors
-    process.standardInput = Pipe()
-    try process.run()
-    let out = String(decoding: output.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
-    let err = String(decoding: errors.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
-    process.waitUntilExit()
-    return (process.terminationStatus, out, err)
+    try BuiltProduct.run("tui", arguments)
 }

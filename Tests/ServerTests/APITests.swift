@@ -119,7 +119,7 @@ struct APITests {
         #expect(anonymous.status == 401 && anonymous.errorCode == "unauthorized")
     }
 
-    @Test("tokens: missing, tampered or signed with another key → 401 unauthorized; expired → 401 token_expired")
+    @Test("tokens: missing, forged (another learner, same signature) or garbage → 401 unauthorized; expired → 401 token_expired")
     func tokens() async throws {
         let server = try await ServerProcess(directory: try await ServerProcess.preparedDirectory(), arguments: ["--access-token-ttl", "1"])
         let (client, _) = try await HTTPClient(baseURL: server.baseURL).signedIn()
@@ -358,29 +358,14 @@ struct APITests {
               "duration_minutes": 60, "price": 0, "currency": "EUR", "description": "Ownership, gently."}]
             """.utf8).write(to: file)
 
-        let imported = try runServer(["import-courses", file.path, "--data-dir", directory.path])
-        let refused = try runServer(["import-courses", "/no/such/file.json", "--data-dir", directory.path])
+        let imported = try BuiltProduct.run("edugo-server", ["import-courses", file.path, "--data-dir", directory.path])
+        let refused = try BuiltProduct.run("edugo-server", ["import-courses", "/no/such/file.json", "--data-dir", directory.path])
         let server = try await ServerProcess(directory: TemporaryDirectory(url: directory.url))
         let course = try await HTTPClient(baseURL: server.baseURL).get("/v1/courses/rust-101")
 
         #expect(imported.status == 0 && imported.output.contains("1 added"))
         #expect(refused.status == 1 && refused.errors.hasPrefix("edugo-server: "))
         #expect(course.status == 200 && course.json["title"] as? String == "Rust from Zero")
-    }
-
-    private func runServer(_ arguments: [String]) throws -> (status: Int32, output: String, errors: String) {
-        let process = Process()
-        process.executableURL = try ServerProcess.binary()
-        process.arguments = arguments
-        let output = Pipe()
-        let errors = Pipe()
-        process.standardOutput = output
-        process.standardError = errors
-        try process.run()
-        let out = String(decoding: output.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
-        let err = String(decoding: errors.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
-        process.waitUntilExit()
-        return (process.terminationStatus, out, err)
     }
 }
 

@@ -22,7 +22,7 @@ final class ServerProcess: Sendable {
     init(directory: TemporaryDirectory = TemporaryDirectory(prefix: "edugo-server-tests"), arguments: [String] = []) async throws {
         self.directory = directory
         let child = Process()
-        child.executableURL = try Self.binary()
+        child.executableURL = URL(fileURLWithPath: try BuiltProduct.path("edugo-server"))
         child.arguments = ["--port", "0", "--data-dir", directory.path] + arguments
         let output = Pipe()
         let errors = Pipe()
@@ -71,17 +71,6 @@ final class ServerProcess: Sendable {
             guard ContinuousClock.now < deadline else { throw ServerTestError("never logged \(text): \(log)") }
             try await Task.sleep(for: .milliseconds(10))
         }
-    }
-
-    static func binary() throws -> URL {
-        let candidates = [
-            URL(fileURLWithPath: CommandLine.arguments[0]).deletingLastPathComponent().appendingPathComponent("edugo-server"),
-            URL(fileURLWithPath: #filePath).deletingLastPathComponent().appendingPathComponent("../../.build/debug/edugo-server").standardized,
-        ]
-        guard let found = candidates.first(where: { FileManager.default.isExecutableFile(atPath: $0.path) }) else {
-            throw ServerTestError("edugo-server was not built next to the tests: \(candidates.map(\.path))")
-        }
-        return found
     }
 
     /// A data directory made before the server starts: the built-in catalog, and the demo
