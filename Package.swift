@@ -29,6 +29,9 @@ let package = Package(
         .package(url: "https://github.com/apple/swift-log", exact: "1.16.2"),
         .package(url: "https://github.com/apple/swift-nio", exact: "2.101.3"),
         .package(url: "https://github.com/groue/GRDB.swift", exact: "7.10.0"),
+        // The terminal's client of the server (RemoteStore).
+        .package(url: "https://github.com/swift-server/async-http-client", exact: "1.37.0"),
+        .package(url: "https://github.com/swift-server/swift-openapi-async-http-client", exact: "1.5.0"),
         // Tests only: random key sequences for the text field and the key decoder.
         .package(url: "https://github.com/x-sheep/swift-property-based", exact: "2.0.1"),
     ],
@@ -70,6 +73,7 @@ let package = Package(
                 "Favourites",
                 "Profile",
                 "SharedKernel",
+                "RemoteStore",
                 "Storage",
                 "Terminal",
                 "TerminalUI",
@@ -104,6 +108,22 @@ let package = Package(
                 .product(name: "OpenAPIRuntime", package: "swift-openapi-runtime"),
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
                 .product(name: "UnixSignals", package: "swift-service-lifecycle"),
+            ]
+        ),
+
+        // The SharedKernel ports over the API's generated client, for `tui --server`.
+        .target(
+            name: "RemoteStore",
+            dependencies: [
+                "EduGoAPI",
+                "SharedKernel",
+                .product(name: "AsyncHTTPClient", package: "async-http-client"),
+                .product(name: "Crypto", package: "swift-crypto"),
+                .product(name: "HTTPTypes", package: "swift-http-types"),
+                .product(name: "Logging", package: "swift-log"),
+                .product(name: "NIOCore", package: "swift-nio"),
+                .product(name: "OpenAPIAsyncHTTPClient", package: "swift-openapi-async-http-client"),
+                .product(name: "OpenAPIRuntime", package: "swift-openapi-runtime"),
             ]
         ),
 
@@ -156,6 +176,14 @@ let package = Package(
         .testTarget(name: "EndToEndTests", dependencies: ["TestSupport", .product(name: "GRDB", package: "GRDB.swift")]),
         .testTarget(name: "EduGoAPITests", dependencies: ["EduGoAPI", .product(name: "Crypto", package: "swift-crypto")]),
         .testTarget(name: "ServerTests", dependencies: ["Server", "SharedKernel", "Storage", "TestSupport"]),
+        .testTarget(
+            name: "RemoteStoreTests",
+            dependencies: [
+                "RemoteStore", "Server", "SharedKernel", "Storage", "TestSupport",
+                .product(name: "Logging", package: "swift-log"),
+                .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
+            ]
+        ),
         .testTarget(name: "FavouritesTests", dependencies: ["Favourites", "SharedKernel", "TerminalUI", "TestSupport"]),
         .testTarget(name: "ProfileTests", dependencies: ["Profile", "SharedKernel", "TerminalUI", "TestSupport"]),
         .testTarget(name: "SharedKernelTests", dependencies: ["SharedKernel", "TestSupport"]),

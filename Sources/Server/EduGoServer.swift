@@ -46,16 +46,34 @@ public enum EduGoServer {
         let logger = Logger(label: "edugo-server")
 
         let database = try AppDatabase.open(directory: configuration.dataDirectory)
-        let signingKey = try SigningKey.loadOrCreate(in: configuration.dataDirectory)
-        let tokens = await TokenService(
-            signingKey: signingKey, refreshTokens: SQLiteRefreshTokenRepository(database: database), accessTokenTTL: configuration.accessTokenTTL
+        let application = try await application(
+            database: database, dataDirectory: configuration.dataDirectory, host: configuration.host, port: configuration.port,
+            accessTokenTTL: configuration.accessTokenTTL, logger: logger, onListening: { port in onListening(configuration.host, port) }
         )
+        var groupConfiguration = ServiceGroupConfiguration(
+            services: [application], gracefulShutdownSignals: [.sigterm, .sigint], logger: logger
+        )
+        groupConfiguration.maximumGracefulShutdownDuration = .seconds(10)
+        try await ServiceGroup(configuration: groupConfiguration).run()
+    }
+}
+
+extension EduGoServer {
+    /// The platform over an open database, as a service: the executable runs it in a
+    /// service group; tests run it in their own process and cancel it when done. The
+    /// signing key is read from (or made in) `dataDirectory`.
+    public static func application(
+        database: AppDatabase, dataDirectory: URL, host: String = "127.0.0.1", port: Int = 0, accessTokenTTL: Int = 900,
+        passwordHasher: PasswordHasher = PasswordHasher(), logger: Logger, onListening: @escaping @Sendable (Int) -> Void
+    ) async throws -> some Service {
+        let signingKey = try SigningKey.loadOrCreate(in: dataDirectory)
+        let tokens = await TokenService(signingKey: signingKey, refreshTokens: SQLiteRefreshTokenRepository(database: database), accessTokenTTL: accessTokenTTL)
         let handler = EduGoAPIHandler(
             courses: SQLiteCourseRepository(database: database),
             enrollments: SQLiteEnrollmentRepository(database: database),
             favourites: SQLiteFavouritesRepository(database: database),
             profiles: SQLiteProfileRepository(database: database),
-            accounts: SQLiteAccountRepository(database: database),
+            accounts: SQLiteAccountRepository(database: database, hasher: passwordHasher),
             tokens: tokens,
             signInLimiter: SignInRateLimiter()
         )
@@ -69,21 +87,12 @@ public enum EduGoServer {
             configuration: Configuration(jsonEncodingOptions: [.withoutEscapingSlashes]),
             middlewares: [AuthorizationMiddleware()]
         )
-
-        let application = Application(
+        return Application(
             router: router,
-            configuration: .init(address: .hostname(configuration.host, port: configuration.port), serverName: nil),
-            onServerRunning: { channel in
-                let port = channel.localAddress?.port ?? configuration.port
-                onListening(configuration.host, port)
-            },
+            configuration: .init(address: .hostname(host, port: port), serverName: nil),
+            onServerRunning: { channel in onListening(channel.localAddress?.port ?? port) },
             logger: logger
         )
-        var groupConfiguration = ServiceGroupConfiguration(
-            services: [application], gracefulShutdownSignals: [.sigterm, .sigint], logger: logger
-        )
-        groupConfiguration.maximumGracefulShutdownDuration = .seconds(10)
-        try await ServiceGroup(configuration: groupConfiguration).run()
     }
 }
 

@@ -98,4 +98,15 @@ struct CatalogQueryTests {
         #expect(!CatalogQuery.parse("cat:data level:adv").dependsOnLearner)
         #expect(CatalogQuery.parse("is:open").countLimit < CatalogQuery.parse("swift").countLimit)
     }
+
+    @Test("the understood text asks the same and drops what was not understood", arguments: [
+        "Núñez  level:BEG", "swift is:free is:open", "cat:\"Web Dev\" async", "is:fav is:enrolled", "bogus:thing basics", "level:xyz", "",
+        "Straße Æble 3D",
+    ])
+    func understoodText(text: String) {
+        let query = CatalogQuery.parse(text)
+        let again = CatalogQuery.parse(query.understoodText)
+        #expect(again.asksTheSame(as: query))
+        #expect(again.unknown.isEmpty)
+    }
 }

@@ -354,11 +354,12 @@ extension ContractCase {
             try await store.favourites.setFavourite(false, userID: learner.id, courseID: "f-1")
             try await store.favourites.setFavourite(false, userID: learner.id, courseID: "f-1")
             try checkEqual(try await store.favourites.favourites(userID: learner.id).map(\.id), ["f-2"], "removed")
-            let other = try await store.sessions.createAccount(name: "Other Learner", email: "other-f@example.com", password: "password-1")
-            try checkEqual(try await store.favourites.favourites(userID: other.id).count, 0, "per learner")
             try await checkThrows(.courseNotFound("nope")) { () async throws(AppError) in
                 try await store.favourites.setFavourite(true, userID: learner.id, courseID: "nope")
             }
+            // Last: a remote store acts for the learner signed in through it, now this one.
+            let other = try await store.sessions.createAccount(name: "Other Learner", email: "other-f@example.com", password: "password-1")
+            try checkEqual(try await store.favourites.favourites(userID: other.id).count, 0, "per learner")
         },
     ]
 }

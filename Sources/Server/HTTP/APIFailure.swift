@@ -31,7 +31,7 @@ struct APIFailure: Error, Hashable, Sendable {
     static func rateLimited(retryAfter: Int) -> APIFailure {
         APIFailure(
             status: .tooManyRequests, code: "rate_limited",
-            message: "Too many failed sign-ins for this email. Try again in \(retryAfter) s.", retryAfter: retryAfter
+            message: AppError.tooManyAttempts(retryAfterSeconds: retryAfter).userMessage, retryAfter: retryAfter
         )
     }
 
@@ -41,9 +41,10 @@ struct APIFailure: Error, Hashable, Sendable {
         case .courseNotFound: self.init(status: .notFound, code: "course_not_found", message: error.userMessage)
         case .notEnrolled: self.init(status: .notFound, code: "not_enrolled", message: error.userMessage)
         case .noSuchLesson: self.init(status: .notFound, code: "lesson_not_found", message: error.userMessage)
-        case .notSignedIn: self = .unauthorized
+        case .notSignedIn, .sessionEnded: self = .unauthorized
         case .invalidCredentials: self.init(status: .unauthorized, code: "invalid_credentials", message: error.userMessage)
         case .emailTaken: self.init(status: .conflict, code: "email_taken", message: error.userMessage)
+        case .tooManyAttempts(let seconds): self = .rateLimited(retryAfter: seconds)
         case .invalidName: self.init(status: .unprocessableContent, code: "invalid_name", message: error.userMessage)
         case .invalidAccount(let rejection):
             let code = switch rejection.field {

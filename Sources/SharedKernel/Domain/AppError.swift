@@ -4,11 +4,16 @@ public enum AppError: Error, Hashable, Sendable {
     case connectivity
     case courseNotFound(CourseID)
     case notSignedIn
+    /// The server no longer honours the learner's session (it was ended, or the server lost
+    /// it): they must sign in again.
+    case sessionEnded
     /// Wrong email or wrong password: deliberately the same error for both.
     case invalidCredentials
     /// An account form broke a rule; the rejection names the field.
     case invalidAccount(AccountRejection)
     case emailTaken
+    /// Too many failed sign-ins for one email: the server takes no more for this long.
+    case tooManyAttempts(retryAfterSeconds: Int)
     /// A business rule said no; nothing was written.
     case refused(EnrollmentRefusal)
     /// A profile name broke SPEC's rules; nothing was written.
@@ -28,9 +33,12 @@ public enum AppError: Error, Hashable, Sendable {
         case .connectivity: "Cannot reach the EduGo catalog. Check your connection."
         case .courseNotFound: "This course no longer exists."
         case .notSignedIn: "Please sign in first."
+        case .sessionEnded: "Your session has ended — sign in again"
         case .invalidCredentials: "Invalid email or password"
         case .invalidAccount(let rejection): rejection.message
         case .emailTaken: "An account with that email already exists"
+        case .tooManyAttempts(let seconds):
+            "Too many failed sign-ins — try again in \(seconds < 90 ? "\(seconds) s" : "\((seconds + 59) / 60) min")"
         case .refused(let refusal): refusal.message
         case .invalidName(let rejection): rejection.message
         case .notEnrolled: "You are not enrolled in this course."
@@ -47,9 +55,11 @@ public enum AppError: Error, Hashable, Sendable {
         case .connectivity: "connectivity: data source unreachable"
         case .courseNotFound(let id): "course not found: \(id)"
         case .notSignedIn: "no session"
+        case .sessionEnded: "session ended by the server"
         case .invalidCredentials: "invalid credentials"
         case .invalidAccount(let rejection): "invalid account: \(rejection.field) \(rejection.message)"
         case .emailTaken: "email taken"
+        case .tooManyAttempts(let seconds): "rate limited for \(seconds) s"
         case .refused(let refusal): "refused: \(refusal)"
         case .invalidName(let rejection): "invalid name: \(rejection)"
         case .notEnrolled(let id): "not enrolled: \(id)"

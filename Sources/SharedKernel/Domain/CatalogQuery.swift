@@ -51,6 +51,21 @@ public struct CatalogQuery: Hashable, Sendable {
             && matchesNothing == other.matchesNothing
     }
 
+    /// The query as text again, with only what was understood (folded words, then the
+    /// filters): parsing it asks the same. For a store that passes the query on (the remote
+    /// one), so a filter nobody understood filters nothing there either. Empty for a query
+    /// that matches nothing; ask `matchesNothing` first.
+    public var understoodText: String {
+        var parts = words
+        if let category { parts.append("cat:\(category)") }
+        if let level { parts.append("level:\(level.rawValue)") }
+        if isFree { parts.append("is:free") }
+        if isOpen { parts.append("is:open") }
+        if isEnrolled { parts.append("is:enrolled") }
+        if isFavourite { parts.append("is:favourite") }
+        return parts.joined(separator: " ")
+    }
+
     /// Every store counts matches up to this many; past it the count is `.atLeast` this. A
     /// query that checks each match against the learner's own rows (`is:open`) stops sooner:
     /// those checks cost several index reads per match.

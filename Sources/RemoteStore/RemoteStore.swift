@@ -1,0 +1,351 @@
+import AsyncHTTPClient
+import EduGoAPI
+import Foundation
+import Logging
+import NIOCore
+import OpenAPIAsyncHTTPClient
+import OpenAPIRuntime
+import SharedKernel
+
+/// What the remote store tells the app besides the answers to its calls.
+public enum RemoteEvent: Sendable, Equatable {
+    /// The server refused to renew the learner's session: they must sign in again.
+    case sessionEnded
+}
+
+/// Every SharedKernel port over the EduGo API (SPEC.md, "Remote mode"): the same answers and
+/// the same `AppError`s as the local store, so the features cannot tell the two apart. The
+/// learner is the one signed in through this store; a call for anyone else is `.notSignedIn`.
+public struct RemoteStore: Sendable {
+    /// SPEC: every request has a time limit.
+    public static let defaultTimeLimit: Duration = .seconds(10)
+
+    public let server: URL
+    /// Told when the session ends; the app shows the sign-in screen.
+    public let events: AsyncStream<RemoteEvent>
+    let client: Client
+    let session: RemoteSession
+    let timeLimit: Duration
+    let logger: Logger
+
+    /// - Parameters:
+    ///   - server: the server's base URL (`http://host:port`).
+    ///   - dataDirectory: where the session file of this server is kept.
+    ///   - now: the clock tokens expire by (tests move it).
+    public init(
+        server: URL, dataDirectory: URL, timeLimit: Duration = RemoteStore.defaultTimeLimit,
+        httpClient: HTTPClient = .shared, logger: Logger = Logger(label: "edugo.remote", factory: { _ in SwiftLogNoOpLogHandler() }),
+        now: @escaping @Sendable () -> Date = Date.init
+    ) {
+        self.server = server
+        self.timeLimit = timeLimit
+        self.logger = logger
+        let seconds = timeLimit.components.seconds
+        let transport = AsyncHTTPClientTransport(configuration: .init(client: httpClient, timeout: .seconds(max(1, seconds))))
+        // The server writes dates as ISO 8601 without fractions, as the generated default reads them.
+        client = Client(serverURL: server, transport: transport, middlewares: [BearerMiddleware(), FailureMiddleware()])
+        let (events, continuation) = AsyncStream.makeStream(of: RemoteEvent.self, bufferingPolicy: .bufferingNewest(8))
+        self.events = events
+        session = RemoteSession(
+            client: client, server: server, file: SessionFile(directory: dataDirectory, server: server), now: now,
+            report: { continuation.yield($0) }
+        )
+    }
+
+    /// The host as the learner knows it, for `Cannot reach <host>`.
+    public var hostDescription: String {
+        guard let host = server.host else { return server.absoluteString }
+        return server.port.map { "\(host):\($0)" } ?? host
+    }
+
+    /// How many token refreshes this store has sent (tests of the de-duplication).
+    public var refreshCount: Int {
+        get async { await session.refreshCount }
+    }
+
+    // MARK: - Calls
+
+    /// One request within the time limit: no answer in time is the server being unreachable.
+    func limited<T: Sendable>(_ operation: @escaping @Sendable () async throws -> T) async throws -> T {
+        let limit = timeLimit
+        return try await withThrowingTaskGroup(of: T.self) { group in
+            group.addTask { try await operation() }
+            group.addTask {
+                try await Task.sleep(for: limit)
+                throw RemoteFailure.unreachable(detail: "no answer within \(limit)")
+            }
+            defer { group.cancelAll() }
+            guard let first = try await group.next() else { throw CancellationError() }
+            return first
+        }
+    }
+
+    /// A call that needs no learner.
+    func open<T: Sendable>(_ operation: @escaping @Sendable (Client) async throws -> T) async throws(RemoteFailure) -> T {
+        let client = self.client
+        do {
+            return try await limited { try await operation(client) }
+        } catch {
+            throw logged(RemoteFailure.from(error))
+        }
+    }
+
+    /// A call as the learner `userID`, with their access token (renewed as needed).
+    func authorized<T: Sendable>(as userID: UserID, _ operation: @escaping @Sendable (Client) async throws -> T) async throws(RemoteFailure) -> T {
+        let client = self.client
+        do {
+            return try await session.authorized(as: userID) { try await limited { try await operation(client) } }
+        } catch {
+            throw logged(error)
+        }
+    }
+
+    /// The app's log says what the screen does not: which server answered what.
+    private func logged(_ failure: RemoteFailure) -> RemoteFailure {
+        switch failure {
+        case .unreachable(let detail): logger.warning("server \(hostDescription) unusable", metadata: ["detail": "\(detail)"])
+        case .api(let status, _, _, _) where status >= 500: logger.warning("server error", metadata: ["detail": "\(failure.technicalDetail)"])
+        default: break
+        }
+        return failure
+    }
+}
+
+// MARK: - CourseRepository
+
+extension RemoteStore: CourseRepository {
+    public func page(_ query: CatalogQuery, for learner: UserID?, at position: CatalogPosition, limit: Int) async throws(AppError) -> [CatalogRow] {
+        guard !query.matchesNothing, limit > 0 else { return [] }
+        var rows: [CatalogRow] = []
+        // The API gives at most 100 a page; a longer page is read in steps.
+        var next = position
+        while rows.count < limit {
+            let wanted = min(limit - rows.count, 100)
+            let page = try await coursePage(query, for: learner, at: next, limit: wanted)
+            var found: [CatalogRow] = []
+            for item in page.courses {
+                do {
+                    found.append(CatalogRow(key: try CatalogKeyText.decode(item.value2.key), course: Course(item.value1)))
+                } catch {
+                    throw error.appError
+                }
+            }
+            switch next {
+            case .first, .after: rows += found
+            case .last, .before: rows.insert(contentsOf: found, at: 0)
+            }
+            guard found.count == wanted else { break }
+            switch next {
+            case .first, .after: next = .after(rows[rows.count - 1].key)
+            case .last, .before: next = .before(rows[0].key)
+            }
+        }
+        return rows
+    }
+
+    public func count(_ query: CatalogQuery, for learner: UserID?) async throws(AppError) -> CatalogCount {
+        guard !query.matchesNothing else { return .exactly(0) }
+        let page = try await coursePage(query, for: learner, at: .first, limit: 1)
+        let total = Int(clamping: page.total)
+        return page.totalIsLowerBound ? .atLeast(total) : .exactly(total)
+    }
+
+    private func coursePage(_ query: CatalogQuery, for learner: UserID?, at position: CatalogPosition, limit: Int) async throws(AppError) -> Components.Schemas.CoursePage {
+        let text = query.understoodText
+        let (after, before): (String?, String?) = switch position {
+        case .first: (nil, nil)
+        case .last: (nil, CatalogKeyText.end)
+        case .after(let key): (CatalogKeyText.encode(key), nil)
+        case .before(let key): (nil, CatalogKeyText.encode(key))
+        }
+        let request = Operations.ListCourses.Input.Query(query: text.isEmpty ? nil : text, after: after, before: before, limit: Int64(limit))
+        let operation: @Sendable (Client) async throws -> Components.Schemas.CoursePage = { client in
+            try await client.listCourses(query: request).ok.body.json
+        }
+        do {
+            // The learner's own filters need the token; the rest of the catalog is public.
+            if let learner, query.dependsOnLearner { return try await authorized(as: learner, operation) }
+            return try await open(operation)
+        } catch {
+            throw error.appError
+        }
+    }
+
+    public func course(id: CourseID) async throws(AppError) -> Course {
+        try await syllabus(of: id).course
+    }
+
+    public func syllabus(of id: CourseID) async throws(AppError) -> Syllabus {
+        let detail: Components.Schemas.CourseDetail
+        do {
+            detail = try await open { client in try await client.getCourse(path: .init(courseId: id.rawValue)).ok.body.json }
+        } catch {
+            throw Self.appError(error, course: id)
+        }
+        let lessons = detail.value2.lessons.map { Lesson(title: $0.title, minutes: Int(clamping: $0.minutes)) }
+        return Syllabus(course: Course(detail.value1), lessons: lessons)
+    }
+
+    /// The failures that name the course the request was about.
+    static func appError(_ failure: RemoteFailure, course: CourseID, lesson: Int = 0) -> AppError {
+        guard case .api(_, let code, _, _) = failure else { return failure.appError }
+        switch code {
+        case "course_not_found": return .courseNotFound(course)
+        case "not_enrolled": return .notEnrolled(course)
+        case "lesson_not_found": return .noSuchLesson(course, lesson)
+        default: return failure.appError
+        }
+    }
+}
+
+// MARK: - EnrollmentRepository
+
+extension RemoteStore: EnrollmentRepository {
+    public func enroll(userID: UserID, courseID: CourseID) async throws(AppError) -> Enrollment {
+        do {
+            let enrollment = try await authorized(as: userID) { client in
+                try await client.enroll(path: .init(courseId: courseID.rawValue)).created.body.json
+            }
+            return Enrollment(enrollment, userID: userID)
+        } catch {
+            if case .api(409, let code, _, _) = error { throw try await refusal(code: code, courseID: courseID) }
+            throw Self.appError(error, course: courseID)
+        }
+    }
+
+    public func unenroll(userID: UserID, courseID: CourseID) async throws(AppError) {
+        do {
+            _ = try await authorized(as: userID) { client in try await client.unenroll(path: .init(courseId: courseID.rawValue)).noContent }
+        } catch {
+            throw Self.appError(error, course: courseID)
+        }
+    }
+
+    public func setLesson(_ number: Int, done: Bool, userID: UserID, courseID: CourseID) async throws(AppError) -> Enrollment {
+        guard number >= 1 else { throw .noSuchLesson(courseID, number) }
+        let lesson = Int64(number)
+        do {
+            let enrollment = try await authorized(as: userID) { client in
+                if done {
+                    try await client.markLessonDone(path: .init(courseId: courseID.rawValue, lesson: lesson)).ok.body.json
+                } else {
+                    try await client.markLessonNotDone(path: .init(courseId: courseID.rawValue, lesson: lesson)).ok.body.json
+                }
+            }
+            return Enrollment(enrollment, userID: userID)
+        } catch {
+            throw Self.appError(error, course: courseID, lesson: number)
+        }
+    }
+
+    public func enrolledCourses(userID: UserID) async throws(AppError) -> [EnrolledCourse] {
+        do {
+            let list = try await authorized(as: userID) { client in try await client.listEnrollments().ok.body.json }
+            return list.enrollments.map { EnrolledCourse(course: Course($0.course), enrollment: Enrollment($0, userID: userID)) }
+        } catch {
+            throw error.appError
+        }
+    }
+
+    /// The refusal as the local store words it, which names the course (or its prerequisite).
+    private func refusal(code: String, courseID: CourseID) async throws(AppError) -> AppError {
+        let course = try await self.course(id: courseID)
+        switch code {
+        case "already_enrolled": return .refused(.alreadyEnrolled(title: course.title))
+        case "course_full": return .refused(.courseFull(title: course.title))
+        case "course_inactive": return .refused(.courseInactive(title: course.title))
+        case "prerequisite_missing":
+            guard let prerequisite = course.prerequisiteID else { return .refused(.courseInactive(title: course.title)) }
+            return .refused(.prerequisiteNotCompleted(prerequisiteTitle: try await self.course(id: prerequisite).title))
+        default: return .storage(.saving, detail: "refused: \(code)")
+        }
+    }
+}
+
+// MARK: - FavouritesRepository
+
+extension RemoteStore: FavouritesRepository {
+    public func setFavourite(_ isFavourite: Bool, userID: UserID, courseID: CourseID) async throws(AppError) {
+        let path = Operations.AddFavourite.Input.Path(courseId: courseID.rawValue)
+        do {
+            _ = try await authorized(as: userID) { client in
+                if isFavourite {
+                    _ = try await client.addFavourite(path: path).noContent
+                } else {
+                    _ = try await client.removeFavourite(path: .init(courseId: path.courseId)).noContent
+                }
+            }
+        } catch {
+            throw Self.appError(error, course: courseID)
+        }
+    }
+
+    public func favourites(userID: UserID) async throws(AppError) -> [Course] {
+        do {
+            return try await authorized(as: userID) { client in try await client.listFavourites().ok.body.json }.courses.map(Course.init)
+        } catch {
+            throw error.appError
+        }
+    }
+}
+
+// MARK: - ProfileRepository
+
+extension RemoteStore: ProfileRepository {
+    public func user(id: UserID) async throws(AppError) -> User {
+        do {
+            return User(try await authorized(as: id) { client in try await client.getMe().ok.body.json })
+        } catch {
+            throw error.appError
+        }
+    }
+
+    public func updateName(userID: UserID, to name: String) async throws(AppError) -> User {
+        do {
+            return User(try await authorized(as: userID) { client in try await client.updateMe(body: .json(.init(name: name))).ok.body.json })
+        } catch {
+            if case .api(_, "invalid_name", _, _) = error {
+                // The server's rules are the app's: the same check names the reason here.
+                if case .failure(let rejection) = ProfileName.validate(name) { throw .invalidName(rejection) }
+                throw .invalidName(.invalidCharacters)
+            }
+            throw error.appError
+        }
+    }
+}
+
+// MARK: - SessionRepository
+
+extension RemoteStore: SessionRepository {
+    public func restoreSession() async throws(AppError) -> User? {
+        try await session.restore()
+    }
+
+    public func signIn(email: String, password: String) async throws(AppError) -> User {
+        let started: Components.Schemas.Session
+        do {
+            started = try await open { client in try await client.signIn(body: .json(.init(email: email, password: password))).created.body.json }
+        } catch {
+            if case .api(429, _, _, let retryAfter) = error { throw .tooManyAttempts(retryAfterSeconds: retryAfter ?? 60) }
+            throw error.appError
+        }
+        return try await session.adopt(started)
+    }
+
+    public func createAccount(name: String, email: String, password: String) async throws(AppError) -> User {
+        let started: Components.Schemas.Session
+        do {
+            started = try await open { client in
+                try await client.createAccount(body: .json(.init(name: name, email: email, password: password))).created.body.json
+            }
+        } catch {
+            if case .api(_, "invalid_name", let message, _) = error { throw .invalidAccount(AccountRejection(field: .name, message: message)) }
+            throw error.appError
+        }
+        return try await session.adopt(started)
+    }
+
+    public func signOut(userID: UserID) async throws(AppError) {
+        await session.signOut(userID: userID)
+    }
+}

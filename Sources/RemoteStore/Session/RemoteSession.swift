@@ -1,0 +1,173 @@
+import EduGoAPI
+import Foundation
+import SharedKernel
+
+/// The learner's tokens for one server: the short-lived access token every `/v1/me` call
+/// carries, and the refresh token that renews it (kept in `SessionFile`). One refresh at a
+/// time: however many calls find the token expired together, they all wait for the same one.
+actor RemoteSession {
+    struct Tokens: Sendable {
+        var access: String
+        var expiresAt: Date
+        var user: User
+    }
+
+    private let client: Client
+    private let server: URL
+    private let file: SessionFile
+    private let now: @Sendable () -> Date
+    private let report: @Sendable (RemoteEvent) -> Void
+    private var tokens: Tokens?
+    /// The refresh under way, which every caller that needs one awaits.
+    private var refreshing: Task<Tokens, any Error>?
+    /// How many refreshes were sent (for tests of the de-duplication).
+    private(set) var refreshCount = 0
+    /// Moves on at every sign-in and sign-out, so a refresh that ends after one is not taken.
+    private var generation = 0
+
+    init(client: Client, server: URL, file: SessionFile, now: @escaping @Sendable () -> Date, report: @escaping @Sendable (RemoteEvent) -> Void) {
+        self.client = client
+        self.server = server
+        self.file = file
+        self.now = now
+        self.report = report
+    }
+
+    /// Who is signed in, if anyone.
+    var userID: UserID? { tokens?.user.id }
+
+    // MARK: - Starting and ending
+
+    /// Takes a new session from a sign-in or a new account: its refresh token goes to disk.
+    func adopt(_ session: Components.Schemas.Session) throws(AppError) -> User {
+        generation += 1
+        refreshing = nil
+        return try store(session).user
+    }
+
+    /// The learner of the stored refresh token, renewed now; nil when none is stored or the
+    /// server refused it (then it is forgotten).
+    func restore() async throws(AppError) -> User? {
+        guard file.read() != nil else { return nil }
+        do {
+            return try await refresh().user
+        } catch .sessionEnded {
+            return nil
+        }
+    }
+
+    /// Ends the session on the server when it answers, and here always.
+    func signOut(userID: UserID) async {
+        guard let tokens, tokens.user.id == userID else { return }
+        let access = tokens.access
+        forget()
+        _ = try? await Bearer.$token.withValue(access) { try await client.signOut() }
+    }
+
+    private func forget() {
+        generation += 1
+        refreshing = nil
+        tokens = nil
+        file.remove()
+    }
+
+    private func store(_ session: Components.Schemas.Session) throws(AppError) -> Tokens {
+        do {
+            try file.write(session.refreshToken, server: server)
+        } catch {
+            throw .storage(.saving, detail: "session file \(file.url.path): \(error)")
+        }
+        let stored = Tokens(access: session.accessToken, expiresAt: expiry(in: session.expiresIn), user: User(session.user))
+        tokens = stored
+        return stored
+    }
+
+    // MARK: - Authorized calls
+
+    /// Runs `call` with a fresh access token for `userID` (the learner signed in here):
+    /// renewed first when it is about to expire, and once more if the server says it has.
+    func authorized<T: Sendable>(as userID: UserID, _ call: @Sendable () async throws -> T) async throws(RemoteFailure) -> T {
+        guard let current = tokens, current.user.id == userID else { throw .app(.notSignedIn) }
+        var access = current.access
+        if current.expiresAt <= now() { access = try await renewed(replacing: access) }
+        do {
+            return try await Bearer.$token.withValue(access) { try await call() }
+        } catch {
+            let failure = RemoteFailure.from(error)
+            guard case .api(401, let code, _, _) = failure, code == "token_expired" || code == "unauthorized" else { throw failure }
+        }
+        access = try await renewed(replacing: access)
+        do {
+            return try await Bearer.$token.withValue(access) { try await call() }
+        } catch {
+            throw RemoteFailure.from(error)
+        }
+    }
+
+    /// An access token newer than `stale`: the one another caller already got, the refresh
+    /// under way, or a new refresh.
+    private func renewed(replacing stale: String) async throws(RemoteFailure) -> String {
+        if let tokens, tokens.access != stale { return tokens.access }
+        do {
+            return try await refresh().access
+        } catch {
+            throw .app(error)
+        }
+    }
+
+    /// One refresh for everyone who asks while it runs.
+    private func refresh() async throws(AppError) -> Tokens {
+        let task: Task<Tokens, any Error>
+        if let refreshing {
+            task = refreshing
+        } else {
+            guard let refreshToken = file.read() else { throw endedHere() }
+            task = Task { try await self.sendRefresh(refreshToken) }
+            refreshing = task
+        }
+        do {
+            return try await task.value
+        } catch {
+            throw error as? AppError ?? .connectivity
+        }
+    }
+
+    /// The refresh itself. What another sign-in or a sign-out did meanwhile wins over it.
+    private func sendRefresh(_ refreshToken: String) async throws(AppError) -> Tokens {
+        let started = generation
+        refreshCount += 1
+        defer { if generation == started { refreshing = nil } }
+        let session: Components.Schemas.Session
+        do {
+            session = try await client.refreshSession(body: .json(.init(refreshToken: refreshToken))).ok.body.json
+        } catch {
+            let failure = RemoteFailure.from(error)
+            if case .api(401, _, _, _) = failure, generation == started { throw endedHere() }
+            throw failure.appError
+        }
+        guard generation == started else {
+            guard let tokens else { throw .sessionEnded }
+            return tokens
+        }
+        return try store(session)
+    }
+
+    /// The server no longer knows this session: forget it and say so once.
+    private func endedHere() -> AppError {
+        let hadSession = tokens != nil || file.read() != nil
+        forget()
+        if hadSession { report(.sessionEnded) }
+        return .sessionEnded
+    }
+
+    private func expiry(in seconds: Int64) -> Date {
+        // Renew a little early, so a token never expires on its way to the server.
+        let lifetime = TimeInterval(max(seconds, 1))
+        return now().addingTimeInterval(lifetime - min(5, lifetime / 4))
+    }
+}
+
+/// The access token of the call in progress, which `BearerMiddleware` puts in its header.
+enum Bearer {
+    @TaskLocal static var token: String?
+}

@@ -1,0 +1,61 @@
+import Crypto
+import Foundation
+
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// The one thing remote mode keeps on disk: the refresh token of the learner signed in to one
+/// server, in `<data dir>/sessions/<hash of the URL>.json`, readable by its owner only.
+struct SessionFile: Sendable {
+    let url: URL
+
+    init(directory: URL, server: URL) {
+        let name = SHA256.hash(data: Data(server.absoluteString.utf8)).prefix(16).map { String(format: "%02x", $0) }.joined()
+        url = directory.appendingPathComponent("sessions", isDirectory: true).appendingPathComponent("\(name).json")
+    }
+
+    private struct Contents: Codable {
+        var server: String
+        var refreshToken: String
+    }
+
+    /// The stored refresh token; nil when there is none or it cannot be read.
+    func read() -> String? {
+        guard let data = try? Data(contentsOf: url), let contents = try? JSONDecoder().decode(Contents.self, from: data) else { return nil }
+        return contents.refreshToken
+    }
+
+    /// Replaces the stored token at once: a new file made 0600 from its first byte, then moved
+    /// over the old one, so a crash leaves the old token or the new one, never half of one.
+    func write(_ refreshToken: String, server: URL) throws {
+        let folder = url.deletingLastPathComponent()
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true, attributes: [.posixPermissions: 0o700])
+        let data = try JSONEncoder().encode(Contents(server: server.absoluteString, refreshToken: refreshToken))
+        let temporary = folder.appendingPathComponent(".\(url.lastPathComponent).\(getpid()).tmp")
+        unlink(temporary.path)
+        let descriptor = open(temporary.path, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0o600)
+        guard descriptor >= 0 else { throw POSIXFailure(call: "open", code: errno) }
+        let written = data.withUnsafeBytes { Glibc.write(descriptor, $0.baseAddress, $0.count) }
+        let synced = fsync(descriptor)
+        close(descriptor)
+        guard written == data.count, synced == 0 else {
+            unlink(temporary.path)
+            throw POSIXFailure(call: "write", code: errno)
+        }
+        guard rename(temporary.path, url.path) == 0 else {
+            unlink(temporary.path)
+            throw POSIXFailure(call: "rename", code: errno)
+        }
+    }
+
+    func remove() {
+        unlink(url.path)
+    }
+
+    struct POSIXFailure: Error, CustomStringConvertible {
+        let call: String
+        let code: Int32
+        var description: String { "\(call): \(String(cString: strerror(code)))" }
+    }
+}

@@ -1,0 +1,57 @@
+import Foundation
+import Logging
+@testable import Server
+import ServiceLifecycle
+import SharedKernel
+@testable import Storage
+import TestSupport
+
+/// The EduGo server in this test process, on a free loopback port over its own SQLite
+/// database: what the remote store is held to. `stop()` ends it, as a restart would.
+struct InProcessServer: Sendable {
+    let url: URL
+    let database: AppDatabase
+    let directory: TemporaryDirectory
+    private let running: Task<Void, any Error>
+
+    /// Starts a server over a fresh database (the demo learner, no courses) in `directory`.
+    static func start(
+        directory: TemporaryDirectory = TemporaryDirectory(prefix: "edugo-remote-tests"), accessTokenTTL: Int = 900, port: Int = 0
+    ) async throws -> InProcessServer {
+        let hasher = PasswordHasher(rounds: 1_000)
+        let database = try AppDatabase.open(directory: directory.url, passwordHasher: hasher, seedCatalog: { [] })
+        let (ports, listening) = AsyncStream.makeStream(of: Int.self)
+        let application = try await EduGoServer.application(
+            database: database, dataDirectory: directory.url, port: port, accessTokenTTL: accessTokenTTL, passwordHasher: hasher,
+            logger: Logger(label: "edugo-test-server", factory: { _ in SwiftLogNoOpLogHandler() }),
+            onListening: { port in
+                listening.yield(port)
+                listening.finish()
+            }
+        )
+        let running = Task { try await application.run() }
+        guard let bound = await ports.first(where: { _ in true }) else {
+            running.cancel()
+            throw TestServerError("the in-process server did not start")
+        }
+        return InProcessServer(url: URL(string: "http://127.0.0.1:\(bound)")!, database: database, directory: directory, running: running)
+    }
+
+    var port: Int { url.port ?? 0 }
+
+    /// Stops listening; requests in flight are cut.
+    func stop() async {
+        running.cancel()
+        _ = try? await running.value
+    }
+
+    /// Courses put straight into the server's database, as an import would.
+    func addCourses(_ entries: [(Course, [Lesson]?)]) throws {
+        _ = try database.importCourses(entries: entries.map { CourseEntry(course: $0.0, lessons: $0.1) })
+    }
+}
+
+struct TestServerError: Error, CustomStringConvertible {
+    let description: String
+    init(_ description: String) { self.description = description }
+}
