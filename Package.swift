@@ -180,6 +180,10 @@ let package = Package(
             name: "RemoteStoreTests",
             dependencies: [
                 "RemoteStore", "Server", "SharedKernel", "Storage", "TestSupport",
+                // A misbehaving server (garbage, silence) for the outage tests.
+                .product(name: "AsyncHTTPClient", package: "async-http-client"),
+                .product(name: "GRDB", package: "GRDB.swift"),
+                .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
             ]

@@ -19,6 +19,8 @@ public enum RemoteEvent: Sendable, Equatable {
 public struct RemoteStore: Sendable {
     /// SPEC: every request has a time limit.
     public static let defaultTimeLimit: Duration = .seconds(10)
+    /// How long log out waits for the server to end the session there; it ends here anyway.
+    static let signOutTimeLimit: Duration = .seconds(2)
 
     public let server: URL
     /// Told when the session ends; the app shows the sign-in screen.
@@ -28,13 +30,24 @@ public struct RemoteStore: Sendable {
     let timeLimit: Duration
     let logger: Logger
 
+    /// The HTTP client remote stores want: a refused connection fails the request at once
+    /// (AsyncHTTPClient would otherwise try again until the time limit, and a dead server
+    /// would look like a slow one). The owner shuts it down.
+    public static func makeHTTPClient() -> HTTPClient {
+        var configuration = HTTPClient.Configuration()
+        configuration.connectionPool.retryConnectionEstablishment = false
+        configuration.timeout = .init(connect: .seconds(Int64(defaultTimeLimit.components.seconds)))
+        return HTTPClient(eventLoopGroupProvider: .singleton, configuration: configuration)
+    }
+
     /// - Parameters:
     ///   - server: the server's base URL (`http://host:port`).
     ///   - dataDirectory: where the session file of this server is kept.
+    ///   - httpClient: from `makeHTTPClient()`, shut down by its owner after the store's last call.
     ///   - now: the clock tokens expire by (tests move it).
     public init(
-        server: URL, dataDirectory: URL, timeLimit: Duration = RemoteStore.defaultTimeLimit,
-        httpClient: HTTPClient = .shared, logger: Logger = Logger(label: "edugo.remote", factory: { _ in SwiftLogNoOpLogHandler() }),
+        server: URL, dataDirectory: URL, httpClient: HTTPClient, timeLimit: Duration = RemoteStore.defaultTimeLimit,
+        logger: Logger = Logger(label: "edugo.remote", factory: { _ in SwiftLogNoOpLogHandler() }),
         now: @escaping @Sendable () -> Date = Date.init
     ) {
         self.server = server
@@ -66,8 +79,8 @@ public struct RemoteStore: Sendable {
     // MARK: - Calls
 
     /// One request within the time limit: no answer in time is the server being unreachable.
-    func limited<T: Sendable>(_ operation: @escaping @Sendable () async throws -> T) async throws -> T {
-        let limit = timeLimit
+    func limited<T: Sendable>(to limit: Duration? = nil, _ operation: @escaping @Sendable () async throws -> T) async throws -> T {
+        let limit = min(limit ?? timeLimit, timeLimit)
         return try await withThrowingTaskGroup(of: T.self) { group in
             group.addTask { try await operation() }
             group.addTask {
@@ -101,7 +114,7 @@ public struct RemoteStore: Sendable {
     }
 
     /// The app's log says what the screen does not: which server answered what.
-    private func logged(_ failure: RemoteFailure) -> RemoteFailure {
+    func logged(_ failure: RemoteFailure) -> RemoteFailure {
         switch failure {
         case .unreachable(let detail): logger.warning("server \(hostDescription) unusable", metadata: ["detail": "\(detail)"])
         case .api(let status, _, _, _) where status >= 500: logger.warning("server error", metadata: ["detail": "\(failure.technicalDetail)"])
@@ -346,6 +359,15 @@ extension RemoteStore: SessionRepository {
     }
 
     public func signOut(userID: UserID) async throws(AppError) {
-        await session.signOut(userID: userID)
+        let client = self.client
+        await session.signOut(userID: userID) { access in
+            do {
+                _ = try await limited(to: Self.signOutTimeLimit) {
+                    try await Bearer.$token.withValue(access) { try await client.signOut() }
+                }
+            } catch {
+                _ = logged(RemoteFailure.from(error))
+            }
+        }
     }
 }

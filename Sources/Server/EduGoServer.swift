@@ -64,10 +64,11 @@ extension EduGoServer {
     /// signing key is read from (or made in) `dataDirectory`.
     public static func application(
         database: AppDatabase, dataDirectory: URL, host: String = "127.0.0.1", port: Int = 0, accessTokenTTL: Int = 900,
-        passwordHasher: PasswordHasher = PasswordHasher(), logger: Logger, onListening: @escaping @Sendable (Int) -> Void
+        passwordHasher: PasswordHasher = PasswordHasher(), now: @escaping @Sendable () -> Date = Date.init,
+        logger: Logger, onListening: @escaping @Sendable (Int) -> Void
     ) async throws -> some Service {
         let signingKey = try SigningKey.loadOrCreate(in: dataDirectory)
-        let tokens = await TokenService(signingKey: signingKey, refreshTokens: SQLiteRefreshTokenRepository(database: database), accessTokenTTL: accessTokenTTL)
+        let tokens = await TokenService(signingKey: signingKey, refreshTokens: SQLiteRefreshTokenRepository(database: database), accessTokenTTL: accessTokenTTL, now: now)
         let handler = EduGoAPIHandler(
             courses: SQLiteCourseRepository(database: database),
             enrollments: SQLiteEnrollmentRepository(database: database),

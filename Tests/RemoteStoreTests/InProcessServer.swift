@@ -1,9 +1,12 @@
+import AsyncHTTPClient
 import Foundation
+import RemoteStore
 import Logging
 @testable import Server
 import ServiceLifecycle
 import SharedKernel
 @testable import Storage
+import Synchronization
 import TestSupport
 
 /// The EduGo server in this test process, on a free loopback port over its own SQLite
@@ -16,13 +19,14 @@ struct InProcessServer: Sendable {
 
     /// Starts a server over a fresh database (the demo learner, no courses) in `directory`.
     static func start(
-        directory: TemporaryDirectory = TemporaryDirectory(prefix: "edugo-remote-tests"), accessTokenTTL: Int = 900, port: Int = 0
+        directory: TemporaryDirectory = TemporaryDirectory(prefix: "edugo-remote-tests"), accessTokenTTL: Int = 900, port: Int = 0,
+        clock: TestClock = TestClock()
     ) async throws -> InProcessServer {
         let hasher = PasswordHasher(rounds: 1_000)
         let database = try AppDatabase.open(directory: directory.url, passwordHasher: hasher, seedCatalog: { [] })
         let (ports, listening) = AsyncStream.makeStream(of: Int.self)
         let application = try await EduGoServer.application(
-            database: database, dataDirectory: directory.url, port: port, accessTokenTTL: accessTokenTTL, passwordHasher: hasher,
+            database: database, dataDirectory: directory.url, port: port, accessTokenTTL: accessTokenTTL, passwordHasher: hasher, now: { clock.now },
             logger: Logger(label: "edugo-test-server", factory: { _ in SwiftLogNoOpLogHandler() }),
             onListening: { port in
                 listening.yield(port)
@@ -39,7 +43,8 @@ struct InProcessServer: Sendable {
 
     var port: Int { url.port ?? 0 }
 
-    /// Stops listening; requests in flight are cut.
+    /// Ends the service (a client may still hold a connection it opened before, which no
+    /// longer answers: the tests that need the port refused use one nothing listens on).
     func stop() async {
         running.cancel()
         _ = try? await running.value
@@ -55,3 +60,18 @@ struct TestServerError: Error, CustomStringConvertible {
     let description: String
     init(_ description: String) { self.description = description }
 }
+
+/// A wall clock a test moves forward, to expire tokens without waiting.
+final class TestClock: Sendable {
+    private let offset = Mutex<TimeInterval>(0)
+
+    var now: Date { Date().addingTimeInterval(offset.withLock { $0 }) }
+
+    func advance(by seconds: TimeInterval) {
+        offset.withLock { $0 += seconds }
+    }
+}
+
+/// The test process's one HTTP client for its remote stores. AsyncHTTPClient wants every
+/// client shut down before it goes; this one lives as long as the process.
+let testHTTPClient = RemoteStore.makeHTTPClient()

@@ -19,7 +19,7 @@ struct RemoteContractTests {
             client.remove()
             server.directory.remove()
         }
-        let store = RemoteStore(server: server.url, dataDirectory: client.url)
+        let store = RemoteStore(server: server.url, dataDirectory: client.url, httpClient: testHTTPClient)
         do {
             try await contract.run(
                 ContractStore(

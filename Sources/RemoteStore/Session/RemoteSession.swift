@@ -56,12 +56,13 @@ actor RemoteSession {
         }
     }
 
-    /// Ends the session on the server when it answers, and here always.
-    func signOut(userID: UserID) async {
+    /// Ends the session here at once, and on the server through `revoke` (given the access
+    /// token), which the caller bounds in time: a learner never waits on a dead server to leave.
+    func signOut(userID: UserID, revoke: @Sendable (String) async -> Void) async {
         guard let tokens, tokens.user.id == userID else { return }
         let access = tokens.access
         forget()
-        _ = try? await Bearer.$token.withValue(access) { try await client.signOut() }
+        await revoke(access)
     }
 
     private func forget() {

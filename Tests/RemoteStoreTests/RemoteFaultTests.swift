@@ -1,0 +1,83 @@
+import Foundation
+import Hummingbird
+import Logging
+import RemoteStore
+import SharedKernel
+import Testing
+import TestSupport
+
+/// A server that is not an EduGo server, or not a well one: every answer that is not the
+/// API's is the server being unusable (`.connectivity`), never a crash and never a hang.
+@Suite("Remote faults")
+struct RemoteFaultTests {
+    /// Signs in (its session is well formed), then answers each read with another fault.
+    struct MisbehavingServer {
+        let url: URL
+        let running: Task<Void, any Error>
+
+        static func start() async throws -> MisbehavingServer {
+            let router = Router()
+            router.post("/v1/sessions") { _, _ in
+                Self.json("""
+                    {"access_token": "a", "refresh_token": "r", "expires_in": 900,
+                     "user": {"id": 1, "name": "Demo Learner", "email": "demo@edugo.dev", "role": "learner", "member_since": "2026-01-01T00:00:00Z"}}
+                    """, status: .created)
+            }
+            router.get("/v1/courses") { _, _ in
+                Response(status: .ok, headers: [.contentType: "text/html"], body: .init(byteBuffer: ByteBuffer(string: "<html><body>Welcome to nginx!</body></html>")))
+            }
+            router.get("/v1/courses/:id") { _, _ in Self.json("Internal Server Error", status: .internalServerError) }
+            router.get("/v1/me/favourites") { _, _ in Self.json(#"{"courses": [{"id": 7}]}"#) }
+            router.get("/v1/me") { _, _ in Self.json(#"{"error": "teapot", "message": "I am a teapot"}"#, status: .badGateway) }
+            router.get("/v1/me/enrollments") { _, _ -> Response in
+                try await Task.sleep(for: .seconds(3_600))
+                return Self.json("{}")
+            }
+            let (ports, listening) = AsyncStream.makeStream(of: Int.self)
+            let application = Application(
+                router: router, configuration: .init(address: .hostname("127.0.0.1", port: 0), serverName: nil),
+                onServerRunning: { channel in
+                    listening.yield(channel.localAddress?.port ?? 0)
+                    listening.finish()
+                },
+                logger: Logger(label: "misbehaving", factory: { _ in SwiftLogNoOpLogHandler() })
+            )
+            let running = Task { try await application.run() }
+            guard let port = await ports.first(where: { _ in true }) else { throw TestServerError("no port") }
+            return MisbehavingServer(url: URL(string: "http://127.0.0.1:\(port)")!, running: running)
+        }
+
+        static func json(_ text: String, status: HTTPResponse.Status = .ok) -> Response {
+            Response(status: status, headers: [.contentType: "application/json"], body: .init(byteBuffer: ByteBuffer(string: text)))
+        }
+    }
+
+    @Test("HTML, a 500, JSON of another shape, an unknown error on a 502, and silence are all connectivity")
+    func garbage() async throws {
+        let server = try await MisbehavingServer.start()
+        let client = TemporaryDirectory(prefix: "edugo-remote-fault")
+        defer {
+            server.running.cancel()
+            client.remove()
+        }
+        let store = RemoteStore(server: server.url, dataDirectory: client.url, httpClient: testHTTPClient, timeLimit: .milliseconds(500))
+        let learner = try await store.signIn(email: "demo@edugo.dev", password: "edugo-demo")
+
+        await #expect(throws: AppError.connectivity) { try await store.page(matching: "", at: .first, limit: 20) }
+        await #expect(throws: AppError.connectivity) { try await store.course(id: "c-1") }
+        await #expect(throws: AppError.connectivity) { try await store.favourites(userID: learner.id) }
+        await #expect(throws: AppError.connectivity) { try await store.user(id: learner.id) }
+        await #expect(throws: AppError.connectivity) { try await store.enrolledCourses(userID: learner.id) }
+    }
+
+    @Test("no server at all: connectivity, and signing in reports it")
+    func nobodyThere() async throws {
+        // Port 1 on loopback: privileged, and nothing here listens on it.
+        let client = TemporaryDirectory(prefix: "edugo-remote-none")
+        defer { client.remove() }
+        let store = RemoteStore(server: URL(string: "http://127.0.0.1:1")!, dataDirectory: client.url, httpClient: testHTTPClient)
+        await #expect(throws: AppError.connectivity) { try await store.signIn(email: "demo@edugo.dev", password: "edugo-demo") }
+        await #expect(throws: AppError.connectivity) { try await store.page(matching: "", at: .first, limit: 20) }
+        #expect(try await store.restoreSession() == nil)
+    }
+}

@@ -1,0 +1,154 @@
+import Foundation
+import GRDB
+import RemoteStore
+import SharedKernel
+@testable import Storage
+import Testing
+import TestSupport
+
+/// The learner's session against a real server: refreshed without the learner noticing,
+/// once for many callers, rotated, and ended cleanly when the server refuses it.
+@Suite("Remote sessions")
+struct RemoteSessionTests {
+    /// A server, a client directory and a store signed in as the demo learner.
+    struct Signed {
+        let server: InProcessServer
+        let client: TemporaryDirectory
+        let store: RemoteStore
+        let learner: User
+        let serverClock: TestClock
+        let clientClock: TestClock
+
+        static func start(accessTokenTTL: Int = 900) async throws -> Signed {
+            let serverClock = TestClock()
+            let clientClock = TestClock()
+            let server = try await InProcessServer.start(accessTokenTTL: accessTokenTTL, clock: serverClock)
+            let client = TemporaryDirectory(prefix: "edugo-remote-client")
+            let store = RemoteStore(server: server.url, dataDirectory: client.url, httpClient: testHTTPClient, now: { clientClock.now })
+            let learner = try await store.signIn(email: "demo@edugo.dev", password: "edugo-demo")
+            return Signed(server: server, client: client, store: store, learner: learner, serverClock: serverClock, clientClock: clientClock)
+        }
+
+        func finish() async {
+            await server.stop()
+            server.directory.remove()
+            client.remove()
+        }
+
+        /// The one session file of this client.
+        var sessionFile: URL {
+            get throws {
+                let folder = client.url.appendingPathComponent("sessions")
+                let names = try FileManager.default.contentsOfDirectory(atPath: folder.path).filter { $0.hasSuffix(".json") }
+                guard names.count == 1 else { throw TestServerError("session files: \(names)") }
+                return folder.appendingPathComponent(names[0])
+            }
+        }
+    }
+
+    /// Ten reads at once, all of which must succeed.
+    static func tenReads(_ signed: Signed) async throws {
+        try await withThrowingTaskGroup(of: User.self) { group in
+            for _ in 0..<10 { group.addTask { try await signed.store.user(id: signed.learner.id) } }
+            for try await user in group { #expect(user.id == signed.learner.id) }
+        }
+    }
+
+    @Test("ten calls that the server finds expired share one refresh, and all succeed")
+    func expiredAtServer() async throws {
+        let signed = try await Signed.start()
+        defer { Task { await signed.finish() } }
+        signed.serverClock.advance(by: 3_600)
+        try await Self.tenReads(signed)
+        #expect(await signed.store.refreshCount == 1)
+    }
+
+    @Test("ten calls that find the token about to expire share one refresh before they go")
+    func expiredHere() async throws {
+        let signed = try await Signed.start()
+        defer { Task { await signed.finish() } }
+        signed.clientClock.advance(by: 3_600)
+        try await Self.tenReads(signed)
+        #expect(await signed.store.refreshCount == 1)
+        try await Self.tenReads(signed)
+        #expect(await signed.store.refreshCount == 1, "the new token lasts")
+    }
+
+    @Test("a refresh rotates the stored token: the old one, presented again, ends the whole sign-in")
+    func rotation() async throws {
+        let signed = try await Signed.start()
+        defer { Task { await signed.finish() } }
+        let file = try signed.sessionFile
+        let before = try Data(contentsOf: file)
+        #expect(try FileManager.default.attributesOfItem(atPath: file.path)[.posixPermissions] as? Int == 0o600)
+
+        signed.clientClock.advance(by: 3_600)
+        _ = try await signed.store.user(id: signed.learner.id)
+        let after = try Data(contentsOf: file)
+        #expect(after != before, "a new refresh token is stored")
+        #expect(try FileManager.default.attributesOfItem(atPath: file.path)[.posixPermissions] as? Int == 0o600)
+
+        // A copy of the old token (a thief's) is presented: the server ends the sign-in.
+        let thief = TemporaryDirectory(prefix: "edugo-remote-thief")
+        defer { thief.remove() }
+        let stolen = thief.url.appendingPathComponent("sessions/\(file.lastPathComponent)")
+        try FileManager.default.createDirectory(at: stolen.deletingLastPathComponent(), withIntermediateDirectories: true)
+        try before.write(to: stolen)
+        #expect(try await RemoteStore(server: signed.server.url, dataDirectory: thief.url, httpClient: testHTTPClient).restoreSession() == nil)
+
+        // The learner's own next refresh is refused too: their session has ended.
+        signed.clientClock.advance(by: 3_600)
+        await #expect(throws: AppError.sessionEnded) { try await signed.store.user(id: signed.learner.id) }
+    }
+
+    @Test("a refused refresh ends the session: the app is told once, the file is gone, calls say signed out")
+    func refusedRefresh() async throws {
+        let signed = try await Signed.start()
+        defer { Task { await signed.finish() } }
+        var events = signed.store.events.makeAsyncIterator()
+        // The server forgets every sign-in (as a new data directory would).
+        try await signed.server.database.writer.write { try $0.execute(sql: "DELETE FROM refresh_token") }
+        signed.serverClock.advance(by: 3_600)
+
+        await #expect(throws: AppError.sessionEnded) { try await signed.store.user(id: signed.learner.id) }
+        #expect(await events.next() == .sessionEnded)
+        let files = (try? FileManager.default.contentsOfDirectory(atPath: signed.client.url.appendingPathComponent("sessions").path)) ?? []
+        #expect(files.isEmpty, "the refresh token is forgotten")
+        await #expect(throws: AppError.notSignedIn) { try await signed.store.favourites(userID: signed.learner.id) }
+        #expect(try await signed.store.restoreSession() == nil)
+    }
+
+    @Test("a restart of the app restores the session from the stored refresh token")
+    func restore() async throws {
+        let signed = try await Signed.start()
+        defer { Task { await signed.finish() } }
+        let again = RemoteStore(server: signed.server.url, dataDirectory: signed.client.url, httpClient: testHTTPClient)
+        #expect(try await again.restoreSession()?.id == signed.learner.id)
+        #expect(try await again.favourites(userID: signed.learner.id).isEmpty)
+    }
+
+    @Test("log out with the server down forgets the session here at once")
+    func signOutWhileDown() async throws {
+        let signed = try await Signed.start()
+        defer { Task { await signed.finish() } }
+        await signed.server.stop()
+        try await signed.store.signOut(userID: signed.learner.id)
+        #expect(try await signed.store.restoreSession() == nil)
+        await #expect(throws: AppError.notSignedIn) { try await signed.store.enrolledCourses(userID: signed.learner.id) }
+    }
+
+    @Test("log out with the server up ends the sign-in there: the refresh token no longer works")
+    func signOutRevokes() async throws {
+        let signed = try await Signed.start()
+        defer { Task { await signed.finish() } }
+        let stored = try signed.sessionFile
+        let saved = try Data(contentsOf: stored)
+        try await signed.store.signOut(userID: signed.learner.id)
+        let copy = TemporaryDirectory(prefix: "edugo-remote-copy")
+        defer { copy.remove() }
+        let file = copy.url.appendingPathComponent("sessions").appendingPathComponent(stored.lastPathComponent)
+        try FileManager.default.createDirectory(at: file.deletingLastPathComponent(), withIntermediateDirectories: true)
+        try saved.write(to: file)
+        #expect(try await RemoteStore(server: signed.server.url, dataDirectory: copy.url, httpClient: testHTTPClient).restoreSession() == nil)
+    }
+}
