@@ -163,7 +163,7 @@ let package = Package(
 
         .target(
             name: "TestSupport",
-            dependencies: ["SharedKernel"],
+            dependencies: ["SharedKernel", "Storage"],
             path: "Tests/TestSupport"
         ),
         .testTarget(
@@ -181,7 +181,6 @@ let package = Package(
             dependencies: [
                 "RemoteStore", "Server", "SharedKernel", "Storage", "TestSupport",
                 // A misbehaving server (garbage, silence) for the outage tests.
-                .product(name: "AsyncHTTPClient", package: "async-http-client"),
                 .product(name: "GRDB", package: "GRDB.swift"),
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "Logging", package: "swift-log"),

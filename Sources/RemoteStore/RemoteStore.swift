@@ -30,23 +30,13 @@ public struct RemoteStore: Sendable {
     let timeLimit: Duration
     let logger: Logger
 
-    /// The HTTP client remote stores want: a refused connection fails the request at once
-    /// (AsyncHTTPClient would otherwise try again until the time limit, and a dead server
-    /// would look like a slow one). The owner shuts it down.
-    public static func makeHTTPClient() -> HTTPClient {
-        var configuration = HTTPClient.Configuration()
-        configuration.connectionPool.retryConnectionEstablishment = false
-        configuration.timeout = .init(connect: .seconds(Int64(defaultTimeLimit.components.seconds)))
-        return HTTPClient(eventLoopGroupProvider: .singleton, configuration: configuration)
-    }
-
     /// - Parameters:
     ///   - server: the server's base URL (`http://host:port`).
     ///   - dataDirectory: where the session file of this server is kept.
-    ///   - httpClient: from `makeHTTPClient()`, shut down by its owner after the store's last call.
+    ///   - httpClient: shared by the stores of a process, shut down by its owner after their last call.
     ///   - now: the clock tokens expire by (tests move it).
     public init(
-        server: URL, dataDirectory: URL, httpClient: HTTPClient, timeLimit: Duration = RemoteStore.defaultTimeLimit,
+        server: URL, dataDirectory: URL, httpClient: RemoteHTTPClient, timeLimit: Duration = RemoteStore.defaultTimeLimit,
         logger: Logger = Logger(label: "edugo.remote", factory: { _ in SwiftLogNoOpLogHandler() }),
         now: @escaping @Sendable () -> Date = Date.init
     ) {
@@ -54,7 +44,7 @@ public struct RemoteStore: Sendable {
         self.timeLimit = timeLimit
         self.logger = logger
         let seconds = timeLimit.components.seconds
-        let transport = AsyncHTTPClientTransport(configuration: .init(client: httpClient, timeout: .seconds(max(1, seconds))))
+        let transport = AsyncHTTPClientTransport(configuration: .init(client: httpClient.client, timeout: .seconds(max(1, seconds))))
         // The server writes dates as ISO 8601 without fractions, as the generated default reads them.
         client = Client(serverURL: server, transport: transport, middlewares: [BearerMiddleware(), FailureMiddleware()])
         let (events, continuation) = AsyncStream.makeStream(of: RemoteEvent.self, bufferingPolicy: .bufferingNewest(8))
@@ -121,6 +111,25 @@ public struct RemoteStore: Sendable {
         default: break
         }
         return failure
+    }
+}
+
+/// The connections remote stores make: one per process, passed to each store, and shut down
+/// by its owner once the stores are done (AsyncHTTPClient requires it).
+public struct RemoteHTTPClient: Sendable {
+    let client: HTTPClient
+
+    public init() {
+        var configuration = HTTPClient.Configuration()
+        // A refused connection fails its request at once: AsyncHTTPClient would otherwise try
+        // again until the time limit, and a dead server would look like a slow one.
+        configuration.connectionPool.retryConnectionEstablishment = false
+        configuration.timeout = .init(connect: .seconds(Int64(RemoteStore.defaultTimeLimit.components.seconds)))
+        client = HTTPClient(eventLoopGroupProvider: .singleton, configuration: configuration)
+    }
+
+    public func shutdown() async {
+        try? await client.shutdown()
     }
 }
 

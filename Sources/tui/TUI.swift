@@ -16,6 +16,9 @@ struct TUI: AsyncParsableCommand {
             $XDG_DATA_HOME/edugo, else ~/.local/share/edugo.
             Demo account: demo@edugo.dev / edugo-demo.
 
+            With --server URL (or $EDUGO_SERVER) the app is a client of an EduGo server \
+            (edugo-server): the data directory then keeps only the session and the log.
+
             \(EduGoApp.keysManual)
             """,
         version: "0.1.0",
@@ -24,6 +27,9 @@ struct TUI: AsyncParsableCommand {
 
     @Option(name: .customLong("data-dir"), help: ArgumentHelp("Where the database lives.", valueName: "path"))
     var dataDir: String?
+
+    @Option(help: ArgumentHelp("An EduGo server to use instead of the local database (also $EDUGO_SERVER).", valueName: "url"))
+    var server: String?
 
     @Option(help: ArgumentHelp("Development: every data call waits this many milliseconds first.", valueName: "ms"))
     var latency: Int = 0
@@ -36,6 +42,17 @@ struct TUI: AsyncParsableCommand {
 
     func validate() throws {
         guard latency >= 0 else { throw ValidationError("--latency must be 0 or more milliseconds") }
+        if let server { _ = try Self.serverURL(server) }
+    }
+
+    /// `http://host[:port]` or `https://…`, without a query; a trailing slash is dropped.
+    static func serverURL(_ text: String) throws -> URL {
+        var trimmed = text.trimmingCharacters(in: .whitespaces)
+        while trimmed.hasSuffix("/") { trimmed.removeLast() }
+        guard let url = URL(string: trimmed), let scheme = url.scheme?.lowercased(), ["http", "https"].contains(scheme),
+              let host = url.host, !host.isEmpty, url.query == nil, url.fragment == nil
+        else { throw ValidationError("--server needs an http:// or https:// address, e.g. http://127.0.0.1:8080 (got \"\(text)\")") }
+        return url
     }
 
     func run() async throws {
@@ -44,8 +61,17 @@ struct TUI: AsyncParsableCommand {
             throw ExitCode(2)
         }
         let environment = ProcessInfo.processInfo.environment
+        let serverText = server ?? environment["EDUGO_SERVER"].flatMap { $0.isEmpty ? nil : $0 }
+        let serverURL: URL?
+        do {
+            serverURL = try serverText.map(Self.serverURL)
+        } catch {
+            FileHandle.standardError.write(Data("tui: \(error)\n".utf8))
+            throw ExitCode(2)
+        }
         let configuration = AppConfiguration(
             dataDirectory: DataDirectory.resolve(option: dataDir, environment: environment),
+            server: serverURL,
             conditions: DevelopmentConditions(latency: .milliseconds(latency), offline: offline),
             logLevel: logLevel,
             environment: environment

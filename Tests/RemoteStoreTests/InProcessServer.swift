@@ -1,4 +1,3 @@
-import AsyncHTTPClient
 import Foundation
 import RemoteStore
 import Logging
@@ -36,7 +35,7 @@ struct InProcessServer: Sendable {
         let running = Task { try await application.run() }
         guard let bound = await ports.first(where: { _ in true }) else {
             running.cancel()
-            throw TestServerError("the in-process server did not start")
+            throw ServerTestError("the in-process server did not start")
         }
         return InProcessServer(url: URL(string: "http://127.0.0.1:\(bound)")!, database: database, directory: directory, running: running)
     }
@@ -56,10 +55,6 @@ struct InProcessServer: Sendable {
     }
 }
 
-struct TestServerError: Error, CustomStringConvertible {
-    let description: String
-    init(_ description: String) { self.description = description }
-}
 
 /// A wall clock a test moves forward, to expire tokens without waiting.
 final class TestClock: Sendable {
@@ -74,4 +69,4 @@ final class TestClock: Sendable {
 
 /// The test process's one HTTP client for its remote stores. AsyncHTTPClient wants every
 /// client shut down before it goes; this one lives as long as the process.
-let testHTTPClient = RemoteStore.makeHTTPClient()
+let testHTTPClient = RemoteHTTPClient()

@@ -43,7 +43,7 @@ struct RemoteFaultTests {
                 logger: Logger(label: "misbehaving", factory: { _ in SwiftLogNoOpLogHandler() })
             )
             let running = Task { try await application.run() }
-            guard let port = await ports.first(where: { _ in true }) else { throw TestServerError("no port") }
+            guard let port = await ports.first(where: { _ in true }) else { throw ServerTestError("no port") }
             return MisbehavingServer(url: URL(string: "http://127.0.0.1:\(port)")!, running: running)
         }
 

@@ -40,7 +40,7 @@ struct RemoteSessionTests {
             get throws {
                 let folder = client.url.appendingPathComponent("sessions")
                 let names = try FileManager.default.contentsOfDirectory(atPath: folder.path).filter { $0.hasSuffix(".json") }
-                guard names.count == 1 else { throw TestServerError("session files: \(names)") }
+                guard names.count == 1 else { throw ServerTestError("session files: \(names)") }
                 return folder.appendingPathComponent(names[0])
             }
         }

@@ -8,13 +8,16 @@ public struct AppConfiguration: Sendable {
     }
 
     public var dataDirectory: URL
+    /// `--server URL`: remote mode, the EduGo server as the store; nil for the local database.
+    public var server: URL?
     public var conditions: DevelopmentConditions
     public var logLevel: LogLevel
     /// The process environment (TERM, NO_COLOR, ESCDELAY).
     public var environment: [String: String]
 
-    public init(dataDirectory: URL, conditions: DevelopmentConditions, logLevel: LogLevel, environment: [String: String]) {
+    public init(dataDirectory: URL, server: URL? = nil, conditions: DevelopmentConditions, logLevel: LogLevel, environment: [String: String]) {
         self.dataDirectory = dataDirectory
+        self.server = server
         self.conditions = conditions
         self.logLevel = logLevel
         self.environment = environment

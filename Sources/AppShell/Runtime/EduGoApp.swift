@@ -1,5 +1,6 @@
 import Foundation
 import Logging
+import RemoteStore
 import SharedKernel
 import Storage
 import Terminal
@@ -11,6 +12,7 @@ public enum EduGoApp {
     /// failures are printed to stderr with the reason.
     @MainActor
     public static func run(_ configuration: AppConfiguration) async -> Int32 {
+        if let server = configuration.server { return await runRemote(configuration, server: server) }
         let hasher = PasswordHasher()
         let database: AppDatabase
         do {
@@ -29,7 +31,42 @@ public enum EduGoApp {
             profiles: SQLiteProfileRepository(database: database),
             sessions: SQLiteSessionRepository(database: database, hasher: hasher)
         ).instrumented(conditions: configuration.conditions, logger: logger)
+        return await runTerminal(configuration, ports: ports, logger: logger) { _ in }
+    }
 
+    /// Remote mode: every port over the server's API; the data directory keeps only the
+    /// session and the log.
+    @MainActor
+    private static func runRemote(_ configuration: AppConfiguration, server: URL) async -> Int32 {
+        do {
+            try AppDatabase.createDirectory(configuration.dataDirectory)
+        } catch {
+            printError(error.description)
+            return 1
+        }
+        let logger = makeLogger(directory: configuration.dataDirectory, level: configuration.logLevel)
+        logger.info("starting", metadata: ["server": "\(server.absoluteString)"])
+        let httpClient = RemoteHTTPClient()
+        let store = RemoteStore(server: server, dataDirectory: configuration.dataDirectory, httpClient: httpClient, logger: logger)
+        let ports = AppPorts(courses: store, enrollments: store, favourites: store, profiles: store, sessions: store)
+            .instrumented(conditions: configuration.conditions, logger: logger)
+        let code = await runTerminal(configuration, ports: ports, logger: logger) { shell in
+            for await event in store.events {
+                switch event {
+                case .sessionEnded: shell.sessionEnded()
+                }
+            }
+        }
+        await httpClient.shutdown()
+        return code
+    }
+
+    /// Opens the terminal and runs the shell on `ports` until the learner quits; `watch` runs
+    /// beside it (the remote store's events) and is cancelled at the end.
+    @MainActor
+    private static func runTerminal(
+        _ configuration: AppConfiguration, ports: AppPorts, logger: Logger, watch: @escaping @MainActor (ShellController) async -> Void
+    ) async -> Int32 {
         let terminal: NcursesTerminal
         do {
             terminal = try NcursesTerminal(options: TerminalOptions(environment: configuration.environment))
@@ -37,9 +74,10 @@ public enum EduGoApp {
             printError(error.description)
             return error == .notInteractive ? 2 : 1
         }
-
         let shell = ShellController(ports: ports)
+        let watching = Task { @MainActor in await watch(shell) }
         await AppRuntime(terminal: terminal, shell: shell, logger: logger).run()
+        watching.cancel()
         return 0
     }
 

@@ -24,6 +24,9 @@ final class ShellController {
     private(set) var scope: LearnerScope?
     /// The sign-in screen, while nobody is signed in.
     private(set) var loginScreen: (any Screen)?
+    /// The learner whose session the server ended, kept as they left it while they sign in
+    /// again: the same learner comes back to it.
+    @ObservationIgnored private var suspendedScope: LearnerScope?
     /// How far the `?` help overlay is scrolled; nil while it is closed.
     private(set) var helpOffset: Int?
     /// The outcome of the last save, whichever screen made it: shown when the screen in front
@@ -65,18 +68,43 @@ final class ShellController {
         loginScreen = nil
         helpOffset = nil
         notice = nil
-        scope = LearnerScope(
-            user: user, ports: ports, session: session,
-            report: { [weak self] message in self?.notice = message },
-            onLoggedOut: { [weak self] in self?.signedOut() }
-        )
+        if let suspended = suspendedScope, suspended.learner == user.id {
+            // Back where they were; the screen in front reads its data again as it appears.
+            scope = suspended
+        } else {
+            suspendedScope?.close()
+            scope = LearnerScope(
+                user: user, ports: ports, session: session,
+                report: { [weak self] message in self?.notice = message },
+                onLoggedOut: { [weak self] in self?.signedOut() }
+            )
+        }
+        suspendedScope = nil
         session.signedIn(user)
+        syncVisibleScreen()
+    }
+
+    /// The server ended the session (remote mode): the sign-in screen says so, and the
+    /// learner's screens wait, as they were, for them to sign in again.
+    func sessionEnded() {
+        guard session.phase == .signedIn, let scope else { return }
+        scope.coordinator.currentScreen.disappear()
+        suspendedScope = scope
+        self.scope = nil
+        helpOffset = nil
+        notice = nil
+        session.signedOut()
+        loginScreen = SignInFeature(sessions: ports.sessions).makeLoginScreen(notice: AppError.sessionEnded.userMessage) { [weak self] user in
+            self?.signedIn(as: user)
+        }
         syncVisibleScreen()
     }
 
     /// Closes every screen of the learner, then shows the sign-in screen.
     private func signedOut() {
         scope?.close()
+        suspendedScope?.close()
+        suspendedScope = nil
         scope = nil
         helpOffset = nil
         notice = nil

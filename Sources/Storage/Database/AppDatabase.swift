@@ -77,7 +77,9 @@ public struct AppDatabase: Sendable {
         return false
     }
 
-    private static func createDirectory(_ directory: URL) throws(StorageError) {
+    /// Makes the data directory (mode 0700) if missing, or checks the one there is writable;
+    /// also for remote mode, which keeps its session and log there but no database.
+    public static func createDirectory(_ directory: URL) throws(StorageError) {
         let path = directory.path
         var isDirectory: ObjCBool = false
         if FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory) {

@@ -2,7 +2,6 @@ import Foundation
 import SharedKernel
 import Storage
 import Synchronization
-import TestSupport
 
 #if canImport(FoundationNetworking)
 import FoundationNetworking
@@ -10,20 +9,20 @@ import FoundationNetworking
 
 /// The real `edugo-server` binary on a free loopback port (`--port 0`), with its own data
 /// directory. Tests speak HTTP to it, as any client would.
-final class ServerProcess: Sendable {
-    let directory: TemporaryDirectory
-    let baseURL: URL
+public final class ServerProcess: Sendable {
+    public let directory: TemporaryDirectory
+    public let baseURL: URL
     /// The child process; a `Mutex` makes it safe to signal from any task.
     private let process: Mutex<Process>
     private let errorLines = LockedLines()
 
     /// Starts the server on `directory` (a fresh one by default) and returns once it printed
     /// the address it listens on.
-    init(directory: TemporaryDirectory = TemporaryDirectory(prefix: "edugo-server-tests"), arguments: [String] = []) async throws {
+    public init(directory: TemporaryDirectory = TemporaryDirectory(prefix: "edugo-server-tests"), port: Int = 0, arguments: [String] = []) async throws {
         self.directory = directory
         let child = Process()
         child.executableURL = URL(fileURLWithPath: try BuiltProduct.path("edugo-server"))
-        child.arguments = ["--port", "0", "--data-dir", directory.path] + arguments
+        child.arguments = ["--port", String(port), "--data-dir", directory.path] + arguments
         let output = Pipe()
         let errors = Pipe()
         child.standardOutput = output
@@ -52,20 +51,20 @@ final class ServerProcess: Sendable {
     }
 
     /// What the server wrote on stderr so far.
-    var log: String { errorLines.text }
+    public var log: String { errorLines.text }
 
-    func signal(_ number: Int32) {
+    public func signal(_ number: Int32) {
         _ = process.withLock { kill($0.processIdentifier, number) }
     }
 
     /// Waits for the process to end; its exit status.
-    func waitForExit() async -> Int32 {
+    public func waitForExit() async -> Int32 {
         while process.withLock({ $0.isRunning }) { try? await Task.sleep(for: .milliseconds(20)) }
         return process.withLock { $0.terminationStatus }
     }
 
     /// Waits until the log has `count` lines containing `text`.
-    func waitForLog(_ text: String, after count: Int = 1, timeout: Duration = .seconds(20)) async throws {
+    public func waitForLog(_ text: String, after count: Int = 1, timeout: Duration = .seconds(20)) async throws {
         let deadline = ContinuousClock.now + timeout
         while log.components(separatedBy: text).count - 1 < count {
             guard ContinuousClock.now < deadline else { throw ServerTestError("never logged \(text): \(log)") }
@@ -77,7 +76,7 @@ final class ServerProcess: Sendable {
     /// learner and `learners` more (learner1@example.com …, password `password-1` …) hashed
     /// cheaply, so tests sign in fast. Sign-in costs the same code either way: the cost is in
     /// the stored hash.
-    static func preparedDirectory(learners: Int = 0, courses: [CourseEntry] = []) async throws -> TemporaryDirectory {
+    public static func preparedDirectory(learners: Int = 0, courses: [CourseEntry] = []) async throws -> TemporaryDirectory {
         let directory = TemporaryDirectory(prefix: "edugo-server-tests")
         let hasher = PasswordHasher(rounds: 1)
         let database = try AppDatabase.open(directory: directory.url, passwordHasher: hasher)
@@ -90,9 +89,9 @@ final class ServerProcess: Sendable {
     }
 }
 
-struct ServerTestError: Error, CustomStringConvertible {
-    let description: String
-    init(_ description: String) { self.description = description }
+public struct ServerTestError: Error, CustomStringConvertible {
+    public let description: String
+    public init(_ description: String) { self.description = description }
 }
 
 /// Bytes appended from the pipe's reading thread, read by the test.
@@ -109,22 +108,27 @@ private final class LockedLines: Sendable {
 }
 
 /// One HTTP exchange's answer.
-struct HTTPAnswer: Sendable {
-    let status: Int
-    let headers: [String: String]
-    let body: Data
+public struct HTTPAnswer: Sendable {
+    public let status: Int
+    public let headers: [String: String]
+    public let body: Data
 
     /// The body as a JSON object.
-    var json: [String: Any] { (try? JSONSerialization.jsonObject(with: body)) as? [String: Any] ?? [:] }
-    var errorCode: String? { json["error"] as? String }
+    public var json: [String: Any] { (try? JSONSerialization.jsonObject(with: body)) as? [String: Any] ?? [:] }
+    public var errorCode: String? { json["error"] as? String }
 }
 
 /// A plain HTTP client: exactly the bytes a test means, however wrong.
-struct HTTPClient: Sendable {
-    let baseURL: URL
-    var token: String?
+public struct HTTPClient: Sendable {
+    public let baseURL: URL
+    public var token: String?
 
-    func send(_ method: String, _ path: String, json: Any? = nil, body: Data? = nil, headers: [String: String] = [:]) async throws -> HTTPAnswer {
+    public init(baseURL: URL, token: String? = nil) {
+        self.baseURL = baseURL
+        self.token = token
+    }
+
+    public func send(_ method: String, _ path: String, json: Any? = nil, body: Data? = nil, headers: [String: String] = [:]) async throws -> HTTPAnswer {
         var request = URLRequest(url: URL(string: path, relativeTo: baseURL)!)
         request.httpMethod = method
         if let token { request.setValue("Bearer \(token)", forHTTPHeaderField: "Authorization") }
@@ -142,10 +146,10 @@ struct HTTPClient: Sendable {
         return HTTPAnswer(status: http.statusCode, headers: fields, body: data)
     }
 
-    func get(_ path: String) async throws -> HTTPAnswer { try await send("GET", path) }
+    public func get(_ path: String) async throws -> HTTPAnswer { try await send("GET", path) }
 
     /// Signs in and returns a client that carries the access token, with the session.
-    func signedIn(email: String = "demo@edugo.dev", password: String = "edugo-demo") async throws -> (HTTPClient, [String: Any]) {
+    public func signedIn(email: String = "demo@edugo.dev", password: String = "edugo-demo") async throws -> (HTTPClient, [String: Any]) {
         let answer = try await send("POST", "/v1/sessions", json: ["email": email, "password": password])
         guard answer.status == 201, let token = answer.json["access_token"] as? String else {
             throw ServerTestError("sign-in of \(email) answered \(answer.status): \(String(decoding: answer.body, as: UTF8.self))")

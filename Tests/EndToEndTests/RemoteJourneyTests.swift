@@ -1,0 +1,144 @@
+import Foundation
+import Testing
+import TestSupport
+
+extension EndToEnd {
+    /// Issue 16: the same app against the real `edugo-server`, through a change made
+    /// elsewhere, an outage, expiring tokens and a server that forgot the session.
+    @Suite("Journey: remote mode")
+    struct RemoteJourneyTests {
+        @Test("sign in, browse, search, enroll, a lesson, a favourite, a change made elsewhere, rename, log out")
+        func wholeJourney() async throws {
+            let server = try await ServerProcess(directory: try await ServerProcess.preparedDirectory())
+            defer { server.signal(SIGKILL); server.directory.remove() }
+            let session = try TmuxSession(arguments: ["--server", server.baseURL.absoluteString])
+            try await session.signInIfAsked()
+            try await session.waitFor("Catalog  64 courses")
+
+            try session.send("/")
+            try session.type("swift")
+            try await session.waitFor("8 matches")
+            try session.send("Escape", "Escape")
+            try await session.waitFor("Catalog  64 courses")
+
+            try await session.openCourse("Photography Basics: Light and Exposure")
+            try session.send("e")
+            try await session.waitFor("Enrolled in Photography Basics: Light and Exposure")
+            try await session.waitFor("the footer offering Space") { $0.last?.contains("Space done") == true }
+            try session.send("Space")
+            try await session.waitFor("Progress      1 of 6 lessons")
+            try session.send("f")
+            try await session.waitFor("Added Photography Basics: Light and Exposure to favourites")
+
+            // The same learner, elsewhere: a favourite through the API shows after `r`.
+            try session.send("3")
+            try await session.waitFor("Favourites  1 course")
+            let (api, _) = try await HTTPClient(baseURL: server.baseURL).signedIn()
+            #expect(try await api.send("PUT", "/v1/me/favourites/ux-research").status == 204)
+            try session.send("r")
+            try await session.waitFor("Favourites  2 courses")
+
+            try session.send("4")
+            try await session.waitFor("Member since")
+            try session.send("e", "C-u")
+            try session.type("Zoë Remote")
+            try session.send("Enter")
+            try await session.waitFor("Name updated")
+            let me = try await api.get("/v1/me")
+            #expect(me.json["name"] as? String == "Zoë Remote")
+
+            let enrolled = try await api.get("/v1/me/enrollments")
+            let courses = (enrolled.json["enrollments"] as? [[String: Any]] ?? []).compactMap { ($0["course"] as? [String: Any])?["id"] as? String }
+            #expect(courses.contains("photography-basics"))
+
+            try session.send("l")
+            try await session.waitFor("Log out? (y/n)")
+            try session.send("y")
+            try await session.waitFor("Sign in to EduGo")
+            try session.send("C-c")
+            #expect(try await session.waitForExit() == 0)
+            let sessions = session.dataDirectory.url.appendingPathComponent("sessions")
+            #expect(((try? FileManager.default.contentsOfDirectory(atPath: sessions.path)) ?? []).isEmpty, "nothing kept after log out")
+            #expect(!FileManager.default.fileExists(atPath: session.dataDirectory.url.appendingPathComponent("edugo.sqlite").path), "no course data on disk")
+        }
+
+        @Test("the server killed: Cannot reach, keys still work; started again: the app carries on without a restart")
+        // Not yet: the mark over loaded content, retries by themselves, refresh on return (issue 16, left open).
+        func outage() async throws {
+            let directory = try await ServerProcess.preparedDirectory()
+            defer { directory.remove() }
+            var server = try await ServerProcess(directory: directory)
+            let port = server.baseURL.port ?? 0
+            let session = try TmuxSession(arguments: ["--server", server.baseURL.absoluteString])
+            try await session.signInIfAsked()
+            try await session.waitFor("Catalog  64 courses")
+
+            server.signal(SIGKILL)
+            _ = await server.waitForExit()
+            // A page not loaded yet says so, and the keys keep working around it.
+            try session.send("Home", "Enter")
+            try await session.waitFor("Cannot reach")
+            try session.send("Escape", "2")
+            try await session.waitFor("My courses  2 enrolled")
+
+            server = try await ServerProcess(directory: directory, port: port)
+            defer { server.signal(SIGKILL) }
+            try session.send("1")
+            try await session.openCourse("Agile and Scrum in Real Teams")
+            try await session.waitFor("Syllabus  6 lessons")
+            try session.send("q", "q")
+            #expect(try await session.waitForExit() == 0)
+        }
+
+        @Test("tokens that live 3 s: a write after 5 s idle still works, refreshed unseen")
+        func shortTokens() async throws {
+            let server = try await ServerProcess(directory: try await ServerProcess.preparedDirectory(), arguments: ["--access-token-ttl", "3"])
+            defer { server.signal(SIGKILL); server.directory.remove() }
+            let session = try TmuxSession(arguments: ["--server", server.baseURL.absoluteString])
+            try await session.signInIfAsked()
+            try await session.waitFor("Catalog  64 courses")
+            // The idle time is what this test is about: the token expires meanwhile.
+            try await Task.sleep(for: .seconds(5))
+            try session.send("f")
+            try await session.waitFor("Added Agile and Scrum in Real Teams to favourites")
+            try session.send("q")
+            #expect(try await session.waitForExit() == 0)
+        }
+
+        @Test("the server started again with a fresh data directory: Your session has ended, and back after signing in")
+        func sessionEnded() async throws {
+            var server = try await ServerProcess(directory: try await ServerProcess.preparedDirectory())
+            let port = server.baseURL.port ?? 0
+            let session = try TmuxSession(arguments: ["--server", server.baseURL.absoluteString])
+            try await session.signInIfAsked()
+            try await session.waitFor("Catalog  64 courses")
+            try session.send("2")
+            try await session.waitFor("My courses  2 enrolled")
+
+            server.signal(SIGKILL)
+            _ = await server.waitForExit()
+            server.directory.remove()
+            server = try await ServerProcess(directory: try await ServerProcess.preparedDirectory(), port: port)
+            defer { server.signal(SIGKILL); server.directory.remove() }
+            try session.send("r")
+            try await session.waitFor("Your session has ended — sign in again")
+            try await session.signInIfAsked()
+            try await session.waitFor("My courses  2 enrolled")
+            try session.send("q")
+            #expect(try await session.waitForExit() == 0)
+        }
+
+        @Test("no server at all: no hang, the sign-in says so, Ctrl-C exits 0")
+        func noServer() async throws {
+            let session = try TmuxSession(arguments: ["--server", "http://127.0.0.1:1"])
+            try await session.waitFor("Sign in to EduGo")
+            try session.type("demo@edugo.dev")
+            try session.send("Tab")
+            try session.type("edugo-demo")
+            try session.send("Enter")
+            try await session.waitFor("Cannot reach")
+            try session.send("C-c")
+            #expect(try await session.waitForExit() == 0)
+        }
+    }
+}
