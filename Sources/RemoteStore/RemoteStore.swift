@@ -11,6 +11,32 @@ import SharedKernel
 public enum RemoteEvent: Sendable, Equatable {
     /// The server refused to renew the learner's session: they must sign in again.
     case sessionEnded
+    /// A request found the server unusable (no answer, garbage); said once per outage.
+    case unreachable
+    /// The server answered again after `unreachable`.
+    case reachable
+}
+
+/// Whether the last request reached the server, told to the app only when that changes.
+actor Reachability {
+    private var isReachable = true
+    private let report: @Sendable (RemoteEvent) -> Void
+
+    init(report: @escaping @Sendable (RemoteEvent) -> Void) {
+        self.report = report
+    }
+
+    func note(_ failure: RemoteFailure?) {
+        let reachable: Bool
+        switch failure {
+        case nil, .api: reachable = true
+        case .unreachable: reachable = false
+        case .cancelled, .app: return
+        }
+        guard reachable != isReachable else { return }
+        isReachable = reachable
+        report(reachable ? .reachable : .unreachable)
+    }
 }
 
 /// Every SharedKernel port over the EduGo API (SPEC.md, "Remote mode"): the same answers and
@@ -27,6 +53,7 @@ public struct RemoteStore: Sendable {
     public let events: AsyncStream<RemoteEvent>
     let client: Client
     let session: RemoteSession
+    let reachability: Reachability
     let timeLimit: Duration
     let logger: Logger
 
@@ -49,6 +76,7 @@ public struct RemoteStore: Sendable {
         client = Client(serverURL: server, transport: transport, middlewares: [BearerMiddleware(), FailureMiddleware()])
         let (events, continuation) = AsyncStream.makeStream(of: RemoteEvent.self, bufferingPolicy: .bufferingNewest(8))
         self.events = events
+        reachability = Reachability(report: { continuation.yield($0) })
         session = RemoteSession(
             client: client, server: server, file: SessionFile(directory: dataDirectory, server: server), now: now,
             report: { continuation.yield($0) }
@@ -87,9 +115,21 @@ public struct RemoteStore: Sendable {
     func open<T: Sendable>(_ operation: @escaping @Sendable (Client) async throws -> T) async throws(RemoteFailure) -> T {
         let client = self.client
         do {
-            return try await limited { try await operation(client) }
+            let value = try await limited { try await operation(client) }
+            await reachability.note(nil)
+            return value
         } catch {
-            throw logged(RemoteFailure.from(error))
+            throw await logged(RemoteFailure.from(error))
+        }
+    }
+
+    /// Whether the server answers now (`GET /health`); the app's retries ask this.
+    public func probe() async -> Bool {
+        do {
+            _ = try await open { client in try await client.getHealth().ok }
+            return true
+        } catch {
+            return false
         }
     }
 
@@ -97,14 +137,17 @@ public struct RemoteStore: Sendable {
     func authorized<T: Sendable>(as userID: UserID, _ operation: @escaping @Sendable (Client) async throws -> T) async throws(RemoteFailure) -> T {
         let client = self.client
         do {
-            return try await session.authorized(as: userID) { try await limited { try await operation(client) } }
+            let value = try await session.authorized(as: userID) { try await limited { try await operation(client) } }
+            await reachability.note(nil)
+            return value
         } catch {
-            throw logged(error)
+            throw await logged(error)
         }
     }
 
     /// The app's log says what the screen does not: which server answered what.
-    func logged(_ failure: RemoteFailure) -> RemoteFailure {
+    func logged(_ failure: RemoteFailure) async -> RemoteFailure {
+        await reachability.note(failure)
         switch failure {
         case .unreachable(let detail): logger.warning("server \(hostDescription) unusable", metadata: ["detail": "\(detail)"])
         case .api(let status, _, _, _) where status >= 500: logger.warning("server error", metadata: ["detail": "\(failure.technicalDetail)"])
@@ -375,7 +418,7 @@ extension RemoteStore: SessionRepository {
                     try await Bearer.$token.withValue(access) { try await client.signOut() }
                 }
             } catch {
-                _ = logged(RemoteFailure.from(error))
+                _ = await logged(RemoteFailure.from(error))
             }
         }
     }

@@ -34,6 +34,22 @@ struct ShellControllerTests {
         #expect(await store.storedFavourites(of: User.demo.id) == ["docker"])
     }
 
+    @Test("with a limit on waiting (remote mode), a key the screen cannot take in time is dropped and the learner told")
+    func keyWaitLimit() async {
+        let (sut, store) = await makeSignedIn()
+        sut.keyWaitLimit = .milliseconds(50)
+        let gate = Gate()
+        await store.setGate(gate)
+
+        sut.enqueue(Self.keys("/docker") + [.key(.enter), .char("f")])
+        await gate.waitForArrivals(1)
+        await sut.drain()
+        #expect(frame(sut).contains(ShellController.droppedKeyMessage))
+        await gate.open()
+        await sut.settle()
+        #expect(await store.storedFavourites(of: User.demo.id).isEmpty, "the dropped f did nothing")
+    }
+
     @Test("/docker Enter Enter in one burst opens Docker Essentials")
     func searchBurstOpens() async {
         let (sut, store) = await makeSignedIn()

@@ -81,3 +81,30 @@ struct RemoteFaultTests {
         #expect(try await store.restoreSession() == nil)
     }
 }
+
+@Suite("Remote reachability")
+struct RemoteReachabilityTests {
+    @Test("the app is told once when the server stops answering and once when it answers again")
+    func events() async throws {
+        let client = TemporaryDirectory(prefix: "edugo-remote-reach")
+        let directory = TemporaryDirectory(prefix: "edugo-remote-tests")
+        defer {
+            client.remove()
+            directory.remove()
+        }
+        var server = try await InProcessServer.start(directory: directory)
+        let port = server.port
+        // A short limit: a connection the stopped server leaves open answers nothing.
+        let store = RemoteStore(server: server.url, dataDirectory: client.url, httpClient: testHTTPClient, timeLimit: .milliseconds(300))
+        var events = store.events.makeAsyncIterator()
+        #expect(await store.probe())
+        await server.stop()
+        #expect(!(await store.probe()))
+        #expect(!(await store.probe()))
+        server = try await InProcessServer.start(directory: directory, port: port)
+        #expect(await store.probe())
+        await server.stop()
+        #expect(await events.next() == .unreachable)
+        #expect(await events.next() == .reachable, "one event per change, not one per failure")
+    }
+}

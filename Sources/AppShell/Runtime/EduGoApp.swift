@@ -50,13 +50,20 @@ public enum EduGoApp {
         let store = RemoteStore(server: server, dataDirectory: configuration.dataDirectory, httpClient: httpClient, logger: logger)
         let ports = AppPorts(courses: store, enrollments: store, favourites: store, profiles: store, sessions: store)
             .instrumented(conditions: configuration.conditions, logger: logger)
+        let outage = OutageMonitor(host: store.hostDescription, probe: { await store.probe() })
         let code = await runTerminal(configuration, ports: ports, logger: logger) { shell in
+            shell.outage = outage
+            shell.keyWaitLimit = RemoteStore.defaultTimeLimit
+            outage.onRecovered = { [weak shell] in shell?.serverAnswersAgain() }
             for await event in store.events {
                 switch event {
                 case .sessionEnded: shell.sessionEnded()
+                case .unreachable: outage.serverUnreachable()
+                case .reachable: outage.serverReachable()
                 }
             }
         }
+        outage.stop()
         await httpClient.shutdown()
         return code
     }

@@ -32,6 +32,13 @@ final class ShellController {
     /// The outcome of the last save, whichever screen made it: shown when the screen in front
     /// has nothing of its own to say.
     private(set) var notice: StatusMessage?
+    /// Remote mode: the server's outages, shown in the header and footer while they last.
+    var outage: OutageMonitor?
+    /// Remote mode: the longest a key waits for the screen in front to take it (a screen
+    /// waiting on a server that does not answer); past it the key is dropped and the learner
+    /// told. Nil: keys wait as long as the screen takes, which the local store bounds.
+    @ObservationIgnored var keyWaitLimit: Duration?
+    static let droppedKeyMessage = "A key was dropped: the server did not answer in time"
     /// The terminal's size, for the too-small notice and the overlay's page.
     var terminalSize = Size(width: 80, height: 24)
 
@@ -98,6 +105,11 @@ final class ShellController {
             self?.signedIn(as: user)
         }
         syncVisibleScreen()
+    }
+
+    /// The server answers again: the screen in front reads its data again, by itself.
+    func serverAnswersAgain() {
+        frontScreen?.appear()
     }
 
     /// Closes every screen of the learner, then shows the sign-in screen.
@@ -214,9 +226,33 @@ final class ShellController {
                 continue
             }
             if screen.accepts(event) { return screen }
-            await ObservedCondition.wait { [weak self] in self?.frontScreen !== screen || screen.accepts(event) }
+            let ready: @MainActor () -> Bool = { [weak self] in self?.frontScreen !== screen || screen.accepts(event) }
+            guard await wait(upTo: keyWaitLimit, until: ready) else {
+                notice = .error(Self.droppedKeyMessage)
+                return nil
+            }
         }
         return nil
+    }
+
+    /// Waits for `condition`, at most `limit`; whether it holds.
+    private func wait(upTo limit: Duration?, until condition: @escaping @MainActor () -> Bool) async -> Bool {
+        guard let limit else {
+            await ObservedCondition.wait(until: condition)
+            return true
+        }
+        let waiter = Task { @MainActor in await ObservedCondition.wait(until: condition) }
+        let timer = Task { @MainActor in
+            try? await Task.sleep(for: limit)
+            waiter.cancel()
+        }
+        await withTaskCancellationHandler {
+            await waiter.value
+        } onCancel: {
+            waiter.cancel()
+        }
+        timer.cancel()
+        return condition()
     }
 
     private var isTooSmall: Bool {
@@ -310,9 +346,12 @@ final class ShellController {
         }
         guard let screen = frontScreen else { return false }
         let signedIn = session.phase == .signedIn
+        let outageText = outage?.message(at: now())
+        // The mark in the header: the server is out of reach, what shows may be behind.
+        let headerName = outageText == nil ? session.displayName : "⚠ " + (session.displayName ?? "offline")
         HeaderBar.draw(
             in: &canvas, row: 0, tabs: signedIn ? AppTab.allCases.map(\.title) : [],
-            selectedTab: coordinator?.tab.rawValue ?? 0, userName: session.displayName
+            selectedTab: coordinator?.tab.rawValue ?? 0, userName: headerName
         )
         let area = Rect(x: 0, y: 1, width: size.width, height: size.height - 2)
         screen.draw(in: &canvas, frame: Frame(area: area, tick: tick))
@@ -330,7 +369,13 @@ final class ShellController {
         var hints = screen.availableKeys.map(\.hint) + (screen.isCapturingText || !signedIn ? [] : globalHints)
         // A message never hides every key: the help key stays at the right, or, while `?`
         // would be typed into a field, the field's last key (`Esc clear`, `n no`).
-        let status = visibleStatus(screen.statusMessage ?? notice)
+        var status = visibleStatus(screen.statusMessage ?? notice)
+        if let outageText {
+            // The countdown needs a frame a second; the screen's own news still comes first.
+            if status == nil { status = StatusMessage(outageText, kind: .error) }
+            let tick = now() + .seconds(1)
+            statusExpiry = min(statusExpiry ?? tick, tick)
+        }
         let pinned = screen.isCapturingText ? (status == nil ? nil : hints.popLast()) : help
         Footer.draw(in: &canvas, row: size.height - 1, hints: hints, status: status, pinned: pinned)
         return screen.isAnimating

@@ -81,8 +81,13 @@ final class CourseDetailScreen: Screen {
         }
     }
 
+    /// Loads a page not loaded yet, or one that failed (it comes back into view, or the
+    /// server answers again).
     func appear() {
-        guard case .idle = viewModel.state else { return }
+        switch viewModel.state {
+        case .idle, .error: break
+        case .loading, .empty, .loaded: return
+        }
         let viewModel = self.viewModel
         viewModel.tasks.run { await viewModel.load() }
     }

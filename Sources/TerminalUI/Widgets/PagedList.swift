@@ -111,12 +111,13 @@ public final class PagedList<ItemKey: Comparable & Sendable, Item: Identifiable 
 
     // MARK: - Loading
 
-    /// For a screen becoming visible: loads the first time, refreshes afterwards.
+    /// For a screen becoming visible (or the server answering again): loads the first time
+    /// and after a failure, refreshes afterwards.
     public func appear() async {
         switch state {
-        case .idle: await load()
+        case .idle, .error: await load()
         case .loaded, .empty: await refresh()
-        case .loading, .error: break
+        case .loading: break
         }
     }
 

@@ -1,0 +1,76 @@
+import Observation
+
+/// Remote mode's answer to a server that cannot be reached (SPEC, "Remote mode"): tries again
+/// by itself after 1, 2, 4 … 30 s, says when on screen, and once the server answers has the
+/// screen in front read its data again. Keys are never held for it.
+@Observable
+@MainActor
+final class OutageMonitor {
+    /// The server as the learner knows it (`host:port`).
+    let host: String
+    /// When the next try is due; nil while the server answers.
+    private(set) var retryAt: ContinuousClock.Instant?
+    @ObservationIgnored private var attempt = 0
+    @ObservationIgnored private var retrying: Task<Void, Never>?
+    @ObservationIgnored private let probe: @Sendable () async -> Bool
+    @ObservationIgnored private let delay: @Sendable (Int) -> Duration
+    /// Called when the server answers again.
+    @ObservationIgnored var onRecovered: @MainActor () -> Void = {}
+
+    init(host: String, probe: @escaping @Sendable () async -> Bool, delay: @escaping @Sendable (Int) -> Duration = OutageMonitor.backoff) {
+        self.host = host
+        self.probe = probe
+        self.delay = delay
+    }
+
+    /// 1, 2, 4, 8, 16, then 30 s between tries.
+    nonisolated static func backoff(afterFailures failures: Int) -> Duration {
+        .seconds(min(30, 1 << min(failures, 5)))
+    }
+
+    /// A request found the server unusable: the first try is due in a second.
+    func serverUnreachable() {
+        guard retryAt == nil else { return }
+        attempt = 0
+        schedule()
+    }
+
+    /// A request (a try, or anything the learner did) got an answer.
+    func serverReachable() {
+        guard retryAt != nil else { return }
+        retrying?.cancel()
+        retrying = nil
+        retryAt = nil
+        onRecovered()
+    }
+
+    /// `Cannot reach <host> — retrying in Ns`, while the server cannot be reached.
+    func message(at now: ContinuousClock.Instant) -> String? {
+        guard let retryAt else { return nil }
+        let left = max(0, (retryAt - now).components.seconds) + ((retryAt - now).components.attoseconds > 0 ? 1 : 0)
+        return left > 0 ? "Cannot reach \(host) — retrying in \(left)s" : "Cannot reach \(host) — retrying now"
+    }
+
+    func stop() {
+        retrying?.cancel()
+        retrying = nil
+    }
+
+    private func schedule() {
+        let due = ContinuousClock.now + delay(attempt)
+        retryAt = due
+        retrying?.cancel()
+        retrying = Task { [weak self, probe] in
+            try? await Task.sleep(until: due, clock: .continuous)
+            guard !Task.isCancelled else { return }
+            let answered = await probe()
+            guard let self, !Task.isCancelled else { return }
+            if answered {
+                self.serverReachable()
+            } else {
+                self.attempt += 1
+                self.schedule()
+            }
+        }
+    }
+}
