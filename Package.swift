@@ -58,7 +58,7 @@ let package = Package(
 
         .executableTarget(
             name: "tui-bench",
-            dependencies: ["CPty", "SharedKernel", "Storage", "TestSupport"],
+            dependencies: ["CPty", "RemoteStore", "SharedKernel", "Storage", "TestSupport"],
             path: "Benchmarks/tui-bench"
         ),
         .target(name: "CPty", path: "Benchmarks/CPty"),

@@ -1,4 +1,5 @@
 import Foundation
+import RemoteStore
 import SharedKernel
 import Storage
 import TestSupport
@@ -16,6 +17,8 @@ struct Options {
     var work = ".build-bench"
     var tui: String?
     var peers = true
+    /// Also the app in remote mode, against edugo-server (built next to tui) on loopback.
+    var remote = false
 
     init(_ arguments: [String]) throws {
         var rest = arguments.dropFirst()
@@ -26,7 +29,8 @@ struct Options {
             case "--work": work = rest.popFirst() ?? work
             case "--tui": tui = rest.popFirst()
             case "--no-peers": peers = false
-            default: throw BenchError.failed("unknown argument \(argument); use --sizes 10000,100000 --runs 15 --work DIR --tui PATH --no-peers")
+            case "--remote": remote = true
+            default: throw BenchError.failed("unknown argument \(argument); use --sizes 10000,100000 --runs 15 --work DIR --tui PATH --no-peers --remote")
             }
         }
     }
@@ -128,9 +132,9 @@ func press(_ key: String, in terminal: PseudoTerminal) -> (Double, Double) {
     return (milliseconds(last - sent), Double(output.bytes.count))
 }
 
-func measureOurs(size: Int, directory: URL) throws -> Figures {
+/// `arguments` choose the store: the local database, or `--server` with a session.
+func measureOurs(size: Int, arguments: [String]) throws -> Figures {
     var figures = Figures()
-    let arguments = ["--data-dir", directory.path]
     let loaded = "1/\(size)"
     for _ in 0..<options.runs {
         let terminal = try PseudoTerminal(tui, arguments, environment: environment)
@@ -254,13 +258,27 @@ func measureWhiptail(titles: [String]) throws -> (startup: [Double], down: [Doub
 print("tui-bench: \(ProcessInfo.processInfo.activeProcessorCount) cores, runs \(options.runs), tui \(tui)")
 var rows: [(String, [String])] = []
 var ours: [Int: Figures] = [:]
+var remote: [Int: Figures] = [:]
 var fzfTimes: [Int: Double] = [:]
 for size in options.sizes {
     print("catalog of \(size) courses")
     let directory = try await catalog(size: size)
-    var figures = try measureOurs(size: size, directory: directory)
+    var figures = try measureOurs(size: size, arguments: ["--data-dir", directory.path])
     figures.filterCount = try await filterCounts(directory: directory)
     ours[size] = figures
+    if options.remote {
+        // The same database behind edugo-server on loopback, the app signed in through it.
+        let server = try await ServerProcess(directory: TemporaryDirectory(url: directory), arguments: ["--log-level", "error"])
+        defer { server.signal(SIGTERM) }
+        let client = URL(fileURLWithPath: options.work).appendingPathComponent("remote-client-\(size)")
+        try? FileManager.default.removeItem(at: client)
+        let http = RemoteHTTPClient()
+        _ = try await RemoteStore(server: server.baseURL, dataDirectory: client, httpClient: http).signIn(email: "demo@edugo.dev", password: "edugo-demo")
+        await http.shutdown()
+        var remoteFigures = try measureOurs(size: size, arguments: ["--data-dir", client.path, "--server", server.baseURL.absoluteString])
+        remoteFigures.filterCount = figures.filterCount
+        remote[size] = remoteFigures
+    }
     if options.peers {
         let titles = directory.appendingPathComponent("titles.txt")
         fzfTimes[size] = median(try ["swift", "garcia", "data fund", "kubernetes"].flatMap { try measureFzf(titles: titles, query: $0) })
@@ -268,8 +286,8 @@ for size in options.sizes {
 }
 
 @MainActor
-func line(_ label: String, _ values: (Figures) -> [Double], unit: String = "ms") {
-    let cells = options.sizes.map { size in format(median(values(ours[size]!)), unit) }
+func line(_ label: String, _ values: (Figures) -> [Double], unit: String = "ms", of figures: [Int: Figures] = ours) {
+    let cells = options.sizes.map { size in format(median(values(figures[size]!)), unit) }
     print(label.padding(toLength: 34, withPad: " ", startingAt: 0) + cells.map { $0.padding(toLength: 14, withPad: " ", startingAt: 0) }.joined())
 }
 
@@ -303,6 +321,18 @@ for query in filterQueries {
         return "\(format(median(times))) / \(slowest) / \(format(median(figures.filterEnd[query] ?? []))) (\(count))"
     }
     print(("  " + query).padding(toLength: 28, withPad: " ", startingAt: 0) + cells.map { $0.padding(toLength: 60, withPad: " ", startingAt: 0) }.joined())
+}
+
+if options.remote {
+    print("")
+    print("EduGo tui --server, edugo-server on loopback (median)".padding(toLength: 34, withPad: " ", startingAt: 0)
+        + options.sizes.map { "\($0)".padding(toLength: 14, withPad: " ", startingAt: 0) }.joined())
+    line("start to first catalog frame", \.startup, of: remote)
+    line("↓ to end of frame", \.down, of: remote)
+    line("PgDn to end of frame", \.pageDown, of: remote)
+    line("search keystroke to results", \.search, of: remote)
+    line("filter keystroke to results", \.filterKeystrokes, of: remote)
+    line("peak resident memory, + filters", \.peakMemory, unit: "MB", of: remote)
 }
 
 if let first = options.sizes.first, let last = options.sizes.last, first != last {
