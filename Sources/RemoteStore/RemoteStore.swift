@@ -49,13 +49,10 @@ public struct RemoteStore: Sendable {
     static let signOutTimeLimit: Duration = .seconds(2)
 
     public let server: URL
-    /// Told when the session ends; the app shows the sign-in screen.
+    /// What the app is told besides answers: the session ended, the server out of reach or back.
     public let events: AsyncStream<RemoteEvent>
-    let client: Client
+    let requests: APIRequests
     let session: RemoteSession
-    let reachability: Reachability
-    let timeLimit: Duration
-    let logger: Logger
 
     /// - Parameters:
     ///   - server: the server's base URL (`http://host:port`).
@@ -68,26 +65,25 @@ public struct RemoteStore: Sendable {
         now: @escaping @Sendable () -> Date = Date.init
     ) {
         self.server = server
-        self.timeLimit = timeLimit
-        self.logger = logger
         let seconds = timeLimit.components.seconds
         let transport = AsyncHTTPClientTransport(configuration: .init(client: httpClient.client, timeout: .seconds(max(1, seconds))))
         // The server writes dates as ISO 8601 without fractions, as the generated default reads them.
-        client = Client(serverURL: server, transport: transport, middlewares: [BearerMiddleware(), FailureMiddleware()])
+        let client = Client(serverURL: server, transport: transport, middlewares: [BearerMiddleware(), FailureMiddleware()])
         let (events, continuation) = AsyncStream.makeStream(of: RemoteEvent.self, bufferingPolicy: .bufferingNewest(8))
         self.events = events
-        reachability = Reachability(report: { continuation.yield($0) })
+        let host = server.host.map { host in server.port.map { "\(host):\($0)" } ?? host } ?? server.absoluteString
+        requests = APIRequests(
+            client: client, timeLimit: timeLimit, host: host, logger: logger,
+            reachability: Reachability(report: { continuation.yield($0) })
+        )
         session = RemoteSession(
-            client: client, server: server, file: SessionFile(directory: dataDirectory, server: server), now: now,
+            requests: requests, server: server, file: SessionFile(directory: dataDirectory, server: server), now: now,
             report: { continuation.yield($0) }
         )
     }
 
     /// The host as the learner knows it, for `Cannot reach <host>`.
-    public var hostDescription: String {
-        guard let host = server.host else { return server.absoluteString }
-        return server.port.map { "\(host):\($0)" } ?? host
-    }
+    public var hostDescription: String { requests.host }
 
     /// How many token refreshes this store has sent (tests of the de-duplication).
     public var refreshCount: Int {
@@ -95,33 +91,6 @@ public struct RemoteStore: Sendable {
     }
 
     // MARK: - Calls
-
-    /// One request within the time limit: no answer in time is the server being unreachable.
-    func limited<T: Sendable>(to limit: Duration? = nil, _ operation: @escaping @Sendable () async throws -> T) async throws -> T {
-        let limit = min(limit ?? timeLimit, timeLimit)
-        return try await withThrowingTaskGroup(of: T.self) { group in
-            group.addTask { try await operation() }
-            group.addTask {
-                try await Task.sleep(for: limit)
-                throw RemoteFailure.unreachable(detail: "no answer within \(limit)")
-            }
-            defer { group.cancelAll() }
-            guard let first = try await group.next() else { throw CancellationError() }
-            return first
-        }
-    }
-
-    /// A call that needs no learner.
-    func open<T: Sendable>(_ operation: @escaping @Sendable (Client) async throws -> T) async throws(RemoteFailure) -> T {
-        let client = self.client
-        do {
-            let value = try await limited { try await operation(client) }
-            await reachability.note(nil)
-            return value
-        } catch {
-            throw await logged(RemoteFailure.from(error))
-        }
-    }
 
     /// Whether the server answers now (`GET /health`); the app's retries ask this.
     public func probe() async -> Bool {
@@ -133,27 +102,58 @@ public struct RemoteStore: Sendable {
         }
     }
 
+    /// A call that needs no learner.
+    func open<T: Sendable>(_ operation: @escaping @Sendable (Client) async throws -> T) async throws(RemoteFailure) -> T {
+        try await requests.send(operation)
+    }
+
     /// A call as the learner `userID`, with their access token (renewed as needed).
     func authorized<T: Sendable>(as userID: UserID, _ operation: @escaping @Sendable (Client) async throws -> T) async throws(RemoteFailure) -> T {
+        try await session.authorized(as: userID) { () async throws(RemoteFailure) -> T in try await requests.send(operation) }
+    }
+}
+
+/// How every request goes: within the time limit, its failure logged, and whether the server
+/// answered told to `reachability`.
+struct APIRequests: Sendable {
+    let client: Client
+    let timeLimit: Duration
+    /// `host:port`, as the learner knows the server.
+    let host: String
+    let logger: Logger
+    let reachability: Reachability
+
+    func send<T: Sendable>(within limit: Duration? = nil, _ operation: @escaping @Sendable (Client) async throws -> T) async throws(RemoteFailure) -> T {
         let client = self.client
         do {
-            let value = try await session.authorized(as: userID) { try await limited { try await operation(client) } }
+            let value = try await limited(to: limit) { try await operation(client) }
             await reachability.note(nil)
             return value
         } catch {
-            throw await logged(error)
+            let failure = RemoteFailure.from(error)
+            await reachability.note(failure)
+            switch failure {
+            case .unreachable(let detail): logger.warning("server \(host) unusable", metadata: ["detail": "\(detail)"])
+            case .api(let status, _, _, _) where status >= 500: logger.warning("server error", metadata: ["detail": "\(failure.technicalDetail)"])
+            default: break
+            }
+            throw failure
         }
     }
 
-    /// The app's log says what the screen does not: which server answered what.
-    func logged(_ failure: RemoteFailure) async -> RemoteFailure {
-        await reachability.note(failure)
-        switch failure {
-        case .unreachable(let detail): logger.warning("server \(hostDescription) unusable", metadata: ["detail": "\(detail)"])
-        case .api(let status, _, _, _) where status >= 500: logger.warning("server error", metadata: ["detail": "\(failure.technicalDetail)"])
-        default: break
+    /// The operation, or `.unreachable` when it has no answer in time (body included).
+    private func limited<T: Sendable>(to limit: Duration?, _ operation: @escaping @Sendable () async throws -> T) async throws -> T {
+        let limit = min(limit ?? timeLimit, timeLimit)
+        return try await withThrowingTaskGroup(of: T.self) { group in
+            group.addTask { try await operation() }
+            group.addTask {
+                try await Task.sleep(for: limit)
+                throw RemoteFailure.unreachable(detail: "no answer within \(limit)")
+            }
+            defer { group.cancelAll() }
+            guard let first = try await group.next() else { throw CancellationError() }
+            return first
         }
-        return failure
     }
 }
 
@@ -411,14 +411,9 @@ extension RemoteStore: SessionRepository {
     }
 
     public func signOut(userID: UserID) async throws(AppError) {
-        let client = self.client
         await session.signOut(userID: userID) { access in
-            do {
-                _ = try await limited(to: Self.signOutTimeLimit) {
-                    try await Bearer.$token.withValue(access) { try await client.signOut() }
-                }
-            } catch {
-                _ = await logged(RemoteFailure.from(error))
+            _ = try? await Bearer.$token.withValue(access) {
+                try await requests.send(within: Self.signOutTimeLimit) { client in try await client.signOut() }
             }
         }
     }

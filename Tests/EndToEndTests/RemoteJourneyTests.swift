@@ -96,6 +96,62 @@ extension EndToEnd {
             #expect(try await session.waitForExit() == 0)
         }
 
+        @Test("two terminals of one learner see the same enrollments, progress and favourites")
+        func twoTerminals() async throws {
+            let server = try await ServerProcess(directory: try await ServerProcess.preparedDirectory())
+            defer { server.signal(SIGKILL); server.directory.remove() }
+            let first = try TmuxSession(arguments: ["--server", server.baseURL.absoluteString])
+            let second = try TmuxSession(arguments: ["--server", server.baseURL.absoluteString])
+            try await first.signInIfAsked()
+            try await second.signInIfAsked()
+            try await first.waitFor("Catalog  64 courses")
+
+            try await first.openCourse("Agile and Scrum in Real Teams")
+            try first.send("e")
+            try await first.waitFor("the footer offering Space") { $0.last?.contains("Space done") == true }
+            try first.send("Space", "f")
+            try await first.waitFor("Progress      1 of 6 lessons")
+            try await first.waitFor("★ Favourite")
+
+            try second.send("2")
+            let mine = try await second.waitFor("My courses  3 enrolled")
+            #expect(mine.contains { $0.contains("Agile and Scrum in R") && $0.contains("16%") })
+            try second.send("3")
+            try await second.waitFor("Favourites  1 course")
+            try first.send("q", "q")
+            try second.send("q")
+            #expect(try await first.waitForExit() == 0)
+            #expect(try await second.waitForExit() == 0)
+        }
+
+        @Test("started while the server is down: the sign-in screen says so, and the session resumes by itself when it is back")
+        func startWhileDown() async throws {
+            let directory = try await ServerProcess.preparedDirectory()
+            defer { directory.remove() }
+            var server = try await ServerProcess(directory: directory)
+            let port = server.baseURL.port ?? 0
+            let client = TemporaryDirectory(prefix: "edugo-e2e")
+            defer { client.remove() }
+            do {
+                let session = try TmuxSession(arguments: ["--server", server.baseURL.absoluteString], dataDirectory: client)
+                try await session.signInIfAsked()
+                try await session.waitFor("Catalog  64 courses")
+                try session.send("q")
+                #expect(try await session.waitForExit() == 0)
+            }
+            server.signal(SIGKILL)
+            _ = await server.waitForExit()
+
+            let session = try TmuxSession(arguments: ["--server", server.baseURL.absoluteString], dataDirectory: client)
+            try await session.waitFor("Cannot reach 127.0.0.1:\(port) — retrying in")
+            try await session.waitFor("Sign in to EduGo")
+            server = try await ServerProcess(directory: directory, port: port)
+            defer { server.signal(SIGKILL) }
+            try await session.waitFor("Catalog  64 courses")
+            try session.send("q")
+            #expect(try await session.waitForExit() == 0)
+        }
+
         @Test("tokens that live 3 s: a write after 5 s idle still works, refreshed unseen")
         func shortTokens() async throws {
             let server = try await ServerProcess(directory: try await ServerProcess.preparedDirectory(), arguments: ["--access-token-ttl", "3"])

@@ -27,6 +27,8 @@ final class ShellController {
     /// The learner whose session the server ended, kept as they left it while they sign in
     /// again: the same learner comes back to it.
     @ObservationIgnored private var suspendedScope: LearnerScope?
+    /// The stored session could not be read for want of the server: read it once it answers.
+    @ObservationIgnored private var restorePending = false
     /// How far the `?` help overlay is scrolled; nil while it is closed.
     private(set) var helpOffset: Int?
     /// The outcome of the last save, whichever screen made it: shown when the screen in front
@@ -66,8 +68,16 @@ final class ShellController {
     /// Reads the stored session: the learner it names is signed in on this instance; if it
     /// cannot be read, nobody is, and signing in reports the real problem.
     func start() async {
-        let user = try? await ports.sessions.restoreSession()
-        if let user { signedIn(as: user) } else { signedOut() }
+        do {
+            if let user = try await ports.sessions.restoreSession() { signedIn(as: user) } else { signedOut() }
+        } catch .connectivity {
+            // Remote mode with the server out of reach: the stored session is kept, and read
+            // again when the server answers (`serverAnswersAgain`).
+            signedOut(notice: AppError.connectivity.userMessage)
+            restorePending = true
+        } catch {
+            signedOut()
+        }
     }
 
     private func signedIn(as user: User) {
@@ -109,11 +119,20 @@ final class ShellController {
 
     /// The server answers again: the screen in front reads its data again, by itself.
     func serverAnswersAgain() {
+        if restorePending, session.phase == .signedOut {
+            restorePending = false
+            Task { [weak self, ports] in
+                guard let user = try? await ports.sessions.restoreSession(), let self, self.session.phase == .signedOut else { return }
+                self.signedIn(as: user)
+            }
+            return
+        }
         frontScreen?.appear()
     }
 
     /// Closes every screen of the learner, then shows the sign-in screen.
-    private func signedOut() {
+    private func signedOut(notice loginNotice: String? = nil) {
+        restorePending = false
         scope?.close()
         suspendedScope?.close()
         suspendedScope = nil
@@ -121,7 +140,9 @@ final class ShellController {
         helpOffset = nil
         notice = nil
         session.signedOut()
-        loginScreen = SignInFeature(sessions: ports.sessions).makeLoginScreen { [weak self] user in self?.signedIn(as: user) }
+        loginScreen = SignInFeature(sessions: ports.sessions).makeLoginScreen(notice: loginNotice) { [weak self] user in
+            self?.signedIn(as: user)
+        }
         syncVisibleScreen()
     }
 

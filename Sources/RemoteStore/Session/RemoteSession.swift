@@ -12,7 +12,7 @@ actor RemoteSession {
         var user: User
     }
 
-    private let client: Client
+    private let requests: APIRequests
     private let server: URL
     private let file: SessionFile
     private let now: @Sendable () -> Date
@@ -25,8 +25,8 @@ actor RemoteSession {
     /// Moves on at every sign-in and sign-out, so a refresh that ends after one is not taken.
     private var generation = 0
 
-    init(client: Client, server: URL, file: SessionFile, now: @escaping @Sendable () -> Date, report: @escaping @Sendable (RemoteEvent) -> Void) {
-        self.client = client
+    init(requests: APIRequests, server: URL, file: SessionFile, now: @escaping @Sendable () -> Date, report: @escaping @Sendable (RemoteEvent) -> Void) {
+        self.requests = requests
         self.server = server
         self.file = file
         self.now = now
@@ -87,17 +87,21 @@ actor RemoteSession {
 
     /// Runs `call` with a fresh access token for `userID` (the learner signed in here):
     /// renewed first when it is about to expire, and once more if the server says it has.
-    func authorized<T: Sendable>(as userID: UserID, _ call: @Sendable () async throws -> T) async throws(RemoteFailure) -> T {
+    func authorized<T: Sendable>(as userID: UserID, _ call: @Sendable () async throws(RemoteFailure) -> T) async throws(RemoteFailure) -> T {
         guard let current = tokens, current.user.id == userID else { throw .app(.notSignedIn) }
         var access = current.access
         if current.expiresAt <= now() { access = try await renewed(replacing: access) }
         do {
-            return try await Bearer.$token.withValue(access) { try await call() }
+            return try await Self.run(call, with: access)
         } catch {
-            let failure = RemoteFailure.from(error)
-            guard case .api(401, let code, _, _) = failure, code == "token_expired" || code == "unauthorized" else { throw failure }
+            guard case .api(401, let code, _, _) = error, code == "token_expired" || code == "unauthorized" else { throw error }
         }
         access = try await renewed(replacing: access)
+        return try await Self.run(call, with: access)
+    }
+
+    /// `call` with `access` in its Authorization header.
+    private static func run<T: Sendable>(_ call: @Sendable () async throws(RemoteFailure) -> T, with access: String) async throws(RemoteFailure) -> T {
         do {
             return try await Bearer.$token.withValue(access) { try await call() }
         } catch {
@@ -140,11 +144,10 @@ actor RemoteSession {
         defer { if generation == started { refreshing = nil } }
         let session: Components.Schemas.Session
         do {
-            session = try await client.refreshSession(body: .json(.init(refreshToken: refreshToken))).ok.body.json
+            session = try await requests.send { client in try await client.refreshSession(body: .json(.init(refreshToken: refreshToken))).ok.body.json }
         } catch {
-            let failure = RemoteFailure.from(error)
-            if case .api(401, _, _, _) = failure, generation == started { throw endedHere() }
-            throw failure.appError
+            if case .api(401, _, _, _) = error, generation == started { throw endedHere() }
+            throw error.appError
         }
         guard generation == started else {
             guard let tokens else { throw .sessionEnded }
