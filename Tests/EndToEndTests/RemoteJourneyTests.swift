@@ -81,11 +81,12 @@ extension EndToEnd {
             #expect(marked.contains { $0.contains("My courses  2 enrolled") })
             // A page not loaded yet says so, and the keys keep working around it.
             try session.send("1", "Home", "Enter")
-            try await session.waitFor("Cannot reach the EduGo catalog")
+            let failed = try await session.waitFor("Press r to retry")
+            #expect(failed.contains { $0.trimmingCharacters(in: .whitespaces) == "Cannot reach 127.0.0.1:\(port)" }, "the error state names the server")
             try session.send("Escape", "3")
             try await session.waitFor("tab 3 in front") { $0.first?.contains("⚠") == true && $0.contains { $0.contains("Cannot reach") } }
             try session.send("1", "Enter")
-            try await session.waitFor("Cannot reach the EduGo catalog")
+            try await session.waitFor("Press r to retry")
 
             // Back: no key pressed, the page loads by itself and the mark goes.
             server = try await ServerProcess(directory: directory, port: port)

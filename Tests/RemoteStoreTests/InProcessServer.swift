@@ -32,7 +32,11 @@ struct InProcessServer: Sendable {
                 listening.finish()
             }
         )
-        let running = Task { try await application.run() }
+        // A server that cannot start (its port taken) ends the stream too: no wait forever.
+        let running = Task {
+            defer { listening.finish() }
+            try await application.run()
+        }
         guard let bound = await ports.first(where: { _ in true }) else {
             running.cancel()
             throw ServerTestError("the in-process server did not start")

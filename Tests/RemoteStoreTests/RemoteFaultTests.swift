@@ -3,6 +3,7 @@ import Hummingbird
 import Logging
 import RemoteStore
 import SharedKernel
+import Synchronization
 import Testing
 import TestSupport
 
@@ -86,24 +87,42 @@ struct RemoteFaultTests {
 struct RemoteReachabilityTests {
     @Test("the app is told once when the server stops answering and once when it answers again")
     func events() async throws {
-        let client = TemporaryDirectory(prefix: "edugo-remote-reach")
-        let directory = TemporaryDirectory(prefix: "edugo-remote-tests")
-        defer {
-            client.remove()
-            directory.remove()
+        // A server whose health a test switches: a 503 page while it is "down".
+        let down = Mutex(false)
+        let router = Router()
+        router.get("/health") { _, _ -> Response in
+            if down.withLock({ $0 }) {
+                return Response(status: .serviceUnavailable, headers: [.contentType: "text/html"], body: .init(byteBuffer: ByteBuffer(string: "<h1>down</h1>")))
+            }
+            return Response(status: .ok, headers: [.contentType: "application/json"], body: .init(byteBuffer: ByteBuffer(string: #"{"status": "ok"}"#)))
         }
-        var server = try await InProcessServer.start(directory: directory)
-        let port = server.port
-        // A short limit: a connection the stopped server leaves open answers nothing.
-        let store = RemoteStore(server: server.url, dataDirectory: client.url, httpClient: testHTTPClient, timeLimit: .milliseconds(300))
+        let (ports, listening) = AsyncStream.makeStream(of: Int.self)
+        let application = Application(
+            router: router, configuration: .init(address: .hostname("127.0.0.1", port: 0), serverName: nil),
+            onServerRunning: { channel in
+                listening.yield(channel.localAddress?.port ?? 0)
+                listening.finish()
+            },
+            logger: Logger(label: "switched", factory: { _ in SwiftLogNoOpLogHandler() })
+        )
+        let running = Task {
+            defer { listening.finish() }
+            try await application.run()
+        }
+        defer { running.cancel() }
+        guard let port = await ports.first(where: { _ in true }) else { throw ServerTestError("no port") }
+        let client = TemporaryDirectory(prefix: "edugo-remote-reach")
+        defer { client.remove() }
+        let store = RemoteStore(server: URL(string: "http://127.0.0.1:\(port)")!, dataDirectory: client.url, httpClient: testHTTPClient)
         var events = store.events.makeAsyncIterator()
+
         #expect(await store.probe())
-        await server.stop()
+        down.withLock { $0 = true }
         #expect(!(await store.probe()))
         #expect(!(await store.probe()))
-        server = try await InProcessServer.start(directory: directory, port: port)
+        down.withLock { $0 = false }
         #expect(await store.probe())
-        await server.stop()
+        #expect(await store.probe())
         #expect(await events.next() == .unreachable)
         #expect(await events.next() == .reachable, "one event per change, not one per failure")
     }

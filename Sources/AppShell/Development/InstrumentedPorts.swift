@@ -7,6 +7,8 @@ import SharedKernel
 struct Instrumentation: Sendable {
     var conditions: DevelopmentConditions
     var logger: Logger
+    /// Remote mode: the server, so a connectivity failure names it.
+    var server: String?
 
     func call<T: Sendable>(_ name: @autoclosure () -> String, _ body: () async throws(AppError) -> T) async throws(AppError) -> T {
         do {
@@ -14,13 +16,14 @@ struct Instrumentation: Sendable {
             return try await body()
         } catch {
             log(error, in: name())
+            if case .connectivity = error, let server { throw .unreachable(host: server) }
             throw error
         }
     }
 
     private func log(_ error: AppError, in call: String) {
         switch error {
-        case .storage, .connectivity:
+        case .storage, .connectivity, .unreachable:
             logger.warning("\(call) failed", metadata: ["error": "\(error.technicalMessage)"])
         case .cancelled:
             break
@@ -131,15 +134,15 @@ extension AppPorts {
     /// Every port behind the development conditions and the error log. Signing in and out
     /// keep working with --offline (only its latency applies), so the catalog's error
     /// states can be reached and a learner can always sign out.
-    func instrumented(conditions: DevelopmentConditions, logger: Logger) -> AppPorts {
-        let instrumentation = Instrumentation(conditions: conditions, logger: logger)
+    func instrumented(conditions: DevelopmentConditions, logger: Logger, server: String? = nil) -> AppPorts {
+        let instrumentation = Instrumentation(conditions: conditions, logger: logger, server: server)
         return AppPorts(
             courses: InstrumentedCourseRepository(base: courses, instrumentation: instrumentation),
             enrollments: InstrumentedEnrollmentRepository(base: enrollments, instrumentation: instrumentation),
             favourites: InstrumentedFavouritesRepository(base: favourites, instrumentation: instrumentation),
             profiles: InstrumentedProfileRepository(base: profiles, instrumentation: instrumentation),
             sessions: InstrumentedSessionRepository(
-                base: sessions, instrumentation: Instrumentation(conditions: conditions.latencyOnly, logger: logger)
+                base: sessions, instrumentation: Instrumentation(conditions: conditions.latencyOnly, logger: logger, server: server)
             )
         )
     }

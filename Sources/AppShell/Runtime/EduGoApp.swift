@@ -49,7 +49,7 @@ public enum EduGoApp {
         let httpClient = RemoteHTTPClient()
         let store = RemoteStore(server: server, dataDirectory: configuration.dataDirectory, httpClient: httpClient, logger: logger)
         let ports = AppPorts(courses: store, enrollments: store, favourites: store, profiles: store, sessions: store)
-            .instrumented(conditions: configuration.conditions, logger: logger)
+            .instrumented(conditions: configuration.conditions, logger: logger, server: store.hostDescription)
         let outage = OutageMonitor(host: store.hostDescription, probe: { await store.probe() })
         let code = await runTerminal(configuration, ports: ports, logger: logger) { shell in
             shell.outage = outage

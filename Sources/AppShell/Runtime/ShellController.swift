@@ -70,10 +70,10 @@ final class ShellController {
     func start() async {
         do {
             if let user = try await ports.sessions.restoreSession() { signedIn(as: user) } else { signedOut() }
-        } catch .connectivity {
+        } catch .unreachable(let host) {
             // Remote mode with the server out of reach: the stored session is kept, and read
             // again when the server answers (`serverAnswersAgain`).
-            signedOut(notice: AppError.connectivity.userMessage)
+            signedOut(notice: AppError.unreachable(host: host).userMessage)
             restorePending = true
         } catch {
             signedOut()

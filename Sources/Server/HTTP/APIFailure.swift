@@ -61,7 +61,7 @@ struct APIFailure: Error, Hashable, Sendable {
             case .prerequisiteNotCompleted: "prerequisite_missing"
             }
             self.init(status: .conflict, code: code, message: refusal.message)
-        case .connectivity, .storage, .cancelled:
+        case .connectivity, .unreachable, .storage, .cancelled:
             self.init(status: .serviceUnavailable, code: "unavailable", message: error.userMessage)
         }
     }

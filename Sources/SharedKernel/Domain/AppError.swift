@@ -2,6 +2,9 @@
 public enum AppError: Error, Hashable, Sendable {
     /// The data source could not be reached.
     case connectivity
+    /// Remote mode: the EduGo server at `host` (`host:port`) could not be reached or answered
+    /// garbage; the app tries again by itself.
+    case unreachable(host: String)
     case courseNotFound(CourseID)
     case notSignedIn
     /// The server no longer honours the learner's session (it was ended, or the server lost
@@ -31,6 +34,7 @@ public enum AppError: Error, Hashable, Sendable {
     public var userMessage: String {
         switch self {
         case .connectivity: "Cannot reach the EduGo catalog. Check your connection."
+        case .unreachable(let host): "Cannot reach \(host)"
         case .courseNotFound: "This course no longer exists."
         case .notSignedIn: "Please sign in first."
         case .sessionEnded: "Your session has ended — sign in again"
@@ -53,6 +57,7 @@ public enum AppError: Error, Hashable, Sendable {
     public var technicalMessage: String {
         switch self {
         case .connectivity: "connectivity: data source unreachable"
+        case .unreachable(let host): "connectivity: server \(host) unreachable"
         case .courseNotFound(let id): "course not found: \(id)"
         case .notSignedIn: "no session"
         case .sessionEnded: "session ended by the server"
