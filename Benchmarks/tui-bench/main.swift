@@ -325,7 +325,7 @@ for query in filterQueries {
 
 if options.remote {
     print("")
-    print("EduGo tui --server, edugo-server on loopback (median)".padding(toLength: 34, withPad: " ", startingAt: 0)
+    print("tui --server (median)".padding(toLength: 34, withPad: " ", startingAt: 0)
         + options.sizes.map { "\($0)".padding(toLength: 14, withPad: " ", startingAt: 0) }.joined())
     line("start to first catalog frame", \.startup, of: remote)
     line("↓ to end of frame", \.down, of: remote)
