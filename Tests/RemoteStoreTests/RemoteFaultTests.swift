@@ -34,18 +34,8 @@ struct RemoteFaultTests {
                 try await Task.sleep(for: .seconds(3_600))
                 return Self.json("{}")
             }
-            let (ports, listening) = AsyncStream.makeStream(of: Int.self)
-            let application = Application(
-                router: router, configuration: .init(address: .hostname("127.0.0.1", port: 0), serverName: nil),
-                onServerRunning: { channel in
-                    listening.yield(channel.localAddress?.port ?? 0)
-                    listening.finish()
-                },
-                logger: Logger(label: "misbehaving", factory: { _ in SwiftLogNoOpLogHandler() })
-            )
-            let running = Task { try await application.run() }
-            guard let port = await ports.first(where: { _ in true }) else { throw ServerTestError("no port") }
-            return MisbehavingServer(url: URL(string: "http://127.0.0.1:\(port)")!, running: running)
+            let (url, running) = try await RouterServer.start(router)
+            return MisbehavingServer(url: url, running: running)
         }
 
         static func json(_ text: String, status: HTTPResponse.Status = .ok) -> Response {
@@ -96,24 +86,11 @@ struct RemoteReachabilityTests {
             }
             return Response(status: .ok, headers: [.contentType: "application/json"], body: .init(byteBuffer: ByteBuffer(string: #"{"status": "ok"}"#)))
         }
-        let (ports, listening) = AsyncStream.makeStream(of: Int.self)
-        let application = Application(
-            router: router, configuration: .init(address: .hostname("127.0.0.1", port: 0), serverName: nil),
-            onServerRunning: { channel in
-                listening.yield(channel.localAddress?.port ?? 0)
-                listening.finish()
-            },
-            logger: Logger(label: "switched", factory: { _ in SwiftLogNoOpLogHandler() })
-        )
-        let running = Task {
-            defer { listening.finish() }
-            try await application.run()
-        }
+        let (url, running) = try await RouterServer.start(router)
         defer { running.cancel() }
-        guard let port = await ports.first(where: { _ in true }) else { throw ServerTestError("no port") }
         let client = TemporaryDirectory(prefix: "edugo-remote-reach")
         defer { client.remove() }
-        let store = RemoteStore(server: URL(string: "http://127.0.0.1:\(port)")!, dataDirectory: client.url, httpClient: testHTTPClient)
+        let store = RemoteStore(server: url, dataDirectory: client.url, httpClient: testHTTPClient)
         var events = store.events.makeAsyncIterator()
 
         #expect(await store.probe())
@@ -125,5 +102,26 @@ struct RemoteReachabilityTests {
         #expect(await store.probe())
         #expect(await events.next() == .unreachable)
         #expect(await events.next() == .reachable, "one event per change, not one per failure")
+    }
+}
+
+/// A Hummingbird router on a free loopback port, for servers that are not EduGo's.
+enum RouterServer {
+    static func start(_ router: Router<BasicRequestContext>) async throws -> (URL, Task<Void, any Error>) {
+        let (ports, listening) = AsyncStream.makeStream(of: Int.self)
+        let application = Application(
+            router: router, configuration: .init(address: .hostname("127.0.0.1", port: 0), serverName: nil),
+            onServerRunning: { channel in
+                listening.yield(channel.localAddress?.port ?? 0)
+                listening.finish()
+            },
+            logger: Logger(label: "router-server", factory: { _ in SwiftLogNoOpLogHandler() })
+        )
+        let running = Task {
+            defer { listening.finish() }
+            try await application.run()
+        }
+        guard let port = await ports.first(where: { _ in true }) else { throw ServerTestError("the router server did not start") }
+        return (URL(string: "http://127.0.0.1:\(port)")!, running)
     }
 }
