@@ -20,18 +20,15 @@ final class LearnerEnrollments {
 
     /// What the store confirmed, as loaded and as every save since answered (`.loaded([])`
     /// when there is none: the screens say what an empty list means).
-    private(set) var state: ViewState<[EnrolledCourse]> = .idle {
-        didSet { confirmed = Dictionary(state.value?.map { ($0.id, $0.enrollment) } ?? [], uniquingKeysWith: { first, _ in first }) }
-    }
+    var state: ViewState<[EnrolledCourse]> { list.state }
     /// `state`'s enrollments by course: a catalog row asks about its course on every frame.
     private(set) var confirmed: [CourseID: Enrollment] = [:]
     /// True while a loaded list is read again.
-    private(set) var isRefreshing = false
+    var isRefreshing: Bool { list.isRefreshing }
     private(set) var pending: [CourseID: Pending] = [:]
     /// Saves under way per course: the pending change goes when the last one answers.
     @ObservationIgnored private var inFlight: [CourseID: Int] = [:]
-    /// Counts confirmed saves; a refresh that started before one is stale.
-    @ObservationIgnored private var revision = 0
+    @ObservationIgnored private var list: ConfirmedList<EnrolledCourse, AppError>!
     @ObservationIgnored private let serial = KeyedSerialTasks<CourseID>()
     @ObservationIgnored private let learner: UserID
     @ObservationIgnored private let enrollments: any EnrollmentRepository
@@ -49,6 +46,14 @@ final class LearnerEnrollments {
         self.enrollments = enrollments
         self.now = now
         self.report = report
+        list = ConfirmedList(
+            read: { [enrollments] () async throws(AppError) in try await enrollments.enrolledCourses(userID: learner) },
+            message: \.userMessage,
+            isSaving: { [weak self] in self?.inFlight.isEmpty == false },
+            onChange: { [weak self] list in
+                self?.confirmed = Dictionary(list.map { ($0.id, $0.enrollment) }, uniquingKeysWith: { first, _ in first })
+            }
+        )
     }
 
     // MARK: - Reading
@@ -93,36 +98,15 @@ final class LearnerEnrollments {
 
     // MARK: - Loading
 
-    /// Loads the first time (the loading state shows); later, reads again silently.
-    func appear() async {
-        switch state {
-        case .idle, .error, .empty: await load()
-        case .loaded: await refresh()
-        case .loading: break
-        }
-    }
+    /// Loads the first time and after a failure (the loading state shows); later, reads
+    /// again silently.
+    func appear() async { await list.appear() }
 
-    func load() async {
-        guard !state.isLoading else { return }
-        state = .loading
-        do {
-            state = .loaded(try await enrollments.enrolledCourses(userID: learner))
-        } catch {
-            state = .error(message: error.userMessage)
-        }
-    }
+    func load() async { await list.load() }
 
     /// Reads again with the list on screen. A save confirmed meanwhile makes the answer
     /// stale (it may not have seen the save): it is dropped, and what the saves said stays.
-    func refresh() async {
-        guard state.value != nil, !isRefreshing else { return }
-        isRefreshing = true
-        defer { isRefreshing = false }
-        let started = revision
-        guard let loaded = try? await enrollments.enrolledCourses(userID: learner) else { return }
-        guard started == revision, inFlight.isEmpty else { return }
-        state = .loaded(loaded)
-    }
+    func refresh() async { await list.refresh() }
 
     // MARK: - Saving
     //
@@ -212,9 +196,6 @@ final class LearnerEnrollments {
     }
 
     private func confirm(_ change: (inout [EnrolledCourse]) -> Void) {
-        revision += 1
-        guard var list = state.value else { return }
-        change(&list)
-        state = .loaded(list)
+        list.confirm(change)
     }
 }

@@ -15,15 +15,13 @@ final class LearnerFavourites {
     }
 
     /// What the store confirmed, in catalog order (`.loaded([])` when there are none).
-    private(set) var state: ViewState<[Course]> = .idle {
-        didSet { confirmedIDs = Set(state.value?.map(\.id) ?? []) }
-    }
+    var state: ViewState<[Course]> { list.state }
     /// The ids of `state`'s courses: a catalog row asks about its course on every frame.
     private(set) var confirmedIDs: Set<CourseID> = []
-    private(set) var isRefreshing = false
+    var isRefreshing: Bool { list.isRefreshing }
     private(set) var wishes: [CourseID: Wish] = [:]
     @ObservationIgnored private var saving: Set<CourseID> = []
-    @ObservationIgnored private var revision = 0
+    @ObservationIgnored private var list: ConfirmedList<Course, AppError>!
     @ObservationIgnored private let learner: UserID
     @ObservationIgnored private let favourites: any FavouritesRepository
     /// Where the outcome of a save is told: the shell's footer, whichever screen is in front.
@@ -34,6 +32,12 @@ final class LearnerFavourites {
         self.learner = learner
         self.favourites = favourites
         self.report = report
+        list = ConfirmedList(
+            read: { [favourites] () async throws(AppError) in try await favourites.favourites(userID: learner) },
+            message: \.userMessage,
+            isSaving: { [weak self] in self?.saving.isEmpty == false },
+            onChange: { [weak self] list in self?.confirmedIDs = Set(list.map(\.id)) }
+        )
     }
 
     // MARK: - Reading
@@ -55,34 +59,12 @@ final class LearnerFavourites {
 
     // MARK: - Loading
 
-    func appear() async {
-        switch state {
-        case .idle, .error, .empty: await load()
-        case .loaded: await refresh()
-        case .loading: break
-        }
-    }
+    func appear() async { await list.appear() }
 
-    func load() async {
-        guard !state.isLoading else { return }
-        state = .loading
-        do {
-            state = .loaded(try await favourites.favourites(userID: learner))
-        } catch {
-            state = .error(message: error.userMessage)
-        }
-    }
+    func load() async { await list.load() }
 
     /// Reads again with the list on screen; an answer that a save overtook is dropped.
-    func refresh() async {
-        guard state.value != nil, !isRefreshing else { return }
-        isRefreshing = true
-        defer { isRefreshing = false }
-        let started = revision
-        guard let loaded = try? await favourites.favourites(userID: learner) else { return }
-        guard started == revision, saving.isEmpty else { return }
-        state = .loaded(loaded)
-    }
+    func refresh() async { await list.refresh() }
 
     // MARK: - Saving
 
@@ -122,13 +104,12 @@ final class LearnerFavourites {
     }
 
     private func confirm(_ wish: Wish) {
-        revision += 1
-        guard var list = state.value else { return }
-        list.removeAll { $0.id == wish.course.id }
-        if wish.isFavourite {
-            list.append(wish.course)
-            list.sort(by: TextFolding.inCatalogOrder)
+        list.confirm { list in
+            list.removeAll { $0.id == wish.course.id }
+            if wish.isFavourite {
+                list.append(wish.course)
+                list.sort(by: TextFolding.inCatalogOrder)
+            }
         }
-        state = .loaded(list)
     }
 }

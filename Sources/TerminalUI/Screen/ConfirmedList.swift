@@ -1,0 +1,77 @@
+import Observation
+
+/// The store's list of something the learner changes while it shows (their enrollments,
+/// their favourites): loaded once with the loading state, read again quietly afterwards,
+/// and changed by each save the store confirms. A reading that a save overtook is dropped:
+/// it may not have seen the save, and what the saves said stays.
+@Observable
+@MainActor
+public final class ConfirmedList<Element: Sendable, Failure: Error> {
+    public private(set) var state: ViewState<[Element]> = .idle {
+        didSet { onChange(state.value ?? []) }
+    }
+    /// True while a loaded list is read again.
+    public private(set) var isRefreshing = false
+    /// Counts confirmed saves; a reading that started before one is stale.
+    @ObservationIgnored private var revision = 0
+    @ObservationIgnored private let read: @MainActor () async throws(Failure) -> [Element]
+    @ObservationIgnored private let message: (Failure) -> String
+    @ObservationIgnored private let isSaving: @MainActor () -> Bool
+    @ObservationIgnored private let onChange: @MainActor ([Element]) -> Void
+
+    /// - Parameters:
+    ///   - read: the list as the store has it now.
+    ///   - message: what the learner reads when it cannot be read.
+    ///   - isSaving: whether a save is under way (a reading then is not taken either).
+    ///   - onChange: told every new confirmed list (to index it, say).
+    public init(
+        read: @escaping @MainActor () async throws(Failure) -> [Element],
+        message: @escaping (Failure) -> String,
+        isSaving: @escaping @MainActor () -> Bool,
+        onChange: @escaping @MainActor ([Element]) -> Void = { _ in }
+    ) {
+        self.read = read
+        self.message = message
+        self.isSaving = isSaving
+        self.onChange = onChange
+    }
+
+    /// Loads the first time and after a failure (the loading state shows); later, reads
+    /// again quietly.
+    public func appear() async {
+        switch state {
+        case .idle, .error, .empty: await load()
+        case .loaded: await refresh()
+        case .loading: break
+        }
+    }
+
+    public func load() async {
+        guard !state.isLoading else { return }
+        state = .loading
+        do {
+            state = .loaded(try await read())
+        } catch {
+            state = .error(message: message(error))
+        }
+    }
+
+    /// Reads again with the list on screen; an answer that a save overtook is dropped.
+    public func refresh() async {
+        guard state.value != nil, !isRefreshing else { return }
+        isRefreshing = true
+        defer { isRefreshing = false }
+        let started = revision
+        guard let loaded = try? await read() else { return }
+        guard started == revision, !isSaving() else { return }
+        state = .loaded(loaded)
+    }
+
+    /// A save the store confirmed: applied to the list as loaded (nothing, before it is).
+    public func confirm(_ change: (inout [Element]) -> Void) {
+        revision += 1
+        guard var list = state.value else { return }
+        change(&list)
+        state = .loaded(list)
+    }
+}
