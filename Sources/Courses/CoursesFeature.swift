@@ -28,6 +28,12 @@ public final class CoursesFeature {
         if case .idle = model.state { await model.load() }
     }
 
+    /// Reads the learner's enrollments again (the store may have changed under them: a session the
+    /// server ended and the learner began again), loading them if they never were.
+    public func readAgain() async {
+        await model.appear()
+    }
+
     /// The enrollment that holds a place in the course, as shown (a pending one included).
     public func enrollment(for id: CourseID) -> Enrollment? { model.enrollment(for: id) }
     public func isSaving(_ id: CourseID) -> Bool { model.isSaving(id) }

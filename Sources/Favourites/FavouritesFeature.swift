@@ -28,6 +28,12 @@ public final class FavouritesFeature {
         if case .idle = model.state { await model.load() }
     }
 
+    /// Reads the learner's favourites again (the store may have changed under them: a session the
+    /// server ended and the learner began again), loading them if they never were.
+    public func readAgain() async {
+        await model.appear()
+    }
+
     public func isFavourite(_ id: CourseID) -> Bool { model.isFavourite(id) }
     public func isSaving(_ id: CourseID) -> Bool { model.isSaving(id) }
     /// How many favourites the learner keeps; `nil` when they could not be read.

@@ -24,6 +24,8 @@ final class LearnerStub {
     private(set) var reported: [StatusMessage] = []
     /// When set, `enroll` is refused with this reason and changes nothing.
     var enrollRefusal: String?
+    /// When set, lesson marks show at once, then fail with this reason and are undone.
+    var lessonFailure: String?
     /// Saves wait here before they report.
     var gate: Gate?
 
@@ -72,6 +74,14 @@ final class LearnerStub {
             setLesson: { [self] number, title, course, done in
                 actions.append(.setLesson(number, course.id, done: done))
                 if done { enrollments[course.id]?.lessonsDone.insert(number) } else { enrollments[course.id]?.lessonsDone.remove(number) }
+                if let lessonFailure {
+                    let gate = self.gate
+                    return Task { [self] in
+                        await gate?.wait()
+                        if done { enrollments[course.id]?.lessonsDone.remove(number) } else { enrollments[course.id]?.lessonsDone.insert(number) }
+                        reported.append(.error(lessonFailure))
+                    }
+                }
                 return save(.success(done ? "Lesson done: \(title)" : "Lesson not done: \(title)"))
             }
         )

@@ -145,7 +145,7 @@ extension EndToEnd {
 
             let session = try TmuxSession(arguments: ["--server", server.baseURL.absoluteString], dataDirectory: client)
             try await session.waitFor("Cannot reach 127.0.0.1:\(port) — retrying in")
-            try await session.waitFor("Sign in to EduGo")
+            try await session.waitFor("you are signed in again")
             server = try await ServerProcess(directory: directory, port: port)
             defer { server.signal(SIGKILL) }
             try await session.waitFor("Catalog  64 courses")
@@ -168,24 +168,32 @@ extension EndToEnd {
             #expect(try await session.waitForExit() == 0)
         }
 
-        @Test("the server started again with a fresh data directory: Your session has ended, and back after signing in")
+        @Test("the server started again with a fresh data directory: Your session has ended; signed in, back where they were, with what the server holds now")
         func sessionEnded() async throws {
             var server = try await ServerProcess(directory: try await ServerProcess.preparedDirectory())
             let port = server.baseURL.port ?? 0
             let session = try TmuxSession(arguments: ["--server", server.baseURL.absoluteString])
             try await session.signInIfAsked()
             try await session.waitFor("Catalog  64 courses")
-            try session.send("2")
-            try await session.waitFor("My courses  2 enrolled")
+            try await session.openCourse("Agile and Scrum in Real Teams")
+            try session.send("e")
+            try await session.waitFor("Status        ✓ Enrolled")
 
             server.signal(SIGKILL)
             _ = await server.waitForExit()
             server.directory.remove()
             server = try await ServerProcess(directory: try await ServerProcess.preparedDirectory(), port: port)
             defer { server.signal(SIGKILL); server.directory.remove() }
-            try session.send("r")
+            try session.send("f")
             try await session.waitFor("Your session has ended — sign in again")
             try await session.signInIfAsked()
+            // Back on the course page; the new server never saw that enrollment, and the page
+            // says so without a key pressed.
+            try await session.waitFor("the course page, not enrolled") { lines in
+                lines.contains { $0.contains("Agile and Scrum in Real Teams") } && !lines.contains { $0.contains("✓ Enrolled") }
+                    && lines.last?.contains("e enroll") == true
+            }
+            try session.send("Escape", "2")
             try await session.waitFor("My courses  2 enrolled")
             try session.send("q")
             #expect(try await session.waitForExit() == 0)

@@ -100,6 +100,17 @@ final class LearnerScope {
         }
     }
 
+    /// The learner's own lists read again: they come back after the server ended their
+    /// session, and what it holds now may differ from what was shown.
+    func readAgain() {
+        let (courses, favourites) = (self.courses, self.favourites)
+        Task {
+            async let enrollments: Void = courses.readAgain()
+            async let marks: Void = favourites.readAgain()
+            _ = await (enrollments, marks)
+        }
+    }
+
     /// Stops every screen's work.
     func close() {
         coordinator.close()

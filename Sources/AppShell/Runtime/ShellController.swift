@@ -73,7 +73,7 @@ final class ShellController {
         } catch .unreachable(let host) {
             // Remote mode with the server out of reach: the stored session is kept, and read
             // again when the server answers (`serverAnswersAgain`).
-            signedOut(notice: AppError.unreachable(host: host).userMessage)
+            signedOut(notice: "\(AppError.unreachable(host: host).userMessage) — you are signed in again as soon as it answers")
             restorePending = true
         } catch {
             signedOut()
@@ -86,8 +86,10 @@ final class ShellController {
         helpOffset = nil
         notice = nil
         if let suspended = suspendedScope, suspended.learner == user.id {
-            // Back where they were; the screen in front reads its data again as it appears.
+            // Back where they were; their lists, and the screen in front as it appears, are
+            // read again.
             scope = suspended
+            suspended.readAgain()
         } else {
             suspendedScope?.close()
             scope = LearnerScope(

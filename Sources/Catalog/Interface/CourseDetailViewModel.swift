@@ -127,7 +127,14 @@ final class CourseDetailViewModel {
         let index = selectedLesson
         let done = !isDone(index)
         if done, index + 1 < page.syllabus.lessons.count { selectedLesson = index + 1 }
-        follow(learner.setLesson(index + 1, page.syllabus.lessons[index].title, page.course, done))
+        let save = learner.setLesson(index + 1, page.syllabus.lessons[index].title, page.course, done)
+        tasks.run { [weak self] in
+            await save.value
+            // A mark that could not be saved is undone: the selection goes back to it (the
+            // first such of a burst), so the next Space is for the same lesson.
+            guard let self, self.isDone(index) != done, self.selectedLesson > index else { return }
+            self.selectedLesson = index
+        }
     }
 
     /// Waits for a save among the page's tasks, so `settle()` covers it.

@@ -22,6 +22,10 @@ final class LoginScreen: Screen {
 
     var keys: [KeyDeclaration] { Self.declaredKeys }
 
+    func appear() {
+        viewModel.forgetFailure()
+    }
+
     func isAvailable(_ key: KeyDeclaration) -> Bool {
         switch key {
         case Keys.switchMode: viewModel.mode == .signIn

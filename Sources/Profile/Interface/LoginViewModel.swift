@@ -66,6 +66,13 @@ final class LoginViewModel {
         formError = nil
     }
 
+    /// The screen came back into view (or the server answered again): a failure of the last
+    /// try is no longer news.
+    func forgetFailure() {
+        guard !isSubmitting else { return }
+        formError = nil
+    }
+
     /// `Enter`: signs in or creates the account. Each problem shows under the field it is
     /// about, all at once, with the focus on the first; the password is kept unless it was one.
     func submit() async {

@@ -76,6 +76,27 @@ struct CourseDetailTests {
         #expect(viewModel.selectedLesson == 1, "marking one not done stays on it")
     }
 
+    @Test("Space Space while the marks cannot be saved: both undone, and the selection back on the first of them")
+    func failedMarks() async {
+        let learner = LearnerStub()
+        learner.completed = ["swift-101"]
+        learner.enrollments = ["swift-concurrency": .fixture(courseID: "swift-concurrency", lessonsDone: [1])]
+        learner.lessonFailure = "Cannot reach edugo.example:8080"
+        let gate = Gate()
+        learner.gate = gate
+        let (sut, viewModel, _) = await makeSUT(learner: learner)
+
+        _ = await sut.handle(.char(" "))
+        _ = await sut.handle(.char(" "))
+        #expect(viewModel.selectedLesson == 2, "each Space acts on the next lesson while the marks are saving")
+        await gate.open()
+        await sut.settle()
+
+        #expect(learner.actions == [.setLesson(2, "swift-concurrency", done: true), .setLesson(3, "swift-concurrency", done: true)])
+        #expect(learner.enrollments["swift-concurrency"]?.lessonsDone == [1])
+        #expect(viewModel.selectedLesson == 1, "the next Space is for lesson 2 again")
+    }
+
     @Test("the footer offers what acts now, in words for what it does now", arguments: [
         (nil, ["e enroll", "f favourite", "↑↓ scroll", "p prerequisite"]),
         ("enrolled", ["u unenroll", "f favourite", "Space done", "↑↓ lesson", "p prerequisite"]),
