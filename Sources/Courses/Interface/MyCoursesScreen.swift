@@ -30,7 +30,7 @@ final class MyCoursesScreen: Screen {
 
     func isAvailable(_ key: KeyDeclaration) -> Bool {
         let asking = viewModel.pendingUnenroll != nil
-        let hasRows = viewModel.selected != nil
+        let hasRows = viewModel.rows.selected != nil
         switch key {
         case Keys.yes, Keys.no: return asking
         case _ where asking: return false
@@ -40,10 +40,7 @@ final class MyCoursesScreen: Screen {
         }
     }
 
-    private var isError: Bool {
-        if case .error = viewModel.model.state { return true }
-        return false
-    }
+    private var isError: Bool { viewModel.rows.isError }
 
     var statusMessage: StatusMessage? {
         if let course = viewModel.pendingUnenroll {
@@ -55,47 +52,35 @@ final class MyCoursesScreen: Screen {
     /// A pending question takes every key but Ctrl-C, so `q` or `1` cannot slip past it.
     var isCapturingText: Bool { viewModel.pendingUnenroll != nil }
 
-    var isAnimating: Bool { viewModel.model.state.isLoading || viewModel.isReading }
+    var isAnimating: Bool { viewModel.rows.isAnimating }
 
-    /// Keys wait for the first load: they act on the rows it brings.
     /// Keys wait while the list is read (the first time, or again when the tab shows): the
     /// list may have changed elsewhere, and they act on what it is now.
     func accepts(_ event: InputEvent) -> Bool {
-        switch viewModel.model.state {
-        case .idle, .loading: false
-        case .loaded, .empty, .error: !viewModel.isReading
-        }
+        viewModel.rows.acceptsKeys
     }
 
     func appear() {
-        viewModel.readAgain()
+        viewModel.rows.readAgain()
     }
 
     func disappear() {
-        viewModel.tasks.cancelAll()
+        viewModel.rows.tasks.cancelAll()
     }
 
     func settle() async {
-        await viewModel.tasks.settle()
+        await viewModel.rows.tasks.settle()
     }
 
     func draw(in canvas: inout some Canvas, frame: Frame) {
-        let state: ViewState<[EnrolledCourse]> = switch viewModel.model.state {
-        // An empty list being read again may not be empty: it says nothing it does not know.
-        case .loaded: viewModel.courses.isEmpty ? (viewModel.isReading ? .loading : .empty) : .loaded(viewModel.courses)
-        case .idle: .idle
-        case .loading: .loading
-        case .empty: .empty
-        case .error(let message): .error(message: message)
-        }
-        StateView.draw(state, in: &canvas, area: frame.area, tick: frame.tick, empty: [Self.emptyText]) { canvas, courses in
+        StateView.draw(viewModel.rows.shown, in: &canvas, area: frame.area, tick: frame.tick, empty: [Self.emptyText]) { canvas, courses in
             drawTable(courses, in: &canvas, area: frame.area, tick: frame.tick)
         }
     }
 
     private func drawTable(_ courses: [EnrolledCourse], in canvas: inout some Canvas, area: Rect, tick: Int) {
         let content = area.insetBy(horizontal: 1)
-        let list = viewModel.list
+        let list = viewModel.rows.list
         var x = content.x + canvas.draw("My courses", x: content.x, y: content.y, style: .bold)
         x += canvas.draw("  \(courses.count) enrolled", x: x, y: content.y, style: .dim)
         if viewModel.model.isRefreshing {
@@ -183,24 +168,24 @@ final class MyCoursesScreen: Screen {
         switch event {
         case .key(.character("r")):
             guard isAvailable(Keys.reload) else { return .ignored }
-            viewModel.readAgain()
+            viewModel.rows.readAgain()
             return .handled
         case .key(.character("u")):
             guard isAvailable(Keys.unenroll) else { return .ignored }
             viewModel.requestUnenroll()
             return .handled
         case .key(.enter):
-            guard let selected = viewModel.selected else { return .ignored }
+            guard let selected = viewModel.rows.selected else { return .ignored }
             onCourseSelected(selected.id)
             return .handled
         case .key(let key):
-            return viewModel.moveSelection(key, pageSize: listArea.height) ? .handled : .ignored
+            return viewModel.rows.moveSelection(key, pageSize: listArea.height) ? .handled : .ignored
         case .mouse(.doubleClick(let x, let y)):
-            guard viewModel.applyMouse(.click(x: x, y: y), listArea: listArea), let selected = viewModel.selected else { return .ignored }
+            guard viewModel.rows.applyMouse(.click(x: x, y: y), listArea: listArea), let selected = viewModel.rows.selected else { return .ignored }
             onCourseSelected(selected.id)
             return .handled
         case .mouse(let mouse):
-            return viewModel.applyMouse(mouse, listArea: listArea) ? .handled : .ignored
+            return viewModel.rows.applyMouse(mouse, listArea: listArea) ? .handled : .ignored
         case .resize:
             return .ignored
         }

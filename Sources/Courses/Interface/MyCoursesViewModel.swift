@@ -8,38 +8,21 @@ import TerminalUI
 @MainActor
 final class MyCoursesViewModel {
     let model: LearnerEnrollments
-    private(set) var selection = KeyedSelection<CourseID>()
+    /// The rows, the selected one, and reading them again as the tab shows.
+    let rows: OwnList<EnrolledCourse>
     /// The course the learner asked to leave, until they answer `y` or `n`.
     private(set) var pendingUnenroll: Course?
-    /// True from the moment the tab shows until the list is read again: keys wait for it.
-    private(set) var isReading = false
-    @ObservationIgnored let tasks = OwnedTasks()
 
     init(model: LearnerEnrollments) {
         self.model = model
+        rows = OwnList(items: { model.courses }, confirmed: { model.state }, read: { await model.appear() })
     }
 
     var courses: [EnrolledCourse] { model.courses }
-    var ids: [CourseID] { courses.map(\.id) }
-    var list: ListState { selection.listState(over: ids) }
-
-    var selected: EnrolledCourse? {
-        let courses = self.courses
-        guard let id = selection.selected(in: courses.map(\.id)) else { return nil }
-        return courses.first { $0.id == id }
-    }
-
-    func moveSelection(_ key: Key, pageSize: Int) -> Bool {
-        selection.handle(key, ids: ids, pageSize: pageSize)
-    }
-
-    func applyMouse(_ event: MouseEvent, listArea: Rect) -> Bool {
-        selection.handle(event, ids: ids, area: listArea)
-    }
 
     /// `u`: asks `Unenroll from <title>? (y/n)` for the selected course.
     func requestUnenroll() {
-        guard let selected else { return }
+        guard let selected = rows.selected else { return }
         pendingUnenroll = selected.course
     }
 
@@ -52,19 +35,6 @@ final class MyCoursesViewModel {
         guard let course = pendingUnenroll else { return }
         pendingUnenroll = nil
         let save = model.unenroll(course)
-        tasks.run { await save.value }
+        rows.tasks.run { await save.value }
     }
-
-    /// The tab showed: the list is read (the first time) or read again, and the screen is
-    /// busy at once, before the read starts, so the keys typed next wait for it.
-    func readAgain() {
-        guard !isReading else { return }
-        isReading = true
-        let model = self.model
-        tasks.run { [weak self] in
-            await model.appear()
-            self?.isReading = false
-        }
-    }
-
 }

@@ -29,55 +29,41 @@ final class FavouritesScreen: Screen {
     func isAvailable(_ key: KeyDeclaration) -> Bool {
         switch key {
         case Keys.reload: viewModel.model.state.value != nil || isError
-        default: viewModel.selected != nil
+        default: viewModel.rows.selected != nil
         }
     }
 
-    private var isError: Bool {
-        if case .error = viewModel.model.state { return true }
-        return false
-    }
+    private var isError: Bool { viewModel.rows.isError }
 
-    var isAnimating: Bool { viewModel.model.state.isLoading || viewModel.isReading }
+    var isAnimating: Bool { viewModel.rows.isAnimating }
 
     /// Keys wait while the list is read (the first time, or again when the tab shows): the
     /// list may have changed elsewhere, and they act on what it is now.
     func accepts(_ event: InputEvent) -> Bool {
-        switch viewModel.model.state {
-        case .idle, .loading: false
-        case .loaded, .empty, .error: !viewModel.isReading
-        }
+        viewModel.rows.acceptsKeys
     }
 
     func appear() {
-        viewModel.readAgain()
+        viewModel.rows.readAgain()
     }
 
     func disappear() {
-        viewModel.tasks.cancelAll()
+        viewModel.rows.tasks.cancelAll()
     }
 
     func settle() async {
-        await viewModel.tasks.settle()
+        await viewModel.rows.tasks.settle()
     }
 
     func draw(in canvas: inout some Canvas, frame: Frame) {
-        let state: ViewState<[Course]> = switch viewModel.model.state {
-        // An empty list being read again may not be empty: it says nothing it does not know.
-        case .loaded: viewModel.courses.isEmpty ? (viewModel.isReading ? .loading : .empty) : .loaded(viewModel.courses)
-        case .idle: .idle
-        case .loading: .loading
-        case .empty: .empty
-        case .error(let message): .error(message: message)
-        }
-        StateView.draw(state, in: &canvas, area: frame.area, tick: frame.tick, empty: Self.emptyText) { canvas, courses in
+        StateView.draw(viewModel.rows.shown, in: &canvas, area: frame.area, tick: frame.tick, empty: Self.emptyText) { canvas, courses in
             drawTable(courses, in: &canvas, area: frame.area, tick: frame.tick)
         }
     }
 
     private func drawTable(_ courses: [Course], in canvas: inout some Canvas, area: Rect, tick: Int) {
         let content = area.insetBy(horizontal: 1)
-        let list = viewModel.list
+        let list = viewModel.rows.list
         var x = content.x + canvas.draw("Favourites", x: content.x, y: content.y, style: .bold)
         x += canvas.draw("  \(courses.count) course\(courses.count == 1 ? "" : "s")", x: x, y: content.y, style: .dim)
         if viewModel.model.isRefreshing {
@@ -138,24 +124,24 @@ final class FavouritesScreen: Screen {
         switch event {
         case .key(.character("r")):
             guard isAvailable(Keys.reload) else { return .ignored }
-            viewModel.readAgain()
+            viewModel.rows.readAgain()
             return .handled
         case .key(.character("f")):
-            guard let course = viewModel.selected else { return .ignored }
+            guard let course = viewModel.rows.selected else { return .ignored }
             viewModel.remove(course)
             return .handled
         case .key(.enter):
-            guard let course = viewModel.selected else { return .ignored }
+            guard let course = viewModel.rows.selected else { return .ignored }
             onCourseSelected(course.id)
             return .handled
         case .key(let key):
-            return viewModel.moveSelection(key, pageSize: listArea.height) ? .handled : .ignored
+            return viewModel.rows.moveSelection(key, pageSize: listArea.height) ? .handled : .ignored
         case .mouse(.doubleClick(let x, let y)):
-            guard viewModel.applyMouse(.click(x: x, y: y), listArea: listArea), let course = viewModel.selected else { return .ignored }
+            guard viewModel.rows.applyMouse(.click(x: x, y: y), listArea: listArea), let course = viewModel.rows.selected else { return .ignored }
             onCourseSelected(course.id)
             return .handled
         case .mouse(let mouse):
-            return viewModel.applyMouse(mouse, listArea: listArea) ? .handled : .ignored
+            return viewModel.rows.applyMouse(mouse, listArea: listArea) ? .handled : .ignored
         case .resize:
             return .ignored
         }

@@ -8,49 +8,19 @@ import TerminalUI
 @MainActor
 final class FavouritesViewModel {
     let model: LearnerFavourites
-    private(set) var selection = KeyedSelection<CourseID>()
-    /// True from the moment the tab shows until the list is read again: keys wait for it.
-    private(set) var isReading = false
-    @ObservationIgnored let tasks = OwnedTasks()
+    /// The rows, the selected one, and reading them again as the tab shows.
+    let rows: OwnList<Course>
 
     init(model: LearnerFavourites) {
         self.model = model
+        rows = OwnList(items: { model.courses }, confirmed: { model.state }, read: { await model.appear() })
     }
 
     var courses: [Course] { model.courses }
-    var ids: [CourseID] { courses.map(\.id) }
-    var list: ListState { selection.listState(over: ids) }
-
-    var selected: Course? {
-        let courses = self.courses
-        guard let id = selection.selected(in: courses.map(\.id)) else { return nil }
-        return courses.first { $0.id == id }
-    }
-
-    func moveSelection(_ key: Key, pageSize: Int) -> Bool {
-        selection.handle(key, ids: ids, pageSize: pageSize)
-    }
-
-    func applyMouse(_ event: MouseEvent, listArea: Rect) -> Bool {
-        selection.handle(event, ids: ids, area: listArea)
-    }
 
     /// `f`: the course leaves the list at once; the store's answer is the footer's message.
     func remove(_ course: Course) {
         let save = model.toggle(course)
-        tasks.run { await save.value }
+        rows.tasks.run { await save.value }
     }
-
-    /// The tab showed: the list is read (the first time) or read again, and the screen is
-    /// busy at once, before the read starts, so the keys typed next wait for it.
-    func readAgain() {
-        guard !isReading else { return }
-        isReading = true
-        let model = self.model
-        tasks.run { [weak self] in
-            await model.appear()
-            self?.isReading = false
-        }
-    }
-
 }
