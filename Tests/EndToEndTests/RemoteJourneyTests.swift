@@ -97,6 +97,15 @@ extension EndToEnd {
             #expect(try await session.waitForExit() == 0)
         }
 
+        /// Asks `condition` until it holds (20 s at most): for state outside the screen.
+        static func waitUntil(_ what: String, _ condition: () async throws -> Bool) async throws {
+            let deadline = ContinuousClock.now + .seconds(20)
+            while try await !condition() {
+                guard ContinuousClock.now < deadline else { throw ServerTestError("never saw \(what)") }
+                try await Task.sleep(for: .milliseconds(20))
+            }
+        }
+
         @Test("two terminals of one learner see the same enrollments, progress and favourites")
         func twoTerminals() async throws {
             let server = try await ServerProcess(directory: try await ServerProcess.preparedDirectory())
@@ -113,6 +122,14 @@ extension EndToEnd {
             try first.send("Space", "f")
             try await first.waitFor("Progress      1 of 6 lessons")
             try await first.waitFor("★ Favourite")
+            // The first terminal shows its changes before the server has them: wait for them there.
+            let (api, _) = try await HTTPClient(baseURL: server.baseURL).signedIn()
+            try await Self.waitUntil("the lesson and the favourite on the server") {
+                let enrollments = try await api.get("/v1/me/enrollments").json["enrollments"] as? [[String: Any]] ?? []
+                let agile = enrollments.first { ($0["course"] as? [String: Any])?["id"] as? String == "agile-scrum" }
+                let favourites = try await api.get("/v1/me/favourites").json["courses"] as? [[String: Any]] ?? []
+                return (agile?["lessons_done"] as? [Any])?.count == 1 && favourites.contains { $0["id"] as? String == "agile-scrum" }
+            }
 
             try second.send("2")
             let mine = try await second.waitFor("My courses  3 enrolled")
