@@ -75,6 +75,34 @@ struct RemoteFaultTests {
     }
 }
 
+@Suite("Remote cancellation")
+struct RemoteCancellationTests {
+    @Test("a request made obsolete (a newer keystroke cancels it) ends at once as cancelled, not at the time limit")
+    func cancelled() async throws {
+        let (arrivals, arrived) = AsyncStream.makeStream(of: Void.self)
+        let router = Router()
+        router.get("/v1/courses") { _, _ -> Response in
+            arrived.yield()
+            try await Task.sleep(for: .seconds(3_600))
+            return Response(status: .ok)
+        }
+        let (url, running) = try await RouterServer.start(router)
+        defer { running.cancel() }
+        let client = TemporaryDirectory(prefix: "edugo-remote-cancel")
+        defer { client.remove() }
+        let store = RemoteStore(server: url, dataDirectory: client.url, httpClient: testHTTPClient)
+
+        let search = Task { () async throws(AppError) -> [CatalogRow] in
+            try await store.page(matching: "slow", at: .first, limit: 20)
+        }
+        var waiting = arrivals.makeAsyncIterator()
+        await waiting.next()
+        search.cancel()
+        // Without cancellation reaching the request this would be .connectivity after 10 s.
+        await #expect(throws: AppError.cancelled) { try await search.value }
+    }
+}
+
 @Suite("Remote reachability")
 struct RemoteReachabilityTests {
     @Test("the app is told once when the server stops answering and once when it answers again")
