@@ -33,9 +33,6 @@ actor RemoteSession {
         self.report = report
     }
 
-    /// Who is signed in, if anyone.
-    var userID: UserID? { tokens?.user.id }
-
     // MARK: - Starting and ending
 
     /// Takes a new session from a sign-in or a new account: its refresh token goes to disk.
