@@ -28,12 +28,7 @@ public struct ServerConfiguration: Sendable {
 
     /// `--data-dir`, else `$XDG_DATA_HOME/edugo-server`, else `~/.local/share/edugo-server`.
     public static func dataDirectory(option: String?, environment: [String: String]) -> URL {
-        if let option, !option.isEmpty { return URL(fileURLWithPath: option) }
-        if let xdg = environment["XDG_DATA_HOME"], !xdg.isEmpty {
-            return URL(fileURLWithPath: xdg).appendingPathComponent("edugo-server")
-        }
-        let home = environment["HOME"].flatMap { $0.isEmpty ? nil : $0 } ?? NSHomeDirectory()
-        return URL(fileURLWithPath: home).appendingPathComponent(".local/share/edugo-server")
+        DataFolder.resolve(option: option, variable: nil, folder: "edugo-server", environment: environment)
     }
 }
 
