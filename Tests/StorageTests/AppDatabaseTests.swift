@@ -21,7 +21,7 @@ struct AppDatabaseTests {
             try String.fetchAll(db, sql: "SELECT name FROM sqlite_master WHERE type = 'table' AND name NOT LIKE 'sqlite_%' ORDER BY name")
         }
         #expect(tables == [
-            "catalog_size", "course", "course_search", "course_search_config", "course_search_data", "course_search_docsize",
+            "catalog_revision", "catalog_size", "course", "course_search", "course_search_config", "course_search_data", "course_search_docsize",
             "course_search_idx", "enrollment", "favourite", "grdb_migrations", "lesson", "lesson_progress", "refresh_token", "session", "user",
         ])
     }

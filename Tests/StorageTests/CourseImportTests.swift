@@ -204,6 +204,10 @@ struct CourseImportTests {
         // Each lands right after "Other Course" and before "Stored Course": the gap between
         // ranks halves each time until it is used up and the catalog is renumbered.
         var imported: [Course] = []
+        // One repository throughout: the counts it keeps must follow every import, renumbering
+        // included (which rewrites every rank with the catalog's triggers off).
+        let counting = SQLiteCourseRepository(database: database)
+        var counts: [CatalogCount] = []
         for number in 0..<40 {
             let title = "Other Course \(String(repeating: "z", count: 40 - number))"
             let entry = Self.newEntry
@@ -211,7 +215,9 @@ struct CourseImportTests {
                 .replacingOccurrences(of: "New One", with: title)
             _ = try database.importCourses(from: Data("[\(entry)]".utf8))
             imported.append(.fixture(id: CourseID("placed-\(number)"), title: title))
+            counts.append(try await counting.count(matching: "other cour z"))
         }
+        #expect(counts == (1...40).map { .exactly($0) })
         // A title that changes moves its course.
         let renamed = Self.newEntry
             .replacingOccurrences(of: #""id": "new-one""#, with: #""id": "placed-0""#)

@@ -226,6 +226,38 @@ extension ContractCase {
             try checkEqual(try await store.courses.page(matching: "is:favourite", for: nil, at: .first, limit: 50).count, 0, "nobody's")
             try checkEqual(try await store.courses.count(matching: "is:enrolled", for: learner.id), .exactly(1), "count")
         },
+        ContractCase(port: "courses", name: "a page with its count is the page and the count; counts follow courses added, renamed, closed and freed") { store in
+            let learner = try await Contract.demo(store)
+            try await store.addCourses([
+                (Contract.course("cp-1", "Pottery Basics"), nil), (Contract.course("cp-2", "Pottery Glazes"), nil),
+                (Contract.course("cp-3", "Weaving"), nil),
+            ])
+            for text in ["", "pottery", "pottery is:free", "is:open", "is:enrolled", "nothing-matches-this"] {
+                let query = CatalogQuery.parse(text)
+                for (position, limit) in [(CatalogPosition.first, 1), (.first, 50), (.last, 1)] {
+                    let counted = try await store.courses.countedPage(query, for: learner.id, at: position, limit: limit)
+                    try checkEqual(counted.rows, try await store.courses.page(query, for: learner.id, at: position, limit: limit), "rows of \(text)")
+                    try checkEqual(counted.total, try await store.courses.count(query, for: learner.id), "count of \(text)")
+                }
+            }
+            // A store that keeps counts must let go of them when the catalog changes.
+            let pottery = CatalogQuery.parse("pottery")
+            try checkEqual(try await store.courses.countedPage(pottery, for: nil, at: .first, limit: 10).total, .exactly(2), "before")
+            try await store.addCourses([(Contract.course("cp-4", "Pottery Wheel"), nil)])
+            try checkEqual(try await store.courses.countedPage(pottery, for: nil, at: .first, limit: 10).total, .exactly(3), "added")
+            try await store.addCourses([(Contract.course("cp-1", "Porcelain"), nil)])
+            try checkEqual(try await store.courses.count(pottery, for: nil), .exactly(2), "renamed")
+            let free = CatalogQuery.parse("weaving is:free")
+            try checkEqual(try await store.courses.count(free, for: nil), .exactly(0), "not free")
+            var freed = Contract.course("cp-3", "Weaving")
+            freed.price = Price(minorUnits: 0, currency: "EUR")
+            try await store.addCourses([(freed, nil)])
+            try checkEqual(try await store.courses.count(free, for: nil), .exactly(1), "made free")
+            let open = CatalogQuery.parse("weaving is:open")
+            try checkEqual(try await store.courses.count(open, for: learner.id), .exactly(1), "open")
+            try await store.addCourses([(Contract.course("cp-3", "Weaving", active: false), nil)])
+            try checkEqual(try await store.courses.count(open, for: learner.id), .exactly(0), "closed")
+        },
         ContractCase(port: "courses", name: "one course by id, with its syllabus; an unknown id is not found") { store in
             try await store.addCourses([(Contract.course("k-1", "Knitting"), Contract.threeLessons), (Contract.course("k-2", "Kites"), nil)])
             let course = try await store.courses.course(id: "k-1")

@@ -7,10 +7,30 @@ public protocol CourseRepository: Sendable {
     /// How many courses match `query` (all of them for a blank one); a large count of
     /// matches may be given as a lower bound, so counting stays cheap.
     func count(_ query: CatalogQuery, for learner: UserID?) async throws(AppError) -> CatalogCount
+    /// `page` and `count` at once, as the API answers them: a store that can read both in one
+    /// go does (one transaction, one trip), the rest get this from the two calls.
+    func countedPage(_ query: CatalogQuery, for learner: UserID?, at position: CatalogPosition, limit: Int) async throws(AppError) -> CountedPage
     /// One course; `.courseNotFound` when there is none with that id.
     func course(id: CourseID) async throws(AppError) -> Course
     /// One course with its lessons, for its page; `.courseNotFound` when there is none.
     func syllabus(of id: CourseID) async throws(AppError) -> Syllabus
+}
+
+extension CourseRepository {
+    public func countedPage(_ query: CatalogQuery, for learner: UserID?, at position: CatalogPosition, limit: Int) async throws(AppError) -> CountedPage {
+        CountedPage(rows: try await page(query, for: learner, at: position, limit: limit), total: try await count(query, for: learner))
+    }
+}
+
+/// A page of the catalog with the count of everything its query matches.
+public struct CountedPage: Hashable, Sendable {
+    public var rows: [CatalogRow]
+    public var total: CatalogCount
+
+    public init(rows: [CatalogRow], total: CatalogCount) {
+        self.rows = rows
+        self.total = total
+    }
 }
 
 /// A course's place in the catalog order: compare keys to compare places. Opaque otherwise.

@@ -104,6 +104,10 @@ enum CatalogOrder {
     /// Gives every course a fresh rank in catalog order, rebuilds the search index, and (v9)
     /// gives the learners' favourites and enrollments their courses' new ranks.
     static func renumber(_ db: Database, layout: Layout = .v9) throws {
+        try CatalogRevision.whileRewriting(db) { try renumberRows(db, layout: layout) }
+    }
+
+    private static func renumberRows(_ db: Database, layout: Layout) throws {
         for name in searchTriggers + [rankTrigger] {
             try db.execute(sql: "DROP TRIGGER IF EXISTS \(name)")
         }

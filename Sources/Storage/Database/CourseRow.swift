@@ -7,18 +7,26 @@ enum CourseRow {
     static let columns = qualifiedColumns(table: "course")
 
     /// The columns a `Course` is read from, in the order every query selects them first.
-    private static let columnNames = [
-        "id", "title", "instructor", "category", "level", "duration_minutes", "price_minor", "currency",
-        "capacity", "enrolled_count", "tags", "prerequisite_id", "active", "description", "lesson_count",
-    ]
+    private enum Column {
+        static let names = [
+            "id", "title", "instructor", "category", "level", "duration_minutes", "price_minor", "currency",
+            "capacity", "enrolled_count", "tags", "prerequisite_id", "active", "description", "lesson_count",
+        ]
+        static let id = at(0), title = at(1), instructor = at(2), category = at(3), level = at(4)
+        static let durationMinutes = at(5), priceMinor = at(6), currency = at(7), capacity = at(8)
+        static let enrolledCount = at(9), tags = at(10), prerequisiteID = at(11), active = at(12)
+        static let description = at(13), lessonCount = at(14)
+
+        private static func at(_ index: Int) -> RowColumn { RowColumn(names[index], at: index) }
+    }
+
     /// How many columns `qualifiedColumns` selects: what a query adds comes after them.
-    static var columnCount: Int { columnNames.count }
-    private static let positions = Dictionary(uniqueKeysWithValues: columnNames.enumerated().map { ($0.element, $0.offset) })
+    static var columnCount: Int { Column.names.count }
 
     /// The columns a `Course` is read from, qualified so they can be joined with other tables.
     /// Every query that reads courses selects these first: `course(from:)` reads by position.
     static func qualifiedColumns(table: String) -> String {
-        columnNames.map { "\(table).\($0)" }.joined(separator: ", ")
+        Column.names.map { "\(table).\($0)" }.joined(separator: ", ")
     }
 
     /// Reads one course by id inside a transaction; `DamagedRow` when it is stored out of range.
@@ -30,37 +38,40 @@ enum CourseRow {
     /// The course a row holds, every value checked against `CourseLimits`. The row starts
     /// with `qualifiedColumns`, in their order.
     static func course(from row: Row) throws -> Course {
-        let idText = (row[0] as DatabaseValue?).flatMap { String.fromDatabaseValue($0) } ?? "?"
-        let reader = RowReader(row: row, what: "course \(idText.debugDescription)", positions: positions)
-        let levelName = try reader.string("level")
+        let reader = RowReader(row: row, what: "course \(Self.idText(row).debugDescription)")
+        let levelName = try reader.string(Column.level)
         guard let level = CourseLevel(rawValue: levelName) else {
-            throw DamagedRow(description: "course \(idText.debugDescription): level \(levelName.debugDescription) is unknown")
+            throw DamagedRow(description: "course \(Self.idText(row).debugDescription): level \(levelName.debugDescription) is unknown")
         }
-        let tagsJSON = try reader.string("tags")
-        // JSONSerialization: several times faster than JSONDecoder for a list of strings.
-        guard let tags = (try? JSONSerialization.jsonObject(with: Data(tagsJSON.utf8))) as? [String] else {
-            throw DamagedRow(description: "course \(idText.debugDescription): tags are not a list of strings")
+        let tagsJSON = try reader.string(Column.tags)
+        guard let tags = StoredTags.decode(tagsJSON) else {
+            throw DamagedRow(description: "course \(Self.idText(row).debugDescription): tags are not a list of strings")
         }
         let course = Course(
-            id: CourseID(try reader.string("id")),
-            title: try reader.string("title"),
-            instructor: try reader.string("instructor"),
-            category: try reader.optionalString("category"),
+            id: CourseID(try reader.string(Column.id)),
+            title: try reader.string(Column.title),
+            instructor: try reader.string(Column.instructor),
+            category: try reader.optionalString(Column.category),
             level: level,
-            durationMinutes: try reader.int("duration_minutes"),
-            price: Price(minorUnits: try reader.int("price_minor"), currency: try reader.string("currency")),
-            capacity: try reader.optionalInt("capacity"),
-            enrolledCount: try reader.int("enrolled_count"),
+            durationMinutes: try reader.int(Column.durationMinutes),
+            price: Price(minorUnits: try reader.int(Column.priceMinor), currency: try reader.string(Column.currency)),
+            capacity: try reader.optionalInt(Column.capacity),
+            enrolledCount: try reader.int(Column.enrolledCount),
             tags: tags,
-            prerequisiteID: try reader.optionalString("prerequisite_id").map { CourseID($0) },
-            isActive: try reader.bool("active"),
-            description: try reader.string("description"),
-            lessonCount: try reader.int("lesson_count", in: CourseLimits.lessons)
+            prerequisiteID: try reader.optionalString(Column.prerequisiteID).map { CourseID($0) },
+            isActive: try reader.bool(Column.active),
+            description: try reader.string(Column.description),
+            lessonCount: try reader.int(Column.lessonCount, in: CourseLimits.lessons)
         )
         if let problem = CourseLimits.problem(in: course) {
-            throw DamagedRow(description: "course \(idText.debugDescription): \(problem)")
+            throw DamagedRow(description: "course \(Self.idText(row).debugDescription): \(problem)")
         }
         return course
+    }
+
+    /// The id a course row holds, for messages about it.
+    private static func idText(_ row: Row) -> String {
+        (row[0] as DatabaseValue?).flatMap { String.fromDatabaseValue($0) } ?? "?"
     }
 
     /// The lessons of a course, in order; a course without stored lessons is one lesson named
@@ -145,7 +156,7 @@ enum CourseRow {
     }
 
     private static func arguments(for course: Course) throws -> StatementArguments {
-        let tags = String(decoding: try JSONSerialization.data(withJSONObject: course.tags), as: UTF8.self)
+        let tags = try StoredTags.encode(course.tags)
         return [
             course.id.rawValue, course.title, SortKey.make(course.title), course.instructor,
             course.category, course.level.rawValue, course.durationMinutes, course.price.minorUnits,

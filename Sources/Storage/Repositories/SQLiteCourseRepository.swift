@@ -4,6 +4,7 @@ import SharedKernel
 /// The course catalog in SQLite.
 public struct SQLiteCourseRepository: CourseRepository {
     private let database: AppDatabase
+    private let matchCounts = MatchCounts()
 
     public init(database: AppDatabase) {
         self.database = database
@@ -12,6 +13,27 @@ public struct SQLiteCourseRepository: CourseRepository {
 
     public func page(_ query: CatalogQuery, for learner: UserID?, at position: CatalogPosition, limit: Int) async throws(AppError) -> [CatalogRow] {
         guard !query.matchesNothing else { return [] }
+        return try await database.read { db in try Self.page(query, for: learner, at: position, limit: limit, in: db) }
+    }
+
+    public func count(_ query: CatalogQuery, for learner: UserID?) async throws(AppError) -> CatalogCount {
+        guard !query.matchesNothing else { return .exactly(0) }
+        return try await database.read { db in try count(query, for: learner, in: db) }
+    }
+
+    /// One read transaction for both: one hop to a reader instead of two (the server answers
+    /// every page with its count).
+    public func countedPage(_ query: CatalogQuery, for learner: UserID?, at position: CatalogPosition, limit: Int) async throws(AppError) -> CountedPage {
+        guard !query.matchesNothing else { return CountedPage(rows: [], total: .exactly(0)) }
+        return try await database.read { db in
+            CountedPage(
+                rows: try Self.page(query, for: learner, at: position, limit: limit, in: db),
+                total: try count(query, for: learner, in: db)
+            )
+        }
+    }
+
+    private static func page(_ query: CatalogQuery, for learner: UserID?, at position: CatalogPosition, limit: Int, in db: Database) throws -> [CatalogRow] {
         let plan = FullTextQuery(query)
         // Every plan walks an index in rank order and stops after `limit` rows: the table's
         // rank index for the whole catalog, the full-text index (whose rowid is the rank) for
@@ -26,10 +48,7 @@ public struct SQLiteCourseRepository: CourseRepository {
         case .after(let key): (bound, descending) = (key.rawValue, false)
         case .before(let key): (bound, descending) = (key.rawValue, true)
         }
-        let limit = max(0, limit)
-        let rows = try await database.read { db in
-            try Self.readPage(plan, learner: learner, bound: bound, descending: descending, limit: limit, in: db)
-        }
+        let rows = try readPage(plan, learner: learner, bound: bound, descending: descending, limit: max(0, limit), in: db)
         return descending ? rows.reversed() : rows
     }
 
@@ -49,8 +68,12 @@ public struct SQLiteCourseRepository: CourseRepository {
         while rows.count < limit {
             let wanted = limit - rows.count
             let (sql, arguments) = pageSQL(plan, learner: learner, bound: bound, descending: descending, limit: wanted)
-            let raw = try Row.fetchAll(db.cachedStatement(sql: sql), arguments: arguments)
-            for row in raw {
+            // Read from the statement as it steps: no copy of each row (and of its column
+            // names) first.
+            let cursor = try Row.fetchCursor(db.cachedStatement(sql: sql), arguments: arguments)
+            var read = 0
+            while let row = try cursor.next() {
+                read += 1
                 // `catalog_key` follows the course's columns (by position: see `CourseRow`).
                 guard let key = row[CourseRow.columnCount] as Int64? else { continue }
                 bound = key
@@ -58,7 +81,7 @@ public struct SQLiteCourseRepository: CourseRepository {
                     rows.append(CatalogRow(key: CatalogKey(key), course: course))
                 }
             }
-            if raw.count < wanted { break }
+            if read < wanted { break }
         }
         return rows
     }
@@ -138,29 +161,37 @@ public struct SQLiteCourseRepository: CourseRepository {
         return (source, rank, conditions, arguments)
     }
 
-    public func count(_ query: CatalogQuery, for learner: UserID?) async throws(AppError) -> CatalogCount {
-        guard !query.matchesNothing else { return .exactly(0) }
+    private func count(_ query: CatalogQuery, for learner: UserID?, in db: Database) throws -> CatalogCount {
         if query.isEverything {
-            return .exactly(try await database.read { db in try Int.fetchOne(db, sql: "SELECT courses FROM catalog_size WHERE id = 1") ?? 0 })
+            return .exactly(try Int.fetchOne(db.cachedStatement(sql: "SELECT courses FROM catalog_size WHERE id = 1")) ?? 0)
         }
+        guard !query.dependsOnLearner else { return try Self.countMatches(query, for: learner, in: db) }
+        // Read in the same transaction as the count: the revision is the one counted.
+        let revision = try CatalogRevision.read(in: db)
+        if let kept = matchCounts.count(of: query, at: revision) { return kept }
+        let count = try Self.countMatches(query, for: learner, in: db)
+        matchCounts.keep(count, of: query, at: revision)
+        return count
+    }
+
+    /// Counts what `query` matches, up to its limit.
+    private static func countMatches(_ query: CatalogQuery, for learner: UserID?, in db: Database) throws -> CatalogCount {
         let plan = FullTextQuery(query)
         // Counting stops past the query's limit: 10,000 `is:open` checks take 13 ms.
         let limit = query.countLimit
-        let count = try await database.read { db in
-            var all = StatementArguments()
-            let sql: String
-            if plan.mine == nil, !plan.openForLearner, let match = plan.match {
-                // Words and facets only: the full-text index alone answers, no course row read.
-                sql = "SELECT count(*) FROM (SELECT 1 FROM course_search WHERE course_search MATCH ? LIMIT ?)"
-                _ = all.append(contentsOf: [match])
-            } else {
-                let (source, _, conditions, arguments) = Self.selection(plan, learner: learner, bound: nil, descending: false)
-                sql = "SELECT count(*) FROM (SELECT 1 FROM \(source) WHERE \(conditions.joined(separator: " AND ")) LIMIT ?)"
-                all = arguments
-            }
-            _ = all.append(contentsOf: [limit + 1])
-            return try Int.fetchOne(db, sql: sql, arguments: all) ?? 0
+        var all = StatementArguments()
+        let sql: String
+        if plan.mine == nil, !plan.openForLearner, let match = plan.match {
+            // Words and facets only: the full-text index alone answers, no course row read.
+            sql = "SELECT count(*) FROM (SELECT 1 FROM course_search WHERE course_search MATCH ? LIMIT ?)"
+            _ = all.append(contentsOf: [match])
+        } else {
+            let (source, _, conditions, arguments) = selection(plan, learner: learner, bound: nil, descending: false)
+            sql = "SELECT count(*) FROM (SELECT 1 FROM \(source) WHERE \(conditions.joined(separator: " AND ")) LIMIT ?)"
+            all = arguments
         }
+        _ = all.append(contentsOf: [limit + 1])
+        let count = try Int.fetchOne(db.cachedStatement(sql: sql), arguments: all) ?? 0
         return count > limit ? .atLeast(limit) : .exactly(count)
     }
 

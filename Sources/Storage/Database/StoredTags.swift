@@ -1,0 +1,53 @@
+import Foundation
+
+/// A course's tags as the `tags` column holds them: a JSON list of strings.
+enum StoredTags {
+    static func encode(_ tags: [String]) throws -> String {
+        String(decoding: try JSONSerialization.data(withJSONObject: tags), as: UTF8.self)
+    }
+
+    /// The list, or `nil` when the text is not a JSON list of strings. Plain lists (no escapes,
+    /// which is what `encode` writes for ordinary tags) are split directly: JSONSerialization
+    /// was a third of the time reading a course took. Anything else goes to JSONSerialization.
+    static func decode(_ json: String) -> [String]? {
+        if let tags = decodePlain(json) { return tags }
+        return (try? JSONSerialization.jsonObject(with: Data(json.utf8))) as? [String]
+    }
+
+    /// `["a","b c"]` with optional white space between tokens and no backslash or control
+    /// character inside a string; `nil` for anything else, which `decode` then hands to
+    /// JSONSerialization.
+    static func decodePlain(_ json: String) -> [String]? {
+        var json = json
+        return json.withUTF8 { bytes -> [String]? in
+            var at = 0
+            func skipSpaces() {
+                while at < bytes.count, bytes[at] == 0x20 || bytes[at] == 0x0A || bytes[at] == 0x0D || bytes[at] == 0x09 { at += 1 }
+            }
+            func take(_ ascii: Unicode.Scalar) -> Bool {
+                skipSpaces()
+                guard at < bytes.count, bytes[at] == UInt8(ascii: ascii) else { return false }
+                at += 1
+                return true
+            }
+            guard take("[") else { return nil }
+            var tags: [String] = []
+            if !take("]") {
+                repeat {
+                    guard take("\"") else { return nil }
+                    let start = at
+                    while at < bytes.count, bytes[at] != UInt8(ascii: "\"") {
+                        guard bytes[at] != UInt8(ascii: "\\"), bytes[at] >= 0x20 else { return nil }
+                        at += 1
+                    }
+                    guard at < bytes.count else { return nil }
+                    tags.append(String(decoding: UnsafeBufferPointer(rebasing: bytes[start..<at]), as: UTF8.self))
+                    at += 1
+                } while take(",")
+                guard take("]") else { return nil }
+            }
+            skipSpaces()
+            return at == bytes.count ? tags : nil
+        }
+    }
+}
