@@ -175,7 +175,10 @@ let package = Package(
         // GRDB only to inspect the database the real binary left behind (integrity, rows).
         .testTarget(name: "EndToEndTests", dependencies: ["TestSupport", .product(name: "GRDB", package: "GRDB.swift")]),
         .testTarget(name: "EduGoAPITests", dependencies: ["EduGoAPI", .product(name: "Crypto", package: "swift-crypto")]),
-        .testTarget(name: "ServerTests", dependencies: ["Server", "SharedKernel", "Storage", "TestSupport"]),
+        .testTarget(
+            name: "ServerTests",
+            dependencies: ["EduGoAPI", "Server", "SharedKernel", "Storage", "TestSupport", .product(name: "PropertyBased", package: "swift-property-based")]
+        ),
         .testTarget(
             name: "RemoteStoreTests",
             dependencies: [

@@ -79,10 +79,12 @@ extension EduGoServer {
         // Compact JSON in field order: pretty-printing and sorted keys are the generator's
         // default, and cost bytes and time on every page.
         try handler.registerHandlers(
-            on: router,
+            on: GeneratedRoutes(router: router, leftOut: (CatalogRoute.method, CatalogRoute.path)),
             configuration: Configuration(jsonEncodingOptions: [.withoutEscapingSlashes]),
             middlewares: [AuthorizationMiddleware()]
         )
+        let catalog = CatalogRoute(handler: handler)
+        router.on(RouterPath(CatalogRoute.path), method: CatalogRoute.method) { request, _ in try await catalog.respond(to: request) }
         return Application(
             router: router,
             configuration: .init(address: .hostname(host, port: port), serverName: nil),

@@ -67,24 +67,29 @@ struct EduGoAPIHandler: APIProtocol {
     // MARK: - Catalog
 
     func listCourses(_ input: Operations.ListCourses.Input) async throws -> Operations.ListCourses.Output {
-        let parameters = input.query
-        let text = parameters.query ?? ""
+        .ok(.init(body: .json(.init(try await catalogPage(CatalogPageRequest(input.query))))))
+    }
+
+    /// A page of the catalog: what `listCourses` answers, and what the catalog route
+    /// (`CatalogRoute`) writes without the generated encoding.
+    func catalogPage(_ request: CatalogPageRequest) async throws -> CatalogPageAnswer {
+        let text = request.text ?? ""
         guard text.count <= Self.maximumQueryLength else {
             throw APIFailure.invalidRequest(.badRequest, "The query is longer than \(Self.maximumQueryLength) characters.")
         }
-        let limit = Int(min(max(parameters.limit ?? Int64(Self.defaultPageSize), Int64(Self.pageSizes.lowerBound)), Int64(Self.pageSizes.upperBound)))
+        let limit = Int(min(max(request.limit ?? Int64(Self.defaultPageSize), Int64(Self.pageSizes.lowerBound)), Int64(Self.pageSizes.upperBound)))
         // The learner's own filters need to know who asks; the rest of the catalog is public.
         let learner = AuthorizationMiddleware.authorization == nil ? nil : try await currentCaller().userID
         let query = CatalogQuery.parse(text)
         if let unknown = query.unknownMessage { throw APIFailure.invalidRequest(.badRequest, unknown) }
 
         // Both keys are checked; `after` wins when both are given.
-        let after = try parameters.after.map(CatalogKeyText.decode)
-        let before = try parameters.before.map(CatalogKeyText.decode)
+        let after = try request.after.map(CatalogKeyText.decode)
+        let before = try request.before.map(CatalogKeyText.decode)
         let position: CatalogPosition = if let after { .after(after) } else if let before { .before(before) } else { .first }
         // One more than asked tells whether there is a page beyond this one.
-        async let counted = call { () async throws(AppError) in try await courses.count(query, for: learner) }
-        var rows = try await call { () async throws(AppError) in try await courses.page(query, for: learner, at: position, limit: limit + 1) }
+        let page = try await call { () async throws(AppError) in try await courses.countedPage(query, for: learner, at: position, limit: limit + 1) }
+        var rows = page.rows
         let more = rows.count > limit
         if more {
             if case .before = position { rows.removeFirst() } else { rows.removeLast() }
@@ -95,19 +100,7 @@ struct EduGoAPIHandler: APIProtocol {
         case .after: (previous, next) = (rows.first?.key, more ? rows.last?.key : nil)
         case .before: (previous, next) = (more ? rows.first?.key : nil, rows.last?.key)
         }
-        let total = try await counted
-        let (count, isLowerBound): (Int, Bool) = switch total {
-        case .exactly(let count): (count, false)
-        case .atLeast(let count): (count, true)
-        }
-        let page = Components.Schemas.CoursePage(
-            courses: rows.map { .init(value1: .init($0.course), value2: .init(key: CatalogKeyText.encode($0.key))) },
-            next: next.map(CatalogKeyText.encode),
-            previous: previous.map(CatalogKeyText.encode),
-            total: Int64(count),
-            totalIsLowerBound: isLowerBound
-        )
-        return .ok(.init(body: .json(page)))
+        return CatalogPageAnswer(rows: rows, next: next, previous: previous, total: page.total)
     }
 
     func getCourse(_ input: Operations.GetCourse.Input) async throws -> Operations.GetCourse.Output {
