@@ -6,7 +6,9 @@ import OpenAPIRuntime
 
 /// `GET /v1/courses`, the API's busiest address, answered by `CoursePageJSON` instead of the
 /// generated operation's `JSONEncoder`. The query is read with the generated decoding and the
-/// page made by the same `EduGoAPIHandler.catalogPage`, so only the writing differs.
+/// page made by the same `EduGoAPIHandler.catalogPage`, so only the writing differs. The
+/// generated operation's middlewares do not run here: the one there is (the bearer header as
+/// a task-local) is applied below, and one added later must be added here too.
 struct CatalogRoute: Sendable {
     static let method = HTTPRequest.Method.get
     static let path = "/v1/courses"
