@@ -29,6 +29,8 @@ let package = Package(
         .package(url: "https://github.com/apple/swift-log", exact: "1.16.2"),
         .package(url: "https://github.com/apple/swift-nio", exact: "2.101.3"),
         .package(url: "https://github.com/groue/GRDB.swift", exact: "7.10.0"),
+        // The server's store when one machine is not enough (PostgresStore).
+        .package(url: "https://github.com/vapor/postgres-nio", exact: "1.33.2"),
         // The terminal's client of the server (RemoteStore).
         .package(url: "https://github.com/swift-server/async-http-client", exact: "1.37.0"),
         .package(url: "https://github.com/swift-server/swift-openapi-async-http-client", exact: "1.5.0"),
@@ -58,7 +60,10 @@ let package = Package(
 
         .executableTarget(
             name: "tui-bench",
-            dependencies: ["CPty", "RemoteStore", "SharedKernel", "Storage", "TestSupport"],
+            dependencies: [
+                "CPty", "PostgresStore", "RemoteStore", "SharedKernel", "Storage", "TestSupport",
+                .product(name: "Logging", package: "swift-log"),
+            ],
             path: "Benchmarks/tui-bench"
         ),
         .target(name: "CPty", path: "Benchmarks/CPty"),
@@ -96,6 +101,7 @@ let package = Package(
             name: "Server",
             dependencies: [
                 "EduGoAPI",
+                "PostgresStore",
                 "SharedKernel",
                 "Storage",
                 .product(name: "Crypto", package: "swift-crypto"),
@@ -146,6 +152,15 @@ let package = Package(
             ],
             resources: [.copy("Resources/catalog.json")]
         ),
+        // Every port on PostgreSQL, for several server processes on one database.
+        .target(
+            name: "PostgresStore",
+            dependencies: [
+                "SharedKernel",
+                .product(name: "Logging", package: "swift-log"),
+                .product(name: "PostgresNIO", package: "postgres-nio"),
+            ]
+        ),
         .target(name: "Terminal", dependencies: ["CNcurses", "CTerminalGuard", "TerminalUI"]),
         // The terminal put back before a fatal signal ends the process (signal-safe C).
         .target(name: "CTerminalGuard"),
@@ -163,7 +178,7 @@ let package = Package(
 
         .target(
             name: "TestSupport",
-            dependencies: ["SharedKernel", "Storage"],
+            dependencies: ["PostgresStore", "SharedKernel", "Storage", .product(name: "Logging", package: "swift-log")],
             path: "Tests/TestSupport"
         ),
         .testTarget(
@@ -194,6 +209,10 @@ let package = Package(
         .testTarget(name: "ProfileTests", dependencies: ["Profile", "SharedKernel", "TerminalUI", "TestSupport"]),
         .testTarget(name: "SharedKernelTests", dependencies: ["SharedKernel", "TestSupport"]),
         .testTarget(name: "StorageTests", dependencies: ["SharedKernel", "Storage", "TestSupport"]),
+        .testTarget(
+            name: "PostgresStoreTests",
+            dependencies: ["PostgresStore", "SharedKernel", "Storage", "TestSupport", .product(name: "GRDB", package: "GRDB.swift")]
+        ),
         .testTarget(name: "TerminalTests", dependencies: ["CNcurses", "Terminal", "TerminalUI", .product(name: "PropertyBased", package: "swift-property-based")]),
         .testTarget(name: "TerminalUITests", dependencies: ["TerminalUI", "TestSupport", .product(name: "PropertyBased", package: "swift-property-based")]),
     ]

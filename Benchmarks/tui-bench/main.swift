@@ -1,4 +1,6 @@
 import Foundation
+import Logging
+import PostgresStore
 import RemoteStore
 import SharedKernel
 import Storage
@@ -19,6 +21,9 @@ struct Options {
     var peers = true
     /// Also the app in remote mode, against edugo-server (built next to tui) on loopback.
     var remote = false
+    /// Only load the generated catalog of the first size into this PostgreSQL database, for
+    /// the server bench (`Benchmarks/server-bench/run.sh --postgres`).
+    var loadPostgres: String?
 
     init(_ arguments: [String]) throws {
         var rest = arguments.dropFirst()
@@ -30,13 +35,30 @@ struct Options {
             case "--tui": tui = rest.popFirst()
             case "--no-peers": peers = false
             case "--remote": remote = true
-            default: throw BenchError.failed("unknown argument \(argument); use --sizes 10000,100000 --runs 15 --work DIR --tui PATH --no-peers --remote")
+            case "--load-postgres": loadPostgres = rest.popFirst()
+            default: throw BenchError.failed("unknown argument \(argument); use --sizes 10000,100000 --runs 15 --work DIR --tui PATH --no-peers --remote --load-postgres URL")
             }
         }
     }
 }
 
 let options = try Options(CommandLine.arguments)
+if let url = options.loadPostgres {
+    let size = options.sizes.first ?? 1_000_000
+    let started = ContinuousClock.now
+    let database = try PostgresDatabase(url: url, logger: Logger(label: "tui-bench"))
+    let pool = Task { await database.run() }
+    let courses = GeneratedCatalog.courses(count: size)
+    try await database.migrate {
+        PostgresSeed(
+            courses: courses.map { (course: $0, lessons: nil) },
+            demoName: DemoAccount.name, demoEmail: DemoAccount.email, demoPasswordHash: try PasswordHasher().hash(DemoAccount.password)
+        )
+    }
+    pool.cancel()
+    print("loaded \(size) courses into \(url) in \(ContinuousClock.now - started)")
+    exit(0)
+}
 let tui = options.tui ?? URL(fileURLWithPath: CommandLine.arguments[0]).deletingLastPathComponent().appendingPathComponent("tui").path
 guard FileManager.default.isExecutableFile(atPath: tui) else {
     throw BenchError.failed("no tui at \(tui); build it with: swift build -c release --product tui")

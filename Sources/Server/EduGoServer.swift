@@ -5,6 +5,7 @@ import Logging
 import NIOCore
 import OpenAPIHummingbird
 import OpenAPIRuntime
+import PostgresStore
 import ServiceLifecycle
 import SharedKernel
 import Storage
@@ -15,13 +16,19 @@ public struct ServerConfiguration: Sendable {
     public var host: String
     public var port: Int
     public var dataDirectory: URL
+    /// `postgres://…`: PostgreSQL instead of the SQLite database in `dataDirectory`.
+    public var databaseURL: String?
     public var accessTokenTTL: Int
     public var logLevel: Logger.Level
 
-    public init(host: String = "127.0.0.1", port: Int = 8080, dataDirectory: URL, accessTokenTTL: Int = 900, logLevel: Logger.Level = .info) {
+    public init(
+        host: String = "127.0.0.1", port: Int = 8080, dataDirectory: URL, databaseURL: String? = nil, accessTokenTTL: Int = 900,
+        logLevel: Logger.Level = .info
+    ) {
         self.host = host
         self.port = port
         self.dataDirectory = dataDirectory
+        self.databaseURL = databaseURL
         self.accessTokenTTL = accessTokenTTL
         self.logLevel = logLevel
     }
@@ -32,18 +39,44 @@ public struct ServerConfiguration: Sendable {
     }
 }
 
-/// The EduGo platform: the API over the SQLite store, until SIGTERM or Ctrl-C.
+/// The EduGo platform: the API over the SQLite store, or over PostgreSQL, until SIGTERM or Ctrl-C.
 public enum EduGoServer {
     /// Serves until a shutdown signal, then lets requests in flight finish (at most 10 s).
     /// `onListening` is told the address once the socket is bound (`--port 0` picks one).
     public static func run(_ configuration: ServerConfiguration, onListening: @escaping @Sendable (String, Int) -> Void) async throws {
         LoggingSystem.bootstrap { label in JSONLogHandler(label: label, level: configuration.logLevel) }
         let logger = Logger(label: "edugo-server")
+        let listening: @Sendable (Int) -> Void = { port in onListening(configuration.host, port) }
 
-        let database = try AppDatabase.open(directory: configuration.dataDirectory)
+        guard let url = configuration.databaseURL else {
+            let database = try AppDatabase.open(directory: configuration.dataDirectory)
+            let stores = try PlatformStores.sqlite(database, dataDirectory: configuration.dataDirectory, passwordHasher: PasswordHasher(), now: Date.init)
+            try await serve(stores: stores, configuration: configuration, logger: logger, onListening: listening)
+            return
+        }
+        let postgres = try PostgresDatabase(url: url, logger: logger)
+        // The pool runs beside the server and stops after it: requests in flight finish first.
+        try await withThrowingTaskGroup(of: Void.self) { group in
+            group.addTask { await postgres.run() }
+            do {
+                let hasher = PasswordHasher()
+                try await postgres.migrate { try PlatformStores.postgresSeed(passwordHasher: hasher) }
+                let stores = try await PlatformStores.postgres(postgres, passwordHasher: hasher, now: Date.init)
+                try await serve(stores: stores, configuration: configuration, logger: logger, onListening: listening)
+            } catch {
+                group.cancelAll()
+                throw error
+            }
+            group.cancelAll()
+        }
+    }
+
+    private static func serve(
+        stores: PlatformStores, configuration: ServerConfiguration, logger: Logger, onListening: @escaping @Sendable (Int) -> Void
+    ) async throws {
         let application = try await application(
-            database: database, dataDirectory: configuration.dataDirectory, host: configuration.host, port: configuration.port,
-            accessTokenTTL: configuration.accessTokenTTL, logger: logger, onListening: { port in onListening(configuration.host, port) }
+            stores: stores, host: configuration.host, port: configuration.port, accessTokenTTL: configuration.accessTokenTTL,
+            now: Date.init, logger: logger, onListening: onListening
         )
         var groupConfiguration = ServiceGroupConfiguration(
             services: [application], gracefulShutdownSignals: [.sigterm, .sigint], logger: logger
@@ -54,24 +87,45 @@ public enum EduGoServer {
 }
 
 extension EduGoServer {
-    /// The platform over an open database, as a service: the executable runs it in a
-    /// service group; tests run it in their own process and cancel it when done. The
-    /// signing key is read from (or made in) `dataDirectory`.
+    /// The platform over an open SQLite database, as a service: tests run it in their own
+    /// process and cancel it when done. The signing key is read from (or made in)
+    /// `dataDirectory`.
     public static func application(
         database: AppDatabase, dataDirectory: URL, host: String = "127.0.0.1", port: Int = 0, accessTokenTTL: Int = 900,
         passwordHasher: PasswordHasher = PasswordHasher(), now: @escaping @Sendable () -> Date = Date.init,
         logger: Logger, onListening: @escaping @Sendable (Int) -> Void
     ) async throws -> some Service {
-        let signingKey = try SigningKey.loadOrCreate(in: dataDirectory)
-        let tokens = await TokenService(signingKey: signingKey, refreshTokens: SQLiteRefreshTokenRepository(database: database), accessTokenTTL: accessTokenTTL, now: now)
+        let stores = try PlatformStores.sqlite(database, dataDirectory: dataDirectory, passwordHasher: passwordHasher, now: now)
+        return try await application(
+            stores: stores, host: host, port: port, accessTokenTTL: accessTokenTTL, now: now, logger: logger, onListening: onListening
+        )
+    }
+
+    /// The platform over a migrated PostgreSQL database whose pool is running, as a service.
+    public static func application(
+        postgres: PostgresDatabase, host: String = "127.0.0.1", port: Int = 0, accessTokenTTL: Int = 900,
+        passwordHasher: PasswordHasher = PasswordHasher(), now: @escaping @Sendable () -> Date = Date.init,
+        logger: Logger, onListening: @escaping @Sendable (Int) -> Void
+    ) async throws -> some Service {
+        let stores = try await PlatformStores.postgres(postgres, passwordHasher: passwordHasher, now: now)
+        return try await application(
+            stores: stores, host: host, port: port, accessTokenTTL: accessTokenTTL, now: now, logger: logger, onListening: onListening
+        )
+    }
+
+    static func application(
+        stores: PlatformStores, host: String, port: Int, accessTokenTTL: Int, now: @escaping @Sendable () -> Date,
+        logger: Logger, onListening: @escaping @Sendable (Int) -> Void
+    ) async throws -> some Service {
+        let tokens = await TokenService(signingKey: stores.signingKey, refreshTokens: stores.refreshTokens, accessTokenTTL: accessTokenTTL, now: now)
         let handler = EduGoAPIHandler(
-            courses: SQLiteCourseRepository(database: database),
-            enrollments: SQLiteEnrollmentRepository(database: database),
-            favourites: SQLiteFavouritesRepository(database: database),
-            profiles: SQLiteProfileRepository(database: database),
-            accounts: SQLiteAccountRepository(database: database, hasher: passwordHasher),
+            courses: stores.courses,
+            enrollments: stores.enrollments,
+            favourites: stores.favourites,
+            profiles: stores.profiles,
+            accounts: stores.accounts,
             tokens: tokens,
-            signInLimiter: SignInRateLimiter()
+            signInLimiter: stores.signInLimiter
         )
 
         let router = Router()

@@ -28,6 +28,12 @@ struct EduGoServerCommand: AsyncParsableCommand {
     @Option(name: .customLong("data-dir"), help: ArgumentHelp("Where the database and the signing key live.", valueName: "path"))
     var dataDir: String?
 
+    @Option(
+        name: .customLong("database"),
+        help: ArgumentHelp("PostgreSQL instead of SQLite: several servers on one database are one platform.", valueName: "postgres://USER:PASS@HOST:PORT/DB")
+    )
+    var database: String?
+
     @Option(name: .customLong("access-token-ttl"), help: ArgumentHelp("Lifetime of access tokens.", valueName: "seconds"))
     var accessTokenTTL = 900
 
@@ -44,6 +50,7 @@ struct EduGoServerCommand: AsyncParsableCommand {
             host: host,
             port: port,
             dataDirectory: ServerConfiguration.dataDirectory(option: dataDir, environment: ProcessInfo.processInfo.environment),
+            databaseURL: database,
             accessTokenTTL: accessTokenTTL,
             logLevel: logLevel
         )

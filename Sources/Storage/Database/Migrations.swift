@@ -2,12 +2,19 @@ import Foundation
 import GRDB
 import SharedKernel
 
+/// The demo learner every new database has, whichever store holds it.
+public enum DemoAccount {
+    public static let name = "Demo Learner"
+    public static let email = "demo@edugo.dev"
+    public static let password = "edugo-demo"
+}
+
 /// The versioned schema. Migrations run once each and in order; never edit a shipped one,
 /// add a new one.
 enum Migrations {
-    static let demoName = "Demo Learner"
-    static let demoEmail = "demo@edugo.dev"
-    static let demoPassword = "edugo-demo"
+    static let demoName = DemoAccount.name
+    static let demoEmail = DemoAccount.email
+    static let demoPassword = DemoAccount.password
 
     static func migrator(
         passwordHasher: PasswordHasher,

@@ -1,0 +1,85 @@
+#!/usr/bin/env bash
+# The server under load on PostgreSQL beside SQLite, in one run (BENCHMARKS.md, "The server on
+# PostgreSQL"): the same 1 M-course catalog, the same endpoints, wrk on loopback; then two
+# server processes on the one PostgreSQL database, one wrk per process at once.
+#
+# Usage: Benchmarks/server-bench/postgres.sh [seconds per endpoint]
+#   needs .build-bench/catalog-1000000 (tui-bench --sizes 1000000) and PostgreSQL installed;
+#   loads the generated catalog into a throwaway cluster (Scripts/postgres-cluster.sh).
+set -euo pipefail
+root="$(cd "$(dirname "$0")/../.." && pwd)"
+seconds="${1:-10}"
+source_dir="$root/.build-bench/catalog-1000000"
+[ -f "$source_dir/edugo.sqlite" ] || { echo "no catalog at $source_dir: run tui-bench --sizes 1000000 first"; exit 1; }
+swift build --package-path "$root" -c release --product edugo-server >/dev/null
+swift build --package-path "$root" -c release --product tui-bench >/dev/null
+bin="$(swift build --package-path "$root" -c release --show-bin-path)"
+
+eval "$("$root/Scripts/postgres-cluster.sh" start)"
+work="$(mktemp -d "$root/.build-bench/pg-XXXXXX")"
+pids=()
+cleanup() {
+    for pid in "${pids[@]}"; do kill "$pid" 2>/dev/null || true; done
+    wait 2>/dev/null || true
+    "$root/Scripts/postgres-cluster.sh" stop
+    rm -rf "$work"
+}
+trap cleanup EXIT
+url="${EDUGO_TEST_POSTGRES%/postgres}/edugo_bench"
+psql "$EDUGO_TEST_POSTGRES" -qc "CREATE DATABASE edugo_bench"
+"$bin/tui-bench" --sizes 1000000 --load-postgres "$url"
+psql "$url" -qc "VACUUM ANALYZE"
+psql "$url" -Atc "SELECT pg_size_pretty(pg_database_size('edugo_bench')), (SELECT count(*) FROM course_term)" | sed 's/^/database size, term rows: /'
+
+start_server() {  # name, arguments...
+    local name="$1"; shift
+    "$bin/edugo-server" --port 0 --log-level warning "$@" >"$work/$name.out" 2>"$work/$name.log" &
+    pids+=($!)
+    for _ in $(seq 1 600); do grep -q listening "$work/$name.out" 2>/dev/null && break; sleep 0.1; done
+    sed -n 's/^EduGo server listening on //p' "$work/$name.out"
+}
+token_for() {
+    curl -sf -X POST "$1/v1/sessions" -H 'Content-Type: application/json' -d '{"email": "demo@edugo.dev", "password": "edugo-demo"}' \
+        | python3 -c 'import json, sys; print(json.load(sys.stdin)["access_token"])'
+}
+rate() {  # wrk output → requests/s and p99
+    awk '/Requests\/sec/ {rps=$2} $1 == "99%" {p99=$2} END {printf "%10s %9s", rps, p99}'
+}
+open_courses() {
+    curl -sf "$1/v1/courses?limit=100&query=is:open" -H "Authorization: Bearer $2" | python3 -c '
+import json, sys
+print(" ".join([c["id"] for c in json.load(sys.stdin)["courses"] if not c.get("prerequisite_id")][:2]))'
+}
+
+cp "$source_dir"/edugo.sqlite* "$work/" 2>/dev/null || true
+sqlite="$(start_server sqlite --data-dir "$work")"
+postgres="$(start_server postgres --database "$url")"
+second="$(start_server second --database "$url")"
+echo "edugo-server $(git -C "$root" rev-parse --short HEAD), 1000000 courses, wrk -t2 -c16 -d${seconds}s (enroll: -t2 -c2), $(nproc) cores"
+printf '%-36s %10s %9s   %10s %9s\n' endpoint "SQLite/s" p99 "Postgres/s" p99
+for endpoint in "/health" "/v1/courses?limit=20" "/v1/courses?limit=20&after=$((500000 * 65536))" \
+    "/v1/courses?limit=20&query=swift" "/v1/courses?limit=20&query=level:advanced%20is:free"; do
+    a="$(wrk --latency -t2 -c16 -d"${seconds}s" "$sqlite$endpoint" | rate)"
+    b="$(wrk --latency -t2 -c16 -d"${seconds}s" "$postgres$endpoint" | rate)"
+    printf '%-36s %s   %s\n' "$endpoint" "$a" "$b"
+done
+for base in "$sqlite" "$postgres"; do
+    token="$(token_for "$base")"
+    row="$(wrk --latency -t2 -c2 -d"${seconds}s" -s "$root/Benchmarks/server-bench/enroll-pairs.lua" "$base" -- "$token" $(open_courses "$base" "$token") | rate)"
+    printf '%-36s %s\n' "PUT+DELETE enrollment ($([ "$base" = "$sqlite" ] && echo SQLite || echo Postgres))" "$row"
+done
+
+echo
+echo "two server processes on the one PostgreSQL database, one wrk -t1 -c8 each, at once:"
+for endpoint in "/v1/courses?limit=20" "/v1/courses?limit=20&query=swift"; do
+    wrk --latency -t1 -c8 -d"${seconds}s" "$postgres$endpoint" >"$work/a.txt" &
+    wrk --latency -t1 -c8 -d"${seconds}s" "$second$endpoint" >"$work/b.txt"
+    wait %1 2>/dev/null || true
+    printf '%-36s %s | %s\n' "$endpoint" "$(rate <"$work/a.txt")" "$(rate <"$work/b.txt")"
+done
+token="$(token_for "$postgres")"
+courses=($(open_courses "$postgres" "$token"))
+wrk --latency -t1 -c1 -d"${seconds}s" -s "$root/Benchmarks/server-bench/enroll-pairs.lua" "$postgres" -- "$token" "${courses[0]}" >"$work/a.txt" &
+wrk --latency -t1 -c1 -d"${seconds}s" -s "$root/Benchmarks/server-bench/enroll-pairs.lua" "$second" -- "$(token_for "$second")" "${courses[1]}" >"$work/b.txt"
+wait %1 2>/dev/null || true
+printf '%-36s %s | %s\n' "PUT+DELETE enrollment" "$(rate <"$work/a.txt")" "$(rate <"$work/b.txt")"

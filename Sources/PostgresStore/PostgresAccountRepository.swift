@@ -1,0 +1,231 @@
+import Foundation
+import Logging
+import PostgresNIO
+import SharedKernel
+
+/// The app's password hashing, handed in by whoever opens the store (the same hashing as the
+/// embedded store's, off the caller's thread).
+public protocol PasswordHashing: Sendable {
+    func hash(_ password: String) async throws -> String
+    func verify(_ password: String, against stored: String) async -> Bool
+    /// A hash of no password, verified against for an unknown email so it costs as much.
+    var decoyHash: String { get }
+}
+
+/// Learner accounts in PostgreSQL. Hashing runs outside transactions, so a slow hash never
+/// holds a connection.
+public struct PostgresAccountRepository: AccountRepository {
+    private let database: PostgresDatabase
+    private let hasher: any PasswordHashing
+
+    public init(database: PostgresDatabase, hasher: any PasswordHashing) {
+        self.database = database
+        self.hasher = hasher
+    }
+
+    public func authenticate(email: String, password: String) async throws(AppError) -> User {
+        let normalized = email.trimmingCharacters(in: .whitespaces)
+        let logger = database.logger
+        let found = try await database.read { connection -> (User, String)? in
+            let rows = try await connection.query(
+                "SELECT \(unescaped: PostgresProfileRepository.columns), password_hash FROM learner WHERE lower(email) = lower(\(normalized))",
+                logger: logger
+            )
+            for try await row in rows {
+                return (try PostgresProfileRepository.user(row), try row.makeRandomAccess()[5].decode(String.self))
+            }
+            return nil
+        }
+        // A missing account still pays for one hash, so timing does not tell which part was wrong.
+        guard await hasher.verify(password, against: found?.1 ?? hasher.decoyHash), let user = found?.0 else { throw .invalidCredentials }
+        return user
+    }
+
+    public func register(name: String, email: String, password: String) async throws(AppError) -> User {
+        let account: NewAccount
+        switch AccountRules.validate(name: name, email: email, password: password) {
+        case .success(let valid): account = valid
+        case .failure(let rejection): throw .invalidAccount(rejection)
+        }
+        let logger = database.logger
+        // Checked before hashing too, so a taken email costs no hash; the unique index decides.
+        let taken = try await database.read { connection in
+            try await connection.query("SELECT 1 FROM learner WHERE lower(email) = lower(\(account.email))", logger: logger)
+                .decode(Int.self).first { _ in true } != nil
+        }
+        if taken { throw .emailTaken }
+        let hash: String
+        do { hash = try await hasher.hash(account.password) } catch { throw .storage(.saving, detail: "hashing failed: \(error)") }
+        let now = Date()
+        return try await database.transaction(.saving) { connection in
+            let id = try await connection.query(
+                """
+                INSERT INTO learner (name, email, password_hash, role, created_at)
+                VALUES (\(account.name), \(account.email), \(hash), 'learner', \(now))
+                ON CONFLICT DO NOTHING
+                RETURNING id
+                """,
+                logger: logger
+            ).decode(Int64.self).first { _ in true }
+            guard let id else { throw AppError.emailTaken }
+            return User(id: UserID(id), name: account.name, email: account.email, role: .learner, memberSince: now)
+        }
+    }
+}
+
+/// Profiles in PostgreSQL.
+public struct PostgresProfileRepository: ProfileRepository {
+    private let database: PostgresDatabase
+
+    public init(database: PostgresDatabase) {
+        self.database = database
+    }
+
+    static let columns = "id, name, email, role, created_at"
+
+    static func user(_ row: PostgresRow) throws -> User {
+        let (id, name, email, role, created) = try row.decode((Int64, String, String, String, Date).self)
+        return User(id: UserID(id), name: name, email: email, role: UserRole(rawValue: role) ?? .learner, memberSince: created)
+    }
+
+    public func user(id: UserID) async throws(AppError) -> User {
+        let logger = database.logger
+        let user = try await database.read { connection -> User? in
+            for try await row in try await connection.query(
+                "SELECT \(unescaped: Self.columns) FROM learner WHERE id = \(id.rawValue)", logger: logger
+            ) {
+                return try Self.user(row)
+            }
+            return nil
+        }
+        guard let user else { throw .notSignedIn }
+        return user
+    }
+
+    public func updateName(userID: UserID, to name: String) async throws(AppError) -> User {
+        let logger = database.logger
+        return try await database.transaction(.saving) { connection in
+            for try await row in try await connection.query(
+                "UPDATE learner SET name = \(name) WHERE id = \(userID.rawValue) RETURNING \(unescaped: Self.columns)", logger: logger
+            ) {
+                return try Self.user(row)
+            }
+            throw AppError.notSignedIn
+        }
+    }
+}
+
+/// A server's refresh tokens in PostgreSQL, as hashes in families, shared by every server.
+public struct PostgresRefreshTokenRepository: RefreshTokenRepository {
+    private let database: PostgresDatabase
+
+    public init(database: PostgresDatabase) {
+        self.database = database
+    }
+
+    public func issue(_ token: RefreshTokenRecord, now: Date) async throws(AppError) {
+        let logger = database.logger
+        try await database.transaction(.saving) { connection in
+            try await connection.query("DELETE FROM refresh_token WHERE expires_at <= \(now)", logger: logger)
+            try await connection.query(
+                """
+                INSERT INTO refresh_token (hash, family, user_id, expires_at)
+                VALUES (\(token.hash), \(token.family), \(token.userID.rawValue), \(token.expiresAt))
+                """,
+                logger: logger
+            )
+        }
+    }
+
+    /// The presented token's row is locked, so the same token presented to two servers at
+    /// once rotates once; the second sees it used and ends the family.
+    public func rotate(_ presented: String, to replacement: String, expiresAt: Date, now: Date) async throws(AppError) -> RefreshOutcome {
+        let logger = database.logger
+        return try await database.transaction(.saving) { connection in
+            let rows = try await connection.query(
+                "SELECT family, user_id, expires_at, used_at, revoked FROM refresh_token WHERE hash = \(presented) FOR UPDATE",
+                logger: logger
+            )
+            var found: (String, Int64, Date, Date?, Bool)?
+            for try await row in rows.decode((String, Int64, Date, Date?, Bool).self) { found = row }
+            guard let (family, userID, expires, used, revoked) = found, !revoked else { return .rejected }
+            if used != nil {
+                try await connection.query("UPDATE refresh_token SET revoked = true WHERE family = \(family)", logger: logger)
+                return .reused
+            }
+            guard expires > now else { return .rejected }
+            try await connection.query("UPDATE refresh_token SET used_at = \(now) WHERE hash = \(presented)", logger: logger)
+            try await connection.query(
+                "INSERT INTO refresh_token (hash, family, user_id, expires_at) VALUES (\(replacement), \(family), \(userID), \(expiresAt))",
+                logger: logger
+            )
+            return .rotated(userID: UserID(userID), family: family)
+        }
+    }
+
+    public func revoke(family: String) async throws(AppError) {
+        let logger = database.logger
+        try await database.transaction(.saving) { connection in
+            _ = try await connection.query("UPDATE refresh_token SET revoked = true WHERE family = \(family)", logger: logger)
+        }
+    }
+}
+
+extension PostgresDatabase {
+    /// The key that signs access tokens, made by the first server that asks and the same for
+    /// every server after it.
+    public func signingKey() async throws(AppError) -> [UInt8] {
+        var generator = SystemRandomNumberGenerator()
+        let candidate = (0..<32).map { _ in UInt8.random(in: .min ... .max, using: &generator) }
+        let logger = self.logger
+        return try await transaction(.saving) { connection in
+            try await connection.query(
+                "INSERT INTO signing_key (id, key) VALUES (1, \(ByteBuffer(bytes: candidate))) ON CONFLICT (id) DO NOTHING", logger: logger
+            )
+            for try await key in try await connection.query("SELECT key FROM signing_key WHERE id = 1", logger: logger).decode(ByteBuffer.self) {
+                return Array(key.readableBytesView)
+            }
+            throw AppError.storage(.reading, detail: "no signing key")
+        }
+    }
+
+    /// Imports courses (an import file's entries) in one transaction.
+    public func importCourses(_ entries: [(course: Course, lessons: [Lesson]?)]) async throws(AppError) -> (added: Int, updated: Int) {
+        let logger = self.logger
+        return try await transaction(.saving) { connection in try await PostgresCatalog.upsert(entries, in: connection, logger: logger) }
+    }
+}
+
+extension PostgresDatabase {
+    /// The failed sign-ins of one folded email since `since`, oldest first: what every server
+    /// counts for the sign-in rate limit.
+    public func signInFailures(emailKey: String, since: Date) async throws(AppError) -> [Date] {
+        let logger = self.logger
+        return try await read { connection in
+            var failures: [Date] = []
+            let rows = try await connection.query(
+                "SELECT failed_at FROM sign_in_failure WHERE email_key = \(emailKey) AND failed_at > \(since) ORDER BY failed_at",
+                logger: logger
+            )
+            for try await date in rows.decode(Date.self) { failures.append(date) }
+            return failures
+        }
+    }
+
+    /// Notes a failed sign-in, and forgets this email's failures from before `forgetBefore`.
+    public func recordSignInFailure(emailKey: String, at date: Date, forgetBefore: Date) async throws(AppError) {
+        let logger = self.logger
+        try await transaction(.saving) { connection in
+            try await connection.query("DELETE FROM sign_in_failure WHERE email_key = \(emailKey) AND failed_at <= \(forgetBefore)", logger: logger)
+            try await connection.query("INSERT INTO sign_in_failure (email_key, failed_at) VALUES (\(emailKey), \(date))", logger: logger)
+        }
+    }
+
+    /// Forgets an email's failures (it signed in).
+    public func clearSignInFailures(emailKey: String) async throws(AppError) {
+        let logger = self.logger
+        try await transaction(.saving) { connection in
+            _ = try await connection.query("DELETE FROM sign_in_failure WHERE email_key = \(emailKey)", logger: logger)
+        }
+    }
+}

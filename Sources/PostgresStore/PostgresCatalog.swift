@@ -1,0 +1,307 @@
+import Foundation
+import Logging
+import PostgresNIO
+import SharedKernel
+
+/// The catalog in PostgreSQL: its order, its search terms, and courses as rows.
+///
+/// The order is data, as in the embedded store: `sort_rank` grows with (folded title, id), with
+/// gaps so a course can be placed between two others without moving any, and keys are ranks.
+/// Search is a table of terms (`course_term`): every prefix of every folded word of a
+/// course's title, instructor and tags, and its facets (`#cat` + each prefix of its category,
+/// `#lvl<level>`, `#free`), each with the course's rank. A query walks its first term's
+/// entries in rank order (an index range, no sort) and checks the other terms by key, so a
+/// page reads a page's worth of entries, not every match. `is:open` is checked on the course
+/// row (seats change with every enrollment; they are not terms).
+enum PostgresCatalog {
+    /// Ranks are spread this far apart.
+    static let gap: Int64 = 1 << 16
+
+    /// Any number, the same in every server: the key of the lock that serialises catalog writes.
+    static let writeLock = 0x6564_7567_6f00_0002
+
+    /// The columns a `Course` is read from, in this order, in every query that reads courses.
+    static let columns = "id, title, instructor, category, level, duration_minutes, price_minor, currency, capacity, enrolled_count, tags, prerequisite_id, active, description, lesson_count"
+
+    static func qualifiedColumns(_ table: String) -> String {
+        columns.split(separator: ",").map { "\(table).\($0.trimmingCharacters(in: .whitespaces))" }.joined(separator: ", ")
+    }
+
+    /// The course in a row that starts with `columns`; a row out of `CourseLimits` is a
+    /// storage failure naming the course, never a trap.
+    static func course(_ row: PostgresRow) throws -> Course {
+        let (id, title, instructor, category, levelName, duration, price, currency, capacity, enrolled, tags, prerequisite, active, description, lessons) =
+            try row.decode((String, String, String, String?, String, Int, Int, String, Int?, Int, [String], String?, Bool, String, Int).self)
+        guard let level = CourseLevel(rawValue: levelName) else {
+            throw AppError.storage(.reading, detail: "course \(id.debugDescription): level \(levelName.debugDescription) is unknown")
+        }
+        let course = Course(
+            id: CourseID(id), title: title, instructor: instructor, category: category, level: level,
+            durationMinutes: duration, price: Price(minorUnits: price, currency: currency), capacity: capacity,
+            enrolledCount: enrolled, tags: tags, prerequisiteID: prerequisite.map { CourseID($0) }, isActive: active,
+            description: description, lessonCount: lessons
+        )
+        if let problem = CourseLimits.problem(in: course) {
+            throw AppError.storage(.reading, detail: "course \(id.debugDescription): \(problem)")
+        }
+        return course
+    }
+
+    // MARK: - Terms
+
+    /// What a course is found by: every prefix of its words, and its facets.
+    static func terms(of course: Course) -> Set<String> {
+        var terms: Set<String> = []
+        for word in ([course.title, course.instructor] + course.tags).flatMap(TextFolding.words) {
+            var prefix = ""
+            for character in word {
+                prefix.append(character)
+                terms.insert(prefix)
+            }
+        }
+        var category = "#cat"
+        terms.insert(category)
+        for character in TextFolding.key(course.category ?? "") {
+            category.append(character)
+            terms.insert(category)
+        }
+        terms.insert("#lvl\(course.level.rawValue)")
+        if course.price.minorUnits == 0 { terms.insert("#free") }
+        return terms
+    }
+
+    /// The terms a query asks for, all of which a course must have; the most selective is
+    /// walked (words before facets, whose lists span the catalog; longer words first).
+    static func terms(of query: CatalogQuery) -> [String] {
+        var terms = query.words.sorted { $0.count > $1.count }
+        if let category = query.category { terms.append("#cat\(category)") }
+        if query.isFree { terms.append("#free") }
+        if let level = query.level { terms.append("#lvl\(level.rawValue)") }
+        var seen: Set<String> = []
+        return terms.filter { seen.insert($0).inserted }
+    }
+
+    // MARK: - Writing
+
+    /// Inserts or updates courses with their lessons, as an import does: seats already taken
+    /// are never given away, ranks are placed (renumbering when no gap is left), and the
+    /// terms follow. The caller's transaction holds; catalog writes take one lock in turn.
+    static func upsert(_ entries: [(course: Course, lessons: [Lesson]?)], in connection: PostgresConnection, logger: Logger) async throws -> (added: Int, updated: Int) {
+        try await connection.query("SELECT pg_advisory_xact_lock(\(writeLock))", logger: logger)
+        let size = try await connection.query("SELECT courses FROM catalog_size WHERE id = 1", logger: logger).decode(Int.self).first { _ in true } ?? 0
+        // Many courses (a first load, a large file) are written in batches and the catalog
+        // renumbered once; a few are each placed in a gap, moving nothing else.
+        if entries.count > 200, entries.count * 20 > size {
+            return try await upsertInBulk(entries, in: connection, logger: logger)
+        }
+        var added = 0, updated = 0
+        for entry in entries {
+            var course = entry.course
+            course.lessonCount = entry.lessons?.count ?? 1
+            let sortKey = TextFolding.fold(course.title)
+            let existing = try await connection.query(
+                "SELECT sort_key, sort_rank FROM course WHERE id = \(course.id.rawValue)", logger: logger
+            ).decode((String, Int64).self).first { _ in true }
+            var rank: Int64
+            if let existing, existing.0 == sortKey {
+                rank = existing.1
+            } else if let placed = try await place(sortKey: sortKey, id: course.id.rawValue, in: connection, logger: logger) {
+                rank = placed
+            } else {
+                try await renumber(connection, logger: logger)
+                guard let placed = try await place(sortKey: sortKey, id: course.id.rawValue, in: connection, logger: logger) else {
+                    throw AppError.storage(.saving, detail: "no place in the catalog order after renumbering")
+                }
+                rank = placed
+            }
+            let level = course.level.rawValue
+            let categoryKey = TextFolding.key(course.category ?? "")
+            let terms = Array(Self.terms(of: course)).sorted()
+            // The course's old terms leave the index at its old rank (a renumbering above has
+            // already rebuilt the index from the old terms).
+            if existing != nil {
+                try await connection.query(
+                    """
+                    DELETE FROM course_term WHERE (term, rank) IN (
+                        SELECT unnest(search_terms), sort_rank FROM course WHERE id = \(course.id.rawValue))
+                    """,
+                    logger: logger
+                )
+            }
+            try await connection.query(
+                """
+                INSERT INTO course (id, title, sort_key, sort_rank, instructor, category, category_key, level, duration_minutes,
+                    price_minor, currency, capacity, enrolled_count, tags, prerequisite_id, active, description, lesson_count, search_terms)
+                VALUES (\(course.id.rawValue), \(course.title), \(sortKey), \(rank), \(course.instructor), \(course.category),
+                    \(categoryKey), \(level), \(course.durationMinutes), \(course.price.minorUnits), \(course.price.currency),
+                    \(course.capacity), \(course.enrolledCount), \(course.tags), \(course.prerequisiteID?.rawValue),
+                    \(course.isActive), \(course.description), \(course.lessonCount), \(terms))
+                ON CONFLICT (id) DO UPDATE SET
+                    title = excluded.title, sort_key = excluded.sort_key, sort_rank = excluded.sort_rank,
+                    instructor = excluded.instructor, category = excluded.category, category_key = excluded.category_key,
+                    level = excluded.level, duration_minutes = excluded.duration_minutes, price_minor = excluded.price_minor,
+                    currency = excluded.currency, capacity = excluded.capacity,
+                    enrolled_count = greatest(excluded.enrolled_count, (
+                        SELECT count(*) FROM enrollment WHERE course_id = excluded.id AND status <> 'dropped')),
+                    tags = excluded.tags, prerequisite_id = excluded.prerequisite_id, active = excluded.active,
+                    description = excluded.description, lesson_count = excluded.lesson_count, search_terms = excluded.search_terms
+                """,
+                logger: logger
+            )
+            try await connection.query(
+                "INSERT INTO course_term (term, rank) SELECT unnest(\(terms)::text[]), \(rank)::bigint ON CONFLICT DO NOTHING", logger: logger
+            )
+            // The learners' lists carry the course's rank.
+            try await connection.query("UPDATE favourite SET course_rank = \(rank) WHERE course_id = \(course.id.rawValue)", logger: logger)
+            try await connection.query("UPDATE enrollment SET course_rank = \(rank) WHERE course_id = \(course.id.rawValue)", logger: logger)
+            try await connection.query("DELETE FROM lesson WHERE course_id = \(course.id.rawValue)", logger: logger)
+            if let lessons = entry.lessons, !lessons.isEmpty {
+                try await connection.query(
+                    """
+                    INSERT INTO lesson (course_id, position, title, minutes)
+                    SELECT \(course.id.rawValue), position, title, minutes
+                    FROM unnest(\(Array(1...lessons.count)), \(lessons.map(\.title)), \(lessons.map(\.minutes))) AS given (position, title, minutes)
+                    """,
+                    logger: logger
+                )
+            }
+            if existing == nil { added += 1 } else { updated += 1 }
+        }
+        return (added, updated)
+    }
+
+    /// The bulk path of `upsert`: rows in batches (new ones on temporary negative ranks), then
+    /// one renumbering while their terms are out of the index, then the terms and lessons.
+    private static func upsertInBulk(
+        _ entries: [(course: Course, lessons: [Lesson]?)], in connection: PostgresConnection, logger: Logger
+    ) async throws -> (added: Int, updated: Int) {
+        var added = 0
+        let batchSize = 1_000
+        for start in stride(from: 0, to: entries.count, by: batchSize) {
+            let batch = entries[start..<min(start + batchSize, entries.count)]
+            let rows: [[String: Any]] = batch.map { entry in
+                let course = entry.course
+                var row: [String: Any] = [
+                    "id": course.id.rawValue, "title": course.title, "sort_key": TextFolding.fold(course.title),
+                    "instructor": course.instructor, "category_key": TextFolding.key(course.category ?? ""),
+                    "level": course.level.rawValue, "duration_minutes": course.durationMinutes, "price_minor": course.price.minorUnits,
+                    "currency": course.price.currency, "enrolled_count": course.enrolledCount, "tags": course.tags,
+                    "active": course.isActive, "description": course.description, "lesson_count": entry.lessons?.count ?? 1,
+                    "search_terms": Array(Self.terms(of: course)).sorted(),
+                ]
+                row["category"] = course.category
+                row["capacity"] = course.capacity
+                row["prerequisite_id"] = course.prerequisiteID?.rawValue
+                return row
+            }
+            let json = String(decoding: try JSONSerialization.data(withJSONObject: rows), as: UTF8.self)
+            let inserted = try await connection.query(
+                """
+                INSERT INTO course (id, title, sort_key, sort_rank, instructor, category, category_key, level, duration_minutes,
+                    price_minor, currency, capacity, enrolled_count, tags, prerequisite_id, active, description, lesson_count, search_terms)
+                SELECT g.id, g.title, g.sort_key, -nextval('course_placing'), g.instructor, g.category, g.category_key, g.level,
+                    g.duration_minutes, g.price_minor, g.currency, g.capacity, g.enrolled_count, g.tags, g.prerequisite_id, g.active,
+                    g.description, g.lesson_count, g.search_terms
+                FROM jsonb_to_recordset(\(json)::jsonb) AS g (id text, title text, sort_key text, instructor text, category text,
+                    category_key text, level text, duration_minutes integer, price_minor bigint, currency text, capacity integer,
+                    enrolled_count integer, tags text[], prerequisite_id text, active boolean, description text, lesson_count integer,
+                    search_terms text[])
+                ON CONFLICT (id) DO UPDATE SET
+                    title = excluded.title, sort_key = excluded.sort_key,
+                    instructor = excluded.instructor, category = excluded.category, category_key = excluded.category_key,
+                    level = excluded.level, duration_minutes = excluded.duration_minutes, price_minor = excluded.price_minor,
+                    currency = excluded.currency, capacity = excluded.capacity,
+                    enrolled_count = greatest(excluded.enrolled_count, (
+                        SELECT count(*) FROM enrollment WHERE course_id = excluded.id AND status <> 'dropped')),
+                    tags = excluded.tags, prerequisite_id = excluded.prerequisite_id, active = excluded.active,
+                    description = excluded.description, lesson_count = excluded.lesson_count, search_terms = excluded.search_terms
+                RETURNING (xmax = 0)
+                """,
+                logger: logger
+            )
+            for try await isNew in inserted.decode(Bool.self) where isNew { added += 1 }
+        }
+        // Places every course, the new ones too, and rebuilds the terms from the courses.
+        try await renumber(connection, logger: logger)
+        for start in stride(from: 0, to: entries.count, by: batchSize) {
+            let batch = entries[start..<min(start + batchSize, entries.count)]
+            let ids = batch.map(\.course.id.rawValue)
+            try await connection.query("DELETE FROM lesson WHERE course_id = ANY(\(ids))", logger: logger)
+            let lessons: [[String: Any]] = batch.flatMap { entry in
+                (entry.lessons ?? []).enumerated().map { ["course_id": entry.course.id.rawValue, "position": $0.offset + 1, "title": $0.element.title, "minutes": $0.element.minutes] }
+            }
+            if !lessons.isEmpty {
+                try await connection.query(
+                    """
+                    INSERT INTO lesson (course_id, position, title, minutes)
+                    SELECT course_id, position, title, minutes
+                    FROM jsonb_to_recordset(\(String(decoding: try JSONSerialization.data(withJSONObject: lessons), as: UTF8.self))::jsonb)
+                        AS l (course_id text, position integer, title text, minutes integer)
+                    """,
+                    logger: logger
+                )
+            }
+        }
+        return (added, entries.count - added)
+    }
+
+    /// A free rank between the neighbours `(sortKey, id)` would have (not counting itself),
+    /// or nil when they are adjacent.
+    private static func place(sortKey: String, id: String, in connection: PostgresConnection, logger: Logger) async throws -> Int64? {
+        let before = try await connection.query(
+            """
+            SELECT sort_rank FROM course WHERE (sort_key, id) < (\(sortKey), \(id)) AND id <> \(id)
+            ORDER BY sort_key DESC, id DESC LIMIT 1
+            """,
+            logger: logger
+        ).decode(Int64.self).first { _ in true }
+        let after = try await connection.query(
+            """
+            SELECT sort_rank FROM course WHERE (sort_key, id) > (\(sortKey), \(id)) AND id <> \(id)
+            ORDER BY sort_key, id LIMIT 1
+            """,
+            logger: logger
+        ).decode(Int64.self).first { _ in true }
+        switch (before, after) {
+        case (nil, nil): return gap
+        case (let low?, nil): return low.addingReportingOverflow(gap).overflow ? nil : low + gap
+        case (nil, let high?): return high > 1 ? high / 2 : nil
+        case (let low?, let high?): return high - low >= 2 ? low + (high - low) / 2 : nil
+        }
+    }
+
+    /// Gives every course a fresh rank in catalog order, and rebuilds the term index from the
+    /// courses' terms in one pass (its key dropped meanwhile: building it afterwards is several
+    /// times faster than keeping it up to date row by row). Ranks are unique at every moment
+    /// (the constraint is checked row by row), so every course first moves to a range no rank
+    /// uses (below -2^62: ranks are positive, temporary ones small negatives), then to its
+    /// place. The learners' lists take their courses' new ranks.
+    static func renumber(_ connection: PostgresConnection, logger: Logger) async throws {
+        try await connection.query("ALTER TABLE course_term DROP CONSTRAINT course_term_pkey", logger: logger)
+        try await connection.query("TRUNCATE course_term", logger: logger)
+        try await connection.query(
+            """
+            WITH ordered AS (SELECT id, row_number() OVER (ORDER BY id) AS position FROM course)
+            UPDATE course SET sort_rank = ordered.position - 4611686018427387904 FROM ordered WHERE ordered.id = course.id
+            """,
+            logger: logger
+        )
+        try await connection.query(
+            """
+            WITH ordered AS (SELECT id, row_number() OVER (ORDER BY sort_key, id) AS position FROM course)
+            UPDATE course SET sort_rank = ordered.position * \(gap) FROM ordered WHERE ordered.id = course.id
+            """,
+            logger: logger
+        )
+        try await connection.query("INSERT INTO course_term (term, rank) SELECT unnest(search_terms), sort_rank FROM course", logger: logger)
+        try await connection.query("ALTER TABLE course_term ADD CONSTRAINT course_term_pkey PRIMARY KEY (term, rank)", logger: logger)
+        try await connection.query(
+            "UPDATE favourite SET course_rank = course.sort_rank FROM course WHERE course.id = favourite.course_id AND favourite.course_rank <> course.sort_rank",
+            logger: logger
+        )
+        try await connection.query(
+            "UPDATE enrollment SET course_rank = course.sort_rank FROM course WHERE course.id = enrollment.course_id AND enrollment.course_rank <> course.sort_rank",
+            logger: logger
+        )
+    }
+}

@@ -1,0 +1,199 @@
+import Logging
+import PostgresNIO
+import SharedKernel
+
+/// The course catalog in PostgreSQL (`PostgresCatalog` says how it is laid out).
+public struct PostgresCourseRepository: CourseRepository {
+    private let database: PostgresDatabase
+
+    public init(database: PostgresDatabase) {
+        self.database = database
+    }
+
+    public func page(_ query: CatalogQuery, for learner: UserID?, at position: CatalogPosition, limit: Int) async throws(AppError) -> [CatalogRow] {
+        guard !query.matchesNothing else { return [] }
+        let logger = database.logger
+        return try await database.read { connection in
+            try await Self.page(query, for: learner, at: position, limit: limit, in: connection, logger: logger)
+        }
+    }
+
+    public func count(_ query: CatalogQuery, for learner: UserID?) async throws(AppError) -> CatalogCount {
+        guard !query.matchesNothing else { return .exactly(0) }
+        let logger = database.logger
+        return try await database.read { connection in try await Self.count(query, for: learner, in: connection, logger: logger) }
+    }
+
+    /// One connection for both, one after the other.
+    public func countedPage(_ query: CatalogQuery, for learner: UserID?, at position: CatalogPosition, limit: Int) async throws(AppError) -> CountedPage {
+        guard !query.matchesNothing else { return CountedPage(rows: [], total: .exactly(0)) }
+        let logger = database.logger
+        return try await database.read { connection in
+            CountedPage(
+                rows: try await Self.page(query, for: learner, at: position, limit: limit, in: connection, logger: logger),
+                total: try await Self.count(query, for: learner, in: connection, logger: logger)
+            )
+        }
+    }
+
+    public func course(id: CourseID) async throws(AppError) -> Course {
+        let logger = database.logger
+        let course = try await database.read { connection in try await Self.course(id, in: connection, logger: logger) }
+        guard let course else { throw .courseNotFound(id) }
+        return course
+    }
+
+    public func syllabus(of id: CourseID) async throws(AppError) -> Syllabus {
+        let logger = database.logger
+        let syllabus = try await database.read { connection -> Syllabus? in
+            guard let course = try await Self.course(id, in: connection, logger: logger) else { return nil }
+            var lessons: [Lesson] = []
+            let rows = try await connection.query(
+                "SELECT title, minutes FROM lesson WHERE course_id = \(id.rawValue) ORDER BY position", logger: logger
+            )
+            for try await (title, minutes) in rows.decode((String, Int).self) {
+                lessons.append(Lesson(title: title, minutes: minutes))
+            }
+            return Syllabus(course: course, lessons: lessons.isEmpty ? [Lesson(title: course.title, minutes: course.durationMinutes)] : lessons)
+        }
+        guard let syllabus else { throw .courseNotFound(id) }
+        return syllabus
+    }
+
+    static func course(_ id: CourseID, in connection: PostgresConnection, logger: Logger) async throws -> Course? {
+        let rows = try await connection.query(
+            PostgresQuery(unsafeSQL: "SELECT \(PostgresCatalog.columns) FROM course WHERE id = $1", binds: binds(id.rawValue)), logger: logger
+        )
+        for try await row in rows { return try PostgresCatalog.course(row) }
+        return nil
+    }
+
+    // MARK: - Pages and counts
+
+    /// Reads `limit` readable rows from the position on. A damaged row is left out and the
+    /// rows after it read instead, so a short page still means the end.
+    private static func page(
+        _ query: CatalogQuery, for learner: UserID?, at position: CatalogPosition, limit: Int,
+        in connection: PostgresConnection, logger: Logger
+    ) async throws -> [CatalogRow] {
+        var bound: Int64?
+        let descending: Bool
+        switch position {
+        case .first: (bound, descending) = (nil, false)
+        case .last: (bound, descending) = (nil, true)
+        case .after(let key): (bound, descending) = (key.rawValue, false)
+        case .before(let key): (bound, descending) = (key.rawValue, true)
+        }
+        var rows: [CatalogRow] = []
+        while rows.count < limit {
+            let wanted = limit - rows.count
+            var selection = Selection(query, learner: learner, bound: bound, descending: descending)
+            let sql = """
+                SELECT \(PostgresCatalog.qualifiedColumns("course")), \(selection.rank) FROM \(selection.source)
+                WHERE \(selection.conditions.joined(separator: " AND "))
+                ORDER BY \(selection.rank) \(descending ? "DESC" : "ASC") LIMIT \(selection.bind(Int64(wanted)))
+                """
+            var read = 0
+            for try await row in try await connection.query(PostgresQuery(unsafeSQL: sql, binds: selection.binds), logger: logger) {
+                read += 1
+                guard let key = try? row.makeRandomAccess()[PostgresCatalog.columnCount].decode(Int64.self) else { continue }
+                bound = key
+                if let course = try? PostgresCatalog.course(row) {
+                    rows.append(CatalogRow(key: CatalogKey(key), course: course))
+                }
+            }
+            if read < wanted { break }
+        }
+        return descending ? rows.reversed() : rows
+    }
+
+    /// How many courses match, stopping past the query's limit as the embedded store does.
+    private static func count(_ query: CatalogQuery, for learner: UserID?, in connection: PostgresConnection, logger: Logger) async throws -> CatalogCount {
+        if query.isEverything {
+            let rows = try await connection.query("SELECT courses FROM catalog_size WHERE id = 1", logger: logger)
+            for try await courses in rows.decode(Int.self) { return .exactly(courses) }
+            return .exactly(0)
+        }
+        let limit = query.countLimit
+        var selection = Selection(query, learner: learner, bound: nil, descending: false)
+        let sql = """
+            SELECT count(*) FROM (SELECT 1 FROM \(selection.source) WHERE \(selection.conditions.joined(separator: " AND "))
+            LIMIT \(selection.bind(Int64(limit + 1)))) AS matches
+            """
+        var count = 0
+        for try await counted in try await connection.query(PostgresQuery(unsafeSQL: sql, binds: selection.binds), logger: logger).decode(Int.self) {
+            count = counted
+        }
+        return count > limit ? .atLeast(limit) : .exactly(count)
+    }
+
+    /// Where a query's rows come from, the rank that orders them, and the conditions on them,
+    /// with their bound values.
+    private struct Selection {
+        var source: String
+        var rank: String
+        var conditions: [String] = []
+        var binds = PostgresBindings()
+
+        init(_ query: CatalogQuery, learner: UserID?, bound: Int64?, descending: Bool) {
+            // A learner's own lists, for nobody: nothing (an id no account has).
+            let learnerID = learner?.rawValue ?? -1
+            var terms = PostgresCatalog.terms(of: query)
+            source = "course"
+            rank = "course.sort_rank"
+            if query.isFavourite || query.isEnrolled {
+                if query.isFavourite {
+                    source = "favourite AS mine JOIN course ON course.sort_rank = mine.course_rank"
+                    conditions = ["mine.user_id = \(bind(learnerID))"]
+                } else {
+                    source = "enrollment AS mine JOIN course ON course.sort_rank = mine.course_rank"
+                    conditions = ["mine.user_id = \(bind(learnerID)) AND mine.status <> 'dropped'"]
+                }
+                rank = "mine.course_rank"
+                if query.isFavourite, query.isEnrolled {
+                    conditions.append("EXISTS (SELECT 1 FROM enrollment AS taken WHERE taken.user_id = \(bind(learnerID)) AND taken.course_id = course.id AND taken.status <> 'dropped')")
+                }
+            } else if !terms.isEmpty {
+                // The first term is walked in rank order; the others are checked by key.
+                source = "course_term AS walked JOIN course ON course.sort_rank = walked.rank"
+                rank = "walked.rank"
+                conditions.append("walked.term = \(bind(terms.removeFirst()))")
+            } else {
+                conditions.append("true")
+            }
+            for term in terms {
+                conditions.append("EXISTS (SELECT 1 FROM course_term AS other WHERE other.term = \(bind(term)) AND other.rank = \(rank))")
+            }
+            if query.isOpen {
+                conditions.append("""
+                    course.active AND (course.capacity IS NULL OR course.enrolled_count < course.capacity)
+                    AND course.enrolled_count < \(CourseLimits.seats.upperBound)
+                    AND (course.prerequisite_id IS NULL
+                         OR NOT EXISTS (SELECT 1 FROM course AS required WHERE required.id = course.prerequisite_id)
+                         OR EXISTS (SELECT 1 FROM enrollment AS done WHERE done.user_id = \(bind(learnerID)) AND done.course_id = course.prerequisite_id AND done.status = 'completed'))
+                    AND NOT EXISTS (SELECT 1 FROM enrollment AS taken WHERE taken.user_id = \(bind(learnerID)) AND taken.course_id = course.id AND taken.status <> 'dropped')
+                    """)
+            }
+            if let bound {
+                conditions.append("\(rank) \(descending ? "<" : ">") \(bind(bound))")
+            }
+        }
+
+        /// Adds a value to bind and gives its placeholder.
+        mutating func bind(_ value: some PostgresDynamicTypeEncodable) -> String {
+            binds.append(value)
+            return "$\(binds.count)"
+        }
+    }
+
+    private static func binds(_ values: String...) -> PostgresBindings {
+        var binds = PostgresBindings()
+        for value in values { binds.append(value) }
+        return binds
+    }
+}
+
+extension PostgresCatalog {
+    /// How many columns `columns` has: what a query adds comes after them.
+    static let columnCount = columns.split(separator: ",").count
+}

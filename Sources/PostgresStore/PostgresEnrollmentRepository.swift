@@ -1,0 +1,265 @@
+import Foundation
+import Logging
+import PostgresNIO
+import SharedKernel
+
+/// Enrollments in PostgreSQL. Every change is one transaction that first locks the course row
+/// (`FOR UPDATE`), so two enrollments in one course, from any server, take turns: the rules
+/// are checked against what the other one wrote, and the last seat goes once.
+public struct PostgresEnrollmentRepository: EnrollmentRepository {
+    private let database: PostgresDatabase
+    private let now: @Sendable () -> Date
+
+    public init(database: PostgresDatabase, now: @escaping @Sendable () -> Date = { Date() }) {
+        self.database = database
+        self.now = now
+    }
+
+    public func enroll(userID: UserID, courseID: CourseID) async throws(AppError) -> Enrollment {
+        let now = self.now()
+        let logger = database.logger
+        return try await database.transaction(.saving) { connection in
+            guard let course = try await Self.lockedCourse(courseID, in: connection, logger: logger) else { throw AppError.courseNotFound(courseID) }
+            let existing = try await Self.enrollment(userID: userID, courseID: courseID, in: connection, logger: logger)
+            var prerequisite: (course: Course, completed: Bool)?
+            if let prerequisiteID = course.prerequisiteID,
+               let required = try await PostgresCourseRepository.course(prerequisiteID, in: connection, logger: logger) {
+                let enrollment = try await Self.enrollment(userID: userID, courseID: prerequisiteID, in: connection, logger: logger)
+                prerequisite = (required, LessonRules.meetsPrerequisite(enrollment))
+            }
+            if let refusal = EnrollmentRules.refusal(for: course, existing: existing, prerequisite: prerequisite) {
+                throw AppError.refused(refusal)
+            }
+            if let existing {
+                // Joining again starts again.
+                try await connection.query(
+                    "UPDATE enrollment SET status = 'active', completed_at = NULL, enrolled_at = \(now) WHERE id = \(existing.id.rawValue)",
+                    logger: logger
+                )
+                try await connection.query("DELETE FROM lesson_progress WHERE enrollment_id = \(existing.id.rawValue)", logger: logger)
+            } else {
+                try await connection.query(
+                    """
+                    INSERT INTO enrollment (user_id, course_id, course_rank, enrolled_at, status)
+                    SELECT \(userID.rawValue), id, sort_rank, \(now), 'active' FROM course WHERE id = \(courseID.rawValue)
+                    """,
+                    logger: logger
+                )
+            }
+            // The rules above saw a seat left, under the course's lock.
+            try await connection.query("UPDATE course SET enrolled_count = enrolled_count + 1 WHERE id = \(courseID.rawValue)", logger: logger)
+            guard let enrollment = try await Self.enrollment(userID: userID, courseID: courseID, in: connection, logger: logger) else {
+                throw AppError.storage(.saving, detail: "enrollment vanished inside its own transaction")
+            }
+            return enrollment
+        }
+    }
+
+    public func unenroll(userID: UserID, courseID: CourseID) async throws(AppError) {
+        let logger = database.logger
+        try await database.transaction(.saving) { connection in
+            _ = try await Self.lockedCourse(courseID, in: connection, logger: logger)
+            guard let existing = try await Self.enrollment(userID: userID, courseID: courseID, in: connection, logger: logger), existing.holdsPlace else {
+                throw AppError.notEnrolled(courseID)
+            }
+            try await connection.query("UPDATE enrollment SET status = 'dropped' WHERE id = \(existing.id.rawValue)", logger: logger)
+            try await connection.query(
+                "UPDATE course SET enrolled_count = greatest(0, enrolled_count - 1) WHERE id = \(courseID.rawValue)", logger: logger
+            )
+        }
+    }
+
+    public func setLesson(_ number: Int, done: Bool, userID: UserID, courseID: CourseID) async throws(AppError) -> Enrollment {
+        let now = self.now()
+        let logger = database.logger
+        return try await database.transaction(.saving) { connection in
+            guard let course = try await PostgresCourseRepository.course(courseID, in: connection, logger: logger) else {
+                throw AppError.courseNotFound(courseID)
+            }
+            // The learner's row for this course, locked: two marks of one enrollment take turns.
+            let existing = try await Self.enrollment(userID: userID, courseID: courseID, locking: true, in: connection, logger: logger)
+            let updated: Enrollment
+            switch LessonRules.mark(number, done: done, in: existing, lessonCount: course.lessonCount, now: now) {
+            case .failure(.notEnrolled): throw AppError.notEnrolled(courseID)
+            case .failure(.noSuchLesson(let number)): throw AppError.noSuchLesson(courseID, number)
+            case .success(let enrollment): updated = enrollment
+            }
+            if done {
+                try await connection.query(
+                    """
+                    INSERT INTO lesson_progress (enrollment_id, position, done_at) VALUES (\(updated.id.rawValue), \(number), \(now))
+                    ON CONFLICT DO NOTHING
+                    """,
+                    logger: logger
+                )
+            } else {
+                try await connection.query(
+                    "DELETE FROM lesson_progress WHERE enrollment_id = \(updated.id.rawValue) AND position = \(number)", logger: logger
+                )
+            }
+            try await connection.query(
+                "UPDATE enrollment SET status = \(updated.status.rawValue), completed_at = \(updated.completedAt) WHERE id = \(updated.id.rawValue)",
+                logger: logger
+            )
+            guard let stored = try await Self.enrollment(userID: userID, courseID: courseID, in: connection, logger: logger) else {
+                throw AppError.storage(.saving, detail: "enrollment vanished inside its own transaction")
+            }
+            return stored
+        }
+    }
+
+    public func enrolledCourses(userID: UserID) async throws(AppError) -> [EnrolledCourse] {
+        let logger = database.logger
+        return try await database.read { connection in
+            var done: [Int64: Set<Int>] = [:]
+            let progress = try await connection.query(
+                """
+                SELECT lesson_progress.enrollment_id, lesson_progress.position FROM lesson_progress
+                JOIN enrollment ON enrollment.id = lesson_progress.enrollment_id
+                WHERE enrollment.user_id = \(userID.rawValue) AND enrollment.status <> 'dropped'
+                """,
+                logger: logger
+            )
+            for try await (enrollment, position) in progress.decode((Int64, Int).self) {
+                done[enrollment, default: []].insert(position)
+            }
+            let rows = try await connection.query(
+                PostgresQuery(
+                    unsafeSQL: """
+                        SELECT \(PostgresCatalog.qualifiedColumns("course")), \(Self.enrollmentColumns)
+                        FROM enrollment JOIN course ON course.id = enrollment.course_id
+                        WHERE enrollment.user_id = $1 AND enrollment.status <> 'dropped'
+                        ORDER BY enrollment.enrolled_at DESC, enrollment.id DESC
+                        """,
+                    binds: { var binds = PostgresBindings(); binds.append(userID.rawValue); return binds }()
+                ),
+                logger: logger
+            )
+            var list: [EnrolledCourse] = []
+            for try await row in rows {
+                // A damaged course is left out of the list, not fatal to it.
+                guard let course = try? PostgresCatalog.course(row) else { continue }
+                var enrollment = try Self.enrollment(row, from: PostgresCatalog.columnCount)
+                enrollment.lessonsDone = done[enrollment.id.rawValue] ?? []
+                list.append(EnrolledCourse(course: course, enrollment: enrollment))
+            }
+            return list
+        }
+    }
+
+    // MARK: - Rows
+
+    static let enrollmentColumns = "enrollment.id, enrollment.user_id, enrollment.course_id, enrollment.enrolled_at, enrollment.status, enrollment.completed_at"
+
+    /// The course, its row locked until the transaction ends.
+    private static func lockedCourse(_ id: CourseID, in connection: PostgresConnection, logger: Logger) async throws -> Course? {
+        var binds = PostgresBindings()
+        binds.append(id.rawValue)
+        let rows = try await connection.query(
+            PostgresQuery(unsafeSQL: "SELECT \(PostgresCatalog.columns) FROM course WHERE id = $1 FOR UPDATE", binds: binds), logger: logger
+        )
+        for try await row in rows { return try PostgresCatalog.course(row) }
+        return nil
+    }
+
+    /// The learner's enrollment in a course with its lessons done.
+    static func enrollment(
+        userID: UserID, courseID: CourseID, locking: Bool = false, in connection: PostgresConnection, logger: Logger
+    ) async throws -> Enrollment? {
+        var binds = PostgresBindings()
+        binds.append(userID.rawValue)
+        binds.append(courseID.rawValue)
+        let rows = try await connection.query(
+            PostgresQuery(
+                unsafeSQL: "SELECT \(enrollmentColumns) FROM enrollment WHERE user_id = $1 AND course_id = $2\(locking ? " FOR UPDATE" : "")",
+                binds: binds
+            ),
+            logger: logger
+        )
+        var found: Enrollment?
+        for try await row in rows { found = try enrollment(row, from: 0) }
+        guard var enrollment = found else { return nil }
+        let done = try await connection.query(
+            "SELECT position FROM lesson_progress WHERE enrollment_id = \(enrollment.id.rawValue)", logger: logger
+        )
+        for try await position in done.decode(Int.self) { enrollment.lessonsDone.insert(position) }
+        return enrollment
+    }
+
+    /// The enrollment whose columns (`enrollmentColumns`) start at `first`; without lessons.
+    static func enrollment(_ row: PostgresRow, from first: Int) throws -> Enrollment {
+        let cells = row.makeRandomAccess()
+        let statusName = try cells[first + 4].decode(String.self)
+        guard let status = EnrollmentStatus(rawValue: statusName) else {
+            throw AppError.storage(.reading, detail: "enrollment: status \(statusName.debugDescription) is unknown")
+        }
+        return Enrollment(
+            id: EnrollmentID(try cells[first].decode(Int64.self)),
+            userID: UserID(try cells[first + 1].decode(Int64.self)),
+            courseID: CourseID(try cells[first + 2].decode(String.self)),
+            enrolledAt: try cells[first + 3].decode(Date.self),
+            status: status,
+            completedAt: try cells[first + 5].decode(Date?.self)
+        )
+    }
+}
+
+/// Favourites in PostgreSQL, one row per learner and course; setting one twice is a no-op.
+public struct PostgresFavouritesRepository: FavouritesRepository {
+    private let database: PostgresDatabase
+
+    public init(database: PostgresDatabase) {
+        self.database = database
+    }
+
+    public func setFavourite(_ isFavourite: Bool, userID: UserID, courseID: CourseID) async throws(AppError) {
+        let now = Date()
+        let logger = database.logger
+        try await database.transaction(.saving) { connection in
+            if isFavourite {
+                let inserted = try await connection.query(
+                    """
+                    INSERT INTO favourite (user_id, course_id, course_rank, created_at)
+                    SELECT \(userID.rawValue), id, sort_rank, \(now) FROM course WHERE id = \(courseID.rawValue)
+                    ON CONFLICT DO NOTHING
+                    RETURNING 1
+                    """,
+                    logger: logger
+                ).decode(Int.self).first { _ in true }
+                if inserted == nil, try await PostgresCourseRepository.course(courseID, in: connection, logger: logger) == nil {
+                    throw AppError.courseNotFound(courseID)
+                }
+            } else {
+                try await connection.query(
+                    "DELETE FROM favourite WHERE user_id = \(userID.rawValue) AND course_id = \(courseID.rawValue)", logger: logger
+                )
+                if try await PostgresCourseRepository.course(courseID, in: connection, logger: logger) == nil {
+                    throw AppError.courseNotFound(courseID)
+                }
+            }
+        }
+    }
+
+    public func favourites(userID: UserID) async throws(AppError) -> [Course] {
+        let logger = database.logger
+        return try await database.read { connection in
+            var binds = PostgresBindings()
+            binds.append(userID.rawValue)
+            let rows = try await connection.query(
+                PostgresQuery(
+                    unsafeSQL: """
+                        SELECT \(PostgresCatalog.qualifiedColumns("course")) FROM favourite JOIN course ON course.id = favourite.course_id
+                        WHERE favourite.user_id = $1 ORDER BY course.sort_rank
+                        """,
+                    binds: binds
+                ),
+                logger: logger
+            )
+            var courses: [Course] = []
+            for try await row in rows {
+                if let course = try? PostgresCatalog.course(row) { courses.append(course) }  // a damaged course is left out
+            }
+            return courses
+        }
+    }
+}

@@ -1,0 +1,247 @@
+import Foundation
+import Logging
+import PostgresNIO
+import SharedKernel
+
+/// What a new database starts with: the built-in catalog and the demo learner, whose password
+/// is hashed by the caller (the app's own hashing).
+public struct PostgresSeed: Sendable {
+    public var courses: [(course: Course, lessons: [Lesson]?)]
+    public var demoName: String
+    public var demoEmail: String
+    public var demoPasswordHash: String
+
+    public init(courses: [(course: Course, lessons: [Lesson]?)], demoName: String, demoEmail: String, demoPasswordHash: String) {
+        self.courses = courses
+        self.demoName = demoName
+        self.demoEmail = demoEmail
+        self.demoPasswordHash = demoPasswordHash
+    }
+}
+
+extension PostgresDatabase {
+    /// Brings the schema up to date and seeds a new database once. Safe when several servers
+    /// start at once: the whole of it runs in one transaction under an advisory lock, so the
+    /// second server waits, then finds every version applied and the seed in place.
+    public func migrate(seed: @Sendable () throws -> PostgresSeed) async throws(AppError) {
+        let seed = try Result { try seed() }.mapError { AppError.storage(.reading, detail: "the seed catalog: \($0)") }.get()
+        try await transaction(.saving) { connection in
+            try await connection.query("SELECT pg_advisory_xact_lock(\(Self.migrationLock))", logger: self.logger)
+            try await connection.query(
+                "CREATE TABLE IF NOT EXISTS schema_version (version integer PRIMARY KEY, applied_at timestamptz NOT NULL DEFAULT now())",
+                logger: self.logger
+            )
+            var applied: Set<Int> = []
+            for try await version in try await connection.query("SELECT version FROM schema_version", logger: self.logger).decode(Int.self) {
+                applied.insert(version)
+            }
+            for migration in Self.migrations where !applied.contains(migration.version) {
+                try await migration.apply(connection, seed, self.logger)
+                try await connection.query("INSERT INTO schema_version (version) VALUES (\(migration.version))", logger: self.logger)
+            }
+        }
+    }
+
+    /// Any number, the same in every server: the key of the migrations' advisory lock.
+    static let migrationLock = 0x6564_7567_6f00_0001
+
+    struct Migration: Sendable {
+        let version: Int
+        let apply: @Sendable (PostgresConnection, PostgresSeed, Logger) async throws -> Void
+    }
+
+    static let migrations: [Migration] = [
+        Migration(version: 1) { connection, _, logger in
+            for statement in schemaV1 {
+                try await connection.query(PostgresQuery(unsafeSQL: statement), logger: logger)
+            }
+        },
+        Migration(version: 2) { connection, seed, logger in
+            _ = try await PostgresCatalog.upsert(seed.courses, in: connection, logger: logger)
+            let demo = try await connection.query(
+                """
+                INSERT INTO learner (name, email, password_hash, role, created_at)
+                VALUES (\(seed.demoName), \(seed.demoEmail), \(seed.demoPasswordHash), 'learner', now())
+                RETURNING id
+                """,
+                logger: logger
+            ).decode(Int64.self).first { _ in true }
+            if let demo { try await seedDemoProgress(learner: demo, in: connection, logger: logger) }
+        },
+    ]
+
+    /// The same start as the embedded store's: the demo learner has finished The Linux Command
+    /// Line and is 3 lessons into Swift Fundamentals (when the catalog has them).
+    private static func seedDemoProgress(learner: Int64, in connection: PostgresConnection, logger: Logger) async throws {
+        let day: TimeInterval = 86_400
+        let now = Date()
+        let plan: [(course: String, enrolled: Date, done: Int?, completed: Date?)] = [
+            ("linux-command-line", now - 30 * day, nil, now - 9 * day),
+            ("swift-fundamentals", now - 6 * day, 3, nil),
+        ]
+        for step in plan {
+            let found = try await connection.query(
+                "SELECT lesson_count FROM course WHERE id = \(step.course)", logger: logger
+            ).decode(Int.self).first { _ in true }
+            guard let lessons = found else { continue }
+            let status = step.completed == nil ? "active" : "completed"
+            let enrollment = try await connection.query(
+                """
+                INSERT INTO enrollment (user_id, course_id, course_rank, enrolled_at, status, completed_at)
+                SELECT \(learner), id, sort_rank, \(step.enrolled), \(status), \(step.completed) FROM course WHERE id = \(step.course)
+                RETURNING id
+                """,
+                logger: logger
+            ).decode(Int64.self).first { _ in true }
+            guard let enrollment else { continue }
+            for position in 1...max(1, min(step.done ?? lessons, lessons)) {
+                let when = min(step.enrolled + Double(position) * day / 2, step.completed ?? now)
+                try await connection.query(
+                    "INSERT INTO lesson_progress (enrollment_id, position, done_at) VALUES (\(enrollment), \(position), \(when))",
+                    logger: logger
+                )
+            }
+            try await connection.query(
+                "UPDATE course SET enrolled_count = least(enrolled_count + 1, coalesce(capacity, 10000000)) WHERE id = \(step.course)",
+                logger: logger
+            )
+        }
+    }
+
+    /// The schema. Text that is compared or ordered is in the "C" collation (bytes, as SQLite
+    /// compares), so both stores put the catalog in the same order.
+    static let schemaV1 = [
+        """
+        CREATE TABLE course (
+            id text COLLATE "C" PRIMARY KEY,
+            title text NOT NULL,
+            sort_key text COLLATE "C" NOT NULL,
+            sort_rank bigint NOT NULL UNIQUE,
+            instructor text NOT NULL,
+            category text,
+            category_key text COLLATE "C" NOT NULL,
+            level text NOT NULL CHECK (level IN ('beginner', 'intermediate', 'advanced')),
+            duration_minutes integer NOT NULL CHECK (duration_minutes > 0),
+            price_minor bigint NOT NULL CHECK (price_minor >= 0),
+            currency text NOT NULL CHECK (length(currency) = 3),
+            capacity integer CHECK (capacity IS NULL OR capacity >= 0),
+            enrolled_count integer NOT NULL DEFAULT 0 CHECK (enrolled_count >= 0),
+            tags text[] NOT NULL DEFAULT '{}',
+            prerequisite_id text COLLATE "C",
+            active boolean NOT NULL DEFAULT true,
+            description text NOT NULL,
+            lesson_count integer NOT NULL DEFAULT 1,
+            search_terms text[] NOT NULL
+        )
+        """,
+        "CREATE INDEX course_by_sort_key ON course (sort_key, id)",
+        // Temporary ranks (negated) for courses written in bulk, until the renumbering.
+        "CREATE SEQUENCE course_placing",
+        // Every prefix of every word a course is found by, and its filter facets
+        // (`course.search_terms`), with the course's rank: a search walks one term's entries in
+        // catalog order and checks the others by their key, so a page reads about a page
+        // (`PostgresCatalog`). No foreign key: renumbering rebuilds the table from the courses
+        // in one pass, which a cascade row by row would make minutes at a million.
+        """
+        CREATE TABLE course_term (
+            term text COLLATE "C" NOT NULL,
+            rank bigint NOT NULL,
+            CONSTRAINT course_term_pkey PRIMARY KEY (term, rank)
+        )
+        """,
+        """
+        CREATE TABLE lesson (
+            course_id text COLLATE "C" NOT NULL REFERENCES course (id) ON DELETE CASCADE,
+            position integer NOT NULL CHECK (position >= 1),
+            title text NOT NULL,
+            minutes integer NOT NULL CHECK (minutes >= 1),
+            PRIMARY KEY (course_id, position)
+        )
+        """,
+        // The size of the catalog, kept by a trigger: count(*) over a million rows on every page
+        // would be most of a page's time.
+        "CREATE TABLE catalog_size (id integer PRIMARY KEY CHECK (id = 1), courses bigint NOT NULL)",
+        "INSERT INTO catalog_size (id, courses) VALUES (1, 0)",
+        """
+        CREATE FUNCTION catalog_size_added() RETURNS trigger LANGUAGE plpgsql AS $$
+        BEGIN
+            UPDATE catalog_size SET courses = courses + (SELECT count(*) FROM changed) WHERE id = 1;
+            RETURN NULL;
+        END $$
+        """,
+        """
+        CREATE FUNCTION catalog_size_removed() RETURNS trigger LANGUAGE plpgsql AS $$
+        BEGIN
+            UPDATE catalog_size SET courses = courses - (SELECT count(*) FROM changed) WHERE id = 1;
+            RETURN NULL;
+        END $$
+        """,
+        // Once per statement, not per row: a bulk import is one update of the count.
+        "CREATE TRIGGER catalog_size_added AFTER INSERT ON course REFERENCING NEW TABLE AS changed FOR EACH STATEMENT EXECUTE FUNCTION catalog_size_added()",
+        "CREATE TRIGGER catalog_size_removed AFTER DELETE ON course REFERENCING OLD TABLE AS changed FOR EACH STATEMENT EXECUTE FUNCTION catalog_size_removed()",
+        """
+        CREATE TABLE learner (
+            id bigserial PRIMARY KEY,
+            name text NOT NULL,
+            email text NOT NULL,
+            password_hash text NOT NULL,
+            role text NOT NULL DEFAULT 'learner',
+            created_at timestamptz NOT NULL
+        )
+        """,
+        // Emails are one account whatever their case, as SQLite's NOCASE (ASCII) compares them.
+        "CREATE UNIQUE INDEX learner_by_email ON learner (lower(email))",
+        """
+        CREATE TABLE enrollment (
+            id bigserial PRIMARY KEY,
+            user_id bigint NOT NULL REFERENCES learner (id) ON DELETE CASCADE,
+            course_id text COLLATE "C" NOT NULL REFERENCES course (id) ON DELETE CASCADE,
+            -- The course's rank, so `is:enrolled` walks an index in catalog order; kept by the
+            -- catalog's writes (`PostgresCatalog`).
+            course_rank bigint NOT NULL,
+            enrolled_at timestamptz NOT NULL,
+            status text NOT NULL CHECK (status IN ('active', 'completed', 'dropped')),
+            completed_at timestamptz,
+            UNIQUE (user_id, course_id)
+        )
+        """,
+        "CREATE INDEX enrollment_by_rank ON enrollment (user_id, course_rank) WHERE status <> 'dropped'",
+        "CREATE INDEX enrollment_by_course ON enrollment (course_id)",
+        """
+        CREATE TABLE lesson_progress (
+            enrollment_id bigint NOT NULL REFERENCES enrollment (id) ON DELETE CASCADE,
+            position integer NOT NULL CHECK (position >= 1),
+            done_at timestamptz NOT NULL,
+            PRIMARY KEY (enrollment_id, position)
+        )
+        """,
+        """
+        CREATE TABLE favourite (
+            user_id bigint NOT NULL REFERENCES learner (id) ON DELETE CASCADE,
+            course_id text COLLATE "C" NOT NULL REFERENCES course (id) ON DELETE CASCADE,
+            course_rank bigint NOT NULL,
+            created_at timestamptz NOT NULL,
+            PRIMARY KEY (user_id, course_id)
+        )
+        """,
+        "CREATE INDEX favourite_by_rank ON favourite (user_id, course_rank)",
+        "CREATE INDEX favourite_by_course ON favourite (course_id)",
+        """
+        CREATE TABLE refresh_token (
+            hash text COLLATE "C" PRIMARY KEY,
+            family text COLLATE "C" NOT NULL,
+            user_id bigint NOT NULL REFERENCES learner (id) ON DELETE CASCADE,
+            expires_at timestamptz NOT NULL,
+            used_at timestamptz,
+            revoked boolean NOT NULL DEFAULT false
+        )
+        """,
+        "CREATE INDEX refresh_token_by_family ON refresh_token (family)",
+        "CREATE INDEX refresh_token_by_expiry ON refresh_token (expires_at)",
+        // The key that signs access tokens, so a token from one server works on every other.
+        "CREATE TABLE signing_key (id integer PRIMARY KEY CHECK (id = 1), key bytea NOT NULL CHECK (length(key) = 32))",
+        // Failed sign-ins, per folded email, for the rate limit every server shares.
+        "CREATE TABLE sign_in_failure (email_key text COLLATE \"C\" NOT NULL, failed_at timestamptz NOT NULL)",
+        "CREATE INDEX sign_in_failure_by_email ON sign_in_failure (email_key, failed_at)",
+    ]
+}

@@ -1,0 +1,69 @@
+import Foundation
+import PostgresStore
+import SharedKernel
+import Storage
+
+/// The ports a server runs on, and what its processes must share: one SQLite database in a
+/// data directory (one process), or one PostgreSQL database (any number of processes).
+struct PlatformStores: Sendable {
+    var courses: any CourseRepository
+    var enrollments: any EnrollmentRepository
+    var favourites: any FavouritesRepository
+    var profiles: any ProfileRepository
+    var accounts: any AccountRepository
+    var refreshTokens: any RefreshTokenRepository
+    var signingKey: [UInt8]
+    var signInLimiter: any SignInLimiting
+
+    /// The embedded store; the signing key is a file in the data directory.
+    static func sqlite(_ database: AppDatabase, dataDirectory: URL, passwordHasher: PasswordHasher, now: @escaping @Sendable () -> Date) throws -> PlatformStores {
+        PlatformStores(
+            courses: SQLiteCourseRepository(database: database),
+            enrollments: SQLiteEnrollmentRepository(database: database),
+            favourites: SQLiteFavouritesRepository(database: database),
+            profiles: SQLiteProfileRepository(database: database),
+            accounts: SQLiteAccountRepository(database: database, hasher: passwordHasher),
+            refreshTokens: SQLiteRefreshTokenRepository(database: database),
+            signingKey: try SigningKey.loadOrCreate(in: dataDirectory),
+            signInLimiter: SignInRateLimiter(now: now)
+        )
+    }
+
+    /// PostgreSQL: the signing key, the refresh tokens and the failed sign-ins live in the
+    /// database, so every server process is the same platform.
+    static func postgres(_ database: PostgresDatabase, passwordHasher: PasswordHasher, now: @escaping @Sendable () -> Date) async throws -> PlatformStores {
+        PlatformStores(
+            courses: PostgresCourseRepository(database: database),
+            enrollments: PostgresEnrollmentRepository(database: database),
+            favourites: PostgresFavouritesRepository(database: database),
+            profiles: PostgresProfileRepository(database: database),
+            accounts: PostgresAccountRepository(database: database, hasher: OffThreadHasher(hasher: passwordHasher)),
+            refreshTokens: PostgresRefreshTokenRepository(database: database),
+            signingKey: try await database.signingKey(),
+            signInLimiter: SharedSignInLimiter(database: database, now: now)
+        )
+    }
+
+    /// What a new PostgreSQL database starts with: the built-in catalog and the demo learner.
+    static func postgresSeed(passwordHasher: PasswordHasher) throws -> PostgresSeed {
+        PostgresSeed(
+            courses: try BuiltInCatalog.load().map { ($0.course, $0.lessons) },
+            demoName: DemoAccount.name, demoEmail: DemoAccount.email, demoPasswordHash: try passwordHasher.hash(DemoAccount.password)
+        )
+    }
+}
+
+/// The app's hashing for the PostgreSQL store, off the caller's thread.
+struct OffThreadHasher: PasswordHashing {
+    let hasher: PasswordHasher
+
+    func hash(_ password: String) async throws -> String {
+        try await hasher.hashOffThread(password)
+    }
+
+    func verify(_ password: String, against stored: String) async -> Bool {
+        await hasher.verifyOffThread(password, against: stored)
+    }
+
+    var decoyHash: String { hasher.decoyHash }
+}

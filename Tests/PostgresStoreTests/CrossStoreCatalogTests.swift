@@ -1,0 +1,129 @@
+import Foundation
+import GRDB
+import PostgresStore
+import SharedKernel
+@testable import Storage
+import Testing
+import TestSupport
+
+/// The same generated 100 k catalog, with the same learner's favourites and enrollments, in
+/// SQLite and in PostgreSQL: every query pages to the same ids, in the same order, both ways,
+/// with the same counts.
+@Suite("Catalog: SQLite and PostgreSQL agree at 100 k", .serialized, .enabled(if: PostgresTestCluster.isAvailable, "EDUGO_TEST_POSTGRES names no cluster"))
+struct CrossStoreCatalogTests {
+    struct Fixture: Sendable {
+        let sqlite: SQLiteCourseRepository
+        let postgres: PostgresCourseRepository
+        let sqliteLearner: UserID
+        let postgresLearner: UserID
+    }
+
+    static let size = 100_000
+    /// The demo learner keeps every 997th course, is enrolled in every 1 009th and has
+    /// completed every 2 003rd (which opens the courses that need them).
+    static let favourites = stride(from: 997, to: size, by: 997).map { GeneratedCatalog.id($0) }
+    static let active = Set(stride(from: 1_009, to: size, by: 1_009).map { GeneratedCatalog.id($0) })
+    static let completed = Set(stride(from: 2_003, to: size, by: 2_003).map { GeneratedCatalog.id($0) }).subtracting(active)
+
+    /// Built once for the suite, by the first test that asks. Its PostgreSQL database goes
+    /// with the test cluster (CI's is thrown away after the run).
+    static let shared = Shared()
+
+    actor Shared {
+        private var building: Task<Fixture, any Error>?
+
+        func fixture() async throws -> Fixture {
+            if building == nil { building = Task { try await CrossStoreCatalogTests.build() } }
+            return try await building!.value
+        }
+    }
+
+    static func build() async throws -> Fixture {
+            let courses = GeneratedCatalog.courses(count: size)
+            let directory = TemporaryDirectory(prefix: "edugo-tests-cross-store")
+            let sqlite = try AppDatabase.open(directory: directory.url, passwordHasher: TestPasswordHasher.shared.hasher, seedCatalog: { courses.map { CourseEntry(course: $0) } })
+            try await sqlite.writer.write { db in
+                for id in favourites {
+                    try db.execute(sql: "INSERT INTO favourite (user_id, course_id, created_at) VALUES (1, ?, ?)", arguments: [id, Date()])
+                }
+                for id in active.union(completed) {
+                    let done = completed.contains(id)
+                    try db.execute(
+                        sql: "INSERT INTO enrollment (user_id, course_id, enrolled_at, status, progress, completed_at) VALUES (1, ?, ?, ?, 0, ?)",
+                        arguments: [id, Date(), done ? "completed" : "active", done ? Date() : nil]
+                    )
+                }
+            }
+            let postgres = try await PostgresTestDatabase.migrated(courses: courses.map { (course: $0, lessons: nil) })
+            let learner = try await PostgresAccountRepository(database: postgres.database, hasher: TestPasswordHasher.shared)
+                .authenticate(email: DemoAccount.email, password: DemoAccount.password)
+            let list = { (ids: [String]) in ids.map { "'\($0)'" }.joined(separator: ", ") }
+            try await postgres.database.execute("""
+                INSERT INTO favourite (user_id, course_id, course_rank, created_at)
+                SELECT \(learner.id.rawValue), id, sort_rank, now() FROM course WHERE id IN (\(list(favourites)))
+                """)
+            try await postgres.database.execute("""
+                INSERT INTO enrollment (user_id, course_id, course_rank, enrolled_at, status, completed_at)
+                SELECT \(learner.id.rawValue), id, sort_rank, now(),
+                    CASE WHEN id IN (\(list(Array(completed)))) THEN 'completed' ELSE 'active' END,
+                    CASE WHEN id IN (\(list(Array(completed)))) THEN now() END
+                FROM course WHERE id IN (\(list(Array(active.union(completed)))))
+                """)
+            return Fixture(
+                sqlite: SQLiteCourseRepository(database: sqlite), postgres: PostgresCourseRepository(database: postgres.database),
+                sqliteLearner: UserID(1), postgresLearner: learner.id
+            )
+    }
+
+    /// Every row of `query`, paged forwards then backwards.
+    static func everyRow(_ store: any CourseRepository, _ query: CatalogQuery, learner: UserID, limit: Int) async throws -> (forwards: [CourseID], backwards: [CourseID]) {
+        var rows = try await store.page(query, for: learner, at: .first, limit: limit)
+        var forwards = rows
+        while let last = rows.last {
+            rows = try await store.page(query, for: learner, at: .after(last.key), limit: limit)
+            forwards += rows
+        }
+        rows = try await store.page(query, for: learner, at: .last, limit: limit + 2)
+        var backwards = rows
+        while let first = rows.first {
+            rows = try await store.page(query, for: learner, at: .before(first.key), limit: limit + 2)
+            backwards = rows + backwards
+        }
+        return (forwards.map(\.course.id), backwards.map(\.course.id))
+    }
+
+    @Test("the whole catalog, paged both ways")
+    func wholeCatalog() async throws {
+        let fixture = try await Self.shared.fixture()
+        let sqlite = try await Self.everyRow(fixture.sqlite, CatalogQuery.parse(""), learner: fixture.sqliteLearner, limit: 997)
+        let postgres = try await Self.everyRow(fixture.postgres, CatalogQuery.parse(""), learner: fixture.postgresLearner, limit: 997)
+
+        #expect(sqlite.forwards.count == Self.size)
+        #expect(postgres.forwards == sqlite.forwards)
+        #expect(postgres.backwards == sqlite.forwards)
+        #expect(try await fixture.postgres.count(CatalogQuery.parse(""), for: nil) == .exactly(Self.size))
+    }
+
+    static let queries = [
+        "swift", "swi", "garc", "GARCÍA", "garcia", "nunez", "Núñez", "über", "uber", "ecriture", "fra",
+        "data fund", "o b", "e", "日本", "入門", "12345", "9", "zzz", "kubernetes work", "-", "\"swift\"", "a*",
+        "cagri yildiz", "oberg", "cat:swift", "category:data", "cat:numismatics", "cat:d", "level:beg", "level:adv swift",
+        "is:free", "is:open", "is:enrolled", "is:favourite", "is:favourite is:enrolled", "is:open level:int",
+        "cat:docker is:free", "swift is:favourite", "e is:enrolled", "is:open cat:numismatics", "bogus:thing swift",
+        "cat", "is", "lvl", "_isfree", "_cat", "#free", "#cat",
+    ]
+
+    @Test("search and filters: the same ids in the same order both ways, and the same count", arguments: queries)
+    func search(text: String) async throws {
+        let fixture = try await Self.shared.fixture()
+        let query = CatalogQuery.parse(text)
+
+        let sqlite = try await Self.everyRow(fixture.sqlite, query, learner: fixture.sqliteLearner, limit: 4_999)
+        let postgres = try await Self.everyRow(fixture.postgres, query, learner: fixture.postgresLearner, limit: 4_999)
+
+        #expect(postgres.forwards == sqlite.forwards)
+        #expect(postgres.backwards == sqlite.forwards)
+        #expect(sqlite.backwards == sqlite.forwards)
+        #expect(try await fixture.postgres.count(query, for: fixture.postgresLearner) == fixture.sqlite.count(query, for: fixture.sqliteLearner))
+    }
+}

@@ -1,0 +1,138 @@
+import Foundation
+import PostgresStore
+import SharedKernel
+import Storage
+import Testing
+import TestSupport
+
+/// Two `edugo-server` processes on one PostgreSQL database are one platform.
+@Suite("Server: two processes on one PostgreSQL database", .serialized, .enabled(if: PostgresTestCluster.isAvailable, "EDUGO_TEST_POSTGRES names no cluster"))
+struct TwoServersTests {
+    /// A migrated database with the built-in catalog, `courses` and `learners` learners
+    /// (learner1@example.com / password-1 …), and two servers on it.
+    static func twoServers(learners: Int = 0, courses: [CourseEntry] = []) async throws -> (PostgresTestDatabase, ServerProcess, ServerProcess) {
+        let catalog = try BuiltInCatalog.load() + courses
+        let test = try await PostgresTestDatabase.migrated(courses: catalog.map { (course: $0.course, lessons: $0.lessons) })
+        let accounts = PostgresAccountRepository(database: test.database, hasher: TestPasswordHasher.shared)
+        for number in stride(from: 1, through: learners, by: 1) {
+            _ = try await accounts.register(name: "Learner", email: "learner\(number)@example.com", password: "password-\(number)")
+        }
+        async let first = ServerProcess(arguments: ["--database", test.url])
+        async let second = ServerProcess(arguments: ["--database", test.url])
+        return (test, try await first, try await second)
+    }
+
+    @Test("two servers started at once on a new database: migrated and seeded once, both serving")
+    func startTogether() async throws {
+        let test = try await PostgresTestDatabase.create()
+        async let first = ServerProcess(arguments: ["--database", test.url])
+        async let second = ServerProcess(arguments: ["--database", test.url])
+        let (one, two) = try await (first, second)
+
+        let pages = try await [HTTPClient(baseURL: one.baseURL).get("/v1/courses?limit=1"), HTTPClient(baseURL: two.baseURL).get("/v1/courses?limit=1")]
+        let signIns = try await [HTTPClient(baseURL: one.baseURL).signedIn().1, HTTPClient(baseURL: two.baseURL).signedIn().1]
+
+        #expect(pages.map { $0.json["total"] as? Int } == [64, 64])
+        #expect(signIns.map { ($0["user"] as? [String: Any])?["id"] as? Int } == [1, 1])
+        await test.drop()
+    }
+
+    @Test("one seat left, 40 learners, half through each server: exactly one enrollment")
+    func lastSeat() async throws {
+        let (test, one, two) = try await Self.twoServers(learners: 40, courses: [
+            CourseEntry(course: .fixture(id: "last-seat", title: "Last Seat", capacity: 10, enrolledCount: 9)),
+        ])
+        var clients: [HTTPClient] = []
+        for number in 1...40 {
+            let server = number.isMultiple(of: 2) ? one : two
+            clients.append(try await HTTPClient(baseURL: server.baseURL).signedIn(email: "learner\(number)@example.com", password: "password-\(number)").0)
+        }
+
+        let statuses = try await withThrowingTaskGroup(of: Int.self) { group in
+            for client in clients {
+                group.addTask { try await client.send("PUT", "/v1/me/enrollments/last-seat").status }
+            }
+            return try await group.reduce(into: [Int]()) { $0.append($1) }
+        }
+        let seen = try await [HTTPClient(baseURL: one.baseURL).get("/v1/courses/last-seat"), HTTPClient(baseURL: two.baseURL).get("/v1/courses/last-seat")]
+
+        #expect(statuses.filter { $0 == 201 }.count == 1)
+        #expect(statuses.filter { $0 == 409 }.count == 39)
+        #expect(seen.map { $0.json["enrolled_count"] as? Int } == [10, 10])
+        await test.drop()
+    }
+
+    @Test("a token from one server works on the other; a refresh token replayed on the other ends the sign-in everywhere")
+    func tokensAcrossServers() async throws {
+        let (test, one, two) = try await Self.twoServers()
+        let (onOne, session) = try await HTTPClient(baseURL: one.baseURL).signedIn()
+        var onTwo = HTTPClient(baseURL: two.baseURL)
+        onTwo.token = onOne.token
+        let firstRefresh = try #require(session["refresh_token"] as? String)
+
+        let me = try await onTwo.get("/v1/me")
+        let rotated = try await HTTPClient(baseURL: two.baseURL).send("POST", "/v1/sessions/refresh", json: ["refresh_token": firstRefresh])
+        let newRefresh = try #require(rotated.json["refresh_token"] as? String)
+        let replayed = try await HTTPClient(baseURL: one.baseURL).send("POST", "/v1/sessions/refresh", json: ["refresh_token": firstRefresh])
+        let afterReplay = try await HTTPClient(baseURL: two.baseURL).send("POST", "/v1/sessions/refresh", json: ["refresh_token": newRefresh])
+
+        #expect(me.status == 200 && me.json["email"] as? String == "demo@edugo.dev")
+        #expect(rotated.status == 200)
+        #expect(replayed.status == 401)
+        #expect(afterReplay.status == 401, "the whole sign-in ended, on the other server too")
+        await test.drop()
+    }
+
+    @Test("failed sign-ins count on every server: 10 spread over both, then 429 on either")
+    func rateLimitAcrossServers() async throws {
+        let (test, one, two) = try await Self.twoServers()
+        for attempt in 0..<10 {
+            let server = attempt.isMultiple(of: 2) ? one : two
+            let failed = try await HTTPClient(baseURL: server.baseURL).send("POST", "/v1/sessions", json: ["email": "demo@edugo.dev", "password": "wrong-\(attempt)"])
+            #expect(failed.status == 401)
+        }
+
+        let blocked = try await [one, two].asyncMap { server in
+            try await HTTPClient(baseURL: server.baseURL).send("POST", "/v1/sessions", json: ["email": "demo@edugo.dev", "password": "edugo-demo"])
+        }
+
+        #expect(blocked.map(\.status) == [429, 429])
+        #expect(blocked.allSatisfy { (Int($0.headers["retry-after"] ?? "") ?? 0) > 0 })
+        await test.drop()
+    }
+
+    @Test("kill -9 one server during a burst of writes: the other lists every write that was answered")
+    func killOneDuringWrites() async throws {
+        let (test, one, two) = try await Self.twoServers()
+        let (client, _) = try await HTTPClient(baseURL: one.baseURL).signedIn()
+        let page = try await client.get("/v1/courses?limit=60")
+        let ids = (page.json["courses"] as? [[String: Any]] ?? []).compactMap { $0["id"] as? String }
+
+        let acknowledged = await withTaskGroup(of: String?.self) { group in
+            for (index, id) in ids.enumerated() {
+                group.addTask {
+                    if index == 20 { one.signal(SIGKILL) }
+                    let answer = try? await client.send("PUT", "/v1/me/favourites/\(id)")
+                    return answer?.status == 204 ? id : nil
+                }
+            }
+            return await group.reduce(into: Set<String>()) { if let id = $1 { $0.insert(id) } }
+        }
+        _ = await one.waitForExit()
+        var other = HTTPClient(baseURL: two.baseURL)
+        other.token = client.token
+        let stored = Set(((try await other.get("/v1/me/favourites")).json["courses"] as? [[String: Any]] ?? []).compactMap { $0["id"] as? String })
+
+        #expect(acknowledged.isSubset(of: stored), "lost: \(acknowledged.subtracting(stored))")
+        #expect(acknowledged.count < ids.count, "the kill came before the burst ended")
+        await test.drop()
+    }
+}
+
+extension Array {
+    func asyncMap<T>(_ transform: (Element) async throws -> T) async rethrows -> [T] {
+        var results: [T] = []
+        for element in self { results.append(try await transform(element)) }
+        return results
+    }
+}

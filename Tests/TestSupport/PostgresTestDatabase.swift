@@ -1,0 +1,134 @@
+import Foundation
+import Logging
+import PostgresStore
+import SharedKernel
+import Storage
+
+/// The PostgreSQL cluster the tests use: `EDUGO_TEST_POSTGRES` names its administrative URL
+/// (`.ci/run` starts a throwaway cluster and sets it; README says how to run one locally).
+/// Without it the PostgreSQL tests are skipped, except in CI, where a missing cluster fails.
+public enum PostgresTestCluster {
+    public static var adminURL: String? {
+        ProcessInfo.processInfo.environment["EDUGO_TEST_POSTGRES"].flatMap { $0.isEmpty ? nil : $0 }
+    }
+
+    public static var isAvailable: Bool { adminURL != nil }
+
+    /// CI must run the PostgreSQL tests, never skip them.
+    public static var isRequired: Bool { ProcessInfo.processInfo.environment["CI"] != nil }
+}
+
+/// A database of its own for one test, on the test cluster, dropped by `drop()`; its pool runs
+/// until then.
+public final class PostgresTestDatabase: Sendable {
+    public let name: String
+    public let url: String
+    public let database: PostgresDatabase
+    private let pool: Task<Void, Never>
+
+    /// A new, empty database (not migrated).
+    public static func create() async throws -> PostgresTestDatabase {
+        guard let admin = PostgresTestCluster.adminURL else { throw ServerTestError("EDUGO_TEST_POSTGRES is not set") }
+        let name = "edugo_test_\(UUID().uuidString.lowercased().replacingOccurrences(of: "-", with: ""))"
+        try await Self.administer(admin, "CREATE DATABASE \(name)")
+        guard var url = URLComponents(string: admin) else { throw ServerTestError("EDUGO_TEST_POSTGRES is not a URL") }
+        url.path = "/\(name)"
+        return try PostgresTestDatabase(name: name, url: url.string ?? admin)
+    }
+
+    /// A new database, migrated: the demo learner (hashed cheaply), and `courses`.
+    public static func migrated(courses: [(course: Course, lessons: [Lesson]?)] = []) async throws -> PostgresTestDatabase {
+        let test = try await create()
+        let hasher = TestPasswordHasher.shared
+        try await test.database.migrate {
+            PostgresSeed(courses: courses, demoName: DemoAccount.name, demoEmail: DemoAccount.email, demoPasswordHash: try hasher.hasher.hash(DemoAccount.password))
+        }
+        return test
+    }
+
+    private init(name: String, url: String) throws {
+        self.name = name
+        self.url = url
+        var logger = Logger(label: "edugo-tests-postgres")
+        logger.logLevel = .critical
+        let database = try PostgresDatabase(url: url, logger: logger)
+        self.database = database
+        pool = Task { await database.run() }
+    }
+
+    /// Stops the pool and drops the database (even while servers still hold connections).
+    public func drop() async {
+        pool.cancel()
+        _ = await pool.value
+        guard let admin = PostgresTestCluster.adminURL else { return }
+        try? await Self.administer(admin, "DROP DATABASE IF EXISTS \(name) WITH (FORCE)")
+    }
+
+    /// One statement on the cluster's own database, on a connection of its own.
+    private static func administer(_ admin: String, _ sql: String) async throws {
+        var logger = Logger(label: "edugo-tests-postgres-admin")
+        logger.logLevel = .critical
+        let database = try PostgresDatabase(url: admin, logger: logger)
+        try await withThrowingTaskGroup(of: Void.self) { group in
+            group.addTask { await database.run() }
+            defer { group.cancelAll() }
+            try await database.execute(sql)
+        }
+    }
+}
+
+/// The app's hashing at a cost tests can afford, for the PostgreSQL store.
+public struct TestPasswordHasher: PasswordHashing {
+    public static let shared = TestPasswordHasher(hasher: PasswordHasher(rounds: 1_000))
+    public let hasher: PasswordHasher
+
+    public func hash(_ password: String) async throws -> String { try await hasher.hashOffThread(password) }
+    public func verify(_ password: String, against stored: String) async -> Bool { await hasher.verifyOffThread(password, against: stored) }
+    public var decoyHash: String { hasher.decoyHash }
+}
+
+/// Who a test signed in, over a server-side account store: what `Contract.demo` needs of a
+/// store that has no session of a machine (the PostgreSQL store is a server's).
+public actor AccountSessions: SessionRepository {
+    private let accounts: any AccountRepository
+    private var signedIn: User?
+
+    public init(accounts: any AccountRepository) {
+        self.accounts = accounts
+    }
+
+    public func restoreSession() async throws(AppError) -> User? { signedIn }
+
+    public func signIn(email: String, password: String) async throws(AppError) -> User {
+        let user = try await accounts.authenticate(email: email, password: password)
+        signedIn = user
+        return user
+    }
+
+    public func createAccount(name: String, email: String, password: String) async throws(AppError) -> User {
+        let user = try await accounts.register(name: name, email: email, password: password)
+        signedIn = user
+        return user
+    }
+
+    public func signOut(userID: UserID) async throws(AppError) {
+        if signedIn?.id == userID { signedIn = nil }
+    }
+}
+
+extension ContractStore {
+    /// The PostgreSQL store under the port contracts (its accounts signed in by `AccountSessions`).
+    public static func postgres(_ database: PostgresDatabase) -> ContractStore {
+        let accounts = PostgresAccountRepository(database: database, hasher: TestPasswordHasher.shared)
+        return ContractStore(
+            courses: PostgresCourseRepository(database: database),
+            enrollments: PostgresEnrollmentRepository(database: database),
+            favourites: PostgresFavouritesRepository(database: database),
+            profiles: PostgresProfileRepository(database: database),
+            sessions: AccountSessions(accounts: accounts),
+            accounts: accounts,
+            refreshTokens: PostgresRefreshTokenRepository(database: database),
+            addCourses: { entries in _ = try await database.importCourses(entries.map { (course: $0.0, lessons: $0.1) }) }
+        )
+    }
+}
