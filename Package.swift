@@ -211,7 +211,12 @@ let package = Package(
         .testTarget(name: "StorageTests", dependencies: ["SharedKernel", "Storage", "TestSupport"]),
         .testTarget(
             name: "PostgresStoreTests",
-            dependencies: ["PostgresStore", "SharedKernel", "Storage", "TestSupport", .product(name: "GRDB", package: "GRDB.swift")]
+            dependencies: [
+                "PostgresStore", "SharedKernel", "Storage", "TestSupport",
+                .product(name: "GRDB", package: "GRDB.swift"),
+                .product(name: "Logging", package: "swift-log"),
+                .product(name: "PostgresNIO", package: "postgres-nio"),
+            ]
         ),
         .testTarget(name: "TerminalTests", dependencies: ["CNcurses", "Terminal", "TerminalUI", .product(name: "PropertyBased", package: "swift-property-based")]),
         .testTarget(name: "TerminalUITests", dependencies: ["TerminalUI", "TestSupport", .product(name: "PropertyBased", package: "swift-property-based")]),

@@ -189,10 +189,29 @@ extension PostgresDatabase {
         }
     }
 
-    /// Imports courses (an import file's entries) in one transaction.
-    public func importCourses(_ entries: [(course: Course, lessons: [Lesson]?)]) async throws(AppError) -> (added: Int, updated: Int) {
+    /// Imports courses (an import file's entries) in one transaction. `check` sees what the
+    /// file's checks need of the stored catalog, inside that transaction (the stored ids among
+    /// `prerequisites`, and every stored course's prerequisite); what it throws refuses the
+    /// whole import, as `.storage(.saving, detail:)` with its description.
+    public func importCourses(
+        _ entries: [(course: Course, lessons: [Lesson]?)],
+        prerequisites: Set<CourseID> = [],
+        check: @escaping @Sendable (_ stored: Set<CourseID>, _ storedPrerequisite: [CourseID: CourseID]) throws -> Void = { _, _ in }
+    ) async throws(AppError) -> (added: Int, updated: Int) {
         let logger = self.logger
-        return try await transaction(.saving) { connection in try await PostgresCatalog.upsert(entries, in: connection, logger: logger) }
+        return try await transaction(.saving) { connection in
+            try await connection.query("SELECT pg_advisory_xact_lock(\(PostgresCatalog.writeLock))", logger: logger)
+            var stored: Set<CourseID> = []
+            let asked = prerequisites.map(\.rawValue)
+            for try await id in try await connection.query("SELECT id FROM course WHERE id = ANY(\(asked))", logger: logger).decode(String.self) {
+                stored.insert(CourseID(id))
+            }
+            var chain: [CourseID: CourseID] = [:]
+            let links = try await connection.query("SELECT id, prerequisite_id FROM course WHERE prerequisite_id IS NOT NULL", logger: logger)
+            for try await (id, prerequisite) in links.decode((String, String).self) { chain[CourseID(id)] = CourseID(prerequisite) }
+            do { try check(stored, chain) } catch { throw AppError.storage(.saving, detail: String(describing: error)) }
+            return try await PostgresCatalog.upsert(entries, in: connection, logger: logger)
+        }
     }
 }
 

@@ -46,7 +46,7 @@ public final class PostgresDatabase: Sendable {
     }
 
     /// The URL without its password, for messages.
-    static func redacted(_ text: String) -> String {
+    public static func redacted(_ text: String) -> String {
         guard var url = URLComponents(string: text), url.password != nil else { return text }
         url.password = "***"
         return url.string ?? "postgres://…"

@@ -153,4 +153,48 @@ public enum ServerCourseImport {
     public static func run(file: String, dataDirectory: URL) -> Int32 {
         CourseFileImportCommand.run(file: file, dataDirectory: dataDirectory, program: "edugo-server") { PrintableText.make($0) }
     }
+
+    /// The same import into a PostgreSQL database (migrated and seeded first if it is new):
+    /// the same file checks, in the import's transaction.
+    public static func run(file path: String, databaseURL: String) async -> Int32 {
+        func fail(_ message: String) -> Int32 {
+            FileHandle.standardError.write(Data("edugo-server: \(PrintableText.make(message))\n".utf8))
+            return 1
+        }
+        let courses: CourseFile
+        do {
+            courses = try CourseJSON.parse(try CourseFileReader.read(path: path))
+        } catch {
+            return fail(error.description)
+        }
+        let database: PostgresDatabase
+        do {
+            database = try PostgresDatabase(url: databaseURL, logger: Logger(label: "edugo-server"))
+        } catch {
+            return fail(error.description)
+        }
+        return await withTaskGroup(of: Void.self) { group in
+            group.addTask { await database.run() }
+            defer { group.cancelAll() }
+            do {
+                let hasher = PasswordHasher()
+                try await database.migrate { try PlatformStores.postgresSeed(passwordHasher: hasher) }
+                let summary = try await database.importCourses(
+                    courses.entries.map { (course: $0.course, lessons: $0.lessons) }, prerequisites: courses.outsidePrerequisites
+                ) { stored, chain in
+                    try courses.checkPrerequisites(stored: stored)
+                    try courses.checkCycles { chain[$0] }
+                }
+                print(PrintableText.make("Imported \(path) into \(PostgresDatabase.redacted(databaseURL)): \(summary.added) added, \(summary.updated) updated"))
+                return 0
+            } catch {
+                let reason: String = switch error as? AppError {
+                case .storage(_, let detail)?: detail
+                case let other?: other.userMessage
+                case nil: String(describing: error)
+                }
+                return fail("cannot import \(path), nothing was changed: \(reason)")
+            }
+        }
+    }
 }

@@ -68,8 +68,8 @@ struct EduGoServerCommand: AsyncParsableCommand {
 
 extension Logger.Level: @retroactive ExpressibleByArgument {}
 
-/// `edugo-server import-courses FILE [--data-dir PATH]`
-struct ImportCourses: ParsableCommand {
+/// `edugo-server import-courses FILE [--data-dir PATH | --database URL]`
+struct ImportCourses: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "import-courses",
         abstract: "Add or update courses from a course JSON file in the server's database, in one transaction."
@@ -80,9 +80,14 @@ struct ImportCourses: ParsableCommand {
 
     @ParentCommand var server: EduGoServerCommand
 
-    func run() throws {
-        let directory = ServerConfiguration.dataDirectory(option: server.dataDir, environment: ProcessInfo.processInfo.environment)
-        let code = ServerCourseImport.run(file: file, dataDirectory: directory)
+    func run() async throws {
+        let code: Int32
+        if let url = server.database {
+            code = await ServerCourseImport.run(file: file, databaseURL: url)
+        } else {
+            let directory = ServerConfiguration.dataDirectory(option: server.dataDir, environment: ProcessInfo.processInfo.environment)
+            code = ServerCourseImport.run(file: file, dataDirectory: directory)
+        }
         if code != 0 { throw ExitCode(code) }
     }
 }

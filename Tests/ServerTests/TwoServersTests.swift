@@ -101,6 +101,51 @@ struct TwoServersTests {
         await test.drop()
     }
 
+    @Test("import-courses --database: into a new database (migrated and seeded first), then again; an unknown prerequisite or a cycle changes nothing")
+    func importCourses() async throws {
+        let test = try await PostgresTestDatabase.create()
+        let directory = TemporaryDirectory(prefix: "edugo-server-tests")
+        defer { directory.remove() }
+        func file(_ name: String, _ json: String) throws -> String {
+            let url = directory.url.appendingPathComponent(name)
+            try Data(json.utf8).write(to: url)
+            return url.path
+        }
+        let good = try file("good.json", """
+            [{"id": "rust-101", "title": "Rust from Zero", "instructor": "Ferris Crab", "level": "beginner",
+              "duration_minutes": 60, "price": 0, "currency": "EUR", "description": "Ownership, gently."},
+             {"id": "rust-201", "title": "Rust, Further", "instructor": "Ferris Crab", "level": "intermediate",
+              "duration_minutes": 90, "price": 0, "currency": "EUR", "description": "Lifetimes.", "prerequisite_id": "rust-101"}]
+            """)
+        let unknown = try file("unknown.json", """
+            [{"id": "go-101", "title": "Go", "instructor": "Gopher", "level": "beginner", "duration_minutes": 60,
+              "price": 0, "currency": "EUR", "description": "Goroutines.", "prerequisite_id": "nowhere"}]
+            """)
+        let cycle = try file("cycle.json", """
+            [{"id": "rust-101", "title": "Rust from Zero", "instructor": "Ferris Crab", "level": "beginner",
+              "duration_minutes": 60, "price": 0, "currency": "EUR", "description": "Ownership, gently.", "prerequisite_id": "rust-201"}]
+            """)
+
+        let first = try BuiltProduct.run("edugo-server", ["import-courses", good, "--database", test.url])
+        let again = try BuiltProduct.run("edugo-server", ["import-courses", good, "--database", test.url])
+        let refusedUnknown = try BuiltProduct.run("edugo-server", ["import-courses", unknown, "--database", test.url])
+        let refusedCycle = try BuiltProduct.run("edugo-server", ["import-courses", cycle, "--database", test.url])
+        let server = try await ServerProcess(arguments: ["--database", test.url])
+        let client = HTTPClient(baseURL: server.baseURL)
+        let rust = try await client.get("/v1/courses/rust-101")
+        let go = try await client.get("/v1/courses/go-101")
+        let all = try await client.get("/v1/courses?limit=1")
+
+        #expect(first.status == 0 && first.output.contains("2 added, 0 updated"), "\(first.output) \(first.errors)")
+        #expect(again.status == 0 && again.output.contains("0 added, 2 updated"))
+        #expect(refusedUnknown.status == 1 && refusedUnknown.errors.contains("nowhere"), "\(refusedUnknown.errors)")
+        #expect(refusedCycle.status == 1 && refusedCycle.errors.contains("nothing was changed"), "\(refusedCycle.errors)")
+        #expect(rust.status == 200 && rust.json["prerequisite_id"] == nil)
+        #expect(go.status == 404)
+        #expect(all.json["total"] as? Int == 66, "the built-in 64 and the 2 imported")
+        await test.drop()
+    }
+
     @Test("kill -9 one server during a burst of writes: the other lists every write that was answered")
     func killOneDuringWrites() async throws {
         let (test, one, two) = try await Self.twoServers()
