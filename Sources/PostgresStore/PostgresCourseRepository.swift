@@ -162,7 +162,10 @@ public struct PostgresCourseRepository: CourseRepository {
                 conditions.append("true")
             }
             for term in terms {
-                conditions.append("EXISTS (SELECT 1 FROM course_term AS other WHERE other.term = \(bind(term)) AND other.rank = \(rank))")
+                // A probe of the index per row walked (OFFSET 0 keeps the planner from making it
+                // a merge join, which reads the whole of a long list such as a level's to find
+                // the few courses of a short one: 3 ms against 0.2 ms at 100 k).
+                conditions.append("EXISTS (SELECT 1 FROM course_term AS other WHERE other.term = \(bind(term)) AND other.rank = \(rank) OFFSET 0)")
             }
             if query.isOpen {
                 conditions.append("""
