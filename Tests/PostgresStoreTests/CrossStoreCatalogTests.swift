@@ -27,9 +27,9 @@ struct CrossStoreCatalogTests {
 
     /// Built once for the suite, by the first test that asks. Its PostgreSQL database goes
     /// with the test cluster (CI's is thrown away after the run).
-    static let shared = Shared()
+    static let fixtures = Fixtures()
 
-    actor Shared {
+    actor Fixtures {
         private var building: Task<Fixture, any Error>?
 
         func fixture() async throws -> Fixture {
@@ -41,7 +41,7 @@ struct CrossStoreCatalogTests {
     static func build() async throws -> Fixture {
             let courses = GeneratedCatalog.courses(count: size)
             let directory = TemporaryDirectory(prefix: "edugo-tests-cross-store")
-            let sqlite = try AppDatabase.open(directory: directory.url, passwordHasher: TestPasswordHasher.shared.hasher, seedCatalog: { courses.map { CourseEntry(course: $0) } })
+            let sqlite = try AppDatabase.open(directory: directory.url, passwordHasher: TestPasswordHasher.cheap.hasher, seedCatalog: { courses.map { CourseEntry(course: $0) } })
             try await sqlite.writer.write { db in
                 for id in favourites {
                     try db.execute(sql: "INSERT INTO favourite (user_id, course_id, created_at) VALUES (1, ?, ?)", arguments: [id, Date()])
@@ -55,7 +55,7 @@ struct CrossStoreCatalogTests {
                 }
             }
             let postgres = try await PostgresTestDatabase.migrated(courses: courses.map { (course: $0, lessons: nil) })
-            let learner = try await PostgresAccountRepository(database: postgres.database, hasher: TestPasswordHasher.shared)
+            let learner = try await PostgresAccountRepository(database: postgres.database, hasher: TestPasswordHasher.cheap)
                 .authenticate(email: DemoAccount.email, password: DemoAccount.password)
             let list = { (ids: [String]) in ids.map { "'\($0)'" }.joined(separator: ", ") }
             try await postgres.database.execute("""
@@ -94,7 +94,7 @@ struct CrossStoreCatalogTests {
 
     @Test("the whole catalog, paged both ways")
     func wholeCatalog() async throws {
-        let fixture = try await Self.shared.fixture()
+        let fixture = try await Self.fixtures.fixture()
         let sqlite = try await Self.everyRow(fixture.sqlite, CatalogQuery.parse(""), learner: fixture.sqliteLearner, limit: 997)
         let postgres = try await Self.everyRow(fixture.postgres, CatalogQuery.parse(""), learner: fixture.postgresLearner, limit: 997)
 
@@ -115,7 +115,7 @@ struct CrossStoreCatalogTests {
 
     @Test("search and filters: the same ids in the same order both ways, and the same count", arguments: queries)
     func search(text: String) async throws {
-        let fixture = try await Self.shared.fixture()
+        let fixture = try await Self.fixtures.fixture()
         let query = CatalogQuery.parse(text)
 
         let sqlite = try await Self.everyRow(fixture.sqlite, query, learner: fixture.sqliteLearner, limit: 4_999)

@@ -39,7 +39,7 @@ public final class PostgresTestDatabase: Sendable {
     /// A new database, migrated: the demo learner (hashed cheaply), and `courses`.
     public static func migrated(courses: [(course: Course, lessons: [Lesson]?)] = []) async throws -> PostgresTestDatabase {
         let test = try await create()
-        let hasher = TestPasswordHasher.shared
+        let hasher = TestPasswordHasher.cheap
         try await test.database.migrate {
             PostgresSeed(courses: courses, demoName: DemoAccount.name, demoEmail: DemoAccount.email, demoPasswordHash: try hasher.hasher.hash(DemoAccount.password))
         }
@@ -79,7 +79,7 @@ public final class PostgresTestDatabase: Sendable {
 
 /// The app's hashing at a cost tests can afford, for the PostgreSQL store.
 public struct TestPasswordHasher: PasswordHashing {
-    public static let shared = TestPasswordHasher(hasher: PasswordHasher(rounds: 1_000))
+    public static let cheap = TestPasswordHasher(hasher: PasswordHasher(rounds: 1_000))
     public let hasher: PasswordHasher
 
     public func hash(_ password: String) async throws -> String { try await hasher.hashOffThread(password) }
@@ -119,7 +119,7 @@ public actor AccountSessions: SessionRepository {
 extension ContractStore {
     /// The PostgreSQL store under the port contracts (its accounts signed in by `AccountSessions`).
     public static func postgres(_ database: PostgresDatabase) -> ContractStore {
-        let accounts = PostgresAccountRepository(database: database, hasher: TestPasswordHasher.shared)
+        let accounts = PostgresAccountRepository(database: database, hasher: TestPasswordHasher.cheap)
         return ContractStore(
             courses: PostgresCourseRepository(database: database),
             enrollments: PostgresEnrollmentRepository(database: database),
