@@ -5,6 +5,7 @@ import SharedKernel
 /// The course catalog in PostgreSQL (`PostgresCatalog` says how it is laid out).
 public struct PostgresCourseRepository: CourseRepository {
     private let database: PostgresDatabase
+    private let matchCounts = MatchCounts()
 
     public init(database: PostgresDatabase) {
         self.database = database
@@ -21,7 +22,7 @@ public struct PostgresCourseRepository: CourseRepository {
     public func count(_ query: CatalogQuery, for learner: UserID?) async throws(AppError) -> CatalogCount {
         guard !query.matchesNothing else { return .exactly(0) }
         let logger = database.logger
-        return try await database.read { connection in try await Self.count(query, for: learner, in: connection, logger: logger) }
+        return try await database.read { connection in try await count(query, for: learner, in: connection, logger: logger) }
     }
 
     /// One connection for both, one after the other.
@@ -31,7 +32,7 @@ public struct PostgresCourseRepository: CourseRepository {
         return try await database.read { connection in
             CountedPage(
                 rows: try await Self.page(query, for: learner, at: position, limit: limit, in: connection, logger: logger),
-                total: try await Self.count(query, for: learner, in: connection, logger: logger)
+                total: try await count(query, for: learner, in: connection, logger: logger)
             )
         }
     }
@@ -107,13 +108,28 @@ public struct PostgresCourseRepository: CourseRepository {
         return descending ? rows.reversed() : rows
     }
 
-    /// How many courses match, stopping past the query's limit as the embedded store does.
-    private static func count(_ query: CatalogQuery, for learner: UserID?, in connection: PostgresConnection, logger: Logger) async throws -> CatalogCount {
+    /// How many courses match, stopping past the query's limit as the embedded store does;
+    /// a count that does not depend on the learner is kept until the catalog changes.
+    private func count(_ query: CatalogQuery, for learner: UserID?, in connection: PostgresConnection, logger: Logger) async throws -> CatalogCount {
         if query.isEverything {
             let rows = try await connection.query("SELECT courses FROM catalog_size WHERE id = 1", logger: logger)
             for try await courses in rows.decode(Int.self) { return .exactly(courses) }
             return .exactly(0)
         }
+        guard !query.dependsOnLearner else { return try await Self.countMatches(query, for: learner, in: connection, logger: logger) }
+        // Read before counting: a change after it moves the revision, and the count kept
+        // under this one is simply not used again.
+        var revision: Int64 = 0
+        for try await value in try await connection.query("SELECT revision FROM catalog_revision WHERE id = 1", logger: logger).decode(Int64.self) {
+            revision = value
+        }
+        if let kept = matchCounts.count(of: query, at: revision) { return kept }
+        let count = try await Self.countMatches(query, for: learner, in: connection, logger: logger)
+        matchCounts.keep(count, of: query, at: revision)
+        return count
+    }
+
+    private static func countMatches(_ query: CatalogQuery, for learner: UserID?, in connection: PostgresConnection, logger: Logger) async throws -> CatalogCount {
         let limit = query.countLimit
         var selection = Selection(query, learner: learner, bound: nil, descending: false)
         // Words and facets only: the term index alone answers (an index-only scan), no course

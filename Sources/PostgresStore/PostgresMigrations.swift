@@ -68,6 +68,32 @@ extension PostgresDatabase {
             ).decode(Int64.self).first { _ in true }
             if let demo { try await seedDemoProgress(learner: demo, in: connection, logger: logger) }
         },
+        Migration(version: 3) { connection, _, logger in
+            for statement in schemaV3 {
+                try await connection.query(PostgresQuery(unsafeSQL: statement), logger: logger)
+            }
+        },
+    ]
+
+    /// v3: a number that moves whenever what a search matches may change.
+    static let schemaV3 = [
+        // Courses added or removed, a searched column written; seats aside, which only
+        // `is:open` reads, never kept. Each server keeps counts of matches until it moves
+        // (`MatchCounts`). Statement triggers: an import of a million courses moves it once.
+        "CREATE TABLE catalog_revision (id integer PRIMARY KEY CHECK (id = 1), revision bigint NOT NULL)",
+        "INSERT INTO catalog_revision (id, revision) VALUES (1, 1)",
+        """
+        CREATE FUNCTION catalog_revision_moves() RETURNS trigger LANGUAGE plpgsql AS $$
+        BEGIN
+            UPDATE catalog_revision SET revision = revision + 1 WHERE id = 1;
+            RETURN NULL;
+        END $$
+        """,
+        """
+        CREATE TRIGGER catalog_revision_moves
+        AFTER INSERT OR DELETE OR UPDATE OF search_terms, sort_rank ON course
+        FOR EACH STATEMENT EXECUTE FUNCTION catalog_revision_moves()
+        """,
     ]
 
     /// The same start as the embedded store's: the demo learner has finished The Linux Command

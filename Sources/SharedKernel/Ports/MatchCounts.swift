@@ -1,21 +1,24 @@
-import SharedKernel
 import Synchronization
 
-/// Counts of matches, kept per query for one catalog revision (`CatalogRevision`): a search
-/// page needs its count, and counting up to 10,000 matches cost more than the page itself.
-/// Queries that depend on the learner are never kept. Shared by the copies of one repository.
-final class MatchCounts: Sendable {
+/// Counts of matches, kept per query for one revision of the catalog (a number the store
+/// moves whenever what a search matches may change): a search page needs its count, and
+/// counting up to 10,000 matches cost more than the page itself. Queries that depend on the
+/// learner are never kept. Shared by the copies of one repository; each store keeps its
+/// revision in its database, so several processes stay right.
+public final class MatchCounts: Sendable {
     /// Enough for every query in use; when full it starts again (a recount costs one page).
-    static let capacity = 4_096
+    public static let capacity = 4_096
 
     private let entries = Mutex<(revision: Int64, counts: [CatalogQuery: CatalogCount])>((0, [:]))
 
+    public init() {}
+
     /// The count kept for `query` at `revision`, if any.
-    func count(of query: CatalogQuery, at revision: Int64) -> CatalogCount? {
+    public func count(of query: CatalogQuery, at revision: Int64) -> CatalogCount? {
         entries.withLock { $0.revision == revision ? $0.counts[query] : nil }
     }
 
-    func keep(_ count: CatalogCount, of query: CatalogQuery, at revision: Int64) {
+    public func keep(_ count: CatalogCount, of query: CatalogQuery, at revision: Int64) {
         entries.withLock { entries in
             // A read that started before a change may finish after one that started later.
             guard revision >= entries.revision else { return }
