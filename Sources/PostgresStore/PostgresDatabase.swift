@@ -9,11 +9,15 @@ import SharedKernel
 public final class PostgresDatabase: Sendable {
     let client: PostgresClient
     let logger: Logger
+    /// `host:port/database`, for messages.
+    let target: String
 
     /// `postgres://USER:PASS@HOST:PORT/DB` (or `postgresql://`); `?sslmode=require` asks for TLS.
     public init(url: String, logger: Logger) throws(PostgresURLError) {
-        self.client = PostgresClient(configuration: try Self.configuration(url), backgroundLogger: logger)
+        let configuration = try Self.configuration(url)
+        self.client = PostgresClient(configuration: configuration, backgroundLogger: logger)
         self.logger = logger
+        self.target = "\(configuration.host ?? "?"):\(configuration.port ?? 5432)/\(configuration.database ?? "")"
     }
 
     /// Serves connections until the task is cancelled. Queries wait until it runs.
@@ -98,6 +102,13 @@ public final class PostgresDatabase: Sendable {
         }
         return .storage(kind, detail: "PostgreSQL: \(error)")
     }
+}
+
+/// The database did not answer at start.
+public struct PostgresUnreachable: Error, CustomStringConvertible {
+    public let target: String
+    public let limit: Duration
+    public var description: String { "PostgreSQL at \(target) did not answer within \(limit.components.seconds) s" }
 }
 
 /// `--database` is not a PostgreSQL URL this store can use.

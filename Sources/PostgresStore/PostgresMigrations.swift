@@ -42,6 +42,21 @@ extension PostgresDatabase {
         }
     }
 
+    /// `migrate`, given up after `limit`: a database that does not answer at start is an
+    /// error to report, not a wait without end (the pool retries a refused connection for
+    /// as long as it is asked).
+    public func migrate(within limit: Duration, seed: @escaping @Sendable () throws -> PostgresSeed) async throws {
+        try await withThrowingTaskGroup(of: Void.self) { group in
+            group.addTask { try await self.migrate(seed: seed) }
+            group.addTask {
+                try await Task.sleep(for: limit)
+                throw PostgresUnreachable(target: self.target, limit: limit)
+            }
+            defer { group.cancelAll() }
+            try await group.next()
+        }
+    }
+
     /// Any number, the same in every server: the key of the migrations' advisory lock.
     static let migrationLock = 0x6564_7567_6f00_0001
 

@@ -60,7 +60,7 @@ public enum EduGoServer {
             group.addTask { await postgres.run() }
             do {
                 let hasher = PasswordHasher()
-                try await postgres.migrate { try PlatformStores.postgresSeed(passwordHasher: hasher) }
+                try await postgres.migrate(within: .seconds(15)) { try PlatformStores.postgresSeed(passwordHasher: hasher) }
                 let stores = try await PlatformStores.postgres(postgres, passwordHasher: hasher, now: Date.init)
                 try await serve(stores: stores, configuration: configuration, logger: logger, onListening: listening)
             } catch {
@@ -178,7 +178,7 @@ public enum ServerCourseImport {
             defer { group.cancelAll() }
             do {
                 let hasher = PasswordHasher()
-                try await database.migrate { try PlatformStores.postgresSeed(passwordHasher: hasher) }
+                try await database.migrate(within: .seconds(15)) { try PlatformStores.postgresSeed(passwordHasher: hasher) }
                 let summary = try await database.importCourses(
                     courses.entries.map { (course: $0.course, lessons: $0.lessons) }, prerequisites: courses.outsidePrerequisites
                 ) { stored, chain in

@@ -28,3 +28,22 @@ struct PostgresURLTests {
         }
     }
 }
+
+@Suite("PostgreSQL that does not answer")
+struct PostgresUnreachableTests {
+    @Test("migrating a database nobody serves gives up after its limit, naming where it looked")
+    func givesUp() async throws {
+        // Port 9 (discard), which nothing here serves.
+        let database = try PostgresDatabase(url: "postgres://edugo@127.0.0.1:9/edugo", logger: Logger(label: "test"))
+        let pool = Task { await database.run() }
+        defer { pool.cancel() }
+
+        await #expect {
+            try await database.migrate(within: .milliseconds(300)) {
+                PostgresSeed(courses: [], demoName: "Demo", demoEmail: "demo@example.com", demoPasswordHash: "x")
+            }
+        } throws: { error in
+            (error as? PostgresUnreachable)?.description == "PostgreSQL at 127.0.0.1:9/edugo did not answer within 0 s"
+        }
+    }
+}
