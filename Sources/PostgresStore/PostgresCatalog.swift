@@ -83,6 +83,19 @@ enum PostgresCatalog {
 
     // MARK: - Writing
 
+    /// What an import changes in a stored course (its rank aside): every field, but never
+    /// fewer seats taken than learners hold.
+    private static let updatedByImport = """
+        title = excluded.title, sort_key = excluded.sort_key,
+        instructor = excluded.instructor, category = excluded.category, category_key = excluded.category_key,
+        level = excluded.level, duration_minutes = excluded.duration_minutes, price_minor = excluded.price_minor,
+        currency = excluded.currency, capacity = excluded.capacity,
+        enrolled_count = greatest(excluded.enrolled_count, (
+            SELECT count(*) FROM enrollment WHERE course_id = excluded.id AND status <> 'dropped')),
+        tags = excluded.tags, prerequisite_id = excluded.prerequisite_id, active = excluded.active,
+        description = excluded.description, lesson_count = excluded.lesson_count, search_terms = excluded.search_terms
+        """
+
     /// Inserts or updates courses with their lessons, as an import does: seats already taken
     /// are never given away, ranks are placed (renumbering when no gap is left), and the
     /// terms follow. The caller's transaction holds; catalog writes take one lock in turn.
@@ -136,15 +149,7 @@ enum PostgresCatalog {
                     \(categoryKey), \(level), \(course.durationMinutes), \(course.price.minorUnits), \(course.price.currency),
                     \(course.capacity), \(course.enrolledCount), \(course.tags), \(course.prerequisiteID?.rawValue),
                     \(course.isActive), \(course.description), \(course.lessonCount), \(terms))
-                ON CONFLICT (id) DO UPDATE SET
-                    title = excluded.title, sort_key = excluded.sort_key, sort_rank = excluded.sort_rank,
-                    instructor = excluded.instructor, category = excluded.category, category_key = excluded.category_key,
-                    level = excluded.level, duration_minutes = excluded.duration_minutes, price_minor = excluded.price_minor,
-                    currency = excluded.currency, capacity = excluded.capacity,
-                    enrolled_count = greatest(excluded.enrolled_count, (
-                        SELECT count(*) FROM enrollment WHERE course_id = excluded.id AND status <> 'dropped')),
-                    tags = excluded.tags, prerequisite_id = excluded.prerequisite_id, active = excluded.active,
-                    description = excluded.description, lesson_count = excluded.lesson_count, search_terms = excluded.search_terms
+                ON CONFLICT (id) DO UPDATE SET sort_rank = excluded.sort_rank, \(unescaped: Self.updatedByImport)
                 """,
                 logger: logger
             )
@@ -206,15 +211,7 @@ enum PostgresCatalog {
                     category_key text, level text, duration_minutes integer, price_minor bigint, currency text, capacity integer,
                     enrolled_count integer, tags text[], prerequisite_id text, active boolean, description text, lesson_count integer,
                     search_terms text[])
-                ON CONFLICT (id) DO UPDATE SET
-                    title = excluded.title, sort_key = excluded.sort_key,
-                    instructor = excluded.instructor, category = excluded.category, category_key = excluded.category_key,
-                    level = excluded.level, duration_minutes = excluded.duration_minutes, price_minor = excluded.price_minor,
-                    currency = excluded.currency, capacity = excluded.capacity,
-                    enrolled_count = greatest(excluded.enrolled_count, (
-                        SELECT count(*) FROM enrollment WHERE course_id = excluded.id AND status <> 'dropped')),
-                    tags = excluded.tags, prerequisite_id = excluded.prerequisite_id, active = excluded.active,
-                    description = excluded.description, lesson_count = excluded.lesson_count, search_terms = excluded.search_terms
+                ON CONFLICT (id) DO UPDATE SET \(unescaped: Self.updatedByImport)
                 RETURNING (xmax = 0)
                 """,
                 logger: logger
