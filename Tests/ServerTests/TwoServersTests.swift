@@ -83,6 +83,32 @@ struct TwoServersTests {
         await test.drop()
     }
 
+    @Test("every lesson of a course marked at once, half through each server: all of them kept, and the course completed once")
+    func lessonsAcrossServers() async throws {
+        let (test, one, two) = try await Self.twoServers()
+        let (onOne, _) = try await HTTPClient(baseURL: one.baseURL).signedIn()
+        var onTwo = HTTPClient(baseURL: two.baseURL)
+        onTwo.token = onOne.token
+        let enrolled = try await onOne.send("PUT", "/v1/me/enrollments/japanese-beginners")
+        let lessons = try #require((try await onOne.get("/v1/courses/japanese-beginners")).json["lessons"] as? [Any]).count
+
+        let statuses = try await withThrowingTaskGroup(of: Int.self) { group in
+            for lesson in 1...lessons {
+                let client = lesson.isMultiple(of: 2) ? onOne : onTwo
+                group.addTask { try await client.send("PUT", "/v1/me/enrollments/japanese-beginners/lessons/\(lesson)").status }
+            }
+            return try await group.reduce(into: [Int]()) { $0.append($1) }
+        }
+        let mine = (try await onTwo.get("/v1/me/enrollments")).json["enrollments"] as? [[String: Any]] ?? []
+        let kept = try #require(mine.first { ($0["course"] as? [String: Any])?["id"] as? String == "japanese-beginners" })
+
+        #expect(enrolled.status == 201 && lessons == 12)
+        #expect(statuses == Array(repeating: 200, count: lessons))
+        #expect((kept["lessons_done"] as? [Int])?.sorted() == Array(1...lessons))
+        #expect(kept["status"] as? String == "completed" && kept["completed_at"] is String)
+        await test.drop()
+    }
+
     @Test("failed sign-ins count on every server: 10 spread over both, then 429 on either")
     func rateLimitAcrossServers() async throws {
         let (test, one, two) = try await Self.twoServers()
