@@ -55,15 +55,18 @@ public struct PostgresCourseRepository: CourseRepository {
             for try await (title, minutes) in rows.decode((String, Int).self) {
                 lessons.append(Lesson(title: title, minutes: minutes))
             }
-            return Syllabus(course: course, lessons: lessons.isEmpty ? [Lesson(title: course.title, minutes: course.durationMinutes)] : lessons)
+            return Syllabus(course: course, lessons: lessons.isEmpty ? [.only(of: course)] : lessons)
         }
         guard let syllabus else { throw .courseNotFound(id) }
         return syllabus
     }
 
-    static func course(_ id: CourseID, in connection: PostgresConnection, logger: Logger) async throws -> Course? {
+    /// One course; with `locking`, its row is locked until the transaction ends (writes that
+    /// check its seats take turns).
+    static func course(_ id: CourseID, locking: Bool = false, in connection: PostgresConnection, logger: Logger) async throws -> Course? {
         let rows = try await connection.query(
-            PostgresQuery(unsafeSQL: "SELECT \(PostgresCatalog.columns) FROM course WHERE id = $1", binds: binds(id.rawValue)), logger: logger
+            "SELECT \(unescaped: PostgresCatalog.columns) FROM course WHERE id = \(id.rawValue) \(unescaped: locking ? "FOR UPDATE" : "")",
+            logger: logger
         )
         for try await row in rows { return try PostgresCatalog.course(row) }
         return nil
@@ -210,12 +213,6 @@ public struct PostgresCourseRepository: CourseRepository {
             binds.append(value)
             return "$\(binds.count)"
         }
-    }
-
-    private static func binds(_ values: String...) -> PostgresBindings {
-        var binds = PostgresBindings()
-        for value in values { binds.append(value) }
-        return binds
     }
 }
 

@@ -19,7 +19,7 @@ public struct PostgresEnrollmentRepository: EnrollmentRepository {
         let now = self.now()
         let logger = database.logger
         return try await database.transaction(.saving) { connection in
-            guard let course = try await Self.lockedCourse(courseID, in: connection, logger: logger) else { throw AppError.courseNotFound(courseID) }
+            guard let course = try await PostgresCourseRepository.course(courseID, locking: true, in: connection, logger: logger) else { throw AppError.courseNotFound(courseID) }
             let existing = try await Self.enrollment(userID: userID, courseID: courseID, in: connection, logger: logger)
             var prerequisite: (course: Course, completed: Bool)?
             if let prerequisiteID = course.prerequisiteID,
@@ -58,7 +58,7 @@ public struct PostgresEnrollmentRepository: EnrollmentRepository {
     public func unenroll(userID: UserID, courseID: CourseID) async throws(AppError) {
         let logger = database.logger
         try await database.transaction(.saving) { connection in
-            _ = try await Self.lockedCourse(courseID, in: connection, logger: logger)
+            _ = try await PostgresCourseRepository.course(courseID, locking: true, in: connection, logger: logger)
             guard let existing = try await Self.enrollment(userID: userID, courseID: courseID, in: connection, logger: logger), existing.holdsPlace else {
                 throw AppError.notEnrolled(courseID)
             }
@@ -124,15 +124,12 @@ public struct PostgresEnrollmentRepository: EnrollmentRepository {
                 done[enrollment, default: []].insert(position)
             }
             let rows = try await connection.query(
-                PostgresQuery(
-                    unsafeSQL: """
-                        SELECT \(PostgresCatalog.qualifiedColumns("course")), \(Self.enrollmentColumns)
-                        FROM enrollment JOIN course ON course.id = enrollment.course_id
-                        WHERE enrollment.user_id = $1 AND enrollment.status <> 'dropped'
-                        ORDER BY enrollment.enrolled_at DESC, enrollment.id DESC
-                        """,
-                    binds: { var binds = PostgresBindings(); binds.append(userID.rawValue); return binds }()
-                ),
+                """
+                SELECT \(unescaped: PostgresCatalog.qualifiedColumns("course")), \(unescaped: Self.enrollmentColumns)
+                FROM enrollment JOIN course ON course.id = enrollment.course_id
+                WHERE enrollment.user_id = \(userID.rawValue) AND enrollment.status <> 'dropped'
+                ORDER BY enrollment.enrolled_at DESC, enrollment.id DESC
+                """,
                 logger: logger
             )
             var list: [EnrolledCourse] = []
@@ -151,29 +148,15 @@ public struct PostgresEnrollmentRepository: EnrollmentRepository {
 
     static let enrollmentColumns = "enrollment.id, enrollment.user_id, enrollment.course_id, enrollment.enrolled_at, enrollment.status, enrollment.completed_at"
 
-    /// The course, its row locked until the transaction ends.
-    private static func lockedCourse(_ id: CourseID, in connection: PostgresConnection, logger: Logger) async throws -> Course? {
-        var binds = PostgresBindings()
-        binds.append(id.rawValue)
-        let rows = try await connection.query(
-            PostgresQuery(unsafeSQL: "SELECT \(PostgresCatalog.columns) FROM course WHERE id = $1 FOR UPDATE", binds: binds), logger: logger
-        )
-        for try await row in rows { return try PostgresCatalog.course(row) }
-        return nil
-    }
-
     /// The learner's enrollment in a course with its lessons done.
     static func enrollment(
         userID: UserID, courseID: CourseID, locking: Bool = false, in connection: PostgresConnection, logger: Logger
     ) async throws -> Enrollment? {
-        var binds = PostgresBindings()
-        binds.append(userID.rawValue)
-        binds.append(courseID.rawValue)
         let rows = try await connection.query(
-            PostgresQuery(
-                unsafeSQL: "SELECT \(enrollmentColumns) FROM enrollment WHERE user_id = $1 AND course_id = $2\(locking ? " FOR UPDATE" : "")",
-                binds: binds
-            ),
+            """
+            SELECT \(unescaped: enrollmentColumns) FROM enrollment WHERE user_id = \(userID.rawValue) AND course_id = \(courseID.rawValue)
+            \(unescaped: locking ? "FOR UPDATE" : "")
+            """,
             logger: logger
         )
         var found: Enrollment?
@@ -243,16 +226,11 @@ public struct PostgresFavouritesRepository: FavouritesRepository {
     public func favourites(userID: UserID) async throws(AppError) -> [Course] {
         let logger = database.logger
         return try await database.read { connection in
-            var binds = PostgresBindings()
-            binds.append(userID.rawValue)
             let rows = try await connection.query(
-                PostgresQuery(
-                    unsafeSQL: """
-                        SELECT \(PostgresCatalog.qualifiedColumns("course")) FROM favourite JOIN course ON course.id = favourite.course_id
-                        WHERE favourite.user_id = $1 ORDER BY course.sort_rank
-                        """,
-                    binds: binds
-                ),
+                """
+                SELECT \(unescaped: PostgresCatalog.qualifiedColumns("course")) FROM favourite JOIN course ON course.id = favourite.course_id
+                WHERE favourite.user_id = \(userID.rawValue) ORDER BY course.sort_rank
+                """,
                 logger: logger
             )
             var courses: [Course] = []

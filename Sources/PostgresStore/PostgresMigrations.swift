@@ -63,14 +63,24 @@ extension PostgresDatabase {
     struct Migration: Sendable {
         let version: Int
         let apply: @Sendable (PostgresConnection, PostgresSeed, Logger) async throws -> Void
+
+        init(version: Int, apply: @escaping @Sendable (PostgresConnection, PostgresSeed, Logger) async throws -> Void) {
+            self.version = version
+            self.apply = apply
+        }
+
+        /// A migration that is only these statements, in order.
+        init(version: Int, statements: [String]) {
+            self.init(version: version) { connection, _, logger in
+                for statement in statements {
+                    try await connection.query(PostgresQuery(unsafeSQL: statement), logger: logger)
+                }
+            }
+        }
     }
 
     static let migrations: [Migration] = [
-        Migration(version: 1) { connection, _, logger in
-            for statement in schemaV1 {
-                try await connection.query(PostgresQuery(unsafeSQL: statement), logger: logger)
-            }
-        },
+        Migration(version: 1, statements: schemaV1),
         Migration(version: 2) { connection, seed, logger in
             _ = try await PostgresCatalog.upsert(seed.courses, in: connection, logger: logger)
             let demo = try await connection.query(
@@ -83,11 +93,7 @@ extension PostgresDatabase {
             ).decode(Int64.self).first { _ in true }
             if let demo { try await seedDemoProgress(learner: demo, in: connection, logger: logger) }
         },
-        Migration(version: 3) { connection, _, logger in
-            for statement in schemaV3 {
-                try await connection.query(PostgresQuery(unsafeSQL: statement), logger: logger)
-            }
-        },
+        Migration(version: 3, statements: schemaV3),
     ]
 
     /// v3: a number that moves whenever what a search matches may change.

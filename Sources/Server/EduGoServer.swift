@@ -58,16 +58,11 @@ public enum EduGoServer {
         // The pool runs beside the server and stops after it: requests in flight finish first.
         try await withThrowingTaskGroup(of: Void.self) { group in
             group.addTask { await postgres.run() }
-            do {
-                let hasher = PasswordHasher()
-                try await postgres.migrate(within: .seconds(15)) { try PlatformStores.postgresSeed(passwordHasher: hasher) }
-                let stores = try await PlatformStores.postgres(postgres, passwordHasher: hasher, now: Date.init)
-                try await serve(stores: stores, configuration: configuration, logger: logger, onListening: listening)
-            } catch {
-                group.cancelAll()
-                throw error
-            }
-            group.cancelAll()
+            defer { group.cancelAll() }
+            let hasher = PasswordHasher()
+            try await postgres.migrate(within: .seconds(15)) { try PlatformStores.postgresSeed(passwordHasher: hasher) }
+            let stores = try await PlatformStores.postgres(postgres, passwordHasher: hasher, now: Date.init)
+            try await serve(stores: stores, configuration: configuration, logger: logger, onListening: listening)
         }
     }
 
@@ -96,18 +91,6 @@ extension EduGoServer {
         logger: Logger, onListening: @escaping @Sendable (Int) -> Void
     ) async throws -> some Service {
         let stores = try PlatformStores.sqlite(database, dataDirectory: dataDirectory, passwordHasher: passwordHasher, now: now)
-        return try await application(
-            stores: stores, host: host, port: port, accessTokenTTL: accessTokenTTL, now: now, logger: logger, onListening: onListening
-        )
-    }
-
-    /// The platform over a migrated PostgreSQL database whose pool is running, as a service.
-    public static func application(
-        postgres: PostgresDatabase, host: String = "127.0.0.1", port: Int = 0, accessTokenTTL: Int = 900,
-        passwordHasher: PasswordHasher = PasswordHasher(), now: @escaping @Sendable () -> Date = Date.init,
-        logger: Logger, onListening: @escaping @Sendable (Int) -> Void
-    ) async throws -> some Service {
-        let stores = try await PlatformStores.postgres(postgres, passwordHasher: passwordHasher, now: now)
         return try await application(
             stores: stores, host: host, port: port, accessTokenTTL: accessTokenTTL, now: now, logger: logger, onListening: onListening
         )

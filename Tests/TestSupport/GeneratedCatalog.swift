@@ -22,6 +22,20 @@ public enum GeneratedCatalog {
         "Jonas Becker", "José Núñez", "François Dubois", "Ingrid Öberg", "Çağrı Yıldız", "Aoife Ní Bhriain",
     ]
 
+    /// Searches and filters a generated catalog is checked with, by every store: words with
+    /// accents and without, CJK, prefixes, punctuation, every filter alone and together, the
+    /// learner's own filters, and words that look like the stores' facet tokens.
+    public static let searchQueries = [
+        "swift", "swi", "garc", "GARCÍA", "garcia", "nunez", "Núñez", "über", "uber", "ecriture", "fra",
+        "data fund", "o b", "e", "日本", "入門", "12345", "9", "zzz", "kubernetes work", "-", "\"swift\"", "a*",
+        "cagri yildiz", "oberg", "cat:swift", "category:data", "cat:numismatics", "cat:d", "level:beg", "level:adv swift",
+        "is:free", "is:open", "is:enrolled", "is:favourite", "is:favourite is:enrolled", "is:open level:int",
+        "cat:docker is:free", "swift is:favourite", "e is:enrolled", "is:open cat:numismatics", "bogus:thing swift",
+        // Words that start like the index's facet tokens (SQLite's `_…`, PostgreSQL's `#…`)
+        // find words only.
+        "cat", "is", "lvl", "_isfree", "_cat", "#free", "#cat",
+    ]
+
     /// The id of course `number`: `gen-0000001`….
     public static func id(_ number: Int) -> String {
         "gen-\(String(repeating: "0", count: max(0, 7 - String(number).count)))\(number)"

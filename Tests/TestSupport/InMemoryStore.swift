@@ -142,7 +142,7 @@ public actor InMemoryStore: CourseRepository, EnrollmentRepository, FavouritesRe
     public func syllabus(of id: CourseID) async throws(AppError) -> Syllabus {
         try await record(.syllabus(id))
         guard let course = catalog[id] else { throw .courseNotFound(id) }
-        return Syllabus(course: course, lessons: lessons[id] ?? [Lesson(title: course.title, minutes: course.durationMinutes)])
+        return Syllabus(course: course, lessons: lessons[id] ?? [.only(of: course)])
     }
 
     // MARK: - EnrollmentRepository

@@ -52,15 +52,20 @@ struct CatalogPageAnswer: Hashable, Sendable {
     /// The key to ask `before` for the previous page, when there is one.
     var previous: CatalogKey?
     var total: CatalogCount
+
+    /// `total` as the API writes it: a number, and whether it is only a lower bound.
+    var totalParts: (count: Int, isLowerBound: Bool) {
+        switch total {
+        case .exactly(let count): (count, false)
+        case .atLeast(let count): (count, true)
+        }
+    }
 }
 
 extension Components.Schemas.CoursePage {
     /// The page as the generated types hold it: the reference that `CoursePageJSON` must match.
     init(_ answer: CatalogPageAnswer) {
-        let (count, isLowerBound): (Int, Bool) = switch answer.total {
-        case .exactly(let count): (count, false)
-        case .atLeast(let count): (count, true)
-        }
+        let (count, isLowerBound) = answer.totalParts
         self.init(
             courses: answer.rows.map { .init(value1: .init($0.course), value2: .init(key: CatalogKeyText.encode($0.key))) },
             next: answer.next.map(CatalogKeyText.encode),

@@ -24,10 +24,7 @@ enum CoursePageJSON {
             json.key("previous")
             json.string(CatalogKeyText.encode(previous))
         }
-        let (count, isLowerBound): (Int, Bool) = switch answer.total {
-        case .exactly(let count): (count, false)
-        case .atLeast(let count): (count, true)
-        }
+        let (count, isLowerBound) = answer.totalParts
         json.key("total")
         json.integer(count)
         json.key("total_is_lower_bound")

@@ -13,7 +13,7 @@ struct EduGoAPIHandler: APIProtocol {
     let profiles: any ProfileRepository
     let accounts: any AccountRepository
     let tokens: TokenService
-    let signInLimiter: any SignInLimiting
+    let signInLimiter: SignInRateLimiter
 
     static let pageSizes = 1...100
     static let defaultPageSize = 20

@@ -13,7 +13,7 @@ struct PlatformStores: Sendable {
     var accounts: any AccountRepository
     var refreshTokens: any RefreshTokenRepository
     var signingKey: [UInt8]
-    var signInLimiter: any SignInLimiting
+    var signInLimiter: SignInRateLimiter
 
     /// The embedded store; the signing key is a file in the data directory.
     static func sqlite(_ database: AppDatabase, dataDirectory: URL, passwordHasher: PasswordHasher, now: @escaping @Sendable () -> Date) throws -> PlatformStores {
@@ -40,7 +40,7 @@ struct PlatformStores: Sendable {
             accounts: PostgresAccountRepository(database: database, hasher: OffThreadHasher(hasher: passwordHasher)),
             refreshTokens: PostgresRefreshTokenRepository(database: database),
             signingKey: try await database.signingKey(),
-            signInLimiter: SharedSignInLimiter(database: database, now: now)
+            signInLimiter: SignInRateLimiter(log: PostgresSignInFailures(database: database), now: now)
         )
     }
 

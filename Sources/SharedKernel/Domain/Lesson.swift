@@ -19,3 +19,11 @@ public struct Syllabus: Hashable, Sendable {
         self.lessons = lessons
     }
 }
+
+extension Lesson {
+    /// The syllabus of a course that has no lessons of its own: one lesson named after it, as
+    /// long as the course. Every store and the import say so through this.
+    public static func only(of course: Course) -> Lesson {
+        Lesson(title: course.title, minutes: course.durationMinutes)
+    }
+}

@@ -85,7 +85,7 @@ enum CourseRow {
             let reader = RowReader(row: row, what: "lesson of \(id.rawValue.debugDescription)")
             return Lesson(title: try reader.string("title"), minutes: try reader.int("minutes", in: CourseLimits.minutes))
         }
-        return stored.isEmpty ? [Lesson(title: course.title, minutes: course.durationMinutes)] : stored
+        return stored.isEmpty ? [.only(of: course)] : stored
     }
 
     /// Replaces the stored lessons of a course.

@@ -15,7 +15,7 @@ public struct CourseEntry: Hashable, Sendable {
     /// The course with its lessons, the default single lesson included.
     public var syllabus: Syllabus {
         var course = self.course
-        let lessons = self.lessons ?? [Lesson(title: course.title, minutes: course.durationMinutes)]
+        let lessons = self.lessons ?? [.only(of: course)]
         course.lessonCount = lessons.count
         return Syllabus(course: course, lessons: lessons)
     }
