@@ -52,6 +52,7 @@ let package = Package(
             name: "edugo-server",
             dependencies: [
                 "Server",
+                "SharedKernel",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]
         ),
@@ -107,6 +108,7 @@ let package = Package(
                 .product(name: "Crypto", package: "swift-crypto"),
                 .product(name: "HTTPTypes", package: "swift-http-types"),
                 .product(name: "Hummingbird", package: "hummingbird"),
+                .product(name: "HummingbirdCore", package: "hummingbird"),
                 .product(name: "JWTKit", package: "jwt-kit"),
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "NIOCore", package: "swift-nio"),
@@ -172,7 +174,7 @@ let package = Package(
         // MARK: - Shared
 
         .target(name: "SharedKernel"),
-        .target(name: "TerminalUI"),
+        .target(name: "TerminalUI", dependencies: ["SharedKernel"]),
 
         // MARK: - Tests
 
@@ -192,7 +194,12 @@ let package = Package(
         .testTarget(name: "EduGoAPITests", dependencies: ["EduGoAPI", .product(name: "Crypto", package: "swift-crypto")]),
         .testTarget(
             name: "ServerTests",
-            dependencies: ["EduGoAPI", "Server", "SharedKernel", "Storage", "TestSupport", .product(name: "PropertyBased", package: "swift-property-based")]
+            dependencies: [
+                "EduGoAPI", "Server", "SharedKernel", "Storage", "TestSupport",
+                .product(name: "GRDB", package: "GRDB.swift"),
+                .product(name: "PostgresNIO", package: "postgres-nio"),
+                .product(name: "PropertyBased", package: "swift-property-based"),
+            ]
         ),
         .testTarget(
             name: "RemoteStoreTests",

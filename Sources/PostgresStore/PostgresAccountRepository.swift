@@ -24,11 +24,11 @@ public struct PostgresAccountRepository: AccountRepository {
     }
 
     public func authenticate(email: String, password: String) async throws(AppError) -> User {
-        let normalized = email.trimmingCharacters(in: .whitespaces)
+        let key = AccountRules.emailKey(email)
         let logger = database.logger
         let found = try await database.read { connection -> (User, String)? in
             let rows = try await connection.query(
-                "SELECT \(unescaped: PostgresProfileRepository.columns), password_hash FROM learner WHERE lower(email) = lower(\(normalized))",
+                "SELECT \(unescaped: PostgresProfileRepository.columns), password_hash FROM learner WHERE email_key = \(key)",
                 logger: logger
             )
             for try await row in rows {
@@ -49,8 +49,9 @@ public struct PostgresAccountRepository: AccountRepository {
         }
         let logger = database.logger
         // Checked before hashing too, so a taken email costs no hash; the unique index decides.
+        let key = AccountRules.emailKey(account.email)
         let taken = try await database.read { connection in
-            try await connection.query("SELECT 1 FROM learner WHERE lower(email) = lower(\(account.email))", logger: logger)
+            try await connection.query("SELECT 1 FROM learner WHERE email_key = \(key)", logger: logger)
                 .decode(Int.self).first { _ in true } != nil
         }
         if taken { throw .emailTaken }
@@ -60,8 +61,8 @@ public struct PostgresAccountRepository: AccountRepository {
         return try await database.transaction(.saving) { connection in
             let id = try await connection.query(
                 """
-                INSERT INTO learner (name, email, password_hash, role, created_at)
-                VALUES (\(account.name), \(account.email), \(hash), 'learner', \(now))
+                INSERT INTO learner (name, email, email_key, password_hash, role, created_at)
+                VALUES (\(account.name), \(account.email), \(key), \(hash), 'learner', \(now))
                 ON CONFLICT DO NOTHING
                 RETURNING id
                 """,
@@ -169,6 +170,20 @@ public struct PostgresRefreshTokenRepository: RefreshTokenRepository {
             _ = try await connection.query("UPDATE refresh_token SET revoked = true WHERE family = \(family)", logger: logger)
         }
     }
+
+    public func isLive(family: String, userID: UserID, now: Date) async throws(AppError) -> Bool {
+        let logger = database.logger
+        return try await database.read { connection in
+            try await connection.query(
+                """
+                SELECT 1 FROM refresh_token
+                WHERE family = \(family) AND user_id = \(userID.rawValue) AND NOT revoked AND used_at IS NULL AND expires_at > \(now)
+                LIMIT 1
+                """,
+                logger: logger
+            ).decode(Int.self).first { _ in true } != nil
+        }
+    }
 }
 
 extension PostgresDatabase {
@@ -216,35 +231,51 @@ extension PostgresDatabase {
 }
 
 extension PostgresDatabase {
-    /// The failed sign-ins of one folded email since `since`, oldest first: what every server
-    /// counts for the sign-in rate limit.
-    public func signInFailures(emailKey: String, since: Date) async throws(AppError) -> [Date] {
+    /// A sign-in attempt refused by the limit: the oldest attempt that holds it.
+    public struct AttemptRefusal: Error, Sendable {
+        public let oldest: Date
+    }
+
+    /// Counts a sign-in attempt before its password is checked, in one transaction under a
+    /// lock of its email key, so servers that take guesses at once count every one: the
+    /// key's attempts from before `since` are forgotten, `decide` sees the rest (address,
+    /// time; oldest first) and names the oldest that holds a full limit, or nil to note one.
+    public func reserveSignInAttempt(
+        emailKey: String, address: String, at date: Date, since: Date,
+        decide: @escaping @Sendable ([(address: String, at: Date)]) -> Date?
+    ) async throws(AppError) -> Result<Int64, AttemptRefusal> {
         let logger = self.logger
-        return try await read { connection in
-            var failures: [Date] = []
+        return try await transaction(.saving) { connection in
+            try await connection.query("SELECT pg_advisory_xact_lock(hashtextextended(\(emailKey), 0))", logger: logger)
+            try await connection.query("DELETE FROM sign_in_attempt WHERE email_key = \(emailKey) AND attempted_at <= \(since)", logger: logger)
+            var attempts: [(address: String, at: Date)] = []
             let rows = try await connection.query(
-                "SELECT failed_at FROM sign_in_failure WHERE email_key = \(emailKey) AND failed_at > \(since) ORDER BY failed_at",
+                "SELECT address, attempted_at FROM sign_in_attempt WHERE email_key = \(emailKey) ORDER BY attempted_at, id", logger: logger
+            )
+            for try await (address, at) in rows.decode((String, Date).self) { attempts.append((address, at)) }
+            if let oldest = decide(attempts) { return .failure(AttemptRefusal(oldest: oldest)) }
+            let inserted = try await connection.query(
+                "INSERT INTO sign_in_attempt (email_key, address, attempted_at) VALUES (\(emailKey), \(address), \(date)) RETURNING id",
                 logger: logger
             )
-            for try await date in rows.decode(Date.self) { failures.append(date) }
-            return failures
+            for try await id in inserted.decode(Int64.self) { return .success(id) }
+            throw AppError.storage(.saving, detail: "no attempt id")
         }
     }
 
-    /// Notes a failed sign-in, and forgets this email's failures from before `forgetBefore`.
-    public func recordSignInFailure(emailKey: String, at date: Date, forgetBefore: Date) async throws(AppError) {
+    /// Forgets an email's attempts from one address (it signed in from there).
+    public func forgetSignInAttempts(emailKey: String, address: String) async throws(AppError) {
         let logger = self.logger
         try await transaction(.saving) { connection in
-            try await connection.query("DELETE FROM sign_in_failure WHERE email_key = \(emailKey) AND failed_at <= \(forgetBefore)", logger: logger)
-            try await connection.query("INSERT INTO sign_in_failure (email_key, failed_at) VALUES (\(emailKey), \(date))", logger: logger)
+            _ = try await connection.query("DELETE FROM sign_in_attempt WHERE email_key = \(emailKey) AND address = \(address)", logger: logger)
         }
     }
 
-    /// Forgets an email's failures (it signed in).
-    public func clearSignInFailures(emailKey: String) async throws(AppError) {
+    /// Forgets one attempt that checked no password.
+    public func takeBackSignInAttempt(id: Int64) async throws(AppError) {
         let logger = self.logger
         try await transaction(.saving) { connection in
-            _ = try await connection.query("DELETE FROM sign_in_failure WHERE email_key = \(emailKey)", logger: logger)
+            _ = try await connection.query("DELETE FROM sign_in_attempt WHERE id = \(id)", logger: logger)
         }
     }
 }

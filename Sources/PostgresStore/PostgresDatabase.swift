@@ -2,6 +2,7 @@ import Foundation
 import Logging
 import PostgresNIO
 import SharedKernel
+import Synchronization
 
 /// A PostgreSQL database shared by any number of server processes: a pool of connections
 /// (PostgresNIO's client, which must be running: `run()`, or as a service) and the
@@ -11,13 +12,25 @@ public final class PostgresDatabase: Sendable {
     let logger: Logger
     /// `host:port/database`, for messages.
     let target: String
+    /// How long one call of a store may wait for a connection and its answers together: a
+    /// database that went away is a storage failure (503) within it, never a wait without end.
+    let callTimeLimit: Duration?
 
     /// `postgres://USER:PASS@HOST:PORT/DB` (or `postgresql://`); `?sslmode=require` asks for TLS.
-    public init(url: String, logger: Logger) throws(PostgresURLError) {
-        let configuration = try Self.configuration(url)
+    /// A server gives `callTimeLimit`; an import, which may take minutes, gives none.
+    public init(url: String, logger: Logger, callTimeLimit: Duration? = nil) throws(PostgresURLError) {
+        var configuration = try Self.configuration(url)
+        if let callTimeLimit {
+            // A refused connection is tried again within the call's limit, not after it; a
+            // statement left behind by a call past its limit is ended by the database.
+            configuration.options.connectTimeout = min(configuration.options.connectTimeout, callTimeLimit)
+            let milliseconds = callTimeLimit / .milliseconds(1)
+            configuration.options.additionalStartupParameters.append(("statement_timeout", String(Int(milliseconds))))
+        }
         self.client = PostgresClient(configuration: configuration, backgroundLogger: logger)
         self.logger = logger
         self.target = "\(configuration.host ?? "?"):\(configuration.port ?? 5432)/\(configuration.database ?? "")"
+        self.callTimeLimit = callTimeLimit
     }
 
     /// Serves connections until the task is cancelled. Queries wait until it runs.
@@ -63,7 +76,27 @@ public final class PostgresDatabase: Sendable {
     /// storage failure of `kind`.
     func transaction<T: Sendable>(
         _ kind: DataOperation,
-        _ body: @Sendable (PostgresConnection) async throws -> T
+        _ body: @escaping @Sendable (PostgresConnection) async throws -> T
+    ) async throws(AppError) -> T {
+        let client = self.client
+        let logger = self.logger
+        return try await limited(kind) {
+            try await client.withTransaction(logger: logger) { connection in try await body(connection) }
+        }
+    }
+
+    /// A read outside a transaction (one statement sees one snapshot).
+    func read<T: Sendable>(_ body: @escaping @Sendable (PostgresConnection) async throws -> T) async throws(AppError) -> T {
+        let client = self.client
+        return try await limited(.reading) {
+            try await client.withConnection { connection in try await body(connection) }
+        }
+    }
+
+    /// A transaction with no time limit: migrations, which may rebuild a large table.
+    func unlimitedTransaction<T: Sendable>(
+        _ kind: DataOperation,
+        _ body: @escaping @Sendable (PostgresConnection) async throws -> T
     ) async throws(AppError) -> T {
         do {
             return try await client.withTransaction(logger: logger) { connection in try await body(connection) }
@@ -72,13 +105,31 @@ public final class PostgresDatabase: Sendable {
         }
     }
 
-    /// A read outside a transaction (one statement sees one snapshot).
-    func read<T: Sendable>(_ body: @Sendable (PostgresConnection) async throws -> T) async throws(AppError) -> T {
-        do {
-            return try await client.withConnection { connection in try await body(connection) }
-        } catch {
-            throw Self.appError(error, .reading)
+    /// `call` within `callTimeLimit`: past it the caller gets a storage failure at once and the
+    /// call is cancelled and left to end by itself (a statement stuck on a lock or a silent
+    /// network does not answer cancellation; the database ends it at its statement timeout).
+    private func limited<T: Sendable>(_ kind: DataOperation, _ call: @escaping @Sendable () async throws -> T) async throws(AppError) -> T {
+        guard let limit = callTimeLimit else {
+            do { return try await call() } catch { throw Self.appError(error, kind) }
         }
+        let outcome = FirstOutcome<T>()
+        let work = Task {
+            do { outcome.settle(.success(try await call())) } catch { outcome.settle(.failure(error)) }
+        }
+        let target = self.target
+        let timer = Task {
+            try await Task.sleep(for: limit)
+            outcome.settle(.failure(AppError.storage(kind, detail: "PostgreSQL at \(target) did not answer within \(limit)")))
+            work.cancel()
+        }
+        defer { timer.cancel() }
+        let result = await withTaskCancellationHandler {
+            await outcome.value()
+        } onCancel: {
+            outcome.settle(.failure(CancellationError()))
+            work.cancel()
+        }
+        do { return try result.get() } catch { throw Self.appError(error, kind) }
     }
 
     /// One statement of the caller's, outside a transaction (`CREATE DATABASE` cannot run in one).
@@ -116,5 +167,37 @@ public struct PostgresURLError: Error, CustomStringConvertible {
     public let url: String
     public var description: String {
         "Not a PostgreSQL URL: \(url) (postgres://USER:PASS@HOST:PORT/DB, optionally ?sslmode=require)"
+    }
+}
+
+/// The first of several outcomes, handed to the one who waits for it whenever it comes.
+private final class FirstOutcome<T: Sendable>: Sendable {
+    private struct State {
+        var result: Result<T, any Error>?
+        var waiting: CheckedContinuation<Result<T, any Error>, Never>?
+    }
+
+    private let state = Mutex(State())
+
+    /// Keeps `result` if it is the first; later ones are dropped.
+    func settle(_ result: Result<T, any Error>) {
+        let waiting: CheckedContinuation<Result<T, any Error>, Never>? = state.withLock { state in
+            guard state.result == nil else { return nil }
+            state.result = result
+            defer { state.waiting = nil }
+            return state.waiting
+        }
+        waiting?.resume(returning: result)
+    }
+
+    func value() async -> Result<T, any Error> {
+        await withCheckedContinuation { continuation in
+            let ready: Result<T, any Error>? = state.withLock { state in
+                if let result = state.result { return result }
+                state.waiting = continuation
+                return nil
+            }
+            if let ready { continuation.resume(returning: ready) }
+        }
     }
 }

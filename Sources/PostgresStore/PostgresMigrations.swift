@@ -25,7 +25,9 @@ extension PostgresDatabase {
     /// second server waits, then finds every version applied and the seed in place.
     public func migrate(seed: @Sendable () throws -> PostgresSeed) async throws(AppError) {
         let seed = try Result { try seed() }.mapError { AppError.storage(.reading, detail: "the seed catalog: \($0)") }.get()
-        try await transaction(.saving) { connection in
+        try await unlimitedTransaction(.saving) { connection in
+            // A server's connections end statements at its call limit; a migration may take longer.
+            try await connection.query("SET LOCAL statement_timeout = 0", logger: self.logger)
             try await connection.query("SELECT pg_advisory_xact_lock(\(Self.migrationLock))", logger: self.logger)
             try await connection.query(
                 "CREATE TABLE IF NOT EXISTS schema_version (version integer PRIMARY KEY, applied_at timestamptz NOT NULL DEFAULT now())",
@@ -94,9 +96,45 @@ extension PostgresDatabase {
             if let demo { try await seedDemoProgress(learner: demo, in: connection, logger: logger) }
         },
         Migration(version: 3, statements: schemaV3),
+        Migration(version: 4, statements: schemaV4),
+        // One form of each address (AccountRules.emailKey), which every lookup compares:
+        // lower() and Swift fold case alike only mostly, and neither joins NFC and NFD.
+        Migration(version: 5) { connection, _, logger in
+            try await connection.query("ALTER TABLE learner ADD COLUMN email_key text COLLATE \"C\"", logger: logger)
+            var accounts: [(Int64, String)] = []
+            for try await row in try await connection.query("SELECT id, email FROM learner ORDER BY id", logger: logger).decode((Int64, String).self) {
+                accounts.append(row)
+            }
+            var taken: Set<String> = []
+            for (id, email) in accounts {
+                var key = AccountRules.emailKey(email)
+                // An older account whose address is an earlier one's in another form keeps
+                // its row, but that address now signs in to the earlier account.
+                if !taken.insert(key).inserted { key += "#\(id)" }
+                try await connection.query("UPDATE learner SET email_key = \(key) WHERE id = \(id)", logger: logger)
+            }
+            try await connection.query("ALTER TABLE learner ALTER COLUMN email_key SET NOT NULL", logger: logger)
+            try await connection.query("DROP INDEX learner_by_email", logger: logger)
+            try await connection.query("CREATE UNIQUE INDEX learner_by_email_key ON learner (email_key)", logger: logger)
+        },
     ]
 
     /// v3: a number that moves whenever what a search matches may change.
+    /// Sign-in attempts counted before they are checked, per email key and client address
+    /// (the failures table counted after the hash, so guesses sent at once all got through).
+    static let schemaV4 = [
+        "DROP TABLE sign_in_failure",
+        """
+        CREATE TABLE sign_in_attempt (
+            id bigserial PRIMARY KEY,
+            email_key text COLLATE "C" NOT NULL,
+            address text COLLATE "C" NOT NULL,
+            attempted_at timestamptz NOT NULL
+        )
+        """,
+        "CREATE INDEX sign_in_attempt_by_email ON sign_in_attempt (email_key, attempted_at)",
+    ]
+
     static let schemaV3 = [
         // Courses added or removed, a searched column written; seats aside, which only
         // `is:open` reads, never kept. Each server keeps counts of matches until it moves

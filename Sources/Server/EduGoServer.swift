@@ -1,6 +1,7 @@
 import EduGoAPI
 import Foundation
 import Hummingbird
+import HummingbirdCore
 import Logging
 import NIOCore
 import OpenAPIHummingbird
@@ -20,10 +21,11 @@ public struct ServerConfiguration: Sendable {
     public var databaseURL: String?
     public var accessTokenTTL: Int
     public var logLevel: Logger.Level
+    public var limits: ServerLimits
 
     public init(
         host: String = "127.0.0.1", port: Int = 8080, dataDirectory: URL, databaseURL: String? = nil, accessTokenTTL: Int = 900,
-        logLevel: Logger.Level = .info
+        logLevel: Logger.Level = .info, limits: ServerLimits = ServerLimits()
     ) {
         self.host = host
         self.port = port
@@ -31,6 +33,7 @@ public struct ServerConfiguration: Sendable {
         self.databaseURL = databaseURL
         self.accessTokenTTL = accessTokenTTL
         self.logLevel = logLevel
+        self.limits = limits
     }
 
     /// `--data-dir`, else `$XDG_DATA_HOME/edugo-server`, else `~/.local/share/edugo-server`.
@@ -54,7 +57,7 @@ public enum EduGoServer {
             try await serve(stores: stores, configuration: configuration, logger: logger, onListening: listening)
             return
         }
-        let postgres = try PostgresDatabase(url: url, logger: logger)
+        let postgres = try PostgresDatabase(url: url, logger: logger, callTimeLimit: configuration.limits.databaseTimeLimit)
         // The pool runs beside the server and stops after it: requests in flight finish first.
         try await withThrowingTaskGroup(of: Void.self) { group in
             group.addTask { await postgres.run() }
@@ -71,7 +74,7 @@ public enum EduGoServer {
     ) async throws {
         let application = try await application(
             stores: stores, host: configuration.host, port: configuration.port, accessTokenTTL: configuration.accessTokenTTL,
-            now: Date.init, logger: logger, onListening: onListening
+            limits: configuration.limits, now: Date.init, logger: logger, onListening: onListening
         )
         var groupConfiguration = ServiceGroupConfiguration(
             services: [application], gracefulShutdownSignals: [.sigterm, .sigint], logger: logger
@@ -87,17 +90,18 @@ extension EduGoServer {
     /// `dataDirectory`.
     public static func application(
         database: AppDatabase, dataDirectory: URL, host: String = "127.0.0.1", port: Int = 0, accessTokenTTL: Int = 900,
-        passwordHasher: PasswordHasher = PasswordHasher(), now: @escaping @Sendable () -> Date = Date.init,
-        logger: Logger, onListening: @escaping @Sendable (Int) -> Void
+        passwordHasher: PasswordHasher = PasswordHasher(), limits: ServerLimits = ServerLimits(),
+        now: @escaping @Sendable () -> Date = Date.init, logger: Logger, onListening: @escaping @Sendable (Int) -> Void
     ) async throws -> some Service {
         let stores = try PlatformStores.sqlite(database, dataDirectory: dataDirectory, passwordHasher: passwordHasher, now: now)
         return try await application(
-            stores: stores, host: host, port: port, accessTokenTTL: accessTokenTTL, now: now, logger: logger, onListening: onListening
+            stores: stores, host: host, port: port, accessTokenTTL: accessTokenTTL, limits: limits, now: now, logger: logger,
+            onListening: onListening
         )
     }
 
     static func application(
-        stores: PlatformStores, host: String, port: Int, accessTokenTTL: Int, now: @escaping @Sendable () -> Date,
+        stores: PlatformStores, host: String, port: Int, accessTokenTTL: Int, limits: ServerLimits, now: @escaping @Sendable () -> Date,
         logger: Logger, onListening: @escaping @Sendable (Int) -> Void
     ) async throws -> some Service {
         let tokens = await TokenService(signingKey: stores.signingKey, refreshTokens: stores.refreshTokens, accessTokenTTL: accessTokenTTL, now: now)
@@ -108,11 +112,14 @@ extension EduGoServer {
             profiles: stores.profiles,
             accounts: stores.accounts,
             tokens: tokens,
-            signInLimiter: stores.signInLimiter
+            signInLimiter: stores.signInLimiter,
+            clientLimits: ClientRateLimiter(perMinute: limits.requestsPerMinute, now: now),
+            hashGate: HashGate(slots: limits.hashSlots, maximumWait: limits.hashWait)
         )
 
-        let router = Router()
-        router.middlewares.add(ErrorMiddleware(routes: try KnownRoutes(handler)))
+        let router = Router(context: ServerRequestContext.self)
+        router.middlewares.add(ErrorMiddleware(routes: try KnownRoutes(handler), bodyTimeLimit: limits.connectionTimeout))
+        router.middlewares.add(ClientAddressMiddleware())
         // Compact JSON in field order: pretty-printing and sorted keys are the generator's
         // default, and cost bytes and time on every page.
         try handler.registerHandlers(
@@ -122,9 +129,17 @@ extension EduGoServer {
         )
         let catalog = CatalogRoute(handler: handler)
         router.on(RouterPath(CatalogRoute.path), method: CatalogRoute.method) { request, _ in try await catalog.respond(to: request) }
+        let connections = ConnectionCounts(perAddress: limits.connectionsPerAddress)
         return Application(
             router: router,
-            configuration: .init(address: .hostname(host, port: port), serverName: nil),
+            server: .http1(configuration: .init(
+                additionalChannelHandlers: [ConnectionLimit(counts: connections)],
+                idleTimeout: .milliseconds(Int64(limits.connectionTimeout / .milliseconds(1)))
+            )),
+            configuration: .init(
+                address: .hostname(host, port: port), serverName: nil,
+                availableConnectionsDelegate: MaximumAvailableConnections(limits.maximumConnections, logger: logger)
+            ),
             onServerRunning: { channel in onListening(channel.localAddress?.port ?? port) },
             logger: logger
         )
@@ -134,14 +149,14 @@ extension EduGoServer {
 /// `edugo-server import-courses FILE`: the app's import, into the server's database.
 public enum ServerCourseImport {
     public static func run(file: String, dataDirectory: URL) -> Int32 {
-        CourseFileImportCommand.run(file: file, dataDirectory: dataDirectory, program: "edugo-server") { PrintableText.make($0) }
+        CourseFileImportCommand.run(file: file, dataDirectory: dataDirectory, program: "edugo-server") { PrintableText.sanitize($0) }
     }
 
     /// The same import into a PostgreSQL database (migrated and seeded first if it is new):
     /// the same file checks, in the import's transaction.
     public static func run(file path: String, databaseURL: String) async -> Int32 {
         func fail(_ message: String) -> Int32 {
-            FileHandle.standardError.write(Data("edugo-server: \(PrintableText.make(message))\n".utf8))
+            FileHandle.standardError.write(Data("edugo-server: \(PrintableText.sanitize(message))\n".utf8))
             return 1
         }
         let courses: CourseFile
@@ -168,7 +183,7 @@ public enum ServerCourseImport {
                     try courses.checkPrerequisites(stored: stored)
                     try courses.checkCycles { chain[$0] }
                 }
-                print(PrintableText.make("Imported \(path) into \(PostgresDatabase.redacted(databaseURL)): \(summary.added) added, \(summary.updated) updated"))
+                print(PrintableText.sanitize("Imported \(path) into \(PostgresDatabase.redacted(databaseURL)): \(summary.added) added, \(summary.updated) updated"))
                 return 0
             } catch {
                 let reason: String = switch error as? AppError {

@@ -2,6 +2,7 @@ import ArgumentParser
 import Foundation
 import Logging
 import Server
+import SharedKernel
 
 @main
 struct EduGoServerCommand: AsyncParsableCommand {
@@ -40,19 +41,37 @@ struct EduGoServerCommand: AsyncParsableCommand {
     @Option(name: .customLong("log-level"), help: "trace, debug, info, notice, warning, error or critical.")
     var logLevel: Logger.Level = .info
 
+    @Option(
+        name: .customLong("rate-limit"),
+        help: ArgumentHelp("Requests a minute from one client address to sign-in, account creation and refresh; 0 is no limit.", valueName: "n")
+    )
+    var rateLimit = ServerLimits().requestsPerMinute
+
+    @Option(
+        name: .customLong("connection-timeout"),
+        help: ArgumentHelp("How long a connection may stay idle, or take to send a request's headers or body.", valueName: "seconds")
+    )
+    var connectionTimeout = Int(ServerLimits().connectionTimeout.components.seconds)
+
     func validate() throws {
         guard (0...65_535).contains(port) else { throw ValidationError("--port must be 0 to 65535") }
         guard (1...86_400).contains(accessTokenTTL) else { throw ValidationError("--access-token-ttl must be 1 to 86400 seconds") }
+        guard (0...1_000_000).contains(rateLimit) else { throw ValidationError("--rate-limit must be 0 to 1000000") }
+        guard (1...60).contains(connectionTimeout) else { throw ValidationError("--connection-timeout must be 1 to 60 seconds") }
     }
 
     func run() async throws {
+        var limits = ServerLimits()
+        limits.requestsPerMinute = rateLimit
+        limits.connectionTimeout = .seconds(connectionTimeout)
         let configuration = ServerConfiguration(
             host: host,
             port: port,
             dataDirectory: ServerConfiguration.dataDirectory(option: dataDir, environment: ProcessInfo.processInfo.environment),
             databaseURL: database,
             accessTokenTTL: accessTokenTTL,
-            logLevel: logLevel
+            logLevel: logLevel,
+            limits: limits
         )
         do {
             try await EduGoServer.run(configuration) { host, port in
@@ -60,7 +79,7 @@ struct EduGoServerCommand: AsyncParsableCommand {
                 FileHandle.standardOutput.write(Data("EduGo server listening on http://\(host):\(port)\n".utf8))
             }
         } catch {
-            FileHandle.standardError.write(Data("edugo-server: \(PrintableText.make(String(describing: error)))\n".utf8))
+            FileHandle.standardError.write(Data("edugo-server: \(PrintableText.sanitize(String(describing: error)))\n".utf8))
             throw ExitCode(1)
         }
     }

@@ -89,12 +89,37 @@ struct AccountRulesTests {
         ("Ana", "ana example@x.com", "password-1", .email),
         ("Ana", "@example.com", "password-1", .email),
         ("Ana", "ana@example.com", "1234567", .password),
+        // Issue 22: addresses that look like another's.
+        ("Ana", "de\u{200B}mo@edugo.dev", "password-1", .email),
+        ("Ana", "demo@edugo\u{202E}.dev", "password-1", .email),
+        ("Ana", "\u{2066}demo@edugo.dev", "password-1", .email),
+        ("Ana", "demo@edugo.dev\u{FEFF}", "password-1", .email),
+        ("Ana", "demo\u{00A0}x@edugo.dev", "password-1", .email),
+        ("Ana", "demo@edugo.d\u{E000}v", "password-1", .email),
+        // A name of one letter and 5,000 marks is one character, but not a name.
+        ("e" + String(repeating: "\u{301}", count: 5_000), "ana@example.com", "password-1", .name),
     ] as [(String, String, String, AccountField?)])
     func validate(name: String, email: String, password: String, field: AccountField?) {
         switch AccountRules.validate(name: name, email: email, password: password) {
         case .success: #expect(field == nil)
         case .failure(let rejection): #expect(rejection.field == field)
         }
+    }
+
+    @Test("one key for every form of an address: case, NFC and NFD, spaces around it", arguments: [
+        ("Demo@EduGo.dev", "demo@edugo.dev"),
+        (" demo@edugo.dev ", "demo@edugo.dev"),
+        ("jose\u{301}@example.com", "jos\u{E9}@example.com"),
+        ("JOS\u{C9}@EXAMPLE.COM", "jos\u{E9}@example.com"),
+        ("\u{130}stanbul@example.com", "i\u{307}stanbul@example.com"),
+    ])
+    func emailKey(email: String, key: String) {
+        #expect(AccountRules.emailKey(email).unicodeScalars.elementsEqual(key.unicodeScalars))
+    }
+
+    @Test("the email stored is the NFC form of what was typed")
+    func storedEmail() {
+        #expect(AccountRules.normalizedEmail(" jose\u{301}@example.com")?.unicodeScalars.elementsEqual("jos\u{E9}@example.com".unicodeScalars) == true)
     }
 }
 

@@ -79,6 +79,16 @@ struct CourseImportTests {
             message: entry1 + #"field "title" must not be empty"#
         ),
         BadFile(
+            name: "a title that is only an escape sequence and a bell (issue 22)",
+            contents: edited(#""title": "Swift Concurrency in Practice""#, #""title": "\u001b[2J\u0007""#),
+            message: entry1 + #"field "title" must not be empty"#
+        ),
+        BadFile(
+            name: "an instructor that is only a window title sequence and zero-width characters",
+            contents: edited(#""instructor": "María García""#, #""instructor": "\u001b]0;PWNED\u0007\u200b\u202e""#),
+            message: entry1 + #"field "instructor" must not be empty"#
+        ),
+        BadFile(
             name: "an unknown field (a typo)", contents: edited(#""prerequisite_id": null"#, #""prerequisit": "other""#),
             message: entry1 + #"unknown field "prerequisit""#
         ),

@@ -247,8 +247,8 @@ public actor InMemoryStore: CourseRepository, EnrollmentRepository, FavouritesRe
     // MARK: - AccountRepository
 
     public func authenticate(email: String, password: String) async throws(AppError) -> User {
-        let wanted = email.trimmingCharacters(in: .whitespaces).lowercased()
-        guard let entry = users.values.first(where: { $0.user.email.lowercased() == wanted }), entry.password == password else {
+        let wanted = AccountRules.emailKey(email)
+        guard let entry = users.values.first(where: { AccountRules.emailKey($0.user.email) == wanted }), entry.password == password else {
             throw .invalidCredentials
         }
         return entry.user
@@ -260,7 +260,7 @@ public actor InMemoryStore: CourseRepository, EnrollmentRepository, FavouritesRe
         case .success(let valid): account = valid
         case .failure(let rejection): throw .invalidAccount(rejection)
         }
-        guard !users.values.contains(where: { $0.user.email.lowercased() == account.email.lowercased() }) else { throw .emailTaken }
+        guard !users.values.contains(where: { AccountRules.emailKey($0.user.email) == AccountRules.emailKey(account.email) }) else { throw .emailTaken }
         nextID += 1
         let user = User(id: UserID(nextID), name: account.name, email: account.email, memberSince: now())
         users[user.id] = (user, account.password)
@@ -293,6 +293,13 @@ public actor InMemoryStore: CourseRepository, EnrollmentRepository, FavouritesRe
 
     public func revoke(family: String) async throws(AppError) {
         for (hash, entry) in refreshTokens where entry.record.family == family { refreshTokens[hash]?.revoked = true }
+    }
+
+    public func isLive(family: String, userID: UserID, now: Date) async throws(AppError) -> Bool {
+        guard users[userID] != nil else { return false }
+        return refreshTokens.values.contains { entry in
+            entry.record.family == family && entry.record.userID == userID && !entry.used && !entry.revoked && entry.record.expiresAt > now
+        }
     }
 }
 

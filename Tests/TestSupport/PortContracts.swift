@@ -438,6 +438,21 @@ extension ContractCase {
             try checkEqual(try await store.sessions.restoreSession(), nil, "nobody signed in")
             try checkEqual(try await store.accounts.authenticate(email: "new-a@example.com", password: "password-1").id, created.id, "authenticates")
         },
+        ContractCase(port: "accounts", name: "one address in any form is one account (NFC and NFD, any case); invisible characters are refused") { store in
+            let nfc = "jos\u{E9}.\u{C9}lise@example.com"
+            let nfd = "jose\u{301}.E\u{301}lise@example.com"
+            let created = try await store.accounts.register(name: "José Élise", email: nfc, password: "password-1")
+            try await checkThrows(.emailTaken) { () async throws(AppError) in
+                try await store.accounts.register(name: "Other", email: nfd.uppercased(), password: "password-1")
+            }
+            try checkEqual(try await store.accounts.authenticate(email: nfd, password: "password-1").id, created.id, "NFD signs in")
+            try checkEqual(try await store.accounts.authenticate(email: "JOSÉ.ÉLISE@EXAMPLE.COM", password: "password-1").id, created.id, "upper case signs in")
+            for invisible in ["de\u{200B}mo@edugo.dev", "demo@edugo\u{202E}.dev", "demo\u{2066}@edugo.dev", "de mo@edugo.dev"] {
+                try await checkThrows(.invalidAccount(AccountRejection(field: .email, message: "Enter a valid email address"))) { () async throws(AppError) in
+                    try await store.accounts.register(name: "Look Alike", email: invisible, password: "password-1")
+                }
+            }
+        },
     ]
 
     static let refreshTokens: [ContractCase] = [
@@ -463,6 +478,24 @@ extension ContractCase {
             try await store.refreshTokens.revoke(family: "f2")
             try await store.refreshTokens.revoke(family: "f2")
             try checkEqual(try await store.refreshTokens.rotate("live", to: "x3", expiresAt: now, now: now), .rejected, "revoked")
+        },
+        ContractCase(port: "refreshTokens", name: "a sign-in is live while a live token of it is stored: rotated yes; ended, expired or another learner's no") { store in
+            let demo = try await Contract.demo(store)
+            let other = try await store.accounts.register(name: "Other Learner", email: "live-other@example.com", password: "password-1")
+            let now = Date()
+            let later = now.addingTimeInterval(3600)
+            try await store.refreshTokens.issue(RefreshTokenRecord(hash: "a1", family: "fa", userID: demo.id, expiresAt: later), now: now)
+            try await store.refreshTokens.issue(RefreshTokenRecord(hash: "b1", family: "fb", userID: demo.id, expiresAt: later), now: now)
+            try await store.refreshTokens.issue(RefreshTokenRecord(hash: "c1", family: "fc", userID: demo.id, expiresAt: now.addingTimeInterval(60)), now: now)
+
+            try checkEqual(try await store.refreshTokens.isLive(family: "fa", userID: demo.id, now: now), true, "new")
+            _ = try await store.refreshTokens.rotate("a1", to: "a2", expiresAt: later, now: now)
+            try checkEqual(try await store.refreshTokens.isLive(family: "fa", userID: demo.id, now: now), true, "rotated")
+            try checkEqual(try await store.refreshTokens.isLive(family: "fa", userID: other.id, now: now), false, "another learner's")
+            try await store.refreshTokens.revoke(family: "fb")
+            try checkEqual(try await store.refreshTokens.isLive(family: "fb", userID: demo.id, now: now), false, "ended")
+            try checkEqual(try await store.refreshTokens.isLive(family: "fc", userID: demo.id, now: now.addingTimeInterval(120)), false, "expired")
+            try checkEqual(try await store.refreshTokens.isLive(family: "nope", userID: demo.id, now: now), false, "unknown")
         },
     ]
 

@@ -64,6 +64,16 @@ public final class PostgresTestDatabase: Sendable {
         try? await Self.administer(admin, "DROP DATABASE IF EXISTS \(name) WITH (FORCE)")
     }
 
+    /// The database as if its server went away (`false`: every connection to it is ended and
+    /// no new one is let in) or came back (`true`), while the cluster serves other tests.
+    public func setReachable(_ reachable: Bool) async throws {
+        guard let admin = PostgresTestCluster.adminURL else { throw ServerTestError("EDUGO_TEST_POSTGRES is not set") }
+        try await Self.administer(admin, "ALTER DATABASE \(name) ALLOW_CONNECTIONS \(reachable)")
+        if !reachable {
+            try await Self.administer(admin, "SELECT pg_terminate_backend(pid) FROM pg_stat_activity WHERE datname = '\(name)'")
+        }
+    }
+
     /// One statement on the cluster's own database, on a connection of its own.
     private static func administer(_ admin: String, _ sql: String) async throws {
         var logger = Logger(label: "edugo-tests-postgres-admin")

@@ -235,5 +235,54 @@ extension Components {
                 self.body = body
             }
         }
+        public struct Unavailable: Sendable, Hashable {
+            /// - Remark: Generated from `#/components/responses/Unavailable/headers`.
+            public struct Headers: Sendable, Hashable {
+                /// Seconds to wait before trying again.
+                ///
+                /// - Remark: Generated from `#/components/responses/Unavailable/headers/Retry-After`.
+                public var retryAfter: Swift.Int64
+                /// Creates a new `Headers`.
+                ///
+                /// - Parameters:
+                ///   - retryAfter: Seconds to wait before trying again.
+                public init(retryAfter: Swift.Int64) {
+                    self.retryAfter = retryAfter
+                }
+            }
+            /// Received HTTP response headers
+            public var headers: Components.Responses.Unavailable.Headers
+            /// - Remark: Generated from `#/components/responses/Unavailable/content`.
+            @frozen public enum Body: Sendable, Hashable {
+                /// - Remark: Generated from `#/components/responses/Unavailable/content/application\/json`.
+                case json(Components.Schemas._Error)
+                /// The associated value of the enum case if `self` is `.json`.
+                ///
+                /// - Throws: An error if `self` is not `.json`.
+                /// - SeeAlso: `.json`.
+                public var json: Components.Schemas._Error {
+                    get throws {
+                        switch self {
+                        case let .json(body):
+                            return body
+                        }
+                    }
+                }
+            }
+            /// Received HTTP response body
+            public var body: Components.Responses.Unavailable.Body
+            /// Creates a new `Unavailable`.
+            ///
+            /// - Parameters:
+            ///   - headers: Received HTTP response headers
+            ///   - body: Received HTTP response body
+            public init(
+                headers: Components.Responses.Unavailable.Headers,
+                body: Components.Responses.Unavailable.Body
+            ) {
+                self.headers = headers
+                self.body = body
+            }
+        }
     }
 }

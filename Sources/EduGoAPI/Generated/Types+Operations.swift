@@ -309,6 +309,52 @@ public enum Operations {
                     }
                 }
             }
+            /// `rate_limited`: too many failed sign-ins for this email, or too many requests from this client address.
+            ///
+            /// - Remark: Generated from `#/paths//v1/accounts/post(createAccount)/responses/429`.
+            ///
+            /// HTTP response code: `429 tooManyRequests`.
+            case tooManyRequests(Components.Responses.RateLimited)
+            /// The associated value of the enum case if `self` is `.tooManyRequests`.
+            ///
+            /// - Throws: An error if `self` is not `.tooManyRequests`.
+            /// - SeeAlso: `.tooManyRequests`.
+            public var tooManyRequests: Components.Responses.RateLimited {
+                get throws {
+                    switch self {
+                    case let .tooManyRequests(response):
+                        return response
+                    default:
+                        try throwUnexpectedResponseStatus(
+                            expectedStatus: "tooManyRequests",
+                            response: self
+                        )
+                    }
+                }
+            }
+            /// `unavailable`: the server is too busy to check a password now, or its database is out of reach.
+            ///
+            /// - Remark: Generated from `#/paths//v1/accounts/post(createAccount)/responses/503`.
+            ///
+            /// HTTP response code: `503 serviceUnavailable`.
+            case serviceUnavailable(Components.Responses.Unavailable)
+            /// The associated value of the enum case if `self` is `.serviceUnavailable`.
+            ///
+            /// - Throws: An error if `self` is not `.serviceUnavailable`.
+            /// - SeeAlso: `.serviceUnavailable`.
+            public var serviceUnavailable: Components.Responses.Unavailable {
+                get throws {
+                    switch self {
+                    case let .serviceUnavailable(response):
+                        return response
+                    default:
+                        try throwUnexpectedResponseStatus(
+                            expectedStatus: "serviceUnavailable",
+                            response: self
+                        )
+                    }
+                }
+            }
             /// Undocumented response.
             ///
             /// A response with a code that is not documented in the OpenAPI document.
@@ -342,9 +388,12 @@ public enum Operations {
     }
     /// Sign in with email and password.
     ///
-    /// An unknown email and a wrong password give the same answer, in the same time. After 10
-    /// failures for one email in 15 minutes the email is refused with 429 until the window
-    /// has room again (`Retry-After`, in seconds).
+    /// An unknown email and a wrong password give the same answer, in the same time. Attempts
+    /// are counted before they are checked: after 10 failures for one email from one client
+    /// address in 15 minutes (or 100 from all addresses) the email is refused there with 429
+    /// until the window has room again (`Retry-After`, in seconds). Each client address may
+    /// send 20 sign-ins a minute (429 past it). A sign-in that would wait over 3 s for a
+    /// password-hashing slot gets 503 `unavailable` with `Retry-After`.
     ///
     ///
     /// - Remark: HTTP `POST /v1/sessions`.
@@ -527,7 +576,7 @@ public enum Operations {
                     }
                 }
             }
-            /// `rate_limited`: too many failed sign-ins for this email.
+            /// `rate_limited`: too many failed sign-ins for this email, or too many requests from this client address.
             ///
             /// - Remark: Generated from `#/paths//v1/sessions/post(signIn)/responses/429`.
             ///
@@ -545,6 +594,29 @@ public enum Operations {
                     default:
                         try throwUnexpectedResponseStatus(
                             expectedStatus: "tooManyRequests",
+                            response: self
+                        )
+                    }
+                }
+            }
+            /// `unavailable`: the server is too busy to check a password now, or its database is out of reach.
+            ///
+            /// - Remark: Generated from `#/paths//v1/sessions/post(signIn)/responses/503`.
+            ///
+            /// HTTP response code: `503 serviceUnavailable`.
+            case serviceUnavailable(Components.Responses.Unavailable)
+            /// The associated value of the enum case if `self` is `.serviceUnavailable`.
+            ///
+            /// - Throws: An error if `self` is not `.serviceUnavailable`.
+            /// - SeeAlso: `.serviceUnavailable`.
+            public var serviceUnavailable: Components.Responses.Unavailable {
+                get throws {
+                    switch self {
+                    case let .serviceUnavailable(response):
+                        return response
+                    default:
+                        try throwUnexpectedResponseStatus(
+                            expectedStatus: "serviceUnavailable",
                             response: self
                         )
                     }
@@ -762,6 +834,29 @@ public enum Operations {
                     default:
                         try throwUnexpectedResponseStatus(
                             expectedStatus: "unprocessableContent",
+                            response: self
+                        )
+                    }
+                }
+            }
+            /// `rate_limited`: too many failed sign-ins for this email, or too many requests from this client address.
+            ///
+            /// - Remark: Generated from `#/paths//v1/sessions/refresh/post(refreshSession)/responses/429`.
+            ///
+            /// HTTP response code: `429 tooManyRequests`.
+            case tooManyRequests(Components.Responses.RateLimited)
+            /// The associated value of the enum case if `self` is `.tooManyRequests`.
+            ///
+            /// - Throws: An error if `self` is not `.tooManyRequests`.
+            /// - SeeAlso: `.tooManyRequests`.
+            public var tooManyRequests: Components.Responses.RateLimited {
+                get throws {
+                    switch self {
+                    case let .tooManyRequests(response):
+                        return response
+                    default:
+                        try throwUnexpectedResponseStatus(
+                            expectedStatus: "tooManyRequests",
                             response: self
                         )
                     }

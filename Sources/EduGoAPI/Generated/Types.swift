@@ -29,9 +29,12 @@ public protocol APIProtocol: Sendable {
     func createAccount(_ input: Operations.CreateAccount.Input) async throws -> Operations.CreateAccount.Output
     /// Sign in with email and password.
     ///
-    /// An unknown email and a wrong password give the same answer, in the same time. After 10
-    /// failures for one email in 15 minutes the email is refused with 429 until the window
-    /// has room again (`Retry-After`, in seconds).
+    /// An unknown email and a wrong password give the same answer, in the same time. Attempts
+    /// are counted before they are checked: after 10 failures for one email from one client
+    /// address in 15 minutes (or 100 from all addresses) the email is refused there with 429
+    /// until the window has room again (`Retry-After`, in seconds). Each client address may
+    /// send 20 sign-ins a minute (429 past it). A sign-in that would wait over 3 s for a
+    /// password-hashing slot gets 503 `unavailable` with `Retry-After`.
     ///
     ///
     /// - Remark: HTTP `POST /v1/sessions`.
@@ -142,9 +145,12 @@ extension APIProtocol {
     }
     /// Sign in with email and password.
     ///
-    /// An unknown email and a wrong password give the same answer, in the same time. After 10
-    /// failures for one email in 15 minutes the email is refused with 429 until the window
-    /// has room again (`Retry-After`, in seconds).
+    /// An unknown email and a wrong password give the same answer, in the same time. Attempts
+    /// are counted before they are checked: after 10 failures for one email from one client
+    /// address in 15 minutes (or 100 from all addresses) the email is refused there with 429
+    /// until the window has room again (`Retry-After`, in seconds). Each client address may
+    /// send 20 sign-ins a minute (429 past it). A sign-in that would wait over 3 s for a
+    /// password-hashing slot gets 503 `unavailable` with `Retry-After`.
     ///
     ///
     /// - Remark: HTTP `POST /v1/sessions`.

@@ -14,6 +14,8 @@ struct EduGoAPIHandler: APIProtocol {
     let accounts: any AccountRepository
     let tokens: TokenService
     let signInLimiter: SignInRateLimiter
+    let clientLimits: ClientRateLimiter
+    let hashGate: HashGate
 
     static let pageSizes = 1...100
     static let defaultPageSize = 20
@@ -27,32 +29,40 @@ struct EduGoAPIHandler: APIProtocol {
 
     func createAccount(_ input: Operations.CreateAccount.Input) async throws -> Operations.CreateAccount.Output {
         guard case .json(let form) = input.body else { throw APIFailure.invalidRequest(.badRequest, "Send JSON.") }
-        let user = try await call { () async throws(AppError) in
+        let address = try await admit(.createAccount)
+        let user = try await hashGate.run(from: address) { () async throws -> User in
             try await accounts.register(name: form.name, email: form.email, password: form.password)
         }
         let issued = try await tokens.startSession(for: user.id)
         return .created(.init(body: .json(.init(issued, user: user))))
     }
 
+    /// A sign-in is counted before its password is checked (`SignInRateLimiter`), and checked
+    /// in a hashing slot of the client's turn (`HashGate`).
     func signIn(_ input: Operations.SignIn.Input) async throws -> Operations.SignIn.Output {
         guard case .json(let credentials) = input.body else { throw APIFailure.invalidRequest(.badRequest, "Send JSON.") }
-        if let wait = await signInLimiter.retryAfter(for: credentials.email) { throw APIFailure.rateLimited(retryAfter: wait) }
+        let address = try await admit(.signIn)
+        let attempt = try await signInLimiter.reserve(email: credentials.email, address: address)
         let user: User
         do {
-            user = try await accounts.authenticate(email: credentials.email, password: credentials.password)
-        } catch .invalidCredentials {
-            await signInLimiter.recordFailure(for: credentials.email)
+            user = try await hashGate.run(from: address) { () async throws -> User in
+                try await accounts.authenticate(email: credentials.email, password: credentials.password)
+            }
+        } catch AppError.invalidCredentials {
+            await signInLimiter.settle(attempt, .failed)
             throw APIFailure(.invalidCredentials)
         } catch {
-            throw APIFailure(error)
+            await signInLimiter.settle(attempt, .notMade)
+            throw error
         }
-        await signInLimiter.recordSuccess(for: credentials.email)
+        await signInLimiter.settle(attempt, .succeeded)
         let issued = try await tokens.startSession(for: user.id)
         return .created(.init(body: .json(.init(issued, user: user))))
     }
 
     func refreshSession(_ input: Operations.RefreshSession.Input) async throws -> Operations.RefreshSession.Output {
         guard case .json(let request) = input.body else { throw APIFailure.invalidRequest(.badRequest, "Send JSON.") }
+        _ = try await admit(.refresh)
         let (userID, issued) = try await tokens.refresh(request.refreshToken)
         let user = try await call { () async throws(AppError) in try await profiles.user(id: userID) }
         return .ok(.init(body: .json(.init(issued, user: user))))
@@ -201,6 +211,13 @@ struct EduGoAPIHandler: APIProtocol {
         }
         let course = try await call { () async throws(AppError) in try await courses.course(id: id) }
         return .init(course: course, enrollment: enrollment)
+    }
+
+    /// The client's address, once its bucket for `route` has room (else 429).
+    private func admit(_ route: ClientRateLimiter.Route) async throws(APIFailure) -> String {
+        let address = ClientAddress.current
+        if let wait = await clientLimits.admit(route, from: address) { throw .tooManyRequests(retryAfter: wait) }
+        return address
     }
 
     /// The learner named by this request's bearer token, whose account still exists.

@@ -40,7 +40,7 @@ struct PlatformStores: Sendable {
             accounts: PostgresAccountRepository(database: database, hasher: OffThreadHasher(hasher: passwordHasher)),
             refreshTokens: PostgresRefreshTokenRepository(database: database),
             signingKey: try await database.signingKey(),
-            signInLimiter: SignInRateLimiter(log: PostgresSignInFailures(database: database), now: now)
+            signInLimiter: SignInRateLimiter(log: PostgresSignInAttempts(database: database), now: now)
         )
     }
 

@@ -1,99 +1,163 @@
 import Foundation
 import PostgresStore
+import SharedKernel
 
-/// SPEC: after 10 failed sign-ins for one email in 15 minutes, that email is refused until the
-/// oldest failure leaves the window. The rule is here once; where the failures are kept is a
-/// `SignInFailureLog`: in the process (SQLite, one process) or in PostgreSQL (every process
-/// counts the same failures).
+/// SPEC's limit on password guesses. An attempt is counted *before* its password is checked
+/// (reserved, then settled), so however many guesses arrive at once, no more than the limit
+/// are ever checked. Two counts, both over a 15-minute window:
+/// - per email and client address: 10, so a guesser elsewhere cannot lock the owner out;
+/// - per email over every address: 100, so guessing from many addresses is bounded too.
+/// The rule is here once; where attempts are kept is a `SignInAttemptLog`: in the process
+/// (SQLite, one process) or in PostgreSQL (every server process counts the same attempts).
 struct SignInRateLimiter: Sendable {
-    let limit: Int
-    let window: TimeInterval
-    private let log: any SignInFailureLog
+    struct Policy: Sendable {
+        var perAddress = 10
+        var perEmail = 100
+        var window: TimeInterval = 15 * 60
+    }
+
+    let policy: Policy
+    private let log: any SignInAttemptLog
     private let now: @Sendable () -> Date
 
-    init(
-        limit: Int = 10, window: TimeInterval = 15 * 60, log: any SignInFailureLog = InMemorySignInFailures(),
-        now: @escaping @Sendable () -> Date = Date.init
-    ) {
-        self.limit = limit
-        self.window = window
+    init(policy: Policy = Policy(), log: any SignInAttemptLog = InMemorySignInAttempts(), now: @escaping @Sendable () -> Date = Date.init) {
+        self.policy = policy
         self.log = log
         self.now = now
     }
 
-    /// Seconds until `email` may try again, or `nil` when it may now.
-    func retryAfter(for email: String) async -> Int? {
+    /// Counts an attempt of `email` from `address` before it is checked, or refuses it with
+    /// the seconds until the oldest attempt that holds the limit leaves the window.
+    func reserve(email: String, address: String) async throws(APIFailure) -> SignInAttempt {
         let now = self.now()
-        let recent = await log.failures(of: Self.key(email), since: now.addingTimeInterval(-window))
-        guard recent.count >= limit, let oldest = recent.first else { return nil }
-        return max(1, Int((oldest.addingTimeInterval(window).timeIntervalSince(now)).rounded(.up)))
-    }
-
-    func recordFailure(for email: String) async {
-        let now = self.now()
-        await log.record(Self.key(email), at: now, forgettingBefore: now.addingTimeInterval(-window))
-    }
-
-    func recordSuccess(for email: String) async {
-        await log.clear(Self.key(email))
-    }
-
-    /// One email however it is typed (spaces around it, case).
-    private static func key(_ email: String) -> String {
-        email.trimmingCharacters(in: .whitespaces).lowercased()
-    }
-}
-
-/// Where failed sign-ins are kept, by folded email.
-protocol SignInFailureLog: Sendable {
-    /// The failures of `key` after `since`, oldest first.
-    func failures(of key: String, since: Date) async -> [Date]
-    /// Notes a failure, and forgets this key's failures from before `forgettingBefore`.
-    func record(_ key: String, at date: Date, forgettingBefore: Date) async
-    /// Forgets a key's failures (it signed in).
-    func clear(_ key: String) async
-}
-
-/// Failures kept in this process.
-actor InMemorySignInFailures: SignInFailureLog {
-    private var failures: [String: [Date]] = [:]
-
-    /// Failures for ever new emails must not grow without end: past this many emails, the
-    /// ones whose failures all left the window are forgotten.
-    static let pruneAbove = 10_000
-
-    func failures(of key: String, since: Date) -> [Date] {
-        let recent = (failures[key] ?? []).filter { $0 > since }
-        failures[key] = recent.isEmpty ? nil : recent
-        return recent
-    }
-
-    func record(_ key: String, at date: Date, forgettingBefore cutoff: Date) {
-        failures[key] = failures(of: key, since: cutoff) + [date]
-        if failures.count > Self.pruneAbove {
-            failures = failures.filter { $0.value.contains { $0 > cutoff } }
+        let key = AccountRules.emailKey(email)
+        let reservation: AttemptReservation
+        do {
+            reservation = try await log.reserve(key: key, address: address, at: now, since: now.addingTimeInterval(-policy.window), policy: policy)
+        } catch {
+            throw APIFailure(error)
+        }
+        switch reservation {
+        case .reserved(let id):
+            return SignInAttempt(key: key, address: address, id: id)
+        case .refused(let oldest):
+            throw APIFailure.rateLimited(retryAfter: max(1, Int(oldest.addingTimeInterval(policy.window).timeIntervalSince(now).rounded(.up))))
         }
     }
 
-    func clear(_ key: String) {
-        failures[key] = nil
+    /// What the attempt turned out to be: a success forgets this address's failures for the
+    /// email; a failure stays counted; an attempt that never checked a password (the server
+    /// was busy or its store failed) is taken back.
+    func settle(_ attempt: SignInAttempt, _ outcome: SignInOutcome) async {
+        switch outcome {
+        case .failed: return
+        case .succeeded: await log.forget(key: attempt.key, address: attempt.address)
+        case .notMade: await log.takeBack(key: attempt.key, id: attempt.id)
+        }
     }
 }
 
-/// Failures kept in the PostgreSQL database, shared by every server process. A database that
-/// does not answer limits nobody (and the sign-in then fails on its own).
-struct PostgresSignInFailures: SignInFailureLog {
+/// One counted sign-in attempt, to settle once its password was checked.
+struct SignInAttempt: Hashable, Sendable {
+    let key: String
+    let address: String
+    let id: Int64
+}
+
+enum SignInOutcome: Sendable {
+    case succeeded
+    case failed
+    case notMade
+}
+
+/// Where counted attempts are kept, by email key and client address.
+protocol SignInAttemptLog: Sendable {
+    /// In one step: forgets `key`'s attempts from before `since`, and when both of `policy`'s
+    /// counts are under their limits notes a new attempt; otherwise names the oldest attempt
+    /// of the count that is full.
+    func reserve(key: String, address: String, at date: Date, since: Date, policy: SignInRateLimiter.Policy) async throws(AppError) -> AttemptReservation
+    /// Forgets `key`'s attempts from `address` (it signed in from there).
+    func forget(key: String, address: String) async
+    /// Forgets one attempt that checked no password.
+    func takeBack(key: String, id: Int64) async
+}
+
+/// The rule both logs apply to the attempts they hold (oldest first).
+enum AttemptCount {
+    static func decide(_ attempts: [(address: String, at: Date)], address: String, policy: SignInRateLimiter.Policy) -> Date? {
+        let fromAddress = attempts.filter { $0.address == address }
+        if fromAddress.count >= policy.perAddress { return fromAddress[0].at }
+        if attempts.count >= policy.perEmail { return attempts[0].at }
+        return nil
+    }
+}
+
+/// Attempts kept in this process: an actor, so a reservation is one step.
+actor InMemorySignInAttempts: SignInAttemptLog {
+    private struct Attempt {
+        let id: Int64
+        let address: String
+        let at: Date
+    }
+
+    private var attempts: [String: [Attempt]] = [:]
+    private var nextID: Int64 = 1
+
+    /// Attempts for ever new emails must not grow without end: past this many emails, the
+    /// ones whose attempts all left the window are forgotten.
+    static let pruneAbove = 10_000
+
+    func reserve(key: String, address: String, at date: Date, since: Date, policy: SignInRateLimiter.Policy) -> AttemptReservation {
+        let recent = (attempts[key] ?? []).filter { $0.at > since }
+        if let oldest = AttemptCount.decide(recent.map { ($0.address, $0.at) }, address: address, policy: policy) {
+            attempts[key] = recent
+            return .refused(oldest: oldest)
+        }
+        let id = nextID
+        nextID += 1
+        attempts[key] = recent + [Attempt(id: id, address: address, at: date)]
+        if attempts.count > Self.pruneAbove {
+            attempts = attempts.filter { $0.value.contains { $0.at > since } }
+        }
+        return .reserved(id: id)
+    }
+
+    func forget(key: String, address: String) {
+        attempts[key]?.removeAll { $0.address == address }
+        if attempts[key]?.isEmpty == true { attempts[key] = nil }
+    }
+
+    func takeBack(key: String, id: Int64) {
+        attempts[key]?.removeAll { $0.id == id }
+        if attempts[key]?.isEmpty == true { attempts[key] = nil }
+    }
+}
+
+/// Attempts kept in the PostgreSQL database, shared by every server process; a reservation
+/// is one transaction under a lock of its email key.
+struct PostgresSignInAttempts: SignInAttemptLog {
     let database: PostgresDatabase
 
-    func failures(of key: String, since: Date) async -> [Date] {
-        (try? await database.signInFailures(emailKey: key, since: since)) ?? []
+    func reserve(key: String, address: String, at date: Date, since: Date, policy: SignInRateLimiter.Policy) async throws(AppError) -> AttemptReservation {
+        let id = try await database.reserveSignInAttempt(emailKey: key, address: address, at: date, since: since) { attempts in
+            AttemptCount.decide(attempts, address: address, policy: policy)
+        }
+        switch id {
+        case .success(let id): return .reserved(id: id)
+        case .failure(let refusal): return .refused(oldest: refusal.oldest)
+        }
     }
 
-    func record(_ key: String, at date: Date, forgettingBefore cutoff: Date) async {
-        try? await database.recordSignInFailure(emailKey: key, at: date, forgetBefore: cutoff)
+    func forget(key: String, address: String) async {
+        try? await database.forgetSignInAttempts(emailKey: key, address: address)
     }
 
-    func clear(_ key: String) async {
-        try? await database.clearSignInFailures(emailKey: key)
+    func takeBack(key: String, id: Int64) async {
+        try? await database.takeBackSignInAttempt(id: id)
     }
+}
+
+enum AttemptReservation: Hashable, Sendable {
+    case reserved(id: Int64)
+    case refused(oldest: Date)
 }

@@ -28,6 +28,15 @@ enum SigningKey {
             return key
         }
         guard errno == EEXIST else { throw SigningKeyError(path: path, reason: String(cString: strerror(errno))) }
+        // Only a regular file is read: a device (`/dev/zero`) never ends, a FIFO blocks.
+        let kind: URLResourceValues
+        do {
+            kind = try URL(fileURLWithPath: path).resolvingSymlinksInPath().resourceValues(forKeys: [.isRegularFileKey, .fileSizeKey])
+        } catch {
+            throw SigningKeyError(path: path, reason: error.localizedDescription)
+        }
+        guard kind.isRegularFile == true else { throw SigningKeyError(path: path, reason: "not a regular file") }
+        guard (kind.fileSize ?? 0) <= 32 else { throw SigningKeyError(path: path, reason: "the file is not a key of 32 bytes") }
         // Another server may be writing it this very moment: a short file is waited for.
         for _ in 0..<50 {
             guard let data = FileManager.default.contents(atPath: path) else {

@@ -81,7 +81,9 @@ struct TokenService: Sendable {
         try await refreshTokens.revoke(family: caller.family)
     }
 
-    /// The caller named by an `Authorization: Bearer` header.
+    /// The caller named by an `Authorization: Bearer` header, whose sign-in still goes on:
+    /// once it ended (log out, a replayed refresh token, the account gone) its access tokens
+    /// are refused at once, on every server of the store, not when they expire.
     func caller(authorization: String?) async throws(APIFailure) -> Caller {
         guard let authorization, authorization.count < 4096,
               authorization.lowercased().hasPrefix("bearer ")
@@ -91,7 +93,11 @@ struct TokenService: Sendable {
         do { claims = try await keys.verify(token, as: AccessClaims.self) } catch { throw .unauthorized }
         guard let id = Int64(claims.sub.value) else { throw .unauthorized }
         guard claims.exp.value > now() else { throw .tokenExpired }
-        return Caller(userID: UserID(id), family: claims.sid)
+        let caller = Caller(userID: UserID(id), family: claims.sid)
+        let live: Bool
+        do { live = try await refreshTokens.isLive(family: caller.family, userID: caller.userID, now: now()) } catch { throw APIFailure(error) }
+        guard live else { throw .unauthorized }
+        return caller
     }
 
     private func accessToken(for userID: UserID, family: String) async throws -> String {

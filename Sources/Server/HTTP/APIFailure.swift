@@ -24,8 +24,26 @@ struct APIFailure: Error, Hashable, Sendable {
     static let notFound = APIFailure(status: .notFound, code: "not_found", message: "There is nothing at this address.")
     static let payloadTooLarge = APIFailure(status: .contentTooLarge, code: "payload_too_large", message: "The request is larger than 64 KiB.")
 
+    static let bodyTimeout = APIFailure(status: .requestTimeout, code: "invalid_request", message: "The request body did not arrive in time.")
+
+    /// Every slot for password hashing stayed taken for longer than a learner should wait.
+    static let busy = APIFailure(
+        status: .serviceUnavailable, code: "unavailable", message: "The server is busy — try again in a moment.", retryAfter: 1
+    )
+
+    /// Seconds a client is asked to wait before trying again after a 503.
+    static let unavailableRetryAfter = 2
+
     static func invalidRequest(_ status: HTTPResponse.Status, _ message: String) -> APIFailure {
         APIFailure(status: status, code: "invalid_request", message: message)
+    }
+
+    /// Too many requests to an unauthenticated route from one client address.
+    static func tooManyRequests(retryAfter: Int) -> APIFailure {
+        APIFailure(
+            status: .tooManyRequests, code: "rate_limited",
+            message: "Too many requests from your address — try again in \(retryAfter) s", retryAfter: retryAfter
+        )
     }
 
     static func rateLimited(retryAfter: Int) -> APIFailure {
@@ -33,6 +51,14 @@ struct APIFailure: Error, Hashable, Sendable {
             status: .tooManyRequests, code: "rate_limited",
             message: AppError.tooManyAttempts(retryAfterSeconds: retryAfter).userMessage, retryAfter: retryAfter
         )
+    }
+
+    /// What anything thrown below the router is for the client: an `APIFailure` as it is, an
+    /// `AppError` by the table below, anything else nil.
+    static func from(_ error: any Error) -> APIFailure? {
+        if let failure = error as? APIFailure { return failure }
+        if let error = error as? AppError { return APIFailure(error) }
+        return nil
     }
 
     /// The API's answer for a failure of the domain or the store.
@@ -62,7 +88,7 @@ struct APIFailure: Error, Hashable, Sendable {
             }
             self.init(status: .conflict, code: code, message: refusal.message)
         case .connectivity, .unreachable, .storage, .cancelled:
-            self.init(status: .serviceUnavailable, code: "unavailable", message: error.userMessage)
+            self.init(status: .serviceUnavailable, code: "unavailable", message: error.userMessage, retryAfter: Self.unavailableRetryAfter)
         }
     }
 }

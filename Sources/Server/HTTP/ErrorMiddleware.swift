@@ -2,27 +2,36 @@ import Foundation
 import HTTPTypes
 import Hummingbird
 import Logging
+import NIOCore
 import OpenAPIRuntime
+import SharedKernel
 
 /// The edge of every request: one JSON log line with its id, status and duration; bodies over
 /// 64 KiB refused before anything reads them; and every failure written as SPEC's
 /// `{"error", "message"}`, so no input, however malformed, becomes a 500.
+///
+/// The log line holds the operation, the status, the error code and, for a 5xx, the
+/// failure's kind (`Self.cause`): never a request's headers, body or decoded input, which
+/// the generated `ServerError` carries whole (a password, a bearer token).
 struct ErrorMiddleware<Context: RequestContext>: RouterMiddleware {
     static var bodyLimit: Int { 64 * 1024 }
 
     let routes: KnownRoutes
+    /// How long a request's body may take to arrive.
+    let bodyTimeLimit: Duration
 
     func handle(_ request: Request, context: Context, next: (Request, Context) async throws -> Response) async throws -> Response {
         let started = ContinuousClock.now
         let logger = context.logger
         logger.debug("request started", metadata: ["method": .string(request.method.rawValue), "path": .string(request.uri.path)])
         var response: Response
-        var failure: (any Error)?
+        var failure: (error: any Error, answer: APIFailure)?
         do {
             response = try await answer(request, context: context, next: next)
         } catch {
-            failure = error
-            response = Self.response(for: self.failure(for: error, path: request.uri.path))
+            let answer = self.failure(for: error, path: request.uri.path)
+            failure = (error, answer)
+            response = Self.response(for: answer)
         }
         if let id = logger[metadataKey: "hb.request.id"] { response.headers[Self.requestIDField] = id.description }
         let elapsed = ContinuousClock.now - started
@@ -32,26 +41,66 @@ struct ErrorMiddleware<Context: RequestContext>: RouterMiddleware {
             "status": .stringConvertible(response.status.code),
             "duration_ms": .string(String(format: "%.2f", Double(elapsed.components.attoseconds) / 1e15 + Double(elapsed.components.seconds) * 1000)),
         ]
-        if let failure, response.status.code >= 500 { metadata["error"] = .string(String(describing: failure)) }
+        if let failure {
+            metadata["error"] = .string(failure.answer.code)
+            if let operation = (failure.error as? ServerError)?.operationID { metadata["operation"] = .string(operation) }
+            if response.status.code >= 500 { metadata["cause"] = .string(Self.cause(of: failure.error)) }
+        }
         logger.log(level: response.status.code >= 500 ? .error : .info, "request", metadata: metadata)
         return response
     }
 
     private func answer(_ request: Request, context: Context, next: (Request, Context) async throws -> Response) async throws -> Response {
-        var request = request
         if let length = request.headers[.contentLength].flatMap(Int.init), length > Self.bodyLimit {
             throw APIFailure.payloadTooLarge
         }
-        // A body without a length (chunked) is read up to the limit, and no further.
-        do { _ = try await request.collectBody(upTo: Self.bodyLimit) } catch { throw APIFailure.payloadTooLarge }
-        return try await next(request, context)
+        // No body to wait for (most GETs): nothing to read, nothing to time.
+        if request.headers[.contentLength] == nil, request.headers[.transferEncoding] == nil { return try await next(request, context) }
+        // A body without a length (chunked) is read up to the limit, and no further, within
+        // the body's time limit: a client that stops half-way holds nothing for long.
+        let limit = bodyTimeLimit
+        var collected = request
+        do {
+            collected = try await withThrowingTaskGroup(of: Request?.self) { group in
+                group.addTask {
+                    var reading = request
+                    _ = try await reading.collectBody(upTo: Self.bodyLimit)
+                    return reading
+                }
+                group.addTask {
+                    try await Task.sleep(for: limit)
+                    return nil
+                }
+                defer { group.cancelAll() }
+                guard let first = try await group.next(), let read = first else { throw APIFailure.bodyTimeout }
+                return read
+            }
+        } catch let error as APIFailure {
+            throw error
+        } catch is NIOTooManyBytesError {
+            throw APIFailure.payloadTooLarge
+        } catch {
+            // Broken chunking, or the client went away half-way.
+            throw APIFailure.invalidRequest(.badRequest, "The request body could not be read.")
+        }
+        return try await next(collected, context)
+    }
+
+    /// What went wrong, for the log: a store's own technical message (which names no
+    /// request value), else only the type of the failure.
+    static func cause(of error: any Error) -> String {
+        let inner = (error as? ServerError)?.underlyingError ?? error
+        let text: String = switch inner {
+        case let error as AppError: error.technicalMessage
+        case let failure as APIFailure: failure.code
+        default: String(reflecting: type(of: inner))
+        }
+        return String(PrintableText.sanitize(text).prefix(300))
     }
 
     /// What the client is told for an error from anywhere below.
     func failure(for error: any Error, path: String) -> APIFailure {
         switch error {
-        case let failure as APIFailure:
-            return failure
         case let error as ServerError:
             return Self.failure(forServerError: error)
         case let error as HTTPError:
@@ -69,6 +118,7 @@ struct ErrorMiddleware<Context: RequestContext>: RouterMiddleware {
                 return APIFailure(status: error.status, code: error.status.code < 500 ? "invalid_request" : "internal", message: error.status.reasonPhrase)
             }
         default:
+            if let failure = APIFailure.from(error) { return failure }
             return APIFailure(status: .internalServerError, code: "internal", message: "Something went wrong on the server.")
         }
     }
@@ -78,7 +128,8 @@ struct ErrorMiddleware<Context: RequestContext>: RouterMiddleware {
     /// broken JSON is 400, JSON of the wrong shape 422; a path or query value not of its type
     /// is 400.
     private static func failure(forServerError error: ServerError) -> APIFailure {
-        if let failure = error.underlyingError as? APIFailure { return failure }
+        // A failure of the operation itself (the store away, a refusal), not of the request.
+        if let failure = APIFailure.from(error.underlyingError) { return failure }
         guard let decoding = error.underlyingError as? DecodingError, [.post, .patch].contains(error.request.method) else {
             return .invalidRequest(.badRequest, "The request is not one this address takes: \(error.causeDescription)")
         }

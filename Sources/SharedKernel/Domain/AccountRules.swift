@@ -59,15 +59,32 @@ public enum AccountRules {
         password.count >= minimumPasswordLength
     }
 
-    /// The email trimmed, when it looks like one: one `@`, something before it, a dotted domain
-    /// after it, no spaces or control characters.
+    /// The one form of an email that every store and limit compares: trimmed, NFC, lower case.
+    /// Two spellings of one address (`Ana@X.org`, a decomposed `é`) are one key.
+    public static func emailKey(_ email: String) -> String {
+        email.trimmingCharacters(in: .whitespaces).precomposedStringWithCanonicalMapping.lowercased()
+            .precomposedStringWithCanonicalMapping
+    }
+
+    /// The email to store, when it looks like one: trimmed, in NFC; one `@`, something before
+    /// it, a dotted domain after it; no whitespace, control, format (zero-width, bidi
+    /// controls), private-use or unassigned characters, which would make one address look
+    /// like another.
     public static func normalizedEmail(_ raw: String) -> String? {
-        let email = raw.trimmingCharacters(in: .whitespaces)
+        let email = raw.trimmingCharacters(in: .whitespaces).precomposedStringWithCanonicalMapping
         let parts = email.split(separator: "@", omittingEmptySubsequences: false)
         guard parts.count == 2, !parts[0].isEmpty, parts[1].contains("."), !parts[1].hasPrefix("."), !parts[1].hasSuffix("."),
-              email.count <= 254,
-              !email.unicodeScalars.contains(where: { $0.properties.isWhitespace || $0.value < 0x20 || (0x7F..<0xA0).contains($0.value) })
+              email.unicodeScalars.count <= 254,
+              !email.unicodeScalars.contains(where: isRefusedInEmail)
         else { return nil }
         return email
+    }
+
+    private static func isRefusedInEmail(_ scalar: Unicode.Scalar) -> Bool {
+        if scalar.properties.isWhitespace { return true }
+        switch scalar.properties.generalCategory {
+        case .control, .format, .surrogate, .privateUse, .unassigned, .lineSeparator, .paragraphSeparator: return true
+        default: return false
+        }
     }
 }

@@ -15,16 +15,19 @@ public enum ProfileNameRejection: Error, Hashable, Sendable {
     }
 }
 
-/// SPEC's profile name rules: trimmed; 1 to 60 characters; letters of any script, spaces,
-/// `'`, `-` and `.`; no control characters.
+/// SPEC's profile name rules: trimmed; 1 to 60 characters (and 240 scalars); letters of any
+/// script, spaces, `'`, `-` and `.`; no control characters.
 public enum ProfileName {
     public static let maximumLength = 60
+    /// Characters may be made of several scalars (a letter and its marks), but not of
+    /// thousands: a name's scalars are bounded too, four a character on average.
+    public static let maximumScalars = 4 * maximumLength
 
     /// The name to store, or why not.
     public static func validate(_ raw: String) -> Result<String, ProfileNameRejection> {
         let name = raw.trimmingCharacters(in: .whitespaces)
         guard !name.isEmpty else { return .failure(.empty) }
-        guard name.count <= maximumLength else { return .failure(.tooLong(maximum: maximumLength)) }
+        guard name.count <= maximumLength, name.unicodeScalars.count <= maximumScalars else { return .failure(.tooLong(maximum: maximumLength)) }
         let allowed = name.unicodeScalars.allSatisfy { scalar in
             scalar.properties.isAlphabetic || scalar.properties.generalCategory == .nonspacingMark
                 || scalar == " " || scalar == "'" || scalar == "-" || scalar == "."

@@ -11,6 +11,10 @@ public protocol RefreshTokenRepository: Sendable {
     func rotate(_ presented: String, to replacement: String, expiresAt: Date, now: Date) async throws(AppError) -> RefreshOutcome
     /// Ends a sign-in: none of the family's tokens works any more. Idempotent.
     func revoke(family: String) async throws(AppError)
+    /// Whether `userID`'s sign-in `family` still goes on: a live token of it is stored (not
+    /// used, ended or expired by `now`), and the account exists. Access tokens of a sign-in
+    /// that ended are refused from the next request, on every server of the store.
+    func isLive(family: String, userID: UserID, now: Date) async throws(AppError) -> Bool
 }
 
 /// A refresh token as stored: never the token itself.

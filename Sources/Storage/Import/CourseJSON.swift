@@ -221,11 +221,11 @@ public enum CourseJSON {
             return lessons
         }
 
-        /// A required text that still says something once control characters are removed.
+        /// A required text that still says something once control characters, format
+        /// characters and whole escape sequences are removed (`"\u{1B}[2J"` says nothing).
         func text(_ key: String) throws(FieldProblem) -> String {
             let text = try required(String.self, key, "a string")
-            let visible = text.unicodeScalars.filter { !($0.value < 0x20 || (0x7F..<0xA0).contains($0.value)) }
-            guard !String(String.UnicodeScalarView(visible)).trimmingCharacters(in: .whitespacesAndNewlines).isEmpty else {
+            guard !PrintableText.sanitize(text).trimmingCharacters(in: .whitespacesAndNewlines).isEmpty else {
                 throw FieldProblem(field: prefix + key, reason: "must not be empty")
             }
             return text

@@ -48,4 +48,18 @@ public struct SQLiteRefreshTokenRepository: RefreshTokenRepository {
             try db.execute(sql: "UPDATE refresh_token SET revoked = 1 WHERE family = ?", arguments: [family])
         }
     }
+
+    public func isLive(family: String, userID: UserID, now: Date) async throws(AppError) -> Bool {
+        try await database.read { db in
+            try Bool.fetchOne(
+                db,
+                sql: """
+                    SELECT 1 FROM refresh_token
+                    WHERE family = ? AND user_id = ? AND revoked = 0 AND used_at IS NULL AND expires_at > ?
+                    LIMIT 1
+                    """,
+                arguments: [family, userID.rawValue, now]
+            ) == true
+        }
+    }
 }

@@ -65,9 +65,9 @@ public struct SQLiteAccountRepository: AccountRepository {
     }
 
     public func authenticate(email: String, password: String) async throws(AppError) -> User {
-        let normalized = email.trimmingCharacters(in: .whitespaces)
+        let key = AccountRules.emailKey(email)
         let found = try await database.read { db in
-            try Row.fetchOne(db, sql: "SELECT id, name, email, role, created_at, password_hash FROM user WHERE email = ?", arguments: [normalized])
+            try Row.fetchOne(db, sql: "SELECT id, name, email, role, created_at, password_hash FROM user WHERE email_key = ?", arguments: [key])
                 .map { (try UserRow.user(from: $0), try RowReader(row: $0, what: "user").string("password_hash")) }
         }
         // A missing account still pays for one hash, so timing does not tell which part was wrong.
@@ -83,20 +83,21 @@ public struct SQLiteAccountRepository: AccountRepository {
         case .failure(let rejection): throw .invalidAccount(rejection)
         }
         // Checked before hashing too, so a taken email costs no hash; the insert checks again.
+        let key = AccountRules.emailKey(account.email)
         let taken = try await database.read { db in
-            try Bool.fetchOne(db, sql: "SELECT 1 FROM user WHERE email = ?", arguments: [account.email]) == true
+            try Bool.fetchOne(db, sql: "SELECT 1 FROM user WHERE email_key = ?", arguments: [key]) == true
         }
         if taken { throw .emailTaken }
         let hash: String
         do { hash = try await hasher.hashOffThread(account.password) } catch { throw .storage(.saving, detail: "hashing failed: \(error)") }
         let now = Date()
         return try await database.write { db in
-            if try Bool.fetchOne(db, sql: "SELECT 1 FROM user WHERE email = ?", arguments: [account.email]) == true {
+            if try Bool.fetchOne(db, sql: "SELECT 1 FROM user WHERE email_key = ?", arguments: [key]) == true {
                 throw AppError.emailTaken
             }
             try db.execute(
-                sql: "INSERT INTO user (name, email, password_hash, role, created_at) VALUES (?, ?, ?, 'learner', ?)",
-                arguments: [account.name, account.email, hash, now]
+                sql: "INSERT INTO user (name, email, email_key, password_hash, role, created_at) VALUES (?, ?, ?, ?, 'learner', ?)",
+                arguments: [account.name, account.email, key, hash, now]
             )
             return User(id: UserID(db.lastInsertedRowID), name: account.name, email: account.email, role: .learner, memberSince: now)
         }

@@ -1,0 +1,114 @@
+/// Password hashes cost a few hundred milliseconds of CPU each. At most `slots` run at once;
+/// the rest wait their turn address by address (round robin), so a flood from one address
+/// cannot make a learner elsewhere wait behind all of it. A request that would wait longer
+/// than `maximumWait` is told the server is busy (503 with `Retry-After`) instead.
+actor HashGate {
+    let slots: Int
+    let maximumWait: Duration
+    private let clock: any Clock<Duration>
+    private var running = 0
+    /// Waiters by address, and the addresses in turn order.
+    private var queues: [String: [Int]] = [:]
+    private var turns: [String] = []
+    private var waiters: [Int: Waiter] = [:]
+    private var nextID = 0
+
+    private enum Waiter {
+        /// Entering, not yet queued.
+        case pending
+        /// Queued, resumed with true when admitted, false when its wait is over.
+        case waiting(address: String, CheckedContinuation<Bool, Never>)
+        /// Its wait ended before it was queued.
+        case expired
+    }
+
+    init(slots: Int, maximumWait: Duration, clock: any Clock<Duration> = ContinuousClock()) {
+        self.slots = max(1, slots)
+        self.maximumWait = maximumWait
+        self.clock = clock
+    }
+
+    /// Runs `body` in a slot, once one is this request's; `APIFailure.busy` when none came in time.
+    func run<T: Sendable>(from address: String, _ body: @Sendable () async throws -> T) async throws -> T {
+        guard await enter(address) else { throw APIFailure.busy }
+        defer { leave() }
+        return try await body()
+    }
+
+    /// How many wait now (for tests).
+    var waitingCount: Int { queues.values.reduce(0) { $0 + $1.count } }
+
+    private func enter(_ address: String) async -> Bool {
+        if running < slots, turns.isEmpty {
+            running += 1
+            return true
+        }
+        let id = nextID
+        nextID += 1
+        waiters[id] = .pending
+        let clock = self.clock
+        let wait = maximumWait
+        return await withTaskGroup(of: Bool?.self) { group in
+            group.addTask { await self.queue(id, address) }
+            group.addTask {
+                try? await clock.sleep(for: wait)
+                await self.expire(id)
+                return nil
+            }
+            var admitted = false
+            for await result in group {
+                guard let result else { continue }
+                admitted = result
+                group.cancelAll()
+            }
+            return admitted
+        }
+    }
+
+    private func queue(_ id: Int, _ address: String) async -> Bool {
+        if case .expired? = waiters[id] {
+            waiters[id] = nil
+            return false
+        }
+        return await withCheckedContinuation { continuation in
+            waiters[id] = .waiting(address: address, continuation)
+            if queues[address, default: []].isEmpty { turns.append(address) }
+            queues[address, default: []].append(id)
+        }
+    }
+
+    private func expire(_ id: Int) {
+        switch waiters[id] {
+        case .pending?:
+            waiters[id] = .expired
+        case .waiting(let address, let continuation)?:
+            waiters[id] = nil
+            queues[address]?.removeAll { $0 == id }
+            if queues[address]?.isEmpty == true {
+                queues[address] = nil
+                turns.removeAll { $0 == address }
+            }
+            continuation.resume(returning: false)
+        case .expired?, nil:
+            break
+        }
+    }
+
+    /// Frees a slot for the first waiter of the address whose turn it is.
+    private func leave() {
+        running -= 1
+        while let address = turns.first {
+            turns.removeFirst()
+            var queue = queues[address] ?? []
+            guard !queue.isEmpty else { continue }
+            let id = queue.removeFirst()
+            queues[address] = queue.isEmpty ? nil : queue
+            if !queue.isEmpty { turns.append(address) }
+            guard case .waiting(_, let continuation)? = waiters[id] else { continue }
+            waiters[id] = nil
+            running += 1
+            continuation.resume(returning: true)
+            return
+        }
+    }
+}

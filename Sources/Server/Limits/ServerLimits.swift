@@ -1,0 +1,33 @@
+import Foundation
+
+/// What one client may hold of the server (SPEC.md, "The EduGo server"): the numbers behind
+/// the rate limits, the hashing slots and the connection timeouts.
+public struct ServerLimits: Sendable {
+    /// Requests a minute per client address to each unauthenticated route (sign-in, account
+    /// creation, refresh); 0 turns the limit off.
+    public var requestsPerMinute = 20
+    /// Password hashes at once; the rest wait their turn (`HashGate`).
+    public var hashSlots = max(1, ProcessInfo.processInfo.activeProcessorCount)
+    /// How long a sign-in may wait for a hashing slot before it is told the server is busy.
+    public var hashWait: Duration = .seconds(3)
+    /// How long a connection may stay idle, take to send its headers, or its body.
+    public var connectionTimeout: Duration = .seconds(30)
+    /// Open connections from one client address; more are closed at once.
+    public var connectionsPerAddress = 64
+    /// Open connections in all, below the process's limit on open files.
+    public var maximumConnections = ServerLimits.fileLimit.map { max(64, min(4_096, $0 - 128)) } ?? 1_024
+
+    /// How long one store call may wait for PostgreSQL (a connection and its answers): past
+    /// it the request is 503 `unavailable`, not a wait for the pool's retries.
+    public var databaseTimeLimit: Duration = .seconds(5)
+
+    public init() {}
+
+    /// The soft limit on open files (`ulimit -n`), when there is one.
+    static var fileLimit: Int? {
+        var limit = rlimit()
+        // RLIM_INFINITY is all ones, and does not import as a constant.
+        guard getrlimit(Int32(RLIMIT_NOFILE.rawValue), &limit) == 0, limit.rlim_cur != rlim_t.max else { return nil }
+        return Int(clamping: limit.rlim_cur)
+    }
+}
