@@ -132,10 +132,12 @@ extension EduGoServer {
         let connections = ConnectionCounts(perAddress: limits.connectionsPerAddress)
         return Application(
             router: router,
-            server: .http1(configuration: .init(
-                additionalChannelHandlers: [ConnectionLimit(counts: connections)],
-                idleTimeout: .milliseconds(Int64(limits.connectionTimeout / .milliseconds(1)))
-            )),
+            server: HTTPServerBuilder { responder in
+                HTTP1KeepAliveChannel(http1: HTTP1Channel(responder: responder, configuration: .init(
+                    additionalChannelHandlers: [ConnectionLimit(counts: connections)],
+                    idleTimeout: .milliseconds(Int64(limits.connectionTimeout / .milliseconds(1)))
+                )))
+            },
             configuration: .init(
                 address: .hostname(host, port: port), serverName: nil,
                 availableConnectionsDelegate: MaximumAvailableConnections(limits.maximumConnections, logger: logger)

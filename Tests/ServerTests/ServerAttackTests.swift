@@ -103,6 +103,19 @@ struct ServerAttackTests {
         #expect(held.count == 64)
     }
 
+    @Test("a request that does not keep its connection (HTTP/1.0, Connection: close in any case) has it closed after the answer",
+          arguments: ["GET /health HTTP/1.0\r\n\r\n", "GET /health HTTP/1.1\r\nHost: 127.0.0.1\r\nConnection: Close\r\n\r\n"])
+    func connectionClose(_ request: String) async throws {
+        let server = try await ServerProcess(directory: try await ServerProcess.preparedDirectory())
+        let connection = try RawConnection(to: server.baseURL)
+
+        try connection.send(request)
+        let (text, closed) = await connection.readUntilClosed()
+
+        #expect(text.hasPrefix("HTTP/1.1 200"))
+        #expect(closed, "closed long before the 30 s idle timeout")
+    }
+
     @Test("a broken chunked body is 400, not 413")
     func brokenChunks() async throws {
         let server = try await ServerProcess(directory: try await ServerProcess.preparedDirectory())
