@@ -35,8 +35,15 @@ actor HashGate {
         return try await body()
     }
 
-    /// How many wait now (for tests).
-    var waitingCount: Int { queues.values.reduce(0) { $0 + $1.count } }
+    /// Returns once `count` requests wait for a slot (tests hold the gate full and queue
+    /// requests in an order they choose).
+    func waitUntilQueued(_ count: Int) async {
+        guard waitingCount < count else { return }
+        await withCheckedContinuation { queuedWatchers.append((count, $0)) }
+    }
+
+    private var waitingCount: Int { queues.values.reduce(0) { $0 + $1.count } }
+    private var queuedWatchers: [(count: Int, continuation: CheckedContinuation<Void, Never>)] = []
 
     private func enter(_ address: String) async -> Bool {
         if running < slots, turns.isEmpty {
@@ -74,6 +81,12 @@ actor HashGate {
             waiters[id] = .waiting(address: address, continuation)
             if queues[address, default: []].isEmpty { turns.append(address) }
             queues[address, default: []].append(id)
+            let queued = waitingCount
+            queuedWatchers.removeAll { watcher in
+                guard watcher.count <= queued else { return false }
+                watcher.continuation.resume()
+                return true
+            }
         }
     }
 
