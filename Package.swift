@@ -178,7 +178,12 @@ let package = Package(
 
         .target(
             name: "TestSupport",
-            dependencies: ["PostgresStore", "SharedKernel", "Storage", .product(name: "Logging", package: "swift-log")],
+            dependencies: [
+                "PostgresStore", "SharedKernel", "Storage",
+                // Stand-in HTTP servers (broken, hostile) for the remote tests, in process and end to end.
+                .product(name: "Hummingbird", package: "hummingbird"),
+                .product(name: "Logging", package: "swift-log"),
+            ],
             path: "Tests/TestSupport"
         ),
         .testTarget(
