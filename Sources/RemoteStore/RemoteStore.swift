@@ -64,11 +64,20 @@ public struct RemoteStore: Sendable {
         logger: Logger = Logger(label: "edugo.remote", factory: { _ in SwiftLogNoOpLogHandler() }),
         now: @escaping @Sendable () -> Date = Date.init
     ) {
+        self.init(server: server, dataDirectory: dataDirectory, httpClient: httpClient, timeLimit: timeLimit, logger: logger, now: now, nextToTransport: [])
+    }
+
+    /// `nextToTransport`: middlewares that see each answer as the transport gives it, before
+    /// the store's own (tests count the bytes read through them).
+    init(
+        server: URL, dataDirectory: URL, httpClient: RemoteHTTPClient, timeLimit: Duration, logger: Logger,
+        now: @escaping @Sendable () -> Date, nextToTransport: [any ClientMiddleware]
+    ) {
         self.server = server
         let seconds = timeLimit.components.seconds
         let transport = AsyncHTTPClientTransport(configuration: .init(client: httpClient.client, timeout: .seconds(max(1, seconds))))
         // The server writes dates as ISO 8601 without fractions, as the generated default reads them.
-        let client = Client(serverURL: server, transport: transport, middlewares: [BearerMiddleware(), FailureMiddleware()])
+        let client = Client(serverURL: server, transport: transport, middlewares: [BearerMiddleware(), FailureMiddleware(), BodyLimitMiddleware()] + nextToTransport)
         let (events, continuation) = AsyncStream.makeStream(of: RemoteEvent.self, bufferingPolicy: .bufferingNewest(8))
         self.events = events
         let host = server.host.map { host in server.port.map { "\(host):\($0)" } ?? host } ?? server.absoluteString

@@ -1,12 +1,15 @@
 import Foundation
+import HTTPTypes
 import Hummingbird
-import RemoteStore
+import Logging
+import OpenAPIRuntime
+@testable import RemoteStore
 import SharedKernel
 import Testing
 import TestSupport
 
 /// Issue 22, items 4 and 5: a server that is hostile (or badly broken) sends numbers past every
-/// range (and bodies without end). The client trusts nothing it receives: a course out of the
+/// range, and bodies without end. The client trusts nothing it receives: a course out of the
 /// import's limits is refused and logged while the rest loads, a single course that is out of
 /// range is a connectivity error, nothing traps, and memory stays bounded.
 @Suite("Hostile server")
@@ -104,6 +107,89 @@ struct HostileServerTests {
         let store = RemoteStore(server: server.url, dataDirectory: client.url, httpClient: testHTTPClient)
 
         await #expect(throws: AppError.connectivity) { try await store.count(CatalogQuery(text: ""), for: nil) }
+    }
+
+    /// A body the client must not keep: endless, or far past the cap.
+    enum Flood: String, Sendable, CaseIterable, CustomTestStringConvertible {
+        case endlessChunked = "an endless chunked body"
+        case declaredFiftyMiB = "a body of 50 MiB with its Content-Length"
+        case chunkedFiftyMiB = "a body of 50 MiB, chunked"
+
+        var testDescription: String { rawValue }
+    }
+
+    /// How much the test process's peak resident memory may grow while a flood comes in: the
+    /// 4 MiB cap and the buffers on the way (the stand-in server's own included: it runs in
+    /// this process), with room for the allocator and for tests running beside this one,
+    /// which can only raise the peak. Measured: about 20 MiB for the three floods; without
+    /// the cap the endless body alone took the process past 4 GB within the 10 s limits.
+    static let memoryBound = 128 * 1024 * 1024
+
+    @Test("a body past the cap is connectivity, read no further, and memory stays bounded", .serialized, arguments: Flood.allCases)
+    func flood(_ flood: Flood) async throws {
+        let router = Router()
+        router.get("/v1/courses") { _, _ in Self.flooding(flood) }
+        router.get("/v1/courses/:id") { _, _ in Self.flooding(flood) }
+        let (url, running) = try await RouterServer.start(router)
+        defer { running.cancel() }
+        let client = TemporaryDirectory(prefix: "edugo-flood")
+        defer { client.remove() }
+        let read = Counter()
+        let store = RemoteStore(
+            server: url, dataDirectory: client.url, httpClient: testHTTPClient, timeLimit: RemoteStore.defaultTimeLimit,
+            logger: Logger(label: "flood", factory: { _ in SwiftLogNoOpLogHandler() }), now: Date.init, nextToTransport: [ReadCounter(read: read)]
+        )
+        let peakIsReset = ProcessMemory.resetHighWaterMark()
+        let before = try #require(ProcessMemory.resident())
+
+        await #expect(throws: AppError.connectivity) { try await store.page(matching: "", at: .first, limit: 20) }
+        await #expect(throws: AppError.connectivity) { try await store.syllabus(of: "any") }
+
+        let after = try #require(peakIsReset ? ProcessMemory.residentHighWaterMark() : ProcessMemory.resident())
+        #expect(after - before < Self.memoryBound, "resident memory went from \(before / 1024) KiB to a peak of \(after / 1024) KiB")
+        // Exact, whatever else runs: the two answers were read up to the cap and one chunk
+        // past it at most, and a declared length past the cap not at all.
+        let most = flood == .declaredFiftyMiB ? 0 : 2 * (BodyLimitMiddleware.limit + 1024 * 1024)
+        #expect(read.value <= most, "the client read \(read.value / 1024) KiB of the two answers")
+    }
+
+    /// Counts the body bytes the client takes from the transport, as it takes them.
+    struct ReadCounter: ClientMiddleware {
+        let read: Counter
+
+        func intercept(
+            _ request: HTTPRequest, body: HTTPBody?, baseURL: URL, operationID: String,
+            next: @Sendable (HTTPRequest, HTTPBody?, URL) async throws -> (HTTPResponse, HTTPBody?)
+        ) async throws -> (HTTPResponse, HTTPBody?) {
+            let (response, responseBody) = try await next(request, body, baseURL)
+            guard let responseBody else { return (response, nil) }
+            let read = self.read
+            let counted = responseBody.map { chunk in
+                read.add(chunk.count)
+                return chunk
+            }
+            return (response, HTTPBody(counted, length: responseBody.length, iterationBehavior: .single))
+        }
+    }
+
+    /// A JSON array's inside, 64 KiB a write, for ever or up to 50 MiB.
+    static func flooding(_ flood: Flood) -> Response {
+        let chunk = ByteBuffer(repeating: UInt8(ascii: " "), count: 64 * 1024)
+        let opening = ByteBuffer(string: #"{"courses": ["#)
+        let closing = ByteBuffer(string: "]}")
+        let fifty = 50 * 1024 * 1024
+        let body = ResponseBody(contentLength: flood == .declaredFiftyMiB ? fifty : nil) { writer in
+            try await writer.write(opening)
+            var remaining = fifty - opening.readableBytes - closing.readableBytes
+            while flood == .endlessChunked || remaining > 0 {
+                let size = flood == .endlessChunked ? chunk.readableBytes : min(remaining, chunk.readableBytes)
+                try await writer.write(chunk.getSlice(at: 0, length: size)!)
+                remaining -= size
+            }
+            try await writer.write(closing)
+            try await writer.finish(nil)
+        }
+        return Response(status: .ok, headers: [.contentType: "application/json"], body: body)
     }
 
     // MARK: - Helpers
