@@ -64,6 +64,7 @@ public enum EduGoApp {
             }
         }
         outage.stop()
+        await store.finish()
         await httpClient.shutdown()
         return code
     }
