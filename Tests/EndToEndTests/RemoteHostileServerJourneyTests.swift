@@ -64,15 +64,7 @@ extension EndToEnd {
         /// stopped reading).
         static func router(floods: Counter) -> Router<BasicRequestContext> {
             let router = Router()
-            router.get("/health") { _, _ in json(#"{"status": "ok"}"#) }
-            router.post("/v1/sessions") { _, _ in
-                json("""
-                    {"access_token": "a", "refresh_token": "r", "expires_in": 900,
-                     "user": {"id": 1, "name": "Demo Learner", "email": "demo@edugo.dev", "role": "learner", "member_since": "2026-01-01T00:00:00Z"}}
-                    """, status: .created)
-            }
-            router.get("/v1/me/enrollments") { _, _ in json(#"{"enrollments": []}"#) }
-            router.get("/v1/me/favourites") { _, _ in json(#"{"courses": []}"#) }
+            RouterServer.addSignIn(to: router)
             router.get("/v1/courses") { request, _ -> Response in
                 if request.uri.queryParameters.get("query")?.contains("flood") == true { return endless(floods: floods) }
                 let courses = [
@@ -80,15 +72,15 @@ extension EndToEnd {
                     course(id: "endless", title: "Endless Lessons", lessonCount: 2, key: 2),
                     course(id: "good", title: "Good Course", key: 3),
                 ]
-                return json(#"{"courses": [\#(courses.joined(separator: ", "))], "next": null, "previous": null, "total": 2, "total_is_lower_bound": false}"#)
+                return RouterServer.json(#"{"courses": [\#(courses.joined(separator: ", "))], "next": null, "previous": null, "total": 2, "total_is_lower_bound": false}"#)
             }
             router.get("/v1/courses/:id") { _, context -> Response in
                 switch context.parameters.get("id") {
                 case "endless":
                     let lesson = #"{"title": "Forever", "minutes": 4611686018427387904}"#
-                    return json(String(course(id: "endless", title: "Endless Lessons", lessonCount: 2).dropLast()) + #", "lessons": [\#(lesson), \#(lesson)]}"#)
+                    return RouterServer.json(String(course(id: "endless", title: "Endless Lessons", lessonCount: 2).dropLast()) + #", "lessons": [\#(lesson), \#(lesson)]}"#)
                 default:
-                    return json(String(course(id: "good", title: "Good Course").dropLast()) + #", "lessons": [{"title": "One", "minutes": 60}]}"#)
+                    return RouterServer.json(String(course(id: "good", title: "Good Course").dropLast()) + #", "lessons": [{"title": "One", "minutes": 60}]}"#)
                 }
             }
             return router
@@ -112,10 +104,6 @@ extension EndToEnd {
                 }
             }
             return Response(status: .ok, headers: [.contentType: "application/json"], body: body)
-        }
-
-        static func json(_ text: String, status: HTTPResponse.Status = .ok) -> Response {
-            Response(status: status, headers: [.contentType: "application/json"], body: .init(byteBuffer: ByteBuffer(string: text)))
         }
     }
 }

@@ -65,17 +65,9 @@ extension EndToEnd {
         @Test("an empty remote catalog says the server has none yet, not to run the local import")
         func emptyRemoteCatalog() async throws {
             let router = Router()
-            router.get("/health") { _, _ in Self.json(#"{"status": "ok"}"#) }
-            router.post("/v1/sessions") { _, _ in
-                Self.json("""
-                    {"access_token": "a", "refresh_token": "r", "expires_in": 900,
-                     "user": {"id": 1, "name": "Demo Learner", "email": "demo@edugo.dev", "role": "learner", "member_since": "2026-01-01T00:00:00Z"}}
-                    """, status: .created)
-            }
-            router.get("/v1/me/enrollments") { _, _ in Self.json(#"{"enrollments": []}"#) }
-            router.get("/v1/me/favourites") { _, _ in Self.json(#"{"courses": []}"#) }
+            RouterServer.addSignIn(to: router)
             router.get("/v1/courses") { _, _ in
-                Self.json(#"{"courses": [], "next": null, "previous": null, "total": 0, "total_is_lower_bound": false}"#)
+                RouterServer.json(#"{"courses": [], "next": null, "previous": null, "total": 0, "total_is_lower_bound": false}"#)
             }
             let (url, running) = try await RouterServer.start(router)
             defer { running.cancel() }
@@ -87,10 +79,6 @@ extension EndToEnd {
             #expect(!screen.contains { $0.contains("tui import-courses") }, "the local import does nothing for a server")
             try session.send("q")
             #expect(try await session.waitForExit() == 0)
-        }
-
-        static func json(_ text: String, status: HTTPResponse.Status = .ok) -> Response {
-            Response(status: status, headers: [.contentType: "application/json"], body: .init(byteBuffer: ByteBuffer(string: text)))
         }
     }
 }

@@ -212,14 +212,9 @@ struct HostileServerTests {
             let badCourse = course(id: "bad", bad.fields)
             let goodCourse = course(id: "good")
             let router = Router()
-            router.post("/v1/sessions") { _, _ in
-                json("""
-                    {"access_token": "a", "refresh_token": "r", "expires_in": 900,
-                     "user": {"id": 1, "name": "Demo Learner", "email": "demo@edugo.dev", "role": "learner", "member_since": "2026-01-01T00:00:00Z"}}
-                    """, status: .created)
-            }
+            RouterServer.addSignIn(to: router, withEmptyLists: false)
             router.get("/v1/courses") { _, _ in
-                json("""
+                RouterServer.json("""
                     {"courses": [\(keyed(badCourse, key: 1)), \(keyed(goodCourse, key: 2))],
                      "next": null, "previous": null, "total": \(total), "total_is_lower_bound": false}
                     """)
@@ -228,11 +223,11 @@ struct HostileServerTests {
                 let id = context.parameters.get("id")
                 let lessons = id == "bad" ? bad.lessons : ["60"]
                 let minutes = lessons.enumerated().map { #"{"title": "Lesson \#($0.offset + 1)", "minutes": \#($0.element)}"# }
-                return json(String((id == "bad" ? badCourse : goodCourse).dropLast()) + #", "lessons": [\#(minutes.joined(separator: ", "))]}"#)
+                return RouterServer.json(String((id == "bad" ? badCourse : goodCourse).dropLast()) + #", "lessons": [\#(minutes.joined(separator: ", "))]}"#)
             }
-            router.get("/v1/me/favourites") { _, _ in json(#"{"courses": [\#(badCourse), \#(goodCourse)]}"#) }
+            router.get("/v1/me/favourites") { _, _ in RouterServer.json(#"{"courses": [\#(badCourse), \#(goodCourse)]}"#) }
             router.get("/v1/me/enrollments") { _, _ in
-                json(#"{"enrollments": [\#(enrollment(badCourse, done: bad.lessonsDone)), \#(enrollment(goodCourse, done: "[1]"))]}"#)
+                RouterServer.json(#"{"enrollments": [\#(enrollment(badCourse, done: bad.lessonsDone)), \#(enrollment(goodCourse, done: "[1]"))]}"#)
             }
             let (url, running) = try await RouterServer.start(router)
             return HostileServer(url: url, running: running)
@@ -254,10 +249,6 @@ struct HostileServerTests {
 
         static func enrollment(_ course: String, done: String) -> String {
             #"{"course": \#(course), "status": "active", "enrolled_at": "2026-01-01T00:00:00Z", "completed_at": null, "lessons_done": \#(done)}"#
-        }
-
-        static func json(_ text: String, status: HTTPResponse.Status = .ok) -> Response {
-            Response(status: status, headers: [.contentType: "application/json"], body: .init(byteBuffer: ByteBuffer(string: text)))
         }
     }
 }

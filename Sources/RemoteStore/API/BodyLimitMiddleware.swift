@@ -13,26 +13,20 @@ struct BodyLimitMiddleware: ClientMiddleware {
     /// lessons about 20 KB (README, "Remote mode").
     static let limit = 4 * 1024 * 1024
 
-    let limit: Int
-
-    init(limit: Int = BodyLimitMiddleware.limit) {
-        self.limit = limit
-    }
-
     func intercept(
         _ request: HTTPRequest, body: HTTPBody?, baseURL: URL, operationID: String,
         next: @Sendable (HTTPRequest, HTTPBody?, URL) async throws -> (HTTPResponse, HTTPBody?)
     ) async throws -> (HTTPResponse, HTTPBody?) {
         let (response, responseBody) = try await next(request, body, baseURL)
         guard response.status.kind == .successful, let responseBody else { return (response, responseBody) }
-        if case .known(let length) = responseBody.length, length > limit {
-            throw RemoteFailure.unreachable(detail: "\(operationID): a body of \(length) bytes, past the \(limit)-byte cap")
+        if case .known(let length) = responseBody.length, length > Self.limit {
+            throw RemoteFailure.unreachable(detail: "\(operationID): a body of \(length) bytes, past the \(Self.limit)-byte cap")
         }
         var collected = HTTPBody.ByteChunk()
         if case .known(let length) = responseBody.length { collected.reserveCapacity(Int(length)) }
         for try await chunk in responseBody {
-            guard collected.count + chunk.count <= limit else {
-                throw RemoteFailure.unreachable(detail: "\(operationID): a body past the \(limit)-byte cap")
+            guard collected.count + chunk.count <= Self.limit else {
+                throw RemoteFailure.unreachable(detail: "\(operationID): a body past the \(Self.limit)-byte cap")
             }
             collected.append(contentsOf: chunk)
         }
