@@ -184,7 +184,12 @@ let package = Package(
 
         .target(
             name: "TestSupport",
-            dependencies: ["PostgresStore", "SharedKernel", "Storage", .product(name: "Logging", package: "swift-log")],
+            dependencies: [
+                "PostgresStore", "SharedKernel", "Storage",
+                // Stand-in HTTP servers (broken, hostile) for the remote tests, in process and end to end.
+                .product(name: "Hummingbird", package: "hummingbird"),
+                .product(name: "Logging", package: "swift-log"),
+            ],
             path: "Tests/TestSupport"
         ),
         .testTarget(
@@ -193,8 +198,12 @@ let package = Package(
         ),
         .testTarget(name: "CatalogTests", dependencies: ["Catalog", "SharedKernel", "TerminalUI", "TestSupport"]),
         .testTarget(name: "CoursesTests", dependencies: ["Courses", "SharedKernel", "TerminalUI", "TestSupport"]),
-        // GRDB only to inspect the database the real binary left behind (integrity, rows).
-        .testTarget(name: "EndToEndTests", dependencies: ["TestSupport", .product(name: "GRDB", package: "GRDB.swift")]),
+        // GRDB only to inspect the database the real binary left behind (integrity, rows);
+        // Hummingbird for stand-in servers that are not EduGo's (a hostile one).
+        .testTarget(
+            name: "EndToEndTests",
+            dependencies: ["TestSupport", .product(name: "GRDB", package: "GRDB.swift"), .product(name: "Hummingbird", package: "hummingbird")]
+        ),
         .testTarget(name: "EduGoAPITests", dependencies: ["EduGoAPI", .product(name: "Crypto", package: "swift-crypto")]),
         .testTarget(
             name: "ServerTests",

@@ -41,21 +41,31 @@ public struct CatalogLearner: Sendable {
     }
 }
 
+/// Where the catalog's courses come from, for what an empty catalog says to do.
+public enum CatalogSource: Hashable, Sendable {
+    /// The database on this machine: `tui import-courses FILE` fills it.
+    case localDatabase
+    /// An EduGo server (`host:port`): its courses are imported there, not here.
+    case server(host: String)
+}
+
 /// The catalog feature's one entry point: give it the course port and the learner, get its
 /// screens. Everything that leaves the feature goes through the closures passed in.
 @MainActor
 public struct CatalogFeature {
     private let courses: any CourseRepository
     private let learner: CatalogLearner
+    private let source: CatalogSource
 
-    public init(courses: any CourseRepository, learner: CatalogLearner) {
+    public init(courses: any CourseRepository, learner: CatalogLearner, source: CatalogSource = .localDatabase) {
         self.courses = courses
         self.learner = learner
+        self.source = source
     }
 
     /// The catalog tab's root list. `onCourseSelected` is called on `Enter`.
     public func makeListScreen(onCourseSelected: @escaping @MainActor (CourseID) -> Void) -> any Screen {
-        CatalogListScreen(viewModel: CatalogListViewModel(courses: courses, learner: learner), onCourseSelected: onCourseSelected)
+        CatalogListScreen(viewModel: CatalogListViewModel(courses: courses, learner: learner), source: source, onCourseSelected: onCourseSelected)
     }
 
     /// A course's page. `onOpenCourse` opens another course (`p`, the prerequisite);

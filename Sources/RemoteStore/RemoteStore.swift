@@ -64,11 +64,20 @@ public struct RemoteStore: Sendable {
         logger: Logger = Logger(label: "edugo.remote", factory: { _ in SwiftLogNoOpLogHandler() }),
         now: @escaping @Sendable () -> Date = Date.init
     ) {
+        self.init(server: server, dataDirectory: dataDirectory, httpClient: httpClient, timeLimit: timeLimit, logger: logger, now: now, nextToTransport: [])
+    }
+
+    /// `nextToTransport`: middlewares that see each answer as the transport gives it, before
+    /// the store's own (tests count the bytes read through them).
+    init(
+        server: URL, dataDirectory: URL, httpClient: RemoteHTTPClient, timeLimit: Duration, logger: Logger,
+        now: @escaping @Sendable () -> Date, nextToTransport: [any ClientMiddleware]
+    ) {
         self.server = server
         let seconds = timeLimit.components.seconds
         let transport = AsyncHTTPClientTransport(configuration: .init(client: httpClient.client, timeout: .seconds(max(1, seconds))))
         // The server writes dates as ISO 8601 without fractions, as the generated default reads them.
-        let client = Client(serverURL: server, transport: transport, middlewares: [BearerMiddleware(), FailureMiddleware()])
+        let client = Client(serverURL: server, transport: transport, middlewares: [BearerMiddleware(), FailureMiddleware(), BodyLimitMiddleware()] + nextToTransport)
         let (events, continuation) = AsyncStream.makeStream(of: RemoteEvent.self, bufferingPolicy: .bufferingNewest(8))
         self.events = events
         let host = server.host.map { host in server.port.map { "\(host):\($0)" } ?? host } ?? server.absoluteString
@@ -102,6 +111,25 @@ public struct RemoteStore: Sendable {
         }
     }
 
+    /// Before the app ends: lets a token refresh under way finish storing its new token,
+    /// waiting at most as long as log out waits for the server (2 s).
+    public func finish() async {
+        // Waiting on a task's value ignores cancellation, so the two race through a stream
+        // that whichever ends first finishes.
+        let (done, finished) = AsyncStream.makeStream(of: Void.self)
+        let settling = Task { [session] in
+            await session.settle()
+            finished.finish()
+        }
+        let limit = Task {
+            try? await Task.sleep(for: Self.signOutTimeLimit)
+            finished.finish()
+        }
+        for await _ in done {}
+        settling.cancel()
+        limit.cancel()
+    }
+
     /// A call that needs no learner.
     func open<T: Sendable>(_ operation: @escaping @Sendable (Client) async throws -> T) async throws(RemoteFailure) -> T {
         try await requests.send(operation)
@@ -110,6 +138,47 @@ public struct RemoteStore: Sendable {
     /// A call as the learner `userID`, with their access token (renewed as needed).
     func authorized<T: Sendable>(as userID: UserID, _ operation: @escaping @Sendable (Client) async throws -> T) async throws(RemoteFailure) -> T {
         try await session.authorized(as: userID) { () async throws(RemoteFailure) -> T in try await requests.send(operation) }
+    }
+}
+
+// MARK: - What the server sends
+
+extension RemoteStore {
+    /// The course, if it passes the import's limits; otherwise nil, and a warning in the log
+    /// naming the course and the field (a list then shows the rest).
+    func accepted(_ course: Components.Schemas.Course) -> Course? {
+        do {
+            return try Course.checked(course)
+        } catch {
+            log(error)
+            return nil
+        }
+    }
+
+    /// The enrollment a write answered with, or connectivity if it is out of range.
+    func checked(_ enrollment: Components.Schemas.Enrollment, userID: UserID) throws(RemoteFailure) -> Enrollment {
+        do {
+            return try Enrollment.checked(enrollment, userID: userID)
+        } catch {
+            throw .app(refused(error))
+        }
+    }
+
+    /// A single answer about one course that is out of range: the server answered garbage,
+    /// which is connectivity for the learner (as any answer that is not the API's).
+    func refused(_ refusal: RefusedCourse) -> AppError {
+        log(refusal)
+        return .connectivity
+    }
+
+    /// An answer that is not one the API gives: logged, and connectivity for the learner.
+    func refusedAnswer(_ detail: String) -> AppError {
+        requests.logger.warning("refused an answer from \(requests.host): \(detail)")
+        return .connectivity
+    }
+
+    func log(_ refusal: RefusedCourse) {
+        requests.logger.warning("refused \(refusal) from \(requests.host)", metadata: ["course": "\(refusal.id.debugDescription)"])
     }
 }
 
@@ -182,38 +251,55 @@ extension RemoteStore: CourseRepository {
     public func page(_ query: CatalogQuery, for learner: UserID?, at position: CatalogPosition, limit: Int) async throws(AppError) -> [CatalogRow] {
         guard !query.matchesNothing, limit > 0 else { return [] }
         var rows: [CatalogRow] = []
-        // The API gives at most 100 a page; a longer page is read in steps.
+        let forward = switch position {
+        case .first, .after: true
+        case .last, .before: false
+        }
+        // The API gives at most 100 a page; a longer page is read in steps. A refused course
+        // leaves a gap that the next step fills; a server that sends little but refused
+        // courses is asked a few steps more, not without end (the list then ends early).
         var next = position
-        while rows.count < limit {
+        var stepsLeft = (limit + 99) / 100 + Self.stepsForRefusedCourses
+        while rows.count < limit, stepsLeft > 0 {
+            stepsLeft -= 1
             let wanted = min(limit - rows.count, 100)
             let page = try await coursePage(query, for: learner, at: next, limit: wanted)
+            guard page.courses.count <= wanted else {
+                throw refusedAnswer("a page of \(page.courses.count) courses where \(wanted) were asked for")
+            }
+            var keys: [CatalogKey] = []
             var found: [CatalogRow] = []
             for item in page.courses {
                 do {
-                    found.append(CatalogRow(key: try CatalogKeyText.decode(item.value2.key), course: Course(item.value1)))
+                    keys.append(try CatalogKeyText.decode(item.value2.key))
                 } catch {
                     throw error.appError
                 }
+                if let course = accepted(item.value1) { found.append(CatalogRow(key: keys[keys.count - 1], course: course)) }
             }
-            switch next {
-            case .first, .after: rows += found
-            case .last, .before: rows.insert(contentsOf: found, at: 0)
-            }
-            guard found.count == wanted else { break }
-            switch next {
-            case .first, .after: next = .after(rows[rows.count - 1].key)
-            case .last, .before: next = .before(rows[0].key)
-            }
+            if forward { rows += found } else { rows.insert(contentsOf: found, at: 0) }
+            // The next step starts past the last course the server sent, refused or not.
+            guard keys.count == wanted, let edge = forward ? keys.last : keys.first else { break }
+            next = forward ? .after(edge) : .before(edge)
         }
         return rows
     }
 
+    /// Steps a page may take beyond those its length needs, to fill the gaps of refused courses.
+    static let stepsForRefusedCourses = 4
+
     public func count(_ query: CatalogQuery, for learner: UserID?) async throws(AppError) -> CatalogCount {
         guard !query.matchesNothing else { return .exactly(0) }
         let page = try await coursePage(query, for: learner, at: .first, limit: 1)
-        let total = Int(clamping: page.total)
+        // No catalog has a negative count, or one past 2^31 courses: such a count is garbage.
+        guard let total = Int(exactly: page.total), (0...Self.largestCount).contains(total) else {
+            throw refusedAnswer("a catalog count of \(page.total)")
+        }
         return page.totalIsLowerBound ? .atLeast(total) : .exactly(total)
     }
+
+    /// The largest catalog count taken from a server.
+    static let largestCount = Int(Int32.max)
 
     private func coursePage(_ query: CatalogQuery, for learner: UserID?, at position: CatalogPosition, limit: Int) async throws(AppError) -> Components.Schemas.CoursePage {
         let text = query.understoodText
@@ -247,8 +333,11 @@ extension RemoteStore: CourseRepository {
         } catch {
             throw Self.appError(error, course: id)
         }
-        let lessons = detail.value2.lessons.map { Lesson(title: $0.title, minutes: Int(clamping: $0.minutes)) }
-        return Syllabus(course: Course(detail.value1), lessons: lessons)
+        do {
+            return try Syllabus.checked(detail)
+        } catch {
+            throw refused(error)
+        }
     }
 
     /// The failures that name the course the request was about.
@@ -271,7 +360,7 @@ extension RemoteStore: EnrollmentRepository {
             let enrollment = try await authorized(as: userID) { client in
                 try await client.enroll(path: .init(courseId: courseID.rawValue)).created.body.json
             }
-            return Enrollment(enrollment, userID: userID)
+            return try checked(enrollment, userID: userID)
         } catch {
             if case .api(409, let code, _, _) = error { throw try await refusal(code: code, courseID: courseID) }
             throw Self.appError(error, course: courseID)
@@ -297,7 +386,7 @@ extension RemoteStore: EnrollmentRepository {
                     try await client.markLessonNotDone(path: .init(courseId: courseID.rawValue, lesson: lesson)).ok.body.json
                 }
             }
-            return Enrollment(enrollment, userID: userID)
+            return try checked(enrollment, userID: userID)
         } catch {
             throw Self.appError(error, course: courseID, lesson: number)
         }
@@ -306,7 +395,15 @@ extension RemoteStore: EnrollmentRepository {
     public func enrolledCourses(userID: UserID) async throws(AppError) -> [EnrolledCourse] {
         do {
             let list = try await authorized(as: userID) { client in try await client.listEnrollments().ok.body.json }
-            return list.enrollments.map { EnrolledCourse(course: Course($0.course), enrollment: Enrollment($0, userID: userID)) }
+            return list.enrollments.compactMap { item -> EnrolledCourse? in
+                guard let course = accepted(item.course) else { return nil }
+                do throws(RefusedCourse) {
+                    return EnrolledCourse(course: course, enrollment: try Enrollment.checked(item, userID: userID))
+                } catch {
+                    log(error)
+                    return nil
+                }
+            }
         } catch {
             throw error.appError
         }
@@ -347,7 +444,7 @@ extension RemoteStore: FavouritesRepository {
 
     public func favourites(userID: UserID) async throws(AppError) -> [Course] {
         do {
-            return try await authorized(as: userID) { client in try await client.listFavourites().ok.body.json }.courses.map(Course.init)
+            return try await authorized(as: userID) { client in try await client.listFavourites().ok.body.json }.courses.compactMap(accepted)
         } catch {
             throw error.appError
         }

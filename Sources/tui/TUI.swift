@@ -40,6 +40,28 @@ struct TUI: AsyncParsableCommand {
     @Option(name: .customLong("log-level"), help: "Log file detail.")
     var logLevel: AppConfiguration.LogLevel = .info
 
+    /// As `AsyncParsableCommand`'s own, except that every message is sanitised before it is
+    /// printed: an error echoes what was typed (an unknown option, a `--server` value), and
+    /// no text from outside may drive the terminal (SPEC, "Bad input and faults").
+    static func main() async {
+        do {
+            var command = try parseAsRoot()
+            if var command = command as? any AsyncParsableCommand {
+                try await command.run()
+            } else {
+                try command.run()
+            }
+        } catch {
+            let code = exitCode(for: error)
+            let message = fullMessage(for: error)
+            if !message.isEmpty {
+                let text = Data((EduGoApp.printable(message) + "\n").utf8)
+                if code == .success { FileHandle.standardOutput.write(text) } else { FileHandle.standardError.write(text) }
+            }
+            Foundation.exit(code.rawValue)
+        }
+    }
+
     func validate() throws {
         guard latency >= 0 else { throw ValidationError("--latency must be 0 or more milliseconds") }
         if let server { _ = try Self.serverURL(server) }
@@ -66,7 +88,7 @@ struct TUI: AsyncParsableCommand {
         do {
             serverURL = try serverText.map(Self.serverURL)
         } catch {
-            FileHandle.standardError.write(Data("tui: \(error)\n".utf8))
+            FileHandle.standardError.write(Data("tui: \(EduGoApp.printable("\(error)"))\n".utf8))
             throw ExitCode(2)
         }
         let configuration = AppConfiguration(

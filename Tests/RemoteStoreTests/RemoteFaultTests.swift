@@ -134,24 +134,3 @@ struct RemoteReachabilityTests {
         #expect(await events.next() == .reachable, "one event per change, not one per failure")
     }
 }
-
-/// A Hummingbird router on a free loopback port, for servers that are not EduGo's.
-enum RouterServer {
-    static func start(_ router: Router<BasicRequestContext>) async throws -> (URL, Task<Void, any Error>) {
-        let (ports, listening) = AsyncStream.makeStream(of: Int.self)
-        let application = Application(
-            router: router, configuration: .init(address: .hostname("127.0.0.1", port: 0), serverName: nil),
-            onServerRunning: { channel in
-                listening.yield(channel.localAddress?.port ?? 0)
-                listening.finish()
-            },
-            logger: Logger(label: "router-server", factory: { _ in SwiftLogNoOpLogHandler() })
-        )
-        let running = Task {
-            defer { listening.finish() }
-            try await application.run()
-        }
-        guard let port = await ports.first(where: { _ in true }) else { throw ServerTestError("the router server did not start") }
-        return (URL(string: "http://127.0.0.1:\(port)")!, running)
-    }
-}

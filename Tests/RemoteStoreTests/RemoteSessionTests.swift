@@ -112,8 +112,11 @@ struct RemoteSessionTests {
 
         await #expect(throws: AppError.sessionEnded) { try await signed.store.user(id: signed.learner.id) }
         #expect(await events.next() == .sessionEnded)
-        let files = (try? FileManager.default.contentsOfDirectory(atPath: signed.client.url.appendingPathComponent("sessions").path)) ?? []
-        #expect(files.isEmpty, "the refresh token is forgotten")
+        let folder = signed.client.url.appendingPathComponent("sessions")
+        let files = (try? FileManager.default.contentsOfDirectory(atPath: folder.path)) ?? []
+        // What stays is the refresh lock, which holds nothing.
+        #expect(files.filter { !$0.hasSuffix(".lock") }.isEmpty, "the refresh token is forgotten: \(files)")
+        #expect(try files.allSatisfy { try Data(contentsOf: folder.appendingPathComponent($0)).isEmpty })
         await #expect(throws: AppError.notSignedIn) { try await signed.store.favourites(userID: signed.learner.id) }
         #expect(try await signed.store.restoreSession() == nil)
     }
@@ -125,6 +128,41 @@ struct RemoteSessionTests {
         let again = RemoteStore(server: signed.server.url, dataDirectory: signed.client.url, httpClient: testHTTPClient)
         #expect(try await again.restoreSession()?.id == signed.learner.id)
         #expect(try await again.favourites(userID: signed.learner.id).isEmpty)
+    }
+
+    @Test("two instances on one data directory refresh together for 5 rounds and both stay signed in (issue 22)")
+    func twoInstancesOneDirectory() async throws {
+        let signed = try await Signed.start()
+        defer { Task { await signed.finish() } }
+        let otherClock = TestClock()
+        let other = RemoteStore(server: signed.server.url, dataDirectory: signed.client.url, httpClient: testHTTPClient, now: { otherClock.now })
+        let first = signed.store
+        let learner = signed.learner.id
+
+        // Round 1 is the second terminal starting (its restore refreshes) while the first
+        // refreshes too; then both find their tokens expired at the same moment, four times.
+        async let restored = other.restoreSession()
+        signed.clientClock.advance(by: 3_600)
+        async let firstRead = first.user(id: learner)
+        #expect(try await restored?.id == learner)
+        #expect(try await firstRead.id == learner)
+        for _ in 2...5 {
+            signed.clientClock.advance(by: 3_600)
+            otherClock.advance(by: 3_600)
+            async let a = first.user(id: learner)
+            async let b = other.user(id: learner)
+            #expect(try await a.id == learner)
+            #expect(try await b.id == learner)
+        }
+
+        // Both are still signed in: each reads an authorized route, and neither was told its
+        // session ended.
+        #expect(try await first.favourites(userID: learner).isEmpty)
+        #expect(try await other.favourites(userID: learner).isEmpty)
+        #expect(try await other.restoreSession()?.id == learner, "the stored token still works")
+        #expect(await first.refreshCount + other.refreshCount >= 10, "every round refreshed on both")
+        let lock = try signed.sessionFile.deletingPathExtension().appendingPathExtension("lock")
+        #expect(try FileManager.default.attributesOfItem(atPath: lock.path)[.posixPermissions] as? Int == 0o600)
     }
 
     @Test("log out with the server down forgets the session here at once")

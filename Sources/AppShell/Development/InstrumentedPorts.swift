@@ -143,7 +143,8 @@ extension AppPorts {
             profiles: InstrumentedProfileRepository(base: profiles, instrumentation: instrumentation),
             sessions: InstrumentedSessionRepository(
                 base: sessions, instrumentation: Instrumentation(conditions: conditions.latencyOnly, logger: logger, server: server)
-            )
+            ),
+            server: server ?? self.server
         )
     }
 }

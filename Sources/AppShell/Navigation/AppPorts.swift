@@ -8,4 +8,6 @@ struct AppPorts: Sendable {
     var favourites: any FavouritesRepository
     var profiles: any ProfileRepository
     var sessions: any SessionRepository
+    /// The server (`host:port`) in remote mode; nil for the local database.
+    var server: String? = nil
 }

@@ -52,7 +52,7 @@ final class LearnerScope {
             enroll: { course, prerequisite in courses.enroll(course, prerequisite: prerequisite) },
             unenroll: { course in courses.unenroll(course) },
             setLesson: { number, title, course, done in courses.setLesson(number, titled: title, of: course, done: done) }
-        ))
+        ), source: ports.server.map { .server(host: $0) } ?? .localDatabase)
         profile = ProfileFeature(
             learner: ProfileLearner(
                 user: { session.user ?? user },

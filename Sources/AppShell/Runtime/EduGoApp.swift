@@ -64,6 +64,7 @@ public enum EduGoApp {
             }
         }
         outage.stop()
+        await store.finish()
         await httpClient.shutdown()
         return code
     }
@@ -86,6 +87,13 @@ public enum EduGoApp {
         await AppRuntime(terminal: terminal, shell: shell, logger: logger).run()
         watching.cancel()
         return 0
+    }
+
+    /// `text` safe to print on a terminal: control characters, whole escape sequences and
+    /// invisible format characters (bidi controls, zero-width ones) removed, lines kept. For
+    /// every message the command line prints, since they echo what was typed.
+    public static func printable(_ text: String) -> String {
+        TerminalText.sanitize(text, keepingNewlines: true)
     }
 
     /// Every key of every screen, for `tui --help`.

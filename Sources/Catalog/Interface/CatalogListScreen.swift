@@ -28,6 +28,7 @@ final class CatalogListScreen: Screen {
     nonisolated static let filtersHelp = HelpSection("Search and filters", keys: CatalogQuery.filterHelp.map { KeyHint($0.key, $0.help) })
 
     private let viewModel: CatalogListViewModel
+    private let source: CatalogSource
     private let onCourseSelected: @MainActor (CourseID) -> Void
     /// Where the rows were last drawn, for page size and mouse hits. Not observed: it is
     /// written while drawing.
@@ -36,8 +37,9 @@ final class CatalogListScreen: Screen {
     /// measuring every text of the window costs more than a frame should.
     private var measured: (revision: Int, widths: [Int])?
 
-    init(viewModel: CatalogListViewModel, onCourseSelected: @escaping @MainActor (CourseID) -> Void) {
+    init(viewModel: CatalogListViewModel, source: CatalogSource = .localDatabase, onCourseSelected: @escaping @MainActor (CourseID) -> Void) {
         self.viewModel = viewModel
+        self.source = source
         self.onCourseSelected = onCourseSelected
     }
 
@@ -91,9 +93,7 @@ final class CatalogListScreen: Screen {
 
     func draw(in canvas: inout some Canvas, frame: Frame) {
         let query = viewModel.query
-        let empty = query.isEmpty
-            ? ["The catalog has no courses yet", "Import some with: tui import-courses FILE"]
-            : ["No courses match \"\(query)\"", "Press Esc to clear the search"]
+        let empty = query.isEmpty ? Self.emptyCatalogText(source) : ["No courses match \"\(query)\"", "Press Esc to clear the search"]
         let searching = viewModel.isEditingSearch || !query.isEmpty
         if searching {
             drawSearchLine(in: &canvas, area: frame.area, tick: frame.tick)
@@ -101,6 +101,15 @@ final class CatalogListScreen: Screen {
         let below = searching ? frame.area.droppingTop(1) : frame.area
         StateView.draw(viewModel.state, in: &canvas, area: below, tick: frame.tick, empty: empty) { canvas, courses in
             drawTable(courses, in: &canvas, area: frame.area, tick: frame.tick)
+        }
+    }
+
+    /// What an empty catalog says: the local import fills the local database only, so a
+    /// server's empty catalog says where courses come from instead.
+    static func emptyCatalogText(_ source: CatalogSource) -> [String] {
+        switch source {
+        case .localDatabase: ["The catalog has no courses yet", "Import some with: tui import-courses FILE"]
+        case .server(let host): ["\(host) has no courses yet", "Courses imported on the server appear here"]
         }
     }
 

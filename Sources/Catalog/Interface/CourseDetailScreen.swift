@@ -227,7 +227,7 @@ final class CourseDetailScreen: Screen {
             wrappedDescription = WrappedText(TerminalText.sanitize(course.description, keepingNewlines: true), width: width)
         }
         let lessons = page.syllabus.lessons
-        let total = DurationText.format(minutes: lessons.reduce(0) { $0 + $1.minutes })
+        let total = DurationText.format(minutes: page.syllabus.totalMinutes)
         var syllabus: [Line] = [.text("", .normal), .text("Syllabus  \(lessons.count) lesson\(lessons.count == 1 ? "" : "s") · \(total)", .bold)]
         syllabus += lessons.indices.map(Line.lesson)
         return PageLines(prefix: facts, description: wrappedDescription!, suffix: syllabus) { [weak self] wrapped in

@@ -47,8 +47,8 @@ final class CourseDetailViewModel {
     var shownCourse: Course? {
         guard var course = page?.course, let page else { return nil }
         switch (page.enrolledWhenRead, isEnrolled) {
-        case (false, true): course.enrolledCount += 1
-        case (true, false): course.enrolledCount = max(0, course.enrolledCount - 1)
+        case (false, true): course.enrolledCount = Saturating.add(course.enrolledCount, 1)
+        case (true, false): course.enrolledCount = max(0, Saturating.subtract(course.enrolledCount, 1))
         default: break
         }
         return course

@@ -14,35 +14,95 @@ extension User {
     }
 }
 
+/// A course the server sent that is outside the import's limits (`CourseLimits`): refused
+/// whole, never turned into a plausible value. `problem` names the field and its value.
+struct RefusedCourse: Error, Sendable, CustomStringConvertible {
+    /// The id as the server gave it, cut to a length a log line can hold.
+    let id: String
+    let problem: String
+
+    init(id: String, problem: String) {
+        self.id = String(id.prefix(80))
+        self.problem = problem
+    }
+
+    var description: String { "course \(id.debugDescription): \(problem)" }
+}
+
 extension Course {
-    init(_ course: Components.Schemas.Course) {
-        self.init(
+    /// The server's course as the app's, if it passes the same limits as an import. The price
+    /// is checked while it is still a `Double`, and every integer converted exactly, so no
+    /// number, however large, can trap here.
+    static func checked(_ course: Components.Schemas.Course) throws(RefusedCourse) -> Course {
+        guard CourseLimits.isValidPrice(course.price) else {
+            throw RefusedCourse(id: course.id, problem: "price \(course.price) is out of range")
+        }
+        let pastIntegers = RefusedCourse(id: course.id, problem: "a count past this machine's integers")
+        guard let duration = Int(exactly: course.durationMinutes), let enrolled = Int(exactly: course.enrolledCount),
+              let lessons = Int(exactly: course.lessonCount)
+        else { throw pastIntegers }
+        // No capacity is a course without a limit; a capacity must be a number like the rest.
+        var capacity: Int?
+        if let limit = course.capacity {
+            guard let exact = Int(exactly: limit) else { throw pastIntegers }
+            capacity = exact
+        }
+        let mapped = Course(
             id: CourseID(course.id),
             title: course.title,
             instructor: course.instructor,
             category: course.category,
             level: CourseLevel(rawValue: course.level.rawValue) ?? .beginner,
-            durationMinutes: Int(clamping: course.durationMinutes),
-            // The API gives a decimal amount; the domain counts cents.
+            durationMinutes: duration,
+            // The API gives a decimal amount; the domain counts cents (exact: the price is in range).
             price: Price(minorUnits: Int((course.price * 100).rounded()), currency: course.currency),
-            capacity: course.capacity.map { Int(clamping: $0) },
-            enrolledCount: Int(clamping: course.enrolledCount),
+            capacity: capacity,
+            enrolledCount: enrolled,
             tags: course.tags,
             prerequisiteID: course.prerequisiteId.map { CourseID($0) },
             isActive: course.active,
             description: course.description,
-            lessonCount: Int(clamping: course.lessonCount)
+            lessonCount: lessons
         )
+        if let problem = CourseLimits.problem(in: mapped) { throw RefusedCourse(id: course.id, problem: problem) }
+        return mapped
+    }
+}
+
+extension Syllabus {
+    /// The server's course with its lessons, if both pass the import's limits (1 to 200
+    /// lessons, each of `CourseLimits.minutes`).
+    static func checked(_ detail: Components.Schemas.CourseDetail) throws(RefusedCourse) -> Syllabus {
+        let course = try Course.checked(detail.value1)
+        var lessons: [Lesson] = []
+        for (index, lesson) in detail.value2.lessons.enumerated() {
+            guard let minutes = Int(exactly: lesson.minutes) else {
+                throw RefusedCourse(id: course.id.rawValue, problem: "lessons[\(index)].minutes \(lesson.minutes) is out of range")
+            }
+            lessons.append(Lesson(title: lesson.title, minutes: minutes))
+        }
+        let syllabus = Syllabus(course: course, lessons: lessons)
+        if let problem = CourseLimits.problem(in: syllabus) { throw RefusedCourse(id: course.id.rawValue, problem: problem) }
+        return syllabus
     }
 }
 
 extension Enrollment {
-    /// The API names an enrollment by its learner and course; it has no id of its own.
-    init(_ enrollment: Components.Schemas.Enrollment, userID: UserID) {
-        self.init(
+    /// The API names an enrollment by its learner and course; it has no id of its own. Its
+    /// lesson numbers are those a syllabus can have (1 to 200), or the enrollment is refused
+    /// (its course is checked by whoever keeps it: `Course.checked`).
+    static func checked(_ enrollment: Components.Schemas.Enrollment, userID: UserID) throws(RefusedCourse) -> Enrollment {
+        var done: Set<Int> = []
+        for number in enrollment.lessonsDone {
+            guard let lesson = Int(exactly: number), CourseLimits.lessons.contains(lesson) else {
+                throw RefusedCourse(id: enrollment.course.id, problem: "lessons_done \(number) is out of range")
+            }
+            done.insert(lesson)
+        }
+        return Enrollment(
             id: EnrollmentID(0), userID: userID, courseID: CourseID(enrollment.course.id), enrolledAt: enrollment.enrolledAt,
             status: enrollment.status == .completed ? .completed : .active,
-            lessonsDone: Set(enrollment.lessonsDone.map { Int(clamping: $0) }), completedAt: enrollment.completedAt
+            lessonsDone: done, completedAt: enrollment.completedAt
         )
     }
 }

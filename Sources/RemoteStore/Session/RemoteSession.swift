@@ -62,6 +62,13 @@ actor RemoteSession {
         await revoke(access)
     }
 
+    /// Waits for the refresh under way, if any, to store its new token: a refresh the server
+    /// answered but whose token was never stored would leave a used token in the file, which
+    /// the next start presents and the server takes for a stolen one.
+    func settle() async {
+        _ = try? await refreshing?.value
+    }
+
     private func forget() {
         generation += 1
         refreshing = nil
@@ -123,8 +130,8 @@ actor RemoteSession {
         if let refreshing {
             task = refreshing
         } else {
-            guard let refreshToken = file.read() else { throw endedHere() }
-            task = Task { try await self.sendRefresh(refreshToken) }
+            guard file.read() != nil else { throw endedHere() }
+            task = Task { try await self.sendRefresh() }
             refreshing = task
         }
         do {
@@ -134,23 +141,29 @@ actor RemoteSession {
         }
     }
 
-    /// The refresh itself. What another sign-in or a sign-out did meanwhile wins over it.
-    private func sendRefresh(_ refreshToken: String) async throws(AppError) -> Tokens {
+    /// The refresh itself, under the session file's lock: another instance on this data
+    /// directory may have rotated the token meanwhile, so the token presented is the one
+    /// stored when the lock is taken, and the new one is stored before it is let go. What
+    /// another sign-in or a sign-out here did meanwhile wins over it.
+    private func sendRefresh() async throws(AppError) -> Tokens {
         let started = generation
         refreshCount += 1
         defer { if generation == started { refreshing = nil } }
-        let session: Components.Schemas.Session
-        do {
-            session = try await requests.send { client in try await client.refreshSession(body: .json(.init(refreshToken: refreshToken))).ok.body.json }
-        } catch {
-            if case .api(401, _, _, _) = error, generation == started { throw endedHere() }
-            throw error.appError
+        return try await file.lock.withLock { () async throws(AppError) -> Tokens in
+            guard let refreshToken = file.read() else { throw endedHere() }
+            let session: Components.Schemas.Session
+            do throws(RemoteFailure) {
+                session = try await requests.send { client in try await client.refreshSession(body: .json(.init(refreshToken: refreshToken))).ok.body.json }
+            } catch {
+                if case .api(401, _, _, _) = error, generation == started { throw endedHere() }
+                throw error.appError
+            }
+            guard generation == started else {
+                guard let tokens else { throw .sessionEnded }
+                return tokens
+            }
+            return try store(session)
         }
-        guard generation == started else {
-            guard let tokens else { throw .sessionEnded }
-            return tokens
-        }
-        return try store(session)
     }
 
     /// The server no longer knows this session: forget it and say so once.

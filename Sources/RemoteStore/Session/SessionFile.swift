@@ -9,10 +9,14 @@ import Glibc
 /// server, in `<data dir>/sessions/<hash of the URL>.json`, readable by its owner only.
 struct SessionFile: Sendable {
     let url: URL
+    /// What instances on one data directory hold to refresh this session (`<hash>.lock`).
+    let lock: SessionLock
 
     init(directory: URL, server: URL) {
         let name = SHA256.hash(data: Data(server.absoluteString.utf8)).prefix(16).map { String(format: "%02x", $0) }.joined()
-        url = directory.appendingPathComponent("sessions", isDirectory: true).appendingPathComponent("\(name).json")
+        let folder = directory.appendingPathComponent("sessions", isDirectory: true)
+        url = folder.appendingPathComponent("\(name).json")
+        lock = SessionLock(url: folder.appendingPathComponent("\(name).lock"))
     }
 
     private struct Contents: Codable {
@@ -32,7 +36,8 @@ struct SessionFile: Sendable {
         let folder = url.deletingLastPathComponent()
         try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true, attributes: [.posixPermissions: 0o700])
         let data = try JSONEncoder().encode(Contents(server: server.absoluteString, refreshToken: refreshToken))
-        let temporary = folder.appendingPathComponent(".\(url.lastPathComponent).\(getpid()).tmp")
+        // A name no other writer uses, the other instances of this process included.
+        let temporary = folder.appendingPathComponent(".\(url.lastPathComponent).\(getpid()).\(UUID().uuidString).tmp")
         unlink(temporary.path)
         let descriptor = open(temporary.path, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0o600)
         guard descriptor >= 0 else { throw POSIXFailure(call: "open", code: errno) }

@@ -49,9 +49,10 @@ public struct Course: Identifiable, Hashable, Sendable {
         self.lessonCount = lessonCount
     }
 
-    /// Seats still free, or `nil` when the course has no capacity limit.
+    /// Seats still free, or `nil` when the course has no capacity limit. Never negative, and
+    /// never a trap, whatever the two numbers are (a negative count counts as none).
     public var seatsLeft: Int? {
-        capacity.map { max(0, $0 - enrolledCount) }
+        capacity.map { max(0, Saturating.subtract($0, max(0, enrolledCount))) }
     }
 
     /// No seat left: the capacity is taken, or, for a course without one, the most learners

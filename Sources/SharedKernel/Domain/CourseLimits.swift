@@ -32,6 +32,38 @@ public enum CourseLimits {
         if course.enrolledCount < 0 || course.enrolledCount > seats.upperBound {
             return "enrolled_count \(course.enrolledCount) is out of range"
         }
+        if !lessons.contains(course.lessonCount) { return "lesson_count \(course.lessonCount) is out of range" }
+        if !isValidCurrency(course.price.currency) { return "currency \(course.price.currency.debugDescription) is not 3 letters" }
+        if let prerequisite = course.prerequisiteID, !isValidID(prerequisite.rawValue) {
+            return "prerequisite_id \(prerequisite.rawValue.debugDescription) is not a valid id"
+        }
+        return nil
+    }
+
+    /// Whether a price in major units can be a course's: a finite number within `price`.
+    /// Asked before the price becomes cents, so no number, however large, can trap on the way.
+    public static func isValidPrice(_ major: Double) -> Bool {
+        major.isFinite && price.contains(major)
+    }
+
+    /// A currency code: three ASCII letters.
+    public static func isValidCurrency(_ code: String) -> Bool {
+        code.utf8.count == 3 && code.utf8.allSatisfy { (0x41...0x5A).contains($0) || (0x61...0x7A).contains($0) }
+    }
+
+    /// Whether a lesson is within these ranges (its minutes), as `problem(in:)` for a course.
+    public static func problem(in lesson: Lesson) -> String? {
+        minutes.contains(lesson.minutes) ? nil : "minutes \(lesson.minutes) is out of range"
+    }
+
+    /// Whether a course with its syllabus is within these ranges: the course, 1 to 200
+    /// lessons, and each lesson (named by its place, from 0 as in the course JSON).
+    public static func problem(in syllabus: Syllabus) -> String? {
+        if let problem = problem(in: syllabus.course) { return problem }
+        if !lessons.contains(syllabus.lessons.count) { return "lessons: \(syllabus.lessons.count) is not 1 to \(lessons.upperBound) lessons" }
+        for (index, lesson) in syllabus.lessons.enumerated() {
+            if let problem = problem(in: lesson) { return "lessons[\(index)].\(problem)" }
+        }
         return nil
     }
 }

@@ -18,6 +18,11 @@ public struct Syllabus: Hashable, Sendable {
         self.course = course
         self.lessons = lessons
     }
+    /// How long all the lessons take, in minutes: a negative lesson counts as none, and the
+    /// sum holds at `Int.max` instead of trapping.
+    public var totalMinutes: Int {
+        Saturating.sum(lessons.lazy.map { max(0, $0.minutes) })
+    }
 }
 
 extension Lesson {

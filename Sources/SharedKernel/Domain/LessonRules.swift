@@ -41,7 +41,9 @@ public enum LessonRules {
     /// `done` of `total` as a whole percentage, rounded down, so 100 % means all of it.
     public static func percent(done: Int, of total: Int) -> Int {
         guard total > 0 else { return 0 }
-        return min(100, max(0, done) * 100 / total)
+        let done = min(max(0, done), total)
+        // In double width, so no count is too large to multiply; the quotient is at most 100.
+        return total.dividingFullWidth(done.multipliedFullWidth(by: 100)).quotient
     }
 
     /// A prerequisite is met when the learner completed its course.

@@ -10,11 +10,13 @@ public struct Price: Hashable, Sendable {
 
     public var isFree: Bool { minorUnits == 0 }
 
-    /// `35.99 EUR`, or `Free` for a price of zero.
+    /// `35.99 EUR`, or `Free` for a price of zero. A negative amount (which no store accepts)
+    /// reads `-1.50 EUR`, not `-1.-50 EUR`; its magnitude cannot overflow.
     public var formatted: String {
         if isFree { return "Free" }
-        let whole = minorUnits / 100
-        let cents = minorUnits % 100
-        return "\(whole).\(cents < 10 ? "0" : "")\(cents) \(currency)"
+        let amount = minorUnits.magnitude
+        let whole = amount / 100
+        let cents = amount % 100
+        return "\(minorUnits < 0 ? "-" : "")\(whole).\(cents < 10 ? "0" : "")\(cents) \(currency)"
     }
 }

@@ -72,14 +72,17 @@ struct CatalogListTests {
         #expect(sut.accepts(.key(.down)))
     }
 
-    @Test("an empty catalog says so and what to do next")
-    func empty() async {
-        let (sut, _, _) = await makeSUT([])
+    @Test("an empty catalog says so and what to do next, true of where its courses come from", arguments: [
+        (CatalogSource.localDatabase, ["The catalog has no courses yet", "Import some with: tui import-courses FILE"]),
+        (.server(host: "127.0.0.1:8080"), ["127.0.0.1:8080 has no courses yet", "Courses imported on the server appear here"]),
+    ])
+    func empty(source: CatalogSource, expected: [String]) async {
+        let (sut, _, _) = await makeSUT([], source: source)
 
         let text = draw(sut).text
 
-        #expect(text.contains("The catalog has no courses yet"))
-        #expect(text.contains("tui import-courses FILE"))
+        for line in expected { #expect(text.contains(line), "\(text)") }
+        if source != .localDatabase { #expect(!text.contains("tui import-courses"), "the local import does nothing for a server") }
     }
 
     @Test("an error shows the message and Press r to retry; the footer offers r only; r retries")
@@ -198,12 +201,13 @@ struct CatalogListTests {
         learner: LearnerStub = LearnerStub(),
         failure: AppError? = nil,
         load: Bool = true,
+        source: CatalogSource = .localDatabase,
         onCourseSelected: @escaping @MainActor (CourseID) -> Void = { _ in }
     ) async -> (CatalogListScreen, CatalogListViewModel, InMemoryStore) {
         let store = InMemoryStore(courses: courses)
         if let failure { await store.setFailure(failure) }
         let viewModel = CatalogListViewModel(courses: store, learner: learner.learner)
-        let screen = CatalogListScreen(viewModel: viewModel, onCourseSelected: onCourseSelected)
+        let screen = CatalogListScreen(viewModel: viewModel, source: source, onCourseSelected: onCourseSelected)
         if load {
             screen.appear()
             await screen.settle()

@@ -233,6 +233,27 @@ struct CourseDetailTests {
         #expect(sut.availableKeys == [CourseDetailScreen.Keys.retry])
     }
 
+    @Test("numbers no store should hold draw without a trap and without negative lengths", arguments: [
+        (Course.fixture(id: "huge", durationMinutes: 150), [1 << 62, 1 << 62], "Syllabus  2 lessons · 153722867280912930h 7min"),
+        (.fixture(id: "seats", capacity: .max, enrolledCount: .min), [40], "Seats left    9223372036854775807 of 9223372036854775807"),
+        (.fixture(id: "full", capacity: .min, enrolledCount: .max), [40], "Seats left    None — the course is full"),
+        (.fixture(id: "negative", durationMinutes: -100), [-100, 40], "Duration      0min"),
+        (.fixture(id: "negative-lessons", durationMinutes: 150), [-100, 40], "Syllabus  2 lessons · 40min"),
+    ] as [(Course, [Int], String)])
+    func untrustedNumbers(course: Course, minutes: [Int], expected: String) async {
+        let store = InMemoryStore(courses: [course], lessons: [course.id: minutes.map { Lesson(title: "Lesson", minutes: $0) }])
+        let screen = CourseDetailScreen(
+            viewModel: CourseDetailViewModel(courseID: course.id, courses: store, learner: LearnerStub().learner), onOpenCourse: { _ in }, onBack: {}
+        )
+        screen.appear()
+        await screen.settle()
+
+        let text = draw(screen).text
+
+        #expect(text.contains(expected), "\(text)")
+        #expect(!text.contains("-1h"), "no negative duration")
+    }
+
     // MARK: - Helpers
 
     private func makeSUT(

@@ -1,0 +1,35 @@
+import Foundation
+import HTTPTypes
+import OpenAPIRuntime
+
+/// Collects every successful answer's body, up to `limit`, before the generated code reads it
+/// (which would otherwise collect any body whole, however large: an endless one grew the app
+/// to 4.2 GB). A body past the cap is the server being unusable (`RemoteFailure.unreachable`),
+/// and it is read no further: a declared length past the cap is refused before a byte is read,
+/// and an undeclared one is dropped at the first chunk past it, which closes the connection.
+/// Memory held for an answer is bounded by the cap, whatever the server sends.
+struct BodyLimitMiddleware: ClientMiddleware {
+    /// 4 MiB for any answer: a page of 100 courses is about 60 KB, and a course with 200
+    /// lessons about 20 KB (README, "Remote mode").
+    static let limit = 4 * 1024 * 1024
+
+    func intercept(
+        _ request: HTTPRequest, body: HTTPBody?, baseURL: URL, operationID: String,
+        next: @Sendable (HTTPRequest, HTTPBody?, URL) async throws -> (HTTPResponse, HTTPBody?)
+    ) async throws -> (HTTPResponse, HTTPBody?) {
+        let (response, responseBody) = try await next(request, body, baseURL)
+        guard response.status.kind == .successful, let responseBody else { return (response, responseBody) }
+        if case .known(let length) = responseBody.length, length > Self.limit {
+            throw RemoteFailure.unreachable(detail: "\(operationID): a body of \(length) bytes, past the \(Self.limit)-byte cap")
+        }
+        var collected = HTTPBody.ByteChunk()
+        if case .known(let length) = responseBody.length { collected.reserveCapacity(Int(length)) }
+        for try await chunk in responseBody {
+            guard collected.count + chunk.count <= Self.limit else {
+                throw RemoteFailure.unreachable(detail: "\(operationID): a body past the \(Self.limit)-byte cap")
+            }
+            collected.append(contentsOf: chunk)
+        }
+        return (response, HTTPBody(collected))
+    }
+}

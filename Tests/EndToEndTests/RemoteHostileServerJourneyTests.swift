@@ -1,0 +1,109 @@
+import Foundation
+import Hummingbird
+import Testing
+import TestSupport
+
+extension EndToEnd {
+    /// Issue 22, items 4 and 5, with the real `tui --server`: a server that sends numbers past
+    /// every range and a body without end. The app keeps running and shows what it can.
+    @Suite("Journey: remote mode against a hostile server")
+    struct RemoteHostileServerJourneyTests {
+        /// How much the app's resident high-water mark may grow while the server floods it:
+        /// the 4 MiB body cap and the buffers on the way, with room for the allocator (measured:
+        /// 52 MB before, 57-60 MB after). Without the cap the app grew to 4.2 GB within the 10 s
+        /// time limit.
+        static let memoryBound = 64 * 1024 * 1024
+
+        @Test("a price of 1e300 and lessons of 2^62 minutes: the rest shows, the bad page is an error, an endless body leaves memory bounded")
+        func hostileServer() async throws {
+            let floods = Counter()
+            let (url, running) = try await RouterServer.start(Self.router(floods: floods))
+            defer { running.cancel() }
+            let session = try TmuxSession(arguments: ["--server", url.absoluteString])
+            try await session.signInIfAsked()
+
+            let catalog = try await session.waitFor("Good Course")
+            #expect(catalog.contains { $0.contains("Endless Lessons") })
+            #expect(!catalog.contains { $0.contains("Overpriced") }, "the course priced 1e300 is refused")
+
+            // The course whose lessons add up past Int.max: an error state, not a crash.
+            try session.send("Home", "Enter")
+            try await session.waitFor("Press r to retry")
+            try session.send("Escape")
+            try await session.waitFor("Good Course")
+
+            // A search the server answers with a body that never ends.
+            let pid = try #require(try session.appPID())
+            let before = try #require(ProcessMemory.residentHighWaterMark(pid: pid))
+            try session.send("/")
+            try session.type("flood")
+            try await session.waitFor("Cannot reach")
+            try await Self.waitUntil("the server saw the app stop reading a flood") { floods.value >= 1 }
+            let after = try #require(ProcessMemory.residentHighWaterMark(pid: pid))
+            #expect(after - before < Self.memoryBound, "the app's high-water mark went from \(before / 1024) KiB to \(after / 1024) KiB")
+
+            // Still running, keys still work.
+            try session.send("Escape", "Escape")
+            try await session.waitFor("Good Course")
+            try session.send("q")
+            #expect(try await session.waitForExit() == 0)
+        }
+
+        /// Asks `condition` until it holds (20 s at most): for state outside the screen.
+        static func waitUntil(_ what: String, _ condition: () throws -> Bool) async throws {
+            let deadline = ContinuousClock.now + .seconds(20)
+            while try !condition() {
+                guard ContinuousClock.now < deadline else { throw ServerTestError("never saw \(what)") }
+                try await Task.sleep(for: .milliseconds(20))
+            }
+        }
+
+        /// Signs anyone in; its catalog holds a course priced 1e300 (refused), one whose
+        /// lessons are 2^62 minutes each (its page refused) and a good one; a search for
+        /// `flood` is answered with an endless chunked body (`floods` counts those the app
+        /// stopped reading).
+        static func router(floods: Counter) -> Router<BasicRequestContext> {
+            let router = Router()
+            RouterServer.addSignIn(to: router)
+            router.get("/v1/courses") { request, _ -> Response in
+                if request.uri.queryParameters.get("query")?.contains("flood") == true { return endless(floods: floods) }
+                let courses = [
+                    course(id: "overpriced", title: "Overpriced", price: "1e300", key: 1),
+                    course(id: "endless", title: "Endless Lessons", lessonCount: 2, key: 2),
+                    course(id: "good", title: "Good Course", key: 3),
+                ]
+                return RouterServer.json(#"{"courses": [\#(courses.joined(separator: ", "))], "next": null, "previous": null, "total": 2, "total_is_lower_bound": false}"#)
+            }
+            router.get("/v1/courses/:id") { _, context -> Response in
+                switch context.parameters.get("id") {
+                case "endless":
+                    let lesson = #"{"title": "Forever", "minutes": 4611686018427387904}"#
+                    return RouterServer.json(String(course(id: "endless", title: "Endless Lessons", lessonCount: 2).dropLast()) + #", "lessons": [\#(lesson), \#(lesson)]}"#)
+                default:
+                    return RouterServer.json(String(course(id: "good", title: "Good Course").dropLast()) + #", "lessons": [{"title": "One", "minutes": 60}]}"#)
+                }
+            }
+            return router
+        }
+
+        static func course(id: String, title: String, price: String = "35.99", lessonCount: Int = 1, key: Int? = nil) -> String {
+            #"{"id": "\#(id)", "title": "\#(title)", "instructor": "Ana", "category": null, "level": "beginner", "duration_minutes": 60, "price": \#(price), "currency": "EUR", "capacity": 40, "enrolled_count": 12, "tags": [], "prerequisite_id": null, "active": true, "description": "A course.", "lesson_count": \#(lessonCount)\#(key.map { #", "key": "\#($0)""# } ?? "")}"#
+        }
+
+        /// 64 KiB of spaces inside a JSON array, for ever; counted in `floods` once the client
+        /// stops reading (the write fails when it closes the connection).
+        static func endless(floods: Counter) -> Response {
+            let chunk = ByteBuffer(repeating: UInt8(ascii: " "), count: 64 * 1024)
+            let body = ResponseBody { writer in
+                do {
+                    try await writer.write(ByteBuffer(string: #"{"courses": ["#))
+                    while true { try await writer.write(chunk) }
+                } catch {
+                    floods.add(1)
+                    throw error
+                }
+            }
+            return Response(status: .ok, headers: [.contentType: "application/json"], body: body)
+        }
+    }
+}
