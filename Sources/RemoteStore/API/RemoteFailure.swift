@@ -36,8 +36,9 @@ enum RemoteFailure: Error, Sendable {
         case .cancelled: return .cancelled
         case .app(let error): return error
         case .unreachable: return .connectivity
-        case .api(let status, let code, let message, _):
+        case .api(let status, let code, let message, let retryAfter):
             switch code {
+            case "rate_limited": return .tooManyRequests(retryAfterSeconds: retryAfter ?? 60)
             case "invalid_credentials": return .invalidCredentials
             case "email_taken": return .emailTaken
             case "unauthorized", "token_expired": return .notSignedIn

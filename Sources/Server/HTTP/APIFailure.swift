@@ -42,7 +42,7 @@ struct APIFailure: Error, Hashable, Sendable {
     static func tooManyRequests(retryAfter: Int) -> APIFailure {
         APIFailure(
             status: .tooManyRequests, code: "rate_limited",
-            message: "Too many requests from your address — try again in \(retryAfter) s", retryAfter: retryAfter
+            message: AppError.tooManyRequests(retryAfterSeconds: retryAfter).userMessage, retryAfter: retryAfter
         )
     }
 
@@ -71,6 +71,7 @@ struct APIFailure: Error, Hashable, Sendable {
         case .invalidCredentials: self.init(status: .unauthorized, code: "invalid_credentials", message: error.userMessage)
         case .emailTaken: self.init(status: .conflict, code: "email_taken", message: error.userMessage)
         case .tooManyAttempts(let seconds): self = .rateLimited(retryAfter: seconds)
+        case .tooManyRequests(let seconds): self = .tooManyRequests(retryAfter: seconds)
         case .invalidName: self.init(status: .unprocessableContent, code: "invalid_name", message: error.userMessage)
         case .invalidAccount(let rejection):
             let code = switch rejection.field {

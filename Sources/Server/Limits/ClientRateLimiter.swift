@@ -1,8 +1,9 @@
 import Foundation
 
 /// SPEC: the unauthenticated routes (sign-in, account creation, refresh) are limited per
-/// client address: a bucket of `perMinute` requests per route and address that refills
-/// evenly over a minute. Past it: 429 `rate_limited` with the seconds until the next one.
+/// client address: a bucket of `perMinute` requests per route and address (five times that
+/// for refresh, which guesses nothing and which every terminal behind one address sends) that
+/// refills evenly over a minute. Past it: 429 `rate_limited` with the seconds until the next one.
 actor ClientRateLimiter {
     enum Route: String, Sendable {
         case signIn
@@ -33,7 +34,7 @@ actor ClientRateLimiter {
     func admit(_ route: Route, from address: String) -> Int? {
         guard perMinute > 0 else { return nil }
         let now = self.now()
-        let capacity = Double(perMinute)
+        let capacity = Double(route == .refresh ? 5 * perMinute : perMinute)
         let rate = capacity / 60
         let key = "\(route.rawValue) \(address)"
         var bucket = buckets[key] ?? Bucket(tokens: capacity, updated: now)

@@ -17,6 +17,9 @@ public enum AppError: Error, Hashable, Sendable {
     case emailTaken
     /// Too many failed sign-ins for one email: the server takes no more for this long.
     case tooManyAttempts(retryAfterSeconds: Int)
+    /// Too many requests from this address (accounts made, sessions renewed): the server takes
+    /// no more for this long.
+    case tooManyRequests(retryAfterSeconds: Int)
     /// A business rule said no; nothing was written.
     case refused(EnrollmentRefusal)
     /// A profile name broke SPEC's rules; nothing was written.
@@ -42,7 +45,9 @@ public enum AppError: Error, Hashable, Sendable {
         case .invalidAccount(let rejection): rejection.message
         case .emailTaken: "An account with that email already exists"
         case .tooManyAttempts(let seconds):
-            "Too many failed sign-ins — try again in \(seconds < 90 ? "\(seconds) s" : "\((seconds + 59) / 60) min")"
+            "Too many failed sign-ins — try again in \(Self.wait(seconds))"
+        case .tooManyRequests(let seconds):
+            "Too many requests — try again in \(Self.wait(seconds))"
         case .refused(let refusal): refusal.message
         case .invalidName(let rejection): rejection.message
         case .notEnrolled: "You are not enrolled in this course."
@@ -51,6 +56,11 @@ public enum AppError: Error, Hashable, Sendable {
         case .storage(.saving, _): "Something went wrong while saving your data."
         case .cancelled: "Cancelled."
         }
+    }
+
+    /// `45 s`, or `3 min` from 90 s on.
+    private static func wait(_ seconds: Int) -> String {
+        seconds < 90 ? "\(seconds) s" : "\((seconds + 59) / 60) min"
     }
 
     /// What a developer reads in the log.
@@ -65,6 +75,7 @@ public enum AppError: Error, Hashable, Sendable {
         case .invalidAccount(let rejection): "invalid account: \(rejection.field) \(rejection.message)"
         case .emailTaken: "email taken"
         case .tooManyAttempts(let seconds): "rate limited for \(seconds) s"
+        case .tooManyRequests(let seconds): "address rate limited for \(seconds) s"
         case .refused(let refusal): "refused: \(refusal)"
         case .invalidName(let rejection): "invalid name: \(rejection)"
         case .notEnrolled(let id): "not enrolled: \(id)"
