@@ -16,7 +16,8 @@ extension EndToEnd {
             // A page at a time to the end: each page's rows are on screen once.
             for _ in 0..<(total / 20 + 1) {
                 try session.send("PageDown")
-                seen = try await session.waitFor("a page further") { $0 != seen }
+                let before = seen
+                seen = try await session.waitFor("a page further") { $0 != before }
                 lines.formUnion(seen)
             }
             #expect(seen.contains { $0.contains("\(total)/\(total)") })

@@ -127,21 +127,37 @@ final class TmuxSession {
 
     /// Waits until `condition` holds for the screen; records an issue with the screen if it
     /// never does. Waits are generous because CI machines are slow; nothing here is a timing claim.
+    /// The screen is watched from a thread of its own: the test process's task threads may be
+    /// busy for seconds with another suite's work (the 100 k catalogs), and a status message
+    /// that shows for 5 s must not come and go unseen meanwhile.
     @discardableResult
     func waitFor(
         _ description: String,
         timeout: Duration = .seconds(20),
         sourceLocation: SourceLocation = #_sourceLocation,
-        _ condition: ([String]) -> Bool
+        _ condition: @escaping @Sendable ([String]) -> Bool
     ) async throws -> [String] {
-        let clock = ContinuousClock()
-        let deadline = clock.now + timeout
-        var lines = try screen()
-        while clock.now < deadline {
-            lines = try screen()
-            if condition(lines) { return lines }
-            try await Task.sleep(for: .milliseconds(40))
+        let arguments = tmuxArguments + ["capture-pane", "-p", "-t", target]
+        let seconds = Double(timeout.components.seconds) + Double(timeout.components.attoseconds) / 1e18
+        let (lines, found): ([String], Bool) = await withCheckedContinuation { continuation in
+            Thread.detachNewThread {
+                let deadline = Date().addingTimeInterval(seconds)
+                var lines: [String] = []
+                repeat {
+                    if let text = try? Self.run("/usr/bin/env", arguments) {
+                        lines = text.components(separatedBy: "\n")
+                        if lines.last == "" { lines.removeLast() }
+                        if condition(lines) {
+                            continuation.resume(returning: (lines, true))
+                            return
+                        }
+                    }
+                    Thread.sleep(forTimeInterval: 0.04)
+                } while Date() < deadline
+                continuation.resume(returning: (lines, false))
+            }
         }
+        if found { return lines }
         Issue.record("never saw \(description); the screen was:\n\(lines.joined(separator: "\n"))", sourceLocation: sourceLocation)
         throw TmuxError.timedOut(description)
     }

@@ -59,6 +59,8 @@ struct HostileServerTests {
         Case(name: "enrolled_count Int64.min", fields: ["enrolled_count": "-9223372036854775808"], catalog: .goodOnly, field: "enrolled_count"),
         Case(name: "lesson_count 0, no lessons", fields: ["lesson_count": "0"], lessons: [], catalog: .goodOnly, field: "lesson_count"),
         Case(name: "currency with an escape sequence", fields: ["currency": #""\u001b[2J""#], catalog: .goodOnly, field: "currency"),
+        Case(name: "a title that is only an escape sequence and a bell", fields: ["title": #""\u001b[2J\u0007""#], catalog: .goodOnly, field: "title"),
+        Case(name: "an instructor of zero-width and bidi characters", fields: ["instructor": #""\u200b\u202e""#], catalog: .goodOnly, field: "instructor"),
         Case(name: "prerequisite_id that is no id", fields: ["prerequisite_id": #""../../v1/me""#], catalog: .goodOnly, field: "prerequisite_id"),
         Case(
             name: "two lessons of 2^62 minutes", fields: ["lesson_count": "2"], lessons: ["4611686018427387904", "4611686018427387904"],

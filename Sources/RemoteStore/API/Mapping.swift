@@ -64,7 +64,9 @@ extension Course {
             description: course.description,
             lessonCount: lessons
         )
-        if let problem = CourseLimits.problem(in: mapped) { throw RefusedCourse(id: course.id, problem: problem) }
+        if let problem = CourseLimits.problem(in: mapped) ?? CourseLimits.textProblem(in: mapped) {
+            throw RefusedCourse(id: course.id, problem: problem)
+        }
         return mapped
     }
 }
@@ -78,6 +80,9 @@ extension Syllabus {
         for (index, lesson) in detail.value2.lessons.enumerated() {
             guard let minutes = Int(exactly: lesson.minutes) else {
                 throw RefusedCourse(id: course.id.rawValue, problem: "lessons[\(index)].minutes \(lesson.minutes) is out of range")
+            }
+            guard CourseLimits.saysSomething(lesson.title) else {
+                throw RefusedCourse(id: course.id.rawValue, problem: "lessons[\(index)].title says nothing once control characters are removed")
             }
             lessons.append(Lesson(title: lesson.title, minutes: minutes))
         }

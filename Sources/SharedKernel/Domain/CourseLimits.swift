@@ -1,3 +1,5 @@
+import Foundation
+
 /// SPEC's ranges for the numbers and identifiers of a course: what an import accepts, what a
 /// store reads back as sane, and what the arithmetic on counts never leaves.
 public enum CourseLimits {
@@ -44,6 +46,20 @@ public enum CourseLimits {
     /// Asked before the price becomes cents, so no number, however large, can trap on the way.
     public static func isValidPrice(_ major: Double) -> Bool {
         major.isFinite && price.contains(major)
+    }
+
+    /// A required text (a title, an instructor, a lesson's title) says something once control
+    /// characters, format characters and whole escape sequences are removed: `"\u{1B}[2J"`
+    /// would be a blank row.
+    public static func saysSomething(_ text: String) -> Bool {
+        !PrintableText.sanitize(text).trimmingCharacters(in: .whitespacesAndNewlines).isEmpty
+    }
+
+    /// What is wrong with a course's required texts, if anything (`saysSomething`).
+    public static func textProblem(in course: Course) -> String? {
+        if !saysSomething(course.title) { return "title says nothing once control characters are removed" }
+        if !saysSomething(course.instructor) { return "instructor says nothing once control characters are removed" }
+        return nil
     }
 
     /// A currency code: three ASCII letters.

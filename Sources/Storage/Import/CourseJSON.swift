@@ -225,7 +225,7 @@ public enum CourseJSON {
         /// characters and whole escape sequences are removed (`"\u{1B}[2J"` says nothing).
         func text(_ key: String) throws(FieldProblem) -> String {
             let text = try required(String.self, key, "a string")
-            guard !PrintableText.sanitize(text).trimmingCharacters(in: .whitespacesAndNewlines).isEmpty else {
+            guard CourseLimits.saysSomething(text) else {
                 throw FieldProblem(field: prefix + key, reason: "must not be empty")
             }
             return text
