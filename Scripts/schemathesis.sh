@@ -27,10 +27,13 @@ base="$(sed -n 's/^EduGo server listening on //p' "$out")"
 token="$(curl -sf -X POST "$base/v1/sessions" -H 'Content-Type: application/json' \
     -d '{"email": "demo@edugo.dev", "password": "edugo-demo"}' | python3 -c 'import json, sys; print(json.load(sys.stdin)["access_token"])')"
 
+# Log out is left out: it ends the fuzz's own token at once, and every /v1/me route after it
+# would be fuzzed as 401 only (APITests and ServerAttackTests cover log out).
 # Through python3 rather than the `st` script, which may not be on PATH right after pip.
 python3 -c 'import sys; from schemathesis.cli import schemathesis; sys.argv[0] = "st"; sys.exit(schemathesis())' \
     run "$root/openapi.yaml" --url "$base" -H "Authorization: Bearer $token" \
-    --checks all --exclude-checks positive_data_acceptance "$@"
+    --checks all --exclude-checks positive_data_acceptance \
+    --exclude-operation-id signOut "$@"
 if grep -q '"status":"5' "$data/server.log"; then
     echo "edugo-server answered 5xx:"; grep '"status":"5' "$data/server.log"; exit 1
 fi
