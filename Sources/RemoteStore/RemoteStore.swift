@@ -488,7 +488,6 @@ extension RemoteStore: SessionRepository {
         do {
             started = try await open { client in try await client.signIn(body: .json(.init(email: email, password: password))).created.body.json }
         } catch {
-            if case .api(429, _, _, let retryAfter) = error { throw .tooManyAttempts(retryAfterSeconds: retryAfter ?? 60) }
             throw error.appError
         }
         return try await session.adopt(started)

@@ -30,7 +30,7 @@ struct ServerAttackTests {
         let statuses = answers.map(\.status)
         #expect(statuses.filter { $0 == 401 }.count <= 10)
         #expect(statuses.filter { $0 == 401 }.count + statuses.filter { $0 == 429 }.count == 40, "\(statuses)")
-        #expect(rightPassword.status == 429, "the guesser's address stays refused, even with the right password")
+        #expect(rightPassword.status == 429 && rightPassword.errorCode == "rate_limited", "the guesser's address stays refused, even with the right password")
         #expect(owner.status == 201, "the owner at another address is not locked out")
     }
 
@@ -62,6 +62,7 @@ struct ServerAttackTests {
         // 20 a minute per address: a bucket of 20, refilled one every 3 s while the flood arrives.
         #expect(limited.count >= 30, "\(answers.map(\.status))")
         #expect(limited.allSatisfy { $0.headers["retry-after"].flatMap(Int.init) ?? 0 > 0 })
+        #expect(limited.allSatisfy { $0.errorCode == "too_many_requests" }, "the address's limit, not the email's")
         #expect(answers.allSatisfy { [401, 429, 503].contains($0.status) }, "401, or 503 past the hashing queue's limit: \(answers.map(\.status))")
         #expect(accounts.filter { $0.status == 429 }.count >= 5, "account creation is limited too: \(accounts.map(\.status))")
     }

@@ -309,7 +309,7 @@ public enum Operations {
                     }
                 }
             }
-            /// `rate_limited`: too many failed sign-ins for this email, or too many requests from this client address.
+            /// `rate_limited`: too many failed sign-ins for this email; `too_many_requests`: too many requests to this route from this client address.
             ///
             /// - Remark: Generated from `#/paths//v1/accounts/post(createAccount)/responses/429`.
             ///
@@ -576,7 +576,7 @@ public enum Operations {
                     }
                 }
             }
-            /// `rate_limited`: too many failed sign-ins for this email, or too many requests from this client address.
+            /// `rate_limited`: too many failed sign-ins for this email; `too_many_requests`: too many requests to this route from this client address.
             ///
             /// - Remark: Generated from `#/paths//v1/sessions/post(signIn)/responses/429`.
             ///
@@ -839,7 +839,7 @@ public enum Operations {
                     }
                 }
             }
-            /// `rate_limited`: too many failed sign-ins for this email, or too many requests from this client address.
+            /// `rate_limited`: too many failed sign-ins for this email; `too_many_requests`: too many requests to this route from this client address.
             ///
             /// - Remark: Generated from `#/paths//v1/sessions/refresh/post(refreshSession)/responses/429`.
             ///

@@ -38,7 +38,8 @@ enum RemoteFailure: Error, Sendable {
         case .unreachable: return .connectivity
         case .api(let status, let code, let message, let retryAfter):
             switch code {
-            case "rate_limited": return .tooManyRequests(retryAfterSeconds: retryAfter ?? 60)
+            case "rate_limited": return .tooManyAttempts(retryAfterSeconds: retryAfter ?? 60)
+            case "too_many_requests": return .tooManyRequests(retryAfterSeconds: retryAfter ?? 60)
             case "invalid_credentials": return .invalidCredentials
             case "email_taken": return .emailTaken
             case "unauthorized", "token_expired": return .notSignedIn
@@ -46,6 +47,7 @@ enum RemoteFailure: Error, Sendable {
             case "weak_password": return .invalidAccount(AccountRejection(field: .password, message: message))
             default:
                 // A code this client does not know, or a 5xx: the server cannot serve it now.
+                if status == 429 { return .tooManyRequests(retryAfterSeconds: retryAfter ?? 60) }
                 return status >= 500 ? .connectivity : .storage(.reading, detail: "\(status) \(code): \(message)")
             }
         }

@@ -41,7 +41,7 @@ struct APIFailure: Error, Hashable, Sendable {
     /// Too many requests to an unauthenticated route from one client address.
     static func tooManyRequests(retryAfter: Int) -> APIFailure {
         APIFailure(
-            status: .tooManyRequests, code: "rate_limited",
+            status: .tooManyRequests, code: "too_many_requests",
             message: AppError.tooManyRequests(retryAfterSeconds: retryAfter).userMessage, retryAfter: retryAfter
         )
     }

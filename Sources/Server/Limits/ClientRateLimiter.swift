@@ -3,7 +3,8 @@ import Foundation
 /// SPEC: the unauthenticated routes (sign-in, account creation, refresh) are limited per
 /// client address: a bucket of `perMinute` requests per route and address (five times that
 /// for refresh, which guesses nothing and which every terminal behind one address sends) that
-/// refills evenly over a minute. Past it: 429 `rate_limited` with the seconds until the next one.
+/// refills evenly over a minute. Past it: 429 `too_many_requests` with the seconds until the next one (`rate_limited` is
+/// the per-email limit on guesses, which the app words differently).
 actor ClientRateLimiter {
     enum Route: String, Sendable {
         case signIn
