@@ -64,7 +64,7 @@ let package = Package(
         .executableTarget(
             name: "tui-bench",
             dependencies: [
-                "CPty", "PostgresStore", "RemoteStore", "SharedKernel", "Storage", "TestSupport",
+                "CPty", "Platform", "PostgresStore", "RemoteStore", "SharedKernel", "Storage", "TestSupport",
                 .product(name: "Logging", package: "swift-log"),
             ],
             path: "Benchmarks/tui-bench"
@@ -79,6 +79,7 @@ let package = Package(
                 "Catalog",
                 "Courses",
                 "Favourites",
+                "Platform",
                 "Profile",
                 "SharedKernel",
                 "RemoteStore",
@@ -104,6 +105,7 @@ let package = Package(
             name: "Server",
             dependencies: [
                 "EduGoAPI",
+                "Platform",
                 "PostgresStore",
                 "SharedKernel",
                 "Storage",
@@ -151,10 +153,19 @@ let package = Package(
         .target(
             name: "Storage",
             dependencies: [
+                "Platform",
+                "SharedKernel",
+                .product(name: "GRDB", package: "GRDB.swift"),
+            ]
+        ),
+        // What every store and the server share, with no database: course files, the built-in
+        // catalog, the demo account and its progress, password hashing, data folders.
+        .target(
+            name: "Platform",
+            dependencies: [
                 "SharedKernel",
                 .product(name: "_CryptoExtras", package: "swift-crypto"),
                 .product(name: "Crypto", package: "swift-crypto"),
-                .product(name: "GRDB", package: "GRDB.swift"),
             ],
             resources: [.copy("Resources/catalog.json")]
         ),
@@ -162,6 +173,7 @@ let package = Package(
         .target(
             name: "PostgresStore",
             dependencies: [
+                "Platform",
                 "SharedKernel",
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "PostgresNIO", package: "postgres-nio"),
@@ -185,7 +197,7 @@ let package = Package(
         .target(
             name: "TestSupport",
             dependencies: [
-                "PostgresStore", "SharedKernel", "Storage",
+                "Platform", "PostgresStore", "SharedKernel", "Storage",
                 // Stand-in HTTP servers (broken, hostile) for the remote tests, in process and end to end.
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "Logging", package: "swift-log"),
@@ -208,16 +220,20 @@ let package = Package(
         .testTarget(
             name: "ServerTests",
             dependencies: [
-                "EduGoAPI", "Server", "SharedKernel", "Storage", "TestSupport",
+                "EduGoAPI", "Platform", "Server", "SharedKernel", "Storage", "TestSupport",
                 .product(name: "GRDB", package: "GRDB.swift"),
+                .product(name: "HTTPTypes", package: "swift-http-types"),
+                .product(name: "Logging", package: "swift-log"),
+                .product(name: "OpenAPIRuntime", package: "swift-openapi-runtime"),
                 .product(name: "PostgresNIO", package: "postgres-nio"),
                 .product(name: "PropertyBased", package: "swift-property-based"),
+                .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
             ]
         ),
         .testTarget(
             name: "RemoteStoreTests",
             dependencies: [
-                "RemoteStore", "Server", "SharedKernel", "Storage", "TestSupport",
+                "EduGoAPI", "Platform", "RemoteStore", "Server", "SharedKernel", "Storage", "TestSupport",
                 // A misbehaving server (garbage, silence) for the outage tests.
                 .product(name: "GRDB", package: "GRDB.swift"),
                 .product(name: "Hummingbird", package: "hummingbird"),
@@ -228,11 +244,12 @@ let package = Package(
         .testTarget(name: "FavouritesTests", dependencies: ["Favourites", "SharedKernel", "TerminalUI", "TestSupport"]),
         .testTarget(name: "ProfileTests", dependencies: ["Profile", "SharedKernel", "TerminalUI", "TestSupport"]),
         .testTarget(name: "SharedKernelTests", dependencies: ["SharedKernel", "TestSupport"]),
-        .testTarget(name: "StorageTests", dependencies: ["SharedKernel", "Storage", "TestSupport"]),
+        .testTarget(name: "StorageTests", dependencies: ["Platform", "SharedKernel", "Storage", "TestSupport"]),
+        .testTarget(name: "PlatformTests", dependencies: ["Platform", "SharedKernel", "TestSupport"]),
         .testTarget(
             name: "PostgresStoreTests",
             dependencies: [
-                "PostgresStore", "SharedKernel", "Storage", "TestSupport",
+                "Platform", "PostgresStore", "SharedKernel", "Storage", "TestSupport",
                 .product(name: "GRDB", package: "GRDB.swift"),
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "PostgresNIO", package: "postgres-nio"),

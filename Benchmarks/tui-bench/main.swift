@@ -1,5 +1,6 @@
 import Foundation
 import Logging
+import Platform
 import PostgresStore
 import RemoteStore
 import SharedKernel

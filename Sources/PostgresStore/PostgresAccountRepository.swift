@@ -3,73 +3,43 @@ import Logging
 import PostgresNIO
 import SharedKernel
 
-/// The app's password hashing, handed in by whoever opens the store (the same hashing as the
-/// embedded store's, off the caller's thread).
-public protocol PasswordHashing: Sendable {
-    func hash(_ password: String) async throws -> String
-    func verify(_ password: String, against stored: String) async -> Bool
-    /// A hash of no password, verified against for an unknown email so it costs as much.
-    var decoyHash: String { get }
-}
-
-/// Learner accounts in PostgreSQL. Hashing runs outside transactions, so a slow hash never
-/// holds a connection.
-public struct PostgresAccountRepository: AccountRepository {
+/// Learner accounts in PostgreSQL: SQL only, the rules are `AccountService`'s.
+public struct PostgresAccountStore: AccountStore {
     private let database: PostgresDatabase
-    private let hasher: any PasswordHashing
 
-    public init(database: PostgresDatabase, hasher: any PasswordHashing) {
+    public init(database: PostgresDatabase) {
         self.database = database
-        self.hasher = hasher
     }
 
-    public func authenticate(email: String, password: String) async throws(AppError) -> User {
-        let key = AccountRules.emailKey(email)
+    public func account(emailKey: String) async throws(AppError) -> StoredAccount? {
         let logger = database.logger
-        let found = try await database.read { connection -> (User, String)? in
+        return try await database.read { connection -> StoredAccount? in
             let rows = try await connection.query(
-                "SELECT \(unescaped: PostgresProfileRepository.columns), password_hash FROM learner WHERE email_key = \(key)",
+                "SELECT \(unescaped: PostgresProfileRepository.columns), password_hash FROM learner WHERE email_key = \(emailKey)",
                 logger: logger
             )
             for try await row in rows {
-                return (try PostgresProfileRepository.user(row), try row.makeRandomAccess()[5].decode(String.self))
+                return StoredAccount(user: try PostgresProfileRepository.user(row), passwordHash: try row.makeRandomAccess()[5].decode(String.self))
             }
             return nil
         }
-        // A missing account still pays for one hash, so timing does not tell which part was wrong.
-        guard await hasher.verify(password, against: found?.1 ?? hasher.decoyHash), let user = found?.0 else { throw .invalidCredentials }
-        return user
     }
 
-    public func register(name: String, email: String, password: String) async throws(AppError) -> User {
-        let account: NewAccount
-        switch AccountRules.validate(name: name, email: email, password: password) {
-        case .success(let valid): account = valid
-        case .failure(let rejection): throw .invalidAccount(rejection)
-        }
+    public func insertLearner(_ account: NewAccount, emailKey: String, passwordHash: String, createdAt: Date) async throws(AppError) -> User {
         let logger = database.logger
-        // Checked before hashing too, so a taken email costs no hash; the unique index decides.
-        let key = AccountRules.emailKey(account.email)
-        let taken = try await database.read { connection in
-            try await connection.query("SELECT 1 FROM learner WHERE email_key = \(key)", logger: logger)
-                .decode(Int.self).first { _ in true } != nil
-        }
-        if taken { throw .emailTaken }
-        let hash: String
-        do { hash = try await hasher.hash(account.password) } catch { throw .storage(.saving, detail: "hashing failed: \(error)") }
-        let now = Date()
         return try await database.transaction(.saving) { connection in
+            // The unique index on email_key decides between two racing sign-ups.
             let id = try await connection.query(
                 """
                 INSERT INTO learner (name, email, email_key, password_hash, role, created_at)
-                VALUES (\(account.name), \(account.email), \(key), \(hash), 'learner', \(now))
+                VALUES (\(account.name), \(account.email), \(emailKey), \(passwordHash), 'learner', \(createdAt))
                 ON CONFLICT DO NOTHING
                 RETURNING id
                 """,
                 logger: logger
             ).decode(Int64.self).first { _ in true }
             guard let id else { throw AppError.emailTaken }
-            return User(id: UserID(id), name: account.name, email: account.email, role: .learner, memberSince: now)
+            return User(id: UserID(id), name: account.name, email: account.email, role: .learner, memberSince: createdAt)
         }
     }
 }
@@ -230,51 +200,47 @@ extension PostgresDatabase {
     }
 }
 
-extension PostgresDatabase {
-    /// A sign-in attempt refused by the limit: the oldest attempt that holds it.
-    public struct AttemptRefusal: Error, Sendable {
-        public let oldest: Date
+/// Counted sign-in attempts in the database, shared by every server process.
+public struct PostgresSignInAttempts: SignInAttemptLog {
+    private let database: PostgresDatabase
+
+    public init(database: PostgresDatabase) {
+        self.database = database
     }
 
-    /// Counts a sign-in attempt before its password is checked, in one transaction under a
-    /// lock of its email key, so servers that take guesses at once count every one: the
-    /// key's attempts from before `since` are forgotten, `decide` sees the rest (address,
-    /// time; oldest first) and names the oldest that holds a full limit, or nil to note one.
-    public func reserveSignInAttempt(
-        emailKey: String, address: String, at date: Date, since: Date,
-        decide: @escaping @Sendable ([(address: String, at: Date)]) -> Date?
-    ) async throws(AppError) -> Result<Int64, AttemptRefusal> {
-        let logger = self.logger
-        return try await transaction(.saving) { connection in
-            try await connection.query("SELECT pg_advisory_xact_lock(hashtextextended(\(emailKey), 0))", logger: logger)
-            try await connection.query("DELETE FROM sign_in_attempt WHERE email_key = \(emailKey) AND attempted_at <= \(since)", logger: logger)
+    /// One transaction under a lock of the email key, so servers that take guesses at once
+    /// count every one.
+    public func reserve(key: String, address: String, at date: Date, since: Date, policy: SignInPolicy) async throws(AppError) -> AttemptReservation {
+        let logger = database.logger
+        return try await database.transaction(.saving) { connection in
+            try await connection.query("SELECT pg_advisory_xact_lock(hashtextextended(\(key), 0))", logger: logger)
+            try await connection.query("DELETE FROM sign_in_attempt WHERE email_key = \(key) AND attempted_at <= \(since)", logger: logger)
             var attempts: [(address: String, at: Date)] = []
             let rows = try await connection.query(
-                "SELECT address, attempted_at FROM sign_in_attempt WHERE email_key = \(emailKey) ORDER BY attempted_at, id", logger: logger
+                "SELECT address, attempted_at FROM sign_in_attempt WHERE email_key = \(key) ORDER BY attempted_at, id", logger: logger
             )
             for try await (address, at) in rows.decode((String, Date).self) { attempts.append((address, at)) }
-            if let oldest = decide(attempts) { return .failure(AttemptRefusal(oldest: oldest)) }
+            if let oldest = policy.oldestHoldingLimit(attempts, address: address) { return .refused(oldest: oldest) }
             let inserted = try await connection.query(
-                "INSERT INTO sign_in_attempt (email_key, address, attempted_at) VALUES (\(emailKey), \(address), \(date)) RETURNING id",
+                "INSERT INTO sign_in_attempt (email_key, address, attempted_at) VALUES (\(key), \(address), \(date)) RETURNING id",
                 logger: logger
             )
-            for try await id in inserted.decode(Int64.self) { return .success(id) }
+            for try await id in inserted.decode(Int64.self) { return .reserved(id: id) }
             throw AppError.storage(.saving, detail: "no attempt id")
         }
     }
 
-    /// Forgets an email's attempts from one address (it signed in from there).
-    public func forgetSignInAttempts(emailKey: String, address: String) async throws(AppError) {
-        let logger = self.logger
-        try await transaction(.saving) { connection in
-            _ = try await connection.query("DELETE FROM sign_in_attempt WHERE email_key = \(emailKey) AND address = \(address)", logger: logger)
+    /// A failure here leaves an attempt counted until it leaves the window: never a way in.
+    public func forget(key: String, address: String) async {
+        let logger = database.logger
+        try? await database.transaction(.saving) { connection in
+            _ = try await connection.query("DELETE FROM sign_in_attempt WHERE email_key = \(key) AND address = \(address)", logger: logger)
         }
     }
 
-    /// Forgets one attempt that checked no password.
-    public func takeBackSignInAttempt(id: Int64) async throws(AppError) {
-        let logger = self.logger
-        try await transaction(.saving) { connection in
+    public func takeBack(key: String, id: Int64) async {
+        let logger = database.logger
+        try? await database.transaction(.saving) { connection in
             _ = try await connection.query("DELETE FROM sign_in_attempt WHERE id = \(id)", logger: logger)
         }
     }

@@ -3,109 +3,93 @@ import Logging
 import PostgresNIO
 import SharedKernel
 
-/// Enrollments in PostgreSQL. Every change is one transaction that first locks the course row
-/// (`FOR UPDATE`), so two enrollments in one course, from any server, take turns: the rules
-/// are checked against what the other one wrote, and the last seat goes once.
-public struct PostgresEnrollmentRepository: EnrollmentRepository {
+/// Enrollments in PostgreSQL: the SQL of the SharedKernel's enrollment changes.
+public struct PostgresEnrollmentRepository: EnrollmentRepository, EnrollmentTransactions {
     private let database: PostgresDatabase
-    private let now: @Sendable () -> Date
+    public let now: @Sendable () -> Date
 
     public init(database: PostgresDatabase, now: @escaping @Sendable () -> Date = { Date() }) {
         self.database = database
         self.now = now
     }
 
-    public func enroll(userID: UserID, courseID: CourseID) async throws(AppError) -> Enrollment {
-        let now = self.now()
+    /// One transaction: the facts under `access`'s row locks, the rules' decision, its SQL,
+    /// the enrollment as stored.
+    public func run(_ change: some EnrollmentChange) async throws(AppError) -> Enrollment {
         let logger = database.logger
         return try await database.transaction(.saving) { connection in
-            guard let course = try await PostgresCourseRepository.course(courseID, locking: true, in: connection, logger: logger) else { throw AppError.courseNotFound(courseID) }
-            let existing = try await Self.enrollment(userID: userID, courseID: courseID, in: connection, logger: logger)
-            var prerequisite: (course: Course, completed: Bool)?
-            if let prerequisiteID = course.prerequisiteID,
-               let required = try await PostgresCourseRepository.course(prerequisiteID, in: connection, logger: logger) {
-                let enrollment = try await Self.enrollment(userID: userID, courseID: prerequisiteID, in: connection, logger: logger)
-                prerequisite = (required, LessonRules.meetsPrerequisite(enrollment))
-            }
-            if let refusal = EnrollmentRules.refusal(for: course, existing: existing, prerequisite: prerequisite) {
-                throw AppError.refused(refusal)
-            }
-            if let existing {
-                // Joining again starts again.
-                try await connection.query(
-                    "UPDATE enrollment SET status = 'active', completed_at = NULL, enrolled_at = \(now) WHERE id = \(existing.id.rawValue)",
-                    logger: logger
-                )
-                try await connection.query("DELETE FROM lesson_progress WHERE enrollment_id = \(existing.id.rawValue)", logger: logger)
-            } else {
-                try await connection.query(
-                    """
-                    INSERT INTO enrollment (user_id, course_id, course_rank, enrolled_at, status)
-                    SELECT \(userID.rawValue), id, sort_rank, \(now), 'active' FROM course WHERE id = \(courseID.rawValue)
-                    """,
-                    logger: logger
-                )
-            }
-            // The rules above saw a seat left, under the course's lock.
-            try await connection.query("UPDATE course SET enrolled_count = enrolled_count + 1 WHERE id = \(courseID.rawValue)", logger: logger)
-            guard let enrollment = try await Self.enrollment(userID: userID, courseID: courseID, in: connection, logger: logger) else {
+            let write = try change.decide(try await Self.facts(for: change, in: connection, logger: logger))
+            try await Self.apply(write, in: connection, logger: logger)
+            guard let stored = try await Self.enrollment(userID: change.userID, courseID: change.courseID, in: connection, logger: logger) else {
                 throw AppError.storage(.saving, detail: "enrollment vanished inside its own transaction")
             }
-            return enrollment
+            return stored
         }
     }
 
-    public func unenroll(userID: UserID, courseID: CourseID) async throws(AppError) {
-        let logger = database.logger
-        try await database.transaction(.saving) { connection in
-            _ = try await PostgresCourseRepository.course(courseID, locking: true, in: connection, logger: logger)
-            guard let existing = try await Self.enrollment(userID: userID, courseID: courseID, in: connection, logger: logger), existing.holdsPlace else {
-                throw AppError.notEnrolled(courseID)
-            }
-            try await connection.query("UPDATE enrollment SET status = 'dropped' WHERE id = \(existing.id.rawValue)", logger: logger)
+    /// Joining or leaving locks the course's row (`FOR UPDATE`), so two changes of its seats,
+    /// from any server, take turns and the last seat goes once; marking a lesson locks the
+    /// learner's enrollment row, so two marks of one enrollment take turns.
+    private static func facts(for change: some EnrollmentChange, in connection: PostgresConnection, logger: Logger) async throws -> EnrollmentFacts? {
+        let seats = change.access == .seats
+        guard let course = try await PostgresCourseRepository.course(change.courseID, locking: seats, in: connection, logger: logger) else {
+            return nil
+        }
+        let enrollment = try await Self.enrollment(userID: change.userID, courseID: course.id, locking: !seats, in: connection, logger: logger)
+        var facts = EnrollmentFacts(course: course, enrollment: enrollment)
+        if seats, let prerequisiteID = course.prerequisiteID,
+           let required = try await PostgresCourseRepository.course(prerequisiteID, in: connection, logger: logger) {
+            facts.prerequisite = (required, try await Self.enrollment(userID: change.userID, courseID: prerequisiteID, in: connection, logger: logger))
+        }
+        return facts
+    }
+
+    private static func apply(_ write: EnrollmentWrite, in connection: PostgresConnection, logger: Logger) async throws {
+        switch write {
+        case .join(let userID, let courseID, let at):
+            try await connection.query(
+                """
+                INSERT INTO enrollment (user_id, course_id, course_rank, enrolled_at, status)
+                SELECT \(userID.rawValue), id, sort_rank, \(at), 'active' FROM course WHERE id = \(courseID.rawValue)
+                """,
+                logger: logger
+            )
+            try await takeSeat(courseID, in: connection, logger: logger)
+        case .rejoin(let id, let courseID, let at):
+            try await connection.query(
+                "UPDATE enrollment SET status = 'active', completed_at = NULL, enrolled_at = \(at) WHERE id = \(id.rawValue)", logger: logger
+            )
+            try await connection.query("DELETE FROM lesson_progress WHERE enrollment_id = \(id.rawValue)", logger: logger)
+            try await takeSeat(courseID, in: connection, logger: logger)
+        case .leave(let id, let courseID):
+            try await connection.query("UPDATE enrollment SET status = 'dropped' WHERE id = \(id.rawValue)", logger: logger)
             try await connection.query(
                 "UPDATE course SET enrolled_count = greatest(0, enrolled_count - 1) WHERE id = \(courseID.rawValue)", logger: logger
             )
-        }
-    }
-
-    public func setLesson(_ number: Int, done: Bool, userID: UserID, courseID: CourseID) async throws(AppError) -> Enrollment {
-        let now = self.now()
-        let logger = database.logger
-        return try await database.transaction(.saving) { connection in
-            guard let course = try await PostgresCourseRepository.course(courseID, in: connection, logger: logger) else {
-                throw AppError.courseNotFound(courseID)
-            }
-            // The learner's row for this course, locked: two marks of one enrollment take turns.
-            let existing = try await Self.enrollment(userID: userID, courseID: courseID, locking: true, in: connection, logger: logger)
-            let updated: Enrollment
-            switch LessonRules.mark(number, done: done, in: existing, lessonCount: course.lessonCount, now: now) {
-            case .failure(.notEnrolled): throw AppError.notEnrolled(courseID)
-            case .failure(.noSuchLesson(let number)): throw AppError.noSuchLesson(courseID, number)
-            case .success(let enrollment): updated = enrollment
-            }
+        case .markLesson(let id, let number, let done, let at, let status, let completedAt):
             if done {
                 try await connection.query(
                     """
-                    INSERT INTO lesson_progress (enrollment_id, position, done_at) VALUES (\(updated.id.rawValue), \(number), \(now))
+                    INSERT INTO lesson_progress (enrollment_id, position, done_at) VALUES (\(id.rawValue), \(number), \(at))
                     ON CONFLICT DO NOTHING
                     """,
                     logger: logger
                 )
             } else {
                 try await connection.query(
-                    "DELETE FROM lesson_progress WHERE enrollment_id = \(updated.id.rawValue) AND position = \(number)", logger: logger
+                    "DELETE FROM lesson_progress WHERE enrollment_id = \(id.rawValue) AND position = \(number)", logger: logger
                 )
             }
             try await connection.query(
-                "UPDATE enrollment SET status = \(updated.status.rawValue), completed_at = \(updated.completedAt) WHERE id = \(updated.id.rawValue)",
+                "UPDATE enrollment SET status = \(status.rawValue), completed_at = \(completedAt) WHERE id = \(id.rawValue)",
                 logger: logger
             )
-            guard let stored = try await Self.enrollment(userID: userID, courseID: courseID, in: connection, logger: logger) else {
-                throw AppError.storage(.saving, detail: "enrollment vanished inside its own transaction")
-            }
-            return stored
         }
+    }
+
+    /// The rules saw a seat left, under the course's lock.
+    private static func takeSeat(_ courseID: CourseID, in connection: PostgresConnection, logger: Logger) async throws {
+        try await connection.query("UPDATE course SET enrolled_count = enrolled_count + 1 WHERE id = \(courseID.rawValue)", logger: logger)
     }
 
     public func enrolledCourses(userID: UserID) async throws(AppError) -> [EnrolledCourse] {

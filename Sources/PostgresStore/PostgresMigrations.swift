@@ -1,5 +1,6 @@
 import Foundation
 import Logging
+import Platform
 import PostgresNIO
 import SharedKernel
 
@@ -155,39 +156,31 @@ extension PostgresDatabase {
         """,
     ]
 
-    /// The same start as the embedded store's: the demo learner has finished The Linux Command
-    /// Line and is 3 lessons into Swift Fundamentals (when the catalog has them).
+    /// The demo learner's starting progress (DemoAccount.progressPlan), as the embedded store's.
     private static func seedDemoProgress(learner: Int64, in connection: PostgresConnection, logger: Logger) async throws {
-        let day: TimeInterval = 86_400
-        let now = Date()
-        let plan: [(course: String, enrolled: Date, done: Int?, completed: Date?)] = [
-            ("linux-command-line", now - 30 * day, nil, now - 9 * day),
-            ("swift-fundamentals", now - 6 * day, 3, nil),
-        ]
-        for step in plan {
+        for step in DemoAccount.progressPlan(now: Date()) {
+            let course = step.courseID.rawValue
             let found = try await connection.query(
-                "SELECT lesson_count FROM course WHERE id = \(step.course)", logger: logger
+                "SELECT lesson_count FROM course WHERE id = \(course)", logger: logger
             ).decode(Int.self).first { _ in true }
             guard let lessons = found else { continue }
-            let status = step.completed == nil ? "active" : "completed"
             let enrollment = try await connection.query(
                 """
                 INSERT INTO enrollment (user_id, course_id, course_rank, enrolled_at, status, completed_at)
-                SELECT \(learner), id, sort_rank, \(step.enrolled), \(status), \(step.completed) FROM course WHERE id = \(step.course)
+                SELECT \(learner), id, sort_rank, \(step.enrolledAt), \(step.status.rawValue), \(step.completedAt) FROM course WHERE id = \(course)
                 RETURNING id
                 """,
                 logger: logger
             ).decode(Int64.self).first { _ in true }
             guard let enrollment else { continue }
-            for position in 1...max(1, min(step.done ?? lessons, lessons)) {
-                let when = min(step.enrolled + Double(position) * day / 2, step.completed ?? now)
+            for lesson in step.lessons(of: lessons) {
                 try await connection.query(
-                    "INSERT INTO lesson_progress (enrollment_id, position, done_at) VALUES (\(enrollment), \(position), \(when))",
+                    "INSERT INTO lesson_progress (enrollment_id, position, done_at) VALUES (\(enrollment), \(lesson.position), \(lesson.doneAt))",
                     logger: logger
                 )
             }
             try await connection.query(
-                "UPDATE course SET enrolled_count = least(enrolled_count + 1, coalesce(capacity, 10000000)) WHERE id = \(step.course)",
+                "UPDATE course SET enrolled_count = least(enrolled_count + 1, coalesce(capacity, 10000000)) WHERE id = \(course)",
                 logger: logger
             )
         }

@@ -6,6 +6,7 @@ import Logging
 import NIOCore
 import OpenAPIHummingbird
 import OpenAPIRuntime
+import Platform
 import PostgresStore
 import ServiceLifecycle
 import SharedKernel
@@ -47,7 +48,6 @@ public enum EduGoServer {
     /// Serves until a shutdown signal, then lets requests in flight finish (at most 10 s).
     /// `onListening` is told the address once the socket is bound (`--port 0` picks one).
     public static func run(_ configuration: ServerConfiguration, onListening: @escaping @Sendable (String, Int) -> Void) async throws {
-        LoggingSystem.bootstrap { label in JSONLogHandler(label: label, level: configuration.logLevel) }
         let logger = Logger(label: "edugo-server")
         let listening: @Sendable (Int) -> Void = { port in onListening(configuration.host, port) }
 
@@ -100,9 +100,12 @@ extension EduGoServer {
         )
     }
 
+    /// `operationMiddlewares` run around every operation of the API, generated or not; tests
+    /// add an observer to them.
     static func application(
         stores: PlatformStores, host: String, port: Int, accessTokenTTL: Int, limits: ServerLimits, now: @escaping @Sendable () -> Date,
-        logger: Logger, onListening: @escaping @Sendable (Int) -> Void
+        logger: Logger, operationMiddlewares: [any ServerMiddleware] = [AuthorizationMiddleware()],
+        onListening: @escaping @Sendable (Int) -> Void
     ) async throws -> some Service {
         let tokens = await TokenService(signingKey: stores.signingKey, refreshTokens: stores.refreshTokens, accessTokenTTL: accessTokenTTL, now: now)
         let handler = EduGoAPIHandler(
@@ -125,9 +128,9 @@ extension EduGoServer {
         try handler.registerHandlers(
             on: GeneratedRoutes(router: router, leftOut: (CatalogRoute.method, CatalogRoute.path)),
             configuration: Configuration(jsonEncodingOptions: [.withoutEscapingSlashes]),
-            middlewares: [AuthorizationMiddleware()]
+            middlewares: operationMiddlewares
         )
-        let catalog = CatalogRoute(handler: handler)
+        let catalog = CatalogRoute(handler: handler, middlewares: operationMiddlewares)
         router.on(RouterPath(CatalogRoute.path), method: CatalogRoute.method) { request, _ in try await catalog.respond(to: request) }
         let connections = ConnectionCounts(perAddress: limits.connectionsPerAddress)
         return Application(

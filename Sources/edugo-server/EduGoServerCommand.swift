@@ -73,6 +73,8 @@ struct EduGoServerCommand: AsyncParsableCommand {
             logLevel: logLevel,
             limits: limits
         )
+        let level = configuration.logLevel
+        LoggingSystem.bootstrap { label in JSONLogHandler(label: label, level: level) }
         do {
             try await EduGoServer.run(configuration) { host, port in
                 // Printed once the socket is bound: scripts and tests wait for this line.

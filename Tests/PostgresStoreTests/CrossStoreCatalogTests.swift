@@ -1,4 +1,5 @@
 import Foundation
+import Platform
 import GRDB
 import PostgresStore
 import SharedKernel
@@ -41,7 +42,7 @@ struct CrossStoreCatalogTests {
     static func build() async throws -> Fixture {
             let courses = GeneratedCatalog.courses(count: size)
             let directory = TemporaryDirectory(prefix: "edugo-tests-cross-store")
-            let sqlite = try AppDatabase.open(directory: directory.url, passwordHasher: TestPasswordHasher.cheap.hasher, seedCatalog: { courses.map { CourseEntry(course: $0) } })
+            let sqlite = try AppDatabase.open(directory: directory.url, passwordHasher: TestPasswordHasher.cheap, seedCatalog: { courses.map { CourseEntry(course: $0) } })
             try await sqlite.writer.write { db in
                 for id in favourites {
                     try db.execute(sql: "INSERT INTO favourite (user_id, course_id, created_at) VALUES (1, ?, ?)", arguments: [id, Date()])
@@ -55,7 +56,7 @@ struct CrossStoreCatalogTests {
                 }
             }
             let postgres = try await PostgresTestDatabase.migrated(courses: courses.map { (course: $0, lessons: nil) })
-            let learner = try await PostgresAccountRepository(database: postgres.database, hasher: TestPasswordHasher.cheap)
+            let learner = try await AccountService(store: PostgresAccountStore(database: postgres.database), hasher: TestPasswordHasher.cheap)
                 .authenticate(email: DemoAccount.email, password: DemoAccount.password)
             let list = { (ids: [String]) in ids.map { "'\($0)'" }.joined(separator: ", ") }
             try await postgres.database.execute("""

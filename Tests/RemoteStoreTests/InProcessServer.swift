@@ -1,4 +1,5 @@
 import Foundation
+import Platform
 import RemoteStore
 import Logging
 @testable import Server

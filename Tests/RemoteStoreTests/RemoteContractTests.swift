@@ -1,3 +1,4 @@
+import Platform
 import RemoteStore
 import SharedKernel
 @testable import Storage
@@ -24,7 +25,7 @@ struct RemoteContractTests {
             try await contract.run(
                 ContractStore(
                     courses: store, enrollments: store, favourites: store, profiles: store, sessions: store,
-                    accounts: SQLiteAccountRepository(database: server.database, hasher: PasswordHasher(rounds: 1_000)),
+                    accounts: AccountService(store: SQLiteAccountStore(database: server.database), hasher: PasswordHasher(rounds: 1_000)),
                     refreshTokens: SQLiteRefreshTokenRepository(database: server.database),
                     addCourses: { try server.addCourses($0) }
                 )

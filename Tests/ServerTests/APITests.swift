@@ -1,4 +1,5 @@
 import Foundation
+import Platform
 import SharedKernel
 import Storage
 import Testing

@@ -1,4 +1,5 @@
 import Foundation
+import Platform
 import PostgresStore
 import SharedKernel
 import Storage
@@ -13,7 +14,7 @@ struct TwoServersTests {
     static func twoServers(learners: Int = 0, courses: [CourseEntry] = []) async throws -> (PostgresTestDatabase, ServerProcess, ServerProcess) {
         let catalog = try BuiltInCatalog.load() + courses
         let test = try await PostgresTestDatabase.migrated(courses: catalog.map { (course: $0.course, lessons: $0.lessons) })
-        let accounts = PostgresAccountRepository(database: test.database, hasher: TestPasswordHasher.cheap)
+        let accounts = AccountService(store: PostgresAccountStore(database: test.database), hasher: TestPasswordHasher.cheap)
         for number in stride(from: 1, through: learners, by: 1) {
             _ = try await accounts.register(name: "Learner", email: "learner\(number)@example.com", password: "password-\(number)")
         }

@@ -1,4 +1,5 @@
 import Foundation
+import Platform
 import GRDB
 import SharedKernel
 @testable import Storage
@@ -45,7 +46,7 @@ extension ContractStore {
             favourites: SQLiteFavouritesRepository(database: database),
             profiles: SQLiteProfileRepository(database: database),
             sessions: SQLiteSessionRepository(database: database, hasher: .fast),
-            accounts: SQLiteAccountRepository(database: database, hasher: .fast),
+            accounts: AccountService(store: SQLiteAccountStore(database: database), hasher: PasswordHasher.fast),
             refreshTokens: SQLiteRefreshTokenRepository(database: database),
             addCourses: { entries in
                 _ = try database.importCourses(entries: entries.map { CourseEntry(course: $0.0, lessons: $0.1) })

@@ -1,4 +1,5 @@
 import Foundation
+import Platform
 import GRDB
 import SharedKernel
 @testable import Storage
@@ -16,7 +17,7 @@ struct CourseImportTests {
     static let newEntry = #"{"id": "new-one", "title": "New One", "instructor": "A", "level": "beginner", "duration_minutes": 5, "price": 0, "currency": "EUR", "description": "D"}"#
 
     /// SPEC's example entry; each bad-file case edits one part of it.
-    static let example = CourseJSONTests.valid
+    static let example = CourseJSONExample.valid
 
     struct BadFile: CustomTestStringConvertible, Sendable {
         let name: String

@@ -1,3 +1,4 @@
+import Platform
 import SharedKernel
 @testable import Storage
 import Testing

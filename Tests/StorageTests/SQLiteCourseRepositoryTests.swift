@@ -1,4 +1,5 @@
 import Foundation
+import Platform
 import SharedKernel
 @testable import Storage
 import Testing

@@ -1,4 +1,5 @@
 import Foundation
+import Platform
 import GRDB
 import SharedKernel
 @testable import Storage
@@ -66,10 +67,16 @@ struct SQLiteEnrollmentRepositoryTests {
         #expect(rows == 1)
     }
 
-    @Test("a write held up 15 s by another program's write lock waits and completes after it is released")
+    @Test("a write held up past the busy timeout by another program's write lock waits and completes after it is released")
     func waitsForAnotherWriter() async throws {
-        let (sut, database, directory) = try makeSUT()
+        let directory = TemporaryDirectory()
         defer { directory.remove() }
+        let (waits, waited) = AsyncStream<Void>.makeStream()
+        let database = try AppDatabase.open(
+            directory: directory.url, passwordHasher: .fast, seedCatalog: { Self.catalog.entries },
+            busy: BusyPolicy(timeout: 0.2, waitingAgain: { waited.yield() })
+        )
+        let sut = SQLiteEnrollmentRepository(database: database)
         let user = try await database.signInDemo().id
         // Another process's connection holds the write lock for longer than the busy timeout.
         let other = try Self.connection(to: database)
@@ -79,7 +86,9 @@ struct SQLiteEnrollmentRepositoryTests {
         }
         let enroll = Task { try await sut.enroll(userID: user, courseID: "open") }
 
-        try await Task.sleep(for: .seconds(15))
+        // The write waited a whole busy timeout, and waits again rather than failing.
+        var iterator = waits.makeAsyncIterator()
+        _ = await iterator.next()
         let storedWhileBusy = try other.inDatabase { db in try Int.fetchOne(db, sql: "SELECT count(*) FROM enrollment") }
         try other.inDatabase { db in try db.execute(sql: "COMMIT") }
 

@@ -1,4 +1,5 @@
 import Foundation
+import Platform
 import GRDB
 import SharedKernel
 @testable import Storage

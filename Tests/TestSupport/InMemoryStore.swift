@@ -149,41 +149,55 @@ public actor InMemoryStore: CourseRepository, EnrollmentRepository, FavouritesRe
 
     public func enroll(userID: UserID, courseID: CourseID) async throws(AppError) -> Enrollment {
         try await record(.enroll(userID, courseID))
-        guard let course = catalog[courseID] else { throw .courseNotFound(courseID) }
-        let existing = storedEnrollment(userID, courseID)
-        let prerequisite = course.prerequisiteID.flatMap { id in
-            catalog[id].map { (course: $0, completed: LessonRules.meetsPrerequisite(storedEnrollment(userID, id))) }
-        }
-        if let refusal = EnrollmentRules.refusal(for: course, existing: existing, prerequisite: prerequisite) {
-            throw .refused(refusal)
-        }
-        nextID += 1
-        let enrollment = Enrollment(id: existing?.id ?? EnrollmentID(nextID), userID: userID, courseID: courseID, enrolledAt: now())
-        addEnrollment(enrollment)
-        catalog[courseID]?.enrolledCount += 1
-        return enrollment
+        return try perform(Enroll(userID: userID, courseID: courseID, now: now()))
     }
 
     public func unenroll(userID: UserID, courseID: CourseID) async throws(AppError) {
         try await record(.unenroll(userID, courseID))
-        guard let index = enrollments.firstIndex(where: { $0.userID == userID && $0.courseID == courseID && $0.holdsPlace }) else {
-            throw .notEnrolled(courseID)
-        }
-        enrollments[index].status = .dropped
-        let count = catalog[courseID]?.enrolledCount ?? 1
-        catalog[courseID]?.enrolledCount = max(0, count - 1)
+        _ = try perform(Unenroll(userID: userID, courseID: courseID))
     }
 
     public func setLesson(_ number: Int, done: Bool, userID: UserID, courseID: CourseID) async throws(AppError) -> Enrollment {
         try await record(.setLesson(number, done: done, userID, courseID))
-        guard let course = catalog[courseID] else { throw .courseNotFound(courseID) }
-        switch LessonRules.mark(number, done: done, in: storedEnrollment(userID, courseID), lessonCount: course.lessonCount, now: now()) {
-        case .failure(.notEnrolled): throw .notEnrolled(courseID)
-        case .failure(.noSuchLesson(let number)): throw .noSuchLesson(courseID, number)
-        case .success(let enrollment):
-            addEnrollment(enrollment)
-            return enrollment
+        return try perform(MarkLesson(number, done: done, userID: userID, courseID: courseID, now: now()))
+    }
+
+    /// The SharedKernel's changes, as every store runs them; one actor turn is the transaction.
+    private func perform(_ change: some EnrollmentChange) throws(AppError) -> Enrollment {
+        let facts = catalog[change.courseID].map { course in
+            EnrollmentFacts(
+                course: course,
+                enrollment: storedEnrollment(change.userID, course.id),
+                prerequisite: course.prerequisiteID.flatMap { id in catalog[id].map { ($0, storedEnrollment(change.userID, id)) } }
+            )
         }
+        switch try change.decide(facts) {
+        case .join(let userID, let courseID, let at):
+            nextID += 1
+            addEnrollment(Enrollment(id: EnrollmentID(nextID), userID: userID, courseID: courseID, enrolledAt: at))
+            catalog[courseID]?.enrolledCount += 1
+        case .rejoin(let id, let courseID, let at):
+            addEnrollment(Enrollment(id: id, userID: change.userID, courseID: courseID, enrolledAt: at))
+            catalog[courseID]?.enrolledCount += 1
+        case .leave(_, let courseID):
+            storedEnrollmentIndex(change.userID, courseID).map { enrollments[$0].status = .dropped }
+            let count = catalog[courseID]?.enrolledCount ?? 1
+            catalog[courseID]?.enrolledCount = max(0, count - 1)
+        case .markLesson(_, let number, let done, _, let status, let completedAt):
+            if let index = storedEnrollmentIndex(change.userID, change.courseID) {
+                if done { enrollments[index].lessonsDone.insert(number) } else { enrollments[index].lessonsDone.remove(number) }
+                enrollments[index].status = status
+                enrollments[index].completedAt = completedAt
+            }
+        }
+        guard let stored = storedEnrollment(change.userID, change.courseID) else {
+            throw .storage(.saving, detail: "enrollment vanished inside its own transaction")
+        }
+        return stored
+    }
+
+    private func storedEnrollmentIndex(_ user: UserID, _ course: CourseID) -> Int? {
+        enrollments.firstIndex { $0.userID == user && $0.courseID == course }
     }
 
     public func enrolledCourses(userID: UserID) async throws(AppError) -> [EnrolledCourse] {

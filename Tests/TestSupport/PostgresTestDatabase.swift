@@ -1,5 +1,6 @@
 import Foundation
 import Logging
+import Platform
 import PostgresStore
 import SharedKernel
 import Storage
@@ -41,7 +42,7 @@ public final class PostgresTestDatabase: Sendable {
         let test = try await create()
         let hasher = TestPasswordHasher.cheap
         try await test.database.migrate {
-            PostgresSeed(courses: courses, demoName: DemoAccount.name, demoEmail: DemoAccount.email, demoPasswordHash: try hasher.hasher.hash(DemoAccount.password))
+            PostgresSeed(courses: courses, demoName: DemoAccount.name, demoEmail: DemoAccount.email, demoPasswordHash: try hasher.hash(DemoAccount.password))
         }
         return test
     }
@@ -87,14 +88,9 @@ public final class PostgresTestDatabase: Sendable {
     }
 }
 
-/// The app's hashing at a cost tests can afford, for the PostgreSQL store.
-public struct TestPasswordHasher: PasswordHashing {
-    public static let cheap = TestPasswordHasher(hasher: PasswordHasher(rounds: 1_000))
-    public let hasher: PasswordHasher
-
-    public func hash(_ password: String) async throws -> String { try await hasher.hashOffThread(password) }
-    public func verify(_ password: String, against stored: String) async -> Bool { await hasher.verifyOffThread(password, against: stored) }
-    public var decoyHash: String { hasher.decoyHash }
+/// The app's hashing at a cost tests can afford.
+public enum TestPasswordHasher {
+    public static let cheap = PasswordHasher(rounds: 1_000)
 }
 
 /// Who a test signed in, over a server-side account store: what `Contract.demo` needs of a
@@ -129,7 +125,7 @@ public actor AccountSessions: SessionRepository {
 extension ContractStore {
     /// The PostgreSQL store under the port contracts (its accounts signed in by `AccountSessions`).
     public static func postgres(_ database: PostgresDatabase) -> ContractStore {
-        let accounts = PostgresAccountRepository(database: database, hasher: TestPasswordHasher.cheap)
+        let accounts = AccountService(store: PostgresAccountStore(database: database), hasher: TestPasswordHasher.cheap)
         return ContractStore(
             courses: PostgresCourseRepository(database: database),
             enrollments: PostgresEnrollmentRepository(database: database),

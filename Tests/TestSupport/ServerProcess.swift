@@ -1,4 +1,5 @@
 import Foundation
+import Platform
 import SharedKernel
 import Storage
 import Synchronization
@@ -80,7 +81,7 @@ public final class ServerProcess: Sendable {
         let directory = TemporaryDirectory(prefix: "edugo-server-tests")
         let hasher = PasswordHasher(rounds: 1)
         let database = try AppDatabase.open(directory: directory.url, passwordHasher: hasher)
-        let accounts = SQLiteAccountRepository(database: database, hasher: hasher)
+        let accounts = AccountService(store: SQLiteAccountStore(database: database), hasher: hasher)
         for number in stride(from: 1, through: learners, by: 1) {
             _ = try await accounts.register(name: "Learner", email: "learner\(number)@example.com", password: "password-\(number)")
         }

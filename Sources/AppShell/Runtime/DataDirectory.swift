@@ -1,4 +1,5 @@
 import Foundation
+import Platform
 import Storage
 
 /// Where the app's data lives: `--data-dir`, else `EDUGO_DATA_DIR`, else

@@ -1,6 +1,7 @@
 import Foundation
 import Logging
 import RemoteStore
+import Platform
 import SharedKernel
 import Storage
 import Terminal

@@ -1,4 +1,5 @@
 import Foundation
+import Platform
 import PostgresStore
 import SharedKernel
 import Storage
@@ -22,7 +23,7 @@ struct PlatformStores: Sendable {
             enrollments: SQLiteEnrollmentRepository(database: database),
             favourites: SQLiteFavouritesRepository(database: database),
             profiles: SQLiteProfileRepository(database: database),
-            accounts: SQLiteAccountRepository(database: database, hasher: passwordHasher),
+            accounts: AccountService(store: SQLiteAccountStore(database: database), hasher: passwordHasher),
             refreshTokens: SQLiteRefreshTokenRepository(database: database),
             signingKey: try SigningKey.loadOrCreate(in: dataDirectory),
             signInLimiter: SignInRateLimiter(now: now)
@@ -37,7 +38,7 @@ struct PlatformStores: Sendable {
             enrollments: PostgresEnrollmentRepository(database: database),
             favourites: PostgresFavouritesRepository(database: database),
             profiles: PostgresProfileRepository(database: database),
-            accounts: PostgresAccountRepository(database: database, hasher: OffThreadHasher(hasher: passwordHasher)),
+            accounts: AccountService(store: PostgresAccountStore(database: database), hasher: passwordHasher),
             refreshTokens: PostgresRefreshTokenRepository(database: database),
             signingKey: try await database.signingKey(),
             signInLimiter: SignInRateLimiter(log: PostgresSignInAttempts(database: database), now: now)
@@ -51,19 +52,4 @@ struct PlatformStores: Sendable {
             demoName: DemoAccount.name, demoEmail: DemoAccount.email, demoPasswordHash: try passwordHasher.hash(DemoAccount.password)
         )
     }
-}
-
-/// The app's hashing for the PostgreSQL store, off the caller's thread.
-struct OffThreadHasher: PasswordHashing {
-    let hasher: PasswordHasher
-
-    func hash(_ password: String) async throws -> String {
-        try await hasher.hashOffThread(password)
-    }
-
-    func verify(_ password: String, against stored: String) async -> Bool {
-        await hasher.verifyOffThread(password, against: stored)
-    }
-
-    var decoyHash: String { hasher.decoyHash }
 }

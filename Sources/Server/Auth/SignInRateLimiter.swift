@@ -1,5 +1,4 @@
 import Foundation
-import PostgresStore
 import SharedKernel
 
 /// SPEC's limit on password guesses. An attempt is counted *before* its password is checked
@@ -10,11 +9,7 @@ import SharedKernel
 /// The rule is here once; where attempts are kept is a `SignInAttemptLog`: in the process
 /// (SQLite, one process) or in PostgreSQL (every server process counts the same attempts).
 struct SignInRateLimiter: Sendable {
-    struct Policy: Sendable {
-        var perAddress = 10
-        var perEmail = 100
-        var window: TimeInterval = 15 * 60
-    }
+    typealias Policy = SignInPolicy
 
     let policy: Policy
     private let log: any SignInAttemptLog
@@ -70,28 +65,6 @@ enum SignInOutcome: Sendable {
     case notMade
 }
 
-/// Where counted attempts are kept, by email key and client address.
-protocol SignInAttemptLog: Sendable {
-    /// In one step: forgets `key`'s attempts from before `since`, and when both of `policy`'s
-    /// counts are under their limits notes a new attempt; otherwise names the oldest attempt
-    /// of the count that is full.
-    func reserve(key: String, address: String, at date: Date, since: Date, policy: SignInRateLimiter.Policy) async throws(AppError) -> AttemptReservation
-    /// Forgets `key`'s attempts from `address` (it signed in from there).
-    func forget(key: String, address: String) async
-    /// Forgets one attempt that checked no password.
-    func takeBack(key: String, id: Int64) async
-}
-
-/// The rule both logs apply to the attempts they hold (oldest first).
-enum AttemptCount {
-    static func decide(_ attempts: [(address: String, at: Date)], address: String, policy: SignInRateLimiter.Policy) -> Date? {
-        let fromAddress = attempts.filter { $0.address == address }
-        if fromAddress.count >= policy.perAddress { return fromAddress[0].at }
-        if attempts.count >= policy.perEmail { return attempts[0].at }
-        return nil
-    }
-}
-
 /// Attempts kept in this process: an actor, so a reservation is one step.
 actor InMemorySignInAttempts: SignInAttemptLog {
     private struct Attempt {
@@ -107,9 +80,9 @@ actor InMemorySignInAttempts: SignInAttemptLog {
     /// ones whose attempts all left the window are forgotten.
     static let pruneAbove = 10_000
 
-    func reserve(key: String, address: String, at date: Date, since: Date, policy: SignInRateLimiter.Policy) -> AttemptReservation {
+    func reserve(key: String, address: String, at date: Date, since: Date, policy: SignInPolicy) -> AttemptReservation {
         let recent = (attempts[key] ?? []).filter { $0.at > since }
-        if let oldest = AttemptCount.decide(recent.map { ($0.address, $0.at) }, address: address, policy: policy) {
+        if let oldest = policy.oldestHoldingLimit(recent.map { ($0.address, $0.at) }, address: address) {
             attempts[key] = recent
             return .refused(oldest: oldest)
         }
@@ -131,33 +104,4 @@ actor InMemorySignInAttempts: SignInAttemptLog {
         attempts[key]?.removeAll { $0.id == id }
         if attempts[key]?.isEmpty == true { attempts[key] = nil }
     }
-}
-
-/// Attempts kept in the PostgreSQL database, shared by every server process; a reservation
-/// is one transaction under a lock of its email key.
-struct PostgresSignInAttempts: SignInAttemptLog {
-    let database: PostgresDatabase
-
-    func reserve(key: String, address: String, at date: Date, since: Date, policy: SignInRateLimiter.Policy) async throws(AppError) -> AttemptReservation {
-        let id = try await database.reserveSignInAttempt(emailKey: key, address: address, at: date, since: since) { attempts in
-            AttemptCount.decide(attempts, address: address, policy: policy)
-        }
-        switch id {
-        case .success(let id): return .reserved(id: id)
-        case .failure(let refusal): return .refused(oldest: refusal.oldest)
-        }
-    }
-
-    func forget(key: String, address: String) async {
-        try? await database.forgetSignInAttempts(emailKey: key, address: address)
-    }
-
-    func takeBack(key: String, id: Int64) async {
-        try? await database.takeBackSignInAttempt(id: id)
-    }
-}
-
-enum AttemptReservation: Hashable, Sendable {
-    case reserved(id: Int64)
-    case refused(oldest: Date)
 }

@@ -6,23 +6,24 @@ import Glibc
 #endif
 
 /// swift-log as JSON lines on stderr, one `write` per line so lines from many requests never
-/// interleave. Metadata values are strings; nothing secret is ever put in them.
-struct JSONLogHandler: LogHandler {
+/// interleave. Metadata values are strings; nothing secret is ever put in them. The server's
+/// executable bootstraps the logging system with it (a library never does).
+public struct JSONLogHandler: LogHandler {
     let label: String
-    var logLevel: Logger.Level
-    var metadata: Logger.Metadata = [:]
+    public var logLevel: Logger.Level
+    public var metadata: Logger.Metadata = [:]
 
-    init(label: String, level: Logger.Level) {
+    public init(label: String, level: Logger.Level) {
         self.label = label
         self.logLevel = level
     }
 
-    subscript(metadataKey key: String) -> Logger.Metadata.Value? {
+    public subscript(metadataKey key: String) -> Logger.Metadata.Value? {
         get { metadata[key] }
         set { metadata[key] = newValue }
     }
 
-    func log(event: LogEvent) {
+    public func log(event: LogEvent) {
         var fields: [String: String] = [
             "time": Date().ISO8601Format(.iso8601.time(includingFractionalSeconds: true).year().month().day()),
             "level": event.level.rawValue,

@@ -35,15 +35,3 @@ public enum EnrollmentBlock: String, Hashable, Sendable, CaseIterable {
     case closed
     case locked
 }
-
-extension EnrollmentRules {
-    /// The word for a course the learner cannot join now, checked in the order of
-    /// `refusal(for:existing:prerequisite:)`; `nil` when they can, or are enrolled already.
-    public static func block(for course: Course, marks: CourseMarks) -> EnrollmentBlock? {
-        if marks.isEnrolled { return nil }
-        if !course.isActive { return .closed }
-        if course.isFull { return .full }
-        if !marks.prerequisiteMet { return .locked }
-        return nil
-    }
-}

@@ -16,8 +16,8 @@ public enum EnrollmentRefusal: Hashable, Sendable {
 }
 
 /// The enrollment rules, in the order they are checked, shared by the use case (for a clear
-/// answer before any write) and the store (which checks again inside its transaction, so two
-/// racing instances cannot both take the last seat).
+/// answer before any write), the store (which checks again inside its transaction, so two
+/// racing instances cannot both take the last seat) and the marks of a catalog row.
 public enum EnrollmentRules {
     /// `existing` is the learner's enrollment in the course, if any; `prerequisite` is the
     /// prerequisite course and whether the learner completed it.
@@ -26,12 +26,36 @@ public enum EnrollmentRules {
         existing: Enrollment?,
         prerequisite: (course: Course, completed: Bool)?
     ) -> EnrollmentRefusal? {
-        if let existing, existing.holdsPlace { return .alreadyEnrolled(title: course.title) }
-        if !course.isActive { return .courseInactive(title: course.title) }
-        if course.isFull { return .courseFull(title: course.title) }
-        if let prerequisite, !prerequisite.completed {
-            return .prerequisiteNotCompleted(prerequisiteTitle: prerequisite.course.title)
+        switch firstBlock(course: course, holdsPlace: existing?.holdsPlace ?? false, prerequisiteMet: prerequisite?.completed ?? true) {
+        case nil: nil
+        case .enrolled: .alreadyEnrolled(title: course.title)
+        case .inactive: .courseInactive(title: course.title)
+        case .full: .courseFull(title: course.title)
+        case .prerequisite: .prerequisiteNotCompleted(prerequisiteTitle: prerequisite?.course.title ?? "")
         }
+    }
+
+    /// The word for a course the learner cannot join now, by the same rules in the same order
+    /// as `refusal(for:existing:prerequisite:)`; `nil` when they can, or are enrolled already.
+    public static func block(for course: Course, marks: CourseMarks) -> EnrollmentBlock? {
+        switch firstBlock(course: course, holdsPlace: marks.isEnrolled, prerequisiteMet: marks.prerequisiteMet) {
+        case nil, .enrolled: nil
+        case .inactive: .closed
+        case .full: .full
+        case .prerequisite: .locked
+        }
+    }
+
+    private enum Rule {
+        case enrolled, inactive, full, prerequisite
+    }
+
+    /// The one order of the rules: the first that stops the learner joining.
+    private static func firstBlock(course: Course, holdsPlace: Bool, prerequisiteMet: Bool) -> Rule? {
+        if holdsPlace { return .enrolled }
+        if !course.isActive { return .inactive }
+        if course.isFull { return .full }
+        if !prerequisiteMet { return .prerequisite }
         return nil
     }
 }

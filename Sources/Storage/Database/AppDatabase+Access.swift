@@ -23,7 +23,8 @@ extension AppDatabase {
                     result = try body(db)
                     return .commit
                 }
-                return result!
+                guard let result else { throw AppError.storage(.saving, detail: "a transaction ended without its result") }
+                return result
             }
         }
     }
@@ -38,6 +39,7 @@ extension AppDatabase {
             } catch let error as AppError {
                 throw error
             } catch let error as DatabaseError where Self.isBusy(error) && !Task.isCancelled {
+                busy.waitingAgain()
                 continue
             } catch is CancellationError {
                 // The caller stopped waiting (a newer query replaced this one).

@@ -1,10 +1,24 @@
 import Foundation
 import GRDB
+import Platform
 import SharedKernel
 
 #if canImport(Glibc)
 import Glibc
 #endif
+
+/// How an access waits for another program that holds the database: SQLite's busy timeout,
+/// after which the access starts waiting again (it never gives up).
+public struct BusyPolicy: Sendable {
+    public var timeout: TimeInterval
+    /// Told each time a wait ran its full timeout and starts again, so a test can await it.
+    public var waitingAgain: @Sendable () -> Void
+
+    public init(timeout: TimeInterval = 10, waitingAgain: @escaping @Sendable () -> Void = {}) {
+        self.timeout = timeout
+        self.waitingAgain = waitingAgain
+    }
+}
 
 /// The app's one SQLite database: opened safely, migrated, seeded on first run.
 public struct AppDatabase: Sendable {
@@ -15,6 +29,7 @@ public struct AppDatabase: Sendable {
 
     let writer: DatabasePool
     public let path: String
+    let busy: BusyPolicy
 
     /// Opens (creating if needed) the database in `directory`, which is created with mode 0700.
     /// A file that is not ours, or is from a newer version, is refused and left untouched, as
@@ -24,7 +39,8 @@ public struct AppDatabase: Sendable {
     public static func open(
         directory: URL,
         passwordHasher: PasswordHasher = PasswordHasher(),
-        seedCatalog: @escaping @Sendable () throws -> [CourseEntry] = { try BuiltInCatalog.load() }
+        seedCatalog: @escaping @Sendable () throws -> [CourseEntry] = { try BuiltInCatalog.load() },
+        busy: BusyPolicy = BusyPolicy()
     ) throws(StorageError) -> AppDatabase {
         try createDirectory(directory)
         let path = directory.appendingPathComponent(fileName).path
@@ -35,7 +51,7 @@ public struct AppDatabase: Sendable {
             if !createdFile { try checkExistingFile(at: path, migrator: migrator) }
             var configuration = Configuration()
             // Another instance's write is waited for, not reported as an error.
-            configuration.busyMode = .timeout(10)
+            configuration.busyMode = .timeout(busy.timeout)
             configuration.label = "EduGo"
             let pool = try openPool(path: path, configuration: configuration)
             do {
@@ -45,7 +61,7 @@ public struct AppDatabase: Sendable {
                 throw StorageError.cannotOpen(path: path, reason: Self.openReason(error))
             }
             sideFiles.makePrivate()
-            return AppDatabase(writer: pool, path: path)
+            return AppDatabase(writer: pool, path: path, busy: busy)
         } catch {
             sideFiles.removeCreated()
             if createdFile { unlink(path) }

@@ -1,5 +1,6 @@
 import Foundation
 import GRDB
+import Platform
 import SharedKernel
 
 /// Mapping between `Course` and its table row; kept inside Storage.

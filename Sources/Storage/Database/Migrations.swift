@@ -1,13 +1,7 @@
 import Foundation
 import GRDB
+import Platform
 import SharedKernel
-
-/// The demo learner every new database has, whichever store holds it.
-public enum DemoAccount {
-    public static let name = "Demo Learner"
-    public static let email = "demo@edugo.dev"
-    public static let password = "edugo-demo"
-}
 
 /// The versioned schema. Migrations run once each and in order; never edit a shipped one,
 /// add a new one.
@@ -169,38 +163,29 @@ enum Migrations {
             }
         }
 
-        // A newcomer sees progress at once, and can join a course that needs a completed one:
-        // the demo learner has finished The Linux Command Line (which Git Beyond the Basics
-        // and others require) and is 3 lessons into Swift Fundamentals. Only for a demo
+        // The demo learner's starting progress (DemoAccount.progressPlan), only for a demo
         // account that never enrolled: nobody's own history is rewritten.
         migrator.registerMigration("v8-demo-progress") { db in
             guard let demo = try Int64.fetchOne(db, sql: "SELECT id FROM user WHERE email = ?", arguments: [demoEmail]),
                   try Int.fetchOne(db, sql: "SELECT count(*) FROM enrollment WHERE user_id = ?", arguments: [demo]) == 0
             else { return }
-            let day: TimeInterval = 86_400
-            let now = Date()
-            let plan: [(course: String, enrolled: Date, done: Int?, completed: Date?)] = [
-                ("linux-command-line", now - 30 * day, nil, now - 9 * day),
-                ("swift-fundamentals", now - 6 * day, 3, nil),
-            ]
-            for step in plan {
-                guard let lessons = try Int.fetchOne(db, sql: "SELECT lesson_count FROM course WHERE id = ?", arguments: [step.course]) else { continue }
+            for step in DemoAccount.progressPlan(now: Date()) {
+                let course = step.courseID.rawValue
+                guard let lessons = try Int.fetchOne(db, sql: "SELECT lesson_count FROM course WHERE id = ?", arguments: [course]) else { continue }
                 try db.execute(
                     sql: "INSERT INTO enrollment (user_id, course_id, enrolled_at, status, progress, completed_at) VALUES (?, ?, ?, ?, 0, ?)",
-                    arguments: [demo, step.course, step.enrolled, step.completed == nil ? "active" : "completed", step.completed]
+                    arguments: [demo, course, step.enrolledAt, step.status.rawValue, step.completedAt]
                 )
                 let enrollment = db.lastInsertedRowID
-                let done = step.done ?? lessons
-                for position in 1...max(1, min(done, lessons)) {
-                    let when = step.enrolled + Double(position) * day / 2
+                for lesson in step.lessons(of: lessons) {
                     try db.execute(
                         sql: "INSERT INTO lesson_progress (enrollment_id, position, done_at) VALUES (?, ?, ?)",
-                        arguments: [enrollment, position, min(when, step.completed ?? now)]
+                        arguments: [enrollment, lesson.position, lesson.doneAt]
                     )
                 }
                 try db.execute(
                     sql: "UPDATE course SET enrolled_count = min(enrolled_count + 1, coalesce(capacity, 10000000)) WHERE id = ?",
-                    arguments: [step.course]
+                    arguments: [course]
                 )
             }
         }

@@ -1,4 +1,5 @@
 import Foundation
+import Platform
 
 /// `import-courses FILE`, of the app and of the server: adds or updates courses from a course
 /// JSON file, in one transaction.

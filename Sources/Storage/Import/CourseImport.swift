@@ -1,5 +1,6 @@
 import Foundation
 import GRDB
+import Platform
 import SharedKernel
 
 /// What an import did.
@@ -48,7 +49,7 @@ extension AppDatabase {
 
     /// Adds or updates courses with their lessons, by the same rules as a file.
     public func importCourses(entries: [CourseEntry]) throws(CourseImportError) -> CourseImportSummary {
-        try write(CourseFile(entries: entries, ids: Set(entries.map(\.course.id))))
+        try write(CourseFile(entries: entries))
     }
 
     /// One IMMEDIATE transaction; another process holding the write lock is waited for (the

@@ -2,96 +2,79 @@ import Foundation
 import GRDB
 import SharedKernel
 
-/// Enrollments in SQLite. Every change is one IMMEDIATE transaction that checks the rules
-/// against the stored data and moves the seat count with it.
-public struct SQLiteEnrollmentRepository: EnrollmentRepository {
+/// Enrollments in SQLite: the SQL of the SharedKernel's enrollment changes, each in one
+/// IMMEDIATE transaction.
+public struct SQLiteEnrollmentRepository: EnrollmentRepository, EnrollmentTransactions {
     private let database: AppDatabase
-    private let now: @Sendable () -> Date
+    public let now: @Sendable () -> Date
 
     public init(database: AppDatabase, now: @escaping @Sendable () -> Date = { Date() }) {
         self.database = database
         self.now = now
     }
 
-    public func enroll(userID: UserID, courseID: CourseID) async throws(AppError) -> Enrollment {
-        let now = self.now()
-        return try await database.write { db in
-            guard let course = try Self.course(courseID, in: db) else { throw AppError.courseNotFound(courseID) }
-            let existing = try EnrollmentRow.fetch(userID: userID, courseID: courseID, in: db)
-            var prerequisite: (course: Course, completed: Bool)?
-            if let prerequisiteID = course.prerequisiteID, let required = try Self.course(prerequisiteID, in: db) {
-                let enrollment = try EnrollmentRow.fetch(userID: userID, courseID: prerequisiteID, in: db)
-                prerequisite = (required, LessonRules.meetsPrerequisite(enrollment))
-            }
-            if let refusal = EnrollmentRules.refusal(for: course, existing: existing, prerequisite: prerequisite) {
-                throw AppError.refused(refusal)
-            }
-            if let existing {
-                // Joining again starts again.
-                try db.execute(
-                    sql: "UPDATE enrollment SET status = 'active', progress = 0, completed_at = NULL, enrolled_at = ? WHERE id = ?",
-                    arguments: [now, existing.id.rawValue]
-                )
-                try db.execute(sql: "DELETE FROM lesson_progress WHERE enrollment_id = ?", arguments: [existing.id.rawValue])
-            } else {
-                try db.execute(
-                    sql: "INSERT INTO enrollment (user_id, course_id, enrolled_at, status, progress) VALUES (?, ?, ?, 'active', 0)",
-                    arguments: [userID.rawValue, courseID.rawValue, now]
-                )
-            }
-            // The rules above saw a seat left, so the count stays within CourseLimits.seats.
-            try db.execute(sql: "UPDATE course SET enrolled_count = enrolled_count + 1 WHERE id = ?", arguments: [courseID.rawValue])
-            guard let enrollment = try EnrollmentRow.fetch(userID: userID, courseID: courseID, in: db) else {
-                throw AppError.storage(.saving, detail: "enrollment vanished inside its own transaction")
-            }
-            return enrollment
-        }
-    }
-
-    public func unenroll(userID: UserID, courseID: CourseID) async throws(AppError) {
+    /// One IMMEDIATE transaction: the facts, the rules' decision, its SQL, the enrollment as
+    /// stored (dates to the millisecond, so what the caller shows is what is kept). The write
+    /// lock is the whole database's, so `access` needs no row locks here.
+    public func run(_ change: some EnrollmentChange) async throws(AppError) -> Enrollment {
         try await database.write { db in
-            guard let existing = try EnrollmentRow.fetch(userID: userID, courseID: courseID, in: db), existing.holdsPlace else {
-                throw AppError.notEnrolled(courseID)
-            }
-            try db.execute(sql: "UPDATE enrollment SET status = 'dropped' WHERE id = ?", arguments: [existing.id.rawValue])
-            try db.execute(
-                sql: "UPDATE course SET enrolled_count = max(0, enrolled_count - 1) WHERE id = ?", arguments: [courseID.rawValue]
-            )
-        }
-    }
-
-    public func setLesson(_ number: Int, done: Bool, userID: UserID, courseID: CourseID) async throws(AppError) -> Enrollment {
-        let now = self.now()
-        return try await database.write { db in
-            guard let course = try Self.course(courseID, in: db) else { throw AppError.courseNotFound(courseID) }
-            let existing = try EnrollmentRow.fetch(userID: userID, courseID: courseID, in: db)
-            let updated: Enrollment
-            switch LessonRules.mark(number, done: done, in: existing, lessonCount: course.lessonCount, now: now) {
-            case .failure(.notEnrolled): throw AppError.notEnrolled(courseID)
-            case .failure(.noSuchLesson(let number)): throw AppError.noSuchLesson(courseID, number)
-            case .success(let enrollment): updated = enrollment
-            }
-            if done {
-                try db.execute(
-                    sql: "INSERT OR IGNORE INTO lesson_progress (enrollment_id, position, done_at) VALUES (?, ?, ?)",
-                    arguments: [updated.id.rawValue, number, now]
-                )
-            } else {
-                try db.execute(
-                    sql: "DELETE FROM lesson_progress WHERE enrollment_id = ? AND position = ?",
-                    arguments: [updated.id.rawValue, number]
-                )
-            }
-            try db.execute(
-                sql: "UPDATE enrollment SET status = ?, completed_at = ? WHERE id = ?",
-                arguments: [updated.status.rawValue, updated.completedAt, updated.id.rawValue]
-            )
-            // As stored (dates to the millisecond), so what the caller shows is what is kept.
-            guard let stored = try EnrollmentRow.fetch(userID: userID, courseID: courseID, in: db) else {
+            let write = try change.decide(try Self.facts(for: change, in: db))
+            try Self.apply(write, in: db)
+            guard let stored = try EnrollmentRow.fetch(userID: change.userID, courseID: change.courseID, in: db) else {
                 throw AppError.storage(.saving, detail: "enrollment vanished inside its own transaction")
             }
             return stored
         }
+    }
+
+    private static func facts(for change: some EnrollmentChange, in db: Database) throws -> EnrollmentFacts? {
+        guard let course = try course(change.courseID, in: db) else { return nil }
+        var facts = EnrollmentFacts(course: course, enrollment: try EnrollmentRow.fetch(userID: change.userID, courseID: course.id, in: db))
+        if change.access == .seats, let prerequisiteID = course.prerequisiteID, let required = try Self.course(prerequisiteID, in: db) {
+            facts.prerequisite = (required, try EnrollmentRow.fetch(userID: change.userID, courseID: prerequisiteID, in: db))
+        }
+        return facts
+    }
+
+    private static func apply(_ write: EnrollmentWrite, in db: Database) throws {
+        switch write {
+        case .join(let userID, let courseID, let at):
+            try db.execute(
+                sql: "INSERT INTO enrollment (user_id, course_id, enrolled_at, status, progress) VALUES (?, ?, ?, 'active', 0)",
+                arguments: [userID.rawValue, courseID.rawValue, at]
+            )
+            try takeSeat(courseID, in: db)
+        case .rejoin(let id, let courseID, let at):
+            try db.execute(
+                sql: "UPDATE enrollment SET status = 'active', progress = 0, completed_at = NULL, enrolled_at = ? WHERE id = ?",
+                arguments: [at, id.rawValue]
+            )
+            try db.execute(sql: "DELETE FROM lesson_progress WHERE enrollment_id = ?", arguments: [id.rawValue])
+            try takeSeat(courseID, in: db)
+        case .leave(let id, let courseID):
+            try db.execute(sql: "UPDATE enrollment SET status = 'dropped' WHERE id = ?", arguments: [id.rawValue])
+            try db.execute(
+                sql: "UPDATE course SET enrolled_count = max(0, enrolled_count - 1) WHERE id = ?", arguments: [courseID.rawValue]
+            )
+        case .markLesson(let id, let number, let done, let at, let status, let completedAt):
+            if done {
+                try db.execute(
+                    sql: "INSERT OR IGNORE INTO lesson_progress (enrollment_id, position, done_at) VALUES (?, ?, ?)",
+                    arguments: [id.rawValue, number, at]
+                )
+            } else {
+                try db.execute(sql: "DELETE FROM lesson_progress WHERE enrollment_id = ? AND position = ?", arguments: [id.rawValue, number])
+            }
+            try db.execute(
+                sql: "UPDATE enrollment SET status = ?, completed_at = ? WHERE id = ?",
+                arguments: [status.rawValue, completedAt, id.rawValue]
+            )
+        }
+    }
+
+    /// The rules saw a seat left, so the count stays within CourseLimits.seats.
+    private static func takeSeat(_ courseID: CourseID, in db: Database) throws {
+        try db.execute(sql: "UPDATE course SET enrolled_count = enrolled_count + 1 WHERE id = ?", arguments: [courseID.rawValue])
     }
 
     public func enrolledCourses(userID: UserID) async throws(AppError) -> [EnrolledCourse] {

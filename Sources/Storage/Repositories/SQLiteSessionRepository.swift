@@ -1,16 +1,17 @@
 import Foundation
 import GRDB
+import Platform
 import SharedKernel
 
 /// The single-row `session` table of a machine, on top of its accounts: who was signed in when
 /// the app last ran.
 public struct SQLiteSessionRepository: SessionRepository {
     private let database: AppDatabase
-    private let accounts: SQLiteAccountRepository
+    private let accounts: AccountService
 
     public init(database: AppDatabase, hasher: PasswordHasher = PasswordHasher()) {
         self.database = database
-        self.accounts = SQLiteAccountRepository(database: database, hasher: hasher)
+        self.accounts = AccountService(store: SQLiteAccountStore(database: database), hasher: hasher)
     }
 
     public func restoreSession() async throws(AppError) -> User? {
@@ -52,54 +53,31 @@ public struct SQLiteSessionRepository: SessionRepository {
     }
 }
 
-/// Learner accounts in the `user` table. Password hashing runs outside database transactions,
-/// so a slow hash never holds the write lock, and off the caller's thread, so a server's event
-/// loops never wait for it.
-public struct SQLiteAccountRepository: AccountRepository {
+/// Learner accounts in the `user` table: SQL only, the rules are `AccountService`'s.
+public struct SQLiteAccountStore: AccountStore {
     private let database: AppDatabase
-    private let hasher: PasswordHasher
 
-    public init(database: AppDatabase, hasher: PasswordHasher = PasswordHasher()) {
+    public init(database: AppDatabase) {
         self.database = database
-        self.hasher = hasher
     }
 
-    public func authenticate(email: String, password: String) async throws(AppError) -> User {
-        let key = AccountRules.emailKey(email)
-        let found = try await database.read { db in
-            try Row.fetchOne(db, sql: "SELECT id, name, email, role, created_at, password_hash FROM user WHERE email_key = ?", arguments: [key])
-                .map { (try UserRow.user(from: $0), try RowReader(row: $0, what: "user").string("password_hash")) }
+    public func account(emailKey: String) async throws(AppError) -> StoredAccount? {
+        try await database.read { db in
+            try Row.fetchOne(db, sql: "SELECT \(UserRow.columns), password_hash FROM user WHERE email_key = ?", arguments: [emailKey])
+                .map { StoredAccount(user: try UserRow.user(from: $0), passwordHash: try RowReader(row: $0, what: "user").string("password_hash")) }
         }
-        // A missing account still pays for one hash, so timing does not tell which part was wrong.
-        let stored = found?.1 ?? hasher.decoyHash
-        guard await hasher.verifyOffThread(password, against: stored), let user = found?.0 else { throw .invalidCredentials }
-        return user
     }
 
-    public func register(name: String, email: String, password: String) async throws(AppError) -> User {
-        let account: NewAccount
-        switch AccountRules.validate(name: name, email: email, password: password) {
-        case .success(let valid): account = valid
-        case .failure(let rejection): throw .invalidAccount(rejection)
-        }
-        // Checked before hashing too, so a taken email costs no hash; the insert checks again.
-        let key = AccountRules.emailKey(account.email)
-        let taken = try await database.read { db in
-            try Bool.fetchOne(db, sql: "SELECT 1 FROM user WHERE email_key = ?", arguments: [key]) == true
-        }
-        if taken { throw .emailTaken }
-        let hash: String
-        do { hash = try await hasher.hashOffThread(account.password) } catch { throw .storage(.saving, detail: "hashing failed: \(error)") }
-        let now = Date()
-        return try await database.write { db in
-            if try Bool.fetchOne(db, sql: "SELECT 1 FROM user WHERE email_key = ?", arguments: [key]) == true {
+    public func insertLearner(_ account: NewAccount, emailKey: String, passwordHash: String, createdAt: Date) async throws(AppError) -> User {
+        try await database.write { db in
+            if try Bool.fetchOne(db, sql: "SELECT 1 FROM user WHERE email_key = ?", arguments: [emailKey]) == true {
                 throw AppError.emailTaken
             }
             try db.execute(
                 sql: "INSERT INTO user (name, email, email_key, password_hash, role, created_at) VALUES (?, ?, ?, ?, 'learner', ?)",
-                arguments: [account.name, account.email, key, hash, now]
+                arguments: [account.name, account.email, emailKey, passwordHash, createdAt]
             )
-            return User(id: UserID(db.lastInsertedRowID), name: account.name, email: account.email, role: .learner, memberSince: now)
+            return User(id: UserID(db.lastInsertedRowID), name: account.name, email: account.email, role: .learner, memberSince: createdAt)
         }
     }
 }

@@ -161,7 +161,7 @@ public enum CourseJSON {
             guard let level = CourseLevel(rawValue: levelName) else {
                 throw FieldProblem(field: "level", reason: "must be one of beginner, intermediate, advanced")
             }
-            let duration = try wholeNumber("duration_minutes", in: CourseLimits.minutes)!
+            let duration = try requiredWholeNumber("duration_minutes", in: CourseLimits.minutes)
             let price = try required(Double.self, "price", "a number")
             guard CourseLimits.price.contains(price) else {
                 throw FieldProblem(field: "price", reason: "must be between 0 and 1000000")
@@ -232,6 +232,11 @@ public enum CourseJSON {
         }
 
         /// A whole number within `range`; a fraction, or a number past any integer, says so.
+        func requiredWholeNumber(_ key: String, in range: ClosedRange<Int>) throws(FieldProblem) -> Int {
+            guard let value = try wholeNumber(key, in: range) else { throw FieldProblem(field: prefix + key, reason: "is missing") }
+            return value
+        }
+
         func wholeNumber(_ key: String, in range: ClosedRange<Int>, optional isOptional: Bool = false, nullable: Bool = false) throws(FieldProblem) -> Int? {
             let reason = "must be a whole number from \(range.lowerBound) to \(range.upperBound)" + (nullable ? ", or null" : "")
             let value: Int?
@@ -279,7 +284,7 @@ public enum CourseJSON {
             let reader = FieldReader(container: container, prefix: prefix)
             return Result { () throws(FieldProblem) -> Lesson in
                 try reader.checkKnown(CourseJSON.lessonFields)
-                return Lesson(title: try reader.text("title"), minutes: try reader.wholeNumber("minutes", in: CourseLimits.minutes)!)
+                return Lesson(title: try reader.text("title"), minutes: try reader.requiredWholeNumber("minutes", in: CourseLimits.minutes))
             }
         }
     }
@@ -311,6 +316,11 @@ public struct CourseFile: Sendable {
     init(entries: [CourseEntry], ids: Set<CourseID>) {
         self.entries = entries
         self.ids = ids
+    }
+
+    /// Entries already in memory (a generated catalog), whose ids the caller made unique.
+    public init(entries: [CourseEntry]) {
+        self.init(entries: entries, ids: Set(entries.map(\.course.id)))
     }
 
     /// Prerequisites named in the file that are not courses of the file: they must already

@@ -1,18 +1,12 @@
 import Foundation
 import SharedKernel
-@testable import Storage
+@testable import Platform
 import Testing
+import TestSupport
 
 @Suite("Course JSON")
 struct CourseJSONTests {
-    static let valid = """
-        {"id": "swift-concurrency", "title": "Swift Concurrency in Practice",
-         "instructor": "María García", "category": "Swift", "level": "intermediate",
-         "duration_minutes": 150, "price": 35.99, "currency": "EUR",
-         "capacity": 40, "enrolled_count": 12, "tags": ["swift", "async"],
-         "prerequisite_id": null, "active": true,
-         "description": "Structured concurrency."}
-        """
+    static let valid = CourseJSONExample.valid
 
     @Test("SPEC's example decodes, as an array or under \"courses\"")
     func decodesExample() throws {

@@ -2,10 +2,11 @@ import Crypto
 import _CryptoExtras
 import Dispatch
 import Foundation
+import SharedKernel
 
 /// Salted, slow password hashes: PBKDF2-HMAC-SHA256 with a per-user random salt. The cost is
 /// stored inside each hash, so it can be raised later without breaking old accounts.
-public struct PasswordHasher: Sendable {
+public struct PasswordHasher: PasswordHashing {
     /// OWASP's 2023 recommendation for PBKDF2-HMAC-SHA256.
     public static let defaultRounds = 600_000
 
@@ -43,7 +44,7 @@ public struct PasswordHasher: Sendable {
 
     /// `hash(_:)` on a thread of its own: a hash takes a few hundred milliseconds of CPU, which
     /// must not hold one of the few threads that run Swift tasks or a server's event loops.
-    public func hashOffThread(_ password: String) async throws -> String {
+    public func hashPassword(_ password: String) async throws -> String {
         try await withCheckedThrowingContinuation { continuation in
             DispatchQueue.global(qos: .userInitiated).async {
                 continuation.resume(with: Result { try hash(password) })
@@ -52,7 +53,7 @@ public struct PasswordHasher: Sendable {
     }
 
     /// `verify(_:against:)` on a thread of its own, for the same reason.
-    public func verifyOffThread(_ password: String, against stored: String) async -> Bool {
+    public func verifyPassword(_ password: String, against stored: String) async -> Bool {
         await withCheckedContinuation { continuation in
             DispatchQueue.global(qos: .userInitiated).async {
                 continuation.resume(returning: verify(password, against: stored))

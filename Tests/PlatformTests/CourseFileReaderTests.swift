@@ -1,5 +1,5 @@
 import Foundation
-@testable import Storage
+@testable import Platform
 import Testing
 import TestSupport
 

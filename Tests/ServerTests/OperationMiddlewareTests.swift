@@ -1,0 +1,67 @@
+import Foundation
+import HTTPTypes
+import Logging
+import OpenAPIRuntime
+import ServiceLifecycle
+import Platform
+@testable import Server
+import Storage
+import Synchronization
+import Testing
+import TestSupport
+
+/// `GET /v1/courses` is answered by a route of the server's own (`CatalogRoute`), beside the
+/// generated ones: both must run the one list of operation middlewares, or a middleware
+/// added later would silently miss the busiest address.
+@Suite("Operation middlewares")
+struct OperationMiddlewareTests {
+    @Test("every operation, the catalog's own route included, passes through each middleware of the list once")
+    func oneList() async throws {
+        let directory = TemporaryDirectory(prefix: "edugo-middleware-tests")
+        defer { directory.remove() }
+        let database = try AppDatabase.open(directory: directory.url, passwordHasher: PasswordHasher(rounds: 1), seedCatalog: { [] })
+        let seen = SeenOperations()
+        let stores = try PlatformStores.sqlite(database, dataDirectory: directory.url, passwordHasher: PasswordHasher(rounds: 1), now: Date.init)
+        let (ports, listening) = AsyncStream.makeStream(of: Int.self)
+        let application = try await EduGoServer.application(
+            stores: stores, host: "127.0.0.1", port: 0, accessTokenTTL: 900, limits: ServerLimits(), now: Date.init,
+            logger: Logger(label: "middleware-tests", factory: { _ in SwiftLogNoOpLogHandler() }),
+            operationMiddlewares: [AuthorizationMiddleware(), seen],
+            onListening: { port in
+                listening.yield(port)
+                listening.finish()
+            }
+        )
+        let running = Task { try await application.run() }
+        defer { running.cancel() }
+        let port = try #require(await ports.first { _ in true })
+        let client = HTTPClient(baseURL: try #require(URL(string: "http://127.0.0.1:\(port)")))
+
+        let catalog = try await client.get("/v1/courses?limit=5")
+        let me = try await client.get("/v1/me")
+        let health = try await client.get("/health")
+
+        #expect(catalog.status == 200)
+        #expect(me.status == 401)
+        #expect(health.status == 200)
+        #expect(seen.operations == ["listCourses", "getMe", "getHealth"])
+    }
+}
+
+/// Notes the operation of every request that passes through it.
+private final class SeenOperations: ServerMiddleware, Sendable {
+    private let seen = Mutex<[String]>([])
+
+    var operations: [String] { seen.withLock { $0 } }
+
+    func intercept(
+        _ request: HTTPRequest,
+        body: HTTPBody?,
+        metadata: ServerRequestMetadata,
+        operationID: String,
+        next: @Sendable (HTTPRequest, HTTPBody?, ServerRequestMetadata) async throws -> (HTTPResponse, HTTPBody?)
+    ) async throws -> (HTTPResponse, HTTPBody?) {
+        seen.withLock { $0.append(operationID) }
+        return try await next(request, body, metadata)
+    }
+}
