@@ -305,9 +305,9 @@ extension RemoteStore: CourseRepository {
         let text = query.understoodText
         let (after, before): (String?, String?) = switch position {
         case .first: (nil, nil)
-        case .last: (nil, CatalogKeyText.end)
-        case .after(let key): (CatalogKeyText.encode(key), nil)
-        case .before(let key): (nil, CatalogKeyText.encode(key))
+        case .last: (nil, CatalogKey.pastEveryPageKey)
+        case .after(let key): (key.pageKey, nil)
+        case .before(let key): (nil, key.pageKey)
         }
         let request = Operations.ListCourses.Input.Query(query: text.isEmpty ? nil : text, after: after, before: before, limit: Int64(limit))
         let operation: @Sendable (Client) async throws -> Components.Schemas.CoursePage = { client in
@@ -344,9 +344,9 @@ extension RemoteStore: CourseRepository {
     static func appError(_ failure: RemoteFailure, course: CourseID, lesson: Int = 0) -> AppError {
         guard case .api(_, let code, _, _) = failure else { return failure.appError }
         switch code {
-        case "course_not_found": return .courseNotFound(course)
-        case "not_enrolled": return .notEnrolled(course)
-        case "lesson_not_found": return .noSuchLesson(course, lesson)
+        case .courseNotFound: return .courseNotFound(course)
+        case .notEnrolled: return .notEnrolled(course)
+        case .lessonNotFound: return .noSuchLesson(course, lesson)
         default: return failure.appError
         }
     }
@@ -410,16 +410,16 @@ extension RemoteStore: EnrollmentRepository {
     }
 
     /// The refusal as the local store words it, which names the course (or its prerequisite).
-    private func refusal(code: String, courseID: CourseID) async throws(AppError) -> AppError {
+    private func refusal(code: ErrorCode?, courseID: CourseID) async throws(AppError) -> AppError {
         let course = try await self.course(id: courseID)
         switch code {
-        case "already_enrolled": return .refused(.alreadyEnrolled(title: course.title))
-        case "course_full": return .refused(.courseFull(title: course.title))
-        case "course_inactive": return .refused(.courseInactive(title: course.title))
-        case "prerequisite_missing":
+        case .alreadyEnrolled: return .refused(.alreadyEnrolled(title: course.title))
+        case .courseFull: return .refused(.courseFull(title: course.title))
+        case .courseInactive: return .refused(.courseInactive(title: course.title))
+        case .prerequisiteMissing:
             guard let prerequisite = course.prerequisiteID else { return .refused(.courseInactive(title: course.title)) }
             return .refused(.prerequisiteNotCompleted(prerequisiteTitle: try await self.course(id: prerequisite).title))
-        default: return .storage(.saving, detail: "refused: \(code)")
+        default: return .storage(.saving, detail: "refused: \(code?.rawValue ?? "unknown code")")
         }
     }
 }
@@ -466,7 +466,7 @@ extension RemoteStore: ProfileRepository {
         do {
             return User(try await authorized(as: userID) { client in try await client.updateMe(body: .json(.init(name: name))).ok.body.json })
         } catch {
-            if case .api(_, "invalid_name", _, _) = error {
+            if case .api(_, .invalidName?, _, _) = error {
                 // The server's rules are the app's: the same check names the reason here.
                 if case .failure(let rejection) = ProfileName.validate(name) { throw .invalidName(rejection) }
                 throw .invalidName(.invalidCharacters)
@@ -500,7 +500,7 @@ extension RemoteStore: SessionRepository {
                 try await client.createAccount(body: .json(.init(name: name, email: email, password: password))).created.body.json
             }
         } catch {
-            if case .api(_, "invalid_name", let message, _) = error { throw .invalidAccount(AccountRejection(field: .name, message: message)) }
+            if case .api(_, .invalidName?, let message, _) = error { throw .invalidAccount(AccountRejection(field: .name, message: message)) }
             throw error.appError
         }
         return try await session.adopt(started)

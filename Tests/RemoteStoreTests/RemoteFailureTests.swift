@@ -1,3 +1,4 @@
+import EduGoAPI
 @testable import RemoteStore
 import SharedKernel
 import Testing
@@ -11,13 +12,13 @@ struct RemoteFailureTests {
         ("slow_down", .tooManyRequests(retryAfterSeconds: 840)),
     ])
     func tooMany(code: String, expected: AppError) {
-        let failure = RemoteFailure.api(status: 429, code: code, message: "whatever the server says", retryAfter: 840)
+        let failure = RemoteFailure.api(status: 429, code: ErrorCode(rawValue: code), message: "whatever the server says", retryAfter: 840)
 
         #expect(failure.appError == expected)
     }
 
     @Test("a 429 without Retry-After asks for a minute")
     func noRetryAfter() {
-        #expect(RemoteFailure.api(status: 429, code: "too_many_requests", message: "", retryAfter: nil).appError == .tooManyRequests(retryAfterSeconds: 60))
+        #expect(RemoteFailure.api(status: 429, code: .tooManyRequests, message: "", retryAfter: nil).appError == .tooManyRequests(retryAfterSeconds: 60))
     }
 }

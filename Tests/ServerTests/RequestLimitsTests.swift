@@ -1,3 +1,4 @@
+import EduGoAPI
 import Foundation
 @testable import Server
 import Synchronization
@@ -73,7 +74,7 @@ struct HashGateTests {
         await #expect(throws: APIFailure.busy) { try await sut.run(from: "B") {} }
         await hold.open()
         try await first
-        #expect(APIFailure.busy.code == "unavailable" && APIFailure.busy.retryAfter == 1)
+        #expect(APIFailure.busy.code.rawValue == "unavailable" && APIFailure.busy.retryAfter == 1)
     }
 }
 

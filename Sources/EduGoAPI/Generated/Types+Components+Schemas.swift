@@ -20,10 +20,8 @@ extension Components {
     public enum Schemas {
         /// - Remark: Generated from `#/components/schemas/Error`.
         public struct _Error: Codable, Hashable, Sendable {
-            /// A stable code for programs.
-            ///
             /// - Remark: Generated from `#/components/schemas/Error/error`.
-            public var error: Swift.String
+            public var error: Components.Schemas.ErrorCode
             /// The text for the person.
             ///
             /// - Remark: Generated from `#/components/schemas/Error/message`.
@@ -31,10 +29,10 @@ extension Components {
             /// Creates a new `_Error`.
             ///
             /// - Parameters:
-            ///   - error: A stable code for programs.
+            ///   - error:
             ///   - message: The text for the person.
             public init(
-                error: Swift.String,
+                error: Components.Schemas.ErrorCode,
                 message: Swift.String
             ) {
                 self.error = error
@@ -44,6 +42,33 @@ extension Components {
                 case error
                 case message
             }
+        }
+        /// A stable code for programs, the one vocabulary of the server and its clients. A client reads a code it does not know (from a newer server) as a failure of that request.
+        ///
+        /// - Remark: Generated from `#/components/schemas/ErrorCode`.
+        @frozen public enum ErrorCode: String, Codable, Hashable, Sendable, CaseIterable {
+            case invalidRequest = "invalid_request"
+            case unauthorized = "unauthorized"
+            case tokenExpired = "token_expired"
+            case notFound = "not_found"
+            case methodNotAllowed = "method_not_allowed"
+            case payloadTooLarge = "payload_too_large"
+            case tooManyRequests = "too_many_requests"
+            case rateLimited = "rate_limited"
+            case invalidCredentials = "invalid_credentials"
+            case emailTaken = "email_taken"
+            case invalidName = "invalid_name"
+            case invalidEmail = "invalid_email"
+            case weakPassword = "weak_password"
+            case courseNotFound = "course_not_found"
+            case notEnrolled = "not_enrolled"
+            case lessonNotFound = "lesson_not_found"
+            case alreadyEnrolled = "already_enrolled"
+            case courseFull = "course_full"
+            case courseInactive = "course_inactive"
+            case prerequisiteMissing = "prerequisite_missing"
+            case unavailable = "unavailable"
+            case _internal = "internal"
         }
         /// - Remark: Generated from `#/components/schemas/Health`.
         public struct Health: Codable, Hashable, Sendable {

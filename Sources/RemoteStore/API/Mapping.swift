@@ -112,18 +112,13 @@ extension Enrollment {
     }
 }
 
-/// Catalog keys on the wire: the server's opaque text, which for EduGo servers is the key's
-/// decimal digits.
+/// Catalog keys on the wire (`CatalogKey.pageKey`); one the server could not have given is
+/// an answer that is not the API's.
 enum CatalogKeyText {
-    static func encode(_ key: CatalogKey) -> String { String(key.rawValue) }
-
     static func decode(_ text: String) throws(RemoteFailure) -> CatalogKey {
-        guard let value = Int64(text) else { throw .unreachable(detail: "a page key that is not the server's: \(text.prefix(40))") }
-        return CatalogKey(value)
+        guard let key = CatalogKey(pageKey: text) else { throw .unreachable(detail: "a page key that is not the server's: \(text.prefix(40))") }
+        return key
     }
-
-    /// Past every course: `before` it is the last page (the API has no "last" of its own).
-    static let end = "999999999999999999"
 }
 
 /// Puts the access token of the call in progress (`Bearer.token`) into its header.

@@ -1,3 +1,4 @@
+import EduGoAPI
 import Foundation
 import HTTPTypes
 import OpenAPIRuntime
@@ -5,8 +6,9 @@ import SharedKernel
 
 /// What went wrong with one request, before it is told in the domain's terms (`AppError`).
 enum RemoteFailure: Error, Sendable {
-    /// The server answered with one of SPEC's errors: `{"error": code, "message": text}`.
-    case api(status: Int, code: String, message: String, retryAfter: Int?)
+    /// The server answered with one of SPEC's errors: `{"error": code, "message": text}`;
+    /// `code` is `nil` for a code this client does not know (from a newer server).
+    case api(status: Int, code: ErrorCode?, message: String, retryAfter: Int?)
     /// No answer in time, no connection, or an answer that is not the API's (HTML, wrong
     /// JSON, a 5xx): the server cannot be used now. `detail` is for the log.
     case unreachable(detail: String)
@@ -38,17 +40,17 @@ enum RemoteFailure: Error, Sendable {
         case .unreachable: return .connectivity
         case .api(let status, let code, let message, let retryAfter):
             switch code {
-            case "rate_limited": return .tooManyAttempts(retryAfterSeconds: retryAfter ?? 60)
-            case "too_many_requests": return .tooManyRequests(retryAfterSeconds: retryAfter ?? 60)
-            case "invalid_credentials": return .invalidCredentials
-            case "email_taken": return .emailTaken
-            case "unauthorized", "token_expired": return .notSignedIn
-            case "invalid_email": return .invalidAccount(AccountRejection(field: .email, message: message))
-            case "weak_password": return .invalidAccount(AccountRejection(field: .password, message: message))
+            case .rateLimited: return .tooManyAttempts(retryAfterSeconds: retryAfter ?? 60)
+            case .tooManyRequests: return .tooManyRequests(retryAfterSeconds: retryAfter ?? 60)
+            case .invalidCredentials: return .invalidCredentials
+            case .emailTaken: return .emailTaken
+            case .unauthorized, .tokenExpired: return .notSignedIn
+            case .invalidEmail: return .invalidAccount(AccountRejection(field: .email, message: message))
+            case .weakPassword: return .invalidAccount(AccountRejection(field: .password, message: message))
             default:
                 // A code this client does not know, or a 5xx: the server cannot serve it now.
                 if status == 429 { return .tooManyRequests(retryAfterSeconds: retryAfter ?? 60) }
-                return status >= 500 ? .connectivity : .storage(.reading, detail: "\(status) \(code): \(message)")
+                return status >= 500 ? .connectivity : .storage(.reading, detail: "\(status) \(code?.rawValue ?? "unknown code"): \(message)")
             }
         }
     }
@@ -56,7 +58,7 @@ enum RemoteFailure: Error, Sendable {
     /// Where the detail is worth a log line.
     var technicalDetail: String {
         switch self {
-        case .api(let status, let code, let message, _): "HTTP \(status) \(code): \(message)"
+        case .api(let status, let code, let message, _): "HTTP \(status) \(code?.rawValue ?? "unknown code"): \(message)"
         case .unreachable(let detail): detail
         case .cancelled: "cancelled"
         case .app(let error): error.technicalMessage
@@ -89,11 +91,15 @@ struct FailureMiddleware: ClientMiddleware {
             throw RemoteFailure.unreachable(detail: "\(operationID): HTTP \(status): \(excerpt)")
         }
         let retryAfter = response.headerFields[.retryAfter].flatMap { Int($0) }
-        throw RemoteFailure.api(status: status, code: decoded.error, message: decoded.message, retryAfter: retryAfter)
+        throw RemoteFailure.api(status: status, code: ErrorCode(rawValue: decoded.error), message: decoded.message, retryAfter: retryAfter)
     }
 
+    /// SPEC's error body, read with its code as text: an unknown code is still an answer.
     private struct ErrorBody: Decodable {
         let error: String
         let message: String
     }
 }
+
+/// The API's error codes, as `openapi.yaml` lists them.
+typealias ErrorCode = Components.Schemas.ErrorCode

@@ -98,7 +98,7 @@ actor RemoteSession {
         do {
             return try await Self.run(call, with: access)
         } catch {
-            guard case .api(401, let code, _, _) = error, code == "token_expired" || code == "unauthorized" else { throw error }
+            guard case .api(401, let code?, _, _) = error, [.tokenExpired, .unauthorized].contains(code) else { throw error }
         }
         access = try await renewed(replacing: access)
         return try await Self.run(call, with: access)

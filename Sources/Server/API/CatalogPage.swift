@@ -67,9 +67,9 @@ extension Components.Schemas.CoursePage {
     init(_ answer: CatalogPageAnswer) {
         let (count, isLowerBound) = answer.totalParts
         self.init(
-            courses: answer.rows.map { .init(value1: .init($0.course), value2: .init(key: CatalogKeyText.encode($0.key))) },
-            next: answer.next.map(CatalogKeyText.encode),
-            previous: answer.previous.map(CatalogKeyText.encode),
+            courses: answer.rows.map { .init(value1: .init($0.course), value2: .init(key: $0.key.pageKey)) },
+            next: answer.next?.pageKey,
+            previous: answer.previous?.pageKey,
             total: Int64(count),
             totalIsLowerBound: isLowerBound
         )

@@ -18,11 +18,11 @@ enum CoursePageJSON {
         json.close("]")
         if let next = answer.next {
             json.key("next")
-            json.string(CatalogKeyText.encode(next))
+            json.string(next.pageKey)
         }
         if let previous = answer.previous {
             json.key("previous")
-            json.string(CatalogKeyText.encode(previous))
+            json.string(previous.pageKey)
         }
         let (count, isLowerBound) = answer.totalParts
         json.key("total")
@@ -79,7 +79,7 @@ enum CoursePageJSON {
         json.key("lesson_count")
         json.integer(course.lessonCount)
         json.key("key")
-        json.string(CatalogKeyText.encode(key))
+        json.string(key.pageKey)
         json.close("}")
     }
 }

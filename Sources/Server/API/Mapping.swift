@@ -61,14 +61,12 @@ extension Components.Schemas.Session {
     }
 }
 
-/// The API's catalog keys: the decimal digits of the store's key, checked on the way in.
+/// The API's catalog keys (`CatalogKey.pageKey`), checked on the way in.
 enum CatalogKeyText {
-    static func encode(_ key: CatalogKey) -> String { String(key.rawValue) }
-
     static func decode(_ text: String) throws(APIFailure) -> CatalogKey {
-        guard (1...18).contains(text.utf8.count), text.utf8.allSatisfy({ (0x30...0x39).contains($0) }), let value = Int64(text) else {
+        guard let key = CatalogKey(pageKey: text) else {
             throw .invalidRequest(.badRequest, "This page key is not one the catalog gave.")
         }
-        return CatalogKey(value)
+        return key
     }
 }

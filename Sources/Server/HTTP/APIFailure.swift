@@ -1,3 +1,4 @@
+import EduGoAPI
 import HTTPTypes
 import SharedKernel
 
@@ -5,50 +6,50 @@ import SharedKernel
 /// throw it; `ErrorMiddleware` writes it as `{"error", "message"}`.
 struct APIFailure: Error, Hashable, Sendable {
     let status: HTTPResponse.Status
-    let code: String
+    let code: ErrorCode
     let message: String
     /// Seconds, for 429.
     var retryAfter: Int?
     /// The methods an address takes, for 405.
     var allow: String?
 
-    init(status: HTTPResponse.Status, code: String, message: String, retryAfter: Int? = nil) {
+    init(status: HTTPResponse.Status, code: ErrorCode, message: String, retryAfter: Int? = nil) {
         self.status = status
         self.code = code
         self.message = message
         self.retryAfter = retryAfter
     }
 
-    static let unauthorized = APIFailure(status: .unauthorized, code: "unauthorized", message: "Please sign in first.")
-    static let tokenExpired = APIFailure(status: .unauthorized, code: "token_expired", message: "Your session has ended — sign in again")
-    static let notFound = APIFailure(status: .notFound, code: "not_found", message: "There is nothing at this address.")
-    static let payloadTooLarge = APIFailure(status: .contentTooLarge, code: "payload_too_large", message: "The request is larger than 64 KiB.")
+    static let unauthorized = APIFailure(status: .unauthorized, code: .unauthorized, message: "Please sign in first.")
+    static let tokenExpired = APIFailure(status: .unauthorized, code: .tokenExpired, message: "Your session has ended — sign in again")
+    static let notFound = APIFailure(status: .notFound, code: .notFound, message: "There is nothing at this address.")
+    static let payloadTooLarge = APIFailure(status: .contentTooLarge, code: .payloadTooLarge, message: "The request is larger than 64 KiB.")
 
-    static let bodyTimeout = APIFailure(status: .requestTimeout, code: "invalid_request", message: "The request body did not arrive in time.")
+    static let bodyTimeout = APIFailure(status: .requestTimeout, code: .invalidRequest, message: "The request body did not arrive in time.")
 
     /// Every slot for password hashing stayed taken for longer than a learner should wait.
     static let busy = APIFailure(
-        status: .serviceUnavailable, code: "unavailable", message: "The server is busy — try again in a moment.", retryAfter: 1
+        status: .serviceUnavailable, code: .unavailable, message: "The server is busy — try again in a moment.", retryAfter: 1
     )
 
     /// Seconds a client is asked to wait before trying again after a 503.
     static let unavailableRetryAfter = 2
 
     static func invalidRequest(_ status: HTTPResponse.Status, _ message: String) -> APIFailure {
-        APIFailure(status: status, code: "invalid_request", message: message)
+        APIFailure(status: status, code: .invalidRequest, message: message)
     }
 
     /// Too many requests to an unauthenticated route from one client address.
     static func tooManyRequests(retryAfter: Int) -> APIFailure {
         APIFailure(
-            status: .tooManyRequests, code: "too_many_requests",
+            status: .tooManyRequests, code: .tooManyRequests,
             message: AppError.tooManyRequests(retryAfterSeconds: retryAfter).userMessage, retryAfter: retryAfter
         )
     }
 
     static func rateLimited(retryAfter: Int) -> APIFailure {
         APIFailure(
-            status: .tooManyRequests, code: "rate_limited",
+            status: .tooManyRequests, code: .rateLimited,
             message: AppError.tooManyAttempts(retryAfterSeconds: retryAfter).userMessage, retryAfter: retryAfter
         )
     }
@@ -64,32 +65,35 @@ struct APIFailure: Error, Hashable, Sendable {
     /// The API's answer for a failure of the domain or the store.
     init(_ error: AppError) {
         switch error {
-        case .courseNotFound: self.init(status: .notFound, code: "course_not_found", message: error.userMessage)
-        case .notEnrolled: self.init(status: .notFound, code: "not_enrolled", message: error.userMessage)
-        case .noSuchLesson: self.init(status: .notFound, code: "lesson_not_found", message: error.userMessage)
+        case .courseNotFound: self.init(status: .notFound, code: .courseNotFound, message: error.userMessage)
+        case .notEnrolled: self.init(status: .notFound, code: .notEnrolled, message: error.userMessage)
+        case .noSuchLesson: self.init(status: .notFound, code: .lessonNotFound, message: error.userMessage)
         case .notSignedIn, .sessionEnded: self = .unauthorized
-        case .invalidCredentials: self.init(status: .unauthorized, code: "invalid_credentials", message: error.userMessage)
-        case .emailTaken: self.init(status: .conflict, code: "email_taken", message: error.userMessage)
+        case .invalidCredentials: self.init(status: .unauthorized, code: .invalidCredentials, message: error.userMessage)
+        case .emailTaken: self.init(status: .conflict, code: .emailTaken, message: error.userMessage)
         case .tooManyAttempts(let seconds): self = .rateLimited(retryAfter: seconds)
         case .tooManyRequests(let seconds): self = .tooManyRequests(retryAfter: seconds)
-        case .invalidName: self.init(status: .unprocessableContent, code: "invalid_name", message: error.userMessage)
+        case .invalidName: self.init(status: .unprocessableContent, code: .invalidName, message: error.userMessage)
         case .invalidAccount(let rejection):
-            let code = switch rejection.field {
-            case .name: "invalid_name"
-            case .email: "invalid_email"
-            case .password: "weak_password"
+            let code: ErrorCode = switch rejection.field {
+            case .name: .invalidName
+            case .email: .invalidEmail
+            case .password: .weakPassword
             }
             self.init(status: .unprocessableContent, code: code, message: rejection.message)
         case .refused(let refusal):
-            let code = switch refusal {
-            case .alreadyEnrolled: "already_enrolled"
-            case .courseFull: "course_full"
-            case .courseInactive: "course_inactive"
-            case .prerequisiteNotCompleted: "prerequisite_missing"
+            let code: ErrorCode = switch refusal {
+            case .alreadyEnrolled: .alreadyEnrolled
+            case .courseFull: .courseFull
+            case .courseInactive: .courseInactive
+            case .prerequisiteNotCompleted: .prerequisiteMissing
             }
             self.init(status: .conflict, code: code, message: refusal.message)
         case .connectivity, .unreachable, .storage, .cancelled:
-            self.init(status: .serviceUnavailable, code: "unavailable", message: error.userMessage, retryAfter: Self.unavailableRetryAfter)
+            self.init(status: .serviceUnavailable, code: .unavailable, message: error.userMessage, retryAfter: Self.unavailableRetryAfter)
         }
     }
 }
+
+/// The API's error codes, as `openapi.yaml` lists them.
+typealias ErrorCode = Components.Schemas.ErrorCode

@@ -1,3 +1,4 @@
+import EduGoAPI
 import Foundation
 import HTTPTypes
 import Hummingbird
@@ -33,7 +34,7 @@ struct ErrorMiddleware<Context: RequestContext>: RouterMiddleware {
             failure = (error, answer)
             response = Self.response(for: answer)
         }
-        if let id = logger[metadataKey: "hb.request.id"] { response.headers[Self.requestIDField] = id.description }
+        if let id = logger[metadataKey: "hb.request.id"], let field = HTTPField.Name("X-Request-Id") { response.headers[field] = id.description }
         let elapsed = ContinuousClock.now - started
         var metadata: Logger.Metadata = [
             "method": .string(request.method.rawValue),
@@ -42,7 +43,7 @@ struct ErrorMiddleware<Context: RequestContext>: RouterMiddleware {
             "duration_ms": .string(String(format: "%.2f", Double(elapsed.components.attoseconds) / 1e15 + Double(elapsed.components.seconds) * 1000)),
         ]
         if let failure {
-            metadata["error"] = .string(failure.answer.code)
+            metadata["error"] = .string(failure.answer.code.rawValue)
             if let operation = (failure.error as? ServerError)?.operationID { metadata["operation"] = .string(operation) }
             if response.status.code >= 500 { metadata["cause"] = .string(Self.cause(of: failure.error)) }
         }
@@ -92,7 +93,7 @@ struct ErrorMiddleware<Context: RequestContext>: RouterMiddleware {
         let inner = (error as? ServerError)?.underlyingError ?? error
         let text: String = switch inner {
         case let error as AppError: error.technicalMessage
-        case let failure as APIFailure: failure.code
+        case let failure as APIFailure: failure.code.rawValue
         default: String(reflecting: type(of: inner))
         }
         return String(PrintableText.sanitize(text).prefix(300))
@@ -109,17 +110,17 @@ struct ErrorMiddleware<Context: RequestContext>: RouterMiddleware {
                 // No route matched: a known address with another method is 405.
                 guard let methods = routes.methods(for: path) else { return .notFound }
                 let allow = methods.map(\.rawValue).sorted().joined(separator: ", ")
-                var failure = APIFailure(status: .methodNotAllowed, code: "method_not_allowed", message: "This address takes \(allow) only.")
+                var failure = APIFailure(status: .methodNotAllowed, code: .methodNotAllowed, message: "This address takes \(allow) only.")
                 failure.allow = allow
                 return failure
-            case .methodNotAllowed: return APIFailure(status: .methodNotAllowed, code: "method_not_allowed", message: "This address does not take that method.")
+            case .methodNotAllowed: return APIFailure(status: .methodNotAllowed, code: .methodNotAllowed, message: "This address does not take that method.")
             case .contentTooLarge: return .payloadTooLarge
             default:
-                return APIFailure(status: error.status, code: error.status.code < 500 ? "invalid_request" : "internal", message: error.status.reasonPhrase)
+                return APIFailure(status: error.status, code: error.status.code < 500 ? .invalidRequest : ._internal, message: error.status.reasonPhrase)
             }
         default:
             if let failure = APIFailure.from(error) { return failure }
-            return APIFailure(status: .internalServerError, code: "internal", message: "Something went wrong on the server.")
+            return APIFailure(status: .internalServerError, code: ._internal, message: "Something went wrong on the server.")
         }
     }
 
@@ -151,15 +152,8 @@ struct ErrorMiddleware<Context: RequestContext>: RouterMiddleware {
         if let allow = failure.allow { headers[.allow] = allow }
         let encoder = JSONEncoder()
         encoder.outputFormatting = .sortedKeys
-        let body = (try? encoder.encode(ErrorBody(error: failure.code, message: failure.message))) ?? Data()
+        let body = (try? encoder.encode(Components.Schemas._Error(error: failure.code, message: failure.message))) ?? Data()
         return Response(status: failure.status, headers: headers, body: .init(byteBuffer: ByteBuffer(bytes: body)))
     }
-
-    private static var requestIDField: HTTPField.Name { HTTPField.Name("X-Request-Id")! }
 }
 
-/// SPEC's error body.
-private struct ErrorBody: Encodable {
-    let error: String
-    let message: String
-}

@@ -44,6 +44,22 @@ public struct CatalogKey: Hashable, Comparable, Sendable {
     public static func < (lhs: CatalogKey, rhs: CatalogKey) -> Bool { lhs.rawValue < rhs.rawValue }
 }
 
+extension CatalogKey {
+    /// The key as the API's page key: its decimal digits (every store's keys are ≥ 0).
+    public var pageKey: String { String(rawValue) }
+
+    /// A page key read back: 1–18 decimal digits and nothing else, or `nil`.
+    public init?(pageKey: String) {
+        guard (1...18).contains(pageKey.utf8.count), pageKey.utf8.allSatisfy({ (0x30...0x39).contains($0) }),
+              let value = Int64(pageKey)
+        else { return nil }
+        self.init(value)
+    }
+
+    /// A page key past every course: `before` it is the last page (the API has no "last").
+    public static let pastEveryPageKey = "999999999999999999"
+}
+
 /// A course with its place in the catalog order, as pages return them.
 public struct CatalogRow: Hashable, Sendable {
     public let key: CatalogKey
