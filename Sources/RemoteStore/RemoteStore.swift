@@ -270,11 +270,11 @@ extension RemoteStore: CourseRepository {
             var keys: [CatalogKey] = []
             var found: [CatalogRow] = []
             for item in page.courses {
-                do {
-                    keys.append(try CatalogKeyText.decode(item.value2.key))
-                } catch {
-                    throw error.appError
+                guard let key = CatalogKey(pageKey: item.value2.key) else {
+                    // A key the server could not have given: not the API's answer.
+                    throw RemoteFailure.unreachable(detail: "a page key that is not the server's: \(item.value2.key.prefix(40))").appError
                 }
+                keys.append(key)
                 if let course = accepted(item.value1) { found.append(CatalogRow(key: keys[keys.count - 1], course: course)) }
             }
             if forward { rows += found } else { rows.insert(contentsOf: found, at: 0) }

@@ -112,15 +112,6 @@ extension Enrollment {
     }
 }
 
-/// Catalog keys on the wire (`CatalogKey.pageKey`); one the server could not have given is
-/// an answer that is not the API's.
-enum CatalogKeyText {
-    static func decode(_ text: String) throws(RemoteFailure) -> CatalogKey {
-        guard let key = CatalogKey(pageKey: text) else { throw .unreachable(detail: "a page key that is not the server's: \(text.prefix(40))") }
-        return key
-    }
-}
-
 /// Puts the access token of the call in progress (`Bearer.token`) into its header.
 struct BearerMiddleware: ClientMiddleware {
     func intercept(
