@@ -79,6 +79,7 @@ let package = Package(
                 "Catalog",
                 "Courses",
                 "Favourites",
+                "Presentation",
                 "Profile",
                 "SharedKernel",
                 "RemoteStore",
@@ -141,10 +142,10 @@ let package = Package(
 
         // MARK: - Features
 
-        .target(name: "Catalog", dependencies: ["SharedKernel", "TerminalUI"]),
-        .target(name: "Courses", dependencies: ["SharedKernel", "TerminalUI"]),
-        .target(name: "Favourites", dependencies: ["SharedKernel", "TerminalUI"]),
-        .target(name: "Profile", dependencies: ["SharedKernel", "TerminalUI"]),
+        .target(name: "Catalog", dependencies: ["Presentation", "SharedKernel", "TerminalUI"]),
+        .target(name: "Courses", dependencies: ["Presentation", "SharedKernel", "TerminalUI"]),
+        .target(name: "Favourites", dependencies: ["Presentation", "SharedKernel", "TerminalUI"]),
+        .target(name: "Profile", dependencies: ["Presentation", "SharedKernel", "TerminalUI"]),
 
         // MARK: - Infrastructure
 
@@ -178,7 +179,9 @@ let package = Package(
         // MARK: - Shared
 
         .target(name: "SharedKernel"),
-        .target(name: "TerminalUI", dependencies: ["SharedKernel"]),
+        // What a screen's state is, apart from drawing it: view-models and Application layers use it.
+        .target(name: "Presentation", dependencies: ["SharedKernel"]),
+        .target(name: "TerminalUI", dependencies: ["Presentation", "SharedKernel"]),
 
         // MARK: - Tests
 
@@ -194,10 +197,10 @@ let package = Package(
         ),
         .testTarget(
             name: "AppShellTests",
-            dependencies: ["AppShell", "SharedKernel", "TerminalUI", "TestSupport", .product(name: "Logging", package: "swift-log")]
+            dependencies: ["AppShell", "Presentation", "SharedKernel", "TerminalUI", "TestSupport", .product(name: "Logging", package: "swift-log")]
         ),
-        .testTarget(name: "CatalogTests", dependencies: ["Catalog", "SharedKernel", "TerminalUI", "TestSupport"]),
-        .testTarget(name: "CoursesTests", dependencies: ["Courses", "SharedKernel", "TerminalUI", "TestSupport"]),
+        .testTarget(name: "CatalogTests", dependencies: ["Catalog", "Presentation", "SharedKernel", "TerminalUI", "TestSupport"]),
+        .testTarget(name: "CoursesTests", dependencies: ["Courses", "Presentation", "SharedKernel", "TerminalUI", "TestSupport"]),
         // GRDB only to inspect the database the real binary left behind (integrity, rows);
         // Hummingbird for stand-in servers that are not EduGo's (a hostile one).
         .testTarget(
@@ -225,8 +228,8 @@ let package = Package(
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
             ]
         ),
-        .testTarget(name: "FavouritesTests", dependencies: ["Favourites", "SharedKernel", "TerminalUI", "TestSupport"]),
-        .testTarget(name: "ProfileTests", dependencies: ["Profile", "SharedKernel", "TerminalUI", "TestSupport"]),
+        .testTarget(name: "FavouritesTests", dependencies: ["Favourites", "Presentation", "SharedKernel", "TerminalUI", "TestSupport"]),
+        .testTarget(name: "ProfileTests", dependencies: ["Profile", "Presentation", "SharedKernel", "TerminalUI", "TestSupport"]),
         .testTarget(name: "SharedKernelTests", dependencies: ["SharedKernel", "TestSupport"]),
         .testTarget(name: "StorageTests", dependencies: ["SharedKernel", "Storage", "TestSupport"]),
         .testTarget(
@@ -239,7 +242,7 @@ let package = Package(
             ]
         ),
         .testTarget(name: "TerminalTests", dependencies: ["CNcurses", "Terminal", "TerminalUI", .product(name: "PropertyBased", package: "swift-property-based")]),
-        .testTarget(name: "TerminalUITests", dependencies: ["TerminalUI", "TestSupport", .product(name: "PropertyBased", package: "swift-property-based")]),
+        .testTarget(name: "TerminalUITests", dependencies: ["Presentation", "TerminalUI", "TestSupport", .product(name: "PropertyBased", package: "swift-property-based")]),
     ]
 )
 

@@ -1,6 +1,7 @@
 import Foundation
 @testable import AppShell
 import Logging
+import Presentation
 import SharedKernel
 import Synchronization
 import Testing

@@ -1,5 +1,6 @@
 @testable import Courses
 import Foundation
+import Presentation
 import SharedKernel
 import Testing
 import TestSupport

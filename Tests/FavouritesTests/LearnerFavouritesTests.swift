@@ -1,5 +1,6 @@
 @testable import Favourites
 import Foundation
+import Presentation
 import SharedKernel
 import Testing
 import TestSupport

@@ -1,3 +1,4 @@
+import Presentation
 @testable import Profile
 import Foundation
 import SharedKernel

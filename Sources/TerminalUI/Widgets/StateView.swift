@@ -1,3 +1,5 @@
+import Presentation
+
 /// Draws the non-content states every loading screen shares, centred in its area.
 public enum StateView {
     public static let loadingText = "Loading…"

@@ -1,5 +1,6 @@
 @testable import Catalog
 import Foundation
+import Presentation
 import SharedKernel
 import Testing
 import TestSupport
