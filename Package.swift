@@ -197,7 +197,7 @@ let package = Package(
         ),
         .testTarget(
             name: "AppShellTests",
-            dependencies: ["AppShell", "Presentation", "SharedKernel", "TerminalUI", "TestSupport", .product(name: "Logging", package: "swift-log")]
+            dependencies: ["AppShell", "Courses", "Favourites", "Presentation", "SharedKernel", "TerminalUI", "TestSupport", .product(name: "Logging", package: "swift-log")]
         ),
         .testTarget(name: "CatalogTests", dependencies: ["Catalog", "Presentation", "SharedKernel", "TerminalUI", "TestSupport"]),
         .testTarget(name: "CoursesTests", dependencies: ["Courses", "Presentation", "SharedKernel", "TerminalUI", "TestSupport"]),

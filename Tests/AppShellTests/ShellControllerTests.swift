@@ -37,13 +37,16 @@ struct ShellControllerTests {
 
     @Test("with a limit on waiting (remote mode), a key the screen cannot take in time is dropped and the learner told")
     func keyWaitLimit() async {
-        let (sut, store) = await makeSignedIn()
+        let clock = ManualClock()
+        let (sut, store) = await makeSignedIn(clock: clock)
         sut.keyWaitLimit = .milliseconds(50)
         let gate = Gate()
         await store.setGate(gate)
 
         sut.enqueue(Self.keys("/docker") + [.key(.enter), .char("f")])
         await gate.waitForArrivals(1)
+        await clock.waitForSleeper()
+        clock.advance(by: .milliseconds(50))
         await sut.drain()
         #expect(frame(sut).contains(ShellController.droppedKeyMessage))
         await gate.open()
@@ -224,15 +227,15 @@ struct ShellControllerTests {
 
     @Test("a success or error message goes after 5 seconds; a question stays")
     func statusLifetime() async {
-        let (sut, _) = await makeSignedIn()
-        var now = ContinuousClock.now
-        sut.now = { now }
+        let clock = ManualClock()
+        let (sut, _) = await makeSignedIn(clock: clock)
 
         sut.enqueue([.char("f")])
         await sut.settle()
+        let shown = sut.clock.now
         #expect(frame(sut).contains("Added Agile and Scrum in Real Teams to favourites"))
-        #expect(sut.statusExpiry == now + .seconds(5))
-        now += .seconds(5)
+        #expect(sut.statusExpiry == shown + .seconds(5))
+        clock.advance(by: .seconds(5))
         #expect(!frame(sut).contains("Added Agile"))
         #expect(sut.statusExpiry == nil)
     }
@@ -330,9 +333,9 @@ struct ShellControllerTests {
     }
 
     /// The shell with the demo learner signed in and the catalog loaded.
-    private func makeSignedIn() async -> (ShellController, InMemoryStore) {
+    private func makeSignedIn(clock: ManualClock = ManualClock()) async -> (ShellController, InMemoryStore) {
         let store = InMemoryStore(courses: Self.courses, signedIn: User.demo.id)
-        let sut = ShellController(ports: Self.ports(store))
+        let sut = ShellController(ports: Self.ports(store), clock: ShellClock(clock))
         sut.terminalSize = Self.size
         await sut.start()
         await sut.settle()
