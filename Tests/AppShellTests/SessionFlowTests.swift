@@ -9,7 +9,14 @@ import TerminalUI
 
 @Suite("Session flow: the server ends a session, answers again; a learner's lists read again")
 @MainActor
-struct SessionFlowTests {
+final class SessionFlowTests {
+    /// What `makeSUT` made: each must be gone once the test is.
+    private let leaks = LeakTracker()
+
+    deinit {
+        #expect(leaks.alive == [], "kept alive after the test")
+    }
+
     @Test("the server ending the session shows the sign-in screen with why; the same learner signing in is back where they were")
     func sessionEnded() async {
         let (sut, _) = await makeSignedIn()
@@ -120,6 +127,8 @@ struct SessionFlowTests {
     private func makeSUT(_ store: InMemoryStore) -> ShellController {
         let sut = ShellController(ports: ShellControllerTests.ports(store), clock: ShellClock(ManualClock()))
         sut.terminalSize = ShellControllerTests.size
+        leaks.track(sut)
+        leaks.track(sut.flow)
         return sut
     }
 
@@ -132,7 +141,10 @@ struct SessionFlowTests {
     }
 
     private func makeScope(_ store: InMemoryStore) -> LearnerScope {
-        LearnerScope(user: .demo, ports: ShellControllerTests.ports(store), session: SessionState(), report: { _ in }, onLoggedOut: {})
+        let scope = LearnerScope(user: .demo, ports: ShellControllerTests.ports(store), session: SessionState(), report: { _ in }, onLoggedOut: {})
+        leaks.track(scope)
+        leaks.track(scope.coordinator)
+        return scope
     }
 
     private func frame(_ sut: ShellController) -> String {

@@ -10,7 +10,14 @@ import TerminalUI
 
 @Suite("Shell: one input queue, the frame and the global keys")
 @MainActor
-struct ShellControllerTests {
+final class ShellControllerTests {
+    /// What `makeSUT` made: each must be gone once the test is.
+    private let leaks = LeakTracker()
+
+    deinit {
+        #expect(leaks.alive == [], "kept alive after the test")
+    }
+
     static let size = Size(width: 80, height: 24)
     static let courses: [Course] = [
         .fixture(id: "agile", title: "Agile and Scrum in Real Teams", instructor: "Daniel Okafor"),
@@ -115,6 +122,7 @@ struct ShellControllerTests {
 
         #expect(quits == 1)
         await gate.open()
+        await sut.settle()
     }
 
     // MARK: - Global keys
@@ -336,6 +344,7 @@ struct ShellControllerTests {
     private func makeSignedIn(clock: ManualClock = ManualClock()) async -> (ShellController, InMemoryStore) {
         let store = InMemoryStore(courses: Self.courses, signedIn: User.demo.id)
         let sut = ShellController(ports: Self.ports(store), clock: ShellClock(clock))
+        leaks.track(sut)
         sut.terminalSize = Self.size
         await sut.start()
         await sut.settle()
