@@ -23,7 +23,7 @@ public final class TerminalEventLoop {
     private let signalQueue = DispatchQueue(label: "edugo.signals")
 
     /// How long the main actor has to handle a signal before the watchdog does.
-    public nonisolated static let rescueDelay: Duration = .milliseconds(500)
+    nonisolated static let rescueDelay: Duration = .milliseconds(500)
 
     public init(terminal: NcursesTerminal, exitClaim: ExitClaim) {
         self.terminal = terminal

@@ -61,7 +61,7 @@ public final class PagedList<ItemKey: Comparable & Sendable, Item: Identifiable 
     /// How many items the whole list has, once counted.
     public private(set) var count: ListCount?
     /// The whole list's index of the window's first item, when it is known.
-    public private(set) var windowStart: Int?
+    private(set) var windowStart: Int?
     /// True while content on screen is being read again (a spinner shows beside it).
     public private(set) var isRefreshing = false
     /// True while what the list should show is not what it shows yet: the first load, a new
