@@ -396,6 +396,22 @@ struct InstrumentedPortsTests {
         #expect(log.lines.contains { $0.contains("favourite swift-101 failed") && $0.contains("database is locked") })
     }
 
+    @Test("--latency waits on the app's clock before a data call reaches the store")
+    func latencyOnTheClock() async throws {
+        let store = InMemoryStore(courses: [.fixture()])
+        let clock = ManualClock()
+        let ports = ShellControllerTests.ports(store)
+            .instrumented(conditions: DevelopmentConditions(latency: .seconds(2)), logger: LogRecorder().logger, clock: ShellClock(clock))
+
+        let call = Task { try await ports.enrollments.enrolledCourses(userID: User.demo.id) }
+        await clock.waitForSleeper()
+        #expect(await store.messages == [], "nothing reaches the store before the latency")
+        clock.advance(by: .seconds(2))
+        _ = try await call.value
+
+        #expect(await store.messages == [.enrolledCourses(User.demo.id)])
+    }
+
     @Test("no options means no decoration")
     func inactive() {
         #expect(!DevelopmentConditions().isActive)

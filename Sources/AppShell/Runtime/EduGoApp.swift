@@ -12,7 +12,9 @@ public enum EduGoApp {
     /// failures are printed to stderr with the reason.
     @MainActor
     public static func run(_ configuration: AppConfiguration) async -> Int32 {
-        if let server = configuration.server { return await runRemote(configuration, server: server) }
+        // The one clock every timer and wait of the app uses (tests give theirs).
+        let clock = ShellClock()
+        if let server = configuration.server { return await runRemote(configuration, server: server, clock: clock) }
         let hasher = PasswordHasher()
         let database: AppDatabase
         do {
@@ -30,14 +32,14 @@ public enum EduGoApp {
             favourites: SQLiteFavouritesRepository(database: database),
             profiles: SQLiteProfileRepository(database: database),
             sessions: SQLiteSessionRepository(database: database, hasher: hasher)
-        ).instrumented(conditions: configuration.conditions, logger: logger)
-        return await runTerminal(configuration, ports: ports, clock: ShellClock(), logger: logger) { _ in }
+        ).instrumented(conditions: configuration.conditions, logger: logger, clock: clock)
+        return await runTerminal(configuration, ports: ports, clock: clock, logger: logger) { _ in }
     }
 
     /// Remote mode: every port over the server's API; the data directory keeps only the
     /// session and the log.
     @MainActor
-    private static func runRemote(_ configuration: AppConfiguration, server: URL) async -> Int32 {
+    private static func runRemote(_ configuration: AppConfiguration, server: URL, clock: ShellClock) async -> Int32 {
         do {
             try AppDatabase.createDirectory(configuration.dataDirectory)
         } catch {
@@ -49,8 +51,7 @@ public enum EduGoApp {
         let httpClient = RemoteHTTPClient()
         let store = RemoteStore(server: server, dataDirectory: configuration.dataDirectory, httpClient: httpClient, logger: logger)
         let ports = AppPorts(courses: store, enrollments: store, favourites: store, profiles: store, sessions: store)
-            .instrumented(conditions: configuration.conditions, logger: logger, server: store.hostDescription)
-        let clock = ShellClock()
+            .instrumented(conditions: configuration.conditions, logger: logger, server: store.hostDescription, clock: clock)
         let outage = OutageMonitor(host: store.hostDescription, clock: clock, probe: { await store.probe() })
         let code = await runTerminal(configuration, ports: ports, clock: clock, logger: logger) { shell in
             let routing = RemoteEventRouting(shell: shell, outage: outage)
