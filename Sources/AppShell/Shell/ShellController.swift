@@ -15,8 +15,6 @@ import TerminalUI
 final class ShellController {
     typealias Outcome = InputQueue.Outcome
 
-    static let minimumSize = FrameChrome.minimumSize
-    static let statusLifetime = FrameChrome.statusLifetime
     static let droppedKeyMessage = "A key was dropped: the server did not answer in time"
 
     let flow: SessionFlow
