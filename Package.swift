@@ -80,6 +80,7 @@ let package = Package(
                 "Courses",
                 "Favourites",
                 "Platform",
+                "Presentation",
                 "Profile",
                 "SharedKernel",
                 "RemoteStore",
@@ -143,10 +144,10 @@ let package = Package(
 
         // MARK: - Features
 
-        .target(name: "Catalog", dependencies: ["SharedKernel", "TerminalUI"]),
-        .target(name: "Courses", dependencies: ["SharedKernel", "TerminalUI"]),
-        .target(name: "Favourites", dependencies: ["SharedKernel", "TerminalUI"]),
-        .target(name: "Profile", dependencies: ["SharedKernel", "TerminalUI"]),
+        .target(name: "Catalog", dependencies: ["Presentation", "SharedKernel", "TerminalUI"]),
+        .target(name: "Courses", dependencies: ["Presentation", "SharedKernel", "TerminalUI"]),
+        .target(name: "Favourites", dependencies: ["Presentation", "SharedKernel", "TerminalUI"]),
+        .target(name: "Profile", dependencies: ["Presentation", "SharedKernel", "TerminalUI"]),
 
         // MARK: - Infrastructure
 
@@ -190,7 +191,9 @@ let package = Package(
         // MARK: - Shared
 
         .target(name: "SharedKernel"),
-        .target(name: "TerminalUI", dependencies: ["SharedKernel"]),
+        // What a screen's state is, apart from drawing it: view-models and Application layers use it.
+        .target(name: "Presentation", dependencies: ["SharedKernel"]),
+        .target(name: "TerminalUI", dependencies: ["Presentation", "SharedKernel"]),
 
         // MARK: - Tests
 
@@ -206,10 +209,10 @@ let package = Package(
         ),
         .testTarget(
             name: "AppShellTests",
-            dependencies: ["AppShell", "SharedKernel", "TerminalUI", "TestSupport", .product(name: "Logging", package: "swift-log")]
+            dependencies: ["AppShell", "Courses", "Favourites", "Presentation", "SharedKernel", "TerminalUI", "TestSupport", .product(name: "Logging", package: "swift-log")]
         ),
-        .testTarget(name: "CatalogTests", dependencies: ["Catalog", "SharedKernel", "TerminalUI", "TestSupport"]),
-        .testTarget(name: "CoursesTests", dependencies: ["Courses", "SharedKernel", "TerminalUI", "TestSupport"]),
+        .testTarget(name: "CatalogTests", dependencies: ["Catalog", "Presentation", "SharedKernel", "TerminalUI", "TestSupport"]),
+        .testTarget(name: "CoursesTests", dependencies: ["Courses", "Presentation", "SharedKernel", "TerminalUI", "TestSupport"]),
         // GRDB only to inspect the database the real binary left behind (integrity, rows);
         // Hummingbird for stand-in servers that are not EduGo's (a hostile one).
         .testTarget(
@@ -241,8 +244,8 @@ let package = Package(
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
             ]
         ),
-        .testTarget(name: "FavouritesTests", dependencies: ["Favourites", "SharedKernel", "TerminalUI", "TestSupport"]),
-        .testTarget(name: "ProfileTests", dependencies: ["Profile", "SharedKernel", "TerminalUI", "TestSupport"]),
+        .testTarget(name: "FavouritesTests", dependencies: ["Favourites", "Presentation", "SharedKernel", "TerminalUI", "TestSupport"]),
+        .testTarget(name: "ProfileTests", dependencies: ["Profile", "Presentation", "SharedKernel", "TerminalUI", "TestSupport"]),
         .testTarget(name: "SharedKernelTests", dependencies: ["SharedKernel", "TestSupport"]),
         .testTarget(name: "StorageTests", dependencies: ["Platform", "SharedKernel", "Storage", "TestSupport"]),
         .testTarget(name: "PlatformTests", dependencies: ["Platform", "SharedKernel", "TestSupport"]),
@@ -256,7 +259,7 @@ let package = Package(
             ]
         ),
         .testTarget(name: "TerminalTests", dependencies: ["CNcurses", "Terminal", "TerminalUI", .product(name: "PropertyBased", package: "swift-property-based")]),
-        .testTarget(name: "TerminalUITests", dependencies: ["TerminalUI", "TestSupport", .product(name: "PropertyBased", package: "swift-property-based")]),
+        .testTarget(name: "TerminalUITests", dependencies: ["Presentation", "TerminalUI", "TestSupport", .product(name: "PropertyBased", package: "swift-property-based")]),
     ]
 )
 

@@ -18,9 +18,9 @@ public final class NcursesTerminal {
     private var isActive = true
     private var cursorVisible = false
     /// How to put the terminal back from a signal watchdog, without ncurses.
-    public let rescue: TerminalRescue
+    let rescue: TerminalRescue
     /// How long to wait for the rest of an escape sequence before deciding it was a lone Esc.
-    public let escapeDelay: Duration
+    let escapeDelay: Duration
 
     /// Checks that stdin and stdout are a terminal of a known type, then enters curses mode.
     public init(options: TerminalOptions) throws(TerminalError) {
@@ -90,7 +90,7 @@ public final class NcursesTerminal {
     }
 
     /// What one read of stdin gave.
-    public enum InputRead: Equatable {
+    enum InputRead: Equatable {
         case events([InputEvent])
         /// The terminal is gone (end of file or an error other than an interruption).
         case closed
@@ -99,7 +99,7 @@ public final class NcursesTerminal {
     /// Reads what is waiting on stdin (call when it is readable, so this does not block) and
     /// decodes it. An unfinished sequence stays pending: call `flushInput` if nothing follows
     /// within `escapeDelay`.
-    public func readInput() -> InputRead {
+    func readInput() -> InputRead {
         guard isActive else { return .events([]) }
         var buffer = [UInt8](repeating: 0, count: 4096)
         let count = read(STDIN_FILENO, &buffer, buffer.count)
@@ -109,17 +109,17 @@ public final class NcursesTerminal {
     }
 
     /// True when bytes are held back waiting for the rest of a sequence.
-    public var hasPendingInput: Bool { decoder.hasPending }
+    var hasPendingInput: Bool { decoder.hasPending }
 
     /// Nothing followed the pending bytes: a lone Esc is the Escape key, an unfinished
     /// sequence is dropped.
-    public func flushInput() -> [InputEvent] {
+    func flushInput() -> [InputEvent] {
         decoder.flush()
     }
 
     /// Applies the size the kernel reports, after SIGWINCH. Returns whether it changed.
     @discardableResult
-    public func syncSize() -> Bool {
+    func syncSize() -> Bool {
         guard isActive else { return false }
         var rows: Int32 = 0
         var columns: Int32 = 0

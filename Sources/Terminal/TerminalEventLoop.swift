@@ -17,11 +17,13 @@ public final class TerminalEventLoop {
     private let exitClaim: ExitClaim
     private var sources: [any DispatchSourceProtocol] = []
     private var escapeTimer: Task<Void, Never>?
+    /// Hands the signals caught on `signalQueue` to the main actor, in order.
+    private var signalDelivery: Task<Void, Never>?
     private var clicks = ClickCounter()
     private let signalQueue = DispatchQueue(label: "edugo.signals")
 
     /// How long the main actor has to handle a signal before the watchdog does.
-    public nonisolated static let rescueDelay: Duration = .milliseconds(500)
+    nonisolated static let rescueDelay: Duration = .milliseconds(500)
 
     public init(terminal: NcursesTerminal, exitClaim: ExitClaim) {
         self.terminal = terminal
@@ -56,8 +58,12 @@ public final class TerminalEventLoop {
         }
         sources.append(resize)
 
+        let (signals, caught) = AsyncStream.makeStream(of: Int32.self)
+        signalDelivery = Task {
+            for await signal in signals { onSignal(signal) }
+        }
         for signalNumber in [SIGINT, SIGTERM, SIGHUP] {
-            sources.append(Self.signalSource(signalNumber, queue: signalQueue, rescue: terminal.rescue, claim: exitClaim, onSignal: onSignal))
+            sources.append(Self.signalSource(signalNumber, queue: signalQueue, rescue: terminal.rescue, claim: exitClaim, caught: caught))
         }
         sources.forEach { $0.resume() }
     }
@@ -69,13 +75,13 @@ public final class TerminalEventLoop {
         queue: DispatchQueue,
         rescue: TerminalRescue,
         claim: ExitClaim,
-        onSignal: @escaping @MainActor (Int32) -> Void
+        caught: AsyncStream<Int32>.Continuation
     ) -> any DispatchSourceSignal {
         // Dispatch delivers the signal only when its default action is switched off.
         signal(signalNumber, SIG_IGN)
         let source = DispatchSource.makeSignalSource(signal: signalNumber, queue: queue)
         source.setEventHandler { @Sendable in
-            Task { @MainActor in onSignal(signalNumber) }
+            caught.yield(signalNumber)
             watch(signal: signalNumber, rescue: rescue, claim: claim)
         }
         return source
@@ -122,6 +128,8 @@ public final class TerminalEventLoop {
     public func stop() {
         escapeTimer?.cancel()
         escapeTimer = nil
+        signalDelivery?.cancel()
+        signalDelivery = nil
         sources.forEach { $0.cancel() }
         sources.removeAll()
     }

@@ -1,11 +1,11 @@
 /// How the terminal is set up, read from the environment by the caller.
 public struct TerminalOptions: Sendable {
     /// `TERM`; `nil`, empty or `dumb` cannot be driven.
-    public var terminalType: String?
+    var terminalType: String?
     /// `NO_COLOR` set to anything non-empty turns colours off (no-color.org).
-    public var noColor: Bool
+    var noColor: Bool
     /// `ESCDELAY` in milliseconds when the user set it; else the app's own short delay.
-    public var escapeDelayMilliseconds: Int?
+    var escapeDelayMilliseconds: Int?
 
     public init(terminalType: String?, noColor: Bool, escapeDelayMilliseconds: Int? = nil) {
         self.terminalType = terminalType

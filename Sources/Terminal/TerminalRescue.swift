@@ -50,9 +50,10 @@ public struct TerminalRescue: Sendable {
     /// Writes the reset sequence and restores the saved modes. Async-signal-safe system calls only.
     public func restore() {
         sequence.withUnsafeBytes { buffer in
+            guard let start = buffer.baseAddress else { return }
             var offset = 0
             while offset < buffer.count {
-                let written = write(STDOUT_FILENO, buffer.baseAddress! + offset, buffer.count - offset)
+                let written = write(STDOUT_FILENO, start + offset, buffer.count - offset)
                 if written <= 0 { break }
                 offset += written
             }

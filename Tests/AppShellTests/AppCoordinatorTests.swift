@@ -1,6 +1,7 @@
 @testable import AppShell
 import SharedKernel
 import Testing
+import TestSupport
 import TerminalUI
 
 /// A screen that records what the coordinator tells it.
@@ -21,7 +22,14 @@ final class ScreenProbe: Screen {
 
 @Suite("App coordinator: the one stack of screens")
 @MainActor
-struct AppCoordinatorTests {
+final class AppCoordinatorTests {
+    /// What `makeSUT` made: each must be gone once the test is.
+    private let leaks = LeakTracker()
+
+    deinit {
+        #expect(leaks.alive == [], "kept alive after the test")
+    }
+
     @Test("the path starts empty on the catalog tab, its root made once")
     func startsEmpty() {
         let (sut, made) = makeSUT()
@@ -95,6 +103,7 @@ struct AppCoordinatorTests {
                 return ScreenProbe("course \(id)")
             }
         )
+        leaks.track(sut)
         return (sut, made)
     }
 }

@@ -1,6 +1,7 @@
 @testable import AppShell
 import Synchronization
 import Testing
+import TestSupport
 
 @Suite("Outages: tries again by itself, says when, recovers once")
 @MainActor
@@ -15,13 +16,16 @@ struct OutageMonitorTests {
     func triesUntilAnswered() async {
         let answers = Mutex([false, false, true])
         let probes = Mutex(0)
+        let clock = ManualClock()
+        let shellClock = ShellClock(clock)
         let monitor = OutageMonitor(
             host: "edugo.example:8080",
+            clock: shellClock,
             probe: {
                 probes.withLock { $0 += 1 }
                 return answers.withLock { $0.isEmpty ? true : $0.removeFirst() }
             },
-            delay: { _ in .milliseconds(1) }
+            delay: { _ in .seconds(1) }
         )
         let recovered = AsyncStream.makeStream(of: Void.self)
         var recoveries = 0
@@ -29,22 +33,27 @@ struct OutageMonitorTests {
             recoveries += 1
             recovered.continuation.yield()
         }
-        #expect(monitor.message(at: .now) == nil)
+        #expect(monitor.message(at: shellClock.now) == nil)
         monitor.serverUnreachable()
         monitor.serverUnreachable()
-        #expect(monitor.message(at: .now)?.hasPrefix("Cannot reach edugo.example:8080 — retrying") == true)
+        #expect(monitor.message(at: shellClock.now)?.hasPrefix("Cannot reach edugo.example:8080 — retrying") == true)
+        for _ in 1...3 {
+            // Each try is due a second after the one before failed.
+            await clock.waitForSleeper()
+            clock.advance(by: .seconds(1))
+        }
         var iterator = recovered.stream.makeAsyncIterator()
         await iterator.next()
         #expect(probes.withLock { $0 } == 3)
         #expect(recoveries == 1)
-        #expect(monitor.message(at: .now) == nil)
+        #expect(monitor.message(at: shellClock.now) == nil)
         monitor.serverReachable()
         #expect(recoveries == 1, "said once")
     }
 
     @Test("the countdown counts whole seconds up, and says now when the try is due")
     func countdown() {
-        let monitor = OutageMonitor(host: "h:1", probe: { false }, delay: { _ in .seconds(4) })
+        let monitor = OutageMonitor(host: "h:1", clock: ShellClock(ManualClock()), probe: { false }, delay: { _ in .seconds(4) })
         monitor.serverUnreachable()
         guard let due = monitor.retryAt else {
             Issue.record("no try scheduled")

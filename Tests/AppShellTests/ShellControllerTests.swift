@@ -1,6 +1,7 @@
 import Foundation
 @testable import AppShell
 import Logging
+import Presentation
 import SharedKernel
 import Synchronization
 import Testing
@@ -9,7 +10,14 @@ import TerminalUI
 
 @Suite("Shell: one input queue, the frame and the global keys")
 @MainActor
-struct ShellControllerTests {
+final class ShellControllerTests {
+    /// What `makeSUT` made: each must be gone once the test is.
+    private let leaks = LeakTracker()
+
+    deinit {
+        #expect(leaks.alive == [], "kept alive after the test")
+    }
+
     static let size = Size(width: 80, height: 24)
     static let courses: [Course] = [
         .fixture(id: "agile", title: "Agile and Scrum in Real Teams", instructor: "Daniel Okafor"),
@@ -36,13 +44,16 @@ struct ShellControllerTests {
 
     @Test("with a limit on waiting (remote mode), a key the screen cannot take in time is dropped and the learner told")
     func keyWaitLimit() async {
-        let (sut, store) = await makeSignedIn()
+        let clock = ManualClock()
+        let (sut, store) = await makeSignedIn(clock: clock)
         sut.keyWaitLimit = .milliseconds(50)
         let gate = Gate()
         await store.setGate(gate)
 
         sut.enqueue(Self.keys("/docker") + [.key(.enter), .char("f")])
         await gate.waitForArrivals(1)
+        await clock.waitForSleeper()
+        clock.advance(by: .milliseconds(50))
         await sut.drain()
         #expect(frame(sut).contains(ShellController.droppedKeyMessage))
         await gate.open()
@@ -111,6 +122,7 @@ struct ShellControllerTests {
 
         #expect(quits == 1)
         await gate.open()
+        await sut.settle()
     }
 
     // MARK: - Global keys
@@ -223,15 +235,15 @@ struct ShellControllerTests {
 
     @Test("a success or error message goes after 5 seconds; a question stays")
     func statusLifetime() async {
-        let (sut, _) = await makeSignedIn()
-        var now = ContinuousClock.now
-        sut.now = { now }
+        let clock = ManualClock()
+        let (sut, _) = await makeSignedIn(clock: clock)
 
         sut.enqueue([.char("f")])
         await sut.settle()
+        let shown = sut.clock.now
         #expect(frame(sut).contains("Added Agile and Scrum in Real Teams to favourites"))
-        #expect(sut.statusExpiry == now + .seconds(5))
-        now += .seconds(5)
+        #expect(sut.statusExpiry == shown + .seconds(5))
+        clock.advance(by: .seconds(5))
         #expect(!frame(sut).contains("Added Agile"))
         #expect(sut.statusExpiry == nil)
     }
@@ -329,9 +341,10 @@ struct ShellControllerTests {
     }
 
     /// The shell with the demo learner signed in and the catalog loaded.
-    private func makeSignedIn() async -> (ShellController, InMemoryStore) {
+    private func makeSignedIn(clock: ManualClock = ManualClock()) async -> (ShellController, InMemoryStore) {
         let store = InMemoryStore(courses: Self.courses, signedIn: User.demo.id)
-        let sut = ShellController(ports: Self.ports(store))
+        let sut = ShellController(ports: Self.ports(store), clock: ShellClock(clock))
+        leaks.track(sut)
         sut.terminalSize = Self.size
         await sut.start()
         await sut.settle()
@@ -381,6 +394,22 @@ struct InstrumentedPortsTests {
         await #expect(throws: AppError.self) { try await ports.favourites.setFavourite(true, userID: User.demo.id, courseID: "swift-101") }
 
         #expect(log.lines.contains { $0.contains("favourite swift-101 failed") && $0.contains("database is locked") })
+    }
+
+    @Test("--latency waits on the app's clock before a data call reaches the store")
+    func latencyOnTheClock() async throws {
+        let store = InMemoryStore(courses: [.fixture()])
+        let clock = ManualClock()
+        let ports = ShellControllerTests.ports(store)
+            .instrumented(conditions: DevelopmentConditions(latency: .seconds(2)), logger: LogRecorder().logger, clock: ShellClock(clock))
+
+        let call = Task { try await ports.enrollments.enrolledCourses(userID: User.demo.id) }
+        await clock.waitForSleeper()
+        #expect(await store.messages == [], "nothing reaches the store before the latency")
+        clock.advance(by: .seconds(2))
+        _ = try await call.value
+
+        #expect(await store.messages == [.enrolledCourses(User.demo.id)])
     }
 
     @Test("no options means no decoration")

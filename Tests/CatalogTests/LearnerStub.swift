@@ -1,5 +1,6 @@
 import Foundation
 import Catalog
+import Presentation
 import SharedKernel
 import TerminalUI
 import TestSupport

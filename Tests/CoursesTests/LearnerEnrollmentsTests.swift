@@ -1,5 +1,6 @@
 @testable import Courses
 import Foundation
+import Presentation
 import SharedKernel
 import Testing
 import TestSupport
@@ -7,7 +8,14 @@ import TerminalUI
 
 @Suite("The learner's enrollments")
 @MainActor
-struct LearnerEnrollmentsTests {
+final class LearnerEnrollmentsTests {
+    /// What `makeSUT` made: each must be gone once the test is.
+    private let leaks = LeakTracker()
+
+    deinit {
+        #expect(leaks.alive == [], "kept alive after the test")
+    }
+
     nonisolated static let open = Course.fixture(id: "open", title: "Open Course", capacity: 40, enrolledCount: 12, lessonCount: 3)
     nonisolated static let full = Course.fixture(id: "full", title: "Full Course", capacity: 5, enrolledCount: 5)
     nonisolated static let closed = Course.fixture(id: "closed", title: "Closed Course", isActive: false)
@@ -142,6 +150,7 @@ struct LearnerEnrollmentsTests {
         }
         let reports = Reports()
         let sut = LearnerEnrollments(learner: User.demo.id, enrollments: store, report: { reports.messages.append($0) })
+        leaks.track(sut)
         await sut.load()
         return (sut, store, reports)
     }

@@ -1,5 +1,6 @@
 @testable import Courses
 import Foundation
+import Presentation
 import SharedKernel
 import Testing
 import TestSupport
@@ -7,7 +8,14 @@ import TerminalUI
 
 @Suite("My courses")
 @MainActor
-struct MyCoursesScreenTests {
+final class MyCoursesScreenTests {
+    /// What `makeSUT` made: each must be gone once the test is.
+    private let leaks = LeakTracker()
+
+    deinit {
+        #expect(leaks.alive == [], "kept alive after the test")
+    }
+
     static let swift = Course.fixture(id: "swift", title: "Swift Fundamentals", lessonCount: 8)
     static let docker = Course.fixture(id: "docker", title: "Docker Essentials", lessonCount: 4)
     static let linux = Course.fixture(id: "linux", title: "The Linux Command Line", lessonCount: 5)
@@ -132,7 +140,7 @@ struct MyCoursesScreenTests {
     }
 
     private func makeSUT(
-        enrollments: [Enrollment] = Self.enrolled,
+        enrollments: [Enrollment] = MyCoursesScreenTests.enrolled,
         load: Bool = true,
         onCourseSelected: @escaping @MainActor (CourseID) -> Void = { _ in }
     ) async -> (MyCoursesScreen, MyCoursesViewModel, InMemoryStore, Reports) {
@@ -142,6 +150,9 @@ struct MyCoursesScreenTests {
         let feature = CoursesFeature(learner: User.demo.id, enrollments: store) { reports.messages.append($0) }
         let viewModel = MyCoursesViewModel(model: feature.model)
         let screen = MyCoursesScreen(viewModel: viewModel, onCourseSelected: onCourseSelected)
+        leaks.track(feature.model)
+        leaks.track(viewModel)
+        leaks.track(screen)
         if load {
             screen.appear()
             await screen.settle()

@@ -1,5 +1,6 @@
 @testable import Favourites
 import Foundation
+import Presentation
 import SharedKernel
 import Testing
 import TestSupport
@@ -7,7 +8,14 @@ import TerminalUI
 
 @Suite("The learner's favourites")
 @MainActor
-struct LearnerFavouritesTests {
+final class LearnerFavouritesTests {
+    /// What `makeSUT` made: each must be gone once the test is.
+    private let leaks = LeakTracker()
+
+    deinit {
+        #expect(leaks.alive == [], "kept alive after the test")
+    }
+
     static let alpha = Course.fixture(id: "a", title: "Alpha")
     static let beta = Course.fixture(id: "b", title: "Beta")
 
@@ -67,6 +75,7 @@ struct LearnerFavouritesTests {
         let store = InMemoryStore(courses: [Self.alpha, Self.beta])
         let reports = Reports()
         let sut = LearnerFavourites(learner: User.demo.id, favourites: store, report: { reports.messages.append($0) })
+        leaks.track(sut)
         await sut.load()
         return (sut, store, reports)
     }

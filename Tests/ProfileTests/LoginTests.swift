@@ -7,7 +7,14 @@ import TerminalUI
 
 @Suite("Sign-in and account forms")
 @MainActor
-struct LoginTests {
+final class LoginTests {
+    /// What `makeSUT` made: each must be gone once the test is.
+    private let leaks = LeakTracker()
+
+    deinit {
+        #expect(leaks.alive == [], "kept alive after the test")
+    }
+
     @Test("a wrong password says so under the form, clears the password and puts the focus there")
     func wrongPassword() async {
         let (sut, signedIn) = makeSUT()
@@ -100,6 +107,7 @@ struct LoginTests {
     private func makeSUT() -> (LoginViewModel, SignedIn) {
         let signedIn = SignedIn()
         let sut = LoginViewModel(sessions: InMemoryStore()) { signedIn.users.append($0) }
+        leaks.track(sut)
         return (sut, signedIn)
     }
 

@@ -1,3 +1,4 @@
+import Presentation
 @testable import Profile
 import Foundation
 import SharedKernel
@@ -34,7 +35,14 @@ final class ShellSide {
 
 @Suite("Profile tab")
 @MainActor
-struct ProfileTests {
+final class ProfileTests {
+    /// What `makeSUT` made: each must be gone once the test is.
+    private let leaks = LeakTracker()
+
+    deinit {
+        #expect(leaks.alive == [], "kept alive after the test")
+    }
+
     @Test("the learner's facts and counts")
     func facts() async {
         let (sut, _, _) = await makeSUT()
@@ -159,6 +167,7 @@ struct ProfileTests {
         let store = InMemoryStore()
         let shell = ShellSide()
         let screen = ProfileFeature(learner: shell.learner, profiles: store, sessions: store).makeProfileScreen()
+        leaks.track(screen)
         if load {
             screen.appear()
             await screen.settle()

@@ -29,6 +29,19 @@ struct RemoteSessionTests {
             return Signed(server: server, client: client, store: store, learner: learner, serverClock: serverClock, clientClock: clientClock)
         }
 
+        /// Runs `body` with a store signed in, then stops the server and removes both
+        /// directories, however `body` ends: the test waits for its cleanup.
+        static func withSignedIn(accessTokenTTL: Int = 900, _ body: (Signed) async throws -> Void) async throws {
+            let signed = try await start(accessTokenTTL: accessTokenTTL)
+            do {
+                try await body(signed)
+            } catch {
+                await signed.finish()
+                throw error
+            }
+            await signed.finish()
+        }
+
         func finish() async {
             await server.stop()
             server.directory.remove()
@@ -56,137 +69,137 @@ struct RemoteSessionTests {
 
     @Test("ten calls that the server finds expired share one refresh, and all succeed")
     func expiredAtServer() async throws {
-        let signed = try await Signed.start()
-        defer { Task { await signed.finish() } }
-        signed.serverClock.advance(by: 3_600)
-        try await Self.tenReads(signed)
-        #expect(await signed.store.refreshCount == 1)
+        try await Signed.withSignedIn { signed async throws in
+            signed.serverClock.advance(by: 3_600)
+            try await Self.tenReads(signed)
+            #expect(await signed.store.refreshCount == 1)
+        }
     }
 
     @Test("ten calls that find the token about to expire share one refresh before they go")
     func expiredHere() async throws {
-        let signed = try await Signed.start()
-        defer { Task { await signed.finish() } }
-        signed.clientClock.advance(by: 3_600)
-        try await Self.tenReads(signed)
-        #expect(await signed.store.refreshCount == 1)
-        try await Self.tenReads(signed)
-        #expect(await signed.store.refreshCount == 1, "the new token lasts")
+        try await Signed.withSignedIn { signed async throws in
+            signed.clientClock.advance(by: 3_600)
+            try await Self.tenReads(signed)
+            #expect(await signed.store.refreshCount == 1)
+            try await Self.tenReads(signed)
+            #expect(await signed.store.refreshCount == 1, "the new token lasts")
+        }
     }
 
     @Test("a refresh rotates the stored token: the old one, presented again, ends the whole sign-in")
     func rotation() async throws {
-        let signed = try await Signed.start()
-        defer { Task { await signed.finish() } }
-        let file = try signed.sessionFile
-        let before = try Data(contentsOf: file)
-        #expect(try FileManager.default.attributesOfItem(atPath: file.path)[.posixPermissions] as? Int == 0o600)
+        try await Signed.withSignedIn { signed async throws in
+            let file = try signed.sessionFile
+            let before = try Data(contentsOf: file)
+            #expect(try FileManager.default.attributesOfItem(atPath: file.path)[.posixPermissions] as? Int == 0o600)
 
-        signed.clientClock.advance(by: 3_600)
-        _ = try await signed.store.user(id: signed.learner.id)
-        let after = try Data(contentsOf: file)
-        #expect(after != before, "a new refresh token is stored")
-        #expect(try FileManager.default.attributesOfItem(atPath: file.path)[.posixPermissions] as? Int == 0o600)
+            signed.clientClock.advance(by: 3_600)
+            _ = try await signed.store.user(id: signed.learner.id)
+            let after = try Data(contentsOf: file)
+            #expect(after != before, "a new refresh token is stored")
+            #expect(try FileManager.default.attributesOfItem(atPath: file.path)[.posixPermissions] as? Int == 0o600)
 
-        // A copy of the old token (a thief's) is presented: the server ends the sign-in.
-        let thief = TemporaryDirectory(prefix: "edugo-remote-thief")
-        defer { thief.remove() }
-        let stolen = thief.url.appendingPathComponent("sessions/\(file.lastPathComponent)")
-        try FileManager.default.createDirectory(at: stolen.deletingLastPathComponent(), withIntermediateDirectories: true)
-        try before.write(to: stolen)
-        #expect(try await RemoteStore(server: signed.server.url, dataDirectory: thief.url, httpClient: testHTTPClient).restoreSession() == nil)
+            // A copy of the old token (a thief's) is presented: the server ends the sign-in.
+            let thief = TemporaryDirectory(prefix: "edugo-remote-thief")
+            defer { thief.remove() }
+            let stolen = thief.url.appendingPathComponent("sessions/\(file.lastPathComponent)")
+            try FileManager.default.createDirectory(at: stolen.deletingLastPathComponent(), withIntermediateDirectories: true)
+            try before.write(to: stolen)
+            #expect(try await RemoteStore(server: signed.server.url, dataDirectory: thief.url, httpClient: testHTTPClient).restoreSession() == nil)
 
-        // The learner's own next refresh is refused too: their session has ended.
-        signed.clientClock.advance(by: 3_600)
-        await #expect(throws: AppError.sessionEnded) { try await signed.store.user(id: signed.learner.id) }
+            // The learner's own next refresh is refused too: their session has ended.
+            signed.clientClock.advance(by: 3_600)
+            await #expect(throws: AppError.sessionEnded) { try await signed.store.user(id: signed.learner.id) }
+        }
     }
 
     @Test("a refused refresh ends the session: the app is told once, the file is gone, calls say signed out")
     func refusedRefresh() async throws {
-        let signed = try await Signed.start()
-        defer { Task { await signed.finish() } }
-        var events = signed.store.events.makeAsyncIterator()
-        // The server forgets every sign-in (as a new data directory would).
-        try await signed.server.database.writer.write { try $0.execute(sql: "DELETE FROM refresh_token") }
-        signed.serverClock.advance(by: 3_600)
+        try await Signed.withSignedIn { signed async throws in
+            var events = signed.store.events.makeAsyncIterator()
+            // The server forgets every sign-in (as a new data directory would).
+            try await signed.server.database.writer.write { try $0.execute(sql: "DELETE FROM refresh_token") }
+            signed.serverClock.advance(by: 3_600)
 
-        await #expect(throws: AppError.sessionEnded) { try await signed.store.user(id: signed.learner.id) }
-        #expect(await events.next() == .sessionEnded)
-        let folder = signed.client.url.appendingPathComponent("sessions")
-        let files = (try? FileManager.default.contentsOfDirectory(atPath: folder.path)) ?? []
-        // What stays is the refresh lock, which holds nothing.
-        #expect(files.filter { !$0.hasSuffix(".lock") }.isEmpty, "the refresh token is forgotten: \(files)")
-        #expect(try files.allSatisfy { try Data(contentsOf: folder.appendingPathComponent($0)).isEmpty })
-        await #expect(throws: AppError.notSignedIn) { try await signed.store.favourites(userID: signed.learner.id) }
-        #expect(try await signed.store.restoreSession() == nil)
+            await #expect(throws: AppError.sessionEnded) { try await signed.store.user(id: signed.learner.id) }
+            #expect(await events.next() == .sessionEnded)
+            let folder = signed.client.url.appendingPathComponent("sessions")
+            let files = (try? FileManager.default.contentsOfDirectory(atPath: folder.path)) ?? []
+            // What stays is the refresh lock, which holds nothing.
+            #expect(files.filter { !$0.hasSuffix(".lock") }.isEmpty, "the refresh token is forgotten: \(files)")
+            #expect(try files.allSatisfy { try Data(contentsOf: folder.appendingPathComponent($0)).isEmpty })
+            await #expect(throws: AppError.notSignedIn) { try await signed.store.favourites(userID: signed.learner.id) }
+            #expect(try await signed.store.restoreSession() == nil)
+        }
     }
 
     @Test("a restart of the app restores the session from the stored refresh token")
     func restore() async throws {
-        let signed = try await Signed.start()
-        defer { Task { await signed.finish() } }
-        let again = RemoteStore(server: signed.server.url, dataDirectory: signed.client.url, httpClient: testHTTPClient)
-        #expect(try await again.restoreSession()?.id == signed.learner.id)
-        #expect(try await again.favourites(userID: signed.learner.id).isEmpty)
+        try await Signed.withSignedIn { signed async throws in
+            let again = RemoteStore(server: signed.server.url, dataDirectory: signed.client.url, httpClient: testHTTPClient)
+            #expect(try await again.restoreSession()?.id == signed.learner.id)
+            #expect(try await again.favourites(userID: signed.learner.id).isEmpty)
+        }
     }
 
     @Test("two instances on one data directory refresh together for 5 rounds and both stay signed in (issue 22)")
     func twoInstancesOneDirectory() async throws {
-        let signed = try await Signed.start()
-        defer { Task { await signed.finish() } }
-        let otherClock = TestClock()
-        let other = RemoteStore(server: signed.server.url, dataDirectory: signed.client.url, httpClient: testHTTPClient, now: { otherClock.now })
-        let first = signed.store
-        let learner = signed.learner.id
+        try await Signed.withSignedIn { signed async throws in
+            let otherClock = TestClock()
+            let other = RemoteStore(server: signed.server.url, dataDirectory: signed.client.url, httpClient: testHTTPClient, now: { otherClock.now })
+            let first = signed.store
+            let learner = signed.learner.id
 
-        // Round 1 is the second terminal starting (its restore refreshes) while the first
-        // refreshes too; then both find their tokens expired at the same moment, four times.
-        async let restored = other.restoreSession()
-        signed.clientClock.advance(by: 3_600)
-        async let firstRead = first.user(id: learner)
-        #expect(try await restored?.id == learner)
-        #expect(try await firstRead.id == learner)
-        for _ in 2...5 {
+            // Round 1 is the second terminal starting (its restore refreshes) while the first
+            // refreshes too; then both find their tokens expired at the same moment, four times.
+            async let restored = other.restoreSession()
             signed.clientClock.advance(by: 3_600)
-            otherClock.advance(by: 3_600)
-            async let a = first.user(id: learner)
-            async let b = other.user(id: learner)
-            #expect(try await a.id == learner)
-            #expect(try await b.id == learner)
-        }
+            async let firstRead = first.user(id: learner)
+            #expect(try await restored?.id == learner)
+            #expect(try await firstRead.id == learner)
+            for _ in 2...5 {
+                signed.clientClock.advance(by: 3_600)
+                otherClock.advance(by: 3_600)
+                async let a = first.user(id: learner)
+                async let b = other.user(id: learner)
+                #expect(try await a.id == learner)
+                #expect(try await b.id == learner)
+            }
 
-        // Both are still signed in: each reads an authorized route, and neither was told its
-        // session ended.
-        #expect(try await first.favourites(userID: learner).isEmpty)
-        #expect(try await other.favourites(userID: learner).isEmpty)
-        #expect(try await other.restoreSession()?.id == learner, "the stored token still works")
-        #expect(await first.refreshCount + other.refreshCount >= 10, "every round refreshed on both")
-        let lock = try signed.sessionFile.deletingPathExtension().appendingPathExtension("lock")
-        #expect(try FileManager.default.attributesOfItem(atPath: lock.path)[.posixPermissions] as? Int == 0o600)
+            // Both are still signed in: each reads an authorized route, and neither was told its
+            // session ended.
+            #expect(try await first.favourites(userID: learner).isEmpty)
+            #expect(try await other.favourites(userID: learner).isEmpty)
+            #expect(try await other.restoreSession()?.id == learner, "the stored token still works")
+            #expect(await first.refreshCount + other.refreshCount >= 10, "every round refreshed on both")
+            let lock = try signed.sessionFile.deletingPathExtension().appendingPathExtension("lock")
+            #expect(try FileManager.default.attributesOfItem(atPath: lock.path)[.posixPermissions] as? Int == 0o600)
+        }
     }
 
     @Test("log out with the server down forgets the session here at once")
     func signOutWhileDown() async throws {
-        let signed = try await Signed.start()
-        defer { Task { await signed.finish() } }
-        await signed.server.stop()
-        try await signed.store.signOut(userID: signed.learner.id)
-        #expect(try await signed.store.restoreSession() == nil)
-        await #expect(throws: AppError.notSignedIn) { try await signed.store.enrolledCourses(userID: signed.learner.id) }
+        try await Signed.withSignedIn { signed async throws in
+            await signed.server.stop()
+            try await signed.store.signOut(userID: signed.learner.id)
+            #expect(try await signed.store.restoreSession() == nil)
+            await #expect(throws: AppError.notSignedIn) { try await signed.store.enrolledCourses(userID: signed.learner.id) }
+        }
     }
 
     @Test("log out with the server up ends the sign-in there: the refresh token no longer works")
     func signOutRevokes() async throws {
-        let signed = try await Signed.start()
-        defer { Task { await signed.finish() } }
-        let stored = try signed.sessionFile
-        let saved = try Data(contentsOf: stored)
-        try await signed.store.signOut(userID: signed.learner.id)
-        let copy = TemporaryDirectory(prefix: "edugo-remote-copy")
-        defer { copy.remove() }
-        let file = copy.url.appendingPathComponent("sessions").appendingPathComponent(stored.lastPathComponent)
-        try FileManager.default.createDirectory(at: file.deletingLastPathComponent(), withIntermediateDirectories: true)
-        try saved.write(to: file)
-        #expect(try await RemoteStore(server: signed.server.url, dataDirectory: copy.url, httpClient: testHTTPClient).restoreSession() == nil)
+        try await Signed.withSignedIn { signed async throws in
+            let stored = try signed.sessionFile
+            let saved = try Data(contentsOf: stored)
+            try await signed.store.signOut(userID: signed.learner.id)
+            let copy = TemporaryDirectory(prefix: "edugo-remote-copy")
+            defer { copy.remove() }
+            let file = copy.url.appendingPathComponent("sessions").appendingPathComponent(stored.lastPathComponent)
+            try FileManager.default.createDirectory(at: file.deletingLastPathComponent(), withIntermediateDirectories: true)
+            try saved.write(to: file)
+            #expect(try await RemoteStore(server: signed.server.url, dataDirectory: copy.url, httpClient: testHTTPClient).restoreSession() == nil)
+        }
     }
 }

@@ -17,10 +17,11 @@ public struct DevelopmentConditions: Sendable, Equatable {
     /// working so the catalog's error states can be reached, and a learner can always leave.
     var latencyOnly: DevelopmentConditions { DevelopmentConditions(latency: latency) }
 
-    func beforeDataCall() async throws(AppError) {
+    /// Waits the latency on `clock`, then fails if offline.
+    func beforeDataCall(on clock: ShellClock) async throws(AppError) {
         if latency > .zero {
             do {
-                try await Task.sleep(for: latency)
+                try await clock.sleep(for: latency)
             } catch {
                 throw .cancelled
             }

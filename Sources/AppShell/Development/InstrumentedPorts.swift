@@ -9,10 +9,12 @@ struct Instrumentation: Sendable {
     var logger: Logger
     /// Remote mode: the server, so a connectivity failure names it.
     var server: String?
+    /// What --latency waits on.
+    var clock: ShellClock
 
     func call<T: Sendable>(_ name: @autoclosure () -> String, _ body: () async throws(AppError) -> T) async throws(AppError) -> T {
         do {
-            try await conditions.beforeDataCall()
+            try await conditions.beforeDataCall(on: clock)
             return try await body()
         } catch {
             log(error, in: name())
@@ -134,15 +136,15 @@ extension AppPorts {
     /// Every port behind the development conditions and the error log. Signing in and out
     /// keep working with --offline (only its latency applies), so the catalog's error
     /// states can be reached and a learner can always sign out.
-    func instrumented(conditions: DevelopmentConditions, logger: Logger, server: String? = nil) -> AppPorts {
-        let instrumentation = Instrumentation(conditions: conditions, logger: logger, server: server)
+    func instrumented(conditions: DevelopmentConditions, logger: Logger, server: String? = nil, clock: ShellClock = ShellClock()) -> AppPorts {
+        let instrumentation = Instrumentation(conditions: conditions, logger: logger, server: server, clock: clock)
         return AppPorts(
             courses: InstrumentedCourseRepository(base: courses, instrumentation: instrumentation),
             enrollments: InstrumentedEnrollmentRepository(base: enrollments, instrumentation: instrumentation),
             favourites: InstrumentedFavouritesRepository(base: favourites, instrumentation: instrumentation),
             profiles: InstrumentedProfileRepository(base: profiles, instrumentation: instrumentation),
             sessions: InstrumentedSessionRepository(
-                base: sessions, instrumentation: Instrumentation(conditions: conditions.latencyOnly, logger: logger, server: server)
+                base: sessions, instrumentation: Instrumentation(conditions: conditions.latencyOnly, logger: logger, server: server, clock: clock)
             ),
             server: server ?? self.server
         )

@@ -1,13 +1,13 @@
 import SharedKernel
 
 /// The four tabs of the header, in order.
-public enum AppTab: Int, CaseIterable, Hashable, Sendable {
+enum AppTab: Int, CaseIterable, Hashable, Sendable {
     case catalog
     case myCourses
     case favourites
     case profile
 
-    public var title: String {
+    var title: String {
         switch self {
         case .catalog: "Catalog"
         case .myCourses: "My courses"
@@ -17,12 +17,18 @@ public enum AppTab: Int, CaseIterable, Hashable, Sendable {
     }
 
     /// The tab after this one, wrapping around.
-    public var next: AppTab { AppTab(rawValue: (rawValue + 1) % Self.allCases.count)! }
+    var next: AppTab { Self.allCases[(rawValue + 1) % Self.allCases.count] }
     /// The tab before this one, wrapping around.
-    public var previous: AppTab { AppTab(rawValue: (rawValue + Self.allCases.count - 1) % Self.allCases.count)! }
+    var previous: AppTab { Self.allCases[(rawValue + Self.allCases.count - 1) % Self.allCases.count] }
+
+    /// The tab a number key shows: `1` the catalog … `4` the profile.
+    init?(numberKey: Character) {
+        guard numberKey.isASCII, let number = numberKey.wholeNumberValue, number >= 1 else { return nil }
+        self.init(rawValue: number - 1)
+    }
 }
 
 /// A place in the app that can be pushed on top of a tab's root.
-public enum AppDestination: Hashable, Sendable {
+enum AppDestination: Hashable, Sendable {
     case courseDetail(CourseID)
 }

@@ -1,6 +1,7 @@
 import Catalog
 import Courses
 import Favourites
+import Presentation
 import Profile
 import SharedKernel
 import TerminalUI
@@ -13,9 +14,16 @@ final class LearnerScope {
     let learner: UserID
     let courses: CoursesFeature
     let favourites: FavouritesFeature
-    private(set) var coordinator: AppCoordinator!
-    private var catalog: CatalogFeature!
-    private var profile: ProfileFeature!
+    private let catalog: CatalogFeature
+    private let profile: ProfileFeature
+    /// The scope owns the coordinator, which owns the screens: weak, so no cycle keeps a
+    /// signed-out learner's screens alive.
+    private(set) lazy var coordinator = AppCoordinator(
+        makeRoot: { [weak self] tab in self?.makeRoot(tab) ?? ClosedScreen() },
+        makeScreen: { [weak self] destination in self?.makeScreen(destination) ?? ClosedScreen() }
+    )
+    /// Work the scope starts itself (its lists read again): cancelled when it closes.
+    private let tasks = OwnedTasks()
 
     /// Builds the features on the ports and wires their closures to each other: the
     /// catalog's marks and actions go to the Courses and Favourites features, which own them.
@@ -71,12 +79,6 @@ final class LearnerScope {
             profiles: ports.profiles,
             sessions: ports.sessions
         )
-        // The scope owns the coordinator, which owns these: weak, so no cycle keeps a signed-out
-        // learner's screens alive.
-        coordinator = AppCoordinator(
-            makeRoot: { [weak self] tab in self?.makeRoot(tab) ?? ClosedScreen() },
-            makeScreen: { [weak self] destination in self?.makeScreen(destination) ?? ClosedScreen() }
-        )
     }
 
     private func makeRoot(_ tab: AppTab) -> any Screen {
@@ -102,17 +104,24 @@ final class LearnerScope {
 
     /// The learner's own lists read again: they come back after the server ended their
     /// session, and what it holds now may differ from what was shown.
-    func readAgain() {
+    @discardableResult
+    func readAgain() -> Task<Void, Never> {
         let (courses, favourites) = (self.courses, self.favourites)
-        Task {
+        return tasks.run {
             async let enrollments: Void = courses.readAgain()
             async let marks: Void = favourites.readAgain()
             _ = await (enrollments, marks)
         }
     }
 
-    /// Stops every screen's work.
+    /// Waits until the work the scope started (its lists read again) has finished.
+    func settle() async {
+        await tasks.settle()
+    }
+
+    /// Stops every screen's work, and the scope's own.
     func close() {
+        tasks.cancelAll()
         coordinator.close()
     }
 }

@@ -16,8 +16,12 @@ final class AppRuntime {
     private let events: TerminalEventLoop
     private let shell: ShellController
     private let logger: Logger
-    private var renderScheduled = false
     private var tick = 0
+    /// Reading the stored session, at the start.
+    private var starting: Task<Void, Never>?
+    /// Draws a frame for each request; requests made before it runs draw one frame.
+    private var renderLoop: Task<Void, Never>?
+    private let renderRequests = AsyncStream.makeStream(of: Void.self, bufferingPolicy: .bufferingNewest(1))
     private var animation: Task<Void, Never>?
     private var statusTimer: Task<Void, Never>?
     private var finished: CheckedContinuation<Void, Never>?
@@ -40,7 +44,12 @@ final class AppRuntime {
             onSignal: { [weak self] signal in self?.terminate(signal: signal) }
         )
         let shell = self.shell
-        Task { await shell.start() }
+        starting = Task { await shell.start() }
+        renderLoop = Task { [weak self, renderRequests] in
+            for await _ in renderRequests.stream {
+                self?.render()
+            }
+        }
         render()
         await withCheckedContinuation { continuation in
             finished = continuation
@@ -53,23 +62,16 @@ final class AppRuntime {
         if events.contains(.resize) { render() }
     }
 
-    /// Schedules one frame; many changes before it runs still draw once.
-    private func setNeedsRender() {
-        guard !renderScheduled else { return }
-        renderScheduled = true
-        Task { @MainActor [weak self] in self?.render() }
-    }
-
     private func render() {
-        renderScheduled = false
         shell.syncVisibleScreen()
         var animating = false
         withObservationTracking {
             terminal.render { canvas in
                 animating = shell.draw(in: &canvas, tick: tick)
             }
-        } onChange: { [weak self] in
-            Task { @MainActor [weak self] in self?.setNeedsRender() }
+        } onChange: { [requests = renderRequests.continuation] in
+            // One frame, however many changes come before it runs.
+            requests.yield()
         }
         if animating { scheduleAnimationFrame() }
         scheduleStatusExpiry()
@@ -78,8 +80,8 @@ final class AppRuntime {
     /// About ten frames a second while a spinner shows; none otherwise.
     private func scheduleAnimationFrame() {
         guard animation == nil else { return }
-        animation = Task { @MainActor [weak self] in
-            try? await Task.sleep(for: .milliseconds(100))
+        animation = Task { @MainActor [weak self, clock = shell.clock] in
+            try? await clock.sleep(for: .milliseconds(100))
             guard let self, !Task.isCancelled else { return }
             self.animation = nil
             self.tick += 1
@@ -91,8 +93,8 @@ final class AppRuntime {
     private func scheduleStatusExpiry() {
         statusTimer?.cancel()
         guard let expiry = shell.statusExpiry else { return }
-        statusTimer = Task { @MainActor [weak self] in
-            try? await Task.sleep(until: expiry, clock: .continuous)
+        statusTimer = Task { @MainActor [weak self, clock = shell.clock] in
+            try? await clock.sleep(until: expiry)
             guard let self, !Task.isCancelled else { return }
             self.render()
         }
@@ -101,12 +103,21 @@ final class AppRuntime {
     private func stop() {
         guard exitClaim.claim() else { return }
         events.stop()
-        animation?.cancel()
-        statusTimer?.cancel()
+        stopTasks()
         terminal.restore()
         logger.info("quit")
         finished?.resume()
         finished = nil
+    }
+
+    /// Every task of the runtime and of the shell is cancelled: the app is ending.
+    private func stopTasks() {
+        starting?.cancel()
+        renderLoop?.cancel()
+        renderRequests.continuation.finish()
+        animation?.cancel()
+        statusTimer?.cancel()
+        shell.close()
     }
 
     /// Ctrl-C quits as `q` does; SIGTERM and SIGHUP put the terminal back, then exit as the
@@ -119,6 +130,7 @@ final class AppRuntime {
         guard exitClaim.claim() else { return }
         logger.notice("terminated by signal \(signal)")
         events.stop()
+        stopTasks()
         terminal.restore()
         exit(TerminalEventLoop.exitCode(for: signal))
     }

@@ -13,7 +13,9 @@ public enum EduGoApp {
     /// failures are printed to stderr with the reason.
     @MainActor
     public static func run(_ configuration: AppConfiguration) async -> Int32 {
-        if let server = configuration.server { return await runRemote(configuration, server: server) }
+        // The one clock every timer and wait of the app uses (tests give theirs).
+        let clock = ShellClock()
+        if let server = configuration.server { return await runRemote(configuration, server: server, clock: clock) }
         let hasher = PasswordHasher()
         let database: AppDatabase
         do {
@@ -31,14 +33,14 @@ public enum EduGoApp {
             favourites: SQLiteFavouritesRepository(database: database),
             profiles: SQLiteProfileRepository(database: database),
             sessions: SQLiteSessionRepository(database: database, hasher: hasher)
-        ).instrumented(conditions: configuration.conditions, logger: logger)
-        return await runTerminal(configuration, ports: ports, logger: logger) { _ in }
+        ).instrumented(conditions: configuration.conditions, logger: logger, clock: clock)
+        return await runTerminal(configuration, ports: ports, clock: clock, logger: logger) { _ in }
     }
 
     /// Remote mode: every port over the server's API; the data directory keeps only the
     /// session and the log.
     @MainActor
-    private static func runRemote(_ configuration: AppConfiguration, server: URL) async -> Int32 {
+    private static func runRemote(_ configuration: AppConfiguration, server: URL, clock: ShellClock) async -> Int32 {
         do {
             try AppDatabase.createDirectory(configuration.dataDirectory)
         } catch {
@@ -50,19 +52,12 @@ public enum EduGoApp {
         let httpClient = RemoteHTTPClient()
         let store = RemoteStore(server: server, dataDirectory: configuration.dataDirectory, httpClient: httpClient, logger: logger)
         let ports = AppPorts(courses: store, enrollments: store, favourites: store, profiles: store, sessions: store)
-            .instrumented(conditions: configuration.conditions, logger: logger, server: store.hostDescription)
-        let outage = OutageMonitor(host: store.hostDescription, probe: { await store.probe() })
-        let code = await runTerminal(configuration, ports: ports, logger: logger) { shell in
-            shell.outage = outage
-            shell.keyWaitLimit = RemoteStore.defaultTimeLimit
-            outage.onRecovered = { [weak shell] in shell?.serverAnswersAgain() }
-            for await event in store.events {
-                switch event {
-                case .sessionEnded: shell.sessionEnded()
-                case .unreachable: outage.serverUnreachable()
-                case .reachable: outage.serverReachable()
-                }
-            }
+            .instrumented(conditions: configuration.conditions, logger: logger, server: store.hostDescription, clock: clock)
+        let outage = OutageMonitor(host: store.hostDescription, clock: clock, probe: { await store.probe() })
+        let code = await runTerminal(configuration, ports: ports, clock: clock, logger: logger) { shell in
+            let routing = RemoteEventRouting(shell: shell, outage: outage)
+            routing.connect(keyWaitLimit: RemoteStore.defaultTimeLimit)
+            await routing.route(store.events)
         }
         outage.stop()
         await store.finish()
@@ -71,10 +66,15 @@ public enum EduGoApp {
     }
 
     /// Opens the terminal and runs the shell on `ports` until the learner quits; `watch` runs
-    /// beside it (the remote store's events) and is cancelled at the end.
+    /// beside it (the remote store's events) and is cancelled at the end. `clock` is the one
+    /// every timer of the app sleeps on.
     @MainActor
     private static func runTerminal(
-        _ configuration: AppConfiguration, ports: AppPorts, logger: Logger, watch: @escaping @MainActor (ShellController) async -> Void
+        _ configuration: AppConfiguration,
+        ports: AppPorts,
+        clock: ShellClock,
+        logger: Logger,
+        watch: @escaping @MainActor (ShellController) async -> Void
     ) async -> Int32 {
         let terminal: NcursesTerminal
         do {
@@ -83,7 +83,7 @@ public enum EduGoApp {
             printError(error.description)
             return error == .notInteractive ? 2 : 1
         }
-        let shell = ShellController(ports: ports)
+        let shell = ShellController(ports: ports, clock: clock)
         let watching = Task { @MainActor in await watch(shell) }
         await AppRuntime(terminal: terminal, shell: shell, logger: logger).run()
         watching.cancel()

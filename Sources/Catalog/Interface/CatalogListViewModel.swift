@@ -1,5 +1,6 @@
 import Foundation
 import Observation
+import Presentation
 import SharedKernel
 import TerminalUI
 

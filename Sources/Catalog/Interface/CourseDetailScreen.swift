@@ -1,3 +1,4 @@
+import Presentation
 import SharedKernel
 import TerminalUI
 
@@ -17,14 +18,12 @@ final class CourseDetailScreen: Screen {
         static let prerequisite = KeyDeclaration("p", "prerequisite", help: "open the prerequisite course")
         static let back = KeyDeclaration("Backspace", "back", help: "back (also Esc, q)", inFooter: false)
         static let retry = KeyDeclaration("r", "retry", help: "retry after an error")
-        static let yes = KeyDeclaration("y", "yes", help: "answer yes to a question")
-        static let no = KeyDeclaration("n", "no", help: "answer no (also Esc)")
     }
 
     nonisolated static let declaredKeys = [
         Keys.enroll, Keys.unenroll, Keys.favourite, Keys.lessonDone, Keys.lessonNotDone, Keys.selectLesson, Keys.scrollLine,
         Keys.scroll, Keys.prerequisite,
-        Keys.back, Keys.retry, Keys.yes, Keys.no,
+        Keys.back, Keys.retry, YesNoQuestion.yes, YesNoQuestion.no,
     ]
 
     private let viewModel: CourseDetailViewModel
@@ -47,7 +46,7 @@ final class CourseDetailScreen: Screen {
         let asking = viewModel.isConfirmingUnenroll
         let loaded = viewModel.page != nil
         switch key {
-        case Keys.yes, Keys.no: return asking
+        case YesNoQuestion.yes, YesNoQuestion.no: return asking
         case _ where asking: return false
         case Keys.enroll: return viewModel.canEnroll
         case Keys.unenroll, Keys.selectLesson: return viewModel.isEnrolled
@@ -223,14 +222,18 @@ final class CourseDetailScreen: Screen {
         }
         facts.append(.text("", .normal))
 
-        if wrappedDescription?.width != width {
-            wrappedDescription = WrappedText(TerminalText.sanitize(course.description, keepingNewlines: true), width: width)
+        let description: WrappedText
+        if let wrapped = wrappedDescription, wrapped.width == width {
+            description = wrapped
+        } else {
+            description = WrappedText(TerminalText.sanitize(course.description, keepingNewlines: true), width: width)
+            wrappedDescription = description
         }
         let lessons = page.syllabus.lessons
         let total = DurationText.format(minutes: page.syllabus.totalMinutes)
         var syllabus: [Line] = [.text("", .normal), .text("Syllabus  \(lessons.count) lesson\(lessons.count == 1 ? "" : "s") · \(total)", .bold)]
         syllabus += lessons.indices.map(Line.lesson)
-        return PageLines(prefix: facts, description: wrappedDescription!, suffix: syllabus) { [weak self] wrapped in
+        return PageLines(prefix: facts, description: description, suffix: syllabus) { [weak self] wrapped in
             self?.wrappedDescription = wrapped
         }
     }
@@ -252,13 +255,10 @@ final class CourseDetailScreen: Screen {
 
     func handle(_ event: InputEvent) async -> EventResult {
         if viewModel.isConfirmingUnenroll {
-            switch event {
-            case .key(.character("y")), .key(.character("Y")):
-                viewModel.confirmUnenroll()
-            case .key(.character("n")), .key(.character("N")), .key(.escape):
-                viewModel.cancelUnenroll()
-            default:
-                break
+            switch YesNoQuestion.answer(to: event) {
+            case .yes: viewModel.confirmUnenroll()
+            case .no: viewModel.cancelUnenroll()
+            case nil: break
             }
             return .handled
         }

@@ -1,7 +1,7 @@
 import Foundation
 import Observation
+import Presentation
 import SharedKernel
-import TerminalUI
 
 /// The learner's enrollments as every screen shows them: loaded once, changed at once when
 /// the learner acts (marked as saving), then confirmed by the store or undone with the
@@ -28,7 +28,7 @@ final class LearnerEnrollments {
     private(set) var pending: [CourseID: Pending] = [:]
     /// Saves under way per course: the pending change goes when the last one answers.
     @ObservationIgnored private var inFlight: [CourseID: Int] = [:]
-    @ObservationIgnored private var list: ConfirmedList<EnrolledCourse, AppError>!
+    @ObservationIgnored private let list: ConfirmedList<EnrolledCourse, AppError>
     @ObservationIgnored private let serial = KeyedSerialTasks<CourseID>()
     @ObservationIgnored private let learner: UserID
     @ObservationIgnored private let enrollments: any EnrollmentRepository
@@ -48,12 +48,13 @@ final class LearnerEnrollments {
         self.report = report
         list = ConfirmedList(
             read: { [enrollments] () async throws(AppError) in try await enrollments.enrolledCourses(userID: learner) },
-            message: \.userMessage,
-            isSaving: { [weak self] in self?.inFlight.isEmpty == false },
-            onChange: { [weak self] list in
-                self?.confirmed = Dictionary(list.map { ($0.id, $0.enrollment) }, uniquingKeysWith: { first, _ in first })
-            }
+            message: \.userMessage
         )
+        // Set once `self` is whole: they answer from its saves.
+        list.isSaving = { [weak self] in self?.inFlight.isEmpty == false }
+        list.onChange = { [weak self] list in
+            self?.confirmed = Dictionary(list.map { ($0.id, $0.enrollment) }, uniquingKeysWith: { first, _ in first })
+        }
     }
 
     // MARK: - Reading

@@ -1,3 +1,4 @@
+import Presentation
 import SharedKernel
 import TerminalUI
 
@@ -10,11 +11,9 @@ final class MyCoursesScreen: Screen {
         static let open = KeyDeclaration("Enter", "open", help: "open the course")
         static let unenroll = KeyDeclaration("u", "unenroll", help: "unenroll, after y")
         static let reload = KeyDeclaration("r", "reload", help: "read the list again (retry after an error)")
-        static let yes = KeyDeclaration("y", "yes", help: "answer yes to a question", inFooter: true)
-        static let no = KeyDeclaration("n", "no", help: "answer no (also Esc)", inFooter: true)
     }
 
-    nonisolated static let declaredKeys = ListKeys.all + [Keys.open, Keys.unenroll, Keys.reload, Keys.yes, Keys.no]
+    nonisolated static let declaredKeys = ListKeys.all + [Keys.open, Keys.unenroll, Keys.reload, YesNoQuestion.yes, YesNoQuestion.no]
 
     private let viewModel: MyCoursesViewModel
     private let onCourseSelected: @MainActor (CourseID) -> Void
@@ -32,7 +31,7 @@ final class MyCoursesScreen: Screen {
         let asking = viewModel.pendingUnenroll != nil
         let hasRows = viewModel.rows.selected != nil
         switch key {
-        case Keys.yes, Keys.no: return asking
+        case YesNoQuestion.yes, YesNoQuestion.no: return asking
         case _ where asking: return false
         case ListKeys.move, Keys.open, Keys.unenroll: return hasRows
         case Keys.reload: return viewModel.model.state.value != nil || isError
@@ -155,13 +154,10 @@ final class MyCoursesScreen: Screen {
 
     func handle(_ event: InputEvent) async -> EventResult {
         if viewModel.pendingUnenroll != nil {
-            switch event {
-            case .key(.character("y")), .key(.character("Y")):
-                viewModel.confirmUnenroll()
-            case .key(.character("n")), .key(.character("N")), .key(.escape):
-                viewModel.cancelUnenroll()
-            default:
-                break
+            switch YesNoQuestion.answer(to: event) {
+            case .yes: viewModel.confirmUnenroll()
+            case .no: viewModel.cancelUnenroll()
+            case nil: break
             }
             return .handled
         }

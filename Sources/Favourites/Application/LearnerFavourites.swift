@@ -1,6 +1,6 @@
 import Observation
+import Presentation
 import SharedKernel
-import TerminalUI
 
 /// The learner's favourites as every screen shows them: loaded once, changed at once by `f`
 /// (marked as saving), then confirmed by the store or undone with the reason. Quick repeats
@@ -21,7 +21,7 @@ final class LearnerFavourites {
     var isRefreshing: Bool { list.isRefreshing }
     private(set) var wishes: [CourseID: Wish] = [:]
     @ObservationIgnored private var saving: Set<CourseID> = []
-    @ObservationIgnored private var list: ConfirmedList<Course, AppError>!
+    @ObservationIgnored private let list: ConfirmedList<Course, AppError>
     @ObservationIgnored private let learner: UserID
     @ObservationIgnored private let favourites: any FavouritesRepository
     /// Where the outcome of a save is told: the shell's footer, whichever screen is in front.
@@ -34,10 +34,11 @@ final class LearnerFavourites {
         self.report = report
         list = ConfirmedList(
             read: { [favourites] () async throws(AppError) in try await favourites.favourites(userID: learner) },
-            message: \.userMessage,
-            isSaving: { [weak self] in self?.saving.isEmpty == false },
-            onChange: { [weak self] list in self?.confirmedIDs = Set(list.map(\.id)) }
+            message: \.userMessage
         )
+        // Set once `self` is whole: they answer from its saves.
+        list.isSaving = { [weak self] in self?.saving.isEmpty == false }
+        list.onChange = { [weak self] list in self?.confirmedIDs = Set(list.map(\.id)) }
     }
 
     // MARK: - Reading

@@ -1,3 +1,4 @@
+import Presentation
 import SharedKernel
 import TerminalUI
 
@@ -10,11 +11,9 @@ final class ProfileScreen: Screen {
         static let cancel = KeyDeclaration("Esc", "cancel", help: "while editing: keep the name as it was")
         static let clear = KeyDeclaration("Ctrl-U", "clear", help: "while editing: clear the field")
         static let logOut = KeyDeclaration("l", "log out", help: "log out, after y")
-        static let yes = KeyDeclaration("y", "yes", help: "answer yes to a question")
-        static let no = KeyDeclaration("n", "no", help: "answer no (also Esc)")
     }
 
-    nonisolated static let declaredKeys = [Keys.edit, Keys.save, Keys.cancel, Keys.clear, Keys.logOut, Keys.yes, Keys.no]
+    nonisolated static let declaredKeys = [Keys.edit, Keys.save, Keys.cancel, Keys.clear, Keys.logOut, YesNoQuestion.yes, YesNoQuestion.no]
     static let labelWidth = 18
 
     private let viewModel: ProfileViewModel
@@ -28,7 +27,7 @@ final class ProfileScreen: Screen {
     func isAvailable(_ key: KeyDeclaration) -> Bool {
         switch key {
         case Keys.save, Keys.cancel, Keys.clear: viewModel.isEditing
-        case Keys.yes, Keys.no: viewModel.isConfirmingLogout
+        case YesNoQuestion.yes, YesNoQuestion.no: viewModel.isConfirmingLogout
         case _ where viewModel.isEditing || viewModel.isConfirmingLogout: false
         case Keys.edit: !viewModel.isSaving
         case Keys.logOut: true
@@ -108,10 +107,10 @@ final class ProfileScreen: Screen {
             return .handled
         }
         if viewModel.isConfirmingLogout {
-            switch event {
-            case .key(.character("y")), .key(.character("Y")): await viewModel.logOut()
-            case .key(.character("n")), .key(.character("N")), .key(.escape): viewModel.cancelLogout()
-            default: break
+            switch YesNoQuestion.answer(to: event) {
+            case .yes: await viewModel.logOut()
+            case .no: viewModel.cancelLogout()
+            case nil: break
             }
             return .handled
         }

@@ -36,7 +36,7 @@ extension Canvas {
     }
 
     /// Draws `text` centred on a row of `rect`.
-    public mutating func drawCentered(_ text: String, in rect: Rect, y: Int, style: Style = .normal) {
+    mutating func drawCentered(_ text: String, in rect: Rect, y: Int, style: Style = .normal) {
         let clean = TerminalText.clean(text, width: rect.width)
         let x = rect.x + max(0, (rect.width - clean.displayWidth) / 2)
         write(clean, x: x, y: y, style: style)

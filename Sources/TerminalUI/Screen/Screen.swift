@@ -1,3 +1,5 @@
+import Presentation
+
 /// What a screen needs to draw one frame.
 public struct Frame: Sendable {
     /// Where the screen may draw: the rows between the header and the footer.
@@ -49,53 +51,6 @@ public struct KeyDeclaration: Hashable, Sendable {
 
     public var hint: KeyHint { KeyHint(key, label) }
     public var helpHint: KeyHint { KeyHint(key, help) }
-}
-
-/// A one-line message in the footer.
-public struct StatusMessage: Hashable, Sendable {
-    public enum Kind: Hashable, Sendable {
-        case info
-        case success
-        case error
-    }
-
-    public var text: String
-    public var kind: Kind
-    /// For a question about something named (`Unenroll from <title>? (y/n)`): the parts, so a
-    /// short line cuts the name and never the question.
-    public private(set) var question: Question?
-
-    public struct Question: Hashable, Sendable {
-        public var before: String
-        public var subject: String
-        public var after: String
-    }
-
-    public init(_ text: String, kind: Kind = .info) {
-        self.text = text
-        self.kind = kind
-    }
-
-    public static func error(_ text: String) -> StatusMessage { StatusMessage(text, kind: .error) }
-    public static func success(_ text: String) -> StatusMessage { StatusMessage(text, kind: .success) }
-
-    /// `before` + `subject` + `after`, where only the subject is ever cut.
-    public static func question(_ before: String, _ subject: String, _ after: String) -> StatusMessage {
-        var message = StatusMessage(before + subject + after)
-        message.question = Question(before: before, subject: subject, after: after)
-        return message
-    }
-
-    /// As the footer writes it: errors start with `✗`, so they differ without colour too.
-    public var displayText: String { kind == .error ? "✗ \(text)" : text }
-
-    /// `displayText` in at most `width` columns: a question keeps its words and cuts its subject.
-    public func displayText(fitting width: Int) -> String {
-        guard let question, displayText.displayWidth > width else { return TerminalText.clean(displayText, width: width) }
-        let room = width - question.before.displayWidth - question.after.displayWidth
-        guard room >= 2 else { return TerminalText.clean(displayText, width: width) }
-        return question.before + TerminalText.clean(question.subject, width: room) + question.after
-    }
 }
 
 /// One screen of the app: it draws its view-model's state, declares its keys, and handles

@@ -1,3 +1,5 @@
+import Presentation
+
 /// The bottom row: a status message when there is one, then the keys that work here. The
 /// message never takes the whole row: `pinned` (the help key) always shows at the right edge.
 public enum Footer {

@@ -12,7 +12,7 @@ public struct HelpSection: Hashable, Sendable {
 /// The `?` overlay: a box over the screen listing every key, scrolled when it does not fit.
 public enum HelpOverlay {
     public static let title = "Keys"
-    public static let closeHint = "? or Esc closes"
+    static let closeHint = "? or Esc closes"
 
     private enum Line: Equatable {
         case heading(String)

@@ -8,7 +8,7 @@ public enum ListKeys {
     public static let all = [move, page, ends, mouse]
 
     /// Whether `key` is one of the list keys.
-    public static func isListKey(_ key: Key) -> Bool {
+    static func isListKey(_ key: Key) -> Bool {
         switch key {
         case .up, .down, .pageUp, .pageDown, .home, .end, .character("k"), .character("j"), .character("g"), .character("G"):
             true
@@ -35,7 +35,7 @@ public struct KeyedSelection<ID: Hashable & Sendable>: Hashable, Sendable {
     }
 
     /// The selection and scroll over `ids`, for drawing.
-    public func listState(over ids: [ID]) -> ListState {
+    func listState(over ids: [ID]) -> ListState {
         ListState(selectedIndex: index(in: ids), scrollOffset: scrollOffset)
     }
 

@@ -38,16 +38,9 @@ public struct ListState: Hashable, Sendable {
         scrollOffset = Self.offset(keeping: selectedIndex, visible: scrollOffset, height: max(1, pageSize), itemCount: itemCount)
     }
 
-    /// Selects `index` clamped to a list whose contents changed, leaving the scroll position
-    /// for the next draw to settle.
-    public mutating func reconcile(selecting index: Int, itemCount: Int) {
-        selectedIndex = itemCount > 0 ? min(max(0, index), itemCount - 1) : 0
-        if itemCount == 0 { scrollOffset = 0 }
-    }
-
     /// Follows the rows when `delta` rows were added (positive) or removed (negative) above
     /// the selection, so the same row stays selected at the same place on screen.
-    public mutating func shift(by delta: Int) {
+    mutating func shift(by delta: Int) {
         selectedIndex = max(0, selectedIndex + delta)
         scrollOffset = max(0, scrollOffset + delta)
     }

@@ -1,4 +1,5 @@
 import Observation
+import Presentation
 
 /// A tab that lists what the learner keeps (their courses, their favourites) from a list their
 /// saves change: the selected row, kept by id as rows come and go, and the list read again each
@@ -8,7 +9,7 @@ import Observation
 public final class OwnList<Item: Identifiable & Sendable> where Item.ID: Sendable {
     public private(set) var selection = KeyedSelection<Item.ID>()
     /// True from the moment the tab shows until the list is read again: keys wait for it.
-    public private(set) var isReading = false
+    private(set) var isReading = false
     @ObservationIgnored public let tasks = OwnedTasks()
     @ObservationIgnored private let items: @MainActor () -> [Item]
     @ObservationIgnored private let confirmed: @MainActor () -> ViewState<[Item]>

@@ -1,4 +1,5 @@
 import Observation
+import Presentation
 
 /// An item of a paged list with the key that orders it.
 public struct PagedItem<ItemKey: Comparable & Sendable, Item: Sendable>: Sendable {
@@ -60,7 +61,7 @@ public final class PagedList<ItemKey: Comparable & Sendable, Item: Identifiable 
     /// How many items the whole list has, once counted.
     public private(set) var count: ListCount?
     /// The whole list's index of the window's first item, when it is known.
-    public private(set) var windowStart: Int?
+    private(set) var windowStart: Int?
     /// True while content on screen is being read again (a spinner shows beside it).
     public private(set) var isRefreshing = false
     /// True while what the list should show is not what it shows yet: the first load, a new
@@ -212,21 +213,12 @@ public final class PagedList<ItemKey: Comparable & Sendable, Item: Identifiable 
         case .end where hasMoreAfter, .character("G") where hasMoreAfter:
             await jump(to: .last)
         default:
-            guard Self.isListKey(key) else { return false }
+            guard ListKeys.isListKey(key) else { return false }
             await waitForRowsPast(key)
             _ = selection.handle(key, itemCount: items.count, pageSize: viewportHeight)
             extendIfNeeded()
         }
         return true
-    }
-
-    private static func isListKey(_ key: Key) -> Bool {
-        switch key {
-        case .up, .down, .pageUp, .pageDown, .home, .end, .character("k"), .character("j"), .character("g"), .character("G"):
-            true
-        default:
-            false
-        }
     }
 
     /// A move that would stop at the window's edge while more is being read waits for it.

@@ -1,7 +1,9 @@
+import Presentation
+
 /// Draws the non-content states every loading screen shares, centred in its area.
 public enum StateView {
-    public static let loadingText = "Loading…"
-    public static let retryText = "Press r to retry"
+    static let loadingText = "Loading…"
+    static let retryText = "Press r to retry"
 
     /// Draws whichever state `state` is in: nothing, the spinner, the empty message (its
     /// first line bold), the error with its retry hint, or the content through `loaded`.

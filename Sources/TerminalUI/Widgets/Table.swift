@@ -149,7 +149,7 @@ public struct Table: Sendable {
 
     /// The columns `text` takes when drawn, counting no further than `limit` (a column's
     /// widest), so a long text costs no more than a short one.
-    public static func contentWidth(_ text: String, limit: Int) -> Int {
+    static func contentWidth(_ text: String, limit: Int) -> Int {
         TerminalText.clean(text, width: limit).displayWidth
     }
 

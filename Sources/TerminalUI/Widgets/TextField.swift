@@ -5,7 +5,7 @@ public struct TextField: Hashable, Sendable {
     /// The cursor, in characters from the start: 0...text.count.
     public private(set) var cursor: Int
     /// The whole text is selected: typing replaces it, an arrow key starts editing it.
-    public private(set) var isAllSelected = false
+    private(set) var isAllSelected = false
 
     public init(text: String = "", selected: Bool = false) {
         self.text = text

@@ -7,7 +7,14 @@ import TerminalUI
 
 @Suite("Catalog list")
 @MainActor
-struct CatalogListTests {
+final class CatalogListTests {
+    /// What `makeSUT` made: each must be gone once the test is.
+    private let leaks = LeakTracker()
+
+    deinit {
+        #expect(leaks.alive == [], "kept alive after the test")
+    }
+
     static let two = [
         Course.fixture(id: "a", title: "Agile and Scrum", instructor: "Daniel Okafor", level: .beginner, durationMinutes: 130, price: Price(minorUnits: 2500, currency: "EUR")),
         Course.fixture(id: "b", title: "Building a Design System", instructor: "Søren Lindqvist", level: .advanced, durationMinutes: 260, price: Price(minorUnits: 0, currency: "EUR")),
@@ -208,6 +215,8 @@ struct CatalogListTests {
         if let failure { await store.setFailure(failure) }
         let viewModel = CatalogListViewModel(courses: store, learner: learner.learner)
         let screen = CatalogListScreen(viewModel: viewModel, source: source, onCourseSelected: onCourseSelected)
+        leaks.track(viewModel)
+        leaks.track(screen)
         if load {
             screen.appear()
             await screen.settle()
@@ -218,7 +227,14 @@ struct CatalogListTests {
 
 @Suite("Catalog search")
 @MainActor
-struct CatalogSearchTests {
+final class CatalogSearchTests {
+    /// What `makeSUT` made: each must be gone once the test is.
+    private let leaks = LeakTracker()
+
+    deinit {
+        #expect(leaks.alive == [], "kept alive after the test")
+    }
+
     static let courses = [
         Course.fixture(id: "docker", title: "Docker Essentials", instructor: "İlker Yılmaz", tags: ["containers"]),
         Course.fixture(id: "agile", title: "Agile and Scrum", instructor: "Daniel Okafor"),
@@ -339,6 +355,8 @@ struct CatalogSearchTests {
         let store = InMemoryStore(courses: Self.courses)
         let viewModel = CatalogListViewModel(courses: store, learner: LearnerStub().learner)
         let screen = CatalogListScreen(viewModel: viewModel, onCourseSelected: { _ in })
+        leaks.track(viewModel)
+        leaks.track(screen)
         screen.appear()
         await screen.settle()
         return (screen, viewModel, store)

@@ -1,5 +1,6 @@
 @testable import Catalog
 import Foundation
+import Presentation
 import SharedKernel
 import Testing
 import TestSupport
@@ -7,7 +8,14 @@ import TerminalUI
 
 @Suite("Course page")
 @MainActor
-struct CourseDetailTests {
+final class CourseDetailTests {
+    /// What `makeSUT` made: each must be gone once the test is.
+    private let leaks = LeakTracker()
+
+    deinit {
+        #expect(leaks.alive == [], "kept alive after the test")
+    }
+
     static let basics = Course.fixture(id: "swift-101", title: "Swift Fundamentals")
     static let course = Course.fixture(
         id: "swift-concurrency", title: "Swift Concurrency in Practice", instructor: "María García",
@@ -257,7 +265,7 @@ struct CourseDetailTests {
     // MARK: - Helpers
 
     private func makeSUT(
-        course: Course = Self.course,
+        course: Course = CourseDetailTests.course,
         stored: [Course]? = nil,
         learner: LearnerStub = LearnerStub(),
         onOpenCourse: @escaping @MainActor (CourseID) -> Void = { _ in },
@@ -266,6 +274,8 @@ struct CourseDetailTests {
         let store = InMemoryStore(courses: stored ?? [Self.basics, course], lessons: stored == nil ? [course.id: Self.lessons] : [:])
         let viewModel = CourseDetailViewModel(courseID: course.id, courses: store, learner: learner.learner)
         let screen = CourseDetailScreen(viewModel: viewModel, onOpenCourse: onOpenCourse, onBack: onBack)
+        leaks.track(viewModel)
+        leaks.track(screen)
         screen.appear()
         await screen.settle()
         return (screen, viewModel, store)

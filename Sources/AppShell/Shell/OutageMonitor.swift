@@ -8,17 +8,24 @@ import Observation
 final class OutageMonitor {
     /// The server as the learner knows it (`host:port`).
     let host: String
-    /// When the next try is due; nil while the server answers.
-    private(set) var retryAt: ContinuousClock.Instant?
+    /// When the next try is due, on the shell's clock; nil while the server answers.
+    private(set) var retryAt: Duration?
     @ObservationIgnored private var attempt = 0
     @ObservationIgnored private var retrying: Task<Void, Never>?
     @ObservationIgnored private let probe: @Sendable () async -> Bool
     @ObservationIgnored private let delay: @Sendable (Int) -> Duration
+    @ObservationIgnored private let clock: ShellClock
     /// Called when the server answers again.
     @ObservationIgnored var onRecovered: @MainActor () -> Void = {}
 
-    init(host: String, probe: @escaping @Sendable () async -> Bool, delay: @escaping @Sendable (Int) -> Duration = OutageMonitor.backoff) {
+    init(
+        host: String,
+        clock: ShellClock,
+        probe: @escaping @Sendable () async -> Bool,
+        delay: @escaping @Sendable (Int) -> Duration = OutageMonitor.backoff
+    ) {
         self.host = host
+        self.clock = clock
         self.probe = probe
         self.delay = delay
     }
@@ -45,7 +52,7 @@ final class OutageMonitor {
     }
 
     /// `Cannot reach <host> — retrying in Ns`, while the server cannot be reached.
-    func message(at now: ContinuousClock.Instant) -> String? {
+    func message(at now: Duration) -> String? {
         guard let retryAt else { return nil }
         let left = max(0, (retryAt - now).components.seconds) + ((retryAt - now).components.attoseconds > 0 ? 1 : 0)
         return left > 0 ? "Cannot reach \(host) — retrying in \(left)s" : "Cannot reach \(host) — retrying now"
@@ -57,11 +64,11 @@ final class OutageMonitor {
     }
 
     private func schedule() {
-        let due = ContinuousClock.now + delay(attempt)
+        let due = clock.now + delay(attempt)
         retryAt = due
         retrying?.cancel()
-        retrying = Task { [weak self, probe] in
-            try? await Task.sleep(until: due, clock: .continuous)
+        retrying = Task { [weak self, probe, clock] in
+            try? await clock.sleep(until: due)
             guard !Task.isCancelled else { return }
             let answered = await probe()
             guard let self, !Task.isCancelled else { return }

@@ -16,8 +16,11 @@ public final class ConfirmedList<Element: Sendable, Failure: Error> {
     @ObservationIgnored private var revision = 0
     @ObservationIgnored private let read: @MainActor () async throws(Failure) -> [Element]
     @ObservationIgnored private let message: (Failure) -> String
-    @ObservationIgnored private let isSaving: @MainActor () -> Bool
-    @ObservationIgnored private let onChange: @MainActor ([Element]) -> Void
+    /// Whether a save is under way (a reading then is not taken either). Settable after
+    /// `init`, for an owner whose answer needs itself.
+    @ObservationIgnored public var isSaving: @MainActor () -> Bool
+    /// Told every new confirmed list (to index it, say); settable as `isSaving` is.
+    @ObservationIgnored public var onChange: @MainActor ([Element]) -> Void
 
     /// - Parameters:
     ///   - read: the list as the store has it now.
@@ -27,7 +30,7 @@ public final class ConfirmedList<Element: Sendable, Failure: Error> {
     public init(
         read: @escaping @MainActor () async throws(Failure) -> [Element],
         message: @escaping (Failure) -> String,
-        isSaving: @escaping @MainActor () -> Bool,
+        isSaving: @escaping @MainActor () -> Bool = { false },
         onChange: @escaping @MainActor ([Element]) -> Void = { _ in }
     ) {
         self.read = read

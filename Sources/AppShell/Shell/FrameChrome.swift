@@ -1,0 +1,115 @@
+import Presentation
+import TerminalUI
+
+/// The frame around every screen: the header with the tabs and who is signed in, the footer
+/// with the keys that act now and the status, the `?` overlay over the screen, and the notice
+/// when the terminal is too small. Success and error messages go after `statusLifetime`.
+@MainActor
+final class FrameChrome {
+    static let minimumSize = Size(width: 60, height: 16)
+    static let statusLifetime: Duration = .seconds(5)
+
+    /// What one frame shows, besides the screen's own drawing.
+    struct Content {
+        var screen: any Screen
+        var coordinator: AppCoordinator?
+        var isSignedIn: Bool
+        var userName: String?
+        /// The overlay's offset and sections, while it shows.
+        var help: (offset: Int, sections: [HelpSection])?
+        /// The outcome of the last save, shown when the screen has nothing to say.
+        var notice: StatusMessage?
+        /// Remote mode: `Cannot reach …`, while the server cannot be reached.
+        var outage: String?
+    }
+
+    private let clock: ShellClock
+    /// The status message on screen and since when.
+    private var shownStatus: (message: StatusMessage, since: Duration)?
+    /// When the status on screen goes; the runtime draws a frame then.
+    private(set) var statusExpiry: Duration?
+
+    init(clock: ShellClock) {
+        self.clock = clock
+    }
+
+    /// The rows between the header and the footer.
+    static func screenArea(_ size: Size) -> Rect {
+        Rect(x: 0, y: 1, width: size.width, height: size.height - 2)
+    }
+
+    static func isTooSmall(_ size: Size) -> Bool {
+        size.width < minimumSize.width || size.height < minimumSize.height
+    }
+
+    /// The too-small notice, alone on the terminal.
+    static func drawTooSmall<C: Canvas>(in canvas: inout C) {
+        let size = canvas.size
+        let message = "Terminal too small: need \(minimumSize), have \(size)"
+        StateView.drawMessage([message], in: &canvas, area: Rect(x: 0, y: 0, width: size.width, height: size.height), styles: [.bold])
+    }
+
+    /// Draws the whole frame around `content.screen`. Returns whether something on it animates.
+    func draw<C: Canvas>(_ content: Content, in canvas: inout C, tick: Int) -> Bool {
+        let size = canvas.size
+        let screen = content.screen
+        // The mark in the header: the server is out of reach, what shows may be behind.
+        let headerName = content.outage == nil ? content.userName : "⚠ " + (content.userName ?? "offline")
+        HeaderBar.draw(
+            in: &canvas, row: 0, tabs: content.isSignedIn ? AppTab.allCases.map(\.title) : [],
+            selectedTab: content.coordinator?.tab.rawValue ?? 0, userName: headerName
+        )
+        let area = Self.screenArea(size)
+        screen.draw(in: &canvas, frame: Frame(area: area, tick: tick))
+        if let help = content.help {
+            canvas.setCursor(nil)
+            HelpOverlay.draw(help.sections, in: &canvas, area: area, offset: help.offset)
+            let scroll = HelpOverlay.maximumOffset(help.sections, area: area) > 0 ? [KeyHint("↑↓", "scroll")] : []
+            Footer.draw(in: &canvas, row: size.height - 1, hints: [KeyHint("? Esc", "close help")] + scroll, status: nil)
+            return screen.isAnimating
+        }
+        // While a screen holds the keyboard (a text field, a y/n question) the global keys
+        // do not apply, so the footer does not offer them.
+        let global = screen.isCapturingText || !content.isSignedIn ? [] : Self.globalHints(content.coordinator)
+        var hints = screen.availableKeys.map(\.hint) + global
+        // A message never hides every key: the help key stays at the right, or, while `?`
+        // would be typed into a field, the field's last key (`Esc clear`, `n no`).
+        var status = visibleStatus(screen.statusMessage ?? content.notice)
+        if let outage = content.outage {
+            // The countdown needs a frame a second; the screen's own news still comes first.
+            if status == nil { status = StatusMessage(outage, kind: .error) }
+            let tick = clock.now + .seconds(1)
+            statusExpiry = min(statusExpiry ?? tick, tick)
+        }
+        let help = KeyHint(GlobalKeys.help.key, GlobalKeys.help.label)
+        let pinned = screen.isCapturingText ? (status == nil ? nil : hints.popLast()) : help
+        Footer.draw(in: &canvas, row: size.height - 1, hints: hints, status: status, pinned: pinned)
+        return screen.isAnimating
+    }
+
+    /// The status to draw: questions and progress (`Saving…`) stay while they apply; a
+    /// success or an error goes after `statusLifetime`, or when the next one replaces it.
+    private func visibleStatus(_ status: StatusMessage?) -> StatusMessage? {
+        guard let status, status.kind != .info else {
+            shownStatus = nil
+            statusExpiry = nil
+            return status
+        }
+        let now = clock.now
+        if shownStatus?.message != status { shownStatus = (status, now) }
+        let expiry = (shownStatus?.since ?? now) + Self.statusLifetime
+        guard now < expiry else {
+            statusExpiry = nil
+            return nil
+        }
+        statusExpiry = expiry
+        return status
+    }
+
+    private static func globalHints(_ coordinator: AppCoordinator?) -> [KeyHint] {
+        guard let coordinator else { return [] }
+        return coordinator.isAtRoot
+            ? [GlobalKeys.tabs.hint, GlobalKeys.quit.hint]
+            : [GlobalKeys.back.hint, GlobalKeys.tabs.hint]
+    }
+}

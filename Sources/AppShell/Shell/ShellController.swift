@@ -1,0 +1,267 @@
+import Observation
+import Presentation
+import SharedKernel
+import TerminalUI
+
+/// The shell: routes each key of the one input queue to what is in front (the help overlay,
+/// the screen, then the global keys), and puts the frame together. Who is signed in is
+/// `SessionFlow`'s, the order of keys `InputQueue`'s, the frame's look `FrameChrome`'s.
+///
+/// Keys are applied in the order typed, each to what the screen shows when it takes effect:
+/// a key waits while the screen in front cannot take it (its search, page or the screen
+/// itself is loading), and the keys after it wait behind it. Only Ctrl-C jumps the queue.
+@Observable
+@MainActor
+final class ShellController {
+    typealias Outcome = InputQueue.Outcome
+
+    static let droppedKeyMessage = "A key was dropped: the server did not answer in time"
+
+    let flow: SessionFlow
+    let help = HelpOverlayState()
+    /// The outcome of the last save, whichever screen made it: shown when the screen in front
+    /// has nothing of its own to say.
+    private(set) var notice: StatusMessage?
+    /// Remote mode: the server's outages, shown in the header and footer while they last.
+    var outage: OutageMonitor?
+    /// Remote mode: the longest a key waits for the screen in front to take it (a screen
+    /// waiting on a server that does not answer); past it the key is dropped and the learner
+    /// told. Nil: keys wait as long as the screen takes, which the local store bounds.
+    @ObservationIgnored var keyWaitLimit: Duration?
+    /// The terminal's size, for the too-small notice and the overlay's page.
+    var terminalSize = Size(width: 80, height: 24)
+    /// Called once when a key asks to quit.
+    @ObservationIgnored var onQuit: @MainActor () -> Void = {}
+    @ObservationIgnored let clock: ShellClock
+
+    @ObservationIgnored private let chrome: FrameChrome
+    /// Set at the end of `init`: it applies keys through this shell.
+    @ObservationIgnored private var input: InputQueue?
+    /// Held, not just identified: after a sign-out a new screen could reuse a freed address.
+    @ObservationIgnored private var visibleScreen: (any Screen)?
+
+    init(ports: AppPorts, clock: ShellClock = ShellClock()) {
+        self.clock = clock
+        flow = SessionFlow(ports: ports)
+        chrome = FrameChrome(clock: self.clock)
+        input = InputQueue(
+            apply: { [weak self] event in await self?.apply(event) ?? .keepRunning },
+            onQuit: { [weak self] in self?.onQuit() }
+        )
+        flow.report = { [weak self] message in self?.notice = message }
+        flow.onSwitched = { [weak self] in
+            self?.help.close()
+            self?.notice = nil
+            self?.syncVisibleScreen()
+        }
+    }
+
+    // MARK: - Session
+
+    var session: SessionState { flow.session }
+    var coordinator: AppCoordinator? { flow.scope?.coordinator }
+    var frontScreen: (any Screen)? { flow.frontScreen }
+    var helpOffset: Int? { help.offset }
+    /// When the status on screen goes; the runtime draws a frame then.
+    var statusExpiry: Duration? { chrome.statusExpiry }
+
+    /// Reads the stored session; see `SessionFlow.start`.
+    func start() async {
+        await flow.start()
+    }
+
+    /// The server ended the session (remote mode); see `SessionFlow.sessionEnded`.
+    func sessionEnded() {
+        flow.sessionEnded()
+    }
+
+    /// The server answers again; see `SessionFlow.serverAnswersAgain`.
+    func serverAnswersAgain() {
+        flow.serverAnswersAgain()
+    }
+
+    /// Lets a screen that just came to the front start loading, at once, so the keys after
+    /// the one that brought it wait for it.
+    func syncVisibleScreen() {
+        guard let screen = frontScreen, visibleScreen !== screen else { return }
+        visibleScreen = screen
+        screen.appear()
+    }
+
+    /// Stops every task of the shell and of every learner: the app is ending.
+    func close() {
+        input?.cancel()
+        flow.close()
+    }
+
+    // MARK: - Input
+
+    /// Takes keys as they arrive. Ctrl-C quits at once; a resize applies at once; everything
+    /// else joins the queue.
+    func enqueue(_ events: [InputEvent]) {
+        var queued: [InputEvent] = []
+        for event in events {
+            switch event {
+            case .key(.control("c")):
+                input?.clear()
+                onQuit()
+                return
+            case .resize:
+                help.clamp(to: maximumHelpOffset)
+            default:
+                queued.append(event)
+            }
+        }
+        input?.append(queued)
+    }
+
+    /// Waits until every key typed so far has been applied.
+    func drain() async {
+        await input?.drain()
+    }
+
+    /// Waits until every key typed so far has been applied and what the shell, the learner
+    /// and the screen in front started has finished (for tests, which await instead of polling).
+    func settle() async {
+        while true {
+            await drain()
+            await flow.settle()
+            syncVisibleScreen()
+            guard let screen = frontScreen else { return }
+            await screen.settle()
+            if input?.isBusy != true, frontScreen === screen { return }
+        }
+    }
+
+    /// Applies one event once the screen in front can take it: the help overlay first, then
+    /// the screen, then the global keys it did not use.
+    func apply(_ event: InputEvent) async -> Outcome {
+        if isTooSmall {
+            // Nothing can be seen: q still quits; other keys wait until the terminal grows.
+            if event == .key(.character("q")) { return .quit }
+            await ObservedCondition.wait { [weak self] in self?.isTooSmall != true }
+        }
+        if help.isOpen {
+            help.handle(event, page: max(1, helpArea.height - 2), maximum: maximumHelpOffset)
+            return .keepRunning
+        }
+        guard let screen = await screenReady(for: event) else { return .keepRunning }
+        if !help.isOpen, case .mouse(.click(let x, 0)) = event, handleHeaderClick(x: x) { return .keepRunning }
+        let result = await screen.handle(event)
+        defer { syncVisibleScreen() }
+        if screen.isCapturingText || result == .handled || frontScreen !== screen { return .keepRunning }
+        return handleGlobal(event)
+    }
+
+    /// The screen in front once it accepts `event`, however long that takes; keys typed
+    /// before the stored session is read wait for it too.
+    private func screenReady(for event: InputEvent) async -> (any Screen)? {
+        while !Task.isCancelled {
+            syncVisibleScreen()
+            guard let screen = frontScreen else {
+                await ObservedCondition.wait { [weak self] in self?.frontScreen != nil }
+                continue
+            }
+            if screen.accepts(event) { return screen }
+            let ready: @MainActor () -> Bool = { [weak self] in self?.frontScreen !== screen || screen.accepts(event) }
+            guard await wait(upTo: keyWaitLimit, until: ready) else {
+                notice = .error(Self.droppedKeyMessage)
+                return nil
+            }
+        }
+        return nil
+    }
+
+    /// Waits for `condition`, at most `limit` on the shell's clock; whether it holds.
+    private func wait(upTo limit: Duration?, until condition: @escaping @MainActor () -> Bool) async -> Bool {
+        guard let limit else {
+            await ObservedCondition.wait(until: condition)
+            return true
+        }
+        let waiter = Task { @MainActor in await ObservedCondition.wait(until: condition) }
+        let timer = Task { [clock] in
+            try? await clock.sleep(for: limit)
+            waiter.cancel()
+        }
+        await withTaskCancellationHandler {
+            await waiter.value
+        } onCancel: {
+            waiter.cancel()
+        }
+        timer.cancel()
+        return condition()
+    }
+
+    private var isTooSmall: Bool { FrameChrome.isTooSmall(terminalSize) }
+
+    private func handleHeaderClick(x: Int) -> Bool {
+        guard let coordinator,
+              let index = HeaderBar.tab(atColumn: x, tabs: AppTab.allCases.map(\.title), width: terminalSize.width, userName: session.displayName),
+              let tab = AppTab(rawValue: index)
+        else { return false }
+        coordinator.switchTab(to: tab)
+        syncVisibleScreen()
+        return true
+    }
+
+    private func handleGlobal(_ event: InputEvent) -> Outcome {
+        switch event {
+        case .key(.character("?")):
+            help.open()
+        case .key(.character("q")):
+            if coordinator?.pop() != true { return .quit }
+        case .key(.escape):
+            coordinator?.pop()
+        case .key(.character(let character)):
+            if let tab = AppTab(numberKey: character) { coordinator?.switchTab(to: tab) }
+        case .key(.tab):
+            if let coordinator { coordinator.switchTab(to: coordinator.tab.next) }
+        case .key(.backTab):
+            if let coordinator { coordinator.switchTab(to: coordinator.tab.previous) }
+        default:
+            break
+        }
+        return .keepRunning
+    }
+
+    // MARK: - Help overlay
+
+    private var helpArea: Rect { FrameChrome.screenArea(terminalSize) }
+
+    private var maximumHelpOffset: Int {
+        guard let screen = frontScreen else { return 0 }
+        return HelpOverlay.maximumOffset(helpSections(for: screen), area: helpArea)
+    }
+
+    /// The current screen's keys and notes, then the keys that work everywhere.
+    private func helpSections(for screen: any Screen) -> [HelpSection] {
+        let title = coordinator.map { $0.isAtRoot ? $0.tab.title : "Course" } ?? "Sign in"
+        var sections = [HelpSection(title, keys: screen.keys.map(\.helpHint))]
+        sections += screen.notes
+        if session.phase == .signedIn {
+            sections.append(HelpSection("Everywhere", keys: GlobalKeys.all.map(\.helpHint)))
+        }
+        return sections
+    }
+
+    // MARK: - Drawing
+
+    /// Draws the whole frame. Returns whether something on it animates.
+    func draw<C: Canvas>(in canvas: inout C, tick: Int) -> Bool {
+        guard !FrameChrome.isTooSmall(canvas.size) else {
+            FrameChrome.drawTooSmall(in: &canvas)
+            return false
+        }
+        guard let screen = frontScreen else { return false }
+        let content = FrameChrome.Content(
+            screen: screen,
+            coordinator: coordinator,
+            isSignedIn: session.phase == .signedIn,
+            userName: session.displayName,
+            help: help.offset.map { ($0, helpSections(for: screen)) },
+            notice: notice,
+            outage: outage?.message(at: clock.now)
+        )
+        return chrome.draw(content, in: &canvas, tick: tick)
+    }
+}

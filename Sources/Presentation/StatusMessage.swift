@@ -1,0 +1,38 @@
+/// A one-line message in the footer.
+public struct StatusMessage: Hashable, Sendable {
+    public enum Kind: Hashable, Sendable {
+        case info
+        case success
+        case error
+    }
+
+    public var text: String
+    public var kind: Kind
+    /// For a question about something named (`Unenroll from <title>? (y/n)`): the parts, so a
+    /// short line cuts the name and never the question.
+    public private(set) var question: Question?
+
+    public struct Question: Hashable, Sendable {
+        public var before: String
+        public var subject: String
+        public var after: String
+    }
+
+    public init(_ text: String, kind: Kind = .info) {
+        self.text = text
+        self.kind = kind
+    }
+
+    public static func error(_ text: String) -> StatusMessage { StatusMessage(text, kind: .error) }
+    public static func success(_ text: String) -> StatusMessage { StatusMessage(text, kind: .success) }
+
+    /// `before` + `subject` + `after`, where only the subject is ever cut.
+    public static func question(_ before: String, _ subject: String, _ after: String) -> StatusMessage {
+        var message = StatusMessage(before + subject + after)
+        message.question = Question(before: before, subject: subject, after: after)
+        return message
+    }
+
+    /// As the footer writes it: errors start with `✗`, so they differ without colour too.
+    public var displayText: String { kind == .error ? "✗ \(text)" : text }
+}
