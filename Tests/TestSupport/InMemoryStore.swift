@@ -5,7 +5,7 @@ import SharedKernel
 /// contract suites hold it to that), and recording every call so a test can state exactly
 /// what was asked. Calls can be held at a gate, or made to fail.
 public actor InMemoryStore: CourseRepository, EnrollmentRepository, FavouritesRepository, ProfileRepository, SessionRepository,
-    AccountRepository, RefreshTokenRepository
+    AccountRepository, AccountStore, RefreshTokenRepository
 {
     public enum Message: Hashable, Sendable {
         case page(String, CatalogPosition, Int)
@@ -258,32 +258,33 @@ public actor InMemoryStore: CourseRepository, EnrollmentRepository, FavouritesRe
         return user
     }
 
-    // MARK: - AccountRepository
+    // MARK: - AccountRepository, by the SharedKernel's AccountService over this store
 
     public func authenticate(email: String, password: String) async throws(AppError) -> User {
-        let wanted = AccountRules.emailKey(email)
-        guard let entry = users.values.first(where: { AccountRules.emailKey($0.user.email) == wanted }), entry.password == password else {
-            throw .invalidCredentials
-        }
-        return entry.user
+        try await AccountService(store: self, hasher: PlainPasswords(), now: now).authenticate(email: email, password: password)
     }
 
     public func register(name: String, email: String, password: String) async throws(AppError) -> User {
-        let account: NewAccount
-        switch AccountRules.validate(name: name, email: email, password: password) {
-        case .success(let valid): account = valid
-        case .failure(let rejection): throw .invalidAccount(rejection)
-        }
-        guard !users.values.contains(where: { AccountRules.emailKey($0.user.email) == AccountRules.emailKey(account.email) }) else { throw .emailTaken }
-        nextID += 1
-        let user = User(id: UserID(nextID), name: account.name, email: account.email, memberSince: now())
-        users[user.id] = (user, account.password)
-        return user
+        try await AccountService(store: self, hasher: PlainPasswords(), now: now).register(name: name, email: email, password: password)
     }
 
     public func signOut(userID: UserID) async throws(AppError) {
         try await record(.signOut(userID))
         if storedSession == userID { storedSession = nil }
+    }
+
+    // MARK: - AccountStore
+
+    public func account(emailKey: String) async throws(AppError) -> StoredAccount? {
+        users.values.first { AccountRules.emailKey($0.user.email) == emailKey }.map { StoredAccount(user: $0.user, passwordHash: $0.password) }
+    }
+
+    public func insertLearner(_ account: NewAccount, emailKey: String, passwordHash: String, createdAt: Date) async throws(AppError) -> User {
+        guard try await self.account(emailKey: emailKey) == nil else { throw .emailTaken }
+        nextID += 1
+        let user = User(id: UserID(nextID), name: account.name, email: account.email, memberSince: createdAt)
+        users[user.id] = (user, passwordHash)
+        return user
     }
 
     // MARK: - RefreshTokenRepository
@@ -335,4 +336,11 @@ extension Enrollment {
             status: status, lessonsDone: lessonsDone, completedAt: completedAt
         )
     }
+}
+
+/// A double keeps passwords as they are: its "hash" is the password itself.
+private struct PlainPasswords: PasswordHashing {
+    func hashPassword(_ password: String) async throws -> String { password }
+    func verifyPassword(_ password: String, against stored: String) async -> Bool { password == stored }
+    var decoyHash: String { "\u{0}no password" }
 }
