@@ -209,7 +209,10 @@ let package = Package(
         ),
         .testTarget(
             name: "AppShellTests",
-            dependencies: ["AppShell", "Courses", "Favourites", "Presentation", "SharedKernel", "TerminalUI", "TestSupport", .product(name: "Logging", package: "swift-log")]
+            dependencies: [
+                "AppShell", "Courses", "Favourites", "Presentation", "SharedKernel", "TerminalUI", "TestSupport",
+                .product(name: "Logging", package: "swift-log"),
+            ]
         ),
         .testTarget(name: "CatalogTests", dependencies: ["Catalog", "Presentation", "SharedKernel", "TerminalUI", "TestSupport"]),
         .testTarget(name: "CoursesTests", dependencies: ["Courses", "Presentation", "SharedKernel", "TerminalUI", "TestSupport"]),
@@ -217,7 +220,9 @@ let package = Package(
         // Hummingbird for stand-in servers that are not EduGo's (a hostile one).
         .testTarget(
             name: "EndToEndTests",
-            dependencies: ["TestSupport", .product(name: "GRDB", package: "GRDB.swift"), .product(name: "Hummingbird", package: "hummingbird")]
+            dependencies: [
+                "TestSupport", .product(name: "GRDB", package: "GRDB.swift"), .product(name: "Hummingbird", package: "hummingbird"),
+            ]
         ),
         .testTarget(name: "EduGoAPITests", dependencies: ["EduGoAPI", .product(name: "Crypto", package: "swift-crypto")]),
         .testTarget(
@@ -258,8 +263,12 @@ let package = Package(
                 .product(name: "PostgresNIO", package: "postgres-nio"),
             ]
         ),
-        .testTarget(name: "TerminalTests", dependencies: ["CNcurses", "Terminal", "TerminalUI", .product(name: "PropertyBased", package: "swift-property-based")]),
-        .testTarget(name: "TerminalUITests", dependencies: ["Presentation", "TerminalUI", "TestSupport", .product(name: "PropertyBased", package: "swift-property-based")]),
+        .testTarget(
+            name: "TerminalTests",
+            dependencies: ["CNcurses", "Terminal", "TerminalUI", .product(name: "PropertyBased", package: "swift-property-based")]),
+        .testTarget(
+            name: "TerminalUITests",
+            dependencies: ["Presentation", "TerminalUI", "TestSupport", .product(name: "PropertyBased", package: "swift-property-based")]),
     ]
 )
 

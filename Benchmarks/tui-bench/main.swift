@@ -37,7 +37,10 @@ struct Options {
             case "--no-peers": peers = false
             case "--remote": remote = true
             case "--load-postgres": loadPostgres = rest.popFirst()
-            default: throw BenchError.failed("unknown argument \(argument); use --sizes 10000,100000 --runs 15 --work DIR --tui PATH --no-peers --remote --load-postgres URL")
+            default:
+                throw BenchError.failed(
+                    "unknown argument \(argument); use --sizes 10000,100000 --runs 15 --work DIR --tui PATH --no-peers --remote --load-postgres URL"
+                )
             }
         }
     }
@@ -162,7 +165,9 @@ func measureOurs(size: Int, arguments: [String]) throws -> Figures {
     for _ in 0..<options.runs {
         let terminal = try PseudoTerminal(tui, arguments, environment: environment)
         let output = terminal.readUntilQuiet(until: loaded)
-        guard let last = output.lastByteAt, output.text.contains(loaded) else { throw BenchError.failed("the catalog never showed \(loaded)") }
+        guard let last = output.lastByteAt, output.text.contains(loaded) else {
+            throw BenchError.failed("the catalog never showed \(loaded)")
+        }
         figures.startup.append(milliseconds(last - terminal.spawnedAt))
     }
 
@@ -185,7 +190,10 @@ func measureOurs(size: Int, arguments: [String]) throws -> Figures {
             // A keystroke whose first page of results is the same as before redraws only the
             // typed character, and its frame ends before the query does: it says nothing
             // about the search, so only keystrokes that redrew results count.
-            guard bytes > 32 else { figures.unchangedKeystrokes += 1; continue }
+            guard bytes > 32 else {
+                figures.unchangedKeystrokes += 1
+                continue
+            }
             figures.search.append(time)
             figures.searchBytes.append(bytes)
         }
@@ -227,10 +235,11 @@ func filterCounts(directory: URL) async throws -> [String: String] {
     let courses = SQLiteCourseRepository(database: database)
     var counts: [String: String] = [:]
     for query in filterQueries {
-        counts[query] = switch try await courses.count(CatalogQuery.parse(query), for: learner?.id) {
-        case .exactly(let count): "\(count)"
-        case .atLeast(let count): "\(count)+"
-        }
+        counts[query] =
+            switch try await courses.count(CatalogQuery.parse(query), for: learner?.id) {
+            case .exactly(let count): "\(count)"
+            case .atLeast(let count): "\(count)+"
+            }
     }
     return counts
 }
@@ -265,7 +274,8 @@ func measureWhiptail(titles: [String]) throws -> (startup: [Double], down: [Doub
     let items = titles.enumerated().flatMap { ["\($0.offset + 1)", $0.element] }
     var result: (startup: [Double], down: [Double], downBytes: [Double]) = ([], [], [])
     for _ in 0..<options.runs {
-        let terminal = try PseudoTerminal("/usr/bin/whiptail", ["--menu", "EduGo catalog", "24", "80", "16"] + items, environment: environment)
+        let terminal = try PseudoTerminal(
+            "/usr/bin/whiptail", ["--menu", "EduGo catalog", "24", "80", "16"] + items, environment: environment)
         let output = terminal.readUntilQuiet(quiet: .milliseconds(150))
         guard let last = output.lastByteAt else { continue }
         result.startup.append(milliseconds(last - terminal.spawnedAt))
@@ -296,7 +306,8 @@ for size in options.sizes {
         let client = URL(fileURLWithPath: options.work).appendingPathComponent("remote-client-\(size)")
         try? FileManager.default.removeItem(at: client)
         let http = RemoteHTTPClient()
-        _ = try await RemoteStore(server: server.baseURL, dataDirectory: client, httpClient: http).signIn(email: "demo@edugo.dev", password: "edugo-demo")
+        _ = try await RemoteStore(server: server.baseURL, dataDirectory: client, httpClient: http).signIn(
+            email: "demo@edugo.dev", password: "edugo-demo")
         await http.shutdown()
         var remoteFigures = try measureOurs(size: size, arguments: ["--data-dir", client.path, "--server", server.baseURL.absoluteString])
         remoteFigures.filterCount = figures.filterCount
@@ -311,11 +322,15 @@ for size in options.sizes {
 @MainActor
 func line(_ label: String, _ values: (Figures) -> [Double], unit: String = "ms", of figures: [Int: Figures] = ours) {
     let cells = options.sizes.map { size in format(median(values(figures[size]!)), unit) }
-    print(label.padding(toLength: 34, withPad: " ", startingAt: 0) + cells.map { $0.padding(toLength: 14, withPad: " ", startingAt: 0) }.joined())
+    print(
+        label.padding(toLength: 34, withPad: " ", startingAt: 0)
+            + cells.map { $0.padding(toLength: 14, withPad: " ", startingAt: 0) }.joined())
 }
 
 print("")
-print("EduGo tui (median)".padding(toLength: 34, withPad: " ", startingAt: 0) + options.sizes.map { "\($0)".padding(toLength: 14, withPad: " ", startingAt: 0) }.joined())
+print(
+    "EduGo tui (median)".padding(toLength: 34, withPad: " ", startingAt: 0)
+        + options.sizes.map { "\($0)".padding(toLength: 14, withPad: " ", startingAt: 0) }.joined())
 line("start to first catalog frame", \.startup)
 line("↓ to end of frame", \.down)
 line("↓ bytes written", \.downBytes, unit: "B")
@@ -323,11 +338,13 @@ line("PgDn to end of frame", \.pageDown)
 line("PgDn bytes written", \.pageDownBytes, unit: "B")
 line("search keystroke to results", \.search)
 line("search keystroke bytes", \.searchBytes, unit: "B")
-print("search keystrokes that redrew results".padding(toLength: 34, withPad: " ", startingAt: 0)
-    + options.sizes.map { size in
-        let figures = ours[size]!
-        return "\(figures.search.count)/\(figures.search.count + figures.unchangedKeystrokes)".padding(toLength: 14, withPad: " ", startingAt: 0)
-    }.joined())
+print(
+    "search keystrokes that redrew results".padding(toLength: 34, withPad: " ", startingAt: 0)
+        + options.sizes.map { size in
+            let figures = ours[size]!
+            return "\(figures.search.count)/\(figures.search.count + figures.unchangedKeystrokes)".padding(
+                toLength: 14, withPad: " ", startingAt: 0)
+        }.joined())
 line("peak resident memory, browsing", \.peakBeforeFilters, unit: "MB")
 line("peak resident memory, + filters", \.peakMemory, unit: "MB")
 
@@ -343,13 +360,16 @@ for query in filterQueries {
         let slowest = figures.filterSlowest[query].map { "\(format($0.time)) at \"\($0.typed)\"" } ?? "—"
         return "\(format(median(times))) / \(slowest) / \(format(median(figures.filterEnd[query] ?? []))) (\(count))"
     }
-    print(("  " + query).padding(toLength: 28, withPad: " ", startingAt: 0) + cells.map { $0.padding(toLength: 60, withPad: " ", startingAt: 0) }.joined())
+    print(
+        ("  " + query).padding(toLength: 28, withPad: " ", startingAt: 0)
+            + cells.map { $0.padding(toLength: 60, withPad: " ", startingAt: 0) }.joined())
 }
 
 if options.remote {
     print("")
-    print("tui --server (median)".padding(toLength: 34, withPad: " ", startingAt: 0)
-        + options.sizes.map { "\($0)".padding(toLength: 14, withPad: " ", startingAt: 0) }.joined())
+    print(
+        "tui --server (median)".padding(toLength: 34, withPad: " ", startingAt: 0)
+            + options.sizes.map { "\($0)".padding(toLength: 14, withPad: " ", startingAt: 0) }.joined())
     line("start to first catalog frame", \.startup, of: remote)
     line("↓ to end of frame", \.down, of: remote)
     line("PgDn to end of frame", \.pageDown, of: remote)
@@ -361,7 +381,10 @@ if options.remote {
 if let first = options.sizes.first, let last = options.sizes.last, first != last {
     print("")
     print("ratio \(last) / \(first):")
-    for (label, values) in [("startup", \Figures.startup), ("↓", \.down), ("PgDn", \.pageDown), ("search", \.search), ("filter", \.filterKeystrokes), ("memory", \.peakMemory)] {
+    for (label, values) in [
+        ("startup", \Figures.startup), ("↓", \.down), ("PgDn", \.pageDown), ("search", \.search), ("filter", \.filterKeystrokes),
+        ("memory", \.peakMemory),
+    ] {
         let ratio = median(ours[last]![keyPath: values]) / median(ours[first]![keyPath: values])
         print("  \(label): \(String(format: "%.2f", ratio))×")
     }
@@ -373,15 +396,23 @@ if options.peers {
     for size in options.sizes {
         let fzf = fzfTimes[size] ?? .nan
         let search = median(ours[size]!.search)
-        print("  \(size): fzf --filter \(format(fzf)), our search keystroke \(format(search)), ratio \(String(format: "%.3f", search / fzf))")
+        print(
+            "  \(size): fzf --filter \(format(fzf)), our search keystroke \(format(search)), ratio \(String(format: "%.3f", search / fzf))")
     }
     if let first = options.sizes.first {
         let directory = URL(fileURLWithPath: options.work).appendingPathComponent("catalog-\(first)")
-        let titles = try String(contentsOf: directory.appendingPathComponent("titles.txt"), encoding: .utf8).split(separator: "\n").map(String.init)
+        let titles = try String(contentsOf: directory.appendingPathComponent("titles.txt"), encoding: .utf8).split(separator: "\n").map(
+            String.init)
         let whiptail = try measureWhiptail(titles: Array(titles.prefix(10_000)))
         let figures = ours[first]!
-        print("  whiptail --menu, \(min(10_000, titles.count)) items: start \(format(median(whiptail.startup))), ↓ \(format(median(whiptail.down))) and \(format(median(whiptail.downBytes), "B"))")
-        print("  ours at \(first): start \(format(median(figures.startup))), ↓ \(format(median(figures.down))) and \(format(median(figures.downBytes), "B"))")
-        print("  ratio ours / whiptail: start \(String(format: "%.3f", median(figures.startup) / median(whiptail.startup))), ↓ time \(String(format: "%.3f", median(figures.down) / median(whiptail.down))), ↓ bytes \(String(format: "%.3f", median(figures.downBytes) / median(whiptail.downBytes)))")
+        print(
+            "  whiptail --menu, \(min(10_000, titles.count)) items: start \(format(median(whiptail.startup))), ↓ \(format(median(whiptail.down))) and \(format(median(whiptail.downBytes), "B"))"
+        )
+        print(
+            "  ours at \(first): start \(format(median(figures.startup))), ↓ \(format(median(figures.down))) and \(format(median(figures.downBytes), "B"))"
+        )
+        print(
+            "  ratio ours / whiptail: start \(String(format: "%.3f", median(figures.startup) / median(whiptail.startup))), ↓ time \(String(format: "%.3f", median(figures.down) / median(whiptail.down))), ↓ bytes \(String(format: "%.3f", median(figures.downBytes) / median(whiptail.downBytes)))"
+        )
     }
 }

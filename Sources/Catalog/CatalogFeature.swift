@@ -65,7 +65,8 @@ public struct CatalogFeature {
 
     /// The catalog tab's root list. `onCourseSelected` is called on `Enter`.
     public func makeListScreen(onCourseSelected: @escaping @MainActor (CourseID) -> Void) -> any Screen {
-        CatalogListScreen(viewModel: CatalogListViewModel(courses: courses, learner: learner), source: source, onCourseSelected: onCourseSelected)
+        CatalogListScreen(
+            viewModel: CatalogListViewModel(courses: courses, learner: learner), source: source, onCourseSelected: onCourseSelected)
     }
 
     /// A course's page. `onOpenCourse` opens another course (`p`, the prerequisite);

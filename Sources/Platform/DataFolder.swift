@@ -4,7 +4,9 @@ import Foundation
 /// variable `variable` names, else `$XDG_DATA_HOME/<folder>`, else `~/.local/share/<folder>`.
 /// The app and the server resolve theirs alike.
 public enum DataFolder {
-    public static func resolve(option: String?, variable: String?, folder: String, environment: [String: String], home: String = NSHomeDirectory()) -> URL {
+    public static func resolve(
+        option: String?, variable: String?, folder: String, environment: [String: String], home: String = NSHomeDirectory()
+    ) -> URL {
         if let option, !option.isEmpty { return URL(fileURLWithPath: expandTilde(option, home: home)) }
         if let variable, let fromEnvironment = environment[variable], !fromEnvironment.isEmpty {
             return URL(fileURLWithPath: expandTilde(fromEnvironment, home: home))

@@ -19,13 +19,15 @@ public struct PostgresAccountStore: AccountStore {
                 logger: logger
             )
             for try await row in rows {
-                return StoredAccount(user: try PostgresProfileRepository.user(row), passwordHash: try row.makeRandomAccess()[5].decode(String.self))
+                return StoredAccount(
+                    user: try PostgresProfileRepository.user(row), passwordHash: try row.makeRandomAccess()[5].decode(String.self))
             }
             return nil
         }
     }
 
-    public func insertLearner(_ account: NewAccount, emailKey: String, passwordHash: String, createdAt: Date) async throws(AppError) -> User {
+    public func insertLearner(_ account: NewAccount, emailKey: String, passwordHash: String, createdAt: Date) async throws(AppError) -> User
+    {
         let logger = database.logger
         return try await database.transaction(.saving) { connection in
             // The unique index on email_key decides between two racing sign-ups.
@@ -167,7 +169,9 @@ extension PostgresDatabase {
             try await connection.query(
                 "INSERT INTO signing_key (id, key) VALUES (1, \(ByteBuffer(bytes: candidate))) ON CONFLICT (id) DO NOTHING", logger: logger
             )
-            for try await key in try await connection.query("SELECT key FROM signing_key WHERE id = 1", logger: logger).decode(ByteBuffer.self) {
+            for try await key in try await connection.query("SELECT key FROM signing_key WHERE id = 1", logger: logger).decode(
+                ByteBuffer.self)
+            {
                 return Array(key.readableBytesView)
             }
             throw AppError.storage(.reading, detail: "no signing key")
@@ -188,11 +192,14 @@ extension PostgresDatabase {
             try await connection.query("SELECT pg_advisory_xact_lock(\(PostgresCatalog.writeLock))", logger: logger)
             var stored: Set<CourseID> = []
             let asked = prerequisites.map(\.rawValue)
-            for try await id in try await connection.query("SELECT id FROM course WHERE id = ANY(\(asked))", logger: logger).decode(String.self) {
+            for try await id in try await connection.query("SELECT id FROM course WHERE id = ANY(\(asked))", logger: logger).decode(
+                String.self)
+            {
                 stored.insert(CourseID(id))
             }
             var chain: [CourseID: CourseID] = [:]
-            let links = try await connection.query("SELECT id, prerequisite_id FROM course WHERE prerequisite_id IS NOT NULL", logger: logger)
+            let links = try await connection.query(
+                "SELECT id, prerequisite_id FROM course WHERE prerequisite_id IS NOT NULL", logger: logger)
             for try await (id, prerequisite) in links.decode((String, String).self) { chain[CourseID(id)] = CourseID(prerequisite) }
             do { try check(stored, chain) } catch { throw AppError.storage(.saving, detail: String(describing: error)) }
             return try await PostgresCatalog.upsert(entries, in: connection, logger: logger)
@@ -210,7 +217,9 @@ public struct PostgresSignInAttempts: SignInAttemptLog {
 
     /// One transaction under a lock of the email key, so servers that take guesses at once
     /// count every one.
-    public func reserve(key: String, address: String, at date: Date, since: Date, policy: SignInPolicy) async throws(AppError) -> AttemptReservation {
+    public func reserve(key: String, address: String, at date: Date, since: Date, policy: SignInPolicy) async throws(AppError)
+        -> AttemptReservation
+    {
         let logger = database.logger
         return try await database.transaction(.saving) { connection in
             try await connection.query("SELECT pg_advisory_xact_lock(hashtextextended(\(key), 0))", logger: logger)

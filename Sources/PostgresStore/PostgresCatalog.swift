@@ -21,7 +21,8 @@ enum PostgresCatalog {
     static let writeLock = 0x6564_7567_6f00_0002
 
     /// The columns a `Course` is read from, in this order, in every query that reads courses.
-    static let columns = "id, title, instructor, category, level, duration_minutes, price_minor, currency, capacity, enrolled_count, tags, prerequisite_id, active, description, lesson_count"
+    static let columns =
+        "id, title, instructor, category, level, duration_minutes, price_minor, currency, capacity, enrolled_count, tags, prerequisite_id, active, description, lesson_count"
 
     static func qualifiedColumns(_ table: String) -> String {
         columns.split(separator: ",").map { "\(table).\($0.trimmingCharacters(in: .whitespaces))" }.joined(separator: ", ")
@@ -30,8 +31,12 @@ enum PostgresCatalog {
     /// The course in a row that starts with `columns`; a row out of `CourseLimits` is a
     /// storage failure naming the course, never a trap.
     static func course(_ row: PostgresRow) throws -> Course {
-        let (id, title, instructor, category, levelName, duration, price, currency, capacity, enrolled, tags, prerequisite, active, description, lessons) =
-            try row.decode((String, String, String, String?, String, Int, Int, String, Int?, Int, [String], String?, Bool, String, Int).self)
+        let (
+            id, title, instructor, category, levelName, duration, price, currency, capacity, enrolled, tags, prerequisite, active,
+            description, lessons
+        ) =
+            try row.decode(
+                (String, String, String, String?, String, Int, Int, String, Int?, Int, [String], String?, Bool, String, Int).self)
         guard let level = CourseLevel(rawValue: levelName) else {
             throw AppError.storage(.reading, detail: "course \(id.debugDescription): level \(levelName.debugDescription) is unknown")
         }
@@ -99,15 +104,20 @@ enum PostgresCatalog {
     /// Inserts or updates courses with their lessons, as an import does: seats already taken
     /// are never given away, ranks are placed (renumbering when no gap is left), and the
     /// terms follow. The caller's transaction holds; catalog writes take one lock in turn.
-    static func upsert(_ entries: [(course: Course, lessons: [Lesson]?)], in connection: PostgresConnection, logger: Logger) async throws -> (added: Int, updated: Int) {
+    static func upsert(_ entries: [(course: Course, lessons: [Lesson]?)], in connection: PostgresConnection, logger: Logger) async throws
+        -> (added: Int, updated: Int)
+    {
         try await connection.query("SELECT pg_advisory_xact_lock(\(writeLock))", logger: logger)
-        let size = try await connection.query("SELECT courses FROM catalog_size WHERE id = 1", logger: logger).decode(Int.self).first { _ in true } ?? 0
+        let size =
+            try await connection.query("SELECT courses FROM catalog_size WHERE id = 1", logger: logger).decode(Int.self).first { _ in true }
+            ?? 0
         // Many courses (a first load, a large file) are written in batches and the catalog
         // renumbered once; a few are each placed in a gap, moving nothing else.
         if entries.count > 200, entries.count * 20 > size {
             return try await upsertInBulk(entries, in: connection, logger: logger)
         }
-        var added = 0, updated = 0
+        var added = 0
+        var updated = 0
         for entry in entries {
             var course = entry.course
             course.lessonCount = entry.lessons?.count ?? 1
@@ -154,11 +164,13 @@ enum PostgresCatalog {
                 logger: logger
             )
             try await connection.query(
-                "INSERT INTO course_term (term, rank) SELECT unnest(\(terms)::text[]), \(rank)::bigint ON CONFLICT DO NOTHING", logger: logger
+                "INSERT INTO course_term (term, rank) SELECT unnest(\(terms)::text[]), \(rank)::bigint ON CONFLICT DO NOTHING",
+                logger: logger
             )
             // The learners' lists carry the course's rank.
             try await connection.query("UPDATE favourite SET course_rank = \(rank) WHERE course_id = \(course.id.rawValue)", logger: logger)
-            try await connection.query("UPDATE enrollment SET course_rank = \(rank) WHERE course_id = \(course.id.rawValue)", logger: logger)
+            try await connection.query(
+                "UPDATE enrollment SET course_rank = \(rank) WHERE course_id = \(course.id.rawValue)", logger: logger)
             try await connection.query("DELETE FROM lesson WHERE course_id = \(course.id.rawValue)", logger: logger)
             if let lessons = entry.lessons, !lessons.isEmpty {
                 try await connection.query(
@@ -225,7 +237,12 @@ enum PostgresCatalog {
             let ids = batch.map(\.course.id.rawValue)
             try await connection.query("DELETE FROM lesson WHERE course_id = ANY(\(ids))", logger: logger)
             let lessons: [[String: Any]] = batch.flatMap { entry in
-                (entry.lessons ?? []).enumerated().map { ["course_id": entry.course.id.rawValue, "position": $0.offset + 1, "title": $0.element.title, "minutes": $0.element.minutes] }
+                (entry.lessons ?? []).enumerated().map {
+                    [
+                        "course_id": entry.course.id.rawValue, "position": $0.offset + 1, "title": $0.element.title,
+                        "minutes": $0.element.minutes,
+                    ]
+                }
             }
             if !lessons.isEmpty {
                 try await connection.query(
@@ -290,7 +307,8 @@ enum PostgresCatalog {
             """,
             logger: logger
         )
-        try await connection.query("INSERT INTO course_term (term, rank) SELECT unnest(search_terms), sort_rank FROM course", logger: logger)
+        try await connection.query(
+            "INSERT INTO course_term (term, rank) SELECT unnest(search_terms), sort_rank FROM course", logger: logger)
         try await connection.query("ALTER TABLE course_term ADD CONSTRAINT course_term_pkey PRIMARY KEY (term, rank)", logger: logger)
         try await connection.query(
             "UPDATE favourite SET course_rank = course.sort_rank FROM course WHERE course.id = favourite.course_id AND favourite.course_rank <> course.sort_rank",

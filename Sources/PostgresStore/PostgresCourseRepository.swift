@@ -11,7 +11,9 @@ public struct PostgresCourseRepository: CourseRepository {
         self.database = database
     }
 
-    public func page(_ query: CatalogQuery, for learner: UserID?, at position: CatalogPosition, limit: Int) async throws(AppError) -> [CatalogRow] {
+    public func page(_ query: CatalogQuery, for learner: UserID?, at position: CatalogPosition, limit: Int) async throws(AppError)
+        -> [CatalogRow]
+    {
         guard !query.matchesNothing else { return [] }
         let logger = database.logger
         return try await database.read { connection in
@@ -26,7 +28,9 @@ public struct PostgresCourseRepository: CourseRepository {
     }
 
     /// One connection for both, one after the other.
-    public func countedPage(_ query: CatalogQuery, for learner: UserID?, at position: CatalogPosition, limit: Int) async throws(AppError) -> CountedPage {
+    public func countedPage(_ query: CatalogQuery, for learner: UserID?, at position: CatalogPosition, limit: Int) async throws(AppError)
+        -> CountedPage
+    {
         guard !query.matchesNothing else { return CountedPage(rows: [], total: .exactly(0)) }
         let logger = database.logger
         return try await database.read { connection in
@@ -113,7 +117,9 @@ public struct PostgresCourseRepository: CourseRepository {
 
     /// How many courses match, stopping past the query's limit as the embedded store does;
     /// a count that does not depend on the learner is kept until the catalog changes.
-    private func count(_ query: CatalogQuery, for learner: UserID?, in connection: PostgresConnection, logger: Logger) async throws -> CatalogCount {
+    private func count(_ query: CatalogQuery, for learner: UserID?, in connection: PostgresConnection, logger: Logger) async throws
+        -> CatalogCount
+    {
         if query.isEverything {
             let rows = try await connection.query("SELECT courses FROM catalog_size WHERE id = 1", logger: logger)
             for try await courses in rows.decode(Int.self) { return .exactly(courses) }
@@ -123,7 +129,9 @@ public struct PostgresCourseRepository: CourseRepository {
         // Read before counting: a change after it moves the revision, and the count kept
         // under this one is simply not used again.
         var revision: Int64 = 0
-        for try await value in try await connection.query("SELECT revision FROM catalog_revision WHERE id = 1", logger: logger).decode(Int64.self) {
+        for try await value in try await connection.query("SELECT revision FROM catalog_revision WHERE id = 1", logger: logger).decode(
+            Int64.self)
+        {
             revision = value
         }
         if let kept = matchCounts.count(of: query, at: revision) { return kept }
@@ -132,7 +140,9 @@ public struct PostgresCourseRepository: CourseRepository {
         return count
     }
 
-    private static func countMatches(_ query: CatalogQuery, for learner: UserID?, in connection: PostgresConnection, logger: Logger) async throws -> CatalogCount {
+    private static func countMatches(_ query: CatalogQuery, for learner: UserID?, in connection: PostgresConnection, logger: Logger)
+        async throws -> CatalogCount
+    {
         let limit = query.countLimit
         var selection = Selection(query, learner: learner, bound: nil, descending: false)
         // Words and facets only: the term index alone answers (an index-only scan), no course
@@ -143,7 +153,9 @@ public struct PostgresCourseRepository: CourseRepository {
             LIMIT \(selection.bind(Int64(limit + 1)))) AS matches
             """
         var count = 0
-        for try await counted in try await connection.query(PostgresQuery(unsafeSQL: sql, binds: selection.binds), logger: logger).decode(Int.self) {
+        for try await counted in try await connection.query(PostgresQuery(unsafeSQL: sql, binds: selection.binds), logger: logger).decode(
+            Int.self)
+        {
             count = counted
         }
         return count > limit ? .atLeast(limit) : .exactly(count)
@@ -176,7 +188,9 @@ public struct PostgresCourseRepository: CourseRepository {
                 }
                 rank = "mine.course_rank"
                 if query.isFavourite, query.isEnrolled {
-                    conditions.append("EXISTS (SELECT 1 FROM enrollment AS taken WHERE taken.user_id = \(bind(learnerID)) AND taken.course_id = course.id AND taken.status <> 'dropped')")
+                    conditions.append(
+                        "EXISTS (SELECT 1 FROM enrollment AS taken WHERE taken.user_id = \(bind(learnerID)) AND taken.course_id = course.id AND taken.status <> 'dropped')"
+                    )
                 }
             } else if !terms.isEmpty {
                 // The first term is walked in rank order; the others are checked by key.
@@ -191,10 +205,12 @@ public struct PostgresCourseRepository: CourseRepository {
                 // A probe of the index per row walked (OFFSET 0 keeps the planner from making it
                 // a merge join, which reads the whole of a long list such as a level's to find
                 // the few courses of a short one: 3 ms against 0.2 ms at 100 k).
-                conditions.append("EXISTS (SELECT 1 FROM course_term AS other WHERE other.term = \(bind(term)) AND other.rank = \(rank) OFFSET 0)")
+                conditions.append(
+                    "EXISTS (SELECT 1 FROM course_term AS other WHERE other.term = \(bind(term)) AND other.rank = \(rank) OFFSET 0)")
             }
             if query.isOpen {
-                conditions.append("""
+                conditions.append(
+                    """
                     course.active AND (course.capacity IS NULL OR course.enrolled_count < course.capacity)
                     AND course.enrolled_count < \(CourseLimits.seats.upperBound)
                     AND (course.prerequisite_id IS NULL

@@ -43,7 +43,7 @@ public final class PostgresDatabase: Sendable {
 
     static func configuration(_ text: String) throws(PostgresURLError) -> PostgresClient.Configuration {
         guard let url = URLComponents(string: text), ["postgres", "postgresql"].contains(url.scheme ?? ""),
-              let host = url.host, !host.isEmpty, let user = url.user, !user.isEmpty
+            let host = url.host, !host.isEmpty, let user = url.user, !user.isEmpty
         else { throw PostgresURLError(url: Self.redacted(text)) }
         let database = url.path.hasPrefix("/") ? String(url.path.dropFirst()) : url.path
         let mode = url.queryItems?.first { $0.name == "sslmode" }?.value ?? "disable"

@@ -20,7 +20,8 @@ public struct PostgresEnrollmentRepository: EnrollmentRepository, EnrollmentTran
         return try await database.transaction(.saving) { connection in
             let write = try change.decide(try await Self.facts(for: change, in: connection, logger: logger))
             try await Self.apply(write, in: connection, logger: logger)
-            guard let stored = try await Self.enrollment(userID: change.userID, courseID: change.courseID, in: connection, logger: logger) else {
+            guard let stored = try await Self.enrollment(userID: change.userID, courseID: change.courseID, in: connection, logger: logger)
+            else {
                 throw AppError.storage(.saving, detail: "enrollment vanished inside its own transaction")
             }
             return stored
@@ -30,16 +31,22 @@ public struct PostgresEnrollmentRepository: EnrollmentRepository, EnrollmentTran
     /// Joining or leaving locks the course's row (`FOR UPDATE`), so two changes of its seats,
     /// from any server, take turns and the last seat goes once; marking a lesson locks the
     /// learner's enrollment row, so two marks of one enrollment take turns.
-    private static func facts(for change: some EnrollmentChange, in connection: PostgresConnection, logger: Logger) async throws -> EnrollmentFacts? {
+    private static func facts(for change: some EnrollmentChange, in connection: PostgresConnection, logger: Logger) async throws
+        -> EnrollmentFacts?
+    {
         let seats = change.access == .seats
         guard let course = try await PostgresCourseRepository.course(change.courseID, locking: seats, in: connection, logger: logger) else {
             return nil
         }
-        let enrollment = try await Self.enrollment(userID: change.userID, courseID: course.id, locking: !seats, in: connection, logger: logger)
+        let enrollment = try await Self.enrollment(
+            userID: change.userID, courseID: course.id, locking: !seats, in: connection, logger: logger)
         var facts = EnrollmentFacts(course: course, enrollment: enrollment)
         if seats, let prerequisiteID = course.prerequisiteID,
-           let required = try await PostgresCourseRepository.course(prerequisiteID, in: connection, logger: logger) {
-            facts.prerequisite = (required, try await Self.enrollment(userID: change.userID, courseID: prerequisiteID, in: connection, logger: logger))
+            let required = try await PostgresCourseRepository.course(prerequisiteID, in: connection, logger: logger)
+        {
+            facts.prerequisite = (
+                required, try await Self.enrollment(userID: change.userID, courseID: prerequisiteID, in: connection, logger: logger)
+            )
         }
         return facts
     }
@@ -57,7 +64,8 @@ public struct PostgresEnrollmentRepository: EnrollmentRepository, EnrollmentTran
             try await takeSeat(courseID, in: connection, logger: logger)
         case .rejoin(let id, let courseID, let at):
             try await connection.query(
-                "UPDATE enrollment SET status = 'active', completed_at = NULL, enrolled_at = \(at) WHERE id = \(id.rawValue)", logger: logger
+                "UPDATE enrollment SET status = 'active', completed_at = NULL, enrolled_at = \(at) WHERE id = \(id.rawValue)",
+                logger: logger
             )
             try await connection.query("DELETE FROM lesson_progress WHERE enrollment_id = \(id.rawValue)", logger: logger)
             try await takeSeat(courseID, in: connection, logger: logger)
@@ -130,7 +138,8 @@ public struct PostgresEnrollmentRepository: EnrollmentRepository, EnrollmentTran
 
     // MARK: - Rows
 
-    static let enrollmentColumns = "enrollment.id, enrollment.user_id, enrollment.course_id, enrollment.enrolled_at, enrollment.status, enrollment.completed_at"
+    static let enrollmentColumns =
+        "enrollment.id, enrollment.user_id, enrollment.course_id, enrollment.enrolled_at, enrollment.status, enrollment.completed_at"
 
     /// The learner's enrollment in a course with its lessons done.
     static func enrollment(

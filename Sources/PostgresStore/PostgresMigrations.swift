@@ -35,7 +35,8 @@ extension PostgresDatabase {
                 logger: self.logger
             )
             var applied: Set<Int> = []
-            for try await version in try await connection.query("SELECT version FROM schema_version", logger: self.logger).decode(Int.self) {
+            for try await version in try await connection.query("SELECT version FROM schema_version", logger: self.logger).decode(Int.self)
+            {
                 applied.insert(version)
             }
             for migration in Self.migrations where !applied.contains(migration.version) {
@@ -103,7 +104,9 @@ extension PostgresDatabase {
         Migration(version: 5) { connection, _, logger in
             try await connection.query("ALTER TABLE learner ADD COLUMN email_key text COLLATE \"C\"", logger: logger)
             var accounts: [(Int64, String)] = []
-            for try await row in try await connection.query("SELECT id, email FROM learner ORDER BY id", logger: logger).decode((Int64, String).self) {
+            for try await row in try await connection.query("SELECT id, email FROM learner ORDER BY id", logger: logger).decode(
+                (Int64, String).self)
+            {
                 accounts.append(row)
             }
             var taken: Set<String> = []

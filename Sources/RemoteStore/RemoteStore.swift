@@ -64,7 +64,9 @@ public struct RemoteStore: Sendable {
         logger: Logger = Logger(label: "edugo.remote", factory: { _ in SwiftLogNoOpLogHandler() }),
         now: @escaping @Sendable () -> Date = Date.init
     ) {
-        self.init(server: server, dataDirectory: dataDirectory, httpClient: httpClient, timeLimit: timeLimit, logger: logger, now: now, nextToTransport: [])
+        self.init(
+            server: server, dataDirectory: dataDirectory, httpClient: httpClient, timeLimit: timeLimit, logger: logger, now: now,
+            nextToTransport: [])
     }
 
     /// `nextToTransport`: middlewares that see each answer as the transport gives it, before
@@ -77,7 +79,9 @@ public struct RemoteStore: Sendable {
         let seconds = timeLimit.components.seconds
         let transport = AsyncHTTPClientTransport(configuration: .init(client: httpClient.client, timeout: .seconds(max(1, seconds))))
         // The server writes dates as ISO 8601 without fractions, as the generated default reads them.
-        let client = Client(serverURL: server, transport: transport, middlewares: [BearerMiddleware(), FailureMiddleware(), BodyLimitMiddleware()] + nextToTransport)
+        let client = Client(
+            serverURL: server, transport: transport,
+            middlewares: [BearerMiddleware(), FailureMiddleware(), BodyLimitMiddleware()] + nextToTransport)
         let (events, continuation) = AsyncStream.makeStream(of: RemoteEvent.self, bufferingPolicy: .bufferingNewest(8))
         self.events = events
         let host = server.host.map { host in server.port.map { "\(host):\($0)" } ?? host } ?? server.absoluteString
@@ -136,7 +140,9 @@ public struct RemoteStore: Sendable {
     }
 
     /// A call as the learner `userID`, with their access token (renewed as needed).
-    func authorized<T: Sendable>(as userID: UserID, _ operation: @escaping @Sendable (Client) async throws -> T) async throws(RemoteFailure) -> T {
+    func authorized<T: Sendable>(as userID: UserID, _ operation: @escaping @Sendable (Client) async throws -> T) async throws(RemoteFailure)
+        -> T
+    {
         try await session.authorized(as: userID) { () async throws(RemoteFailure) -> T in try await requests.send(operation) }
     }
 }
@@ -192,7 +198,9 @@ struct APIRequests: Sendable {
     let logger: Logger
     let reachability: Reachability
 
-    func send<T: Sendable>(within limit: Duration? = nil, _ operation: @escaping @Sendable (Client) async throws -> T) async throws(RemoteFailure) -> T {
+    func send<T: Sendable>(within limit: Duration? = nil, _ operation: @escaping @Sendable (Client) async throws -> T)
+        async throws(RemoteFailure) -> T
+    {
         let client = self.client
         do {
             let value = try await limited(to: limit) { try await operation(client) }
@@ -203,7 +211,8 @@ struct APIRequests: Sendable {
             await reachability.note(failure)
             switch failure {
             case .unreachable(let detail): logger.warning("server \(host) unusable", metadata: ["detail": "\(detail)"])
-            case .api(let status, _, _, _) where status >= 500: logger.warning("server error", metadata: ["detail": "\(failure.technicalDetail)"])
+            case .api(let status, _, _, _) where status >= 500:
+                logger.warning("server error", metadata: ["detail": "\(failure.technicalDetail)"])
             default: break
             }
             throw failure
@@ -248,13 +257,16 @@ public struct RemoteHTTPClient: Sendable {
 // MARK: - CourseRepository
 
 extension RemoteStore: CourseRepository {
-    public func page(_ query: CatalogQuery, for learner: UserID?, at position: CatalogPosition, limit: Int) async throws(AppError) -> [CatalogRow] {
+    public func page(_ query: CatalogQuery, for learner: UserID?, at position: CatalogPosition, limit: Int) async throws(AppError)
+        -> [CatalogRow]
+    {
         guard !query.matchesNothing, limit > 0 else { return [] }
         var rows: [CatalogRow] = []
-        let forward = switch position {
-        case .first, .after: true
-        case .last, .before: false
-        }
+        let forward =
+            switch position {
+            case .first, .after: true
+            case .last, .before: false
+            }
         // The API gives at most 100 a page; a longer page is read in steps. A refused course
         // leaves a gap that the next step fills; a server that sends little but refused
         // courses is asked a few steps more, not without end (the list then ends early).
@@ -301,15 +313,19 @@ extension RemoteStore: CourseRepository {
     /// The largest catalog count taken from a server.
     static let largestCount = Int(Int32.max)
 
-    private func coursePage(_ query: CatalogQuery, for learner: UserID?, at position: CatalogPosition, limit: Int) async throws(AppError) -> Components.Schemas.CoursePage {
+    private func coursePage(_ query: CatalogQuery, for learner: UserID?, at position: CatalogPosition, limit: Int) async throws(AppError)
+        -> Components.Schemas.CoursePage
+    {
         let text = query.understoodText
-        let (after, before): (String?, String?) = switch position {
-        case .first: (nil, nil)
-        case .last: (nil, CatalogKey.pastEveryPageKey)
-        case .after(let key): (key.pageKey, nil)
-        case .before(let key): (nil, key.pageKey)
-        }
-        let request = Operations.ListCourses.Input.Query(query: text.isEmpty ? nil : text, after: after, before: before, limit: Int64(limit))
+        let (after, before): (String?, String?) =
+            switch position {
+            case .first: (nil, nil)
+            case .last: (nil, CatalogKey.pastEveryPageKey)
+            case .after(let key): (key.pageKey, nil)
+            case .before(let key): (nil, key.pageKey)
+            }
+        let request = Operations.ListCourses.Input.Query(
+            query: text.isEmpty ? nil : text, after: after, before: before, limit: Int64(limit))
         let operation: @Sendable (Client) async throws -> Components.Schemas.CoursePage = { client in
             try await client.listCourses(query: request).ok.body.json
         }
@@ -444,7 +460,8 @@ extension RemoteStore: FavouritesRepository {
 
     public func favourites(userID: UserID) async throws(AppError) -> [Course] {
         do {
-            return try await authorized(as: userID) { client in try await client.listFavourites().ok.body.json }.courses.compactMap(accepted)
+            return try await authorized(as: userID) { client in try await client.listFavourites().ok.body.json }.courses.compactMap(
+                accepted)
         } catch {
             throw error.appError
         }
@@ -464,7 +481,8 @@ extension RemoteStore: ProfileRepository {
 
     public func updateName(userID: UserID, to name: String) async throws(AppError) -> User {
         do {
-            return User(try await authorized(as: userID) { client in try await client.updateMe(body: .json(.init(name: name))).ok.body.json })
+            return User(
+                try await authorized(as: userID) { client in try await client.updateMe(body: .json(.init(name: name))).ok.body.json })
         } catch {
             if case .api(_, .invalidName?, _, _) = error {
                 // The server's rules are the app's: the same check names the reason here.
@@ -486,7 +504,9 @@ extension RemoteStore: SessionRepository {
     public func signIn(email: String, password: String) async throws(AppError) -> User {
         let started: Components.Schemas.Session
         do {
-            started = try await open { client in try await client.signIn(body: .json(.init(email: email, password: password))).created.body.json }
+            started = try await open { client in
+                try await client.signIn(body: .json(.init(email: email, password: password))).created.body.json
+            }
         } catch {
             throw error.appError
         }
@@ -500,7 +520,9 @@ extension RemoteStore: SessionRepository {
                 try await client.createAccount(body: .json(.init(name: name, email: email, password: password))).created.body.json
             }
         } catch {
-            if case .api(_, .invalidName?, let message, _) = error { throw .invalidAccount(AccountRejection(field: .name, message: message)) }
+            if case .api(_, .invalidName?, let message, _) = error {
+                throw .invalidAccount(AccountRejection(field: .name, message: message))
+            }
             throw error.appError
         }
         return try await session.adopt(started)

@@ -53,7 +53,8 @@ public enum EduGoServer {
 
         guard let url = configuration.databaseURL else {
             let database = try AppDatabase.open(directory: configuration.dataDirectory)
-            let stores = try PlatformStores.sqlite(database, dataDirectory: configuration.dataDirectory, passwordHasher: PasswordHasher(), now: Date.init)
+            let stores = try PlatformStores.sqlite(
+                database, dataDirectory: configuration.dataDirectory, passwordHasher: PasswordHasher(), now: Date.init)
             try await serve(stores: stores, configuration: configuration, logger: logger, onListening: listening)
             return
         }
@@ -107,7 +108,8 @@ extension EduGoServer {
         logger: Logger, operationMiddlewares: [any ServerMiddleware] = [AuthorizationMiddleware()],
         onListening: @escaping @Sendable (Int) -> Void
     ) async throws -> some Service {
-        let tokens = await TokenService(signingKey: stores.signingKey, refreshTokens: stores.refreshTokens, accessTokenTTL: accessTokenTTL, now: now)
+        let tokens = await TokenService(
+            signingKey: stores.signingKey, refreshTokens: stores.refreshTokens, accessTokenTTL: accessTokenTTL, now: now)
         let handler = EduGoAPIHandler(
             courses: stores.courses,
             enrollments: stores.enrollments,
@@ -136,10 +138,13 @@ extension EduGoServer {
         return Application(
             router: router,
             server: HTTPServerBuilder { responder in
-                HTTP1KeepAliveChannel(http1: HTTP1Channel(responder: responder, configuration: .init(
-                    additionalChannelHandlers: [ConnectionLimit(counts: connections)],
-                    idleTimeout: .milliseconds(Int64(limits.connectionTimeout / .milliseconds(1)))
-                )))
+                HTTP1KeepAliveChannel(
+                    http1: HTTP1Channel(
+                        responder: responder,
+                        configuration: .init(
+                            additionalChannelHandlers: [ConnectionLimit(counts: connections)],
+                            idleTimeout: .milliseconds(Int64(limits.connectionTimeout / .milliseconds(1)))
+                        )))
             },
             configuration: .init(
                 address: .hostname(host, port: port), serverName: nil,
@@ -188,14 +193,18 @@ public enum ServerCourseImport {
                     try courses.checkPrerequisites(stored: stored)
                     try courses.checkCycles { chain[$0] }
                 }
-                print(PrintableText.sanitize("Imported \(path) into \(PostgresDatabase.redacted(databaseURL)): \(summary.added) added, \(summary.updated) updated"))
+                print(
+                    PrintableText.sanitize(
+                        "Imported \(path) into \(PostgresDatabase.redacted(databaseURL)): \(summary.added) added, \(summary.updated) updated"
+                    ))
                 return 0
             } catch {
-                let reason: String = switch error as? AppError {
-                case .storage(_, let detail)?: detail
-                case let other?: other.userMessage
-                case nil: String(describing: error)
-                }
+                let reason: String =
+                    switch error as? AppError {
+                    case .storage(_, let detail)?: detail
+                    case let other?: other.userMessage
+                    case nil: String(describing: error)
+                    }
                 return fail("cannot import \(path), nothing was changed: \(reason)")
             }
         }

@@ -137,7 +137,9 @@ public struct InputDecoder: Sendable {
         }
         if bytes[index] == UInt8(ascii: "[") {
             guard index + 1 < bytes.count else { return final ? .event(nil, used: bytes.count - start) : .needMore }
-            let console: [UInt8: Key] = [0x41: .function(1), 0x42: .function(2), 0x43: .function(3), 0x44: .function(4), 0x45: .function(5)]
+            let console: [UInt8: Key] = [
+                0x41: .function(1), 0x42: .function(2), 0x43: .function(3), 0x44: .function(4), 0x45: .function(5),
+            ]
             return .event(console[bytes[index + 1]].map(InputEvent.key), used: index + 2 - start)
         }
         while index < bytes.count {

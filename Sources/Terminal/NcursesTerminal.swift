@@ -35,7 +35,8 @@ public final class NcursesTerminal {
 
         // newterm, unlike initscr, reports an unknown terminal type instead of exiting.
         guard let input = fdopen(STDIN_FILENO, "r"), let output = fdopen(STDOUT_FILENO, "w"),
-              let screen = newterm(type, output, input) else {
+            let screen = newterm(type, output, input)
+        else {
             throw .unsupportedTerminal(type)
         }
         set_term(screen)

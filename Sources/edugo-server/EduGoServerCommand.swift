@@ -31,7 +31,9 @@ struct EduGoServerCommand: AsyncParsableCommand {
 
     @Option(
         name: .customLong("database"),
-        help: ArgumentHelp("PostgreSQL instead of SQLite: several servers on one database are one platform.", valueName: "postgres://USER:PASS@HOST:PORT/DB")
+        help: ArgumentHelp(
+            "PostgreSQL instead of SQLite: several servers on one database are one platform.",
+            valueName: "postgres://USER:PASS@HOST:PORT/DB")
     )
     var database: String?
 
@@ -43,7 +45,8 @@ struct EduGoServerCommand: AsyncParsableCommand {
 
     @Option(
         name: .customLong("rate-limit"),
-        help: ArgumentHelp("Requests a minute from one client address to sign-in, account creation and refresh; 0 is no limit.", valueName: "n")
+        help: ArgumentHelp(
+            "Requests a minute from one client address to sign-in, account creation and refresh; 0 is no limit.", valueName: "n")
     )
     var rateLimit = ServerLimits().requestsPerMinute
 

@@ -72,7 +72,7 @@ struct TUI: AsyncParsableCommand {
         var trimmed = text.trimmingCharacters(in: .whitespaces)
         while trimmed.hasSuffix("/") { trimmed.removeLast() }
         guard let url = URL(string: trimmed), let scheme = url.scheme?.lowercased(), ["http", "https"].contains(scheme),
-              let host = url.host, !host.isEmpty, url.query == nil, url.fragment == nil
+            let host = url.host, !host.isEmpty, url.query == nil, url.fragment == nil
         else { throw ValidationError("--server needs an http:// or https:// address, e.g. http://127.0.0.1:8080 (got \"\(text)\")") }
         return url
     }

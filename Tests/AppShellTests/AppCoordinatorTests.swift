@@ -1,8 +1,9 @@
-@testable import AppShell
 import SharedKernel
-import Testing
-import TestSupport
 import TerminalUI
+import TestSupport
+import Testing
+
+@testable import AppShell
 
 /// A screen that records what the coordinator tells it.
 @MainActor

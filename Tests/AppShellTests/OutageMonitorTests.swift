@@ -1,7 +1,8 @@
-@testable import AppShell
 import Synchronization
-import Testing
 import TestSupport
+import Testing
+
+@testable import AppShell
 
 @Suite("Outages: tries again by itself, says when, recovers once")
 @MainActor

@@ -1,11 +1,12 @@
-@testable import AppShell
 import Courses
 import Favourites
 import Foundation
 import SharedKernel
-import Testing
-import TestSupport
 import TerminalUI
+import TestSupport
+import Testing
+
+@testable import AppShell
 
 @Suite("Session flow: the server ends a session, answers again; a learner's lists read again")
 @MainActor
@@ -113,7 +114,8 @@ final class SessionFlowTests {
 
     // MARK: - Helpers
 
-    static let signInKeys = ShellControllerTests.keys("demo@edugo.dev") + [.key(.tab)] + ShellControllerTests.keys("edugo-demo") + [.key(.enter)]
+    static let signInKeys =
+        ShellControllerTests.keys("demo@edugo.dev") + [.key(.tab)] + ShellControllerTests.keys("edugo-demo") + [.key(.enter)]
 
     enum MyCoursesTexts {
         static let empty = "You are not enrolled in any course yet"
@@ -141,7 +143,8 @@ final class SessionFlowTests {
     }
 
     private func makeScope(_ store: InMemoryStore) -> LearnerScope {
-        let scope = LearnerScope(user: .demo, ports: ShellControllerTests.ports(store), session: SessionState(), report: { _ in }, onLoggedOut: {})
+        let scope = LearnerScope(
+            user: .demo, ports: ShellControllerTests.ports(store), session: SessionState(), report: { _ in }, onLoggedOut: {})
         leaks.track(scope)
         leaks.track(scope.coordinator)
         return scope

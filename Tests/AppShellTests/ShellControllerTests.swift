@@ -1,12 +1,13 @@
 import Foundation
-@testable import AppShell
 import Logging
 import Presentation
 import SharedKernel
 import Synchronization
-import Testing
-import TestSupport
 import TerminalUI
+import TestSupport
+import Testing
+
+@testable import AppShell
 
 @Suite("Shell: one input queue, the frame and the global keys")
 @MainActor
@@ -146,10 +147,12 @@ final class ShellControllerTests {
         #expect(quits == 1)
     }
 
-    @Test("number keys, Tab and a click on a tab switch tabs", arguments: [
-        (InputEvent.char("2"), AppTab.myCourses), (.char("3"), .favourites), (.char("4"), .profile),
-        (.key(.tab), .myCourses), (.key(.backTab), .profile), (.mouse(.click(x: 40, y: 0)), .favourites),
-    ])
+    @Test(
+        "number keys, Tab and a click on a tab switch tabs",
+        arguments: [
+            (InputEvent.char("2"), AppTab.myCourses), (.char("3"), .favourites), (.char("4"), .profile),
+            (.key(.tab), .myCourses), (.key(.backTab), .profile), (.mouse(.click(x: 40, y: 0)), .favourites),
+        ])
     func switchTabs(event: InputEvent, tab: AppTab) async {
         let (sut, _) = await makeSignedIn()
 
@@ -315,7 +318,9 @@ final class ShellControllerTests {
         sut.enqueue([.char("q")])
         await sut.settle()
 
-        #expect(canvas.lines.filter { !$0.isEmpty }.map { $0.trimmingCharacters(in: .whitespaces) }.joined(separator: " ") == "Terminal too small: need 60×16, have 40×10")
+        #expect(
+            canvas.lines.filter { !$0.isEmpty }.map { $0.trimmingCharacters(in: .whitespaces) }.joined(separator: " ")
+                == "Terminal too small: need 60×16, have 40×10")
         #expect(quits == 1)
     }
 
@@ -323,7 +328,10 @@ final class ShellControllerTests {
     func manual() {
         let text = EduGoApp.keysManual
 
-        for heading in ["EVERYWHERE", "CATALOG (TAB 1)", "COURSE PAGE", "MY COURSES (TAB 2)", "FAVOURITES (TAB 3)", "PROFILE (TAB 4)", "SIGN-IN SCREEN", "MARKS"] {
+        for heading in [
+            "EVERYWHERE", "CATALOG (TAB 1)", "COURSE PAGE", "MY COURSES (TAB 2)", "FAVOURITES (TAB 3)", "PROFILE (TAB 4)", "SIGN-IN SCREEN",
+            "MARKS",
+        ] {
             #expect(text.contains(heading), "\(heading)")
         }
         #expect(text.contains("Space"))
@@ -376,7 +384,8 @@ struct InstrumentedPortsTests {
     @Test("--offline leaves signing in and out working, so a learner can always leave")
     func offlineSessions() async throws {
         let store = InMemoryStore()
-        let ports = ShellControllerTests.ports(store).instrumented(conditions: DevelopmentConditions(offline: true), logger: LogRecorder().logger)
+        let ports = ShellControllerTests.ports(store).instrumented(
+            conditions: DevelopmentConditions(offline: true), logger: LogRecorder().logger)
 
         let user = try await ports.sessions.signIn(email: "demo@edugo.dev", password: "edugo-demo")
         try await ports.sessions.signOut(userID: user.id)

@@ -1,5 +1,5 @@
-import Foundation
 import Catalog
+import Foundation
 import Presentation
 import SharedKernel
 import TerminalUI
@@ -79,7 +79,11 @@ final class LearnerStub {
                     let gate = self.gate
                     return Task { [self] in
                         await gate?.wait()
-                        if done { enrollments[course.id]?.lessonsDone.remove(number) } else { enrollments[course.id]?.lessonsDone.insert(number) }
+                        if done {
+                            enrollments[course.id]?.lessonsDone.remove(number)
+                        } else {
+                            enrollments[course.id]?.lessonsDone.insert(number)
+                        }
                         reported.append(.error(lessonFailure))
                     }
                 }

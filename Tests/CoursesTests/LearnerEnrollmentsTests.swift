@@ -1,10 +1,11 @@
-@testable import Courses
 import Foundation
 import Presentation
 import SharedKernel
-import Testing
-import TestSupport
 import TerminalUI
+import TestSupport
+import Testing
+
+@testable import Courses
 
 @Suite("The learner's enrollments")
 @MainActor
@@ -22,11 +23,13 @@ final class LearnerEnrollmentsTests {
     nonisolated static let base = Course.fixture(id: "base", title: "Base Course")
     nonisolated static let next = Course.fixture(id: "next", title: "Next Course", prerequisiteID: "base")
 
-    @Test("a refusal the rules know is said at once and nothing is written", arguments: [
-        (closed, nil, "Closed Course is not open for enrollment"),
-        (full, nil, "Full Course is full"),
-        (next, base, "Complete Base Course first"),
-    ] as [(Course, Course?, String)])
+    @Test(
+        "a refusal the rules know is said at once and nothing is written",
+        arguments: [
+            (closed, nil, "Closed Course is not open for enrollment"),
+            (full, nil, "Full Course is full"),
+            (next, base, "Complete Base Course first"),
+        ] as [(Course, Course?, String)])
     func refusedAtOnce(course: Course, prerequisite: Course?, message: String) async {
         let (sut, store, reports) = await makeSUT()
 
@@ -144,7 +147,8 @@ final class LearnerEnrollmentsTests {
 
     private func makeSUT(enrolledIn courses: [Course] = []) async -> (LearnerEnrollments, InMemoryStore, Reports) {
         let store = InMemoryStore(courses: [Self.open, Self.full, Self.closed, Self.base, Self.next])
-        await store.setLessons([Lesson(title: "One", minutes: 10), Lesson(title: "Two", minutes: 10), Lesson(title: "Three", minutes: 10)], of: "open")
+        await store.setLessons(
+            [Lesson(title: "One", minutes: 10), Lesson(title: "Two", minutes: 10), Lesson(title: "Three", minutes: 10)], of: "open")
         for (index, course) in courses.enumerated() {
             await store.addEnrollment(.fixture(id: Int64(index + 1), courseID: course.id))
         }

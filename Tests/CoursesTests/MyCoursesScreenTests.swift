@@ -1,10 +1,11 @@
-@testable import Courses
 import Foundation
 import Presentation
 import SharedKernel
-import Testing
-import TestSupport
 import TerminalUI
+import TestSupport
+import Testing
+
+@testable import Courses
 
 @Suite("My courses")
 @MainActor
@@ -26,13 +27,14 @@ final class MyCoursesScreenTests {
 
         let lines = draw(sut).lines
 
-        #expect(Array(lines[1...5]) == [
-            " My courses  3 enrolled                                                     1/3",
-            "    Title                   Progress         Status                Enrolled",
-            "    Swift Fundamentals      ███░░░░░░░  37%  In progress           22 Nov 2025",
-            "    Docker Essentials       ░░░░░░░░░░   0%  Not started           22 Nov 2025",
-            "    The Linux Command Line  ██████████ 100%  Completed 2 Jan 2026  22 Nov 2025",
-        ])
+        #expect(
+            Array(lines[1...5]) == [
+                " My courses  3 enrolled                                                     1/3",
+                "    Title                   Progress         Status                Enrolled",
+                "    Swift Fundamentals      ███░░░░░░░  37%  In progress           22 Nov 2025",
+                "    Docker Essentials       ░░░░░░░░░░   0%  Not started           22 Nov 2025",
+                "    The Linux Command Line  ██████████ 100%  Completed 2 Jan 2026  22 Nov 2025",
+            ])
     }
 
     @Test("at 60 columns the enrolment date goes first, then the status drops its date")
@@ -41,12 +43,13 @@ final class MyCoursesScreenTests {
 
         let lines = draw(sut, width: 60).lines
 
-        #expect(Array(lines[2...5]) == [
-            "    Title                   Progress         Status",
-            "    Swift Fundamentals      ███░░░░░░░  37%  In progress",
-            "    Docker Essentials       ░░░░░░░░░░   0%  Not started",
-            "    The Linux Command Line  ██████████ 100%  Completed",
-        ])
+        #expect(
+            Array(lines[2...5]) == [
+                "    Title                   Progress         Status",
+                "    Swift Fundamentals      ███░░░░░░░  37%  In progress",
+                "    Docker Essentials       ░░░░░░░░░░   0%  Not started",
+                "    The Linux Command Line  ██████████ 100%  Completed",
+            ])
     }
 
     @Test("nothing enrolled says so and what to do next")
@@ -129,10 +132,12 @@ final class MyCoursesScreenTests {
     // MARK: - Helpers
 
     static let enrolled: [Enrollment] = [
-        Enrollment(id: EnrollmentID(1), userID: User.demo.id, courseID: "linux", enrolledAt: day(2025, 11, 22, hour: 9),
-                   status: .completed, lessonsDone: [1, 2, 3, 4, 5], completedAt: day(2026, 1, 2)),
+        Enrollment(
+            id: EnrollmentID(1), userID: User.demo.id, courseID: "linux", enrolledAt: day(2025, 11, 22, hour: 9),
+            status: .completed, lessonsDone: [1, 2, 3, 4, 5], completedAt: day(2026, 1, 2)),
         Enrollment(id: EnrollmentID(2), userID: User.demo.id, courseID: "docker", enrolledAt: day(2025, 11, 22, hour: 10)),
-        Enrollment(id: EnrollmentID(3), userID: User.demo.id, courseID: "swift", enrolledAt: day(2025, 11, 22, hour: 11), lessonsDone: [1, 2, 3]),
+        Enrollment(
+            id: EnrollmentID(3), userID: User.demo.id, courseID: "swift", enrolledAt: day(2025, 11, 22, hour: 11), lessonsDone: [1, 2, 3]),
     ]
 
     static func day(_ year: Int, _ month: Int, _ day: Int, hour: Int = 12) -> Date {

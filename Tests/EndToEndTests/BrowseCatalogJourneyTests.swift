@@ -1,6 +1,6 @@
 import Foundation
-import Testing
 import TestSupport
+import Testing
 
 extension EndToEnd {
     /// SPEC's first journey with the real binary in tmux at 80×24 and a fresh data directory.
@@ -137,7 +137,10 @@ extension EndToEnd {
             let result = try runTUI(["--help"])
 
             #expect(result.status == 0)
-            for needle in ["--data-dir", "--latency", "--offline", "--log-level", "Ctrl-C", "Enter", "PgUp", "search", "favourite", "unenroll", "log out", "demo@edugo.dev"] {
+            for needle in [
+                "--data-dir", "--latency", "--offline", "--log-level", "Ctrl-C", "Enter", "PgUp", "search", "favourite", "unenroll",
+                "log out", "demo@edugo.dev",
+            ] {
                 #expect(result.output.contains(needle), "help lacks \(needle)")
             }
         }
@@ -148,22 +151,32 @@ extension EndToEnd {
             defer { directory.remove() }
             let good = directory.url.appendingPathComponent("good.json").path
             let bad = directory.url.appendingPathComponent("bad.json").path
-            let entry = #"{"id": "ID", "title": "Imported ID", "instructor": "I", "level": "beginner", "duration_minutes": 5, "price": 1, "currency": "EUR", "description": "D"}"#
+            let entry =
+                #"{"id": "ID", "title": "Imported ID", "instructor": "I", "level": "beginner", "duration_minutes": 5, "price": 1, "currency": "EUR", "description": "D"}"#
             let update = entry.replacingOccurrences(of: "ID", with: "swift-fundamentals")
-            _ = FileManager.default.createFile(atPath: good, contents: Data("[\(entry.replacingOccurrences(of: "ID", with: "new")), \(update)]".utf8))
-            _ = FileManager.default.createFile(atPath: bad, contents: Data("[\(entry.replacingOccurrences(of: "ID", with: "newer")), \(entry.replacingOccurrences(of: "beginner", with: "guru"))]".utf8))
+            _ = FileManager.default.createFile(
+                atPath: good, contents: Data("[\(entry.replacingOccurrences(of: "ID", with: "new")), \(update)]".utf8))
+            _ = FileManager.default.createFile(
+                atPath: bad,
+                contents: Data(
+                    "[\(entry.replacingOccurrences(of: "ID", with: "newer")), \(entry.replacingOccurrences(of: "beginner", with: "guru"))]"
+                        .utf8))
             let database = directory.url.appendingPathComponent("data")
 
             let added = try runTUI(["import-courses", good, "--data-dir", database.path])
             let refused = try runTUI(["--data-dir", database.path, "import-courses", bad])
             // The refused file's valid first entry was not stored: it is new now.
-            _ = FileManager.default.createFile(atPath: good, contents: Data("[\(entry.replacingOccurrences(of: "ID", with: "newer"))]".utf8))
+            _ = FileManager.default.createFile(
+                atPath: good, contents: Data("[\(entry.replacingOccurrences(of: "ID", with: "newer"))]".utf8))
             let again = try runTUI(["import-courses", good, "--data-dir", database.path])
 
             #expect(added.status == 0)
             #expect(added.output.hasSuffix(": 1 added, 1 updated\n"), "\(added)")
             #expect(refused.status == 1)
-            #expect(refused.errors.contains(#"nothing was changed: entry 1 (id "ID"): field "level" must be one of beginner, intermediate, advanced"#), "\(refused)")
+            #expect(
+                refused.errors.contains(
+                    #"nothing was changed: entry 1 (id "ID"): field "level" must be one of beginner, intermediate, advanced"#), "\(refused)"
+            )
             #expect(again.output.hasSuffix(": 1 added, 0 updated\n"), "\(again)")
         }
 

@@ -1,6 +1,6 @@
 import Foundation
-import Testing
 import TestSupport
+import Testing
 
 extension EndToEnd {
     /// Issue 14: a catalog a person can read at 80 columns and filter like a power user.
@@ -123,10 +123,11 @@ extension EndToEnd {
 
         /// The line under the form row labelled `label`.
         static func line(after label: String, in screen: [String]) throws -> String {
-            let index = try #require(screen.firstIndex { line in
-                let text = line.trimmingCharacters(in: .whitespaces)
-                return text == label || text.hasPrefix(label + " ")
-            })
+            let index = try #require(
+                screen.firstIndex { line in
+                    let text = line.trimmingCharacters(in: .whitespaces)
+                    return text == label || text.hasPrefix(label + " ")
+                })
             return screen.indices.contains(index + 1) ? screen[index + 1] : ""
         }
     }

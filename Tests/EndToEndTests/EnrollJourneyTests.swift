@@ -1,6 +1,6 @@
 import Foundation
-import Testing
 import TestSupport
+import Testing
 
 extension EndToEnd {
     /// Issue 3's journey: enroll, see it in My courses, keep it across a restart, unenroll.

@@ -1,7 +1,7 @@
 import Foundation
 import GRDB
-import Testing
 import TestSupport
+import Testing
 
 extension EndToEnd {
     /// Issue 6: hostile data, odd terminals, signals and kills, and two instances at once.
@@ -156,9 +156,11 @@ extension EndToEnd {
             #expect(large[1].contains("Agile and Scrum"))
         }
 
-        @Test("NO_COLOR, or a terminal without colours: no colour at all, the selection in reverse video; else colours", arguments: [
-            (["NO_COLOR": "1"], false), (["TERM": "vt100"], false), ([:], true),
-        ])
+        @Test(
+            "NO_COLOR, or a terminal without colours: no colour at all, the selection in reverse video; else colours",
+            arguments: [
+                (["NO_COLOR": "1"], false), (["TERM": "vt100"], false), ([:], true),
+            ])
         func monochrome(environment: [String: String], coloured: Bool) async throws {
             let session = try TmuxSession(environment: environment)
             try await session.signInIfAsked()
@@ -219,9 +221,11 @@ extension EndToEnd {
             #expect(try session.screen().joined(separator: " ").contains("Permission denied"))
         }
 
-        @Test("Ctrl-C quits at once inside a text field and a y/n question, and restores the terminal", arguments: [
-            ["/", "a"], ["4", "e", "x"], ["4", "l"], ["2"],
-        ])
+        @Test(
+            "Ctrl-C quits at once inside a text field and a y/n question, and restores the terminal",
+            arguments: [
+                ["/", "a"], ["4", "e", "x"], ["4", "l"], ["2"],
+            ])
         func controlCAnywhere(keys: [String]) async throws {
             let session = try TmuxSession()
             try await session.signInIfAsked()
@@ -292,7 +296,8 @@ extension EndToEnd {
                         String(plain.dropFirst(4).prefix(while: { $0 != "…" })).components(separatedBy: "  ").first ?? ""
                     }
                 if let footer = screen.last(where: { !$0.isEmpty }), let added = footer.range(of: "Added "),
-                   let end = footer.range(of: " to favourites") {
+                    let end = footer.range(of: " to favourites")
+                {
                     confirmedFavourites.append(String(footer[added.upperBound..<end.lowerBound]))
                 }
             }
@@ -301,13 +306,19 @@ extension EndToEnd {
             let (integrity, enrolled, favourites, counts) = try await database.read { db in
                 (
                     try String.fetchAll(db, sql: "PRAGMA integrity_check"),
-                    try String.fetchAll(db, sql: "SELECT course.title FROM enrollment JOIN course ON course.id = enrollment.course_id WHERE status != 'dropped'"),
+                    try String.fetchAll(
+                        db,
+                        sql: "SELECT course.title FROM enrollment JOIN course ON course.id = enrollment.course_id WHERE status != 'dropped'"
+                    ),
                     try String.fetchAll(db, sql: "SELECT course.title FROM favourite JOIN course ON course.id = favourite.course_id"),
-                    try Row.fetchAll(db, sql: """
-                        SELECT course.title, course.enrolled_count,
-                               (SELECT count(*) FROM enrollment WHERE course_id = course.id AND status != 'dropped') AS taken
-                        FROM course
-                        """).map { ($0["title"] as String, $0["enrolled_count"] as Int, $0["taken"] as Int) }
+                    try Row.fetchAll(
+                        db,
+                        sql: """
+                            SELECT course.title, course.enrolled_count,
+                                   (SELECT count(*) FROM enrollment WHERE course_id = course.id AND status != 'dropped') AS taken
+                            FROM course
+                            """
+                    ).map { ($0["title"] as String, $0["enrolled_count"] as Int, $0["taken"] as Int) }
                 )
             }
             #expect(integrity == ["ok"])

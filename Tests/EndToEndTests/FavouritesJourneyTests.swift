@@ -1,6 +1,6 @@
 import Foundation
-import Testing
 import TestSupport
+import Testing
 
 extension EndToEnd {
     /// Issue 4's favourites journey: mark with f, find it on tab 3, keep it across a restart,

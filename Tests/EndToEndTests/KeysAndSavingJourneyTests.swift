@@ -1,7 +1,7 @@
 import Foundation
 import GRDB
-import Testing
 import TestSupport
+import Testing
 
 extension EndToEnd {
     /// Issue 12: keys act in order on what the screen shows; writes show at once; a slow store
@@ -53,12 +53,16 @@ extension EndToEnd {
         func reloadKeepsTheList() async throws {
             let session = try TmuxSession(arguments: ["--latency", "1500"])
             try await session.signInIfAsked()
-            try await session.waitFor("the catalog loaded") { $0.contains { $0.contains("Agile and Scrum") } && !$0.contains { $0.contains("⠋") || $0.contains("Loading") } }
+            try await session.waitFor("the catalog loaded") {
+                $0.contains { $0.contains("Agile and Scrum") } && !$0.contains { $0.contains("⠋") || $0.contains("Loading") }
+            }
 
             try session.send("r")
 
             let reloading = try await session.waitFor("the spinner beside the title") { lines in
-                lines.contains { $0.hasPrefix(" Catalog  64 courses ") && $0.unicodeScalars.contains { (0x2800...0x28FF).contains($0.value) } }
+                lines.contains {
+                    $0.hasPrefix(" Catalog  64 courses ") && $0.unicodeScalars.contains { (0x2800...0x28FF).contains($0.value) }
+                }
             }
             #expect(reloading.contains { $0.contains("Agile and Scrum") })
             #expect(!reloading.contains { $0.contains("Loading…") })
@@ -140,10 +144,12 @@ extension EndToEnd {
 
             let database = try DatabaseQueue(path: directory.url.appendingPathComponent("edugo.sqlite").path)
             let rows = try await database.read { db in
-                try String.fetchAll(db, sql: """
-                    SELECT user.email || ' ' || user.name || ' ' || favourite.course_id FROM favourite JOIN user ON user.id = favourite.user_id
-                    ORDER BY user.email
-                    """)
+                try String.fetchAll(
+                    db,
+                    sql: """
+                        SELECT user.email || ' ' || user.name || ' ' || favourite.course_id FROM favourite JOIN user ON user.id = favourite.user_id
+                        ORDER BY user.email
+                        """)
             }
             #expect(rows == ["ben@example.com Ben Okoro design-systems", "demo@edugo.dev Ana Lima agile-scrum"])
         }
@@ -171,7 +177,8 @@ extension EndToEnd {
             defer { directory.remove() }
             let file = directory.url.appendingPathComponent("huge.json").path
             let description = String(repeating: "x", count: 1_000_000)
-            let entry = #"[{"id": "aaa-huge", "title": "AAA Huge Course", "instructor": "I", "level": "beginner", "duration_minutes": 5, "price": 1, "currency": "EUR", "description": "\#(description)"}]"#
+            let entry =
+                #"[{"id": "aaa-huge", "title": "AAA Huge Course", "instructor": "I", "level": "beginner", "duration_minutes": 5, "price": 1, "currency": "EUR", "description": "\#(description)"}]"#
             _ = FileManager.default.createFile(atPath: file, contents: Data(entry.utf8))
             #expect(try runTUI(["import-courses", file, "--data-dir", directory.url.appendingPathComponent("data").path]).status == 0)
             let session = try TmuxSession(dataDirectory: TemporaryDirectory(url: directory.url.appendingPathComponent("data")))
@@ -193,14 +200,17 @@ extension EndToEnd {
             let directory = TemporaryDirectory(prefix: "edugo-e2e")
             defer { directory.remove() }
             let file = directory.url.appendingPathComponent("hostile.json").path
-            let entry = #"[{"id": "x\u001b]52;c;cHduZWQ=\u0007\u001b]0;PWNED\u0007\u001b[2J", "title": "T", "instructor": "I", "level": "beginner", "duration_minutes": 5, "price": 1, "currency": "EUR", "description": "D"}]"#
+            let entry =
+                #"[{"id": "x\u001b]52;c;cHduZWQ=\u0007\u001b]0;PWNED\u0007\u001b[2J", "title": "T", "instructor": "I", "level": "beginner", "duration_minutes": 5, "price": 1, "currency": "EUR", "description": "D"}]"#
             _ = FileManager.default.createFile(atPath: file, contents: Data(entry.utf8))
 
             let result = try runTUI(["import-courses", file, "--data-dir", directory.url.appendingPathComponent("data").path])
 
             #expect(result.status == 1)
             #expect(result.errors.contains(#"field "id" must be 1 to 64 of the characters"#), "\(result.errors)")
-            #expect(!result.errors.dropLast().unicodeScalars.contains { $0.value < 0x20 || (0x7F..<0xA0).contains($0.value) }, "\(result.errors.debugDescription)")
+            #expect(
+                !result.errors.dropLast().unicodeScalars.contains { $0.value < 0x20 || (0x7F..<0xA0).contains($0.value) },
+                "\(result.errors.debugDescription)")
         }
 
         @Test("a fatal signal (a bad pointer) still gives the terminal back")

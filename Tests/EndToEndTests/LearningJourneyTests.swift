@@ -1,6 +1,6 @@
 import Foundation
-import Testing
 import TestSupport
+import Testing
 
 extension EndToEnd {
     /// Issue 13: a newcomer takes a course from enrollment to completion, then joins the
@@ -45,7 +45,9 @@ extension EndToEnd {
 
                 try session.send("Escape")
                 try await session.waitFor("Photo Editing in Lightroom")
-                try await session.waitFor("the prerequisite met") { $0.contains { $0.contains("Prerequisite") && $0.contains("completed") } }
+                try await session.waitFor("the prerequisite met") {
+                    $0.contains { $0.contains("Prerequisite") && $0.contains("completed") }
+                }
                 try session.send("e")
                 try await session.waitFor("Enrolled in Photo Editing in Lightroom")
                 try session.send("q", "q")

@@ -1,6 +1,6 @@
 import Foundation
-import Testing
 import TestSupport
+import Testing
 
 extension EndToEnd {
     /// The rename part of issue 5's journey (sign-in and logout arrive with the rest of it).

@@ -1,7 +1,7 @@
 import Foundation
 import Hummingbird
-import Testing
 import TestSupport
+import Testing
 
 extension EndToEnd {
     /// Issue 22, items 4 and 5, with the real `tui --server`: a server that sends numbers past
@@ -14,7 +14,8 @@ extension EndToEnd {
         /// time limit.
         static let memoryBound = 64 * 1024 * 1024
 
-        @Test("a price of 1e300 and lessons of 2^62 minutes: the rest shows, the bad page is an error, an endless body leaves memory bounded")
+        @Test(
+            "a price of 1e300 and lessons of 2^62 minutes: the rest shows, the bad page is an error, an endless body leaves memory bounded")
         func hostileServer() async throws {
             let floods = Counter()
             let (url, running) = try await RouterServer.start(Self.router(floods: floods))
@@ -72,15 +73,20 @@ extension EndToEnd {
                     course(id: "endless", title: "Endless Lessons", lessonCount: 2, key: 2),
                     course(id: "good", title: "Good Course", key: 3),
                 ]
-                return RouterServer.json(#"{"courses": [\#(courses.joined(separator: ", "))], "next": null, "previous": null, "total": 2, "total_is_lower_bound": false}"#)
+                return RouterServer.json(
+                    #"{"courses": [\#(courses.joined(separator: ", "))], "next": null, "previous": null, "total": 2, "total_is_lower_bound": false}"#
+                )
             }
             router.get("/v1/courses/:id") { _, context -> Response in
                 switch context.parameters.get("id") {
                 case "endless":
                     let lesson = #"{"title": "Forever", "minutes": 4611686018427387904}"#
-                    return RouterServer.json(String(course(id: "endless", title: "Endless Lessons", lessonCount: 2).dropLast()) + #", "lessons": [\#(lesson), \#(lesson)]}"#)
+                    return RouterServer.json(
+                        String(course(id: "endless", title: "Endless Lessons", lessonCount: 2).dropLast())
+                            + #", "lessons": [\#(lesson), \#(lesson)]}"#)
                 default:
-                    return RouterServer.json(String(course(id: "good", title: "Good Course").dropLast()) + #", "lessons": [{"title": "One", "minutes": 60}]}"#)
+                    return RouterServer.json(
+                        String(course(id: "good", title: "Good Course").dropLast()) + #", "lessons": [{"title": "One", "minutes": 60}]}"#)
                 }
             }
             return router

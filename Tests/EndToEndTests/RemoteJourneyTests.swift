@@ -1,6 +1,6 @@
 import Foundation
-import Testing
 import TestSupport
+import Testing
 
 extension EndToEnd {
     /// Issue 16: the same app against the real `edugo-server`, through a change made
@@ -10,7 +10,10 @@ extension EndToEnd {
         @Test("sign in, browse, search, enroll, a lesson, a favourite, a change made elsewhere, rename, log out")
         func wholeJourney() async throws {
             let server = try await ServerProcess(directory: try await ServerProcess.preparedDirectory())
-            defer { server.signal(SIGKILL); server.directory.remove() }
+            defer {
+                server.signal(SIGKILL)
+                server.directory.remove()
+            }
             let session = try TmuxSession(arguments: ["--server", server.baseURL.absoluteString])
             try await session.signInIfAsked()
             try await session.waitFor("Catalog  64 courses")
@@ -48,7 +51,9 @@ extension EndToEnd {
             #expect(me.json["name"] as? String == "Zoë Remote")
 
             let enrolled = try await api.get("/v1/me/enrollments")
-            let courses = (enrolled.json["enrollments"] as? [[String: Any]] ?? []).compactMap { ($0["course"] as? [String: Any])?["id"] as? String }
+            let courses = (enrolled.json["enrollments"] as? [[String: Any]] ?? []).compactMap {
+                ($0["course"] as? [String: Any])?["id"] as? String
+            }
             #expect(courses.contains("photography-basics"))
 
             try session.send("l")
@@ -59,7 +64,9 @@ extension EndToEnd {
             #expect(try await session.waitForExit() == 0)
             let sessions = session.dataDirectory.url.appendingPathComponent("sessions")
             #expect(((try? FileManager.default.contentsOfDirectory(atPath: sessions.path)) ?? []).isEmpty, "nothing kept after log out")
-            #expect(!FileManager.default.fileExists(atPath: session.dataDirectory.url.appendingPathComponent("edugo.sqlite").path), "no course data on disk")
+            #expect(
+                !FileManager.default.fileExists(atPath: session.dataDirectory.url.appendingPathComponent("edugo.sqlite").path),
+                "no course data on disk")
         }
 
         @Test("the server killed: Cannot reach with a countdown, keys still work; started again: the screen recovers by itself")
@@ -82,7 +89,9 @@ extension EndToEnd {
             // A page not loaded yet says so, and the keys keep working around it.
             try session.send("1", "Home", "Enter")
             let failed = try await session.waitFor("Press r to retry")
-            #expect(failed.contains { $0.trimmingCharacters(in: .whitespaces) == "Cannot reach 127.0.0.1:\(port)" }, "the error state names the server")
+            #expect(
+                failed.contains { $0.trimmingCharacters(in: .whitespaces) == "Cannot reach 127.0.0.1:\(port)" },
+                "the error state names the server")
             try session.send("Escape", "3")
             try await session.waitFor("tab 3 in front") { $0.first?.contains("⚠") == true && $0.contains { $0.contains("Cannot reach") } }
             try session.send("1", "Enter")
@@ -109,7 +118,10 @@ extension EndToEnd {
         @Test("two terminals of one learner see the same enrollments, progress and favourites")
         func twoTerminals() async throws {
             let server = try await ServerProcess(directory: try await ServerProcess.preparedDirectory())
-            defer { server.signal(SIGKILL); server.directory.remove() }
+            defer {
+                server.signal(SIGKILL)
+                server.directory.remove()
+            }
             let first = try TmuxSession(arguments: ["--server", server.baseURL.absoluteString])
             let second = try TmuxSession(arguments: ["--server", server.baseURL.absoluteString])
             try await first.signInIfAsked()
@@ -172,8 +184,12 @@ extension EndToEnd {
 
         @Test("tokens that live 3 s: a write after 5 s idle still works, refreshed unseen")
         func shortTokens() async throws {
-            let server = try await ServerProcess(directory: try await ServerProcess.preparedDirectory(), arguments: ["--access-token-ttl", "3"])
-            defer { server.signal(SIGKILL); server.directory.remove() }
+            let server = try await ServerProcess(
+                directory: try await ServerProcess.preparedDirectory(), arguments: ["--access-token-ttl", "3"])
+            defer {
+                server.signal(SIGKILL)
+                server.directory.remove()
+            }
             let session = try TmuxSession(arguments: ["--server", server.baseURL.absoluteString])
             try await session.signInIfAsked()
             try await session.waitFor("Catalog  64 courses")
@@ -185,7 +201,9 @@ extension EndToEnd {
             #expect(try await session.waitForExit() == 0)
         }
 
-        @Test("the server started again with a fresh data directory: Your session has ended; signed in, back where they were, with what the server holds now")
+        @Test(
+            "the server started again with a fresh data directory: Your session has ended; signed in, back where they were, with what the server holds now"
+        )
         func sessionEnded() async throws {
             var server = try await ServerProcess(directory: try await ServerProcess.preparedDirectory())
             let port = server.baseURL.port ?? 0
@@ -200,7 +218,10 @@ extension EndToEnd {
             _ = await server.waitForExit()
             server.directory.remove()
             server = try await ServerProcess(directory: try await ServerProcess.preparedDirectory(), port: port)
-            defer { server.signal(SIGKILL); server.directory.remove() }
+            defer {
+                server.signal(SIGKILL)
+                server.directory.remove()
+            }
             try session.send("f")
             try await session.waitFor("Your session has ended — sign in again")
             try await session.signInIfAsked()

@@ -1,7 +1,7 @@
 import Foundation
 import Hummingbird
-import Testing
 import TestSupport
+import Testing
 
 extension EndToEnd {
     /// Issue 22's LOW cases on the client: nothing the command line echoes drives the
@@ -42,7 +42,9 @@ extension EndToEnd {
             }
         }
 
-        @Test("every text the command line echoes is sanitised (stderr is not a terminal here, which changes nothing)", arguments: EchoCase.allCases)
+        @Test(
+            "every text the command line echoes is sanitised (stderr is not a terminal here, which changes nothing)",
+            arguments: EchoCase.allCases)
         func echoed(_ echo: EchoCase) throws {
             let result = try runTUI(echo.arguments)
 

@@ -1,6 +1,6 @@
 import Foundation
-import Testing
 import TestSupport
+import Testing
 
 extension EndToEnd {
     /// Issue 22, item 7/8: two `tui --server` on one data directory share its session file.
@@ -10,8 +10,12 @@ extension EndToEnd {
     struct RemoteSharedSessionJourneyTests {
         @Test("two tui --server started together on one stored session, tokens of 1 s, 5 rounds: both stay signed in")
         func twoTerminalsOneSession() async throws {
-            let server = try await ServerProcess(directory: try await ServerProcess.preparedDirectory(), arguments: ["--access-token-ttl", "1"])
-            defer { server.signal(SIGKILL); server.directory.remove() }
+            let server = try await ServerProcess(
+                directory: try await ServerProcess.preparedDirectory(), arguments: ["--access-token-ttl", "1"])
+            defer {
+                server.signal(SIGKILL)
+                server.directory.remove()
+            }
             let client = TemporaryDirectory(prefix: "edugo-e2e-shared")
             defer { client.remove() }
             let arguments = ["--server", server.baseURL.absoluteString]
@@ -38,9 +42,14 @@ extension EndToEnd {
                 try second.send("2", "r")
                 for terminal in [first, second] {
                     let screen = try await terminal.waitFor("round \(round): My courses, or the session ended") { lines in
-                        lines.contains { $0.contains("My courses  2 enrolled") || $0.contains("Your session has ended") || $0.contains("Sign in to EduGo") }
+                        lines.contains {
+                            $0.contains("My courses  2 enrolled") || $0.contains("Your session has ended")
+                                || $0.contains("Sign in to EduGo")
+                        }
                     }
-                    #expect(!screen.contains { $0.contains("Your session has ended") || $0.contains("Sign in to EduGo") }, "round \(round): still signed in")
+                    #expect(
+                        !screen.contains { $0.contains("Your session has ended") || $0.contains("Sign in to EduGo") },
+                        "round \(round): still signed in")
                 }
                 try first.send("C-c")
                 try second.send("C-c")

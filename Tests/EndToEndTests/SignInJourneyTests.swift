@@ -1,6 +1,6 @@
 import Foundation
-import Testing
 import TestSupport
+import Testing
 
 extension EndToEnd {
     /// Issue 5's session journey: sign in, stay signed in, log out, create an account.

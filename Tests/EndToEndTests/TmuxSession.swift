@@ -1,6 +1,6 @@
 import Foundation
-import Testing
 import TestSupport
+import Testing
 
 /// The real `tui` binary in a real terminal: a private tmux server, driven only with keys and
 /// read only as screen text, like a person would.
@@ -40,7 +40,9 @@ final class TmuxSession {
             sleep 600
             """
         // The first command starts the tmux server, which would hold an output pipe open forever.
-        try Self.run("/usr/bin/env", tmuxArguments + ["new-session", "-d", "-x", "\(width)", "-y", "\(height)", "-s", target, "sh", "-c", script], captureOutput: false)
+        try Self.run(
+            "/usr/bin/env", tmuxArguments + ["new-session", "-d", "-x", "\(width)", "-y", "\(height)", "-s", target, "sh", "-c", script],
+            captureOutput: false)
         let pids = try tmux(["display-message", "-p", "-t", target, "#{pid} #{pane_pid}"])
             .split(separator: " ").compactMap { Int32($0.trimmingCharacters(in: .whitespacesAndNewlines)) }
         serverPID = pids.first

@@ -1,10 +1,11 @@
-@testable import Favourites
 import Foundation
 import Presentation
 import SharedKernel
-import Testing
-import TestSupport
 import TerminalUI
+import TestSupport
+import Testing
+
+@testable import Favourites
 
 @Suite("The learner's favourites")
 @MainActor
@@ -92,7 +93,9 @@ final class Reports {
 struct FavouritesScreenTests {
     @Test("the favourites are listed in catalog order with their ★; f removes the selected one at once")
     func listAndRemove() async {
-        let store = InMemoryStore(courses: [.fixture(id: "b", title: "Beta", instructor: "Bo"), .fixture(id: "a", title: "Alpha", instructor: "Ann")])
+        let store = InMemoryStore(courses: [
+            .fixture(id: "b", title: "Beta", instructor: "Bo"), .fixture(id: "a", title: "Alpha", instructor: "Ann"),
+        ])
         try? await store.setFavourite(true, userID: User.demo.id, courseID: "a")
         try? await store.setFavourite(true, userID: User.demo.id, courseID: "b")
         let reports = Reports()
@@ -103,12 +106,13 @@ struct FavouritesScreenTests {
 
         var canvas = TextCanvas(size: Size(width: 80, height: 24))
         sut.draw(in: &canvas, frame: Frame(area: Rect(x: 0, y: 1, width: 80, height: 22)))
-        #expect(Array(canvas.lines[1...4]) == [
-            " Favourites  2 courses                                                      1/2",
-            "    Title  Instructor  Level             Price",
-            " ★  Alpha  Ann         Beginner      35.99 EUR",
-            " ★  Beta   Bo          Beginner      35.99 EUR",
-        ])
+        #expect(
+            Array(canvas.lines[1...4]) == [
+                " Favourites  2 courses                                                      1/2",
+                "    Title  Instructor  Level             Price",
+                " ★  Alpha  Ann         Beginner      35.99 EUR",
+                " ★  Beta   Bo          Beginner      35.99 EUR",
+            ])
         _ = await sut.handle(.char("f"))
         await sut.settle()
 
@@ -119,7 +123,9 @@ struct FavouritesScreenTests {
 
     @Test("f f in one burst removes two courses: the second f acts on the row that came up")
     func removeBurst() async {
-        let store = InMemoryStore(courses: [.fixture(id: "a", title: "Alpha"), .fixture(id: "b", title: "Beta"), .fixture(id: "c", title: "Gamma")])
+        let store = InMemoryStore(courses: [
+            .fixture(id: "a", title: "Alpha"), .fixture(id: "b", title: "Beta"), .fixture(id: "c", title: "Gamma"),
+        ])
         for id in ["a", "b", "c"] { try? await store.setFavourite(true, userID: User.demo.id, courseID: CourseID(id)) }
         let gate = Gate()
         let feature = FavouritesFeature(learner: User.demo.id, favourites: store, report: { _ in })
@@ -137,7 +143,8 @@ struct FavouritesScreenTests {
 
     @Test("no favourites says how to add one")
     func empty() async {
-        let sut = FavouritesFeature(learner: User.demo.id, favourites: InMemoryStore(), report: { _ in }).makeFavouritesScreen(onCourseSelected: { _ in })
+        let sut = FavouritesFeature(learner: User.demo.id, favourites: InMemoryStore(), report: { _ in }).makeFavouritesScreen(
+            onCourseSelected: { _ in })
         sut.appear()
         await sut.settle()
 

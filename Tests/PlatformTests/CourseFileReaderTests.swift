@@ -1,7 +1,8 @@
 import Foundation
-@testable import Platform
-import Testing
 import TestSupport
+import Testing
+
+@testable import Platform
 
 @Suite("Reading a course file")
 struct CourseFileReaderTests {
@@ -48,6 +49,8 @@ struct CourseFileReaderTests {
         _ = FileManager.default.createFile(atPath: path, contents: Data(repeating: 0x20, count: 3 << 20))
 
         #expect(throws: CourseFileError.tooLarge(path: path, limit: 2 << 20)) { try CourseFileReader.read(path: path, limit: 2 << 20) }
-        #expect(CourseFileError.tooLarge(path: path, limit: CourseFileReader.limit).description.hasSuffix("larger than 64 MiB, the most an import reads"))
+        #expect(
+            CourseFileError.tooLarge(path: path, limit: CourseFileReader.limit).description.hasSuffix(
+                "larger than 64 MiB, the most an import reads"))
     }
 }

@@ -1,8 +1,9 @@
 import Foundation
 import SharedKernel
-@testable import Platform
-import Testing
 import TestSupport
+import Testing
+
+@testable import Platform
 
 @Suite("Course JSON")
 struct CourseJSONTests {

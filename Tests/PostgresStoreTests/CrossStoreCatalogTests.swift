@@ -1,16 +1,19 @@
 import Foundation
-import Platform
 import GRDB
+import Platform
 import PostgresStore
 import SharedKernel
-@testable import Storage
-import Testing
 import TestSupport
+import Testing
+
+@testable import Storage
 
 /// The same generated 100 k catalog, with the same learner's favourites and enrollments, in
 /// SQLite and in PostgreSQL: every query pages to the same ids, in the same order, both ways,
 /// with the same counts.
-@Suite("Catalog: SQLite and PostgreSQL agree at 100 k", .serialized, .enabled(if: PostgresTestCluster.isAvailable, "EDUGO_TEST_POSTGRES names no cluster"))
+@Suite(
+    "Catalog: SQLite and PostgreSQL agree at 100 k", .serialized,
+    .enabled(if: PostgresTestCluster.isAvailable, "EDUGO_TEST_POSTGRES names no cluster"))
 struct CrossStoreCatalogTests {
     struct Fixture: Sendable {
         let sqlite: SQLiteCourseRepository
@@ -40,44 +43,50 @@ struct CrossStoreCatalogTests {
     }
 
     static func build() async throws -> Fixture {
-            let courses = GeneratedCatalog.courses(count: size)
-            let directory = TemporaryDirectory(prefix: "edugo-tests-cross-store")
-            let sqlite = try AppDatabase.open(directory: directory.url, passwordHasher: TestPasswordHasher.cheap, seedCatalog: { courses.map { CourseEntry(course: $0) } })
-            try await sqlite.writer.write { db in
-                for id in favourites {
-                    try db.execute(sql: "INSERT INTO favourite (user_id, course_id, created_at) VALUES (1, ?, ?)", arguments: [id, Date()])
-                }
-                for id in active.union(completed) {
-                    let done = completed.contains(id)
-                    try db.execute(
-                        sql: "INSERT INTO enrollment (user_id, course_id, enrolled_at, status, progress, completed_at) VALUES (1, ?, ?, ?, 0, ?)",
-                        arguments: [id, Date(), done ? "completed" : "active", done ? Date() : nil]
-                    )
-                }
+        let courses = GeneratedCatalog.courses(count: size)
+        let directory = TemporaryDirectory(prefix: "edugo-tests-cross-store")
+        let sqlite = try AppDatabase.open(
+            directory: directory.url, passwordHasher: TestPasswordHasher.cheap, seedCatalog: { courses.map { CourseEntry(course: $0) } })
+        try await sqlite.writer.write { db in
+            for id in favourites {
+                try db.execute(sql: "INSERT INTO favourite (user_id, course_id, created_at) VALUES (1, ?, ?)", arguments: [id, Date()])
             }
-            let postgres = try await PostgresTestDatabase.migrated(courses: courses.map { (course: $0, lessons: nil) })
-            let learner = try await AccountService(store: PostgresAccountStore(database: postgres.database), hasher: TestPasswordHasher.cheap)
-                .authenticate(email: DemoAccount.email, password: DemoAccount.password)
-            let list = { (ids: [String]) in ids.map { "'\($0)'" }.joined(separator: ", ") }
-            try await postgres.database.execute("""
-                INSERT INTO favourite (user_id, course_id, course_rank, created_at)
-                SELECT \(learner.id.rawValue), id, sort_rank, now() FROM course WHERE id IN (\(list(favourites)))
-                """)
-            try await postgres.database.execute("""
-                INSERT INTO enrollment (user_id, course_id, course_rank, enrolled_at, status, completed_at)
-                SELECT \(learner.id.rawValue), id, sort_rank, now(),
-                    CASE WHEN id IN (\(list(Array(completed)))) THEN 'completed' ELSE 'active' END,
-                    CASE WHEN id IN (\(list(Array(completed)))) THEN now() END
-                FROM course WHERE id IN (\(list(Array(active.union(completed)))))
-                """)
-            return Fixture(
-                sqlite: SQLiteCourseRepository(database: sqlite), postgres: PostgresCourseRepository(database: postgres.database),
-                sqliteLearner: UserID(1), postgresLearner: learner.id
-            )
+            for id in active.union(completed) {
+                let done = completed.contains(id)
+                try db.execute(
+                    sql:
+                        "INSERT INTO enrollment (user_id, course_id, enrolled_at, status, progress, completed_at) VALUES (1, ?, ?, ?, 0, ?)",
+                    arguments: [id, Date(), done ? "completed" : "active", done ? Date() : nil]
+                )
+            }
+        }
+        let postgres = try await PostgresTestDatabase.migrated(courses: courses.map { (course: $0, lessons: nil) })
+        let learner = try await AccountService(store: PostgresAccountStore(database: postgres.database), hasher: TestPasswordHasher.cheap)
+            .authenticate(email: DemoAccount.email, password: DemoAccount.password)
+        let list = { (ids: [String]) in ids.map { "'\($0)'" }.joined(separator: ", ") }
+        try await postgres.database.execute(
+            """
+            INSERT INTO favourite (user_id, course_id, course_rank, created_at)
+            SELECT \(learner.id.rawValue), id, sort_rank, now() FROM course WHERE id IN (\(list(favourites)))
+            """)
+        try await postgres.database.execute(
+            """
+            INSERT INTO enrollment (user_id, course_id, course_rank, enrolled_at, status, completed_at)
+            SELECT \(learner.id.rawValue), id, sort_rank, now(),
+                CASE WHEN id IN (\(list(Array(completed)))) THEN 'completed' ELSE 'active' END,
+                CASE WHEN id IN (\(list(Array(completed)))) THEN now() END
+            FROM course WHERE id IN (\(list(Array(active.union(completed)))))
+            """)
+        return Fixture(
+            sqlite: SQLiteCourseRepository(database: sqlite), postgres: PostgresCourseRepository(database: postgres.database),
+            sqliteLearner: UserID(1), postgresLearner: learner.id
+        )
     }
 
     /// Every row of `query`, paged forwards then backwards.
-    static func everyRow(_ store: any CourseRepository, _ query: CatalogQuery, learner: UserID, limit: Int) async throws -> (forwards: [CourseID], backwards: [CourseID]) {
+    static func everyRow(_ store: any CourseRepository, _ query: CatalogQuery, learner: UserID, limit: Int) async throws -> (
+        forwards: [CourseID], backwards: [CourseID]
+    ) {
         var rows = try await store.page(query, for: learner, at: .first, limit: limit)
         var forwards = rows
         while let last = rows.last {
@@ -116,6 +125,8 @@ struct CrossStoreCatalogTests {
         #expect(postgres.forwards == sqlite.forwards)
         #expect(postgres.backwards == sqlite.forwards)
         #expect(sqlite.backwards == sqlite.forwards)
-        #expect(try await fixture.postgres.count(query, for: fixture.postgresLearner) == fixture.sqlite.count(query, for: fixture.sqliteLearner))
+        #expect(
+            try await fixture.postgres.count(query, for: fixture.postgresLearner) == fixture.sqlite.count(query, for: fixture.sqliteLearner)
+        )
     }
 }

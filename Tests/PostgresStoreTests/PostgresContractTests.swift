@@ -1,7 +1,7 @@
 import PostgresStore
 import SharedKernel
-import Testing
 import TestSupport
+import Testing
 
 /// The PostgreSQL store holds the same port contracts as the SQLite store, the remote store and
 /// the in-memory double, on a database of its own per case. The machine's stored session

@@ -1,7 +1,8 @@
 import Logging
 import PostgresNIO
-@testable import PostgresStore
 import Testing
+
+@testable import PostgresStore
 
 @Suite("PostgreSQL URLs")
 struct PostgresURLTests {
@@ -16,10 +17,12 @@ struct PostgresURLTests {
         #expect(throws: Never.self) { try PostgresDatabase.configuration("postgres://edugo@localhost/db?sslmode=require") }
     }
 
-    @Test("anything else is refused, and the refusal never shows the password", arguments: [
-        "mysql://edugo:secret@localhost/db", "postgres://:secret@localhost/db", "postgres://edugo:secret@/db",
-        "postgres://edugo:secret@localhost/db?sslmode=sometimes", "not a url",
-    ])
+    @Test(
+        "anything else is refused, and the refusal never shows the password",
+        arguments: [
+            "mysql://edugo:secret@localhost/db", "postgres://:secret@localhost/db", "postgres://edugo:secret@/db",
+            "postgres://edugo:secret@localhost/db?sslmode=sometimes", "not a url",
+        ])
     func invalid(url: String) {
         #expect {
             _ = try PostgresDatabase(url: url, logger: Logger(label: "test"))

@@ -1,9 +1,10 @@
-@testable import Profile
 import Foundation
 import SharedKernel
-import Testing
-import TestSupport
 import TerminalUI
+import TestSupport
+import Testing
+
+@testable import Profile
 
 @Suite("Sign-in and account forms")
 @MainActor
@@ -38,12 +39,14 @@ final class LoginTests {
         #expect(signedIn.users == [.demo])
     }
 
-    @Test("each account error shows under its own field with the focus there; the password is kept unless it was the problem", arguments: [
-        ("", "ana@example.com", "password-1", AccountField.name, "Enter a name", "password-1"),
-        ("Ana", "ana@", "password-1", .email, "Enter a valid email address", "password-1"),
-        ("Ana", "demo@edugo.dev", "password-1", .email, "An account with that email already exists", "password-1"),
-        ("Ana", "ana@example.com", "short", .password, "Use a password of 8 or more characters", ""),
-    ])
+    @Test(
+        "each account error shows under its own field with the focus there; the password is kept unless it was the problem",
+        arguments: [
+            ("", "ana@example.com", "password-1", AccountField.name, "Enter a name", "password-1"),
+            ("Ana", "ana@", "password-1", .email, "Enter a valid email address", "password-1"),
+            ("Ana", "demo@edugo.dev", "password-1", .email, "An account with that email already exists", "password-1"),
+            ("Ana", "ana@example.com", "short", .password, "Use a password of 8 or more characters", ""),
+        ])
     func accountErrors(name: String, email: String, password: String, field: AccountField, message: String, keptPassword: String) async {
         let (sut, signedIn) = makeSUT()
         sut.toggleMode()

@@ -1,10 +1,11 @@
-import Presentation
-@testable import Profile
 import Foundation
+import Presentation
 import SharedKernel
-import Testing
-import TestSupport
 import TerminalUI
+import TestSupport
+import Testing
+
+@testable import Profile
 
 /// The shell's side of the profile: who is signed in, as it holds them.
 @MainActor
@@ -50,17 +51,18 @@ final class ProfileTests {
         var canvas = TextCanvas(size: Size(width: 80, height: 24))
         sut.draw(in: &canvas, frame: Frame(area: Rect(x: 0, y: 1, width: 80, height: 22)))
 
-        #expect(Array(canvas.lines[1...9]) == [
-            "  Profile",
-            "",
-            "  Name              Demo Learner",
-            "  Email             demo@edugo.dev",
-            "  Role              Learner",
-            "  Member since      14 Nov 2023",
-            "  Enrolled courses  3",
-            "  Favourites        2",
-            "",
-        ])
+        #expect(
+            Array(canvas.lines[1...9]) == [
+                "  Profile",
+                "",
+                "  Name              Demo Learner",
+                "  Email             demo@edugo.dev",
+                "  Role              Learner",
+                "  Member since      14 Nov 2023",
+                "  Enrolled courses  3",
+                "  Favourites        2",
+                "",
+            ])
     }
 
     @Test("a saved name shows at once, in the header too, while it is saved; then Name updated")

@@ -3,10 +3,11 @@ import HTTPTypes
 import Hummingbird
 import Logging
 import OpenAPIRuntime
-@testable import RemoteStore
 import SharedKernel
-import Testing
 import TestSupport
+import Testing
+
+@testable import RemoteStore
 
 /// Issue 22, items 4 and 5: a server that is hostile (or badly broken) sends numbers past every
 /// range, and bodies without end. The client trusts nothing it receives: a course out of the
@@ -44,31 +45,49 @@ struct HostileServerTests {
     }
 
     static let cases: [Case] = [
-        Case(name: "no capacity and 10,000,000 enrolled: in range", fields: ["capacity": "null", "enrolled_count": "10000000"], catalog: .both, pageOpens: true),
+        Case(
+            name: "no capacity and 10,000,000 enrolled: in range", fields: ["capacity": "null", "enrolled_count": "10000000"],
+            catalog: .both, pageOpens: true),
         Case(name: "price 1e300", fields: ["price": "1e300"], catalog: .goodOnly, field: "price"),
         Case(name: "price 1e17", fields: ["price": "1e17"], catalog: .goodOnly, field: "price"),
         Case(name: "price -1", fields: ["price": "-1"], catalog: .goodOnly, field: "price"),
         Case(name: "price 1e400, past any Double", fields: ["price": "1e400"], catalog: .unusable),
-        Case(name: "duration_minutes 2^62", fields: ["duration_minutes": "4611686018427387904"], catalog: .goodOnly, field: "duration_minutes"),
+        Case(
+            name: "duration_minutes 2^62", fields: ["duration_minutes": "4611686018427387904"], catalog: .goodOnly,
+            field: "duration_minutes"),
         Case(name: "duration_minutes past any integer", fields: ["duration_minutes": "99999999999999999999"], catalog: .unusable),
         Case(name: "duration_minutes -100", fields: ["duration_minutes": "-100"], catalog: .goodOnly, field: "duration_minutes"),
         Case(
             name: "capacity Int64.max, enrolled_count Int64.min",
             fields: ["capacity": "9223372036854775807", "enrolled_count": "-9223372036854775808"], catalog: .goodOnly, field: "capacity"
         ),
-        Case(name: "enrolled_count Int64.min", fields: ["enrolled_count": "-9223372036854775808"], catalog: .goodOnly, field: "enrolled_count"),
+        Case(
+            name: "enrolled_count Int64.min", fields: ["enrolled_count": "-9223372036854775808"], catalog: .goodOnly,
+            field: "enrolled_count"),
         Case(name: "lesson_count 0, no lessons", fields: ["lesson_count": "0"], lessons: [], catalog: .goodOnly, field: "lesson_count"),
         Case(name: "currency with an escape sequence", fields: ["currency": #""\u001b[2J""#], catalog: .goodOnly, field: "currency"),
-        Case(name: "a title that is only an escape sequence and a bell", fields: ["title": #""\u001b[2J\u0007""#], catalog: .goodOnly, field: "title"),
-        Case(name: "an instructor of zero-width and bidi characters", fields: ["instructor": #""\u200b\u202e""#], catalog: .goodOnly, field: "instructor"),
-        Case(name: "prerequisite_id that is no id", fields: ["prerequisite_id": #""../../v1/me""#], catalog: .goodOnly, field: "prerequisite_id"),
+        Case(
+            name: "a title that is only an escape sequence and a bell", fields: ["title": #""\u001b[2J\u0007""#], catalog: .goodOnly,
+            field: "title"),
+        Case(
+            name: "an instructor of zero-width and bidi characters", fields: ["instructor": #""\u200b\u202e""#], catalog: .goodOnly,
+            field: "instructor"),
+        Case(
+            name: "prerequisite_id that is no id", fields: ["prerequisite_id": #""../../v1/me""#], catalog: .goodOnly,
+            field: "prerequisite_id"),
         Case(
             name: "two lessons of 2^62 minutes", fields: ["lesson_count": "2"], lessons: ["4611686018427387904", "4611686018427387904"],
             catalog: .both, field: "lessons[0].minutes"
         ),
-        Case(name: "a lesson of -40 minutes", fields: ["lesson_count": "2"], lessons: ["-40", "40"], catalog: .both, field: "lessons[0].minutes"),
-        Case(name: "201 lessons", fields: ["lesson_count": "200"], lessons: Array(repeating: "1", count: 201), catalog: .both, field: "lessons"),
-        Case(name: "lessons_done 2^62", lessonsDone: "[4611686018427387904]", catalog: .both, pageOpens: true, enrollments: .goodOnly, field: "lessons_done"),
+        Case(
+            name: "a lesson of -40 minutes", fields: ["lesson_count": "2"], lessons: ["-40", "40"], catalog: .both,
+            field: "lessons[0].minutes"),
+        Case(
+            name: "201 lessons", fields: ["lesson_count": "200"], lessons: Array(repeating: "1", count: 201), catalog: .both,
+            field: "lessons"),
+        Case(
+            name: "lessons_done 2^62", lessonsDone: "[4611686018427387904]", catalog: .both, pageOpens: true, enrollments: .goodOnly,
+            field: "lessons_done"),
         Case(name: "lessons_done -1", lessonsDone: "[-1]", catalog: .both, pageOpens: true, enrollments: .goodOnly, field: "lessons_done"),
     ]
 
@@ -84,7 +103,9 @@ struct HostileServerTests {
 
         try await Self.expect(hostile.catalog) { try await store.page(matching: "", at: .first, limit: 20).map(\.course.id) }
         try await Self.expect(hostile.catalog) { try await store.favourites(userID: learner.id).map(\.id) }
-        try await Self.expect(hostile.enrollments ?? hostile.catalog) { try await store.enrolledCourses(userID: learner.id).map(\.course.id) }
+        try await Self.expect(hostile.enrollments ?? hostile.catalog) {
+            try await store.enrolledCourses(userID: learner.id).map(\.course.id)
+        }
         if hostile.pageOpens {
             #expect(try await store.syllabus(of: "bad").course.id == "bad")
         } else {
@@ -139,7 +160,8 @@ struct HostileServerTests {
         let read = Counter()
         let store = RemoteStore(
             server: url, dataDirectory: client.url, httpClient: testHTTPClient, timeLimit: RemoteStore.defaultTimeLimit,
-            logger: Logger(label: "flood", factory: { _ in SwiftLogNoOpLogHandler() }), now: Date.init, nextToTransport: [ReadCounter(read: read)]
+            logger: Logger(label: "flood", factory: { _ in SwiftLogNoOpLogHandler() }), now: Date.init,
+            nextToTransport: [ReadCounter(read: read)]
         )
         let peakIsReset = ProcessMemory.resetHighWaterMark()
         let before = try #require(ProcessMemory.resident())
@@ -197,7 +219,9 @@ struct HostileServerTests {
     // MARK: - Helpers
 
     /// `read` gives `good` only, both courses, or connectivity, as `outcome` says.
-    static func expect(_ outcome: Outcome, sourceLocation: SourceLocation = #_sourceLocation, _ read: @escaping @Sendable () async throws -> [CourseID]) async throws {
+    static func expect(
+        _ outcome: Outcome, sourceLocation: SourceLocation = #_sourceLocation, _ read: @escaping @Sendable () async throws -> [CourseID]
+    ) async throws {
         switch outcome {
         case .both: #expect(try await read() == ["bad", "good"], sourceLocation: sourceLocation)
         case .goodOnly: #expect(try await read() == ["good"], sourceLocation: sourceLocation)
@@ -216,7 +240,8 @@ struct HostileServerTests {
             let router = Router()
             RouterServer.addSignIn(to: router, withEmptyLists: false)
             router.get("/v1/courses") { _, _ in
-                RouterServer.json("""
+                RouterServer.json(
+                    """
                     {"courses": [\(keyed(badCourse, key: 1)), \(keyed(goodCourse, key: 2))],
                      "next": null, "previous": null, "total": \(total), "total_is_lower_bound": false}
                     """)
@@ -225,11 +250,13 @@ struct HostileServerTests {
                 let id = context.parameters.get("id")
                 let lessons = id == "bad" ? bad.lessons : ["60"]
                 let minutes = lessons.enumerated().map { #"{"title": "Lesson \#($0.offset + 1)", "minutes": \#($0.element)}"# }
-                return RouterServer.json(String((id == "bad" ? badCourse : goodCourse).dropLast()) + #", "lessons": [\#(minutes.joined(separator: ", "))]}"#)
+                return RouterServer.json(
+                    String((id == "bad" ? badCourse : goodCourse).dropLast()) + #", "lessons": [\#(minutes.joined(separator: ", "))]}"#)
             }
             router.get("/v1/me/favourites") { _, _ in RouterServer.json(#"{"courses": [\#(badCourse), \#(goodCourse)]}"#) }
             router.get("/v1/me/enrollments") { _, _ in
-                RouterServer.json(#"{"enrollments": [\#(enrollment(badCourse, done: bad.lessonsDone)), \#(enrollment(goodCourse, done: "[1]"))]}"#)
+                RouterServer.json(
+                    #"{"enrollments": [\#(enrollment(badCourse, done: bad.lessonsDone)), \#(enrollment(goodCourse, done: "[1]"))]}"#)
             }
             let (url, running) = try await RouterServer.start(router)
             return HostileServer(url: url, running: running)

@@ -1,13 +1,14 @@
 import Foundation
+import Logging
 import Platform
 import RemoteStore
-import Logging
-@testable import Server
 import ServiceLifecycle
 import SharedKernel
-@testable import Storage
 import Synchronization
 import TestSupport
+
+@testable import Server
+@testable import Storage
 
 /// The EduGo server in this test process, on a free loopback port over its own SQLite
 /// database: what the remote store is held to. `stop()` ends it, as a restart would.
@@ -26,7 +27,8 @@ struct InProcessServer: Sendable {
         let database = try AppDatabase.open(directory: directory.url, passwordHasher: hasher, seedCatalog: { [] })
         let (ports, listening) = AsyncStream.makeStream(of: Int.self)
         let application = try await EduGoServer.application(
-            database: database, dataDirectory: directory.url, port: port, accessTokenTTL: accessTokenTTL, passwordHasher: hasher, now: { clock.now },
+            database: database, dataDirectory: directory.url, port: port, accessTokenTTL: accessTokenTTL, passwordHasher: hasher,
+            now: { clock.now },
             logger: Logger(label: "edugo-test-server", factory: { _ in SwiftLogNoOpLogHandler() }),
             onListening: { port in
                 listening.yield(port)
@@ -59,7 +61,6 @@ struct InProcessServer: Sendable {
         _ = try database.importCourses(entries: entries.map { CourseEntry(course: $0.0, lessons: $0.1) })
     }
 }
-
 
 /// A wall clock a test moves forward, to expire tokens without waiting.
 final class TestClock: Sendable {

@@ -1,9 +1,10 @@
 import Platform
 import RemoteStore
 import SharedKernel
-@testable import Storage
-import Testing
 import TestSupport
+import Testing
+
+@testable import Storage
 
 /// The remote store holds the same port contracts as the SQLite store and the in-memory
 /// double, through a real server on a loopback port. The server-side ports (accounts,

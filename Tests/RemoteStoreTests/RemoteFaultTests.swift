@@ -4,8 +4,8 @@ import Logging
 import RemoteStore
 import SharedKernel
 import Synchronization
-import Testing
 import TestSupport
+import Testing
 
 /// A server that is not an EduGo server, or not a well one: every answer that is not the
 /// API's is the server being unusable (`.connectivity`), never a crash and never a hang.
@@ -19,16 +19,21 @@ struct RemoteFaultTests {
         static func start() async throws -> MisbehavingServer {
             let router = Router()
             router.post("/v1/sessions") { _, _ in
-                Self.json("""
+                Self.json(
+                    """
                     {"access_token": "a", "refresh_token": "r", "expires_in": 900,
                      "user": {"id": 1, "name": "Demo Learner", "email": "demo@edugo.dev", "role": "learner", "member_since": "2026-01-01T00:00:00Z"}}
                     """, status: .created)
             }
             router.get("/v1/courses") { _, _ in
-                Response(status: .ok, headers: [.contentType: "text/html"], body: .init(byteBuffer: ByteBuffer(string: "<html><body>Welcome to nginx!</body></html>")))
+                Response(
+                    status: .ok, headers: [.contentType: "text/html"],
+                    body: .init(byteBuffer: ByteBuffer(string: "<html><body>Welcome to nginx!</body></html>")))
             }
             router.get("/v1/courses/:id") { request, context -> Response in
-                guard context.parameters.get("id") == "silent" else { return Self.json("Internal Server Error", status: .internalServerError) }
+                guard context.parameters.get("id") == "silent" else {
+                    return Self.json("Internal Server Error", status: .internalServerError)
+                }
                 try await Task.sleep(for: .seconds(3_600))
                 return Self.json("{}")
             }
@@ -59,7 +64,8 @@ struct RemoteFaultTests {
         await #expect(throws: AppError.connectivity) { try await store.favourites(userID: learner.id) }
         await #expect(throws: AppError.connectivity) { try await store.user(id: learner.id) }
         // Silence: only this store has a short limit, so a slow machine cannot fail the rest.
-        let impatient = RemoteStore(server: server.url, dataDirectory: client.url, httpClient: testHTTPClient, timeLimit: .milliseconds(300))
+        let impatient = RemoteStore(
+            server: server.url, dataDirectory: client.url, httpClient: testHTTPClient, timeLimit: .milliseconds(300))
         await #expect(throws: AppError.connectivity) { try await impatient.course(id: "silent") }
     }
 
@@ -112,9 +118,12 @@ struct RemoteReachabilityTests {
         let router = Router()
         router.get("/health") { _, _ -> Response in
             if down.withLock({ $0 }) {
-                return Response(status: .serviceUnavailable, headers: [.contentType: "text/html"], body: .init(byteBuffer: ByteBuffer(string: "<h1>down</h1>")))
+                return Response(
+                    status: .serviceUnavailable, headers: [.contentType: "text/html"],
+                    body: .init(byteBuffer: ByteBuffer(string: "<h1>down</h1>")))
             }
-            return Response(status: .ok, headers: [.contentType: "application/json"], body: .init(byteBuffer: ByteBuffer(string: #"{"status": "ok"}"#)))
+            return Response(
+                status: .ok, headers: [.contentType: "application/json"], body: .init(byteBuffer: ByteBuffer(string: #"{"status": "ok"}"#)))
         }
         let (url, running) = try await RouterServer.start(router)
         defer { running.cancel() }

@@ -2,9 +2,10 @@ import Foundation
 import GRDB
 import RemoteStore
 import SharedKernel
-@testable import Storage
-import Testing
 import TestSupport
+import Testing
+
+@testable import Storage
 
 /// The learner's session against a real server: refreshed without the learner noticing,
 /// once for many callers, rotated, and ended cleanly when the server refuses it.
@@ -26,7 +27,8 @@ struct RemoteSessionTests {
             let client = TemporaryDirectory(prefix: "edugo-remote-client")
             let store = RemoteStore(server: server.url, dataDirectory: client.url, httpClient: testHTTPClient, now: { clientClock.now })
             let learner = try await store.signIn(email: "demo@edugo.dev", password: "edugo-demo")
-            return Signed(server: server, client: client, store: store, learner: learner, serverClock: serverClock, clientClock: clientClock)
+            return Signed(
+                server: server, client: client, store: store, learner: learner, serverClock: serverClock, clientClock: clientClock)
         }
 
         /// Runs `body` with a store signed in, then stops the server and removes both
@@ -106,7 +108,9 @@ struct RemoteSessionTests {
             let stolen = thief.url.appendingPathComponent("sessions/\(file.lastPathComponent)")
             try FileManager.default.createDirectory(at: stolen.deletingLastPathComponent(), withIntermediateDirectories: true)
             try before.write(to: stolen)
-            #expect(try await RemoteStore(server: signed.server.url, dataDirectory: thief.url, httpClient: testHTTPClient).restoreSession() == nil)
+            #expect(
+                try await RemoteStore(server: signed.server.url, dataDirectory: thief.url, httpClient: testHTTPClient).restoreSession()
+                    == nil)
 
             // The learner's own next refresh is refused too: their session has ended.
             signed.clientClock.advance(by: 3_600)
@@ -147,7 +151,8 @@ struct RemoteSessionTests {
     func twoInstancesOneDirectory() async throws {
         try await Signed.withSignedIn { signed async throws in
             let otherClock = TestClock()
-            let other = RemoteStore(server: signed.server.url, dataDirectory: signed.client.url, httpClient: testHTTPClient, now: { otherClock.now })
+            let other = RemoteStore(
+                server: signed.server.url, dataDirectory: signed.client.url, httpClient: testHTTPClient, now: { otherClock.now })
             let first = signed.store
             let learner = signed.learner.id
 
@@ -199,7 +204,9 @@ struct RemoteSessionTests {
             let file = copy.url.appendingPathComponent("sessions").appendingPathComponent(stored.lastPathComponent)
             try FileManager.default.createDirectory(at: file.deletingLastPathComponent(), withIntermediateDirectories: true)
             try saved.write(to: file)
-            #expect(try await RemoteStore(server: signed.server.url, dataDirectory: copy.url, httpClient: testHTTPClient).restoreSession() == nil)
+            #expect(
+                try await RemoteStore(server: signed.server.url, dataDirectory: copy.url, httpClient: testHTTPClient).restoreSession()
+                    == nil)
         }
     }
 }

@@ -2,8 +2,8 @@ import Foundation
 import Platform
 import SharedKernel
 import Storage
-import Testing
 import TestSupport
+import Testing
 
 /// SPEC's API table, row by row, against the real `edugo-server` on a loopback port.
 @Suite("Server: the API table", .serialized)
@@ -37,7 +37,9 @@ struct APITests {
         #expect((page.json["courses"] as? [Any])?.count == 64)
         #expect(page.json["total"] as? Int == 64)
         #expect(FileManager.default.fileExists(atPath: server.directory.url.appendingPathComponent("access-token.key").path))
-        let mode = try FileManager.default.attributesOfItem(atPath: server.directory.url.appendingPathComponent("access-token.key").path)[.posixPermissions] as? Int
+        let mode =
+            try FileManager.default.attributesOfItem(atPath: server.directory.url.appendingPathComponent("access-token.key").path)[
+                .posixPermissions] as? Int
         #expect(mode == 0o600)
     }
 
@@ -46,9 +48,12 @@ struct APITests {
         let server = try await ServerProcess(directory: try await ServerProcess.preparedDirectory())
         let client = HTTPClient(baseURL: server.baseURL)
 
-        let created = try await client.send("POST", "/v1/accounts", json: ["name": "Zoë Hart", "email": "zoe@example.com", "password": "long enough"])
-        let taken = try await client.send("POST", "/v1/accounts", json: ["name": "Zoë", "email": "zoe@example.com", "password": "long enough"])
-        let badName = try await client.send("POST", "/v1/accounts", json: ["name": "", "email": "x@example.com", "password": "long enough"])
+        let created = try await client.send(
+            "POST", "/v1/accounts", json: ["name": "Zoë Hart", "email": "zoe@example.com", "password": "long enough"])
+        let taken = try await client.send(
+            "POST", "/v1/accounts", json: ["name": "Zoë", "email": "zoe@example.com", "password": "long enough"])
+        let badName = try await client.send(
+            "POST", "/v1/accounts", json: ["name": "", "email": "x@example.com", "password": "long enough"])
         let badEmail = try await client.send("POST", "/v1/accounts", json: ["name": "X", "email": "nope", "password": "long enough"])
         let weak = try await client.send("POST", "/v1/accounts", json: ["name": "X", "email": "x@example.com", "password": "short"])
 
@@ -122,7 +127,8 @@ struct APITests {
 
     @Test("tokens: missing, forged (another learner, same signature) or garbage → 401 unauthorized; expired → 401 token_expired")
     func tokens() async throws {
-        let server = try await ServerProcess(directory: try await ServerProcess.preparedDirectory(), arguments: ["--access-token-ttl", "1"])
+        let server = try await ServerProcess(
+            directory: try await ServerProcess.preparedDirectory(), arguments: ["--access-token-ttl", "1"])
         let (client, _) = try await HTTPClient(baseURL: server.baseURL).signedIn()
         let token = try #require(client.token)
         var tampered = client
@@ -252,12 +258,15 @@ struct APITests {
 
     @Test("enrollments: PUT 201 then 409 already_enrolled; every refusal's code; lessons to Completed; DELETE 204 then 404")
     func enrollments() async throws {
-        let server = try await ServerProcess(directory: try await ServerProcess.preparedDirectory(courses: [
-            CourseEntry(course: .fixture(id: "full-course", title: "Full Course", capacity: 3, enrolledCount: 3)),
-            CourseEntry(course: .fixture(id: "closed-course", title: "Closed Course", isActive: false)),
-            CourseEntry(course: .fixture(id: "needs-full", title: "Needs Full", prerequisiteID: "full-course")),
-            CourseEntry(course: .fixture(id: "two-lessons", title: "Two Lessons"), lessons: [Lesson(title: "One", minutes: 5), Lesson(title: "Two", minutes: 5)]),
-        ]))
+        let server = try await ServerProcess(
+            directory: try await ServerProcess.preparedDirectory(courses: [
+                CourseEntry(course: .fixture(id: "full-course", title: "Full Course", capacity: 3, enrolledCount: 3)),
+                CourseEntry(course: .fixture(id: "closed-course", title: "Closed Course", isActive: false)),
+                CourseEntry(course: .fixture(id: "needs-full", title: "Needs Full", prerequisiteID: "full-course")),
+                CourseEntry(
+                    course: .fixture(id: "two-lessons", title: "Two Lessons"),
+                    lessons: [Lesson(title: "One", minutes: 5), Lesson(title: "Two", minutes: 5)]),
+            ]))
         let (client, _) = try await HTTPClient(baseURL: server.baseURL).signedIn()
 
         let enrolled = try await client.send("PUT", "/v1/me/enrollments/two-lessons")
@@ -271,8 +280,9 @@ struct APITests {
         #expect(again.status == 409 && again.errorCode == "already_enrolled")
         #expect(full.status == 409 && full.errorCode == "course_full" && full.json["message"] as? String == "Full Course is full")
         #expect(closed.status == 409 && closed.errorCode == "course_inactive")
-        #expect(prerequisite.status == 409 && prerequisite.errorCode == "prerequisite_missing"
-            && prerequisite.json["message"] as? String == "Complete Full Course first")
+        #expect(
+            prerequisite.status == 409 && prerequisite.errorCode == "prerequisite_missing"
+                && prerequisite.json["message"] as? String == "Complete Full Course first")
         #expect(missing.status == 404 && missing.errorCode == "course_not_found")
 
         let one = try await client.send("PUT", "/v1/me/enrollments/two-lessons/lessons/1")
@@ -334,7 +344,8 @@ struct APITests {
         let wrongType = try await client.send("PATCH", "/v1/me", body: Data("{\"name\": 5}".utf8), headers: json)
         let missingField = try await client.send("POST", "/v1/sessions", body: Data("{\"email\": \"a@b.cd\"}".utf8), headers: json)
         let extraField = try await client.send("PATCH", "/v1/me", body: Data("{\"name\": \"A\", \"role\": \"admin\"}".utf8), headers: json)
-        let form = try await client.send("POST", "/v1/sessions", body: Data("email=a".utf8), headers: ["Content-Type": "application/x-www-form-urlencoded"])
+        let form = try await client.send(
+            "POST", "/v1/sessions", body: Data("email=a".utf8), headers: ["Content-Type": "application/x-www-form-urlencoded"])
         let badLesson = try await client.send("PUT", "/v1/me/enrollments/agile-scrum/lessons/abc")
         let badID = try await client.send("PUT", "/v1/me/favourites/%1B%5B2J")
 
@@ -354,10 +365,12 @@ struct APITests {
         let directory = TemporaryDirectory(prefix: "edugo-server-tests")
         defer { directory.remove() }
         let file = directory.url.appendingPathComponent("courses.json")
-        try Data("""
+        try Data(
+            """
             [{"id": "rust-101", "title": "Rust from Zero", "instructor": "Ferris Crab", "level": "beginner",
               "duration_minutes": 60, "price": 0, "currency": "EUR", "description": "Ownership, gently."}]
-            """.utf8).write(to: file)
+            """.utf8
+        ).write(to: file)
 
         let imported = try BuiltProduct.run("edugo-server", ["import-courses", file.path, "--data-dir", directory.path])
         let refused = try BuiltProduct.run("edugo-server", ["import-courses", "/no/such/file.json", "--data-dir", directory.path])
@@ -378,6 +391,7 @@ extension Data {
     }
 
     var base64URL: String {
-        base64EncodedString().replacingOccurrences(of: "+", with: "-").replacingOccurrences(of: "/", with: "_").replacingOccurrences(of: "=", with: "")
+        base64EncodedString().replacingOccurrences(of: "+", with: "-").replacingOccurrences(of: "/", with: "_").replacingOccurrences(
+            of: "=", with: "")
     }
 }

@@ -1,9 +1,10 @@
 import EduGoAPI
 import Foundation
 import PropertyBased
-@testable import Server
 import SharedKernel
 import Testing
+
+@testable import Server
 
 /// The catalog route writes pages by hand; the generated types are the contract it must meet.
 @Suite("Server: catalog pages written by hand, read by the generated types")
@@ -52,9 +53,12 @@ struct CoursePageJSONTests {
     func fields() throws {
         let prices = [0, 1, 5, 10, 50, 99, 100, 1800, 1850, 1873, 1_000_000_00]
         let rows = prices.enumerated().map { index, price in
-            CatalogRow(key: CatalogKey(Int64(index) * 65_536), course: Self.course(index, text: "Café \"Ω\" \\ /", price: price, optionals: index % 2 == 0))
+            CatalogRow(
+                key: CatalogKey(Int64(index) * 65_536),
+                course: Self.course(index, text: "Café \"Ω\" \\ /", price: price, optionals: index % 2 == 0))
         }
-        try Self.expectSame(CatalogPageAnswer(rows: rows, next: CatalogKey(999_999_999_999_999_999), previous: CatalogKey(1), total: .exactly(11)))
+        try Self.expectSame(
+            CatalogPageAnswer(rows: rows, next: CatalogKey(999_999_999_999_999_999), previous: CatalogKey(1), total: .exactly(11)))
         try Self.expectSame(CatalogPageAnswer(rows: rows, next: nil, previous: nil, total: .atLeast(10_000)))
         try Self.expectSame(CatalogPageAnswer(rows: [], next: nil, previous: nil, total: .exactly(0)))
     }
@@ -62,7 +66,9 @@ struct CoursePageJSONTests {
     @Test("prices are the numbers the generated encoding writes")
     func prices() throws {
         for minorUnits in [0, 7, 30, 105, 1873, 2_000, 123_456_789] {
-            let answer = CatalogPageAnswer(rows: [CatalogRow(key: CatalogKey(1), course: Self.course(1, text: "x", price: minorUnits, optionals: false))], total: .exactly(1))
+            let answer = CatalogPageAnswer(
+                rows: [CatalogRow(key: CatalogKey(1), course: Self.course(1, text: "x", price: minorUnits, optionals: false))],
+                total: .exactly(1))
             let object = try JSONSerialization.jsonObject(with: Data(CoursePageJSON.write(answer))) as? [String: Any]
             let price = ((object?["courses"] as? [[String: Any]])?.first?["price"] as? NSNumber)?.doubleValue
             #expect(price == Double(minorUnits) / 100)
@@ -76,7 +82,11 @@ struct CoursePageJSONTests {
             input: Gen.int(in: 0...(Self.alphabet.count - 1)).array(of: 0...40), Gen.int(in: 0...1_000_000)
         ) { choices, price in
             let answer = CatalogPageAnswer(
-                rows: [CatalogRow(key: CatalogKey(Int64(price)), course: Self.course(price, text: Self.text(choices), price: price, optionals: price % 2 == 0))],
+                rows: [
+                    CatalogRow(
+                        key: CatalogKey(Int64(price)),
+                        course: Self.course(price, text: Self.text(choices), price: price, optionals: price % 2 == 0))
+                ],
                 next: nil, previous: CatalogKey(Int64(price)), total: .exactly(price)
             )
             #expect(throws: Never.self) { try Self.expectSame(answer) }

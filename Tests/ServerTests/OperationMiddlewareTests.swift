@@ -2,13 +2,14 @@ import Foundation
 import HTTPTypes
 import Logging
 import OpenAPIRuntime
-import ServiceLifecycle
 import Platform
-@testable import Server
+import ServiceLifecycle
 import Storage
 import Synchronization
-import Testing
 import TestSupport
+import Testing
+
+@testable import Server
 
 /// `GET /v1/courses` is answered by a route of the server's own (`CatalogRoute`), beside the
 /// generated ones: both must run the one list of operation middlewares, or a middleware
@@ -21,7 +22,8 @@ struct OperationMiddlewareTests {
         defer { directory.remove() }
         let database = try AppDatabase.open(directory: directory.url, passwordHasher: PasswordHasher(rounds: 1), seedCatalog: { [] })
         let seen = SeenOperations()
-        let stores = try PlatformStores.sqlite(database, dataDirectory: directory.url, passwordHasher: PasswordHasher(rounds: 1), now: Date.init)
+        let stores = try PlatformStores.sqlite(
+            database, dataDirectory: directory.url, passwordHasher: PasswordHasher(rounds: 1), now: Date.init)
         let (ports, listening) = AsyncStream.makeStream(of: Int.self)
         let application = try await EduGoServer.application(
             stores: stores, host: "127.0.0.1", port: 0, accessTokenTTL: 900, limits: ServerLimits(), now: Date.init,

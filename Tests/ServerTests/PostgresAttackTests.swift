@@ -1,9 +1,10 @@
 import Foundation
 import PostgresNIO
-@testable import PostgresStore
 import SharedKernel
-import Testing
 import TestSupport
+import Testing
+
+@testable import PostgresStore
 
 /// Issue 22's attacks and faults on servers over one PostgreSQL database: limits that hold
 /// across processes, log out that reaches every server, and the database going away.
@@ -48,7 +49,9 @@ struct PostgresAttackTests {
         await test.drop()
     }
 
-    @Test("the database gone: every route is 503 unavailable with Retry-After within the call limit, refresh and log out included; back without a restart")
+    @Test(
+        "the database gone: every route is 503 unavailable with Retry-After within the call limit, refresh and log out included; back without a restart"
+    )
     func databaseGone() async throws {
         let (test, server, _) = try await TwoServersTests.twoServers()
         let (client, session) = try await HTTPClient(baseURL: server.baseURL).signedIn()
@@ -60,7 +63,8 @@ struct PostgresAttackTests {
         let started = ContinuousClock.now
         let answers = [
             try await anonymous.send("POST", "/v1/sessions", json: ["email": "demo@edugo.dev", "password": "edugo-demo"]),
-            try await anonymous.send("POST", "/v1/accounts", json: ["name": "New Learner", "email": "new@example.com", "password": "password-1"]),
+            try await anonymous.send(
+                "POST", "/v1/accounts", json: ["name": "New Learner", "email": "new@example.com", "password": "password-1"]),
             try await anonymous.send("POST", "/v1/sessions/refresh", json: ["refresh_token": refresh]),
             try await anonymous.get("/v1/courses"),
             try await anonymous.get("/v1/courses/swift-concurrency"),
@@ -73,7 +77,9 @@ struct PostgresAttackTests {
         try await test.setReachable(true)
         let back = try await Self.firstSuccess { try await client.get("/v1/me") }
 
-        #expect(answers.map(\.status) == Array(repeating: 503, count: answers.count), "\(answers.map { String(decoding: $0.body, as: UTF8.self) })")
+        #expect(
+            answers.map(\.status) == Array(repeating: 503, count: answers.count),
+            "\(answers.map { String(decoding: $0.body, as: UTF8.self) })")
         #expect(answers.allSatisfy { $0.errorCode == "unavailable" && $0.headers["retry-after"] != nil })
         print("PostgreSQL gone: \(answers.count) requests answered 503 in \(elapsed)")
         #expect(health.status == 200, "liveness does not need the database")

@@ -1,9 +1,10 @@
 import EduGoAPI
 import Foundation
-@testable import Server
 import Synchronization
-import Testing
 import TestSupport
+import Testing
+
+@testable import Server
 
 @Suite("Per-address request limit")
 struct ClientRateLimiterTests {

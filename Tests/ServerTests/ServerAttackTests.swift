@@ -1,9 +1,10 @@
 import Foundation
 import GRDB
 import SharedKernel
-@testable import Storage
-import Testing
 import TestSupport
+import Testing
+
+@testable import Storage
 
 /// Issue 22's attacks on the real server process, each of which once succeeded: guesses sent at
 /// once, a flood from one address, hoarded connections, a token used after log out, secrets in
@@ -21,16 +22,20 @@ struct ServerAttackTests {
             )
         }
         let rightPassword = try await RawConnection.exchange(
-            server.baseURL, from: "127.0.0.2", method: "POST", path: "/v1/sessions", json: ["email": "demo@edugo.dev", "password": "edugo-demo"]
+            server.baseURL, from: "127.0.0.2", method: "POST", path: "/v1/sessions",
+            json: ["email": "demo@edugo.dev", "password": "edugo-demo"]
         )
         let owner = try await RawConnection.exchange(
-            server.baseURL, from: "127.0.0.3", method: "POST", path: "/v1/sessions", json: ["email": "demo@edugo.dev", "password": "edugo-demo"]
+            server.baseURL, from: "127.0.0.3", method: "POST", path: "/v1/sessions",
+            json: ["email": "demo@edugo.dev", "password": "edugo-demo"]
         )
 
         let statuses = answers.map(\.status)
         #expect(statuses.filter { $0 == 401 }.count <= 10)
         #expect(statuses.filter { $0 == 401 }.count + statuses.filter { $0 == 429 }.count == 40, "\(statuses)")
-        #expect(rightPassword.status == 429 && rightPassword.errorCode == "rate_limited", "the guesser's address stays refused, even with the right password")
+        #expect(
+            rightPassword.status == 429 && rightPassword.errorCode == "rate_limited",
+            "the guesser's address stays refused, even with the right password")
         #expect(owner.status == 201, "the owner at another address is not locked out")
     }
 
@@ -41,12 +46,14 @@ struct ServerAttackTests {
         var flood: [RawConnection] = []
         for number in 0..<60 {
             let connection = try RawConnection(to: server.baseURL, from: "127.0.0.2")
-            try connection.send(Self.request("POST", "/v1/sessions", json: ["email": "nobody\(number)@example.com", "password": "password-x"]))
+            try connection.send(
+                Self.request("POST", "/v1/sessions", json: ["email": "nobody\(number)@example.com", "password": "password-x"]))
             flood.append(connection)
         }
 
         let learner = try await RawConnection.exchange(
-            server.baseURL, from: "127.0.0.3", method: "POST", path: "/v1/sessions", json: ["email": "learner1@example.com", "password": "password-1"]
+            server.baseURL, from: "127.0.0.3", method: "POST", path: "/v1/sessions",
+            json: ["email": "learner1@example.com", "password": "password-1"]
         )
         var answers: [HTTPAnswer] = []
         for connection in flood { answers.append(try HTTPAnswer(raw: await connection.readUntilClosed().text)) }
@@ -63,19 +70,23 @@ struct ServerAttackTests {
         #expect(limited.count >= 30, "\(answers.map(\.status))")
         #expect(limited.allSatisfy { $0.headers["retry-after"].flatMap(Int.init) ?? 0 > 0 })
         #expect(limited.allSatisfy { $0.errorCode == "too_many_requests" }, "the address's limit, not the email's")
-        #expect(answers.allSatisfy { [401, 429, 503].contains($0.status) }, "401, or 503 past the hashing queue's limit: \(answers.map(\.status))")
+        #expect(
+            answers.allSatisfy { [401, 429, 503].contains($0.status) },
+            "401, or 503 past the hashing queue's limit: \(answers.map(\.status))")
         #expect(accounts.filter { $0.status == 429 }.count >= 5, "account creation is limited too: \(accounts.map(\.status))")
     }
 
     @Test("connections that send nothing, half a header, half a body, or stay after an answer are closed by the server")
     func hoardedConnections() async throws {
-        let server = try await ServerProcess(directory: try await ServerProcess.preparedDirectory(), arguments: ["--connection-timeout", "1"])
+        let server = try await ServerProcess(
+            directory: try await ServerProcess.preparedDirectory(), arguments: ["--connection-timeout", "1"])
 
         let silent = try RawConnection(to: server.baseURL)
         let halfHeader = try RawConnection(to: server.baseURL)
         try halfHeader.send("GET /health HTTP/1.1\r\nHost: 127.0.0.1\r\n")
         let halfBody = try RawConnection(to: server.baseURL)
-        try halfBody.send("POST /v1/sessions HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Type: application/json\r\nContent-Length: 100\r\n\r\n{\"email\"")
+        try halfBody.send(
+            "POST /v1/sessions HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Type: application/json\r\nContent-Length: 100\r\n\r\n{\"email\"")
         let keptAlive = try RawConnection(to: server.baseURL)
         try keptAlive.send("GET /health HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n")
 
@@ -104,8 +115,9 @@ struct ServerAttackTests {
         #expect(held.count == 64)
     }
 
-    @Test("a request that does not keep its connection (HTTP/1.0, Connection: close in any case) has it closed after the answer",
-          arguments: ["GET /health HTTP/1.0\r\n\r\n", "GET /health HTTP/1.1\r\nHost: 127.0.0.1\r\nConnection: Close\r\n\r\n"])
+    @Test(
+        "a request that does not keep its connection (HTTP/1.0, Connection: close in any case) has it closed after the answer",
+        arguments: ["GET /health HTTP/1.0\r\n\r\n", "GET /health HTTP/1.1\r\nHost: 127.0.0.1\r\nConnection: Close\r\n\r\n"])
     func connectionClose(_ request: String) async throws {
         let server = try await ServerProcess(directory: try await ServerProcess.preparedDirectory())
         let connection = try RawConnection(to: server.baseURL)
@@ -134,7 +146,8 @@ struct ServerAttackTests {
     func accessAfterLogOut() async throws {
         let server = try await ServerProcess(directory: try await ServerProcess.preparedDirectory(learners: 1))
         let (client, _) = try await HTTPClient(baseURL: server.baseURL).signedIn()
-        let (learner, session) = try await HTTPClient(baseURL: server.baseURL).signedIn(email: "learner1@example.com", password: "password-1")
+        let (learner, session) = try await HTTPClient(baseURL: server.baseURL).signedIn(
+            email: "learner1@example.com", password: "password-1")
 
         let before = try await client.get("/v1/me")
         let signOut = try await client.send("DELETE", "/v1/sessions/current")
@@ -162,7 +175,8 @@ struct ServerAttackTests {
         let token = try #require(session["access_token"] as? String)
 
         try Self.corrupt(server.directory.url.appendingPathComponent(AppDatabase.fileName))
-        let signIn = try await HTTPClient(baseURL: server.baseURL).send("POST", "/v1/sessions", json: ["email": "demo@edugo.dev", "password": "edugo-demo"])
+        let signIn = try await HTTPClient(baseURL: server.baseURL).send(
+            "POST", "/v1/sessions", json: ["email": "demo@edugo.dev", "password": "edugo-demo"])
         let me = try await client.get("/v1/me")
         try await server.waitForLog("\"status\":\"503\"", after: 2)
 

@@ -9,7 +9,11 @@ struct ServerDataDirectoryTests {
         let home = NSHomeDirectory()
         #expect(ServerConfiguration.dataDirectory(option: "/srv/edugo", environment: ["XDG_DATA_HOME": "/xdg"]).path == "/srv/edugo")
         #expect(ServerConfiguration.dataDirectory(option: "~/data", environment: [:]).path == home + "/data")
-        #expect(ServerConfiguration.dataDirectory(option: nil, environment: ["XDG_DATA_HOME": "/xdg", "EDUGO_DATA_DIR": "/app"]).path == "/xdg/edugo-server")
-        #expect(ServerConfiguration.dataDirectory(option: nil, environment: ["XDG_DATA_HOME": "relative"]).path == home + "/.local/share/edugo-server")
+        #expect(
+            ServerConfiguration.dataDirectory(option: nil, environment: ["XDG_DATA_HOME": "/xdg", "EDUGO_DATA_DIR": "/app"]).path
+                == "/xdg/edugo-server")
+        #expect(
+            ServerConfiguration.dataDirectory(option: nil, environment: ["XDG_DATA_HOME": "relative"]).path == home
+                + "/.local/share/edugo-server")
     }
 }

@@ -2,17 +2,19 @@ import Foundation
 import Platform
 import SharedKernel
 import Storage
-import Testing
 import TestSupport
+import Testing
 
 /// Races, signals and kills, against the real server process.
 @Suite("Server: races, shutdown and kills", .serialized)
 struct ServerFaultTests {
     @Test("one seat left and 50 learners asking at once: exactly one enrollment")
     func lastSeat() async throws {
-        let directory = try await ServerProcess.preparedDirectory(learners: 50, courses: [
-            CourseEntry(course: .fixture(id: "last-seat", title: "Last Seat", capacity: 10, enrolledCount: 9)),
-        ])
+        let directory = try await ServerProcess.preparedDirectory(
+            learners: 50,
+            courses: [
+                CourseEntry(course: .fixture(id: "last-seat", title: "Last Seat", capacity: 10, enrolledCount: 9))
+            ])
         // 50 learners from one test address: no per-address limit on their sign-ins.
         let server = try await ServerProcess(directory: directory, arguments: ["--rate-limit", "0"])
         let base = HTTPClient(baseURL: server.baseURL)
@@ -39,7 +41,8 @@ struct ServerFaultTests {
         // The real password cost: a sign-in that is still hashing when the signal comes.
         let server = try await ServerProcess(directory: try await ServerProcess.preparedDirectory(), arguments: ["--log-level", "debug"])
         let client = HTTPClient(baseURL: server.baseURL)
-        _ = try await client.send("POST", "/v1/accounts", json: ["name": "Slow Hash", "email": "slow@example.com", "password": "a real password"])
+        _ = try await client.send(
+            "POST", "/v1/accounts", json: ["name": "Slow Hash", "email": "slow@example.com", "password": "a real password"])
 
         async let signIn = client.send("POST", "/v1/sessions", json: ["email": "slow@example.com", "password": "a real password"])
         try await server.waitForLog("\"message\":\"request started\"", after: 2)
@@ -72,7 +75,8 @@ struct ServerFaultTests {
         _ = await server.waitForExit()
         let restarted = try await ServerProcess(directory: directory)
         let (again, _) = try await HTTPClient(baseURL: restarted.baseURL).signedIn()
-        let stored = Set(((try await again.get("/v1/me/favourites")).json["courses"] as? [[String: Any]] ?? []).compactMap { $0["id"] as? String })
+        let stored = Set(
+            ((try await again.get("/v1/me/favourites")).json["courses"] as? [[String: Any]] ?? []).compactMap { $0["id"] as? String })
 
         #expect(acknowledged.isSubset(of: stored), "lost: \(acknowledged.subtracting(stored))")
         #expect(acknowledged.count < ids.count, "the kill came before the burst ended")

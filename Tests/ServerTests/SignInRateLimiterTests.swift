@@ -1,10 +1,11 @@
 import Foundation
 import PostgresStore
-@testable import Server
 import SharedKernel
 import Synchronization
-import Testing
 import TestSupport
+import Testing
+
+@testable import Server
 
 @Suite("Sign-in rate limit")
 struct SignInRateLimiterTests {
@@ -90,8 +91,9 @@ struct SignInRateLimiterTests {
         #expect(counted == 10)
     }
 
-    @Test("40 guesses at once on two servers' PostgreSQL log: exactly 10 are counted",
-          .enabled(if: PostgresTestCluster.isAvailable || PostgresTestCluster.isRequired))
+    @Test(
+        "40 guesses at once on two servers' PostgreSQL log: exactly 10 are counted",
+        .enabled(if: PostgresTestCluster.isAvailable || PostgresTestCluster.isRequired))
     func concurrentPostgres() async throws {
         let test = try await PostgresTestDatabase.migrated()
         let clock = Clock()

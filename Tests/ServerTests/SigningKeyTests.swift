@@ -1,7 +1,8 @@
 import Foundation
-@testable import Server
-import Testing
 import TestSupport
+import Testing
+
+@testable import Server
 
 #if canImport(Glibc)
 import Glibc

@@ -3,15 +3,19 @@ import Platform
 import PostgresStore
 import SharedKernel
 import Storage
-import Testing
 import TestSupport
+import Testing
 
 /// Two `edugo-server` processes on one PostgreSQL database are one platform.
-@Suite("Server: two processes on one PostgreSQL database", .serialized, .enabled(if: PostgresTestCluster.isAvailable, "EDUGO_TEST_POSTGRES names no cluster"))
+@Suite(
+    "Server: two processes on one PostgreSQL database", .serialized,
+    .enabled(if: PostgresTestCluster.isAvailable, "EDUGO_TEST_POSTGRES names no cluster"))
 struct TwoServersTests {
     /// A migrated database with the built-in catalog, `courses` and `learners` learners
     /// (learner1@example.com / password-1 …), and two servers on it.
-    static func twoServers(learners: Int = 0, courses: [CourseEntry] = []) async throws -> (PostgresTestDatabase, ServerProcess, ServerProcess) {
+    static func twoServers(learners: Int = 0, courses: [CourseEntry] = []) async throws -> (
+        PostgresTestDatabase, ServerProcess, ServerProcess
+    ) {
         let catalog = try BuiltInCatalog.load() + courses
         let test = try await PostgresTestDatabase.migrated(courses: catalog.map { (course: $0.course, lessons: $0.lessons) })
         let accounts = AccountService(store: PostgresAccountStore(database: test.database), hasher: TestPasswordHasher.cheap)
@@ -31,7 +35,9 @@ struct TwoServersTests {
         async let second = ServerProcess(arguments: ["--database", test.url])
         let (one, two) = try await (first, second)
 
-        let pages = try await [HTTPClient(baseURL: one.baseURL).get("/v1/courses?limit=1"), HTTPClient(baseURL: two.baseURL).get("/v1/courses?limit=1")]
+        let pages = try await [
+            HTTPClient(baseURL: one.baseURL).get("/v1/courses?limit=1"), HTTPClient(baseURL: two.baseURL).get("/v1/courses?limit=1"),
+        ]
         let signIns = try await [HTTPClient(baseURL: one.baseURL).signedIn().1, HTTPClient(baseURL: two.baseURL).signedIn().1]
 
         #expect(pages.map { $0.json["total"] as? Int } == [64, 64])
@@ -41,13 +47,18 @@ struct TwoServersTests {
 
     @Test("one seat left, 40 learners, half through each server: exactly one enrollment")
     func lastSeat() async throws {
-        let (test, one, two) = try await Self.twoServers(learners: 40, courses: [
-            CourseEntry(course: .fixture(id: "last-seat", title: "Last Seat", capacity: 10, enrolledCount: 9)),
-        ])
+        let (test, one, two) = try await Self.twoServers(
+            learners: 40,
+            courses: [
+                CourseEntry(course: .fixture(id: "last-seat", title: "Last Seat", capacity: 10, enrolledCount: 9))
+            ])
         var clients: [HTTPClient] = []
         for number in 1...40 {
             let server = number.isMultiple(of: 2) ? one : two
-            clients.append(try await HTTPClient(baseURL: server.baseURL).signedIn(email: "learner\(number)@example.com", password: "password-\(number)").0)
+            clients.append(
+                try await HTTPClient(baseURL: server.baseURL).signedIn(
+                    email: "learner\(number)@example.com", password: "password-\(number)"
+                ).0)
         }
 
         let statuses = try await withThrowingTaskGroup(of: Int.self) { group in
@@ -56,7 +67,9 @@ struct TwoServersTests {
             }
             return try await group.reduce(into: [Int]()) { $0.append($1) }
         }
-        let seen = try await [HTTPClient(baseURL: one.baseURL).get("/v1/courses/last-seat"), HTTPClient(baseURL: two.baseURL).get("/v1/courses/last-seat")]
+        let seen = try await [
+            HTTPClient(baseURL: one.baseURL).get("/v1/courses/last-seat"), HTTPClient(baseURL: two.baseURL).get("/v1/courses/last-seat"),
+        ]
 
         #expect(statuses.filter { $0 == 201 }.count == 1)
         #expect(statuses.filter { $0 == 409 }.count == 39)
@@ -75,8 +88,10 @@ struct TwoServersTests {
         let me = try await onTwo.get("/v1/me")
         let rotated = try await HTTPClient(baseURL: two.baseURL).send("POST", "/v1/sessions/refresh", json: ["refresh_token": firstRefresh])
         let newRefresh = try #require(rotated.json["refresh_token"] as? String)
-        let replayed = try await HTTPClient(baseURL: one.baseURL).send("POST", "/v1/sessions/refresh", json: ["refresh_token": firstRefresh])
-        let afterReplay = try await HTTPClient(baseURL: two.baseURL).send("POST", "/v1/sessions/refresh", json: ["refresh_token": newRefresh])
+        let replayed = try await HTTPClient(baseURL: one.baseURL).send(
+            "POST", "/v1/sessions/refresh", json: ["refresh_token": firstRefresh])
+        let afterReplay = try await HTTPClient(baseURL: two.baseURL).send(
+            "POST", "/v1/sessions/refresh", json: ["refresh_token": newRefresh])
 
         #expect(me.status == 200 && me.json["email"] as? String == "demo@edugo.dev")
         #expect(rotated.status == 200)
@@ -116,12 +131,14 @@ struct TwoServersTests {
         let (test, one, two) = try await Self.twoServers()
         for attempt in 0..<10 {
             let server = attempt.isMultiple(of: 2) ? one : two
-            let failed = try await HTTPClient(baseURL: server.baseURL).send("POST", "/v1/sessions", json: ["email": "demo@edugo.dev", "password": "wrong-\(attempt)"])
+            let failed = try await HTTPClient(baseURL: server.baseURL).send(
+                "POST", "/v1/sessions", json: ["email": "demo@edugo.dev", "password": "wrong-\(attempt)"])
             #expect(failed.status == 401)
         }
 
         let blocked = try await [one, two].asyncMap { server in
-            try await HTTPClient(baseURL: server.baseURL).send("POST", "/v1/sessions", json: ["email": "demo@edugo.dev", "password": "edugo-demo"])
+            try await HTTPClient(baseURL: server.baseURL).send(
+                "POST", "/v1/sessions", json: ["email": "demo@edugo.dev", "password": "edugo-demo"])
         }
 
         #expect(blocked.map(\.status) == [429, 429])
@@ -129,7 +146,9 @@ struct TwoServersTests {
         await test.drop()
     }
 
-    @Test("import-courses --database: into a new database (migrated and seeded first), then again; an unknown prerequisite or a cycle changes nothing")
+    @Test(
+        "import-courses --database: into a new database (migrated and seeded first), then again; an unknown prerequisite or a cycle changes nothing"
+    )
     func importCourses() async throws {
         let test = try await PostgresTestDatabase.create()
         let directory = TemporaryDirectory(prefix: "edugo-server-tests")
@@ -139,17 +158,23 @@ struct TwoServersTests {
             try Data(json.utf8).write(to: url)
             return url.path
         }
-        let good = try file("good.json", """
+        let good = try file(
+            "good.json",
+            """
             [{"id": "rust-101", "title": "Rust from Zero", "instructor": "Ferris Crab", "level": "beginner",
               "duration_minutes": 60, "price": 0, "currency": "EUR", "description": "Ownership, gently."},
              {"id": "rust-201", "title": "Rust, Further", "instructor": "Ferris Crab", "level": "intermediate",
               "duration_minutes": 90, "price": 0, "currency": "EUR", "description": "Lifetimes.", "prerequisite_id": "rust-101"}]
             """)
-        let unknown = try file("unknown.json", """
+        let unknown = try file(
+            "unknown.json",
+            """
             [{"id": "go-101", "title": "Go", "instructor": "Gopher", "level": "beginner", "duration_minutes": 60,
               "price": 0, "currency": "EUR", "description": "Goroutines.", "prerequisite_id": "nowhere"}]
             """)
-        let cycle = try file("cycle.json", """
+        let cycle = try file(
+            "cycle.json",
+            """
             [{"id": "rust-101", "title": "Rust from Zero", "instructor": "Ferris Crab", "level": "beginner",
               "duration_minutes": 60, "price": 0, "currency": "EUR", "description": "Ownership, gently.", "prerequisite_id": "rust-201"}]
             """)
@@ -194,7 +219,8 @@ struct TwoServersTests {
         _ = await one.waitForExit()
         var other = HTTPClient(baseURL: two.baseURL)
         other.token = client.token
-        let stored = Set(((try await other.get("/v1/me/favourites")).json["courses"] as? [[String: Any]] ?? []).compactMap { $0["id"] as? String })
+        let stored = Set(
+            ((try await other.get("/v1/me/favourites")).json["courses"] as? [[String: Any]] ?? []).compactMap { $0["id"] as? String })
 
         #expect(acknowledged.isSubset(of: stored), "lost: \(acknowledged.subtracting(stored))")
         #expect(acknowledged.count < ids.count, "the kill came before the burst ended")

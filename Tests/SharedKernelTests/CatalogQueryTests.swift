@@ -3,22 +3,24 @@ import Testing
 
 @Suite("Folding and filters")
 struct CatalogQueryTests {
-    @Test("letters fold as a person types them: accents, case, width, and letters with no decomposition", arguments: [
-        ("Søren Lindqvist", ["soren", "lindqvist"]),
-        ("ŁUKASZ Nowak", ["lukasz", "nowak"]),
-        ("İlker Yılmaz", ["ilker", "yilmaz"]),
-        ("Đorđe Ðapić", ["dorde", "dapic"]),
-        ("Straße", ["strasse"]),
-        ("Æble Œuvre", ["aeble", "oeuvre"]),
-        ("Þór", ["thor"]),
-        ("José Núñez", ["jose", "nunez"]),
-        ("Chloé Dubois", ["chloe", "dubois"]),
-        ("ＦＵＬＬ ｗｉｄｔｈ", ["full", "width"]),
-        ("Ĳssel ﬁle", ["ijssel", "file"]),
-        ("王芳 (Wang Fang)", ["王芳", "wang", "fang"]),
-        ("CI/CD: Pipelines", ["ci", "cd", "pipelines"]),
-        ("C++ & Swift 6", ["c", "swift", "6"]),
-    ])
+    @Test(
+        "letters fold as a person types them: accents, case, width, and letters with no decomposition",
+        arguments: [
+            ("Søren Lindqvist", ["soren", "lindqvist"]),
+            ("ŁUKASZ Nowak", ["lukasz", "nowak"]),
+            ("İlker Yılmaz", ["ilker", "yilmaz"]),
+            ("Đorđe Ðapić", ["dorde", "dapic"]),
+            ("Straße", ["strasse"]),
+            ("Æble Œuvre", ["aeble", "oeuvre"]),
+            ("Þór", ["thor"]),
+            ("José Núñez", ["jose", "nunez"]),
+            ("Chloé Dubois", ["chloe", "dubois"]),
+            ("ＦＵＬＬ ｗｉｄｔｈ", ["full", "width"]),
+            ("Ĳssel ﬁle", ["ijssel", "file"]),
+            ("王芳 (Wang Fang)", ["王芳", "wang", "fang"]),
+            ("CI/CD: Pipelines", ["ci", "cd", "pipelines"]),
+            ("C++ & Swift 6", ["c", "swift", "6"]),
+        ])
     func folding(text: String, words: [String]) {
         #expect(TextFolding.words(text) == words)
     }
@@ -60,31 +62,33 @@ struct CatalogQueryTests {
         }
     }
 
-    @Test("the search field's text as the catalog reads it", arguments: [
-        ("", Asked()),
-        ("  Swift   Concurrency ", Asked(words: ["swift", "concurrency"])),
-        ("cat:design", Asked(category: "design")),
-        ("category:Data", Asked(category: "data")),
-        ("CAT:Développement", Asked(category: "developpement")),
-        ("cat:\"data science\" python", Asked(words: ["python"], category: "datascience")),
-        ("cat:\"devops & cl", Asked(category: "devopscl")),
-        ("cat:", Asked()),
-        ("level:beg", Asked(level: .beginner)),
-        ("level:Intermediate swift", Asked(words: ["swift"], level: .intermediate)),
-        ("level:a", Asked(level: .advanced)),
-        ("level:expert", Asked(unknown: "Unknown filter \"level:expert\" — press ? for filters")),
-        ("is:free is:open", Asked(free: true, open: true)),
-        ("is:enrolled is:favourite", Asked(enrolled: true, favourite: true)),
-        ("is:favorite", Asked(favourite: true)),
-        ("is:", Asked()),
-        ("is:gratis", Asked(unknown: "Unknown filter \"is:gratis\" — press ? for filters")),
-        ("foo:bar docker", Asked(words: ["docker"], unknown: "Unknown filter \"foo:\" — press ? for filters")),
-        ("12:30", Asked(words: ["12", "30"])),
-        (":swift", Asked(words: ["swift"])),
-        ("c++", Asked(words: ["c"])),
-        ("?!", Asked(nothing: true)),
-        ("søren level:adv is:open", Asked(words: ["soren"], level: .advanced, open: true)),
-    ])
+    @Test(
+        "the search field's text as the catalog reads it",
+        arguments: [
+            ("", Asked()),
+            ("  Swift   Concurrency ", Asked(words: ["swift", "concurrency"])),
+            ("cat:design", Asked(category: "design")),
+            ("category:Data", Asked(category: "data")),
+            ("CAT:Développement", Asked(category: "developpement")),
+            ("cat:\"data science\" python", Asked(words: ["python"], category: "datascience")),
+            ("cat:\"devops & cl", Asked(category: "devopscl")),
+            ("cat:", Asked()),
+            ("level:beg", Asked(level: .beginner)),
+            ("level:Intermediate swift", Asked(words: ["swift"], level: .intermediate)),
+            ("level:a", Asked(level: .advanced)),
+            ("level:expert", Asked(unknown: "Unknown filter \"level:expert\" — press ? for filters")),
+            ("is:free is:open", Asked(free: true, open: true)),
+            ("is:enrolled is:favourite", Asked(enrolled: true, favourite: true)),
+            ("is:favorite", Asked(favourite: true)),
+            ("is:", Asked()),
+            ("is:gratis", Asked(unknown: "Unknown filter \"is:gratis\" — press ? for filters")),
+            ("foo:bar docker", Asked(words: ["docker"], unknown: "Unknown filter \"foo:\" — press ? for filters")),
+            ("12:30", Asked(words: ["12", "30"])),
+            (":swift", Asked(words: ["swift"])),
+            ("c++", Asked(words: ["c"])),
+            ("?!", Asked(nothing: true)),
+            ("søren level:adv is:open", Asked(words: ["soren"], level: .advanced, open: true)),
+        ])
     func parsing(text: String, asked: Asked) {
         #expect(Asked(CatalogQuery.parse(text)) == asked)
     }
@@ -99,10 +103,13 @@ struct CatalogQueryTests {
         #expect(CatalogQuery.parse("is:open").countLimit < CatalogQuery.parse("swift").countLimit)
     }
 
-    @Test("the understood text asks the same and drops what was not understood", arguments: [
-        "Núñez  level:BEG", "swift is:free is:open", "cat:\"Web Dev\" async", "is:fav is:enrolled", "bogus:thing basics", "level:xyz", "",
-        "Straße Æble 3D",
-    ])
+    @Test(
+        "the understood text asks the same and drops what was not understood",
+        arguments: [
+            "Núñez  level:BEG", "swift is:free is:open", "cat:\"Web Dev\" async", "is:fav is:enrolled", "bogus:thing basics", "level:xyz",
+            "",
+            "Straße Æble 3D",
+        ])
     func understoodText(text: String) {
         let query = CatalogQuery.parse(text)
         let again = CatalogQuery.parse(query.understoodText)

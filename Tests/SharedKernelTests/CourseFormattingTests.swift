@@ -1,21 +1,25 @@
 import Foundation
 import SharedKernel
-import Testing
 import TestSupport
+import Testing
 
 @Suite("Course values as the catalog shows them")
 struct CourseFormattingTests {
-    @Test("durations read as hours and minutes", arguments: [
-        (150, "2h 30min"), (45, "45min"), (180, "3h"), (61, "1h 1min"), (600, "10h"),
-    ])
+    @Test(
+        "durations read as hours and minutes",
+        arguments: [
+            (150, "2h 30min"), (45, "45min"), (180, "3h"), (61, "1h 1min"), (600, "10h"),
+        ])
     func duration(minutes: Int, expected: String) {
         #expect(DurationText.format(minutes: minutes) == expected)
     }
 
-    @Test("prices show two decimals and the currency, zero is free", arguments: [
-        (3599, "EUR", "35.99 EUR"), (4900, "USD", "49.00 USD"), (999, "GBP", "9.99 GBP"),
-        (5, "EUR", "0.05 EUR"), (0, "EUR", "Free"),
-    ])
+    @Test(
+        "prices show two decimals and the currency, zero is free",
+        arguments: [
+            (3599, "EUR", "35.99 EUR"), (4900, "USD", "49.00 USD"), (999, "GBP", "9.99 GBP"),
+            (5, "EUR", "0.05 EUR"), (0, "EUR", "Free"),
+        ])
     func price(minorUnits: Int, currency: String, expected: String) {
         #expect(Price(minorUnits: minorUnits, currency: currency).formatted == expected)
     }

@@ -1,18 +1,20 @@
 import Foundation
 import SharedKernel
 import Synchronization
-import Testing
 import TestSupport
+import Testing
 
 @Suite("Enrollment changes: what each store writes, decided once")
 struct EnrollmentChangeTests {
     static let now = Date(timeIntervalSince1970: 1_800_000_000)
     static let learner = UserID(7)
 
-    @Test("enrolling: a first time joins, a dropped enrollment starts again, a refusal writes nothing", arguments: [
-        (nil, nil, EnrollmentWrite.join(userID: learner, courseID: "swift-101", at: now)),
-        (Enrollment.fixture(status: .dropped), nil, .rejoin(Enrollment.fixture().id, courseID: "swift-101", at: now)),
-    ] as [(Enrollment?, (course: Course, enrollment: Enrollment?)?, EnrollmentWrite)])
+    @Test(
+        "enrolling: a first time joins, a dropped enrollment starts again, a refusal writes nothing",
+        arguments: [
+            (nil, nil, EnrollmentWrite.join(userID: learner, courseID: "swift-101", at: now)),
+            (Enrollment.fixture(status: .dropped), nil, .rejoin(Enrollment.fixture().id, courseID: "swift-101", at: now)),
+        ] as [(Enrollment?, (course: Course, enrollment: Enrollment?)?, EnrollmentWrite)])
     func enroll(existing: Enrollment?, prerequisite: (course: Course, enrollment: Enrollment?)?, expected: EnrollmentWrite) throws {
         let facts = EnrollmentFacts(course: .fixture(), enrollment: existing, prerequisite: prerequisite)
 
@@ -22,8 +24,10 @@ struct EnrollmentChangeTests {
     @Test("enrolling checks the rules in their one order, and a missing course is named")
     func enrollRefusals() {
         let base = Course.fixture(id: "base", title: "Base")
-        let locked = EnrollmentFacts(course: .fixture(prerequisiteID: "base"), enrollment: nil, prerequisite: (base, .fixture(status: .active)))
-        let met = EnrollmentFacts(course: .fixture(prerequisiteID: "base"), enrollment: nil, prerequisite: (base, .fixture(status: .completed)))
+        let locked = EnrollmentFacts(
+            course: .fixture(prerequisiteID: "base"), enrollment: nil, prerequisite: (base, .fixture(status: .active)))
+        let met = EnrollmentFacts(
+            course: .fixture(prerequisiteID: "base"), enrollment: nil, prerequisite: (base, .fixture(status: .completed)))
         let sut = Enroll(userID: Self.learner, courseID: "swift-101", now: Self.now)
 
         #expect(throws: AppError.refused(.prerequisiteNotCompleted(prerequisiteTitle: "Base"))) { try sut.decide(locked) }
@@ -38,8 +42,12 @@ struct EnrollmentChangeTests {
     func unenroll() throws {
         let sut = Unenroll(userID: Self.learner, courseID: "swift-101")
 
-        #expect(try sut.decide(EnrollmentFacts(course: .fixture(), enrollment: .fixture())) == .leave(Enrollment.fixture().id, courseID: "swift-101"))
-        #expect(throws: AppError.notEnrolled("swift-101")) { try sut.decide(EnrollmentFacts(course: .fixture(), enrollment: .fixture(status: .dropped))) }
+        #expect(
+            try sut.decide(EnrollmentFacts(course: .fixture(), enrollment: .fixture()))
+                == .leave(Enrollment.fixture().id, courseID: "swift-101"))
+        #expect(throws: AppError.notEnrolled("swift-101")) {
+            try sut.decide(EnrollmentFacts(course: .fixture(), enrollment: .fixture(status: .dropped)))
+        }
         #expect(throws: AppError.notEnrolled("swift-101")) { try sut.decide(nil) }
     }
 
@@ -57,7 +65,8 @@ struct EnrollmentChangeTests {
         #expect(finishing == .markLesson(oneDone.id, number: 2, done: true, at: Self.now, status: .completed, completedAt: Self.now))
         #expect(undoing == .markLesson(complete.id, number: 2, done: false, at: Self.now, status: .active, completedAt: nil))
         #expect(throws: AppError.noSuchLesson(course.id, 3)) {
-            try MarkLesson(3, done: true, userID: Self.learner, courseID: course.id, now: Self.now).decide(EnrollmentFacts(course: course, enrollment: oneDone))
+            try MarkLesson(3, done: true, userID: Self.learner, courseID: course.id, now: Self.now).decide(
+                EnrollmentFacts(course: course, enrollment: oneDone))
         }
     }
 
@@ -76,8 +85,12 @@ struct AccountServiceTests {
         let (sut, store, hasher) = makeSUT()
         store.add(email: "ana@edugo.dev", hash: "hash:right password")
 
-        await #expect(throws: AppError.invalidCredentials) { try await sut.authenticate(email: "ana@edugo.dev", password: "wrong password") }
-        await #expect(throws: AppError.invalidCredentials) { try await sut.authenticate(email: "nobody@edugo.dev", password: "right password") }
+        await #expect(throws: AppError.invalidCredentials) {
+            try await sut.authenticate(email: "ana@edugo.dev", password: "wrong password")
+        }
+        await #expect(throws: AppError.invalidCredentials) {
+            try await sut.authenticate(email: "nobody@edugo.dev", password: "right password")
+        }
         #expect(hasher.verified == ["hash:right password", "decoy"])
         #expect(try await sut.authenticate(email: " ANA@edugo.dev ", password: "right password").email == "ana@edugo.dev")
     }
@@ -87,7 +100,9 @@ struct AccountServiceTests {
         let (sut, store, hasher) = makeSUT()
         store.add(email: "ana@edugo.dev", hash: "hash:x")
 
-        await #expect(throws: AppError.invalidAccount(AccountRejection(field: .password, message: "Use a password of 8 or more characters"))) {
+        await #expect(
+            throws: AppError.invalidAccount(AccountRejection(field: .password, message: "Use a password of 8 or more characters"))
+        ) {
             try await sut.register(name: "Ben", email: "ben@edugo.dev", password: "short")
         }
         await #expect(throws: AppError.emailTaken) { try await sut.register(name: "Ana", email: "Ana@EduGo.dev", password: "long enough") }

@@ -1,9 +1,10 @@
 import Foundation
-import Platform
 import GRDB
+import Platform
 import SharedKernel
-@testable import Storage
 import TestSupport
+
+@testable import Storage
 
 extension AppDatabase {
     /// Signs the seeded demo learner in (with the fast test hasher) and returns them.
@@ -14,7 +15,8 @@ extension AppDatabase {
     /// A second learner, written directly.
     func addLearner(_ name: String, email: String) async throws -> UserID {
         try await writer.write { db in
-            try db.execute(sql: "INSERT INTO user (name, email, password_hash, created_at) VALUES (?, ?, 'x', ?)", arguments: [name, email, Date()])
+            try db.execute(
+                sql: "INSERT INTO user (name, email, password_hash, created_at) VALUES (?, ?, 'x', ?)", arguments: [name, email, Date()])
             return UserID(db.lastInsertedRowID)
         }
     }

@@ -1,10 +1,11 @@
 import Foundation
-import Platform
 import GRDB
+import Platform
 import SharedKernel
-@testable import Storage
-import Testing
 import TestSupport
+import Testing
+
+@testable import Storage
 
 @Suite("Opening the database")
 struct AppDatabaseTests {
@@ -21,10 +22,13 @@ struct AppDatabaseTests {
         let tables = try await database.writer.read { db in
             try String.fetchAll(db, sql: "SELECT name FROM sqlite_master WHERE type = 'table' AND name NOT LIKE 'sqlite_%' ORDER BY name")
         }
-        #expect(tables == [
-            "catalog_revision", "catalog_size", "course", "course_search", "course_search_config", "course_search_data", "course_search_docsize",
-            "course_search_idx", "enrollment", "favourite", "grdb_migrations", "lesson", "lesson_progress", "refresh_token", "session", "user",
-        ])
+        #expect(
+            tables == [
+                "catalog_revision", "catalog_size", "course", "course_search", "course_search_config", "course_search_data",
+                "course_search_docsize",
+                "course_search_idx", "enrollment", "favourite", "grdb_migrations", "lesson", "lesson_progress", "refresh_token", "session",
+                "user",
+            ])
     }
 
     @Test("the built-in catalog is loaded once: a second start adds nothing")
@@ -215,8 +219,9 @@ struct AppDatabaseFaultTests {
         #expect(!FileManager.default.fileExists(atPath: database.path + "-shm"))
     }
 
-    @Test("a database the user cannot write is refused without leaving side files; fixed, it opens",
-          .enabled(if: getuid() != 0, "root writes a 0400 file anyway"))
+    @Test(
+        "a database the user cannot write is refused without leaving side files; fixed, it opens",
+        .enabled(if: getuid() != 0, "root writes a 0400 file anyway"))
     func readOnlyDatabase() throws {
         let directory = TemporaryDirectory()
         defer { directory.remove() }
@@ -233,13 +238,15 @@ struct AppDatabaseFaultTests {
         _ = try AppDatabase.open(directory: directory.url, passwordHasher: .fast)
     }
 
-    @Test("each way an open fails is named for what it is", arguments: [
-        (ResultCode.SQLITE_FULL, "the disk is full"),
-        (.SQLITE_BUSY, "the database is locked by another program; close it and try again"),
-        (.SQLITE_READONLY, "the database or its folder is read-only"),
-        (.SQLITE_CORRUPT, "the database file is damaged"),
-        (.SQLITE_NOTADB, "the file is not an SQLite database"),
-    ])
+    @Test(
+        "each way an open fails is named for what it is",
+        arguments: [
+            (ResultCode.SQLITE_FULL, "the disk is full"),
+            (.SQLITE_BUSY, "the database is locked by another program; close it and try again"),
+            (.SQLITE_READONLY, "the database or its folder is read-only"),
+            (.SQLITE_CORRUPT, "the database file is damaged"),
+            (.SQLITE_NOTADB, "the file is not an SQLite database"),
+        ])
     func reasons(code: ResultCode, reason: String) {
         #expect(AppDatabase.openReason(DatabaseError(resultCode: code)) == reason)
     }
@@ -253,13 +260,14 @@ struct AppDatabaseFaultTests {
         let old = try DatabasePool(path: path)
         try migrator.migrate(old, upTo: "v6-search-prefixes-up-to-6")
         try await old.write { db in
-            try db.execute(sql: """
-                INSERT INTO enrollment (user_id, course_id, enrolled_at, status, progress)
-                VALUES (1, 'swift-fundamentals', '2026-01-02 10:00:00.000', 'active', 0),
-                       (1, 'git-mastery', '2026-01-03 10:00:00.000', 'dropped', 0);
-                -- A count a damaged import pushed past Int64, which crashed every start.
-                UPDATE course SET enrolled_count = 9.2233720368547758e18 WHERE id = 'resume-writing';
-                """)
+            try db.execute(
+                sql: """
+                    INSERT INTO enrollment (user_id, course_id, enrolled_at, status, progress)
+                    VALUES (1, 'swift-fundamentals', '2026-01-02 10:00:00.000', 'active', 0),
+                           (1, 'git-mastery', '2026-01-03 10:00:00.000', 'dropped', 0);
+                    -- A count a damaged import pushed past Int64, which crashed every start.
+                    UPDATE course SET enrolled_count = 9.2233720368547758e18 WHERE id = 'resume-writing';
+                    """)
         }
         try old.close()
 
@@ -272,7 +280,9 @@ struct AppDatabaseFaultTests {
         let syllabus = try await SQLiteCourseRepository(database: database).syllabus(of: "swift-fundamentals")
         #expect(syllabus.lessons.count == syllabus.course.lessonCount)
         #expect(syllabus.lessons.count >= 4)
-        #expect(try await SQLiteCourseRepository(database: database).course(id: "resume-writing").enrolledCount == CourseLimits.seats.upperBound)
+        #expect(
+            try await SQLiteCourseRepository(database: database).course(id: "resume-writing").enrolledCount == CourseLimits.seats.upperBound
+        )
     }
 
     @Test("a row stored out of range is an error for that row; the rest of the catalog still loads, page by page")

@@ -1,10 +1,11 @@
 import Foundation
-import Platform
 import GRDB
+import Platform
 import SharedKernel
-@testable import Storage
-import Testing
 import TestSupport
+import Testing
+
+@testable import Storage
 
 /// The storage proof on real SQLite with a generated 100 k catalog: pages cover the catalog
 /// exactly once in order both ways, search and every filter agree with brute force (paged to
@@ -25,7 +26,8 @@ struct CatalogPagingTests {
         func marks(_ course: Course) -> CourseMarks {
             CourseMarks(
                 isFavourite: favourites.contains(course.id),
-                enrollment: enrolled.contains(course.id) ? .fixture(courseID: course.id, status: completed.contains(course.id) ? .completed : .active) : nil,
+                enrollment: enrolled.contains(course.id)
+                    ? .fixture(courseID: course.id, status: completed.contains(course.id) ? .completed : .active) : nil,
                 prerequisiteMet: course.prerequisiteID.map { !known.contains($0) || completed.contains($0) } ?? true
             )
         }
@@ -54,12 +56,16 @@ struct CatalogPagingTests {
         let completed = Set(stride(from: 2_003, to: 100_000, by: 2_003).map { CourseID(GeneratedCatalog.id($0)) }).subtracting(active)
         let arranged: Void? = try? database.writer.write { db in
             for id in favourites {
-                try db.execute(sql: "INSERT INTO favourite (user_id, course_id, created_at) VALUES (1, ?, ?)", arguments: [id.rawValue, Date()])
+                try db.execute(
+                    sql: "INSERT INTO favourite (user_id, course_id, created_at) VALUES (1, ?, ?)", arguments: [id.rawValue, Date()])
             }
             for id in active.union(completed) {
                 try db.execute(
-                    sql: "INSERT INTO enrollment (user_id, course_id, enrolled_at, status, progress, completed_at) VALUES (1, ?, ?, ?, 0, ?)",
-                    arguments: [id.rawValue, Date(), completed.contains(id) ? "completed" : "active", completed.contains(id) ? Date() : nil]
+                    sql:
+                        "INSERT INTO enrollment (user_id, course_id, enrolled_at, status, progress, completed_at) VALUES (1, ?, ?, ?, 0, ?)",
+                    arguments: [
+                        id.rawValue, Date(), completed.contains(id) ? "completed" : "active", completed.contains(id) ? Date() : nil,
+                    ]
                 )
             }
         }
@@ -104,7 +110,9 @@ struct CatalogPagingTests {
         #expect(all.map(\.course.id) == index.rows.map(\.course.id))
     }
 
-    @Test("search and filters, paged to the end both ways, equal a brute-force filter in catalog order", arguments: GeneratedCatalog.searchQueries)
+    @Test(
+        "search and filters, paged to the end both ways, equal a brute-force filter in catalog order",
+        arguments: GeneratedCatalog.searchQueries)
     func searchAgreesWithBruteForce(query: String) async throws {
         let fixture = try #require(Self.fixture)
         let sut = SQLiteCourseRepository(database: fixture.database)
@@ -140,8 +148,11 @@ struct CatalogPagingTests {
     func queryPlans(mine: String, match: Bool, open: Bool) async throws {
         let fixture = try #require(Self.fixture)
         let query = CatalogQuery.parse([mine, match ? "swift cat:d" : "", open ? "is:open" : ""].joined(separator: " "))
-        for (bound, descending) in [(nil, false), (500 * CatalogOrder.gap, false), (500 * CatalogOrder.gap, true), (nil, true)] as [(Int64?, Bool)] {
-            let (sql, arguments) = SQLiteCourseRepository.pageSQL(FullTextQuery(query), learner: fixture.learner, bound: bound, descending: descending, limit: 50)
+        for (bound, descending) in [(nil, false), (500 * CatalogOrder.gap, false), (500 * CatalogOrder.gap, true), (nil, true)]
+            as [(Int64?, Bool)]
+        {
+            let (sql, arguments) = SQLiteCourseRepository.pageSQL(
+                FullTextQuery(query), learner: fixture.learner, bound: bound, descending: descending, limit: 50)
             let plan = try await fixture.database.writer.read { db in
                 try Row.fetchAll(db, sql: "EXPLAIN QUERY PLAN \(sql)", arguments: arguments).map { $0["detail"] as String }
             }

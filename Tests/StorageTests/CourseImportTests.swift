@@ -1,10 +1,11 @@
 import Foundation
-import Platform
 import GRDB
+import Platform
 import SharedKernel
-@testable import Storage
-import Testing
 import TestSupport
+import Testing
+
+@testable import Storage
 
 @Suite("Course import")
 struct CourseImportTests {
@@ -14,7 +15,8 @@ struct CourseImportTests {
     ]
 
     /// A valid entry that would be added if a bad file were written in part.
-    static let newEntry = #"{"id": "new-one", "title": "New One", "instructor": "A", "level": "beginner", "duration_minutes": 5, "price": 0, "currency": "EUR", "description": "D"}"#
+    static let newEntry =
+        #"{"id": "new-one", "title": "New One", "instructor": "A", "level": "beginner", "duration_minutes": 5, "price": 0, "currency": "EUR", "description": "D"}"#
 
     /// SPEC's example entry; each bad-file case edits one part of it.
     static let example = CourseJSONExample.valid
@@ -37,7 +39,9 @@ struct CourseImportTests {
     /// changes nothing.
     static let badFiles: [BadFile] = [
         BadFile(name: "not JSON", contents: "[\(newEntry),\n {\"id\": ", message: "the file is not valid JSON: line 2, column"),
-        BadFile(name: "a missing field", contents: edited(#""title": "Swift Concurrency in Practice","#, ""), message: entry1 + #"field "title" is missing"#),
+        BadFile(
+            name: "a missing field", contents: edited(#""title": "Swift Concurrency in Practice","#, ""),
+            message: entry1 + #"field "title" is missing"#),
         BadFile(
             name: "a wrong-typed field", contents: edited(#""duration_minutes": 150"#, #""duration_minutes": "long""#),
             message: entry1 + #"field "duration_minutes" must be a whole number from 1 to 100000"#
@@ -46,8 +50,12 @@ struct CourseImportTests {
             name: "an unknown level", contents: edited(#""level": "intermediate""#, #""level": "expert""#),
             message: entry1 + #"field "level" must be one of beginner, intermediate, advanced"#
         ),
-        BadFile(name: "a negative price", contents: edited(#""price": 35.99"#, #""price": -0.01"#), message: entry1 + #"field "price" must be between 0 and 1000000"#),
-        BadFile(name: "a price past any integer", contents: edited(#""price": 35.99"#, #""price": 1e17"#), message: entry1 + #"field "price" must be between 0 and 1000000"#),
+        BadFile(
+            name: "a negative price", contents: edited(#""price": 35.99"#, #""price": -0.01"#),
+            message: entry1 + #"field "price" must be between 0 and 1000000"#),
+        BadFile(
+            name: "a price past any integer", contents: edited(#""price": 35.99"#, #""price": 1e17"#),
+            message: entry1 + #"field "price" must be between 0 and 1000000"#),
         BadFile(
             name: "a duration out of range", contents: edited(#""duration_minutes": 150"#, #""duration_minutes": 100001"#),
             message: entry1 + #"field "duration_minutes" must be a whole number from 1 to 100000"#
@@ -65,7 +73,9 @@ struct CourseImportTests {
             contents: edited(#""capacity": 40, "enrolled_count": 12"#, #""capacity": null, "enrolled_count": 9223372036854775807"#),
             message: entry1 + #"field "enrolled_count" must be a whole number from 0 to 10000000"#
         ),
-        BadFile(name: "an id twice in the file", contents: "[\(newEntry), \(example), \(example)]", message: #"entry 2 (id "swift-concurrency"): field "id" repeats an id used earlier in the file"#),
+        BadFile(
+            name: "an id twice in the file", contents: "[\(newEntry), \(example), \(example)]",
+            message: #"entry 2 (id "swift-concurrency"): field "id" repeats an id used earlier in the file"#),
         BadFile(
             name: "a NUL inside the id", contents: edited(#""id": "swift-concurrency""#, #""id": "agile-scrum\u0000evil""#),
             message: #"entry 1 (id "agile-scrum\u{0}evil"): field "id" must be 1 to 64 of the characters A-Z a-z 0-9 . _ -"#
@@ -76,7 +86,8 @@ struct CourseImportTests {
             message: #"entry 1 (id "x\u{1B}]52;c;cHduZWQ=\u{7}\u{1B}]0;PWNED\u{7}\u{1B}[2J"): field "id" must be"#
         ),
         BadFile(
-            name: "a title that is only control characters", contents: edited(#""title": "Swift Concurrency in Practice""#, #""title": "\u0000\u0007""#),
+            name: "a title that is only control characters",
+            contents: edited(#""title": "Swift Concurrency in Practice""#, #""title": "\u0000\u0007""#),
             message: entry1 + #"field "title" must not be empty"#
         ),
         BadFile(
@@ -99,35 +110,47 @@ struct CourseImportTests {
             message: entry1 + #"field "prerequisite_id" names "ghost", which is not a known course"#
         ),
         BadFile(
-            name: "a course that is its own prerequisite", contents: edited(#""prerequisite_id": null"#, #""prerequisite_id": "swift-concurrency""#),
+            name: "a course that is its own prerequisite",
+            contents: edited(#""prerequisite_id": null"#, #""prerequisite_id": "swift-concurrency""#),
             message: entry1 + #"field "prerequisite_id" names the course itself"#
         ),
         BadFile(
             name: "prerequisites in a cycle within the file",
-            contents: "[\(newEntry.replacingOccurrences(of: #""price": 0"#, with: #""price": 0, "prerequisite_id": "swift-concurrency""#)), \(example.replacingOccurrences(of: #""prerequisite_id": null"#, with: #""prerequisite_id": "new-one""#))]",
+            contents:
+                "[\(newEntry.replacingOccurrences(of: #""price": 0"#, with: #""price": 0, "prerequisite_id": "swift-concurrency""#)), \(example.replacingOccurrences(of: #""prerequisite_id": null"#, with: #""prerequisite_id": "new-one""#))]",
             message: #"entry 0 (id "new-one"): field "prerequisite_id": prerequisites form a cycle: new-one → swift-concurrency → new-one"#
         ),
         BadFile(
             name: "prerequisites in a cycle through a stored course",
-            contents: "[\(newEntry.replacingOccurrences(of: #""id": "new-one""#, with: #""id": "other""#).replacingOccurrences(of: #""price": 0"#, with: #""price": 0, "prerequisite_id": "stored""#))]",
+            contents:
+                "[\(newEntry.replacingOccurrences(of: #""id": "new-one""#, with: #""id": "other""#).replacingOccurrences(of: #""price": 0"#, with: #""price": 0, "prerequisite_id": "stored""#))]",
             message: #"entry 0 (id "other"): field "prerequisite_id": prerequisites form a cycle: other → stored → other"#
         ),
-        BadFile(name: "no lessons", contents: edited(#""active": true,"#, #""active": true, "lessons": [],"#), message: entry1 + #"field "lessons" must hold 1 to 200 lessons"#),
+        BadFile(
+            name: "no lessons", contents: edited(#""active": true,"#, #""active": true, "lessons": [],"#),
+            message: entry1 + #"field "lessons" must hold 1 to 200 lessons"#),
         BadFile(
             name: "201 lessons",
-            contents: edited(#""active": true,"#, #""active": true, "lessons": ["# + Array(repeating: #"{"title": "L", "minutes": 1}"#, count: 201).joined(separator: ",") + "],"),
+            contents: edited(
+                #""active": true,"#,
+                #""active": true, "lessons": ["# + Array(repeating: #"{"title": "L", "minutes": 1}"#, count: 201).joined(separator: ",")
+                    + "],"),
             message: entry1 + #"field "lessons" must hold 1 to 200 lessons"#
         ),
         BadFile(
-            name: "a lesson of 0 minutes", contents: edited(#""active": true,"#, #""active": true, "lessons": [{"title": "A", "minutes": 5}, {"title": "B", "minutes": 0}],"#),
+            name: "a lesson of 0 minutes",
+            contents: edited(
+                #""active": true,"#, #""active": true, "lessons": [{"title": "A", "minutes": 5}, {"title": "B", "minutes": 0}],"#),
             message: entry1 + #"field "lessons[1].minutes" must be a whole number from 1 to 100000"#
         ),
         BadFile(
-            name: "a lesson without a title", contents: edited(#""active": true,"#, #""active": true, "lessons": [{"title": " ", "minutes": 5}],"#),
+            name: "a lesson without a title",
+            contents: edited(#""active": true,"#, #""active": true, "lessons": [{"title": " ", "minutes": 5}],"#),
             message: entry1 + #"field "lessons[0].title" must not be empty"#
         ),
         BadFile(
-            name: "a lesson with an unknown field", contents: edited(#""active": true,"#, #""active": true, "lessons": [{"title": "A", "mins": 5}],"#),
+            name: "a lesson with an unknown field",
+            contents: edited(#""active": true,"#, #""active": true, "lessons": [{"title": "A", "mins": 5}],"#),
             message: entry1 + #"unknown field "lessons[0].mins""#
         ),
     ]
@@ -149,7 +172,8 @@ struct CourseImportTests {
     func storesLessons() async throws {
         let (database, directory) = try makeSUT()
         defer { directory.remove() }
-        let first = Self.edited(#""active": true,"#, #""active": true, "lessons": [{"title": "A", "minutes": 50}, {"title": "B", "minutes": 100}],"#)
+        let first = Self.edited(
+            #""active": true,"#, #""active": true, "lessons": [{"title": "A", "minutes": 50}, {"title": "B", "minutes": 100}],"#)
         let second = Self.edited(#""active": true,"#, #""active": true, "lessons": [{"title": "C", "minutes": 150}],"#)
 
         _ = try database.importCourses(from: Data(first.utf8))
@@ -253,10 +277,11 @@ struct CourseImportTests {
         defer { directory.remove() }
         // The store refuses the second course after the first was written.
         try await database.writer.write { db in
-            try db.execute(sql: """
-                CREATE TRIGGER refuse_boom BEFORE INSERT ON course WHEN NEW.id = 'boom'
-                BEGIN SELECT RAISE(ABORT, 'boom refused'); END
-                """)
+            try db.execute(
+                sql: """
+                    CREATE TRIGGER refuse_boom BEFORE INSERT ON course WHEN NEW.id = 'boom'
+                    BEGIN SELECT RAISE(ABORT, 'boom refused'); END
+                    """)
         }
         let before = try await snapshot(database)
         let boom = Self.newEntry.replacingOccurrences(of: #""id": "new-one""#, with: #""id": "boom""#)

@@ -1,27 +1,30 @@
 import Foundation
 import Platform
 import SharedKernel
-@testable import Storage
-import Testing
 import TestSupport
+import Testing
+
+@testable import Storage
 
 @Suite("Catalog search in SQLite")
 struct CourseSearchTests {
     static let seed = (try? BuiltInCatalog.load()) ?? []
 
-    @Test("queries find what they must and not what they must not", arguments: [
-        ("nunez", ["Español conversacional", "Guitar: First Steps", "Street Photography"], ["Swift Fundamentals"]),
-        ("NÚÑEZ", ["Español conversacional"], []),
-        ("resume", ["Résumé Writing for Developers"], ["Swift Fundamentals"]),
-        ("Résumé", ["Résumé Writing for Developers"], []),
-        ("k8s", ["Kubernetes for Developers"], ["Docker Essentials"]),
-        ("swift async", ["Swift Concurrency in Practice"], ["Swift Fundamentals"]),
-        ("maria garcia", ["Swift Concurrency in Practice", "Swift Fundamentals"], ["Writing Swift Macros"]),
-        ("中文", ["Mandarin Tones and Pinyin"], []),
-        ("日本語", ["日本語入門: Japanese for Beginners", "Japanese II: Everyday Conversations"], []),
-        ("100%", [], ["Swift Fundamentals"]),
-        ("_", [], ["Swift Fundamentals"]),
-    ])
+    @Test(
+        "queries find what they must and not what they must not",
+        arguments: [
+            ("nunez", ["Español conversacional", "Guitar: First Steps", "Street Photography"], ["Swift Fundamentals"]),
+            ("NÚÑEZ", ["Español conversacional"], []),
+            ("resume", ["Résumé Writing for Developers"], ["Swift Fundamentals"]),
+            ("Résumé", ["Résumé Writing for Developers"], []),
+            ("k8s", ["Kubernetes for Developers"], ["Docker Essentials"]),
+            ("swift async", ["Swift Concurrency in Practice"], ["Swift Fundamentals"]),
+            ("maria garcia", ["Swift Concurrency in Practice", "Swift Fundamentals"], ["Writing Swift Macros"]),
+            ("中文", ["Mandarin Tones and Pinyin"], []),
+            ("日本語", ["日本語入門: Japanese for Beginners", "Japanese II: Everyday Conversations"], []),
+            ("100%", [], ["Swift Fundamentals"]),
+            ("_", [], ["Swift Fundamentals"]),
+        ])
     func table(query: String, mustFind: [String], mustNotFind: [String]) async throws {
         let (sut, directory) = try makeSUT()
         defer { directory.remove() }
@@ -41,9 +44,11 @@ struct CourseSearchTests {
         #expect(try await sut.find("").count == Self.seed.count)
     }
 
-    @Test("results equal a brute-force filter, in catalog order", arguments: [
-        "swift", "design", "JAVASCRIPT", "zoe", "photo", "beginner", "e", "data science", "ilker", "o b",
-    ])
+    @Test(
+        "results equal a brute-force filter, in catalog order",
+        arguments: [
+            "swift", "design", "JAVASCRIPT", "zoe", "photo", "beginner", "e", "data science", "ilker", "o b",
+        ])
     func agreesWithBruteForce(query: String) async throws {
         let (sut, directory) = try makeSUT()
         defer { directory.remove() }

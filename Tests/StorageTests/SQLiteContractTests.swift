@@ -1,8 +1,9 @@
 import Platform
 import SharedKernel
-@testable import Storage
-import Testing
 import TestSupport
+import Testing
+
+@testable import Storage
 
 /// The SQLite store holds every port's contract, the same expectations the in-memory double
 /// (and the remote and PostgreSQL stores) are held to.

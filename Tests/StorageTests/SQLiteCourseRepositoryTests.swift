@@ -1,9 +1,10 @@
 import Foundation
 import Platform
 import SharedKernel
-@testable import Storage
-import Testing
 import TestSupport
+import Testing
+
+@testable import Storage
 
 @Suite("Courses in SQLite")
 struct SQLiteCourseRepositoryTests {
@@ -38,10 +39,12 @@ struct SQLiteCourseRepositoryTests {
         #expect(Set(courses.map(\.level)) == Set(CourseLevel.allCases))
         #expect(courses.contains { !$0.title.allSatisfy(\.isASCII) })
         #expect(courses.contains { !$0.instructor.allSatisfy(\.isASCII) })
-        #expect(courses.map(\.title) == courses.map(\.title).sorted {
-            $0.folding(options: [.caseInsensitive, .diacriticInsensitive], locale: nil)
-                < $1.folding(options: [.caseInsensitive, .diacriticInsensitive], locale: nil)
-        })
+        #expect(
+            courses.map(\.title)
+                == courses.map(\.title).sorted {
+                    $0.folding(options: [.caseInsensitive, .diacriticInsensitive], locale: nil)
+                        < $1.folding(options: [.caseInsensitive, .diacriticInsensitive], locale: nil)
+                })
     }
 
     @Test("every built-in course has a syllabus of 4 to 12 lessons whose minutes add up to its duration")

@@ -1,10 +1,11 @@
 import Foundation
-import Platform
 import GRDB
+import Platform
 import SharedKernel
-@testable import Storage
-import Testing
 import TestSupport
+import Testing
+
+@testable import Storage
 
 @Suite("Enrollments in SQLite")
 struct SQLiteEnrollmentRepositoryTests {
@@ -16,12 +17,14 @@ struct SQLiteEnrollmentRepositoryTests {
         .fixture(id: "advanced", title: "Advanced Course", prerequisiteID: "open"),
     ]
 
-    @Test("a refusal writes nothing at all", arguments: [
-        ("full", AppError.refused(.courseFull(title: "Full Course"))),
-        ("closed", .refused(.courseInactive(title: "Closed Course"))),
-        ("advanced", .refused(.prerequisiteNotCompleted(prerequisiteTitle: "Open Course"))),
-        ("missing", .courseNotFound("missing")),
-    ] as [(CourseID, AppError)])
+    @Test(
+        "a refusal writes nothing at all",
+        arguments: [
+            ("full", AppError.refused(.courseFull(title: "Full Course"))),
+            ("closed", .refused(.courseInactive(title: "Closed Course"))),
+            ("advanced", .refused(.prerequisiteNotCompleted(prerequisiteTitle: "Open Course"))),
+            ("missing", .courseNotFound("missing")),
+        ] as [(CourseID, AppError)])
     func refusals(courseID: CourseID, expected: AppError) async throws {
         let (sut, database, directory) = try makeSUT()
         defer { directory.remove() }
@@ -103,9 +106,13 @@ struct SQLiteEnrollmentRepositoryTests {
         let (sut, database, directory) = try makeSUT()
         defer { directory.remove() }
         let user = try await database.signInDemo().id
-        _ = try database.importCourses(entries: [CourseEntry(course: .fixture(id: "two", title: "Two Lessons"), lessons: [
-            Lesson(title: "First", minutes: 10), Lesson(title: "Second", minutes: 20),
-        ])])
+        _ = try database.importCourses(entries: [
+            CourseEntry(
+                course: .fixture(id: "two", title: "Two Lessons"),
+                lessons: [
+                    Lesson(title: "First", minutes: 10), Lesson(title: "Second", minutes: 20),
+                ])
+        ])
         _ = try await sut.enroll(userID: user, courseID: "two")
 
         _ = try await sut.setLesson(1, done: true, userID: user, courseID: "two")
@@ -143,11 +150,13 @@ struct SQLiteEnrollmentRepositoryTests {
     /// Everything enrollment could touch, to prove a refusal changed nothing.
     private func snapshot(_ database: AppDatabase) async throws -> [String] {
         try await database.writer.read { db in
-            try String.fetchAll(db, sql: """
-                SELECT 'course ' || id || ' ' || enrolled_count FROM course
-                UNION ALL SELECT 'enrollment ' || user_id || ' ' || course_id || ' ' || status FROM enrollment
-                ORDER BY 1
-                """)
+            try String.fetchAll(
+                db,
+                sql: """
+                    SELECT 'course ' || id || ' ' || enrolled_count FROM course
+                    UNION ALL SELECT 'enrollment ' || user_id || ' ' || course_id || ' ' || status FROM enrollment
+                    ORDER BY 1
+                    """)
         }
     }
 }

@@ -1,10 +1,11 @@
 import Foundation
-import Platform
 import GRDB
+import Platform
 import SharedKernel
-@testable import Storage
-import Testing
 import TestSupport
+import Testing
+
+@testable import Storage
 
 @Suite("Accounts and sessions in SQLite")
 struct SQLiteSessionRepositoryTests {
@@ -45,7 +46,9 @@ struct SQLiteSessionRepositoryTests {
         let (sut, database, directory) = try makeSUT()
         defer { directory.remove() }
 
-        await #expect(throws: AppError.invalidAccount(AccountRejection(field: .password, message: "Use a password of 8 or more characters"))) {
+        await #expect(
+            throws: AppError.invalidAccount(AccountRejection(field: .password, message: "Use a password of 8 or more characters"))
+        ) {
             try await sut.createAccount(name: "Ana", email: "ana@edugo.dev", password: "short")
         }
         let users = try await database.writer.read { db in try Int.fetchOne(db, sql: "SELECT count(*) FROM user") }

@@ -1,7 +1,7 @@
 import CNcurses
 import Foundation
-import Testing
 import TerminalUI
+import Testing
 
 @Suite("TerminalUI measures text exactly as ncursesw draws it")
 struct DisplayWidthAgreementTests {

@@ -21,7 +21,9 @@ struct InputDecoderPropertyTests {
             #expect(events.count <= bytes.count)
             #expect(!sut.hasPending)
             for case .key(.character(let character)) in events {
-                #expect(!character.unicodeScalars.contains { $0.value < 0x20 || (0x7F..<0xA0).contains($0.value) }, "\(character.debugDescription)")
+                #expect(
+                    !character.unicodeScalars.contains { $0.value < 0x20 || (0x7F..<0xA0).contains($0.value) },
+                    "\(character.debugDescription)")
             }
         }
     }

@@ -1,6 +1,6 @@
 import Terminal
-import Testing
 import TerminalUI
+import Testing
 
 @Suite("Input decoding")
 struct InputDecoderTests {

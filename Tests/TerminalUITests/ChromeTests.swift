@@ -1,7 +1,7 @@
 import Foundation
 import Presentation
-import Testing
 import TerminalUI
+import Testing
 
 @Suite("Header, footer and state views")
 @MainActor
@@ -10,7 +10,8 @@ struct ChromeTests {
     func header() {
         var canvas = TextCanvas(size: Size(width: 80, height: 1))
 
-        HeaderBar.draw(in: &canvas, row: 0, tabs: ["Catalog", "My courses", "Favourites", "Profile"], selectedTab: 1, userName: "Demo Learner")
+        HeaderBar.draw(
+            in: &canvas, row: 0, tabs: ["Catalog", "My courses", "Favourites", "Profile"], selectedTab: 1, userName: "Demo Learner")
 
         let line = canvas.lines[0]
         #expect(line.hasPrefix(" EduGo   1 Catalog  2 My courses  3 Favourites  4 Profile"))

@@ -1,14 +1,16 @@
-import Testing
 import TerminalUI
+import Testing
 
 @Suite("List selection and scrolling")
 struct ListStateTests {
-    @Test("list keys move the selection within the list", arguments: [
-        (Key.down, 5, 6), (Key.character("j"), 5, 6), (Key.up, 5, 4), (Key.character("k"), 5, 4),
-        (Key.pageDown, 5, 15), (Key.pageUp, 15, 5), (Key.pageUp, 3, 0),
-        (Key.home, 42, 0), (Key.character("g"), 42, 0), (Key.end, 3, 99), (Key.character("G"), 3, 99),
-        (Key.up, 0, 0), (Key.down, 99, 99), (Key.pageDown, 95, 99),
-    ])
+    @Test(
+        "list keys move the selection within the list",
+        arguments: [
+            (Key.down, 5, 6), (Key.character("j"), 5, 6), (Key.up, 5, 4), (Key.character("k"), 5, 4),
+            (Key.pageDown, 5, 15), (Key.pageUp, 15, 5), (Key.pageUp, 3, 0),
+            (Key.home, 42, 0), (Key.character("g"), 42, 0), (Key.end, 3, 99), (Key.character("G"), 3, 99),
+            (Key.up, 0, 0), (Key.down, 99, 99), (Key.pageDown, 95, 99),
+        ])
     func keys(key: Key, from start: Int, expected: Int) {
         var state = ListState()
         state.select(start, itemCount: 100, pageSize: 10)
@@ -53,7 +55,8 @@ struct ListStateTests {
         state.select(500_000, itemCount: 1_000_000, pageSize: 5)
         var drawn: [Int] = []
 
-        ListView.draw(in: &canvas, area: Rect(x: 0, y: 0, width: 10, height: 5), itemCount: 1_000_000, state: state) { canvas, index, row, _ in
+        ListView.draw(in: &canvas, area: Rect(x: 0, y: 0, width: 10, height: 5), itemCount: 1_000_000, state: state) {
+            canvas, index, row, _ in
             drawn.append(index)
             canvas.draw("\(index)", x: 0, y: row.y)
         }

@@ -1,6 +1,6 @@
-import Testing
 import TerminalUI
 import TestSupport
+import Testing
 
 /// A list of 10 000 numbered rows read a page at a time.
 @Suite("Paged list")

@@ -1,6 +1,6 @@
 import PropertyBased
-import Testing
 import TerminalUI
+import Testing
 
 /// Whatever a title holds, what reaches the terminal has no control characters and fits.
 @Suite("Sanitising, random hostile text")

@@ -1,5 +1,5 @@
-import Testing
 import TerminalUI
+import Testing
 
 @Suite("Table")
 struct TableTests {
@@ -62,10 +62,11 @@ struct TableTests {
         table.draw(["Gyōza 餃子 and ramen for two", "ignored", "XL", "12.50"], in: &canvas, x: 1, y: 1, style: .normal)
         table.draw(["🍜 Ramen", "", "S", "1234567.00"], in: &canvas, x: 1, y: 2, style: .normal)
 
-        #expect(canvas.lines == [
-            " Name                 Sz   Amount",
-            " Gyōza 餃子 and ram…  XL    12.50",
-            " 🍜 Ramen             S   123456…",
-        ])
+        #expect(
+            canvas.lines == [
+                " Name                 Sz   Amount",
+                " Gyōza 餃子 and ram…  XL    12.50",
+                " 🍜 Ramen             S   123456…",
+            ])
     }
 }

@@ -1,46 +1,52 @@
-import Testing
 import TerminalUI
+import Testing
 
 @Suite("Text measured, sanitised and cut for the terminal")
 struct TerminalTextTests {
-    @Test("display width counts wide characters twice and marks zero", arguments: [
-        ("Swift", 5), ("中文", 4), ("🙂", 2), ("é", 1), ("e\u{301}", 1), ("中文🙂é", 7), ("★✓", 2), ("", 0),
-    ])
+    @Test(
+        "display width counts wide characters twice and marks zero",
+        arguments: [
+            ("Swift", 5), ("中文", 4), ("🙂", 2), ("é", 1), ("e\u{301}", 1), ("中文🙂é", 7), ("★✓", 2), ("", 0),
+        ])
     func displayWidth(text: String, width: Int) {
         #expect(text.displayWidth == width)
     }
 
-    @Test("hostile text loses its control characters and escape sequences", arguments: [
-        ("plain", "plain"),
-        ("\u{1B}[2JCleared", "Cleared"),
-        ("\u{1B}]0;pwned\u{07}Title", "Title"),
-        ("\u{1B}]0;pwned\u{1B}\\Title", "Title"),
-        ("Bell\u{07}", "Bell"),
-        ("Red \u{1B}[31mtext\u{1B}[0m", "Red text"),
-        ("\u{9B}31mC1 CSI", "C1 CSI"),
-        ("tab\tand\nnewline", "tab and newline"),
-        ("\u{1B}(Bcharset", "charset"),
-        ("\u{1B}Pdcs payload\u{1B}\\after", "after"),
-        ("back\u{08}space", "backspace"),
-        ("Ünïcödé 日本語", "Ünïcödé 日本語"),
-        ("evil\u{202E}txt.exe", "eviltxt.exe"),  // right-to-left override
-        ("\u{2067}isolate\u{2069} \u{200F}mark", "isolate mark"),
-        ("zero\u{200B}width\u{FEFF} joiner\u{200C}\u{2060}", "zerowidth joiner"),
-        ("👨\u{200D}👩\u{200D}👧", "👨👩👧"),
-        ("soft\u{00AD}hyphen", "softhyphen"),
-    ])
+    @Test(
+        "hostile text loses its control characters and escape sequences",
+        arguments: [
+            ("plain", "plain"),
+            ("\u{1B}[2JCleared", "Cleared"),
+            ("\u{1B}]0;pwned\u{07}Title", "Title"),
+            ("\u{1B}]0;pwned\u{1B}\\Title", "Title"),
+            ("Bell\u{07}", "Bell"),
+            ("Red \u{1B}[31mtext\u{1B}[0m", "Red text"),
+            ("\u{9B}31mC1 CSI", "C1 CSI"),
+            ("tab\tand\nnewline", "tab and newline"),
+            ("\u{1B}(Bcharset", "charset"),
+            ("\u{1B}Pdcs payload\u{1B}\\after", "after"),
+            ("back\u{08}space", "backspace"),
+            ("Ünïcödé 日本語", "Ünïcödé 日本語"),
+            ("evil\u{202E}txt.exe", "eviltxt.exe"),  // right-to-left override
+            ("\u{2067}isolate\u{2069} \u{200F}mark", "isolate mark"),
+            ("zero\u{200B}width\u{FEFF} joiner\u{200C}\u{2060}", "zerowidth joiner"),
+            ("👨\u{200D}👩\u{200D}👧", "👨👩👧"),
+            ("soft\u{00AD}hyphen", "softhyphen"),
+        ])
     func sanitize(hostile: String, expected: String) {
         #expect(TerminalText.sanitize(hostile) == expected)
     }
 
-    @Test("long text is cut with an ellipsis to the width", arguments: [
-        ("Swift Concurrency", 10, "Swift Con…"),
-        ("Short", 10, "Short"),
-        ("中文中文中文", 5, "中文…"),
-        ("中文abc中文", 6, "中文a…"),
-        ("abc", 1, "…"),
-        ("abc", 0, ""),
-    ])
+    @Test(
+        "long text is cut with an ellipsis to the width",
+        arguments: [
+            ("Swift Concurrency", 10, "Swift Con…"),
+            ("Short", 10, "Short"),
+            ("中文中文中文", 5, "中文…"),
+            ("中文abc中文", 6, "中文a…"),
+            ("abc", 1, "…"),
+            ("abc", 0, ""),
+        ])
     func truncate(text: String, width: Int, expected: String) {
         let cut = TerminalText.truncate(text, toWidth: width)
         #expect(cut == expected)

@@ -1,5 +1,5 @@
-import Testing
 import TerminalUI
+import Testing
 
 @Suite("In-memory canvas")
 struct TextCanvasTests {

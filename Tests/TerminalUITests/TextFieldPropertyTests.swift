@@ -1,6 +1,6 @@
 import PropertyBased
-import Testing
 import TerminalUI
+import Testing
 
 /// Any sequence of keys, including characters that combine with their neighbours, keeps the
 /// field whole: no crash, the cursor inside the text, and the drawn cursor inside the field.
@@ -35,7 +35,9 @@ struct TextFieldPropertyTests {
             var canvas = TextCanvas(size: Size(width: 40, height: 1))
             field.draw(in: &canvas, x: 2, y: 0, width: width, focused: true)
             let cursor = canvas.cursor
-            #expect(cursor.map { $0.x >= 2 && $0.x < 2 + width && $0.y == 0 } == true, "cursor drawn at \(String(describing: cursor)) for width \(width)")
+            #expect(
+                cursor.map { $0.x >= 2 && $0.x < 2 + width && $0.y == 0 } == true,
+                "cursor drawn at \(String(describing: cursor)) for width \(width)")
             #expect(canvas.lines[0].displayWidth <= 2 + width)
         }
     }

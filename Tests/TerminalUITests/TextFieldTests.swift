@@ -1,25 +1,27 @@
-import Testing
 import TerminalUI
+import Testing
 
 @Suite("Text field")
 struct TextFieldTests {
-    @Test("editing keys", arguments: [
-        ([Key.character("a"), .character("b"), .character("c")], "abc", 3),
-        ([.character("a"), .character("b"), .left, .character("x")], "axb", 2),
-        ([.character("a"), .character("b"), .home, .character("x")], "xab", 1),
-        ([.character("a"), .character("b"), .home, .end, .character("x")], "abx", 3),
-        ([.character("a"), .character("b"), .backspace], "a", 1),
-        ([.character("a"), .character("b"), .left, .left, .delete], "b", 0),
-        ([.character("a"), .character("b"), .control("u")], "", 0),
-        ([.backspace, .delete, .left], "", 0),
-        ([.character("Z"), .character("o"), .character("ë"), .character(" "), .character("山"), .character("田")], "Zoë 山田", 6),
-        ([.character("🙂"), .left, .right, .right], "🙂", 1),
-        // Found by the property test: a mark that joins the character before it once left
-        // the cursor past the end, and the next key crashed.
-        ([.character("e"), .character("\u{301}"), .character("x")], "e\u{301}x", 2),
-        ([.character("🇫"), .character("🇷"), .character("x")], "🇫🇷x", 2),
-        ([.character("a"), .character("\u{7}"), .character("\t"), .character("\u{1B}")], "a", 1),
-    ])
+    @Test(
+        "editing keys",
+        arguments: [
+            ([Key.character("a"), .character("b"), .character("c")], "abc", 3),
+            ([.character("a"), .character("b"), .left, .character("x")], "axb", 2),
+            ([.character("a"), .character("b"), .home, .character("x")], "xab", 1),
+            ([.character("a"), .character("b"), .home, .end, .character("x")], "abx", 3),
+            ([.character("a"), .character("b"), .backspace], "a", 1),
+            ([.character("a"), .character("b"), .left, .left, .delete], "b", 0),
+            ([.character("a"), .character("b"), .control("u")], "", 0),
+            ([.backspace, .delete, .left], "", 0),
+            ([.character("Z"), .character("o"), .character("ë"), .character(" "), .character("山"), .character("田")], "Zoë 山田", 6),
+            ([.character("🙂"), .left, .right, .right], "🙂", 1),
+            // Found by the property test: a mark that joins the character before it once left
+            // the cursor past the end, and the next key crashed.
+            ([.character("e"), .character("\u{301}"), .character("x")], "e\u{301}x", 2),
+            ([.character("🇫"), .character("🇷"), .character("x")], "🇫🇷x", 2),
+            ([.character("a"), .character("\u{7}"), .character("\t"), .character("\u{1B}")], "a", 1),
+        ])
     func editing(keys: [Key], text: String, cursor: Int) {
         var field = TextField()
 

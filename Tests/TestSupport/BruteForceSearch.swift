@@ -54,7 +54,9 @@ public struct BruteForceIndex: Sendable {
 
 extension CourseRepository {
     /// A page for what a person would type, as the search field parses it.
-    public func page(matching text: String, for learner: UserID? = nil, at position: CatalogPosition, limit: Int) async throws(AppError) -> [CatalogRow] {
+    public func page(matching text: String, for learner: UserID? = nil, at position: CatalogPosition, limit: Int) async throws(AppError)
+        -> [CatalogRow]
+    {
         try await page(CatalogQuery.parse(text), for: learner, at: position, limit: limit)
     }
 

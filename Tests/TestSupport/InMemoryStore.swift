@@ -109,7 +109,9 @@ public actor InMemoryStore: CourseRepository, EnrollmentRepository, FavouritesRe
 
     // MARK: - CourseRepository
 
-    public func page(_ query: CatalogQuery, for learner: UserID?, at position: CatalogPosition, limit: Int) async throws(AppError) -> [CatalogRow] {
+    public func page(_ query: CatalogQuery, for learner: UserID?, at position: CatalogPosition, limit: Int) async throws(AppError)
+        -> [CatalogRow]
+    {
         try await record(.page(query.text, position, limit))
         return BruteForceIndex(Array(catalog.values)).page(query, at: position, limit: limit) { marks(of: learner, for: $0) }
     }
@@ -123,9 +125,10 @@ public actor InMemoryStore: CourseRepository, EnrollmentRepository, FavouritesRe
     private func marks(of learner: UserID?, for course: Course) -> CourseMarks {
         guard let learner else { return CourseMarks() }
         let enrollment = storedEnrollment(learner, course.id).flatMap { $0.holdsPlace ? $0 : nil }
-        let prerequisiteMet = course.prerequisiteID.map { id in
-            catalog[id] == nil || LessonRules.meetsPrerequisite(storedEnrollment(learner, id))
-        } ?? true
+        let prerequisiteMet =
+            course.prerequisiteID.map { id in
+                catalog[id] == nil || LessonRules.meetsPrerequisite(storedEnrollment(learner, id))
+            } ?? true
         return CourseMarks(
             isFavourite: favourites[learner]?.contains(course.id) ?? false,
             enrollment: enrollment,
@@ -202,7 +205,8 @@ public actor InMemoryStore: CourseRepository, EnrollmentRepository, FavouritesRe
 
     public func enrolledCourses(userID: UserID) async throws(AppError) -> [EnrolledCourse] {
         try await record(.enrolledCourses(userID))
-        return enrollments
+        return
+            enrollments
             .filter { $0.userID == userID && $0.holdsPlace }
             .sorted { ($0.enrolledAt, $0.id.rawValue) > ($1.enrolledAt, $1.id.rawValue) }
             .compactMap { enrollment in catalog[enrollment.courseID].map { EnrolledCourse(course: $0, enrollment: enrollment) } }
@@ -276,10 +280,13 @@ public actor InMemoryStore: CourseRepository, EnrollmentRepository, FavouritesRe
     // MARK: - AccountStore
 
     public func account(emailKey: String) async throws(AppError) -> StoredAccount? {
-        users.values.first { AccountRules.emailKey($0.user.email) == emailKey }.map { StoredAccount(user: $0.user, passwordHash: $0.password) }
+        users.values.first { AccountRules.emailKey($0.user.email) == emailKey }.map {
+            StoredAccount(user: $0.user, passwordHash: $0.password)
+        }
     }
 
-    public func insertLearner(_ account: NewAccount, emailKey: String, passwordHash: String, createdAt: Date) async throws(AppError) -> User {
+    public func insertLearner(_ account: NewAccount, emailKey: String, passwordHash: String, createdAt: Date) async throws(AppError) -> User
+    {
         guard try await self.account(emailKey: emailKey) == nil else { throw .emailTaken }
         nextID += 1
         let user = User(id: UserID(nextID), name: account.name, email: account.email, memberSince: createdAt)
@@ -302,7 +309,10 @@ public actor InMemoryStore: CourseRepository, EnrollmentRepository, FavouritesRe
         }
         guard entry.record.expiresAt > now else { return .rejected }
         refreshTokens[presented]?.used = true
-        refreshTokens[replacement] = (RefreshTokenRecord(hash: replacement, family: entry.record.family, userID: entry.record.userID, expiresAt: expiresAt), false, false)
+        refreshTokens[replacement] = (
+            RefreshTokenRecord(hash: replacement, family: entry.record.family, userID: entry.record.userID, expiresAt: expiresAt), false,
+            false
+        )
         return .rotated(userID: entry.record.userID, family: entry.record.family)
     }
 
@@ -319,7 +329,8 @@ public actor InMemoryStore: CourseRepository, EnrollmentRepository, FavouritesRe
 }
 
 extension User {
-    public static let demo = User(id: UserID(1), name: "Demo Learner", email: "demo@edugo.dev", memberSince: Date(timeIntervalSince1970: 1_700_000_000))
+    public static let demo = User(
+        id: UserID(1), name: "Demo Learner", email: "demo@edugo.dev", memberSince: Date(timeIntervalSince1970: 1_700_000_000))
 }
 
 extension Enrollment {

@@ -142,7 +142,8 @@ extension ContractCase {
             let last = try await store.courses.page(matching: "", at: .last, limit: 1)
             try checkEqual(last.map(\.course.title), ["Gamma"], "last")
         },
-        ContractCase(port: "courses", name: "search matches word prefixes of title, instructor and tags, ignoring case and accents") { store in
+        ContractCase(port: "courses", name: "search matches word prefixes of title, instructor and tags, ignoring case and accents") {
+            store in
             try await store.addCourses([
                 (Contract.course("s-1", "Swift Concurrency", instructor: "José Núñez", tags: ["async"]), nil),
                 (Contract.course("s-2", "Swiftly Drawing", instructor: "Ana Ruiz"), nil),
@@ -159,18 +160,25 @@ extension ContractCase {
             try checkEqual(try await store.courses.page(matching: "?!", at: .first, limit: 5).count, 0, "punctuation")
             try checkEqual(try await store.courses.count(matching: "schafer"), .exactly(1), "count")
         },
-        ContractCase(port: "courses", name: "letters without a decomposition fold as they are typed: soren, lukasz, yilmaz, strasse, aeble") { store in
+        ContractCase(port: "courses", name: "letters without a decomposition fold as they are typed: soren, lukasz, yilmaz, strasse, aeble")
+        { store in
             try await store.addCourses([
                 (Contract.course("fold-1", "Design Systems", instructor: "Søren Lindqvist"), nil),
                 (Contract.course("fold-2", "CSS Animations", instructor: "Łukasz Nowak"), nil),
                 (Contract.course("fold-3", "Docker", instructor: "İlker Yılmaz"), nil),
                 (Contract.course("fold-4", "Die Straße", tags: ["Æble"]), nil),
             ])
-            for (query, id) in [("soren", "fold-1"), ("lukasz", "fold-2"), ("yilmaz", "fold-3"), ("strasse", "fold-4"), ("aeble", "fold-4"), ("SØREN", "fold-1")] {
+            for (query, id) in [
+                ("soren", "fold-1"), ("lukasz", "fold-2"), ("yilmaz", "fold-3"), ("strasse", "fold-4"), ("aeble", "fold-4"),
+                ("SØREN", "fold-1"),
+            ] {
                 try checkEqual(try await store.courses.page(matching: query, at: .first, limit: 10).map(\.course.id), [CourseID(id)], query)
             }
         },
-        ContractCase(port: "courses", name: "filters: category prefix (several words in quotes), level, free, with words; an unknown filter filters nothing") { store in
+        ContractCase(
+            port: "courses",
+            name: "filters: category prefix (several words in quotes), level, free, with words; an unknown filter filters nothing"
+        ) { store in
             func course(_ id: CourseID, _ title: String, category: String, level: CourseLevel, price: Int) -> (Course, [Lesson]?) {
                 var course = Contract.course(id, title)
                 course.category = category
@@ -211,7 +219,9 @@ extension ContractCase {
                 (Contract.course("o-free", "Open Free"), nil),
             ])
             let ids = { (text: String) async throws -> [CourseID] in
-                try await store.courses.page(matching: text, for: learner.id, at: .first, limit: 50).map(\.course.id).filter { $0.rawValue.hasPrefix("o-") }
+                try await store.courses.page(matching: text, for: learner.id, at: .first, limit: 50).map(\.course.id).filter {
+                    $0.rawValue.hasPrefix("o-")
+                }
             }
             try checkEqual(try await ids("is:open"), ["o-base", "o-free"], "open before")
             _ = try await store.enrollments.enroll(userID: learner.id, courseID: "o-base")
@@ -226,7 +236,9 @@ extension ContractCase {
             try checkEqual(try await store.courses.page(matching: "is:favourite", for: nil, at: .first, limit: 50).count, 0, "nobody's")
             try checkEqual(try await store.courses.count(matching: "is:enrolled", for: learner.id), .exactly(1), "count")
         },
-        ContractCase(port: "courses", name: "a page with its count is the page and the count; counts follow courses added, renamed, closed and freed") { store in
+        ContractCase(
+            port: "courses", name: "a page with its count is the page and the count; counts follow courses added, renamed, closed and freed"
+        ) { store in
             let learner = try await Contract.demo(store)
             try await store.addCourses([
                 (Contract.course("cp-1", "Pottery Basics"), nil), (Contract.course("cp-2", "Pottery Glazes"), nil),
@@ -236,7 +248,8 @@ extension ContractCase {
                 let query = CatalogQuery.parse(text)
                 for (position, limit) in [(CatalogPosition.first, 1), (.first, 50), (.last, 1)] {
                     let counted = try await store.courses.countedPage(query, for: learner.id, at: position, limit: limit)
-                    try checkEqual(counted.rows, try await store.courses.page(query, for: learner.id, at: position, limit: limit), "rows of \(text)")
+                    try checkEqual(
+                        counted.rows, try await store.courses.page(query, for: learner.id, at: position, limit: limit), "rows of \(text)")
                     try checkEqual(counted.total, try await store.courses.count(query, for: learner.id), "count of \(text)")
                 }
             }
@@ -259,7 +272,9 @@ extension ContractCase {
             try checkEqual(try await store.courses.count(open, for: learner.id), .exactly(0), "closed")
         },
         ContractCase(port: "courses", name: "one course by id, with its syllabus; an unknown id is not found") { store in
-            try await store.addCourses([(Contract.course("k-1", "Knitting"), Contract.threeLessons), (Contract.course("k-2", "Kites"), nil)])
+            try await store.addCourses([
+                (Contract.course("k-1", "Knitting"), Contract.threeLessons), (Contract.course("k-2", "Kites"), nil),
+            ])
             let course = try await store.courses.course(id: "k-1")
             try checkEqual(course.lessonCount, 3, "lesson count")
             try checkEqual(try await store.courses.syllabus(of: "k-1").lessons, Contract.threeLessons, "lessons")
@@ -319,7 +334,10 @@ extension ContractCase {
         },
         ContractCase(port: "enrollments", name: "a prerequisite is met by completing it, and only by that") { store in
             let learner = try await Contract.demo(store)
-            try await store.addCourses([(Contract.course("p-base", "Painting"), Contract.threeLessons), (Contract.course("p-next", "Pastels", prerequisite: "p-base"), nil)])
+            try await store.addCourses([
+                (Contract.course("p-base", "Painting"), Contract.threeLessons),
+                (Contract.course("p-next", "Pastels", prerequisite: "p-base"), nil),
+            ])
             _ = try await store.enrollments.enroll(userID: learner.id, courseID: "p-base")
             _ = try await store.enrollments.setLesson(1, done: true, userID: learner.id, courseID: "p-base")
             _ = try await store.enrollments.setLesson(2, done: true, userID: learner.id, courseID: "p-base")
@@ -344,7 +362,9 @@ extension ContractCase {
             let again = try await store.enrollments.enroll(userID: learner.id, courseID: "u-1")
             try checkEqual(again.lessonsDone, [], "starts again")
         },
-        ContractCase(port: "enrollments", name: "lessons: the last one done completes the course, one undone reopens it, marks are idempotent") { store in
+        ContractCase(
+            port: "enrollments", name: "lessons: the last one done completes the course, one undone reopens it, marks are idempotent"
+        ) { store in
             let learner = try await Contract.demo(store)
             try await store.addCourses([(Contract.course("l-1", "Lettering"), Contract.threeLessons)])
             try await checkThrows(.notEnrolled("l-1")) { () async throws(AppError) in
@@ -392,7 +412,7 @@ extension ContractCase {
             // Last: a remote store acts for the learner signed in through it, now this one.
             let other = try await store.sessions.createAccount(name: "Other Learner", email: "other-f@example.com", password: "password-1")
             try checkEqual(try await store.favourites.favourites(userID: other.id).count, 0, "per learner")
-        },
+        }
     ]
 }
 
@@ -407,7 +427,7 @@ extension ContractCase {
             try checkEqual(renamed.name, "Zoë 山田", "returned")
             try checkEqual(try await store.profiles.user(id: learner.id).name, "Zoë 山田", "stored")
             try await checkThrows(.notSignedIn) { () async throws(AppError) in try await store.profiles.user(id: UserID(987_654)) }
-        },
+        }
     ]
 }
 
@@ -415,7 +435,9 @@ extension ContractCase {
 
 extension ContractCase {
     static let accounts: [ContractCase] = [
-        ContractCase(port: "accounts", name: "authenticate checks the password and stores no session; a wrong email or password says the same") { store in
+        ContractCase(
+            port: "accounts", name: "authenticate checks the password and stores no session; a wrong email or password says the same"
+        ) { store in
             try await checkThrows(.invalidCredentials) { () async throws(AppError) in
                 try await store.accounts.authenticate(email: "demo@edugo.dev", password: "wrong-password")
             }
@@ -426,8 +448,10 @@ extension ContractCase {
             try checkEqual(demo.email, "demo@edugo.dev", "authenticated")
             try checkEqual(try await store.sessions.restoreSession(), nil, "no stored session")
         },
-        ContractCase(port: "accounts", name: "register follows the account rules, signs nobody in, and the account then authenticates") { store in
-            try await checkThrows(.invalidAccount(AccountRejection(field: .password, message: "Use a password of 8 or more characters"))) { () async throws(AppError) in
+        ContractCase(port: "accounts", name: "register follows the account rules, signs nobody in, and the account then authenticates") {
+            store in
+            try await checkThrows(.invalidAccount(AccountRejection(field: .password, message: "Use a password of 8 or more characters"))) {
+                () async throws(AppError) in
                 try await store.accounts.register(name: "New Learner", email: "new-a@example.com", password: "short")
             }
             try await checkThrows(.emailTaken) { () async throws(AppError) in
@@ -436,9 +460,12 @@ extension ContractCase {
             let created = try await store.accounts.register(name: " New Learner ", email: "new-a@example.com", password: "password-1")
             try checkEqual(created.name, "New Learner", "trimmed name")
             try checkEqual(try await store.sessions.restoreSession(), nil, "nobody signed in")
-            try checkEqual(try await store.accounts.authenticate(email: "new-a@example.com", password: "password-1").id, created.id, "authenticates")
+            try checkEqual(
+                try await store.accounts.authenticate(email: "new-a@example.com", password: "password-1").id, created.id, "authenticates")
         },
-        ContractCase(port: "accounts", name: "one address in any form is one account (NFC and NFD, any case); invisible characters are refused") { store in
+        ContractCase(
+            port: "accounts", name: "one address in any form is one account (NFC and NFD, any case); invisible characters are refused"
+        ) { store in
             let nfc = "jos\u{E9}.\u{C9}lise@example.com"
             let nfd = "jose\u{301}.E\u{301}lise@example.com"
             let created = try await store.accounts.register(name: "José Élise", email: nfc, password: "password-1")
@@ -446,9 +473,12 @@ extension ContractCase {
                 try await store.accounts.register(name: "Other", email: nfd.uppercased(), password: "password-1")
             }
             try checkEqual(try await store.accounts.authenticate(email: nfd, password: "password-1").id, created.id, "NFD signs in")
-            try checkEqual(try await store.accounts.authenticate(email: "JOSÉ.ÉLISE@EXAMPLE.COM", password: "password-1").id, created.id, "upper case signs in")
+            try checkEqual(
+                try await store.accounts.authenticate(email: "JOSÉ.ÉLISE@EXAMPLE.COM", password: "password-1").id, created.id,
+                "upper case signs in")
             for invisible in ["de\u{200B}mo@edugo.dev", "demo@edugo\u{202E}.dev", "demo\u{2066}@edugo.dev", "de mo@edugo.dev"] {
-                try await checkThrows(.invalidAccount(AccountRejection(field: .email, message: "Enter a valid email address"))) { () async throws(AppError) in
+                try await checkThrows(.invalidAccount(AccountRejection(field: .email, message: "Enter a valid email address"))) {
+                    () async throws(AppError) in
                     try await store.accounts.register(name: "Look Alike", email: invisible, password: "password-1")
                 }
             }
@@ -459,19 +489,28 @@ extension ContractCase {
         ContractCase(port: "refreshTokens", name: "a live token rotates once; presenting it again ends its family but no other") { store in
             let demo = try await Contract.demo(store)
             let later = Date().addingTimeInterval(3600)
-            try await store.refreshTokens.issue(RefreshTokenRecord(hash: "h1", family: "f1", userID: demo.id, expiresAt: later), now: Date())
-            try await store.refreshTokens.issue(RefreshTokenRecord(hash: "other", family: "f2", userID: demo.id, expiresAt: later), now: Date())
+            try await store.refreshTokens.issue(
+                RefreshTokenRecord(hash: "h1", family: "f1", userID: demo.id, expiresAt: later), now: Date())
+            try await store.refreshTokens.issue(
+                RefreshTokenRecord(hash: "other", family: "f2", userID: demo.id, expiresAt: later), now: Date())
 
-            try checkEqual(try await store.refreshTokens.rotate("h1", to: "h2", expiresAt: later, now: Date()), .rotated(userID: demo.id, family: "f1"), "rotated")
+            try checkEqual(
+                try await store.refreshTokens.rotate("h1", to: "h2", expiresAt: later, now: Date()),
+                .rotated(userID: demo.id, family: "f1"), "rotated")
             try checkEqual(try await store.refreshTokens.rotate("h1", to: "h3", expiresAt: later, now: Date()), .reused, "reused")
             try checkEqual(try await store.refreshTokens.rotate("h2", to: "h4", expiresAt: later, now: Date()), .rejected, "family ended")
-            try checkEqual(try await store.refreshTokens.rotate("other", to: "o2", expiresAt: later, now: Date()), .rotated(userID: demo.id, family: "f2"), "other family")
+            try checkEqual(
+                try await store.refreshTokens.rotate("other", to: "o2", expiresAt: later, now: Date()),
+                .rotated(userID: demo.id, family: "f2"), "other family")
         },
         ContractCase(port: "refreshTokens", name: "unknown, expired and revoked tokens are rejected and change nothing") { store in
             let demo = try await Contract.demo(store)
             let now = Date()
-            try await store.refreshTokens.issue(RefreshTokenRecord(hash: "old", family: "f1", userID: demo.id, expiresAt: now.addingTimeInterval(-1)), now: now.addingTimeInterval(-10))
-            try await store.refreshTokens.issue(RefreshTokenRecord(hash: "live", family: "f2", userID: demo.id, expiresAt: now.addingTimeInterval(3600)), now: now)
+            try await store.refreshTokens.issue(
+                RefreshTokenRecord(hash: "old", family: "f1", userID: demo.id, expiresAt: now.addingTimeInterval(-1)),
+                now: now.addingTimeInterval(-10))
+            try await store.refreshTokens.issue(
+                RefreshTokenRecord(hash: "live", family: "f2", userID: demo.id, expiresAt: now.addingTimeInterval(3600)), now: now)
 
             try checkEqual(try await store.refreshTokens.rotate("nope", to: "x1", expiresAt: now, now: now), .rejected, "unknown")
             try checkEqual(try await store.refreshTokens.rotate("old", to: "x2", expiresAt: now, now: now), .rejected, "expired")
@@ -479,14 +518,18 @@ extension ContractCase {
             try await store.refreshTokens.revoke(family: "f2")
             try checkEqual(try await store.refreshTokens.rotate("live", to: "x3", expiresAt: now, now: now), .rejected, "revoked")
         },
-        ContractCase(port: "refreshTokens", name: "a sign-in is live while a live token of it is stored: rotated yes; ended, expired or another learner's no") { store in
+        ContractCase(
+            port: "refreshTokens",
+            name: "a sign-in is live while a live token of it is stored: rotated yes; ended, expired or another learner's no"
+        ) { store in
             let demo = try await Contract.demo(store)
             let other = try await store.accounts.register(name: "Other Learner", email: "live-other@example.com", password: "password-1")
             let now = Date()
             let later = now.addingTimeInterval(3600)
             try await store.refreshTokens.issue(RefreshTokenRecord(hash: "a1", family: "fa", userID: demo.id, expiresAt: later), now: now)
             try await store.refreshTokens.issue(RefreshTokenRecord(hash: "b1", family: "fb", userID: demo.id, expiresAt: later), now: now)
-            try await store.refreshTokens.issue(RefreshTokenRecord(hash: "c1", family: "fc", userID: demo.id, expiresAt: now.addingTimeInterval(60)), now: now)
+            try await store.refreshTokens.issue(
+                RefreshTokenRecord(hash: "c1", family: "fc", userID: demo.id, expiresAt: now.addingTimeInterval(60)), now: now)
 
             try checkEqual(try await store.refreshTokens.isLive(family: "fa", userID: demo.id, now: now), true, "new")
             _ = try await store.refreshTokens.rotate("a1", to: "a2", expiresAt: later, now: now)
@@ -494,13 +537,15 @@ extension ContractCase {
             try checkEqual(try await store.refreshTokens.isLive(family: "fa", userID: other.id, now: now), false, "another learner's")
             try await store.refreshTokens.revoke(family: "fb")
             try checkEqual(try await store.refreshTokens.isLive(family: "fb", userID: demo.id, now: now), false, "ended")
-            try checkEqual(try await store.refreshTokens.isLive(family: "fc", userID: demo.id, now: now.addingTimeInterval(120)), false, "expired")
+            try checkEqual(
+                try await store.refreshTokens.isLive(family: "fc", userID: demo.id, now: now.addingTimeInterval(120)), false, "expired")
             try checkEqual(try await store.refreshTokens.isLive(family: "nope", userID: demo.id, now: now), false, "unknown")
         },
     ]
 
     static let sessions: [ContractCase] = [
-        ContractCase(port: "sessions", name: "signing in stores the session for the next start; a wrong email or password says the same") { store in
+        ContractCase(port: "sessions", name: "signing in stores the session for the next start; a wrong email or password says the same") {
+            store in
             try await checkThrows(.invalidCredentials) { () async throws(AppError) in
                 try await store.sessions.signIn(email: "demo@edugo.dev", password: "wrong-password")
             }
@@ -516,10 +561,12 @@ extension ContractCase {
             try await checkThrows(.invalidAccount(AccountRejection(field: .name, message: "Enter a name"))) { () async throws(AppError) in
                 try await store.sessions.createAccount(name: "  ", email: "new@example.com", password: "password-1")
             }
-            try await checkThrows(.invalidAccount(AccountRejection(field: .email, message: "Enter a valid email address"))) { () async throws(AppError) in
+            try await checkThrows(.invalidAccount(AccountRejection(field: .email, message: "Enter a valid email address"))) {
+                () async throws(AppError) in
                 try await store.sessions.createAccount(name: "New Learner", email: "new@", password: "password-1")
             }
-            try await checkThrows(.invalidAccount(AccountRejection(field: .password, message: "Use a password of 8 or more characters"))) { () async throws(AppError) in
+            try await checkThrows(.invalidAccount(AccountRejection(field: .password, message: "Use a password of 8 or more characters"))) {
+                () async throws(AppError) in
                 try await store.sessions.createAccount(name: "New Learner", email: "new@example.com", password: "short")
             }
             try await checkThrows(.emailTaken) { () async throws(AppError) in

@@ -42,7 +42,9 @@ public final class PostgresTestDatabase: Sendable {
         let test = try await create()
         let hasher = TestPasswordHasher.cheap
         try await test.database.migrate {
-            PostgresSeed(courses: courses, demoName: DemoAccount.name, demoEmail: DemoAccount.email, demoPasswordHash: try hasher.hash(DemoAccount.password))
+            PostgresSeed(
+                courses: courses, demoName: DemoAccount.name, demoEmail: DemoAccount.email,
+                demoPasswordHash: try hasher.hash(DemoAccount.password))
         }
         return test
     }

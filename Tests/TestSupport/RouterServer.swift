@@ -36,7 +36,8 @@ extension RouterServer {
     public static func addSignIn(to router: Router<BasicRequestContext>, withEmptyLists: Bool = true) {
         router.get("/health") { _, _ in json(#"{"status": "ok"}"#) }
         router.post("/v1/sessions") { _, _ in
-            json("""
+            json(
+                """
                 {"access_token": "a", "refresh_token": "r", "expires_in": 900,
                  "user": {"id": 1, "name": "Demo Learner", "email": "demo@edugo.dev", "role": "learner", "member_since": "2026-01-01T00:00:00Z"}}
                 """, status: .created)

@@ -19,7 +19,9 @@ public final class ServerProcess: Sendable {
 
     /// Starts the server on `directory` (a fresh one by default) and returns once it printed
     /// the address it listens on.
-    public init(directory: TemporaryDirectory = TemporaryDirectory(prefix: "edugo-server-tests"), port: Int = 0, arguments: [String] = []) async throws {
+    public init(directory: TemporaryDirectory = TemporaryDirectory(prefix: "edugo-server-tests"), port: Int = 0, arguments: [String] = [])
+        async throws
+    {
         self.directory = directory
         let child = Process()
         child.executableURL = URL(fileURLWithPath: try BuiltProduct.path("edugo-server"))
@@ -41,7 +43,9 @@ public final class ServerProcess: Sendable {
             line.append(chunk)
         }
         let text = String(decoding: line, as: UTF8.self).trimmingCharacters(in: .whitespacesAndNewlines)
-        guard text.hasPrefix("EduGo server listening on http://127.0.0.1:"), let url = URL(string: String(text.dropFirst("EduGo server listening on ".count))) else {
+        guard text.hasPrefix("EduGo server listening on http://127.0.0.1:"),
+            let url = URL(string: String(text.dropFirst("EduGo server listening on ".count)))
+        else {
             throw ServerTestError("unexpected first line: \(text)")
         }
         baseURL = url
@@ -129,7 +133,9 @@ public struct HTTPClient: Sendable {
         self.token = token
     }
 
-    public func send(_ method: String, _ path: String, json: Any? = nil, body: Data? = nil, headers: [String: String] = [:]) async throws -> HTTPAnswer {
+    public func send(_ method: String, _ path: String, json: Any? = nil, body: Data? = nil, headers: [String: String] = [:]) async throws
+        -> HTTPAnswer
+    {
         var request = URLRequest(url: URL(string: path, relativeTo: baseURL)!)
         request.httpMethod = method
         if let token { request.setValue("Bearer \(token)", forHTTPHeaderField: "Authorization") }

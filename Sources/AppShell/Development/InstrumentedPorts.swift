@@ -39,7 +39,8 @@ struct InstrumentedCourseRepository: CourseRepository {
     let base: any CourseRepository
     let instrumentation: Instrumentation
 
-    func page(_ query: CatalogQuery, for learner: UserID?, at position: CatalogPosition, limit: Int) async throws(AppError) -> [CatalogRow] {
+    func page(_ query: CatalogQuery, for learner: UserID?, at position: CatalogPosition, limit: Int) async throws(AppError) -> [CatalogRow]
+    {
         try await instrumentation.call("catalog page") { () async throws(AppError) in
             try await base.page(query, for: learner, at: position, limit: limit)
         }
@@ -63,11 +64,15 @@ struct InstrumentedEnrollmentRepository: EnrollmentRepository {
     let instrumentation: Instrumentation
 
     func enroll(userID: UserID, courseID: CourseID) async throws(AppError) -> Enrollment {
-        try await instrumentation.call("enroll \(courseID)") { () async throws(AppError) in try await base.enroll(userID: userID, courseID: courseID) }
+        try await instrumentation.call("enroll \(courseID)") { () async throws(AppError) in
+            try await base.enroll(userID: userID, courseID: courseID)
+        }
     }
 
     func unenroll(userID: UserID, courseID: CourseID) async throws(AppError) {
-        try await instrumentation.call("unenroll \(courseID)") { () async throws(AppError) in try await base.unenroll(userID: userID, courseID: courseID) }
+        try await instrumentation.call("unenroll \(courseID)") { () async throws(AppError) in
+            try await base.unenroll(userID: userID, courseID: courseID)
+        }
     }
 
     func setLesson(_ number: Int, done: Bool, userID: UserID, courseID: CourseID) async throws(AppError) -> Enrollment {
@@ -136,7 +141,9 @@ extension AppPorts {
     /// Every port behind the development conditions and the error log. Signing in and out
     /// keep working with --offline (only its latency applies), so the catalog's error
     /// states can be reached and a learner can always sign out.
-    func instrumented(conditions: DevelopmentConditions, logger: Logger, server: String? = nil, clock: ShellClock = ShellClock()) -> AppPorts {
+    func instrumented(conditions: DevelopmentConditions, logger: Logger, server: String? = nil, clock: ShellClock = ShellClock())
+        -> AppPorts
+    {
         let instrumentation = Instrumentation(conditions: conditions, logger: logger, server: server, clock: clock)
         return AppPorts(
             courses: InstrumentedCourseRepository(base: courses, instrumentation: instrumentation),
@@ -144,7 +151,8 @@ extension AppPorts {
             favourites: InstrumentedFavouritesRepository(base: favourites, instrumentation: instrumentation),
             profiles: InstrumentedProfileRepository(base: profiles, instrumentation: instrumentation),
             sessions: InstrumentedSessionRepository(
-                base: sessions, instrumentation: Instrumentation(conditions: conditions.latencyOnly, logger: logger, server: server, clock: clock)
+                base: sessions,
+                instrumentation: Instrumentation(conditions: conditions.latencyOnly, logger: logger, server: server, clock: clock)
             ),
             server: server ?? self.server
         )

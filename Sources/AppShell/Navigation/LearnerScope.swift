@@ -40,27 +40,29 @@ final class LearnerScope {
         let favourites = FavouritesFeature(learner: user.id, favourites: ports.favourites, report: report)
         self.courses = courses
         self.favourites = favourites
-        catalog = CatalogFeature(courses: ports.courses, learner: CatalogLearner(
-            id: user.id,
-            prepare: {
-                async let enrollments: Void = courses.prepare()
-                async let marks: Void = favourites.prepare()
-                _ = await (enrollments, marks)
-            },
-            marks: { course in
-                CourseMarks(
-                    isFavourite: favourites.isFavourite(course.id),
-                    isSavingFavourite: favourites.isSaving(course.id),
-                    enrollment: courses.enrollment(for: course.id),
-                    isSavingEnrollment: courses.isSaving(course.id),
-                    prerequisiteMet: course.prerequisiteID.map { courses.isCompleted($0) } ?? true
-                )
-            },
-            toggleFavourite: { course in favourites.toggle(course) },
-            enroll: { course, prerequisite in courses.enroll(course, prerequisite: prerequisite) },
-            unenroll: { course in courses.unenroll(course) },
-            setLesson: { number, title, course, done in courses.setLesson(number, titled: title, of: course, done: done) }
-        ), source: ports.server.map { .server(host: $0) } ?? .localDatabase)
+        catalog = CatalogFeature(
+            courses: ports.courses,
+            learner: CatalogLearner(
+                id: user.id,
+                prepare: {
+                    async let enrollments: Void = courses.prepare()
+                    async let marks: Void = favourites.prepare()
+                    _ = await (enrollments, marks)
+                },
+                marks: { course in
+                    CourseMarks(
+                        isFavourite: favourites.isFavourite(course.id),
+                        isSavingFavourite: favourites.isSaving(course.id),
+                        enrollment: courses.enrollment(for: course.id),
+                        isSavingEnrollment: courses.isSaving(course.id),
+                        prerequisiteMet: course.prerequisiteID.map { courses.isCompleted($0) } ?? true
+                    )
+                },
+                toggleFavourite: { course in favourites.toggle(course) },
+                enroll: { course, prerequisite in courses.enroll(course, prerequisite: prerequisite) },
+                unenroll: { course in courses.unenroll(course) },
+                setLesson: { number, title, course, done in courses.setLesson(number, titled: title, of: course, done: done) }
+            ), source: ports.server.map { .server(host: $0) } ?? .localDatabase)
         profile = ProfileFeature(
             learner: ProfileLearner(
                 user: { session.user ?? user },

@@ -15,7 +15,9 @@ public struct AppConfiguration: Sendable {
     /// The process environment (TERM, NO_COLOR, ESCDELAY).
     public var environment: [String: String]
 
-    public init(dataDirectory: URL, server: URL? = nil, conditions: DevelopmentConditions, logLevel: LogLevel, environment: [String: String]) {
+    public init(
+        dataDirectory: URL, server: URL? = nil, conditions: DevelopmentConditions, logLevel: LogLevel, environment: [String: String]
+    ) {
         self.dataDirectory = dataDirectory
         self.server = server
         self.conditions = conditions

@@ -1,7 +1,7 @@
 import Foundation
 import Logging
-import RemoteStore
 import Platform
+import RemoteStore
 import SharedKernel
 import Storage
 import Terminal
@@ -106,9 +106,11 @@ public enum EduGoApp {
         guard let descriptor = FileLogHandler.open(path: path) else {
             return Logger(label: "edugo", factory: { _ in SwiftLogNoOpLogHandler() })
         }
-        return Logger(label: "edugo", factory: { label in
-            FileLogHandler(descriptor: descriptor, label: label, level: logLevel)
-        })
+        return Logger(
+            label: "edugo",
+            factory: { label in
+                FileLogHandler(descriptor: descriptor, label: label, level: logLevel)
+            })
     }
 
     private static func printError(_ message: String) {

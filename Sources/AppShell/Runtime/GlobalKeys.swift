@@ -33,13 +33,14 @@ enum GlobalKeys {
         sections.append((CatalogFeature.filters.title, CatalogFeature.filters.keys))
         let keyWidth = sections.flatMap(\.1).map(\.key.displayWidth).max() ?? 0
         return sections.map { title, hints in
-            ([title.uppercased()] + hints.flatMap { hint in
-                // Lines stay within 78 columns, so no help viewer folds them.
-                let lines = TextWrapper.wrap(hint.label, width: max(20, 78 - keyWidth - 4))
-                let key = "  " + hint.key + String(repeating: " ", count: keyWidth - hint.key.displayWidth + 2)
-                let indent = String(repeating: " ", count: keyWidth + 4)
-                return lines.enumerated().map { ($0.offset == 0 ? key : indent) + $0.element }
-            }).joined(separator: "\n")
+            ([title.uppercased()]
+                + hints.flatMap { hint in
+                    // Lines stay within 78 columns, so no help viewer folds them.
+                    let lines = TextWrapper.wrap(hint.label, width: max(20, 78 - keyWidth - 4))
+                    let key = "  " + hint.key + String(repeating: " ", count: keyWidth - hint.key.displayWidth + 2)
+                    let indent = String(repeating: " ", count: keyWidth + 4)
+                    return lines.enumerated().map { ($0.offset == 0 ? key : indent) + $0.element }
+                }).joined(separator: "\n")
         }.joined(separator: "\n\n")
     }
 

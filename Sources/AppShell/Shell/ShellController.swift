@@ -196,8 +196,9 @@ final class ShellController {
 
     private func handleHeaderClick(x: Int) -> Bool {
         guard let coordinator,
-              let index = HeaderBar.tab(atColumn: x, tabs: AppTab.allCases.map(\.title), width: terminalSize.width, userName: session.displayName),
-              let tab = AppTab(rawValue: index)
+            let index = HeaderBar.tab(
+                atColumn: x, tabs: AppTab.allCases.map(\.title), width: terminalSize.width, userName: session.displayName),
+            let tab = AppTab(rawValue: index)
         else { return false }
         coordinator.switchTab(to: tab)
         syncVisibleScreen()

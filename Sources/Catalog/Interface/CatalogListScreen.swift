@@ -14,16 +14,19 @@ final class CatalogListScreen: Screen {
         static let reload = KeyDeclaration("r", "reload", help: "read the catalog again (retry after an error)")
     }
 
-    nonisolated static let declaredKeys = ListKeys.all + [Keys.open, Keys.search, Keys.keepFilter, Keys.clearFilter, Keys.favourite, Keys.reload]
+    nonisolated static let declaredKeys =
+        ListKeys.all + [Keys.open, Keys.search, Keys.keepFilter, Keys.clearFilter, Keys.favourite, Keys.reload]
 
     /// What the marks of a row mean.
-    nonisolated static let marksHelp = HelpSection("Marks", keys: [
-        KeyHint("★", "a favourite (dim while it is being saved)"),
-        KeyHint("✓", "enrolled"),
-        KeyHint("full", "no seat left"),
-        KeyHint("closed", "not open for enrollment"),
-        KeyHint("locked", "complete its prerequisite first"),
-    ])
+    nonisolated static let marksHelp = HelpSection(
+        "Marks",
+        keys: [
+            KeyHint("★", "a favourite (dim while it is being saved)"),
+            KeyHint("✓", "enrolled"),
+            KeyHint("full", "no seat left"),
+            KeyHint("closed", "not open for enrollment"),
+            KeyHint("locked", "complete its prerequisite first"),
+        ])
 
     /// What the search understands.
     nonisolated static let filtersHelp = HelpSection("Search and filters", keys: CatalogQuery.filterHelp.map { KeyHint($0.key, $0.help) })
@@ -38,7 +41,8 @@ final class CatalogListScreen: Screen {
     /// measuring every text of the window costs more than a frame should.
     private var measured: (revision: Int, widths: [Int])?
 
-    init(viewModel: CatalogListViewModel, source: CatalogSource = .localDatabase, onCourseSelected: @escaping @MainActor (CourseID) -> Void) {
+    init(viewModel: CatalogListViewModel, source: CatalogSource = .localDatabase, onCourseSelected: @escaping @MainActor (CourseID) -> Void)
+    {
         self.viewModel = viewModel
         self.source = source
         self.onCourseSelected = onCourseSelected

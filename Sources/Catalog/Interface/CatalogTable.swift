@@ -37,7 +37,8 @@ struct CatalogTable {
 
     /// Lays the columns out with the widths `contentWidths(of:)` measured.
     init(contentWidths: [Int], width: Int) {
-        table = Table(Self.columns, contentWidths: contentWidths, width: width, primary: Column.title.rawValue, primaryTarget: Self.titleTarget)
+        table = Table(
+            Self.columns, contentWidths: contentWidths, width: width, primary: Column.title.rawValue, primaryTarget: Self.titleTarget)
     }
 
     /// The widest text of each column over `courses`, headings included. The block column
@@ -48,9 +49,10 @@ struct CatalogTable {
         var widths = Table.contentWidths(of: courses, columns: columns, measuring: measured) { course, column in
             Row(course: course, marks: CourseMarks()).text(Column(rawValue: column) ?? .title, levelWidth: 12)
         }
-        let block = courses.lazy.compactMap { course in
-            EnrollmentRules.block(for: course, marks: CourseMarks(prerequisiteMet: course.prerequisiteID == nil))?.rawValue.count
-        }.max() ?? 0
+        let block =
+            courses.lazy.compactMap { course in
+                EnrollmentRules.block(for: course, marks: CourseMarks(prerequisiteMet: course.prerequisiteID == nil))?.rawValue.count
+            }.max() ?? 0
         widths[Column.block.rawValue] = max(widths[Column.block.rawValue], block)
         return widths
     }

@@ -102,7 +102,8 @@ final class CourseDetailScreen: Screen {
     // MARK: - Drawing
 
     func draw(in canvas: inout some Canvas, frame: Frame) {
-        StateView.draw(viewModel.state, in: &canvas, area: frame.area, tick: frame.tick, empty: ["This course has no details"]) { canvas, page in
+        StateView.draw(viewModel.state, in: &canvas, area: frame.area, tick: frame.tick, empty: ["This course has no details"]) {
+            canvas, page in
             drawPage(page, in: &canvas, area: frame.area.insetBy(horizontal: 2))
         }
     }
@@ -231,7 +232,9 @@ final class CourseDetailScreen: Screen {
         }
         let lessons = page.syllabus.lessons
         let total = DurationText.format(minutes: page.syllabus.totalMinutes)
-        var syllabus: [Line] = [.text("", .normal), .text("Syllabus  \(lessons.count) lesson\(lessons.count == 1 ? "" : "s") · \(total)", .bold)]
+        var syllabus: [Line] = [
+            .text("", .normal), .text("Syllabus  \(lessons.count) lesson\(lessons.count == 1 ? "" : "s") · \(total)", .bold),
+        ]
         syllabus += lessons.indices.map(Line.lesson)
         return PageLines(prefix: facts, description: description, suffix: syllabus) { [weak self] wrapped in
             self?.wrappedDescription = wrapped

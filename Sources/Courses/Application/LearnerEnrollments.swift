@@ -151,7 +151,8 @@ final class LearnerEnrollments {
     @discardableResult
     func setLesson(_ number: Int, titled lesson: String, of course: Course, done: Bool) -> Task<Void, Never> {
         let current = enrollment(for: course.id)
-        guard case .success(let marked) = LessonRules.mark(number, done: done, in: current, lessonCount: course.lessonCount, now: now()) else {
+        guard case .success(let marked) = LessonRules.mark(number, done: done, in: current, lessonCount: course.lessonCount, now: now())
+        else {
             report(.error(AppError.notEnrolled(course.id).userMessage))
             return Task {}
         }

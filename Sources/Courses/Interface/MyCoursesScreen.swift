@@ -137,7 +137,9 @@ final class MyCoursesScreen: Screen {
             case .title: item.course.title
             case .progress: ProgressBar.text(percent: item.percent, width: width)
             case .status:
-                if isSaving { "Saving…" } else if case .completed(let date) = item.progress {
+                if isSaving {
+                    "Saving…"
+                } else if case .completed(let date) = item.progress {
                     // `Completed 22 Nov 2026` where it fits, else `Completed`.
                     Self.longest("Completed \(DateText.format(date))", or: item.progress.displayName, in: width)
                 } else {
@@ -177,7 +179,9 @@ final class MyCoursesScreen: Screen {
         case .key(let key):
             return viewModel.rows.moveSelection(key, pageSize: listArea.height) ? .handled : .ignored
         case .mouse(.doubleClick(let x, let y)):
-            guard viewModel.rows.applyMouse(.click(x: x, y: y), listArea: listArea), let selected = viewModel.rows.selected else { return .ignored }
+            guard viewModel.rows.applyMouse(.click(x: x, y: y), listArea: listArea), let selected = viewModel.rows.selected else {
+                return .ignored
+            }
             onCourseSelected(selected.id)
             return .handled
         case .mouse(let mouse):

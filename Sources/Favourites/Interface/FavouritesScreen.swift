@@ -138,7 +138,9 @@ final class FavouritesScreen: Screen {
         case .key(let key):
             return viewModel.rows.moveSelection(key, pageSize: listArea.height) ? .handled : .ignored
         case .mouse(.doubleClick(let x, let y)):
-            guard viewModel.rows.applyMouse(.click(x: x, y: y), listArea: listArea), let course = viewModel.rows.selected else { return .ignored }
+            guard viewModel.rows.applyMouse(.click(x: x, y: y), listArea: listArea), let course = viewModel.rows.selected else {
+                return .ignored
+            }
             onCourseSelected(course.id)
             return .handled
         case .mouse(let mouse):

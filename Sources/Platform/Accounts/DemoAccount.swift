@@ -14,7 +14,8 @@ public enum DemoAccount {
     public static func progressPlan(now: Date) -> [DemoEnrollment] {
         let day: TimeInterval = 86_400
         return [
-            DemoEnrollment(courseID: "linux-command-line", enrolledAt: now - 30 * day, lessonsDone: nil, completedAt: now - 9 * day, now: now),
+            DemoEnrollment(
+                courseID: "linux-command-line", enrolledAt: now - 30 * day, lessonsDone: nil, completedAt: now - 9 * day, now: now),
             DemoEnrollment(courseID: "swift-fundamentals", enrolledAt: now - 6 * day, lessonsDone: 3, completedAt: nil, now: now),
         ]
     }

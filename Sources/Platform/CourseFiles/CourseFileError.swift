@@ -29,7 +29,8 @@ public enum CourseFileError: Error, Hashable, Sendable, CustomStringConvertible 
         case .unknownPrerequisite(let index, let id, let prerequisiteID):
             return "\(Self.entry(index, id)): field \"prerequisite_id\" names \(Self.quote(prerequisiteID)), which is not a known course"
         case .prerequisiteCycle(let index, let id, let cycle):
-            return "\(Self.entry(index, id)): field \"prerequisite_id\": prerequisites form a cycle: \(cycle.map(Self.plain).joined(separator: " → "))"
+            return
+                "\(Self.entry(index, id)): field \"prerequisite_id\": prerequisites form a cycle: \(cycle.map(Self.plain).joined(separator: " → "))"
         case .cannotRead(let path, let reason):
             return "cannot read \(Self.plain(path)): \(reason)"
         case .tooLarge(let path, let limit):

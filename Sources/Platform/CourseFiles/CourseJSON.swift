@@ -237,7 +237,9 @@ public enum CourseJSON {
             return value
         }
 
-        func wholeNumber(_ key: String, in range: ClosedRange<Int>, optional isOptional: Bool = false, nullable: Bool = false) throws(FieldProblem) -> Int? {
+        func wholeNumber(_ key: String, in range: ClosedRange<Int>, optional isOptional: Bool = false, nullable: Bool = false)
+            throws(FieldProblem) -> Int?
+        {
             let reason = "must be a whole number from \(range.lowerBound) to \(range.upperBound)" + (nullable ? ", or null" : "")
             let value: Int?
             do {

@@ -1,8 +1,8 @@
 import Crypto
-import _CryptoExtras
 import Dispatch
 import Foundation
 import SharedKernel
+import _CryptoExtras
 
 /// Salted, slow password hashes: PBKDF2-HMAC-SHA256 with a per-user random salt. The cost is
 /// stored inside each hash, so it can be raised later without breaking old accounts.
@@ -36,8 +36,8 @@ public struct PasswordHasher: PasswordHashing {
     public func verify(_ password: String, against stored: String) -> Bool {
         let parts = stored.split(separator: "$").map(String.init)
         guard parts.count == 4, parts[0] == "pbkdf2-sha256", let storedRounds = Int(parts[1]), storedRounds > 0,
-              let salt = Data(base64Encoded: parts[2]), let expected = Data(base64Encoded: parts[3]),
-              let derived = try? Self.derive(password: password, salt: [UInt8](salt), rounds: storedRounds)
+            let salt = Data(base64Encoded: parts[2]), let expected = Data(base64Encoded: parts[3]),
+            let derived = try? Self.derive(password: password, salt: [UInt8](salt), rounds: storedRounds)
         else { return false }
         return Self.constantTimeEqual(derived, [UInt8](expected))
     }

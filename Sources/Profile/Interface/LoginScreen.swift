@@ -51,7 +51,8 @@ final class LoginScreen: Screen {
         let fieldErrors = kinds.map { kind in viewModel.error(for: kind).map { TextWrapper.wrap($0, width: fieldWidth) } ?? [] }
         let formError = viewModel.formError.map { TextWrapper.wrap($0, width: width) } ?? []
         let notice = viewModel.notice.map { TextWrapper.wrap($0, width: width) } ?? []
-        let height = notice.count + (notice.isEmpty ? 0 : 1) + 3 + kinds.count * 2 + fieldErrors.reduce(0) { $0 + $1.count } + formError.count
+        let height =
+            notice.count + (notice.isEmpty ? 0 : 1) + 3 + kinds.count * 2 + fieldErrors.reduce(0) { $0 + $1.count } + formError.count
         let x = area.x + (area.width - width) / 2
         var y = area.y + max(0, (area.height - height) / 2)
         for line in notice {

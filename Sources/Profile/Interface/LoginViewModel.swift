@@ -87,12 +87,13 @@ final class LoginViewModel {
         isSubmitting = true
         defer { isSubmitting = false }
         do throws(AppError) {
-            let user: User = switch mode {
-            case .signIn:
-                try await sessions.signIn(email: text(.email), password: text(.password))
-            case .createAccount:
-                try await sessions.createAccount(name: text(.name), email: text(.email), password: text(.password))
-            }
+            let user: User =
+                switch mode {
+                case .signIn:
+                    try await sessions.signIn(email: text(.email), password: text(.password))
+                case .createAccount:
+                    try await sessions.createAccount(name: text(.name), email: text(.email), password: text(.password))
+                }
             fields[passwordIndex] = TextField()
             onSignedIn(user)
         } catch .invalidCredentials {

@@ -82,7 +82,8 @@ final class ProfileScreen: Screen {
                 }
             }
         } else {
-            fact("Name", viewModel.name + (viewModel.isSaving ? "  (saving…)" : ""), style: viewModel.isSaving ? .dim : .normal, in: &canvas)
+            fact(
+                "Name", viewModel.name + (viewModel.isSaving ? "  (saving…)" : ""), style: viewModel.isSaving ? .dim : .normal, in: &canvas)
         }
         fact("Email", user.email, in: &canvas)
         fact("Role", user.role.displayName, in: &canvas)

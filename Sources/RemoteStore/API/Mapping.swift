@@ -39,7 +39,7 @@ extension Course {
         }
         let pastIntegers = RefusedCourse(id: course.id, problem: "a count past this machine's integers")
         guard let duration = Int(exactly: course.durationMinutes), let enrolled = Int(exactly: course.enrolledCount),
-              let lessons = Int(exactly: course.lessonCount)
+            let lessons = Int(exactly: course.lessonCount)
         else { throw pastIntegers }
         // No capacity is a course without a limit; a capacity must be a number like the rest.
         var capacity: Int?
@@ -82,7 +82,8 @@ extension Syllabus {
                 throw RefusedCourse(id: course.id.rawValue, problem: "lessons[\(index)].minutes \(lesson.minutes) is out of range")
             }
             guard CourseLimits.saysSomething(lesson.title) else {
-                throw RefusedCourse(id: course.id.rawValue, problem: "lessons[\(index)].title says nothing once control characters are removed")
+                throw RefusedCourse(
+                    id: course.id.rawValue, problem: "lessons[\(index)].title says nothing once control characters are removed")
             }
             lessons.append(Lesson(title: lesson.title, minutes: minutes))
         }

@@ -50,7 +50,8 @@ enum RemoteFailure: Error, Sendable {
             default:
                 // A code this client does not know, or a 5xx: the server cannot serve it now.
                 if status == 429 { return .tooManyRequests(retryAfterSeconds: retryAfter ?? 60) }
-                return status >= 500 ? .connectivity : .storage(.reading, detail: "\(status) \(code?.rawValue ?? "unknown code"): \(message)")
+                return status >= 500
+                    ? .connectivity : .storage(.reading, detail: "\(status) \(code?.rawValue ?? "unknown code"): \(message)")
             }
         }
     }

@@ -25,7 +25,10 @@ actor RemoteSession {
     /// Moves on at every sign-in and sign-out, so a refresh that ends after one is not taken.
     private var generation = 0
 
-    init(requests: APIRequests, server: URL, file: SessionFile, now: @escaping @Sendable () -> Date, report: @escaping @Sendable (RemoteEvent) -> Void) {
+    init(
+        requests: APIRequests, server: URL, file: SessionFile, now: @escaping @Sendable () -> Date,
+        report: @escaping @Sendable (RemoteEvent) -> Void
+    ) {
         self.requests = requests
         self.server = server
         self.file = file
@@ -91,7 +94,8 @@ actor RemoteSession {
 
     /// Runs `call` with a fresh access token for `userID` (the learner signed in here):
     /// renewed first when it is about to expire, and once more if the server says it has.
-    func authorized<T: Sendable>(as userID: UserID, _ call: @Sendable () async throws(RemoteFailure) -> T) async throws(RemoteFailure) -> T {
+    func authorized<T: Sendable>(as userID: UserID, _ call: @Sendable () async throws(RemoteFailure) -> T) async throws(RemoteFailure) -> T
+    {
         guard let current = tokens, current.user.id == userID else { throw .app(.notSignedIn) }
         var access = current.access
         if current.expiresAt <= now() { access = try await renewed(replacing: access) }
@@ -105,7 +109,9 @@ actor RemoteSession {
     }
 
     /// `call` with `access` in its Authorization header.
-    private static func run<T: Sendable>(_ call: @Sendable () async throws(RemoteFailure) -> T, with access: String) async throws(RemoteFailure) -> T {
+    private static func run<T: Sendable>(_ call: @Sendable () async throws(RemoteFailure) -> T, with access: String)
+        async throws(RemoteFailure) -> T
+    {
         do {
             return try await Bearer.$token.withValue(access) { try await call() }
         } catch {
@@ -153,7 +159,9 @@ actor RemoteSession {
             guard let refreshToken = file.read() else { throw endedHere() }
             let session: Components.Schemas.Session
             do throws(RemoteFailure) {
-                session = try await requests.send { client in try await client.refreshSession(body: .json(.init(refreshToken: refreshToken))).ok.body.json }
+                session = try await requests.send { client in
+                    try await client.refreshSession(body: .json(.init(refreshToken: refreshToken))).ok.body.json
+                }
             } catch {
                 if case .api(401, _, _, _) = error, generation == started { throw endedHere() }
                 throw error.appError

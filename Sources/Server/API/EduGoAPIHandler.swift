@@ -87,7 +87,8 @@ struct EduGoAPIHandler: APIProtocol {
         guard text.count <= Self.maximumQueryLength else {
             throw APIFailure.invalidRequest(.badRequest, "The query is longer than \(Self.maximumQueryLength) characters.")
         }
-        let limit = Int(min(max(request.limit ?? Int64(Self.defaultPageSize), Int64(Self.pageSizes.lowerBound)), Int64(Self.pageSizes.upperBound)))
+        let limit = Int(
+            min(max(request.limit ?? Int64(Self.defaultPageSize), Int64(Self.pageSizes.lowerBound)), Int64(Self.pageSizes.upperBound)))
         // The learner's own filters need to know who asks; the rest of the catalog is public.
         let learner = AuthorizationMiddleware.authorization == nil ? nil : try await currentCaller().userID
         let query = CatalogQuery.parse(text)
@@ -98,13 +99,16 @@ struct EduGoAPIHandler: APIProtocol {
         let before = try request.before.map(CatalogKeyText.decode)
         let position: CatalogPosition = if let after { .after(after) } else if let before { .before(before) } else { .first }
         // One more than asked tells whether there is a page beyond this one.
-        let page = try await call { () async throws(AppError) in try await courses.countedPage(query, for: learner, at: position, limit: limit + 1) }
+        let page = try await call { () async throws(AppError) in
+            try await courses.countedPage(query, for: learner, at: position, limit: limit + 1)
+        }
         var rows = page.rows
         let more = rows.count > limit
         if more {
             if case .before = position { rows.removeFirst() } else { rows.removeLast() }
         }
-        let next: CatalogKey?, previous: CatalogKey?
+        let next: CatalogKey?
+        let previous: CatalogKey?
         switch position {
         case .first, .last: (previous, next) = (nil, more ? rows.last?.key : nil)
         case .after: (previous, next) = (rows.first?.key, more ? rows.last?.key : nil)
@@ -227,7 +231,9 @@ struct EduGoAPIHandler: APIProtocol {
 
     /// A path's course id, by SPEC's id rules.
     private static func courseID(_ text: String) throws(APIFailure) -> CourseID {
-        guard CourseLimits.isValidID(text) else { throw .invalidRequest(.badRequest, "A course id is 1–64 characters of A–Z a–z 0–9 . _ -") }
+        guard CourseLimits.isValidID(text) else {
+            throw .invalidRequest(.badRequest, "A course id is 1–64 characters of A–Z a–z 0–9 . _ -")
+        }
         return CourseID(text)
     }
 

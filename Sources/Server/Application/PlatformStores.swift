@@ -17,7 +17,9 @@ struct PlatformStores: Sendable {
     var signInLimiter: SignInRateLimiter
 
     /// The embedded store; the signing key is a file in the data directory.
-    static func sqlite(_ database: AppDatabase, dataDirectory: URL, passwordHasher: PasswordHasher, now: @escaping @Sendable () -> Date) throws -> PlatformStores {
+    static func sqlite(_ database: AppDatabase, dataDirectory: URL, passwordHasher: PasswordHasher, now: @escaping @Sendable () -> Date)
+        throws -> PlatformStores
+    {
         PlatformStores(
             courses: SQLiteCourseRepository(database: database),
             enrollments: SQLiteEnrollmentRepository(database: database),
@@ -32,7 +34,9 @@ struct PlatformStores: Sendable {
 
     /// PostgreSQL: the signing key, the refresh tokens and the failed sign-ins live in the
     /// database, so every server process is the same platform.
-    static func postgres(_ database: PostgresDatabase, passwordHasher: PasswordHasher, now: @escaping @Sendable () -> Date) async throws -> PlatformStores {
+    static func postgres(_ database: PostgresDatabase, passwordHasher: PasswordHasher, now: @escaping @Sendable () -> Date) async throws
+        -> PlatformStores
+    {
         PlatformStores(
             courses: PostgresCourseRepository(database: database),
             enrollments: PostgresEnrollmentRepository(database: database),

@@ -28,7 +28,8 @@ struct SignInRateLimiter: Sendable {
         let key = AccountRules.emailKey(email)
         let reservation: AttemptReservation
         do {
-            reservation = try await log.reserve(key: key, address: address, at: now, since: now.addingTimeInterval(-policy.window), policy: policy)
+            reservation = try await log.reserve(
+                key: key, address: address, at: now, since: now.addingTimeInterval(-policy.window), policy: policy)
         } catch {
             throw APIFailure(error)
         }
@@ -36,7 +37,8 @@ struct SignInRateLimiter: Sendable {
         case .reserved(let id):
             return SignInAttempt(key: key, address: address, id: id)
         case .refused(let oldest):
-            throw APIFailure.rateLimited(retryAfter: max(1, Int(oldest.addingTimeInterval(policy.window).timeIntervalSince(now).rounded(.up))))
+            throw APIFailure.rateLimited(
+                retryAfter: max(1, Int(oldest.addingTimeInterval(policy.window).timeIntervalSince(now).rounded(.up))))
         }
     }
 

@@ -39,7 +39,9 @@ struct TokenService: Sendable {
     let refreshTokenTTL: TimeInterval = 30 * 24 * 3600
     private let now: @Sendable () -> Date
 
-    init(signingKey: [UInt8], refreshTokens: any RefreshTokenRepository, accessTokenTTL: Int, now: @escaping @Sendable () -> Date = Date.init) async {
+    init(
+        signingKey: [UInt8], refreshTokens: any RefreshTokenRepository, accessTokenTTL: Int, now: @escaping @Sendable () -> Date = Date.init
+    ) async {
         let keys = JWTKeyCollection()
         await keys.add(hmac: HMACKey(from: signingKey), digestAlgorithm: .sha256)
         self.keys = keys
@@ -54,10 +56,12 @@ struct TokenService: Sendable {
         let refresh = Self.randomToken()
         let issued = now()
         try await refreshTokens.issue(
-            RefreshTokenRecord(hash: Self.hash(refresh), family: family, userID: userID, expiresAt: issued.addingTimeInterval(refreshTokenTTL)),
+            RefreshTokenRecord(
+                hash: Self.hash(refresh), family: family, userID: userID, expiresAt: issued.addingTimeInterval(refreshTokenTTL)),
             now: issued
         )
-        return IssuedTokens(accessToken: try await accessToken(for: userID, family: family), refreshToken: refresh, expiresIn: accessTokenTTL)
+        return IssuedTokens(
+            accessToken: try await accessToken(for: userID, family: family), refreshToken: refresh, expiresIn: accessTokenTTL)
     }
 
     /// The presented refresh token used up for a new one of the same sign-in; a token used
@@ -86,7 +90,7 @@ struct TokenService: Sendable {
     /// are refused at once, on every server of the store, not when they expire.
     func caller(authorization: String?) async throws(APIFailure) -> Caller {
         guard let authorization, authorization.count < 4096,
-              authorization.lowercased().hasPrefix("bearer ")
+            authorization.lowercased().hasPrefix("bearer ")
         else { throw .unauthorized }
         let token = authorization.dropFirst("bearer ".count).trimmingCharacters(in: .whitespaces)
         let claims: AccessClaims
@@ -95,7 +99,9 @@ struct TokenService: Sendable {
         guard claims.exp.value > now() else { throw .tokenExpired }
         let caller = Caller(userID: UserID(id), family: claims.sid)
         let live: Bool
-        do { live = try await refreshTokens.isLive(family: caller.family, userID: caller.userID, now: now()) } catch { throw APIFailure(error) }
+        do { live = try await refreshTokens.isLive(family: caller.family, userID: caller.userID, now: now()) } catch {
+            throw APIFailure(error)
+        }
         guard live else { throw .unauthorized }
         return caller
     }

@@ -75,19 +75,21 @@ struct APIFailure: Error, Hashable, Sendable {
         case .tooManyRequests(let seconds): self = .tooManyRequests(retryAfter: seconds)
         case .invalidName: self.init(status: .unprocessableContent, code: .invalidName, message: error.userMessage)
         case .invalidAccount(let rejection):
-            let code: ErrorCode = switch rejection.field {
-            case .name: .invalidName
-            case .email: .invalidEmail
-            case .password: .weakPassword
-            }
+            let code: ErrorCode =
+                switch rejection.field {
+                case .name: .invalidName
+                case .email: .invalidEmail
+                case .password: .weakPassword
+                }
             self.init(status: .unprocessableContent, code: code, message: rejection.message)
         case .refused(let refusal):
-            let code: ErrorCode = switch refusal {
-            case .alreadyEnrolled: .alreadyEnrolled
-            case .courseFull: .courseFull
-            case .courseInactive: .courseInactive
-            case .prerequisiteNotCompleted: .prerequisiteMissing
-            }
+            let code: ErrorCode =
+                switch refusal {
+                case .alreadyEnrolled: .alreadyEnrolled
+                case .courseFull: .courseFull
+                case .courseInactive: .courseInactive
+                case .prerequisiteNotCompleted: .prerequisiteMissing
+                }
             self.init(status: .conflict, code: code, message: refusal.message)
         case .connectivity, .unreachable, .storage, .cancelled:
             self.init(status: .serviceUnavailable, code: .unavailable, message: error.userMessage, retryAfter: Self.unavailableRetryAfter)

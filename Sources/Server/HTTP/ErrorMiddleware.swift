@@ -34,13 +34,16 @@ struct ErrorMiddleware<Context: RequestContext>: RouterMiddleware {
             failure = (error, answer)
             response = Self.response(for: answer)
         }
-        if let id = logger[metadataKey: "hb.request.id"], let field = HTTPField.Name("X-Request-Id") { response.headers[field] = id.description }
+        if let id = logger[metadataKey: "hb.request.id"], let field = HTTPField.Name("X-Request-Id") {
+            response.headers[field] = id.description
+        }
         let elapsed = ContinuousClock.now - started
         var metadata: Logger.Metadata = [
             "method": .string(request.method.rawValue),
             "path": .string(request.uri.path),
             "status": .stringConvertible(response.status.code),
-            "duration_ms": .string(String(format: "%.2f", Double(elapsed.components.attoseconds) / 1e15 + Double(elapsed.components.seconds) * 1000)),
+            "duration_ms": .string(
+                String(format: "%.2f", Double(elapsed.components.attoseconds) / 1e15 + Double(elapsed.components.seconds) * 1000)),
         ]
         if let failure {
             metadata["error"] = .string(failure.answer.code.rawValue)
@@ -91,11 +94,12 @@ struct ErrorMiddleware<Context: RequestContext>: RouterMiddleware {
     /// request value), else only the type of the failure.
     static func cause(of error: any Error) -> String {
         let inner = (error as? ServerError)?.underlyingError ?? error
-        let text: String = switch inner {
-        case let error as AppError: error.technicalMessage
-        case let failure as APIFailure: failure.code.rawValue
-        default: String(reflecting: type(of: inner))
-        }
+        let text: String =
+            switch inner {
+            case let error as AppError: error.technicalMessage
+            case let failure as APIFailure: failure.code.rawValue
+            default: String(reflecting: type(of: inner))
+            }
         return String(PrintableText.sanitize(text).prefix(300))
     }
 
@@ -113,10 +117,12 @@ struct ErrorMiddleware<Context: RequestContext>: RouterMiddleware {
                 var failure = APIFailure(status: .methodNotAllowed, code: .methodNotAllowed, message: "This address takes \(allow) only.")
                 failure.allow = allow
                 return failure
-            case .methodNotAllowed: return APIFailure(status: .methodNotAllowed, code: .methodNotAllowed, message: "This address does not take that method.")
+            case .methodNotAllowed:
+                return APIFailure(status: .methodNotAllowed, code: .methodNotAllowed, message: "This address does not take that method.")
             case .contentTooLarge: return .payloadTooLarge
             default:
-                return APIFailure(status: error.status, code: error.status.code < 500 ? .invalidRequest : ._internal, message: error.status.reasonPhrase)
+                return APIFailure(
+                    status: error.status, code: error.status.code < 500 ? .invalidRequest : ._internal, message: error.status.reasonPhrase)
             }
         default:
             if let failure = APIFailure.from(error) { return failure }
@@ -139,7 +145,9 @@ struct ErrorMiddleware<Context: RequestContext>: RouterMiddleware {
             return .invalidRequest(.badRequest, "The body is not valid JSON.")
         case .dataCorrupted(let context), .keyNotFound(_, let context), .typeMismatch(_, let context), .valueNotFound(_, let context):
             let field = context.codingPath.map(\.stringValue).joined(separator: ".")
-            return .invalidRequest(.unprocessableContent, field.isEmpty ? "The body is not of the expected shape." : "The field \(field) is missing, unknown or of the wrong type.")
+            return .invalidRequest(
+                .unprocessableContent,
+                field.isEmpty ? "The body is not of the expected shape." : "The field \(field) is missing, unknown or of the wrong type.")
         @unknown default:
             return .invalidRequest(.unprocessableContent, "The body is not of the expected shape.")
         }
@@ -156,4 +164,3 @@ struct ErrorMiddleware<Context: RequestContext>: RouterMiddleware {
         return Response(status: failure.status, headers: headers, body: .init(byteBuffer: ByteBuffer(bytes: body)))
     }
 }
-

@@ -53,7 +53,8 @@ public enum AccountRules {
     }
 
     private static let emailRejection = AccountRejection(field: .email, message: "Enter a valid email address")
-    private static let passwordRejection = AccountRejection(field: .password, message: "Use a password of \(minimumPasswordLength) or more characters")
+    private static let passwordRejection = AccountRejection(
+        field: .password, message: "Use a password of \(minimumPasswordLength) or more characters")
 
     private static func isLongEnough(_ password: String) -> Bool {
         password.count >= minimumPasswordLength
@@ -74,8 +75,8 @@ public enum AccountRules {
         let email = raw.trimmingCharacters(in: .whitespaces).precomposedStringWithCanonicalMapping
         let parts = email.split(separator: "@", omittingEmptySubsequences: false)
         guard parts.count == 2, !parts[0].isEmpty, parts[1].contains("."), !parts[1].hasPrefix("."), !parts[1].hasSuffix("."),
-              email.unicodeScalars.count <= 254,
-              !email.unicodeScalars.contains(where: isRefusedInEmail)
+            email.unicodeScalars.count <= 254,
+            !email.unicodeScalars.contains(where: isRefusedInEmail)
         else { return nil }
         return email
     }

@@ -85,7 +85,8 @@ public struct CatalogQuery: Hashable, Sendable {
         var onlyPunctuation = false
         for token in tokens(text) {
             if let colon = token.firstIndex(of: ":"), colon != token.startIndex,
-               token[..<colon].allSatisfy({ $0.isLetter && $0.isASCII }) {
+                token[..<colon].allSatisfy({ $0.isLetter && $0.isASCII })
+            {
                 var value = token[token.index(after: colon)...]
                 if value.first == "\"" { value = value.dropFirst().prefix { $0 != "\"" } }
                 query.apply(key: token[..<colon].lowercased(), value: String(value))

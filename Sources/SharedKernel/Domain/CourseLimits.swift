@@ -16,10 +16,11 @@ public enum CourseLimits {
 
     /// Ids appear in the API's paths: ASCII letters, digits, `.`, `_` and `-` only.
     public static func isValidID(_ id: String) -> Bool {
-        idLength.contains(id.utf8.count) && id.utf8.allSatisfy { byte in
-            (0x30...0x39).contains(byte) || (0x41...0x5A).contains(byte) || (0x61...0x7A).contains(byte)
-                || byte == UInt8(ascii: ".") || byte == UInt8(ascii: "_") || byte == UInt8(ascii: "-")
-        }
+        idLength.contains(id.utf8.count)
+            && id.utf8.allSatisfy { byte in
+                (0x30...0x39).contains(byte) || (0x41...0x5A).contains(byte) || (0x61...0x7A).contains(byte)
+                    || byte == UInt8(ascii: ".") || byte == UInt8(ascii: "_") || byte == UInt8(ascii: "-")
+            }
     }
 
     /// Whether a course read back from a store is within these ranges: a row that is not
@@ -76,7 +77,9 @@ public enum CourseLimits {
     /// lessons, and each lesson (named by its place, from 0 as in the course JSON).
     public static func problem(in syllabus: Syllabus) -> String? {
         if let problem = problem(in: syllabus.course) { return problem }
-        if !lessons.contains(syllabus.lessons.count) { return "lessons: \(syllabus.lessons.count) is not 1 to \(lessons.upperBound) lessons" }
+        if !lessons.contains(syllabus.lessons.count) {
+            return "lessons: \(syllabus.lessons.count) is not 1 to \(lessons.upperBound) lessons"
+        }
         for (index, lesson) in syllabus.lessons.enumerated() {
             if let problem = problem(in: lesson) { return "lessons[\(index)].\(problem)" }
         }

@@ -15,7 +15,10 @@ public enum PrintableText {
         var iterator = text.unicodeScalars.makeIterator()
         var pending: Unicode.Scalar? = nil
         func next() -> Unicode.Scalar? {
-            if let scalar = pending { pending = nil; return scalar }
+            if let scalar = pending {
+                pending = nil
+                return scalar
+            }
             return iterator.next()
         }
         while let scalar = next() {

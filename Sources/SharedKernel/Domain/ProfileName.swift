@@ -27,7 +27,9 @@ public enum ProfileName {
     public static func validate(_ raw: String) -> Result<String, ProfileNameRejection> {
         let name = raw.trimmingCharacters(in: .whitespaces)
         guard !name.isEmpty else { return .failure(.empty) }
-        guard name.count <= maximumLength, name.unicodeScalars.count <= maximumScalars else { return .failure(.tooLong(maximum: maximumLength)) }
+        guard name.count <= maximumLength, name.unicodeScalars.count <= maximumScalars else {
+            return .failure(.tooLong(maximum: maximumLength))
+        }
         let allowed = name.unicodeScalars.allSatisfy { scalar in
             scalar.properties.isAlphabetic || scalar.properties.generalCategory == .nonspacingMark
                 || scalar == " " || scalar == "'" || scalar == "-" || scalar == "."

@@ -9,7 +9,8 @@ public protocol CourseRepository: Sendable {
     func count(_ query: CatalogQuery, for learner: UserID?) async throws(AppError) -> CatalogCount
     /// `page` and `count` at once, as the API answers them: a store that can read both in one
     /// go does (one transaction, one trip), the rest get this from the two calls.
-    func countedPage(_ query: CatalogQuery, for learner: UserID?, at position: CatalogPosition, limit: Int) async throws(AppError) -> CountedPage
+    func countedPage(_ query: CatalogQuery, for learner: UserID?, at position: CatalogPosition, limit: Int) async throws(AppError)
+        -> CountedPage
     /// One course; `.courseNotFound` when there is none with that id.
     func course(id: CourseID) async throws(AppError) -> Course
     /// One course with its lessons, for its page; `.courseNotFound` when there is none.
@@ -17,7 +18,9 @@ public protocol CourseRepository: Sendable {
 }
 
 extension CourseRepository {
-    public func countedPage(_ query: CatalogQuery, for learner: UserID?, at position: CatalogPosition, limit: Int) async throws(AppError) -> CountedPage {
+    public func countedPage(_ query: CatalogQuery, for learner: UserID?, at position: CatalogPosition, limit: Int) async throws(AppError)
+        -> CountedPage
+    {
         CountedPage(rows: try await page(query, for: learner, at: position, limit: limit), total: try await count(query, for: learner))
     }
 }
@@ -51,7 +54,7 @@ extension CatalogKey {
     /// A page key read back: 1–18 decimal digits and nothing else, or `nil`.
     public init?(pageKey: String) {
         guard (1...18).contains(pageKey.utf8.count), pageKey.utf8.allSatisfy({ (0x30...0x39).contains($0) }),
-              let value = Int64(pageKey)
+            let value = Int64(pageKey)
         else { return nil }
         self.init(value)
     }

@@ -28,7 +28,8 @@ public struct SignInPolicy: Sendable {
 public protocol SignInAttemptLog: Sendable {
     /// In one step: forgets `key`'s attempts from before `since`, and when `policy` lets a
     /// new attempt in notes it; otherwise names the oldest attempt of the count that is full.
-    func reserve(key: String, address: String, at date: Date, since: Date, policy: SignInPolicy) async throws(AppError) -> AttemptReservation
+    func reserve(key: String, address: String, at date: Date, since: Date, policy: SignInPolicy) async throws(AppError)
+        -> AttemptReservation
     /// Forgets `key`'s attempts from `address` (it signed in from there).
     func forget(key: String, address: String) async
     /// Forgets one attempt that checked no password.

@@ -65,11 +65,12 @@ enum CatalogOrder {
         let list = names.joined(separator: ", ")
         let new = names.map { "new.\($0)" }.joined(separator: ", ")
         let old = names.map { "old.\($0)" }.joined(separator: ", ")
-        let watched: String = switch layout {
-        case .v6: "title, instructor, tags, sort_rank"
-        // The facets follow category, level, price, active, capacity and the seats taken.
-        case .v9: "search_key, category_key, level, price_minor, active, capacity, enrolled_count, sort_rank"
-        }
+        let watched: String =
+            switch layout {
+            case .v6: "title, instructor, tags, sort_rank"
+            // The facets follow category, level, price, active, capacity and the seats taken.
+            case .v9: "search_key, category_key, level, price_minor, active, capacity, enrolled_count, sort_rank"
+            }
         var triggers = [
             """
             CREATE TRIGGER course_search_insert AFTER INSERT ON course WHEN new.sort_rank IS NOT NULL BEGIN
@@ -91,7 +92,8 @@ enum CatalogOrder {
             """,
         ]
         if layout == .v9 {
-            triggers.append("""
+            triggers.append(
+                """
                 CREATE TRIGGER course_rank_moves AFTER UPDATE OF sort_rank ON course BEGIN
                     UPDATE favourite SET course_rank = new.sort_rank WHERE course_id = new.id;
                     UPDATE enrollment SET course_rank = new.sort_rank WHERE course_id = new.id;
@@ -111,10 +113,11 @@ enum CatalogOrder {
         for name in searchTriggers + [rankTrigger] {
             try db.execute(sql: "DROP TRIGGER IF EXISTS \(name)")
         }
-        try db.execute(sql: """
-            WITH ordered AS (SELECT id, row_number() OVER (ORDER BY sort_key, id) AS position FROM course)
-            UPDATE course SET sort_rank = ordered.position * \(gap) FROM ordered WHERE ordered.id = course.id
-            """)
+        try db.execute(
+            sql: """
+                WITH ordered AS (SELECT id, row_number() OVER (ORDER BY sort_key, id) AS position FROM course)
+                UPDATE course SET sort_rank = ordered.position * \(gap) FROM ordered WHERE ordered.id = course.id
+                """)
         try db.execute(sql: "INSERT INTO course_search (course_search) VALUES ('rebuild')")
         // One segment: a rebuilt index is left in many, and then every prefix lookup merges
         // them all. Probing a learner's favourites against a prefix costs 135 µs a course on
@@ -133,19 +136,21 @@ enum CatalogOrder {
     /// or nil when they are adjacent and the catalog must be renumbered.
     static func rank(forSortKey sortKey: String, id: String, in db: Database) throws -> Int64? {
         let before = try Int64.fetchOne(
-            db.cachedStatement(sql: """
-                SELECT sort_rank FROM course
-                WHERE (sort_key, id) < (?, ?) AND id != ? AND sort_rank IS NOT NULL
-                ORDER BY sort_key DESC, id DESC LIMIT 1
-                """),
+            db.cachedStatement(
+                sql: """
+                    SELECT sort_rank FROM course
+                    WHERE (sort_key, id) < (?, ?) AND id != ? AND sort_rank IS NOT NULL
+                    ORDER BY sort_key DESC, id DESC LIMIT 1
+                    """),
             arguments: [sortKey, id, id]
         )
         let after = try Int64.fetchOne(
-            db.cachedStatement(sql: """
-                SELECT sort_rank FROM course
-                WHERE (sort_key, id) > (?, ?) AND id != ? AND sort_rank IS NOT NULL
-                ORDER BY sort_key, id LIMIT 1
-                """),
+            db.cachedStatement(
+                sql: """
+                    SELECT sort_rank FROM course
+                    WHERE (sort_key, id) > (?, ?) AND id != ? AND sort_rank IS NOT NULL
+                    ORDER BY sort_key, id LIMIT 1
+                    """),
             arguments: [sortKey, id, id]
         )
         switch (before, after) {

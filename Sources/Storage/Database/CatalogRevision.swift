@@ -9,18 +9,20 @@ enum CatalogRevision {
         "catalog_revision_after_delete": "AFTER DELETE ON course",
         // What the index reads, seats aside: the seats only feed `is:open`, which depends on
         // the learner and is never kept.
-        "catalog_revision_after_update": "AFTER UPDATE OF search_key, category_key, level, price_minor, active, capacity, sort_rank ON course",
+        "catalog_revision_after_update":
+            "AFTER UPDATE OF search_key, category_key, level, price_minor, active, capacity, sort_rank ON course",
     ]
 
     /// v12: the table and the triggers that keep it.
     static func create(in db: Database) throws {
-        try db.execute(sql: """
-            CREATE TABLE catalog_revision (
-                id INTEGER PRIMARY KEY CHECK (id = 1),
-                revision INTEGER NOT NULL
-            );
-            INSERT INTO catalog_revision (id, revision) VALUES (1, 1);
-            """)
+        try db.execute(
+            sql: """
+                CREATE TABLE catalog_revision (
+                    id INTEGER PRIMARY KEY CHECK (id = 1),
+                    revision INTEGER NOT NULL
+                );
+                INSERT INTO catalog_revision (id, revision) VALUES (1, 1);
+                """)
         try createTriggers(in: db)
     }
 

@@ -101,11 +101,13 @@ enum CourseRow {
     /// Inserts a course of the built-in catalog while the first migrations run (before v4 adds
     /// `search_key`, which v4 then fills for these rows).
     static func insertSeed(_ course: Course, in db: Database) throws {
-        try db.cachedStatement(sql: """
-            INSERT INTO course (id, title, sort_key, instructor, category, level, duration_minutes,
-                price_minor, currency, capacity, enrolled_count, tags, prerequisite_id, active, description)
-            VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
-            """).execute(arguments: try arguments(for: course))
+        try db.cachedStatement(
+            sql: """
+                INSERT INTO course (id, title, sort_key, instructor, category, level, duration_minutes,
+                    price_minor, currency, capacity, enrolled_count, tags, prerequisite_id, active, description)
+                VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+                """
+        ).execute(arguments: try arguments(for: course))
     }
 
     /// Inserts the course, or updates every field of the stored course with the same id, on
@@ -128,22 +130,23 @@ enum CourseRow {
                 rank = try CatalogOrder.rank(forSortKey: sortKey, id: course.id.rawValue, in: db)
             }
         }
-        let upsert = try db.cachedStatement(sql: """
-            INSERT INTO course (id, title, sort_key, instructor, category, level, duration_minutes,
-                price_minor, currency, capacity, enrolled_count, tags, prerequisite_id, active, description,
-                lesson_count, sort_rank, search_key, category_key)
-            VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
-            ON CONFLICT(id) DO UPDATE SET
-                title = excluded.title, sort_key = excluded.sort_key, instructor = excluded.instructor,
-                category = excluded.category, level = excluded.level,
-                duration_minutes = excluded.duration_minutes, price_minor = excluded.price_minor,
-                currency = excluded.currency, capacity = excluded.capacity,
-                enrolled_count = max(excluded.enrolled_count, (
-                    SELECT count(*) FROM enrollment WHERE course_id = excluded.id AND status != 'dropped')),
-                tags = excluded.tags, prerequisite_id = excluded.prerequisite_id, active = excluded.active,
-                description = excluded.description, lesson_count = excluded.lesson_count,
-                sort_rank = excluded.sort_rank, search_key = excluded.search_key, category_key = excluded.category_key
-            """)
+        let upsert = try db.cachedStatement(
+            sql: """
+                INSERT INTO course (id, title, sort_key, instructor, category, level, duration_minutes,
+                    price_minor, currency, capacity, enrolled_count, tags, prerequisite_id, active, description,
+                    lesson_count, sort_rank, search_key, category_key)
+                VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+                ON CONFLICT(id) DO UPDATE SET
+                    title = excluded.title, sort_key = excluded.sort_key, instructor = excluded.instructor,
+                    category = excluded.category, level = excluded.level,
+                    duration_minutes = excluded.duration_minutes, price_minor = excluded.price_minor,
+                    currency = excluded.currency, capacity = excluded.capacity,
+                    enrolled_count = max(excluded.enrolled_count, (
+                        SELECT count(*) FROM enrollment WHERE course_id = excluded.id AND status != 'dropped')),
+                    tags = excluded.tags, prerequisite_id = excluded.prerequisite_id, active = excluded.active,
+                    description = excluded.description, lesson_count = excluded.lesson_count,
+                    sort_rank = excluded.sort_rank, search_key = excluded.search_key, category_key = excluded.category_key
+                """)
         var arguments = try arguments(for: course)
         _ = arguments.append(contentsOf: [
             course.lessonCount, rank,

@@ -18,42 +18,43 @@ enum Migrations {
 
         migrator.registerMigration("v1-schema") { db in
             try db.execute(sql: "PRAGMA application_id = \(AppDatabase.applicationID)")
-            try db.execute(sql: """
-                CREATE TABLE course (
-                    id TEXT PRIMARY KEY NOT NULL,
-                    title TEXT NOT NULL,
-                    sort_key TEXT NOT NULL,
-                    instructor TEXT NOT NULL,
-                    category TEXT,
-                    level TEXT NOT NULL CHECK (level IN ('beginner', 'intermediate', 'advanced')),
-                    duration_minutes INTEGER NOT NULL CHECK (duration_minutes > 0),
-                    price_minor INTEGER NOT NULL CHECK (price_minor >= 0),
-                    currency TEXT NOT NULL CHECK (length(currency) = 3),
-                    capacity INTEGER CHECK (capacity IS NULL OR capacity >= 0),
-                    enrolled_count INTEGER NOT NULL DEFAULT 0 CHECK (enrolled_count >= 0),
-                    tags TEXT NOT NULL DEFAULT '[]',
-                    prerequisite_id TEXT,
-                    active INTEGER NOT NULL DEFAULT 1,
-                    description TEXT NOT NULL
-                );
-                CREATE INDEX course_by_sort_key ON course(sort_key, id);
+            try db.execute(
+                sql: """
+                    CREATE TABLE course (
+                        id TEXT PRIMARY KEY NOT NULL,
+                        title TEXT NOT NULL,
+                        sort_key TEXT NOT NULL,
+                        instructor TEXT NOT NULL,
+                        category TEXT,
+                        level TEXT NOT NULL CHECK (level IN ('beginner', 'intermediate', 'advanced')),
+                        duration_minutes INTEGER NOT NULL CHECK (duration_minutes > 0),
+                        price_minor INTEGER NOT NULL CHECK (price_minor >= 0),
+                        currency TEXT NOT NULL CHECK (length(currency) = 3),
+                        capacity INTEGER CHECK (capacity IS NULL OR capacity >= 0),
+                        enrolled_count INTEGER NOT NULL DEFAULT 0 CHECK (enrolled_count >= 0),
+                        tags TEXT NOT NULL DEFAULT '[]',
+                        prerequisite_id TEXT,
+                        active INTEGER NOT NULL DEFAULT 1,
+                        description TEXT NOT NULL
+                    );
+                    CREATE INDEX course_by_sort_key ON course(sort_key, id);
 
-                CREATE TABLE user (
-                    id INTEGER PRIMARY KEY AUTOINCREMENT,
-                    name TEXT NOT NULL,
-                    email TEXT NOT NULL UNIQUE COLLATE NOCASE,
-                    password_hash TEXT NOT NULL,
-                    role TEXT NOT NULL DEFAULT 'learner',
-                    created_at DATETIME NOT NULL
-                );
+                    CREATE TABLE user (
+                        id INTEGER PRIMARY KEY AUTOINCREMENT,
+                        name TEXT NOT NULL,
+                        email TEXT NOT NULL UNIQUE COLLATE NOCASE,
+                        password_hash TEXT NOT NULL,
+                        role TEXT NOT NULL DEFAULT 'learner',
+                        created_at DATETIME NOT NULL
+                    );
 
-                -- One signed-in learner per data directory.
-                CREATE TABLE session (
-                    id INTEGER PRIMARY KEY CHECK (id = 1),
-                    user_id INTEGER NOT NULL REFERENCES user(id) ON DELETE CASCADE,
-                    created_at DATETIME NOT NULL
-                );
-                """)
+                    -- One signed-in learner per data directory.
+                    CREATE TABLE session (
+                        id INTEGER PRIMARY KEY CHECK (id = 1),
+                        user_id INTEGER NOT NULL REFERENCES user(id) ON DELETE CASCADE,
+                        created_at DATETIME NOT NULL
+                    );
+                    """)
         }
 
         migrator.registerMigration("v1-seed-catalog") { db in
@@ -71,29 +72,31 @@ enum Migrations {
         }
 
         migrator.registerMigration("v2-enrollments") { db in
-            try db.execute(sql: """
-                CREATE TABLE enrollment (
-                    id INTEGER PRIMARY KEY AUTOINCREMENT,
-                    user_id INTEGER NOT NULL REFERENCES user(id) ON DELETE CASCADE,
-                    course_id TEXT NOT NULL REFERENCES course(id) ON DELETE CASCADE,
-                    enrolled_at DATETIME NOT NULL,
-                    status TEXT NOT NULL DEFAULT 'active' CHECK (status IN ('active', 'completed', 'dropped')),
-                    progress INTEGER NOT NULL DEFAULT 0 CHECK (progress BETWEEN 0 AND 100),
-                    UNIQUE (user_id, course_id)
-                );
-                CREATE INDEX enrollment_by_course ON enrollment(course_id);
-                """)
+            try db.execute(
+                sql: """
+                    CREATE TABLE enrollment (
+                        id INTEGER PRIMARY KEY AUTOINCREMENT,
+                        user_id INTEGER NOT NULL REFERENCES user(id) ON DELETE CASCADE,
+                        course_id TEXT NOT NULL REFERENCES course(id) ON DELETE CASCADE,
+                        enrolled_at DATETIME NOT NULL,
+                        status TEXT NOT NULL DEFAULT 'active' CHECK (status IN ('active', 'completed', 'dropped')),
+                        progress INTEGER NOT NULL DEFAULT 0 CHECK (progress BETWEEN 0 AND 100),
+                        UNIQUE (user_id, course_id)
+                    );
+                    CREATE INDEX enrollment_by_course ON enrollment(course_id);
+                    """)
         }
 
         migrator.registerMigration("v3-favourites") { db in
-            try db.execute(sql: """
-                CREATE TABLE favourite (
-                    user_id INTEGER NOT NULL REFERENCES user(id) ON DELETE CASCADE,
-                    course_id TEXT NOT NULL REFERENCES course(id) ON DELETE CASCADE,
-                    created_at DATETIME NOT NULL,
-                    PRIMARY KEY (user_id, course_id)
-                ) WITHOUT ROWID;
-                """)
+            try db.execute(
+                sql: """
+                    CREATE TABLE favourite (
+                        user_id INTEGER NOT NULL REFERENCES user(id) ON DELETE CASCADE,
+                        course_id TEXT NOT NULL REFERENCES course(id) ON DELETE CASCADE,
+                        created_at DATETIME NOT NULL,
+                        PRIMARY KEY (user_id, course_id)
+                    ) WITHOUT ROWID;
+                    """)
         }
 
         migrator.registerMigration("v4-search-key") { db in
@@ -101,7 +104,8 @@ enum Migrations {
             let update = try db.makeStatement(sql: "UPDATE course SET search_key = ? WHERE id = ?")
             for row in try Row.fetchAll(db, sql: "SELECT id, title, instructor, tags FROM course") {
                 let tags = (try? JSONSerialization.jsonObject(with: Data((row["tags"] as String? ?? "[]").utf8))) as? [String] ?? []
-                let key = SortKey.searchKey(title: row["title"] as String? ?? "", instructor: row["instructor"] as String? ?? "", tags: tags)
+                let key = SortKey.searchKey(
+                    title: row["title"] as String? ?? "", instructor: row["instructor"] as String? ?? "", tags: tags)
                 try update.execute(arguments: [key, row["id"] as String? ?? ""])
             }
         }
@@ -109,13 +113,14 @@ enum Migrations {
         migrator.registerMigration("v5-catalog-order-and-full-text-search") { db in
             try db.execute(sql: "ALTER TABLE course ADD COLUMN sort_rank INTEGER")
             try db.execute(sql: "CREATE INDEX course_by_rank ON course(sort_rank)")
-            try db.execute(sql: """
-                CREATE VIRTUAL TABLE course_search USING fts5(
-                    title, instructor, tags,
-                    content = 'course', content_rowid = 'sort_rank',
-                    tokenize = 'unicode61 remove_diacritics 2', prefix = '1 2 3'
-                )
-                """)
+            try db.execute(
+                sql: """
+                    CREATE VIRTUAL TABLE course_search USING fts5(
+                        title, instructor, tags,
+                        content = 'course', content_rowid = 'sort_rank',
+                        tokenize = 'unicode61 remove_diacritics 2', prefix = '1 2 3'
+                    )
+                    """)
             try CatalogOrder.renumber(db, layout: .v6)
         }
 
@@ -130,36 +135,39 @@ enum Migrations {
         // Syllabi and lesson progress; counts that a damaged import pushed out of range
         // (a REAL past Int64 once crashed every start) are brought back into it.
         migrator.registerMigration("v7-lessons-and-sane-counts") { db in
-            try db.execute(sql: """
-                ALTER TABLE course ADD COLUMN lesson_count INTEGER NOT NULL DEFAULT 1;
-                CREATE TABLE lesson (
-                    course_id TEXT NOT NULL REFERENCES course(id) ON DELETE CASCADE,
-                    position INTEGER NOT NULL CHECK (position >= 1),
-                    title TEXT NOT NULL,
-                    minutes INTEGER NOT NULL CHECK (minutes >= 1),
-                    PRIMARY KEY (course_id, position)
-                ) WITHOUT ROWID;
-                ALTER TABLE enrollment ADD COLUMN completed_at DATETIME;
-                CREATE TABLE lesson_progress (
-                    enrollment_id INTEGER NOT NULL REFERENCES enrollment(id) ON DELETE CASCADE,
-                    position INTEGER NOT NULL CHECK (position >= 1),
-                    done_at DATETIME NOT NULL,
-                    PRIMARY KEY (enrollment_id, position)
-                ) WITHOUT ROWID;
-                UPDATE course SET enrolled_count = CASE
-                        WHEN typeof(enrolled_count) = 'integer' AND enrolled_count < 0 THEN 0
-                        ELSE min(coalesce(capacity, 10000000), 10000000) END
-                    WHERE typeof(enrolled_count) != 'integer' OR enrolled_count NOT BETWEEN 0 AND 10000000;
-                """)
+            try db.execute(
+                sql: """
+                    ALTER TABLE course ADD COLUMN lesson_count INTEGER NOT NULL DEFAULT 1;
+                    CREATE TABLE lesson (
+                        course_id TEXT NOT NULL REFERENCES course(id) ON DELETE CASCADE,
+                        position INTEGER NOT NULL CHECK (position >= 1),
+                        title TEXT NOT NULL,
+                        minutes INTEGER NOT NULL CHECK (minutes >= 1),
+                        PRIMARY KEY (course_id, position)
+                    ) WITHOUT ROWID;
+                    ALTER TABLE enrollment ADD COLUMN completed_at DATETIME;
+                    CREATE TABLE lesson_progress (
+                        enrollment_id INTEGER NOT NULL REFERENCES enrollment(id) ON DELETE CASCADE,
+                        position INTEGER NOT NULL CHECK (position >= 1),
+                        done_at DATETIME NOT NULL,
+                        PRIMARY KEY (enrollment_id, position)
+                    ) WITHOUT ROWID;
+                    UPDATE course SET enrolled_count = CASE
+                            WHEN typeof(enrolled_count) = 'integer' AND enrolled_count < 0 THEN 0
+                            ELSE min(coalesce(capacity, 10000000), 10000000) END
+                        WHERE typeof(enrolled_count) != 'integer' OR enrolled_count NOT BETWEEN 0 AND 10000000;
+                    """)
             // The built-in courses get their syllabi, where they are still the built-in course;
             // every other course is one lesson named after it (stored as no rows).
             for entry in try seedCatalog() {
                 guard let lessons = entry.lessons,
-                      let stored = try Row.fetchOne(db, sql: "SELECT title, duration_minutes FROM course WHERE id = ?", arguments: [entry.course.id.rawValue]),
-                      stored["title"] == entry.course.title, stored["duration_minutes"] == entry.course.durationMinutes
+                    let stored = try Row.fetchOne(
+                        db, sql: "SELECT title, duration_minutes FROM course WHERE id = ?", arguments: [entry.course.id.rawValue]),
+                    stored["title"] == entry.course.title, stored["duration_minutes"] == entry.course.durationMinutes
                 else { continue }
                 try CourseRow.storeLessons(lessons, of: entry.course.id, in: db)
-                try db.execute(sql: "UPDATE course SET lesson_count = ? WHERE id = ?", arguments: [lessons.count, entry.course.id.rawValue])
+                try db.execute(
+                    sql: "UPDATE course SET lesson_count = ? WHERE id = ?", arguments: [lessons.count, entry.course.id.rawValue])
             }
         }
 
@@ -167,13 +175,16 @@ enum Migrations {
         // account that never enrolled: nobody's own history is rewritten.
         migrator.registerMigration("v8-demo-progress") { db in
             guard let demo = try Int64.fetchOne(db, sql: "SELECT id FROM user WHERE email = ?", arguments: [demoEmail]),
-                  try Int.fetchOne(db, sql: "SELECT count(*) FROM enrollment WHERE user_id = ?", arguments: [demo]) == 0
+                try Int.fetchOne(db, sql: "SELECT count(*) FROM enrollment WHERE user_id = ?", arguments: [demo]) == 0
             else { return }
             for step in DemoAccount.progressPlan(now: Date()) {
                 let course = step.courseID.rawValue
-                guard let lessons = try Int.fetchOne(db, sql: "SELECT lesson_count FROM course WHERE id = ?", arguments: [course]) else { continue }
+                guard let lessons = try Int.fetchOne(db, sql: "SELECT lesson_count FROM course WHERE id = ?", arguments: [course]) else {
+                    continue
+                }
                 try db.execute(
-                    sql: "INSERT INTO enrollment (user_id, course_id, enrolled_at, status, progress, completed_at) VALUES (?, ?, ?, ?, 0, ?)",
+                    sql:
+                        "INSERT INTO enrollment (user_id, course_id, enrolled_at, status, progress, completed_at) VALUES (?, ?, ?, ?, 0, ?)",
                     arguments: [demo, course, step.enrolledAt, step.status.rawValue, step.completedAt]
                 )
                 let enrollment = db.lastInsertedRowID
@@ -195,28 +206,29 @@ enum Migrations {
         // favourites and enrollments carry their course's rank, so every filter walks an
         // index in catalog order. The sort key folds the same way, so the order is renumbered.
         migrator.registerMigration("v9-folding-and-filters") { db in
-            try db.execute(sql: """
-                ALTER TABLE course ADD COLUMN category_key TEXT NOT NULL DEFAULT '';
-                ALTER TABLE course ADD COLUMN search_facets TEXT GENERATED ALWAYS AS (
-                    '_cat' || category_key || ' _lvl' || level
-                    || CASE WHEN price_minor = 0 THEN ' _isfree' ELSE '' END
-                    || CASE WHEN active = 1 AND (capacity IS NULL OR enrolled_count < capacity)
-                            AND enrolled_count < \(CourseLimits.seats.upperBound) THEN ' _isavail' ELSE '' END
-                ) VIRTUAL;
-                ALTER TABLE favourite ADD COLUMN course_rank INTEGER;
-                ALTER TABLE enrollment ADD COLUMN course_rank INTEGER;
-                CREATE INDEX favourite_by_rank ON favourite(user_id, course_rank);
-                CREATE INDEX favourite_by_course ON favourite(course_id);
-                CREATE INDEX enrollment_by_rank ON enrollment(user_id, course_rank) WHERE status != 'dropped';
-                CREATE TRIGGER favourite_gets_rank AFTER INSERT ON favourite BEGIN
-                    UPDATE favourite SET course_rank = (SELECT sort_rank FROM course WHERE id = new.course_id)
-                    WHERE user_id = new.user_id AND course_id = new.course_id;
-                END;
-                CREATE TRIGGER enrollment_gets_rank AFTER INSERT ON enrollment BEGIN
-                    UPDATE enrollment SET course_rank = (SELECT sort_rank FROM course WHERE id = new.course_id) WHERE id = new.id;
-                END;
-                DROP TABLE course_search;
-                """)
+            try db.execute(
+                sql: """
+                    ALTER TABLE course ADD COLUMN category_key TEXT NOT NULL DEFAULT '';
+                    ALTER TABLE course ADD COLUMN search_facets TEXT GENERATED ALWAYS AS (
+                        '_cat' || category_key || ' _lvl' || level
+                        || CASE WHEN price_minor = 0 THEN ' _isfree' ELSE '' END
+                        || CASE WHEN active = 1 AND (capacity IS NULL OR enrolled_count < capacity)
+                                AND enrolled_count < \(CourseLimits.seats.upperBound) THEN ' _isavail' ELSE '' END
+                    ) VIRTUAL;
+                    ALTER TABLE favourite ADD COLUMN course_rank INTEGER;
+                    ALTER TABLE enrollment ADD COLUMN course_rank INTEGER;
+                    CREATE INDEX favourite_by_rank ON favourite(user_id, course_rank);
+                    CREATE INDEX favourite_by_course ON favourite(course_id);
+                    CREATE INDEX enrollment_by_rank ON enrollment(user_id, course_rank) WHERE status != 'dropped';
+                    CREATE TRIGGER favourite_gets_rank AFTER INSERT ON favourite BEGIN
+                        UPDATE favourite SET course_rank = (SELECT sort_rank FROM course WHERE id = new.course_id)
+                        WHERE user_id = new.user_id AND course_id = new.course_id;
+                    END;
+                    CREATE TRIGGER enrollment_gets_rank AFTER INSERT ON enrollment BEGIN
+                        UPDATE enrollment SET course_rank = (SELECT sort_rank FROM course WHERE id = new.course_id) WHERE id = new.id;
+                    END;
+                    DROP TABLE course_search;
+                    """)
             try db.execute(sql: CatalogOrder.createSearchTable(.v9))
             let update = try db.makeStatement(sql: "UPDATE course SET sort_key = ?, search_key = ?, category_key = ? WHERE id = ?")
             for row in try Row.fetchAll(db, sql: "SELECT id, title, instructor, tags, category FROM course") {
@@ -235,36 +247,38 @@ enum Migrations {
         // A server's refresh tokens: only hashes, each in the family of one sign-in, so a token
         // presented twice can end the whole sign-in. Used ones stay until they expire, for that.
         migrator.registerMigration("v10-refresh-tokens") { db in
-            try db.execute(sql: """
-                CREATE TABLE refresh_token (
-                    hash TEXT PRIMARY KEY NOT NULL,
-                    family TEXT NOT NULL,
-                    user_id INTEGER NOT NULL REFERENCES user(id) ON DELETE CASCADE,
-                    expires_at DATETIME NOT NULL,
-                    used_at DATETIME,
-                    revoked INTEGER NOT NULL DEFAULT 0
-                );
-                CREATE INDEX refresh_token_by_family ON refresh_token(family);
-                CREATE INDEX refresh_token_by_expiry ON refresh_token(expires_at);
-                """)
+            try db.execute(
+                sql: """
+                    CREATE TABLE refresh_token (
+                        hash TEXT PRIMARY KEY NOT NULL,
+                        family TEXT NOT NULL,
+                        user_id INTEGER NOT NULL REFERENCES user(id) ON DELETE CASCADE,
+                        expires_at DATETIME NOT NULL,
+                        used_at DATETIME,
+                        revoked INTEGER NOT NULL DEFAULT 0
+                    );
+                    CREATE INDEX refresh_token_by_family ON refresh_token(family);
+                    CREATE INDEX refresh_token_by_expiry ON refresh_token(expires_at);
+                    """)
         }
 
         // The size of the catalog, kept by triggers: counting a million rows for every blank
         // catalog page cost 5.5 ms, most of a server's time per page.
         migrator.registerMigration("v11-catalog-size") { db in
-            try db.execute(sql: """
-                CREATE TABLE catalog_size (
-                    id INTEGER PRIMARY KEY CHECK (id = 1),
-                    courses INTEGER NOT NULL
-                );
-                INSERT INTO catalog_size (id, courses) SELECT 1, count(*) FROM course;
-                CREATE TRIGGER catalog_size_after_insert AFTER INSERT ON course BEGIN
-                    UPDATE catalog_size SET courses = courses + 1 WHERE id = 1;
-                END;
-                CREATE TRIGGER catalog_size_after_delete AFTER DELETE ON course BEGIN
-                    UPDATE catalog_size SET courses = courses - 1 WHERE id = 1;
-                END;
-                """)
+            try db.execute(
+                sql: """
+                    CREATE TABLE catalog_size (
+                        id INTEGER PRIMARY KEY CHECK (id = 1),
+                        courses INTEGER NOT NULL
+                    );
+                    INSERT INTO catalog_size (id, courses) SELECT 1, count(*) FROM course;
+                    CREATE TRIGGER catalog_size_after_insert AFTER INSERT ON course BEGIN
+                        UPDATE catalog_size SET courses = courses + 1 WHERE id = 1;
+                    END;
+                    CREATE TRIGGER catalog_size_after_delete AFTER DELETE ON course BEGIN
+                        UPDATE catalog_size SET courses = courses - 1 WHERE id = 1;
+                    END;
+                    """)
         }
 
         // Counts of matches, kept per query until the catalog changes: counting up to 10,000

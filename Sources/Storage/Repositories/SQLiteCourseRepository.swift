@@ -10,8 +10,9 @@ public struct SQLiteCourseRepository: CourseRepository {
         self.database = database
     }
 
-
-    public func page(_ query: CatalogQuery, for learner: UserID?, at position: CatalogPosition, limit: Int) async throws(AppError) -> [CatalogRow] {
+    public func page(_ query: CatalogQuery, for learner: UserID?, at position: CatalogPosition, limit: Int) async throws(AppError)
+        -> [CatalogRow]
+    {
         guard !query.matchesNothing else { return [] }
         return try await database.read { db in try Self.page(query, for: learner, at: position, limit: limit, in: db) }
     }
@@ -23,7 +24,9 @@ public struct SQLiteCourseRepository: CourseRepository {
 
     /// One read transaction for both: one hop to a reader instead of two (the server answers
     /// every page with its count).
-    public func countedPage(_ query: CatalogQuery, for learner: UserID?, at position: CatalogPosition, limit: Int) async throws(AppError) -> CountedPage {
+    public func countedPage(_ query: CatalogQuery, for learner: UserID?, at position: CatalogPosition, limit: Int) async throws(AppError)
+        -> CountedPage
+    {
         guard !query.matchesNothing else { return CountedPage(rows: [], total: .exactly(0)) }
         return try await database.read { db in
             CountedPage(
@@ -33,7 +36,9 @@ public struct SQLiteCourseRepository: CourseRepository {
         }
     }
 
-    private static func page(_ query: CatalogQuery, for learner: UserID?, at position: CatalogPosition, limit: Int, in db: Database) throws -> [CatalogRow] {
+    private static func page(_ query: CatalogQuery, for learner: UserID?, at position: CatalogPosition, limit: Int, in db: Database) throws
+        -> [CatalogRow]
+    {
         let plan = FullTextQuery(query)
         // Every plan walks an index in rank order and stops after `limit` rows: the table's
         // rank index for the whole catalog, the full-text index (whose rowid is the rank) for
@@ -87,7 +92,9 @@ public struct SQLiteCourseRepository: CourseRepository {
     }
 
     /// The page query and its arguments.
-    static func pageSQL(_ plan: FullTextQuery, learner: UserID?, bound: Int64?, descending: Bool, limit: Int) -> (String, StatementArguments) {
+    static func pageSQL(_ plan: FullTextQuery, learner: UserID?, bound: Int64?, descending: Bool, limit: Int) -> (
+        String, StatementArguments
+    ) {
         let (source, rank, conditions, arguments) = selection(plan, learner: learner, bound: bound, descending: descending)
         var all = arguments
         _ = all.append(contentsOf: [limit])
@@ -124,14 +131,17 @@ public struct SQLiteCourseRepository: CourseRepository {
             _ = arguments.append(contentsOf: [learnerID])
             rank = "mine.course_rank"
             if mine == .both {
-                conditions.append("EXISTS (SELECT 1 FROM enrollment AS taken WHERE taken.user_id = ? AND taken.course_id = course.id AND taken.status != 'dropped')")
+                conditions.append(
+                    "EXISTS (SELECT 1 FROM enrollment AS taken WHERE taken.user_id = ? AND taken.course_id = course.id AND taken.status != 'dropped')"
+                )
                 _ = arguments.append(contentsOf: [learnerID])
             }
             if let match = plan.match {
                 // The learner's list is short and the matches may be most of the catalog (`d`):
                 // each course of the list is looked up in the index, rather than every match
                 // gathered first (100 ms for `d` at a million).
-                conditions.append("EXISTS (SELECT 1 FROM course_search WHERE course_search MATCH ? AND course_search.rowid = mine.course_rank)")
+                conditions.append(
+                    "EXISTS (SELECT 1 FROM course_search WHERE course_search MATCH ? AND course_search.rowid = mine.course_rank)")
                 _ = arguments.append(contentsOf: [match])
             }
         } else if let match = plan.match {
@@ -146,7 +156,8 @@ public struct SQLiteCourseRepository: CourseRepository {
         }
         if plan.openForLearner {
             // The `_isavail` facet says active with a seat left; the rest depends on the learner.
-            conditions.append("""
+            conditions.append(
+                """
                 (course.prerequisite_id IS NULL
                  OR NOT EXISTS (SELECT 1 FROM course AS required WHERE required.id = course.prerequisite_id)
                  OR EXISTS (SELECT 1 FROM enrollment AS done WHERE done.user_id = ? AND done.course_id = course.prerequisite_id AND done.status = 'completed'))

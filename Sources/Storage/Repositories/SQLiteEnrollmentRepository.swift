@@ -63,7 +63,8 @@ public struct SQLiteEnrollmentRepository: EnrollmentRepository, EnrollmentTransa
                     arguments: [id.rawValue, number, at]
                 )
             } else {
-                try db.execute(sql: "DELETE FROM lesson_progress WHERE enrollment_id = ? AND position = ?", arguments: [id.rawValue, number])
+                try db.execute(
+                    sql: "DELETE FROM lesson_progress WHERE enrollment_id = ? AND position = ?", arguments: [id.rawValue, number])
             }
             try db.execute(
                 sql: "UPDATE enrollment SET status = ?, completed_at = ? WHERE id = ?",
@@ -80,12 +81,15 @@ public struct SQLiteEnrollmentRepository: EnrollmentRepository, EnrollmentTransa
     public func enrolledCourses(userID: UserID) async throws(AppError) -> [EnrolledCourse] {
         try await database.read { db in
             let done = try EnrollmentRow.lessonsDone(userID: userID, in: db)
-            return try Row.fetchAll(db, sql: """
-                SELECT \(CourseRow.qualifiedColumns(table: "course")), \(EnrollmentRow.qualifiedColumns)
-                FROM enrollment JOIN course ON course.id = enrollment.course_id
-                WHERE enrollment.user_id = ? AND enrollment.status != 'dropped'
-                ORDER BY enrollment.enrolled_at DESC, enrollment.id DESC
-                """, arguments: [userID.rawValue])
+            return try Row.fetchAll(
+                db,
+                sql: """
+                    SELECT \(CourseRow.qualifiedColumns(table: "course")), \(EnrollmentRow.qualifiedColumns)
+                    FROM enrollment JOIN course ON course.id = enrollment.course_id
+                    WHERE enrollment.user_id = ? AND enrollment.status != 'dropped'
+                    ORDER BY enrollment.enrolled_at DESC, enrollment.id DESC
+                    """, arguments: [userID.rawValue]
+            )
             .compactMap { row in
                 // A damaged course is left out of the list, not fatal to it.
                 guard let course = try? CourseRow.course(from: row) else { return nil }
@@ -115,26 +119,31 @@ enum EnrollmentRow {
         """
 
     static func fetch(userID: UserID, courseID: CourseID, in db: Database) throws -> Enrollment? {
-        guard let row = try Row.fetchOne(
-            db.cachedStatement(sql: "SELECT \(qualifiedColumns) FROM enrollment WHERE user_id = ? AND course_id = ?"),
-            arguments: [userID.rawValue, courseID.rawValue]
-        ) else { return nil }
+        guard
+            let row = try Row.fetchOne(
+                db.cachedStatement(sql: "SELECT \(qualifiedColumns) FROM enrollment WHERE user_id = ? AND course_id = ?"),
+                arguments: [userID.rawValue, courseID.rawValue]
+            )
+        else { return nil }
         var enrollment = try enrollment(from: row)
-        enrollment.lessonsDone = Set(try Int.fetchAll(
-            db.cachedStatement(sql: "SELECT position FROM lesson_progress WHERE enrollment_id = ?"),
-            arguments: [enrollment.id.rawValue]
-        ))
+        enrollment.lessonsDone = Set(
+            try Int.fetchAll(
+                db.cachedStatement(sql: "SELECT position FROM lesson_progress WHERE enrollment_id = ?"),
+                arguments: [enrollment.id.rawValue]
+            ))
         return enrollment
     }
 
     /// The lessons done in every enrollment of a learner, by enrollment.
     static func lessonsDone(userID: UserID, in db: Database) throws -> [EnrollmentID: Set<Int>] {
         var done: [EnrollmentID: Set<Int>] = [:]
-        let rows = try Row.fetchAll(db, sql: """
-            SELECT lesson_progress.enrollment_id, lesson_progress.position FROM lesson_progress
-            JOIN enrollment ON enrollment.id = lesson_progress.enrollment_id
-            WHERE enrollment.user_id = ? AND enrollment.status != 'dropped'
-            """, arguments: [userID.rawValue])
+        let rows = try Row.fetchAll(
+            db,
+            sql: """
+                SELECT lesson_progress.enrollment_id, lesson_progress.position FROM lesson_progress
+                JOIN enrollment ON enrollment.id = lesson_progress.enrollment_id
+                WHERE enrollment.user_id = ? AND enrollment.status != 'dropped'
+                """, arguments: [userID.rawValue])
         for row in rows {
             let reader = RowReader(row: row, what: "lesson progress")
             done[EnrollmentID(try reader.int64("enrollment_id")), default: []].insert(try reader.int("position"))

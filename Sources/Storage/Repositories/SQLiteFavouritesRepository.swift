@@ -32,11 +32,14 @@ public struct SQLiteFavouritesRepository: FavouritesRepository {
 
     public func favourites(userID: UserID) async throws(AppError) -> [Course] {
         try await database.read { db in
-            try Row.fetchAll(db, sql: """
-                SELECT \(CourseRow.columns) FROM favourite JOIN course ON course.id = favourite.course_id
-                WHERE favourite.user_id = ?
-                ORDER BY course.sort_key, course.id
-                """, arguments: [userID.rawValue])
+            try Row.fetchAll(
+                db,
+                sql: """
+                    SELECT \(CourseRow.columns) FROM favourite JOIN course ON course.id = favourite.course_id
+                    WHERE favourite.user_id = ?
+                    ORDER BY course.sort_key, course.id
+                    """, arguments: [userID.rawValue]
+            )
             .compactMap { try? CourseRow.course(from: $0) }  // a damaged course is left out, not fatal
         }
     }

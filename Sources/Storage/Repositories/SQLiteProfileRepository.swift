@@ -22,7 +22,7 @@ public struct SQLiteProfileRepository: ProfileRepository {
         try await database.write { db in
             try db.execute(sql: "UPDATE user SET name = ? WHERE id = ?", arguments: [name, userID.rawValue])
             guard db.changesCount == 1,
-                  let row = try Row.fetchOne(db, sql: "SELECT \(UserRow.columns) FROM user WHERE id = ?", arguments: [userID.rawValue])
+                let row = try Row.fetchOne(db, sql: "SELECT \(UserRow.columns) FROM user WHERE id = ?", arguments: [userID.rawValue])
             else { throw AppError.notSignedIn }
             return try UserRow.user(from: row)
         }

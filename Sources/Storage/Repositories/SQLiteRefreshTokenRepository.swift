@@ -22,9 +22,12 @@ public struct SQLiteRefreshTokenRepository: RefreshTokenRepository {
 
     public func rotate(_ presented: String, to replacement: String, expiresAt: Date, now: Date) async throws(AppError) -> RefreshOutcome {
         try await database.write { db in
-            guard let row = try Row.fetchOne(
-                db, sql: "SELECT family, user_id, expires_at, used_at, revoked FROM refresh_token WHERE hash = ?", arguments: [presented]
-            ) else { return .rejected }
+            guard
+                let row = try Row.fetchOne(
+                    db, sql: "SELECT family, user_id, expires_at, used_at, revoked FROM refresh_token WHERE hash = ?",
+                    arguments: [presented]
+                )
+            else { return .rejected }
             let reader = RowReader(row: row, what: "refresh_token")
             let family = try reader.string("family")
             if try reader.int64("revoked") != 0 { return .rejected }

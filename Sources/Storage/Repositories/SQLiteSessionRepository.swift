@@ -16,12 +16,15 @@ public struct SQLiteSessionRepository: SessionRepository {
 
     public func restoreSession() async throws(AppError) -> User? {
         try await database.read { db in
-            try Row.fetchOne(db, sql: """
-                SELECT user.id, user.name, user.email, user.role, user.created_at
-                FROM session JOIN user ON user.id = session.user_id
-                WHERE session.id = 1
-                """)
-                .map(UserRow.user(from:))
+            try Row.fetchOne(
+                db,
+                sql: """
+                    SELECT user.id, user.name, user.email, user.role, user.created_at
+                    FROM session JOIN user ON user.id = session.user_id
+                    WHERE session.id = 1
+                    """
+            )
+            .map(UserRow.user(from:))
         }
     }
 
@@ -48,7 +51,8 @@ public struct SQLiteSessionRepository: SessionRepository {
     private func startSession(for userID: UserID) async throws(AppError) {
         let now = Date()
         try await database.write { db in
-            try db.execute(sql: "INSERT OR REPLACE INTO session (id, user_id, created_at) VALUES (1, ?, ?)", arguments: [userID.rawValue, now])
+            try db.execute(
+                sql: "INSERT OR REPLACE INTO session (id, user_id, created_at) VALUES (1, ?, ?)", arguments: [userID.rawValue, now])
         }
     }
 }
@@ -64,11 +68,15 @@ public struct SQLiteAccountStore: AccountStore {
     public func account(emailKey: String) async throws(AppError) -> StoredAccount? {
         try await database.read { db in
             try Row.fetchOne(db, sql: "SELECT \(UserRow.columns), password_hash FROM user WHERE email_key = ?", arguments: [emailKey])
-                .map { StoredAccount(user: try UserRow.user(from: $0), passwordHash: try RowReader(row: $0, what: "user").string("password_hash")) }
+                .map {
+                    StoredAccount(
+                        user: try UserRow.user(from: $0), passwordHash: try RowReader(row: $0, what: "user").string("password_hash"))
+                }
         }
     }
 
-    public func insertLearner(_ account: NewAccount, emailKey: String, passwordHash: String, createdAt: Date) async throws(AppError) -> User {
+    public func insertLearner(_ account: NewAccount, emailKey: String, passwordHash: String, createdAt: Date) async throws(AppError) -> User
+    {
         try await database.write { db in
             if try Bool.fetchOne(db, sql: "SELECT 1 FROM user WHERE email_key = ?", arguments: [emailKey]) == true {
                 throw AppError.emailTaken

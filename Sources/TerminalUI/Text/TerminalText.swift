@@ -28,7 +28,7 @@ public enum TerminalText {
     public static func boundedPrefix(_ text: String, width: Int) -> (text: Substring, isCut: Bool) {
         let scalars = text.unicodeScalars
         guard let end = scalars.index(scalars.startIndex, offsetBy: scalarBudget(forWidth: max(0, width)), limitedBy: scalars.endIndex),
-              end < scalars.endIndex
+            end < scalars.endIndex
         else { return (text[...], false) }
         return (Substring(scalars[..<end]), true)
     }

@@ -22,11 +22,12 @@ public enum Footer {
         }
         var x = 1
         if let status {
-            let style: Style = switch status.kind {
-            case .info: .normal
-            case .success: .success
-            case .error: .error
-            }
+            let style: Style =
+                switch status.kind {
+                case .info: .normal
+                case .success: .success
+                case .error: .error
+                }
             // All the row but the help key, which always stays; the other keys follow if
             // there is room.
             let room = right - x

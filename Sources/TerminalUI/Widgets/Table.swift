@@ -88,11 +88,12 @@ public struct Table: Sendable {
     ) {
         var widths: [Int?] = columns.indices.map { index in
             let content = contentWidths.indices.contains(index) ? contentWidths[index] : 0
-            let width: Int = switch columns[index].width {
-            case .fixed(let width): width
-            case .choices(let choices): choices.first ?? 0
-            case .flexible(let minimum, let maximum): min(max(content, minimum), maximum)
-            }
+            let width: Int =
+                switch columns[index].width {
+                case .fixed(let width): width
+                case .choices(let choices): choices.first ?? 0
+                case .flexible(let minimum, let maximum): min(max(content, minimum), maximum)
+                }
             return width > 0 ? width : nil
         }
         func total() -> Int {

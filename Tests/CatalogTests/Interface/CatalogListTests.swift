@@ -1,9 +1,10 @@
-@testable import Catalog
 import Foundation
 import SharedKernel
-import Testing
-import TestSupport
 import TerminalUI
+import TestSupport
+import Testing
+
+@testable import Catalog
 
 @Suite("Catalog list")
 @MainActor
@@ -16,8 +17,12 @@ final class CatalogListTests {
     }
 
     static let two = [
-        Course.fixture(id: "a", title: "Agile and Scrum", instructor: "Daniel Okafor", level: .beginner, durationMinutes: 130, price: Price(minorUnits: 2500, currency: "EUR")),
-        Course.fixture(id: "b", title: "Building a Design System", instructor: "Søren Lindqvist", level: .advanced, durationMinutes: 260, price: Price(minorUnits: 0, currency: "EUR")),
+        Course.fixture(
+            id: "a", title: "Agile and Scrum", instructor: "Daniel Okafor", level: .beginner, durationMinutes: 130,
+            price: Price(minorUnits: 2500, currency: "EUR")),
+        Course.fixture(
+            id: "b", title: "Building a Design System", instructor: "Søren Lindqvist", level: .advanced, durationMinutes: 260,
+            price: Price(minorUnits: 0, currency: "EUR")),
     ]
 
     @Test("the loaded list shows columns, rows in order and the selection")
@@ -27,12 +32,13 @@ final class CatalogListTests {
 
         let canvas = draw(sut)
 
-        #expect(Array(canvas.lines[1...4]) == [
-            " Catalog  2 courses                                                         2/2",
-            "    Title                     Instructor       Level         Duration     Price",
-            "    Agile and Scrum           Daniel Okafor    Beginner      2h 10min 25.00 EUR",
-            "    Building a Design System  Søren Lindqvist  Advanced      4h 20min      Free",
-        ])
+        #expect(
+            Array(canvas.lines[1...4]) == [
+                " Catalog  2 courses                                                         2/2",
+                "    Title                     Instructor       Level         Duration     Price",
+                "    Agile and Scrum           Daniel Okafor    Beginner      2h 10min 25.00 EUR",
+                "    Building a Design System  Søren Lindqvist  Advanced      4h 20min      Free",
+            ])
         #expect(canvas.style(atX: 10, y: 4) == .selection)
         #expect(canvas.style(atX: 10, y: 3) == .normal)
     }
@@ -79,10 +85,12 @@ final class CatalogListTests {
         #expect(sut.accepts(.key(.down)))
     }
 
-    @Test("an empty catalog says so and what to do next, true of where its courses come from", arguments: [
-        (CatalogSource.localDatabase, ["The catalog has no courses yet", "Import some with: tui import-courses FILE"]),
-        (.server(host: "127.0.0.1:8080"), ["127.0.0.1:8080 has no courses yet", "Courses imported on the server appear here"]),
-    ])
+    @Test(
+        "an empty catalog says so and what to do next, true of where its courses come from",
+        arguments: [
+            (CatalogSource.localDatabase, ["The catalog has no courses yet", "Import some with: tui import-courses FILE"]),
+            (.server(host: "127.0.0.1:8080"), ["127.0.0.1:8080 has no courses yet", "Courses imported on the server appear here"]),
+        ])
     func empty(source: CatalogSource, expected: [String]) async {
         let (sut, _, _) = await makeSUT([], source: source)
 
@@ -128,7 +136,8 @@ final class CatalogListTests {
     @Test("a course of 10 hours and more, priced 100 or more, shows both whole and aligned", arguments: [80, 60])
     func longDurationAndPrice(width: Int) async {
         let courses = [
-            Course.fixture(id: "a", title: "Long", level: .intermediate, durationMinutes: 630, price: Price(minorUnits: 11_970, currency: "EUR")),
+            Course.fixture(
+                id: "a", title: "Long", level: .intermediate, durationMinutes: 630, price: Price(minorUnits: 11_970, currency: "EUR")),
             Course.fixture(id: "b", title: "Short", durationMinutes: 45, price: Price(minorUnits: 0, currency: "EUR")),
         ]
         let (sut, _, _) = await makeSUT(courses)
@@ -261,7 +270,9 @@ final class CatalogSearchTests {
         #expect(viewModel.query == "")
     }
 
-    @Test("q or Esc with a kept filter clear it instead of leaving; without one they are the shell's", arguments: [Key.character("q"), .escape])
+    @Test(
+        "q or Esc with a kept filter clear it instead of leaving; without one they are the shell's",
+        arguments: [Key.character("q"), .escape])
     func clearsBeforeLeaving(key: Key) async {
         let (sut, viewModel, _) = await makeSUT()
         _ = await sut.handle(.char("/"))

@@ -1,8 +1,9 @@
-@testable import Catalog
 import SharedKernel
-import Testing
-import TestSupport
 import TerminalUI
+import TestSupport
+import Testing
+
+@testable import Catalog
 
 /// The catalog's table drawn on its own, whole canvas, at the widths people use: wide (CJK)
 /// and emoji titles, a title too long for any width, and every reason a course cannot be joined.
@@ -10,15 +11,21 @@ import TerminalUI
 struct CatalogTableTests {
     static let rows: [CatalogTable.Row] = [
         .init(
-            course: .fixture(id: "a", title: "Agile and Scrum in Real Teams, With Many Long Words Indeed", instructor: "Daniel Okafor", category: "Business", capacity: 30, enrolledCount: 30),
+            course: .fixture(
+                id: "a", title: "Agile and Scrum in Real Teams, With Many Long Words Indeed", instructor: "Daniel Okafor",
+                category: "Business", capacity: 30, enrolledCount: 30),
             marks: CourseMarks()
         ),
         .init(
-            course: .fixture(id: "d", title: "Deutsch für den Beruf", instructor: "İlker Yılmaz", category: "Languages", level: .advanced, durationMinutes: 600, price: Price(minorUnits: 4500, currency: "EUR"), prerequisiteID: "a"),
+            course: .fixture(
+                id: "d", title: "Deutsch für den Beruf", instructor: "İlker Yılmaz", category: "Languages", level: .advanced,
+                durationMinutes: 600, price: Price(minorUnits: 4500, currency: "EUR"), prerequisiteID: "a"),
             marks: CourseMarks(isFavourite: true, prerequisiteMet: false)
         ),
         .init(
-            course: .fixture(id: "g", title: "🎸 Guitar: First Steps 🎶", instructor: "Tomás Ó Briain", category: "Photography & Music", durationMinutes: 240, price: Price(minorUnits: 0, currency: "EUR"), capacity: nil),
+            course: .fixture(
+                id: "g", title: "🎸 Guitar: First Steps 🎶", instructor: "Tomás Ó Briain", category: "Photography & Music",
+                durationMinutes: 240, price: Price(minorUnits: 0, currency: "EUR"), capacity: nil),
             marks: CourseMarks(isFavourite: true, enrollment: .fixture(courseID: "g"))
         ),
         .init(
@@ -40,46 +47,50 @@ struct CatalogTableTests {
 
     @Test("60 columns: Seats, Category and the instructor give way, the level shortens; cut titles end in …")
     func sixty() {
-        #expect(Self.drawn(terminalWidth: 60) == [
-            "    Title                           Lvl  Duration     Price",
-            "    Agile and Scrum in Rea… full    Beg  2h 30min 35.99 EUR",
-            " ★  Deutsch für den Beruf   locked  Adv       10h 45.00 EUR",
-            " ★✓ 🎸 Guitar: First Steps…         Beg        4h      Free",
-            "    Swift 並行処理入門 — …          Int  2h 30min 35.99 EUR",
-        ])
+        #expect(
+            Self.drawn(terminalWidth: 60) == [
+                "    Title                           Lvl  Duration     Price",
+                "    Agile and Scrum in Rea… full    Beg  2h 30min 35.99 EUR",
+                " ★  Deutsch für den Beruf   locked  Adv       10h 45.00 EUR",
+                " ★✓ 🎸 Guitar: First Steps…         Beg        4h      Free",
+                "    Swift 並行処理入門 — …          Int  2h 30min 35.99 EUR",
+            ])
     }
 
     @Test("80 columns: the title gets the room, cut only past 42 columns")
     func eighty() {
-        #expect(Self.drawn(terminalWidth: 80) == [
-            "    Title                                               Lvl  Duration     Price",
-            "    Agile and Scrum in Real Teams, With Many L… full    Beg  2h 30min 35.99 EUR",
-            " ★  Deutsch für den Beruf                       locked  Adv       10h 45.00 EUR",
-            " ★✓ 🎸 Guitar: First Steps 🎶                           Beg        4h      Free",
-            "    Swift 並行処理入門 — 実践ガイド                     Int  2h 30min 35.99 EUR",
-        ])
+        #expect(
+            Self.drawn(terminalWidth: 80) == [
+                "    Title                                               Lvl  Duration     Price",
+                "    Agile and Scrum in Real Teams, With Many L… full    Beg  2h 30min 35.99 EUR",
+                " ★  Deutsch für den Beruf                       locked  Adv       10h 45.00 EUR",
+                " ★✓ 🎸 Guitar: First Steps 🎶                           Beg        4h      Free",
+                "    Swift 並行処理入門 — 実践ガイド                     Int  2h 30min 35.99 EUR",
+            ])
     }
 
     @Test("120 columns: the instructor and the whole level name come back")
     func hundredTwenty() {
-        #expect(Self.drawn(terminalWidth: 120) == [
-            "    Title                                                            Instructor        Level         Duration     Price",
-            "    Agile and Scrum in Real Teams, With Many Long Words Ind… full    Daniel Okafor     Beginner      2h 30min 35.99 EUR",
-            " ★  Deutsch für den Beruf                                    locked  İlker Yılmaz      Advanced           10h 45.00 EUR",
-            " ★✓ 🎸 Guitar: First Steps 🎶                                        Tomás Ó Briain    Beginner            4h      Free",
-            "    Swift 並行処理入門 — 実践ガイド                                  王芳 (Wang Fang)  Intermediate  2h 30min 35.99 EUR",
-        ])
+        #expect(
+            Self.drawn(terminalWidth: 120) == [
+                "    Title                                                            Instructor        Level         Duration     Price",
+                "    Agile and Scrum in Real Teams, With Many Long Words Ind… full    Daniel Okafor     Beginner      2h 30min 35.99 EUR",
+                " ★  Deutsch für den Beruf                                    locked  İlker Yılmaz      Advanced           10h 45.00 EUR",
+                " ★✓ 🎸 Guitar: First Steps 🎶                                        Tomás Ó Briain    Beginner            4h      Free",
+                "    Swift 並行処理入門 — 実践ガイド                                  王芳 (Wang Fang)  Intermediate  2h 30min 35.99 EUR",
+            ])
     }
 
     @Test("200 columns: every column, each as wide as its widest text, nothing cut, the rest empty at the right")
     func twoHundred() {
-        #expect(Self.drawn(terminalWidth: 200) == [
-            "    Title                                                              Instructor        Category             Level            Seats  Duration     Price",
-            "    Agile and Scrum in Real Teams, With Many Long Words Indeed full    Daniel Okafor     Business             Beginner        0 left  2h 30min 35.99 EUR",
-            " ★  Deutsch für den Beruf                                      locked  İlker Yılmaz      Languages            Advanced       28 left       10h 45.00 EUR",
-            " ★✓ 🎸 Guitar: First Steps 🎶                                          Tomás Ó Briain    Photography & Music  Beginner      no limit        4h      Free",
-            "    Swift 並行処理入門 — 実践ガイド                                    王芳 (Wang Fang)  Swift                Intermediate   28 left  2h 30min 35.99 EUR",
-        ])
+        #expect(
+            Self.drawn(terminalWidth: 200) == [
+                "    Title                                                              Instructor        Category             Level            Seats  Duration     Price",
+                "    Agile and Scrum in Real Teams, With Many Long Words Indeed full    Daniel Okafor     Business             Beginner        0 left  2h 30min 35.99 EUR",
+                " ★  Deutsch für den Beruf                                      locked  İlker Yılmaz      Languages            Advanced       28 left       10h 45.00 EUR",
+                " ★✓ 🎸 Guitar: First Steps 🎶                                          Tomás Ó Briain    Photography & Music  Beginner      no limit        4h      Free",
+                "    Swift 並行処理入門 — 実践ガイド                                    王芳 (Wang Fang)  Swift                Intermediate   28 left  2h 30min 35.99 EUR",
+            ])
     }
 
     @Test("at 80 columns the title keeps at least 36 columns whatever the other columns hold")

@@ -1,10 +1,11 @@
-@testable import Catalog
 import Foundation
 import Presentation
 import SharedKernel
-import Testing
-import TestSupport
 import TerminalUI
+import TestSupport
+import Testing
+
+@testable import Catalog
 
 @Suite("Course page")
 @MainActor
@@ -21,7 +22,8 @@ final class CourseDetailTests {
         id: "swift-concurrency", title: "Swift Concurrency in Practice", instructor: "María García",
         category: "Swift", level: .intermediate, durationMinutes: 150, capacity: 40, enrolledCount: 12,
         tags: ["swift", "async"], prerequisiteID: "swift-101",
-        description: "Structured concurrency, actors and Sendable, from first task to production. You will migrate a callback-based networking layer to async/await."
+        description:
+            "Structured concurrency, actors and Sendable, from first task to production. You will migrate a callback-based networking layer to async/await."
     )
     static let lessons = [
         Lesson(title: "From callbacks to async/await", minutes: 40),
@@ -35,29 +37,30 @@ final class CourseDetailTests {
 
         let lines = draw(sut).lines
 
-        #expect(Array(lines[1...21]) == [
-            "  Swift Concurrency in Practice",
-            "  by María García",
-            "",
-            "  Category      Swift",
-            "  Level         Intermediate",
-            "  Duration      2h 30min",
-            "  Price         35.99 EUR",
-            "  Seats left    28 of 40",
-            "  Prerequisite  Swift Fundamentals — complete it first (p opens it)",
-            "  Tags          swift, async",
-            "  Status        Locked until its prerequisite is completed",
-            "",
-            "  Structured concurrency, actors and Sendable, from first task to production.",
-            "  You will migrate a callback-based networking layer to async/await.",
-            "",
-            "  Syllabus  3 lessons · 2h 30min",
-            "    1. From callbacks to async/await                                     40min",
-            "    2. Tasks and cancellation                                            50min",
-            "    3. Actors                                                               1h",
-            "",
-            "",
-        ])
+        #expect(
+            Array(lines[1...21]) == [
+                "  Swift Concurrency in Practice",
+                "  by María García",
+                "",
+                "  Category      Swift",
+                "  Level         Intermediate",
+                "  Duration      2h 30min",
+                "  Price         35.99 EUR",
+                "  Seats left    28 of 40",
+                "  Prerequisite  Swift Fundamentals — complete it first (p opens it)",
+                "  Tags          swift, async",
+                "  Status        Locked until its prerequisite is completed",
+                "",
+                "  Structured concurrency, actors and Sendable, from first task to production.",
+                "  You will migrate a callback-based networking layer to async/await.",
+                "",
+                "  Syllabus  3 lessons · 2h 30min",
+                "    1. From callbacks to async/await                                     40min",
+                "    2. Tasks and cancellation                                            50min",
+                "    3. Actors                                                               1h",
+                "",
+                "",
+            ])
     }
 
     @Test("enrolled: progress shows, the first lesson not done is selected, Space marks it and selects the next")
@@ -105,12 +108,14 @@ final class CourseDetailTests {
         #expect(viewModel.selectedLesson == 1, "the next Space is for lesson 2 again")
     }
 
-    @Test("the footer offers what acts now, in words for what it does now", arguments: [
-        (nil, ["e enroll", "f favourite", "↑↓ scroll", "p prerequisite"]),
-        ("enrolled", ["u unenroll", "f favourite", "Space done", "↑↓ lesson", "p prerequisite"]),
-        ("on a done lesson", ["u unenroll", "f favourite", "Space not done", "↑↓ lesson", "p prerequisite"]),
-        ("full", ["f favourite", "↑↓ scroll", "p prerequisite"]),
-    ] as [(String?, [String])])
+    @Test(
+        "the footer offers what acts now, in words for what it does now",
+        arguments: [
+            (nil, ["e enroll", "f favourite", "↑↓ scroll", "p prerequisite"]),
+            ("enrolled", ["u unenroll", "f favourite", "Space done", "↑↓ lesson", "p prerequisite"]),
+            ("on a done lesson", ["u unenroll", "f favourite", "Space not done", "↑↓ lesson", "p prerequisite"]),
+            ("full", ["f favourite", "↑↓ scroll", "p prerequisite"]),
+        ] as [(String?, [String])])
     func footer(state: String?, keys: [String]) async {
         let learner = LearnerStub()
         learner.completed = ["swift-101"]
@@ -170,10 +175,11 @@ final class CourseDetailTests {
             _ = await sut.handle(key)
         }
 
-        #expect(learner.actions == [
-            .enroll(course.id, prerequisite: nil),
-            .setLesson(1, course.id, done: true), .setLesson(2, course.id, done: true), .setLesson(3, course.id, done: true),
-        ])
+        #expect(
+            learner.actions == [
+                .enroll(course.id, prerequisite: nil),
+                .setLesson(1, course.id, done: true), .setLesson(2, course.id, done: true), .setLesson(3, course.id, done: true),
+            ])
         await learner.gate?.open()
         await sut.settle()
     }
@@ -241,17 +247,20 @@ final class CourseDetailTests {
         #expect(sut.availableKeys == [CourseDetailScreen.Keys.retry])
     }
 
-    @Test("numbers no store should hold draw without a trap and without negative lengths", arguments: [
-        (Course.fixture(id: "huge", durationMinutes: 150), [1 << 62, 1 << 62], "Syllabus  2 lessons · 153722867280912930h 7min"),
-        (.fixture(id: "seats", capacity: .max, enrolledCount: .min), [40], "Seats left    9223372036854775807 of 9223372036854775807"),
-        (.fixture(id: "full", capacity: .min, enrolledCount: .max), [40], "Seats left    None — the course is full"),
-        (.fixture(id: "negative", durationMinutes: -100), [-100, 40], "Duration      0min"),
-        (.fixture(id: "negative-lessons", durationMinutes: 150), [-100, 40], "Syllabus  2 lessons · 40min"),
-    ] as [(Course, [Int], String)])
+    @Test(
+        "numbers no store should hold draw without a trap and without negative lengths",
+        arguments: [
+            (Course.fixture(id: "huge", durationMinutes: 150), [1 << 62, 1 << 62], "Syllabus  2 lessons · 153722867280912930h 7min"),
+            (.fixture(id: "seats", capacity: .max, enrolledCount: .min), [40], "Seats left    9223372036854775807 of 9223372036854775807"),
+            (.fixture(id: "full", capacity: .min, enrolledCount: .max), [40], "Seats left    None — the course is full"),
+            (.fixture(id: "negative", durationMinutes: -100), [-100, 40], "Duration      0min"),
+            (.fixture(id: "negative-lessons", durationMinutes: 150), [-100, 40], "Syllabus  2 lessons · 40min"),
+        ] as [(Course, [Int], String)])
     func untrustedNumbers(course: Course, minutes: [Int], expected: String) async {
         let store = InMemoryStore(courses: [course], lessons: [course.id: minutes.map { Lesson(title: "Lesson", minutes: $0) }])
         let screen = CourseDetailScreen(
-            viewModel: CourseDetailViewModel(courseID: course.id, courses: store, learner: LearnerStub().learner), onOpenCourse: { _ in }, onBack: {}
+            viewModel: CourseDetailViewModel(courseID: course.id, courses: store, learner: LearnerStub().learner), onOpenCourse: { _ in },
+            onBack: {}
         )
         screen.appear()
         await screen.settle()
