@@ -32,10 +32,14 @@ enum SeedCatalog {
     static let entries: [Entry] = {
         let url = URL(fileURLWithPath: #filePath)
             .deletingLastPathComponent()
-            .appendingPathComponent("../../Sources/Storage/Resources/catalog.json")
+            .appendingPathComponent("../../Sources/Platform/Resources/catalog.json")
             .standardized
-        guard let data = try? Data(contentsOf: url) else { return [] }
-        return (try? JSONDecoder().decode([Entry].self, from: data)) ?? []
+        // A catalog moved or malformed stops the journeys at once, rather than as "2/0" later.
+        guard let data = try? Data(contentsOf: url), let entries = try? JSONDecoder().decode([Entry].self, from: data), !entries.isEmpty
+        else {
+            preconditionFailure("the shipped catalog is not readable at \(url.path)")
+        }
+        return entries
     }()
 
     /// The row of `title` in the catalog list, counting from 0.
