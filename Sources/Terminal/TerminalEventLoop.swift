@@ -25,9 +25,14 @@ public final class TerminalEventLoop {
     /// How long the main actor has to handle a signal before the watchdog does.
     nonisolated static let rescueDelay: Duration = .milliseconds(500)
 
-    public init(terminal: NcursesTerminal, exitClaim: ExitClaim) {
+    /// The app's clock, for the wait after a lone Esc (the signal watchdog keeps real time:
+    /// it must act when the app does not).
+    private let clock: any Clock<Duration>
+
+    public init(terminal: NcursesTerminal, exitClaim: ExitClaim, clock: any Clock<Duration> = ContinuousClock()) {
         self.terminal = terminal
         self.exitClaim = exitClaim
+        self.clock = clock
     }
 
     /// The exit code for a signal: 0 for Ctrl-C, as for `q`; 128 + the signal otherwise.
@@ -115,8 +120,8 @@ public final class TerminalEventLoop {
         // Bytes that may start a sequence: if nothing follows soon, they were a lone Esc or
         // garbage, and waiting longer must not hold up any key.
         let delay = terminal.escapeDelay
-        escapeTimer = Task { @MainActor [weak self] in
-            try? await Task.sleep(for: delay)
+        escapeTimer = Task { @MainActor [weak self, clock] in
+            try? await clock.sleep(for: delay)
             guard !Task.isCancelled, let self else { return }
             self.escapeTimer = nil
             let events = self.terminal.flushInput()

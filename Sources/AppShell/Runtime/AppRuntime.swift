@@ -30,7 +30,7 @@ final class AppRuntime {
 
     init(terminal: NcursesTerminal, shell: ShellController, logger: Logger) {
         self.terminal = terminal
-        self.events = TerminalEventLoop(terminal: terminal, exitClaim: exitClaim)
+        self.events = TerminalEventLoop(terminal: terminal, exitClaim: exitClaim, clock: shell.clock.clock)
         self.shell = shell
         self.logger = logger
     }
