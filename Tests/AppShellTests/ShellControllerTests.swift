@@ -251,6 +251,29 @@ final class ShellControllerTests {
         #expect(sut.statusExpiry == nil)
     }
 
+    @Test("a message belongs to the moment it was shown: a question cancelled does not bring back the one before it")
+    func cancelledQuestionBringsNothingBack() async {
+        let clock = ManualClock()
+        let (sut, _) = await makeSignedIn(clock: clock)
+
+        sut.enqueue([.key(.enter)])
+        await sut.settle()
+        sut.enqueue([.char("e")])
+        await sut.settle()
+        let enrolled = frame(sut)
+        clock.advance(by: .seconds(1))
+        sut.enqueue([.char("u")])
+        await sut.settle()
+        let asked = frame(sut)
+        sut.enqueue([.char("n")])
+        await sut.settle()
+
+        #expect(enrolled.contains("Enrolled in Agile and Scrum in Real Teams"))
+        #expect(asked.contains("Unenroll from Agile and Scrum in Real Teams? (y/n)"))
+        #expect(!frame(sut).contains("Enrolled in Agile"))
+        #expect(sut.statusExpiry == nil)
+    }
+
     @Test("? shows the screen's keys, what the marks mean and the global keys; keys meanwhile only scroll or close it")
     func helpOverlay() async {
         let (sut, _) = await makeSignedIn()

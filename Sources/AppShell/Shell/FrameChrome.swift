@@ -26,6 +26,8 @@ final class FrameChrome {
     private let clock: ShellClock
     /// The status message on screen and since when.
     private var shownStatus: (message: StatusMessage, since: Duration)?
+    /// A message a question or progress replaced: its moment is over, it is not shown again.
+    private var retiredStatus: StatusMessage?
     /// When the status on screen goes; the runtime draws a frame then.
     private(set) var statusExpiry: Duration?
 
@@ -91,10 +93,18 @@ final class FrameChrome {
     /// success or an error goes after `statusLifetime`, or when the next one replaces it.
     private func visibleStatus(_ status: StatusMessage?) -> StatusMessage? {
         guard let status, status.kind != .info else {
+            // A question or progress that replaces a message ends that message's moment:
+            // when the question goes, the older message does not come back.
+            if status != nil, let shown = shownStatus?.message { retiredStatus = shown }
             shownStatus = nil
             statusExpiry = nil
             return status
         }
+        if status == retiredStatus {
+            statusExpiry = nil
+            return nil
+        }
+        retiredStatus = nil
         let now = clock.now
         if shownStatus?.message != status { shownStatus = (status, now) }
         let expiry = (shownStatus?.since ?? now) + Self.statusLifetime
