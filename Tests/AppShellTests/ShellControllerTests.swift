@@ -251,6 +251,20 @@ final class ShellControllerTests {
         #expect(sut.statusExpiry == nil)
     }
 
+    @Test("e on a course the learner is in already says so, and asks the store nothing")
+    func enrollTwice() async {
+        let (sut, store) = await makeSignedIn()
+
+        sut.enqueue([.key(.enter), .char("e")])
+        await sut.settle()
+        let writes = await store.writes.count
+        sut.enqueue([.char("e")])
+        await sut.settle()
+
+        #expect(frame(sut).contains("✗ You are already enrolled in Agile and Scrum in Real Teams"))
+        #expect(await store.writes.count == writes)
+    }
+
     @Test("a message belongs to the moment it was shown: a question cancelled does not bring back the one before it")
     func cancelledQuestionBringsNothingBack() async {
         let clock = ManualClock()

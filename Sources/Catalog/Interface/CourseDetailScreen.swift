@@ -269,9 +269,9 @@ final class CourseDetailScreen: Screen {
         case .key(.backspace):
             onBack()
         case .key(.character("e")):
-            // Offered only when it can succeed, but always answered: on a full, closed or
-            // locked course it says why, and writes nothing.
-            guard viewModel.page != nil, !viewModel.isEnrolled, !viewModel.isConfirmingUnenroll else { return .ignored }
+            // Offered only when it can succeed, but always answered: on a course the learner is
+            // in already, or a full, closed or locked one, it says why, and writes nothing.
+            guard viewModel.page != nil, !viewModel.isConfirmingUnenroll else { return .ignored }
             viewModel.enroll()
         case .key(.character("u")):
             guard isAvailable(Keys.unenroll) else { return .ignored }
