@@ -11,6 +11,10 @@ public struct StatusMessage: Hashable, Sendable {
     /// For a question about something named (`Unenroll from <title>? (y/n)`): the parts, so a
     /// short line cuts the name and never the question.
     public private(set) var question: Question?
+    /// Which posting this is, when the shell posted it (`posted(_:)`): the same words posted
+    /// again are another message, shown for a moment of their own, and never taken for one
+    /// whose moment is over. `nil` for what a screen states (the same each frame).
+    public private(set) var posting: Int?
 
     public struct Question: Hashable, Sendable {
         public var before: String
@@ -30,6 +34,13 @@ public struct StatusMessage: Hashable, Sendable {
     public static func question(_ before: String, _ subject: String, _ after: String) -> StatusMessage {
         var message = StatusMessage(before + subject + after)
         message.question = Question(before: before, subject: subject, after: after)
+        return message
+    }
+
+    /// This message as the shell's `number`th posting.
+    public func posted(_ number: Int) -> StatusMessage {
+        var message = self
+        message.posting = number
         return message
     }
 

@@ -288,6 +288,31 @@ final class ShellControllerTests {
         #expect(sut.statusExpiry == nil)
     }
 
+    @Test("the same words posted again are a new message: after a question cancelled, and after the first went")
+    func samePostShowsAgain() async {
+        let clock = ManualClock()
+        let (sut, _) = await makeSignedIn(clock: clock)
+        let refusal = "✗ You are already enrolled in Agile and Scrum in Real Teams"
+        sut.enqueue([.key(.enter), .char("e")])
+        await sut.settle()
+
+        // A frame after each key, as the runtime draws them.
+        for key in "eune" {
+            sut.enqueue([.char(key)])
+            await sut.settle()
+            _ = frame(sut)
+        }
+        let afterQuestion = frame(sut)
+        clock.advance(by: .seconds(6))
+        let gone = frame(sut)
+        sut.enqueue([.char("e")])
+        await sut.settle()
+
+        #expect(afterQuestion.contains(refusal))
+        #expect(!gone.contains(refusal))
+        #expect(frame(sut).contains(refusal))
+    }
+
     @Test("? shows the screen's keys, what the marks mean and the global keys; keys meanwhile only scroll or close it")
     func helpOverlay() async {
         let (sut, _) = await makeSignedIn()

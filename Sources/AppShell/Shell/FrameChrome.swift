@@ -27,6 +27,8 @@ final class FrameChrome {
     /// The status message on screen and since when.
     private var shownStatus: (message: StatusMessage, since: Duration)?
     /// A message a question or progress replaced: its moment is over, it is not shown again.
+    /// Posted messages are numbered (`StatusMessage.posting`), so the same words posted again
+    /// are another message, and show.
     private var retiredStatus: StatusMessage?
     /// When the status on screen goes; the runtime draws a frame then.
     private(set) var statusExpiry: Duration?

@@ -22,6 +22,8 @@ final class ShellController {
     /// The outcome of the last save, whichever screen made it: shown when the screen in front
     /// has nothing of its own to say.
     private(set) var notice: StatusMessage?
+    /// How many messages were posted: each is numbered, so the same words again are new.
+    @ObservationIgnored private var postings = 0
     /// Remote mode: the server's outages, shown in the header and footer while they last.
     var outage: OutageMonitor?
     /// Remote mode: the longest a key waits for the screen in front to take it (a screen
@@ -48,7 +50,7 @@ final class ShellController {
             apply: { [weak self] event in await self?.apply(event) ?? .keepRunning },
             onQuit: { [weak self] in self?.onQuit() }
         )
-        flow.report = { [weak self] message in self?.notice = message }
+        flow.report = { [weak self] message in self?.post(message) }
         flow.onSwitched = { [weak self] in
             self?.help.close()
             self?.notice = nil
@@ -165,7 +167,7 @@ final class ShellController {
             if screen.accepts(event) { return screen }
             let ready: @MainActor () -> Bool = { [weak self] in self?.frontScreen !== screen || screen.accepts(event) }
             guard await wait(upTo: keyWaitLimit, until: ready) else {
-                notice = .error(Self.droppedKeyMessage)
+                post(.error(Self.droppedKeyMessage))
                 return nil
             }
         }
@@ -190,6 +192,12 @@ final class ShellController {
         }
         timer.cancel()
         return condition()
+    }
+
+    /// Shows `message` in the footer as a new moment, whatever was shown before.
+    private func post(_ message: StatusMessage) {
+        postings += 1
+        notice = message.posted(postings)
     }
 
     private var isTooSmall: Bool { FrameChrome.isTooSmall(terminalSize) }
