@@ -1,3 +1,4 @@
+import Foundation
 import Presentation
 import SharedKernel
 import TerminalUI
@@ -38,8 +39,12 @@ public final class CoursesFeature {
     /// The enrollment that holds a place in the course, as shown (a pending one included).
     public func enrollment(for id: CourseID) -> Enrollment? { model.enrollment(for: id) }
     public func isSaving(_ id: CourseID) -> Bool { model.isSaving(id) }
-    public func isCompleted(_ id: CourseID) -> Bool { model.isCompleted(id) }
-    /// How many courses the learner is enrolled in; `nil` when they could not be read.
+    /// Whether the learner completed the course once (also if they left it since): a
+    /// prerequisite is met by that.
+    public func hasCompleted(_ id: CourseID) -> Bool { model.hasCompleted(id) }
+    /// When the learner completed the course, if they ever did.
+    public func completion(of id: CourseID) -> Date? { model.completion(of: id) }
+    /// How many courses the learner holds a place in; `nil` when they could not be read.
     public var enrolledCount: Int? { model.isLoaded ? model.courses.count : nil }
 
     /// Shows the enrollment at once and saves it; see `LearnerEnrollments`.

@@ -215,7 +215,7 @@ public struct PostgresCourseRepository: CourseRepository {
                     AND course.enrolled_count < \(CourseLimits.seats.upperBound)
                     AND (course.prerequisite_id IS NULL
                          OR NOT EXISTS (SELECT 1 FROM course AS required WHERE required.id = course.prerequisite_id)
-                         OR EXISTS (SELECT 1 FROM enrollment AS done WHERE done.user_id = \(bind(learnerID)) AND done.course_id = course.prerequisite_id AND done.status = 'completed'))
+                         OR EXISTS (SELECT 1 FROM enrollment AS done WHERE done.user_id = \(bind(learnerID)) AND done.course_id = course.prerequisite_id AND done.completed_at IS NOT NULL))
                     AND NOT EXISTS (SELECT 1 FROM enrollment AS taken WHERE taken.user_id = \(bind(learnerID)) AND taken.course_id = course.id AND taken.status <> 'dropped')
                     """)
             }

@@ -62,12 +62,9 @@ public struct PostgresEnrollmentRepository: EnrollmentRepository, EnrollmentTran
                 logger: logger
             )
             try await takeSeat(courseID, in: connection, logger: logger)
-        case .rejoin(let id, let courseID, let at):
+        case .rejoin(let id, let courseID, let at, let status):
             try await connection.query(
-                "UPDATE enrollment SET status = 'active', completed_at = NULL, enrolled_at = \(at) WHERE id = \(id.rawValue)",
-                logger: logger
-            )
-            try await connection.query("DELETE FROM lesson_progress WHERE enrollment_id = \(id.rawValue)", logger: logger)
+                "UPDATE enrollment SET status = \(status.rawValue), enrolled_at = \(at) WHERE id = \(id.rawValue)", logger: logger)
             try await takeSeat(courseID, in: connection, logger: logger)
         case .leave(let id, let courseID):
             try await connection.query("UPDATE enrollment SET status = 'dropped' WHERE id = \(id.rawValue)", logger: logger)
@@ -108,7 +105,7 @@ public struct PostgresEnrollmentRepository: EnrollmentRepository, EnrollmentTran
                 """
                 SELECT lesson_progress.enrollment_id, lesson_progress.position FROM lesson_progress
                 JOIN enrollment ON enrollment.id = lesson_progress.enrollment_id
-                WHERE enrollment.user_id = \(userID.rawValue) AND enrollment.status <> 'dropped'
+                WHERE enrollment.user_id = \(userID.rawValue) AND \(unescaped: Self.isListed)
                 """,
                 logger: logger
             )
@@ -119,7 +116,7 @@ public struct PostgresEnrollmentRepository: EnrollmentRepository, EnrollmentTran
                 """
                 SELECT \(unescaped: PostgresCatalog.qualifiedColumns("course")), \(unescaped: Self.enrollmentColumns)
                 FROM enrollment JOIN course ON course.id = enrollment.course_id
-                WHERE enrollment.user_id = \(userID.rawValue) AND enrollment.status <> 'dropped'
+                WHERE enrollment.user_id = \(userID.rawValue) AND \(unescaped: Self.isListed)
                 ORDER BY enrollment.enrolled_at DESC, enrollment.id DESC
                 """,
                 logger: logger
@@ -136,7 +133,21 @@ public struct PostgresEnrollmentRepository: EnrollmentRepository, EnrollmentTran
         }
     }
 
+    public func enrolledCourse(userID: UserID, courseID: CourseID) async throws(AppError) -> EnrolledCourse? {
+        let logger = database.logger
+        return try await database.read { connection in
+            guard let enrollment = try await Self.enrollment(userID: userID, courseID: courseID, in: connection, logger: logger),
+                enrollment.isListed,
+                let course = try await PostgresCourseRepository.course(courseID, in: connection, logger: logger)
+            else { return nil }
+            return EnrolledCourse(course: course, enrollment: enrollment)
+        }
+    }
+
     // MARK: - Rows
+
+    /// `Enrollment.isListed` in SQL: holds a place, or was completed once.
+    static let isListed = "(enrollment.status <> 'dropped' OR enrollment.completed_at IS NOT NULL)"
 
     static let enrollmentColumns =
         "enrollment.id, enrollment.user_id, enrollment.course_id, enrollment.enrolled_at, enrollment.status, enrollment.completed_at"

@@ -121,6 +121,21 @@ extension PostgresDatabase {
             try await connection.query("DROP INDEX learner_by_email", logger: logger)
             try await connection.query("CREATE UNIQUE INDEX learner_by_email_key ON learner (email_key)", logger: logger)
         },
+        Migration(version: 6, statements: schemaV6),
+    ]
+
+    /// v6: a completion is permanent history. Prerequisites are met, and the learner's list
+    /// keeps a course left after completing it, by `completed_at` alone: every completed row
+    /// has its date (one written outside the app gets its last lesson's, else its enrollment's,
+    /// so it meets what it met), and the schema says so. Left rows keep their lessons and
+    /// date, as they always did; joining again now brings them back.
+    static let schemaV6 = [
+        """
+        UPDATE enrollment SET completed_at = coalesce(
+            (SELECT max(done_at) FROM lesson_progress WHERE lesson_progress.enrollment_id = enrollment.id), enrolled_at)
+        WHERE status = 'completed' AND completed_at IS NULL
+        """,
+        "ALTER TABLE enrollment ADD CONSTRAINT enrollment_completed_has_date CHECK (status <> 'completed' OR completed_at IS NOT NULL)",
     ]
 
     /// v3: a number that moves whenever what a search matches may change.

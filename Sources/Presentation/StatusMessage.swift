@@ -20,6 +20,9 @@ public struct StatusMessage: Hashable, Sendable {
         public var before: String
         public var subject: String
         public var after: String
+        /// Shorter endings, longest first, for a line too narrow for `after` with the
+        /// subject whole (`? 3 of 6 lessons kept. (y/n)`).
+        public var shorter: [String] = []
     }
 
     public init(_ text: String, kind: Kind = .info) {
@@ -30,10 +33,11 @@ public struct StatusMessage: Hashable, Sendable {
     public static func error(_ text: String) -> StatusMessage { StatusMessage(text, kind: .error) }
     public static func success(_ text: String) -> StatusMessage { StatusMessage(text, kind: .success) }
 
-    /// `before` + `subject` + `after`, where only the subject is ever cut.
-    public static func question(_ before: String, _ subject: String, _ after: String) -> StatusMessage {
+    /// `before` + `subject` + `after`, where only the subject is ever cut; on a narrow line
+    /// one of the `shorter` endings may stand for `after` (see `displayText(fitting:)`).
+    public static func question(_ before: String, _ subject: String, _ after: String, shorter: [String] = []) -> StatusMessage {
         var message = StatusMessage(before + subject + after)
-        message.question = Question(before: before, subject: subject, after: after)
+        message.question = Question(before: before, subject: subject, after: after, shorter: shorter)
         return message
     }
 

@@ -161,10 +161,18 @@ extension RemoteStore {
         }
     }
 
-    /// The enrollment a write answered with, or connectivity if it is out of range.
-    func checked(_ enrollment: Components.Schemas.Enrollment, userID: UserID) throws(RemoteFailure) -> Enrollment {
-        do {
-            return try Enrollment.checked(enrollment, userID: userID)
+    /// The enrollment an answer about `courseID` holds, or connectivity if it is out of range,
+    /// about another course, or (`holdingPlace`: a write that joins or marks) not a place.
+    func checked(
+        _ enrollment: Components.Schemas.Enrollment, userID: UserID, courseID: CourseID, holdingPlace: Bool = false
+    ) throws(RemoteFailure) -> Enrollment {
+        do throws(RefusedCourse) {
+            let mapped = try Enrollment.checked(enrollment, userID: userID)
+            guard mapped.courseID == courseID else {
+                throw RefusedCourse(id: enrollment.course.id, problem: "an answer about course \(courseID.rawValue.debugDescription)")
+            }
+            guard mapped.holdsPlace || !holdingPlace else { throw RefusedCourse(id: enrollment.course.id, problem: "status dropped") }
+            return mapped
         } catch {
             throw .app(refused(error))
         }
@@ -376,7 +384,7 @@ extension RemoteStore: EnrollmentRepository {
             let enrollment = try await authorized(as: userID) { client in
                 try await client.enroll(path: .init(courseId: courseID.rawValue)).created.body.json
             }
-            return try checked(enrollment, userID: userID)
+            return try checked(enrollment, userID: userID, courseID: courseID, holdingPlace: true)
         } catch {
             if case .api(409, let code, _, _) = error { throw try await refusal(code: code, courseID: courseID) }
             throw Self.appError(error, course: courseID)
@@ -402,7 +410,7 @@ extension RemoteStore: EnrollmentRepository {
                     try await client.markLessonNotDone(path: .init(courseId: courseID.rawValue, lesson: lesson)).ok.body.json
                 }
             }
-            return try checked(enrollment, userID: userID)
+            return try checked(enrollment, userID: userID, courseID: courseID, holdingPlace: true)
         } catch {
             throw Self.appError(error, course: courseID, lesson: number)
         }
@@ -420,6 +428,31 @@ extension RemoteStore: EnrollmentRepository {
                     return nil
                 }
             }
+        } catch {
+            throw error.appError
+        }
+    }
+
+    /// 404 `not_enrolled` is none; the answer must be about this course, its course within
+    /// the import's limits (else the server answered garbage: connectivity).
+    public func enrolledCourse(userID: UserID, courseID: CourseID) async throws(AppError) -> EnrolledCourse? {
+        let item: Components.Schemas.Enrollment
+        do {
+            item = try await authorized(as: userID) { client in
+                try await client.getEnrollment(path: .init(courseId: courseID.rawValue)).ok.body.json
+            }
+        } catch {
+            if case .api(404, .notEnrolled, _, _) = error { return nil }
+            throw Self.appError(error, course: courseID)
+        }
+        let course: Course
+        do {
+            course = try Course.checked(item.course)
+        } catch {
+            throw refused(error)
+        }
+        do {
+            return EnrolledCourse(course: course, enrollment: try checked(item, userID: userID, courseID: courseID))
         } catch {
             throw error.appError
         }

@@ -313,6 +313,28 @@ final class ShellControllerTests {
         #expect(frame(sut).contains(refusal))
     }
 
+    @Test("a completed course left keeps its dependant unlocked: no `locked` in the catalog, and e enrolls in it")
+    func completedThenLeftKeepsDependantOpen() async {
+        let (sut, store) = await makeSignedIn(courses: [
+            .fixture(id: "base", title: "Base Camp", lessonCount: 1),
+            .fixture(id: "next", title: "Next Steps", prerequisiteID: "base"),
+        ])
+        await store.addEnrollment(.fixture(courseID: "base", status: .completed, lessonsDone: [1], completedAt: Date()))
+        sut.enqueue([.char("2"), .char("1")])
+        await sut.settle()
+
+        sut.enqueue([.key(.enter), .char("u"), .char("y"), .key(.escape)])
+        await sut.settle()
+        let catalog = frame(sut)
+        sut.enqueue([.key(.down), .key(.enter), .char("e")])
+        await sut.settle()
+
+        #expect(await store.storedEnrollment(User.demo.id, "base")?.status == .dropped)
+        #expect(catalog.contains("Next Steps"))
+        #expect(!catalog.contains("locked"))
+        #expect(await store.storedEnrollment(User.demo.id, "next")?.status == .active)
+    }
+
     @Test("? shows the screen's keys, what the marks mean and the global keys; keys meanwhile only scroll or close it")
     func helpOverlay() async {
         let (sut, _) = await makeSignedIn()
@@ -411,8 +433,10 @@ final class ShellControllerTests {
     }
 
     /// The shell with the demo learner signed in and the catalog loaded.
-    private func makeSignedIn(clock: ManualClock = ManualClock()) async -> (ShellController, InMemoryStore) {
-        let store = InMemoryStore(courses: Self.courses, signedIn: User.demo.id)
+    private func makeSignedIn(clock: ManualClock = ManualClock(), courses: [Course] = ShellControllerTests.courses) async -> (
+        ShellController, InMemoryStore
+    ) {
+        let store = InMemoryStore(courses: courses, signedIn: User.demo.id)
         let sut = ShellController(ports: Self.ports(store), clock: ShellClock(clock))
         leaks.track(sut)
         sut.terminalSize = Self.size

@@ -19,6 +19,8 @@ final class LearnerStub {
     var favourites: Set<CourseID> = []
     var enrollments: [CourseID: Enrollment] = [:]
     var completed: Set<CourseID> = []
+    /// When the learner completed each course, left since or not.
+    var completions: [CourseID: Date] = [:]
     var saving: Set<CourseID> = []
     private(set) var actions: [Action] = []
     /// What the owners reported, in order.
@@ -49,7 +51,8 @@ final class LearnerStub {
                     isSavingFavourite: saving.contains(course.id),
                     enrollment: enrollments[course.id],
                     isSavingEnrollment: false,
-                    prerequisiteMet: course.prerequisiteID.map { completed.contains($0) } ?? true
+                    prerequisiteMet: course.prerequisiteID.map { completed.contains($0) } ?? true,
+                    completedAt: completions[course.id]
                 )
             },
             toggleFavourite: { [self] course in

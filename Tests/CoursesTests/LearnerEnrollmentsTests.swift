@@ -22,6 +22,7 @@ final class LearnerEnrollmentsTests {
     nonisolated static let closed = Course.fixture(id: "closed", title: "Closed Course", isActive: false)
     nonisolated static let base = Course.fixture(id: "base", title: "Base Course")
     nonisolated static let next = Course.fixture(id: "next", title: "Next Course", prerequisiteID: "base")
+    nonisolated static let completed = Date(timeIntervalSince1970: 1_767_225_600)
 
     @Test(
         "a refusal the rules know is said at once and nothing is written",
@@ -99,11 +100,75 @@ final class LearnerEnrollmentsTests {
 
         #expect(reports.messages == [.success("Lesson done: One"), .success("Lesson done: Two"), .success("Completed Open Course")])
         #expect(sut.courses.first?.percent == 100)
-        #expect(sut.isCompleted("open"))
+        #expect(sut.hasCompleted("open"))
         await sut.setLesson(2, titled: "Two", of: Self.open, done: false).value
         #expect(reports.messages.last == .success("Lesson not done: Two"))
-        #expect(!sut.isCompleted("open"))
+        #expect(sut.hasCompleted("open"), "a completion is history: the dependants stay open")
         #expect(sut.courses.first?.progress == .inProgress)
+    }
+
+    @Test("leaving keeps the lessons done: joining again brings them back, and nothing shows as history meanwhile")
+    func leaveAndComeBack() async {
+        let (sut, store, _) = await makeSUT()
+        await store.addEnrollment(.fixture(courseID: "open", lessonsDone: [1, 2]))
+        await sut.load()
+
+        await sut.unenroll(Self.open).value
+        let whileLeft = (sut.enrollment(for: "open"), sut.courses, sut.history)
+        await sut.enroll(Self.open, prerequisite: nil).value
+
+        #expect(whileLeft.0 == nil)
+        #expect(whileLeft.1 == [] && whileLeft.2 == [])
+        #expect(sut.enrollment(for: "open")?.lessonsDone == [1, 2])
+        #expect(sut.courses.map(\.id) == ["open"])
+    }
+
+    @Test(
+        "a completed course left is not enrolled (e joins, u does not), stays completed for its dependants, and shows as history at once"
+    )
+    func completedThenLeft() async {
+        let gate = Gate()
+        let (sut, store, reports) = await makeSUT()
+        await store.addEnrollment(.fixture(courseID: "base", status: .completed, lessonsDone: [1], completedAt: Self.completed))
+        await sut.load()
+        await store.setGate(gate)
+
+        let leaving = sut.unenroll(Self.base)
+        let shownAtOnce = sut.history.map(\.enrollment.status)
+        await gate.waitForArrivals(1)
+        await gate.open()
+        await leaving.value
+        await sut.enroll(Self.next, prerequisite: Self.base).value
+
+        #expect(shownAtOnce == [.dropped])
+        #expect(sut.enrollment(for: "base") == nil)
+        #expect(sut.hasCompleted("base"))
+        #expect(sut.completion(of: "base") == Self.completed)
+        #expect(sut.history.map(\.id) == ["base"])
+        #expect(sut.courses.map(\.id) == ["next"])
+        #expect(reports.messages == [.success("Unenrolled from Base Course"), .success("Enrolled in Next Course")])
+    }
+
+    @Test("joining a course left after completing it shows it completed at once, with its lessons")
+    func completedComesBack() async {
+        let gate = Gate()
+        let (sut, store, _) = await makeSUT()
+        await store.addEnrollment(.fixture(courseID: "base", status: .dropped, lessonsDone: [1], completedAt: Self.completed))
+        await sut.load()
+        await store.setGate(gate)
+
+        let joining = sut.enroll(Self.base, prerequisite: nil)
+        let shownAtOnce = sut.enrollment(for: "base")
+        let historyAtOnce = sut.history
+        await gate.waitForArrivals(1)
+        await gate.open()
+        await joining.value
+
+        #expect(shownAtOnce?.status == .completed && shownAtOnce?.lessonsDone == [1])
+        #expect(historyAtOnce == [])
+        #expect(sut.enrollment(for: "base")?.status == .completed)
+        #expect(sut.enrollment(for: "base")?.completedAt == Self.completed)
+        #expect(sut.history == [])
     }
 
     @Test("quick marks of one course show at once and are saved in the order made")
@@ -186,5 +251,10 @@ struct GatedReads: EnrollmentRepository {
     func enrolledCourses(userID: UserID) async throws(AppError) -> [EnrolledCourse] {
         await gate.wait()
         return try await base.enrolledCourses(userID: userID)
+    }
+
+    func enrolledCourse(userID: UserID, courseID: CourseID) async throws(AppError) -> EnrolledCourse? {
+        await gate.wait()
+        return try await base.enrolledCourse(userID: userID, courseID: courseID)
     }
 }

@@ -60,12 +60,12 @@ final class MyCoursesScreenTests {
         #expect(sut.availableKeys.map(\.key) == ["r"])
     }
 
-    @Test("u asks with the course's title, (y/n) always visible; y takes it off the list at once")
+    @Test("u asks with the course's title and says the progress is kept, (y/n) always visible; y takes it off the list at once")
     func unenroll() async {
         let (sut, viewModel, store, reports) = await makeSUT()
 
         _ = await sut.handle(.char("u"))
-        #expect(sut.statusMessage?.text == "Unenroll from Swift Fundamentals? (y/n)")
+        #expect(sut.statusMessage?.text == "Unenroll from Swift Fundamentals? Your progress (3 of 8 lessons) is kept. (y/n)")
         #expect(sut.isCapturingText)
         #expect(sut.availableKeys.map(\.key) == ["y", "n"])
         _ = await sut.handle(.char("y"))
@@ -74,6 +74,53 @@ final class MyCoursesScreenTests {
         #expect(viewModel.courses.map(\.id) == ["docker", "linux"])
         #expect(reports.messages == [.success("Unenrolled from Swift Fundamentals")])
         #expect(await store.storedEnrollment(User.demo.id, "swift")?.status == .dropped)
+    }
+
+    @Test(
+        "the question says how much is kept, from the lessons done as shown",
+        arguments: [
+            (0, "Unenroll from Swift Fundamentals? Your progress (3 of 8 lessons) is kept. (y/n)"),
+            (1, "Unenroll from Docker Essentials? (y/n)"),
+        ])
+    func unenrollQuestion(row: Int, question: String) async {
+        let (sut, _, _, _) = await makeSUT()
+        for _ in 0..<row { _ = await sut.handle(.key(.down)) }
+
+        _ = await sut.handle(.char("u"))
+
+        #expect(sut.statusMessage?.text == question)
+    }
+
+    @Test("a completed course left stays below, dim, as history: counted apart, Enter opens it, u is not offered")
+    func history() async {
+        var opened: [CourseID] = []
+        var left = Self.enrolled
+        left[0].status = .dropped
+        let (sut, viewModel, _, _) = await makeSUT(enrollments: left) { opened.append($0) }
+
+        let lines = draw(sut).lines
+        let narrow = draw(sut, width: 60).lines
+        _ = await sut.handle(.key(.end))
+        let unenroll = sut.isAvailable(MyCoursesScreen.Keys.unenroll)
+        let footer = sut.availableKeys.map(\.key)
+        _ = await sut.handle(.key(.enter))
+
+        #expect(
+            Array(lines[1...5]) == [
+                " My courses  2 enrolled · 1 left                                            1/3",
+                "    Title                   Progress         Status",
+                "    Swift Fundamentals      ███░░░░░░░  37%  In progress",
+                "    Docker Essentials       ░░░░░░░░░░   0%  Not started",
+                "    The Linux Command Line  ██████████ 100%  Completed · not enrolled",
+            ])
+        #expect(
+            draw(sut, width: 100).lines[5]
+                == "    The Linux Command Line  ██████████ 100%  Completed 2 Jan 2026 · not enrolled  22 Nov 2025")
+        #expect(narrow[5] == "    The Linux Command Line  ██████████ 100%  Not enrolled")
+        #expect(viewModel.courses.map(\.id) == ["swift", "docker"])
+        #expect(!unenroll)
+        #expect(!footer.contains("u"))
+        #expect(opened == ["linux"])
     }
 
     @Test("u y u y in one burst unenrolls the first two courses, each question about the row then selected")

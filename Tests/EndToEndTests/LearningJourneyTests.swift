@@ -20,6 +20,50 @@ extension EndToEnd {
             #expect(mine.contains { $0.contains("The Linux Command") && $0.contains("100%") && $0.contains("Completed") })
         }
 
+        @Test(
+            "progress is never lost: lessons marked, u y, e brings them back; the completed Linux course left still opens Git Beyond the Basics"
+        )
+        func leavingKeepsProgress() async throws {
+            let session = try TmuxSession()
+            try await session.signInIfAsked()
+            try await session.waitFor("Agile and Scrum")
+            try await session.openCourse("Agile and Scrum in Real Teams")
+            try session.send("e")
+            try await session.waitFor("the footer offering Space") { $0.last?.contains("Space done") == true }
+            try session.send("Space", "Space", "Space")
+            try await session.waitFor("Progress      3 of 6 lessons")
+
+            try session.send("u")
+            try await session.waitFor("Unenroll from Agile and Scrum in Real Teams? 3 of 6 lessons kept. (y/n)")
+            try session.send("y")
+            try await session.waitFor("Unenrolled from Agile and Scrum in Real Teams")
+            try await session.waitFor("the footer offering e") { $0.last?.contains("e enroll") == true }
+            try session.send("e")
+            try await session.waitFor("Enrolled in Agile and Scrum in Real Teams")
+            let back = try await session.waitFor("Progress      3 of 6 lessons")
+            #expect(back.filter { $0.contains("✓") && $0.contains("min") }.count == 3, "the three lessons' ✓ are back")
+
+            try session.send("Escape")
+            try await session.openCourse("The Linux Command Line")
+            try await session.waitFor("Status        ✓ Completed")
+            try session.send("u")
+            try await session.waitFor("7 of 7 lessons kept. (y/n)")
+            try session.send("y")
+            try await session.waitFor("Status        Completed")
+            try await session.waitFor("not enrolled")
+
+            try session.send("Escape")
+            try await session.openCourse("Git Beyond the Basics")
+            let open = try await session.waitFor("Prerequisite  The Linux Command Line — completed")
+            #expect(!open.contains { $0.contains("Locked") })
+            try await session.waitFor("the footer offering e") { $0.last?.contains("e enroll") == true }
+            try session.send("e")
+            try await session.waitFor("Enrolled in Git Beyond the Basics")
+            try session.send("2")
+            let mine = try await session.waitFor("My courses  3 enrolled · 1 left")
+            #expect(mine.contains { $0.contains("The Linux Command Line") && $0.contains("not enrolled") })
+        }
+
         @Test("enroll, Space through every lesson to Completed, join the course that needed it; completion survives a restart")
         func completeThenJoin() async throws {
             let directory = TemporaryDirectory(prefix: "edugo-e2e")

@@ -121,6 +121,52 @@ struct HostileServerTests {
         }
     }
 
+    @Test(
+        "one course's enrollment must be about that course, in range, its status agreeing with its date; else connectivity",
+        arguments: [
+            ("in progress", "asked", #""active""#, "null", "200", EnrollmentStatus?.some(.active)),
+            ("completed, then left", "asked", #""dropped""#, #""2026-01-02T00:00:00Z""#, "200", .dropped),
+            ("none", "asked", #""active""#, "null", "404", nil),
+            ("about another course", "other", #""active""#, "null", "200", nil),
+            ("left and never completed", "asked", #""dropped""#, "null", "200", nil),
+            ("completed without a date", "asked", #""completed""#, "null", "200", nil),
+        ] as [(String, String, String, String, String, EnrollmentStatus?)])
+    func oneEnrollment(name: String, about: String, status: String, completedAt: String, code: String, expected: EnrollmentStatus?)
+        async throws
+    {
+        let router = Router()
+        RouterServer.addSignIn(to: router)
+        router.get("/v1/me/enrollments/:id") { _, _ in
+            guard code == "200" else {
+                return RouterServer.json(
+                    #"{"error": "not_enrolled", "message": "You are not enrolled in this course."}"#, status: .notFound)
+            }
+            return RouterServer.json(
+                #"{"course": \#(HostileServer.course(id: about)), "status": \#(status), "enrolled_at": "2026-01-01T00:00:00Z", "completed_at": \#(completedAt), "lessons_done": [1]}"#
+            )
+        }
+        let (url, running) = try await RouterServer.start(router)
+        defer { running.cancel() }
+        let client = TemporaryDirectory(prefix: "edugo-hostile")
+        defer { client.remove() }
+        let store = RemoteStore(server: url, dataDirectory: client.url, httpClient: testHTTPClient)
+        let learner = try await store.signIn(email: "demo@edugo.dev", password: "edugo-demo")
+
+        let read: Result<EnrolledCourse?, AppError>
+        do throws(AppError) {
+            read = .success(try await store.enrolledCourse(userID: learner.id, courseID: "asked"))
+        } catch {
+            read = .failure(error)
+        }
+
+        switch (read, expected, code) {
+        case (.success(let enrolled?), let status?, _): #expect(enrolled.enrollment.status == status && enrolled.id == "asked")
+        case (.success(nil), nil, "404"): break
+        case (.failure(.connectivity), nil, "200"): break
+        default: Issue.record("\(name): \(read)")
+        }
+    }
+
     @Test("a catalog count that no catalog has is connectivity", arguments: ["-1", "9223372036854775807"])
     func impossibleTotal(total: String) async throws {
         let server = try await HostileServer.start(bad: Case(name: "total", catalog: .both), total: total)

@@ -295,6 +295,7 @@ struct APITests {
         #expect(beyond.status == 404 && beyond.errorCode == "lesson_not_found")
         let undone = try await client.send("DELETE", "/v1/me/enrollments/two-lessons/lessons/2")
         #expect(undone.status == 200 && undone.json["status"] as? String == "active" && undone.json["lessons_done"] as? [Int] == [1])
+        #expect(undone.json["completed_at"] as? String == two.json["completed_at"] as? String, "the completion is history")
 
         let list = try await client.get("/v1/me/enrollments")
         let ids = (list.json["enrollments"] as? [[String: Any]] ?? []).compactMap { ($0["course"] as? [String: Any])?["id"] as? String }
@@ -306,6 +307,42 @@ struct APITests {
         #expect(left.status == 204)
         #expect(leftAgain.status == 404 && leftAgain.errorCode == "not_enrolled")
         #expect(notEnrolledLesson.status == 404 && notEnrolledLesson.errorCode == "not_enrolled")
+    }
+
+    @Test("one enrollment: GET as the list has it, a completed course left as dropped with its date, else 404 not_enrolled")
+    func oneEnrollment() async throws {
+        let server = try await ServerProcess(
+            directory: try await ServerProcess.preparedDirectory(courses: [
+                CourseEntry(course: .fixture(id: "one-lesson", title: "One Lesson")),
+                CourseEntry(course: .fixture(id: "other-course", title: "Other Course")),
+            ]))
+        let (client, _) = try await HTTPClient(baseURL: server.baseURL).signedIn()
+
+        let none = try await client.get("/v1/me/enrollments/one-lesson")
+        let unknown = try await client.get("/v1/me/enrollments/no-such-course")
+        let badID = try await client.get("/v1/me/enrollments/bad%20id")
+        _ = try await client.send("PUT", "/v1/me/enrollments/other-course")
+        _ = try await client.send("DELETE", "/v1/me/enrollments/other-course")
+        let leftBeforeCompleting = try await client.get("/v1/me/enrollments/other-course")
+        _ = try await client.send("PUT", "/v1/me/enrollments/one-lesson")
+        let enrolled = try await client.get("/v1/me/enrollments/one-lesson")
+        let completed = try await client.send("PUT", "/v1/me/enrollments/one-lesson/lessons/1")
+        _ = try await client.send("DELETE", "/v1/me/enrollments/one-lesson")
+        let history = try await client.get("/v1/me/enrollments/one-lesson")
+        let list = (try await client.get("/v1/me/enrollments").json["enrollments"] as? [[String: Any]] ?? []).filter {
+            ["one-lesson", "other-course"].contains(($0["course"] as? [String: Any])?["id"] as? String)
+        }
+
+        #expect(none.status == 404 && none.errorCode == "not_enrolled")
+        #expect(unknown.status == 404 && unknown.errorCode == "not_enrolled")
+        #expect(badID.status == 400)
+        #expect(leftBeforeCompleting.status == 404 && leftBeforeCompleting.errorCode == "not_enrolled")
+        #expect(enrolled.status == 200 && enrolled.json["status"] as? String == "active")
+        #expect((enrolled.json["course"] as? [String: Any])?["id"] as? String == "one-lesson")
+        #expect(history.status == 200 && history.json["status"] as? String == "dropped")
+        #expect(history.json["completed_at"] as? String == completed.json["completed_at"] as? String)
+        #expect(history.json["lessons_done"] as? [Int] == [1])
+        #expect(list.map { $0["status"] as? String } == ["dropped"])
     }
 
     @Test("favourites: PUT and DELETE are idempotent 204s; the list follows in catalog order")

@@ -44,24 +44,30 @@ struct EnrollmentRulesTests {
 struct LessonRulesTests {
     static let now = Date(timeIntervalSince1970: 1_800_000_000)
 
+    static let earlier = Date(timeIntervalSince1970: 1_790_000_000)
+
     @Test(
-        "marking and unmarking lessons, completion and un-completion",
+        "marking and unmarking lessons: the last done completes (again: a new date); one undone is in progress, the completion kept",
         arguments: [
-            (Enrollment.fixture(), 1, true, 3, Set([1]), EnrollmentStatus.active, false),
-            (.fixture(lessonsDone: [1, 2]), 3, true, 3, [1, 2, 3], .completed, true),
-            (.fixture(lessonsDone: [1]), 1, true, 1, [1], .completed, true),
-            (.fixture(status: .completed, lessonsDone: [1, 2, 3], completedAt: now), 2, false, 3, [1, 3], .active, false),
-            (.fixture(lessonsDone: [1]), 1, true, 3, [1], .active, false),
-            (.fixture(lessonsDone: [2]), 1, false, 3, [2], .active, false),
-        ] as [(Enrollment, Int, Bool, Int, Set<Int>, EnrollmentStatus, Bool)])
+            (Enrollment.fixture(), 1, true, 3, Set([1]), EnrollmentStatus.active, nil),
+            (.fixture(lessonsDone: [1, 2]), 3, true, 3, [1, 2, 3], .completed, now),
+            (.fixture(lessonsDone: [1]), 1, true, 1, [1], .completed, now),
+            (.fixture(status: .completed, lessonsDone: [1, 2, 3], completedAt: earlier), 2, false, 3, [1, 3], .active, earlier),
+            (.fixture(status: .active, lessonsDone: [1, 3], completedAt: earlier), 2, true, 3, [1, 2, 3], .completed, now),
+            (.fixture(status: .completed, lessonsDone: [1, 2, 3], completedAt: earlier), 2, true, 3, [1, 2, 3], .completed, earlier),
+            (.fixture(lessonsDone: [1]), 1, true, 3, [1], .active, nil),
+            (.fixture(lessonsDone: [2]), 1, false, 3, [2], .active, nil),
+            // Numbers past a syllabus that shrank do not count towards it.
+            (.fixture(lessonsDone: [4, 5]), 1, true, 3, [1, 4, 5], .active, nil),
+        ] as [(Enrollment, Int, Bool, Int, Set<Int>, EnrollmentStatus, Date?)])
     func mark(
-        enrollment: Enrollment, number: Int, done: Bool, lessons: Int, expectedDone: Set<Int>, status: EnrollmentStatus, completed: Bool
+        enrollment: Enrollment, number: Int, done: Bool, lessons: Int, expectedDone: Set<Int>, status: EnrollmentStatus, completedAt: Date?
     ) throws {
         let marked = try LessonRules.mark(number, done: done, in: enrollment, lessonCount: lessons, now: Self.now).get()
 
         #expect(marked.lessonsDone == expectedDone)
         #expect(marked.status == status)
-        #expect((marked.completedAt != nil) == completed)
+        #expect(marked.completedAt == completedAt)
     }
 
     @Test("marking needs an enrollment that holds a place, and a lesson that exists")
@@ -73,13 +79,51 @@ struct LessonRulesTests {
     }
 
     @Test(
-        "a prerequisite is met by completion only",
+        "a prerequisite is met by a course completed once, whatever its status now",
         arguments: [
             (nil, false), (Enrollment.fixture(), false), (.fixture(lessonsDone: [1, 2]), false),
             (.fixture(status: .completed, completedAt: now), true), (.fixture(status: .dropped), false),
+            (.fixture(status: .dropped, lessonsDone: [1], completedAt: now), true),
+            (.fixture(status: .active, lessonsDone: [1], completedAt: now), true),
         ] as [(Enrollment?, Bool)])
     func prerequisite(enrollment: Enrollment?, met: Bool) {
         #expect(LessonRules.meetsPrerequisite(enrollment) == met)
+    }
+
+    @Test(
+        "leaving keeps the lessons and the completion; it only drops the place",
+        arguments: [
+            Enrollment.fixture(), .fixture(lessonsDone: [1, 2]),
+            .fixture(status: .completed, lessonsDone: [1, 2, 3], completedAt: earlier),
+            .fixture(status: .active, lessonsDone: [1], completedAt: earlier),
+        ])
+    func leave(enrollment: Enrollment) {
+        let left = LessonRules.leave(enrollment)
+
+        #expect(left.status == .dropped)
+        #expect(left.lessonsDone == enrollment.lessonsDone)
+        #expect(left.completedAt == enrollment.completedAt)
+        #expect(left.enrolledAt == enrollment.enrolledAt)
+    }
+
+    @Test(
+        "joining again: the lessons back; completed if it was and every lesson is still done, else in progress",
+        arguments: [
+            (Enrollment.fixture(status: .dropped), 3, EnrollmentStatus.active),
+            (.fixture(status: .dropped, lessonsDone: [1, 2]), 3, .active),
+            (.fixture(status: .dropped, lessonsDone: [1, 2, 3], completedAt: earlier), 3, .completed),
+            (.fixture(status: .dropped, lessonsDone: [1, 2, 3], completedAt: earlier), 4, .active),
+            (.fixture(status: .dropped, lessonsDone: [1, 2], completedAt: earlier), 3, .active),
+            (.fixture(status: .dropped, lessonsDone: [1, 2, 3, 4], completedAt: earlier), 3, .completed),
+            (.fixture(status: .dropped, lessonsDone: [1, 2]), 2, .active),
+        ] as [(Enrollment, Int, EnrollmentStatus)])
+    func rejoin(enrollment: Enrollment, lessons: Int, status: EnrollmentStatus) {
+        let back = LessonRules.rejoin(enrollment, lessonCount: lessons, at: Self.now)
+
+        #expect(back.status == status)
+        #expect(back.lessonsDone == enrollment.lessonsDone)
+        #expect(back.completedAt == enrollment.completedAt)
+        #expect(back.enrolledAt == Self.now)
     }
 
     @Test(

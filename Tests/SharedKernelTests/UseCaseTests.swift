@@ -7,18 +7,58 @@ import Testing
 @Suite("Enrollment changes: what each store writes, decided once")
 struct EnrollmentChangeTests {
     static let now = Date(timeIntervalSince1970: 1_800_000_000)
+    static let earlier = Date(timeIntervalSince1970: 1_790_000_000)
     static let learner = UserID(7)
 
     @Test(
-        "enrolling: a first time joins, a dropped enrollment starts again, a refusal writes nothing",
+        "enrolling: a first time joins; a dropped enrollment comes back with its lessons, completed only if it was and still is",
         arguments: [
-            (nil, nil, EnrollmentWrite.join(userID: learner, courseID: "swift-101", at: now)),
-            (Enrollment.fixture(status: .dropped), nil, .rejoin(Enrollment.fixture().id, courseID: "swift-101", at: now)),
-        ] as [(Enrollment?, (course: Course, enrollment: Enrollment?)?, EnrollmentWrite)])
-    func enroll(existing: Enrollment?, prerequisite: (course: Course, enrollment: Enrollment?)?, expected: EnrollmentWrite) throws {
-        let facts = EnrollmentFacts(course: .fixture(), enrollment: existing, prerequisite: prerequisite)
+            (nil, 3, EnrollmentWrite.join(userID: learner, courseID: "swift-101", at: now)),
+            (Enrollment.fixture(status: .dropped), 3, .rejoin(Enrollment.fixture().id, courseID: "swift-101", at: now, status: .active)),
+            (
+                .fixture(status: .dropped, lessonsDone: [1, 2]), 3,
+                .rejoin(Enrollment.fixture().id, courseID: "swift-101", at: now, status: .active)
+            ),
+            (
+                .fixture(status: .dropped, lessonsDone: [1, 2, 3], completedAt: earlier), 3,
+                .rejoin(Enrollment.fixture().id, courseID: "swift-101", at: now, status: .completed)
+            ),
+            // A syllabus that grew since: the completion stays history, the course is in progress.
+            (
+                .fixture(status: .dropped, lessonsDone: [1, 2, 3], completedAt: earlier), 4,
+                .rejoin(Enrollment.fixture().id, courseID: "swift-101", at: now, status: .active)
+            ),
+            // Every lesson done, but never completed (a syllabus that shrank): in progress, as before leaving.
+            (
+                .fixture(status: .dropped, lessonsDone: [1, 2]), 2,
+                .rejoin(Enrollment.fixture().id, courseID: "swift-101", at: now, status: .active)
+            ),
+        ] as [(Enrollment?, Int, EnrollmentWrite)])
+    func enroll(existing: Enrollment?, lessons: Int, expected: EnrollmentWrite) throws {
+        let facts = EnrollmentFacts(course: .fixture(lessonCount: lessons), enrollment: existing)
 
         #expect(try Enroll(userID: Self.learner, courseID: "swift-101", now: Self.now).decide(facts) == expected)
+    }
+
+    @Test(
+        "a prerequisite completed once stays met: left, or a lesson of it marked not done since",
+        arguments: [
+            (nil, false),
+            (Enrollment.fixture(status: .active, lessonsDone: [1]), false),
+            (.fixture(status: .dropped, lessonsDone: [1]), false),
+            (.fixture(status: .completed, lessonsDone: [1], completedAt: earlier), true),
+            (.fixture(status: .dropped, lessonsDone: [1], completedAt: earlier), true),
+            (.fixture(status: .active, lessonsDone: [], completedAt: earlier), true),
+        ] as [(Enrollment?, Bool)])
+    func enrollAfterPrerequisite(prerequisite: Enrollment?, met: Bool) {
+        let base = Course.fixture(id: "base", title: "Base")
+        let facts = EnrollmentFacts(course: .fixture(prerequisiteID: "base"), enrollment: nil, prerequisite: (base, prerequisite))
+        let sut = Enroll(userID: Self.learner, courseID: "swift-101", now: Self.now)
+
+        let result = Result(catching: { () throws(AppError) -> EnrollmentWrite in try sut.decide(facts) })
+
+        let joined = EnrollmentWrite.join(userID: Self.learner, courseID: "swift-101", at: Self.now)
+        #expect(result == (met ? .success(joined) : .failure(.refused(.prerequisiteNotCompleted(prerequisiteTitle: "Base")))))
     }
 
     @Test("enrolling checks the rules in their one order, and a missing course is named")
@@ -27,7 +67,8 @@ struct EnrollmentChangeTests {
         let locked = EnrollmentFacts(
             course: .fixture(prerequisiteID: "base"), enrollment: nil, prerequisite: (base, .fixture(status: .active)))
         let met = EnrollmentFacts(
-            course: .fixture(prerequisiteID: "base"), enrollment: nil, prerequisite: (base, .fixture(status: .completed)))
+            course: .fixture(prerequisiteID: "base"), enrollment: nil,
+            prerequisite: (base, .fixture(status: .completed, completedAt: Self.now)))
         let sut = Enroll(userID: Self.learner, courseID: "swift-101", now: Self.now)
 
         #expect(throws: AppError.refused(.prerequisiteNotCompleted(prerequisiteTitle: "Base"))) { try sut.decide(locked) }
@@ -51,7 +92,7 @@ struct EnrollmentChangeTests {
         #expect(throws: AppError.notEnrolled("swift-101")) { try sut.decide(nil) }
     }
 
-    @Test("the last lesson done completes the course; undoing one makes it active again")
+    @Test("the last lesson done completes the course; undoing one makes it active again, its completion kept as history")
     func markLesson() throws {
         let course = Course.fixture(lessonCount: 2)
         let oneDone = Enrollment.fixture(lessonsDone: [1])
@@ -63,7 +104,7 @@ struct EnrollmentChangeTests {
             .decide(EnrollmentFacts(course: course, enrollment: complete))
 
         #expect(finishing == .markLesson(oneDone.id, number: 2, done: true, at: Self.now, status: .completed, completedAt: Self.now))
-        #expect(undoing == .markLesson(complete.id, number: 2, done: false, at: Self.now, status: .active, completedAt: nil))
+        #expect(undoing == .markLesson(complete.id, number: 2, done: false, at: Self.now, status: .active, completedAt: Self.now))
         #expect(throws: AppError.noSuchLesson(course.id, 3)) {
             try MarkLesson(3, done: true, userID: Self.learner, courseID: course.id, now: Self.now).decide(
                 EnrollmentFacts(course: course, enrollment: oneDone))

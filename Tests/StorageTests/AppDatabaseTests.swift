@@ -285,6 +285,47 @@ struct AppDatabaseFaultTests {
         )
     }
 
+    @Test("rows of the version before keep their meaning: a completion stays met, a course left keeps its lessons and comes back")
+    func migratesCompletionToHistory() async throws {
+        let directory = TemporaryDirectory()
+        defer { directory.remove() }
+        let path = directory.url.appendingPathComponent(AppDatabase.fileName).path
+        let migrator = Migrations.migrator(passwordHasher: .fast, seedCatalog: { try BuiltInCatalog.load() })
+        let old = try DatabasePool(path: path)
+        try migrator.migrate(old, upTo: "v13-email-key")
+        let demo = try await old.read { db in try Int64.fetchOne(db, sql: "SELECT id FROM user") } ?? 0
+        try await old.write { db in
+            try db.execute(sql: "DELETE FROM lesson_progress; DELETE FROM enrollment")
+            try db.execute(
+                sql: """
+                    INSERT INTO enrollment (id, user_id, course_id, enrolled_at, status, progress, completed_at) VALUES
+                        (1, ?1, 'linux-command-line', '2026-01-02 10:00:00.000', 'completed', 0, NULL),
+                        (2, ?1, 'git-mastery', '2026-01-03 10:00:00.000', 'dropped', 0, '2026-01-09 10:00:00.000'),
+                        (3, ?1, 'swift-fundamentals', '2026-01-04 10:00:00.000', 'dropped', 0, NULL);
+                    INSERT INTO lesson_progress (enrollment_id, position, done_at) VALUES
+                        (1, 1, '2026-01-05 10:00:00.000'), (1, 2, '2026-01-06 10:00:00.000'),
+                        (3, 1, '2026-01-05 10:00:00.000'), (3, 2, '2026-01-05 11:00:00.000');
+                    """, arguments: [demo])
+        }
+        try old.close()
+
+        let database = try AppDatabase.open(directory: directory.url, passwordHasher: .fast)
+        let sut = SQLiteEnrollmentRepository(database: database)
+
+        let listed = try await sut.enrolledCourses(userID: UserID(demo))
+        #expect(listed.map(\.id) == ["git-mastery", "linux-command-line"])
+        #expect(listed.last?.enrollment.completedAt == Date(timeIntervalSince1970: 1_767_693_600), "its last lesson's date")
+        let open = try await SQLiteCourseRepository(database: database).page(
+            matching: "is:open git beyond", for: UserID(demo), at: .first, limit: 5)
+        #expect(open.map(\.course.id) == ["git-mastery"], "after a completion without its date")
+        let pipelines = try await SQLiteCourseRepository(database: database).page(
+            matching: "is:open pipelines", for: UserID(demo), at: .first, limit: 5)
+        #expect(pipelines.map(\.course.id) == ["ci-cd-pipelines"], "after a course completed, then left")
+        let back = try await sut.enroll(userID: UserID(demo), courseID: "swift-fundamentals")
+        #expect(back.lessonsDone == [1, 2])
+        #expect(back.status == .active)
+    }
+
     @Test("a row stored out of range is an error for that row; the rest of the catalog still loads, page by page")
     func damagedRow() async throws {
         let directory = TemporaryDirectory()

@@ -54,3 +54,36 @@ struct ChromeTests {
         #expect(errorCanvas.lines.contains { $0.trimmingCharacters(in: .whitespaces) == "Press r to retry" })
     }
 }
+
+@Suite("The unenroll question")
+@MainActor
+struct UnenrollQuestionTests {
+    @Test(
+        "it says the progress is kept, and fits the footer: the title cut before the words, shorter words on a narrow line",
+        arguments: [
+            (
+                "Agile and Scrum in Real Teams", 3, 6, 120,
+                " Unenroll from Agile and Scrum in Real Teams? Your progress (3 of 6 lessons) is kept. (y/n)"
+            ),
+            ("Agile and Scrum in Real Teams", 3, 6, 80, " Unenroll from Agile and Scrum in Real Teams? 3 of 6 lessons kept. (y/n)"),
+            ("Git", 1, 6, 80, " Unenroll from Git? Your progress (1 of 6 lessons) is kept. (y/n)"),
+            (
+                "Infrastructure as Code with Terraform", 8, 8, 80,
+                " Unenroll from Infrastructure as Code with T…? 8 of 8 lessons kept. (y/n)"
+            ),
+            ("Agile and Scrum in Real Teams", 3, 6, 60, " Unenroll from Agile and…? 3 of 6 lessons kept. (y/n)"),
+            ("Agile and Scrum in Real Teams", 0, 6, 60, " Unenroll from Agile and Scrum in Real Teams? (y/n)"),
+            ("Lone", 1, 1, 80, " Unenroll from Lone? Your progress (1 of 1 lesson) is kept. (y/n)"),
+        ])
+    func fits(title: String, done: Int, lessons: Int, width: Int, line: String) {
+        var canvas = TextCanvas(size: Size(width: width, height: 1))
+
+        // As the shell draws a question: the answer key pinned at the right.
+        Footer.draw(
+            in: &canvas, row: 0, hints: [KeyHint("y", "yes")], status: .unenrollQuestion(title: title, lessonsDone: done, of: lessons),
+            pinned: KeyHint("n", "no"))
+
+        #expect(canvas.lines[0].hasPrefix(line))
+        #expect(canvas.lines[0].hasSuffix("n no"))
+    }
+}

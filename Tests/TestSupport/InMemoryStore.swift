@@ -16,6 +16,7 @@ public actor InMemoryStore: CourseRepository, EnrollmentRepository, FavouritesRe
         case unenroll(UserID, CourseID)
         case setLesson(Int, done: Bool, UserID, CourseID)
         case enrolledCourses(UserID)
+        case enrolledCourse(UserID, CourseID)
         case setFavourite(Bool, UserID, CourseID)
         case favourites(UserID)
         case user(UserID)
@@ -179,8 +180,11 @@ public actor InMemoryStore: CourseRepository, EnrollmentRepository, FavouritesRe
             nextID += 1
             addEnrollment(Enrollment(id: EnrollmentID(nextID), userID: userID, courseID: courseID, enrolledAt: at))
             catalog[courseID]?.enrolledCount += 1
-        case .rejoin(let id, let courseID, let at):
-            addEnrollment(Enrollment(id: id, userID: change.userID, courseID: courseID, enrolledAt: at))
+        case .rejoin(_, let courseID, let at, let status):
+            if let index = storedEnrollmentIndex(change.userID, courseID) {
+                enrollments[index].enrolledAt = at
+                enrollments[index].status = status
+            }
             catalog[courseID]?.enrolledCount += 1
         case .leave(_, let courseID):
             storedEnrollmentIndex(change.userID, courseID).map { enrollments[$0].status = .dropped }
@@ -207,9 +211,15 @@ public actor InMemoryStore: CourseRepository, EnrollmentRepository, FavouritesRe
         try await record(.enrolledCourses(userID))
         return
             enrollments
-            .filter { $0.userID == userID && $0.holdsPlace }
+            .filter { $0.userID == userID && $0.isListed }
             .sorted { ($0.enrolledAt, $0.id.rawValue) > ($1.enrolledAt, $1.id.rawValue) }
             .compactMap { enrollment in catalog[enrollment.courseID].map { EnrolledCourse(course: $0, enrollment: enrollment) } }
+    }
+
+    public func enrolledCourse(userID: UserID, courseID: CourseID) async throws(AppError) -> EnrolledCourse? {
+        try await record(.enrolledCourse(userID, courseID))
+        guard let enrollment = storedEnrollment(userID, courseID), enrollment.isListed, let course = catalog[courseID] else { return nil }
+        return EnrolledCourse(course: course, enrollment: enrollment)
     }
 
     // MARK: - FavouritesRepository

@@ -348,7 +348,10 @@ extension ContractCase {
             let joined = try await store.enrollments.enroll(userID: learner.id, courseID: "p-next")
             try checkEqual(joined.courseID, "p-next", "enrolled")
         },
-        ContractCase(port: "enrollments", name: "leaving frees the seat; leaving twice is refused; joining again starts again") { store in
+        ContractCase(
+            port: "enrollments",
+            name: "leaving frees the seat and keeps the lessons done; leaving twice is refused; joining again brings them back"
+        ) { store in
             let learner = try await Contract.demo(store)
             try await store.addCourses([(Contract.course("u-1", "Ukulele", enrolled: 5), Contract.threeLessons)])
             _ = try await store.enrollments.enroll(userID: learner.id, courseID: "u-1")
@@ -356,11 +359,105 @@ extension ContractCase {
             try await store.enrollments.unenroll(userID: learner.id, courseID: "u-1")
             try checkEqual(try await store.courses.course(id: "u-1").enrolledCount, 5, "seat freed")
             try checkEqual(try await store.enrollments.enrolledCourses(userID: learner.id).count, 0, "not listed")
+            try checkEqual(try await store.enrollments.enrolledCourse(userID: learner.id, courseID: "u-1"), nil, "not read")
             try await checkThrows(.notEnrolled("u-1")) { () async throws(AppError) in
                 try await store.enrollments.unenroll(userID: learner.id, courseID: "u-1")
             }
+            try await checkThrows(.notEnrolled("u-1")) { () async throws(AppError) in
+                try await store.enrollments.setLesson(1, done: true, userID: learner.id, courseID: "u-1")
+            }
             let again = try await store.enrollments.enroll(userID: learner.id, courseID: "u-1")
-            try checkEqual(again.lessonsDone, [], "starts again")
+            try checkEqual(again.lessonsDone, [2], "lessons back")
+            try checkEqual(again.status, .active, "in progress")
+            try checkEqual(try await store.courses.course(id: "u-1").enrolledCount, 6, "seat taken")
+            let listed = try await store.enrollments.enrolledCourses(userID: learner.id)
+            try checkEqual(listed.map(\.enrollment.lessonsDone), [[2]], "listed with them")
+        },
+        ContractCase(
+            port: "enrollments",
+            name:
+                "a completion is history: a completed course left is listed as dropped, its dependant stays open, and joining again completes it"
+        ) { store in
+            let learner = try await Contract.demo(store)
+            try await store.addCourses([
+                (Contract.course("h-base", "Harp", enrolled: 2), Contract.threeLessons),
+                (Contract.course("h-next", "Harmony", prerequisite: "h-base"), nil),
+            ])
+            _ = try await store.enrollments.enroll(userID: learner.id, courseID: "h-base")
+            var completed: Enrollment?
+            for lesson in 1...3 {
+                completed = try await store.enrollments.setLesson(lesson, done: true, userID: learner.id, courseID: "h-base")
+            }
+            try await store.enrollments.unenroll(userID: learner.id, courseID: "h-base")
+            let left = try await store.enrollments.enrolledCourses(userID: learner.id)
+            try checkEqual(left.map(\.id), ["h-base"], "listed after leaving")
+            try checkEqual(left.first?.enrollment.status, .dropped, "as dropped")
+            try checkEqual(left.first?.enrollment.completedAt, completed?.completedAt, "with its date")
+            try checkEqual(left.first?.enrollment.lessonsDone, [1, 2, 3], "and its lessons")
+            try checkEqual(try await store.enrollments.enrolledCourse(userID: learner.id, courseID: "h-base"), left.first, "read alone")
+            try checkEqual(try await store.courses.course(id: "h-base").enrolledCount, 2, "seat freed")
+            let open = try await store.courses.page(matching: "is:open harmony", for: learner.id, at: .first, limit: 5)
+            try checkEqual(open.map(\.course.id), ["h-next"], "the dependant is open")
+            let dependant = try await store.enrollments.enroll(userID: learner.id, courseID: "h-next")
+            try checkEqual(dependant.courseID, "h-next", "enrolled in the dependant")
+            let back = try await store.enrollments.enroll(userID: learner.id, courseID: "h-base")
+            try checkEqual(back.status, .completed, "completed again")
+            try checkEqual(back.completedAt, completed?.completedAt, "the same completion")
+            try checkEqual(back.lessonsDone, [1, 2, 3], "every lesson")
+            let listed = try await store.enrollments.enrolledCourses(userID: learner.id)
+            try checkEqual(Set(listed.map(\.id)), ["h-base", "h-next"], "both")
+            try checkEqual(listed.first { $0.id == "h-base" }?.percent, 100, "percent")
+        },
+        ContractCase(
+            port: "enrollments", name: "a lesson of a completed course marked not done: in progress, completion kept, dependant still open"
+        ) { store in
+            let learner = try await Contract.demo(store)
+            try await store.addCourses([
+                (Contract.course("m-base", "Mosaics"), Contract.threeLessons),
+                (Contract.course("m-next", "Murals", prerequisite: "m-base"), nil),
+            ])
+            _ = try await store.enrollments.enroll(userID: learner.id, courseID: "m-base")
+            var completed: Enrollment?
+            for lesson in 1...3 {
+                completed = try await store.enrollments.setLesson(lesson, done: true, userID: learner.id, courseID: "m-base")
+            }
+            let reopened = try await store.enrollments.setLesson(3, done: false, userID: learner.id, courseID: "m-base")
+            try checkEqual(reopened.status, .active, "in progress")
+            try checkEqual(reopened.completedAt, completed?.completedAt, "completion kept")
+            let open = try await store.courses.page(matching: "is:open murals", for: learner.id, at: .first, limit: 5)
+            try checkEqual(open.map(\.course.id), ["m-next"], "the dependant is open")
+            let dependant = try await store.enrollments.enroll(userID: learner.id, courseID: "m-next")
+            try checkEqual(dependant.courseID, "m-next", "enrolled in the dependant")
+            try await store.enrollments.unenroll(userID: learner.id, courseID: "m-base")
+            let history = try await store.enrollments.enrolledCourse(userID: learner.id, courseID: "m-base")
+            try checkEqual(history?.enrollment.status, .dropped, "left, listed: completed once")
+            let back = try await store.enrollments.enroll(userID: learner.id, courseID: "m-base")
+            try checkEqual(back.status, .active, "back in progress: lesson 3 is not done")
+            try checkEqual(back.lessonsDone, [1, 2], "lessons")
+            let done = try await store.enrollments.setLesson(3, done: true, userID: learner.id, courseID: "m-base")
+            try checkEqual(done.status, .completed, "completed again")
+            try check(done.completedAt != nil, "a completion date")
+        },
+        ContractCase(port: "enrollments", name: "one course's enrollment is read as the list has it; none, or an unknown course, is nil") {
+            store in
+            let learner = try await Contract.demo(store)
+            try await store.addCourses([
+                (Contract.course("g-1", "Glass"), Contract.threeLessons), (Contract.course("g-2", "Gilding"), nil),
+            ])
+            try checkEqual(try await store.enrollments.enrolledCourse(userID: learner.id, courseID: "g-1"), nil, "none yet")
+            try checkEqual(try await store.enrollments.enrolledCourse(userID: learner.id, courseID: "nope"), nil, "unknown course")
+            _ = try await store.enrollments.enroll(userID: learner.id, courseID: "g-1")
+            _ = try await store.enrollments.enroll(userID: learner.id, courseID: "g-2")
+            _ = try await store.enrollments.setLesson(2, done: true, userID: learner.id, courseID: "g-1")
+            let listed = try await store.enrollments.enrolledCourses(userID: learner.id)
+            for item in listed {
+                try checkEqual(try await store.enrollments.enrolledCourse(userID: learner.id, courseID: item.id), item, "\(item.id)")
+            }
+            try checkEqual(
+                try await store.enrollments.enrolledCourse(userID: learner.id, courseID: "g-1")?.enrollment.lessonsDone, [2], "lessons")
+            // Last: a remote store acts for the learner signed in through it, now this one.
+            let other = try await store.sessions.createAccount(name: "Other", email: "other-g@edugo.dev", password: "long enough")
+            try checkEqual(try await store.enrollments.enrolledCourse(userID: other.id, courseID: "g-1"), nil, "another learner's")
         },
         ContractCase(
             port: "enrollments", name: "lessons: the last one done completes the course, one undone reopens it, marks are idempotent"
@@ -386,7 +483,7 @@ extension ContractCase {
             try checkEqual(listed?.enrollment.status, .completed, "listed completed")
             let reopened = try await store.enrollments.setLesson(2, done: false, userID: learner.id, courseID: "l-1")
             try checkEqual(reopened.status, .active, "reopened")
-            try checkEqual(reopened.completedAt, nil, "no date")
+            try checkEqual(reopened.completedAt, done.completedAt, "the completion kept as history")
             try checkEqual(reopened.lessonsDone, [1, 3], "lessons")
         },
     ]

@@ -84,6 +84,12 @@ struct InstrumentedEnrollmentRepository: EnrollmentRepository {
     func enrolledCourses(userID: UserID) async throws(AppError) -> [EnrolledCourse] {
         try await instrumentation.call("my courses") { () async throws(AppError) in try await base.enrolledCourses(userID: userID) }
     }
+
+    func enrolledCourse(userID: UserID, courseID: CourseID) async throws(AppError) -> EnrolledCourse? {
+        try await instrumentation.call("enrollment in \(courseID)") { () async throws(AppError) in
+            try await base.enrolledCourse(userID: userID, courseID: courseID)
+        }
+    }
 }
 
 struct InstrumentedFavouritesRepository: FavouritesRepository {

@@ -55,7 +55,8 @@ final class LearnerScope {
                         isSavingFavourite: favourites.isSaving(course.id),
                         enrollment: courses.enrollment(for: course.id),
                         isSavingEnrollment: courses.isSaving(course.id),
-                        prerequisiteMet: course.prerequisiteID.map { courses.isCompleted($0) } ?? true
+                        prerequisiteMet: course.prerequisiteID.map { courses.hasCompleted($0) } ?? true,
+                        completedAt: courses.completion(of: course.id)
                     )
                 },
                 toggleFavourite: { course in favourites.toggle(course) },

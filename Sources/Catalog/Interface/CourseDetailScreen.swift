@@ -8,7 +8,7 @@ import TerminalUI
 final class CourseDetailScreen: Screen {
     enum Keys {
         static let enroll = KeyDeclaration("e", "enroll", help: "enroll in the course")
-        static let unenroll = KeyDeclaration("u", "unenroll", help: "unenroll, after y")
+        static let unenroll = KeyDeclaration("u", "unenroll", help: "unenroll, after y (your progress is kept)")
         static let favourite = KeyDeclaration("f", "favourite", help: "mark or unmark as a favourite ★")
         static let lessonDone = KeyDeclaration("Space", "done", help: "mark the selected lesson done, and select the next")
         static let lessonNotDone = KeyDeclaration("Space", "not done", help: "on a done lesson: mark it not done")
@@ -65,8 +65,9 @@ final class CourseDetailScreen: Screen {
     var isAnimating: Bool { viewModel.state.isLoading }
 
     var statusMessage: StatusMessage? {
-        if viewModel.isConfirmingUnenroll, let title = viewModel.page?.course.title {
-            return .question("Unenroll from ", title, "? (y/n)")
+        if viewModel.isConfirmingUnenroll, let course = viewModel.page?.course {
+            let done = viewModel.marks?.enrollment?.lessonsDone.count ?? 0
+            return .unenrollQuestion(title: course.title, lessonsDone: done, of: course.lessonCount)
         }
         return nil
     }
@@ -204,6 +205,9 @@ final class CourseDetailScreen: Screen {
             } else {
                 status.append("✓ Enrolled")
             }
+        } else if let date = marks.completedAt {
+            // Left after completing it: history, which `e` brings back.
+            status.append("Completed \(DateText.format(date)) · not enrolled")
         }
         if marks.isFavourite { status.append("★ Favourite") }
         switch EnrollmentRules.block(for: course, marks: marks) {

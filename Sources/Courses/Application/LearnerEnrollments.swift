@@ -6,7 +6,8 @@ import SharedKernel
 /// The learner's enrollments as every screen shows them: loaded once, changed at once when
 /// the learner acts (marked as saving), then confirmed by the store or undone with the
 /// reason. The one owner of this fact: My courses, the catalog's ✓ and `locked`, the course
-/// page and the profile's count all read it.
+/// page and the profile's count all read it. A course left is not enrolled (`e` offered, `u`
+/// not), but one left after completing it stays completed: its dependants stay unlocked.
 @Observable
 @MainActor
 final class LearnerEnrollments {
@@ -19,7 +20,9 @@ final class LearnerEnrollments {
     }
 
     /// What the store confirmed, as loaded and as every save since answered (`.loaded([])`
-    /// when there is none: the screens say what an empty list means).
+    /// when there is none: the screens say what an empty list means). It holds the courses
+    /// left after completing them too (`Enrollment.isListed`): history, which meets
+    /// prerequisites and brings the progress back on joining again.
     var state: ViewState<[EnrolledCourse]> { list.state }
     /// `state`'s enrollments by course: a catalog row asks about its course on every frame.
     private(set) var confirmed: [CourseID: Enrollment] = [:]
@@ -59,16 +62,18 @@ final class LearnerEnrollments {
 
     // MARK: - Reading
 
-    /// The courses as shown: confirmed, with pending joins first and pending leaves gone.
+    /// The courses the learner holds a place in, as shown: confirmed, with pending joins first
+    /// and pending leaves gone.
     var courses: [EnrolledCourse] {
         let confirmed = state.value ?? []
+        let placed = Set(confirmed.lazy.filter(\.enrollment.holdsPlace).map(\.id))
         var joining: [EnrolledCourse] = []
-        for case .joining(let course) in pending.values where !confirmed.contains(where: { $0.id == course.id }) {
+        for case (let id, .joining(let course)) in pending where !placed.contains(id) {
             joining.append(course)
         }
         joining.sort { $0.enrollment.enrolledAt > $1.enrollment.enrolledAt }
         var shown = joining
-        for course in confirmed {
+        for course in confirmed where course.enrollment.holdsPlace {
             switch pending[course.id] {
             case .leaving: continue
             case .lessons(let enrollment): shown.append(EnrolledCourse(course: course.course, enrollment: enrollment))
@@ -78,21 +83,45 @@ final class LearnerEnrollments {
         return shown
     }
 
+    /// The courses the learner left after completing them, as shown: a completed course being
+    /// left joins them at once, one being joined again leaves them.
+    var history: [EnrolledCourse] {
+        (state.value ?? []).compactMap { course in
+            switch pending[course.id] {
+            case .joining: return nil
+            case .leaving:
+                let left = LessonRules.leave(course.enrollment)
+                return left.isListed ? EnrolledCourse(course: course.course, enrollment: left) : nil
+            case .lessons, nil: return course.enrollment.holdsPlace ? nil : course
+            }
+        }
+    }
+
     /// The enrollment that holds a place in the course, as shown.
     func enrollment(for id: CourseID) -> Enrollment? {
         switch pending[id] {
         case .leaving: return nil
         case .joining(let course): return course.enrollment
         case .lessons(let enrollment): return enrollment
-        case nil: return confirmed[id]
+        case nil: return confirmed[id].flatMap { $0.holdsPlace ? $0 : nil }
         }
     }
 
     func isSaving(_ id: CourseID) -> Bool { pending[id] != nil }
 
-    /// Whether the learner completed the course (a prerequisite is met by that).
-    func isCompleted(_ id: CourseID) -> Bool {
-        LessonRules.meetsPrerequisite(enrollment(for: id))
+    /// When the learner completed the course, if they ever did, as shown: also after leaving
+    /// it, or marking one of its lessons not done since (a completion is history).
+    func completion(of id: CourseID) -> Date? {
+        switch pending[id] {
+        case .joining(let course): return course.enrollment.completedAt
+        case .lessons(let enrollment): return enrollment.completedAt
+        case .leaving, nil: return confirmed[id]?.completedAt
+        }
+    }
+
+    /// Whether the learner completed the course once: a prerequisite is met by that.
+    func hasCompleted(_ id: CourseID) -> Bool {
+        completion(of: id) != nil
     }
 
     var isLoaded: Bool { state.value != nil }
@@ -119,12 +148,15 @@ final class LearnerEnrollments {
     /// the rules when they say no; else shown enrolled at once and saved.
     @discardableResult
     func enroll(_ course: Course, prerequisite: Course?) -> Task<Void, Never> {
-        let required = prerequisite.map { (course: $0, completed: isLoaded ? isCompleted($0.id) : true) }
+        let required = prerequisite.map { (course: $0, completed: isLoaded ? hasCompleted($0.id) : true) }
         if let refusal = EnrollmentRules.refusal(for: course, existing: enrollment(for: course.id), prerequisite: required) {
             report(.error(refusal.message))
             return Task {}
         }
-        let provisional = Enrollment(id: EnrollmentID(0), userID: learner, courseID: course.id, enrolledAt: now())
+        // A course left before comes back with its progress, as the store will bring it back.
+        let provisional =
+            confirmed[course.id].map { LessonRules.rejoin($0, lessonCount: course.lessonCount, at: now()) }
+            ?? Enrollment(id: EnrollmentID(0), userID: learner, courseID: course.id, enrolledAt: now())
         let joining = EnrolledCourse(course: course, enrollment: provisional)
         return save(course.id, showing: .joining(joining)) { [enrollments, learner] () async throws(AppError) -> StatusMessage in
             let enrollment = try await enrollments.enroll(userID: learner, courseID: course.id)
@@ -136,12 +168,17 @@ final class LearnerEnrollments {
         }
     }
 
-    /// Leaves `course`: gone from the list at once, back with the reason if the store says no.
+    /// Leaves `course`: gone from the list at once (into the history if it was completed),
+    /// back with the reason if the store says no. Its progress is kept (`LessonRules.leave`).
     @discardableResult
     func unenroll(_ course: Course) -> Task<Void, Never> {
         save(course.id, showing: .leaving) { [enrollments, learner] () async throws(AppError) -> StatusMessage in
             try await enrollments.unenroll(userID: learner, courseID: course.id)
-            self.confirm { list in list.removeAll { $0.id == course.id } }
+            self.confirm { list in
+                guard let index = list.firstIndex(where: { $0.id == course.id }) else { return }
+                let left = LessonRules.leave(list[index].enrollment)
+                if left.isListed { list[index].enrollment = left } else { list.remove(at: index) }
+            }
             return .success("Unenrolled from \(course.title)")
         }
     }

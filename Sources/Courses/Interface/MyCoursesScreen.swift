@@ -2,14 +2,15 @@ import Presentation
 import SharedKernel
 import TerminalUI
 
-/// Tab 2: the courses the learner is enrolled in, with progress and status.
+/// Tab 2: the courses the learner is enrolled in, with progress and status, then the ones
+/// they left after completing them (dim, `Completed <date> · not enrolled`).
 @MainActor
 final class MyCoursesScreen: Screen {
     static let emptyText = "You are not enrolled in any course yet — press 1 to browse the catalog"
 
     enum Keys {
         static let open = KeyDeclaration("Enter", "open", help: "open the course")
-        static let unenroll = KeyDeclaration("u", "unenroll", help: "unenroll, after y")
+        static let unenroll = KeyDeclaration("u", "unenroll", help: "unenroll, after y (your progress is kept)")
         static let reload = KeyDeclaration("r", "reload", help: "read the list again (retry after an error)")
     }
 
@@ -33,7 +34,9 @@ final class MyCoursesScreen: Screen {
         switch key {
         case YesNoQuestion.yes, YesNoQuestion.no: return asking
         case _ where asking: return false
-        case ListKeys.move, Keys.open, Keys.unenroll: return hasRows
+        // A course left after completing it is history: nothing to leave.
+        case Keys.unenroll: return viewModel.isSelectedEnrolled
+        case ListKeys.move, Keys.open: return hasRows
         case Keys.reload: return viewModel.model.state.value != nil || isError
         default: return hasRows
         }
@@ -41,12 +44,7 @@ final class MyCoursesScreen: Screen {
 
     private var isError: Bool { viewModel.rows.isError }
 
-    var statusMessage: StatusMessage? {
-        if let course = viewModel.pendingUnenroll {
-            return .question("Unenroll from ", course.title, "? (y/n)")
-        }
-        return nil
-    }
+    var statusMessage: StatusMessage? { viewModel.unenrollQuestion }
 
     /// A pending question takes every key but Ctrl-C, so `q` or `1` cannot slip past it.
     var isCapturingText: Bool { viewModel.pendingUnenroll != nil }
@@ -81,7 +79,9 @@ final class MyCoursesScreen: Screen {
         let content = area.insetBy(horizontal: 1)
         let list = viewModel.rows.list
         var x = content.x + canvas.draw("My courses", x: content.x, y: content.y, style: .bold)
-        x += canvas.draw("  \(courses.count) enrolled", x: x, y: content.y, style: .dim)
+        // The count is of the places held; the courses left after completing them follow.
+        let left = courses.count - viewModel.courses.count
+        x += canvas.draw("  \(viewModel.courses.count) enrolled" + (left > 0 ? " · \(left) left" : ""), x: x, y: content.y, style: .dim)
         if viewModel.model.isRefreshing {
             canvas.draw(" \(Spinner.frame(tick: tick))", x: x, y: content.y, style: .dim)
         }
@@ -95,7 +95,8 @@ final class MyCoursesScreen: Screen {
         ListView.draw(in: &canvas, area: listArea, itemCount: rows.count, state: list) { canvas, index, line, isSelected in
             let row = rows[index]
             let cells = Column.allCases.map { row.text($0, width: table.width(of: $0.rawValue)) }
-            let style: Style = isSelected ? .selection : (row.isSaving ? .dim : .normal)
+            // Saving, or history (left after completing it): dim.
+            let style: Style = isSelected ? .selection : (row.isSaving || !row.item.enrollment.holdsPlace ? .dim : .normal)
             var styles = [Style?](repeating: nil, count: cells.count)
             if !isSelected { styles[Column.enrolled.rawValue] = .dim }
             table.draw(cells, styles: styles, in: &canvas, x: content.x, y: line.y, style: style)
@@ -113,7 +114,7 @@ final class MyCoursesScreen: Screen {
         case .gutter: .marks
         case .title: .title
         case .progress: TableColumn("Progress", compactHeading: "Done", width: .choices([15, 4]), givesWay: 3)
-        case .status: TableColumn("Status", width: .flexible(min: 11, max: 21), givesWay: 2)
+        case .status: TableColumn("Status", width: .flexible(min: 12, max: 36), givesWay: 2)
         case .enrolled: TableColumn("Enrolled", width: .flexible(min: 8, max: 11), givesWay: 1, droppable: true)
         }
     }
@@ -139,18 +140,23 @@ final class MyCoursesScreen: Screen {
             case .status:
                 if isSaving {
                     "Saving…"
-                } else if case .completed(let date) = item.progress {
-                    // `Completed 22 Nov 2026` where it fits, else `Completed`.
-                    Self.longest("Completed \(DateText.format(date))", or: item.progress.displayName, in: width)
                 } else {
-                    item.progress.displayName
+                    switch item.progress {
+                    // `Completed 22 Nov 2026` where it fits, else `Completed`.
+                    case .completed(let date): Self.longest(["Completed \(DateText.format(date))", "Completed"], in: width)
+                    case .left(let date):
+                        Self.longest(
+                            ["Completed \(DateText.format(date)) · not enrolled", "Completed · not enrolled", "Not enrolled"], in: width)
+                    case .notStarted, .inProgress: item.progress.displayName
+                    }
                 }
             case .enrolled: DateText.format(item.enrollment.enrolledAt)
             }
         }
 
-        private static func longest(_ text: String, or short: String, in width: Int) -> String {
-            text.displayWidth <= width ? text : short
+        /// The first of `texts` that fits, else the last.
+        private static func longest(_ texts: [String], in width: Int) -> String {
+            texts.first { $0.displayWidth <= width } ?? texts.last ?? ""
         }
     }
 

@@ -3,8 +3,9 @@ import Presentation
 import SharedKernel
 import TerminalUI
 
-/// Tab 2: the learner's courses (from the enrollments model), the selected row, an unenroll
-/// waiting for `y`, and the outcome of the last action.
+/// Tab 2: the learner's courses (from the enrollments model), then the ones they left after
+/// completing them (history), the selected row, an unenroll waiting for `y`, and the outcome
+/// of the last action.
 @Observable
 @MainActor
 final class MyCoursesViewModel {
@@ -16,15 +17,30 @@ final class MyCoursesViewModel {
 
     init(model: LearnerEnrollments) {
         self.model = model
-        rows = OwnList(items: { model.courses }, confirmed: { model.state }, read: { await model.appear() })
+        rows = OwnList(items: { model.courses + model.history }, confirmed: { model.state }, read: { await model.appear() })
     }
 
+    /// The courses the learner holds a place in (the rows are these, then the history).
     var courses: [EnrolledCourse] { model.courses }
 
-    /// `u`: asks `Unenroll from <title>? (y/n)` for the selected course.
+    /// Whether the selected row holds a place (it is not history).
+    var isSelectedEnrolled: Bool {
+        guard let selected = rows.selected else { return false }
+        return model.enrollment(for: selected.id) != nil
+    }
+
+    /// `u`: asks `Unenroll from <title>? …` for the selected course, if the learner holds a
+    /// place in it.
     func requestUnenroll() {
-        guard let selected = rows.selected else { return }
+        guard let selected = rows.selected, isSelectedEnrolled else { return }
         pendingUnenroll = selected.course
+    }
+
+    /// The question for the course being left, with its lessons done as shown now.
+    var unenrollQuestion: StatusMessage? {
+        guard let course = pendingUnenroll else { return nil }
+        let done = model.enrollment(for: course.id)?.lessonsDone.count ?? 0
+        return .unenrollQuestion(title: course.title, lessonsDone: done, of: course.lessonCount)
     }
 
     func cancelUnenroll() {

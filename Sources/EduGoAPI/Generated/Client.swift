@@ -1289,7 +1289,7 @@ public struct Client: APIProtocol {
             }
         )
     }
-    /// The learner's active and completed courses, most recently enrolled first.
+    /// The learner's courses: those they hold a place in, and those they left after completing them (status `dropped`, with `completed_at`), most recently enrolled first.
     ///
     /// - Remark: HTTP `GET /v1/me/enrollments`.
     /// - Remark: Generated from `#/paths//v1/me/enrollments/get(listEnrollments)`.
@@ -1371,7 +1371,135 @@ public struct Client: APIProtocol {
             }
         )
     }
-    /// Enroll in a course, by the enrollment rules.
+    /// The learner's enrollment in one course, as the list has it: 404 `not_enrolled` when they have none, or only one left before completing the course.
+    ///
+    /// - Remark: HTTP `GET /v1/me/enrollments/{course_id}`.
+    /// - Remark: Generated from `#/paths//v1/me/enrollments/{course_id}/get(getEnrollment)`.
+    public func getEnrollment(_ input: Operations.GetEnrollment.Input) async throws -> Operations.GetEnrollment.Output {
+        try await client.send(
+            input: input,
+            forOperation: Operations.GetEnrollment.id,
+            serializer: { input in
+                let path = try converter.renderedPath(
+                    template: "/v1/me/enrollments/{}",
+                    parameters: [
+                        input.path.courseId
+                    ]
+                )
+                var request: HTTPTypes.HTTPRequest = .init(
+                    soar_path: path,
+                    method: .get
+                )
+                suppressMutabilityWarning(&request)
+                converter.setAcceptHeader(
+                    in: &request.headerFields,
+                    contentTypes: input.headers.accept
+                )
+                return (request, nil)
+            },
+            deserializer: { response, responseBody in
+                switch response.status.code {
+                case 200:
+                    let contentType = converter.extractContentTypeIfPresent(in: response.headerFields)
+                    let body: Operations.GetEnrollment.Output.Ok.Body
+                    let chosenContentType = try converter.bestContentType(
+                        received: contentType,
+                        options: [
+                            "application/json"
+                        ]
+                    )
+                    switch chosenContentType {
+                    case "application/json":
+                        body = try await converter.getResponseBodyAsJSON(
+                            Components.Schemas.Enrollment.self,
+                            from: responseBody,
+                            transforming: { value in
+                                .json(value)
+                            }
+                        )
+                    default:
+                        preconditionFailure("bestContentType chose an invalid content type.")
+                    }
+                    return .ok(.init(body: body))
+                case 400:
+                    let contentType = converter.extractContentTypeIfPresent(in: response.headerFields)
+                    let body: Components.Responses.BadRequest.Body
+                    let chosenContentType = try converter.bestContentType(
+                        received: contentType,
+                        options: [
+                            "application/json"
+                        ]
+                    )
+                    switch chosenContentType {
+                    case "application/json":
+                        body = try await converter.getResponseBodyAsJSON(
+                            Components.Schemas._Error.self,
+                            from: responseBody,
+                            transforming: { value in
+                                .json(value)
+                            }
+                        )
+                    default:
+                        preconditionFailure("bestContentType chose an invalid content type.")
+                    }
+                    return .badRequest(.init(body: body))
+                case 401:
+                    let contentType = converter.extractContentTypeIfPresent(in: response.headerFields)
+                    let body: Components.Responses.Unauthorized.Body
+                    let chosenContentType = try converter.bestContentType(
+                        received: contentType,
+                        options: [
+                            "application/json"
+                        ]
+                    )
+                    switch chosenContentType {
+                    case "application/json":
+                        body = try await converter.getResponseBodyAsJSON(
+                            Components.Schemas._Error.self,
+                            from: responseBody,
+                            transforming: { value in
+                                .json(value)
+                            }
+                        )
+                    default:
+                        preconditionFailure("bestContentType chose an invalid content type.")
+                    }
+                    return .unauthorized(.init(body: body))
+                case 404:
+                    let contentType = converter.extractContentTypeIfPresent(in: response.headerFields)
+                    let body: Components.Responses.NotFound.Body
+                    let chosenContentType = try converter.bestContentType(
+                        received: contentType,
+                        options: [
+                            "application/json"
+                        ]
+                    )
+                    switch chosenContentType {
+                    case "application/json":
+                        body = try await converter.getResponseBodyAsJSON(
+                            Components.Schemas._Error.self,
+                            from: responseBody,
+                            transforming: { value in
+                                .json(value)
+                            }
+                        )
+                    default:
+                        preconditionFailure("bestContentType chose an invalid content type.")
+                    }
+                    return .notFound(.init(body: body))
+                default:
+                    return .undocumented(
+                        statusCode: response.status.code,
+                        .init(
+                            headerFields: response.headerFields,
+                            body: responseBody
+                        )
+                    )
+                }
+            }
+        )
+    }
+    /// Enroll in a course, by the enrollment rules. Joining a course left before brings back its lessons done (and its completion, if every lesson is still done).
     ///
     /// - Remark: HTTP `PUT /v1/me/enrollments/{course_id}`.
     /// - Remark: Generated from `#/paths//v1/me/enrollments/{course_id}/put(enroll)`.
@@ -1521,7 +1649,7 @@ public struct Client: APIProtocol {
             }
         )
     }
-    /// Leave a course; its seat is freed.
+    /// Leave a course; its seat is freed, the lessons done and any completion are kept.
     ///
     /// - Remark: HTTP `DELETE /v1/me/enrollments/{course_id}`.
     /// - Remark: Generated from `#/paths//v1/me/enrollments/{course_id}/delete(unenroll)`.
@@ -1758,7 +1886,7 @@ public struct Client: APIProtocol {
             }
         )
     }
-    /// Mark a lesson not done; a completed course is in progress again. Idempotent.
+    /// Mark a lesson not done; a completed course is in progress again, its `completed_at` kept as history. Idempotent.
     ///
     /// - Remark: HTTP `DELETE /v1/me/enrollments/{course_id}/lessons/{lesson}`.
     /// - Remark: Generated from `#/paths//v1/me/enrollments/{course_id}/lessons/{lesson}/delete(markLessonNotDone)`.

@@ -148,6 +148,17 @@ extension APIProtocol {
         )
         try transport.register(
             {
+                try await server.getEnrollment(
+                    request: $0,
+                    body: $1,
+                    metadata: $2
+                )
+            },
+            method: .get,
+            path: server.apiPathComponentsWithServerPrefix("/v1/me/enrollments/{course_id}")
+        )
+        try transport.register(
+            {
                 try await server.enroll(
                     request: $0,
                     body: $1,
@@ -1298,7 +1309,7 @@ fileprivate extension UniversalServer where APIHandler: APIProtocol {
             }
         )
     }
-    /// The learner's active and completed courses, most recently enrolled first.
+    /// The learner's courses: those they hold a place in, and those they left after completing them (status `dropped`, with `completed_at`), most recently enrolled first.
     ///
     /// - Remark: HTTP `GET /v1/me/enrollments`.
     /// - Remark: Generated from `#/paths//v1/me/enrollments/get(listEnrollments)`.
@@ -1363,7 +1374,116 @@ fileprivate extension UniversalServer where APIHandler: APIProtocol {
             }
         )
     }
-    /// Enroll in a course, by the enrollment rules.
+    /// The learner's enrollment in one course, as the list has it: 404 `not_enrolled` when they have none, or only one left before completing the course.
+    ///
+    /// - Remark: HTTP `GET /v1/me/enrollments/{course_id}`.
+    /// - Remark: Generated from `#/paths//v1/me/enrollments/{course_id}/get(getEnrollment)`.
+    func getEnrollment(
+        request: HTTPTypes.HTTPRequest,
+        body: OpenAPIRuntime.HTTPBody?,
+        metadata: OpenAPIRuntime.ServerRequestMetadata
+    ) async throws -> (HTTPTypes.HTTPResponse, OpenAPIRuntime.HTTPBody?) {
+        try await handle(
+            request: request,
+            requestBody: body,
+            metadata: metadata,
+            forOperation: Operations.GetEnrollment.id,
+            using: {
+                APIHandler.getEnrollment($0)
+            },
+            deserializer: { request, requestBody, metadata in
+                let path: Operations.GetEnrollment.Input.Path = .init(courseId: try converter.getPathParameterAsURI(
+                    in: metadata.pathParameters,
+                    name: "course_id",
+                    as: Components.Parameters.CourseID.self
+                ))
+                let headers: Operations.GetEnrollment.Input.Headers = .init(accept: try converter.extractAcceptHeaderIfPresent(in: request.headerFields))
+                return Operations.GetEnrollment.Input(
+                    path: path,
+                    headers: headers
+                )
+            },
+            serializer: { output, request in
+                switch output {
+                case let .ok(value):
+                    suppressUnusedWarning(value)
+                    var response = HTTPTypes.HTTPResponse(soar_statusCode: 200)
+                    suppressMutabilityWarning(&response)
+                    let body: OpenAPIRuntime.HTTPBody
+                    switch value.body {
+                    case let .json(value):
+                        try converter.validateAcceptIfPresent(
+                            "application/json",
+                            in: request.headerFields
+                        )
+                        body = try converter.setResponseBodyAsJSON(
+                            value,
+                            headerFields: &response.headerFields,
+                            contentType: "application/json; charset=utf-8"
+                        )
+                    }
+                    return (response, body)
+                case let .badRequest(value):
+                    suppressUnusedWarning(value)
+                    var response = HTTPTypes.HTTPResponse(soar_statusCode: 400)
+                    suppressMutabilityWarning(&response)
+                    let body: OpenAPIRuntime.HTTPBody
+                    switch value.body {
+                    case let .json(value):
+                        try converter.validateAcceptIfPresent(
+                            "application/json",
+                            in: request.headerFields
+                        )
+                        body = try converter.setResponseBodyAsJSON(
+                            value,
+                            headerFields: &response.headerFields,
+                            contentType: "application/json; charset=utf-8"
+                        )
+                    }
+                    return (response, body)
+                case let .unauthorized(value):
+                    suppressUnusedWarning(value)
+                    var response = HTTPTypes.HTTPResponse(soar_statusCode: 401)
+                    suppressMutabilityWarning(&response)
+                    let body: OpenAPIRuntime.HTTPBody
+                    switch value.body {
+                    case let .json(value):
+                        try converter.validateAcceptIfPresent(
+                            "application/json",
+                            in: request.headerFields
+                        )
+                        body = try converter.setResponseBodyAsJSON(
+                            value,
+                            headerFields: &response.headerFields,
+                            contentType: "application/json; charset=utf-8"
+                        )
+                    }
+                    return (response, body)
+                case let .notFound(value):
+                    suppressUnusedWarning(value)
+                    var response = HTTPTypes.HTTPResponse(soar_statusCode: 404)
+                    suppressMutabilityWarning(&response)
+                    let body: OpenAPIRuntime.HTTPBody
+                    switch value.body {
+                    case let .json(value):
+                        try converter.validateAcceptIfPresent(
+                            "application/json",
+                            in: request.headerFields
+                        )
+                        body = try converter.setResponseBodyAsJSON(
+                            value,
+                            headerFields: &response.headerFields,
+                            contentType: "application/json; charset=utf-8"
+                        )
+                    }
+                    return (response, body)
+                case let .undocumented(statusCode, _):
+                    return (.init(soar_statusCode: statusCode), nil)
+                }
+            }
+        )
+    }
+    /// Enroll in a course, by the enrollment rules. Joining a course left before brings back its lessons done (and its completion, if every lesson is still done).
     ///
     /// - Remark: HTTP `PUT /v1/me/enrollments/{course_id}`.
     /// - Remark: Generated from `#/paths//v1/me/enrollments/{course_id}/put(enroll)`.
@@ -1490,7 +1610,7 @@ fileprivate extension UniversalServer where APIHandler: APIProtocol {
             }
         )
     }
-    /// Leave a course; its seat is freed.
+    /// Leave a course; its seat is freed, the lessons done and any completion are kept.
     ///
     /// - Remark: HTTP `DELETE /v1/me/enrollments/{course_id}`.
     /// - Remark: Generated from `#/paths//v1/me/enrollments/{course_id}/delete(unenroll)`.
@@ -1702,7 +1822,7 @@ fileprivate extension UniversalServer where APIHandler: APIProtocol {
             }
         )
     }
-    /// Mark a lesson not done; a completed course is in progress again. Idempotent.
+    /// Mark a lesson not done; a completed course is in progress again, its `completed_at` kept as history. Idempotent.
     ///
     /// - Remark: HTTP `DELETE /v1/me/enrollments/{course_id}/lessons/{lesson}`.
     /// - Remark: Generated from `#/paths//v1/me/enrollments/{course_id}/lessons/{lesson}/delete(markLessonNotDone)`.

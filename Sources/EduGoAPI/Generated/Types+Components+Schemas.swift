@@ -591,21 +591,30 @@ extension Components {
                 case totalIsLowerBound = "total_is_lower_bound"
             }
         }
-        /// A learner's place in a course; `completed_at` is null or left out while in progress.
+        /// A learner's place in a course, or the history of one they left after completing it. Progress is never lost: leaving keeps the lessons done and `completed_at`, and joining again brings them back.
         ///
         /// - Remark: Generated from `#/components/schemas/Enrollment`.
         public struct Enrollment: Codable, Hashable, Sendable {
             /// - Remark: Generated from `#/components/schemas/Enrollment/course`.
             public var course: Components.Schemas.Course
+            /// `active`: enrolled, in progress; `completed`: enrolled, every lesson done; `dropped`: left, holding no place (listed only when `completed_at` is set).
+            ///
             /// - Remark: Generated from `#/components/schemas/Enrollment/status`.
             @frozen public enum StatusPayload: String, Codable, Hashable, Sendable, CaseIterable {
                 case active = "active"
                 case completed = "completed"
+                case dropped = "dropped"
             }
+            /// `active`: enrolled, in progress; `completed`: enrolled, every lesson done; `dropped`: left, holding no place (listed only when `completed_at` is set).
+            ///
             /// - Remark: Generated from `#/components/schemas/Enrollment/status`.
             public var status: Components.Schemas.Enrollment.StatusPayload
+            /// When the learner last joined the course.
+            ///
             /// - Remark: Generated from `#/components/schemas/Enrollment/enrolled_at`.
             public var enrolledAt: Foundation.Date
+            /// When the learner last completed the course; null or left out if they never did. Permanent history: kept when a lesson is marked not done again and when they leave, and it meets the prerequisites of other courses.
+            ///
             /// - Remark: Generated from `#/components/schemas/Enrollment/completed_at`.
             public var completedAt: Foundation.Date?
             /// The numbers (from 1) of the lessons done.
@@ -616,9 +625,9 @@ extension Components {
             ///
             /// - Parameters:
             ///   - course:
-            ///   - status:
-            ///   - enrolledAt:
-            ///   - completedAt:
+            ///   - status: `active`: enrolled, in progress; `completed`: enrolled, every lesson done; `dropped`: left, holding no place (listed only when `completed_at` is set).
+            ///   - enrolledAt: When the learner last joined the course.
+            ///   - completedAt: When the learner last completed the course; null or left out if they never did. Permanent history: kept when a lesson is marked not done again and when they leave, and it meets the prerequisites of other courses.
             ///   - lessonsDone: The numbers (from 1) of the lessons done.
             public init(
                 course: Components.Schemas.Course,

@@ -1732,7 +1732,7 @@ public enum Operations {
             }
         }
     }
-    /// The learner's active and completed courses, most recently enrolled first.
+    /// The learner's courses: those they hold a place in, and those they left after completing them (status `dropped`, with `completed_at`), most recently enrolled first.
     ///
     /// - Remark: HTTP `GET /v1/me/enrollments`.
     /// - Remark: Generated from `#/paths//v1/me/enrollments/get(listEnrollments)`.
@@ -1865,7 +1865,204 @@ public enum Operations {
             }
         }
     }
-    /// Enroll in a course, by the enrollment rules.
+    /// The learner's enrollment in one course, as the list has it: 404 `not_enrolled` when they have none, or only one left before completing the course.
+    ///
+    /// - Remark: HTTP `GET /v1/me/enrollments/{course_id}`.
+    /// - Remark: Generated from `#/paths//v1/me/enrollments/{course_id}/get(getEnrollment)`.
+    public enum GetEnrollment {
+        public static let id: Swift.String = "getEnrollment"
+        public struct Input: Sendable, Hashable {
+            /// - Remark: Generated from `#/paths/v1/me/enrollments/{course_id}/GET/path`.
+            public struct Path: Sendable, Hashable {
+                /// - Remark: Generated from `#/paths/v1/me/enrollments/{course_id}/GET/path/course_id`.
+                public var courseId: Components.Parameters.CourseID
+                /// Creates a new `Path`.
+                ///
+                /// - Parameters:
+                ///   - courseId:
+                public init(courseId: Components.Parameters.CourseID) {
+                    self.courseId = courseId
+                }
+            }
+            public var path: Operations.GetEnrollment.Input.Path
+            /// - Remark: Generated from `#/paths/v1/me/enrollments/{course_id}/GET/header`.
+            public struct Headers: Sendable, Hashable {
+                public var accept: [OpenAPIRuntime.AcceptHeaderContentType<Operations.GetEnrollment.AcceptableContentType>]
+                /// Creates a new `Headers`.
+                ///
+                /// - Parameters:
+                ///   - accept:
+                public init(accept: [OpenAPIRuntime.AcceptHeaderContentType<Operations.GetEnrollment.AcceptableContentType>] = .defaultValues()) {
+                    self.accept = accept
+                }
+            }
+            public var headers: Operations.GetEnrollment.Input.Headers
+            /// Creates a new `Input`.
+            ///
+            /// - Parameters:
+            ///   - path:
+            ///   - headers:
+            public init(
+                path: Operations.GetEnrollment.Input.Path,
+                headers: Operations.GetEnrollment.Input.Headers = .init()
+            ) {
+                self.path = path
+                self.headers = headers
+            }
+        }
+        @frozen public enum Output: Sendable, Hashable {
+            public struct Ok: Sendable, Hashable {
+                /// - Remark: Generated from `#/paths/v1/me/enrollments/{course_id}/GET/responses/200/content`.
+                @frozen public enum Body: Sendable, Hashable {
+                    /// - Remark: Generated from `#/paths/v1/me/enrollments/{course_id}/GET/responses/200/content/application\/json`.
+                    case json(Components.Schemas.Enrollment)
+                    /// The associated value of the enum case if `self` is `.json`.
+                    ///
+                    /// - Throws: An error if `self` is not `.json`.
+                    /// - SeeAlso: `.json`.
+                    public var json: Components.Schemas.Enrollment {
+                        get throws {
+                            switch self {
+                            case let .json(body):
+                                return body
+                            }
+                        }
+                    }
+                }
+                /// Received HTTP response body
+                public var body: Operations.GetEnrollment.Output.Ok.Body
+                /// Creates a new `Ok`.
+                ///
+                /// - Parameters:
+                ///   - body: Received HTTP response body
+                public init(body: Operations.GetEnrollment.Output.Ok.Body) {
+                    self.body = body
+                }
+            }
+            /// The enrollment.
+            ///
+            /// - Remark: Generated from `#/paths//v1/me/enrollments/{course_id}/get(getEnrollment)/responses/200`.
+            ///
+            /// HTTP response code: `200 ok`.
+            case ok(Operations.GetEnrollment.Output.Ok)
+            /// The associated value of the enum case if `self` is `.ok`.
+            ///
+            /// - Throws: An error if `self` is not `.ok`.
+            /// - SeeAlso: `.ok`.
+            public var ok: Operations.GetEnrollment.Output.Ok {
+                get throws {
+                    switch self {
+                    case let .ok(response):
+                        return response
+                    default:
+                        try throwUnexpectedResponseStatus(
+                            expectedStatus: "ok",
+                            response: self
+                        )
+                    }
+                }
+            }
+            /// `invalid_request`: malformed JSON, or a parameter that is not of its type.
+            ///
+            /// - Remark: Generated from `#/paths//v1/me/enrollments/{course_id}/get(getEnrollment)/responses/400`.
+            ///
+            /// HTTP response code: `400 badRequest`.
+            case badRequest(Components.Responses.BadRequest)
+            /// The associated value of the enum case if `self` is `.badRequest`.
+            ///
+            /// - Throws: An error if `self` is not `.badRequest`.
+            /// - SeeAlso: `.badRequest`.
+            public var badRequest: Components.Responses.BadRequest {
+                get throws {
+                    switch self {
+                    case let .badRequest(response):
+                        return response
+                    default:
+                        try throwUnexpectedResponseStatus(
+                            expectedStatus: "badRequest",
+                            response: self
+                        )
+                    }
+                }
+            }
+            /// `unauthorized`, `token_expired` or `invalid_credentials`.
+            ///
+            /// - Remark: Generated from `#/paths//v1/me/enrollments/{course_id}/get(getEnrollment)/responses/401`.
+            ///
+            /// HTTP response code: `401 unauthorized`.
+            case unauthorized(Components.Responses.Unauthorized)
+            /// The associated value of the enum case if `self` is `.unauthorized`.
+            ///
+            /// - Throws: An error if `self` is not `.unauthorized`.
+            /// - SeeAlso: `.unauthorized`.
+            public var unauthorized: Components.Responses.Unauthorized {
+                get throws {
+                    switch self {
+                    case let .unauthorized(response):
+                        return response
+                    default:
+                        try throwUnexpectedResponseStatus(
+                            expectedStatus: "unauthorized",
+                            response: self
+                        )
+                    }
+                }
+            }
+            /// `course_not_found`, `not_enrolled` or `lesson_not_found`.
+            ///
+            /// - Remark: Generated from `#/paths//v1/me/enrollments/{course_id}/get(getEnrollment)/responses/404`.
+            ///
+            /// HTTP response code: `404 notFound`.
+            case notFound(Components.Responses.NotFound)
+            /// The associated value of the enum case if `self` is `.notFound`.
+            ///
+            /// - Throws: An error if `self` is not `.notFound`.
+            /// - SeeAlso: `.notFound`.
+            public var notFound: Components.Responses.NotFound {
+                get throws {
+                    switch self {
+                    case let .notFound(response):
+                        return response
+                    default:
+                        try throwUnexpectedResponseStatus(
+                            expectedStatus: "notFound",
+                            response: self
+                        )
+                    }
+                }
+            }
+            /// Undocumented response.
+            ///
+            /// A response with a code that is not documented in the OpenAPI document.
+            case undocumented(statusCode: Swift.Int, OpenAPIRuntime.UndocumentedPayload)
+        }
+        @frozen public enum AcceptableContentType: AcceptableProtocol {
+            case json
+            case other(Swift.String)
+            public init?(rawValue: Swift.String) {
+                switch rawValue.lowercased() {
+                case "application/json":
+                    self = .json
+                default:
+                    self = .other(rawValue)
+                }
+            }
+            public var rawValue: Swift.String {
+                switch self {
+                case let .other(string):
+                    return string
+                case .json:
+                    return "application/json"
+                }
+            }
+            public static var allCases: [Self] {
+                [
+                    .json
+                ]
+            }
+        }
+    }
+    /// Enroll in a course, by the enrollment rules. Joining a course left before brings back its lessons done (and its completion, if every lesson is still done).
     ///
     /// - Remark: HTTP `PUT /v1/me/enrollments/{course_id}`.
     /// - Remark: Generated from `#/paths//v1/me/enrollments/{course_id}/put(enroll)`.
@@ -2085,7 +2282,7 @@ public enum Operations {
             }
         }
     }
-    /// Leave a course; its seat is freed.
+    /// Leave a course; its seat is freed, the lessons done and any completion are kept.
     ///
     /// - Remark: HTTP `DELETE /v1/me/enrollments/{course_id}`.
     /// - Remark: Generated from `#/paths//v1/me/enrollments/{course_id}/delete(unenroll)`.
@@ -2472,7 +2669,7 @@ public enum Operations {
             }
         }
     }
-    /// Mark a lesson not done; a completed course is in progress again. Idempotent.
+    /// Mark a lesson not done; a completed course is in progress again, its `completed_at` kept as history. Idempotent.
     ///
     /// - Remark: HTTP `DELETE /v1/me/enrollments/{course_id}/lessons/{lesson}`.
     /// - Remark: Generated from `#/paths//v1/me/enrollments/{course_id}/lessons/{lesson}/delete(markLessonNotDone)`.

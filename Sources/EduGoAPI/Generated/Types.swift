@@ -79,17 +79,22 @@ public protocol APIProtocol: Sendable {
     /// - Remark: HTTP `PATCH /v1/me`.
     /// - Remark: Generated from `#/paths//v1/me/patch(updateMe)`.
     func updateMe(_ input: Operations.UpdateMe.Input) async throws -> Operations.UpdateMe.Output
-    /// The learner's active and completed courses, most recently enrolled first.
+    /// The learner's courses: those they hold a place in, and those they left after completing them (status `dropped`, with `completed_at`), most recently enrolled first.
     ///
     /// - Remark: HTTP `GET /v1/me/enrollments`.
     /// - Remark: Generated from `#/paths//v1/me/enrollments/get(listEnrollments)`.
     func listEnrollments(_ input: Operations.ListEnrollments.Input) async throws -> Operations.ListEnrollments.Output
-    /// Enroll in a course, by the enrollment rules.
+    /// The learner's enrollment in one course, as the list has it: 404 `not_enrolled` when they have none, or only one left before completing the course.
+    ///
+    /// - Remark: HTTP `GET /v1/me/enrollments/{course_id}`.
+    /// - Remark: Generated from `#/paths//v1/me/enrollments/{course_id}/get(getEnrollment)`.
+    func getEnrollment(_ input: Operations.GetEnrollment.Input) async throws -> Operations.GetEnrollment.Output
+    /// Enroll in a course, by the enrollment rules. Joining a course left before brings back its lessons done (and its completion, if every lesson is still done).
     ///
     /// - Remark: HTTP `PUT /v1/me/enrollments/{course_id}`.
     /// - Remark: Generated from `#/paths//v1/me/enrollments/{course_id}/put(enroll)`.
     func enroll(_ input: Operations.Enroll.Input) async throws -> Operations.Enroll.Output
-    /// Leave a course; its seat is freed.
+    /// Leave a course; its seat is freed, the lessons done and any completion are kept.
     ///
     /// - Remark: HTTP `DELETE /v1/me/enrollments/{course_id}`.
     /// - Remark: Generated from `#/paths//v1/me/enrollments/{course_id}/delete(unenroll)`.
@@ -99,7 +104,7 @@ public protocol APIProtocol: Sendable {
     /// - Remark: HTTP `PUT /v1/me/enrollments/{course_id}/lessons/{lesson}`.
     /// - Remark: Generated from `#/paths//v1/me/enrollments/{course_id}/lessons/{lesson}/put(markLessonDone)`.
     func markLessonDone(_ input: Operations.MarkLessonDone.Input) async throws -> Operations.MarkLessonDone.Output
-    /// Mark a lesson not done; a completed course is in progress again. Idempotent.
+    /// Mark a lesson not done; a completed course is in progress again, its `completed_at` kept as history. Idempotent.
     ///
     /// - Remark: HTTP `DELETE /v1/me/enrollments/{course_id}/lessons/{lesson}`.
     /// - Remark: Generated from `#/paths//v1/me/enrollments/{course_id}/lessons/{lesson}/delete(markLessonNotDone)`.
@@ -239,14 +244,27 @@ extension APIProtocol {
             body: body
         ))
     }
-    /// The learner's active and completed courses, most recently enrolled first.
+    /// The learner's courses: those they hold a place in, and those they left after completing them (status `dropped`, with `completed_at`), most recently enrolled first.
     ///
     /// - Remark: HTTP `GET /v1/me/enrollments`.
     /// - Remark: Generated from `#/paths//v1/me/enrollments/get(listEnrollments)`.
     public func listEnrollments(headers: Operations.ListEnrollments.Input.Headers = .init()) async throws -> Operations.ListEnrollments.Output {
         try await listEnrollments(Operations.ListEnrollments.Input(headers: headers))
     }
-    /// Enroll in a course, by the enrollment rules.
+    /// The learner's enrollment in one course, as the list has it: 404 `not_enrolled` when they have none, or only one left before completing the course.
+    ///
+    /// - Remark: HTTP `GET /v1/me/enrollments/{course_id}`.
+    /// - Remark: Generated from `#/paths//v1/me/enrollments/{course_id}/get(getEnrollment)`.
+    public func getEnrollment(
+        path: Operations.GetEnrollment.Input.Path,
+        headers: Operations.GetEnrollment.Input.Headers = .init()
+    ) async throws -> Operations.GetEnrollment.Output {
+        try await getEnrollment(Operations.GetEnrollment.Input(
+            path: path,
+            headers: headers
+        ))
+    }
+    /// Enroll in a course, by the enrollment rules. Joining a course left before brings back its lessons done (and its completion, if every lesson is still done).
     ///
     /// - Remark: HTTP `PUT /v1/me/enrollments/{course_id}`.
     /// - Remark: Generated from `#/paths//v1/me/enrollments/{course_id}/put(enroll)`.
@@ -259,7 +277,7 @@ extension APIProtocol {
             headers: headers
         ))
     }
-    /// Leave a course; its seat is freed.
+    /// Leave a course; its seat is freed, the lessons done and any completion are kept.
     ///
     /// - Remark: HTTP `DELETE /v1/me/enrollments/{course_id}`.
     /// - Remark: Generated from `#/paths//v1/me/enrollments/{course_id}/delete(unenroll)`.
@@ -285,7 +303,7 @@ extension APIProtocol {
             headers: headers
         ))
     }
-    /// Mark a lesson not done; a completed course is in progress again. Idempotent.
+    /// Mark a lesson not done; a completed course is in progress again, its `completed_at` kept as history. Idempotent.
     ///
     /// - Remark: HTTP `DELETE /v1/me/enrollments/{course_id}/lessons/{lesson}`.
     /// - Remark: Generated from `#/paths//v1/me/enrollments/{course_id}/lessons/{lesson}/delete(markLessonNotDone)`.

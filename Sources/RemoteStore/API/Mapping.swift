@@ -95,8 +95,9 @@ extension Syllabus {
 
 extension Enrollment {
     /// The API names an enrollment by its learner and course; it has no id of its own. Its
-    /// lesson numbers are those a syllabus can have (1 to 200), or the enrollment is refused
-    /// (its course is checked by whoever keeps it: `Course.checked`).
+    /// lesson numbers are those a syllabus can have (1 to 200), and its status agrees with its
+    /// date (completed, and dropped as the list keeps it, have one), or the enrollment is
+    /// refused (its course is checked by whoever keeps it: `Course.checked`).
     static func checked(_ enrollment: Components.Schemas.Enrollment, userID: UserID) throws(RefusedCourse) -> Enrollment {
         var done: Set<Int> = []
         for number in enrollment.lessonsDone {
@@ -105,11 +106,21 @@ extension Enrollment {
             }
             done.insert(lesson)
         }
-        return Enrollment(
+        let status: EnrollmentStatus =
+            switch enrollment.status {
+            case .active: .active
+            case .completed: .completed
+            case .dropped: .dropped
+            }
+        let mapped = Enrollment(
             id: EnrollmentID(0), userID: userID, courseID: CourseID(enrollment.course.id), enrolledAt: enrollment.enrolledAt,
-            status: enrollment.status == .completed ? .completed : .active,
-            lessonsDone: done, completedAt: enrollment.completedAt
+            status: status, lessonsDone: done, completedAt: enrollment.completedAt
         )
+        guard status != .completed || mapped.wasCompleted else {
+            throw RefusedCourse(id: enrollment.course.id, problem: "status completed without completed_at")
+        }
+        guard mapped.isListed else { throw RefusedCourse(id: enrollment.course.id, problem: "status dropped without completed_at") }
+        return mapped
     }
 }
 

@@ -151,6 +151,18 @@ struct EduGoAPIHandler: APIProtocol {
         return .ok(.init(body: .json(.init(enrollments: list))))
     }
 
+    /// The list's rule for one course (`EnrollmentRepository.enrolledCourse`); none is 404
+    /// `not_enrolled`.
+    func getEnrollment(_ input: Operations.GetEnrollment.Input) async throws -> Operations.GetEnrollment.Output {
+        let caller = try await currentCaller()
+        let id = try Self.courseID(input.path.courseId)
+        let enrolled = try await call { () async throws(AppError) in
+            try await enrollments.enrolledCourse(userID: caller.userID, courseID: id)
+        }
+        guard let enrolled else { throw APIFailure(.notEnrolled(id)) }
+        return .ok(.init(body: .json(.init(course: enrolled.course, enrollment: enrolled.enrollment))))
+    }
+
     func enroll(_ input: Operations.Enroll.Input) async throws -> Operations.Enroll.Output {
         let caller = try await currentCaller()
         let id = try Self.courseID(input.path.courseId)

@@ -42,11 +42,21 @@ extension Components.Schemas.Enrollment {
     init(course: Course, enrollment: Enrollment) {
         self.init(
             course: Components.Schemas.Course(course),
-            status: enrollment.status == .completed ? .completed : .active,
+            status: StatusPayload(enrollment.status),
             enrolledAt: enrollment.enrolledAt,
             completedAt: enrollment.completedAt,
             lessonsDone: enrollment.lessonsDone.sorted().map(Int64.init)
         )
+    }
+}
+
+extension Components.Schemas.Enrollment.StatusPayload {
+    init(_ status: EnrollmentStatus) {
+        switch status {
+        case .active: self = .active
+        case .completed: self = .completed
+        case .dropped: self = .dropped
+        }
     }
 }
 

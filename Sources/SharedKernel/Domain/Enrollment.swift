@@ -27,7 +27,8 @@ public struct Enrollment: Identifiable, Hashable, Sendable {
     public var status: EnrollmentStatus
     /// The lessons done, numbered from 1 in syllabus order.
     public var lessonsDone: Set<Int>
-    /// When the last lesson was marked done; `nil` while the course is in progress.
+    /// When the learner last completed the course (marked its last lesson done); `nil` if they
+    /// never did. History: kept when a lesson is marked not done again and when they leave.
     public var completedAt: Date?
 
     public init(
@@ -50,6 +51,15 @@ public struct Enrollment: Identifiable, Hashable, Sendable {
 
     /// Active and completed enrollments hold a place; dropped ones do not.
     public var holdsPlace: Bool { status != .dropped }
+
+    /// Whether the learner completed the course once, whatever its status now: a completion
+    /// is permanent history, and meets a prerequisite for good.
+    public var wasCompleted: Bool { completedAt != nil }
+
+    /// What the learner's list of courses holds (`EnrollmentRepository.enrolledCourses`): an
+    /// enrollment that holds a place, or one left after completing the course, which keeps
+    /// its prerequisites met. A course left before completing it is not listed.
+    public var isListed: Bool { holdsPlace || wasCompleted }
 }
 
 /// A learner's progress through a course, as My courses shows it.
@@ -57,12 +67,15 @@ public enum ProgressStatus: Hashable, Sendable {
     case notStarted
     case inProgress
     case completed(Date)
+    /// Completed on that date, then left: history, not a place in the course.
+    case left(completed: Date)
 
     public var displayName: String {
         switch self {
         case .notStarted: "Not started"
         case .inProgress: "In progress"
         case .completed: "Completed"
+        case .left: "Not enrolled"
         }
     }
 }
@@ -84,8 +97,13 @@ public struct EnrolledCourse: Identifiable, Hashable, Sendable {
         LessonRules.percent(done: enrollment.lessonsDone.count, of: course.lessonCount)
     }
 
+    /// `Completed` only while the course is completed now: a lesson marked not done again makes
+    /// it in progress, though its completion stays history (`Enrollment.wasCompleted`).
     public var progress: ProgressStatus {
-        if enrollment.status == .completed, let completedAt = enrollment.completedAt { return .completed(completedAt) }
-        return enrollment.lessonsDone.isEmpty ? .notStarted : .inProgress
+        switch (enrollment.status, enrollment.completedAt) {
+        case (.completed, let date?): .completed(date)
+        case (.dropped, let date?): .left(completed: date)
+        default: enrollment.lessonsDone.isEmpty ? .notStarted : .inProgress
+        }
     }
 }

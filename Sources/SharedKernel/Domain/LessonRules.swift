@@ -10,10 +10,12 @@ public enum LessonRefusal: Error, Hashable, Sendable {
 
 /// The learning-progress rules every store applies: marking needs an active or completed
 /// enrollment; the last lesson done completes the course; marking one not done again makes
-/// it in progress; a prerequisite is met by a completed course.
+/// it in progress. Progress is never lost: leaving keeps the lessons done, joining again
+/// brings them back, and a completion is permanent history, which meets a prerequisite.
 public enum LessonRules {
     /// The enrollment after lesson `number` (from 1) is marked `done` at `now`, or why not.
-    /// Idempotent: marking a lesson as it already is changes nothing.
+    /// Idempotent: marking a lesson as it already is changes nothing. Completing the course
+    /// (again) dates it `now`; a lesson undone keeps that date as history.
     public static func mark(
         _ number: Int,
         done: Bool,
@@ -24,18 +26,40 @@ public enum LessonRules {
         guard var enrollment, enrollment.holdsPlace else { return .failure(.notEnrolled) }
         guard (1...max(1, lessonCount)).contains(number) else { return .failure(.noSuchLesson(number)) }
         if done { enrollment.lessonsDone.insert(number) } else { enrollment.lessonsDone.remove(number) }
-        let complete = enrollment.lessonsDone.count >= lessonCount
-        switch (complete, enrollment.status) {
+        switch (isEveryLessonDone(enrollment.lessonsDone, of: lessonCount), enrollment.status) {
         case (true, .active):
             enrollment.status = .completed
             enrollment.completedAt = now
         case (false, .completed):
             enrollment.status = .active
-            enrollment.completedAt = nil
         default:
             break
         }
         return .success(enrollment)
+    }
+
+    /// The enrollment once the learner leaves: dropped (its seat freed), with its lessons done
+    /// and its completion kept.
+    public static func leave(_ enrollment: Enrollment) -> Enrollment {
+        var left = enrollment
+        left.status = .dropped
+        return left
+    }
+
+    /// The enrollment once the learner joins again at `now`: the lessons done come back, and it
+    /// is completed if it was and every lesson is still done (a syllabus can grow), else in
+    /// progress. The completion date stays either way.
+    public static func rejoin(_ enrollment: Enrollment, lessonCount: Int, at now: Date) -> Enrollment {
+        var back = enrollment
+        back.enrolledAt = now
+        back.status = enrollment.wasCompleted && isEveryLessonDone(enrollment.lessonsDone, of: lessonCount) ? .completed : .active
+        return back
+    }
+
+    /// Whether lessons 1 to `lessonCount` are all done (numbers past a syllabus that shrank do
+    /// not count).
+    public static func isEveryLessonDone(_ done: Set<Int>, of lessonCount: Int) -> Bool {
+        (1...max(1, lessonCount)).allSatisfy(done.contains)
     }
 
     /// `done` of `total` as a whole percentage, rounded down, so 100 % means all of it.
@@ -46,8 +70,9 @@ public enum LessonRules {
         return total.dividingFullWidth(done.multipliedFullWidth(by: 100)).quotient
     }
 
-    /// A prerequisite is met when the learner completed its course.
+    /// A prerequisite is met when the learner completed its course once: leaving it, or
+    /// marking one of its lessons not done since, does not take that back.
     public static func meetsPrerequisite(_ enrollment: Enrollment?) -> Bool {
-        enrollment?.status == .completed
+        enrollment?.wasCompleted ?? false
     }
 }

@@ -30,11 +30,13 @@ public enum EnrollmentAccess: Sendable {
 public enum EnrollmentWrite: Hashable, Sendable {
     /// A first enrollment: active, no lessons done; takes a seat.
     case join(userID: UserID, courseID: CourseID, at: Date)
-    /// Joining again starts again: active, no lessons done, enrolled at `at`; takes a seat.
-    case rejoin(EnrollmentID, courseID: CourseID, at: Date)
-    /// Leaving: dropped; frees a seat (never below zero).
+    /// Joining again: `status` (`LessonRules.rejoin`), enrolled at `at`, lessons done and
+    /// completion date as they were; takes a seat.
+    case rejoin(EnrollmentID, courseID: CourseID, at: Date, status: EnrollmentStatus)
+    /// Leaving: dropped, lessons done and completion date kept; frees a seat (never below zero).
     case leave(EnrollmentID, courseID: CourseID)
-    /// Lesson `number` marked done (at `at`) or not, with the enrollment's status after it.
+    /// Lesson `number` marked done (at `at`) or not, with the enrollment's status and
+    /// completion date after it.
     case markLesson(EnrollmentID, number: Int, done: Bool, at: Date, status: EnrollmentStatus, completedAt: Date?)
 }
 
@@ -68,12 +70,16 @@ public struct Enroll: EnrollmentChange {
         if let refusal = EnrollmentRules.refusal(for: facts.course, existing: facts.enrollment, prerequisite: prerequisite) {
             throw .refused(refusal)
         }
-        if let existing = facts.enrollment { return .rejoin(existing.id, courseID: courseID, at: now) }
+        if let existing = facts.enrollment {
+            let back = LessonRules.rejoin(existing, lessonCount: facts.course.lessonCount, at: now)
+            return .rejoin(existing.id, courseID: courseID, at: now, status: back.status)
+        }
         return .join(userID: userID, courseID: courseID, at: now)
     }
 }
 
-/// Leaves a course and frees its seat; `.notEnrolled` without an enrollment that holds one.
+/// Leaves a course and frees its seat, keeping the progress (`LessonRules.leave`);
+/// `.notEnrolled` without an enrollment that holds one.
 public struct Unenroll: EnrollmentChange {
     public let userID: UserID
     public let courseID: CourseID

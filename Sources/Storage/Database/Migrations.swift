@@ -304,6 +304,20 @@ enum Migrations {
             try db.execute(sql: "CREATE UNIQUE INDEX user_by_email_key ON user(email_key)")
         }
 
+        // A completion is permanent history: prerequisites are met, and the learner's list
+        // keeps a course left after completing it, by `completed_at` alone. Every completed row
+        // the app wrote has its date; one written otherwise gets its last lesson's (else its
+        // enrollment's), so it still meets the prerequisites it met. Left rows keep their
+        // lessons and date, as they always did: joining again now brings them back.
+        migrator.registerMigration("v14-completion-is-history") { db in
+            try db.execute(
+                sql: """
+                    UPDATE enrollment SET completed_at = coalesce(
+                        (SELECT max(done_at) FROM lesson_progress WHERE lesson_progress.enrollment_id = enrollment.id), enrolled_at)
+                    WHERE status = 'completed' AND completed_at IS NULL
+                    """)
+        }
+
         return migrator
     }
 }

@@ -160,7 +160,7 @@ public struct SQLiteCourseRepository: CourseRepository {
                 """
                 (course.prerequisite_id IS NULL
                  OR NOT EXISTS (SELECT 1 FROM course AS required WHERE required.id = course.prerequisite_id)
-                 OR EXISTS (SELECT 1 FROM enrollment AS done WHERE done.user_id = ? AND done.course_id = course.prerequisite_id AND done.status = 'completed'))
+                 OR EXISTS (SELECT 1 FROM enrollment AS done WHERE done.user_id = ? AND done.course_id = course.prerequisite_id AND done.completed_at IS NOT NULL))
                 AND NOT EXISTS (SELECT 1 FROM enrollment AS taken WHERE taken.user_id = ? AND taken.course_id = course.id AND taken.status != 'dropped')
                 """)
             _ = arguments.append(contentsOf: [learnerID, learnerID])

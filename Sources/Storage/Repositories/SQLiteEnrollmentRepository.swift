@@ -44,12 +44,9 @@ public struct SQLiteEnrollmentRepository: EnrollmentRepository, EnrollmentTransa
                 arguments: [userID.rawValue, courseID.rawValue, at]
             )
             try takeSeat(courseID, in: db)
-        case .rejoin(let id, let courseID, let at):
+        case .rejoin(let id, let courseID, let at, let status):
             try db.execute(
-                sql: "UPDATE enrollment SET status = 'active', progress = 0, completed_at = NULL, enrolled_at = ? WHERE id = ?",
-                arguments: [at, id.rawValue]
-            )
-            try db.execute(sql: "DELETE FROM lesson_progress WHERE enrollment_id = ?", arguments: [id.rawValue])
+                sql: "UPDATE enrollment SET status = ?, enrolled_at = ? WHERE id = ?", arguments: [status.rawValue, at, id.rawValue])
             try takeSeat(courseID, in: db)
         case .leave(let id, let courseID):
             try db.execute(sql: "UPDATE enrollment SET status = 'dropped' WHERE id = ?", arguments: [id.rawValue])
@@ -86,7 +83,7 @@ public struct SQLiteEnrollmentRepository: EnrollmentRepository, EnrollmentTransa
                 sql: """
                     SELECT \(CourseRow.qualifiedColumns(table: "course")), \(EnrollmentRow.qualifiedColumns)
                     FROM enrollment JOIN course ON course.id = enrollment.course_id
-                    WHERE enrollment.user_id = ? AND enrollment.status != 'dropped'
+                    WHERE enrollment.user_id = ? AND \(EnrollmentRow.isListed)
                     ORDER BY enrollment.enrolled_at DESC, enrollment.id DESC
                     """, arguments: [userID.rawValue]
             )
@@ -97,6 +94,15 @@ public struct SQLiteEnrollmentRepository: EnrollmentRepository, EnrollmentTransa
                 enrollment.lessonsDone = done[enrollment.id] ?? []
                 return EnrolledCourse(course: course, enrollment: enrollment)
             }
+        }
+    }
+
+    public func enrolledCourse(userID: UserID, courseID: CourseID) async throws(AppError) -> EnrolledCourse? {
+        try await database.read { db in
+            guard let enrollment = try EnrollmentRow.fetch(userID: userID, courseID: courseID, in: db), enrollment.isListed,
+                let course = try Self.course(courseID, in: db)
+            else { return nil }
+            return EnrolledCourse(course: course, enrollment: enrollment)
         }
     }
 
@@ -117,6 +123,9 @@ enum EnrollmentRow {
         enrollment.course_id AS enrollment_course_id, enrollment.enrolled_at AS enrollment_enrolled_at, \
         enrollment.status AS enrollment_status, enrollment.completed_at AS enrollment_completed_at
         """
+
+    /// `Enrollment.isListed` in SQL: holds a place, or was completed once.
+    static let isListed = "(enrollment.status != 'dropped' OR enrollment.completed_at IS NOT NULL)"
 
     static func fetch(userID: UserID, courseID: CourseID, in db: Database) throws -> Enrollment? {
         guard
@@ -142,7 +151,7 @@ enum EnrollmentRow {
             sql: """
                 SELECT lesson_progress.enrollment_id, lesson_progress.position FROM lesson_progress
                 JOIN enrollment ON enrollment.id = lesson_progress.enrollment_id
-                WHERE enrollment.user_id = ? AND enrollment.status != 'dropped'
+                WHERE enrollment.user_id = ? AND \(isListed)
                 """, arguments: [userID.rawValue])
         for row in rows {
             let reader = RowReader(row: row, what: "lesson progress")

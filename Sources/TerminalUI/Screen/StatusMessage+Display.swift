@@ -1,11 +1,23 @@
 import Presentation
 
 extension StatusMessage {
-    /// `displayText` in at most `width` columns: a question keeps its words and cuts its subject.
+    /// A subject cut to fewer columns than this says too little: a shorter ending is taken
+    /// first, if the question has one.
+    static let shortestSubject = 12
+
+    /// `displayText` in at most `width` columns: a question keeps its words and cuts its
+    /// subject. With shorter endings, it takes the longest that shows the subject whole, else
+    /// the longest that leaves the subject `shortestSubject` columns, else the shortest.
     public func displayText(fitting width: Int) -> String {
         guard let question, displayText.displayWidth > width else { return TerminalText.clean(displayText, width: width) }
-        let room = width - question.before.displayWidth - question.after.displayWidth
-        guard room >= 2 else { return TerminalText.clean(displayText, width: width) }
-        return question.before + TerminalText.clean(question.subject, width: room) + question.after
+        let endings = [question.after] + question.shorter
+        let subject = question.subject.displayWidth
+        let room = { (ending: String) in width - question.before.displayWidth - ending.displayWidth }
+        let after =
+            endings.first { room($0) >= subject }
+            ?? endings.first { room($0) >= min(subject, Self.shortestSubject) }
+            ?? endings.last ?? question.after
+        guard room(after) >= 2 else { return TerminalText.clean(displayText, width: width) }
+        return question.before + TerminalText.clean(question.subject, width: room(after)) + after
     }
 }

@@ -128,6 +128,30 @@ final class CourseDetailTests {
         #expect(sut.availableKeys.map { "\($0.key) \($0.label)" } == keys)
     }
 
+    @Test("u's question says what is kept: the lessons done as shown")
+    func unenrollQuestion() async {
+        let learner = LearnerStub()
+        learner.enrollments = [Self.course.id: .fixture(courseID: Self.course.id, lessonsDone: [1, 2])]
+        let (sut, _, _) = await makeSUT(learner: learner)
+
+        _ = await sut.handle(.char("u"))
+
+        #expect(sut.statusMessage?.text == "Unenroll from Swift Concurrency in Practice? Your progress (2 of 3 lessons) is kept. (y/n)")
+    }
+
+    @Test("a course completed, then left, says so in its status, and e is offered to join it again")
+    func completedThenLeft() async {
+        let learner = LearnerStub()
+        learner.completed = ["swift-101"]
+        learner.completions = [Self.course.id: Date(timeIntervalSince1970: 1_767_355_200)]
+        let (sut, _, _) = await makeSUT(learner: learner)
+
+        let status = draw(sut).lines.first { $0.contains("Status") }
+
+        #expect(status == "  Status        Completed 2 Jan 2026 · not enrolled")
+        #expect(sut.availableKeys.contains(CourseDetailScreen.Keys.enroll))
+    }
+
     @Test("e enrolls through the learner, with the prerequisite; on a locked course it says why and offers nothing")
     func enroll() async {
         let learner = LearnerStub()
