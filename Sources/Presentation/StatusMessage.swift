@@ -48,6 +48,9 @@ public struct StatusMessage: Hashable, Sendable {
         return message
     }
 
+    /// Progress that lasts while it applies (`Saving…`): neither a question nor an outcome.
+    public var isProgress: Bool { kind == .info && question == nil }
+
     /// As the footer writes it: errors start with `✗`, so they differ without colour too.
     public var displayText: String { kind == .error ? "✗ \(text)" : text }
 }

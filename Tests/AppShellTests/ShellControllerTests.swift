@@ -288,6 +288,50 @@ final class ShellControllerTests {
         #expect(sut.statusExpiry == nil)
     }
 
+    @Test(
+        "a declared key that cannot act now says why, and does nothing else; one that acts, or an undeclared key, says nothing",
+        arguments: [
+            ([InputEvent.key(.enter)], InputEvent.char("u"), "✗ You are not enrolled in Agile and Scrum in Real Teams"),
+            ([.key(.enter)], .char(" "), "✗ Enroll in Agile and Scrum in Real Teams to mark its lessons done"),
+            ([.key(.enter)], .char("p"), "✗ Agile and Scrum in Real Teams has no prerequisite"),
+            ([.key(.enter)], .char("r"), "✗ Nothing to retry"),
+            ([.char("2")], .char("u"), "✗ No course selected"),
+            ([.char("2")], .key(.enter), "✗ No course selected"),
+            ([.char("3")], .char("f"), "✗ No course selected"),
+            ([.key(.enter)], .char("x"), nil),
+            ([.key(.enter)], .char("e"), nil),
+            ([], .char("z"), nil),
+        ] as [([InputEvent], InputEvent, String?)])
+    func unavailableKeySaysWhy(before: [InputEvent], key: InputEvent, message: String?) async {
+        let (sut, store) = await makeSignedIn()
+        sut.enqueue(before)
+        await sut.settle()
+        let destinations = sut.coordinator?.destinations
+
+        sut.enqueue([key])
+        await sut.settle()
+
+        let footer = frame(sut).components(separatedBy: "\n")[23]
+        if let message {
+            #expect(footer.hasPrefix(" \(message)"))
+            #expect(await store.writes == [])
+            #expect(sut.coordinator?.destinations == destinations, "nothing else happened")
+        } else {
+            #expect(!footer.contains("✗"))
+        }
+    }
+
+    @Test("Esc on the catalog with no filter kept is the shell's, not a refusal: back from a course, and nothing at the root")
+    func dormantKeyGoesOn() async {
+        let (sut, _) = await makeSignedIn()
+
+        sut.enqueue([.key(.enter), .key(.escape), .key(.escape)])
+        await sut.settle()
+
+        #expect(sut.coordinator?.destinations == [])
+        #expect(!frame(sut).contains("✗"))
+    }
+
     @Test("the same words posted again are a new message: after a question cancelled, and after the first went")
     func samePostShowsAgain() async {
         let clock = ManualClock()
@@ -311,6 +355,30 @@ final class ShellControllerTests {
         #expect(afterQuestion.contains(refusal))
         #expect(!gone.contains(refusal))
         #expect(frame(sut).contains(refusal))
+    }
+
+    @Test("e on Profile while the name is saved says why over Saving…, which comes back when the message goes")
+    func refusalOverProgress() async {
+        let clock = ManualClock()
+        let (sut, store) = await makeSignedIn(clock: clock)
+        let gate = Gate()
+        sut.enqueue([.char("4"), .char("e"), .key(.control("u"))] + Self.keys("Ana"))
+        await sut.settle()
+        await store.setGate(gate)
+        sut.enqueue([.key(.enter)])
+        await gate.waitForArrivals(1)
+
+        sut.enqueue([.char("e")])
+        await sut.drain()
+        let refused = frame(sut)
+        clock.advance(by: .seconds(5))
+        let saving = frame(sut)
+        await gate.open()
+        await sut.settle()
+
+        #expect(refused.components(separatedBy: "\n")[23].hasPrefix(" ✗ Your name is being saved"))
+        #expect(saving.components(separatedBy: "\n")[23].hasPrefix(" Saving…"))
+        #expect(frame(sut).contains("Name updated"))
     }
 
     @Test("a completed course left keeps its dependant unlocked: no `locked` in the catalog, and e enrolls in it")

@@ -51,6 +51,8 @@ extension EndToEnd {
             try session.send("y")
             try await session.waitFor("Status        Completed")
             try await session.waitFor("not enrolled")
+            try session.send("u")
+            try await session.waitFor("✗ You are not enrolled in The Linux Command Line")
 
             try session.send("Escape")
             try await session.openCourse("Git Beyond the Basics")

@@ -19,6 +19,8 @@ final class FrameChrome {
         var help: (offset: Int, sections: [HelpSection])?
         /// The outcome of the last save, shown when the screen has nothing to say.
         var notice: StatusMessage?
+        /// The notice was posted while the screen showed progress: it shows over it.
+        var noticeOverProgress = false
         /// Remote mode: `Cannot reach …`, while the server cannot be reached.
         var outage: String?
     }
@@ -78,7 +80,7 @@ final class FrameChrome {
         var hints = screen.availableKeys.map(\.hint) + global
         // A message never hides every key: the help key stays at the right, or, while `?`
         // would be typed into a field, the field's last key (`Esc clear`, `n no`).
-        var status = visibleStatus(screen.statusMessage ?? content.notice)
+        var status = visibleStatus(statusToShow(screen.statusMessage, notice: content.notice, overProgress: content.noticeOverProgress))
         if let outage = content.outage {
             // The countdown needs a frame a second; the screen's own news still comes first.
             if status == nil { status = StatusMessage(outage, kind: .error) }
@@ -89,6 +91,15 @@ final class FrameChrome {
         let pinned = screen.isCapturingText ? (status == nil ? nil : hints.popLast()) : help
         Footer.draw(in: &canvas, row: size.height - 1, hints: hints, status: status, pinned: pinned)
         return screen.isAnimating
+    }
+
+    /// The screen's own message, else the notice; but a notice posted while the screen showed
+    /// progress (`Saving…`) is news about what happened since (a key that could not act
+    /// meanwhile says why): it shows for its moment, then the progress again.
+    private func statusToShow(_ own: StatusMessage?, notice: StatusMessage?, overProgress: Bool) -> StatusMessage? {
+        guard let own, own.isProgress, overProgress, let notice, notice != retiredStatus else { return own ?? notice }
+        if let shown = shownStatus, shown.message == notice, clock.now >= shown.since + Self.statusLifetime { return own }
+        return notice
     }
 
     /// The status to draw: questions and progress (`Saving…`) stay while they apply; a

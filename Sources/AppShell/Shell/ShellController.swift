@@ -19,11 +19,14 @@ final class ShellController {
 
     let flow: SessionFlow
     let help = HelpOverlayState()
-    /// The outcome of the last save, whichever screen made it: shown when the screen in front
-    /// has nothing of its own to say.
+    /// The outcome of the last save, whichever screen made it, or why the last key could not
+    /// act: shown when the screen in front has nothing of its own to say.
     private(set) var notice: StatusMessage?
     /// How many messages were posted: each is numbered, so the same words again are new.
     @ObservationIgnored private var postings = 0
+    /// The notice was posted while the screen in front showed progress (`Saving…`): it is
+    /// newer, and shows over it for its moment.
+    @ObservationIgnored private var noticeOverProgress = false
     /// Remote mode: the server's outages, shown in the header and footer while they last.
     var outage: OutageMonitor?
     /// Remote mode: the longest a key waits for the screen in front to take it (a screen
@@ -149,6 +152,11 @@ final class ShellController {
         }
         guard let screen = await screenReady(for: event) else { return .keepRunning }
         if !help.isOpen, case .mouse(.click(let x, 0)) = event, handleHeaderClick(x: x) { return .keepRunning }
+        // A declared key that cannot act now says why, and does nothing else.
+        if let reason = screen.refusal(of: event) {
+            post(.error(reason))
+            return .keepRunning
+        }
         let result = await screen.handle(event)
         defer { syncVisibleScreen() }
         if screen.isCapturingText || result == .handled || frontScreen !== screen { return .keepRunning }
@@ -197,6 +205,7 @@ final class ShellController {
     /// Shows `message` in the footer as a new moment, whatever was shown before.
     private func post(_ message: StatusMessage) {
         postings += 1
+        noticeOverProgress = frontScreen?.statusMessage?.isProgress ?? false
         notice = message.posted(postings)
     }
 
@@ -269,6 +278,7 @@ final class ShellController {
             userName: session.displayName,
             help: help.offset.map { ($0, helpSections(for: screen)) },
             notice: notice,
+            noticeOverProgress: noticeOverProgress,
             outage: outage?.message(at: clock.now)
         )
         return chrome.draw(content, in: &canvas, tick: tick)

@@ -56,17 +56,23 @@ final class CatalogListScreen: Screen {
         viewModel.parsed.unknownMessage.map { .error($0) }
     }
 
-    func isAvailable(_ key: KeyDeclaration) -> Bool {
+    func availability(of key: KeyDeclaration) -> KeyAvailability {
         let hasRows = viewModel.selectedCourse != nil
         if viewModel.isEditingSearch {
-            return key == Keys.keepFilter || key == Keys.clearFilter || (key == ListKeys.move && hasRows)
+            // The field has every key (the shell explains none of them); these act on it.
+            return key == Keys.keepFilter || key == Keys.clearFilter || (key == ListKeys.move && hasRows) ? .available : .dormant
         }
         switch key {
-        case Keys.keepFilter: return false
-        case Keys.clearFilter: return viewModel.hasKeptFilter
-        case Keys.search: return viewModel.state.value != nil || viewModel.state == .empty
-        case Keys.reload: return viewModel.rows.isSettled
-        default: return hasRows
+        case Keys.keepFilter: return .dormant
+        // Without a kept filter, Esc and q are the shell's (back, quit).
+        case Keys.clearFilter: return viewModel.hasKeptFilter ? .available : .dormant
+        case Keys.search:
+            if viewModel.state.value != nil || viewModel.state == .empty { return .available }
+            if case .error = viewModel.state { return .unavailable(reason: "The catalog could not be read — press r to retry") }
+            return .unavailable(reason: "The catalog is being read")
+        case Keys.reload: return viewModel.rows.isSettled ? .available : .unavailable(reason: "The catalog is being read")
+        case Keys.open, Keys.favourite: return hasRows ? .available : .unavailable(reason: "No course selected")
+        default: return hasRows ? .available : .dormant
         }
     }
 

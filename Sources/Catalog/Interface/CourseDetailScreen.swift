@@ -42,23 +42,38 @@ final class CourseDetailScreen: Screen {
 
     var keys: [KeyDeclaration] { Self.declaredKeys }
 
-    func isAvailable(_ key: KeyDeclaration) -> Bool {
+    func availability(of key: KeyDeclaration) -> KeyAvailability {
         let asking = viewModel.isConfirmingUnenroll
-        let loaded = viewModel.page != nil
         switch key {
-        case YesNoQuestion.yes, YesNoQuestion.no: return asking
-        case _ where asking: return false
-        case Keys.enroll: return viewModel.canEnroll
-        case Keys.unenroll, Keys.selectLesson: return viewModel.isEnrolled
-        case Keys.lessonDone: return viewModel.isEnrolled && !viewModel.isDone(viewModel.selectedLesson)
-        case Keys.lessonNotDone: return viewModel.isEnrolled && viewModel.isDone(viewModel.selectedLesson)
-        case Keys.scrollLine: return loaded && !viewModel.isEnrolled
-        case Keys.favourite, Keys.scroll, Keys.back: return loaded
-        case Keys.prerequisite: return viewModel.page?.prerequisite != nil
+        case YesNoQuestion.yes, YesNoQuestion.no: return asking ? .available : .dormant
+        case _ where asking: return .dormant
+        case Keys.back: return .available
         case Keys.retry:
-            if case .error = viewModel.state { return true }
-            return false
-        default: return false
+            if case .error = viewModel.state { return .available }
+            return .unavailable(reason: "Nothing to retry")
+        default: break
+        }
+        guard let page = viewModel.page else {
+            if case .error = viewModel.state { return .unavailable(reason: "The course could not be read — press r to retry") }
+            return .dormant
+        }
+        let title = page.course.title
+        let enrolled = viewModel.isEnrolled
+        switch key {
+        case Keys.enroll:
+            return viewModel.enrollRefusal.map { .unavailable(reason: $0.message) } ?? .available
+        case Keys.unenroll:
+            return enrolled ? .available : .unavailable(reason: "You are not enrolled in \(title)")
+        case Keys.lessonDone, Keys.lessonNotDone:
+            // One Space, two meanings: the one for the selected lesson acts, the other sleeps.
+            guard enrolled else { return .unavailable(reason: "Enroll in \(title) to mark its lessons done") }
+            return viewModel.isDone(viewModel.selectedLesson) == (key == Keys.lessonNotDone) ? .available : .dormant
+        case Keys.selectLesson: return enrolled ? .available : .dormant
+        case Keys.scrollLine: return enrolled ? .dormant : .available
+        case Keys.favourite, Keys.scroll: return .available
+        case Keys.prerequisite:
+            return page.prerequisite == nil ? .unavailable(reason: "\(title) has no prerequisite") : .available
+        default: return .dormant
         }
     }
 
@@ -273,8 +288,8 @@ final class CourseDetailScreen: Screen {
         case .key(.backspace):
             onBack()
         case .key(.character("e")):
-            // Offered only when it can succeed, but always answered: on a course the learner is
-            // in already, or a full, closed or locked one, it says why, and writes nothing.
+            // Offered only when it can succeed; the shell says why when it cannot (and the
+            // rules refuse again here, with the reason, writing nothing).
             guard viewModel.page != nil, !viewModel.isConfirmingUnenroll else { return .ignored }
             viewModel.enroll()
         case .key(.character("u")):
@@ -284,7 +299,7 @@ final class CourseDetailScreen: Screen {
             guard isAvailable(Keys.favourite) else { return .ignored }
             viewModel.toggleFavourite()
         case .key(.character("p")):
-            guard let prerequisite = viewModel.page?.prerequisite else { return .ignored }
+            guard isAvailable(Keys.prerequisite), let prerequisite = viewModel.page?.prerequisite else { return .ignored }
             onOpenCourse(prerequisite.id)
         case .key(.character(" ")):
             guard viewModel.isEnrolled else { return .ignored }

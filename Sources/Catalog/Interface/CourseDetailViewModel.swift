@@ -55,10 +55,12 @@ final class CourseDetailViewModel {
         return course
     }
 
-    /// Whether the learner can enroll now: not enrolled, and nothing blocks it.
-    var canEnroll: Bool {
-        guard let page, let marks else { return false }
-        return !marks.isEnrolled && EnrollmentRules.block(for: page.course, marks: marks) == nil
+    /// Why the learner cannot enroll now, by the rules `e` is checked by (already enrolled,
+    /// closed, full, prerequisite not completed); `nil` when they can, or nothing is loaded.
+    var enrollRefusal: EnrollmentRefusal? {
+        guard let page, let marks else { return nil }
+        let prerequisite = page.prerequisite.map { (course: $0, completed: marks.prerequisiteMet) }
+        return EnrollmentRules.refusal(for: page.course, existing: marks.enrollment, prerequisite: prerequisite)
     }
 
     func isDone(_ lesson: Int) -> Bool {

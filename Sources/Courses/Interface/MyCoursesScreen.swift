@@ -28,17 +28,21 @@ final class MyCoursesScreen: Screen {
 
     var keys: [KeyDeclaration] { Self.declaredKeys }
 
-    func isAvailable(_ key: KeyDeclaration) -> Bool {
+    static let noSelection = KeyAvailability.unavailable(reason: "No course selected")
+
+    func availability(of key: KeyDeclaration) -> KeyAvailability {
         let asking = viewModel.pendingUnenroll != nil
-        let hasRows = viewModel.rows.selected != nil
+        let selected = viewModel.rows.selected
         switch key {
-        case YesNoQuestion.yes, YesNoQuestion.no: return asking
-        case _ where asking: return false
-        // A course left after completing it is history: nothing to leave.
-        case Keys.unenroll: return viewModel.isSelectedEnrolled
-        case ListKeys.move, Keys.open: return hasRows
-        case Keys.reload: return viewModel.model.state.value != nil || isError
-        default: return hasRows
+        case YesNoQuestion.yes, YesNoQuestion.no: return asking ? .available : .dormant
+        case _ where asking: return .dormant
+        case Keys.open: return selected == nil ? Self.noSelection : .available
+        case Keys.unenroll:
+            guard let selected else { return Self.noSelection }
+            return viewModel.isSelectedEnrolled ? .available : .unavailable(reason: "You are not enrolled in \(selected.course.title)")
+        case Keys.reload:
+            return viewModel.model.state.value != nil || isError ? .available : .unavailable(reason: "Your courses are being read")
+        default: return selected == nil ? .dormant : .available
         }
     }
 

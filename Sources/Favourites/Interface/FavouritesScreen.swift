@@ -27,10 +27,12 @@ final class FavouritesScreen: Screen {
 
     var keys: [KeyDeclaration] { Self.declaredKeys }
 
-    func isAvailable(_ key: KeyDeclaration) -> Bool {
+    func availability(of key: KeyDeclaration) -> KeyAvailability {
         switch key {
-        case Keys.reload: viewModel.model.state.value != nil || isError
-        default: viewModel.rows.selected != nil
+        case Keys.reload:
+            viewModel.model.state.value != nil || isError ? .available : .unavailable(reason: "Your favourites are being read")
+        case Keys.open, Keys.remove: viewModel.rows.selected == nil ? .unavailable(reason: "No course selected") : .available
+        default: viewModel.rows.selected == nil ? .dormant : .available
         }
     }
 

@@ -27,11 +27,13 @@ final class LoginScreen: Screen {
         viewModel.forgetFailure()
     }
 
-    func isAvailable(_ key: KeyDeclaration) -> Bool {
+    /// The form has every key, so nothing here is ever explained: a key of the other mode
+    /// sleeps.
+    func availability(of key: KeyDeclaration) -> KeyAvailability {
         switch key {
-        case Keys.switchMode: viewModel.mode == .signIn
-        case Keys.back: viewModel.mode == .createAccount
-        default: true
+        case Keys.switchMode: viewModel.mode == .signIn ? .available : .dormant
+        case Keys.back: viewModel.mode == .createAccount ? .available : .dormant
+        default: .available
         }
     }
 

@@ -24,14 +24,15 @@ final class ProfileScreen: Screen {
 
     var keys: [KeyDeclaration] { Self.declaredKeys }
 
-    func isAvailable(_ key: KeyDeclaration) -> Bool {
+    func availability(of key: KeyDeclaration) -> KeyAvailability {
         switch key {
-        case Keys.save, Keys.cancel, Keys.clear: viewModel.isEditing
-        case YesNoQuestion.yes, YesNoQuestion.no: viewModel.isConfirmingLogout
-        case _ where viewModel.isEditing || viewModel.isConfirmingLogout: false
-        case Keys.edit: !viewModel.isSaving
-        case Keys.logOut: true
-        default: false
+        case Keys.save, Keys.cancel, Keys.clear: viewModel.isEditing ? .available : .dormant
+        case YesNoQuestion.yes, YesNoQuestion.no: viewModel.isConfirmingLogout ? .available : .dormant
+        case _ where viewModel.isEditing || viewModel.isConfirmingLogout: .dormant
+        case Keys.edit: viewModel.isSaving ? .unavailable(reason: "Your name is being saved — edit it again once it is") : .available
+        // Signing out always works, a rename under way or not.
+        case Keys.logOut: .available
+        default: .dormant
         }
     }
 

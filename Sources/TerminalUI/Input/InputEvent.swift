@@ -10,6 +10,25 @@ public enum Key: Hashable, Sendable {
     case function(Int)
 }
 
+extension Key {
+    /// The key a person writes as `name`: one character (`e`, `/`), `Enter`, `Esc`, `Space`,
+    /// `Backspace`, `Tab`, or `Ctrl-` and a letter; `nil` for anything else (`↑↓`, `PgUp PgDn`).
+    public init?(named name: String) {
+        switch name {
+        case "Enter": self = .enter
+        case "Esc": self = .escape
+        case "Space": self = .character(" ")
+        case "Backspace": self = .backspace
+        case "Tab": self = .tab
+        case _ where name.count == 1: self = .character(name.first ?? " ")
+        case _ where name.hasPrefix("Ctrl-") && name.count == 6:
+            guard let letter = name.last?.lowercased().first, letter.isLetter else { return nil }
+            self = .control(letter)
+        default: return nil
+        }
+    }
+}
+
 /// A mouse action at a cell.
 public enum MouseEvent: Hashable, Sendable {
     case click(x: Int, y: Int)

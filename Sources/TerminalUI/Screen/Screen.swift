@@ -31,7 +31,8 @@ public struct KeyHint: Hashable, Sendable {
 }
 
 /// Something a screen lets the learner do, declared once: the footer shows it (short
-/// `label`) while it is available, the `?` overlay and `tui --help` list it (`help`).
+/// `label`) while it is available, the `?` overlay and `tui --help` list it (`help`), and the
+/// shell knows it by its `keys`, so pressing one when it cannot act says why.
 public struct KeyDeclaration: Hashable, Sendable {
     /// The key as written for a person: `f`, `Enter`, `↑↓`.
     public let key: String
@@ -41,16 +42,34 @@ public struct KeyDeclaration: Hashable, Sendable {
     public let help: String
     /// False for keys the footer never has room for (Home, PgDn…): listed in help only.
     public let inFooter: Bool
+    /// The keys that do it. By default the one `key` names (a character, `Enter`, `Esc`,
+    /// `Space`, `Backspace`, `Tab` or `Ctrl-X`); keys written otherwise (`↑↓`, `PgUp PgDn`)
+    /// name none unless given, so the shell never explains them.
+    public let keys: [Key]
 
-    public init(_ key: String, _ label: String, help: String, inFooter: Bool = true) {
+    public init(_ key: String, _ label: String, help: String, inFooter: Bool = true, keys: [Key]? = nil) {
         self.key = key
         self.label = label
         self.help = help
         self.inFooter = inFooter
+        self.keys = keys ?? Key(named: key).map { [$0] } ?? []
     }
 
     public var hint: KeyHint { KeyHint(key, label) }
     public var helpHint: KeyHint { KeyHint(key, help) }
+}
+
+/// Whether a declared key acts now, and if not, what pressing it does.
+public enum KeyAvailability: Hashable, Sendable {
+    /// It acts: the footer offers it, and the screen handles it.
+    case available
+    /// It cannot act now: the footer leaves it out, and pressing it shows why (`✗ <reason>`)
+    /// and does nothing else.
+    case unavailable(reason: String)
+    /// It belongs to another moment (a question not asked, a field not open, a filter not
+    /// kept, another action of the same key): the footer leaves it out, and pressing it goes
+    /// on as if it were not declared (to the screen, then the global keys: `Esc` goes back).
+    case dormant
 }
 
 /// One screen of the app: it draws its view-model's state, declares its keys, and handles
@@ -60,8 +79,8 @@ public struct KeyDeclaration: Hashable, Sendable {
 public protocol Screen: AnyObject {
     /// Every key of this screen, in any state, declared once.
     var keys: [KeyDeclaration] { get }
-    /// Whether a declared key does something now; the footer shows only those.
-    func isAvailable(_ key: KeyDeclaration) -> Bool
+    /// Whether a declared key does something now (the footer shows only those), and why not.
+    func availability(of key: KeyDeclaration) -> KeyAvailability
     /// What the `?` overlay says besides the keys (marks, filters).
     var notes: [HelpSection] { get }
     /// The footer's status message, if any.
@@ -90,7 +109,7 @@ public protocol Screen: AnyObject {
 }
 
 extension Screen {
-    public func isAvailable(_ key: KeyDeclaration) -> Bool { true }
+    public func availability(of key: KeyDeclaration) -> KeyAvailability { .available }
     public var notes: [HelpSection] { [] }
     public var statusMessage: StatusMessage? { nil }
     public var isCapturingText: Bool { false }
@@ -100,8 +119,30 @@ extension Screen {
     public func disappear() {}
     public func settle() async {}
 
+    /// Whether a declared key does something now.
+    public func isAvailable(_ key: KeyDeclaration) -> Bool {
+        availability(of: key) == .available
+    }
+
     /// The keys the footer offers now.
     public var availableKeys: [KeyDeclaration] {
         keys.filter { $0.inFooter && isAvailable($0) }
+    }
+
+    /// Why `event` does nothing now: it is a key of declarations none of which is available,
+    /// and one of them is unavailable with a reason. `nil` when a declaration of it acts, when
+    /// they are all dormant, for an undeclared key or a mouse event, and while a field or a
+    /// question holds the keyboard (every key is theirs then).
+    public func refusal(of event: InputEvent) -> String? {
+        guard !isCapturingText, case .key(let key) = event else { return nil }
+        var reason: String?
+        for declaration in keys where declaration.keys.contains(key) {
+            switch availability(of: declaration) {
+            case .available: return nil
+            case .unavailable(let why): reason = reason ?? why
+            case .dormant: break
+            }
+        }
+        return reason
     }
 }

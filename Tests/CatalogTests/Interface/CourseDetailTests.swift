@@ -128,6 +128,36 @@ final class CourseDetailTests {
         #expect(sut.availableKeys.map { "\($0.key) \($0.label)" } == keys)
     }
 
+    @Test(
+        "a key that cannot act now carries the reason: the rules' for e, not enrolled for u and Space, none for p",
+        arguments: [
+            (nil, "e", KeyAvailability.available),
+            (nil, "u", .unavailable(reason: "You are not enrolled in Swift Concurrency in Practice")),
+            (nil, "Space", .unavailable(reason: "Enroll in Swift Concurrency in Practice to mark its lessons done")),
+            (nil, "p", .available),
+            ("enrolled", "e", .unavailable(reason: "You are already enrolled in Swift Concurrency in Practice")),
+            ("enrolled", "u", .available),
+            ("locked", "e", .unavailable(reason: "Complete Swift Fundamentals first")),
+            ("full", "e", .unavailable(reason: "Swift Concurrency in Practice is full")),
+            ("closed", "e", .unavailable(reason: "Swift Concurrency in Practice is not open for enrollment")),
+            ("without prerequisite", "p", .unavailable(reason: "Swift Concurrency in Practice has no prerequisite")),
+        ] as [(String?, String, KeyAvailability)])
+    func availability(state: String?, key: String, expected: KeyAvailability) async {
+        let learner = LearnerStub()
+        learner.completed = state == "locked" ? [] : ["swift-101"]
+        var course = Self.course
+        if state == "enrolled" { learner.enrollments = [course.id: .fixture(courseID: course.id)] }
+        if state == "full" { course.enrolledCount = 40 }
+        if state == "closed" { course.isActive = false }
+        if state == "without prerequisite" { course.prerequisiteID = nil }
+        let (sut, _, _) = await makeSUT(course: course, learner: learner)
+
+        let declarations = sut.keys.filter { $0.key == key }
+        let availability = declarations.map { sut.availability(of: $0) }.first { $0 != .dormant } ?? .dormant
+
+        #expect(availability == expected)
+    }
+
     @Test("u's question says what is kept: the lessons done as shown")
     func unenrollQuestion() async {
         let learner = LearnerStub()
