@@ -225,11 +225,13 @@ final class CourseDetailScreen: Screen {
             status.append("Completed \(DateText.format(date)) · not enrolled")
         }
         if marks.isFavourite { status.append("★ Favourite") }
-        switch EnrollmentRules.block(for: course, marks: marks) {
-        case .closed: status.append("Not open for enrollment")
-        case .full: status.append("Full")
-        case .locked: status.append("Locked until its prerequisite is completed")
-        case nil: break
+        // By the rules `e` is answered by, so the page and its footer agree (a prerequisite
+        // no longer in the catalog blocks nothing).
+        switch viewModel.enrollRefusal {
+        case .courseInactive: status.append("Not open for enrollment")
+        case .courseFull: status.append("Full")
+        case .prerequisiteNotCompleted: status.append("Locked until its prerequisite is completed")
+        case .alreadyEnrolled, nil: break
         }
         if marks.isSavingEnrollment || marks.isSavingFavourite { status.append("(saving…)") }
         if !status.isEmpty {

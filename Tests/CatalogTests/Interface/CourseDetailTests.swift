@@ -158,6 +158,17 @@ final class CourseDetailTests {
         #expect(availability == expected)
     }
 
+    @Test("a prerequisite no longer in the catalog blocks nothing: the page says no Locked, and e is offered")
+    func prerequisiteGone() async {
+        let learner = LearnerStub()
+        let (sut, _, _) = await makeSUT(stored: [Self.course], learner: learner)
+
+        let text = draw(sut).text
+
+        #expect(!text.contains("Locked"))
+        #expect(sut.availableKeys.contains(CourseDetailScreen.Keys.enroll))
+    }
+
     @Test("u's question says what is kept: the lessons done as shown")
     func unenrollQuestion() async {
         let learner = LearnerStub()
