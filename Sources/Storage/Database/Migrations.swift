@@ -304,6 +304,12 @@ enum Migrations {
             try db.execute(sql: "CREATE UNIQUE INDEX user_by_email_key ON user(email_key)")
         }
 
+        // Every write notes what it changed, in its own transaction: another instance on this
+        // data directory, or a server's event streams, read the notes to show it live.
+        migrator.registerMigration("v14-change-events") { db in
+            try ChangeRows.create(in: db)
+        }
+
         return migrator
     }
 }
