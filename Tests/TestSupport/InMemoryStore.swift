@@ -110,6 +110,11 @@ public actor InMemoryStore: CourseRepository, EnrollmentRepository, FavouritesRe
         enrollments.append(enrollment)
     }
 
+    /// Makes a course a favourite or not directly, for arranging (as another terminal would).
+    public func arrangeFavourite(_ isFavourite: Bool, _ user: UserID, _ course: CourseID) {
+        if isFavourite { favourites[user, default: []].insert(course) } else { favourites[user]?.remove(course) }
+    }
+
     public func storedCourse(_ id: CourseID) -> Course? { catalog[id] }
     public func storedFavourites(of user: UserID) -> Set<CourseID> { favourites[user] ?? [] }
     public func storedEnrollment(_ user: UserID, _ course: CourseID) -> Enrollment? {

@@ -17,7 +17,7 @@ final class CourseDetailScreen: Screen {
         static let scroll = KeyDeclaration("PgUp PgDn", "scroll", help: "scroll the page (Home End: top, bottom)", inFooter: false)
         static let prerequisite = KeyDeclaration("p", "prerequisite", help: "open the prerequisite course")
         static let back = KeyDeclaration("Backspace", "back", help: "back (also Esc, q)", inFooter: false)
-        static let retry = KeyDeclaration("r", "retry", help: "retry after an error")
+        static let retry = KeyDeclaration("r", "reload", help: "read the course and your marks on it again (retry after an error)")
     }
 
     nonisolated static let declaredKeys = [
@@ -56,8 +56,10 @@ final class CourseDetailScreen: Screen {
         case Keys.favourite, Keys.scroll, Keys.back: return loaded
         case Keys.prerequisite: return viewModel.page?.prerequisite != nil
         case Keys.retry:
-            if case .error = viewModel.state { return true }
-            return false
+            switch viewModel.state {
+            case .loaded, .empty, .error: return true
+            case .idle, .loading: return false
+            }
         default: return false
         }
     }
@@ -289,7 +291,7 @@ final class CourseDetailScreen: Screen {
             revealLesson(max(lesson, viewModel.selectedLesson))
         case .key(.character("r")):
             guard isAvailable(Keys.retry) else { return .ignored }
-            await viewModel.load()
+            await viewModel.reload()
         case .key(.up), .key(.character("k")):
             moveUpOrDown(-1)
         case .key(.down), .key(.character("j")):
