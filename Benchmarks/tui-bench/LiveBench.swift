@@ -25,7 +25,9 @@ func measureLive(size: Int, arguments: [String], changes: Int, write: (Bool) asy
     var figures = LiveFigures()
     let terminal = try PseudoTerminal(tui, arguments, environment: environment)
     let loaded = "1/\(size)"
-    guard terminal.readUntilQuiet(until: loaded).text.contains(loaded) else { throw BenchError.failed("the catalog never showed \(loaded)") }
+    guard terminal.readUntilQuiet(until: loaded).text.contains(loaded) else {
+        throw BenchError.failed("the catalog never showed \(loaded)")
+    }
     // A frame of its own settles first (the marks of the first rows), so the next one is the change's.
     _ = terminal.readUntilQuiet(quiet: .milliseconds(300))
     for number in 0..<changes {

@@ -61,5 +61,26 @@ extension EndToEnd {
             try b.send("y")
             try await a.waitFor("the footer offering e on A") { $0.last?.contains("e enroll") == true }
         }
+
+        @Test("tui import-courses in another process: the running catalog shows the new course and its count, with no key pressed")
+        func importWhileRunning() async throws {
+            let directory = TemporaryDirectory(prefix: "edugo-e2e")
+            defer { directory.remove() }
+            let session = try TmuxSession(dataDirectory: directory)
+            try await session.signInIfAsked()
+            try await session.waitFor("Agile and Scrum")
+            let file = directory.url.appendingPathComponent("import.json").path
+            let entry =
+                #"{"id": "aardvark-basics", "title": "Aardvark Basics", "instructor": "Ana Ruiz", "level": "beginner", "duration_minutes": 30, "price": 0, "currency": "EUR", "description": "A course imported while the app runs."}"#
+            _ = FileManager.default.createFile(atPath: file, contents: Data("[\(entry)]".utf8))
+
+            let imported = try runTUI(["import-courses", file, "--data-dir", directory.path])
+
+            #expect(imported.status == 0)
+            let screen = try await session.waitFor("the imported course on the first row") { lines in
+                lines.count > 3 && lines[3].contains("Aardvark Basics")
+            }
+            #expect(screen[1].contains("65 courses"))
+        }
     }
 }
