@@ -78,9 +78,15 @@ public final class ConfirmedList<Element: Sendable, Failure: Error> {
             owed = false
             let started = revision
             guard let loaded = try? await read() else { return }
-            guard started == revision, !isSaving() else {
+            if isSaving() {
+                // Read again once the saves are done (`savesSettled`).
                 owed = true
                 return
+            }
+            if started != revision {
+                // A save answered meanwhile, and none is left to say when: read again now.
+                owed = true
+                continue
             }
             state = .loaded(loaded)
         } while owed && !isSaving()
