@@ -45,12 +45,7 @@ extension EndToEnd {
             try await a.waitFor("★ Favourite")
 
             // B renames the learner: A's header follows.
-            try b.send("4")
-            try await b.waitFor("Enrolled courses")
-            try b.send("e", "C-u")
-            try b.type("Ana Live")
-            try b.send("Enter")
-            try await b.waitFor("Name updated")
+            try await b.renameLearner(to: "Ana Live")
             try await a.waitFor("the new name in A's header") { $0.first?.hasSuffix("Ana Live") == true }
 
             // B leaves the course: A's page offers e again.
