@@ -93,6 +93,15 @@ final class PseudoTerminal {
         return output
     }
 
+    /// Waits up to `timeout` for output to start (a frame nobody asked for by a key), then
+    /// reads it until nothing has come for `quiet`.
+    func readNextFrame(quiet: Duration = .milliseconds(60), timeout: Duration = .seconds(10)) -> Output {
+        var descriptor = pollfd(fd: master, events: Int16(POLLIN), revents: 0)
+        let milliseconds = Int32(timeout.components.seconds * 1_000 + timeout.components.attoseconds / 1_000_000_000_000_000)
+        guard poll(&descriptor, 1, milliseconds) > 0 else { return Output() }
+        return readUntilQuiet(quiet: quiet, timeout: timeout)
+    }
+
     /// The most memory the process has held (VmHWM), in bytes.
     func peakResidentBytes() -> Int? {
         guard let status = try? String(contentsOfFile: "/proc/\(pid)/status", encoding: .utf8) else { return nil }

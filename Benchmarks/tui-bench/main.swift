@@ -25,6 +25,8 @@ struct Options {
     /// Only load the generated catalog of the first size into this PostgreSQL database, for
     /// the server bench (`Benchmarks/server-bench/run.sh --postgres`).
     var loadPostgres: String?
+    /// Only the live figures (issue 24): changes made elsewhere, timed to the frame that shows them.
+    var live: Int?
 
     init(_ arguments: [String]) throws {
         var rest = arguments.dropFirst()
@@ -37,9 +39,10 @@ struct Options {
             case "--no-peers": peers = false
             case "--remote": remote = true
             case "--load-postgres": loadPostgres = rest.popFirst()
+            case "--live": live = Int(rest.popFirst() ?? "") ?? 200
             default:
                 throw BenchError.failed(
-                    "unknown argument \(argument); use --sizes 10000,100000 --runs 15 --work DIR --tui PATH --no-peers --remote --load-postgres URL"
+                    "unknown argument \(argument); use --sizes 10000,100000 --runs 15 --work DIR --tui PATH --no-peers --remote --load-postgres URL --live CHANGES"
                 )
             }
         }
@@ -71,6 +74,47 @@ let clock = ContinuousClock()
 let environment = [
     "TERM": "xterm-256color", "HOME": NSHomeDirectory(), "PATH": "/usr/bin:/bin", "LANG": "C.UTF-8",
 ]
+
+if let changes = options.live {
+    for size in options.sizes {
+        print("live, catalog of \(size) courses, \(changes) changes (a favourite of the first course, on and off)")
+        let directory = try await catalog(size: size)
+        let database = try AppDatabase.open(directory: directory, seedCatalog: { [] })
+        let learner = try await SQLiteSessionRepository(database: database, hasher: PasswordHasher()).signIn(
+            email: "demo@edugo.dev", password: "edugo-demo")
+        guard let first = try await SQLiteCourseRepository(database: database).page(matching: "", at: .first, limit: 1).first else {
+            throw BenchError.failed("an empty catalog")
+        }
+        let favourites = SQLiteFavouritesRepository(database: database)
+        let local = try await measureLive(size: size, arguments: ["--data-dir", directory.path], changes: changes) { isFavourite in
+            try await favourites.setFavourite(isFavourite, userID: learner.id, courseID: first.course.id)
+        }
+        printLive("local, another process on the data directory", local, changes: changes)
+        if options.remote {
+            let server = try await ServerProcess(directory: TemporaryDirectory(url: directory), arguments: ["--log-level", "error"])
+            defer { server.signal(SIGTERM) }
+            let http = RemoteHTTPClient()
+            var stores: [RemoteStore] = []
+            for name in ["remote-client-\(size)", "remote-writer-\(size)"] {
+                let client = URL(fileURLWithPath: options.work).appendingPathComponent(name)
+                try? FileManager.default.removeItem(at: client)
+                let store = RemoteStore(server: server.baseURL, dataDirectory: client, httpClient: http)
+                _ = try await store.signIn(email: "demo@edugo.dev", password: "edugo-demo")
+                stores.append(store)
+            }
+            let writer = stores[1]
+            let client = URL(fileURLWithPath: options.work).appendingPathComponent("remote-client-\(size)")
+            let remote = try await measureLive(
+                size: size, arguments: ["--data-dir", client.path, "--server", server.baseURL.absoluteString], changes: changes
+            ) { isFavourite in
+                try await writer.setFavourite(isFavourite, userID: learner.id, courseID: first.course.id)
+            }
+            printLive("remote, another client of the server", remote, changes: changes)
+            await http.shutdown()
+        }
+    }
+    exit(0)
+}
 
 func median(_ values: [Double]) -> Double {
     guard !values.isEmpty else { return .nan }

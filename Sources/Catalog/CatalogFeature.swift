@@ -1,3 +1,4 @@
+import Presentation
 import SharedKernel
 import TerminalUI
 
@@ -21,6 +22,9 @@ public struct CatalogLearner: Sendable {
     public var unenroll: @MainActor (Course) -> Task<Void, Never>
     /// `Space`: lesson number (from 1) and title, the course, done or not.
     public var setLesson: @MainActor (Int, String, Course, Bool) -> Task<Void, Never>
+    /// Reads the learner's marks as the store has them now (loading them if never read): of
+    /// one course when it is opened, of every course for `r`.
+    public var readAgain: @MainActor (CourseID?) async -> Void
 
     public init(
         id: UserID,
@@ -29,7 +33,8 @@ public struct CatalogLearner: Sendable {
         toggleFavourite: @escaping @MainActor (Course) -> Task<Void, Never>,
         enroll: @escaping @MainActor (Course, Course?) -> Task<Void, Never>,
         unenroll: @escaping @MainActor (Course) -> Task<Void, Never>,
-        setLesson: @escaping @MainActor (Int, String, Course, Bool) -> Task<Void, Never>
+        setLesson: @escaping @MainActor (Int, String, Course, Bool) -> Task<Void, Never>,
+        readAgain: @escaping @MainActor (CourseID?) async -> Void
     ) {
         self.id = id
         self.prepare = prepare
@@ -38,7 +43,20 @@ public struct CatalogLearner: Sendable {
         self.enroll = enroll
         self.unenroll = unenroll
         self.setLesson = setLesson
+        self.readAgain = readAgain
     }
+}
+
+/// What changed in the catalog's own data (not the learner's marks, which their owners keep
+/// live), as the shell hears it from the store.
+public enum CatalogChange: Hashable, Sendable {
+    /// One course: its seats, say. Screens that show it read it again.
+    case course(CourseID)
+    /// The learner's enrollments or favourites: what a query of their own (`is:enrolled`,
+    /// `is:favourite`, `is:open`) lists may differ.
+    case marks
+    /// Anything (an import, or news that was missed): every screen reads again what it shows.
+    case everything
 }
 
 /// Where the catalog's courses come from, for what an empty catalog says to do.
@@ -56,17 +74,24 @@ public struct CatalogFeature {
     private let courses: any CourseRepository
     private let learner: CatalogLearner
     private let source: CatalogSource
+    private let changes: Notices<CatalogChange>
 
-    public init(courses: any CourseRepository, learner: CatalogLearner, source: CatalogSource = .localDatabase) {
+    /// `changes` tells the catalog's screens, while they exist, what the store changed.
+    public init(
+        courses: any CourseRepository, learner: CatalogLearner, source: CatalogSource = .localDatabase,
+        changes: Notices<CatalogChange> = Notices()
+    ) {
         self.courses = courses
         self.learner = learner
         self.source = source
+        self.changes = changes
     }
 
     /// The catalog tab's root list. `onCourseSelected` is called on `Enter`.
     public func makeListScreen(onCourseSelected: @escaping @MainActor (CourseID) -> Void) -> any Screen {
         CatalogListScreen(
-            viewModel: CatalogListViewModel(courses: courses, learner: learner), source: source, onCourseSelected: onCourseSelected)
+            viewModel: CatalogListViewModel(courses: courses, learner: learner, changes: changes), source: source,
+            onCourseSelected: onCourseSelected)
     }
 
     /// A course's page. `onOpenCourse` opens another course (`p`, the prerequisite);
@@ -77,7 +102,7 @@ public struct CatalogFeature {
         onBack: @escaping @MainActor () -> Void
     ) -> any Screen {
         CourseDetailScreen(
-            viewModel: CourseDetailViewModel(courseID: courseID, courses: courses, learner: learner),
+            viewModel: CourseDetailViewModel(courseID: courseID, courses: courses, learner: learner, changes: changes),
             onOpenCourse: onOpenCourse,
             onBack: onBack
         )

@@ -36,6 +36,11 @@ public final class CoursesFeature {
         await model.appear()
     }
 
+    /// The store changed the learner's enrollment in the course elsewhere: it is read afresh.
+    public func storeChanged(_ id: CourseID) async {
+        await model.storeChanged(id)
+    }
+
     /// The enrollment that holds a place in the course, as shown (a pending one included).
     public func enrollment(for id: CourseID) -> Enrollment? { model.enrollment(for: id) }
     public func isSaving(_ id: CourseID) -> Bool { model.isSaving(id) }

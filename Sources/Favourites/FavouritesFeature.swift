@@ -35,6 +35,11 @@ public final class FavouritesFeature {
         await model.appear()
     }
 
+    /// The store changed whether the course is a favourite elsewhere: read afresh.
+    public func storeChanged(_ id: CourseID) async {
+        await model.storeChanged(id)
+    }
+
     public func isFavourite(_ id: CourseID) -> Bool { model.isFavourite(id) }
     public func isSaving(_ id: CourseID) -> Bool { model.isSaving(id) }
     /// How many favourites the learner keeps; `nil` when they could not be read.

@@ -14,6 +14,9 @@ public final class ConfirmedList<Element: Sendable, Failure: Error> {
     public private(set) var isRefreshing = false
     /// Counts confirmed saves; a reading that started before one is stale.
     @ObservationIgnored private var revision = 0
+    /// A reading was asked for while it could not be taken (a save under way, or a reading
+    /// that started earlier): it runs once the saves are done.
+    @ObservationIgnored private var owed = false
     @ObservationIgnored private let read: @MainActor () async throws(Failure) -> [Element]
     @ObservationIgnored private let message: (Failure) -> String
     /// Whether a save is under way (a reading then is not taken either). Settable after
@@ -59,15 +62,40 @@ public final class ConfirmedList<Element: Sendable, Failure: Error> {
         }
     }
 
-    /// Reads again with the list on screen; an answer that a save overtook is dropped.
+    /// Reads again with the list on screen. An answer that a save overtook is dropped (it may
+    /// not have seen the save), and so is one that started before the last ask: either way the
+    /// list is read again once the saves are done, so the store orders what shows, not the
+    /// order answers arrive in.
     public func refresh() async {
-        guard state.value != nil, !isRefreshing else { return }
+        guard state.value != nil else { return }
+        guard !isRefreshing, !isSaving() else {
+            owed = true
+            return
+        }
         isRefreshing = true
         defer { isRefreshing = false }
-        let started = revision
-        guard let loaded = try? await read() else { return }
-        guard started == revision, !isSaving() else { return }
-        state = .loaded(loaded)
+        repeat {
+            owed = false
+            let started = revision
+            guard let loaded = try? await read() else { return }
+            if isSaving() {
+                // Read again once the saves are done (`savesSettled`).
+                owed = true
+                return
+            }
+            if started != revision {
+                // A save answered meanwhile, and none is left to say when: read again now.
+                owed = true
+                continue
+            }
+            state = .loaded(loaded)
+        } while owed && !isSaving()
+    }
+
+    /// The saves under way have all answered: a reading asked for meanwhile runs now.
+    public func savesSettled() async {
+        guard owed, !isSaving() else { return }
+        await refresh()
     }
 
     /// A save the store confirmed: applied to the list as loaded (nothing, before it is).

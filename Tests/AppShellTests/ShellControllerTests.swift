@@ -294,7 +294,7 @@ final class ShellControllerTests {
             ([InputEvent.key(.enter)], InputEvent.char("u"), "✗ You are not enrolled in Agile and Scrum in Real Teams"),
             ([.key(.enter)], .char(" "), "✗ Enroll in Agile and Scrum in Real Teams to mark its lessons done"),
             ([.key(.enter)], .char("p"), "✗ Agile and Scrum in Real Teams has no prerequisite"),
-            ([.key(.enter)], .char("r"), "✗ Nothing to retry"),
+            ([.key(.enter)], .char("r"), nil),
             ([.char("2")], .char("u"), "✗ No course selected"),
             ([.char("2")], .key(.enter), "✗ No course selected"),
             ([.char("3")], .char("f"), "✗ No course selected"),

@@ -14,6 +14,8 @@ final class LearnerStub {
         case enroll(CourseID, prerequisite: CourseID?)
         case unenroll(CourseID)
         case setLesson(Int, CourseID, done: Bool)
+        /// The marks read again from the store: of one course, or of all (nil).
+        case readAgain(CourseID?)
     }
 
     var favourites: Set<CourseID> = []
@@ -23,6 +25,13 @@ final class LearnerStub {
     var completions: [CourseID: Date] = [:]
     var saving: Set<CourseID> = []
     private(set) var actions: [Action] = []
+    /// The actions that change something (reading the marks again does not).
+    var writes: [Action] {
+        actions.filter {
+            if case .readAgain = $0 { return false }
+            return true
+        }
+    }
     /// What the owners reported, in order.
     private(set) var reported: [StatusMessage] = []
     /// When set, `enroll` is refused with this reason and changes nothing.
@@ -31,6 +40,8 @@ final class LearnerStub {
     var lessonFailure: String?
     /// Saves wait here before they report.
     var gate: Gate?
+    /// What reading the marks again finds (another terminal changed them); nil: what shows.
+    var storeHolds: (favourites: Set<CourseID>, enrollments: [CourseID: Enrollment])?
 
     /// Applies a change at once, like the real owners, and reports once the "save" is done.
     private func save(_ message: StatusMessage) -> Task<Void, Never> {
@@ -91,6 +102,14 @@ final class LearnerStub {
                     }
                 }
                 return save(.success(done ? "Lesson done: \(title)" : "Lesson not done: \(title)"))
+            },
+            readAgain: { [self] id in
+                actions.append(.readAgain(id))
+                // What "the store" holds now, as a test arranged it.
+                if let stored = storeHolds {
+                    favourites = stored.favourites
+                    enrollments = stored.enrollments
+                }
             }
         )
     }

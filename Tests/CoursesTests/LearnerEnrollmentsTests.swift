@@ -208,6 +208,34 @@ final class LearnerEnrollmentsTests {
         #expect(sut.courses.map(\.id) == ["open"])
     }
 
+    @Test("a change made elsewhere is read afresh: another terminal's lessons show")
+    func storeChangedElsewhere() async {
+        let (sut, store, _) = await makeSUT(enrolledIn: [Self.open])
+        await store.addEnrollment(.fixture(id: 1, courseID: "open", lessonsDone: [1, 2]))
+
+        await sut.storeChanged("open")
+
+        #expect(sut.enrollment(for: "open")?.lessonsDone == [1, 2])
+    }
+
+    @Test("news that comes while this terminal saves is read once the save has answered, so the store orders them")
+    func storeChangedDuringASave() async {
+        let gate = Gate()
+        let (sut, store, _) = await makeSUT(enrolledIn: [Self.open])
+        await store.setGate(gate)
+        let mark = sut.setLesson(1, titled: "One", of: Self.open, done: true)
+        await gate.waitForArrivals(1)
+        await store.addEnrollment(.fixture(id: 9, courseID: "base"))
+
+        await sut.storeChanged("base")
+        #expect(sut.enrollment(for: "base") == nil, "not read while the save is under way")
+        await gate.open()
+        await mark.value
+
+        #expect(sut.enrollment(for: "base") != nil)
+        #expect(sut.enrollment(for: "open")?.lessonsDone == [1])
+    }
+
     // MARK: - Helpers
 
     private func makeSUT(enrolledIn courses: [Course] = []) async -> (LearnerEnrollments, InMemoryStore, Reports) {

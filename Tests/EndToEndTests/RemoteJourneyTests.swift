@@ -41,12 +41,7 @@ extension EndToEnd {
             try session.send("r")
             try await session.waitFor("Favourites  2 courses")
 
-            try session.send("4")
-            try await session.waitFor("Member since")
-            try session.send("e", "C-u")
-            try session.type("Zoë Remote")
-            try session.send("Enter")
-            try await session.waitFor("Name updated")
+            try await session.renameLearner(to: "Zoë Remote")
             let me = try await api.get("/v1/me")
             #expect(me.json["name"] as? String == "Zoë Remote")
 

@@ -59,3 +59,17 @@ extension TmuxSession {
         try await waitFor("by ")
     }
 }
+
+extension TmuxSession {
+    /// From any tab: the Profile tab, `e`, the field cleared, `name` typed and saved; returns
+    /// the screen that says `Name updated`.
+    @discardableResult
+    func renameLearner(to name: String, sourceLocation: SourceLocation = #_sourceLocation) async throws -> [String] {
+        try send("4")
+        try await waitFor("Member since", sourceLocation: sourceLocation)
+        try send("e", "C-u")
+        try type(name)
+        try send("Enter")
+        return try await waitFor("Name updated", sourceLocation: sourceLocation)
+    }
+}

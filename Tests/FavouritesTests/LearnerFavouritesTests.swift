@@ -70,6 +70,26 @@ final class LearnerFavouritesTests {
         #expect(!sut.isSaving("a"))
     }
 
+    @Test("news that comes while this terminal saves is read once the save has answered, so the store orders them")
+    func storeChangedDuringASave() async {
+        let gate = Gate()
+        let (sut, store, _) = await makeSUT()
+        await store.arrangeFavourite(true, User.demo.id, "a")
+        await sut.refresh()
+        await store.setGate(gate)
+        let toggle = sut.toggle(Self.beta)
+        await gate.waitForArrivals(1)
+        await store.arrangeFavourite(false, User.demo.id, "a")
+
+        await sut.storeChanged("a")
+        #expect(sut.isFavourite("a"), "not read while the save is under way")
+        await gate.open()
+        await toggle.value
+
+        #expect(!sut.isFavourite("a"))
+        #expect(sut.isFavourite("b"))
+    }
+
     // MARK: - Helpers
 
     private func makeSUT() async -> (LearnerFavourites, InMemoryStore, Reports) {

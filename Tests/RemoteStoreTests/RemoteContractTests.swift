@@ -28,6 +28,8 @@ struct RemoteContractTests {
                     courses: store, enrollments: store, favourites: store, profiles: store, sessions: store,
                     accounts: AccountService(store: SQLiteAccountStore(database: server.database), hasher: PasswordHasher(rounds: 1_000)),
                     refreshTokens: SQLiteRefreshTokenRepository(database: server.database),
+                    // The server's own log: what the API's writes noted there.
+                    changes: SQLiteChangeLog(database: server.database),
                     addCourses: { try server.addCourses($0) }
                 )
             )

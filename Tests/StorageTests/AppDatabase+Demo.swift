@@ -50,6 +50,7 @@ extension ContractStore {
             sessions: SQLiteSessionRepository(database: database, hasher: .fast),
             accounts: AccountService(store: SQLiteAccountStore(database: database), hasher: PasswordHasher.fast),
             refreshTokens: SQLiteRefreshTokenRepository(database: database),
+            changes: SQLiteChangeLog(database: database),
             addCourses: { entries in
                 _ = try database.importCourses(entries: entries.map { CourseEntry(course: $0.0, lessons: $0.1) })
             }

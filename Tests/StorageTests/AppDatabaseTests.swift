@@ -24,7 +24,8 @@ struct AppDatabaseTests {
         }
         #expect(
             tables == [
-                "catalog_revision", "catalog_size", "course", "course_search", "course_search_config", "course_search_data",
+                "catalog_revision", "catalog_size", "change_event", "change_horizon", "course", "course_search", "course_search_config",
+                "course_search_data",
                 "course_search_docsize",
                 "course_search_idx", "enrollment", "favourite", "grdb_migrations", "lesson", "lesson_progress", "refresh_token", "session",
                 "user",

@@ -5,7 +5,7 @@ import SharedKernel
 /// contract suites hold it to that), and recording every call so a test can state exactly
 /// what was asked. Calls can be held at a gate, or made to fail.
 public actor InMemoryStore: CourseRepository, EnrollmentRepository, FavouritesRepository, ProfileRepository, SessionRepository,
-    AccountRepository, AccountStore, RefreshTokenRepository
+    AccountRepository, AccountStore, RefreshTokenRepository, ChangeLog
 {
     public enum Message: Hashable, Sendable {
         case page(String, CatalogPosition, Int)
@@ -46,6 +46,11 @@ public actor InMemoryStore: CourseRepository, EnrollmentRepository, FavouritesRe
     private var storedSession: UserID?
     private var refreshTokens: [String: (record: RefreshTokenRecord, used: Bool, revoked: Bool)] = [:]
     private var nextID: Int64 = 100
+    /// The changes noted, oldest first, as a store's `change_event`; those through
+    /// `forgottenThrough` were forgotten.
+    private var changeEvents: [ChangeEvent] = []
+    private var forgottenThrough: Int64 = 0
+    private var lastChangeID: Int64 = 0
     private var failure: AppError?
     private var failOnly: ((Message) -> Bool)?
     private var gate: Gate?
@@ -83,6 +88,18 @@ public actor InMemoryStore: CourseRepository, EnrollmentRepository, FavouritesRe
         for course in courses { catalog[course.id] = course }
     }
 
+    /// An import, as the stores note it: the courses added or rewritten, one change.
+    public func importCourses(_ courses: [Course]) {
+        addCourses(courses)
+        if !courses.isEmpty { note(.catalog) }
+    }
+
+    /// Forgets the changes through `id`, as a store does with old ones.
+    public func forgetChanges(through id: Int64) {
+        forgottenThrough = max(forgottenThrough, id)
+        changeEvents.removeAll { $0.id <= forgottenThrough }
+    }
+
     public func setLessons(_ list: [Lesson], of id: CourseID) {
         lessons[id] = list
         catalog[id]?.lessonCount = list.count
@@ -92,6 +109,11 @@ public actor InMemoryStore: CourseRepository, EnrollmentRepository, FavouritesRe
     public func addEnrollment(_ enrollment: Enrollment) {
         enrollments.removeAll { $0.userID == enrollment.userID && $0.courseID == enrollment.courseID }
         enrollments.append(enrollment)
+    }
+
+    /// Makes a course a favourite or not directly, for arranging (as another terminal would).
+    public func arrangeFavourite(_ isFavourite: Bool, _ user: UserID, _ course: CourseID) {
+        if isFavourite { favourites[user, default: []].insert(course) } else { favourites[user]?.remove(course) }
     }
 
     public func storedCourse(_ id: CourseID) -> Course? { catalog[id] }
@@ -175,7 +197,10 @@ public actor InMemoryStore: CourseRepository, EnrollmentRepository, FavouritesRe
                 prerequisite: course.prerequisiteID.flatMap { id in catalog[id].map { ($0, storedEnrollment(change.userID, id)) } }
             )
         }
-        switch try change.decide(facts) {
+        let write = try change.decide(facts)
+        note(.enrollment(change.userID, change.courseID))
+        if write.movesSeats { note(.course(change.courseID)) }
+        switch write {
         case .join(let userID, let courseID, let at):
             nextID += 1
             addEnrollment(Enrollment(id: EnrollmentID(nextID), userID: userID, courseID: courseID, enrolledAt: at))
@@ -227,7 +252,10 @@ public actor InMemoryStore: CourseRepository, EnrollmentRepository, FavouritesRe
     public func setFavourite(_ isFavourite: Bool, userID: UserID, courseID: CourseID) async throws(AppError) {
         try await record(.setFavourite(isFavourite, userID, courseID))
         guard catalog[courseID] != nil else { throw .courseNotFound(courseID) }
-        if isFavourite { favourites[userID, default: []].insert(courseID) } else { favourites[userID]?.remove(courseID) }
+        let changed =
+            isFavourite
+            ? favourites[userID, default: []].insert(courseID).inserted : favourites[userID]?.remove(courseID) != nil
+        if changed { note(.favourite(userID, courseID)) }
     }
 
     public func favourites(userID: UserID) async throws(AppError) -> [Course] {
@@ -248,6 +276,7 @@ public actor InMemoryStore: CourseRepository, EnrollmentRepository, FavouritesRe
         guard var entry = users[userID] else { throw .notSignedIn }
         entry.user.name = name
         users[userID] = entry
+        note(.profile(userID))
         return entry.user
     }
 
@@ -327,7 +356,9 @@ public actor InMemoryStore: CourseRepository, EnrollmentRepository, FavouritesRe
     }
 
     public func revoke(family: String) async throws(AppError) {
+        let owner = refreshTokens.values.first { $0.record.family == family && !$0.revoked }?.record.userID
         for (hash, entry) in refreshTokens where entry.record.family == family { refreshTokens[hash]?.revoked = true }
+        if let owner { note(.signedOut(owner, signIn: family)) }
     }
 
     public func isLive(family: String, userID: UserID, now: Date) async throws(AppError) -> Bool {
@@ -335,6 +366,28 @@ public actor InMemoryStore: CourseRepository, EnrollmentRepository, FavouritesRe
         return refreshTokens.values.contains { entry in
             entry.record.family == family && entry.record.userID == userID && !entry.used && !entry.revoked && entry.record.expiresAt > now
         }
+    }
+}
+
+// MARK: - ChangeLog
+
+extension InMemoryStore {
+    private func note(_ change: Change) {
+        lastChangeID += 1
+        changeEvents.append(ChangeEvent(id: lastChangeID, change: change))
+    }
+
+    public func newestChangeID() async throws(AppError) -> Int64 {
+        changeEvents.last?.id ?? forgottenThrough
+    }
+
+    public func changes(after id: Int64, for learner: UserID?, limit: Int) async throws(AppError) -> ChangeBatch {
+        let newest = try await newestChangeID()
+        guard id >= forgottenThrough, id <= newest else { return .gap(newest: newest) }
+        let events = changeEvents.filter { event in
+            event.id > id && (learner == nil || event.change.learner == nil || event.change.learner == learner)
+        }
+        return .events(Array(events.prefix(max(1, limit))))
     }
 }
 

@@ -11,6 +11,8 @@ public struct ContractStore: Sendable {
     public var sessions: any SessionRepository
     public var accounts: any AccountRepository
     public var refreshTokens: any RefreshTokenRepository
+    /// The store's log of changes, where the writes above are noted.
+    public var changes: (any ChangeLog)?
     /// Stores courses with their lessons (`nil`: the course's single default lesson).
     public var addCourses: @Sendable ([(Course, [Lesson]?)]) async throws -> Void
 
@@ -22,6 +24,7 @@ public struct ContractStore: Sendable {
         sessions: any SessionRepository,
         accounts: any AccountRepository,
         refreshTokens: any RefreshTokenRepository,
+        changes: (any ChangeLog)? = nil,
         addCourses: @escaping @Sendable ([(Course, [Lesson]?)]) async throws -> Void
     ) {
         self.courses = courses
@@ -31,6 +34,7 @@ public struct ContractStore: Sendable {
         self.sessions = sessions
         self.accounts = accounts
         self.refreshTokens = refreshTokens
+        self.changes = changes
         self.addCourses = addCourses
     }
 
@@ -39,10 +43,10 @@ public struct ContractStore: Sendable {
         let store = InMemoryStore(courses: [])
         return ContractStore(
             courses: store, enrollments: store, favourites: store, profiles: store, sessions: store,
-            accounts: store, refreshTokens: store,
+            accounts: store, refreshTokens: store, changes: store,
             addCourses: { entries in
                 for (course, lessons) in entries {
-                    await store.addCourses([course])
+                    await store.importCourses([course])
                     if let lessons { await store.setLessons(lessons, of: course.id) }
                 }
             }
@@ -64,7 +68,9 @@ public struct ContractCase: Sendable, CustomStringConvertible {
 
     public var description: String { "\(port): \(name)" }
 
-    public static let all: [ContractCase] = courses + enrollments + favourites + profiles + sessions + accounts + refreshTokens
+    public static let all: [ContractCase] =
+        courses + enrollments + favourites + profiles + sessions + accounts + refreshTokens
+        + changeLog
 }
 
 // MARK: - Checks

@@ -160,6 +160,8 @@ extension AppPorts {
                 base: sessions,
                 instrumentation: Instrumentation(conditions: conditions.latencyOnly, logger: logger, server: server, clock: clock)
             ),
+            // Offline, nothing can be heard from the store either.
+            changes: conditions.offline ? nil : changes,
             server: server ?? self.server
         )
     }

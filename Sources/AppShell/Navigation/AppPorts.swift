@@ -8,6 +8,8 @@ struct AppPorts: Sendable {
     var favourites: any FavouritesRepository
     var profiles: any ProfileRepository
     var sessions: any SessionRepository
+    /// The store's news, for every screen to show what it holds now; nil: none.
+    var changes: (any ChangeFeed)? = nil
     /// The server (`host:port`) in remote mode; nil for the local database.
     var server: String? = nil
 }

@@ -23,7 +23,13 @@ final class LearnerScope {
         makeScreen: { [weak self] destination in self?.makeScreen(destination) ?? ClosedScreen() }
     )
     /// Work the scope starts itself (its lists read again): cancelled when it closes.
-    private let tasks = OwnedTasks()
+    private let tasks: OwnedTasks
+    /// What the catalog's screens hear of the store's changes.
+    private let catalogChanges = Notices<CatalogChange>()
+    private let profileFreshness: ProfileFreshness
+    /// The store's news of this learner, while the scope follows it.
+    private let feed: (any ChangeFeed)?
+    private var following: Task<Void, Never>?
 
     /// Builds the features on the ports and wires their closures to each other: the
     /// catalog's marks and actions go to the Courses and Favourites features, which own them.
@@ -36,6 +42,11 @@ final class LearnerScope {
         onLoggedOut: @escaping @MainActor () -> Void
     ) {
         learner = user.id
+        let tasks = OwnedTasks()
+        self.tasks = tasks
+        feed = ports.changes
+        let profileFreshness = ProfileFreshness(learner: user.id, profiles: ports.profiles, session: session, tasks: tasks)
+        self.profileFreshness = profileFreshness
         let courses = CoursesFeature(learner: user.id, enrollments: ports.enrollments, report: report)
         let favourites = FavouritesFeature(learner: user.id, favourites: ports.favourites, report: report)
         self.courses = courses
@@ -62,8 +73,13 @@ final class LearnerScope {
                 toggleFavourite: { course in favourites.toggle(course) },
                 enroll: { course, prerequisite in courses.enroll(course, prerequisite: prerequisite) },
                 unenroll: { course in courses.unenroll(course) },
-                setLesson: { number, title, course, done in courses.setLesson(number, titled: title, of: course, done: done) }
-            ), source: ports.server.map { .server(host: $0) } ?? .localDatabase)
+                setLesson: { number, title, course, done in courses.setLesson(number, titled: title, of: course, done: done) },
+                readAgain: { _ in
+                    async let enrollments: Void = courses.readAgain()
+                    async let marks: Void = favourites.readAgain()
+                    _ = await (enrollments, marks)
+                }
+            ), source: ports.server.map { .server(host: $0) } ?? .localDatabase, changes: catalogChanges)
         profile = ProfileFeature(
             learner: ProfileLearner(
                 user: { session.user ?? user },
@@ -74,7 +90,7 @@ final class LearnerScope {
                     _ = await (enrollments, marks)
                 },
                 counts: { (courses.enrolledCount, favourites.count) },
-                onNameSaving: { name in session.nameSaving(name) },
+                onNameSaving: { name in profileFreshness.nameSaving(name) },
                 onUserChanged: { user in session.userChanged(user) },
                 onLoggedOut: onLoggedOut,
                 report: report
@@ -117,6 +133,64 @@ final class LearnerScope {
         }
     }
 
+    // MARK: - The store's news
+
+    /// Follows the store's news of this learner until `stopFollowing` or `close`: each change
+    /// is read again where it shows.
+    func follow() {
+        guard following == nil, let feed else { return }
+        let news = feed.news(for: learner)
+        following = Task { [weak self] in
+            for await item in news {
+                self?.apply(item)
+            }
+        }
+    }
+
+    /// The learner's session ended (remote mode): no news until they are back.
+    func stopFollowing() {
+        following?.cancel()
+        following = nil
+    }
+
+    /// Routes news to the owners of what it names: the learner's enrollments, favourites and
+    /// profile to their models (the screens draw from those), the catalog's to its screens.
+    func apply(_ news: ChangeNews) {
+        switch news {
+        case .readEverything:
+            readAgain()
+            profileFreshness.storeChanged()
+            catalogChanges.post(.everything)
+        case .changed(let changes):
+            var enrollments: Set<CourseID> = []
+            var favourites: Set<CourseID> = []
+            var courses: Set<CourseID> = []
+            var catalog = false
+            var profile = false
+            for change in changes where change.learner == nil || change.learner == learner {
+                switch change {
+                case .enrollment(_, let id): enrollments.insert(id)
+                case .favourite(_, let id): favourites.insert(id)
+                case .profile: profile = true
+                case .course(let id): courses.insert(id)
+                case .catalog: catalog = true
+                // Remote mode's store ends the session itself; a local sign-in has no ending to hear.
+                case .signedOut: break
+                }
+            }
+            let (coursesFeature, favouritesFeature) = (self.courses, self.favourites)
+            for id in enrollments { tasks.run { await coursesFeature.storeChanged(id) } }
+            for id in favourites { tasks.run { await favouritesFeature.storeChanged(id) } }
+            if profile { profileFreshness.storeChanged() }
+            if !enrollments.isEmpty || !favourites.isEmpty { catalogChanges.post(.marks) }
+            if catalog {
+                catalogChanges.post(.everything)
+            } else {
+                courses.sorted().forEach { catalogChanges.post(.course($0)) }
+            }
+        }
+    }
+
     /// Waits until the work the scope started (its lists read again) has finished.
     func settle() async {
         await tasks.settle()
@@ -124,6 +198,7 @@ final class LearnerScope {
 
     /// Stops every screen's work, and the scope's own.
     func close() {
+        stopFollowing()
         tasks.cancelAll()
         coordinator.close()
     }

@@ -32,7 +32,8 @@ public enum EduGoApp {
             enrollments: SQLiteEnrollmentRepository(database: database),
             favourites: SQLiteFavouritesRepository(database: database),
             profiles: SQLiteProfileRepository(database: database),
-            sessions: SQLiteSessionRepository(database: database, hasher: hasher)
+            sessions: SQLiteSessionRepository(database: database, hasher: hasher),
+            changes: SQLiteChangeFeed(database: database)
         ).instrumented(conditions: configuration.conditions, logger: logger, clock: clock)
         return await runTerminal(configuration, ports: ports, clock: clock, logger: logger) { _ in }
     }

@@ -62,6 +62,7 @@ final class SessionFlow {
     func sessionEnded() {
         guard session.phase == .signedIn, let scope else { return }
         scope.coordinator.currentScreen.disappear()
+        scope.stopFollowing()
         suspendedScope = scope
         self.scope = nil
         session.signedOut()
@@ -105,6 +106,7 @@ final class SessionFlow {
             // Back where they were; their lists, and the screen in front as it appears, are
             // read again.
             scope = suspended
+            suspended.follow()
             suspended.readAgain()
         } else {
             suspendedScope?.close()
@@ -113,6 +115,7 @@ final class SessionFlow {
                 report: { [weak self] message in self?.report(message) },
                 onLoggedOut: { [weak self] in self?.signedOut() }
             )
+            scope?.follow()
         }
         suspendedScope = nil
         session.signedIn(user)

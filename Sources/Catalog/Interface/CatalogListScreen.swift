@@ -200,8 +200,7 @@ final class CatalogListScreen: Screen {
             viewModel.toggleFavourite(course)
             return .handled
         case .key(.character("r")):
-            let rows = viewModel.rows
-            viewModel.tasks.run { await rows.reload() }
+            viewModel.reload()
             return .handled
         case .key(.enter):
             guard let course = viewModel.selectedCourse else { return .ignored }

@@ -28,7 +28,7 @@ final class CatalogListViewModel {
     /// The query each fetch reads when it starts.
     @ObservationIgnored private let terms: SearchTerms
 
-    init(courses: any CourseRepository, learner: CatalogLearner, pageSize: Int = 100) {
+    init(courses: any CourseRepository, learner: CatalogLearner, changes: Notices<CatalogChange> = Notices(), pageSize: Int = 100) {
         self.learner = learner
         let terms = SearchTerms()
         self.terms = terms
@@ -55,6 +55,31 @@ final class CatalogListViewModel {
                 }
             }
         )
+        changes.listen(self) { [weak self] change in self?.storeChanged(change) }
+    }
+
+    /// The store changed a course on screen (its seats), the learner's marks, or maybe
+    /// anything: the window is read again where it is, selection and search untouched, when
+    /// what it lists may differ. A query that asks about seats (`is:open`) may gain or lose a
+    /// course wherever it is; one about the learner's own, when their marks change.
+    private func storeChanged(_ change: CatalogChange) {
+        switch change {
+        case .course(let id): guard terms.query.isOpen || rows.items.contains(where: { $0.id == id }) else { return }
+        case .marks: guard terms.query.dependsOnLearner else { return }
+        case .everything: break
+        }
+        let rows = self.rows
+        tasks.run { await rows.refresh() }
+    }
+
+    /// `r`: the catalog and the learner's marks, both as the store has them now.
+    func reload() {
+        let (rows, learner) = (self.rows, self.learner)
+        tasks.run {
+            async let list: Void = rows.reload()
+            async let marks: Void = learner.readAgain(nil)
+            _ = await (list, marks)
+        }
     }
 
     var state: ViewState<[Course]> { rows.state }

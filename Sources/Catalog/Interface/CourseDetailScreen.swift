@@ -17,7 +17,7 @@ final class CourseDetailScreen: Screen {
         static let scroll = KeyDeclaration("PgUp PgDn", "scroll", help: "scroll the page (Home End: top, bottom)", inFooter: false)
         static let prerequisite = KeyDeclaration("p", "prerequisite", help: "open the prerequisite course")
         static let back = KeyDeclaration("Backspace", "back", help: "back (also Esc, q)", inFooter: false)
-        static let retry = KeyDeclaration("r", "retry", help: "retry after an error")
+        static let retry = KeyDeclaration("r", "reload", help: "read the course and your marks on it again (retry after an error)")
     }
 
     nonisolated static let declaredKeys = [
@@ -49,8 +49,10 @@ final class CourseDetailScreen: Screen {
         case _ where asking: return .dormant
         case Keys.back: return .available
         case Keys.retry:
-            if case .error = viewModel.state { return .available }
-            return .unavailable(reason: "Nothing to retry")
+            switch viewModel.state {
+            case .loaded, .empty, .error: return .available
+            case .idle, .loading: return .unavailable(reason: "The course is being read")
+            }
         default: break
         }
         guard let page = viewModel.page else {
@@ -310,7 +312,7 @@ final class CourseDetailScreen: Screen {
             revealLesson(max(lesson, viewModel.selectedLesson))
         case .key(.character("r")):
             guard isAvailable(Keys.retry) else { return .ignored }
-            await viewModel.load()
+            await viewModel.reload()
         case .key(.up), .key(.character("k")):
             moveUpOrDown(-1)
         case .key(.down), .key(.character("j")):

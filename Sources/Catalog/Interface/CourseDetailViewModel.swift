@@ -8,9 +8,6 @@ import TerminalUI
 struct CoursePage: Hashable, Sendable {
     var syllabus: Syllabus
     var prerequisite: Course?
-    /// Whether the learner held a seat when the page was read, so the seats shown follow
-    /// their own enrolling and leaving at once, without reading the course again.
-    var enrolledWhenRead = false
 
     var course: Course { syllabus.course }
 }
@@ -27,13 +24,27 @@ final class CourseDetailViewModel {
     /// The selected lesson, from 0; meaningful while enrolled.
     private(set) var selectedLesson = 0
     private(set) var isConfirmingUnenroll = false
+    /// The seat the learner's own `e` takes (+1) or `u` frees (-1), until the page is read again.
+    private(set) var seatCorrection = 0
     @ObservationIgnored let tasks = OwnedTasks()
     @ObservationIgnored private let courses: any CourseRepository
 
-    init(courseID: CourseID, courses: any CourseRepository, learner: CatalogLearner) {
+    init(courseID: CourseID, courses: any CourseRepository, learner: CatalogLearner, changes: Notices<CatalogChange> = Notices()) {
         self.courseID = courseID
         self.courses = courses
         self.learner = learner
+        changes.listen(self) { [weak self] change in self?.storeChanged(change) }
+    }
+
+    /// The store changed this course, its prerequisite, or maybe anything: the page is read
+    /// again quietly, the selected lesson and the scroll kept.
+    private func storeChanged(_ change: CatalogChange) {
+        switch change {
+        case .course(let id): guard id == courseID || id == page?.prerequisite?.id else { return }
+        case .marks: return
+        case .everything: break
+        }
+        tasks.run { [weak self] in await self?.refresh() }
     }
 
     var page: CoursePage? { state.value }
@@ -43,15 +54,11 @@ final class CourseDetailViewModel {
 
     var isEnrolled: Bool { marks?.isEnrolled ?? false }
 
-    /// The course as shown: its seat count moved by the learner's own enrolling or leaving
-    /// since the page was read.
+    /// The course as shown: its seat count moved by the learner's own joining or leaving
+    /// until the page is read again after the store answered (the store's count then has it).
     var shownCourse: Course? {
-        guard var course = page?.course, let page else { return nil }
-        switch (page.enrolledWhenRead, isEnrolled) {
-        case (false, true): course.enrolledCount = Saturating.add(course.enrolledCount, 1)
-        case (true, false): course.enrolledCount = max(0, Saturating.subtract(course.enrolledCount, 1))
-        default: break
-        }
+        guard var course = page?.course else { return nil }
+        course.enrolledCount = max(0, Saturating.add(course.enrolledCount, seatCorrection))
         return course
     }
 
@@ -67,12 +74,43 @@ final class CourseDetailViewModel {
         marks?.enrollment?.lessonsDone.contains(lesson + 1) ?? false
     }
 
-    /// Loads the course, its lessons and its prerequisite; ignored while a load is in flight.
-    /// The first lesson not done is selected on arrival.
+    /// Loads the course, its lessons and its prerequisite, and the learner's marks on it as
+    /// the store has them now; ignored while a load is in flight. The first lesson not done
+    /// is selected on arrival.
     func load() async {
         guard !state.isLoading else { return }
         state = .loading
-        await learner.prepare()
+        async let marks: Void = learner.readAgain(courseID)
+        let read = await readPage()
+        await marks
+        switch read {
+        case .success(let page):
+            state = .loaded(page)
+            let done = learner.marks(page.course).enrollment?.lessonsDone ?? []
+            selectedLesson = (0..<page.syllabus.lessons.count).first { !done.contains($0 + 1) } ?? 0
+        case .failure(let error):
+            state = .error(message: error.userMessage)
+        }
+    }
+
+    /// `r`, or the store changed the course: read again with the page on screen, the selected
+    /// lesson and the scroll kept; a failure keeps what shows. With nothing on screen, loads.
+    func reload() async {
+        guard page != nil else { return await load() }
+        async let marks: Void = learner.readAgain(courseID)
+        await refresh()
+        await marks
+    }
+
+    private func refresh() async {
+        guard page != nil, !state.isLoading else { return }
+        guard case .success(let fresh) = await readPage() else { return }
+        state = .loaded(fresh)
+        selectedLesson = min(selectedLesson, max(0, fresh.syllabus.lessons.count - 1))
+    }
+
+    /// The course, its lessons and its prerequisite as the store has them.
+    private func readPage() async -> Result<CoursePage, AppError> {
         do throws(AppError) {
             let syllabus = try await courses.syllabus(of: courseID)
             var prerequisite: Course?
@@ -83,13 +121,9 @@ final class CourseDetailViewModel {
                     // A prerequisite removed from the catalog no longer blocks anything.
                 }
             }
-            let marks = learner.marks(syllabus.course)
-            let page = CoursePage(syllabus: syllabus, prerequisite: prerequisite, enrolledWhenRead: marks.isEnrolled)
-            state = .loaded(page)
-            let done = marks.enrollment?.lessonsDone ?? []
-            selectedLesson = (0..<syllabus.lessons.count).first { !done.contains($0 + 1) } ?? 0
+            return .success(CoursePage(syllabus: syllabus, prerequisite: prerequisite))
         } catch {
-            state = .error(message: error.userMessage)
+            return .failure(error)
         }
     }
 
@@ -99,7 +133,9 @@ final class CourseDetailViewModel {
     /// `e`: shown enrolled at once (or refused, with the reason, when the rules say no).
     func enroll() {
         guard let page else { return }
-        follow(learner.enroll(page.course, page.prerequisite))
+        let wasEnrolled = isEnrolled
+        let save = learner.enroll(page.course, page.prerequisite)
+        if !wasEnrolled, isEnrolled { correctSeats(by: 1, until: save) } else { follow(save) }
     }
 
     /// `u`: asks `Unenroll from <title>? (y/n)`.
@@ -114,7 +150,18 @@ final class CourseDetailViewModel {
     func confirmUnenroll() {
         guard let page else { return }
         isConfirmingUnenroll = false
-        follow(learner.unenroll(page.course))
+        correctSeats(by: -1, until: learner.unenroll(page.course))
+    }
+
+    /// Moves the seats shown by the learner's own change until the store has answered and the
+    /// page is read again (or the change was undone).
+    private func correctSeats(by delta: Int, until save: Task<Void, Never>) {
+        seatCorrection += delta
+        tasks.run { [weak self] in
+            await save.value
+            await self?.refresh()
+            self?.seatCorrection -= delta
+        }
     }
 
     /// `f`: the ★ flips at once.

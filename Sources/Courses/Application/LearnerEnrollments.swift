@@ -138,6 +138,13 @@ final class LearnerEnrollments {
     /// stale (it may not have seen the save): it is dropped, and what the saves said stays.
     func refresh() async { await list.refresh() }
 
+    /// The store changed the learner's enrollment in `id` elsewhere (another terminal, another
+    /// instance, the API): read afresh. Asked while a save is under way, it reads once the
+    /// saves have answered, so the store's order decides what shows.
+    func storeChanged(_ id: CourseID) async {
+        await list.refresh()
+    }
+
     // MARK: - Saving
     //
     // Each change shows at once, before its method returns, so the next key acts on it; the
@@ -231,6 +238,7 @@ final class LearnerEnrollments {
                 pending[id] = nil
             }
             report(message)
+            if inFlight.isEmpty { await list.savesSettled() }
         }
     }
 

@@ -67,6 +67,12 @@ final class LearnerFavourites {
     /// Reads again with the list on screen; an answer that a save overtook is dropped.
     func refresh() async { await list.refresh() }
 
+    /// The store changed whether `id` is a favourite elsewhere: read afresh, once the saves
+    /// under way have answered (see `LearnerEnrollments.storeChanged`).
+    func storeChanged(_ id: CourseID) async {
+        await list.refresh()
+    }
+
     // MARK: - Saving
 
     /// `f`: the ★ flips at once, before this returns, so the next key acts on it. The save
@@ -82,6 +88,7 @@ final class LearnerFavourites {
             self.saving.remove(course.id)
             self.writers[course.id] = nil
             if let message { self.report(message) }
+            if self.saving.isEmpty { await self.list.savesSettled() }
         }
         writers[course.id] = writer
         return writer

@@ -40,6 +40,16 @@ public enum EnrollmentWrite: Hashable, Sendable {
     case markLesson(EnrollmentID, number: Int, done: Bool, at: Date, status: EnrollmentStatus, completedAt: Date?)
 }
 
+extension EnrollmentWrite {
+    /// Whether the course's seats taken change: the catalog shows them to everyone.
+    public var movesSeats: Bool {
+        switch self {
+        case .join, .rejoin, .leave: true
+        case .markLesson: false
+        }
+    }
+}
+
 /// One change of a learner's enrollment, decided by the rules the same way over every store:
 /// the store reads `EnrollmentFacts` under the locks of `access`, asks `decide`, writes what
 /// it answers, all in one transaction, and returns the enrollment as stored.

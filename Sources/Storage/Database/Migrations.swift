@@ -304,12 +304,18 @@ enum Migrations {
             try db.execute(sql: "CREATE UNIQUE INDEX user_by_email_key ON user(email_key)")
         }
 
+        // Every write notes what it changed, in its own transaction: another instance on this
+        // data directory, or a server's event streams, read the notes to show it live.
+        migrator.registerMigration("v14-change-events") { db in
+            try ChangeRows.create(in: db)
+        }
+
         // A completion is permanent history: prerequisites are met, and the learner's list
         // keeps a course left after completing it, by `completed_at` alone. Every completed row
         // the app wrote has its date; one written otherwise gets its last lesson's (else its
         // enrollment's), so it still meets the prerequisites it met. Left rows keep their
         // lessons and date, as they always did: joining again now brings them back.
-        migrator.registerMigration("v14-completion-is-history") { db in
+        migrator.registerMigration("v15-completion-is-history") { db in
             try db.execute(
                 sql: """
                     UPDATE enrollment SET completed_at = coalesce(

@@ -94,6 +94,7 @@ extension AppDatabase {
             if outcome.needsRenumbering { renumber = true }
         }
         if renumber { try CatalogOrder.renumber(db) }
+        if !entries.isEmpty { try ChangeRows.record(.catalog, in: db) }
         return CourseImportSummary(added: added, updated: entries.count - added)
     }
 

@@ -20,6 +20,8 @@ public struct SQLiteEnrollmentRepository: EnrollmentRepository, EnrollmentTransa
         try await database.write { db in
             let write = try change.decide(try Self.facts(for: change, in: db))
             try Self.apply(write, in: db)
+            try ChangeRows.record(.enrollment(change.userID, change.courseID), in: db)
+            if write.movesSeats { try ChangeRows.record(.course(change.courseID), in: db) }
             guard let stored = try EnrollmentRow.fetch(userID: change.userID, courseID: change.courseID, in: db) else {
                 throw AppError.storage(.saving, detail: "enrollment vanished inside its own transaction")
             }

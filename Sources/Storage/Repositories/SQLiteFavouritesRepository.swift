@@ -27,6 +27,7 @@ public struct SQLiteFavouritesRepository: FavouritesRepository {
                     arguments: [userID.rawValue, courseID.rawValue]
                 )
             }
+            if db.changesCount > 0 { try ChangeRows.record(.favourite(userID, courseID), in: db) }
         }
     }
 

@@ -24,6 +24,7 @@ public struct SQLiteProfileRepository: ProfileRepository {
             guard db.changesCount == 1,
                 let row = try Row.fetchOne(db, sql: "SELECT \(UserRow.columns) FROM user WHERE id = ?", arguments: [userID.rawValue])
             else { throw AppError.notSignedIn }
+            try ChangeRows.record(.profile(userID), in: db)
             return try UserRow.user(from: row)
         }
     }

@@ -32,7 +32,7 @@ public struct SQLiteRefreshTokenRepository: RefreshTokenRepository {
             let family = try reader.string("family")
             if try reader.int64("revoked") != 0 { return .rejected }
             if row["used_at"] as Date? != nil {
-                try db.execute(sql: "UPDATE refresh_token SET revoked = 1 WHERE family = ?", arguments: [family])
+                try Self.end(family: family, in: db)
                 return .reused
             }
             guard try reader.date("expires_at") > now else { return .rejected }
@@ -47,9 +47,15 @@ public struct SQLiteRefreshTokenRepository: RefreshTokenRepository {
     }
 
     public func revoke(family: String) async throws(AppError) {
-        try await database.write { db in
-            try db.execute(sql: "UPDATE refresh_token SET revoked = 1 WHERE family = ?", arguments: [family])
-        }
+        try await database.write { db in try Self.end(family: family, in: db) }
+    }
+
+    /// Ends a sign-in, and notes it once, for the streams of that sign-in to close.
+    private static func end(family: String, in db: Database) throws {
+        let owner = try Int64.fetchOne(
+            db, sql: "SELECT user_id FROM refresh_token WHERE family = ? AND revoked = 0 LIMIT 1", arguments: [family])
+        try db.execute(sql: "UPDATE refresh_token SET revoked = 1 WHERE family = ?", arguments: [family])
+        if let owner { try ChangeRows.record(.signedOut(UserID(owner), signIn: family), in: db) }
     }
 
     public func isLive(family: String, userID: UserID, now: Date) async throws(AppError) -> Bool {

@@ -1,4 +1,5 @@
 import Foundation
+import Presentation
 import SharedKernel
 import TerminalUI
 import TestSupport
@@ -115,6 +116,62 @@ final class CatalogListTests {
         #expect(sut.availableKeys.contains(CatalogListScreen.Keys.favourite))
     }
 
+    @Test("a course on screen that the store changed is read again where it is, the selection kept")
+    func courseChangedInTheStore() async {
+        let changes = Notices<CatalogChange>()
+        let (sut, viewModel, store) = await makeSUT(Self.two, changes: changes)
+        _ = await sut.handle(.key(.down))
+        let selected = viewModel.selectedCourse
+        var changed = Self.two[0]
+        (changed.capacity, changed.enrolledCount) = (10, 10)
+        await store.addCourses([changed])
+
+        changes.post(.course("a"))
+        await sut.settle()
+
+        #expect(viewModel.selectedCourse?.id == selected?.id)
+        #expect(viewModel.rows.items.first { $0.id == "a" }?.isFull == true)
+    }
+
+    @Test("news of a course that is not on screen, or of marks a plain list does not ask about, reads nothing")
+    func unrelatedNewsReadsNothing() async {
+        let changes = Notices<CatalogChange>()
+        let (sut, _, store) = await makeSUT(Self.two, changes: changes)
+        let before = await store.messages.count
+
+        changes.post(.course("elsewhere"))
+        changes.post(.marks)
+        await sut.settle()
+
+        #expect(await store.messages.count == before)
+    }
+
+    @Test("the learner's marks changed elsewhere: a list of their own (is:favourite) is read again")
+    func marksChangedUnderAnOwnFilter() async {
+        let changes = Notices<CatalogChange>()
+        let (sut, viewModel, store) = await makeSUT(Self.two, changes: changes)
+        viewModel.beginSearch()
+        for character in "is:favourite" { viewModel.editSearch(.character(character)) }
+        await sut.settle()
+        let before = await store.messages.count
+
+        changes.post(.marks)
+        await sut.settle()
+
+        #expect(await store.messages.count > before)
+    }
+
+    @Test("r reads the learner's marks again with the catalog")
+    func reloadReadsMarks() async {
+        let learner = LearnerStub()
+        let (sut, _, _) = await makeSUT(Self.two, learner: learner)
+
+        _ = await sut.handle(.char("r"))
+        await sut.settle()
+
+        #expect(learner.actions == [.readAgain(nil)])
+    }
+
     @Test("r keeps the rows on screen while it reads them again, with a spinner in the title line")
     func reloadKeepsRows() async {
         let gate = Gate()
@@ -218,11 +275,12 @@ final class CatalogListTests {
         failure: AppError? = nil,
         load: Bool = true,
         source: CatalogSource = .localDatabase,
+        changes: Notices<CatalogChange> = Notices(),
         onCourseSelected: @escaping @MainActor (CourseID) -> Void = { _ in }
     ) async -> (CatalogListScreen, CatalogListViewModel, InMemoryStore) {
         let store = InMemoryStore(courses: courses)
         if let failure { await store.setFailure(failure) }
-        let viewModel = CatalogListViewModel(courses: store, learner: learner.learner)
+        let viewModel = CatalogListViewModel(courses: store, learner: learner.learner, changes: changes)
         let screen = CatalogListScreen(viewModel: viewModel, source: source, onCourseSelected: onCourseSelected)
         leaks.track(viewModel)
         leaks.track(screen)

@@ -63,6 +63,57 @@ final class CourseDetailTests {
             ])
     }
 
+    @Test("opening a course reads the learner's marks on it afresh: lessons another terminal marked show, and the selection is past them")
+    func opensWithFreshMarks() async {
+        let learner = LearnerStub()
+        learner.completed = ["swift-101"]
+        learner.enrollments = ["swift-concurrency": .fixture(courseID: "swift-concurrency")]
+        learner.storeHolds = ([], ["swift-concurrency": .fixture(courseID: "swift-concurrency", lessonsDone: [1, 2])])
+
+        let (_, viewModel, _) = await makeSUT(learner: learner)
+
+        #expect(learner.actions == [.readAgain("swift-concurrency")])
+        #expect(viewModel.selectedLesson == 2)
+        #expect(viewModel.isDone(0) && viewModel.isDone(1) && !viewModel.isDone(2))
+    }
+
+    @Test("the course changed in the store (its seats) is read again quietly: the selected lesson stays")
+    func courseChangedInTheStore() async {
+        let learner = LearnerStub()
+        learner.completed = ["swift-101"]
+        learner.enrollments = ["swift-concurrency": .fixture(courseID: "swift-concurrency")]
+        let changes = Notices<CatalogChange>()
+        var course = Self.course
+        let (sut, viewModel, store) = await makeSUT(course: course, learner: learner, changes: changes)
+        _ = await sut.handle(.key(.down))
+        course.enrolledCount = 39
+        await store.addCourses([course])
+
+        changes.post(.course(course.id))
+        #expect(viewModel.state.value != nil, "the page stays on screen while it is read")
+        await sut.settle()
+
+        #expect(viewModel.selectedLesson == 1)
+        #expect(draw(sut).lines.contains("  Seats left    1 of 40"))
+    }
+
+    @Test("the learner's own e moves the seats shown at once, until the page is read again after the save")
+    func ownEnrollMovesSeats() async {
+        let learner = LearnerStub()
+        learner.completed = ["swift-101"]
+        let gate = Gate()
+        learner.gate = gate
+        let (sut, viewModel, _) = await makeSUT(learner: learner)
+
+        _ = await sut.handle(.char("e"))
+        #expect(viewModel.shownCourse?.enrolledCount == 13)
+        await gate.open()
+        await sut.settle()
+
+        #expect(viewModel.seatCorrection == 0)
+        #expect(viewModel.shownCourse?.enrolledCount == 12, "the store's count, read again (this stub store took no seat)")
+    }
+
     @Test("enrolled: progress shows, the first lesson not done is selected, Space marks it and selects the next")
     func lessons() async {
         let learner = LearnerStub()
@@ -75,7 +126,7 @@ final class CourseDetailTests {
         _ = await sut.handle(.char(" "))
         await sut.settle()
 
-        #expect(learner.actions == [.setLesson(2, "swift-concurrency", done: true)])
+        #expect(learner.writes == [.setLesson(2, "swift-concurrency", done: true)])
         #expect(viewModel.selectedLesson == 2)
         #expect(learner.reported == [.success("Lesson done: Tasks and cancellation")])
         let lines = draw(sut).lines
@@ -83,7 +134,7 @@ final class CourseDetailTests {
         _ = await sut.handle(.key(.up))
         _ = await sut.handle(.char(" "))
         await sut.settle()
-        #expect(learner.actions.last == .setLesson(2, "swift-concurrency", done: false))
+        #expect(learner.writes.last == .setLesson(2, "swift-concurrency", done: false))
         #expect(viewModel.selectedLesson == 1, "marking one not done stays on it")
     }
 
@@ -103,7 +154,7 @@ final class CourseDetailTests {
         await gate.open()
         await sut.settle()
 
-        #expect(learner.actions == [.setLesson(2, "swift-concurrency", done: true), .setLesson(3, "swift-concurrency", done: true)])
+        #expect(learner.writes == [.setLesson(2, "swift-concurrency", done: true), .setLesson(3, "swift-concurrency", done: true)])
         #expect(learner.enrollments["swift-concurrency"]?.lessonsDone == [1])
         #expect(viewModel.selectedLesson == 1, "the next Space is for lesson 2 again")
     }
@@ -111,10 +162,10 @@ final class CourseDetailTests {
     @Test(
         "the footer offers what acts now, in words for what it does now",
         arguments: [
-            (nil, ["e enroll", "f favourite", "↑↓ scroll", "p prerequisite"]),
-            ("enrolled", ["u unenroll", "f favourite", "Space done", "↑↓ lesson", "p prerequisite"]),
-            ("on a done lesson", ["u unenroll", "f favourite", "Space not done", "↑↓ lesson", "p prerequisite"]),
-            ("full", ["f favourite", "↑↓ scroll", "p prerequisite"]),
+            (nil, ["e enroll", "f favourite", "↑↓ scroll", "p prerequisite", "r reload"]),
+            ("enrolled", ["u unenroll", "f favourite", "Space done", "↑↓ lesson", "p prerequisite", "r reload"]),
+            ("on a done lesson", ["u unenroll", "f favourite", "Space not done", "↑↓ lesson", "p prerequisite", "r reload"]),
+            ("full", ["f favourite", "↑↓ scroll", "p prerequisite", "r reload"]),
         ] as [(String?, [String])])
     func footer(state: String?, keys: [String]) async {
         let learner = LearnerStub()
@@ -202,7 +253,7 @@ final class CourseDetailTests {
         _ = await sut.handle(.char("e"))
         await sut.settle()
 
-        #expect(learner.actions == [.enroll("swift-concurrency", prerequisite: "swift-101")])
+        #expect(learner.writes == [.enroll("swift-concurrency", prerequisite: "swift-101")])
         #expect(learner.reported == [.error("Complete Swift Fundamentals first")])
         #expect(!sut.availableKeys.contains(CourseDetailScreen.Keys.enroll))
     }
@@ -219,12 +270,12 @@ final class CourseDetailTests {
         #expect(sut.statusMessage?.displayText(fitting: 48).hasSuffix("? (y/n)") == true)
         #expect(sut.isCapturingText)
         _ = await sut.handle(.char("n"))
-        #expect(learner.actions == [])
+        #expect(learner.writes == [])
         _ = await sut.handle(.char("u"))
         _ = await sut.handle(.char("y"))
         await sut.settle()
 
-        #expect(learner.actions == [.unenroll(course.id)])
+        #expect(learner.writes == [.unenroll(course.id)])
         #expect(learner.reported.first?.text.hasPrefix("Unenrolled from") == true)
     }
 
@@ -241,7 +292,7 @@ final class CourseDetailTests {
         }
 
         #expect(
-            learner.actions == [
+            learner.writes == [
                 .enroll(course.id, prerequisite: nil),
                 .setLesson(1, course.id, done: true), .setLesson(2, course.id, done: true), .setLesson(3, course.id, done: true),
             ])
@@ -343,10 +394,11 @@ final class CourseDetailTests {
         stored: [Course]? = nil,
         learner: LearnerStub = LearnerStub(),
         onOpenCourse: @escaping @MainActor (CourseID) -> Void = { _ in },
-        onBack: @escaping @MainActor () -> Void = {}
+        onBack: @escaping @MainActor () -> Void = {},
+        changes: Notices<CatalogChange> = Notices()
     ) async -> (CourseDetailScreen, CourseDetailViewModel, InMemoryStore) {
         let store = InMemoryStore(courses: stored ?? [Self.basics, course], lessons: stored == nil ? [course.id: Self.lessons] : [:])
-        let viewModel = CourseDetailViewModel(courseID: course.id, courses: store, learner: learner.learner)
+        let viewModel = CourseDetailViewModel(courseID: course.id, courses: store, learner: learner.learner, changes: changes)
         let screen = CourseDetailScreen(viewModel: viewModel, onOpenCourse: onOpenCourse, onBack: onBack)
         leaks.track(viewModel)
         leaks.track(screen)

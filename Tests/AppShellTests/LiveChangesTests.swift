@@ -1,0 +1,124 @@
+import Foundation
+import Presentation
+import SharedKernel
+import Synchronization
+import TerminalUI
+import TestSupport
+import Testing
+
+@testable import AppShell
+
+/// The store's news reaches every screen that shows what it names, with no key pressed:
+/// another terminal's enrollment, favourite and rename, and the catalog's seats.
+@Suite("Live: the store's news on every screen", .timeLimit(.minutes(1)))
+@MainActor
+final class LiveChangesTests {
+    /// What `makeSUT` made: each must be gone once the test is.
+    private let leaks = LeakTracker()
+
+    deinit {
+        #expect(leaks.alive == [], "kept alive after the test")
+    }
+
+    @Test("another terminal enrolls and marks a lesson: the catalog's ✓ and My courses show it")
+    func enrollmentElsewhere() async {
+        let (sut, store, _) = await makeSignedIn()
+        await store.addEnrollment(.fixture(id: 7, courseID: "git", lessonsDone: [1]))
+
+        sut.flow.scope?.apply(.changed([.enrollment(User.demo.id, "git"), .course("git")]))
+        await sut.settle()
+
+        #expect(row("Git Beyond the Basics", in: frame(sut))?.contains("✓") == true)
+        sut.enqueue([.char("2")])
+        await sut.settle()
+        #expect(frame(sut).contains("Git Beyond the Basics"))
+    }
+
+    @Test("another terminal adds a favourite and renames the learner: the ★ and the header's name follow")
+    func favouriteAndNameElsewhere() async {
+        let (sut, store, _) = await makeSignedIn()
+        await store.arrangeFavourite(true, User.demo.id, "docker")
+        _ = try? await store.updateName(userID: User.demo.id, to: "Renamed Elsewhere")
+
+        sut.flow.scope?.apply(.changed([.favourite(User.demo.id, "docker"), .profile(User.demo.id)]))
+        await sut.settle()
+
+        let lines = frame(sut)
+        #expect(row("Docker Essentials", in: lines)?.contains("★") == true)
+        #expect(lines.components(separatedBy: "\n")[0].hasSuffix("Renamed Elsewhere"))
+    }
+
+    @Test("another learner's changes are none of this terminal's business: nothing is read")
+    func anotherLearnersNews() async {
+        let (sut, store, _) = await makeSignedIn()
+        let before = await store.messages.count
+
+        sut.flow.scope?.apply(.changed([.enrollment(UserID(999), "git"), .favourite(UserID(999), "git"), .profile(UserID(999))]))
+        await sut.settle()
+
+        #expect(await store.messages.count == before)
+    }
+
+    @Test("news from the feed is followed with no key pressed, and stops when the learner signs out")
+    func followsTheFeed() async {
+        let (sut, store, feed) = await makeSignedIn()
+        #expect(feed.listeners(for: User.demo.id) == 1)
+        await store.arrangeFavourite(true, User.demo.id, "swift")
+
+        feed.send(.changed([.favourite(User.demo.id, "swift")]), to: User.demo.id)
+        await ObservedCondition.wait { [weak self] in self?.row("Swift Fundamentals", in: self?.frame(sut) ?? "")?.contains("★") == true }
+
+        sut.flow.scope?.close()
+        #expect(feed.listeners(for: User.demo.id) == 0)
+    }
+
+    // MARK: - Helpers
+
+    private func makeSignedIn() async -> (ShellController, InMemoryStore, ManualChangeFeed) {
+        let store = InMemoryStore(courses: ShellControllerTests.courses, signedIn: User.demo.id)
+        let feed = ManualChangeFeed()
+        var ports = ShellControllerTests.ports(store)
+        ports.changes = feed
+        let sut = ShellController(ports: ports, clock: ShellClock(ManualClock()))
+        leaks.track(sut)
+        sut.terminalSize = Size(width: 80, height: 24)
+        await sut.start()
+        await sut.settle()
+        return (sut, store, feed)
+    }
+
+    private func frame(_ sut: ShellController) -> String {
+        sut.syncVisibleScreen()
+        var canvas = TextCanvas(size: Size(width: 80, height: 24))
+        _ = sut.draw(in: &canvas, tick: 0)
+        return canvas.text
+    }
+
+    private func row(_ title: String, in frame: String) -> String? {
+        frame.components(separatedBy: "\n").first { $0.contains(title) }
+    }
+}
+
+/// A feed whose news the test sends, to whoever listens for a learner.
+final class ManualChangeFeed: ChangeFeed {
+    private let streams = Mutex<[UserID: [Int: AsyncStream<ChangeNews>.Continuation]]>([:])
+    private let nextID = Atomic<Int>(0)
+
+    func news(for learner: UserID) -> AsyncStream<ChangeNews> {
+        let (stream, continuation) = AsyncStream.makeStream(of: ChangeNews.self)
+        let id = nextID.add(1, ordering: .relaxed).newValue
+        streams.withLock { $0[learner, default: [:]][id] = continuation }
+        continuation.onTermination = { [weak self] _ in
+            self?.streams.withLock { _ = $0[learner]?.removeValue(forKey: id) }
+        }
+        return stream
+    }
+
+    func send(_ news: ChangeNews, to learner: UserID) {
+        for continuation in streams.withLock({ Array(($0[learner] ?? [:]).values) }) { continuation.yield(news) }
+    }
+
+    func listeners(for learner: UserID) -> Int {
+        streams.withLock { $0[learner]?.count ?? 0 }
+    }
+}
