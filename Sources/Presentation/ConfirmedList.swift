@@ -92,6 +92,31 @@ public final class ConfirmedList<Element: Sendable, Failure: Error> {
         } while owed && !isSaving()
     }
 
+    /// One element read afresh by itself, with the list on screen: `read` gives it as the
+    /// store has it now (nil: it is not in the list any more), and `place` puts it where it
+    /// belongs. When that could be stale (a save under way or answered meanwhile, or the list
+    /// being read) the whole list is read again instead, as `refresh` does.
+    public func reread(
+        _ read: @MainActor () async throws(Failure) -> Element?,
+        place: (inout [Element], Element?) -> Void
+    ) async {
+        guard state.value != nil else { return }
+        guard !isRefreshing, !isSaving() else {
+            owed = true
+            return
+        }
+        let started = revision
+        let element: Element?
+        do {
+            element = try await read()
+        } catch {
+            return
+        }
+        guard started == revision, !isRefreshing, !isSaving() else { return await refresh() }
+        // A reading of the whole list that started before this one is older than it.
+        confirm { place(&$0, element) }
+    }
+
     /// The saves under way have all answered: a reading asked for meanwhile runs now.
     public func savesSettled() async {
         guard owed, !isSaving() else { return }

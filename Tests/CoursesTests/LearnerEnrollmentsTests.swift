@@ -208,14 +208,31 @@ final class LearnerEnrollmentsTests {
         #expect(sut.courses.map(\.id) == ["open"])
     }
 
-    @Test("a change made elsewhere is read afresh: another terminal's lessons show")
+    @Test("a change made elsewhere is read afresh, that course alone: another terminal's lessons and enrollment show, in the store's order")
     func storeChangedElsewhere() async {
         let (sut, store, _) = await makeSUT(enrolledIn: [Self.open])
         await store.addEnrollment(.fixture(id: 1, courseID: "open", lessonsDone: [1, 2]))
+        await store.addEnrollment(.fixture(id: 2, courseID: "base", enrolledAt: Date(timeIntervalSince1970: 1_900_000_000)))
+        let before = await store.messages.count
+
+        await sut.storeChanged("open")
+        await sut.storeChanged("base")
+
+        #expect(sut.enrollment(for: "open")?.lessonsDone == [1, 2])
+        #expect(sut.courses.map(\.id) == ["base", "open"], "most recently enrolled first")
+        #expect(
+            Array(await store.messages.dropFirst(before)) == [.enrolledCourse(User.demo.id, "open"), .enrolledCourse(User.demo.id, "base")])
+    }
+
+    @Test("a course left elsewhere leaves the list when read afresh")
+    func leftElsewhere() async {
+        let (sut, store, _) = await makeSUT(enrolledIn: [Self.open])
+        await store.addEnrollment(.fixture(id: 1, courseID: "open", status: .dropped))
 
         await sut.storeChanged("open")
 
-        #expect(sut.enrollment(for: "open")?.lessonsDone == [1, 2])
+        #expect(sut.courses == [])
+        #expect(sut.enrollment(for: "open") == nil)
     }
 
     @Test("news that comes while this terminal saves is read once the save has answered, so the store orders them")

@@ -401,12 +401,13 @@ extension Enrollment {
         id: Int64 = 1,
         userID: UserID = User.demo.id,
         courseID: CourseID = "swift-101",
+        enrolledAt: Date = Date(timeIntervalSince1970: 1_763_769_600),
         status: EnrollmentStatus = .active,
         lessonsDone: Set<Int> = [],
         completedAt: Date? = nil
     ) -> Enrollment {
         Enrollment(
-            id: EnrollmentID(id), userID: userID, courseID: courseID, enrolledAt: Date(timeIntervalSince1970: 1_763_769_600),
+            id: EnrollmentID(id), userID: userID, courseID: courseID, enrolledAt: enrolledAt,
             status: status, lessonsDone: lessonsDone, completedAt: completedAt
         )
     }

@@ -142,7 +142,18 @@ final class LearnerEnrollments {
     /// instance, the API): read afresh. Asked while a save is under way, it reads once the
     /// saves have answered, so the store's order decides what shows.
     func storeChanged(_ id: CourseID) async {
-        await list.refresh()
+        let (enrollments, learner) = (self.enrollments, self.learner)
+        await list.reread { () async throws(AppError) in
+            try await enrollments.enrolledCourse(userID: learner, courseID: id)
+        } place: { list, fresh in
+            list.removeAll { $0.id == id }
+            guard let fresh else { return }
+            // The store's order: most recently enrolled first.
+            let after = list.firstIndex {
+                ($0.enrollment.enrolledAt, $0.enrollment.id.rawValue) < (fresh.enrollment.enrolledAt, fresh.enrollment.id.rawValue)
+            }
+            list.insert(fresh, at: after ?? list.endIndex)
+        }
     }
 
     // MARK: - Saving
