@@ -33,7 +33,14 @@ public final class CoursesFeature {
     /// Reads the learner's enrollments again (the store may have changed under them: a session the
     /// server ended and the learner began again), loading them if they never were.
     public func readAgain() async {
-        await model.appear()
+        await readAgain(nil)
+    }
+
+    /// Reads the learner's enrollment in one course again (a course being opened), or all of
+    /// them (nil); loading them all if they never were.
+    public func readAgain(_ id: CourseID?) async {
+        guard let id, model.isLoaded else { return await model.appear() }
+        await model.storeChanged(id)
     }
 
     /// The store changed the learner's enrollment in the course elsewhere: it is read afresh.

@@ -74,8 +74,8 @@ final class LearnerScope {
                 enroll: { course, prerequisite in courses.enroll(course, prerequisite: prerequisite) },
                 unenroll: { course in courses.unenroll(course) },
                 setLesson: { number, title, course, done in courses.setLesson(number, titled: title, of: course, done: done) },
-                readAgain: { _ in
-                    async let enrollments: Void = courses.readAgain()
+                readAgain: { id in
+                    async let enrollments: Void = courses.readAgain(id)
                     async let marks: Void = favourites.readAgain()
                     _ = await (enrollments, marks)
                 }
