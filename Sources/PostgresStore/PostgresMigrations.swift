@@ -121,6 +121,9 @@ extension PostgresDatabase {
             try await connection.query("DROP INDEX learner_by_email", logger: logger)
             try await connection.query("CREATE UNIQUE INDEX learner_by_email_key ON learner (email_key)", logger: logger)
         },
+        // Every write notes what it changed, in its own transaction (`PostgresChangeRows`), for
+        // the event streams of every server. (7: issue 24's other migration of this store is 6.)
+        Migration(version: 7, statements: PostgresChangeRows.schema),
     ]
 
     /// v3: a number that moves whenever what a search matches may change.
