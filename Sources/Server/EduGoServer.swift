@@ -150,6 +150,7 @@ extension EduGoServer {
                         configuration: .init(
                             additionalChannelHandlers: [
                                 ConnectionLimit(counts: connections), UnacknowledgedDataLimit(limit: limits.connectionTimeout),
+                                EventStreamHangUp(),
                             ],
                             idleTimeout: .milliseconds(Int64(limits.connectionTimeout / .milliseconds(1)))
                         )))

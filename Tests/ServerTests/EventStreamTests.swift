@@ -218,6 +218,24 @@ struct EventStreamTests {
         #expect(streams.count == 64)
     }
 
+    @Test("a client that hangs up frees its connection at once: 70 streams opened and dropped one after another from one address")
+    func hangUpFreesTheConnection() async throws {
+        let server = try await ServerProcess(directory: try await ServerProcess.preparedDirectory())
+        let (client, _) = try await HTTPClient(baseURL: server.baseURL).signedIn()
+        let token = try #require(client.token)
+
+        var opened = 0
+        for _ in 0..<70 {
+            guard let stream = try? await EventStreamConnection(to: server.baseURL, from: "127.0.0.9", token: token),
+                (try? await stream.nextEvent()) != nil
+            else { continue }
+            opened += 1
+            stream.disconnect()
+        }
+
+        #expect(opened == 70)
+    }
+
     // MARK: - Helpers
 
     /// Whether a stream from `source` opens (its first event arrives).

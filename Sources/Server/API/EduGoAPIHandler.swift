@@ -208,7 +208,7 @@ struct EduGoAPIHandler: APIProtocol {
     /// The caller's changes and the catalog's, live (`EventStreams`), as server-sent events.
     func streamEvents(_ input: Operations.StreamEvents.Input) async throws -> Operations.StreamEvents.Output {
         let caller = try await currentCaller()
-        let stream = try await events.open(for: caller, lastEventID: input.headers.lastEventID, close: ClientConnection.close)
+        let stream = try await events.open(for: caller, lastEventID: input.headers.lastEventID, connection: ClientConnection.current)
         let body = HTTPBody(stream.asEncodedServerSentEventsWithJSONData(), length: .unknown, iterationBehavior: .single)
         return .ok(.init(body: .textEventStream(body)))
     }

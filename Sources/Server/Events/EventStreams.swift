@@ -14,12 +14,14 @@ struct EventStreams: Sendable {
     let ids: EventIDs
     let tokens: TokenService
 
-    /// The caller's stream. `close` closes its connection (for a client that stops reading).
-    func open(for caller: Caller, lastEventID: String?, close: @escaping @Sendable () -> Void) async throws(APIFailure) -> EventStream {
-        let mailbox = EventMailbox(learner: caller.userID, signIn: caller.family, closeConnection: close)
+    /// The caller's stream on `connection`, which it closes when its client stops reading, and
+    /// which ends it when it closes.
+    func open(for caller: Caller, lastEventID: String?, connection: ClientConnection?) async throws(APIFailure) -> EventStream {
+        let mailbox = EventMailbox(learner: caller.userID, signIn: caller.family, closeConnection: { connection?.close() })
         // Subscribed first, then the sign-in checked again: an end of it after this check comes
         // to the mailbox (or the backlog), and one before it fails the check.
         guard let subscription = hub.subscribe(mailbox) else { throw Self.unavailable }
+        connection?.whenClosed { mailbox.finish() }
         try await tokens.check(caller)
 
         guard let text = lastEventID, !text.isEmpty else {

@@ -2,9 +2,21 @@ import Hummingbird
 import NIOCore
 
 /// The connection of the request in progress, for the generated operations, which do not see
-/// it (set by `ClientConnectionMiddleware`): an event stream whose client stops reading closes it.
-enum ClientConnection {
-    @TaskLocal static var close: @Sendable () -> Void = {}
+/// it (set by `ClientConnectionMiddleware`): an event stream closes it when its client stops
+/// reading, and ends when it closes.
+struct ClientConnection: Sendable {
+    @TaskLocal static var current: ClientConnection?
+
+    let channel: any Channel
+
+    func close() {
+        channel.close(mode: .all, promise: nil)
+    }
+
+    /// Runs `body` once the connection is closed (at once if it is).
+    func whenClosed(_ body: @escaping @Sendable () -> Void) {
+        channel.closeFuture.whenComplete { _ in body() }
+    }
 }
 
 /// A request context that knows its connection.
@@ -12,12 +24,10 @@ protocol ChannelRequestContext: RequestContext {
     var channel: any Channel { get }
 }
 
-/// Puts a way to close the request's connection where the operations can reach it.
+/// Puts the request's connection where the operations can reach it.
 struct ClientConnectionMiddleware<Context: ChannelRequestContext>: RouterMiddleware {
     func handle(_ request: Request, context: Context, next: (Request, Context) async throws -> Response) async throws -> Response {
-        let channel = context.channel
-        let close: @Sendable () -> Void = { channel.close(mode: .all, promise: nil) }
-        return try await ClientConnection.$close.withValue(close) {
+        try await ClientConnection.$current.withValue(ClientConnection(channel: context.channel)) {
             try await next(request, context)
         }
     }
