@@ -6,7 +6,7 @@ import Testing
 
 /// The remote store's news: the server's event stream as `ChangeNews`, for changes made by
 /// any client, resumed over a restart of the server, ended with the sign-in.
-@Suite("Remote change feed", .timeLimit(.minutes(1)))
+@Suite("Remote change feed", .timeLimit(.minutes(3)))
 struct RemoteChangeFeedTests {
     @Test("the news say what another client changed for this learner, and the public seats, but not another learner's own changes")
     func newsOfOtherClients() async throws {
@@ -34,7 +34,7 @@ struct RemoteChangeFeedTests {
 
     @Test("after the server restarts, the feed opens the stream again with Last-Event-ID: what was written meanwhile comes, nothing twice")
     func resumesAfterRestart() async throws {
-        let (server, store, learner, clock, client) = try await makeSUT()
+        let (server, store, learner, clock, client) = try await makeSUT(restartable: true)
         defer { client.remove() }
         var news = store.news(for: learner.id).makeAsyncIterator()
         _ = await news.next()
@@ -100,14 +100,25 @@ struct RemoteChangeFeedTests {
     // MARK: - Helpers
 
     /// A server with a course (`feed-1`), and a store signed in as the demo learner whose
-    /// feed waits on a clock of the test's.
-    private func makeSUT() async throws -> (InProcessServer, RemoteStore, User, ManualClock, TemporaryDirectory) {
-        let server = try await InProcessServer.start()
+    /// feed waits on a clock of the test's. `restartable`: on a port below the range the system
+    /// hands out for port 0 and outgoing connections, so nothing else takes it while the
+    /// server is down, and it can start again there.
+    private func makeSUT(restartable: Bool = false) async throws -> (InProcessServer, RemoteStore, User, ManualClock, TemporaryDirectory) {
+        let server = restartable ? try await Self.startBelowEphemeralPorts() : try await InProcessServer.start()
         try server.addCourses([(.fixture(id: "feed-1", title: "Feed One"), nil)])
         let client = TemporaryDirectory(prefix: "edugo-remote-feed")
         let clock = ManualClock()
         let store = RemoteStore(server: server.url, dataDirectory: client.url, httpClient: testHTTPClient, clock: clock)
         let learner = try await store.signIn(email: "demo@edugo.dev", password: "edugo-demo")
         return (server, store, learner, clock, client)
+    }
+
+    /// A server on a free port from 20000 to 31999 (below Linux's ephemeral ports).
+    private static func startBelowEphemeralPorts() async throws -> InProcessServer {
+        var generator = SystemRandomNumberGenerator()
+        for _ in 0..<20 {
+            if let server = try? await InProcessServer.start(port: Int.random(in: 20_000..<32_000, using: &generator)) { return server }
+        }
+        throw ServerTestError("no free port from 20000 to 31999")
     }
 }

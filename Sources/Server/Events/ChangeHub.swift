@@ -50,6 +50,9 @@ final class ChangeHub: Sendable {
         await withDiscardingTaskGroup { group in
             group.addTask {
                 for await _ in wakeups { self.poke() }
+                if !Task.isCancelled {
+                    self.logger.warning("the database's wake-ups ended: other processes' changes reach the streams with this one's writes")
+                }
             }
             group.addTask {
                 while (try? await self.clock.sleep(for: self.keepAliveInterval)) != nil { self.tick() }
