@@ -1,4 +1,5 @@
 import Foundation
+import Platform
 import RemoteStore
 import SharedKernel
 import TestSupport
@@ -34,28 +35,40 @@ struct RemoteChangeFeedTests {
 
     @Test("after the server restarts, the feed opens the stream again with Last-Event-ID: what was written meanwhile comes, nothing twice")
     func resumesAfterRestart() async throws {
-        let (server, store, learner, clock, client) = try await makeSUT(restartable: true)
+        let directory = try await ServerProcess.preparedDirectory(courses: [CourseEntry(course: .fixture(id: "feed-1", title: "Feed One"))])
+        defer { directory.remove() }
+        let (server, port) = try await Self.serverBelowEphemeralPorts(directory)
+        let client = TemporaryDirectory(prefix: "edugo-remote-feed")
         defer { client.remove() }
+        let clock = ManualClock()
+        let store = RemoteStore(server: server.baseURL, dataDirectory: client.url, httpClient: testHTTPClient, clock: clock)
+        let learner = try await store.signIn(email: "demo@edugo.dev", password: "edugo-demo")
         var news = store.news(for: learner.id).makeAsyncIterator()
         _ = await news.next()
-        let (elsewhere, _) = try await HTTPClient(baseURL: server.url).signedIn()
+        let (elsewhere, _) = try await HTTPClient(baseURL: server.baseURL).signedIn()
         _ = try await elsewhere.send("PUT", "/v1/me/favourites/feed-1")
         let before = await news.next()
 
-        await server.stop()
+        server.signal(SIGTERM)
+        let stopped = await server.waitForExit()
         // While the server is down: an import into its database.
-        try server.addCourses([(.fixture(id: "feed-2", title: "Feed Two"), nil)])
-        let restarted = try await InProcessServer.start(directory: server.directory, port: server.port)
+        let file = directory.url.appendingPathComponent("courses.json")
+        try Data(
+            #"[{"id": "feed-2", "title": "Feed Two", "instructor": "Ana", "level": "beginner", "duration_minutes": 60, "price": 0, "currency": "EUR", "description": "Two."}]"#
+                .utf8
+        ).write(to: file)
+        let imported = try BuiltProduct.run("edugo-server", ["import-courses", file.path, "--data-dir", directory.path])
+        let restarted = try await ServerProcess(directory: directory, port: port)
         await clock.waitForSleeper()
         clock.advance(by: .seconds(1))
         let after = await news.next()
-        _ = try await HTTPClient(baseURL: restarted.url, token: elsewhere.token).send("DELETE", "/v1/me/favourites/feed-1")
+        _ = try await HTTPClient(baseURL: restarted.baseURL, token: elsewhere.token).send("DELETE", "/v1/me/favourites/feed-1")
         let live = await news.next()
 
+        #expect(stopped == 0 && imported.status == 0)
         #expect(before == .changed([.favourite(learner.id, "feed-1")]))
         #expect(after == .changed([.catalog]), "resumed after its last event, not read everything: \(String(describing: after))")
         #expect(live == .changed([.favourite(learner.id, "feed-1")]))
-        await restarted.stop()
     }
 
     @Test("the sign-in ending on the server (another instance of this data directory logs out) ends the session here, and the news")
@@ -100,11 +113,9 @@ struct RemoteChangeFeedTests {
     // MARK: - Helpers
 
     /// A server with a course (`feed-1`), and a store signed in as the demo learner whose
-    /// feed waits on a clock of the test's. `restartable`: on a port below the range the system
-    /// hands out for port 0 and outgoing connections, so nothing else takes it while the
-    /// server is down, and it can start again there.
-    private func makeSUT(restartable: Bool = false) async throws -> (InProcessServer, RemoteStore, User, ManualClock, TemporaryDirectory) {
-        let server = restartable ? try await Self.startBelowEphemeralPorts() : try await InProcessServer.start()
+    /// feed waits on a clock of the test's.
+    private func makeSUT() async throws -> (InProcessServer, RemoteStore, User, ManualClock, TemporaryDirectory) {
+        let server = try await InProcessServer.start()
         try server.addCourses([(.fixture(id: "feed-1", title: "Feed One"), nil)])
         let client = TemporaryDirectory(prefix: "edugo-remote-feed")
         let clock = ManualClock()
@@ -113,11 +124,14 @@ struct RemoteChangeFeedTests {
         return (server, store, learner, clock, client)
     }
 
-    /// A server on a free port from 20000 to 31999 (below Linux's ephemeral ports).
-    private static func startBelowEphemeralPorts() async throws -> InProcessServer {
+    /// The real server on a free port from 20000 to 31999: below the range the system hands out
+    /// for port 0 and outgoing connections, so nothing else takes it while the server is down,
+    /// and it can start again there once its process is gone.
+    private static func serverBelowEphemeralPorts(_ directory: TemporaryDirectory) async throws -> (ServerProcess, Int) {
         var generator = SystemRandomNumberGenerator()
         for _ in 0..<20 {
-            if let server = try? await InProcessServer.start(port: Int.random(in: 20_000..<32_000, using: &generator)) { return server }
+            let port = Int.random(in: 20_000..<32_000, using: &generator)
+            if let server = try? await ServerProcess(directory: directory, port: port) { return (server, port) }
         }
         throw ServerTestError("no free port from 20000 to 31999")
     }
