@@ -29,11 +29,15 @@ token="$(curl -sf -X POST "$base/v1/sessions" -H 'Content-Type: application/json
 
 # Log out is left out: it ends the fuzz's own token at once, and every /v1/me route after it
 # would be fuzzed as 401 only (APITests and ServerAttackTests cover log out).
+# The event stream (streamEvents) is left out: it answers 200 and then never ends by design,
+# so every case would wait for schemathesis's request timeout and count as a failure, and a
+# fuzzed Last-Event-ID only ever changes where the stream starts. EventStreamTests covers it:
+# garbage, foreign and forgotten ids (read_everything), tokens, keep-alives, hang-ups.
 # Through python3 rather than the `st` script, which may not be on PATH right after pip.
 python3 -c 'import sys; from schemathesis.cli import schemathesis; sys.argv[0] = "st"; sys.exit(schemathesis())' \
     run "$root/openapi.yaml" --url "$base" -H "Authorization: Bearer $token" \
     --checks all --exclude-checks positive_data_acceptance \
-    --exclude-operation-id signOut "$@"
+    --exclude-operation-id signOut --exclude-operation-id streamEvents "$@"
 if grep -q '"status":"5' "$data/server.log"; then
     echo "edugo-server answered 5xx:"; grep '"status":"5' "$data/server.log"; exit 1
 fi

@@ -78,12 +78,15 @@ public struct PostgresProfileRepository: ProfileRepository {
     public func updateName(userID: UserID, to name: String) async throws(AppError) -> User {
         let logger = database.logger
         return try await database.transaction(.saving) { connection in
+            var updated: User?
             for try await row in try await connection.query(
                 "UPDATE learner SET name = \(name) WHERE id = \(userID.rawValue) RETURNING \(unescaped: Self.columns)", logger: logger
             ) {
-                return try Self.user(row)
+                updated = try Self.user(row)
             }
-            throw AppError.notSignedIn
+            guard let updated else { throw AppError.notSignedIn }
+            try await PostgresChangeRows.record([.profile(userID)], in: connection, logger: logger)
+            return updated
         }
     }
 }
@@ -123,7 +126,7 @@ public struct PostgresRefreshTokenRepository: RefreshTokenRepository {
             for try await row in rows.decode((String, Int64, Date, Date?, Bool).self) { found = row }
             guard let (family, userID, expires, used, revoked) = found, !revoked else { return .rejected }
             if used != nil {
-                try await connection.query("UPDATE refresh_token SET revoked = true WHERE family = \(family)", logger: logger)
+                try await Self.end(family: family, in: connection, logger: logger)
                 return .reused
             }
             guard expires > now else { return .rejected }
@@ -138,9 +141,16 @@ public struct PostgresRefreshTokenRepository: RefreshTokenRepository {
 
     public func revoke(family: String) async throws(AppError) {
         let logger = database.logger
-        try await database.transaction(.saving) { connection in
-            _ = try await connection.query("UPDATE refresh_token SET revoked = true WHERE family = \(family)", logger: logger)
-        }
+        try await database.transaction(.saving) { connection in try await Self.end(family: family, in: connection, logger: logger) }
+    }
+
+    /// Ends a sign-in, and notes it once, for the streams of that sign-in to close.
+    private static func end(family: String, in connection: PostgresConnection, logger: Logger) async throws {
+        let owner = try await connection.query(
+            "SELECT user_id FROM refresh_token WHERE family = \(family) AND NOT revoked LIMIT 1", logger: logger
+        ).decode(Int64.self).first { _ in true }
+        try await connection.query("UPDATE refresh_token SET revoked = true WHERE family = \(family)", logger: logger)
+        if let owner { try await PostgresChangeRows.record([.signedOut(UserID(owner), signIn: family)], in: connection, logger: logger) }
     }
 
     public func isLive(family: String, userID: UserID, now: Date) async throws(AppError) -> Bool {
@@ -202,7 +212,10 @@ extension PostgresDatabase {
                 "SELECT id, prerequisite_id FROM course WHERE prerequisite_id IS NOT NULL", logger: logger)
             for try await (id, prerequisite) in links.decode((String, String).self) { chain[CourseID(id)] = CourseID(prerequisite) }
             do { try check(stored, chain) } catch { throw AppError.storage(.saving, detail: String(describing: error)) }
-            return try await PostgresCatalog.upsert(entries, in: connection, logger: logger)
+            let summary = try await PostgresCatalog.upsert(entries, in: connection, logger: logger)
+            // One note for the whole import: whoever shows the catalog reads it again.
+            if !entries.isEmpty { try await PostgresChangeRows.record([.catalog], in: connection, logger: logger) }
+            return summary
         }
     }
 }

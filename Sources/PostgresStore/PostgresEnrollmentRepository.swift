@@ -24,6 +24,9 @@ public struct PostgresEnrollmentRepository: EnrollmentRepository, EnrollmentTran
             else {
                 throw AppError.storage(.saving, detail: "enrollment vanished inside its own transaction")
             }
+            var changes: [Change] = [.enrollment(change.userID, change.courseID)]
+            if write.movesSeats { changes.append(.course(change.courseID)) }
+            try await PostgresChangeRows.record(changes, in: connection, logger: logger)
             return stored
         }
     }
@@ -216,13 +219,17 @@ public struct PostgresFavouritesRepository: FavouritesRepository {
                 if inserted == nil, try await PostgresCourseRepository.course(courseID, in: connection, logger: logger) == nil {
                     throw AppError.courseNotFound(courseID)
                 }
+                // Noted only when it changed something.
+                if inserted != nil { try await PostgresChangeRows.record([.favourite(userID, courseID)], in: connection, logger: logger) }
             } else {
-                try await connection.query(
-                    "DELETE FROM favourite WHERE user_id = \(userID.rawValue) AND course_id = \(courseID.rawValue)", logger: logger
-                )
+                let deleted = try await connection.query(
+                    "DELETE FROM favourite WHERE user_id = \(userID.rawValue) AND course_id = \(courseID.rawValue) RETURNING 1",
+                    logger: logger
+                ).decode(Int.self).first { _ in true }
                 if try await PostgresCourseRepository.course(courseID, in: connection, logger: logger) == nil {
                     throw AppError.courseNotFound(courseID)
                 }
+                if deleted != nil { try await PostgresChangeRows.record([.favourite(userID, courseID)], in: connection, logger: logger) }
             }
         }
     }

@@ -122,6 +122,9 @@ extension PostgresDatabase {
             try await connection.query("CREATE UNIQUE INDEX learner_by_email_key ON learner (email_key)", logger: logger)
         },
         Migration(version: 6, statements: schemaV6),
+        // Every write notes what it changed, in its own transaction (`PostgresChangeRows`), for
+        // the event streams of every server.
+        Migration(version: 7, statements: PostgresChangeRows.schema),
     ]
 
     /// v6: a completion is permanent history. Prerequisites are met, and the learner's list

@@ -53,29 +53,33 @@ public struct RemoteStore: Sendable {
     public let events: AsyncStream<RemoteEvent>
     let requests: APIRequests
     let session: RemoteSession
+    /// What the change feed's waits sleep on (before reconnecting, for a silent stream).
+    let clock: any Clock<Duration>
 
     /// - Parameters:
     ///   - server: the server's base URL (`http://host:port`).
     ///   - dataDirectory: where the session file of this server is kept.
     ///   - httpClient: shared by the stores of a process, shut down by its owner after their last call.
     ///   - now: the clock tokens expire by (tests move it).
+    ///   - clock: the one the change feed waits on before reconnecting (tests move it).
     public init(
         server: URL, dataDirectory: URL, httpClient: RemoteHTTPClient, timeLimit: Duration = RemoteStore.defaultTimeLimit,
         logger: Logger = Logger(label: "edugo.remote", factory: { _ in SwiftLogNoOpLogHandler() }),
-        now: @escaping @Sendable () -> Date = Date.init
+        now: @escaping @Sendable () -> Date = Date.init, clock: any Clock<Duration> = ContinuousClock()
     ) {
         self.init(
             server: server, dataDirectory: dataDirectory, httpClient: httpClient, timeLimit: timeLimit, logger: logger, now: now,
-            nextToTransport: [])
+            nextToTransport: [], clock: clock)
     }
 
     /// `nextToTransport`: middlewares that see each answer as the transport gives it, before
     /// the store's own (tests count the bytes read through them).
     init(
         server: URL, dataDirectory: URL, httpClient: RemoteHTTPClient, timeLimit: Duration, logger: Logger,
-        now: @escaping @Sendable () -> Date, nextToTransport: [any ClientMiddleware]
+        now: @escaping @Sendable () -> Date, nextToTransport: [any ClientMiddleware], clock: any Clock<Duration> = ContinuousClock()
     ) {
         self.server = server
+        self.clock = clock
         let seconds = timeLimit.components.seconds
         let transport = AsyncHTTPClientTransport(configuration: .init(client: httpClient.client, timeout: .seconds(max(1, seconds))))
         // The server writes dates as ISO 8601 without fractions, as the generated default reads them.
@@ -253,9 +257,16 @@ public struct RemoteHTTPClient: Sendable {
         // A refused connection fails its request at once: AsyncHTTPClient would otherwise try
         // again until the time limit, and a dead server would look like a slow one.
         configuration.connectionPool.retryConnectionEstablishment = false
-        configuration.timeout = .init(connect: .seconds(Int64(RemoteStore.defaultTimeLimit.components.seconds)))
+        // A read timeout for the event stream, which no request time limit bounds: the server
+        // writes at least a keep-alive every 15 s, so one silent for 45 s is dropped and opened
+        // again (every other request has its 10 s limit already).
+        configuration.timeout = .init(
+            connect: .seconds(Int64(RemoteStore.defaultTimeLimit.components.seconds)), read: .seconds(Self.streamSilenceLimit))
         client = HTTPClient(eventLoopGroupProvider: .singleton, configuration: configuration)
     }
+
+    /// Seconds an answer may send nothing before its connection is given up.
+    static let streamSilenceLimit: Int64 = 45
 
     public func shutdown() async {
         try? await client.shutdown()

@@ -105,11 +105,14 @@ extension EduGoServer {
     /// add an observer to them.
     static func application(
         stores: PlatformStores, host: String, port: Int, accessTokenTTL: Int, limits: ServerLimits, now: @escaping @Sendable () -> Date,
-        logger: Logger, operationMiddlewares: [any ServerMiddleware] = [AuthorizationMiddleware()],
-        onListening: @escaping @Sendable (Int) -> Void
+        clock: any Clock<Duration> = ContinuousClock(), logger: Logger,
+        operationMiddlewares: [any ServerMiddleware] = [AuthorizationMiddleware()], onListening: @escaping @Sendable (Int) -> Void
     ) async throws -> some Service {
         let tokens = await TokenService(
             signingKey: stores.signingKey, refreshTokens: stores.refreshTokens, accessTokenTTL: accessTokenTTL, now: now)
+        let hub = ChangeHub(
+            log: stores.changes, keepAliveInterval: limits.keepAliveInterval, stallLimit: limits.connectionTimeout, clock: clock,
+            logger: logger)
         let handler = EduGoAPIHandler(
             courses: stores.courses,
             enrollments: stores.enrollments,
@@ -119,12 +122,15 @@ extension EduGoServer {
             tokens: tokens,
             signInLimiter: stores.signInLimiter,
             clientLimits: ClientRateLimiter(perMinute: limits.requestsPerMinute, now: now),
-            hashGate: HashGate(slots: limits.hashSlots, maximumWait: limits.hashWait)
+            hashGate: HashGate(slots: limits.hashSlots, maximumWait: limits.hashWait),
+            events: EventStreams(hub: hub, log: stores.changes, ids: EventIDs(signingKey: stores.signingKey), tokens: tokens)
         )
 
         let router = Router(context: ServerRequestContext.self)
         router.middlewares.add(ErrorMiddleware(routes: try KnownRoutes(handler), bodyTimeLimit: limits.connectionTimeout))
         router.middlewares.add(ClientAddressMiddleware())
+        router.middlewares.add(ClientConnectionMiddleware())
+        router.middlewares.add(ChangePokeMiddleware(hub: hub))
         // Compact JSON in field order: pretty-printing and sorted keys are the generator's
         // default, and cost bytes and time on every page.
         try handler.registerHandlers(
@@ -135,14 +141,17 @@ extension EduGoServer {
         let catalog = CatalogRoute(handler: handler, middlewares: operationMiddlewares)
         router.on(RouterPath(CatalogRoute.path), method: CatalogRoute.method) { request, _ in try await catalog.respond(to: request) }
         let connections = ConnectionCounts(perAddress: limits.connectionsPerAddress)
-        return Application(
+        let application = Application(
             router: router,
             server: HTTPServerBuilder { responder in
                 HTTP1KeepAliveChannel(
                     http1: HTTP1Channel(
                         responder: responder,
                         configuration: .init(
-                            additionalChannelHandlers: [ConnectionLimit(counts: connections)],
+                            additionalChannelHandlers: [
+                                ConnectionLimit(counts: connections), UnacknowledgedDataLimit(limit: limits.connectionTimeout),
+                                EventStreamHangUp(),
+                            ],
                             idleTimeout: .milliseconds(Int64(limits.connectionTimeout / .milliseconds(1)))
                         )))
             },
@@ -153,6 +162,7 @@ extension EduGoServer {
             onServerRunning: { channel in onListening(channel.localAddress?.port ?? port) },
             logger: logger
         )
+        return PlatformService(application: application, hub: hub, wakeups: stores.changeWakeups)
     }
 }
 

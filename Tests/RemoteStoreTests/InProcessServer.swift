@@ -42,7 +42,12 @@ struct InProcessServer: Sendable {
         }
         guard let bound = await ports.first(where: { _ in true }) else {
             running.cancel()
-            throw ServerTestError("the in-process server did not start")
+            let reason: String
+            switch await running.result {
+            case .failure(let error): reason = String(describing: error)
+            case .success: reason = "it ended"
+            }
+            throw ServerTestError("the in-process server did not start: \(reason)")
         }
         return InProcessServer(url: URL(string: "http://127.0.0.1:\(bound)")!, database: database, directory: directory, running: running)
     }

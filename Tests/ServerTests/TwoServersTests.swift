@@ -126,6 +126,29 @@ struct TwoServersTests {
         await test.drop()
     }
 
+    @Test("a write on one server reaches a stream on the other (NOTIFY); a stream resumed on the other picks up where it stopped")
+    func eventsAcrossServers() async throws {
+        let (test, one, two) = try await Self.twoServers(learners: 1)
+        let (onOne, _) = try await HTTPClient(baseURL: one.baseURL).signedIn()
+        let (otherOnOne, _) = try await HTTPClient(baseURL: one.baseURL).signedIn(email: "learner1@example.com", password: "password-1")
+        let token = try #require(onOne.token)
+        let onTwo = try await EventStreamConnection(to: two.baseURL, token: token)
+        _ = try await onTwo.nextEvent()
+
+        _ = try await onOne.send("PUT", "/v1/me/favourites/docker-essentials")
+        _ = try await otherOnOne.send("PUT", "/v1/me/enrollments/agile-scrum")
+        let heard = [try await onTwo.nextEvent(), try await onTwo.nextEvent()]
+        onTwo.disconnect()
+        _ = try await onOne.send("PATCH", "/v1/me", json: ["name": "Renamed Learner"])
+        let resumed = try await EventStreamConnection(to: one.baseURL, token: token, lastEventID: heard[1]?.id)
+        let replayed = [try await resumed.nextEvent(), try await resumed.nextEvent()]
+
+        #expect(heard.map { $0?.name } == ["favourite", "course"], "\(heard)")
+        #expect(heard.map { $0?.courseID } == ["docker-essentials", "agile-scrum"])
+        #expect(replayed.map { $0?.name } == ["ready", "profile"], "one log, one set of ids, on every server: \(replayed)")
+        await test.drop()
+    }
+
     @Test("failed sign-ins count on every server: 10 spread over both, then 429 on either")
     func rateLimitAcrossServers() async throws {
         let (test, one, two) = try await Self.twoServers()

@@ -136,6 +136,7 @@ extension ContractStore {
             sessions: AccountSessions(accounts: accounts),
             accounts: accounts,
             refreshTokens: PostgresRefreshTokenRepository(database: database),
+            changes: PostgresChangeLog(database: database),
             addCourses: { entries in _ = try await database.importCourses(entries.map { (course: $0.0, lessons: $0.1) }) }
         )
     }

@@ -2015,6 +2015,153 @@ public struct Client: APIProtocol {
             }
         )
     }
+    /// The learner's changes and the public catalog's, live, as server-sent events.
+    ///
+    /// An endless `text/event-stream` of what changed, whoever changed it (this client, another
+    /// one, another server of the same database, an import). An event names what changed and
+    /// never carries the new value: read it again. Its `data` is JSON (`ChangeEventData`).
+    ///
+    /// | event | data | read again |
+    /// |---|---|---|
+    /// | `ready` | `{}` | nothing: the stream is open, and its `id` is where it starts |
+    /// | `enrollment` | `{"course_id": "…"}` | the learner's enrollment in the course: joined, left, a lesson marked, completed |
+    /// | `favourite` | `{"course_id": "…"}` | whether the course is one of the learner's favourites |
+    /// | `profile` | `{}` | the learner (`GET /v1/me`) |
+    /// | `course` | `{"course_id": "…"}` | the course as the catalog shows it (its seats); sent to every learner |
+    /// | `catalog` | `{}` | the catalog: an import added or changed courses; sent to every learner |
+    /// | `read_everything` | `{}` | everything shown: changes may have been missed |
+    /// | `signed_out` | `{}` | nothing: the sign-in of this stream's token ended (log out, a replayed refresh token); the stream ends after it |
+    ///
+    /// Every event but the keep-alives has an `id`. Reconnecting with the last one received as
+    /// `Last-Event-ID` resumes right after it: the changes since then come first, then the
+    /// stream goes on live. A `Last-Event-ID` from before what the server keeps (the newest
+    /// 100,000 changes), of another database, malformed, or more than 1,000 of the learner's
+    /// changes back starts the stream with `read_everything` instead. Without `Last-Event-ID`
+    /// the stream starts with `ready`.
+    ///
+    /// A reader that falls more than 1,000 events behind gets one `read_everything` for all of
+    /// them. Other event names may come in later versions: ignore them. An empty line (an event
+    /// with no field, which clients ignore) keeps the connection alive every 15 s, or every
+    /// half `--connection-timeout` when that is shorter; a connection that takes nothing of what
+    /// is written for `--connection-timeout` is closed. Streams count against the connections
+    /// one client address may hold.
+    ///
+    ///
+    /// - Remark: HTTP `GET /v1/me/events`.
+    /// - Remark: Generated from `#/paths//v1/me/events/get(streamEvents)`.
+    public func streamEvents(_ input: Operations.StreamEvents.Input) async throws -> Operations.StreamEvents.Output {
+        try await client.send(
+            input: input,
+            forOperation: Operations.StreamEvents.id,
+            serializer: { input in
+                let path = try converter.renderedPath(
+                    template: "/v1/me/events",
+                    parameters: []
+                )
+                var request: HTTPTypes.HTTPRequest = .init(
+                    soar_path: path,
+                    method: .get
+                )
+                suppressMutabilityWarning(&request)
+                try converter.setHeaderFieldAsURI(
+                    in: &request.headerFields,
+                    name: "Last-Event-ID",
+                    value: input.headers.lastEventID
+                )
+                converter.setAcceptHeader(
+                    in: &request.headerFields,
+                    contentTypes: input.headers.accept
+                )
+                return (request, nil)
+            },
+            deserializer: { response, responseBody in
+                switch response.status.code {
+                case 200:
+                    let contentType = converter.extractContentTypeIfPresent(in: response.headerFields)
+                    let body: Operations.StreamEvents.Output.Ok.Body
+                    let chosenContentType = try converter.bestContentType(
+                        received: contentType,
+                        options: [
+                            "text/event-stream"
+                        ]
+                    )
+                    switch chosenContentType {
+                    case "text/event-stream":
+                        body = try converter.getResponseBodyAsBinary(
+                            OpenAPIRuntime.HTTPBody.self,
+                            from: responseBody,
+                            transforming: { value in
+                                .textEventStream(value)
+                            }
+                        )
+                    default:
+                        preconditionFailure("bestContentType chose an invalid content type.")
+                    }
+                    return .ok(.init(body: body))
+                case 401:
+                    let contentType = converter.extractContentTypeIfPresent(in: response.headerFields)
+                    let body: Components.Responses.Unauthorized.Body
+                    let chosenContentType = try converter.bestContentType(
+                        received: contentType,
+                        options: [
+                            "application/json"
+                        ]
+                    )
+                    switch chosenContentType {
+                    case "application/json":
+                        body = try await converter.getResponseBodyAsJSON(
+                            Components.Schemas._Error.self,
+                            from: responseBody,
+                            transforming: { value in
+                                .json(value)
+                            }
+                        )
+                    default:
+                        preconditionFailure("bestContentType chose an invalid content type.")
+                    }
+                    return .unauthorized(.init(body: body))
+                case 503:
+                    let headers: Components.Responses.Unavailable.Headers = .init(retryAfter: try converter.getRequiredHeaderFieldAsURI(
+                        in: response.headerFields,
+                        name: "Retry-After",
+                        as: Swift.Int64.self
+                    ))
+                    let contentType = converter.extractContentTypeIfPresent(in: response.headerFields)
+                    let body: Components.Responses.Unavailable.Body
+                    let chosenContentType = try converter.bestContentType(
+                        received: contentType,
+                        options: [
+                            "application/json"
+                        ]
+                    )
+                    switch chosenContentType {
+                    case "application/json":
+                        body = try await converter.getResponseBodyAsJSON(
+                            Components.Schemas._Error.self,
+                            from: responseBody,
+                            transforming: { value in
+                                .json(value)
+                            }
+                        )
+                    default:
+                        preconditionFailure("bestContentType chose an invalid content type.")
+                    }
+                    return .serviceUnavailable(.init(
+                        headers: headers,
+                        body: body
+                    ))
+                default:
+                    return .undocumented(
+                        statusCode: response.status.code,
+                        .init(
+                            headerFields: response.headerFields,
+                            body: responseBody
+                        )
+                    )
+                }
+            }
+        )
+    }
     /// The learner's favourite courses, in catalog order.
     ///
     /// - Remark: HTTP `GET /v1/me/favourites`.

@@ -203,6 +203,17 @@ extension APIProtocol {
         )
         try transport.register(
             {
+                try await server.streamEvents(
+                    request: $0,
+                    body: $1,
+                    metadata: $2
+                )
+            },
+            method: .get,
+            path: server.apiPathComponentsWithServerPrefix("/v1/me/events")
+        )
+        try transport.register(
+            {
                 try await server.listFavourites(
                     request: $0,
                     body: $1,
@@ -1918,6 +1929,131 @@ fileprivate extension UniversalServer where APIHandler: APIProtocol {
                     suppressUnusedWarning(value)
                     var response = HTTPTypes.HTTPResponse(soar_statusCode: 404)
                     suppressMutabilityWarning(&response)
+                    let body: OpenAPIRuntime.HTTPBody
+                    switch value.body {
+                    case let .json(value):
+                        try converter.validateAcceptIfPresent(
+                            "application/json",
+                            in: request.headerFields
+                        )
+                        body = try converter.setResponseBodyAsJSON(
+                            value,
+                            headerFields: &response.headerFields,
+                            contentType: "application/json; charset=utf-8"
+                        )
+                    }
+                    return (response, body)
+                case let .undocumented(statusCode, _):
+                    return (.init(soar_statusCode: statusCode), nil)
+                }
+            }
+        )
+    }
+    /// The learner's changes and the public catalog's, live, as server-sent events.
+    ///
+    /// An endless `text/event-stream` of what changed, whoever changed it (this client, another
+    /// one, another server of the same database, an import). An event names what changed and
+    /// never carries the new value: read it again. Its `data` is JSON (`ChangeEventData`).
+    ///
+    /// | event | data | read again |
+    /// |---|---|---|
+    /// | `ready` | `{}` | nothing: the stream is open, and its `id` is where it starts |
+    /// | `enrollment` | `{"course_id": "…"}` | the learner's enrollment in the course: joined, left, a lesson marked, completed |
+    /// | `favourite` | `{"course_id": "…"}` | whether the course is one of the learner's favourites |
+    /// | `profile` | `{}` | the learner (`GET /v1/me`) |
+    /// | `course` | `{"course_id": "…"}` | the course as the catalog shows it (its seats); sent to every learner |
+    /// | `catalog` | `{}` | the catalog: an import added or changed courses; sent to every learner |
+    /// | `read_everything` | `{}` | everything shown: changes may have been missed |
+    /// | `signed_out` | `{}` | nothing: the sign-in of this stream's token ended (log out, a replayed refresh token); the stream ends after it |
+    ///
+    /// Every event but the keep-alives has an `id`. Reconnecting with the last one received as
+    /// `Last-Event-ID` resumes right after it: the changes since then come first, then the
+    /// stream goes on live. A `Last-Event-ID` from before what the server keeps (the newest
+    /// 100,000 changes), of another database, malformed, or more than 1,000 of the learner's
+    /// changes back starts the stream with `read_everything` instead. Without `Last-Event-ID`
+    /// the stream starts with `ready`.
+    ///
+    /// A reader that falls more than 1,000 events behind gets one `read_everything` for all of
+    /// them. Other event names may come in later versions: ignore them. An empty line (an event
+    /// with no field, which clients ignore) keeps the connection alive every 15 s, or every
+    /// half `--connection-timeout` when that is shorter; a connection that takes nothing of what
+    /// is written for `--connection-timeout` is closed. Streams count against the connections
+    /// one client address may hold.
+    ///
+    ///
+    /// - Remark: HTTP `GET /v1/me/events`.
+    /// - Remark: Generated from `#/paths//v1/me/events/get(streamEvents)`.
+    func streamEvents(
+        request: HTTPTypes.HTTPRequest,
+        body: OpenAPIRuntime.HTTPBody?,
+        metadata: OpenAPIRuntime.ServerRequestMetadata
+    ) async throws -> (HTTPTypes.HTTPResponse, OpenAPIRuntime.HTTPBody?) {
+        try await handle(
+            request: request,
+            requestBody: body,
+            metadata: metadata,
+            forOperation: Operations.StreamEvents.id,
+            using: {
+                APIHandler.streamEvents($0)
+            },
+            deserializer: { request, requestBody, metadata in
+                let headers: Operations.StreamEvents.Input.Headers = .init(
+                    lastEventID: try converter.getOptionalHeaderFieldAsURI(
+                        in: request.headerFields,
+                        name: "Last-Event-ID",
+                        as: Swift.String.self
+                    ),
+                    accept: try converter.extractAcceptHeaderIfPresent(in: request.headerFields)
+                )
+                return Operations.StreamEvents.Input(headers: headers)
+            },
+            serializer: { output, request in
+                switch output {
+                case let .ok(value):
+                    suppressUnusedWarning(value)
+                    var response = HTTPTypes.HTTPResponse(soar_statusCode: 200)
+                    suppressMutabilityWarning(&response)
+                    let body: OpenAPIRuntime.HTTPBody
+                    switch value.body {
+                    case let .textEventStream(value):
+                        try converter.validateAcceptIfPresent(
+                            "text/event-stream",
+                            in: request.headerFields
+                        )
+                        body = try converter.setResponseBodyAsBinary(
+                            value,
+                            headerFields: &response.headerFields,
+                            contentType: "text/event-stream"
+                        )
+                    }
+                    return (response, body)
+                case let .unauthorized(value):
+                    suppressUnusedWarning(value)
+                    var response = HTTPTypes.HTTPResponse(soar_statusCode: 401)
+                    suppressMutabilityWarning(&response)
+                    let body: OpenAPIRuntime.HTTPBody
+                    switch value.body {
+                    case let .json(value):
+                        try converter.validateAcceptIfPresent(
+                            "application/json",
+                            in: request.headerFields
+                        )
+                        body = try converter.setResponseBodyAsJSON(
+                            value,
+                            headerFields: &response.headerFields,
+                            contentType: "application/json; charset=utf-8"
+                        )
+                    }
+                    return (response, body)
+                case let .serviceUnavailable(value):
+                    suppressUnusedWarning(value)
+                    var response = HTTPTypes.HTTPResponse(soar_statusCode: 503)
+                    suppressMutabilityWarning(&response)
+                    try converter.setHeaderFieldAsURI(
+                        in: &response.headerFields,
+                        name: "Retry-After",
+                        value: value.headers.retryAfter
+                    )
                     let body: OpenAPIRuntime.HTTPBody
                     switch value.body {
                     case let .json(value):

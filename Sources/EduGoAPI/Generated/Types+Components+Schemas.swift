@@ -665,6 +665,23 @@ extension Components {
                 case enrollments
             }
         }
+        /// The `data` of an event of `GET /v1/me/events`: the course an event is about, when it is about one. A client ignores fields it does not know.
+        ///
+        /// - Remark: Generated from `#/components/schemas/ChangeEventData`.
+        public struct ChangeEventData: Codable, Hashable, Sendable {
+            /// - Remark: Generated from `#/components/schemas/ChangeEventData/course_id`.
+            public var courseId: Components.Schemas.CourseID?
+            /// Creates a new `ChangeEventData`.
+            ///
+            /// - Parameters:
+            ///   - courseId:
+            public init(courseId: Components.Schemas.CourseID? = nil) {
+                self.courseId = courseId
+            }
+            public enum CodingKeys: String, CodingKey {
+                case courseId = "course_id"
+            }
+        }
         /// - Remark: Generated from `#/components/schemas/FavouriteList`.
         public struct FavouriteList: Codable, Hashable, Sendable {
             /// - Remark: Generated from `#/components/schemas/FavouriteList/courses`.

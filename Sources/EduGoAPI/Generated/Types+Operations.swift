@@ -2875,6 +2875,207 @@ public enum Operations {
             }
         }
     }
+    /// The learner's changes and the public catalog's, live, as server-sent events.
+    ///
+    /// An endless `text/event-stream` of what changed, whoever changed it (this client, another
+    /// one, another server of the same database, an import). An event names what changed and
+    /// never carries the new value: read it again. Its `data` is JSON (`ChangeEventData`).
+    ///
+    /// | event | data | read again |
+    /// |---|---|---|
+    /// | `ready` | `{}` | nothing: the stream is open, and its `id` is where it starts |
+    /// | `enrollment` | `{"course_id": "…"}` | the learner's enrollment in the course: joined, left, a lesson marked, completed |
+    /// | `favourite` | `{"course_id": "…"}` | whether the course is one of the learner's favourites |
+    /// | `profile` | `{}` | the learner (`GET /v1/me`) |
+    /// | `course` | `{"course_id": "…"}` | the course as the catalog shows it (its seats); sent to every learner |
+    /// | `catalog` | `{}` | the catalog: an import added or changed courses; sent to every learner |
+    /// | `read_everything` | `{}` | everything shown: changes may have been missed |
+    /// | `signed_out` | `{}` | nothing: the sign-in of this stream's token ended (log out, a replayed refresh token); the stream ends after it |
+    ///
+    /// Every event but the keep-alives has an `id`. Reconnecting with the last one received as
+    /// `Last-Event-ID` resumes right after it: the changes since then come first, then the
+    /// stream goes on live. A `Last-Event-ID` from before what the server keeps (the newest
+    /// 100,000 changes), of another database, malformed, or more than 1,000 of the learner's
+    /// changes back starts the stream with `read_everything` instead. Without `Last-Event-ID`
+    /// the stream starts with `ready`.
+    ///
+    /// A reader that falls more than 1,000 events behind gets one `read_everything` for all of
+    /// them. Other event names may come in later versions: ignore them. An empty line (an event
+    /// with no field, which clients ignore) keeps the connection alive every 15 s, or every
+    /// half `--connection-timeout` when that is shorter; a connection that takes nothing of what
+    /// is written for `--connection-timeout` is closed. Streams count against the connections
+    /// one client address may hold.
+    ///
+    ///
+    /// - Remark: HTTP `GET /v1/me/events`.
+    /// - Remark: Generated from `#/paths//v1/me/events/get(streamEvents)`.
+    public enum StreamEvents {
+        public static let id: Swift.String = "streamEvents"
+        public struct Input: Sendable, Hashable {
+            /// - Remark: Generated from `#/paths/v1/me/events/GET/header`.
+            public struct Headers: Sendable, Hashable {
+                /// The `id` of the last event received, to resume right after it.
+                ///
+                /// - Remark: Generated from `#/paths/v1/me/events/GET/header/Last-Event-ID`.
+                public var lastEventID: Swift.String?
+                public var accept: [OpenAPIRuntime.AcceptHeaderContentType<Operations.StreamEvents.AcceptableContentType>]
+                /// Creates a new `Headers`.
+                ///
+                /// - Parameters:
+                ///   - lastEventID: The `id` of the last event received, to resume right after it.
+                ///   - accept:
+                public init(
+                    lastEventID: Swift.String? = nil,
+                    accept: [OpenAPIRuntime.AcceptHeaderContentType<Operations.StreamEvents.AcceptableContentType>] = .defaultValues()
+                ) {
+                    self.lastEventID = lastEventID
+                    self.accept = accept
+                }
+            }
+            public var headers: Operations.StreamEvents.Input.Headers
+            /// Creates a new `Input`.
+            ///
+            /// - Parameters:
+            ///   - headers:
+            public init(headers: Operations.StreamEvents.Input.Headers = .init()) {
+                self.headers = headers
+            }
+        }
+        @frozen public enum Output: Sendable, Hashable {
+            public struct Ok: Sendable, Hashable {
+                /// - Remark: Generated from `#/paths/v1/me/events/GET/responses/200/content`.
+                @frozen public enum Body: Sendable, Hashable {
+                    /// - Remark: Generated from `#/paths/v1/me/events/GET/responses/200/content/text\/event-stream`.
+                    case textEventStream(OpenAPIRuntime.HTTPBody)
+                    /// The associated value of the enum case if `self` is `.textEventStream`.
+                    ///
+                    /// - Throws: An error if `self` is not `.textEventStream`.
+                    /// - SeeAlso: `.textEventStream`.
+                    public var textEventStream: OpenAPIRuntime.HTTPBody {
+                        get throws {
+                            switch self {
+                            case let .textEventStream(body):
+                                return body
+                            }
+                        }
+                    }
+                }
+                /// Received HTTP response body
+                public var body: Operations.StreamEvents.Output.Ok.Body
+                /// Creates a new `Ok`.
+                ///
+                /// - Parameters:
+                ///   - body: Received HTTP response body
+                public init(body: Operations.StreamEvents.Output.Ok.Body) {
+                    self.body = body
+                }
+            }
+            /// The stream, until the client goes, its sign-in ends, or the server stops.
+            ///
+            /// - Remark: Generated from `#/paths//v1/me/events/get(streamEvents)/responses/200`.
+            ///
+            /// HTTP response code: `200 ok`.
+            case ok(Operations.StreamEvents.Output.Ok)
+            /// The associated value of the enum case if `self` is `.ok`.
+            ///
+            /// - Throws: An error if `self` is not `.ok`.
+            /// - SeeAlso: `.ok`.
+            public var ok: Operations.StreamEvents.Output.Ok {
+                get throws {
+                    switch self {
+                    case let .ok(response):
+                        return response
+                    default:
+                        try throwUnexpectedResponseStatus(
+                            expectedStatus: "ok",
+                            response: self
+                        )
+                    }
+                }
+            }
+            /// `unauthorized`, `token_expired` or `invalid_credentials`.
+            ///
+            /// - Remark: Generated from `#/paths//v1/me/events/get(streamEvents)/responses/401`.
+            ///
+            /// HTTP response code: `401 unauthorized`.
+            case unauthorized(Components.Responses.Unauthorized)
+            /// The associated value of the enum case if `self` is `.unauthorized`.
+            ///
+            /// - Throws: An error if `self` is not `.unauthorized`.
+            /// - SeeAlso: `.unauthorized`.
+            public var unauthorized: Components.Responses.Unauthorized {
+                get throws {
+                    switch self {
+                    case let .unauthorized(response):
+                        return response
+                    default:
+                        try throwUnexpectedResponseStatus(
+                            expectedStatus: "unauthorized",
+                            response: self
+                        )
+                    }
+                }
+            }
+            /// `unavailable`: the server is too busy to check a password now, or its database is out of reach.
+            ///
+            /// - Remark: Generated from `#/paths//v1/me/events/get(streamEvents)/responses/503`.
+            ///
+            /// HTTP response code: `503 serviceUnavailable`.
+            case serviceUnavailable(Components.Responses.Unavailable)
+            /// The associated value of the enum case if `self` is `.serviceUnavailable`.
+            ///
+            /// - Throws: An error if `self` is not `.serviceUnavailable`.
+            /// - SeeAlso: `.serviceUnavailable`.
+            public var serviceUnavailable: Components.Responses.Unavailable {
+                get throws {
+                    switch self {
+                    case let .serviceUnavailable(response):
+                        return response
+                    default:
+                        try throwUnexpectedResponseStatus(
+                            expectedStatus: "serviceUnavailable",
+                            response: self
+                        )
+                    }
+                }
+            }
+            /// Undocumented response.
+            ///
+            /// A response with a code that is not documented in the OpenAPI document.
+            case undocumented(statusCode: Swift.Int, OpenAPIRuntime.UndocumentedPayload)
+        }
+        @frozen public enum AcceptableContentType: AcceptableProtocol {
+            case textEventStream
+            case json
+            case other(Swift.String)
+            public init?(rawValue: Swift.String) {
+                switch rawValue.lowercased() {
+                case "text/event-stream":
+                    self = .textEventStream
+                case "application/json":
+                    self = .json
+                default:
+                    self = .other(rawValue)
+                }
+            }
+            public var rawValue: Swift.String {
+                switch self {
+                case let .other(string):
+                    return string
+                case .textEventStream:
+                    return "text/event-stream"
+                case .json:
+                    return "application/json"
+                }
+            }
+            public static var allCases: [Self] {
+                [
+                    .textEventStream,
+                    .json
+                ]
+            }
+        }
+    }
     /// The learner's favourite courses, in catalog order.
     ///
     /// - Remark: HTTP `GET /v1/me/favourites`.

@@ -109,6 +109,41 @@ public protocol APIProtocol: Sendable {
     /// - Remark: HTTP `DELETE /v1/me/enrollments/{course_id}/lessons/{lesson}`.
     /// - Remark: Generated from `#/paths//v1/me/enrollments/{course_id}/lessons/{lesson}/delete(markLessonNotDone)`.
     func markLessonNotDone(_ input: Operations.MarkLessonNotDone.Input) async throws -> Operations.MarkLessonNotDone.Output
+    /// The learner's changes and the public catalog's, live, as server-sent events.
+    ///
+    /// An endless `text/event-stream` of what changed, whoever changed it (this client, another
+    /// one, another server of the same database, an import). An event names what changed and
+    /// never carries the new value: read it again. Its `data` is JSON (`ChangeEventData`).
+    ///
+    /// | event | data | read again |
+    /// |---|---|---|
+    /// | `ready` | `{}` | nothing: the stream is open, and its `id` is where it starts |
+    /// | `enrollment` | `{"course_id": "…"}` | the learner's enrollment in the course: joined, left, a lesson marked, completed |
+    /// | `favourite` | `{"course_id": "…"}` | whether the course is one of the learner's favourites |
+    /// | `profile` | `{}` | the learner (`GET /v1/me`) |
+    /// | `course` | `{"course_id": "…"}` | the course as the catalog shows it (its seats); sent to every learner |
+    /// | `catalog` | `{}` | the catalog: an import added or changed courses; sent to every learner |
+    /// | `read_everything` | `{}` | everything shown: changes may have been missed |
+    /// | `signed_out` | `{}` | nothing: the sign-in of this stream's token ended (log out, a replayed refresh token); the stream ends after it |
+    ///
+    /// Every event but the keep-alives has an `id`. Reconnecting with the last one received as
+    /// `Last-Event-ID` resumes right after it: the changes since then come first, then the
+    /// stream goes on live. A `Last-Event-ID` from before what the server keeps (the newest
+    /// 100,000 changes), of another database, malformed, or more than 1,000 of the learner's
+    /// changes back starts the stream with `read_everything` instead. Without `Last-Event-ID`
+    /// the stream starts with `ready`.
+    ///
+    /// A reader that falls more than 1,000 events behind gets one `read_everything` for all of
+    /// them. Other event names may come in later versions: ignore them. An empty line (an event
+    /// with no field, which clients ignore) keeps the connection alive every 15 s, or every
+    /// half `--connection-timeout` when that is shorter; a connection that takes nothing of what
+    /// is written for `--connection-timeout` is closed. Streams count against the connections
+    /// one client address may hold.
+    ///
+    ///
+    /// - Remark: HTTP `GET /v1/me/events`.
+    /// - Remark: Generated from `#/paths//v1/me/events/get(streamEvents)`.
+    func streamEvents(_ input: Operations.StreamEvents.Input) async throws -> Operations.StreamEvents.Output
     /// The learner's favourite courses, in catalog order.
     ///
     /// - Remark: HTTP `GET /v1/me/favourites`.
@@ -315,6 +350,43 @@ extension APIProtocol {
             path: path,
             headers: headers
         ))
+    }
+    /// The learner's changes and the public catalog's, live, as server-sent events.
+    ///
+    /// An endless `text/event-stream` of what changed, whoever changed it (this client, another
+    /// one, another server of the same database, an import). An event names what changed and
+    /// never carries the new value: read it again. Its `data` is JSON (`ChangeEventData`).
+    ///
+    /// | event | data | read again |
+    /// |---|---|---|
+    /// | `ready` | `{}` | nothing: the stream is open, and its `id` is where it starts |
+    /// | `enrollment` | `{"course_id": "…"}` | the learner's enrollment in the course: joined, left, a lesson marked, completed |
+    /// | `favourite` | `{"course_id": "…"}` | whether the course is one of the learner's favourites |
+    /// | `profile` | `{}` | the learner (`GET /v1/me`) |
+    /// | `course` | `{"course_id": "…"}` | the course as the catalog shows it (its seats); sent to every learner |
+    /// | `catalog` | `{}` | the catalog: an import added or changed courses; sent to every learner |
+    /// | `read_everything` | `{}` | everything shown: changes may have been missed |
+    /// | `signed_out` | `{}` | nothing: the sign-in of this stream's token ended (log out, a replayed refresh token); the stream ends after it |
+    ///
+    /// Every event but the keep-alives has an `id`. Reconnecting with the last one received as
+    /// `Last-Event-ID` resumes right after it: the changes since then come first, then the
+    /// stream goes on live. A `Last-Event-ID` from before what the server keeps (the newest
+    /// 100,000 changes), of another database, malformed, or more than 1,000 of the learner's
+    /// changes back starts the stream with `read_everything` instead. Without `Last-Event-ID`
+    /// the stream starts with `ready`.
+    ///
+    /// A reader that falls more than 1,000 events behind gets one `read_everything` for all of
+    /// them. Other event names may come in later versions: ignore them. An empty line (an event
+    /// with no field, which clients ignore) keeps the connection alive every 15 s, or every
+    /// half `--connection-timeout` when that is shorter; a connection that takes nothing of what
+    /// is written for `--connection-timeout` is closed. Streams count against the connections
+    /// one client address may hold.
+    ///
+    ///
+    /// - Remark: HTTP `GET /v1/me/events`.
+    /// - Remark: Generated from `#/paths//v1/me/events/get(streamEvents)`.
+    public func streamEvents(headers: Operations.StreamEvents.Input.Headers = .init()) async throws -> Operations.StreamEvents.Output {
+        try await streamEvents(Operations.StreamEvents.Input(headers: headers))
     }
     /// The learner's favourite courses, in catalog order.
     ///

@@ -1,3 +1,4 @@
+import EduGoAPI
 import Foundation
 import HTTPTypes
 import OpenAPIRuntime
@@ -18,7 +19,11 @@ struct BodyLimitMiddleware: ClientMiddleware {
         next: @Sendable (HTTPRequest, HTTPBody?, URL) async throws -> (HTTPResponse, HTTPBody?)
     ) async throws -> (HTTPResponse, HTTPBody?) {
         let (response, responseBody) = try await next(request, body, baseURL)
-        guard response.status.kind == .successful, let responseBody else { return (response, responseBody) }
+        // The event stream is endless by design: its events are capped one by one instead
+        // (`EventSizeLimit`).
+        guard response.status.kind == .successful, let responseBody, operationID != Operations.StreamEvents.id else {
+            return (response, responseBody)
+        }
         if case .known(let length) = responseBody.length, length > Self.limit {
             throw RemoteFailure.unreachable(detail: "\(operationID): a body of \(length) bytes, past the \(Self.limit)-byte cap")
         }

@@ -65,6 +65,22 @@ actor RemoteSession {
         await revoke(access)
     }
 
+    /// Which sign-in this is: it moves on at every sign-in and sign-out here.
+    var signInGeneration: Int { generation }
+
+    /// The server said the sign-in of `generation` ended (its event stream's `signed_out`: a
+    /// log out elsewhere, or a replayed refresh token): if it is still the one here, it ends
+    /// here too, and the app is told once. The session file is left to the next refresh to
+    /// judge, since another instance on this data directory may have signed in meanwhile.
+    func signInEnded(generation ended: Int) -> Bool {
+        guard ended == generation, tokens != nil else { return false }
+        generation += 1
+        refreshing = nil
+        tokens = nil
+        report(.sessionEnded)
+        return true
+    }
+
     /// Waits for the refresh under way, if any, to store its new token: a refresh the server
     /// answered but whose token was never stored would leave a used token in the file, which
     /// the next start presents and the server takes for a stolen one.

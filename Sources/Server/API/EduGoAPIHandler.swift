@@ -16,6 +16,7 @@ struct EduGoAPIHandler: APIProtocol {
     let signInLimiter: SignInRateLimiter
     let clientLimits: ClientRateLimiter
     let hashGate: HashGate
+    let events: EventStreams
 
     static let pageSizes = 1...100
     static let defaultPageSize = 20
@@ -212,6 +213,16 @@ struct EduGoAPIHandler: APIProtocol {
             throw APIFailure(error)
         }
         return .noContent(.init())
+    }
+
+    // MARK: - Events
+
+    /// The caller's changes and the catalog's, live (`EventStreams`), as server-sent events.
+    func streamEvents(_ input: Operations.StreamEvents.Input) async throws -> Operations.StreamEvents.Output {
+        let caller = try await currentCaller()
+        let stream = try await events.open(for: caller, lastEventID: input.headers.lastEventID, connection: ClientConnection.current)
+        let body = HTTPBody(stream.asEncodedServerSentEventsWithJSONData(), length: .unknown, iterationBehavior: .single)
+        return .ok(.init(body: .textEventStream(body)))
     }
 
     // MARK: - Helpers

@@ -15,6 +15,9 @@ struct PlatformStores: Sendable {
     var refreshTokens: any RefreshTokenRepository
     var signingKey: [UInt8]
     var signInLimiter: SignInRateLimiter
+    /// What the writes above noted, and what wakes whoever reads it when any process writes.
+    var changes: any ChangeLog
+    var changeWakeups: @Sendable () -> AsyncStream<Void>
 
     /// The embedded store; the signing key is a file in the data directory.
     static func sqlite(_ database: AppDatabase, dataDirectory: URL, passwordHasher: PasswordHasher, now: @escaping @Sendable () -> Date)
@@ -28,7 +31,10 @@ struct PlatformStores: Sendable {
             accounts: AccountService(store: SQLiteAccountStore(database: database), hasher: passwordHasher),
             refreshTokens: SQLiteRefreshTokenRepository(database: database),
             signingKey: try SigningKey.loadOrCreate(in: dataDirectory),
-            signInLimiter: SignInRateLimiter(now: now)
+            signInLimiter: SignInRateLimiter(now: now),
+            // Woken by the file's events, which can come before the commit is readable.
+            changes: SQLiteChangeLog(database: database, waitsForWriters: true),
+            changeWakeups: SQLiteChangeSignal(database: database).wakeups
         )
     }
 
@@ -45,7 +51,9 @@ struct PlatformStores: Sendable {
             accounts: AccountService(store: PostgresAccountStore(database: database), hasher: passwordHasher),
             refreshTokens: PostgresRefreshTokenRepository(database: database),
             signingKey: try await database.signingKey(),
-            signInLimiter: SignInRateLimiter(log: PostgresSignInAttempts(database: database), now: now)
+            signInLimiter: SignInRateLimiter(log: PostgresSignInAttempts(database: database), now: now),
+            changes: PostgresChangeLog(database: database),
+            changeWakeups: PostgresChangeSignal(database: database).wakeups
         )
     }
 

@@ -98,12 +98,17 @@ struct TokenService: Sendable {
         guard let id = Int64(claims.sub.value) else { throw .unauthorized }
         guard claims.exp.value > now() else { throw .tokenExpired }
         let caller = Caller(userID: UserID(id), family: claims.sid)
+        try await check(caller)
+        return caller
+    }
+
+    /// Whether the caller's sign-in still goes on (else 401 `unauthorized`).
+    func check(_ caller: Caller) async throws(APIFailure) {
         let live: Bool
         do { live = try await refreshTokens.isLive(family: caller.family, userID: caller.userID, now: now()) } catch {
             throw APIFailure(error)
         }
         guard live else { throw .unauthorized }
-        return caller
     }
 
     private func accessToken(for userID: UserID, family: String) async throws -> String {

@@ -2,14 +2,16 @@ import Hummingbird
 import NIOCore
 
 /// The request context of the server: Hummingbird's, plus the client's address, which the
-/// limits on unauthenticated routes count by.
-struct ServerRequestContext: RequestContext, RemoteAddressRequestContext {
+/// limits on unauthenticated routes count by, and its connection.
+struct ServerRequestContext: RequestContext, RemoteAddressRequestContext, ChannelRequestContext {
     var coreContext: CoreRequestContextStorage
     let remoteAddress: SocketAddress?
+    let channel: any Channel
 
     init(source: ApplicationRequestContextSource) {
         coreContext = .init(source: source)
         remoteAddress = source.channel.remoteAddress
+        channel = source.channel
     }
 }
 

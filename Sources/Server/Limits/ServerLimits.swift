@@ -12,6 +12,9 @@ public struct ServerLimits: Sendable {
     public var hashWait: Duration = .seconds(3)
     /// How long a connection may stay idle, take to send its headers, or its body.
     public var connectionTimeout: Duration = .seconds(30)
+    /// How often an event stream with nothing to say writes a keep-alive: often enough that
+    /// a dead client's connection fails within the connection timeout.
+    public var keepAliveInterval: Duration { min(.seconds(15), connectionTimeout / 2) }
     /// Open connections from one client address; more are closed at once.
     public var connectionsPerAddress = 64
     /// Open connections in all, below the process's limit on open files.

@@ -1,0 +1,131 @@
+import Logging
+import PostgresNIO
+import SharedKernel
+
+/// The `change_event` table (v7): each write notes what it changed in its own transaction, as
+/// the SQLite store does, so every server of the database can tell its event streams what to
+/// read again.
+///
+/// Ids must grow in the order the changes commit, or a reader that has seen id 8 would never
+/// read a 7 that committed after it. A sequence alone does not give that: two transactions
+/// take 7 and 8, and 8 may commit first. So a noting transaction takes `lock` (an advisory
+/// lock held to its end) right before it takes its ids, as its last statements: the next one
+/// gets its ids only once this one has committed and is visible (PostgreSQL publishes a
+/// commit before it lets go of the transaction's locks). Only the very end of each writing
+/// transaction is serialized, and nothing is locked after `lock`, so it takes part in no
+/// deadlock.
+enum PostgresChangeRows {
+    /// The key of the advisory lock that orders the notes (the migrations' is …01, the catalog's …02).
+    static let lock = 0x6564_7567_6f00_0003
+    /// The channel every noting transaction notifies at its commit, with its newest id.
+    static let channel = "edugo_changes"
+
+    static let schema = [
+        """
+        CREATE TABLE change_event (
+            id bigserial PRIMARY KEY,
+            kind text COLLATE "C" NOT NULL,
+            user_id bigint,
+            course_id text COLLATE "C",
+            sign_in text COLLATE "C"
+        )
+        """,
+        "CREATE INDEX change_event_by_user ON change_event (user_id, id)",
+        // Changes up to this id may have been forgotten: a reader from before it has a gap.
+        "CREATE TABLE change_horizon (id integer PRIMARY KEY CHECK (id = 1), forgotten_through bigint NOT NULL)",
+        "INSERT INTO change_horizon (id, forgotten_through) VALUES (1, 0)",
+    ]
+
+    /// Notes `changes`, in order, as the last statements of the caller's transaction, and
+    /// notifies `channel` at its commit. Each 1,024th id forgets what lies more than
+    /// `ChangeRetention.kept` changes back.
+    static func record(_ changes: [Change], in connection: PostgresConnection, logger: Logger) async throws {
+        guard !changes.isEmpty else { return }
+        try await connection.query("SELECT pg_advisory_xact_lock(\(lock))", logger: logger)
+        var newest: Int64 = 0
+        for change in changes {
+            let (kind, user, course, signIn) = columns(of: change)
+            let inserted = try await connection.query(
+                """
+                INSERT INTO change_event (kind, user_id, course_id, sign_in) VALUES (\(kind), \(user), \(course), \(signIn))
+                RETURNING id
+                """,
+                logger: logger
+            ).decode(Int64.self).first { _ in true }
+            guard let id = inserted else { throw AppError.storage(.saving, detail: "a change was noted without an id") }
+            newest = id
+            if id % 1_024 == 0, id > ChangeRetention.kept {
+                let horizon = id - ChangeRetention.kept
+                try await connection.query("DELETE FROM change_event WHERE id <= \(horizon)", logger: logger)
+                try await connection.query("UPDATE change_horizon SET forgotten_through = \(horizon) WHERE id = 1", logger: logger)
+            }
+        }
+        // Delivered at the commit, to every connection that listens, in any server.
+        try await connection.query("SELECT pg_notify(\(channel), \(String(newest)))", logger: logger)
+    }
+
+    static func newestID(in connection: PostgresConnection, logger: Logger) async throws -> Int64 {
+        let newest = try await connection.query(
+            "SELECT coalesce((SELECT max(id) FROM change_event), forgotten_through) FROM change_horizon WHERE id = 1", logger: logger
+        ).decode(Int64.self).first { _ in true }
+        return newest ?? 0
+    }
+
+    /// One statement, so one snapshot: the horizon, the newest id and the changes agree (a
+    /// horizon moved between two statements would drop changes without saying so).
+    static func changes(after id: Int64, for learner: UserID?, limit: Int, in connection: PostgresConnection, logger: Logger) async throws
+        -> ChangeBatch
+    {
+        let rows = try await connection.query(
+            """
+            SELECT horizon.forgotten_through, coalesce((SELECT max(id) FROM change_event), horizon.forgotten_through),
+                   event.id, event.kind, event.user_id, event.course_id, event.sign_in
+            FROM change_horizon AS horizon
+            LEFT JOIN LATERAL (
+                SELECT id, kind, user_id, course_id, sign_in FROM change_event
+                WHERE id > \(id) AND (\(learner == nil) OR user_id = \(learner?.rawValue ?? 0) OR user_id IS NULL)
+                ORDER BY id LIMIT \(limit)
+            ) AS event ON true
+            WHERE horizon.id = 1
+            ORDER BY event.id
+            """,
+            logger: logger
+        )
+        var horizon: Int64 = 0
+        var newest: Int64 = 0
+        var events: [ChangeEvent] = []
+        for try await row in rows.decode((Int64, Int64, Int64?, String?, Int64?, String?, String?).self) {
+            (horizon, newest) = (row.0, row.1)
+            guard let eventID = row.2, let kind = row.3 else { continue }
+            // A kind this version does not know (a newer one wrote it) is skipped, not fatal.
+            if let change = change(kind: kind, user: row.4, course: row.5, signIn: row.6) {
+                events.append(ChangeEvent(id: eventID, change: change))
+            }
+        }
+        guard id >= horizon, id <= newest else { return .gap(newest: newest) }
+        return .events(events)
+    }
+
+    private static func columns(of change: Change) -> (String, Int64?, String?, String?) {
+        switch change {
+        case .enrollment(let user, let course): ("enrollment", user.rawValue, course.rawValue, nil)
+        case .favourite(let user, let course): ("favourite", user.rawValue, course.rawValue, nil)
+        case .profile(let user): ("profile", user.rawValue, nil, nil)
+        case .signedOut(let user, let signIn): ("signed_out", user.rawValue, nil, signIn)
+        case .course(let course): ("course", nil, course.rawValue, nil)
+        case .catalog: ("catalog", nil, nil, nil)
+        }
+    }
+
+    private static func change(kind: String, user: Int64?, course: String?, signIn: String?) -> Change? {
+        switch (kind, user.map { UserID($0) }, course.map { CourseID($0) }, signIn) {
+        case ("enrollment", let user?, let course?, _): .enrollment(user, course)
+        case ("favourite", let user?, let course?, _): .favourite(user, course)
+        case ("profile", let user?, _, _): .profile(user)
+        case ("signed_out", let user?, _, let signIn?): .signedOut(user, signIn: signIn)
+        case ("course", nil, let course?, _): .course(course)
+        case ("catalog", nil, _, _): .catalog
+        default: nil
+        }
+    }
+}

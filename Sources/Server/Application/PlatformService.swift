@@ -1,0 +1,28 @@
+import ServiceLifecycle
+
+/// The platform as one service: the HTTP application and, beside it, the change hub that feeds
+/// its event streams. A graceful shutdown ends the streams first (their clients resume from
+/// their last event, elsewhere or after the restart), so the requests the application lets
+/// finish are the ones that end by themselves.
+struct PlatformService<HTTPApplication: Service>: Service {
+    let application: HTTPApplication
+    let hub: ChangeHub
+    let wakeups: @Sendable () -> AsyncStream<Void>
+
+    func run() async throws {
+        let hub = self.hub
+        let wakeups = self.wakeups
+        try await withThrowingDiscardingTaskGroup { group in
+            group.addTask { await hub.run(wakeups: wakeups()) }
+            defer {
+                hub.close()
+                group.cancelAll()
+            }
+            try await withGracefulShutdownHandler {
+                try await application.run()
+            } onGracefulShutdown: {
+                hub.close()
+            }
+        }
+    }
+}

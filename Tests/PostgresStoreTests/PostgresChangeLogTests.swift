@@ -1,0 +1,122 @@
+import Logging
+import PostgresNIO
+import SharedKernel
+import TestSupport
+import Testing
+
+@testable import PostgresStore
+
+/// What the PostgreSQL change log promises beyond the port contract: ids in the order the
+/// changes commit, whatever order their transactions took them in; a NOTIFY at each commit;
+/// and old changes forgotten as the SQLite store forgets them.
+@Suite(
+    "PostgreSQL change log", .serialized, .timeLimit(.minutes(3)),
+    .enabled(if: PostgresTestCluster.isAvailable, "EDUGO_TEST_POSTGRES names no cluster"))
+struct PostgresChangeLogTests {
+    @Test("a transaction notes its change only once every earlier noting one committed: no reader sees a later id before an earlier one")
+    func idsInCommitOrder() async throws {
+        let test = try await PostgresTestDatabase.migrated()
+        let log = PostgresChangeLog(database: test.database)
+        let start = try await log.newestChangeID()
+        let held = Gate()
+
+        // The first transaction notes a change, then stays open.
+        let first = Task {
+            try await test.database.client.withTransaction(logger: Self.logger) { connection in
+                try await PostgresChangeRows.record([.catalog], in: connection, logger: Self.logger)
+                await held.wait()
+            }
+        }
+        await held.waitForArrivals(1)
+        // The second notes one while the first is open: it waits for the first's commit, or
+        // (with ids not in commit order) commits a later id first.
+        let committed = Counter()
+        let second = Task {
+            try await test.database.client.withTransaction(logger: Self.logger) { connection in
+                try await PostgresChangeRows.record([.course("swift-101")], in: connection, logger: Self.logger)
+            }
+            committed.add(1)
+        }
+        try await Self.waitUntil {
+            if committed.value == 1 { return true }
+            return try await Self.waitsForALock(test.database)
+        }
+        let meanwhile = try await Self.events(log, after: start)
+        await held.open()
+        try await first.value
+        try await second.value
+        let after = try await Self.events(log, after: start)
+
+        #expect(meanwhile == [], "a reader saw \(meanwhile.map(\.id)) while an earlier id was not committed")
+        #expect(after.map(\.change) == [.catalog, .course("swift-101")])
+        #expect(after.map(\.id) == [start + 1, start + 2])
+        await test.drop()
+    }
+
+    @Test("every commit that notes a change wakes the listeners, in this process or any other")
+    func commitsWakeListeners() async throws {
+        let test = try await PostgresTestDatabase.migrated(courses: [(course: .fixture(id: "swift-101", title: "Swift 101"), lessons: nil)])
+        var wakeups = PostgresChangeSignal(database: test.database).wakeups().makeAsyncIterator()
+        // The first wake-up says it listens now (commits before it were announced to nobody).
+        _ = await wakeups.next()
+
+        try await PostgresFavouritesRepository(database: test.database).setFavourite(true, userID: UserID(1), courseID: "swift-101")
+        let woken: Void? = await wakeups.next()
+
+        #expect(woken != nil)
+        await test.drop()
+    }
+
+    @Test("changes more than 100,000 back are forgotten as SQLite forgets them: reading from before them is a gap")
+    func forgetsOldChanges() async throws {
+        let test = try await PostgresTestDatabase.migrated()
+        let log = PostgresChangeLog(database: test.database)
+        let newest = try await log.newestChangeID()
+        // Enough changes that the next id is a multiple of 1,024 past what is kept.
+        let target = (ChangeRetention.kept / 1_024 + 1) * 1_024
+        _ = try await test.database.client.withConnection { connection in
+            try await connection.query(
+                "INSERT INTO change_event (kind) SELECT 'catalog' FROM generate_series(1, \(target - newest - 1))", logger: Self.logger)
+        }
+
+        try await test.database.client.withTransaction(logger: Self.logger) { connection in
+            try await PostgresChangeRows.record([.catalog], in: connection, logger: Self.logger)
+        }
+        let horizon = target - ChangeRetention.kept
+
+        #expect(try await log.newestChangeID() == target)
+        #expect(try await log.changes(after: horizon - 1, for: nil, limit: 1) == .gap(newest: target))
+        #expect(try await log.changes(after: horizon, for: nil, limit: 1) == .events([ChangeEvent(id: horizon + 1, change: .catalog)]))
+        await test.drop()
+    }
+
+    // MARK: - Helpers
+
+    static let logger = Logger(label: "change-log-tests", factory: { _ in SwiftLogNoOpLogHandler() })
+
+    /// Every change after `id` (a handful), or a failure for a gap.
+    static func events(_ log: PostgresChangeLog, after id: Int64) async throws -> [ChangeEvent] {
+        guard case .events(let events) = try await log.changes(after: id, for: nil, limit: 100) else {
+            throw ServerTestError("a gap after \(id)")
+        }
+        return events
+    }
+
+    /// Whether a session of the database waits for a lock now.
+    static func waitsForALock(_ database: PostgresStore.PostgresDatabase) async throws -> Bool {
+        try await database.client.withConnection { connection in
+            try await connection.query(
+                "SELECT count(*) FROM pg_stat_activity WHERE datname = current_database() AND wait_event_type = 'Lock'", logger: logger
+            ).decode(Int.self).first { _ in true } ?? 0 > 0
+        }
+    }
+
+    /// Waits, checking every few milliseconds, until `condition` holds (at most 30 s).
+    static func waitUntil(_ condition: () async throws -> Bool) async throws {
+        let deadline = ContinuousClock.now + .seconds(30)
+        while try await !condition() {
+            guard ContinuousClock.now < deadline else { throw ServerTestError("the condition never held") }
+            try await Task.sleep(for: .milliseconds(5))
+        }
+    }
+}
