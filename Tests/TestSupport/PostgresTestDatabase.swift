@@ -49,6 +49,12 @@ public final class PostgresTestDatabase: Sendable {
         return test
     }
 
+    /// A new database, migrated and seeded as a server seeds a new one: the built-in catalog
+    /// and the demo learner (with the demo's progress).
+    public static func seeded() async throws -> PostgresTestDatabase {
+        try await migrated(courses: try BuiltInCatalog.load().map { (course: $0.course, lessons: $0.lessons) })
+    }
+
     private init(name: String, url: String) throws {
         self.name = name
         self.url = url

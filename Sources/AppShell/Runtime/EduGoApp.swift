@@ -52,7 +52,7 @@ public enum EduGoApp {
         logger.info("starting", metadata: ["server": "\(server.absoluteString)"])
         let httpClient = RemoteHTTPClient()
         let store = RemoteStore(server: server, dataDirectory: configuration.dataDirectory, httpClient: httpClient, logger: logger)
-        let ports = AppPorts(courses: store, enrollments: store, favourites: store, profiles: store, sessions: store)
+        let ports = AppPorts(courses: store, enrollments: store, favourites: store, profiles: store, sessions: store, changes: store)
             .instrumented(conditions: configuration.conditions, logger: logger, server: store.hostDescription, clock: clock)
         let outage = OutageMonitor(host: store.hostDescription, clock: clock, probe: { await store.probe() })
         let code = await runTerminal(configuration, ports: ports, clock: clock, logger: logger) { shell in
