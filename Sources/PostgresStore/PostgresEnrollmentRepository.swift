@@ -251,4 +251,19 @@ public struct PostgresFavouritesRepository: FavouritesRepository {
             return courses
         }
     }
+
+    public func favourite(userID: UserID, courseID: CourseID) async throws(AppError) -> Course? {
+        let logger = database.logger
+        return try await database.read { connection in
+            let rows = try await connection.query(
+                """
+                SELECT \(unescaped: PostgresCatalog.qualifiedColumns("course")) FROM favourite JOIN course ON course.id = favourite.course_id
+                WHERE favourite.user_id = \(userID.rawValue) AND favourite.course_id = \(courseID.rawValue)
+                """,
+                logger: logger
+            )
+            for try await row in rows { return try PostgresCatalog.course(row) }
+            return nil
+        }
+    }
 }

@@ -502,6 +502,29 @@ extension RemoteStore: FavouritesRepository {
         }
     }
 
+    /// The course when the server says it is a favourite; none when it says it is not, or
+    /// that there is no such course. A course out of range is garbage: connectivity.
+    public func favourite(userID: UserID, courseID: CourseID) async throws(AppError) -> Course? {
+        let state: Components.Schemas.FavouriteState
+        do {
+            state = try await authorized(as: userID) { client in
+                try await client.getFavourite(path: .init(courseId: courseID.rawValue)).ok.body.json
+            }
+        } catch {
+            if case .api(404, .courseNotFound, _, _) = error { return nil }
+            throw Self.appError(error, course: courseID)
+        }
+        guard state.favourite else { return nil }
+        let course: Course
+        do {
+            course = try Course.checked(state.course)
+        } catch {
+            throw refused(error)
+        }
+        guard course.id == courseID else { throw refusedAnswer("a favourite of \(course.id) where \(courseID) was asked for") }
+        return course
+    }
+
     public func favourites(userID: UserID) async throws(AppError) -> [Course] {
         do {
             return try await authorized(as: userID) { client in try await client.listFavourites().ok.body.json }.courses.compactMap(

@@ -70,6 +70,22 @@ final class LearnerFavouritesTests {
         #expect(!sut.isSaving("a"))
     }
 
+    @Test("a favourite changed elsewhere is read afresh, that course alone")
+    func storeChangedElsewhere() async {
+        let (sut, store, _) = await makeSUT()
+        await store.arrangeFavourite(true, User.demo.id, "b")
+        let before = await store.messages.count
+
+        await sut.storeChanged("b")
+
+        #expect(sut.isFavourite("b"))
+        #expect(sut.courses.map(\.id) == ["b"])
+        #expect(Array(await store.messages.dropFirst(before)) == [.favourite(User.demo.id, "b")])
+        await store.arrangeFavourite(false, User.demo.id, "b")
+        await sut.storeChanged("b")
+        #expect(sut.courses == [])
+    }
+
     @Test("news that comes while this terminal saves is read once the save has answered, so the store orders them")
     func storeChangedDuringASave() async {
         let gate = Gate()

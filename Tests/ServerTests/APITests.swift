@@ -309,6 +309,28 @@ struct APITests {
         #expect(notEnrolledLesson.status == 404 && notEnrolledLesson.errorCode == "not_enrolled")
     }
 
+    @Test("one favourite: GET says whether it is one, with the course; 404 course_not_found for none; the learner's own only")
+    func oneFavourite() async throws {
+        let server = try await ServerProcess(directory: try await ServerProcess.preparedDirectory(learners: 1))
+        let (client, _) = try await HTTPClient(baseURL: server.baseURL).signedIn()
+        let (other, _) = try await HTTPClient(baseURL: server.baseURL).signedIn(email: "learner1@example.com", password: "password-1")
+
+        let before = try await client.get("/v1/me/favourites/docker-essentials")
+        _ = try await client.send("PUT", "/v1/me/favourites/docker-essentials")
+        let after = try await client.get("/v1/me/favourites/docker-essentials")
+        let othersView = try await other.get("/v1/me/favourites/docker-essentials")
+        let unknown = try await client.get("/v1/me/favourites/no-such-course")
+        let anonymous = try await HTTPClient(baseURL: server.baseURL).get("/v1/me/favourites/docker-essentials")
+
+        #expect(before.status == 200 && before.json["favourite"] as? Bool == false)
+        #expect((before.json["course"] as? [String: Any])?["id"] as? String == "docker-essentials")
+        #expect(after.status == 200 && after.json["favourite"] as? Bool == true)
+        #expect(othersView.json["favourite"] as? Bool == false)
+        #expect(unknown.status == 404 && unknown.errorCode == "course_not_found")
+        #expect(anonymous.status == 401)
+        server.directory.remove()
+    }
+
     @Test("one enrollment: GET as the list has it, a completed course left as dropped with its date, else 404 not_enrolled")
     func oneEnrollment() async throws {
         let server = try await ServerProcess(

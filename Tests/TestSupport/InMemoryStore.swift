@@ -19,6 +19,7 @@ public actor InMemoryStore: CourseRepository, EnrollmentRepository, FavouritesRe
         case enrolledCourse(UserID, CourseID)
         case setFavourite(Bool, UserID, CourseID)
         case favourites(UserID)
+        case favourite(UserID, CourseID)
         case user(UserID)
         case updateName(UserID, String)
         case restoreSession
@@ -256,6 +257,11 @@ public actor InMemoryStore: CourseRepository, EnrollmentRepository, FavouritesRe
             isFavourite
             ? favourites[userID, default: []].insert(courseID).inserted : favourites[userID]?.remove(courseID) != nil
         if changed { note(.favourite(userID, courseID)) }
+    }
+
+    public func favourite(userID: UserID, courseID: CourseID) async throws(AppError) -> Course? {
+        try await record(.favourite(userID, courseID))
+        return favourites[userID]?.contains(courseID) == true ? catalog[courseID] : nil
     }
 
     public func favourites(userID: UserID) async throws(AppError) -> [Course] {

@@ -499,6 +499,22 @@ extension ContractCase {
 
 extension ContractCase {
     static let favourites: [ContractCase] = [
+        ContractCase(
+            port: "favourites",
+            name: "one favourite read by itself: the course while it is one, nothing when not or when there is no such course"
+        ) {
+            store in
+            let learner = try await Contract.demo(store)
+            try await store.addCourses([(Contract.course("f-9", "Fishing"), nil)])
+            try checkEqual(try await store.favourites.favourite(userID: learner.id, courseID: "f-9"), nil, "not yet")
+
+            try await store.favourites.setFavourite(true, userID: learner.id, courseID: "f-9")
+
+            try checkEqual(try await store.favourites.favourite(userID: learner.id, courseID: "f-9")?.title, "Fishing", "a favourite")
+            try await store.favourites.setFavourite(false, userID: learner.id, courseID: "f-9")
+            try checkEqual(try await store.favourites.favourite(userID: learner.id, courseID: "f-9"), nil, "removed")
+            try checkEqual(try await store.favourites.favourite(userID: learner.id, courseID: "nope"), nil, "no such course")
+        },
         ContractCase(port: "favourites", name: "setting is idempotent, listing is in catalog order, per learner") { store in
             let learner = try await Contract.demo(store)
             try await store.addCourses([(Contract.course("f-1", "Fencing"), nil), (Contract.course("f-2", "Falconry"), nil)])
@@ -515,7 +531,7 @@ extension ContractCase {
             // Last: a remote store acts for the learner signed in through it, now this one.
             let other = try await store.sessions.createAccount(name: "Other Learner", email: "other-f@example.com", password: "password-1")
             try checkEqual(try await store.favourites.favourites(userID: other.id).count, 0, "per learner")
-        }
+        },
     ]
 }
 

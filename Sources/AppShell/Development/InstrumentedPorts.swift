@@ -105,6 +105,12 @@ struct InstrumentedFavouritesRepository: FavouritesRepository {
     func favourites(userID: UserID) async throws(AppError) -> [Course] {
         try await instrumentation.call("favourites") { () async throws(AppError) in try await base.favourites(userID: userID) }
     }
+
+    func favourite(userID: UserID, courseID: CourseID) async throws(AppError) -> Course? {
+        try await instrumentation.call("favourite \(courseID)") { () async throws(AppError) in
+            try await base.favourite(userID: userID, courseID: courseID)
+        }
+    }
 }
 
 struct InstrumentedProfileRepository: ProfileRepository {

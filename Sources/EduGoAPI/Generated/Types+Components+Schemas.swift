@@ -697,5 +697,30 @@ extension Components {
                 case courses
             }
         }
+        /// One course, and whether it is one of the learner's favourites.
+        ///
+        /// - Remark: Generated from `#/components/schemas/FavouriteState`.
+        public struct FavouriteState: Codable, Hashable, Sendable {
+            /// - Remark: Generated from `#/components/schemas/FavouriteState/course`.
+            public var course: Components.Schemas.Course
+            /// - Remark: Generated from `#/components/schemas/FavouriteState/favourite`.
+            public var favourite: Swift.Bool
+            /// Creates a new `FavouriteState`.
+            ///
+            /// - Parameters:
+            ///   - course:
+            ///   - favourite:
+            public init(
+                course: Components.Schemas.Course,
+                favourite: Swift.Bool
+            ) {
+                self.course = course
+                self.favourite = favourite
+            }
+            public enum CodingKeys: String, CodingKey {
+                case course
+                case favourite
+            }
+        }
     }
 }

@@ -149,6 +149,11 @@ public protocol APIProtocol: Sendable {
     /// - Remark: HTTP `GET /v1/me/favourites`.
     /// - Remark: Generated from `#/paths//v1/me/favourites/get(listFavourites)`.
     func listFavourites(_ input: Operations.ListFavourites.Input) async throws -> Operations.ListFavourites.Output
+    /// Whether one course is the learner's favourite, with the course: what a client reads again when a `favourite` event names it. 404 `course_not_found` when there is no such course.
+    ///
+    /// - Remark: HTTP `GET /v1/me/favourites/{course_id}`.
+    /// - Remark: Generated from `#/paths//v1/me/favourites/{course_id}/get(getFavourite)`.
+    func getFavourite(_ input: Operations.GetFavourite.Input) async throws -> Operations.GetFavourite.Output
     /// Make a course a favourite. Idempotent.
     ///
     /// - Remark: HTTP `PUT /v1/me/favourites/{course_id}`.
@@ -394,6 +399,19 @@ extension APIProtocol {
     /// - Remark: Generated from `#/paths//v1/me/favourites/get(listFavourites)`.
     public func listFavourites(headers: Operations.ListFavourites.Input.Headers = .init()) async throws -> Operations.ListFavourites.Output {
         try await listFavourites(Operations.ListFavourites.Input(headers: headers))
+    }
+    /// Whether one course is the learner's favourite, with the course: what a client reads again when a `favourite` event names it. 404 `course_not_found` when there is no such course.
+    ///
+    /// - Remark: HTTP `GET /v1/me/favourites/{course_id}`.
+    /// - Remark: Generated from `#/paths//v1/me/favourites/{course_id}/get(getFavourite)`.
+    public func getFavourite(
+        path: Operations.GetFavourite.Input.Path,
+        headers: Operations.GetFavourite.Input.Headers = .init()
+    ) async throws -> Operations.GetFavourite.Output {
+        try await getFavourite(Operations.GetFavourite.Input(
+            path: path,
+            headers: headers
+        ))
     }
     /// Make a course a favourite. Idempotent.
     ///

@@ -70,7 +70,15 @@ final class LearnerFavourites {
     /// The store changed whether `id` is a favourite elsewhere: read afresh, once the saves
     /// under way have answered (see `LearnerEnrollments.storeChanged`).
     func storeChanged(_ id: CourseID) async {
-        await list.refresh()
+        let (favourites, learner) = (self.favourites, self.learner)
+        await list.reread { () async throws(AppError) in
+            try await favourites.favourite(userID: learner, courseID: id)
+        } place: { list, fresh in
+            list.removeAll { $0.id == id }
+            guard let fresh else { return }
+            list.append(fresh)
+            list.sort(by: TextFolding.inCatalogOrder)
+        }
     }
 
     // MARK: - Saving

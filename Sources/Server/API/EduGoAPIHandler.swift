@@ -195,6 +195,19 @@ struct EduGoAPIHandler: APIProtocol {
         return .ok(.init(body: .json(.init(courses: list.map(Components.Schemas.Course.init)))))
     }
 
+    func getFavourite(_ input: Operations.GetFavourite.Input) async throws -> Operations.GetFavourite.Output {
+        let caller = try await currentCaller()
+        let id = try Self.courseID(input.path.courseId)
+        let favourite = try await call { () async throws(AppError) in try await favourites.favourite(userID: caller.userID, courseID: id) }
+        let course: Course
+        if let favourite {
+            course = favourite
+        } else {
+            course = try await call { () async throws(AppError) in try await courses.course(id: id) }
+        }
+        return .ok(.init(body: .json(.init(course: .init(course), favourite: favourite != nil))))
+    }
+
     func addFavourite(_ input: Operations.AddFavourite.Input) async throws -> Operations.AddFavourite.Output {
         let caller = try await currentCaller()
         let id = try Self.courseID(input.path.courseId)

@@ -5,4 +5,7 @@ public protocol FavouritesRepository: Sendable {
     func setFavourite(_ isFavourite: Bool, userID: UserID, courseID: CourseID) async throws(AppError)
     /// The learner's favourite courses, in catalog order.
     func favourites(userID: UserID) async throws(AppError) -> [Course]
+    /// The course, when it is one of the learner's favourites; nil when it is not (or there
+    /// is no such course). What a screen reads again when another terminal changed it.
+    func favourite(userID: UserID, courseID: CourseID) async throws(AppError) -> Course?
 }

@@ -44,4 +44,16 @@ public struct SQLiteFavouritesRepository: FavouritesRepository {
             .compactMap { try? CourseRow.course(from: $0) }  // a damaged course is left out, not fatal
         }
     }
+
+    public func favourite(userID: UserID, courseID: CourseID) async throws(AppError) -> Course? {
+        try await database.read { db in
+            try Row.fetchOne(
+                db,
+                sql: """
+                    SELECT \(CourseRow.columns) FROM favourite JOIN course ON course.id = favourite.course_id
+                    WHERE favourite.user_id = ? AND favourite.course_id = ?
+                    """, arguments: [userID.rawValue, courseID.rawValue]
+            ).map(CourseRow.course(from:))
+        }
+    }
 }
