@@ -14,9 +14,7 @@ extension EndToEnd {
                 server.signal(SIGKILL)
                 server.directory.remove()
             }
-            let session = try TmuxSession(arguments: ["--server", server.baseURL.absoluteString])
-            try await session.signInIfAsked()
-            try await session.waitFor("Catalog  64 courses")
+            let session = try await TmuxSession.onCatalog(of: server.baseURL)
 
             try session.send("/")
             try session.type("swift")
@@ -70,9 +68,7 @@ extension EndToEnd {
             defer { directory.remove() }
             var server = try await ServerProcess(directory: directory)
             let port = server.baseURL.port ?? 0
-            let session = try TmuxSession(arguments: ["--server", server.baseURL.absoluteString])
-            try await session.signInIfAsked()
-            try await session.waitFor("Catalog  64 courses")
+            let session = try await TmuxSession.onCatalog(of: server.baseURL)
 
             server.signal(SIGKILL)
             _ = await server.waitForExit()
@@ -117,11 +113,8 @@ extension EndToEnd {
                 server.signal(SIGKILL)
                 server.directory.remove()
             }
-            let first = try TmuxSession(arguments: ["--server", server.baseURL.absoluteString])
-            let second = try TmuxSession(arguments: ["--server", server.baseURL.absoluteString])
-            try await first.signInIfAsked()
-            try await second.signInIfAsked()
-            try await first.waitFor("Catalog  64 courses")
+            let first = try await TmuxSession.onCatalog(of: server.baseURL)
+            let second = try await TmuxSession.onCatalog(of: server.baseURL)
 
             try await first.openCourse("Agile and Scrum in Real Teams")
             try first.send("e")
@@ -185,9 +178,7 @@ extension EndToEnd {
                 server.signal(SIGKILL)
                 server.directory.remove()
             }
-            let session = try TmuxSession(arguments: ["--server", server.baseURL.absoluteString])
-            try await session.signInIfAsked()
-            try await session.waitFor("Catalog  64 courses")
+            let session = try await TmuxSession.onCatalog(of: server.baseURL)
             // The idle time is what this test is about: the token expires meanwhile.
             try await Task.sleep(for: .seconds(5))
             try session.send("f")
@@ -202,9 +193,7 @@ extension EndToEnd {
         func sessionEnded() async throws {
             var server = try await ServerProcess(directory: try await ServerProcess.preparedDirectory())
             let port = server.baseURL.port ?? 0
-            let session = try TmuxSession(arguments: ["--server", server.baseURL.absoluteString])
-            try await session.signInIfAsked()
-            try await session.waitFor("Catalog  64 courses")
+            let session = try await TmuxSession.onCatalog(of: server.baseURL)
             try await session.openCourse("Agile and Scrum in Real Teams")
             try session.send("e")
             try await session.waitFor("Status        ✓ Enrolled")

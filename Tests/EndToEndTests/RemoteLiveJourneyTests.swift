@@ -14,12 +14,8 @@ extension EndToEnd {
                 server.signal(SIGKILL)
                 server.directory.remove()
             }
-            let a = try TmuxSession(arguments: ["--server", server.baseURL.absoluteString])
-            let b = try TmuxSession(arguments: ["--server", server.baseURL.absoluteString])
-            try await a.signInIfAsked()
-            try await b.signInIfAsked()
-            try await a.waitFor("Catalog  64 courses")
-            try await b.waitFor("Catalog  64 courses")
+            let a = try await TmuxSession.onCatalog(of: server.baseURL)
+            let b = try await TmuxSession.onCatalog(of: server.baseURL)
 
             try await Self.actInB(b, watchedBy: a)
 
@@ -41,12 +37,8 @@ extension EndToEnd {
                 one.signal(SIGKILL)
                 two.signal(SIGKILL)
             }
-            let a = try TmuxSession(arguments: ["--server", one.baseURL.absoluteString])
-            let b = try TmuxSession(arguments: ["--server", two.baseURL.absoluteString])
-            try await a.signInIfAsked()
-            try await b.signInIfAsked()
-            try await a.waitFor("Catalog  64 courses")
-            try await b.waitFor("Catalog  64 courses")
+            let a = try await TmuxSession.onCatalog(of: one.baseURL)
+            let b = try await TmuxSession.onCatalog(of: two.baseURL)
 
             try await Self.actInB(b, watchedBy: a)
             await test.drop()
@@ -58,9 +50,7 @@ extension EndToEnd {
             defer { directory.remove() }
             var server = try await ServerProcess(directory: directory)
             let port = server.baseURL.port ?? 0
-            let session = try TmuxSession(arguments: ["--server", server.baseURL.absoluteString])
-            try await session.signInIfAsked()
-            try await session.waitFor("Catalog  64 courses")
+            let session = try await TmuxSession.onCatalog(of: server.baseURL)
 
             server.signal(SIGKILL)
             _ = await server.waitForExit()

@@ -73,3 +73,13 @@ extension TmuxSession {
         return try await waitFor("Name updated", sourceLocation: sourceLocation)
     }
 }
+
+extension TmuxSession {
+    /// The app on `server` (remote mode), the demo learner signed in, the built-in catalog shown.
+    static func onCatalog(of server: URL, sourceLocation: SourceLocation = #_sourceLocation) async throws -> TmuxSession {
+        let session = try TmuxSession(arguments: ["--server", server.absoluteString])
+        try await session.signInIfAsked(sourceLocation: sourceLocation)
+        try await session.waitFor("Catalog  64 courses", sourceLocation: sourceLocation)
+        return session
+    }
+}
