@@ -51,6 +51,7 @@ extension ContractStore {
             accounts: AccountService(store: SQLiteAccountStore(database: database), hasher: PasswordHasher.fast),
             refreshTokens: SQLiteRefreshTokenRepository(database: database),
             changes: SQLiteChangeLog(database: database),
+            learning: SQLiteLearningRepository(database: database),
             addCourses: { entries in
                 _ = try database.importCourses(entries: entries.map { CourseEntry(course: $0.0, lessons: $0.1) })
             }

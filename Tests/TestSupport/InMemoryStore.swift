@@ -5,7 +5,7 @@ import SharedKernel
 /// contract suites hold it to that), and recording every call so a test can state exactly
 /// what was asked. Calls can be held at a gate, or made to fail.
 public actor InMemoryStore: CourseRepository, EnrollmentRepository, FavouritesRepository, ProfileRepository, SessionRepository,
-    AccountRepository, AccountStore, RefreshTokenRepository, ChangeLog
+    AccountRepository, AccountStore, RefreshTokenRepository, ChangeLog, LearningRepository
 {
     public enum Message: Hashable, Sendable {
         case page(String, CatalogPosition, Int)
@@ -26,11 +26,17 @@ public actor InMemoryStore: CourseRepository, EnrollmentRepository, FavouritesRe
         case signIn(String)
         case createAccount(String)
         case signOut(UserID)
+        case lessonContent(CourseID, Int)
+        case answers(UserID, CourseID)
+        case answer(Set<Int>, QuestionRef, UserID, LearnerDay)
+        case reviewDeck(UserID, LearnerDay)
+        case review(QuestionRef, ReviewGrade, UserID, LearnerDay)
+        case habit(UserID, LearnerDay)
 
         /// Whether the call writes.
         public var isWrite: Bool {
             switch self {
-            case .enroll, .unenroll, .setLesson, .setFavourite, .updateName, .createAccount, .signOut: true
+            case .enroll, .unenroll, .setLesson, .setFavourite, .updateName, .createAccount, .signOut, .answer, .review: true
             default: false
             }
         }
@@ -53,6 +59,11 @@ public actor InMemoryStore: CourseRepository, EnrollmentRepository, FavouritesRe
     private var forgottenThrough: Int64 = 0
     private var lastChangeID: Int64 = 0
     private var failure: AppError?
+    /// Answers with the schedule of the card each started and the day it was given.
+    var storedAnswers: [UserID: [QuestionRef: (answer: Answer, card: CardSchedule, day: LearnerDay)]] = [:]
+    var reviewDays: [UserID: Set<LearnerDay>] = [:]
+    /// When lessons were marked done, for the streak.
+    var lessonDoneTimes: [UserID: [Date]] = [:]
     private var failOnly: ((Message) -> Bool)?
     private var gate: Gate?
     private let now: @Sendable () -> Date
@@ -101,6 +112,8 @@ public actor InMemoryStore: CourseRepository, EnrollmentRepository, FavouritesRe
         changeEvents.removeAll { $0.id <= forgottenThrough }
     }
 
+    func storedLessons(_ id: CourseID) -> [Lesson]? { lessons[id] }
+
     public func setLessons(_ list: [Lesson], of id: CourseID) {
         lessons[id] = list
         catalog[id]?.lessonCount = list.count
@@ -125,7 +138,7 @@ public actor InMemoryStore: CourseRepository, EnrollmentRepository, FavouritesRe
     public func storedUser(_ id: UserID) -> User? { users[id]?.user }
     public var sessionUser: UserID? { storedSession }
 
-    private func record(_ message: Message) async throws(AppError) {
+    func record(_ message: Message) async throws(AppError) {
         messages.append(message)
         await gate?.wait()
         if let failure, failOnly?(message) ?? true { throw failure }
@@ -169,7 +182,9 @@ public actor InMemoryStore: CourseRepository, EnrollmentRepository, FavouritesRe
     public func syllabus(of id: CourseID) async throws(AppError) -> Syllabus {
         try await record(.syllabus(id))
         guard let course = catalog[id] else { throw .courseNotFound(id) }
-        return Syllabus(course: course, lessons: lessons[id] ?? [.only(of: course)])
+        // A store serves the bodies one lesson at a time, never with the syllabus.
+        let list = (lessons[id] ?? [.only(of: course)]).map { Lesson(title: $0.title, minutes: $0.minutes, questionCount: $0.questionCount) }
+        return Syllabus(course: course, lessons: list)
     }
 
     // MARK: - EnrollmentRepository
@@ -219,6 +234,7 @@ public actor InMemoryStore: CourseRepository, EnrollmentRepository, FavouritesRe
         case .markLesson(_, let number, let done, _, let status, let completedAt):
             if let index = storedEnrollmentIndex(change.userID, change.courseID) {
                 if done { enrollments[index].lessonsDone.insert(number) } else { enrollments[index].lessonsDone.remove(number) }
+                if done { lessonDoneTimes[change.userID, default: []].append(now()) }
                 enrollments[index].status = status
                 enrollments[index].completedAt = completedAt
             }

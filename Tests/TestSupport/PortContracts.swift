@@ -13,6 +13,8 @@ public struct ContractStore: Sendable {
     public var refreshTokens: any RefreshTokenRepository
     /// The store's log of changes, where the writes above are noted.
     public var changes: (any ChangeLog)?
+    /// Lessons' content, answers and reviews (`ContractCase.learning`).
+    public var learning: (any LearningRepository)?
     /// Stores courses with their lessons (`nil`: the course's single default lesson).
     public var addCourses: @Sendable ([(Course, [Lesson]?)]) async throws -> Void
 
@@ -25,6 +27,7 @@ public struct ContractStore: Sendable {
         accounts: any AccountRepository,
         refreshTokens: any RefreshTokenRepository,
         changes: (any ChangeLog)? = nil,
+        learning: (any LearningRepository)? = nil,
         addCourses: @escaping @Sendable ([(Course, [Lesson]?)]) async throws -> Void
     ) {
         self.courses = courses
@@ -35,6 +38,7 @@ public struct ContractStore: Sendable {
         self.accounts = accounts
         self.refreshTokens = refreshTokens
         self.changes = changes
+        self.learning = learning
         self.addCourses = addCourses
     }
 
@@ -43,7 +47,7 @@ public struct ContractStore: Sendable {
         let store = InMemoryStore(courses: [])
         return ContractStore(
             courses: store, enrollments: store, favourites: store, profiles: store, sessions: store,
-            accounts: store, refreshTokens: store, changes: store,
+            accounts: store, refreshTokens: store, changes: store, learning: store,
             addCourses: { entries in
                 for (course, lessons) in entries {
                     await store.importCourses([course])

@@ -50,3 +50,42 @@ public struct DemoEnrollment: Sendable {
         }
     }
 }
+
+extension DemoAccount {
+    /// The demo learner's answers on a new database, so the review tab has cards on the first
+    /// day: every question of the lessons already done in its two courses, mostly right, some
+    /// due today and the rest over the next days. A store applies it only to a demo account
+    /// that never answered, and only to questions it holds.
+    public static func answerPlan(today: LearnerDay) -> [DemoAnswers] {
+        [
+            DemoAnswers(courseID: "linux-command-line", lessons: 1...7, answeredOn: today.adding(days: -10), today: today),
+            DemoAnswers(courseID: "swift-fundamentals", lessons: 1...3, answeredOn: today.adding(days: -4), today: today),
+        ]
+    }
+}
+
+/// The demo learner's answers in one course.
+public struct DemoAnswers: Sendable {
+    public let courseID: CourseID
+    public let lessons: ClosedRange<Int>
+    public let answeredOn: LearnerDay
+    private let today: LearnerDay
+
+    init(courseID: CourseID, lessons: ClosedRange<Int>, answeredOn: LearnerDay, today: LearnerDay) {
+        self.courseID = courseID
+        self.lessons = lessons
+        self.answeredOn = answeredOn
+        self.today = today
+    }
+
+    /// What the learner chose for `question` (number `index` of lesson `lesson`): the right
+    /// choices, except one question in four; and the card it started, by SM-2, due today for
+    /// the first three lessons and over the next days for the rest.
+    public func answer(to question: Question, index: Int, lesson: Int) -> (chosen: Set<Int>, schedule: CardSchedule) {
+        let isRight = (lesson + index) % 4 != 0
+        let wrong = question.choices.indices.first { !question.correct.contains($0) } ?? 0
+        var schedule = CardSchedule.new(on: answeredOn).reviewed(.firstAnswer(isRight: isRight), on: answeredOn)
+        schedule.due = lesson <= 3 ? today : today.adding(days: lesson - 3)
+        return (isRight ? question.correct : [wrong], schedule)
+    }
+}

@@ -137,7 +137,8 @@ public enum CourseJSON {
         "id", "title", "instructor", "category", "level", "duration_minutes", "price", "currency", "capacity",
         "enrolled_count", "tags", "prerequisite_id", "active", "description", "lessons",
     ]
-    static let lessonFields: Set<String> = ["title", "minutes"]
+    static let lessonFields: Set<String> = ["title", "minutes", "body", "questions"]
+    static let questionFields: Set<String> = ["prompt", "choices", "correct", "explanation"]
 
     private struct FieldReader {
         let container: KeyedDecodingContainer<AnyKey>
@@ -279,6 +280,24 @@ public enum CourseJSON {
             container = try? decoder.container(keyedBy: AnyKey.self)
         }
 
+        static func questions(in container: KeyedDecodingContainer<AnyKey>, prefix: String) throws(FieldProblem) -> [Question] {
+            guard container.contains(AnyKey("questions")) else { return [] }
+            let list: [QuestionEntry]
+            do {
+                list = try container.decode([QuestionEntry].self, forKey: AnyKey("questions"))
+            } catch {
+                throw FieldProblem(field: prefix + "questions", reason: "must be an array of questions ({\"prompt\": …, \"choices\": …})")
+            }
+            guard ContentLimits.questions.contains(list.count) else {
+                throw FieldProblem(field: prefix + "questions", reason: "must hold at most \(ContentLimits.questions.upperBound) questions")
+            }
+            var questions: [Question] = []
+            for (index, entry) in list.enumerated() {
+                questions.append(try entry.question(prefix: prefix + "questions[\(index)]."))
+            }
+            return questions
+        }
+
         func result(prefix: String) -> Result<Lesson, FieldProblem> {
             guard let container else {
                 return .failure(FieldProblem(field: String(prefix.dropLast()), reason: "must be an object"))
@@ -286,8 +305,44 @@ public enum CourseJSON {
             let reader = FieldReader(container: container, prefix: prefix)
             return Result { () throws(FieldProblem) -> Lesson in
                 try reader.checkKnown(CourseJSON.lessonFields)
-                return Lesson(title: try reader.text("title"), minutes: try reader.requiredWholeNumber("minutes", in: CourseLimits.minutes))
+                let title = try reader.text("title")
+                let minutes = try reader.requiredWholeNumber("minutes", in: CourseLimits.minutes)
+                let body = try reader.optional(String.self, "body", "a string")
+                if let body, body.utf8.count > ContentLimits.bodyBytes {
+                    throw FieldProblem(field: prefix + "body", reason: "must be at most 256 KiB (\(ContentLimits.bodyBytes) bytes)")
+                }
+                let questions = try Self.questions(in: container, prefix: prefix)
+                let content = body == nil && questions.isEmpty ? nil : LessonContent(body: body, questions: questions)
+                return Lesson(title: title, minutes: minutes, content: content)
             }
+        }
+    }
+
+    /// One question of a lesson's `questions`, or its first problem.
+    private struct QuestionEntry: Decodable {
+        let container: KeyedDecodingContainer<AnyKey>?
+
+        init(from decoder: any Decoder) throws {
+            container = try? decoder.container(keyedBy: AnyKey.self)
+        }
+
+        func question(prefix: String) throws(FieldProblem) -> Question {
+            guard let container else { throw FieldProblem(field: String(prefix.dropLast()), reason: "must be an object") }
+            let reader = FieldReader(container: container, prefix: prefix)
+            try reader.checkKnown(CourseJSON.questionFields)
+            let correct = try reader.required([Int].self, "correct", "an array of choice indexes from 0")
+            let question = Question(
+                prompt: try reader.required(String.self, "prompt", "a string"),
+                choices: try reader.required([String].self, "choices", "an array of strings"),
+                correct: Set(correct),
+                explanation: try reader.optional(String.self, "explanation", "a string") ?? "")
+            if correct.count != question.correct.count {
+                throw FieldProblem(field: prefix + "correct", reason: "names a choice twice")
+            }
+            if let problem = ContentLimits.problem(in: question) {
+                throw FieldProblem(field: prefix + problem.field, reason: problem.reason)
+            }
+            return question
         }
     }
 

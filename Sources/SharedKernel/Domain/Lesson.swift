@@ -2,10 +2,17 @@
 public struct Lesson: Hashable, Sendable {
     public var title: String
     public var minutes: Int
+    /// The questions at its end: what the course page's score counts.
+    public var questionCount: Int
+    /// Its body and questions where a course file gives them; `nil` in a syllabus read from a
+    /// store, which serves them one lesson at a time (`LearningRepository.lessonContent`).
+    public var content: LessonContent?
 
-    public init(title: String, minutes: Int) {
+    public init(title: String, minutes: Int, questionCount: Int = 0, content: LessonContent? = nil) {
         self.title = title
         self.minutes = minutes
+        self.questionCount = content?.questions.count ?? questionCount
+        self.content = content
     }
 }
 

@@ -40,11 +40,12 @@ public struct AppDatabase: Sendable {
         directory: URL,
         passwordHasher: PasswordHasher = PasswordHasher(),
         seedCatalog: @escaping @Sendable () throws -> [CourseEntry] = { try BuiltInCatalog.load() },
-        busy: BusyPolicy = BusyPolicy()
+        busy: BusyPolicy = BusyPolicy(),
+        today: LearnerDay? = nil
     ) throws(StorageError) -> AppDatabase {
         try createDirectory(directory)
         let path = directory.appendingPathComponent(fileName).path
-        let migrator = Migrations.migrator(passwordHasher: passwordHasher, seedCatalog: seedCatalog)
+        let migrator = Migrations.migrator(passwordHasher: passwordHasher, seedCatalog: seedCatalog, today: today)
         let sideFiles = SideFiles(databasePath: path)
         let createdFile = try createPrivateFile(at: path)
         do throws(StorageError) {

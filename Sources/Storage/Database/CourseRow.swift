@@ -80,19 +80,36 @@ enum CourseRow {
     static func lessons(of course: Course, in db: Database) throws -> [Lesson] {
         let id = course.id
         let stored = try Row.fetchAll(
-            db.cachedStatement(sql: "SELECT position, title, minutes FROM lesson WHERE course_id = ? ORDER BY position"),
+            db.cachedStatement(sql: "SELECT position, title, minutes, question_count FROM lesson WHERE course_id = ? ORDER BY position"),
             arguments: [id.rawValue]
         ).map { row in
             let reader = RowReader(row: row, what: "lesson of \(id.rawValue.debugDescription)")
-            return Lesson(title: try reader.string("title"), minutes: try reader.int("minutes", in: CourseLimits.minutes))
+            return Lesson(
+                title: try reader.string("title"), minutes: try reader.int("minutes", in: CourseLimits.minutes),
+                questionCount: try reader.int("question_count", in: ContentLimits.questions))
         }
         return stored.isEmpty ? [.only(of: course)] : stored
     }
 
-    /// Replaces the stored lessons of a course.
+    /// Replaces the stored lessons of a course, their bodies and questions with them (one row
+    /// of `lesson_content` for a lesson that has either; none for a title-only lesson).
     static func storeLessons(_ lessons: [Lesson], of id: CourseID, in db: Database) throws {
         try db.cachedStatement(sql: "DELETE FROM lesson WHERE course_id = ?").execute(arguments: [id.rawValue])
-        let insert = try db.cachedStatement(sql: "INSERT INTO lesson (course_id, position, title, minutes) VALUES (?, ?, ?, ?)")
+        let insert = try db.cachedStatement(
+            sql: "INSERT INTO lesson (course_id, position, title, minutes, question_count) VALUES (?, ?, ?, ?, ?)")
+        let insertContent = try db.cachedStatement(
+            sql: "INSERT INTO lesson_content (course_id, position, body, questions) VALUES (?, ?, ?, ?)")
+        for (offset, lesson) in lessons.enumerated() {
+            try insert.execute(arguments: [id.rawValue, offset + 1, lesson.title, lesson.minutes, lesson.questionCount])
+            if let content = lesson.content {
+                try insertContent.execute(arguments: [id.rawValue, offset + 1, content.body, QuestionsJSON.encode(content.questions)])
+            }
+        }
+    }
+
+    /// The lessons' titles as the schema of v7 kept them, for that migration alone.
+    static func storeLessonTitles(_ lessons: [Lesson], of id: CourseID, in db: Database) throws {
+        let insert = try db.makeStatement(sql: "INSERT INTO lesson (course_id, position, title, minutes) VALUES (?, ?, ?, ?)")
         for (offset, lesson) in lessons.enumerated() {
             try insert.execute(arguments: [id.rawValue, offset + 1, lesson.title, lesson.minutes])
         }

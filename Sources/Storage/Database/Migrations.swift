@@ -12,7 +12,8 @@ enum Migrations {
 
     static func migrator(
         passwordHasher: PasswordHasher,
-        seedCatalog: @escaping @Sendable () throws -> [CourseEntry]
+        seedCatalog: @escaping @Sendable () throws -> [CourseEntry],
+        today: LearnerDay? = nil
     ) -> DatabaseMigrator {
         var migrator = DatabaseMigrator()
 
@@ -165,7 +166,7 @@ enum Migrations {
                         db, sql: "SELECT title, duration_minutes FROM course WHERE id = ?", arguments: [entry.course.id.rawValue]),
                     stored["title"] == entry.course.title, stored["duration_minutes"] == entry.course.durationMinutes
                 else { continue }
-                try CourseRow.storeLessons(lessons, of: entry.course.id, in: db)
+                try CourseRow.storeLessonTitles(lessons, of: entry.course.id, in: db)
                 try db.execute(
                     sql: "UPDATE course SET lesson_count = ? WHERE id = ?", arguments: [lessons.count, entry.course.id.rawValue])
             }
@@ -322,6 +323,87 @@ enum Migrations {
                         (SELECT max(done_at) FROM lesson_progress WHERE lesson_progress.enrollment_id = enrollment.id), enrolled_at)
                     WHERE status = 'completed' AND completed_at IS NULL
                     """)
+        }
+
+        // Lessons to read and questions to answer: bodies and questions kept apart from the
+        // syllabus (a course page reads titles only), answers with the SM-2 schedule of the
+        // card each starts, and the days a learner reviewed (with lessons done, the streak).
+        // The built-in courses get their content where they are still the built-in course.
+        migrator.registerMigration("v16-lessons-questions-reviews") { db in
+            try db.execute(
+                sql: """
+                    ALTER TABLE lesson ADD COLUMN question_count INTEGER NOT NULL DEFAULT 0;
+                    CREATE TABLE lesson_content (
+                        course_id TEXT NOT NULL,
+                        position INTEGER NOT NULL,
+                        body TEXT,
+                        questions TEXT,
+                        PRIMARY KEY (course_id, position),
+                        FOREIGN KEY (course_id, position) REFERENCES lesson(course_id, position) ON DELETE CASCADE
+                    );
+                    CREATE TABLE answer (
+                        user_id INTEGER NOT NULL REFERENCES user(id) ON DELETE CASCADE,
+                        course_id TEXT NOT NULL,
+                        lesson INTEGER NOT NULL CHECK (lesson >= 1),
+                        question INTEGER NOT NULL CHECK (question >= 0),
+                        chosen TEXT NOT NULL,
+                        is_right INTEGER NOT NULL,
+                        answered_day INTEGER NOT NULL,
+                        repetitions INTEGER NOT NULL,
+                        ease_millis INTEGER NOT NULL,
+                        interval_days INTEGER NOT NULL,
+                        due_day INTEGER NOT NULL,
+                        PRIMARY KEY (user_id, course_id, lesson, question)
+                    ) WITHOUT ROWID;
+                    CREATE INDEX answer_by_due ON answer(user_id, due_day);
+                    CREATE TABLE review_day (
+                        user_id INTEGER NOT NULL REFERENCES user(id) ON DELETE CASCADE,
+                        day INTEGER NOT NULL,
+                        PRIMARY KEY (user_id, day)
+                    ) WITHOUT ROWID;
+                    """)
+            for entry in try seedCatalog() {
+                guard let lessons = entry.lessons, lessons.contains(where: { $0.content != nil }),
+                    let stored = try Row.fetchOne(
+                        db, sql: "SELECT title, lesson_count FROM course WHERE id = ?", arguments: [entry.course.id.rawValue]),
+                    stored["title"] == entry.course.title, stored["lesson_count"] == lessons.count
+                else { continue }
+                try CourseRow.storeLessons(lessons, of: entry.course.id, in: db)
+            }
+        }
+
+        // The demo learner's answers (DemoAccount.answerPlan), so the review tab has cards on
+        // the first day; only for a demo account that never answered.
+        migrator.registerMigration("v17-demo-answers") { db in
+            guard let demo = try Int64.fetchOne(db, sql: "SELECT id FROM user WHERE email = ?", arguments: [demoEmail]),
+                try Int.fetchOne(db, sql: "SELECT count(*) FROM answer WHERE user_id = ?", arguments: [demo]) == 0
+            else { return }
+            // The learner's day where the app is (its calendar, `--today`), else the wall clock's.
+            let today = today ?? LearnerDay(Date(), secondsFromGMT: TimeZone.current.secondsFromGMT())
+            for plan in DemoAccount.answerPlan(today: today) {
+                guard
+                    try String.fetchOne(
+                        db, sql: "SELECT status FROM enrollment WHERE user_id = ? AND course_id = ?",
+                        arguments: [demo, plan.courseID.rawValue]) != nil
+                else { continue }
+                for lesson in plan.lessons {
+                    let questions = try SQLiteLearningRepository.content(plan.courseID, lesson, in: db, ifThere: true).questions
+                    for (index, question) in questions.enumerated() {
+                        let (chosen, card) = plan.answer(to: question, index: index, lesson: lesson)
+                        try db.execute(
+                            sql: """
+                                INSERT INTO answer (user_id, course_id, lesson, question, chosen, is_right, answered_day,
+                                    repetitions, ease_millis, interval_days, due_day)
+                                VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+                                """,
+                            arguments: [
+                                demo, plan.courseID.rawValue, lesson, index, SQLiteLearningRepository.text(of: chosen),
+                                question.isRight(chosen), plan.answeredOn.number, card.repetitions, card.easeMillis,
+                                card.intervalDays, card.due.number,
+                            ])
+                    }
+                }
+            }
         }
 
         return migrator

@@ -1,0 +1,35 @@
+import Foundation
+import SharedKernel
+
+/// A lesson's questions as the stores keep them: one JSON text per lesson, in the course
+/// file's own shape, so a stored lesson reads back through the same checks as an import.
+public enum QuestionsJSON {
+    private struct Stored: Codable {
+        var prompt: String
+        var choices: [String]
+        var correct: [Int]
+        var explanation: String
+    }
+
+    /// `nil` for no questions, so a lesson without them stores nothing.
+    public static func encode(_ questions: [Question]) -> String? {
+        guard !questions.isEmpty else { return nil }
+        let stored = questions.map { Stored(prompt: $0.prompt, choices: $0.choices, correct: $0.correct.sorted(), explanation: $0.explanation) }
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
+        guard let data = try? encoder.encode(stored) else { return nil }
+        return String(decoding: data, as: UTF8.self)
+    }
+
+    /// The questions of a stored text; `nil` when it is damaged or out of SPEC's limits (the
+    /// store then reports it, never trusts it).
+    public static func decode(_ text: String?) -> [Question]? {
+        guard let text else { return [] }
+        guard let stored = try? JSONDecoder().decode([Stored].self, from: Data(text.utf8)),
+            ContentLimits.questions.contains(stored.count)
+        else { return nil }
+        let questions = stored.map { Question(prompt: $0.prompt, choices: $0.choices, correct: Set($0.correct), explanation: $0.explanation) }
+        guard questions.allSatisfy({ ContentLimits.problem(in: $0) == nil }) else { return nil }
+        return questions
+    }
+}

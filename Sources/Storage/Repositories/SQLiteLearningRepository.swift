@@ -1,0 +1,193 @@
+import Foundation
+import GRDB
+import Platform
+import SharedKernel
+
+/// Lessons' content, answers and the review deck in SQLite: each answer row carries the
+/// SM-2 schedule of the card it started; `review_day` notes the days a learner reviewed.
+public struct SQLiteLearningRepository: LearningRepository {
+    private let database: AppDatabase
+
+    public init(database: AppDatabase) {
+        self.database = database
+    }
+
+    public func lessonContent(courseID: CourseID, lesson: Int) async throws(AppError) -> LessonContent {
+        try await database.read { db in
+            guard let count = try Int.fetchOne(db, sql: "SELECT lesson_count FROM course WHERE id = ?", arguments: [courseID.rawValue])
+            else { throw AppError.courseNotFound(courseID) }
+            guard (1...max(1, count)).contains(lesson) else { throw AppError.noSuchLesson(courseID, lesson) }
+            return try Self.content(courseID, lesson, in: db)
+        }
+    }
+
+    public func answers(userID: UserID, courseID: CourseID) async throws(AppError) -> [Answer] {
+        try await database.read { db in
+            try Row.fetchAll(
+                db,
+                sql: """
+                    SELECT lesson, question, chosen, is_right FROM answer
+                    WHERE user_id = ? AND course_id = ? ORDER BY lesson, question
+                    """, arguments: [userID.rawValue, courseID.rawValue]
+            ).compactMap { row in
+                guard let chosen = Self.choices(row["chosen"]) else { return nil }  // a damaged row is left out
+                return Answer(
+                    ref: QuestionRef(courseID: courseID, lesson: row["lesson"], question: row["question"]), chosen: chosen,
+                    isRight: row["is_right"])
+            }
+        }
+    }
+
+    public func answer(_ chosen: Set<Int>, to ref: QuestionRef, userID: UserID, on day: LearnerDay) async throws(AppError) -> Answer {
+        try await database.write { db in
+            let status = try String.fetchOne(
+                db, sql: "SELECT status FROM enrollment WHERE user_id = ? AND course_id = ?",
+                arguments: [userID.rawValue, ref.courseID.rawValue])
+            let questions = try Self.content(ref.courseID, ref.lesson, in: db, ifThere: true).questions
+            let existing = try Row.fetchOne(
+                db, sql: "SELECT chosen, is_right FROM answer WHERE user_id = ? AND course_id = ? AND lesson = ? AND question = ?",
+                arguments: [userID.rawValue, ref.courseID.rawValue, ref.lesson, ref.question]
+            ).flatMap { row in Self.choices(row["chosen"]).map { Answer(ref: ref, chosen: $0, isRight: row["is_right"]) } }
+            let decided = try LearningRules.answer(
+                chosen, to: ref, question: questions.indices.contains(ref.question) ? questions[ref.question] : nil,
+                holdsPlace: status.map { $0 != EnrollmentStatus.dropped.rawValue } ?? false, existing: existing, day: day)
+            if let card = decided.newCard {
+                try db.execute(
+                    sql: """
+                        INSERT INTO answer (user_id, course_id, lesson, question, chosen, is_right, answered_day,
+                            repetitions, ease_millis, interval_days, due_day)
+                        VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+                        """,
+                    arguments: [
+                        userID.rawValue, ref.courseID.rawValue, ref.lesson, ref.question, Self.text(of: decided.answer.chosen),
+                        decided.answer.isRight, day.number, card.repetitions, card.easeMillis, card.intervalDays, card.due.number,
+                    ])
+            }
+            return decided.answer
+        }
+    }
+
+    public func reviewDeck(userID: UserID, on day: LearnerDay, limit: Int) async throws(AppError) -> ReviewDeck {
+        try await database.read { db in
+            let count =
+                try Int.fetchOne(
+                    db, sql: "SELECT count(*) FROM answer WHERE user_id = ? AND due_day <= ?", arguments: [userID.rawValue, day.number]
+                ) ?? 0
+            let rows = try Row.fetchAll(
+                db,
+                sql: """
+                    SELECT answer.course_id, answer.lesson, answer.question, repetitions, ease_millis, interval_days, due_day,
+                        course.title AS course_title, lesson.title AS lesson_title, lesson_content.questions
+                    FROM answer
+                    JOIN course ON course.id = answer.course_id
+                    JOIN lesson ON lesson.course_id = answer.course_id AND lesson.position = answer.lesson
+                    JOIN lesson_content ON lesson_content.course_id = answer.course_id AND lesson_content.position = answer.lesson
+                    WHERE answer.user_id = ? AND answer.due_day <= ?
+                    ORDER BY answer.due_day, course.sort_key, answer.course_id, answer.lesson, answer.question
+                    LIMIT ?
+                    """, arguments: [userID.rawValue, day.number, max(0, limit)])
+            let cards = rows.compactMap { row -> ReviewCard? in
+                let index: Int = row["question"]
+                // A question the course no longer has (re-imported shorter) is skipped.
+                guard let questions = QuestionsJSON.decode(row["questions"]), questions.indices.contains(index) else { return nil }
+                return ReviewCard(
+                    ref: QuestionRef(courseID: CourseID(row["course_id"]), lesson: row["lesson"], question: index),
+                    courseTitle: row["course_title"], lessonTitle: row["lesson_title"], question: questions[index],
+                    schedule: Self.schedule(row))
+            }
+            return ReviewDeck(cards: cards, dueCount: count)
+        }
+    }
+
+    public func review(_ ref: QuestionRef, grade: ReviewGrade, userID: UserID, on day: LearnerDay) async throws(AppError) -> CardSchedule {
+        try await database.write { db in
+            let card = try Row.fetchOne(
+                db,
+                sql: """
+                    SELECT repetitions, ease_millis, interval_days, due_day FROM answer
+                    WHERE user_id = ? AND course_id = ? AND lesson = ? AND question = ?
+                    """, arguments: [userID.rawValue, ref.courseID.rawValue, ref.lesson, ref.question]
+            ).map(Self.schedule)
+            guard let next = try LearningRules.review(card, grade: grade, ref: ref, day: day) else {
+                return card ?? CardSchedule.new(on: day)
+            }
+            try db.execute(
+                sql: """
+                    UPDATE answer SET repetitions = ?, ease_millis = ?, interval_days = ?, due_day = ?
+                    WHERE user_id = ? AND course_id = ? AND lesson = ? AND question = ?
+                    """,
+                arguments: [
+                    next.repetitions, next.easeMillis, next.intervalDays, next.due.number, userID.rawValue, ref.courseID.rawValue,
+                    ref.lesson, ref.question,
+                ])
+            try db.execute(
+                sql: "INSERT OR IGNORE INTO review_day (user_id, day) VALUES (?, ?)", arguments: [userID.rawValue, day.number])
+            return next
+        }
+    }
+
+    public func habit(userID: UserID, on day: LearnerDay, secondsFromGMT: Int) async throws(AppError) -> LearningHabit {
+        try await database.read { db in
+            let since = day.number - LearningRules.streakWindow
+            let lessonDays = try Int.fetchAll(
+                db,
+                sql: """
+                    SELECT DISTINCT (CAST(strftime('%s', lesson_progress.done_at) AS INTEGER) + ?) / 86400 AS day
+                    FROM lesson_progress JOIN enrollment ON enrollment.id = lesson_progress.enrollment_id
+                    WHERE enrollment.user_id = ? AND lesson_progress.done_at >= ?
+                    """,
+                arguments: [secondsFromGMT, userID.rawValue, Date(timeIntervalSince1970: Double(since * 86_400 - 86_400))])
+            let reviewDays = try Int.fetchAll(
+                db, sql: "SELECT day FROM review_day WHERE user_id = ? AND day >= ?", arguments: [userID.rawValue, since])
+            let answerDays = try Int.fetchAll(
+                db, sql: "SELECT DISTINCT answered_day FROM answer WHERE user_id = ? AND answered_day >= ?",
+                arguments: [userID.rawValue, since])
+            let active = Set((lessonDays + reviewDays + answerDays).map(LearnerDay.init(number:)))
+            let due =
+                try Int.fetchOne(
+                    db, sql: "SELECT count(*) FROM answer WHERE user_id = ? AND due_day <= ?", arguments: [userID.rawValue, day.number]
+                ) ?? 0
+            return LearningHabit(streakDays: LearningHabit.streak(activeDays: active, today: day), dueCount: due)
+        }
+    }
+
+    // MARK: - Rows
+
+    /// A lesson's content; with `ifThere`, a lesson that is not stored reads as empty instead
+    /// of an error (the rules then say the question is not there).
+    static func content(_ courseID: CourseID, _ lesson: Int, in db: Database, ifThere: Bool = false) throws -> LessonContent {
+        guard
+            let row = try Row.fetchOne(
+                db.cachedStatement(sql: "SELECT body, questions FROM lesson_content WHERE course_id = ? AND position = ?"),
+                arguments: [courseID.rawValue, lesson])
+        else { return .empty }
+        guard let questions = QuestionsJSON.decode(row["questions"]) else {
+            if ifThere { return .empty }
+            throw DamagedRow(description: "questions of lesson \(lesson) of \(courseID.rawValue.debugDescription)")
+        }
+        let body: String? = row["body"]
+        guard (body?.utf8.count ?? 0) <= ContentLimits.bodyBytes else {
+            throw DamagedRow(description: "body of lesson \(lesson) of \(courseID.rawValue.debugDescription) is past 256 KiB")
+        }
+        return LessonContent(body: body, questions: questions)
+    }
+
+    private static func schedule(_ row: Row) -> CardSchedule {
+        CardSchedule(
+            repetitions: row["repetitions"], easeMillis: row["ease_millis"], intervalDays: row["interval_days"],
+            due: LearnerDay(number: row["due_day"]))
+    }
+
+    /// `0,2`: the choices of an answer as stored.
+    static func text(of chosen: Set<Int>) -> String {
+        chosen.sorted().map(String.init).joined(separator: ",")
+    }
+
+    static func choices(_ text: String?) -> Set<Int>? {
+        guard let text else { return nil }
+        let numbers = text.split(separator: ",").compactMap { Int($0) }
+        guard !numbers.isEmpty, numbers.count == text.split(separator: ",").count, numbers.allSatisfy({ (0..<6).contains($0) })
+        else { return nil }
+        return Set(numbers)
+    }
+}

@@ -1,0 +1,67 @@
+import Foundation
+import SharedKernel
+
+// MARK: - LearningRepository, by the SharedKernel's LearningRules over this store
+
+extension InMemoryStore {
+    public func lessonContent(courseID: CourseID, lesson: Int) async throws(AppError) -> LessonContent {
+        try await record(.lessonContent(courseID, lesson))
+        guard let course = storedCourse(courseID) else { throw .courseNotFound(courseID) }
+        guard (1...max(1, course.lessonCount)).contains(lesson) else { throw .noSuchLesson(courseID, lesson) }
+        let list = storedLessons(courseID) ?? []
+        return list.indices.contains(lesson - 1) ? list[lesson - 1].content ?? .empty : .empty
+    }
+
+    public func answers(userID: UserID, courseID: CourseID) async throws(AppError) -> [Answer] {
+        try await record(.answers(userID, courseID))
+        return (storedAnswers[userID] ?? [:]).values.map(\.answer).filter { $0.ref.courseID == courseID }
+            .sorted { ($0.ref.lesson, $0.ref.question) < ($1.ref.lesson, $1.ref.question) }
+    }
+
+    public func answer(_ chosen: Set<Int>, to ref: QuestionRef, userID: UserID, on day: LearnerDay) async throws(AppError) -> Answer {
+        try await record(.answer(chosen, ref, userID, day))
+        let questions = (storedLessons(ref.courseID) ?? []).dropFirst(ref.lesson - 1).first?.content?.questions ?? []
+        let decided = try LearningRules.answer(
+            chosen, to: ref, question: ref.lesson >= 1 && questions.indices.contains(ref.question) ? questions[ref.question] : nil,
+            holdsPlace: storedEnrollment(userID, ref.courseID)?.holdsPlace ?? false, existing: storedAnswers[userID]?[ref]?.answer,
+            day: day)
+        if let card = decided.newCard { storedAnswers[userID, default: [:]][ref] = (decided.answer, card, day) }
+        return decided.answer
+    }
+
+    public func reviewDeck(userID: UserID, on day: LearnerDay, limit: Int) async throws(AppError) -> ReviewDeck {
+        try await record(.reviewDeck(userID, day))
+        let due = (storedAnswers[userID] ?? [:]).filter { $0.value.card.isDue(on: day) }
+        let cards = due.compactMap { ref, stored -> ReviewCard? in
+            guard let course = storedCourse(ref.courseID), let lessons = storedLessons(ref.courseID), lessons.indices.contains(ref.lesson - 1),
+                let questions = lessons[ref.lesson - 1].content?.questions, questions.indices.contains(ref.question)
+            else { return nil }
+            return ReviewCard(
+                ref: ref, courseTitle: course.title, lessonTitle: lessons[ref.lesson - 1].title, question: questions[ref.question],
+                schedule: stored.card)
+        }
+        .sorted { a, b in
+            (a.schedule.due, TextFolding.key(a.courseTitle), a.ref.courseID.rawValue, a.ref.lesson, a.ref.question)
+                < (b.schedule.due, TextFolding.key(b.courseTitle), b.ref.courseID.rawValue, b.ref.lesson, b.ref.question)
+        }
+        return ReviewDeck(cards: Array(cards.prefix(max(0, limit))), dueCount: due.count)
+    }
+
+    public func review(_ ref: QuestionRef, grade: ReviewGrade, userID: UserID, on day: LearnerDay) async throws(AppError) -> CardSchedule {
+        try await record(.review(ref, grade, userID, day))
+        let card = storedAnswers[userID]?[ref]?.card
+        guard let next = try LearningRules.review(card, grade: grade, ref: ref, day: day) else { return card ?? .new(on: day) }
+        storedAnswers[userID]?[ref]?.card = next
+        reviewDays[userID, default: []].insert(day)
+        return next
+    }
+
+    public func habit(userID: UserID, on day: LearnerDay, secondsFromGMT: Int) async throws(AppError) -> LearningHabit {
+        try await record(.habit(userID, day))
+        let lessonDays = (lessonDoneTimes[userID] ?? []).map { LearnerDay($0, secondsFromGMT: secondsFromGMT) }
+        let answerDays = (storedAnswers[userID] ?? [:]).values.map(\.day)
+        let active = Set(lessonDays + answerDays).union(reviewDays[userID] ?? [])
+        let due = (storedAnswers[userID] ?? [:]).values.filter { $0.card.isDue(on: day) }.count
+        return LearningHabit(streakDays: LearningHabit.streak(activeDays: active, today: day), dueCount: due)
+    }
+}

@@ -1,0 +1,125 @@
+import Foundation
+import SharedKernel
+
+// MARK: - LearningRepository
+
+extension ContractCase {
+    /// Run by every store that serves lessons' content, answers and reviews.
+    public static let learning: [ContractCase] = [
+        ContractCase(port: "learning", name: "a lesson's body and questions, one lesson at a time; the syllabus counts the questions") {
+            store in
+            let (learning, _, _) = try await LearningFixture.arrange(store)
+            let content = try await learning.lessonContent(courseID: LearningFixture.id, lesson: 1)
+            try checkEqual(content, LearningFixture.first, "lesson 1")
+            try checkEqual(try await learning.lessonContent(courseID: LearningFixture.id, lesson: 2), .empty, "a title-only lesson")
+            try checkEqual(
+                try await learning.lessonContent(courseID: LearningFixture.id, lesson: 3).body, "Only text, no questions.",
+                "a body without questions")
+            try await checkThrows(.noSuchLesson(LearningFixture.id, 4)) { () async throws(AppError) in
+                try await learning.lessonContent(courseID: LearningFixture.id, lesson: 4)
+            }
+            try await checkThrows(.courseNotFound("no-such-course")) { () async throws(AppError) in try await learning.lessonContent(courseID: "no-such-course", lesson: 1) }
+            let syllabus = try await store.courses.syllabus(of: LearningFixture.id)
+            try checkEqual(syllabus.lessons.map(\.questionCount), [2, 0, 0], "question counts")
+            try check(syllabus.lessons.allSatisfy { $0.content == nil }, "the syllabus carries no bodies")
+        },
+        ContractCase(port: "learning", name: "the first answer is kept and checked; answering needs a place; a question not there is refused") {
+            store in
+            let (learning, user, day) = try await LearningFixture.arrange(store, enrolled: false)
+            let first = QuestionRef(courseID: LearningFixture.id, lesson: 1, question: 0)
+            try await checkThrows(.notEnrolled(LearningFixture.id)) { () async throws(AppError) in try await learning.answer([1], to: first, userID: user, on: day) }
+            _ = try await store.enrollments.enroll(userID: user, courseID: LearningFixture.id)
+
+            try await checkThrows(.noSuchLesson(LearningFixture.id, 1)) { () async throws(AppError) in
+                try await learning.answer([3], to: first, userID: user, on: day)
+            }
+            let right = try await learning.answer([1], to: first, userID: user, on: day)
+            try checkEqual(right, Answer(ref: first, chosen: [1], isRight: true), "a right answer")
+            let again = try await learning.answer([0], to: first, userID: user, on: day.adding(days: 1))
+            try checkEqual(again, right, "answering again returns the first answer")
+            let second = QuestionRef(courseID: LearningFixture.id, lesson: 1, question: 1)
+            let wrong = try await learning.answer([0], to: second, userID: user, on: day)
+            try checkEqual(wrong.isRight, false, "[0] of a question whose answer is [0, 2]")
+            try checkEqual(try await learning.answers(userID: user, courseID: LearningFixture.id), [right, wrong], "the answers")
+
+            let missing: [(QuestionRef, Set<Int>)] = [
+                (QuestionRef(courseID: LearningFixture.id, lesson: 1, question: 2), [0]),
+                (QuestionRef(courseID: LearningFixture.id, lesson: 2, question: 0), [0]),
+                (QuestionRef(courseID: LearningFixture.id, lesson: 9, question: 0), [0]),
+            ]
+            for (ref, chosen) in missing {
+                try await checkThrows(.noSuchLesson(LearningFixture.id, ref.lesson)) { () async throws(AppError) in
+                    try await learning.answer(chosen, to: ref, userID: user, on: day)
+                }
+            }
+            try checkEqual(try await learning.answer([2], to: second, userID: user, on: day), wrong, "an answer stands")
+        },
+        ContractCase(port: "learning", name: "answered cards fall due by SM-2; a review moves them on, once per day; the deck is ordered") {
+            store in
+            let (learning, user, day) = try await LearningFixture.arrange(store)
+            let first = QuestionRef(courseID: LearningFixture.id, lesson: 1, question: 0)
+            let second = QuestionRef(courseID: LearningFixture.id, lesson: 1, question: 1)
+            _ = try await learning.answer([1], to: first, userID: user, on: day)
+            _ = try await learning.answer([0], to: second, userID: user, on: day)
+
+            let today = try await learning.reviewDeck(userID: user, on: day, limit: 10)
+            try checkEqual(today.dueCount, 0, "nothing due the day it was answered")
+            let tomorrow = try await learning.reviewDeck(userID: user, on: day.adding(days: 1), limit: 10)
+            try checkEqual(tomorrow.dueCount, 2, "both due the next day")
+            try checkEqual(tomorrow.cards.map(\.ref), [first, second], "in lesson order")
+            try checkEqual(tomorrow.cards.first?.question, LearningFixture.first.questions.first, "the question")
+            try checkEqual(tomorrow.cards.first?.lessonTitle, "Welcome", "the lesson's title")
+            try checkEqual(try await learning.reviewDeck(userID: user, on: day.adding(days: 1), limit: 1).cards.count, 1, "a limit")
+
+            let next = day.adding(days: 1)
+            let good = try await learning.review(first, grade: .good, userID: user, on: next)
+            try checkEqual(good, CardSchedule(repetitions: 2, easeMillis: 2_500, intervalDays: 6, due: next.adding(days: 6)), "good")
+            let twice = try await learning.review(first, grade: .again, userID: user, on: next)
+            try checkEqual(twice, good, "a card reviewed already today keeps its schedule")
+            let lapse = try await learning.review(second, grade: .again, userID: user, on: next)
+            try checkEqual(lapse.due, next.adding(days: 1), "a lapse is due again the next day")
+            try checkEqual(try await learning.reviewDeck(userID: user, on: next, limit: 10).dueCount, 0, "nothing left today")
+            try await checkThrows(.noSuchLesson(LearningFixture.id, 1)) { () async throws(AppError) in
+                try await learning.review(QuestionRef(courseID: LearningFixture.id, lesson: 1, question: 7), grade: .good, userID: user, on: next)
+            }
+        },
+        ContractCase(port: "learning", name: "the streak counts days in a row with an answer or a review, and today may still come") { store in
+            let (learning, user, day) = try await LearningFixture.arrange(store)
+            let first = QuestionRef(courseID: LearningFixture.id, lesson: 1, question: 0)
+            _ = try await learning.answer([1], to: first, userID: user, on: day)
+            _ = try await learning.review(first, grade: .good, userID: user, on: day.adding(days: 1))
+            let habit = { (offset: Int) async throws(AppError) -> LearningHabit in
+                try await learning.habit(userID: user, on: day.adding(days: offset), secondsFromGMT: 0)
+            }
+            try checkEqual(try await habit(1), LearningHabit(streakDays: 2, dueCount: 0), "the day of the review")
+            try checkEqual(try await habit(2).streakDays, 2, "the next day, not yet active")
+            try checkEqual(try await habit(3).streakDays, 0, "a day missed")
+            try checkEqual(try await habit(7).dueCount, 1, "due again 6 days after the review")
+        },
+    ]
+}
+
+enum LearningFixture {
+    static let id: CourseID = "learn-101"
+    static let first = LessonContent(
+        body: "## Hello\n\nSome *text* and `code`.",
+        questions: [
+            Question(prompt: "Which one?", choices: ["A", "B", "C"], correct: [1], explanation: "B, because."),
+            Question(prompt: "Choose all that apply", choices: ["X", "Y", "Z"], correct: [0, 2], explanation: "X and Z."),
+        ])
+
+    /// A course of three lessons (with questions, title only, text only), the demo learner
+    /// signed in and (unless not) enrolled, and a day to answer on.
+    static func arrange(_ store: ContractStore, enrolled: Bool = true) async throws -> (any LearningRepository, UserID, LearnerDay) {
+        guard let learning = store.learning else { throw ContractFailure(description: "the store has no LearningRepository") }
+        let lessons = [
+            Lesson(title: "Welcome", minutes: 10, content: first),
+            Lesson(title: "Title only", minutes: 10),
+            Lesson(title: "Reading", minutes: 10, content: LessonContent(body: "Only text, no questions.")),
+        ]
+        try await store.addCourses([(Contract.course(id, "Learning 101"), lessons)])
+        let user = try await Contract.demo(store).id
+        if enrolled { _ = try await store.enrollments.enroll(userID: user, courseID: id) }
+        return (learning, user, LearnerDay(iso: "2026-11-24")!)
+    }
+}
