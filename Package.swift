@@ -188,12 +188,19 @@ let package = Package(
             name: "CNcurses",
             providers: [.apt(["libncurses-dev"])]
         ),
+        // CommonMark's reference parser; only Markdown sees it.
+        .systemLibrary(
+            name: "CCmark",
+            providers: [.apt(["libcmark-dev"])]
+        ),
 
         // MARK: - Shared
 
         .target(name: "SharedKernel"),
         // What a screen's state is, apart from drawing it: view-models and Application layers use it.
         .target(name: "Presentation", dependencies: ["SharedKernel"]),
+        // Lesson bodies: CommonMark into a small Sendable document model.
+        .target(name: "Markdown", dependencies: ["CCmark"]),
         .target(name: "TerminalUI", dependencies: ["Presentation", "SharedKernel"]),
 
         // MARK: - Tests
@@ -251,6 +258,7 @@ let package = Package(
             ]
         ),
         .testTarget(name: "FavouritesTests", dependencies: ["Favourites", "Presentation", "SharedKernel", "TerminalUI", "TestSupport"]),
+        .testTarget(name: "MarkdownTests", dependencies: ["Markdown"]),
         .testTarget(name: "ProfileTests", dependencies: ["Profile", "Presentation", "SharedKernel", "TerminalUI", "TestSupport"]),
         .testTarget(name: "SharedKernelTests", dependencies: ["SharedKernel", "TestSupport"]),
         .testTarget(name: "StorageTests", dependencies: ["Platform", "SharedKernel", "Storage", "TestSupport"]),
