@@ -511,8 +511,10 @@ extension RemoteStore: FavouritesRepository {
                 try await client.getFavourite(path: .init(courseId: courseID.rawValue)).ok.body.json
             }
         } catch {
-            if case .api(404, .courseNotFound, _, _) = error { return nil }
-            throw Self.appError(error, course: courseID)
+            switch error {
+            case .api(404, .courseNotFound, _, _), .api(404, .notFound, _, _): return nil
+            default: throw Self.appError(error, course: courseID)
+            }
         }
         guard state.favourite else { return nil }
         let course: Course

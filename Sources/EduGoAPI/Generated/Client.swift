@@ -2244,7 +2244,7 @@ public struct Client: APIProtocol {
             }
         )
     }
-    /// Whether one course is the learner's favourite, with the course: what a client reads again when a `favourite` event names it. 404 `course_not_found` when there is no such course.
+    /// One of the learner's favourites, with the course: what a client reads again when a `favourite` event names it. 404 `not_found` when the course is not a favourite (a favourite removed is gone), `course_not_found` when there is no such course.
     ///
     /// - Remark: HTTP `GET /v1/me/favourites/{course_id}`.
     /// - Remark: Generated from `#/paths//v1/me/favourites/{course_id}/get(getFavourite)`.

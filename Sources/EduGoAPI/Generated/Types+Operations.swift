@@ -3209,7 +3209,7 @@ public enum Operations {
             }
         }
     }
-    /// Whether one course is the learner's favourite, with the course: what a client reads again when a `favourite` event names it. 404 `course_not_found` when there is no such course.
+    /// One of the learner's favourites, with the course: what a client reads again when a `favourite` event names it. 404 `not_found` when the course is not a favourite (a favourite removed is gone), `course_not_found` when there is no such course.
     ///
     /// - Remark: HTTP `GET /v1/me/favourites/{course_id}`.
     /// - Remark: Generated from `#/paths//v1/me/favourites/{course_id}/get(getFavourite)`.
@@ -3283,7 +3283,7 @@ public enum Operations {
                     self.body = body
                 }
             }
-            /// The course and whether it is a favourite.
+            /// The course, a favourite (`favourite` is always true).
             ///
             /// - Remark: Generated from `#/paths//v1/me/favourites/{course_id}/get(getFavourite)/responses/200`.
             ///

@@ -149,7 +149,7 @@ public protocol APIProtocol: Sendable {
     /// - Remark: HTTP `GET /v1/me/favourites`.
     /// - Remark: Generated from `#/paths//v1/me/favourites/get(listFavourites)`.
     func listFavourites(_ input: Operations.ListFavourites.Input) async throws -> Operations.ListFavourites.Output
-    /// Whether one course is the learner's favourite, with the course: what a client reads again when a `favourite` event names it. 404 `course_not_found` when there is no such course.
+    /// One of the learner's favourites, with the course: what a client reads again when a `favourite` event names it. 404 `not_found` when the course is not a favourite (a favourite removed is gone), `course_not_found` when there is no such course.
     ///
     /// - Remark: HTTP `GET /v1/me/favourites/{course_id}`.
     /// - Remark: Generated from `#/paths//v1/me/favourites/{course_id}/get(getFavourite)`.
@@ -400,7 +400,7 @@ extension APIProtocol {
     public func listFavourites(headers: Operations.ListFavourites.Input.Headers = .init()) async throws -> Operations.ListFavourites.Output {
         try await listFavourites(Operations.ListFavourites.Input(headers: headers))
     }
-    /// Whether one course is the learner's favourite, with the course: what a client reads again when a `favourite` event names it. 404 `course_not_found` when there is no such course.
+    /// One of the learner's favourites, with the course: what a client reads again when a `favourite` event names it. 404 `not_found` when the course is not a favourite (a favourite removed is gone), `course_not_found` when there is no such course.
     ///
     /// - Remark: HTTP `GET /v1/me/favourites/{course_id}`.
     /// - Remark: Generated from `#/paths//v1/me/favourites/{course_id}/get(getFavourite)`.

@@ -199,13 +199,13 @@ struct EduGoAPIHandler: APIProtocol {
         let caller = try await currentCaller()
         let id = try Self.courseID(input.path.courseId)
         let favourite = try await call { () async throws(AppError) in try await favourites.favourite(userID: caller.userID, courseID: id) }
-        let course: Course
-        if let favourite {
-            course = favourite
-        } else {
-            course = try await call { () async throws(AppError) in try await courses.course(id: id) }
+        guard let favourite else {
+            // Not a favourite is a resource that is not there (one deleted is gone), told apart
+            // from a course that does not exist.
+            _ = try await call { () async throws(AppError) in try await courses.course(id: id) }
+            throw APIFailure(status: .notFound, code: .notFound, message: "\(id.rawValue) is not one of your favourites")
         }
-        return .ok(.init(body: .json(.init(course: .init(course), favourite: favourite != nil))))
+        return .ok(.init(body: .json(.init(course: .init(favourite), favourite: true))))
     }
 
     func addFavourite(_ input: Operations.AddFavourite.Input) async throws -> Operations.AddFavourite.Output {
