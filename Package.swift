@@ -201,7 +201,7 @@ let package = Package(
         .target(name: "Presentation", dependencies: ["SharedKernel"]),
         // Lesson bodies: CommonMark into a small Sendable document model.
         .target(name: "Markdown", dependencies: ["CCmark"]),
-        .target(name: "TerminalUI", dependencies: ["Presentation", "SharedKernel"]),
+        .target(name: "TerminalUI", dependencies: ["Markdown", "Presentation", "SharedKernel"]),
 
         // MARK: - Tests
 
@@ -277,7 +277,9 @@ let package = Package(
             dependencies: ["CNcurses", "Terminal", "TerminalUI", .product(name: "PropertyBased", package: "swift-property-based")]),
         .testTarget(
             name: "TerminalUITests",
-            dependencies: ["Presentation", "TerminalUI", "TestSupport", .product(name: "PropertyBased", package: "swift-property-based")]),
+            dependencies: [
+                "Markdown", "Presentation", "TerminalUI", "TestSupport", .product(name: "PropertyBased", package: "swift-property-based"),
+            ]),
     ]
 )
 

@@ -29,6 +29,7 @@ static inline attr_t edugo_a_bold(void) { return A_BOLD; }
 static inline attr_t edugo_a_reverse(void) { return A_REVERSE; }
 static inline attr_t edugo_a_underline(void) { return A_UNDERLINE; }
 static inline attr_t edugo_a_dim(void) { return A_DIM; }
+static inline attr_t edugo_a_italic(void) { return A_ITALIC; }
 static inline attr_t edugo_color_pair(short pair) { return (attr_t)COLOR_PAIR(pair); }
 
 // Mouse button masks are function-like macros, which do not import either.

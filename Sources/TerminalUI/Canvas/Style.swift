@@ -18,4 +18,19 @@ public enum Style: Hashable, Sendable, CaseIterable {
     case success
     /// A key name in the footer.
     case key
+
+    // MARK: - Lesson text (Markdown)
+
+    /// A heading of a lesson.
+    case heading
+    /// `*emphasis*`: italic where the terminal has it.
+    case emphasis
+    /// `**strong**`.
+    case strong
+    /// Inline code and code blocks: shaded, so a block reads as one box.
+    case code
+    /// A link's text (its address is listed after the lesson).
+    case link
+    /// The bar before quoted lines.
+    case quote
 }
