@@ -82,6 +82,7 @@ let package = Package(
                 "Platform",
                 "Presentation",
                 "Profile",
+                "Review",
                 "SharedKernel",
                 "RemoteStore",
                 "Storage",
@@ -149,6 +150,7 @@ let package = Package(
         .target(name: "Courses", dependencies: ["Presentation", "SharedKernel", "TerminalUI"]),
         .target(name: "Favourites", dependencies: ["Presentation", "SharedKernel", "TerminalUI"]),
         .target(name: "Profile", dependencies: ["Presentation", "SharedKernel", "TerminalUI"]),
+        .target(name: "Review", dependencies: ["Presentation", "SharedKernel", "TerminalUI"]),
 
         // MARK: - Infrastructure
 
@@ -260,6 +262,7 @@ let package = Package(
         .testTarget(name: "FavouritesTests", dependencies: ["Favourites", "Presentation", "SharedKernel", "TerminalUI", "TestSupport"]),
         .testTarget(name: "MarkdownTests", dependencies: ["Markdown"]),
         .testTarget(name: "ProfileTests", dependencies: ["Profile", "Presentation", "SharedKernel", "TerminalUI", "TestSupport"]),
+        .testTarget(name: "ReviewTests", dependencies: ["Review", "Presentation", "SharedKernel", "TerminalUI", "TestSupport"]),
         .testTarget(name: "SharedKernelTests", dependencies: ["SharedKernel", "TestSupport"]),
         .testTarget(name: "StorageTests", dependencies: ["Platform", "SharedKernel", "Storage", "TestSupport"]),
         .testTarget(name: "PlatformTests", dependencies: ["Platform", "SharedKernel", "TestSupport"]),

@@ -95,15 +95,18 @@ public struct CatalogFeature {
     }
 
     /// A course's page. `onOpenCourse` opens another course (`p`, the prerequisite);
+    /// `onOpenLesson` opens the selected lesson (`Enter`, by its number from 1);
     /// `onBack` is called on `Backspace` (Esc and q are the shell's).
     public func makeDetailScreen(
         courseID: CourseID,
         onOpenCourse: @escaping @MainActor (CourseID) -> Void,
+        onOpenLesson: @escaping @MainActor (Int) -> Void = { _ in },
         onBack: @escaping @MainActor () -> Void
     ) -> any Screen {
         CourseDetailScreen(
             viewModel: CourseDetailViewModel(courseID: courseID, courses: courses, learner: learner, changes: changes),
             onOpenCourse: onOpenCourse,
+            onOpenLesson: onOpenLesson,
             onBack: onBack
         )
     }

@@ -9,11 +9,55 @@ import TerminalUI
 @MainActor
 public final class CoursesFeature {
     let model: LearnerEnrollments
+    private let learner: UserID
+    private let courses: (any CourseRepository)?
+    private let learning: LessonAccess?
+    private let report: @MainActor @Sendable (StatusMessage) -> Void
 
     /// `report` is told the outcome of every save (the shell shows it in the footer).
-    public init(learner: UserID, enrollments: any EnrollmentRepository, report: @escaping @MainActor (StatusMessage) -> Void) {
+    /// `learning`: where lessons' text and answers come from; `nil` where the store has none.
+    public init(
+        learner: UserID, enrollments: any EnrollmentRepository, courses: (any CourseRepository)? = nil, learning: LessonAccess? = nil,
+        report: @escaping @MainActor @Sendable (StatusMessage) -> Void
+    ) {
         model = LearnerEnrollments(learner: learner, enrollments: enrollments, report: report)
+        self.learner = learner
+        self.courses = courses
+        self.learning = learning
+        self.report = report
     }
+
+    /// A lesson in the reader. `onOpenLesson` opens another lesson of the course in its
+    /// place (`n`, `p`, Space at the end); `onBack` goes back to where it was opened from.
+    public func makeReaderScreen(
+        courseID: CourseID, lesson: Int, onOpenLesson: @escaping @MainActor (Int) -> Void, onBack: @escaping @MainActor () -> Void
+    ) -> any Screen {
+        let (learner, learning, courses) = (self.learner, self.learning, self.courses)
+        let ports = ReaderPorts(
+            syllabus: { id throws(AppError) in
+                guard let courses else { throw .storage(.reading, detail: "no course port given") }
+                return try await courses.syllabus(of: id)
+            },
+            content: { id, number throws(AppError) in
+                guard let learning else { throw .storage(.reading, detail: "this store serves no lessons' text yet") }
+                return try await learning.repository.lessonContent(courseID: id, lesson: number)
+            },
+            answers: { id throws(AppError) in
+                guard let learning else { return [] }
+                return try await learning.repository.answers(userID: learner, courseID: id)
+            },
+            answer: { chosen, ref throws(AppError) in
+                guard let learning else { throw .storage(.saving, detail: "this store keeps no answers yet") }
+                return try await learning.repository.answer(chosen, to: ref, userID: learner, on: await learning.today())
+            },
+            report: report)
+        return LessonReaderScreen(
+            viewModel: LessonReaderViewModel(courseID: courseID, number: lesson, ports: ports, progress: model),
+            onOpenLesson: onOpenLesson, onBack: onBack)
+    }
+
+    /// Every key of the lesson reader, for `tui --help`.
+    public nonisolated static var readerKeys: [KeyDeclaration] { LessonReaderScreen.declaredKeys }
 
     /// Tab 2's root. `onCourseSelected` is called on `Enter`.
     public func makeMyCoursesScreen(onCourseSelected: @escaping @MainActor (CourseID) -> Void) -> any Screen {

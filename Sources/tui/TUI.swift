@@ -37,6 +37,11 @@ struct TUI: AsyncParsableCommand {
     @Flag(help: "Development: every catalog data call fails as a connectivity error (signing in still works).")
     var offline = false
 
+    @Option(
+        help: ArgumentHelp("Development: the app's calendar starts on this day (reviews and streaks can be seen).", valueName: "YYYY-MM-DD")
+    )
+    var today: String?
+
     @Option(name: .customLong("log-level"), help: "Log file detail.")
     var logLevel: AppConfiguration.LogLevel = .info
 
@@ -64,6 +69,7 @@ struct TUI: AsyncParsableCommand {
 
     func validate() throws {
         guard latency >= 0 else { throw ValidationError("--latency must be 0 or more milliseconds") }
+        if let today, !AppConfiguration.isDay(today) { throw ValidationError("--today needs a day as YYYY-MM-DD, e.g. 2026-11-25") }
         if let server { _ = try Self.serverURL(server) }
     }
 
@@ -96,7 +102,8 @@ struct TUI: AsyncParsableCommand {
             server: serverURL,
             conditions: DevelopmentConditions(latency: .milliseconds(latency), offline: offline),
             logLevel: logLevel,
-            environment: environment
+            environment: environment,
+            today: today
         )
         let code = await EduGoApp.run(configuration)
         if code != 0 { throw ExitCode(code) }

@@ -150,8 +150,8 @@ final class ShellControllerTests {
     @Test(
         "number keys, Tab and a click on a tab switch tabs",
         arguments: [
-            (InputEvent.char("2"), AppTab.myCourses), (.char("3"), .favourites), (.char("4"), .profile),
-            (.key(.tab), .myCourses), (.key(.backTab), .profile), (.mouse(.click(x: 40, y: 0)), .favourites),
+            (InputEvent.char("2"), AppTab.myCourses), (.char("3"), .favourites), (.char("4"), .profile), (.char("5"), .review),
+            (.key(.tab), .myCourses), (.key(.backTab), .review), (.mouse(.click(x: 30, y: 0)), .favourites),
         ])
     func switchTabs(event: InputEvent, tab: AppTab) async {
         let (sut, _) = await makeSignedIn()
@@ -170,10 +170,12 @@ final class ShellControllerTests {
 
         let lines = frame(sut).components(separatedBy: "\n")
 
-        #expect(lines[0].hasPrefix(" EduGo   1 Catalog"))
+        #expect(
+            lines[0].hasPrefix("  1 Catalog  2 My courses  3 Favourites  4 Profile  5 Review"),
+            "five tabs at 80 columns: no room for the brand")
         #expect(lines[0].hasSuffix("Demo Learner"))
         #expect(lines.contains { $0.contains("Docker Essentials") })
-        #expect(lines[23] == " ↑↓ move  Enter open  / search  f favourite  r reload  1-4 tabs  q quit  ? help")
+        #expect(lines[23] == " ↑↓ move  Enter open  / search  f favourite  r reload  1-5 tabs  q quit  ? help")
     }
 
     @Test("a status message never hides every key: the help key stays, and an error starts with ✗")

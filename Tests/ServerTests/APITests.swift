@@ -309,7 +309,9 @@ struct APITests {
         #expect(notEnrolledLesson.status == 404 && notEnrolledLesson.errorCode == "not_enrolled")
     }
 
-    @Test("one favourite: GET gives it with the course; 404 not_found when it is not one (a deleted one is gone), course_not_found for no course; the learner's own only")
+    @Test(
+        "one favourite: GET gives it with the course; 404 not_found when it is not one (a deleted one is gone), course_not_found for no course; the learner's own only"
+    )
     func oneFavourite() async throws {
         let server = try await ServerProcess(directory: try await ServerProcess.preparedDirectory(learners: 1))
         let (client, _) = try await HTTPClient(baseURL: server.baseURL).signedIn()

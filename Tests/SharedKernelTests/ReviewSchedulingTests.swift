@@ -71,7 +71,9 @@ struct ReviewSchedulingTests {
         #expect(LearnerDay(number: number).iso == text)
     }
 
-    @Test("a day that does not exist, or is not YYYY-MM-DD, is refused", arguments: ["2026-02-29", "2026-13-01", "2026-1-01", "26-11-24", "2026-11-24T00", "", "0000-01-01", "２026-11-24"])
+    @Test(
+        "a day that does not exist, or is not YYYY-MM-DD, is refused",
+        arguments: ["2026-02-29", "2026-13-01", "2026-1-01", "26-11-24", "2026-11-24T00", "", "0000-01-01", "２026-11-24"])
     func badDays(_ text: String) {
         #expect(LearnerDay(iso: text) == nil)
     }

@@ -29,6 +29,21 @@ struct ChromeTests {
         #expect(canvas.lines[0] == "  1 Catalog  2 My courses  3 Favourites  4 Profile  Zoë 山…")
     }
 
+    @Test("five tabs at the smallest size: the short titles, and the name still shows")
+    func shortTitles() {
+        var canvas = TextCanvas(size: Size(width: 60, height: 1))
+        let tabs = ["Catalog", "My courses", "Favourites", "Profile", "Review"]
+        let short = ["Catalog", "Mine", "Favs", "Profile", "Review"]
+
+        HeaderBar.draw(in: &canvas, row: 0, tabs: tabs, shortTabs: short, selectedTab: 4, userName: "Zoë 山田")
+
+        #expect(canvas.lines[0] == "  1 Catalog  2 Mine  3 Favs  4 Profile  5 Review   Zoë 山田")
+        #expect(HeaderBar.tab(atColumn: 45, tabs: tabs, shortTabs: short, width: 60, userName: "Zoë 山田") == 4)
+        var wide = TextCanvas(size: Size(width: 80, height: 1))
+        HeaderBar.draw(in: &wide, row: 0, tabs: tabs, shortTabs: short, selectedTab: 0, userName: "Demo Learner")
+        #expect(wide.lines[0] == "  1 Catalog  2 My courses  3 Favourites  4 Profile  5 Review       Demo Learner")
+    }
+
     @Test("the footer shows the keys, and a status message before them")
     func footer() {
         var canvas = TextCanvas(size: Size(width: 80, height: 2))

@@ -33,7 +33,8 @@ extension InMemoryStore {
         try await record(.reviewDeck(userID, day))
         let due = (storedAnswers[userID] ?? [:]).filter { $0.value.card.isDue(on: day) }
         let cards = due.compactMap { ref, stored -> ReviewCard? in
-            guard let course = storedCourse(ref.courseID), let lessons = storedLessons(ref.courseID), lessons.indices.contains(ref.lesson - 1),
+            guard let course = storedCourse(ref.courseID), let lessons = storedLessons(ref.courseID),
+                lessons.indices.contains(ref.lesson - 1),
                 let questions = lessons[ref.lesson - 1].content?.questions, questions.indices.contains(ref.question)
             else { return nil }
             return ReviewCard(

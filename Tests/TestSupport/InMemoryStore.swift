@@ -183,7 +183,9 @@ public actor InMemoryStore: CourseRepository, EnrollmentRepository, FavouritesRe
         try await record(.syllabus(id))
         guard let course = catalog[id] else { throw .courseNotFound(id) }
         // A store serves the bodies one lesson at a time, never with the syllabus.
-        let list = (lessons[id] ?? [.only(of: course)]).map { Lesson(title: $0.title, minutes: $0.minutes, questionCount: $0.questionCount) }
+        let list = (lessons[id] ?? [.only(of: course)]).map {
+            Lesson(title: $0.title, minutes: $0.minutes, questionCount: $0.questionCount)
+        }
         return Syllabus(course: course, lessons: list)
     }
 

@@ -18,16 +18,22 @@ extension ContractCase {
             try await checkThrows(.noSuchLesson(LearningFixture.id, 4)) { () async throws(AppError) in
                 try await learning.lessonContent(courseID: LearningFixture.id, lesson: 4)
             }
-            try await checkThrows(.courseNotFound("no-such-course")) { () async throws(AppError) in try await learning.lessonContent(courseID: "no-such-course", lesson: 1) }
+            try await checkThrows(.courseNotFound("no-such-course")) { () async throws(AppError) in
+                try await learning.lessonContent(courseID: "no-such-course", lesson: 1)
+            }
             let syllabus = try await store.courses.syllabus(of: LearningFixture.id)
             try checkEqual(syllabus.lessons.map(\.questionCount), [2, 0, 0], "question counts")
             try check(syllabus.lessons.allSatisfy { $0.content == nil }, "the syllabus carries no bodies")
         },
-        ContractCase(port: "learning", name: "the first answer is kept and checked; answering needs a place; a question not there is refused") {
+        ContractCase(
+            port: "learning", name: "the first answer is kept and checked; answering needs a place; a question not there is refused"
+        ) {
             store in
             let (learning, user, day) = try await LearningFixture.arrange(store, enrolled: false)
             let first = QuestionRef(courseID: LearningFixture.id, lesson: 1, question: 0)
-            try await checkThrows(.notEnrolled(LearningFixture.id)) { () async throws(AppError) in try await learning.answer([1], to: first, userID: user, on: day) }
+            try await checkThrows(.notEnrolled(LearningFixture.id)) { () async throws(AppError) in
+                try await learning.answer([1], to: first, userID: user, on: day)
+            }
             _ = try await store.enrollments.enroll(userID: user, courseID: LearningFixture.id)
 
             try await checkThrows(.noSuchLesson(LearningFixture.id, 1)) { () async throws(AppError) in
@@ -80,10 +86,12 @@ extension ContractCase {
             try checkEqual(lapse.due, next.adding(days: 1), "a lapse is due again the next day")
             try checkEqual(try await learning.reviewDeck(userID: user, on: next, limit: 10).dueCount, 0, "nothing left today")
             try await checkThrows(.noSuchLesson(LearningFixture.id, 1)) { () async throws(AppError) in
-                try await learning.review(QuestionRef(courseID: LearningFixture.id, lesson: 1, question: 7), grade: .good, userID: user, on: next)
+                try await learning.review(
+                    QuestionRef(courseID: LearningFixture.id, lesson: 1, question: 7), grade: .good, userID: user, on: next)
             }
         },
-        ContractCase(port: "learning", name: "the streak counts days in a row with an answer or a review, and today may still come") { store in
+        ContractCase(port: "learning", name: "the streak counts days in a row with an answer or a review, and today may still come") {
+            store in
             let (learning, user, day) = try await LearningFixture.arrange(store)
             let first = QuestionRef(courseID: LearningFixture.id, lesson: 1, question: 0)
             _ = try await learning.answer([1], to: first, userID: user, on: day)

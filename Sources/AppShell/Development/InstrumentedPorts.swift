@@ -149,6 +149,47 @@ struct InstrumentedSessionRepository: SessionRepository {
     }
 }
 
+struct InstrumentedLearningRepository: LearningRepository {
+    let base: any LearningRepository
+    let instrumentation: Instrumentation
+
+    func lessonContent(courseID: CourseID, lesson: Int) async throws(AppError) -> LessonContent {
+        try await instrumentation.call("lesson \(lesson) of \(courseID)") { () async throws(AppError) in
+            try await base.lessonContent(courseID: courseID, lesson: lesson)
+        }
+    }
+
+    func answers(userID: UserID, courseID: CourseID) async throws(AppError) -> [Answer] {
+        try await instrumentation.call("answers in \(courseID)") { () async throws(AppError) in
+            try await base.answers(userID: userID, courseID: courseID)
+        }
+    }
+
+    func answer(_ chosen: Set<Int>, to question: QuestionRef, userID: UserID, on day: LearnerDay) async throws(AppError) -> Answer {
+        try await instrumentation.call("answer \(question.courseID) \(question.lesson).\(question.question)") { () async throws(AppError) in
+            try await base.answer(chosen, to: question, userID: userID, on: day)
+        }
+    }
+
+    func reviewDeck(userID: UserID, on day: LearnerDay, limit: Int) async throws(AppError) -> ReviewDeck {
+        try await instrumentation.call("review deck") { () async throws(AppError) in
+            try await base.reviewDeck(userID: userID, on: day, limit: limit)
+        }
+    }
+
+    func review(_ question: QuestionRef, grade: ReviewGrade, userID: UserID, on day: LearnerDay) async throws(AppError) -> CardSchedule {
+        try await instrumentation.call("review \(question.courseID) \(question.lesson).\(question.question)") { () async throws(AppError) in
+            try await base.review(question, grade: grade, userID: userID, on: day)
+        }
+    }
+
+    func habit(userID: UserID, on day: LearnerDay, secondsFromGMT: Int) async throws(AppError) -> LearningHabit {
+        try await instrumentation.call("habit") { () async throws(AppError) in
+            try await base.habit(userID: userID, on: day, secondsFromGMT: secondsFromGMT)
+        }
+    }
+}
+
 extension AppPorts {
     /// Every port behind the development conditions and the error log. Signing in and out
     /// keep working with --offline (only its latency applies), so the catalog's error
@@ -166,9 +207,11 @@ extension AppPorts {
                 base: sessions,
                 instrumentation: Instrumentation(conditions: conditions.latencyOnly, logger: logger, server: server, clock: clock)
             ),
+            learning: learning.map { InstrumentedLearningRepository(base: $0, instrumentation: instrumentation) },
             // Offline, nothing can be heard from the store either.
             changes: conditions.offline ? nil : changes,
-            server: server ?? self.server
+            server: server ?? self.server,
+            calendar: calendar
         )
     }
 }

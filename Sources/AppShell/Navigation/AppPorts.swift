@@ -8,8 +8,12 @@ struct AppPorts: Sendable {
     var favourites: any FavouritesRepository
     var profiles: any ProfileRepository
     var sessions: any SessionRepository
+    /// Lessons' text, answers and reviews; nil where the store has none yet.
+    var learning: (any LearningRepository)? = nil
     /// The store's news, for every screen to show what it holds now; nil: none.
     var changes: (any ChangeFeed)? = nil
     /// The server (`host:port`) in remote mode; nil for the local database.
     var server: String? = nil
+    /// The learner's day, for reviews and streaks.
+    var calendar = LearnerCalendar(start: nil)
 }

@@ -3,6 +3,7 @@ import Courses
 import Favourites
 import Presentation
 import Profile
+import Review
 import SharedKernel
 import TerminalUI
 
@@ -16,6 +17,7 @@ final class LearnerScope {
     let favourites: FavouritesFeature
     private let catalog: CatalogFeature
     private let profile: ProfileFeature
+    private let review: ReviewFeature
     /// The scope owns the coordinator, which owns the screens: weak, so no cycle keeps a
     /// signed-out learner's screens alive.
     private(set) lazy var coordinator = AppCoordinator(
@@ -47,7 +49,10 @@ final class LearnerScope {
         feed = ports.changes
         let profileFreshness = ProfileFreshness(learner: user.id, profiles: ports.profiles, session: session, tasks: tasks)
         self.profileFreshness = profileFreshness
-        let courses = CoursesFeature(learner: user.id, enrollments: ports.enrollments, report: report)
+        let calendar = ports.calendar
+        let courses = CoursesFeature(
+            learner: user.id, enrollments: ports.enrollments, courses: ports.courses,
+            learning: LessonAccess(repository: ports.learning ?? NoLearning(), today: { calendar.today }), report: report)
         let favourites = FavouritesFeature(learner: user.id, favourites: ports.favourites, report: report)
         self.courses = courses
         self.favourites = favourites
@@ -80,6 +85,8 @@ final class LearnerScope {
                     _ = await (enrollments, marks)
                 }
             ), source: ports.server.map { .server(host: $0) } ?? .localDatabase, changes: catalogChanges)
+        review = ReviewFeature(
+            learner: user.id, learning: ports.learning ?? NoLearning(), today: { calendar.today }, report: report)
         profile = ProfileFeature(
             learner: ProfileLearner(
                 user: { session.user ?? user },
@@ -107,6 +114,7 @@ final class LearnerScope {
         case .myCourses: courses.makeMyCoursesScreen(onCourseSelected: open)
         case .favourites: favourites.makeFavouritesScreen(onCourseSelected: open)
         case .profile: profile.makeProfileScreen()
+        case .review: review.makeReviewScreen()
         }
     }
 
@@ -116,8 +124,18 @@ final class LearnerScope {
             catalog.makeDetailScreen(
                 courseID: id,
                 onOpenCourse: { [weak self] id in self?.coordinator.push(.courseDetail(id)) },
+                onOpenLesson: { [weak self] number in self?.coordinator.push(.lesson(id, number)) },
                 onBack: { [weak self] in self?.coordinator.pop() }
             )
+        case .lesson(let id, let number):
+            courses.makeReaderScreen(
+                courseID: id, lesson: number,
+                // Another lesson takes this one's place: Esc still goes back to where the reader was opened.
+                onOpenLesson: { [weak self] next in
+                    self?.coordinator.pop()
+                    self?.coordinator.push(.lesson(id, next))
+                },
+                onBack: { [weak self] in self?.coordinator.pop() })
         }
     }
 

@@ -1,4 +1,5 @@
 import Foundation
+import SharedKernel
 
 /// What the command line decided, handed to the composition root.
 public struct AppConfiguration: Sendable {
@@ -14,14 +15,50 @@ public struct AppConfiguration: Sendable {
     public var logLevel: LogLevel
     /// The process environment (TERM, NO_COLOR, ESCDELAY).
     public var environment: [String: String]
+    /// `--today YYYY-MM-DD`: the day the app's calendar starts on (reviews, streaks).
+    var startDay: LearnerDay?
 
+    /// `today`: `--today`'s `YYYY-MM-DD`, checked first with `isDay`.
     public init(
-        dataDirectory: URL, server: URL? = nil, conditions: DevelopmentConditions, logLevel: LogLevel, environment: [String: String]
+        dataDirectory: URL, server: URL? = nil, conditions: DevelopmentConditions, logLevel: LogLevel, environment: [String: String],
+        today: String? = nil
     ) {
         self.dataDirectory = dataDirectory
         self.server = server
         self.conditions = conditions
         self.logLevel = logLevel
         self.environment = environment
+        self.startDay = today.flatMap(LearnerDay.init(iso:))
+    }
+
+    /// Whether `text` is a day `--today` takes: `YYYY-MM-DD`, a day that exists.
+    public static func isDay(_ text: String) -> Bool {
+        LearnerDay(iso: text) != nil
+    }
+}
+
+/// The learner's calendar: today where they are, by the wall clock and the time zone, or,
+/// with `--today`, counted from that day as the days go by.
+struct LearnerCalendar: Sendable {
+    private let start: LearnerDay?
+    private let began: Date
+    private let now: @Sendable () -> Date
+    private let secondsFromGMT: @Sendable () -> Int
+
+    init(
+        start: LearnerDay?, now: @escaping @Sendable () -> Date = { Date() },
+        secondsFromGMT: @escaping @Sendable () -> Int = { TimeZone.current.secondsFromGMT() }
+    ) {
+        self.start = start
+        self.now = now
+        self.secondsFromGMT = secondsFromGMT
+        began = now()
+    }
+
+    var today: LearnerDay {
+        let offset = secondsFromGMT()
+        let real = LearnerDay(now(), secondsFromGMT: offset)
+        guard let start else { return real }
+        return start.adding(days: real.number - LearnerDay(began, secondsFromGMT: offset).number)
     }
 }

@@ -19,7 +19,8 @@ public enum EduGoApp {
         let hasher = PasswordHasher()
         let database: AppDatabase
         do {
-            database = try AppDatabase.open(directory: configuration.dataDirectory, passwordHasher: hasher)
+            database = try AppDatabase.open(
+                directory: configuration.dataDirectory, passwordHasher: hasher, today: LearnerCalendar(start: configuration.startDay).today)
         } catch {
             printError(error.description)
             return 1
@@ -33,7 +34,9 @@ public enum EduGoApp {
             favourites: SQLiteFavouritesRepository(database: database),
             profiles: SQLiteProfileRepository(database: database),
             sessions: SQLiteSessionRepository(database: database, hasher: hasher),
-            changes: SQLiteChangeFeed(database: database)
+            learning: SQLiteLearningRepository(database: database),
+            changes: SQLiteChangeFeed(database: database),
+            calendar: LearnerCalendar(start: configuration.startDay)
         ).instrumented(conditions: configuration.conditions, logger: logger, clock: clock)
         return await runTerminal(configuration, ports: ports, clock: clock, logger: logger) { _ in }
     }
@@ -52,8 +55,11 @@ public enum EduGoApp {
         logger.info("starting", metadata: ["server": "\(server.absoluteString)"])
         let httpClient = RemoteHTTPClient()
         let store = RemoteStore(server: server, dataDirectory: configuration.dataDirectory, httpClient: httpClient, logger: logger)
-        let ports = AppPorts(courses: store, enrollments: store, favourites: store, profiles: store, sessions: store, changes: store)
-            .instrumented(conditions: configuration.conditions, logger: logger, server: store.hostDescription, clock: clock)
+        let ports = AppPorts(
+            courses: store, enrollments: store, favourites: store, profiles: store, sessions: store, changes: store,
+            calendar: LearnerCalendar(start: configuration.startDay)
+        )
+        .instrumented(conditions: configuration.conditions, logger: logger, server: store.hostDescription, clock: clock)
         let outage = OutageMonitor(host: store.hostDescription, clock: clock, probe: { await store.probe() })
         let code = await runTerminal(configuration, ports: ports, clock: clock, logger: logger) { shell in
             let routing = RemoteEventRouting(shell: shell, outage: outage)

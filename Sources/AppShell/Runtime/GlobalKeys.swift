@@ -2,12 +2,13 @@ import Catalog
 import Courses
 import Favourites
 import Profile
+import Review
 import TerminalUI
 
 /// The keys that work on every screen (not while typing), declared once for the footer, the
 /// `?` overlay and `tui --help`.
 enum GlobalKeys {
-    static let tabs = KeyDeclaration("1-4", "tabs", help: "Catalog, My courses, Favourites, Profile (a click on a tab too)")
+    static let tabs = KeyDeclaration("1-5", "tabs", help: "Catalog, My courses, Favourites, Profile, Review (a click on a tab too)")
     static let nextTab = KeyDeclaration("Tab", "next tab", help: "next tab (Shift-Tab: previous)", inFooter: false)
     static let help = KeyDeclaration("?", "help", help: "this help: every key of the screen")
     static let back = KeyDeclaration("Esc", "back", help: "back")
@@ -24,9 +25,11 @@ enum GlobalKeys {
             ("Any text field", TextFieldKeys.all.map(\.helpHint)),
             ("Catalog (tab 1)", Self.withoutListKeys(CatalogFeature.listKeys)),
             ("Course page", CatalogFeature.detailKeys.map(\.helpHint)),
+            ("Lesson reader", CoursesFeature.readerKeys.map(\.helpHint)),
             ("My courses (tab 2)", Self.withoutListKeys(CoursesFeature.keys)),
             ("Favourites (tab 3)", Self.withoutListKeys(FavouritesFeature.keys)),
             ("Profile (tab 4)", ProfileFeature.keys.map(\.helpHint)),
+            ("Review (tab 5)", ReviewFeature.keys.map(\.helpHint)),
             ("Sign-in screen", SignInFeature.keys.map(\.helpHint)),
         ]
         sections.append((CatalogFeature.marks.title, CatalogFeature.marks.keys))

@@ -63,6 +63,7 @@ final class FrameChrome {
         let headerName = content.outage == nil ? content.userName : "⚠ " + (content.userName ?? "offline")
         HeaderBar.draw(
             in: &canvas, row: 0, tabs: content.isSignedIn ? AppTab.allCases.map(\.title) : [],
+            shortTabs: content.isSignedIn ? AppTab.allCases.map(\.shortTitle) : [],
             selectedTab: content.coordinator?.tab.rawValue ?? 0, userName: headerName
         )
         let area = Self.screenArea(size)

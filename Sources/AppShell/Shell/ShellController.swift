@@ -214,7 +214,8 @@ final class ShellController {
     private func handleHeaderClick(x: Int) -> Bool {
         guard let coordinator,
             let index = HeaderBar.tab(
-                atColumn: x, tabs: AppTab.allCases.map(\.title), width: terminalSize.width, userName: session.displayName),
+                atColumn: x, tabs: AppTab.allCases.map(\.title), shortTabs: AppTab.allCases.map(\.shortTitle), width: terminalSize.width,
+                userName: session.displayName),
             let tab = AppTab(rawValue: index)
         else { return false }
         coordinator.switchTab(to: tab)

@@ -18,25 +18,31 @@ final class CourseDetailScreen: Screen {
         static let prerequisite = KeyDeclaration("p", "prerequisite", help: "open the prerequisite course")
         static let back = KeyDeclaration("Backspace", "back", help: "back (also Esc, q)", inFooter: false)
         static let retry = KeyDeclaration("r", "reload", help: "read the course and your marks on it again (retry after an error)")
+        static let read = KeyDeclaration("Enter", "read", help: "enrolled: read the selected lesson and answer its questions")
     }
 
     nonisolated static let declaredKeys = [
-        Keys.enroll, Keys.unenroll, Keys.favourite, Keys.lessonDone, Keys.lessonNotDone, Keys.selectLesson, Keys.scrollLine,
+        Keys.read, Keys.enroll, Keys.unenroll, Keys.favourite, Keys.lessonDone, Keys.lessonNotDone, Keys.selectLesson, Keys.scrollLine,
         Keys.scroll, Keys.prerequisite,
         Keys.back, Keys.retry, YesNoQuestion.yes, YesNoQuestion.no,
     ]
 
     private let viewModel: CourseDetailViewModel
     private let onOpenCourse: @MainActor (CourseID) -> Void
+    private let onOpenLesson: @MainActor (Int) -> Void
     private let onBack: @MainActor () -> Void
     /// From the last draw: the rows the body had, and the description wrapped at its width
     /// (kept, so scrolling a long description wraps only the part newly shown).
     private var bodyHeight = 10
     private(set) var wrappedDescription: WrappedText?
 
-    init(viewModel: CourseDetailViewModel, onOpenCourse: @escaping @MainActor (CourseID) -> Void, onBack: @escaping @MainActor () -> Void) {
+    init(
+        viewModel: CourseDetailViewModel, onOpenCourse: @escaping @MainActor (CourseID) -> Void,
+        onOpenLesson: @escaping @MainActor (Int) -> Void = { _ in }, onBack: @escaping @MainActor () -> Void
+    ) {
         self.viewModel = viewModel
         self.onOpenCourse = onOpenCourse
+        self.onOpenLesson = onOpenLesson
         self.onBack = onBack
     }
 
@@ -71,6 +77,7 @@ final class CourseDetailScreen: Screen {
             guard enrolled else { return .unavailable(reason: "Enroll in \(title) to mark its lessons done") }
             return viewModel.isDone(viewModel.selectedLesson) == (key == Keys.lessonNotDone) ? .available : .dormant
         case Keys.selectLesson: return enrolled ? .available : .dormant
+        case Keys.read: return enrolled ? .available : .unavailable(reason: "Enroll in \(title) to read its lessons")
         case Keys.scrollLine: return enrolled ? .dormant : .available
         case Keys.favourite, Keys.scroll: return .available
         case Keys.prerequisite:
@@ -313,6 +320,9 @@ final class CourseDetailScreen: Screen {
         case .key(.character("r")):
             guard isAvailable(Keys.retry) else { return .ignored }
             await viewModel.reload()
+        case .key(.enter):
+            guard isAvailable(Keys.read) else { return .ignored }
+            onOpenLesson(viewModel.selectedLesson + 1)
         case .key(.up), .key(.character("k")):
             moveUpOrDown(-1)
         case .key(.down), .key(.character("j")):

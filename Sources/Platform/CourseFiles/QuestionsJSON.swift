@@ -14,7 +14,9 @@ public enum QuestionsJSON {
     /// `nil` for no questions, so a lesson without them stores nothing.
     public static func encode(_ questions: [Question]) -> String? {
         guard !questions.isEmpty else { return nil }
-        let stored = questions.map { Stored(prompt: $0.prompt, choices: $0.choices, correct: $0.correct.sorted(), explanation: $0.explanation) }
+        let stored = questions.map {
+            Stored(prompt: $0.prompt, choices: $0.choices, correct: $0.correct.sorted(), explanation: $0.explanation)
+        }
         let encoder = JSONEncoder()
         encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
         guard let data = try? encoder.encode(stored) else { return nil }
@@ -28,7 +30,9 @@ public enum QuestionsJSON {
         guard let stored = try? JSONDecoder().decode([Stored].self, from: Data(text.utf8)),
             ContentLimits.questions.contains(stored.count)
         else { return nil }
-        let questions = stored.map { Question(prompt: $0.prompt, choices: $0.choices, correct: Set($0.correct), explanation: $0.explanation) }
+        let questions = stored.map {
+            Question(prompt: $0.prompt, choices: $0.choices, correct: Set($0.correct), explanation: $0.explanation)
+        }
         guard questions.allSatisfy({ ContentLimits.problem(in: $0) == nil }) else { return nil }
         return questions
     }

@@ -5,12 +5,20 @@ public enum HeaderBar {
 
     private struct Layout {
         var showBrand: Bool
+        /// The labels drawn: the tabs' titles, or their short forms where those do not fit.
+        var labels: [String]
         /// The columns of each tab's label.
         var tabs: [Range<Int>]
     }
 
-    private static func layout(tabs: [String], width: Int, name: String) -> Layout {
-        let labels = tabs.enumerated().map { " \($0.offset + 1) \($0.element) " }
+    /// The tabs with their titles when they fit beside the name (at least 4 columns of it),
+    /// else with `shortTabs`; the brand only when everything fits.
+    private static func layout(tabs: [String], shortTabs: [String], width: Int, name: String) -> Layout {
+        let full = tabs.enumerated().map { " \($0.offset + 1) \($0.element) " }
+        let nameRoom = name.isEmpty ? 0 : 2 + min(4, name.displayWidth)
+        let fits = 1 + full.reduce(0) { $0 + $1.displayWidth } + nameRoom + 1 <= width
+        let labels =
+            fits || shortTabs.count != tabs.count ? full : shortTabs.enumerated().map { " \($0.offset + 1) \($0.element) " }
         let tabsWidth = labels.reduce(0) { $0 + $1.displayWidth }
         let brandWidth = brand.displayWidth + 2
         let showBrand = 1 + brandWidth + tabsWidth + (name.isEmpty ? 0 : 2 + name.displayWidth) + 1 <= width
@@ -19,13 +27,13 @@ public enum HeaderBar {
             defer { x += label.displayWidth }
             return x..<(x + label.displayWidth)
         }
-        return Layout(showBrand: showBrand, tabs: ranges)
+        return Layout(showBrand: showBrand, labels: labels, tabs: ranges)
     }
 
     /// The tab under column `x`, if any.
-    public static func tab(atColumn x: Int, tabs: [String], width: Int, userName: String?) -> Int? {
+    public static func tab(atColumn x: Int, tabs: [String], shortTabs: [String] = [], width: Int, userName: String?) -> Int? {
         let name = userName.map { TerminalText.clean($0, width: 30) } ?? ""
-        return layout(tabs: tabs, width: width, name: name).tabs.firstIndex { $0.contains(x) }
+        return layout(tabs: tabs, shortTabs: shortTabs, width: width, name: name).tabs.firstIndex { $0.contains(x) }
     }
 
     /// Draws the bar. `mark` (e.g. that the server cannot be reached) sits at the right edge.
@@ -33,6 +41,7 @@ public enum HeaderBar {
         in canvas: inout some Canvas,
         row: Int,
         tabs: [String],
+        shortTabs: [String] = [],
         selectedTab: Int,
         userName: String?,
         mark: String? = nil
@@ -40,12 +49,12 @@ public enum HeaderBar {
         let width = canvas.size.width
         canvas.fill(Rect(x: 0, y: row, width: width, height: 1), style: .header)
         let name = userName.map { TerminalText.clean($0, width: 30) } ?? ""
-        let layout = layout(tabs: tabs, width: width, name: name)
+        let layout = layout(tabs: tabs, shortTabs: shortTabs, width: width, name: name)
         if layout.showBrand {
             canvas.draw(brand, x: 1, y: row, style: .header)
         }
         for (index, range) in layout.tabs.enumerated() {
-            canvas.draw(" \(index + 1) \(tabs[index]) ", x: range.lowerBound, y: row, style: index == selectedTab ? .activeTab : .header)
+            canvas.draw(layout.labels[index], x: range.lowerBound, y: row, style: index == selectedTab ? .activeTab : .header)
         }
         var right = width - 1
         if let mark {

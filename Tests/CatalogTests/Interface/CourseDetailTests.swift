@@ -163,8 +163,8 @@ final class CourseDetailTests {
         "the footer offers what acts now, in words for what it does now",
         arguments: [
             (nil, ["e enroll", "f favourite", "↑↓ scroll", "p prerequisite", "r reload"]),
-            ("enrolled", ["u unenroll", "f favourite", "Space done", "↑↓ lesson", "p prerequisite", "r reload"]),
-            ("on a done lesson", ["u unenroll", "f favourite", "Space not done", "↑↓ lesson", "p prerequisite", "r reload"]),
+            ("enrolled", ["Enter read", "u unenroll", "f favourite", "Space done", "↑↓ lesson", "p prerequisite", "r reload"]),
+            ("on a done lesson", ["Enter read", "u unenroll", "f favourite", "Space not done", "↑↓ lesson", "p prerequisite", "r reload"]),
             ("full", ["f favourite", "↑↓ scroll", "p prerequisite", "r reload"]),
         ] as [(String?, [String])])
     func footer(state: String?, keys: [String]) async {

@@ -1,0 +1,166 @@
+import Observation
+import Presentation
+import SharedKernel
+import TerminalUI
+
+/// One lesson as the reader shows it: where it sits in its course, its text and questions,
+/// and the learner's answers to them (by question index).
+struct LessonPage: Sendable {
+    var syllabus: Syllabus
+    /// The lesson's number, from 1.
+    var number: Int
+    var content: LessonContent
+    var answers: [Int: Answer]
+    /// The body, parsed once; `nil` for a lesson that has no text yet.
+    var text: MarkdownText?
+
+    var course: Course { syllabus.course }
+    var lesson: Lesson { syllabus.lessons[number - 1] }
+    var questions: [Question] { content.questions }
+    var hasNext: Bool { number < syllabus.lessons.count }
+    var allAnswered: Bool { questions.indices.allSatisfy { answers[$0] != nil } }
+    var firstUnanswered: Int? { questions.indices.first { answers[$0] == nil } }
+}
+
+/// The lesson reader: load state, which part is on screen (the text, or question i), the
+/// choices picked for the open question, and an answer being saved.
+@Observable
+@MainActor
+final class LessonReaderViewModel {
+    enum Part: Hashable {
+        case text
+        case question(Int)
+    }
+
+    let courseID: CourseID
+    let number: Int
+    private(set) var state: ViewState<LessonPage> = .idle
+    private(set) var part: Part = .text
+    /// The choice the arrows are on, in the open question.
+    private(set) var highlighted = 0
+    /// The choices picked (1–6, or Space) in the open question, not yet answered.
+    private(set) var picked: Set<Int> = []
+    private(set) var isAnswering = false
+    /// Moves when the screen scrolls its text (the screen keeps the position, which depends
+    /// on the width it draws at): the frame is drawn again.
+    private(set) var scrolls = 0
+    @ObservationIgnored let tasks = OwnedTasks()
+    @ObservationIgnored private let ports: ReaderPorts
+    @ObservationIgnored private let progress: LearnerEnrollments
+
+    init(courseID: CourseID, number: Int, ports: ReaderPorts, progress: LearnerEnrollments) {
+        self.courseID = courseID
+        self.number = number
+        self.ports = ports
+        self.progress = progress
+    }
+
+    var page: LessonPage? { state.value }
+
+    /// Whether the learner marked this lesson done (a save under way included).
+    var isDone: Bool { progress.enrollment(for: courseID)?.lessonsDone.contains(number) ?? false }
+    var holdsPlace: Bool { progress.enrollment(for: courseID) != nil }
+
+    /// Reads the lesson's course, text and the learner's answers; ignored while a load runs.
+    func load() async {
+        if case .loading = state { return }
+        state = .loading
+        do {
+            let ports = self.ports
+            let (courseID, number) = (self.courseID, self.number)
+            async let syllabus = ports.syllabus(courseID)
+            async let content = ports.content(courseID, number)
+            async let answers = ports.answers(courseID)
+            let (loadedSyllabus, loadedContent, loadedAnswers) = try await (syllabus, content, answers)
+            guard loadedSyllabus.lessons.indices.contains(number - 1) else { throw AppError.noSuchLesson(courseID, number) }
+            let mine = Dictionary(
+                loadedAnswers.filter { $0.ref.lesson == number }.map { ($0.ref.question, $0) }, uniquingKeysWith: { a, _ in a })
+            state = .loaded(
+                LessonPage(
+                    syllabus: loadedSyllabus, number: number, content: loadedContent, answers: mine,
+                    text: loadedContent.body.map { MarkdownText(parsing: $0) }))
+        } catch is CancellationError {
+            state = .idle
+        } catch let error as AppError {
+            state = .error(message: error.userMessage)
+        } catch {
+            state = .error(message: AppError.storage(.reading, detail: "\(error)").userMessage)
+        }
+    }
+
+    func touch() {
+        scrolls &+= 1
+    }
+
+    // MARK: - Questions
+
+    /// Opens question `index` (its answer shown if it has one), the first choice under the arrows.
+    func open(question index: Int) {
+        guard let page, page.questions.indices.contains(index) else { return }
+        part = .question(index)
+        highlighted = 0
+        picked = []
+    }
+
+    func backToText() {
+        part = .text
+    }
+
+    var openQuestion: (index: Int, question: Question)? {
+        guard case .question(let index) = part, let page, page.questions.indices.contains(index) else { return nil }
+        return (index, page.questions[index])
+    }
+
+    func answer(to index: Int) -> Answer? { page?.answers[index] }
+
+    func moveHighlight(_ delta: Int) {
+        guard let open = openQuestion else { return }
+        highlighted = min(max(0, highlighted + delta), open.question.choices.count - 1)
+    }
+
+    /// `1`–`6` or Space: one choice of a question with one right answer; on and off for one
+    /// that has several.
+    func pick(_ choice: Int) {
+        guard let open = openQuestion, answer(to: open.index) == nil, open.question.choices.indices.contains(choice) else { return }
+        highlighted = choice
+        if open.question.correct.count > 1 {
+            if picked.contains(choice) { picked.remove(choice) } else { picked.insert(choice) }
+        } else {
+            picked = [choice]
+        }
+    }
+
+    /// `Enter`: answers the open question with the choices picked (else the highlighted one),
+    /// and shows whether it was right, with the explanation.
+    func answerOpenQuestion() async {
+        guard let open = openQuestion, answer(to: open.index) == nil, !isAnswering else { return }
+        let chosen = picked.isEmpty ? [highlighted] : picked
+        let ref = QuestionRef(courseID: courseID, lesson: number, question: open.index)
+        isAnswering = true
+        defer { isAnswering = false }
+        do {
+            let answer = try await ports.answer(chosen, ref)
+            guard case .loaded(var page) = state else { return }
+            page.answers[open.index] = answer
+            state = .loaded(page)
+            picked = []
+        } catch {
+            ports.report(.error(error.userMessage))
+        }
+    }
+
+    /// Marks the lesson done (as Space on the course page does); the shell shows the outcome.
+    func markDone() {
+        guard let page, !isDone, holdsPlace else { return }
+        progress.setLesson(number, titled: page.lesson.title, of: page.course, done: true)
+    }
+}
+
+/// What the reader reads and writes through, given by the feature.
+struct ReaderPorts: Sendable {
+    var syllabus: @Sendable (CourseID) async throws(AppError) -> Syllabus
+    var content: @Sendable (CourseID, Int) async throws(AppError) -> LessonContent
+    var answers: @Sendable (CourseID) async throws(AppError) -> [Answer]
+    var answer: @Sendable (Set<Int>, QuestionRef) async throws(AppError) -> Answer
+    var report: @MainActor @Sendable (StatusMessage) -> Void
+}

@@ -1,0 +1,115 @@
+import Observation
+import Presentation
+import SharedKernel
+import TerminalUI
+
+/// The cards due today, reviewed one at a time: the learner answers the question again, sees
+/// whether it was right with the explanation, and grades their recall (again, hard, good,
+/// easy), which schedules the card by SM-2.
+@Observable
+@MainActor
+final class ReviewViewModel {
+    struct Deck: Sendable {
+        var cards: [ReviewCard]
+        /// Due today in all, as the store counted when the deck was read, less those reviewed since.
+        var due: Int
+    }
+
+    private(set) var state: ViewState<Deck> = .idle
+    /// The choice the arrows are on, and those picked (Space), in the card shown.
+    private(set) var highlighted = 0
+    private(set) var picked: Set<Int> = []
+    /// The card's answer, once given: the choices, and whether they were right.
+    private(set) var revealed: (chosen: Set<Int>, isRight: Bool)?
+    private(set) var reviewedToday = 0
+    private(set) var isSaving = false
+    @ObservationIgnored let tasks = OwnedTasks()
+    @ObservationIgnored private let learner: UserID
+    @ObservationIgnored private let learning: any LearningRepository
+    @ObservationIgnored private let today: @MainActor () -> LearnerDay
+    @ObservationIgnored private let report: @MainActor (StatusMessage) -> Void
+    /// Cards read at once: a page of the deck; the next is read when it is done.
+    static let batch = 50
+
+    init(
+        learner: UserID, learning: any LearningRepository, today: @escaping @MainActor () -> LearnerDay,
+        report: @escaping @MainActor (StatusMessage) -> Void
+    ) {
+        self.learner = learner
+        self.learning = learning
+        self.today = today
+        self.report = report
+    }
+
+    var card: ReviewCard? { state.value?.cards.first }
+
+    /// Reads the cards due today; ignored while a read runs.
+    func load() async {
+        if case .loading = state { return }
+        if state.value == nil { state = .loading }
+        do {
+            let deck = try await learning.reviewDeck(userID: learner, on: today(), limit: Self.batch)
+            state = deck.cards.isEmpty ? .empty : .loaded(Deck(cards: deck.cards, due: deck.dueCount))
+            resetCard()
+        } catch {
+            state = .error(message: error.userMessage)
+        }
+    }
+
+    private func resetCard() {
+        highlighted = 0
+        picked = []
+        revealed = nil
+    }
+
+    func moveHighlight(_ delta: Int) {
+        guard let card, revealed == nil else { return }
+        highlighted = min(max(0, highlighted + delta), card.question.choices.count - 1)
+    }
+
+    /// Space: picks the highlighted choice (on and off where several are right).
+    func pickHighlighted() {
+        guard let card, revealed == nil else { return }
+        if card.question.correct.count > 1 {
+            if picked.contains(highlighted) { picked.remove(highlighted) } else { picked.insert(highlighted) }
+        } else {
+            picked = [highlighted]
+        }
+    }
+
+    /// Enter on a card not answered: shows the answer.
+    func reveal() {
+        guard let card, revealed == nil else { return }
+        let chosen = picked.isEmpty ? [highlighted] : picked
+        revealed = (chosen, card.question.isRight(chosen))
+    }
+
+    /// The grade Enter gives once the answer shows: good when it was right, again when not.
+    var suggestedGrade: ReviewGrade? {
+        revealed.map { ReviewGrade.firstAnswer(isRight: $0.isRight) }
+    }
+
+    /// Grades the card shown and moves to the next; the deck is read again when this page of
+    /// it is done and more are due.
+    func grade(_ grade: ReviewGrade) async {
+        guard let card, revealed != nil, !isSaving, case .loaded(var deck) = state else { return }
+        isSaving = true
+        defer { isSaving = false }
+        do {
+            _ = try await learning.review(card.ref, grade: grade, userID: learner, on: today())
+        } catch {
+            report(.error(error.userMessage))
+            return
+        }
+        reviewedToday += 1
+        deck.cards.removeFirst()
+        deck.due = max(0, deck.due - 1)
+        resetCard()
+        if deck.cards.isEmpty {
+            state = deck.due > 0 ? .loaded(deck) : .empty
+            if deck.due > 0 { await load() }
+        } else {
+            state = .loaded(deck)
+        }
+    }
+}

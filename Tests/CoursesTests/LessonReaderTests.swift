@@ -1,0 +1,122 @@
+import Foundation
+import Presentation
+import SharedKernel
+import TerminalUI
+import TestSupport
+import Testing
+
+@testable import Courses
+
+@Suite("The lesson reader")
+@MainActor
+struct LessonReaderTests {
+    static let course = Course.fixture(id: "learn", title: "Learning 101")
+    static let question = Question(prompt: "Which one is B?", choices: ["A", "B", "C"], correct: [1], explanation: "B is second.")
+    static let body = "## Start here\n\nA *short* lesson with `code`.\n\n" + (1...30).map { "Paragraph \($0)." }.joined(separator: "\n\n")
+    static let lessons = [
+        Lesson(title: "Welcome", minutes: 10, content: LessonContent(body: body, questions: [question])),
+        Lesson(title: "No text", minutes: 10),
+    ]
+    static let day = LearnerDay(iso: "2026-11-24")!
+
+    final class Opened {
+        var lessons: [Int] = []
+        var backs = 0
+    }
+
+    func makeSUT(lesson: Int = 1, enrolled: Bool = true) async -> (LessonReaderScreen, InMemoryStore, Opened, LearnerEnrollments) {
+        let store = InMemoryStore(courses: [Self.course], lessons: ["learn": Self.lessons])
+        if enrolled { await store.addEnrollment(.fixture(courseID: "learn")) }
+        let opened = Opened()
+        let feature = CoursesFeature(
+            learner: User.demo.id, enrollments: store, courses: store,
+            learning: LessonAccess(repository: store, today: { Self.day }), report: { _ in })
+        await feature.prepare()
+        let screen = feature.makeReaderScreen(
+            courseID: "learn", lesson: lesson, onOpenLesson: { opened.lessons.append($0) }, onBack: { opened.backs += 1 })
+        let reader = screen as! LessonReaderScreen  // swiftlint:disable:this force_cast
+        reader.appear()
+        await reader.settle()
+        return (reader, store, opened, feature.model)
+    }
+
+    func draw(_ screen: LessonReaderScreen, width: Int = 50, height: Int = 12) -> [String] {
+        var canvas = TextCanvas(size: Size(width: width, height: height))
+        screen.draw(in: &canvas, frame: Frame(area: Rect(x: 0, y: 0, width: width, height: height)))
+        return canvas.lines
+    }
+
+    @Test("the lesson's place, title and text; Space pages down to the end, which says what follows")
+    func readsToTheEnd() async {
+        let (screen, _, _, _) = await makeSUT()
+        let first = draw(screen)
+        #expect(first[0].hasPrefix(" Lesson 1 of 2 · Learning 101"))
+        #expect(first[1] == " Welcome")
+        #expect(first.contains { $0.contains("Start here") })
+        #expect(first.contains { $0.contains("A short lesson with code.") })
+        #expect(screen.availability(of: LessonReaderScreen.Keys.more) == .available)
+
+        _ = await screen.handle(.key(.character(" ")))
+        let paged = draw(screen)
+        #expect(paged[3] != first[3], "Space pages down")
+        #expect(paged[2].hasSuffix("↑ more"))
+        var end = paged
+        for _ in 0..<20 where !end.contains(where: { $0.contains("End of the lesson") }) {
+            _ = await screen.handle(.key(.character(" ")))
+            end = draw(screen)
+        }
+        #expect(end.contains { $0.contains("Paragraph 30.") })
+        #expect(end.contains { $0.contains("── End of the lesson · 1 question follows") })
+        #expect(screen.availability(of: LessonReaderScreen.Keys.questions) == .available)
+    }
+
+    @Test("its question: pick with a digit, Enter answers and explains; the answer is stored; Space marks done and opens the next")
+    func answersAndMarksDone() async throws {
+        let (screen, store, opened, model) = await makeSUT()
+        _ = draw(screen)
+        _ = await screen.handle(.key(.character("G")))
+        _ = draw(screen)
+        _ = await screen.handle(.key(.character(" ")))
+        #expect(draw(screen).contains { $0.hasPrefix(" Question 1 of 1") })
+        #expect(screen.isCapturingText, "the digits choose, they do not switch tabs")
+
+        _ = await screen.handle(.key(.character("2")))
+        #expect(draw(screen).contains("  2 ● B"))
+        _ = await screen.handle(.key(.enter))
+        let answered = draw(screen)
+        #expect(answered.contains("  2 ✓ B"))
+        #expect(answered.contains("  1   A"))
+        #expect(answered.contains(" ✓ Right"))
+        #expect(answered.contains(" B is second."))
+        #expect(
+            try await store.answers(userID: User.demo.id, courseID: "learn")
+                == [Answer(ref: QuestionRef(courseID: "learn", lesson: 1, question: 0), chosen: [1], isRight: true)])
+        #expect(screen.availability(of: LessonReaderScreen.Keys.markDone) == .available)
+
+        _ = await screen.handle(.key(.character(" ")))
+        #expect(opened.lessons == [2])
+        #expect(model.enrollment(for: "learn")?.lessonsDone == [1], "shown done at once, saved by the enrollments' owner")
+    }
+
+    @Test("a lesson without text says so; n and p move, and say why at either end")
+    func noTextAndEnds() async {
+        let (screen, _, opened, _) = await makeSUT(lesson: 2)
+        #expect(draw(screen).contains { $0.contains("This lesson has no text yet") })
+        #expect(screen.availability(of: LessonReaderScreen.Keys.next) == .unavailable(reason: "This is the last lesson of Learning 101"))
+        _ = await screen.handle(.key(.character("p")))
+        #expect(opened.lessons == [1])
+        #expect(screen.availability(of: LessonReaderScreen.Keys.markDone) == .available)
+        _ = await screen.handle(.key(.character(" ")))
+        #expect(opened.backs == 1, "the last lesson done: back to the course")
+    }
+
+    @Test("a resize keeps the reading position: the line at the top stays in view")
+    func resizeKeepsPlace() async {
+        let (screen, _, _, _) = await makeSUT()
+        for _ in 0..<3 { _ = await screen.handle(.key(.pageDown)) }
+        let narrow = draw(screen, width: 40)
+        let top = narrow[3].trimmingCharacters(in: .whitespaces)
+        let wide = draw(screen, width: 120)
+        #expect(wide[3...5].contains { $0.contains(top) }, "\(top) near the top at 120 columns")
+    }
+}
