@@ -25,6 +25,8 @@ public struct CatalogLearner: Sendable {
     /// Reads the learner's marks as the store has them now (loading them if never read): of
     /// one course when it is opened, of every course for `r`.
     public var readAgain: @MainActor (CourseID?) async -> Void
+    /// The learner's answers to a course's questions, for its page's score.
+    public var answers: @Sendable (CourseID) async throws(AppError) -> [Answer]
 
     public init(
         id: UserID,
@@ -34,7 +36,8 @@ public struct CatalogLearner: Sendable {
         enroll: @escaping @MainActor (Course, Course?) -> Task<Void, Never>,
         unenroll: @escaping @MainActor (Course) -> Task<Void, Never>,
         setLesson: @escaping @MainActor (Int, String, Course, Bool) -> Task<Void, Never>,
-        readAgain: @escaping @MainActor (CourseID?) async -> Void
+        readAgain: @escaping @MainActor (CourseID?) async -> Void,
+        answers: @escaping @Sendable (CourseID) async throws(AppError) -> [Answer] = { _ in [] }
     ) {
         self.id = id
         self.prepare = prepare
@@ -44,6 +47,7 @@ public struct CatalogLearner: Sendable {
         self.unenroll = unenroll
         self.setLesson = setLesson
         self.readAgain = readAgain
+        self.answers = answers
     }
 }
 

@@ -59,9 +59,13 @@ public final class CoursesFeature {
     /// Every key of the lesson reader, for `tui --help`.
     public nonisolated static var readerKeys: [KeyDeclaration] { LessonReaderScreen.declaredKeys }
 
-    /// Tab 2's root. `onCourseSelected` is called on `Enter`.
-    public func makeMyCoursesScreen(onCourseSelected: @escaping @MainActor (CourseID) -> Void) -> any Screen {
-        MyCoursesScreen(viewModel: MyCoursesViewModel(model: model), onCourseSelected: onCourseSelected)
+    /// Tab 2's root. `onCourseSelected` is called on `o`, and on `Enter` on a course not under
+    /// way; `onOpenLesson` on `Enter` on one under way, with its first lesson not done.
+    public func makeMyCoursesScreen(
+        onCourseSelected: @escaping @MainActor (CourseID) -> Void,
+        onOpenLesson: @escaping @MainActor (CourseID, Int) -> Void = { _, _ in }
+    ) -> any Screen {
+        MyCoursesScreen(viewModel: MyCoursesViewModel(model: model), onCourseSelected: onCourseSelected, onOpenLesson: onOpenLesson)
     }
 
     /// Every key of tab 2, for `tui --help`.

@@ -22,6 +22,8 @@ public struct ProfileLearner: Sendable {
     public var onLoggedOut: @MainActor () -> Void
     /// Where the outcome of a save is told (the shell's footer, whichever screen is in front).
     public var report: @MainActor (StatusMessage) -> Void
+    /// The learner's streak and cards due today; `nil` when they could not be read.
+    public var habit: @MainActor () async -> LearningHabit?
 
     public init(
         user: @escaping @MainActor () -> User,
@@ -31,8 +33,10 @@ public struct ProfileLearner: Sendable {
         onNameSaving: @escaping @MainActor (String?) -> Void,
         onUserChanged: @escaping @MainActor (User) -> Void,
         onLoggedOut: @escaping @MainActor () -> Void,
-        report: @escaping @MainActor (StatusMessage) -> Void
+        report: @escaping @MainActor (StatusMessage) -> Void,
+        habit: @escaping @MainActor () async -> LearningHabit? = { nil }
     ) {
+        self.habit = habit
         self.user = user
         self.pendingName = pendingName
         self.prepareCounts = prepareCounts

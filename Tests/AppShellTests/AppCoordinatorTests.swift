@@ -80,8 +80,9 @@ final class AppCoordinatorTests {
     @Test("the next and previous tabs wrap around")
     func tabOrder() {
         #expect(AppTab.catalog.next == .myCourses)
-        #expect(AppTab.profile.next == .catalog)
-        #expect(AppTab.catalog.previous == .profile)
+        #expect(AppTab.profile.next == .review)
+        #expect(AppTab.review.next == .catalog)
+        #expect(AppTab.catalog.previous == .review)
     }
 
     // MARK: - Helpers

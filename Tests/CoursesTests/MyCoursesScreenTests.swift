@@ -138,11 +138,13 @@ final class MyCoursesScreenTests {
         #expect(await store.storedEnrollment(User.demo.id, "docker")?.status == .dropped)
     }
 
-    @Test("keys wait for the first load; Enter opens the selected course")
+    @Test("keys wait for the first load; Enter continues a course under way at its first lesson not done; o opens its page")
     func waitsThenOpens() async {
         let gate = Gate()
         var opened: [CourseID] = []
-        let (sut, _, store, _) = await makeSUT(load: false) { opened.append($0) }
+        var lessons: [String] = []
+        let (sut, _, store, _) = await makeSUT(
+            load: false, onCourseSelected: { opened.append($0) }, onOpenLesson: { lessons.append("\($0) \($1)") })
         await store.setGate(gate)
 
         sut.appear()
@@ -154,8 +156,16 @@ final class MyCoursesScreenTests {
         #expect(sut.accepts(.key(.down)))
         _ = await sut.handle(.key(.down))
         _ = await sut.handle(.key(.enter))
-
+        #expect(lessons == ["docker 1"], "not started: its first lesson")
+        _ = await sut.handle(.key(.character("o")))
         #expect(opened == ["docker"])
+        _ = await sut.handle(.key(.up))
+        _ = await sut.handle(.key(.enter))
+        #expect(lessons == ["docker 1", "swift 4"], "three lessons done: the fourth")
+        _ = await sut.handle(.key(.down))
+        _ = await sut.handle(.key(.down))
+        _ = await sut.handle(.key(.enter))
+        #expect(opened == ["docker", "linux"], "a completed course opens its page")
     }
 
     @Test("shown again, the list stays with a spinner while it is read again, never an empty state")
@@ -194,14 +204,15 @@ final class MyCoursesScreenTests {
     private func makeSUT(
         enrollments: [Enrollment] = MyCoursesScreenTests.enrolled,
         load: Bool = true,
-        onCourseSelected: @escaping @MainActor (CourseID) -> Void = { _ in }
+        onCourseSelected: @escaping @MainActor (CourseID) -> Void = { _ in },
+        onOpenLesson: @escaping @MainActor (CourseID, Int) -> Void = { _, _ in }
     ) async -> (MyCoursesScreen, MyCoursesViewModel, InMemoryStore, Reports) {
         let store = InMemoryStore(courses: [Self.swift, Self.docker, Self.linux])
         for enrollment in enrollments { await store.addEnrollment(enrollment) }
         let reports = Reports()
         let feature = CoursesFeature(learner: User.demo.id, enrollments: store) { reports.messages.append($0) }
         let viewModel = MyCoursesViewModel(model: feature.model)
-        let screen = MyCoursesScreen(viewModel: viewModel, onCourseSelected: onCourseSelected)
+        let screen = MyCoursesScreen(viewModel: viewModel, onCourseSelected: onCourseSelected, onOpenLesson: onOpenLesson)
         leaks.track(feature.model)
         leaks.track(viewModel)
         leaks.track(screen)

@@ -29,7 +29,8 @@ final class ShellSide {
             },
             onUserChanged: { [self] user in self.user = user },
             onLoggedOut: { [self] in loggedOut += 1 },
-            report: { [self] message in reported.append(message) }
+            report: { [self] message in reported.append(message) },
+            habit: { LearningHabit(streakDays: 3, dueCount: 5) }
         )
     }
 }
@@ -52,7 +53,7 @@ final class ProfileTests {
         sut.draw(in: &canvas, frame: Frame(area: Rect(x: 0, y: 1, width: 80, height: 22)))
 
         #expect(
-            Array(canvas.lines[1...9]) == [
+            Array(canvas.lines[1...11]) == [
                 "  Profile",
                 "",
                 "  Name              Demo Learner",
@@ -61,6 +62,8 @@ final class ProfileTests {
                 "  Member since      14 Nov 2023",
                 "  Enrolled courses  3",
                 "  Favourites        2",
+                "  Streak            3 days in a row",
+                "  To review         5 due today (tab 5)",
                 "",
             ])
     }

@@ -1,6 +1,7 @@
 import Catalog
 import Courses
 import Favourites
+import Foundation
 import Presentation
 import Profile
 import Review
@@ -83,6 +84,9 @@ final class LearnerScope {
                     async let enrollments: Void = courses.readAgain(id)
                     async let marks: Void = favourites.readAgain()
                     _ = await (enrollments, marks)
+                },
+                answers: { [learning = ports.learning ?? NoLearning(), learner = user.id] id throws(AppError) in
+                    try await learning.answers(userID: learner, courseID: id)
                 }
             ), source: ports.server.map { .server(host: $0) } ?? .localDatabase, changes: catalogChanges)
         review = ReviewFeature(
@@ -100,7 +104,10 @@ final class LearnerScope {
                 onNameSaving: { name in profileFreshness.nameSaving(name) },
                 onUserChanged: { user in session.userChanged(user) },
                 onLoggedOut: onLoggedOut,
-                report: report
+                report: report,
+                habit: { [learning = ports.learning ?? NoLearning(), learner = user.id] in
+                    try? await learning.habit(userID: learner, on: calendar.today, secondsFromGMT: TimeZone.current.secondsFromGMT())
+                }
             ),
             profiles: ports.profiles,
             sessions: ports.sessions
@@ -111,7 +118,9 @@ final class LearnerScope {
         let open: @MainActor (CourseID) -> Void = { [weak self] id in self?.coordinator.push(.courseDetail(id)) }
         return switch tab {
         case .catalog: catalog.makeListScreen(onCourseSelected: open)
-        case .myCourses: courses.makeMyCoursesScreen(onCourseSelected: open)
+        case .myCourses:
+            courses.makeMyCoursesScreen(
+                onCourseSelected: open, onOpenLesson: { [weak self] id, lesson in self?.coordinator.push(.lesson(id, lesson)) })
         case .favourites: favourites.makeFavouritesScreen(onCourseSelected: open)
         case .profile: profile.makeProfileScreen()
         case .review: review.makeReviewScreen()

@@ -250,6 +250,16 @@ final class CourseDetailScreen: Screen {
             let done = enrollment.lessonsDone.count
             let percent = LessonRules.percent(done: done, of: course.lessonCount)
             facts.append(.fact(label: "Progress", value: "\(done) of \(course.lessonCount) lessons · \(percent)%"))
+            if enrollment.holdsPlace, let next = page.syllabus.lessons.indices.first(where: { !enrollment.lessonsDone.contains($0 + 1) }) {
+                facts.append(.fact(label: "Continue", value: "\(next + 1). \(page.syllabus.lessons[next].title)"))
+            }
+        }
+        let questions = page.syllabus.lessons.reduce(0) { $0 + $1.questionCount }
+        if questions > 0, marks.enrollment != nil || !page.answers.isEmpty {
+            let right = page.answers.filter(\.isRight).count
+            let open = max(0, questions - page.answers.count)
+            facts.append(
+                .fact(label: "Score", value: "\(right) of \(page.answers.count) answered right" + (open > 0 ? " · \(open) to answer" : "")))
         }
         facts.append(.text("", .normal))
 

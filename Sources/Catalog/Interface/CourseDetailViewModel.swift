@@ -8,6 +8,8 @@ import TerminalUI
 struct CoursePage: Hashable, Sendable {
     var syllabus: Syllabus
     var prerequisite: Course?
+    /// The learner's answers to the course's questions: the page's score.
+    var answers: [Answer] = []
 
     var course: Course { syllabus.course }
 }
@@ -121,7 +123,9 @@ final class CourseDetailViewModel {
                     // A prerequisite removed from the catalog no longer blocks anything.
                 }
             }
-            return .success(CoursePage(syllabus: syllabus, prerequisite: prerequisite))
+            // A score that cannot be read leaves the page without one, not in error.
+            let answers = (try? await learner.answers(courseID)) ?? []
+            return .success(CoursePage(syllabus: syllabus, prerequisite: prerequisite, answers: answers))
         } catch {
             return .failure(error)
         }

@@ -10,18 +10,26 @@ final class MyCoursesScreen: Screen {
 
     enum Keys {
         static let open = KeyDeclaration("Enter", "open", help: "open the course")
+        static let resume = KeyDeclaration("Enter", "continue", help: "a course under way: read its first lesson not done")
+        static let page = KeyDeclaration("o", "course page", help: "open the course's page")
         static let unenroll = KeyDeclaration("u", "unenroll", help: "unenroll, after y (your progress is kept)")
         static let reload = KeyDeclaration("r", "reload", help: "read the list again (retry after an error)")
     }
 
-    nonisolated static let declaredKeys = ListKeys.all + [Keys.open, Keys.unenroll, Keys.reload, YesNoQuestion.yes, YesNoQuestion.no]
+    nonisolated static let declaredKeys =
+        ListKeys.all + [Keys.resume, Keys.open, Keys.page, Keys.unenroll, Keys.reload, YesNoQuestion.yes, YesNoQuestion.no]
 
     private let viewModel: MyCoursesViewModel
     private let onCourseSelected: @MainActor (CourseID) -> Void
+    private let onOpenLesson: @MainActor (CourseID, Int) -> Void
     /// Where the rows were last drawn; written while drawing, so not observed.
     private var listArea = Rect(x: 0, y: 0, width: 0, height: 10)
 
-    init(viewModel: MyCoursesViewModel, onCourseSelected: @escaping @MainActor (CourseID) -> Void) {
+    init(
+        viewModel: MyCoursesViewModel, onCourseSelected: @escaping @MainActor (CourseID) -> Void,
+        onOpenLesson: @escaping @MainActor (CourseID, Int) -> Void = { _, _ in }
+    ) {
+        self.onOpenLesson = onOpenLesson
         self.viewModel = viewModel
         self.onCourseSelected = onCourseSelected
     }
@@ -30,13 +38,23 @@ final class MyCoursesScreen: Screen {
 
     static let noSelection = KeyAvailability.unavailable(reason: "No course selected")
 
+    /// The lesson `Enter` continues with: the first not done of a course the learner holds a
+    /// place in and has not completed; `nil` for the others, which `Enter` opens.
+    static func nextLesson(_ course: EnrolledCourse) -> Int? {
+        let enrollment = course.enrollment
+        guard enrollment.holdsPlace, enrollment.status != .completed else { return nil }
+        return (1...max(1, course.course.lessonCount)).first { !enrollment.lessonsDone.contains($0) }
+    }
+
     func availability(of key: KeyDeclaration) -> KeyAvailability {
         let asking = viewModel.pendingUnenroll != nil
         let selected = viewModel.rows.selected
         switch key {
         case YesNoQuestion.yes, YesNoQuestion.no: return asking ? .available : .dormant
         case _ where asking: return .dormant
-        case Keys.open: return selected == nil ? Self.noSelection : .available
+        case Keys.resume: return selected.flatMap(Self.nextLesson) == nil ? .dormant : .available
+        case Keys.open: return selected == nil ? Self.noSelection : (selected.flatMap(Self.nextLesson) == nil ? .available : .dormant)
+        case Keys.page: return selected == nil ? Self.noSelection : .available
         case Keys.unenroll:
             guard let selected else { return Self.noSelection }
             return viewModel.isSelectedEnrolled ? .available : .unavailable(reason: "You are not enrolled in \(selected.course.title)")
@@ -183,6 +201,10 @@ final class MyCoursesScreen: Screen {
             viewModel.requestUnenroll()
             return .handled
         case .key(.enter):
+            guard let selected = viewModel.rows.selected else { return .ignored }
+            if let lesson = Self.nextLesson(selected) { onOpenLesson(selected.id, lesson) } else { onCourseSelected(selected.id) }
+            return .handled
+        case .key(.character("o")):
             guard let selected = viewModel.rows.selected else { return .ignored }
             onCourseSelected(selected.id)
             return .handled

@@ -144,10 +144,13 @@ final class LessonReaderScreen: Screen {
         canvas.draw(heading, x: x, y: area.y, width: width - mark.displayWidth - (mark.isEmpty ? 0 : 2), style: .dim)
         if !mark.isEmpty { canvas.draw(mark, x: x + width - mark.displayWidth, y: area.y, style: .accent) }
         canvas.draw(page.lesson.title, x: x, y: area.y + 1, width: width, style: .bold)
-        let body = Rect(x: x, y: area.y + 3, width: width, height: max(0, area.height - 3))
+        // The last row is kept for `↓ more`, so the mark never covers text.
+        let body = Rect(x: x, y: area.y + 3, width: width, height: max(0, area.height - 4))
         textHeight = max(1, body.height)
         if let open = viewModel.openQuestion {
-            drawQuestion(open.index, open.question, of: page, in: &canvas, area: body)
+            // A question has no `↓ more`: it takes the last row too.
+            let whole = Rect(x: body.x, y: body.y, width: body.width, height: body.height + 1)
+            drawQuestion(open.index, open.question, of: page, in: &canvas, area: whole)
         } else {
             drawText(page, in: &canvas, area: body)
         }
@@ -165,7 +168,7 @@ final class LessonReaderScreen: Screen {
         let endRow = laid.lines.count - top + 1
         drawEnd(page, in: &canvas, x: area.x, y: area.y + endRow, width: area.width, height: area.height - endRow)
         if top > 0 { canvas.draw("↑ more", x: area.x + area.width - 6, y: area.y - 1, style: .dim) }
-        if !isAtEnd { canvas.draw("↓ more", x: area.x + area.width - 6, y: area.maxY - 1, style: .dim) }
+        if !isAtEnd { canvas.draw("↓ more", x: area.x + area.width - 6, y: area.maxY, style: .dim) }
     }
 
     /// The line after the text: what follows it.
@@ -185,47 +188,16 @@ final class LessonReaderScreen: Screen {
     }
 
     private func drawQuestion(_ index: Int, _ question: Question, of page: LessonPage, in canvas: inout some Canvas, area: Rect) {
-        var y = area.y
         let several = question.correct.count > 1
         canvas.draw(
-            "Question \(index + 1) of \(page.questions.count)" + (several ? " · choose all that apply" : ""), x: area.x, y: y,
+            "Question \(index + 1) of \(page.questions.count)" + (several ? " · choose all that apply" : ""), x: area.x, y: area.y,
             width: area.width, style: .dim)
-        y += 1
-        for line in TextWrapper.wrap(TerminalText.sanitize(question.prompt), width: area.width) where y < area.maxY {
-            canvas.draw(line, x: area.x, y: y, width: area.width, style: .bold)
-            y += 1
-        }
-        y += 1
-        let answer = viewModel.answer(to: index)
-        for (choice, text) in question.choices.enumerated() where y < area.maxY {
-            let mark: String
-            var style: Style = .normal
-            if let answer {
-                let right = question.correct.contains(choice)
-                let chosen = answer.chosen.contains(choice)
-                mark = right ? "✓" : (chosen ? "✗" : " ")
-                style = right ? .success : (chosen ? .error : .dim)
-            } else {
-                mark = viewModel.picked.contains(choice) ? "●" : "○"
-                if choice == viewModel.highlighted { style = .selection }
-            }
-            let prefix = " \(choice + 1) \(mark) "
-            let lines = TextWrapper.wrap(TerminalText.sanitize(text), width: max(1, area.width - prefix.displayWidth))
-            for (number, line) in lines.enumerated() where y < area.maxY {
-                if style == .selection { canvas.fill(Rect(x: area.x, y: y, width: area.width, height: 1), style: .selection) }
-                canvas.draw(number == 0 ? prefix : String(repeating: " ", count: prefix.displayWidth), x: area.x, y: y, style: style)
-                canvas.draw(line, x: area.x + prefix.displayWidth, y: y, width: area.width - prefix.displayWidth, style: style)
-                y += 1
-            }
-        }
-        guard let answer, y + 1 < area.maxY else { return }
-        y += 1
-        canvas.draw(answer.isRight ? "✓ Right" : "✗ Not quite", x: area.x, y: y, style: answer.isRight ? .success : .error)
-        y += 1
-        for line in TextWrapper.wrap(TerminalText.sanitize(question.explanation), width: area.width) where y < area.maxY {
-            canvas.draw(line, x: area.x, y: y, width: area.width)
-            y += 1
-        }
+        let state: QuestionCard.State =
+            viewModel.answer(to: index).map { .answered(chosen: $0.chosen, isRight: $0.isRight) }
+            ?? .open(highlighted: viewModel.highlighted, picked: viewModel.picked)
+        QuestionCard.draw(
+            question, state: state, numbered: true, in: &canvas,
+            area: Rect(x: area.x, y: area.y + 1, width: area.width, height: max(0, area.height - 1)))
     }
 
     /// The text at `width`, laid out once per width; a new width keeps the first line shown

@@ -95,6 +95,18 @@ final class ProfileScreen: Screen {
         let shown = { (count: Int?) in loaded ? count.map(String.init) ?? "— (could not be read)" : "…" }
         fact("Enrolled courses", shown(counts.enrolled), in: &canvas)
         fact("Favourites", shown(counts.favourites), in: &canvas)
+        let habit = viewModel.habit
+        fact("Streak", loaded ? habit.map { Self.days($0.streakDays) } ?? "— (could not be read)" : "…", in: &canvas)
+        fact("To review", loaded ? habit.map { "\($0.dueCount) due today (tab 5)" } ?? "— (could not be read)" : "…", in: &canvas)
+    }
+
+    /// `3 days in a row`; `none yet` for none: a lesson or a review today starts one.
+    static func days(_ count: Int) -> String {
+        switch count {
+        case 0: "none yet — a lesson or a review today starts one"
+        case 1: "1 day"
+        default: "\(count) days in a row"
+        }
     }
 
     func handle(_ event: InputEvent) async -> EventResult {

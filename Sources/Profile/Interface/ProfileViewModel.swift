@@ -16,6 +16,8 @@ final class ProfileViewModel {
     /// `l` was pressed; waiting for `y` or `n`.
     private(set) var isConfirmingLogout = false
     private(set) var countsLoaded = false
+    /// The streak and the cards due, read with the counts.
+    private(set) var habit: LearningHabit?
     @ObservationIgnored let tasks = OwnedTasks()
     /// Counts renames; a read of the learner started before one is stale.
     @ObservationIgnored private var renames = 0
@@ -39,7 +41,9 @@ final class ProfileViewModel {
     /// An answer that a rename overtook is dropped: it may hold the old name.
     func refresh() async {
         let started = renames
+        async let habit = learner.habit()
         await learner.prepareCounts()
+        self.habit = await habit
         countsLoaded = true
         if let fresh = try? await profiles.user(id: user.id), started == renames, !isSaving {
             learner.onUserChanged(fresh)

@@ -89,50 +89,19 @@ final class ReviewScreen: Screen {
     }
 
     private func drawCard(_ card: ReviewCard, in canvas: inout some Canvas, area: Rect) {
-        var y = area.y
         let several = card.question.correct.count > 1
         canvas.draw(
-            "\(card.courseTitle) · \(card.lessonTitle)" + (several ? " · choose all that apply" : ""), x: area.x, y: y, width: area.width,
-            style: .dim)
-        y += 1
-        for line in TextWrapper.wrap(TerminalText.sanitize(card.question.prompt), width: area.width) where y < area.maxY {
-            canvas.draw(line, x: area.x, y: y, width: area.width, style: .bold)
-            y += 1
-        }
-        y += 1
-        let revealed = viewModel.revealed
-        for (choice, text) in card.question.choices.enumerated() where y < area.maxY {
-            let mark: String
-            var style: Style = .normal
-            if let revealed {
-                let right = card.question.correct.contains(choice)
-                let chosen = revealed.chosen.contains(choice)
-                mark = right ? "✓" : (chosen ? "✗" : " ")
-                style = right ? .success : (chosen ? .error : .dim)
-            } else {
-                mark = viewModel.picked.contains(choice) ? "●" : "○"
-                if choice == viewModel.highlighted { style = .selection }
-            }
-            let prefix = " \(mark) "
-            let lines = TextWrapper.wrap(TerminalText.sanitize(text), width: max(1, area.width - prefix.displayWidth))
-            for (number, line) in lines.enumerated() where y < area.maxY {
-                if style == .selection { canvas.fill(Rect(x: area.x, y: y, width: area.width, height: 1), style: .selection) }
-                canvas.draw(number == 0 ? prefix : String(repeating: " ", count: prefix.displayWidth), x: area.x, y: y, style: style)
-                canvas.draw(line, x: area.x + prefix.displayWidth, y: y, width: area.width - prefix.displayWidth, style: style)
-                y += 1
-            }
-        }
-        guard let revealed, y + 1 < area.maxY else { return }
-        y += 1
-        canvas.draw(revealed.isRight ? "✓ Right" : "✗ Not quite", x: area.x, y: y, style: revealed.isRight ? .success : .error)
-        y += 1
-        for line in TextWrapper.wrap(TerminalText.sanitize(card.question.explanation), width: area.width) where y < area.maxY {
-            canvas.draw(line, x: area.x, y: y, width: area.width)
-            y += 1
-        }
-        if y + 1 < area.maxY {
+            "\(card.courseTitle) · \(card.lessonTitle)" + (several ? " · choose all that apply" : ""), x: area.x, y: area.y,
+            width: area.width, style: .dim)
+        let state: QuestionCard.State =
+            viewModel.revealed.map { .answered(chosen: $0.chosen, isRight: $0.isRight) }
+            ?? .open(highlighted: viewModel.highlighted, picked: viewModel.picked)
+        let body = Rect(x: area.x, y: area.y + 1, width: area.width, height: max(0, area.height - 3))
+        QuestionCard.draw(card.question, state: state, numbered: false, in: &canvas, area: body)
+        if viewModel.revealed != nil, area.height > 2 {
             canvas.draw(
-                "How well did it come back?  a again · h hard · g good · e easy", x: area.x, y: y + 1, width: area.width, style: .dim)
+                "How well did it come back?", x: area.x, y: area.maxY - 1, width: area.width,
+                style: .dim)
         }
     }
 

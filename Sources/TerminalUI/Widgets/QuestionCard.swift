@@ -1,0 +1,70 @@
+import SharedKernel
+
+/// A multiple-choice question drawn the same in the reader and the review tab: the prompt and
+/// the explanation as Markdown (`code` in a question reads as code), the choices with their
+/// marks, and once answered which were right.
+public enum QuestionCard {
+    public enum State: Hashable, Sendable {
+        /// Not answered: the choice under the arrows, and those picked.
+        case open(highlighted: Int, picked: Set<Int>)
+        case answered(chosen: Set<Int>, isRight: Bool)
+    }
+
+    /// Draws from the top of `area`; `numbered` puts `1`–`6` before the choices (where digits
+    /// choose). Rows past the area are left out.
+    public static func draw(
+        _ question: Question, state: State, numbered: Bool, in canvas: inout some Canvas, area: Rect
+    ) {
+        var y = area.y
+        y += drawMarkdown(question.prompt, style: .bold, in: &canvas, x: area.x, y: y, width: area.width, maxY: area.maxY)
+        y += 1
+        for (choice, text) in question.choices.enumerated() where y < area.maxY {
+            let mark: String
+            var style: Style = .normal
+            switch state {
+            case .answered(let chosen, _):
+                let right = question.correct.contains(choice)
+                mark = right ? "✓" : (chosen.contains(choice) ? "✗" : " ")
+                style = right ? .success : (chosen.contains(choice) ? .error : .dim)
+            case .open(let highlighted, let picked):
+                mark = picked.contains(choice) ? "●" : "○"
+                if choice == highlighted { style = .selection }
+            }
+            let prefix = numbered ? " \(choice + 1) \(mark) " : " \(mark) "
+            let lines = TextWrapper.wrap(plain(text), width: max(1, area.width - prefix.displayWidth))
+            for (number, line) in lines.enumerated() where y < area.maxY {
+                if style == .selection { canvas.fill(Rect(x: area.x, y: y, width: area.width, height: 1), style: .selection) }
+                canvas.draw(number == 0 ? prefix : String(repeating: " ", count: prefix.displayWidth), x: area.x, y: y, style: style)
+                canvas.draw(line, x: area.x + prefix.displayWidth, y: y, width: area.width - prefix.displayWidth, style: style)
+                y += 1
+            }
+        }
+        guard case .answered(_, let isRight) = state, y + 1 < area.maxY else { return }
+        y += 1
+        canvas.draw(isRight ? "✓ Right" : "✗ Not quite", x: area.x, y: y, style: isRight ? .success : .error)
+        y += 1
+        _ = drawMarkdown(question.explanation, style: nil, in: &canvas, x: area.x, y: y, width: area.width, maxY: area.maxY)
+    }
+
+    /// Markdown in at most the rows up to `maxY`; `style` replaces the plain text's. Returns
+    /// the rows used.
+    private static func drawMarkdown(
+        _ text: String, style: Style?, in canvas: inout some Canvas, x: Int, y: Int, width: Int, maxY: Int
+    ) -> Int {
+        let laid = MarkdownText(parsing: text).layout(width: width)
+        let rows = max(0, min(laid.lines.count, maxY - y))
+        for (row, line) in laid.lines.prefix(rows).enumerated() {
+            var column = x
+            for span in line.spans where column < x + width {
+                let shown = style != nil && span.style == .normal ? style ?? .normal : span.style
+                column += canvas.draw(span.text, x: column, y: y + row, width: x + width - column, style: shown)
+            }
+        }
+        return rows
+    }
+
+    /// A choice as one line of text: inline code keeps its text, without the backticks.
+    static func plain(_ text: String) -> String {
+        TerminalText.sanitize(text.contains("`") ? String(text.filter { $0 != "`" }) : text)
+    }
+}
