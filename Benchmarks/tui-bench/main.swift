@@ -27,6 +27,7 @@ struct Options {
     var loadPostgres: String?
     /// Only the live figures (issue 24): changes made elsewhere, timed to the frame that shows them.
     var live: Int?
+    var lessons = false
 
     init(_ arguments: [String]) throws {
         var rest = arguments.dropFirst()
@@ -40,9 +41,10 @@ struct Options {
             case "--remote": remote = true
             case "--load-postgres": loadPostgres = rest.popFirst()
             case "--live": live = Int(rest.popFirst() ?? "") ?? 200
+            case "--lessons": lessons = true
             default:
                 throw BenchError.failed(
-                    "unknown argument \(argument); use --sizes 10000,100000 --runs 15 --work DIR --tui PATH --no-peers --remote --load-postgres URL --live CHANGES"
+                    "unknown argument \(argument); use --sizes 10000,100000 --runs 15 --work DIR --tui PATH --no-peers --remote --load-postgres URL --live CHANGES --lessons"
                 )
             }
         }
@@ -74,6 +76,31 @@ let clock = ContinuousClock()
 let environment = [
     "TERM": "xterm-256color", "HOME": NSHomeDirectory(), "PATH": "/usr/bin:/bin", "LANG": "C.UTF-8",
 ]
+
+if options.lessons {
+    let cards = 10_000
+    print(
+        "lessons: a 256 KiB lesson and a 1 KiB one, opened and paged (PgDn ×30); the review tab with \(cards) cards due; \(options.runs) runs"
+    )
+    let directory = try await LessonBench.database(work: options.work, cards: cards)
+    for (columns, rows) in [(UInt16(80), UInt16(24)), (200, 50)] {
+        for (number, name) in [(1, "256 KiB"), (2, "1 KiB")] {
+            var opens: [Double] = []
+            var pages: [Double] = []
+            for _ in 0..<options.runs {
+                let figures = try measureLesson(directory, number: number, columns: columns, rows: rows)
+                opens.append(figures.open)
+                pages += figures.pageDown
+            }
+            print(
+                "  \(columns)×\(rows), \(name): open \(format(median(opens))) (p99 \(format(percentile(opens, 0.99)))), PgDn \(format(median(pages))) (p99 \(format(percentile(pages, 0.99))))"
+            )
+        }
+    }
+    let reviews = try (0..<options.runs).map { _ in try measureReview(directory, cards: cards) }
+    print("  review tab, \(cards) due: first frame \(format(median(reviews))) (p99 \(format(percentile(reviews, 0.99))))")
+    exit(0)
+}
 
 if let changes = options.live {
     for size in options.sizes {
