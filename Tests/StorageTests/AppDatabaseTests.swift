@@ -24,11 +24,9 @@ struct AppDatabaseTests {
         }
         #expect(
             tables == [
-                "catalog_revision", "catalog_size", "change_event", "change_horizon", "course", "course_search", "course_search_config",
-                "course_search_data",
-                "course_search_docsize",
-                "course_search_idx", "enrollment", "favourite", "grdb_migrations", "lesson", "lesson_progress", "refresh_token", "session",
-                "user",
+                "answer", "catalog_revision", "catalog_size", "change_event", "change_horizon", "course", "course_search",
+                "course_search_config", "course_search_data", "course_search_docsize", "course_search_idx", "enrollment", "favourite",
+                "grdb_migrations", "lesson", "lesson_content", "lesson_progress", "refresh_token", "review_day", "session", "user",
             ])
     }
 
