@@ -1,5 +1,6 @@
 import Foundation
 import Logging
+import Platform
 import PostgresNIO
 import SharedKernel
 
@@ -104,9 +105,10 @@ enum PostgresCatalog {
     /// Inserts or updates courses with their lessons, as an import does: seats already taken
     /// are never given away, ranks are placed (renumbering when no gap is left), and the
     /// terms follow. The caller's transaction holds; catalog writes take one lock in turn.
-    static func upsert(_ entries: [(course: Course, lessons: [Lesson]?)], in connection: PostgresConnection, logger: Logger) async throws
-        -> (added: Int, updated: Int)
-    {
+    /// `withContent: false` writes lessons as the schema before v8 holds them (the seed of v2).
+    static func upsert(
+        _ entries: [(course: Course, lessons: [Lesson]?)], withContent: Bool = true, in connection: PostgresConnection, logger: Logger
+    ) async throws -> (added: Int, updated: Int) {
         try await connection.query("SELECT pg_advisory_xact_lock(\(writeLock))", logger: logger)
         let size =
             try await connection.query("SELECT courses FROM catalog_size WHERE id = 1", logger: logger).decode(Int.self).first { _ in true }
@@ -114,7 +116,7 @@ enum PostgresCatalog {
         // Many courses (a first load, a large file) are written in batches and the catalog
         // renumbered once; a few are each placed in a gap, moving nothing else.
         if entries.count > 200, entries.count * 20 > size {
-            return try await upsertInBulk(entries, in: connection, logger: logger)
+            return try await upsertInBulk(entries, withContent: withContent, in: connection, logger: logger)
         }
         var added = 0
         var updated = 0
@@ -171,17 +173,7 @@ enum PostgresCatalog {
             try await connection.query("UPDATE favourite SET course_rank = \(rank) WHERE course_id = \(course.id.rawValue)", logger: logger)
             try await connection.query(
                 "UPDATE enrollment SET course_rank = \(rank) WHERE course_id = \(course.id.rawValue)", logger: logger)
-            try await connection.query("DELETE FROM lesson WHERE course_id = \(course.id.rawValue)", logger: logger)
-            if let lessons = entry.lessons, !lessons.isEmpty {
-                try await connection.query(
-                    """
-                    INSERT INTO lesson (course_id, position, title, minutes)
-                    SELECT \(course.id.rawValue), position, title, minutes
-                    FROM unnest(\(Array(1...lessons.count)), \(lessons.map(\.title)), \(lessons.map(\.minutes))) AS given (position, title, minutes)
-                    """,
-                    logger: logger
-                )
-            }
+            try await storeLessons([(course.id, entry.lessons ?? [])], withContent: withContent, in: connection, logger: logger)
             if existing == nil { added += 1 } else { updated += 1 }
         }
         return (added, updated)
@@ -190,7 +182,7 @@ enum PostgresCatalog {
     /// The bulk path of `upsert`: rows in batches (new ones on temporary negative ranks), then
     /// one renumbering while their terms are out of the index, then the terms and lessons.
     private static func upsertInBulk(
-        _ entries: [(course: Course, lessons: [Lesson]?)], in connection: PostgresConnection, logger: Logger
+        _ entries: [(course: Course, lessons: [Lesson]?)], withContent: Bool, in connection: PostgresConnection, logger: Logger
     ) async throws -> (added: Int, updated: Int) {
         var added = 0
         let batchSize = 1_000
@@ -234,29 +226,58 @@ enum PostgresCatalog {
         try await renumber(connection, logger: logger)
         for start in stride(from: 0, to: entries.count, by: batchSize) {
             let batch = entries[start..<min(start + batchSize, entries.count)]
-            let ids = batch.map(\.course.id.rawValue)
-            try await connection.query("DELETE FROM lesson WHERE course_id = ANY(\(ids))", logger: logger)
-            let lessons: [[String: Any]] = batch.flatMap { entry in
-                (entry.lessons ?? []).enumerated().map {
-                    [
-                        "course_id": entry.course.id.rawValue, "position": $0.offset + 1, "title": $0.element.title,
-                        "minutes": $0.element.minutes,
-                    ]
-                }
-            }
-            if !lessons.isEmpty {
-                try await connection.query(
-                    """
-                    INSERT INTO lesson (course_id, position, title, minutes)
-                    SELECT course_id, position, title, minutes
-                    FROM jsonb_to_recordset(\(String(decoding: try JSONSerialization.data(withJSONObject: lessons), as: UTF8.self))::jsonb)
-                        AS l (course_id text, position integer, title text, minutes integer)
-                    """,
-                    logger: logger
-                )
-            }
+            try await storeLessons(
+                batch.map { ($0.course.id, $0.lessons ?? []) }, withContent: withContent, in: connection, logger: logger)
         }
         return (added, entries.count - added)
+    }
+
+    /// Replaces the stored lessons of these courses, their bodies and questions with them: a
+    /// lesson's question count beside its title (the syllabus reads it), its content in a row
+    /// of `lesson_content` (none for a title-only lesson). `withContent: false` is the schema
+    /// before v8: titles and minutes only.
+    static func storeLessons(
+        _ courses: [(id: CourseID, lessons: [Lesson])], withContent: Bool, in connection: PostgresConnection, logger: Logger
+    ) async throws {
+        try await connection.query("DELETE FROM lesson WHERE course_id = ANY(\(courses.map(\.id.rawValue)))", logger: logger)
+        var lessons: [[String: Any]] = []
+        var contents: [[String: Any]] = []
+        for (id, list) in courses {
+            for (offset, lesson) in list.enumerated() {
+                lessons.append([
+                    "course_id": id.rawValue, "position": offset + 1, "title": lesson.title, "minutes": lesson.minutes,
+                    "question_count": lesson.questionCount,
+                ])
+                guard withContent, let content = lesson.content else { continue }
+                var row: [String: Any] = ["course_id": id.rawValue, "position": offset + 1]
+                row["body"] = content.body
+                row["questions"] = QuestionsJSON.encode(content.questions)
+                contents.append(row)
+            }
+        }
+        guard !lessons.isEmpty else { return }
+        try await connection.query(
+            """
+            INSERT INTO lesson (course_id, position, title, minutes\(unescaped: withContent ? ", question_count" : ""))
+            SELECT course_id, position, title, minutes\(unescaped: withContent ? ", question_count" : "")
+            FROM jsonb_to_recordset(\(try jsonText(lessons))::jsonb)
+                AS l (course_id text, position integer, title text, minutes integer, question_count integer)
+            """,
+            logger: logger
+        )
+        guard !contents.isEmpty else { return }
+        try await connection.query(
+            """
+            INSERT INTO lesson_content (course_id, position, body, questions)
+            SELECT course_id, position, body, questions
+            FROM jsonb_to_recordset(\(try jsonText(contents))::jsonb) AS c (course_id text, position integer, body text, questions text)
+            """,
+            logger: logger
+        )
+    }
+
+    private static func jsonText(_ rows: [[String: Any]]) throws -> String {
+        String(decoding: try JSONSerialization.data(withJSONObject: rows), as: UTF8.self)
     }
 
     /// A free rank between the neighbours `(sortKey, id)` would have (not counting itself),

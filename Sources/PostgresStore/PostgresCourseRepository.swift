@@ -54,10 +54,12 @@ public struct PostgresCourseRepository: CourseRepository {
             guard let course = try await Self.course(id, in: connection, logger: logger) else { return nil }
             var lessons: [Lesson] = []
             let rows = try await connection.query(
-                "SELECT title, minutes FROM lesson WHERE course_id = \(id.rawValue) ORDER BY position", logger: logger
+                "SELECT title, minutes, question_count FROM lesson WHERE course_id = \(id.rawValue) ORDER BY position", logger: logger
             )
-            for try await (title, minutes) in rows.decode((String, Int).self) {
-                lessons.append(Lesson(title: title, minutes: minutes))
+            for try await (title, minutes, questions) in rows.decode((String, Int, Int).self) {
+                // A count out of SPEC's range is damage: the score counts none.
+                lessons.append(
+                    Lesson(title: title, minutes: minutes, questionCount: ContentLimits.questions.contains(questions) ? questions : 0))
             }
             return Syllabus(course: course, lessons: lessons.isEmpty ? [.only(of: course)] : lessons)
         }

@@ -86,7 +86,8 @@ extension PostgresDatabase {
     static let migrations: [Migration] = [
         Migration(version: 1, statements: schemaV1),
         Migration(version: 2) { connection, seed, logger in
-            _ = try await PostgresCatalog.upsert(seed.courses, in: connection, logger: logger)
+            // The lessons' content waits for its tables (v8), which store it for these courses.
+            _ = try await PostgresCatalog.upsert(seed.courses, withContent: false, in: connection, logger: logger)
             let demo = try await connection.query(
                 """
                 INSERT INTO learner (name, email, password_hash, role, created_at)
@@ -125,7 +126,103 @@ extension PostgresDatabase {
         // Every write notes what it changed, in its own transaction (`PostgresChangeRows`), for
         // the event streams of every server.
         Migration(version: 7, statements: PostgresChangeRows.schema),
+        // Lessons to read and questions to answer, as the embedded store's v16: bodies and
+        // questions kept apart from the syllabus (a course page reads titles only), answers
+        // with the SM-2 schedule of the card each starts, and the days a learner reviewed.
+        // The built-in courses get their content where they are still the built-in course.
+        Migration(version: 8) { connection, seed, logger in
+            for statement in schemaV8 {
+                try await connection.query(PostgresQuery(unsafeSQL: statement), logger: logger)
+            }
+            for entry in seed.courses {
+                guard let lessons = entry.lessons, lessons.contains(where: { $0.content != nil }) else { continue }
+                let stored = try await connection.query(
+                    "SELECT title, lesson_count FROM course WHERE id = \(entry.course.id.rawValue)", logger: logger
+                ).decode((String, Int).self).first { _ in true }
+                guard let stored, stored.0 == entry.course.title, stored.1 == lessons.count else { continue }
+                try await PostgresCatalog.storeLessons([(entry.course.id, lessons)], withContent: true, in: connection, logger: logger)
+            }
+        },
+        // The demo learner's answers (DemoAccount.answerPlan), as the embedded store's v17.
+        Migration(version: 9) { connection, seed, logger in
+            try await seedDemoAnswers(email: seed.demoEmail, in: connection, logger: logger)
+        },
     ]
+
+    /// v8: lesson content, answers (each the card of the review deck it starts) and review days.
+    static let schemaV8 = [
+        "ALTER TABLE lesson ADD COLUMN question_count integer NOT NULL DEFAULT 0",
+        """
+        CREATE TABLE lesson_content (
+            course_id text COLLATE "C" NOT NULL,
+            position integer NOT NULL,
+            body text,
+            -- QuestionsJSON's text, read back through the import's checks.
+            questions text,
+            PRIMARY KEY (course_id, position),
+            FOREIGN KEY (course_id, position) REFERENCES lesson (course_id, position) ON DELETE CASCADE
+        )
+        """,
+        """
+        CREATE TABLE answer (
+            user_id bigint NOT NULL REFERENCES learner (id) ON DELETE CASCADE,
+            course_id text COLLATE "C" NOT NULL,
+            lesson integer NOT NULL CHECK (lesson >= 1),
+            question integer NOT NULL CHECK (question >= 0),
+            chosen bigint[] NOT NULL,
+            is_right boolean NOT NULL,
+            answered_day integer NOT NULL,
+            repetitions integer NOT NULL,
+            ease_millis integer NOT NULL,
+            interval_days integer NOT NULL,
+            due_day integer NOT NULL,
+            PRIMARY KEY (user_id, course_id, lesson, question)
+        )
+        """,
+        "CREATE INDEX answer_by_due ON answer (user_id, due_day)",
+        """
+        CREATE TABLE review_day (
+            user_id bigint NOT NULL REFERENCES learner (id) ON DELETE CASCADE,
+            day integer NOT NULL,
+            PRIMARY KEY (user_id, day)
+        )
+        """,
+    ]
+
+    /// The demo learner's answers, so the review tab has cards on the first day; only for a
+    /// demo account that never answered, in the courses it is enrolled in. The day is the
+    /// server's (a learner's own calendar is not known here).
+    private static func seedDemoAnswers(email: String, in connection: PostgresConnection, logger: Logger) async throws {
+        let demo = try await connection.query(
+            "SELECT id FROM learner WHERE email_key = \(AccountRules.emailKey(email))", logger: logger
+        ).decode(Int64.self).first { _ in true }
+        guard let demo else { return }
+        let answered = try await connection.query("SELECT count(*) FROM answer WHERE user_id = \(demo)", logger: logger).decode(
+            Int.self
+        ).first { _ in true }
+        guard answered == 0 else { return }
+        let today = LearnerDay(Date(), secondsFromGMT: TimeZone.current.secondsFromGMT())
+        for plan in DemoAccount.answerPlan(today: today) {
+            let course = plan.courseID.rawValue
+            let enrolled = try await connection.query(
+                "SELECT 1 FROM enrollment WHERE user_id = \(demo) AND course_id = \(course)", logger: logger
+            ).decode(Int.self).first { _ in true }
+            guard enrolled != nil else { continue }
+            for lesson in plan.lessons {
+                let questions =
+                    try await PostgresLearningRepository.content(plan.courseID, lesson, in: connection, logger: logger)?
+                    .questions ?? []
+                for (index, question) in questions.enumerated() {
+                    let (chosen, card) = plan.answer(to: question, index: index, lesson: lesson)
+                    try await PostgresLearningRepository.insertAnswer(
+                        Answer(
+                            ref: QuestionRef(courseID: plan.courseID, lesson: lesson, question: index), chosen: chosen,
+                            isRight: question.isRight(chosen)),
+                        card: card, answeredOn: plan.answeredOn, userID: UserID(demo), in: connection, logger: logger)
+                }
+            }
+        }
+    }
 
     /// v6: a completion is permanent history. Prerequisites are met, and the learner's list
     /// keeps a course left after completing it, by `completed_at` alone: every completed row

@@ -55,6 +55,8 @@ public struct RemoteStore: Sendable {
     let session: RemoteSession
     /// What the change feed's waits sleep on (before reconnecting, for a silent stream).
     let clock: any Clock<Duration>
+    /// The lessons read in this session.
+    let lessons = LessonCache()
 
     /// - Parameters:
     ///   - server: the server's base URL (`http://host:port`).

@@ -118,6 +118,7 @@ extension EduGoServer {
             enrollments: stores.enrollments,
             favourites: stores.favourites,
             profiles: stores.profiles,
+            learning: stores.learning,
             accounts: stores.accounts,
             tokens: tokens,
             signInLimiter: stores.signInLimiter,

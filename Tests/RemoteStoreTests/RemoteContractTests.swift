@@ -11,7 +11,7 @@ import Testing
 /// refresh tokens) are the server's own and are held to their contract on SQLite.
 @Suite("Port contracts: remote")
 struct RemoteContractTests {
-    static let clientCases = ContractCase.all.filter { !["accounts", "refreshTokens"].contains($0.port) }
+    static let clientCases = ContractCase.all.filter { !["accounts", "refreshTokens"].contains($0.port) } + ContractCase.learning
 
     @Test("remote store", arguments: clientCases)
     func contract(_ contract: ContractCase) async throws {
@@ -30,6 +30,7 @@ struct RemoteContractTests {
                     refreshTokens: SQLiteRefreshTokenRepository(database: server.database),
                     // The server's own log: what the API's writes noted there.
                     changes: SQLiteChangeLog(database: server.database),
+                    learning: store,
                     addCourses: { try server.addCourses($0) }
                 )
             )

@@ -143,6 +143,7 @@ extension ContractStore {
             accounts: accounts,
             refreshTokens: PostgresRefreshTokenRepository(database: database),
             changes: PostgresChangeLog(database: database),
+            learning: PostgresLearningRepository(database: database),
             addCourses: { entries in _ = try await database.importCourses(entries.map { (course: $0.0, lessons: $0.1) }) }
         )
     }

@@ -8,7 +8,7 @@ struct AppPorts: Sendable {
     var favourites: any FavouritesRepository
     var profiles: any ProfileRepository
     var sessions: any SessionRepository
-    /// Lessons' text, answers and reviews; nil where the store has none yet.
+    /// Lessons' text, answers and reviews; nil only in a test's shell made without them.
     var learning: (any LearningRepository)? = nil
     /// The store's news, for every screen to show what it holds now; nil: none.
     var changes: (any ChangeFeed)? = nil

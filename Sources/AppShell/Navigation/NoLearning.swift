@@ -1,7 +1,8 @@
 import SharedKernel
 
-/// The learning port of a store that has none yet (remote mode, until the API serves lessons'
-/// text and the review deck): every call fails, so the reader and the review tab say so.
+/// The learning port of ports assembled without one (every store has one now; a shell made
+/// for another feature's test may not): every call fails, so the reader and the review tab
+/// say so.
 struct NoLearning: LearningRepository {
     private var refusal: AppError { .storage(.reading, detail: "this store serves no lessons' text or reviews yet") }
 

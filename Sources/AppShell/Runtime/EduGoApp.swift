@@ -56,7 +56,7 @@ public enum EduGoApp {
         let httpClient = RemoteHTTPClient()
         let store = RemoteStore(server: server, dataDirectory: configuration.dataDirectory, httpClient: httpClient, logger: logger)
         let ports = AppPorts(
-            courses: store, enrollments: store, favourites: store, profiles: store, sessions: store, changes: store,
+            courses: store, enrollments: store, favourites: store, profiles: store, sessions: store, learning: store, changes: store,
             calendar: LearnerCalendar(start: configuration.startDay)
         )
         .instrumented(conditions: configuration.conditions, logger: logger, server: store.hostDescription, clock: clock)

@@ -20,5 +20,9 @@ extension Components {
     public enum Parameters {
         /// - Remark: Generated from `#/components/parameters/CourseID`.
         public typealias CourseID = Components.Schemas.CourseID
+        /// The lesson's number in the syllabus, from 1.
+        ///
+        /// - Remark: Generated from `#/components/parameters/LessonNumber`.
+        public typealias LessonNumber = Swift.Int64
     }
 }

@@ -483,21 +483,29 @@ extension Components {
             public var title: Swift.String
             /// - Remark: Generated from `#/components/schemas/Lesson/minutes`.
             public var minutes: Swift.Int64
+            /// How many questions end the lesson (0 to 20); left out by older servers, meaning none.
+            ///
+            /// - Remark: Generated from `#/components/schemas/Lesson/question_count`.
+            public var questionCount: Swift.Int64?
             /// Creates a new `Lesson`.
             ///
             /// - Parameters:
             ///   - title:
             ///   - minutes:
+            ///   - questionCount: How many questions end the lesson (0 to 20); left out by older servers, meaning none.
             public init(
                 title: Swift.String,
-                minutes: Swift.Int64
+                minutes: Swift.Int64,
+                questionCount: Swift.Int64? = nil
             ) {
                 self.title = title
                 self.minutes = minutes
+                self.questionCount = questionCount
             }
             public enum CodingKeys: String, CodingKey {
                 case title
                 case minutes
+                case questionCount = "question_count"
             }
         }
         /// A course with its syllabus.
@@ -720,6 +728,388 @@ extension Components {
             public enum CodingKeys: String, CodingKey {
                 case course
                 case favourite
+            }
+        }
+        /// A calendar day, `YYYY-MM-DD` (years 1–9999), in the learner's calendar.
+        ///
+        /// - Remark: Generated from `#/components/schemas/LearnerDay`.
+        public typealias LearnerDay = Swift.String
+        /// A multiple-choice question; a right answer chooses every `correct` index and no other.
+        ///
+        /// - Remark: Generated from `#/components/schemas/Question`.
+        public struct Question: Codable, Hashable, Sendable {
+            /// - Remark: Generated from `#/components/schemas/Question/prompt`.
+            public var prompt: Swift.String
+            /// - Remark: Generated from `#/components/schemas/Question/choices`.
+            public var choices: [Swift.String]
+            /// Indexes (from 0) of the right choices.
+            ///
+            /// - Remark: Generated from `#/components/schemas/Question/correct`.
+            public var correct: [Swift.Int64]
+            /// - Remark: Generated from `#/components/schemas/Question/explanation`.
+            public var explanation: Swift.String
+            /// Creates a new `Question`.
+            ///
+            /// - Parameters:
+            ///   - prompt:
+            ///   - choices:
+            ///   - correct: Indexes (from 0) of the right choices.
+            ///   - explanation:
+            public init(
+                prompt: Swift.String,
+                choices: [Swift.String],
+                correct: [Swift.Int64],
+                explanation: Swift.String
+            ) {
+                self.prompt = prompt
+                self.choices = choices
+                self.correct = correct
+                self.explanation = explanation
+            }
+            public enum CodingKeys: String, CodingKey {
+                case prompt
+                case choices
+                case correct
+                case explanation
+            }
+        }
+        /// - Remark: Generated from `#/components/schemas/LessonContent`.
+        public struct LessonContent: Codable, Hashable, Sendable {
+            /// CommonMark, up to 256 KiB; null or left out for a lesson without text.
+            ///
+            /// - Remark: Generated from `#/components/schemas/LessonContent/body`.
+            public var body: Swift.String?
+            /// - Remark: Generated from `#/components/schemas/LessonContent/questions`.
+            public var questions: [Components.Schemas.Question]
+            /// Creates a new `LessonContent`.
+            ///
+            /// - Parameters:
+            ///   - body: CommonMark, up to 256 KiB; null or left out for a lesson without text.
+            ///   - questions:
+            public init(
+                body: Swift.String? = nil,
+                questions: [Components.Schemas.Question]
+            ) {
+                self.body = body
+                self.questions = questions
+            }
+            public enum CodingKeys: String, CodingKey {
+                case body
+                case questions
+            }
+        }
+        /// - Remark: Generated from `#/components/schemas/AnswerRequest`.
+        public struct AnswerRequest: Codable, Hashable, Sendable {
+            /// The indexes (from 0) of the choices picked.
+            ///
+            /// - Remark: Generated from `#/components/schemas/AnswerRequest/chosen`.
+            public var chosen: [Swift.Int64]
+            /// - Remark: Generated from `#/components/schemas/AnswerRequest/day`.
+            public var day: Components.Schemas.LearnerDay
+            /// Creates a new `AnswerRequest`.
+            ///
+            /// - Parameters:
+            ///   - chosen: The indexes (from 0) of the choices picked.
+            ///   - day:
+            public init(
+                chosen: [Swift.Int64],
+                day: Components.Schemas.LearnerDay
+            ) {
+                self.chosen = chosen
+                self.day = day
+            }
+            public enum CodingKeys: String, CodingKey {
+                case chosen
+                case day
+            }
+            public init(from decoder: any Swift.Decoder) throws {
+                let container = try decoder.container(keyedBy: CodingKeys.self)
+                self.chosen = try container.decode(
+                    [Swift.Int64].self,
+                    forKey: .chosen
+                )
+                self.day = try container.decode(
+                    Components.Schemas.LearnerDay.self,
+                    forKey: .day
+                )
+                try decoder.ensureNoAdditionalProperties(knownKeys: [
+                    "chosen",
+                    "day"
+                ])
+            }
+        }
+        /// - Remark: Generated from `#/components/schemas/Answer`.
+        public struct Answer: Codable, Hashable, Sendable {
+            /// - Remark: Generated from `#/components/schemas/Answer/course_id`.
+            public var courseId: Components.Schemas.CourseID
+            /// - Remark: Generated from `#/components/schemas/Answer/lesson`.
+            public var lesson: Swift.Int64
+            /// - Remark: Generated from `#/components/schemas/Answer/question`.
+            public var question: Swift.Int64
+            /// - Remark: Generated from `#/components/schemas/Answer/chosen`.
+            public var chosen: [Swift.Int64]
+            /// - Remark: Generated from `#/components/schemas/Answer/is_right`.
+            public var isRight: Swift.Bool
+            /// Creates a new `Answer`.
+            ///
+            /// - Parameters:
+            ///   - courseId:
+            ///   - lesson:
+            ///   - question:
+            ///   - chosen:
+            ///   - isRight:
+            public init(
+                courseId: Components.Schemas.CourseID,
+                lesson: Swift.Int64,
+                question: Swift.Int64,
+                chosen: [Swift.Int64],
+                isRight: Swift.Bool
+            ) {
+                self.courseId = courseId
+                self.lesson = lesson
+                self.question = question
+                self.chosen = chosen
+                self.isRight = isRight
+            }
+            public enum CodingKeys: String, CodingKey {
+                case courseId = "course_id"
+                case lesson
+                case question
+                case chosen
+                case isRight = "is_right"
+            }
+        }
+        /// - Remark: Generated from `#/components/schemas/AnswerList`.
+        public struct AnswerList: Codable, Hashable, Sendable {
+            /// - Remark: Generated from `#/components/schemas/AnswerList/answers`.
+            public var answers: [Components.Schemas.Answer]
+            /// Creates a new `AnswerList`.
+            ///
+            /// - Parameters:
+            ///   - answers:
+            public init(answers: [Components.Schemas.Answer]) {
+                self.answers = answers
+            }
+            public enum CodingKeys: String, CodingKey {
+                case answers
+            }
+        }
+        /// Where a card stands in SM-2.
+        ///
+        /// - Remark: Generated from `#/components/schemas/CardSchedule`.
+        public struct CardSchedule: Codable, Hashable, Sendable {
+            /// Recalls in a row.
+            ///
+            /// - Remark: Generated from `#/components/schemas/CardSchedule/repetitions`.
+            public var repetitions: Swift.Int64
+            /// The easiness factor × 1000 (never below 1300).
+            ///
+            /// - Remark: Generated from `#/components/schemas/CardSchedule/ease_millis`.
+            public var easeMillis: Swift.Int64
+            /// - Remark: Generated from `#/components/schemas/CardSchedule/interval_days`.
+            public var intervalDays: Swift.Int64
+            /// - Remark: Generated from `#/components/schemas/CardSchedule/due`.
+            public var due: Components.Schemas.LearnerDay
+            /// Creates a new `CardSchedule`.
+            ///
+            /// - Parameters:
+            ///   - repetitions: Recalls in a row.
+            ///   - easeMillis: The easiness factor × 1000 (never below 1300).
+            ///   - intervalDays:
+            ///   - due:
+            public init(
+                repetitions: Swift.Int64,
+                easeMillis: Swift.Int64,
+                intervalDays: Swift.Int64,
+                due: Components.Schemas.LearnerDay
+            ) {
+                self.repetitions = repetitions
+                self.easeMillis = easeMillis
+                self.intervalDays = intervalDays
+                self.due = due
+            }
+            public enum CodingKeys: String, CodingKey {
+                case repetitions
+                case easeMillis = "ease_millis"
+                case intervalDays = "interval_days"
+                case due
+            }
+        }
+        /// - Remark: Generated from `#/components/schemas/ReviewCard`.
+        public struct ReviewCard: Codable, Hashable, Sendable {
+            /// - Remark: Generated from `#/components/schemas/ReviewCard/course_id`.
+            public var courseId: Components.Schemas.CourseID
+            /// - Remark: Generated from `#/components/schemas/ReviewCard/lesson`.
+            public var lesson: Swift.Int64
+            /// - Remark: Generated from `#/components/schemas/ReviewCard/question`.
+            public var question: Swift.Int64
+            /// - Remark: Generated from `#/components/schemas/ReviewCard/course_title`.
+            public var courseTitle: Swift.String
+            /// - Remark: Generated from `#/components/schemas/ReviewCard/lesson_title`.
+            public var lessonTitle: Swift.String
+            /// - Remark: Generated from `#/components/schemas/ReviewCard/content`.
+            public var content: Components.Schemas.Question
+            /// - Remark: Generated from `#/components/schemas/ReviewCard/schedule`.
+            public var schedule: Components.Schemas.CardSchedule
+            /// Creates a new `ReviewCard`.
+            ///
+            /// - Parameters:
+            ///   - courseId:
+            ///   - lesson:
+            ///   - question:
+            ///   - courseTitle:
+            ///   - lessonTitle:
+            ///   - content:
+            ///   - schedule:
+            public init(
+                courseId: Components.Schemas.CourseID,
+                lesson: Swift.Int64,
+                question: Swift.Int64,
+                courseTitle: Swift.String,
+                lessonTitle: Swift.String,
+                content: Components.Schemas.Question,
+                schedule: Components.Schemas.CardSchedule
+            ) {
+                self.courseId = courseId
+                self.lesson = lesson
+                self.question = question
+                self.courseTitle = courseTitle
+                self.lessonTitle = lessonTitle
+                self.content = content
+                self.schedule = schedule
+            }
+            public enum CodingKeys: String, CodingKey {
+                case courseId = "course_id"
+                case lesson
+                case question
+                case courseTitle = "course_title"
+                case lessonTitle = "lesson_title"
+                case content
+                case schedule
+            }
+        }
+        /// - Remark: Generated from `#/components/schemas/ReviewDeck`.
+        public struct ReviewDeck: Codable, Hashable, Sendable {
+            /// - Remark: Generated from `#/components/schemas/ReviewDeck/cards`.
+            public var cards: [Components.Schemas.ReviewCard]
+            /// - Remark: Generated from `#/components/schemas/ReviewDeck/due_count`.
+            public var dueCount: Swift.Int64
+            /// Creates a new `ReviewDeck`.
+            ///
+            /// - Parameters:
+            ///   - cards:
+            ///   - dueCount:
+            public init(
+                cards: [Components.Schemas.ReviewCard],
+                dueCount: Swift.Int64
+            ) {
+                self.cards = cards
+                self.dueCount = dueCount
+            }
+            public enum CodingKeys: String, CodingKey {
+                case cards
+                case dueCount = "due_count"
+            }
+        }
+        /// - Remark: Generated from `#/components/schemas/ReviewRequest`.
+        public struct ReviewRequest: Codable, Hashable, Sendable {
+            /// - Remark: Generated from `#/components/schemas/ReviewRequest/course_id`.
+            public var courseId: Components.Schemas.CourseID
+            /// - Remark: Generated from `#/components/schemas/ReviewRequest/lesson`.
+            public var lesson: Swift.Int64
+            /// - Remark: Generated from `#/components/schemas/ReviewRequest/question`.
+            public var question: Swift.Int64
+            /// - Remark: Generated from `#/components/schemas/ReviewRequest/grade`.
+            @frozen public enum GradePayload: String, Codable, Hashable, Sendable, CaseIterable {
+                case again = "again"
+                case hard = "hard"
+                case good = "good"
+                case easy = "easy"
+            }
+            /// - Remark: Generated from `#/components/schemas/ReviewRequest/grade`.
+            public var grade: Components.Schemas.ReviewRequest.GradePayload
+            /// - Remark: Generated from `#/components/schemas/ReviewRequest/day`.
+            public var day: Components.Schemas.LearnerDay
+            /// Creates a new `ReviewRequest`.
+            ///
+            /// - Parameters:
+            ///   - courseId:
+            ///   - lesson:
+            ///   - question:
+            ///   - grade:
+            ///   - day:
+            public init(
+                courseId: Components.Schemas.CourseID,
+                lesson: Swift.Int64,
+                question: Swift.Int64,
+                grade: Components.Schemas.ReviewRequest.GradePayload,
+                day: Components.Schemas.LearnerDay
+            ) {
+                self.courseId = courseId
+                self.lesson = lesson
+                self.question = question
+                self.grade = grade
+                self.day = day
+            }
+            public enum CodingKeys: String, CodingKey {
+                case courseId = "course_id"
+                case lesson
+                case question
+                case grade
+                case day
+            }
+            public init(from decoder: any Swift.Decoder) throws {
+                let container = try decoder.container(keyedBy: CodingKeys.self)
+                self.courseId = try container.decode(
+                    Components.Schemas.CourseID.self,
+                    forKey: .courseId
+                )
+                self.lesson = try container.decode(
+                    Swift.Int64.self,
+                    forKey: .lesson
+                )
+                self.question = try container.decode(
+                    Swift.Int64.self,
+                    forKey: .question
+                )
+                self.grade = try container.decode(
+                    Components.Schemas.ReviewRequest.GradePayload.self,
+                    forKey: .grade
+                )
+                self.day = try container.decode(
+                    Components.Schemas.LearnerDay.self,
+                    forKey: .day
+                )
+                try decoder.ensureNoAdditionalProperties(knownKeys: [
+                    "course_id",
+                    "lesson",
+                    "question",
+                    "grade",
+                    "day"
+                ])
+            }
+        }
+        /// - Remark: Generated from `#/components/schemas/Habit`.
+        public struct Habit: Codable, Hashable, Sendable {
+            /// - Remark: Generated from `#/components/schemas/Habit/streak_days`.
+            public var streakDays: Swift.Int64
+            /// - Remark: Generated from `#/components/schemas/Habit/due_count`.
+            public var dueCount: Swift.Int64
+            /// Creates a new `Habit`.
+            ///
+            /// - Parameters:
+            ///   - streakDays:
+            ///   - dueCount:
+            public init(
+                streakDays: Swift.Int64,
+                dueCount: Swift.Int64
+            ) {
+                self.streakDays = streakDays
+                self.dueCount = dueCount
+            }
+            public enum CodingKeys: String, CodingKey {
+                case streakDays = "streak_days"
+                case dueCount = "due_count"
             }
         }
     }

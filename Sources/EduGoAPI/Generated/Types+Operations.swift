@@ -1386,6 +1386,218 @@ public enum Operations {
             }
         }
     }
+    /// One lesson's body and questions, read one lesson at a time.
+    ///
+    /// Public, as the course it belongs to: a lesson is the course's content, the same for
+    /// every learner, so a client may keep it for its session. A lesson without text has a
+    /// null `body`; one without questions an empty `questions`. 404 `course_not_found` for no
+    /// such course, `lesson_not_found` past its syllabus.
+    ///
+    ///
+    /// - Remark: HTTP `GET /v1/courses/{course_id}/lessons/{lesson}`.
+    /// - Remark: Generated from `#/paths//v1/courses/{course_id}/lessons/{lesson}/get(getLessonContent)`.
+    public enum GetLessonContent {
+        public static let id: Swift.String = "getLessonContent"
+        public struct Input: Sendable, Hashable {
+            /// - Remark: Generated from `#/paths/v1/courses/{course_id}/lessons/{lesson}/GET/path`.
+            public struct Path: Sendable, Hashable {
+                /// - Remark: Generated from `#/paths/v1/courses/{course_id}/lessons/{lesson}/GET/path/course_id`.
+                public var courseId: Components.Parameters.CourseID
+                /// The lesson's number in the syllabus, from 1.
+                ///
+                /// - Remark: Generated from `#/paths/v1/courses/{course_id}/lessons/{lesson}/GET/path/lesson`.
+                public var lesson: Components.Parameters.LessonNumber
+                /// Creates a new `Path`.
+                ///
+                /// - Parameters:
+                ///   - courseId:
+                ///   - lesson: The lesson's number in the syllabus, from 1.
+                public init(
+                    courseId: Components.Parameters.CourseID,
+                    lesson: Components.Parameters.LessonNumber
+                ) {
+                    self.courseId = courseId
+                    self.lesson = lesson
+                }
+            }
+            public var path: Operations.GetLessonContent.Input.Path
+            /// - Remark: Generated from `#/paths/v1/courses/{course_id}/lessons/{lesson}/GET/header`.
+            public struct Headers: Sendable, Hashable {
+                public var accept: [OpenAPIRuntime.AcceptHeaderContentType<Operations.GetLessonContent.AcceptableContentType>]
+                /// Creates a new `Headers`.
+                ///
+                /// - Parameters:
+                ///   - accept:
+                public init(accept: [OpenAPIRuntime.AcceptHeaderContentType<Operations.GetLessonContent.AcceptableContentType>] = .defaultValues()) {
+                    self.accept = accept
+                }
+            }
+            public var headers: Operations.GetLessonContent.Input.Headers
+            /// Creates a new `Input`.
+            ///
+            /// - Parameters:
+            ///   - path:
+            ///   - headers:
+            public init(
+                path: Operations.GetLessonContent.Input.Path,
+                headers: Operations.GetLessonContent.Input.Headers = .init()
+            ) {
+                self.path = path
+                self.headers = headers
+            }
+        }
+        @frozen public enum Output: Sendable, Hashable {
+            public struct Ok: Sendable, Hashable {
+                /// - Remark: Generated from `#/paths/v1/courses/{course_id}/lessons/{lesson}/GET/responses/200/content`.
+                @frozen public enum Body: Sendable, Hashable {
+                    /// - Remark: Generated from `#/paths/v1/courses/{course_id}/lessons/{lesson}/GET/responses/200/content/application\/json`.
+                    case json(Components.Schemas.LessonContent)
+                    /// The associated value of the enum case if `self` is `.json`.
+                    ///
+                    /// - Throws: An error if `self` is not `.json`.
+                    /// - SeeAlso: `.json`.
+                    public var json: Components.Schemas.LessonContent {
+                        get throws {
+                            switch self {
+                            case let .json(body):
+                                return body
+                            }
+                        }
+                    }
+                }
+                /// Received HTTP response body
+                public var body: Operations.GetLessonContent.Output.Ok.Body
+                /// Creates a new `Ok`.
+                ///
+                /// - Parameters:
+                ///   - body: Received HTTP response body
+                public init(body: Operations.GetLessonContent.Output.Ok.Body) {
+                    self.body = body
+                }
+            }
+            /// The lesson's content.
+            ///
+            /// - Remark: Generated from `#/paths//v1/courses/{course_id}/lessons/{lesson}/get(getLessonContent)/responses/200`.
+            ///
+            /// HTTP response code: `200 ok`.
+            case ok(Operations.GetLessonContent.Output.Ok)
+            /// The associated value of the enum case if `self` is `.ok`.
+            ///
+            /// - Throws: An error if `self` is not `.ok`.
+            /// - SeeAlso: `.ok`.
+            public var ok: Operations.GetLessonContent.Output.Ok {
+                get throws {
+                    switch self {
+                    case let .ok(response):
+                        return response
+                    default:
+                        try throwUnexpectedResponseStatus(
+                            expectedStatus: "ok",
+                            response: self
+                        )
+                    }
+                }
+            }
+            /// `invalid_request`: malformed JSON, or a parameter that is not of its type.
+            ///
+            /// - Remark: Generated from `#/paths//v1/courses/{course_id}/lessons/{lesson}/get(getLessonContent)/responses/400`.
+            ///
+            /// HTTP response code: `400 badRequest`.
+            case badRequest(Components.Responses.BadRequest)
+            /// The associated value of the enum case if `self` is `.badRequest`.
+            ///
+            /// - Throws: An error if `self` is not `.badRequest`.
+            /// - SeeAlso: `.badRequest`.
+            public var badRequest: Components.Responses.BadRequest {
+                get throws {
+                    switch self {
+                    case let .badRequest(response):
+                        return response
+                    default:
+                        try throwUnexpectedResponseStatus(
+                            expectedStatus: "badRequest",
+                            response: self
+                        )
+                    }
+                }
+            }
+            /// `course_not_found`, `not_enrolled` or `lesson_not_found`.
+            ///
+            /// - Remark: Generated from `#/paths//v1/courses/{course_id}/lessons/{lesson}/get(getLessonContent)/responses/404`.
+            ///
+            /// HTTP response code: `404 notFound`.
+            case notFound(Components.Responses.NotFound)
+            /// The associated value of the enum case if `self` is `.notFound`.
+            ///
+            /// - Throws: An error if `self` is not `.notFound`.
+            /// - SeeAlso: `.notFound`.
+            public var notFound: Components.Responses.NotFound {
+                get throws {
+                    switch self {
+                    case let .notFound(response):
+                        return response
+                    default:
+                        try throwUnexpectedResponseStatus(
+                            expectedStatus: "notFound",
+                            response: self
+                        )
+                    }
+                }
+            }
+            /// `unavailable`: the server is too busy to check a password now, or its database is out of reach.
+            ///
+            /// - Remark: Generated from `#/paths//v1/courses/{course_id}/lessons/{lesson}/get(getLessonContent)/responses/503`.
+            ///
+            /// HTTP response code: `503 serviceUnavailable`.
+            case serviceUnavailable(Components.Responses.Unavailable)
+            /// The associated value of the enum case if `self` is `.serviceUnavailable`.
+            ///
+            /// - Throws: An error if `self` is not `.serviceUnavailable`.
+            /// - SeeAlso: `.serviceUnavailable`.
+            public var serviceUnavailable: Components.Responses.Unavailable {
+                get throws {
+                    switch self {
+                    case let .serviceUnavailable(response):
+                        return response
+                    default:
+                        try throwUnexpectedResponseStatus(
+                            expectedStatus: "serviceUnavailable",
+                            response: self
+                        )
+                    }
+                }
+            }
+            /// Undocumented response.
+            ///
+            /// A response with a code that is not documented in the OpenAPI document.
+            case undocumented(statusCode: Swift.Int, OpenAPIRuntime.UndocumentedPayload)
+        }
+        @frozen public enum AcceptableContentType: AcceptableProtocol {
+            case json
+            case other(Swift.String)
+            public init?(rawValue: Swift.String) {
+                switch rawValue.lowercased() {
+                case "application/json":
+                    self = .json
+                default:
+                    self = .other(rawValue)
+                }
+            }
+            public var rawValue: Swift.String {
+                switch self {
+                case let .other(string):
+                    return string
+                case .json:
+                    return "application/json"
+                }
+            }
+            public static var allCases: [Self] {
+                [
+                    .json
+                ]
+            }
+        }
+    }
     /// The signed-in learner.
     ///
     /// - Remark: HTTP `GET /v1/me`.
@@ -2875,6 +3087,498 @@ public enum Operations {
             }
         }
     }
+    /// The learner's answers in one course, one per question answered, in lesson order.
+    ///
+    /// Answers are history, as lessons done are: they stay when the learner leaves the course. None is an empty list.
+    ///
+    /// - Remark: HTTP `GET /v1/me/enrollments/{course_id}/answers`.
+    /// - Remark: Generated from `#/paths//v1/me/enrollments/{course_id}/answers/get(listAnswers)`.
+    public enum ListAnswers {
+        public static let id: Swift.String = "listAnswers"
+        public struct Input: Sendable, Hashable {
+            /// - Remark: Generated from `#/paths/v1/me/enrollments/{course_id}/answers/GET/path`.
+            public struct Path: Sendable, Hashable {
+                /// - Remark: Generated from `#/paths/v1/me/enrollments/{course_id}/answers/GET/path/course_id`.
+                public var courseId: Components.Parameters.CourseID
+                /// Creates a new `Path`.
+                ///
+                /// - Parameters:
+                ///   - courseId:
+                public init(courseId: Components.Parameters.CourseID) {
+                    self.courseId = courseId
+                }
+            }
+            public var path: Operations.ListAnswers.Input.Path
+            /// - Remark: Generated from `#/paths/v1/me/enrollments/{course_id}/answers/GET/header`.
+            public struct Headers: Sendable, Hashable {
+                public var accept: [OpenAPIRuntime.AcceptHeaderContentType<Operations.ListAnswers.AcceptableContentType>]
+                /// Creates a new `Headers`.
+                ///
+                /// - Parameters:
+                ///   - accept:
+                public init(accept: [OpenAPIRuntime.AcceptHeaderContentType<Operations.ListAnswers.AcceptableContentType>] = .defaultValues()) {
+                    self.accept = accept
+                }
+            }
+            public var headers: Operations.ListAnswers.Input.Headers
+            /// Creates a new `Input`.
+            ///
+            /// - Parameters:
+            ///   - path:
+            ///   - headers:
+            public init(
+                path: Operations.ListAnswers.Input.Path,
+                headers: Operations.ListAnswers.Input.Headers = .init()
+            ) {
+                self.path = path
+                self.headers = headers
+            }
+        }
+        @frozen public enum Output: Sendable, Hashable {
+            public struct Ok: Sendable, Hashable {
+                /// - Remark: Generated from `#/paths/v1/me/enrollments/{course_id}/answers/GET/responses/200/content`.
+                @frozen public enum Body: Sendable, Hashable {
+                    /// - Remark: Generated from `#/paths/v1/me/enrollments/{course_id}/answers/GET/responses/200/content/application\/json`.
+                    case json(Components.Schemas.AnswerList)
+                    /// The associated value of the enum case if `self` is `.json`.
+                    ///
+                    /// - Throws: An error if `self` is not `.json`.
+                    /// - SeeAlso: `.json`.
+                    public var json: Components.Schemas.AnswerList {
+                        get throws {
+                            switch self {
+                            case let .json(body):
+                                return body
+                            }
+                        }
+                    }
+                }
+                /// Received HTTP response body
+                public var body: Operations.ListAnswers.Output.Ok.Body
+                /// Creates a new `Ok`.
+                ///
+                /// - Parameters:
+                ///   - body: Received HTTP response body
+                public init(body: Operations.ListAnswers.Output.Ok.Body) {
+                    self.body = body
+                }
+            }
+            /// The answers.
+            ///
+            /// - Remark: Generated from `#/paths//v1/me/enrollments/{course_id}/answers/get(listAnswers)/responses/200`.
+            ///
+            /// HTTP response code: `200 ok`.
+            case ok(Operations.ListAnswers.Output.Ok)
+            /// The associated value of the enum case if `self` is `.ok`.
+            ///
+            /// - Throws: An error if `self` is not `.ok`.
+            /// - SeeAlso: `.ok`.
+            public var ok: Operations.ListAnswers.Output.Ok {
+                get throws {
+                    switch self {
+                    case let .ok(response):
+                        return response
+                    default:
+                        try throwUnexpectedResponseStatus(
+                            expectedStatus: "ok",
+                            response: self
+                        )
+                    }
+                }
+            }
+            /// `invalid_request`: malformed JSON, or a parameter that is not of its type.
+            ///
+            /// - Remark: Generated from `#/paths//v1/me/enrollments/{course_id}/answers/get(listAnswers)/responses/400`.
+            ///
+            /// HTTP response code: `400 badRequest`.
+            case badRequest(Components.Responses.BadRequest)
+            /// The associated value of the enum case if `self` is `.badRequest`.
+            ///
+            /// - Throws: An error if `self` is not `.badRequest`.
+            /// - SeeAlso: `.badRequest`.
+            public var badRequest: Components.Responses.BadRequest {
+                get throws {
+                    switch self {
+                    case let .badRequest(response):
+                        return response
+                    default:
+                        try throwUnexpectedResponseStatus(
+                            expectedStatus: "badRequest",
+                            response: self
+                        )
+                    }
+                }
+            }
+            /// `unauthorized`, `token_expired` or `invalid_credentials`.
+            ///
+            /// - Remark: Generated from `#/paths//v1/me/enrollments/{course_id}/answers/get(listAnswers)/responses/401`.
+            ///
+            /// HTTP response code: `401 unauthorized`.
+            case unauthorized(Components.Responses.Unauthorized)
+            /// The associated value of the enum case if `self` is `.unauthorized`.
+            ///
+            /// - Throws: An error if `self` is not `.unauthorized`.
+            /// - SeeAlso: `.unauthorized`.
+            public var unauthorized: Components.Responses.Unauthorized {
+                get throws {
+                    switch self {
+                    case let .unauthorized(response):
+                        return response
+                    default:
+                        try throwUnexpectedResponseStatus(
+                            expectedStatus: "unauthorized",
+                            response: self
+                        )
+                    }
+                }
+            }
+            /// `unavailable`: the server is too busy to check a password now, or its database is out of reach.
+            ///
+            /// - Remark: Generated from `#/paths//v1/me/enrollments/{course_id}/answers/get(listAnswers)/responses/503`.
+            ///
+            /// HTTP response code: `503 serviceUnavailable`.
+            case serviceUnavailable(Components.Responses.Unavailable)
+            /// The associated value of the enum case if `self` is `.serviceUnavailable`.
+            ///
+            /// - Throws: An error if `self` is not `.serviceUnavailable`.
+            /// - SeeAlso: `.serviceUnavailable`.
+            public var serviceUnavailable: Components.Responses.Unavailable {
+                get throws {
+                    switch self {
+                    case let .serviceUnavailable(response):
+                        return response
+                    default:
+                        try throwUnexpectedResponseStatus(
+                            expectedStatus: "serviceUnavailable",
+                            response: self
+                        )
+                    }
+                }
+            }
+            /// Undocumented response.
+            ///
+            /// A response with a code that is not documented in the OpenAPI document.
+            case undocumented(statusCode: Swift.Int, OpenAPIRuntime.UndocumentedPayload)
+        }
+        @frozen public enum AcceptableContentType: AcceptableProtocol {
+            case json
+            case other(Swift.String)
+            public init?(rawValue: Swift.String) {
+                switch rawValue.lowercased() {
+                case "application/json":
+                    self = .json
+                default:
+                    self = .other(rawValue)
+                }
+            }
+            public var rawValue: Swift.String {
+                switch self {
+                case let .other(string):
+                    return string
+                case .json:
+                    return "application/json"
+                }
+            }
+            public static var allCases: [Self] {
+                [
+                    .json
+                ]
+            }
+        }
+    }
+    /// Answer a question of a course the learner holds a place in. The first answer is kept and puts the question in the review deck (SM-2, from `day`); answering again changes nothing and gives the first answer. Idempotent.
+    ///
+    /// 404 `not_enrolled` without a place in the course; `lesson_not_found` for a lesson or question that is not there, or a choice that is not one of the question's. `day` is the learner's (their calendar), not the server's.
+    ///
+    /// - Remark: HTTP `PUT /v1/me/enrollments/{course_id}/lessons/{lesson}/questions/{question}/answer`.
+    /// - Remark: Generated from `#/paths//v1/me/enrollments/{course_id}/lessons/{lesson}/questions/{question}/answer/put(answerQuestion)`.
+    public enum AnswerQuestion {
+        public static let id: Swift.String = "answerQuestion"
+        public struct Input: Sendable, Hashable {
+            /// - Remark: Generated from `#/paths/v1/me/enrollments/{course_id}/lessons/{lesson}/questions/{question}/answer/PUT/path`.
+            public struct Path: Sendable, Hashable {
+                /// - Remark: Generated from `#/paths/v1/me/enrollments/{course_id}/lessons/{lesson}/questions/{question}/answer/PUT/path/course_id`.
+                public var courseId: Components.Parameters.CourseID
+                /// The lesson's number in the syllabus, from 1.
+                ///
+                /// - Remark: Generated from `#/paths/v1/me/enrollments/{course_id}/lessons/{lesson}/questions/{question}/answer/PUT/path/lesson`.
+                public var lesson: Components.Parameters.LessonNumber
+                /// The question's index in the lesson, from 0.
+                ///
+                /// - Remark: Generated from `#/paths/v1/me/enrollments/{course_id}/lessons/{lesson}/questions/{question}/answer/PUT/path/question`.
+                public var question: Swift.Int64
+                /// Creates a new `Path`.
+                ///
+                /// - Parameters:
+                ///   - courseId:
+                ///   - lesson: The lesson's number in the syllabus, from 1.
+                ///   - question: The question's index in the lesson, from 0.
+                public init(
+                    courseId: Components.Parameters.CourseID,
+                    lesson: Components.Parameters.LessonNumber,
+                    question: Swift.Int64
+                ) {
+                    self.courseId = courseId
+                    self.lesson = lesson
+                    self.question = question
+                }
+            }
+            public var path: Operations.AnswerQuestion.Input.Path
+            /// - Remark: Generated from `#/paths/v1/me/enrollments/{course_id}/lessons/{lesson}/questions/{question}/answer/PUT/header`.
+            public struct Headers: Sendable, Hashable {
+                public var accept: [OpenAPIRuntime.AcceptHeaderContentType<Operations.AnswerQuestion.AcceptableContentType>]
+                /// Creates a new `Headers`.
+                ///
+                /// - Parameters:
+                ///   - accept:
+                public init(accept: [OpenAPIRuntime.AcceptHeaderContentType<Operations.AnswerQuestion.AcceptableContentType>] = .defaultValues()) {
+                    self.accept = accept
+                }
+            }
+            public var headers: Operations.AnswerQuestion.Input.Headers
+            /// - Remark: Generated from `#/paths/v1/me/enrollments/{course_id}/lessons/{lesson}/questions/{question}/answer/PUT/requestBody`.
+            @frozen public enum Body: Sendable, Hashable {
+                /// - Remark: Generated from `#/paths/v1/me/enrollments/{course_id}/lessons/{lesson}/questions/{question}/answer/PUT/requestBody/content/application\/json`.
+                case json(Components.Schemas.AnswerRequest)
+            }
+            public var body: Operations.AnswerQuestion.Input.Body
+            /// Creates a new `Input`.
+            ///
+            /// - Parameters:
+            ///   - path:
+            ///   - headers:
+            ///   - body:
+            public init(
+                path: Operations.AnswerQuestion.Input.Path,
+                headers: Operations.AnswerQuestion.Input.Headers = .init(),
+                body: Operations.AnswerQuestion.Input.Body
+            ) {
+                self.path = path
+                self.headers = headers
+                self.body = body
+            }
+        }
+        @frozen public enum Output: Sendable, Hashable {
+            public struct Ok: Sendable, Hashable {
+                /// - Remark: Generated from `#/paths/v1/me/enrollments/{course_id}/lessons/{lesson}/questions/{question}/answer/PUT/responses/200/content`.
+                @frozen public enum Body: Sendable, Hashable {
+                    /// - Remark: Generated from `#/paths/v1/me/enrollments/{course_id}/lessons/{lesson}/questions/{question}/answer/PUT/responses/200/content/application\/json`.
+                    case json(Components.Schemas.Answer)
+                    /// The associated value of the enum case if `self` is `.json`.
+                    ///
+                    /// - Throws: An error if `self` is not `.json`.
+                    /// - SeeAlso: `.json`.
+                    public var json: Components.Schemas.Answer {
+                        get throws {
+                            switch self {
+                            case let .json(body):
+                                return body
+                            }
+                        }
+                    }
+                }
+                /// Received HTTP response body
+                public var body: Operations.AnswerQuestion.Output.Ok.Body
+                /// Creates a new `Ok`.
+                ///
+                /// - Parameters:
+                ///   - body: Received HTTP response body
+                public init(body: Operations.AnswerQuestion.Output.Ok.Body) {
+                    self.body = body
+                }
+            }
+            /// The answer kept.
+            ///
+            /// - Remark: Generated from `#/paths//v1/me/enrollments/{course_id}/lessons/{lesson}/questions/{question}/answer/put(answerQuestion)/responses/200`.
+            ///
+            /// HTTP response code: `200 ok`.
+            case ok(Operations.AnswerQuestion.Output.Ok)
+            /// The associated value of the enum case if `self` is `.ok`.
+            ///
+            /// - Throws: An error if `self` is not `.ok`.
+            /// - SeeAlso: `.ok`.
+            public var ok: Operations.AnswerQuestion.Output.Ok {
+                get throws {
+                    switch self {
+                    case let .ok(response):
+                        return response
+                    default:
+                        try throwUnexpectedResponseStatus(
+                            expectedStatus: "ok",
+                            response: self
+                        )
+                    }
+                }
+            }
+            /// `invalid_request`: malformed JSON, or a parameter that is not of its type.
+            ///
+            /// - Remark: Generated from `#/paths//v1/me/enrollments/{course_id}/lessons/{lesson}/questions/{question}/answer/put(answerQuestion)/responses/400`.
+            ///
+            /// HTTP response code: `400 badRequest`.
+            case badRequest(Components.Responses.BadRequest)
+            /// The associated value of the enum case if `self` is `.badRequest`.
+            ///
+            /// - Throws: An error if `self` is not `.badRequest`.
+            /// - SeeAlso: `.badRequest`.
+            public var badRequest: Components.Responses.BadRequest {
+                get throws {
+                    switch self {
+                    case let .badRequest(response):
+                        return response
+                    default:
+                        try throwUnexpectedResponseStatus(
+                            expectedStatus: "badRequest",
+                            response: self
+                        )
+                    }
+                }
+            }
+            /// `unauthorized`, `token_expired` or `invalid_credentials`.
+            ///
+            /// - Remark: Generated from `#/paths//v1/me/enrollments/{course_id}/lessons/{lesson}/questions/{question}/answer/put(answerQuestion)/responses/401`.
+            ///
+            /// HTTP response code: `401 unauthorized`.
+            case unauthorized(Components.Responses.Unauthorized)
+            /// The associated value of the enum case if `self` is `.unauthorized`.
+            ///
+            /// - Throws: An error if `self` is not `.unauthorized`.
+            /// - SeeAlso: `.unauthorized`.
+            public var unauthorized: Components.Responses.Unauthorized {
+                get throws {
+                    switch self {
+                    case let .unauthorized(response):
+                        return response
+                    default:
+                        try throwUnexpectedResponseStatus(
+                            expectedStatus: "unauthorized",
+                            response: self
+                        )
+                    }
+                }
+            }
+            /// `course_not_found`, `not_enrolled` or `lesson_not_found`.
+            ///
+            /// - Remark: Generated from `#/paths//v1/me/enrollments/{course_id}/lessons/{lesson}/questions/{question}/answer/put(answerQuestion)/responses/404`.
+            ///
+            /// HTTP response code: `404 notFound`.
+            case notFound(Components.Responses.NotFound)
+            /// The associated value of the enum case if `self` is `.notFound`.
+            ///
+            /// - Throws: An error if `self` is not `.notFound`.
+            /// - SeeAlso: `.notFound`.
+            public var notFound: Components.Responses.NotFound {
+                get throws {
+                    switch self {
+                    case let .notFound(response):
+                        return response
+                    default:
+                        try throwUnexpectedResponseStatus(
+                            expectedStatus: "notFound",
+                            response: self
+                        )
+                    }
+                }
+            }
+            /// `payload_too_large`: the body is over 64 KiB.
+            ///
+            /// - Remark: Generated from `#/paths//v1/me/enrollments/{course_id}/lessons/{lesson}/questions/{question}/answer/put(answerQuestion)/responses/413`.
+            ///
+            /// HTTP response code: `413 contentTooLarge`.
+            case contentTooLarge(Components.Responses.PayloadTooLarge)
+            /// The associated value of the enum case if `self` is `.contentTooLarge`.
+            ///
+            /// - Throws: An error if `self` is not `.contentTooLarge`.
+            /// - SeeAlso: `.contentTooLarge`.
+            public var contentTooLarge: Components.Responses.PayloadTooLarge {
+                get throws {
+                    switch self {
+                    case let .contentTooLarge(response):
+                        return response
+                    default:
+                        try throwUnexpectedResponseStatus(
+                            expectedStatus: "contentTooLarge",
+                            response: self
+                        )
+                    }
+                }
+            }
+            /// `invalid_request` (a body of the wrong shape), `invalid_name`, `invalid_email` or `weak_password`.
+            ///
+            /// - Remark: Generated from `#/paths//v1/me/enrollments/{course_id}/lessons/{lesson}/questions/{question}/answer/put(answerQuestion)/responses/422`.
+            ///
+            /// HTTP response code: `422 unprocessableContent`.
+            case unprocessableContent(Components.Responses.Unprocessable)
+            /// The associated value of the enum case if `self` is `.unprocessableContent`.
+            ///
+            /// - Throws: An error if `self` is not `.unprocessableContent`.
+            /// - SeeAlso: `.unprocessableContent`.
+            public var unprocessableContent: Components.Responses.Unprocessable {
+                get throws {
+                    switch self {
+                    case let .unprocessableContent(response):
+                        return response
+                    default:
+                        try throwUnexpectedResponseStatus(
+                            expectedStatus: "unprocessableContent",
+                            response: self
+                        )
+                    }
+                }
+            }
+            /// `unavailable`: the server is too busy to check a password now, or its database is out of reach.
+            ///
+            /// - Remark: Generated from `#/paths//v1/me/enrollments/{course_id}/lessons/{lesson}/questions/{question}/answer/put(answerQuestion)/responses/503`.
+            ///
+            /// HTTP response code: `503 serviceUnavailable`.
+            case serviceUnavailable(Components.Responses.Unavailable)
+            /// The associated value of the enum case if `self` is `.serviceUnavailable`.
+            ///
+            /// - Throws: An error if `self` is not `.serviceUnavailable`.
+            /// - SeeAlso: `.serviceUnavailable`.
+            public var serviceUnavailable: Components.Responses.Unavailable {
+                get throws {
+                    switch self {
+                    case let .serviceUnavailable(response):
+                        return response
+                    default:
+                        try throwUnexpectedResponseStatus(
+                            expectedStatus: "serviceUnavailable",
+                            response: self
+                        )
+                    }
+                }
+            }
+            /// Undocumented response.
+            ///
+            /// A response with a code that is not documented in the OpenAPI document.
+            case undocumented(statusCode: Swift.Int, OpenAPIRuntime.UndocumentedPayload)
+        }
+        @frozen public enum AcceptableContentType: AcceptableProtocol {
+            case json
+            case other(Swift.String)
+            public init?(rawValue: Swift.String) {
+                switch rawValue.lowercased() {
+                case "application/json":
+                    self = .json
+                default:
+                    self = .other(rawValue)
+                }
+            }
+            public var rawValue: Swift.String {
+                switch self {
+                case let .other(string):
+                    return string
+                case .json:
+                    return "application/json"
+                }
+            }
+            public static var allCases: [Self] {
+                [
+                    .json
+                ]
+            }
+        }
+    }
     /// The learner's changes and the public catalog's, live, as server-sent events.
     ///
     /// An endless `text/event-stream` of what changed, whoever changed it (this client, another
@@ -3709,6 +4413,683 @@ public enum Operations {
                     default:
                         try throwUnexpectedResponseStatus(
                             expectedStatus: "unauthorized",
+                            response: self
+                        )
+                    }
+                }
+            }
+            /// Undocumented response.
+            ///
+            /// A response with a code that is not documented in the OpenAPI document.
+            case undocumented(statusCode: Swift.Int, OpenAPIRuntime.UndocumentedPayload)
+        }
+        @frozen public enum AcceptableContentType: AcceptableProtocol {
+            case json
+            case other(Swift.String)
+            public init?(rawValue: Swift.String) {
+                switch rawValue.lowercased() {
+                case "application/json":
+                    self = .json
+                default:
+                    self = .other(rawValue)
+                }
+            }
+            public var rawValue: Swift.String {
+                switch self {
+                case let .other(string):
+                    return string
+                case .json:
+                    return "application/json"
+                }
+            }
+            public static var allCases: [Self] {
+                [
+                    .json
+                ]
+            }
+        }
+    }
+    /// The cards due on the learner's `day`: the first `limit` (earliest due first, then in course and lesson order), and how many are due in all.
+    ///
+    /// - Remark: HTTP `GET /v1/me/reviews`.
+    /// - Remark: Generated from `#/paths//v1/me/reviews/get(getReviewDeck)`.
+    public enum GetReviewDeck {
+        public static let id: Swift.String = "getReviewDeck"
+        public struct Input: Sendable, Hashable {
+            /// - Remark: Generated from `#/paths/v1/me/reviews/GET/query`.
+            public struct Query: Sendable, Hashable {
+                /// The learner's day, by their calendar.
+                ///
+                /// - Remark: Generated from `#/paths/v1/me/reviews/GET/query/day`.
+                public var day: Components.Schemas.LearnerDay
+                /// Cards to give; values outside 0–100 are clamped into it (0 gives the count only).
+                ///
+                /// - Remark: Generated from `#/paths/v1/me/reviews/GET/query/limit`.
+                public var limit: Swift.Int64?
+                /// Creates a new `Query`.
+                ///
+                /// - Parameters:
+                ///   - day: The learner's day, by their calendar.
+                ///   - limit: Cards to give; values outside 0–100 are clamped into it (0 gives the count only).
+                public init(
+                    day: Components.Schemas.LearnerDay,
+                    limit: Swift.Int64? = nil
+                ) {
+                    self.day = day
+                    self.limit = limit
+                }
+            }
+            public var query: Operations.GetReviewDeck.Input.Query
+            /// - Remark: Generated from `#/paths/v1/me/reviews/GET/header`.
+            public struct Headers: Sendable, Hashable {
+                public var accept: [OpenAPIRuntime.AcceptHeaderContentType<Operations.GetReviewDeck.AcceptableContentType>]
+                /// Creates a new `Headers`.
+                ///
+                /// - Parameters:
+                ///   - accept:
+                public init(accept: [OpenAPIRuntime.AcceptHeaderContentType<Operations.GetReviewDeck.AcceptableContentType>] = .defaultValues()) {
+                    self.accept = accept
+                }
+            }
+            public var headers: Operations.GetReviewDeck.Input.Headers
+            /// Creates a new `Input`.
+            ///
+            /// - Parameters:
+            ///   - query:
+            ///   - headers:
+            public init(
+                query: Operations.GetReviewDeck.Input.Query,
+                headers: Operations.GetReviewDeck.Input.Headers = .init()
+            ) {
+                self.query = query
+                self.headers = headers
+            }
+        }
+        @frozen public enum Output: Sendable, Hashable {
+            public struct Ok: Sendable, Hashable {
+                /// - Remark: Generated from `#/paths/v1/me/reviews/GET/responses/200/content`.
+                @frozen public enum Body: Sendable, Hashable {
+                    /// - Remark: Generated from `#/paths/v1/me/reviews/GET/responses/200/content/application\/json`.
+                    case json(Components.Schemas.ReviewDeck)
+                    /// The associated value of the enum case if `self` is `.json`.
+                    ///
+                    /// - Throws: An error if `self` is not `.json`.
+                    /// - SeeAlso: `.json`.
+                    public var json: Components.Schemas.ReviewDeck {
+                        get throws {
+                            switch self {
+                            case let .json(body):
+                                return body
+                            }
+                        }
+                    }
+                }
+                /// Received HTTP response body
+                public var body: Operations.GetReviewDeck.Output.Ok.Body
+                /// Creates a new `Ok`.
+                ///
+                /// - Parameters:
+                ///   - body: Received HTTP response body
+                public init(body: Operations.GetReviewDeck.Output.Ok.Body) {
+                    self.body = body
+                }
+            }
+            /// The deck.
+            ///
+            /// - Remark: Generated from `#/paths//v1/me/reviews/get(getReviewDeck)/responses/200`.
+            ///
+            /// HTTP response code: `200 ok`.
+            case ok(Operations.GetReviewDeck.Output.Ok)
+            /// The associated value of the enum case if `self` is `.ok`.
+            ///
+            /// - Throws: An error if `self` is not `.ok`.
+            /// - SeeAlso: `.ok`.
+            public var ok: Operations.GetReviewDeck.Output.Ok {
+                get throws {
+                    switch self {
+                    case let .ok(response):
+                        return response
+                    default:
+                        try throwUnexpectedResponseStatus(
+                            expectedStatus: "ok",
+                            response: self
+                        )
+                    }
+                }
+            }
+            /// `invalid_request`: malformed JSON, or a parameter that is not of its type.
+            ///
+            /// - Remark: Generated from `#/paths//v1/me/reviews/get(getReviewDeck)/responses/400`.
+            ///
+            /// HTTP response code: `400 badRequest`.
+            case badRequest(Components.Responses.BadRequest)
+            /// The associated value of the enum case if `self` is `.badRequest`.
+            ///
+            /// - Throws: An error if `self` is not `.badRequest`.
+            /// - SeeAlso: `.badRequest`.
+            public var badRequest: Components.Responses.BadRequest {
+                get throws {
+                    switch self {
+                    case let .badRequest(response):
+                        return response
+                    default:
+                        try throwUnexpectedResponseStatus(
+                            expectedStatus: "badRequest",
+                            response: self
+                        )
+                    }
+                }
+            }
+            /// `unauthorized`, `token_expired` or `invalid_credentials`.
+            ///
+            /// - Remark: Generated from `#/paths//v1/me/reviews/get(getReviewDeck)/responses/401`.
+            ///
+            /// HTTP response code: `401 unauthorized`.
+            case unauthorized(Components.Responses.Unauthorized)
+            /// The associated value of the enum case if `self` is `.unauthorized`.
+            ///
+            /// - Throws: An error if `self` is not `.unauthorized`.
+            /// - SeeAlso: `.unauthorized`.
+            public var unauthorized: Components.Responses.Unauthorized {
+                get throws {
+                    switch self {
+                    case let .unauthorized(response):
+                        return response
+                    default:
+                        try throwUnexpectedResponseStatus(
+                            expectedStatus: "unauthorized",
+                            response: self
+                        )
+                    }
+                }
+            }
+            /// `unavailable`: the server is too busy to check a password now, or its database is out of reach.
+            ///
+            /// - Remark: Generated from `#/paths//v1/me/reviews/get(getReviewDeck)/responses/503`.
+            ///
+            /// HTTP response code: `503 serviceUnavailable`.
+            case serviceUnavailable(Components.Responses.Unavailable)
+            /// The associated value of the enum case if `self` is `.serviceUnavailable`.
+            ///
+            /// - Throws: An error if `self` is not `.serviceUnavailable`.
+            /// - SeeAlso: `.serviceUnavailable`.
+            public var serviceUnavailable: Components.Responses.Unavailable {
+                get throws {
+                    switch self {
+                    case let .serviceUnavailable(response):
+                        return response
+                    default:
+                        try throwUnexpectedResponseStatus(
+                            expectedStatus: "serviceUnavailable",
+                            response: self
+                        )
+                    }
+                }
+            }
+            /// Undocumented response.
+            ///
+            /// A response with a code that is not documented in the OpenAPI document.
+            case undocumented(statusCode: Swift.Int, OpenAPIRuntime.UndocumentedPayload)
+        }
+        @frozen public enum AcceptableContentType: AcceptableProtocol {
+            case json
+            case other(Swift.String)
+            public init?(rawValue: Swift.String) {
+                switch rawValue.lowercased() {
+                case "application/json":
+                    self = .json
+                default:
+                    self = .other(rawValue)
+                }
+            }
+            public var rawValue: Swift.String {
+                switch self {
+                case let .other(string):
+                    return string
+                case .json:
+                    return "application/json"
+                }
+            }
+            public static var allCases: [Self] {
+                [
+                    .json
+                ]
+            }
+        }
+    }
+    /// Review a card due on `day` with a grade: its new schedule by SM-2. A card not due (one reviewed already, in this or another client) keeps its schedule, which is given.
+    ///
+    /// 404 `lesson_not_found` for a question that is not in the learner's deck.
+    ///
+    /// - Remark: HTTP `POST /v1/me/reviews`.
+    /// - Remark: Generated from `#/paths//v1/me/reviews/post(reviewCard)`.
+    public enum ReviewCard {
+        public static let id: Swift.String = "reviewCard"
+        public struct Input: Sendable, Hashable {
+            /// - Remark: Generated from `#/paths/v1/me/reviews/POST/header`.
+            public struct Headers: Sendable, Hashable {
+                public var accept: [OpenAPIRuntime.AcceptHeaderContentType<Operations.ReviewCard.AcceptableContentType>]
+                /// Creates a new `Headers`.
+                ///
+                /// - Parameters:
+                ///   - accept:
+                public init(accept: [OpenAPIRuntime.AcceptHeaderContentType<Operations.ReviewCard.AcceptableContentType>] = .defaultValues()) {
+                    self.accept = accept
+                }
+            }
+            public var headers: Operations.ReviewCard.Input.Headers
+            /// - Remark: Generated from `#/paths/v1/me/reviews/POST/requestBody`.
+            @frozen public enum Body: Sendable, Hashable {
+                /// - Remark: Generated from `#/paths/v1/me/reviews/POST/requestBody/content/application\/json`.
+                case json(Components.Schemas.ReviewRequest)
+            }
+            public var body: Operations.ReviewCard.Input.Body
+            /// Creates a new `Input`.
+            ///
+            /// - Parameters:
+            ///   - headers:
+            ///   - body:
+            public init(
+                headers: Operations.ReviewCard.Input.Headers = .init(),
+                body: Operations.ReviewCard.Input.Body
+            ) {
+                self.headers = headers
+                self.body = body
+            }
+        }
+        @frozen public enum Output: Sendable, Hashable {
+            public struct Ok: Sendable, Hashable {
+                /// - Remark: Generated from `#/paths/v1/me/reviews/POST/responses/200/content`.
+                @frozen public enum Body: Sendable, Hashable {
+                    /// - Remark: Generated from `#/paths/v1/me/reviews/POST/responses/200/content/application\/json`.
+                    case json(Components.Schemas.CardSchedule)
+                    /// The associated value of the enum case if `self` is `.json`.
+                    ///
+                    /// - Throws: An error if `self` is not `.json`.
+                    /// - SeeAlso: `.json`.
+                    public var json: Components.Schemas.CardSchedule {
+                        get throws {
+                            switch self {
+                            case let .json(body):
+                                return body
+                            }
+                        }
+                    }
+                }
+                /// Received HTTP response body
+                public var body: Operations.ReviewCard.Output.Ok.Body
+                /// Creates a new `Ok`.
+                ///
+                /// - Parameters:
+                ///   - body: Received HTTP response body
+                public init(body: Operations.ReviewCard.Output.Ok.Body) {
+                    self.body = body
+                }
+            }
+            /// The card's schedule.
+            ///
+            /// - Remark: Generated from `#/paths//v1/me/reviews/post(reviewCard)/responses/200`.
+            ///
+            /// HTTP response code: `200 ok`.
+            case ok(Operations.ReviewCard.Output.Ok)
+            /// The associated value of the enum case if `self` is `.ok`.
+            ///
+            /// - Throws: An error if `self` is not `.ok`.
+            /// - SeeAlso: `.ok`.
+            public var ok: Operations.ReviewCard.Output.Ok {
+                get throws {
+                    switch self {
+                    case let .ok(response):
+                        return response
+                    default:
+                        try throwUnexpectedResponseStatus(
+                            expectedStatus: "ok",
+                            response: self
+                        )
+                    }
+                }
+            }
+            /// `invalid_request`: malformed JSON, or a parameter that is not of its type.
+            ///
+            /// - Remark: Generated from `#/paths//v1/me/reviews/post(reviewCard)/responses/400`.
+            ///
+            /// HTTP response code: `400 badRequest`.
+            case badRequest(Components.Responses.BadRequest)
+            /// The associated value of the enum case if `self` is `.badRequest`.
+            ///
+            /// - Throws: An error if `self` is not `.badRequest`.
+            /// - SeeAlso: `.badRequest`.
+            public var badRequest: Components.Responses.BadRequest {
+                get throws {
+                    switch self {
+                    case let .badRequest(response):
+                        return response
+                    default:
+                        try throwUnexpectedResponseStatus(
+                            expectedStatus: "badRequest",
+                            response: self
+                        )
+                    }
+                }
+            }
+            /// `unauthorized`, `token_expired` or `invalid_credentials`.
+            ///
+            /// - Remark: Generated from `#/paths//v1/me/reviews/post(reviewCard)/responses/401`.
+            ///
+            /// HTTP response code: `401 unauthorized`.
+            case unauthorized(Components.Responses.Unauthorized)
+            /// The associated value of the enum case if `self` is `.unauthorized`.
+            ///
+            /// - Throws: An error if `self` is not `.unauthorized`.
+            /// - SeeAlso: `.unauthorized`.
+            public var unauthorized: Components.Responses.Unauthorized {
+                get throws {
+                    switch self {
+                    case let .unauthorized(response):
+                        return response
+                    default:
+                        try throwUnexpectedResponseStatus(
+                            expectedStatus: "unauthorized",
+                            response: self
+                        )
+                    }
+                }
+            }
+            /// `course_not_found`, `not_enrolled` or `lesson_not_found`.
+            ///
+            /// - Remark: Generated from `#/paths//v1/me/reviews/post(reviewCard)/responses/404`.
+            ///
+            /// HTTP response code: `404 notFound`.
+            case notFound(Components.Responses.NotFound)
+            /// The associated value of the enum case if `self` is `.notFound`.
+            ///
+            /// - Throws: An error if `self` is not `.notFound`.
+            /// - SeeAlso: `.notFound`.
+            public var notFound: Components.Responses.NotFound {
+                get throws {
+                    switch self {
+                    case let .notFound(response):
+                        return response
+                    default:
+                        try throwUnexpectedResponseStatus(
+                            expectedStatus: "notFound",
+                            response: self
+                        )
+                    }
+                }
+            }
+            /// `payload_too_large`: the body is over 64 KiB.
+            ///
+            /// - Remark: Generated from `#/paths//v1/me/reviews/post(reviewCard)/responses/413`.
+            ///
+            /// HTTP response code: `413 contentTooLarge`.
+            case contentTooLarge(Components.Responses.PayloadTooLarge)
+            /// The associated value of the enum case if `self` is `.contentTooLarge`.
+            ///
+            /// - Throws: An error if `self` is not `.contentTooLarge`.
+            /// - SeeAlso: `.contentTooLarge`.
+            public var contentTooLarge: Components.Responses.PayloadTooLarge {
+                get throws {
+                    switch self {
+                    case let .contentTooLarge(response):
+                        return response
+                    default:
+                        try throwUnexpectedResponseStatus(
+                            expectedStatus: "contentTooLarge",
+                            response: self
+                        )
+                    }
+                }
+            }
+            /// `invalid_request` (a body of the wrong shape), `invalid_name`, `invalid_email` or `weak_password`.
+            ///
+            /// - Remark: Generated from `#/paths//v1/me/reviews/post(reviewCard)/responses/422`.
+            ///
+            /// HTTP response code: `422 unprocessableContent`.
+            case unprocessableContent(Components.Responses.Unprocessable)
+            /// The associated value of the enum case if `self` is `.unprocessableContent`.
+            ///
+            /// - Throws: An error if `self` is not `.unprocessableContent`.
+            /// - SeeAlso: `.unprocessableContent`.
+            public var unprocessableContent: Components.Responses.Unprocessable {
+                get throws {
+                    switch self {
+                    case let .unprocessableContent(response):
+                        return response
+                    default:
+                        try throwUnexpectedResponseStatus(
+                            expectedStatus: "unprocessableContent",
+                            response: self
+                        )
+                    }
+                }
+            }
+            /// `unavailable`: the server is too busy to check a password now, or its database is out of reach.
+            ///
+            /// - Remark: Generated from `#/paths//v1/me/reviews/post(reviewCard)/responses/503`.
+            ///
+            /// HTTP response code: `503 serviceUnavailable`.
+            case serviceUnavailable(Components.Responses.Unavailable)
+            /// The associated value of the enum case if `self` is `.serviceUnavailable`.
+            ///
+            /// - Throws: An error if `self` is not `.serviceUnavailable`.
+            /// - SeeAlso: `.serviceUnavailable`.
+            public var serviceUnavailable: Components.Responses.Unavailable {
+                get throws {
+                    switch self {
+                    case let .serviceUnavailable(response):
+                        return response
+                    default:
+                        try throwUnexpectedResponseStatus(
+                            expectedStatus: "serviceUnavailable",
+                            response: self
+                        )
+                    }
+                }
+            }
+            /// Undocumented response.
+            ///
+            /// A response with a code that is not documented in the OpenAPI document.
+            case undocumented(statusCode: Swift.Int, OpenAPIRuntime.UndocumentedPayload)
+        }
+        @frozen public enum AcceptableContentType: AcceptableProtocol {
+            case json
+            case other(Swift.String)
+            public init?(rawValue: Swift.String) {
+                switch rawValue.lowercased() {
+                case "application/json":
+                    self = .json
+                default:
+                    self = .other(rawValue)
+                }
+            }
+            public var rawValue: Swift.String {
+                switch self {
+                case let .other(string):
+                    return string
+                case .json:
+                    return "application/json"
+                }
+            }
+            public static var allCases: [Self] {
+                [
+                    .json
+                ]
+            }
+        }
+    }
+    /// The learner's streak (days in a row, up to `day`, with a lesson done, a question answered or a card reviewed) and the cards due on `day`.
+    ///
+    /// - Remark: HTTP `GET /v1/me/habit`.
+    /// - Remark: Generated from `#/paths//v1/me/habit/get(getHabit)`.
+    public enum GetHabit {
+        public static let id: Swift.String = "getHabit"
+        public struct Input: Sendable, Hashable {
+            /// - Remark: Generated from `#/paths/v1/me/habit/GET/query`.
+            public struct Query: Sendable, Hashable {
+                /// The learner's day, by their calendar.
+                ///
+                /// - Remark: Generated from `#/paths/v1/me/habit/GET/query/day`.
+                public var day: Components.Schemas.LearnerDay
+                /// Seconds the learner's clock is east of UTC (−64800 to 64800), which puts a lesson's time of completion on their day.
+                ///
+                /// - Remark: Generated from `#/paths/v1/me/habit/GET/query/utc_offset`.
+                public var utcOffset: Swift.Int64?
+                /// Creates a new `Query`.
+                ///
+                /// - Parameters:
+                ///   - day: The learner's day, by their calendar.
+                ///   - utcOffset: Seconds the learner's clock is east of UTC (−64800 to 64800), which puts a lesson's time of completion on their day.
+                public init(
+                    day: Components.Schemas.LearnerDay,
+                    utcOffset: Swift.Int64? = nil
+                ) {
+                    self.day = day
+                    self.utcOffset = utcOffset
+                }
+            }
+            public var query: Operations.GetHabit.Input.Query
+            /// - Remark: Generated from `#/paths/v1/me/habit/GET/header`.
+            public struct Headers: Sendable, Hashable {
+                public var accept: [OpenAPIRuntime.AcceptHeaderContentType<Operations.GetHabit.AcceptableContentType>]
+                /// Creates a new `Headers`.
+                ///
+                /// - Parameters:
+                ///   - accept:
+                public init(accept: [OpenAPIRuntime.AcceptHeaderContentType<Operations.GetHabit.AcceptableContentType>] = .defaultValues()) {
+                    self.accept = accept
+                }
+            }
+            public var headers: Operations.GetHabit.Input.Headers
+            /// Creates a new `Input`.
+            ///
+            /// - Parameters:
+            ///   - query:
+            ///   - headers:
+            public init(
+                query: Operations.GetHabit.Input.Query,
+                headers: Operations.GetHabit.Input.Headers = .init()
+            ) {
+                self.query = query
+                self.headers = headers
+            }
+        }
+        @frozen public enum Output: Sendable, Hashable {
+            public struct Ok: Sendable, Hashable {
+                /// - Remark: Generated from `#/paths/v1/me/habit/GET/responses/200/content`.
+                @frozen public enum Body: Sendable, Hashable {
+                    /// - Remark: Generated from `#/paths/v1/me/habit/GET/responses/200/content/application\/json`.
+                    case json(Components.Schemas.Habit)
+                    /// The associated value of the enum case if `self` is `.json`.
+                    ///
+                    /// - Throws: An error if `self` is not `.json`.
+                    /// - SeeAlso: `.json`.
+                    public var json: Components.Schemas.Habit {
+                        get throws {
+                            switch self {
+                            case let .json(body):
+                                return body
+                            }
+                        }
+                    }
+                }
+                /// Received HTTP response body
+                public var body: Operations.GetHabit.Output.Ok.Body
+                /// Creates a new `Ok`.
+                ///
+                /// - Parameters:
+                ///   - body: Received HTTP response body
+                public init(body: Operations.GetHabit.Output.Ok.Body) {
+                    self.body = body
+                }
+            }
+            /// The habit.
+            ///
+            /// - Remark: Generated from `#/paths//v1/me/habit/get(getHabit)/responses/200`.
+            ///
+            /// HTTP response code: `200 ok`.
+            case ok(Operations.GetHabit.Output.Ok)
+            /// The associated value of the enum case if `self` is `.ok`.
+            ///
+            /// - Throws: An error if `self` is not `.ok`.
+            /// - SeeAlso: `.ok`.
+            public var ok: Operations.GetHabit.Output.Ok {
+                get throws {
+                    switch self {
+                    case let .ok(response):
+                        return response
+                    default:
+                        try throwUnexpectedResponseStatus(
+                            expectedStatus: "ok",
+                            response: self
+                        )
+                    }
+                }
+            }
+            /// `invalid_request`: malformed JSON, or a parameter that is not of its type.
+            ///
+            /// - Remark: Generated from `#/paths//v1/me/habit/get(getHabit)/responses/400`.
+            ///
+            /// HTTP response code: `400 badRequest`.
+            case badRequest(Components.Responses.BadRequest)
+            /// The associated value of the enum case if `self` is `.badRequest`.
+            ///
+            /// - Throws: An error if `self` is not `.badRequest`.
+            /// - SeeAlso: `.badRequest`.
+            public var badRequest: Components.Responses.BadRequest {
+                get throws {
+                    switch self {
+                    case let .badRequest(response):
+                        return response
+                    default:
+                        try throwUnexpectedResponseStatus(
+                            expectedStatus: "badRequest",
+                            response: self
+                        )
+                    }
+                }
+            }
+            /// `unauthorized`, `token_expired` or `invalid_credentials`.
+            ///
+            /// - Remark: Generated from `#/paths//v1/me/habit/get(getHabit)/responses/401`.
+            ///
+            /// HTTP response code: `401 unauthorized`.
+            case unauthorized(Components.Responses.Unauthorized)
+            /// The associated value of the enum case if `self` is `.unauthorized`.
+            ///
+            /// - Throws: An error if `self` is not `.unauthorized`.
+            /// - SeeAlso: `.unauthorized`.
+            public var unauthorized: Components.Responses.Unauthorized {
+                get throws {
+                    switch self {
+                    case let .unauthorized(response):
+                        return response
+                    default:
+                        try throwUnexpectedResponseStatus(
+                            expectedStatus: "unauthorized",
+                            response: self
+                        )
+                    }
+                }
+            }
+            /// `unavailable`: the server is too busy to check a password now, or its database is out of reach.
+            ///
+            /// - Remark: Generated from `#/paths//v1/me/habit/get(getHabit)/responses/503`.
+            ///
+            /// HTTP response code: `503 serviceUnavailable`.
+            case serviceUnavailable(Components.Responses.Unavailable)
+            /// The associated value of the enum case if `self` is `.serviceUnavailable`.
+            ///
+            /// - Throws: An error if `self` is not `.serviceUnavailable`.
+            /// - SeeAlso: `.serviceUnavailable`.
+            public var serviceUnavailable: Components.Responses.Unavailable {
+                get throws {
+                    switch self {
+                    case let .serviceUnavailable(response):
+                        return response
+                    default:
+                        try throwUnexpectedResponseStatus(
+                            expectedStatus: "serviceUnavailable",
                             response: self
                         )
                     }

@@ -69,6 +69,17 @@ public protocol APIProtocol: Sendable {
     /// - Remark: HTTP `GET /v1/courses/{course_id}`.
     /// - Remark: Generated from `#/paths//v1/courses/{course_id}/get(getCourse)`.
     func getCourse(_ input: Operations.GetCourse.Input) async throws -> Operations.GetCourse.Output
+    /// One lesson's body and questions, read one lesson at a time.
+    ///
+    /// Public, as the course it belongs to: a lesson is the course's content, the same for
+    /// every learner, so a client may keep it for its session. A lesson without text has a
+    /// null `body`; one without questions an empty `questions`. 404 `course_not_found` for no
+    /// such course, `lesson_not_found` past its syllabus.
+    ///
+    ///
+    /// - Remark: HTTP `GET /v1/courses/{course_id}/lessons/{lesson}`.
+    /// - Remark: Generated from `#/paths//v1/courses/{course_id}/lessons/{lesson}/get(getLessonContent)`.
+    func getLessonContent(_ input: Operations.GetLessonContent.Input) async throws -> Operations.GetLessonContent.Output
     /// The signed-in learner.
     ///
     /// - Remark: HTTP `GET /v1/me`.
@@ -109,6 +120,20 @@ public protocol APIProtocol: Sendable {
     /// - Remark: HTTP `DELETE /v1/me/enrollments/{course_id}/lessons/{lesson}`.
     /// - Remark: Generated from `#/paths//v1/me/enrollments/{course_id}/lessons/{lesson}/delete(markLessonNotDone)`.
     func markLessonNotDone(_ input: Operations.MarkLessonNotDone.Input) async throws -> Operations.MarkLessonNotDone.Output
+    /// The learner's answers in one course, one per question answered, in lesson order.
+    ///
+    /// Answers are history, as lessons done are: they stay when the learner leaves the course. None is an empty list.
+    ///
+    /// - Remark: HTTP `GET /v1/me/enrollments/{course_id}/answers`.
+    /// - Remark: Generated from `#/paths//v1/me/enrollments/{course_id}/answers/get(listAnswers)`.
+    func listAnswers(_ input: Operations.ListAnswers.Input) async throws -> Operations.ListAnswers.Output
+    /// Answer a question of a course the learner holds a place in. The first answer is kept and puts the question in the review deck (SM-2, from `day`); answering again changes nothing and gives the first answer. Idempotent.
+    ///
+    /// 404 `not_enrolled` without a place in the course; `lesson_not_found` for a lesson or question that is not there, or a choice that is not one of the question's. `day` is the learner's (their calendar), not the server's.
+    ///
+    /// - Remark: HTTP `PUT /v1/me/enrollments/{course_id}/lessons/{lesson}/questions/{question}/answer`.
+    /// - Remark: Generated from `#/paths//v1/me/enrollments/{course_id}/lessons/{lesson}/questions/{question}/answer/put(answerQuestion)`.
+    func answerQuestion(_ input: Operations.AnswerQuestion.Input) async throws -> Operations.AnswerQuestion.Output
     /// The learner's changes and the public catalog's, live, as server-sent events.
     ///
     /// An endless `text/event-stream` of what changed, whoever changed it (this client, another
@@ -164,6 +189,23 @@ public protocol APIProtocol: Sendable {
     /// - Remark: HTTP `DELETE /v1/me/favourites/{course_id}`.
     /// - Remark: Generated from `#/paths//v1/me/favourites/{course_id}/delete(removeFavourite)`.
     func removeFavourite(_ input: Operations.RemoveFavourite.Input) async throws -> Operations.RemoveFavourite.Output
+    /// The cards due on the learner's `day`: the first `limit` (earliest due first, then in course and lesson order), and how many are due in all.
+    ///
+    /// - Remark: HTTP `GET /v1/me/reviews`.
+    /// - Remark: Generated from `#/paths//v1/me/reviews/get(getReviewDeck)`.
+    func getReviewDeck(_ input: Operations.GetReviewDeck.Input) async throws -> Operations.GetReviewDeck.Output
+    /// Review a card due on `day` with a grade: its new schedule by SM-2. A card not due (one reviewed already, in this or another client) keeps its schedule, which is given.
+    ///
+    /// 404 `lesson_not_found` for a question that is not in the learner's deck.
+    ///
+    /// - Remark: HTTP `POST /v1/me/reviews`.
+    /// - Remark: Generated from `#/paths//v1/me/reviews/post(reviewCard)`.
+    func reviewCard(_ input: Operations.ReviewCard.Input) async throws -> Operations.ReviewCard.Output
+    /// The learner's streak (days in a row, up to `day`, with a lesson done, a question answered or a card reviewed) and the cards due on `day`.
+    ///
+    /// - Remark: HTTP `GET /v1/me/habit`.
+    /// - Remark: Generated from `#/paths//v1/me/habit/get(getHabit)`.
+    func getHabit(_ input: Operations.GetHabit.Input) async throws -> Operations.GetHabit.Output
 }
 
 /// Convenience overloads for operation inputs.
@@ -264,6 +306,25 @@ extension APIProtocol {
             headers: headers
         ))
     }
+    /// One lesson's body and questions, read one lesson at a time.
+    ///
+    /// Public, as the course it belongs to: a lesson is the course's content, the same for
+    /// every learner, so a client may keep it for its session. A lesson without text has a
+    /// null `body`; one without questions an empty `questions`. 404 `course_not_found` for no
+    /// such course, `lesson_not_found` past its syllabus.
+    ///
+    ///
+    /// - Remark: HTTP `GET /v1/courses/{course_id}/lessons/{lesson}`.
+    /// - Remark: Generated from `#/paths//v1/courses/{course_id}/lessons/{lesson}/get(getLessonContent)`.
+    public func getLessonContent(
+        path: Operations.GetLessonContent.Input.Path,
+        headers: Operations.GetLessonContent.Input.Headers = .init()
+    ) async throws -> Operations.GetLessonContent.Output {
+        try await getLessonContent(Operations.GetLessonContent.Input(
+            path: path,
+            headers: headers
+        ))
+    }
     /// The signed-in learner.
     ///
     /// - Remark: HTTP `GET /v1/me`.
@@ -356,6 +417,38 @@ extension APIProtocol {
             headers: headers
         ))
     }
+    /// The learner's answers in one course, one per question answered, in lesson order.
+    ///
+    /// Answers are history, as lessons done are: they stay when the learner leaves the course. None is an empty list.
+    ///
+    /// - Remark: HTTP `GET /v1/me/enrollments/{course_id}/answers`.
+    /// - Remark: Generated from `#/paths//v1/me/enrollments/{course_id}/answers/get(listAnswers)`.
+    public func listAnswers(
+        path: Operations.ListAnswers.Input.Path,
+        headers: Operations.ListAnswers.Input.Headers = .init()
+    ) async throws -> Operations.ListAnswers.Output {
+        try await listAnswers(Operations.ListAnswers.Input(
+            path: path,
+            headers: headers
+        ))
+    }
+    /// Answer a question of a course the learner holds a place in. The first answer is kept and puts the question in the review deck (SM-2, from `day`); answering again changes nothing and gives the first answer. Idempotent.
+    ///
+    /// 404 `not_enrolled` without a place in the course; `lesson_not_found` for a lesson or question that is not there, or a choice that is not one of the question's. `day` is the learner's (their calendar), not the server's.
+    ///
+    /// - Remark: HTTP `PUT /v1/me/enrollments/{course_id}/lessons/{lesson}/questions/{question}/answer`.
+    /// - Remark: Generated from `#/paths//v1/me/enrollments/{course_id}/lessons/{lesson}/questions/{question}/answer/put(answerQuestion)`.
+    public func answerQuestion(
+        path: Operations.AnswerQuestion.Input.Path,
+        headers: Operations.AnswerQuestion.Input.Headers = .init(),
+        body: Operations.AnswerQuestion.Input.Body
+    ) async throws -> Operations.AnswerQuestion.Output {
+        try await answerQuestion(Operations.AnswerQuestion.Input(
+            path: path,
+            headers: headers,
+            body: body
+        ))
+    }
     /// The learner's changes and the public catalog's, live, as server-sent events.
     ///
     /// An endless `text/event-stream` of what changed, whoever changed it (this client, another
@@ -436,6 +529,47 @@ extension APIProtocol {
     ) async throws -> Operations.RemoveFavourite.Output {
         try await removeFavourite(Operations.RemoveFavourite.Input(
             path: path,
+            headers: headers
+        ))
+    }
+    /// The cards due on the learner's `day`: the first `limit` (earliest due first, then in course and lesson order), and how many are due in all.
+    ///
+    /// - Remark: HTTP `GET /v1/me/reviews`.
+    /// - Remark: Generated from `#/paths//v1/me/reviews/get(getReviewDeck)`.
+    public func getReviewDeck(
+        query: Operations.GetReviewDeck.Input.Query,
+        headers: Operations.GetReviewDeck.Input.Headers = .init()
+    ) async throws -> Operations.GetReviewDeck.Output {
+        try await getReviewDeck(Operations.GetReviewDeck.Input(
+            query: query,
+            headers: headers
+        ))
+    }
+    /// Review a card due on `day` with a grade: its new schedule by SM-2. A card not due (one reviewed already, in this or another client) keeps its schedule, which is given.
+    ///
+    /// 404 `lesson_not_found` for a question that is not in the learner's deck.
+    ///
+    /// - Remark: HTTP `POST /v1/me/reviews`.
+    /// - Remark: Generated from `#/paths//v1/me/reviews/post(reviewCard)`.
+    public func reviewCard(
+        headers: Operations.ReviewCard.Input.Headers = .init(),
+        body: Operations.ReviewCard.Input.Body
+    ) async throws -> Operations.ReviewCard.Output {
+        try await reviewCard(Operations.ReviewCard.Input(
+            headers: headers,
+            body: body
+        ))
+    }
+    /// The learner's streak (days in a row, up to `day`, with a lesson done, a question answered or a card reviewed) and the cards due on `day`.
+    ///
+    /// - Remark: HTTP `GET /v1/me/habit`.
+    /// - Remark: Generated from `#/paths//v1/me/habit/get(getHabit)`.
+    public func getHabit(
+        query: Operations.GetHabit.Input.Query,
+        headers: Operations.GetHabit.Input.Headers = .init()
+    ) async throws -> Operations.GetHabit.Output {
+        try await getHabit(Operations.GetHabit.Input(
+            query: query,
             headers: headers
         ))
     }

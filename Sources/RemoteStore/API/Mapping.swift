@@ -73,7 +73,7 @@ extension Course {
 
 extension Syllabus {
     /// The server's course with its lessons, if both pass the import's limits (1 to 200
-    /// lessons, each of `CourseLimits.minutes`).
+    /// lessons, each of `CourseLimits.minutes`, with 0 to 20 questions).
     static func checked(_ detail: Components.Schemas.CourseDetail) throws(RefusedCourse) -> Syllabus {
         let course = try Course.checked(detail.value1)
         var lessons: [Lesson] = []
@@ -85,7 +85,12 @@ extension Syllabus {
                 throw RefusedCourse(
                     id: course.id.rawValue, problem: "lessons[\(index)].title says nothing once control characters are removed")
             }
-            lessons.append(Lesson(title: lesson.title, minutes: minutes))
+            // Left out by a server before lessons had questions: none.
+            guard let questions = Int(exactly: lesson.questionCount ?? 0), ContentLimits.questions.contains(questions) else {
+                throw RefusedCourse(
+                    id: course.id.rawValue, problem: "lessons[\(index)].question_count \(lesson.questionCount ?? 0) is out of range")
+            }
+            lessons.append(Lesson(title: lesson.title, minutes: minutes, questionCount: questions))
         }
         let syllabus = Syllabus(course: course, lessons: lessons)
         if let problem = CourseLimits.problem(in: syllabus) { throw RefusedCourse(id: course.id.rawValue, problem: problem) }

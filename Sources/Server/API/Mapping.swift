@@ -71,6 +71,45 @@ extension Components.Schemas.Session {
     }
 }
 
+extension Components.Schemas.LessonContent {
+    init(_ content: LessonContent) {
+        self.init(body: content.body, questions: content.questions.map(Components.Schemas.Question.init))
+    }
+}
+
+extension Components.Schemas.Question {
+    init(_ question: Question) {
+        self.init(
+            prompt: question.prompt, choices: question.choices, correct: question.correct.sorted().map(Int64.init),
+            explanation: question.explanation)
+    }
+}
+
+extension Components.Schemas.Answer {
+    init(_ answer: Answer) {
+        self.init(
+            courseId: answer.ref.courseID.rawValue, lesson: Int64(answer.ref.lesson), question: Int64(answer.ref.question),
+            chosen: answer.chosen.sorted().map(Int64.init), isRight: answer.isRight)
+    }
+}
+
+extension Components.Schemas.CardSchedule {
+    init(_ schedule: CardSchedule) {
+        self.init(
+            repetitions: Int64(schedule.repetitions), easeMillis: Int64(schedule.easeMillis), intervalDays: Int64(schedule.intervalDays),
+            due: schedule.due.iso)
+    }
+}
+
+extension Components.Schemas.ReviewCard {
+    init(_ card: ReviewCard) {
+        self.init(
+            courseId: card.ref.courseID.rawValue, lesson: Int64(card.ref.lesson), question: Int64(card.ref.question),
+            courseTitle: card.courseTitle, lessonTitle: card.lessonTitle, content: .init(card.question),
+            schedule: .init(card.schedule))
+    }
+}
+
 /// The API's catalog keys (`CatalogKey.pageKey`), checked on the way in.
 enum CatalogKeyText {
     static func decode(_ text: String) throws(APIFailure) -> CatalogKey {

@@ -11,6 +11,7 @@ struct PlatformStores: Sendable {
     var enrollments: any EnrollmentRepository
     var favourites: any FavouritesRepository
     var profiles: any ProfileRepository
+    var learning: any LearningRepository
     var accounts: any AccountRepository
     var refreshTokens: any RefreshTokenRepository
     var signingKey: [UInt8]
@@ -28,6 +29,7 @@ struct PlatformStores: Sendable {
             enrollments: SQLiteEnrollmentRepository(database: database),
             favourites: SQLiteFavouritesRepository(database: database),
             profiles: SQLiteProfileRepository(database: database),
+            learning: SQLiteLearningRepository(database: database),
             accounts: AccountService(store: SQLiteAccountStore(database: database), hasher: passwordHasher),
             refreshTokens: SQLiteRefreshTokenRepository(database: database),
             signingKey: try SigningKey.loadOrCreate(in: dataDirectory),
@@ -48,6 +50,7 @@ struct PlatformStores: Sendable {
             enrollments: PostgresEnrollmentRepository(database: database),
             favourites: PostgresFavouritesRepository(database: database),
             profiles: PostgresProfileRepository(database: database),
+            learning: PostgresLearningRepository(database: database),
             accounts: AccountService(store: PostgresAccountStore(database: database), hasher: passwordHasher),
             refreshTokens: PostgresRefreshTokenRepository(database: database),
             signingKey: try await database.signingKey(),

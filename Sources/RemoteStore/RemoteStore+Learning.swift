@@ -1,0 +1,136 @@
+import EduGoAPI
+import Logging
+import SharedKernel
+
+// MARK: - LearningRepository
+
+/// Lessons, answers and reviews over the API. The learner's day goes with every call that
+/// needs one: the server never guesses it from its own clock. Everything the server sends
+/// passes SPEC's limits (`LearningMapping`): a lesson out of range is the server answering
+/// garbage (connectivity); an answer or card out of range in a list is left out and logged.
+extension RemoteStore: LearningRepository {
+    /// The most cards one request gives (the API clamps `limit` into 0–100).
+    static let deckPage = 100
+
+    /// Read once per session (`LessonCache`): a lesson is its course's, the same for everyone.
+    public func lessonContent(courseID: CourseID, lesson: Int) async throws(AppError) -> LessonContent {
+        let key = LessonCache.Key(courseID: courseID, lesson: lesson)
+        if let kept = lessons.content(of: key) { return kept }
+        guard lesson >= 1 else { throw .noSuchLesson(courseID, lesson) }
+        let sent: Components.Schemas.LessonContent
+        do {
+            sent = try await open { client in
+                try await client.getLessonContent(path: .init(courseId: courseID.rawValue, lesson: Int64(lesson))).ok.body.json
+            }
+        } catch {
+            throw Self.appError(error, course: courseID, lesson: lesson)
+        }
+        let content: LessonContent
+        do {
+            content = try LessonContent.checked(sent)
+        } catch {
+            throw refusedAnswer("lesson \(lesson) of \(courseID.rawValue.debugDescription): \(error)")
+        }
+        lessons.keep(content, of: key)
+        return content
+    }
+
+    public func answers(userID: UserID, courseID: CourseID) async throws(AppError) -> [Answer] {
+        let list: Components.Schemas.AnswerList
+        do {
+            list = try await authorized(as: userID) { client in
+                try await client.listAnswers(path: .init(courseId: courseID.rawValue)).ok.body.json
+            }
+        } catch {
+            throw Self.appError(error, course: courseID)
+        }
+        return list.answers.compactMap { sent -> Answer? in
+            do throws(RefusedLearning) {
+                let answer = try Answer.checked(sent)
+                guard answer.ref.courseID == courseID else { throw RefusedLearning(problem: "an answer in another course") }
+                return answer
+            } catch {
+                requests.logger.warning("refused an answer from \(requests.host): \(error)")
+                return nil
+            }
+        }
+    }
+
+    public func answer(_ chosen: Set<Int>, to ref: QuestionRef, userID: UserID, on day: LearnerDay) async throws(AppError) -> Answer {
+        // What no question can take is refused here as the rules refuse it, unsent.
+        guard ref.lesson >= 1, ref.question >= 0, !chosen.isEmpty,
+            chosen.allSatisfy({ (0..<ContentLimits.choices.upperBound).contains($0) })
+        else { throw .noSuchLesson(ref.courseID, ref.lesson) }
+        let path = Operations.AnswerQuestion.Input.Path(
+            courseId: ref.courseID.rawValue, lesson: Int64(ref.lesson), question: Int64(ref.question))
+        let body = Components.Schemas.AnswerRequest(chosen: chosen.sorted().map(Int64.init), day: day.iso)
+        let sent: Components.Schemas.Answer
+        do {
+            sent = try await authorized(as: userID) { client in try await client.answerQuestion(path: path, body: .json(body)).ok.body.json
+            }
+        } catch {
+            throw Self.appError(error, course: ref.courseID, lesson: ref.lesson)
+        }
+        do throws(RefusedLearning) {
+            let answer = try Answer.checked(sent)
+            guard answer.ref == ref else { throw RefusedLearning(problem: "an answer to another question") }
+            return answer
+        } catch {
+            throw refusedAnswer("the answer to \(ref): \(error)")
+        }
+    }
+
+    public func reviewDeck(userID: UserID, on day: LearnerDay, limit: Int) async throws(AppError) -> ReviewDeck {
+        let wanted = min(max(0, limit), Self.deckPage)
+        let query = Operations.GetReviewDeck.Input.Query(day: day.iso, limit: Int64(wanted))
+        let deck: Components.Schemas.ReviewDeck
+        do {
+            deck = try await authorized(as: userID) { client in try await client.getReviewDeck(query: query).ok.body.json }
+        } catch {
+            throw error.appError
+        }
+        guard deck.cards.count <= wanted, let due = Int(exactly: deck.dueCount), (deck.cards.count...Self.largestCount).contains(due)
+        else { throw refusedAnswer("a deck of \(deck.cards.count) cards (\(wanted) asked for), \(deck.dueCount) due") }
+        let cards = deck.cards.compactMap { sent -> ReviewCard? in
+            do throws(RefusedLearning) {
+                return try ReviewCard.checked(sent)
+            } catch {
+                requests.logger.warning("refused a review card from \(requests.host): \(error)")
+                return nil
+            }
+        }
+        return ReviewDeck(cards: cards, dueCount: due)
+    }
+
+    public func review(_ ref: QuestionRef, grade: ReviewGrade, userID: UserID, on day: LearnerDay) async throws(AppError) -> CardSchedule {
+        let body = Components.Schemas.ReviewRequest(
+            courseId: ref.courseID.rawValue, lesson: Int64(ref.lesson), question: Int64(ref.question),
+            grade: Components.Schemas.ReviewRequest.GradePayload(rawValue: grade.rawValue) ?? .again, day: day.iso)
+        let sent: Components.Schemas.CardSchedule
+        do {
+            sent = try await authorized(as: userID) { client in try await client.reviewCard(body: .json(body)).ok.body.json }
+        } catch {
+            throw Self.appError(error, course: ref.courseID, lesson: ref.lesson)
+        }
+        do {
+            return try CardSchedule.checked(sent)
+        } catch {
+            throw refusedAnswer("the schedule of \(ref): \(error)")
+        }
+    }
+
+    public func habit(userID: UserID, on day: LearnerDay, secondsFromGMT: Int) async throws(AppError) -> LearningHabit {
+        let query = Operations.GetHabit.Input.Query(day: day.iso, utcOffset: Int64(secondsFromGMT))
+        let sent: Components.Schemas.Habit
+        do {
+            sent = try await authorized(as: userID) { client in try await client.getHabit(query: query).ok.body.json }
+        } catch {
+            throw error.appError
+        }
+        // A streak is at most the days it looks back over.
+        guard let streak = Int(exactly: sent.streakDays), (0...LearningRules.streakWindow + 1).contains(streak),
+            let due = Int(exactly: sent.dueCount), (0...Self.largestCount).contains(due)
+        else { throw refusedAnswer("a habit of \(sent.streakDays) days, \(sent.dueCount) due") }
+        return LearningHabit(streakDays: streak, dueCount: due)
+    }
+}

@@ -1,0 +1,102 @@
+import Foundation
+import Hummingbird
+import SharedKernel
+import TestSupport
+import Testing
+
+@testable import RemoteStore
+
+/// A hostile server's lessons, answers and cards: nothing out of SPEC's limits becomes a value
+/// of the app, nothing traps; a single answer out of range is connectivity, a bad item of a
+/// list is left out.
+@Suite("Hostile server: learning")
+struct HostileLearningServerTests {
+    static let question = #"{"prompt": "Which?", "choices": ["A", "B", "C"], "correct": [1], "explanation": "B."}"#
+
+    /// A lesson's JSON, and whether the client takes it.
+    static let lessons: [(name: String, json: String, accepted: Bool)] = [
+        ("a sane lesson", ##"{"body": "# Hi", "questions": [\##(question)]}"##, true),
+        ("no body, no questions", #"{"body": null, "questions": []}"#, true),
+        (
+            "seven choices",
+            #"{"questions": [{"prompt": "?", "choices": ["1","2","3","4","5","6","7"], "correct": [0], "explanation": ""}]}"#, false
+        ),
+        ("one choice", #"{"questions": [{"prompt": "?", "choices": ["1"], "correct": [0], "explanation": ""}]}"#, false),
+        (
+            "a correct index past the choices",
+            #"{"questions": [{"prompt": "?", "choices": ["1","2"], "correct": [9], "explanation": ""}]}"#, false
+        ),
+        ("a negative correct index", #"{"questions": [{"prompt": "?", "choices": ["1","2"], "correct": [-1], "explanation": ""}]}"#, false),
+        ("no correct choice", #"{"questions": [{"prompt": "?", "choices": ["1","2"], "correct": [], "explanation": ""}]}"#, false),
+        (
+            "an index past any integer",
+            #"{"questions": [{"prompt": "?", "choices": ["1","2"], "correct": [99999999999999999999], "explanation": ""}]}"#, false
+        ),
+        ("an empty prompt", #"{"questions": [{"prompt": "\u0007", "choices": ["1","2"], "correct": [0], "explanation": ""}]}"#, false),
+        ("21 questions", #"{"questions": [\#(Array(repeating: question, count: 21).joined(separator: ","))]}"#, false),
+        ("a body past 256 KiB", #"{"body": "\#(String(repeating: "x", count: 262_145))", "questions": []}"#, false),
+    ]
+
+    @Test("a lesson out of range is connectivity; a sane one loads", arguments: lessons.indices)
+    func lesson(_ index: Int) async throws {
+        let (name, json, accepted) = Self.lessons[index]
+        let router = Router()
+        router.get("/v1/courses/:id/lessons/:n") { _, _ in RouterServer.json(json) }
+        let (url, running) = try await RouterServer.start(router)
+        defer { running.cancel() }
+        let client = TemporaryDirectory(prefix: "edugo-hostile-learning")
+        defer { client.remove() }
+        let store = RemoteStore(server: url, dataDirectory: client.url, httpClient: testHTTPClient)
+
+        var failure: AppError?
+        do {
+            _ = try await store.lessonContent(courseID: "any", lesson: 1)
+        } catch {
+            failure = error
+        }
+
+        #expect(failure == (accepted ? nil : .connectivity), "\(name): \(String(describing: failure))")
+    }
+
+    @Test("a deck longer than asked, a habit or a schedule out of range are connectivity; a bad card or answer is left out")
+    func deckHabitAndAnswers() async throws {
+        let router = Router()
+        RouterServer.addSignIn(to: router)
+        router.get("/v1/me/reviews") { request, _ in
+            let limit = request.uri.queryParameters.get("limit") ?? ""
+            let cards = limit == "1" ? [Self.card(lesson: "1"), Self.card(lesson: "2")] : [Self.card(lesson: "0"), Self.card(lesson: "1")]
+            return RouterServer.json(#"{"cards": [\#(cards.joined(separator: ","))], "due_count": 2}"#)
+        }
+        router.get("/v1/me/habit") { _, _ in RouterServer.json(#"{"streak_days": -3, "due_count": 0}"#) }
+        router.post("/v1/me/reviews") { _, _ in
+            RouterServer.json(#"{"repetitions": 1, "ease_millis": 100, "interval_days": 1, "due": "2026-13-01"}"#)
+        }
+        router.get("/v1/me/enrollments/:id/answers") { _, _ in
+            RouterServer.json(
+                #"{"answers": [{"course_id": "c", "lesson": 1, "question": 0, "chosen": [7], "is_right": true}, {"course_id": "c", "lesson": 1, "question": 1, "chosen": [0], "is_right": false}, {"course_id": "other", "lesson": 1, "question": 0, "chosen": [0], "is_right": false}]}"#
+            )
+        }
+        let (url, running) = try await RouterServer.start(router)
+        defer { running.cancel() }
+        let client = TemporaryDirectory(prefix: "edugo-hostile-learning")
+        defer { client.remove() }
+        let store = RemoteStore(server: url, dataDirectory: client.url, httpClient: testHTTPClient)
+        let learner = try await store.signIn(email: "demo@edugo.dev", password: "edugo-demo").id
+        let day = try #require(LearnerDay(iso: "2026-11-24"))
+        let ref = QuestionRef(courseID: "c", lesson: 1, question: 0)
+
+        await #expect(throws: AppError.connectivity) { try await store.reviewDeck(userID: learner, on: day, limit: 1) }
+        let deck = try await store.reviewDeck(userID: learner, on: day, limit: 10)
+        await #expect(throws: AppError.connectivity) { try await store.habit(userID: learner, on: day, secondsFromGMT: 0) }
+        await #expect(throws: AppError.connectivity) { try await store.review(ref, grade: .good, userID: learner, on: day) }
+        let answers = try await store.answers(userID: learner, courseID: "c")
+
+        #expect(deck.cards.map(\.ref.lesson) == [1], "the card of lesson 0 is left out")
+        #expect(deck.dueCount == 2)
+        #expect(answers.map(\.ref.question) == [1], "an answer of choice 7, and one of another course, are left out")
+    }
+
+    static func card(lesson: String) -> String {
+        #"{"course_id": "c", "lesson": \#(lesson), "question": 0, "course_title": "C", "lesson_title": "L", "content": \#(question), "schedule": {"repetitions": 1, "ease_millis": 2500, "interval_days": 1, "due": "2026-11-24"}}"#
+    }
+}

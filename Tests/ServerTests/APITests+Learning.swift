@@ -1,0 +1,105 @@
+import Foundation
+import Platform
+import SharedKernel
+import TestSupport
+import Testing
+
+/// The API's lessons, answers and reviews, against the real `edugo-server`.
+extension APITests {
+    static let learningCourse = CourseEntry(
+        course: .fixture(id: "learn-api", title: "Learning API"),
+        lessons: [
+            Lesson(
+                title: "Welcome", minutes: 10,
+                content: LessonContent(
+                    body: "## Hello\n\nSome *text*.",
+                    questions: [
+                        Question(prompt: "Which one?", choices: ["A", "B", "C"], correct: [1], explanation: "B, because."),
+                        Question(prompt: "Choose all", choices: ["X", "Y", "Z"], correct: [0, 2], explanation: "X and Z."),
+                    ])),
+            Lesson(title: "Title only", minutes: 10),
+        ])
+
+    @Test("GET /v1/courses/{id}/lessons/{n}: public; the body and questions; null body for a title-only lesson; 404 past the syllabus")
+    func lessonContent() async throws {
+        let server = try await ServerProcess(directory: try await ServerProcess.preparedDirectory(courses: [Self.learningCourse]))
+        let client = HTTPClient(baseURL: server.baseURL)
+
+        let first = try await client.get("/v1/courses/learn-api/lessons/1")
+        let titleOnly = try await client.get("/v1/courses/learn-api/lessons/2")
+        let past = try await client.get("/v1/courses/learn-api/lessons/3")
+        let huge = try await client.get("/v1/courses/learn-api/lessons/9223372036854775807")
+        let noCourse = try await client.get("/v1/courses/no-such-course/lessons/1")
+        let course = try await client.get("/v1/courses/learn-api")
+
+        #expect(first.status == 200 && first.json["body"] as? String == "## Hello\n\nSome *text*.")
+        let questions = first.json["questions"] as? [[String: Any]] ?? []
+        #expect(questions.map { $0["prompt"] as? String } == ["Which one?", "Choose all"])
+        #expect(questions.map { $0["correct"] as? [Int] } == [[1], [0, 2]])
+        #expect(questions.first?["choices"] as? [String] == ["A", "B", "C"] && questions.first?["explanation"] as? String == "B, because.")
+        #expect(titleOnly.status == 200 && (titleOnly.json["body"] == nil || titleOnly.json["body"] is NSNull))
+        #expect((titleOnly.json["questions"] as? [Any])?.isEmpty == true)
+        #expect(past.status == 404 && past.errorCode == "lesson_not_found")
+        #expect(huge.status == 404 && huge.errorCode == "lesson_not_found")
+        #expect(noCourse.status == 404 && noCourse.errorCode == "course_not_found")
+        #expect((course.json["lessons"] as? [[String: Any]])?.map { $0["question_count"] as? Int } == [2, 0])
+    }
+
+    @Test(
+        "answers: a place is needed; the first answer is kept; the day is the learner's, checked; the deck, a review once a day, the habit"
+    )
+    func answersAndReviews() async throws {
+        // Not the demo learner, whose own cards fall due by the wall clock.
+        let server = try await ServerProcess(
+            directory: try await ServerProcess.preparedDirectory(learners: 1, courses: [Self.learningCourse]))
+        let (client, _) = try await HTTPClient(baseURL: server.baseURL).signedIn(email: "learner1@example.com", password: "password-1")
+        let question = "/v1/me/enrollments/learn-api/lessons/1/questions"
+
+        let withoutPlace = try await client.send("PUT", "\(question)/0/answer", json: ["chosen": [1], "day": "2026-11-24"])
+        _ = try await client.send("PUT", "/v1/me/enrollments/learn-api")
+        let notADay = try await client.send("PUT", "\(question)/0/answer", json: ["chosen": [1], "day": "2026-02-30"])
+        let right = try await client.send("PUT", "\(question)/0/answer", json: ["chosen": [1], "day": "2026-11-24"])
+        let again = try await client.send("PUT", "\(question)/0/answer", json: ["chosen": [0], "day": "2026-11-25"])
+        let noChoice = try await client.send("PUT", "\(question)/1/answer", json: ["chosen": [5], "day": "2026-11-24"])
+        let noQuestion = try await client.send("PUT", "\(question)/2/answer", json: ["chosen": [0], "day": "2026-11-24"])
+        let wrong = try await client.send("PUT", "\(question)/1/answer", json: ["chosen": [0], "day": "2026-11-24"])
+        let answers = try await client.get("/v1/me/enrollments/learn-api/answers")
+
+        #expect(withoutPlace.status == 404 && withoutPlace.errorCode == "not_enrolled")
+        #expect(notADay.status == 422 && notADay.errorCode == "invalid_request")
+        #expect(right.status == 200 && right.json["is_right"] as? Bool == true && right.json["chosen"] as? [Int] == [1])
+        #expect(again.status == 200 && again.json["chosen"] as? [Int] == [1], "the first answer is kept")
+        #expect(noChoice.status == 404 && noChoice.errorCode == "lesson_not_found")
+        #expect(noQuestion.status == 404 && noQuestion.errorCode == "lesson_not_found")
+        #expect(wrong.json["is_right"] as? Bool == false)
+        let listed = answers.json["answers"] as? [[String: Any]] ?? []
+        #expect(listed.map { $0["question"] as? Int } == [0, 1] && listed.allSatisfy { $0["course_id"] as? String == "learn-api" })
+
+        let today = try await client.get("/v1/me/reviews?day=2026-11-24")
+        let tomorrow = try await client.get("/v1/me/reviews?day=2026-11-25&limit=1")
+        let badDay = try await client.get("/v1/me/reviews?day=tomorrow")
+        let good = try await client.send(
+            "POST", "/v1/me/reviews", json: ["course_id": "learn-api", "lesson": 1, "question": 0, "grade": "good", "day": "2026-11-25"])
+        let twice = try await client.send(
+            "POST", "/v1/me/reviews", json: ["course_id": "learn-api", "lesson": 1, "question": 0, "grade": "again", "day": "2026-11-25"])
+        let notInDeck = try await client.send(
+            "POST", "/v1/me/reviews", json: ["course_id": "learn-api", "lesson": 2, "question": 0, "grade": "good", "day": "2026-11-25"])
+        let habit = try await client.get("/v1/me/habit?day=2026-11-25&utc_offset=3600")
+        let badOffset = try await client.get("/v1/me/habit?day=2026-11-25&utc_offset=90000")
+        let anonymous = try await HTTPClient(baseURL: server.baseURL).get("/v1/me/reviews?day=2026-11-25")
+
+        #expect(today.status == 200 && today.json["due_count"] as? Int == 0 && (today.json["cards"] as? [Any])?.isEmpty == true)
+        let cards = tomorrow.json["cards"] as? [[String: Any]] ?? []
+        #expect(tomorrow.json["due_count"] as? Int == 2 && cards.count == 1)
+        #expect(cards.first?["lesson_title"] as? String == "Welcome" && cards.first?["course_title"] as? String == "Learning API")
+        #expect((cards.first?["content"] as? [String: Any])?["prompt"] as? String == "Which one?")
+        #expect((cards.first?["schedule"] as? [String: Any])?["due"] as? String == "2026-11-25")
+        #expect(badDay.status == 400 && badDay.errorCode == "invalid_request")
+        #expect(good.status == 200 && good.json["due"] as? String == "2026-12-01" && good.json["repetitions"] as? Int == 2)
+        #expect(twice.status == 200 && twice.json["due"] as? String == "2026-12-01", "a card is reviewed once a day")
+        #expect(notInDeck.status == 404 && notInDeck.errorCode == "lesson_not_found")
+        #expect(habit.status == 200 && habit.json["streak_days"] as? Int == 2 && habit.json["due_count"] as? Int == 1)
+        #expect(badOffset.status == 400 && badOffset.errorCode == "invalid_request")
+        #expect(anonymous.status == 401)
+    }
+}
