@@ -41,11 +41,23 @@ public struct PostgresLearningRepository: LearningRepository {
                 """,
                 logger: logger
             )
-            var answers: [Answer] = []
+            var found: [(QuestionRef, Set<Int>, Bool)] = []
             for try await (lesson, question, chosen, isRight) in rows.decode((Int, Int, [Int], Bool).self) {
                 guard let choices = Self.choices(chosen) else { continue }  // a damaged row is left out
+                found.append((QuestionRef(courseID: courseID, lesson: lesson, question: question), choices, isRight))
+            }
+            // Each answer with what it reveals: its question's right choices and explanation now.
+            var questions: [Int: [Question]] = [:]
+            var answers: [Answer] = []
+            for (ref, chosen, isRight) in found {
+                if questions[ref.lesson] == nil {
+                    questions[ref.lesson] = try await Self.content(courseID, ref.lesson, in: connection, logger: logger)?.questions ?? []
+                }
+                let question = questions[ref.lesson].flatMap { $0.indices.contains(ref.question) ? $0[ref.question] : nil }
                 answers.append(
-                    Answer(ref: QuestionRef(courseID: courseID, lesson: lesson, question: question), chosen: choices, isRight: isRight))
+                    Answer(
+                        ref: ref, chosen: chosen, isRight: isRight, correct: question?.correct ?? [],
+                        explanation: question?.explanation ?? ""))
             }
             return answers
         }
@@ -70,7 +82,12 @@ public struct PostgresLearningRepository: LearningRepository {
                 """,
                 logger: logger
             ).decode(([Int], Bool).self).first { _ in true }.flatMap { row in
-                Self.choices(row.0).map { Answer(ref: ref, chosen: $0, isRight: row.1) }
+                Self.choices(row.0).map { chosen in
+                    let question = questions.indices.contains(ref.question) ? questions[ref.question] : nil
+                    return Answer(
+                        ref: ref, chosen: chosen, isRight: row.1, correct: question?.correct ?? [], explanation: question?.explanation ?? ""
+                    )
+                }
             }
             let decided = try LearningRules.answer(
                 chosen, to: ref, question: questions.indices.contains(ref.question) ? questions[ref.question] : nil,

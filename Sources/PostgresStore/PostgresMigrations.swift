@@ -215,9 +215,7 @@ extension PostgresDatabase {
                 for (index, question) in questions.enumerated() {
                     let (chosen, card) = plan.answer(to: question, index: index, lesson: lesson)
                     try await PostgresLearningRepository.insertAnswer(
-                        Answer(
-                            ref: QuestionRef(courseID: plan.courseID, lesson: lesson, question: index), chosen: chosen,
-                            isRight: question.isRight(chosen)),
+                        Answer(ref: QuestionRef(courseID: plan.courseID, lesson: lesson, question: index), chosen: chosen, to: question),
                         card: card, answeredOn: plan.answeredOn, userID: UserID(demo), in: connection, logger: logger)
                 }
             }

@@ -90,7 +90,7 @@ struct LessonReaderTests {
         #expect(answered.contains(" B is second."))
         #expect(
             try await store.answers(userID: User.demo.id, courseID: "learn")
-                == [Answer(ref: QuestionRef(courseID: "learn", lesson: 1, question: 0), chosen: [1], isRight: true)])
+                == [Answer(ref: QuestionRef(courseID: "learn", lesson: 1, question: 0), chosen: [1], to: Self.question)])
         #expect(screen.availability(of: LessonReaderScreen.Keys.markDone) == .available)
 
         _ = await screen.handle(.key(.character(" ")))

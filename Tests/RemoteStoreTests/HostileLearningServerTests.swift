@@ -13,27 +13,21 @@ import Testing
 struct HostileLearningServerTests {
     static let question = #"{"prompt": "Which?", "choices": ["A", "B", "C"], "correct": [1], "explanation": "B."}"#
 
+    /// A question as a lesson serves it: how many to choose, not which.
+    static let asked = #"{"prompt": "Which?", "choices": ["A", "B", "C"], "choose": 1}"#
+
     /// A lesson's JSON, and whether the client takes it.
     static let lessons: [(name: String, json: String, accepted: Bool)] = [
-        ("a sane lesson", ##"{"body": "# Hi", "questions": [\##(question)]}"##, true),
+        ("a sane lesson", ##"{"body": "# Hi", "questions": [\##(asked)]}"##, true),
         ("no body, no questions", #"{"body": null, "questions": []}"#, true),
-        (
-            "seven choices",
-            #"{"questions": [{"prompt": "?", "choices": ["1","2","3","4","5","6","7"], "correct": [0], "explanation": ""}]}"#, false
-        ),
-        ("one choice", #"{"questions": [{"prompt": "?", "choices": ["1"], "correct": [0], "explanation": ""}]}"#, false),
-        (
-            "a correct index past the choices",
-            #"{"questions": [{"prompt": "?", "choices": ["1","2"], "correct": [9], "explanation": ""}]}"#, false
-        ),
-        ("a negative correct index", #"{"questions": [{"prompt": "?", "choices": ["1","2"], "correct": [-1], "explanation": ""}]}"#, false),
-        ("no correct choice", #"{"questions": [{"prompt": "?", "choices": ["1","2"], "correct": [], "explanation": ""}]}"#, false),
-        (
-            "an index past any integer",
-            #"{"questions": [{"prompt": "?", "choices": ["1","2"], "correct": [99999999999999999999], "explanation": ""}]}"#, false
-        ),
-        ("an empty prompt", #"{"questions": [{"prompt": "\u0007", "choices": ["1","2"], "correct": [0], "explanation": ""}]}"#, false),
-        ("21 questions", #"{"questions": [\#(Array(repeating: question, count: 21).joined(separator: ","))]}"#, false),
+        ("seven choices", #"{"questions": [{"prompt": "?", "choices": ["1","2","3","4","5","6","7"], "choose": 1}]}"#, false),
+        ("one choice", #"{"questions": [{"prompt": "?", "choices": ["1"], "choose": 1}]}"#, false),
+        ("more to choose than choices", #"{"questions": [{"prompt": "?", "choices": ["1","2"], "choose": 3}]}"#, false),
+        ("a negative count", #"{"questions": [{"prompt": "?", "choices": ["1","2"], "choose": -1}]}"#, false),
+        ("nothing to choose", #"{"questions": [{"prompt": "?", "choices": ["1","2"], "choose": 0}]}"#, false),
+        ("a count past any integer", #"{"questions": [{"prompt": "?", "choices": ["1","2"], "choose": 99999999999999999999}]}"#, false),
+        ("an empty prompt", #"{"questions": [{"prompt": "\u0007", "choices": ["1","2"], "choose": 1}]}"#, false),
+        ("21 questions", #"{"questions": [\#(Array(repeating: asked, count: 21).joined(separator: ","))]}"#, false),
         ("a body past 256 KiB", #"{"body": "\#(String(repeating: "x", count: 262_145))", "questions": []}"#, false),
     ]
 
@@ -73,7 +67,7 @@ struct HostileLearningServerTests {
         }
         router.get("/v1/me/enrollments/:id/answers") { _, _ in
             RouterServer.json(
-                #"{"answers": [{"course_id": "c", "lesson": 1, "question": 0, "chosen": [7], "is_right": true}, {"course_id": "c", "lesson": 1, "question": 1, "chosen": [0], "is_right": false}, {"course_id": "other", "lesson": 1, "question": 0, "chosen": [0], "is_right": false}]}"#
+                #"{"answers": [{"course_id": "c", "lesson": 1, "question": 0, "chosen": [7], "is_right": true, "correct": [0], "explanation": ""}, {"course_id": "c", "lesson": 1, "question": 1, "chosen": [0], "is_right": false, "correct": [1], "explanation": "B."}, {"course_id": "c", "lesson": 1, "question": 2, "chosen": [0], "is_right": false, "correct": [9], "explanation": ""}, {"course_id": "other", "lesson": 1, "question": 0, "chosen": [0], "is_right": false, "correct": [0], "explanation": ""}]}"#
             )
         }
         let (url, running) = try await RouterServer.start(router)
@@ -93,7 +87,10 @@ struct HostileLearningServerTests {
 
         #expect(deck.cards.map(\.ref.lesson) == [1], "the card of lesson 0 is left out")
         #expect(deck.dueCount == 2)
-        #expect(answers.map(\.ref.question) == [1], "an answer of choice 7, and one of another course, are left out")
+        #expect(
+            answers.map(\.ref.question) == [1],
+            "an answer of choice 7, one whose right choice is 9, and one of another course, are left out")
+        #expect(answers.first?.correct == [1] && answers.first?.explanation == "B.", "what the answer reveals")
     }
 
     static func card(lesson: String) -> String {

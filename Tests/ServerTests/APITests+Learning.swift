@@ -35,8 +35,9 @@ extension APITests {
         #expect(first.status == 200 && first.json["body"] as? String == "## Hello\n\nSome *text*.")
         let questions = first.json["questions"] as? [[String: Any]] ?? []
         #expect(questions.map { $0["prompt"] as? String } == ["Which one?", "Choose all"])
-        #expect(questions.map { $0["correct"] as? [Int] } == [[1], [0, 2]])
-        #expect(questions.first?["choices"] as? [String] == ["A", "B", "C"] && questions.first?["explanation"] as? String == "B, because.")
+        #expect(questions.map { $0["choose"] as? Int } == [1, 2], "how many are right")
+        #expect(questions.first?["choices"] as? [String] == ["A", "B", "C"])
+        #expect(questions.allSatisfy { $0["correct"] == nil && $0["explanation"] == nil }, "no answers given away before answering (SPEC)")
         #expect(titleOnly.status == 200 && (titleOnly.json["body"] == nil || titleOnly.json["body"] is NSNull))
         #expect((titleOnly.json["questions"] as? [Any])?.isEmpty == true)
         #expect(past.status == 404 && past.errorCode == "lesson_not_found")
@@ -72,6 +73,9 @@ extension APITests {
         #expect(noChoice.status == 404 && noChoice.errorCode == "lesson_not_found")
         #expect(noQuestion.status == 404 && noQuestion.errorCode == "lesson_not_found")
         #expect(wrong.json["is_right"] as? Bool == false)
+        #expect(
+            wrong.json["correct"] as? [Int] == [0, 2] && wrong.json["explanation"] as? String == "X and Z.",
+            "the answer brings the right choices and why")
         let listed = answers.json["answers"] as? [[String: Any]] ?? []
         #expect(listed.map { $0["question"] as? Int } == [0, 1] && listed.allSatisfy { $0["course_id"] as? String == "learn-api" })
 

@@ -78,7 +78,10 @@ final class FrameChrome {
         // While a screen holds the keyboard (a text field, a y/n question) the global keys
         // do not apply, so the footer does not offer them.
         let global = screen.isCapturingText || !content.isSignedIn ? [] : Self.globalHints(content.coordinator)
-        var hints = screen.availableKeys.map(\.hint) + global
+        // A key the screen gives a meaning of its own now (`Esc` back to a lesson's text) is
+        // offered once, with that meaning.
+        let own = screen.availableKeys
+        var hints = own.map(\.hint) + global.filter { hint in !own.contains { $0.key == hint.key } }
         // A message never hides every key: the help key stays at the right, or, while `?`
         // would be typed into a field, the field's last key (`Esc clear`, `n no`).
         var status = visibleStatus(statusToShow(screen.statusMessage, notice: content.notice, overProgress: content.noticeOverProgress))

@@ -188,12 +188,14 @@ final class LessonReaderScreen: Screen {
     }
 
     private func drawQuestion(_ index: Int, _ question: Question, of page: LessonPage, in canvas: inout some Canvas, area: Rect) {
-        let several = question.correct.count > 1
+        let several = question.answerCount > 1
         canvas.draw(
             "Question \(index + 1) of \(page.questions.count)" + (several ? " · choose all that apply" : ""), x: area.x, y: area.y,
             width: area.width, style: .dim)
         let state: QuestionCard.State =
-            viewModel.answer(to: index).map { .answered(chosen: $0.chosen, isRight: $0.isRight) }
+            viewModel.answer(to: index).map {
+                .answered(chosen: $0.chosen, isRight: $0.isRight, correct: $0.correct, explanation: $0.explanation)
+            }
             ?? .open(highlighted: viewModel.highlighted, picked: viewModel.picked)
         QuestionCard.draw(
             question, state: state, numbered: true, in: &canvas,

@@ -123,7 +123,7 @@ final class LessonReaderViewModel {
     func pick(_ choice: Int) {
         guard let open = openQuestion, answer(to: open.index) == nil, open.question.choices.indices.contains(choice) else { return }
         highlighted = choice
-        if open.question.correct.count > 1 {
+        if open.question.answerCount > 1 {
             if picked.contains(choice) { picked.remove(choice) } else { picked.insert(choice) }
         } else {
             picked = [choice]

@@ -773,6 +773,39 @@ extension Components {
                 case explanation
             }
         }
+        /// A question as a lesson shows it before it is answered: the right choices are told only with the learner's answer (Answer), so the lesson itself never gives them away.
+        ///
+        /// - Remark: Generated from `#/components/schemas/LessonQuestion`.
+        public struct LessonQuestion: Codable, Hashable, Sendable {
+            /// - Remark: Generated from `#/components/schemas/LessonQuestion/prompt`.
+            public var prompt: Swift.String
+            /// - Remark: Generated from `#/components/schemas/LessonQuestion/choices`.
+            public var choices: [Swift.String]
+            /// How many choices are right (more than one reads "choose all that apply").
+            ///
+            /// - Remark: Generated from `#/components/schemas/LessonQuestion/choose`.
+            public var choose: Swift.Int64
+            /// Creates a new `LessonQuestion`.
+            ///
+            /// - Parameters:
+            ///   - prompt:
+            ///   - choices:
+            ///   - choose: How many choices are right (more than one reads "choose all that apply").
+            public init(
+                prompt: Swift.String,
+                choices: [Swift.String],
+                choose: Swift.Int64
+            ) {
+                self.prompt = prompt
+                self.choices = choices
+                self.choose = choose
+            }
+            public enum CodingKeys: String, CodingKey {
+                case prompt
+                case choices
+                case choose
+            }
+        }
         /// - Remark: Generated from `#/components/schemas/LessonContent`.
         public struct LessonContent: Codable, Hashable, Sendable {
             /// CommonMark, up to 256 KiB; null or left out for a lesson without text.
@@ -780,7 +813,7 @@ extension Components {
             /// - Remark: Generated from `#/components/schemas/LessonContent/body`.
             public var body: Swift.String?
             /// - Remark: Generated from `#/components/schemas/LessonContent/questions`.
-            public var questions: [Components.Schemas.Question]
+            public var questions: [Components.Schemas.LessonQuestion]
             /// Creates a new `LessonContent`.
             ///
             /// - Parameters:
@@ -788,7 +821,7 @@ extension Components {
             ///   - questions:
             public init(
                 body: Swift.String? = nil,
-                questions: [Components.Schemas.Question]
+                questions: [Components.Schemas.LessonQuestion]
             ) {
                 self.body = body
                 self.questions = questions
@@ -838,8 +871,16 @@ extension Components {
                 ])
             }
         }
+        /// The learner's answer, with what it reveals of the question (the right choices and why).
+        ///
         /// - Remark: Generated from `#/components/schemas/Answer`.
         public struct Answer: Codable, Hashable, Sendable {
+            /// Indexes (from 0) of the right choices.
+            ///
+            /// - Remark: Generated from `#/components/schemas/Answer/correct`.
+            public var correct: [Swift.Int64]
+            /// - Remark: Generated from `#/components/schemas/Answer/explanation`.
+            public var explanation: Swift.String
             /// - Remark: Generated from `#/components/schemas/Answer/course_id`.
             public var courseId: Components.Schemas.CourseID
             /// - Remark: Generated from `#/components/schemas/Answer/lesson`.
@@ -853,18 +894,24 @@ extension Components {
             /// Creates a new `Answer`.
             ///
             /// - Parameters:
+            ///   - correct: Indexes (from 0) of the right choices.
+            ///   - explanation:
             ///   - courseId:
             ///   - lesson:
             ///   - question:
             ///   - chosen:
             ///   - isRight:
             public init(
+                correct: [Swift.Int64],
+                explanation: Swift.String,
                 courseId: Components.Schemas.CourseID,
                 lesson: Swift.Int64,
                 question: Swift.Int64,
                 chosen: [Swift.Int64],
                 isRight: Swift.Bool
             ) {
+                self.correct = correct
+                self.explanation = explanation
                 self.courseId = courseId
                 self.lesson = lesson
                 self.question = question
@@ -872,6 +919,8 @@ extension Components {
                 self.isRight = isRight
             }
             public enum CodingKeys: String, CodingKey {
+                case correct
+                case explanation
                 case courseId = "course_id"
                 case lesson
                 case question

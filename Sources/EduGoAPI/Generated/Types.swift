@@ -73,8 +73,9 @@ public protocol APIProtocol: Sendable {
     ///
     /// Public, as the course it belongs to: a lesson is the course's content, the same for
     /// every learner, so a client may keep it for its session. A lesson without text has a
-    /// null `body`; one without questions an empty `questions`. 404 `course_not_found` for no
-    /// such course, `lesson_not_found` past its syllabus.
+    /// null `body`; one without questions an empty `questions`. The questions come without
+    /// their right choices and explanation, which the learner's answer brings (SPEC). 404
+    /// `course_not_found` for no such course, `lesson_not_found` past its syllabus.
     ///
     ///
     /// - Remark: HTTP `GET /v1/courses/{course_id}/lessons/{lesson}`.
@@ -310,8 +311,9 @@ extension APIProtocol {
     ///
     /// Public, as the course it belongs to: a lesson is the course's content, the same for
     /// every learner, so a client may keep it for its session. A lesson without text has a
-    /// null `body`; one without questions an empty `questions`. 404 `course_not_found` for no
-    /// such course, `lesson_not_found` past its syllabus.
+    /// null `body`; one without questions an empty `questions`. The questions come without
+    /// their right choices and explanation, which the learner's answer brings (SPEC). 404
+    /// `course_not_found` for no such course, `lesson_not_found` past its syllabus.
     ///
     ///
     /// - Remark: HTTP `GET /v1/courses/{course_id}/lessons/{lesson}`.

@@ -27,6 +27,23 @@ extension LessonContent {
 }
 
 extension Question {
+    /// A question as a lesson serves it, unanswered: its right choices come with the answer.
+    static func checked(_ question: Components.Schemas.LessonQuestion, at field: String) throws(RefusedLearning) -> Question {
+        guard ContentLimits.choices.contains(question.choices.count), let choose = Int(exactly: question.choose),
+            (1...question.choices.count).contains(choose)
+        else {
+            throw RefusedLearning(problem: "\(field): \(question.choices.count) choices, \(question.choose) to choose")
+        }
+        // Checked as a whole question would be, with stand-in right choices (the first `choose`).
+        let stand = Question(prompt: question.prompt, choices: question.choices, correct: Set(0..<choose))
+        if let problem = ContentLimits.problem(in: stand) {
+            throw RefusedLearning(problem: "\(field).\(problem.field) \(problem.reason)")
+        }
+        return stand.unanswered
+    }
+}
+
+extension Question {
     static func checked(_ question: Components.Schemas.Question, at field: String) throws(RefusedLearning) -> Question {
         // Counts first: a list of a million choices is refused before anything is made of it.
         guard ContentLimits.choices.contains(question.choices.count), question.correct.count <= question.choices.count else {
@@ -72,7 +89,17 @@ extension Answer {
             }
             chosen.insert(exact)
         }
-        return Answer(ref: ref, chosen: chosen, isRight: answer.isRight)
+        guard answer.correct.count <= ContentLimits.choices.upperBound, answer.explanation.count <= ContentLimits.explanationLength else {
+            throw RefusedLearning(problem: "an answer revealing \(answer.correct.count) right choices")
+        }
+        var correct: Set<Int> = []
+        for index in answer.correct {
+            guard let exact = Int(exactly: index), (0..<ContentLimits.choices.upperBound).contains(exact) else {
+                throw RefusedLearning(problem: "an answer whose right choice is \(index)")
+            }
+            correct.insert(exact)
+        }
+        return Answer(ref: ref, chosen: chosen, isRight: answer.isRight, correct: correct, explanation: answer.explanation)
     }
 }
 

@@ -89,12 +89,14 @@ final class ReviewScreen: Screen {
     }
 
     private func drawCard(_ card: ReviewCard, in canvas: inout some Canvas, area: Rect) {
-        let several = card.question.correct.count > 1
+        let several = card.question.answerCount > 1
         canvas.draw(
             "\(card.courseTitle) · \(card.lessonTitle)" + (several ? " · choose all that apply" : ""), x: area.x, y: area.y,
             width: area.width, style: .dim)
         let state: QuestionCard.State =
-            viewModel.revealed.map { .answered(chosen: $0.chosen, isRight: $0.isRight) }
+            viewModel.revealed.map {
+                .answered(chosen: $0.chosen, isRight: $0.isRight, correct: card.question.correct, explanation: card.question.explanation)
+            }
             ?? .open(highlighted: viewModel.highlighted, picked: viewModel.picked)
         let body = Rect(x: area.x, y: area.y + 1, width: area.width, height: max(0, area.height - 3))
         QuestionCard.draw(card.question, state: state, numbered: false, in: &canvas, area: body)

@@ -70,7 +70,7 @@ final class ReviewViewModel {
     /// Space: picks the highlighted choice (on and off where several are right).
     func pickHighlighted() {
         guard let card, revealed == nil else { return }
-        if card.question.correct.count > 1 {
+        if card.question.answerCount > 1 {
             if picked.contains(highlighted) { picked.remove(highlighted) } else { picked.insert(highlighted) }
         } else {
             picked = [highlighted]

@@ -73,7 +73,14 @@ extension Components.Schemas.Session {
 
 extension Components.Schemas.LessonContent {
     init(_ content: LessonContent) {
-        self.init(body: content.body, questions: content.questions.map(Components.Schemas.Question.init))
+        self.init(body: content.body, questions: content.questions.map(Components.Schemas.LessonQuestion.init))
+    }
+}
+
+extension Components.Schemas.LessonQuestion {
+    /// A question before it is answered: how many choices are right, not which (SPEC).
+    init(_ question: Question) {
+        self.init(prompt: question.prompt, choices: question.choices, choose: Int64(question.answerCount))
     }
 }
 
@@ -88,8 +95,9 @@ extension Components.Schemas.Question {
 extension Components.Schemas.Answer {
     init(_ answer: Answer) {
         self.init(
-            courseId: answer.ref.courseID.rawValue, lesson: Int64(answer.ref.lesson), question: Int64(answer.ref.question),
-            chosen: answer.chosen.sorted().map(Int64.init), isRight: answer.isRight)
+            correct: answer.correct.sorted().map(Int64.init), explanation: answer.explanation, courseId: answer.ref.courseID.rawValue,
+            lesson: Int64(answer.ref.lesson), question: Int64(answer.ref.question), chosen: answer.chosen.sorted().map(Int64.init),
+            isRight: answer.isRight)
     }
 }
 

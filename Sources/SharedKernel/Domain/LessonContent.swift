@@ -21,12 +21,22 @@ public struct Question: Hashable, Sendable {
     public var correct: Set<Int>
     /// Why the right answer is right; shown once the learner answered.
     public var explanation: String
+    /// How many choices are right: what the learner is told before answering ("choose all
+    /// that apply" when more than one). A question a server serves unanswered has this alone,
+    /// with `correct` empty: its answer brings the rest.
+    public var answerCount: Int
 
-    public init(prompt: String, choices: [String], correct: Set<Int>, explanation: String = "") {
+    public init(prompt: String, choices: [String], correct: Set<Int>, explanation: String = "", answerCount: Int? = nil) {
         self.prompt = prompt
         self.choices = choices
         self.correct = correct
         self.explanation = explanation
+        self.answerCount = answerCount ?? correct.count
+    }
+
+    /// The question as a lesson shows it before it is answered: no right choices, no explanation.
+    public var unanswered: Question {
+        Question(prompt: prompt, choices: choices, correct: [], explanation: "", answerCount: answerCount)
     }
 
     /// Whether `chosen` is exactly the right choices.

@@ -89,16 +89,26 @@ public struct QuestionRef: Hashable, Sendable {
     }
 }
 
-/// A learner's answer to a question in its lesson; the first one puts the card in the deck.
+/// A learner's answer to a question in its lesson, with what answering reveals: the right
+/// choices and why. The first one puts the card in the deck.
 public struct Answer: Hashable, Sendable {
     public var ref: QuestionRef
     public var chosen: Set<Int>
     public var isRight: Bool
+    public var correct: Set<Int>
+    public var explanation: String
 
-    public init(ref: QuestionRef, chosen: Set<Int>, isRight: Bool) {
+    public init(ref: QuestionRef, chosen: Set<Int>, isRight: Bool, correct: Set<Int>, explanation: String) {
         self.ref = ref
         self.chosen = chosen
         self.isRight = isRight
+        self.correct = correct
+        self.explanation = explanation
+    }
+
+    /// `chosen` as the answer to `question`, checked against it.
+    public init(ref: QuestionRef, chosen: Set<Int>, to question: Question) {
+        self.init(ref: ref, chosen: chosen, isRight: question.isRight(chosen), correct: question.correct, explanation: question.explanation)
     }
 }
 

@@ -2,8 +2,11 @@
 /// review deck those answers make. Days are the learner's (`LearnerDay`), given by the app.
 public protocol LearningRepository: Sendable {
     /// One lesson's body and questions. `.courseNotFound`; `.noSuchLesson` past the syllabus.
+    /// A store may serve the questions `unanswered` (a server does: the right choices come with
+    /// the learner's answer, SPEC), so a reader takes them from `Answer`.
     func lessonContent(courseID: CourseID, lesson: Int) async throws(AppError) -> LessonContent
-    /// The learner's answers in one course, one per question answered, in lesson order.
+    /// The learner's answers in one course, one per question answered, in lesson order, each
+    /// with its question's right choices and explanation as stored now.
     func answers(userID: UserID, courseID: CourseID) async throws(AppError) -> [Answer]
     /// Answers a question of a course the learner holds a place in (`LearningRules.answer`):
     /// the first answer is kept, and puts the question in the review deck, due by SM-2 from
@@ -40,9 +43,9 @@ public enum LearningRules {
         guard !chosen.isEmpty, chosen.allSatisfy({ question.choices.indices.contains($0) }) else {
             throw .noSuchLesson(ref.courseID, ref.lesson)
         }
-        let isRight = question.isRight(chosen)
-        let card = CardSchedule.new(on: day).reviewed(.firstAnswer(isRight: isRight), on: day)
-        return (Answer(ref: ref, chosen: chosen, isRight: isRight), card)
+        let answer = Answer(ref: ref, chosen: chosen, to: question)
+        let card = CardSchedule.new(on: day).reviewed(.firstAnswer(isRight: answer.isRight), on: day)
+        return (answer, card)
     }
 
     /// The schedule after reviewing `card` on `day`; `nil` when it is not due (nothing to write).

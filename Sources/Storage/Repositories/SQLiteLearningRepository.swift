@@ -23,17 +23,24 @@ public struct SQLiteLearningRepository: LearningRepository {
 
     public func answers(userID: UserID, courseID: CourseID) async throws(AppError) -> [Answer] {
         try await database.read { db in
-            try Row.fetchAll(
+            var questions: [Int: [Question]] = [:]
+            return try Row.fetchAll(
                 db,
                 sql: """
-                    SELECT lesson, question, chosen, is_right FROM answer
-                    WHERE user_id = ? AND course_id = ? ORDER BY lesson, question
+                    SELECT answer.lesson, answer.question, chosen, is_right, lesson_content.questions FROM answer
+                    LEFT JOIN lesson_content ON lesson_content.course_id = answer.course_id AND lesson_content.position = answer.lesson
+                    WHERE user_id = ? AND answer.course_id = ? ORDER BY answer.lesson, answer.question
                     """, arguments: [userID.rawValue, courseID.rawValue]
             ).compactMap { row in
                 guard let chosen = Self.choices(row["chosen"]) else { return nil }  // a damaged row is left out
+                let lesson: Int = row["lesson"]
+                let index: Int = row["question"]
+                if questions[lesson] == nil { questions[lesson] = QuestionsJSON.decode(row["questions"]) ?? [] }
+                // A question the course no longer has (re-imported shorter) keeps its verdict, without the rest.
+                let question = questions[lesson].flatMap { $0.indices.contains(index) ? $0[index] : nil }
                 return Answer(
-                    ref: QuestionRef(courseID: courseID, lesson: row["lesson"], question: row["question"]), chosen: chosen,
-                    isRight: row["is_right"])
+                    ref: QuestionRef(courseID: courseID, lesson: lesson, question: index), chosen: chosen, isRight: row["is_right"],
+                    correct: question?.correct ?? [], explanation: question?.explanation ?? "")
             }
         }
     }
@@ -47,7 +54,14 @@ public struct SQLiteLearningRepository: LearningRepository {
             let existing = try Row.fetchOne(
                 db, sql: "SELECT chosen, is_right FROM answer WHERE user_id = ? AND course_id = ? AND lesson = ? AND question = ?",
                 arguments: [userID.rawValue, ref.courseID.rawValue, ref.lesson, ref.question]
-            ).flatMap { row in Self.choices(row["chosen"]).map { Answer(ref: ref, chosen: $0, isRight: row["is_right"]) } }
+            ).flatMap { row in
+                Self.choices(row["chosen"]).map { chosen in
+                    let question = questions.indices.contains(ref.question) ? questions[ref.question] : nil
+                    return Answer(
+                        ref: ref, chosen: chosen, isRight: row["is_right"], correct: question?.correct ?? [],
+                        explanation: question?.explanation ?? "")
+                }
+            }
             let decided = try LearningRules.answer(
                 chosen, to: ref, question: questions.indices.contains(ref.question) ? questions[ref.question] : nil,
                 holdsPlace: status.map { $0 != EnrollmentStatus.dropped.rawValue } ?? false, existing: existing, day: day)

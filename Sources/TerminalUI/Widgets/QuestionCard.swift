@@ -7,7 +7,8 @@ public enum QuestionCard {
     public enum State: Hashable, Sendable {
         /// Not answered: the choice under the arrows, and those picked.
         case open(highlighted: Int, picked: Set<Int>)
-        case answered(chosen: Set<Int>, isRight: Bool)
+        /// Answered: what was chosen, and what the answer revealed (the right choices, why).
+        case answered(chosen: Set<Int>, isRight: Bool, correct: Set<Int>, explanation: String)
     }
 
     /// Draws from the top of `area`; `numbered` puts `1`–`6` before the choices (where digits
@@ -22,8 +23,8 @@ public enum QuestionCard {
             let mark: String
             var style: Style = .normal
             switch state {
-            case .answered(let chosen, _):
-                let right = question.correct.contains(choice)
+            case .answered(let chosen, _, let correct, _):
+                let right = correct.contains(choice)
                 mark = right ? "✓" : (chosen.contains(choice) ? "✗" : " ")
                 style = right ? .success : (chosen.contains(choice) ? .error : .dim)
             case .open(let highlighted, let picked):
@@ -39,11 +40,11 @@ public enum QuestionCard {
                 y += 1
             }
         }
-        guard case .answered(_, let isRight) = state, y + 1 < area.maxY else { return }
+        guard case .answered(_, let isRight, _, let explanation) = state, y + 1 < area.maxY else { return }
         y += 1
         canvas.draw(isRight ? "✓ Right" : "✗ Not quite", x: area.x, y: y, style: isRight ? .success : .error)
         y += 1
-        _ = drawMarkdown(question.explanation, style: nil, in: &canvas, x: area.x, y: y, width: area.width, maxY: area.maxY)
+        _ = drawMarkdown(explanation, style: nil, in: &canvas, x: area.x, y: y, width: area.width, maxY: area.maxY)
     }
 
     /// Markdown in at most the rows up to `maxY`; `style` replaces the plain text's. Returns
