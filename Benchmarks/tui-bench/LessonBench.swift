@@ -55,7 +55,7 @@ enum LessonBench {
         // Questions for the cards: 200 lessons of 20 (4,000 a course), as many courses as needed.
         var entries = [
             CourseEntry(
-                course: course(courseID, "Bench Reading"),
+                course: course(courseID, "Aaa Bench Reading"),
                 lessons: [
                     Lesson(title: "A long lesson", minutes: 30, content: LessonContent(body: body(bytes: 262_000))),
                     Lesson(title: "A short lesson", minutes: 5, content: LessonContent(body: body(bytes: 1_000))),
