@@ -13,11 +13,18 @@ extension EndToEnd {
             let total = SeedCatalog.titles.count
             var seen = try await session.waitFor("1/\(total)")
             var lines = Set(seen)
-            // A page at a time to the end: each page's rows are on screen once.
-            for _ in 0..<(total / 20 + 1) {
+            // The selected row's number, `12/64` in the title line.
+            let position: @Sendable ([String]) -> Int = { screen in
+                screen.lazy.compactMap { line in
+                    line.split(separator: " ").last { $0.hasSuffix("/\(total)") }.flatMap { Int($0.dropLast("/\(total)".count)) }
+                }.first ?? 0
+            }
+            // A page at a time to the end: each page's rows are on screen once. Each wait is for
+            // the selection to move on (any other redraw, a frame half sent, is not the page).
+            for _ in 0..<(total / 20 + 1) where position(seen) < total {
                 try session.send("PageDown")
-                let before = seen
-                seen = try await session.waitFor("a page further") { $0 != before }
+                let before = position(seen)
+                seen = try await session.waitFor("a page further than row \(before)") { position($0) > before }
                 lines.formUnion(seen)
             }
             #expect(seen.contains { $0.contains("\(total)/\(total)") })

@@ -43,10 +43,15 @@ struct CrossStoreCatalogTests {
     }
 
     static func build() async throws -> Fixture {
-        let courses = GeneratedCatalog.courses(count: size)
-        let directory = TemporaryDirectory(prefix: "edugo-tests-cross-store")
-        let sqlite = try AppDatabase.open(
-            directory: directory.url, passwordHasher: TestPasswordHasher.cheap, seedCatalog: { courses.map { CourseEntry(course: $0) } })
+        // Generated and seeded on a thread of their own: tens of seconds of synchronous work.
+        let (courses, sqlite) = try await onOwnThread {
+            let courses = GeneratedCatalog.courses(count: size)
+            let directory = TemporaryDirectory(prefix: "edugo-tests-cross-store")
+            let sqlite = try AppDatabase.open(
+                directory: directory.url, passwordHasher: TestPasswordHasher.cheap, seedCatalog: { courses.map { CourseEntry(course: $0) } }
+            )
+            return (courses, sqlite)
+        }
         try await sqlite.writer.write { db in
             for id in favourites {
                 try db.execute(sql: "INSERT INTO favourite (user_id, course_id, created_at) VALUES (1, ?, ?)", arguments: [id, Date()])

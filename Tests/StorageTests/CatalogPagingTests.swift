@@ -36,7 +36,7 @@ struct CatalogPagingTests {
     /// Built once for the suite, in a directory of this process's own: two runs at once (two
     /// checkouts, CI beside a developer) once deleted each other's database mid-suite. What a
     /// finished run left behind is removed, so at most one is left per run still going.
-    static let fixture: Fixture? = {
+    static let fixtures = BuiltOnce<Fixture?> {
         let temporary = FileManager.default.temporaryDirectory
         let prefix = "edugo-tests-catalog-100k-"
         for name in (try? FileManager.default.contentsOfDirectory(atPath: temporary.path)) ?? [] where name.hasPrefix(prefix) {
@@ -74,11 +74,11 @@ struct CatalogPagingTests {
             database: database, courses: courses, index: BruteForceIndex(courses), learner: UserID(1),
             favourites: favourites, enrolled: active.union(completed), completed: completed, known: Set(courses.map(\.id))
         )
-    }()
+    }
 
     @Test("paging forwards returns every course exactly once, in catalog order, with rising keys")
     func forwards() async throws {
-        let fixture = try #require(Self.fixture)
+        let fixture = try #require(await Self.fixtures.value())
         let (database, index) = (fixture.database, fixture.index)
         let sut = SQLiteCourseRepository(database: database)
 
@@ -96,7 +96,7 @@ struct CatalogPagingTests {
 
     @Test("paging backwards from the end returns the same courses in the same order")
     func backwards() async throws {
-        let fixture = try #require(Self.fixture)
+        let fixture = try #require(await Self.fixtures.value())
         let (database, index) = (fixture.database, fixture.index)
         let sut = SQLiteCourseRepository(database: database)
 
@@ -114,7 +114,7 @@ struct CatalogPagingTests {
         "search and filters, paged to the end both ways, equal a brute-force filter in catalog order",
         arguments: GeneratedCatalog.searchQueries)
     func searchAgreesWithBruteForce(query: String) async throws {
-        let fixture = try #require(Self.fixture)
+        let fixture = try #require(await Self.fixtures.value())
         let sut = SQLiteCourseRepository(database: fixture.database)
         let parsed = CatalogQuery.parse(query)
         let expected = fixture.index.matches(parsed, marks: fixture.marks).map(\.course.id)
@@ -146,7 +146,7 @@ struct CatalogPagingTests {
 
     @Test("every page query walks an index in order: no table scan, no sort", arguments: shapes)
     func queryPlans(mine: String, match: Bool, open: Bool) async throws {
-        let fixture = try #require(Self.fixture)
+        let fixture = try #require(await Self.fixtures.value())
         let query = CatalogQuery.parse([mine, match ? "swift cat:d" : "", open ? "is:open" : ""].joined(separator: " "))
         for (bound, descending) in [(nil, false), (500 * CatalogOrder.gap, false), (500 * CatalogOrder.gap, true), (nil, true)]
             as [(Int64?, Bool)]
