@@ -499,7 +499,7 @@ final class ShellControllerTests {
     }
 
     nonisolated static func ports(_ store: InMemoryStore) -> AppPorts {
-        AppPorts(courses: store, enrollments: store, favourites: store, profiles: store, sessions: store)
+        AppPorts(courses: store, enrollments: store, favourites: store, profiles: store, sessions: store, learning: store)
     }
 
     /// The shell with the demo learner signed in and the catalog loaded.

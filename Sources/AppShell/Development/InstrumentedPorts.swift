@@ -207,7 +207,7 @@ extension AppPorts {
                 base: sessions,
                 instrumentation: Instrumentation(conditions: conditions.latencyOnly, logger: logger, server: server, clock: clock)
             ),
-            learning: learning.map { InstrumentedLearningRepository(base: $0, instrumentation: instrumentation) },
+            learning: InstrumentedLearningRepository(base: learning, instrumentation: instrumentation),
             // Offline, nothing can be heard from the store either.
             changes: conditions.offline ? nil : changes,
             server: server ?? self.server,

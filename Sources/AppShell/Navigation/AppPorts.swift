@@ -8,8 +8,8 @@ struct AppPorts: Sendable {
     var favourites: any FavouritesRepository
     var profiles: any ProfileRepository
     var sessions: any SessionRepository
-    /// Lessons' text, answers and reviews; nil only in a test's shell made without them.
-    var learning: (any LearningRepository)? = nil
+    /// Lessons' text, answers and reviews.
+    var learning: any LearningRepository
     /// The store's news, for every screen to show what it holds now; nil: none.
     var changes: (any ChangeFeed)? = nil
     /// The server (`host:port`) in remote mode; nil for the local database.

@@ -53,7 +53,7 @@ final class LearnerScope {
         let calendar = ports.calendar
         let courses = CoursesFeature(
             learner: user.id, enrollments: ports.enrollments, courses: ports.courses,
-            learning: LessonAccess(repository: ports.learning ?? NoLearning(), today: { calendar.today }), report: report)
+            learning: LessonAccess(repository: ports.learning, today: { calendar.today }), report: report)
         let favourites = FavouritesFeature(learner: user.id, favourites: ports.favourites, report: report)
         self.courses = courses
         self.favourites = favourites
@@ -85,12 +85,12 @@ final class LearnerScope {
                     async let marks: Void = favourites.readAgain()
                     _ = await (enrollments, marks)
                 },
-                answers: { [learning = ports.learning ?? NoLearning(), learner = user.id] id throws(AppError) in
+                answers: { [learning = ports.learning, learner = user.id] id throws(AppError) in
                     try await learning.answers(userID: learner, courseID: id)
                 }
             ), source: ports.server.map { .server(host: $0) } ?? .localDatabase, changes: catalogChanges)
         review = ReviewFeature(
-            learner: user.id, learning: ports.learning ?? NoLearning(), today: { calendar.today }, report: report)
+            learner: user.id, learning: ports.learning, today: { calendar.today }, report: report)
         profile = ProfileFeature(
             learner: ProfileLearner(
                 user: { session.user ?? user },
@@ -105,7 +105,7 @@ final class LearnerScope {
                 onUserChanged: { user in session.userChanged(user) },
                 onLoggedOut: onLoggedOut,
                 report: report,
-                habit: { [learning = ports.learning ?? NoLearning(), learner = user.id] in
+                habit: { [learning = ports.learning, learner = user.id] in
                     try? await learning.habit(userID: learner, on: calendar.today, secondsFromGMT: TimeZone.current.secondsFromGMT())
                 }
             ),

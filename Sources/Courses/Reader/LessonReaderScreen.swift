@@ -208,7 +208,8 @@ final class LessonReaderScreen: Screen {
         if let laidOut, laidOut.width == width { return laidOut }
         let anchor = laidOut?.anchor(ofLine: top)
         let fresh = text.layout(width: width)
-        top = anchor.map { fresh.line(forAnchor: $0) } ?? 0
+        // The first layout keeps a scroll asked for before it (the frame clamps it).
+        if let anchor { top = fresh.line(forAnchor: anchor) }
         laidOut = fresh
         return fresh
     }

@@ -66,16 +66,7 @@ public struct SQLiteLearningRepository: LearningRepository {
                 chosen, to: ref, question: questions.indices.contains(ref.question) ? questions[ref.question] : nil,
                 holdsPlace: status.map { $0 != EnrollmentStatus.dropped.rawValue } ?? false, existing: existing, day: day)
             if let card = decided.newCard {
-                try db.execute(
-                    sql: """
-                        INSERT INTO answer (user_id, course_id, lesson, question, chosen, is_right, answered_day,
-                            repetitions, ease_millis, interval_days, due_day)
-                        VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
-                        """,
-                    arguments: [
-                        userID.rawValue, ref.courseID.rawValue, ref.lesson, ref.question, Self.text(of: decided.answer.chosen),
-                        decided.answer.isRight, day.number, card.repetitions, card.easeMillis, card.intervalDays, card.due.number,
-                    ])
+                try Self.insert(decided.answer, card: card, answeredOn: day, userID: userID.rawValue, in: db)
             }
             return decided.answer
         }
@@ -166,6 +157,20 @@ public struct SQLiteLearningRepository: LearningRepository {
     }
 
     // MARK: - Rows
+
+    /// Stores a first answer with the card it starts (the demo's answers too).
+    static func insert(_ answer: Answer, card: CardSchedule, answeredOn day: LearnerDay, userID: Int64, in db: Database) throws {
+        try db.cachedStatement(
+            sql: """
+                INSERT INTO answer (user_id, course_id, lesson, question, chosen, is_right, answered_day,
+                    repetitions, ease_millis, interval_days, due_day)
+                VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+                """
+        ).execute(arguments: [
+            userID, answer.ref.courseID.rawValue, answer.ref.lesson, answer.ref.question, text(of: answer.chosen), answer.isRight,
+            day.number, card.repetitions, card.easeMillis, card.intervalDays, card.due.number,
+        ])
+    }
 
     /// A lesson's content; with `ifThere`, a lesson that is not stored reads as empty instead
     /// of an error (the rules then say the question is not there).
