@@ -59,6 +59,8 @@ public enum CatalogChange: Hashable, Sendable {
     /// The learner's enrollments or favourites: what a query of their own (`is:enrolled`,
     /// `is:favourite`, `is:open`) lists may differ.
     case marks
+    /// The learner's answers in the course: its page's score.
+    case answers(CourseID)
     /// Anything (an import, or news that was missed): every screen reads again what it shows.
     case everything
 }

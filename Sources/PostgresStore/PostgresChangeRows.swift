@@ -110,6 +110,7 @@ enum PostgresChangeRows {
         switch change {
         case .enrollment(let user, let course): ("enrollment", user.rawValue, course.rawValue, nil)
         case .favourite(let user, let course): ("favourite", user.rawValue, course.rawValue, nil)
+        case .learning(let user, let course): ("learning", user.rawValue, course?.rawValue, nil)
         case .profile(let user): ("profile", user.rawValue, nil, nil)
         case .signedOut(let user, let signIn): ("signed_out", user.rawValue, nil, signIn)
         case .course(let course): ("course", nil, course.rawValue, nil)
@@ -121,6 +122,7 @@ enum PostgresChangeRows {
         switch (kind, user.map { UserID($0) }, course.map { CourseID($0) }, signIn) {
         case ("enrollment", let user?, let course?, _): .enrollment(user, course)
         case ("favourite", let user?, let course?, _): .favourite(user, course)
+        case ("learning", let user?, let course, _): .learning(user, course)
         case ("profile", let user?, _, _): .profile(user)
         case ("signed_out", let user?, _, let signIn?): .signedOut(user, signIn: signIn)
         case ("course", nil, let course?, _): .course(course)

@@ -59,15 +59,16 @@ public struct PostgresEnrollmentRepository: EnrollmentRepository, EnrollmentTran
         case .join(let userID, let courseID, let at):
             try await connection.query(
                 """
-                INSERT INTO enrollment (user_id, course_id, course_rank, enrolled_at, status)
-                SELECT \(userID.rawValue), id, sort_rank, \(at), 'active' FROM course WHERE id = \(courseID.rawValue)
+                INSERT INTO enrollment (user_id, course_id, course_rank, enrolled_at, active_at, status)
+                SELECT \(userID.rawValue), id, sort_rank, \(at), \(at), 'active' FROM course WHERE id = \(courseID.rawValue)
                 """,
                 logger: logger
             )
             try await takeSeat(courseID, in: connection, logger: logger)
         case .rejoin(let id, let courseID, let at, let status):
             try await connection.query(
-                "UPDATE enrollment SET status = \(status.rawValue), enrolled_at = \(at) WHERE id = \(id.rawValue)", logger: logger)
+                "UPDATE enrollment SET status = \(status.rawValue), enrolled_at = \(at), active_at = \(at) WHERE id = \(id.rawValue)",
+                logger: logger)
             try await takeSeat(courseID, in: connection, logger: logger)
         case .leave(let id, let courseID):
             try await connection.query("UPDATE enrollment SET status = 'dropped' WHERE id = \(id.rawValue)", logger: logger)
@@ -89,7 +90,10 @@ public struct PostgresEnrollmentRepository: EnrollmentRepository, EnrollmentTran
                 )
             }
             try await connection.query(
-                "UPDATE enrollment SET status = \(status.rawValue), completed_at = \(completedAt) WHERE id = \(id.rawValue)",
+                """
+                UPDATE enrollment SET status = \(status.rawValue), completed_at = \(completedAt), active_at = \(at)
+                WHERE id = \(id.rawValue)
+                """,
                 logger: logger
             )
         }
@@ -120,7 +124,7 @@ public struct PostgresEnrollmentRepository: EnrollmentRepository, EnrollmentTran
                 SELECT \(unescaped: PostgresCatalog.qualifiedColumns("course")), \(unescaped: Self.enrollmentColumns)
                 FROM enrollment JOIN course ON course.id = enrollment.course_id
                 WHERE enrollment.user_id = \(userID.rawValue) AND \(unescaped: Self.isListed)
-                ORDER BY enrollment.enrolled_at DESC, enrollment.id DESC
+                ORDER BY coalesce(enrollment.active_at, enrollment.enrolled_at) DESC, enrollment.id DESC
                 """,
                 logger: logger
             )
@@ -153,7 +157,10 @@ public struct PostgresEnrollmentRepository: EnrollmentRepository, EnrollmentTran
     static let isListed = "(enrollment.status <> 'dropped' OR enrollment.completed_at IS NOT NULL)"
 
     static let enrollmentColumns =
-        "enrollment.id, enrollment.user_id, enrollment.course_id, enrollment.enrolled_at, enrollment.status, enrollment.completed_at"
+        """
+        enrollment.id, enrollment.user_id, enrollment.course_id, enrollment.enrolled_at, enrollment.status, enrollment.completed_at, \
+        enrollment.active_at
+        """
 
     /// The learner's enrollment in a course with its lessons done.
     static func enrollment(
@@ -189,7 +196,8 @@ public struct PostgresEnrollmentRepository: EnrollmentRepository, EnrollmentTran
             courseID: CourseID(try cells[first + 2].decode(String.self)),
             enrolledAt: try cells[first + 3].decode(Date.self),
             status: status,
-            completedAt: try cells[first + 5].decode(Date?.self)
+            completedAt: try cells[first + 5].decode(Date?.self),
+            lastActiveAt: try cells[first + 6].decode(Date?.self)
         )
     }
 }

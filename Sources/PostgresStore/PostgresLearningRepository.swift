@@ -10,9 +10,12 @@ import SharedKernel
 /// row locks, so two servers of one database keep the first answer and review a card once a day.
 public struct PostgresLearningRepository: LearningRepository {
     private let database: PostgresDatabase
+    /// When an answer is given: the course's last activity (`Enrollment.lastActiveAt`).
+    public let now: @Sendable () -> Date
 
-    public init(database: PostgresDatabase) {
+    public init(database: PostgresDatabase, now: @escaping @Sendable () -> Date = { Date() }) {
         self.database = database
+        self.now = now
     }
 
     public func lessonContent(courseID: CourseID, lesson: Int) async throws(AppError) -> LessonContent {
@@ -94,6 +97,10 @@ public struct PostgresLearningRepository: LearningRepository {
                 holdsPlace: status.map { $0 != EnrollmentStatus.dropped.rawValue } ?? false, existing: existing, day: day)
             if let card = decided.newCard {
                 try await Self.insertAnswer(decided.answer, card: card, answeredOn: day, userID: userID, in: connection, logger: logger)
+                try await connection.query(
+                    "UPDATE enrollment SET active_at = \(now()) WHERE user_id = \(userID.rawValue) AND course_id = \(ref.courseID.rawValue)",
+                    logger: logger)
+                try await PostgresChangeRows.record([.learning(userID, ref.courseID)], in: connection, logger: logger)
             }
             return decided.answer
         }
@@ -167,6 +174,7 @@ public struct PostgresLearningRepository: LearningRepository {
             )
             try await connection.query(
                 "INSERT INTO review_day (user_id, day) VALUES (\(userID.rawValue), \(day.number)) ON CONFLICT DO NOTHING", logger: logger)
+            try await PostgresChangeRows.record([.learning(userID, nil)], in: connection, logger: logger)
             return next
         }
     }

@@ -147,6 +147,17 @@ extension PostgresDatabase {
         Migration(version: 9) { connection, seed, logger in
             try await seedDemoAnswers(email: seed.demoEmail, in: connection, logger: logger)
         },
+        // My courses is ordered by last activity, as the embedded store's v18 (a row without
+        // one, written by hand, is ordered by its joining).
+        Migration(
+            version: 10,
+            statements: [
+                "ALTER TABLE enrollment ADD COLUMN active_at timestamptz",
+                """
+                UPDATE enrollment SET active_at = greatest(enrolled_at,
+                    (SELECT max(done_at) FROM lesson_progress WHERE lesson_progress.enrollment_id = enrollment.id))
+                """,
+            ]),
     ]
 
     /// v8: lesson content, answers (each the card of the review deck it starts) and review days.

@@ -54,6 +54,7 @@ public struct ProfileFeature {
     private let learner: ProfileLearner
     private let profiles: any ProfileRepository
     private let sessions: any SessionRepository
+    private let learningChanges = Notices<Void>()
 
     public init(learner: ProfileLearner, profiles: any ProfileRepository, sessions: any SessionRepository) {
         self.learner = learner
@@ -63,7 +64,14 @@ public struct ProfileFeature {
 
     /// Tab 4's root.
     public func makeProfileScreen() -> any Screen {
-        ProfileScreen(viewModel: ProfileViewModel(learner: learner, profiles: profiles, sessions: sessions))
+        ProfileScreen(
+            viewModel: ProfileViewModel(learner: learner, profiles: profiles, sessions: sessions, learningChanges: learningChanges))
+    }
+
+    /// The learner answered or reviewed (here or elsewhere): the streak and the cards due are
+    /// read again where they show.
+    public func learningChanged() {
+        learningChanges.post(())
     }
 
     /// Every key of tab 4, for `tui --help`.

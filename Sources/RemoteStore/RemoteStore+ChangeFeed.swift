@@ -106,6 +106,8 @@ private struct RemoteChangeFeed: Sendable {
         case "enrollment": change = course(of: event, stream).map { .changed([.enrollment(learner, $0)]) }
         case "favourite": change = course(of: event, stream).map { .changed([.favourite(learner, $0)]) }
         case "course": change = course(of: event, stream).map { .changed([.course($0)]) }
+        // With a course, a question of it answered; without, a card reviewed.
+        case "learning": change = .changed([.learning(learner, Self.namesCourse(event) ? course(of: event, stream) : nil)])
         case "signed_out":
             // This sign-in ended on the server; one of this terminal's since then goes on.
             if await store.session.signInEnded(generation: generation) { return .finished }
@@ -121,6 +123,14 @@ private struct RemoteChangeFeed: Sendable {
             news.yield(.readEverything)
         }
         return nil
+    }
+
+    /// Whether the event's data names a course at all (`learning` may not).
+    private static func namesCourse(_ event: ServerSentEvent) -> Bool {
+        guard let data = event.data,
+            let decoded = try? JSONDecoder().decode(Components.Schemas.ChangeEventData.self, from: Data(data.utf8))
+        else { return true }  // Not readable: `course(of:)` says so.
+        return decoded.courseId != nil
     }
 
     /// The course an event is about, if the server named a valid one.

@@ -10,6 +10,7 @@ public final class ReviewFeature {
     private let learning: any LearningRepository
     private let today: @MainActor () -> LearnerDay
     private let report: @MainActor (StatusMessage) -> Void
+    private let changes = Notices<Void>()
 
     public init(
         learner: UserID, learning: any LearningRepository, today: @escaping @MainActor () -> LearnerDay,
@@ -23,7 +24,15 @@ public final class ReviewFeature {
 
     /// Tab 5's root.
     public func makeReviewScreen() -> any Screen {
-        ReviewScreen(viewModel: ReviewViewModel(learner: learner, learning: learning, today: today, report: report))
+        ReviewScreen(
+            viewModel: ReviewViewModel(
+                learner: learner, learning: learning, today: today, report: report, changes: changes))
+    }
+
+    /// The learner answered or reviewed (here or elsewhere): the deck is read again where it
+    /// shows.
+    public func learningChanged() {
+        changes.post(())
     }
 
     /// Every key of tab 5, for `tui --help`.

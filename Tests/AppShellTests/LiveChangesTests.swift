@@ -48,6 +48,44 @@ final class LiveChangesTests {
         #expect(lines.components(separatedBy: "\n")[0].hasSuffix("Renamed Elsewhere"))
     }
 
+    @Test("another terminal answers, then reviews: the review tab, the profile's cards due and My courses' order follow")
+    func learningElsewhere() async throws {
+        let day = LearnerDay(iso: "2026-11-24")!
+        let question = Question(prompt: "Which?", choices: ["A", "B"], correct: [0], explanation: "A.")
+        let (sut, store, _) = await makeSignedIn(today: day) { store in
+            await store.setLessons([Lesson(title: "Ask", minutes: 5, content: LessonContent(questions: [question]))], of: "git")
+            await store.addEnrollment(.fixture(id: 1, courseID: "git", enrolledAt: Date(timeIntervalSince1970: 1_700_000_000)))
+            await store.addEnrollment(.fixture(id: 2, courseID: "docker", enrolledAt: Date(timeIntervalSince1970: 1_700_000_100)))
+        }
+        sut.enqueue([.char("5")])
+        await sut.settle()
+        #expect(frame(sut).contains("Review  0 due today"))
+
+        // Answered yesterday elsewhere: due today.
+        let ref = QuestionRef(courseID: "git", lesson: 1, question: 0)
+        _ = try await store.answer([0], to: ref, userID: User.demo.id, on: day.adding(days: -1))
+        sut.flow.scope?.apply(.changed([.learning(User.demo.id, "git")]))
+        await sut.settle()
+        #expect(frame(sut).contains("Review  1 due today"))
+        sut.enqueue([.char("2")])
+        await sut.settle()
+        let courses = frame(sut)
+        let git = try #require(courses.range(of: "Git Beyond the Basics"))
+        let docker = try #require(courses.range(of: "Docker Essentials"))
+        #expect(git.lowerBound < docker.lowerBound, "the course answered in comes first")
+        sut.enqueue([.char("4")])
+        await sut.settle()
+        #expect(frame(sut).contains("1 due today (tab 5)"))
+
+        _ = try await store.review(ref, grade: .good, userID: User.demo.id, on: day)
+        sut.flow.scope?.apply(.changed([.learning(User.demo.id, nil)]))
+        await sut.settle()
+        #expect(frame(sut).contains("0 due today (tab 5)"))
+        sut.enqueue([.char("5")])
+        await sut.settle()
+        #expect(frame(sut).contains("Review  0 due today"))
+    }
+
     @Test("another learner's changes are none of this terminal's business: nothing is read")
     func anotherLearnersNews() async {
         let (sut, store, _) = await makeSignedIn()
@@ -74,11 +112,15 @@ final class LiveChangesTests {
 
     // MARK: - Helpers
 
-    private func makeSignedIn() async -> (ShellController, InMemoryStore, ManualChangeFeed) {
+    private func makeSignedIn(
+        today: LearnerDay? = nil, arrange: (InMemoryStore) async -> Void = { _ in }
+    ) async -> (ShellController, InMemoryStore, ManualChangeFeed) {
         let store = InMemoryStore(courses: ShellControllerTests.courses, signedIn: User.demo.id)
+        await arrange(store)
         let feed = ManualChangeFeed()
         var ports = ShellControllerTests.ports(store)
         ports.changes = feed
+        if let today { ports.calendar = LearnerCalendar(start: today) }
         let sut = ShellController(ports: ports, clock: ShellClock(ManualClock()))
         leaks.track(sut)
         sut.terminalSize = Size(width: 80, height: 24)

@@ -1,3 +1,4 @@
+import Synchronization
 import Catalog
 import Foundation
 import Presentation
@@ -42,6 +43,8 @@ final class LearnerStub {
     var gate: Gate?
     /// What reading the marks again finds (another terminal changed them); nil: what shows.
     var storeHolds: (favourites: Set<CourseID>, enrollments: [CourseID: Enrollment])?
+    /// The learner's answers as "the store" holds them, by course.
+    let answers = StoredAnswers()
 
     /// Applies a change at once, like the real owners, and reports once the "save" is done.
     private func save(_ message: StatusMessage) -> Task<Void, Never> {
@@ -110,9 +113,19 @@ final class LearnerStub {
                     favourites = stored.favourites
                     enrollments = stored.enrollments
                 }
-            }
+            },
+            answers: { [answers] id in answers.of(id) }
         )
     }
+}
+
+/// Answers a test arranges, read from any task.
+final class StoredAnswers: Sendable {
+    private let byCourse = Mutex<[CourseID: [Answer]]>([:])
+
+    func of(_ id: CourseID) -> [Answer] { byCourse.withLock { $0[id] ?? [] } }
+
+    func set(_ answers: [Answer], of id: CourseID) { byCourse.withLock { $0[id] = answers } }
 }
 
 /// Draws a screen into an 80×24 canvas, as the shell would between header and footer.

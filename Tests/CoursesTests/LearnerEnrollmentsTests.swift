@@ -219,9 +219,27 @@ final class LearnerEnrollmentsTests {
         await sut.storeChanged("base")
 
         #expect(sut.enrollment(for: "open")?.lessonsDone == [1, 2])
-        #expect(sut.courses.map(\.id) == ["base", "open"], "most recently enrolled first")
+        #expect(sut.courses.map(\.id) == ["base", "open"], "most recently active first")
         #expect(
             Array(await store.messages.dropFirst(before)) == [.enrolledCourse(User.demo.id, "open"), .enrolledCourse(User.demo.id, "base")])
+    }
+
+    @Test("a lesson marked moves its course to the top at once, the most recently active first, and it stays there once saved")
+    func lastActivityOrder() async {
+        let gate = Gate()
+        let (sut, store, _) = await makeSUT()
+        await store.addEnrollment(.fixture(id: 1, courseID: "open", enrolledAt: Date(timeIntervalSince1970: 1_700_000_000)))
+        await store.addEnrollment(.fixture(id: 2, courseID: "base", enrolledAt: Date(timeIntervalSince1970: 1_700_000_100)))
+        await sut.load()
+        #expect(sut.courses.map(\.id) == ["base", "open"], "the one joined last first")
+
+        await store.setGate(gate)
+        let mark = sut.setLesson(1, titled: "One", of: Self.open, done: true)
+        #expect(sut.courses.map(\.id) == ["open", "base"], "at once, while it is saved")
+        await gate.open()
+        await mark.value
+        #expect(sut.courses.map(\.id) == ["open", "base"])
+        #expect(sut.state.value?.map(\.id) == ["open", "base"], "the confirmed list too, as the store orders it")
     }
 
     @Test("a course left elsewhere leaves the list when read afresh")

@@ -67,14 +67,15 @@ struct InProcessServer: Sendable {
     }
 }
 
-/// A wall clock a test moves forward, to expire tokens without waiting.
+/// A wall clock a test moves forward, to expire tokens without waiting; never the same
+/// reading twice.
 final class TestClock: Sendable {
-    private let offset = Mutex<TimeInterval>(0)
+    private let clock = SteppingClock()
 
-    var now: Date { Date().addingTimeInterval(offset.withLock { $0 }) }
+    var now: Date { clock.now() }
 
     func advance(by seconds: TimeInterval) {
-        offset.withLock { $0 += seconds }
+        clock.advance(by: seconds)
     }
 }
 

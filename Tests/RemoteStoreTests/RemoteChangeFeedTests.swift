@@ -33,6 +33,30 @@ struct RemoteChangeFeedTests {
         await server.stop()
     }
 
+    @Test("an answer elsewhere is news of learning in its course, a review of learning alone")
+    func learningNews() async throws {
+        let (server, store, learner, _, client) = try await makeSUT()
+        defer { client.remove() }
+        var news = store.news(for: learner.id).makeAsyncIterator()
+        _ = await news.next()
+        let (elsewhere, _) = try await HTTPClient(baseURL: server.url).signedIn()
+
+        _ = try await elsewhere.send("PUT", "/v1/me/enrollments/feed-2")
+        let answer = try await elsewhere.send(
+            "PUT", "/v1/me/enrollments/feed-2/lessons/1/questions/0/answer", json: ["chosen": [0], "day": "2026-11-24"])
+        let review = try await elsewhere.send(
+            "POST", "/v1/me/reviews", json: ["course_id": "feed-2", "lesson": 1, "question": 0, "grade": "easy", "day": "2026-11-25"])
+        let heard = [await news.next(), await news.next(), await news.next(), await news.next()]
+
+        #expect([answer.status, review.status] == [Int](repeating: 200, count: 2))
+        #expect(
+            heard == [
+                .changed([.enrollment(learner.id, "feed-2")]), .changed([.course("feed-2")]), .changed([.learning(learner.id, "feed-2")]),
+                .changed([.learning(learner.id, nil)]),
+            ])
+        await server.stop()
+    }
+
     @Test("after the server restarts, the feed opens the stream again with Last-Event-ID: what was written meanwhile comes, nothing twice")
     func resumesAfterRestart() async throws {
         let directory = try await ServerProcess.preparedDirectory(courses: [CourseEntry(course: .fixture(id: "feed-1", title: "Feed One"))])
@@ -116,7 +140,11 @@ struct RemoteChangeFeedTests {
     /// feed waits on a clock of the test's.
     private func makeSUT() async throws -> (InProcessServer, RemoteStore, User, ManualClock, TemporaryDirectory) {
         let server = try await InProcessServer.start()
-        try server.addCourses([(.fixture(id: "feed-1", title: "Feed One"), nil)])
+        let question = Question(prompt: "Which?", choices: ["A", "B"], correct: [0], explanation: "A.")
+        try server.addCourses([
+            (.fixture(id: "feed-1", title: "Feed One"), nil),
+            (.fixture(id: "feed-2", title: "Feed Two"), [Lesson(title: "Ask", minutes: 5, content: LessonContent(questions: [question]))]),
+        ])
         let client = TemporaryDirectory(prefix: "edugo-remote-feed")
         let clock = ManualClock()
         let store = RemoteStore(server: server.url, dataDirectory: client.url, httpClient: testHTTPClient, clock: clock)

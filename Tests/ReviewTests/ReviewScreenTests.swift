@@ -20,7 +20,7 @@ struct ReviewScreenTests {
 
     /// The demo learner enrolled and both questions answered (the first right, the second
     /// wrong) on `day`; the screen on `today`.
-    func makeSUT(today: LearnerDay) async throws -> (ReviewScreen, InMemoryStore, Reports) {
+    func makeSUT(today: LearnerDay, changes: Notices<Void> = Notices()) async throws -> (ReviewScreen, InMemoryStore, Reports) {
         let store = InMemoryStore(courses: [Self.course], lessons: ["learn": Self.lessons])
         _ = try await store.enroll(userID: User.demo.id, courseID: "learn")
         for (index, chosen) in [(0, Set([1])), (1, [2])] {
@@ -30,7 +30,8 @@ struct ReviewScreenTests {
         let reports = Reports()
         let screen = ReviewScreen(
             viewModel: ReviewViewModel(
-                learner: User.demo.id, learning: store, today: { today }, report: { reports.messages.append($0) }))
+                learner: User.demo.id, learning: store, today: { today }, report: { reports.messages.append($0) },
+                changes: changes))
         screen.appear()
         await screen.settle()
         return (screen, store, reports)
@@ -93,6 +94,33 @@ struct ReviewScreenTests {
         #expect(deck.dueCount == 0)
         let tomorrow = try await store.reviewDeck(userID: User.demo.id, on: Self.day.adding(days: 2), limit: 10)
         #expect(tomorrow.cards.map(\.ref.question) == [1], "the card graded again comes back the next day")
+    }
+
+    @Test("news of a review elsewhere: the card in front stays, half answered, while still due; once reviewed elsewhere it goes")
+    func reviewedElsewhere() async throws {
+        let changes = Notices<Void>()
+        let tomorrow = Self.day.adding(days: 1)
+        let (screen, store, _) = try await makeSUT(today: tomorrow, changes: changes)
+        _ = await screen.handle(.key(.down))
+        _ = await screen.handle(.key(.enter))
+        #expect(draw(screen).contains(" ✓ Right"))
+
+        // Another terminal reviews the second card: this one stays as it is, the count goes down.
+        _ = try await store.review(
+            QuestionRef(courseID: "learn", lesson: 1, question: 1), grade: .good, userID: User.demo.id, on: tomorrow)
+        changes.post(())
+        await screen.settle()
+        let kept = draw(screen)
+        #expect(kept[0].hasPrefix(" Review  1 due today"))
+        #expect(kept.contains(" ✓ Right"), "the answer shown stays")
+
+        // Then it reviews this one too: nothing is left.
+        _ = try await store.review(
+            QuestionRef(courseID: "learn", lesson: 1, question: 0), grade: .easy, userID: User.demo.id, on: tomorrow)
+        changes.post(())
+        await screen.settle()
+        #expect(draw(screen)[0].hasPrefix(" Review  0 due today"))
+        #expect(draw(screen).contains { $0.contains("Nothing to review today") })
     }
 
     @Test("a grade that cannot be saved keeps the card and says why")

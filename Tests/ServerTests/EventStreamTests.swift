@@ -33,6 +33,27 @@ struct EventStreamTests {
         #expect(mineSaw[1]?.id == theirsSaw[1]?.id, "one change, one id, on every stream")
     }
 
+    @Test("a first answer reaches the learner's streams as learning with its course, a review as learning alone; an answer kept, nothing")
+    func learningEvents() async throws {
+        let server = try await ServerProcess(directory: try await ServerProcess.preparedDirectory())
+        let (writer, _) = try await HTTPClient(baseURL: server.baseURL).signedIn()
+        let stream = try await EventStreamConnection(to: server.baseURL, token: try #require(writer.token))
+        _ = try await stream.nextEvent()
+
+        let question = "/v1/me/enrollments/swift-fundamentals/lessons/4/questions/0/answer"
+        let answered = try await writer.send("PUT", question, json: ["chosen": [0], "day": "2030-01-01"])
+        let again = try await writer.send("PUT", question, json: ["chosen": [1], "day": "2030-01-01"])
+        // The demo's first card of the Linux course is long due by then.
+        let reviewed = try await writer.send(
+            "POST", "/v1/me/reviews",
+            json: ["course_id": "linux-command-line", "lesson": 1, "question": 0, "grade": "good", "day": "2030-01-01"])
+        let heard = [try await stream.nextEvent(), try await stream.nextEvent()]
+
+        #expect([answered.status, again.status, reviewed.status] == [Int](repeating: 200, count: 3))
+        #expect(heard.map { $0?.name } == ["learning", "learning"], "\(heard)")
+        #expect(heard.map { $0?.courseID } == ["swift-fundamentals", nil])
+    }
+
     @Test(
         "without Last-Event-ID the stream starts with ready at the newest change; resuming after an id sends what came since, then goes on"
     )

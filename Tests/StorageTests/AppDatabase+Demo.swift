@@ -42,16 +42,17 @@ extension Array where Element == Course {
 extension ContractStore {
     /// The SQLite store on `database`, under the port contracts.
     static func sqlite(_ database: AppDatabase) -> ContractStore {
-        ContractStore(
+        let clock = SteppingClock()
+        return ContractStore(
             courses: SQLiteCourseRepository(database: database),
-            enrollments: SQLiteEnrollmentRepository(database: database),
+            enrollments: SQLiteEnrollmentRepository(database: database, now: { clock.now() }),
             favourites: SQLiteFavouritesRepository(database: database),
             profiles: SQLiteProfileRepository(database: database),
             sessions: SQLiteSessionRepository(database: database, hasher: .fast),
             accounts: AccountService(store: SQLiteAccountStore(database: database), hasher: PasswordHasher.fast),
             refreshTokens: SQLiteRefreshTokenRepository(database: database),
             changes: SQLiteChangeLog(database: database),
-            learning: SQLiteLearningRepository(database: database),
+            learning: SQLiteLearningRepository(database: database, now: { clock.now() }),
             addCourses: { entries in
                 _ = try database.importCourses(entries: entries.map { CourseEntry(course: $0.0, lessons: $0.1) })
             }

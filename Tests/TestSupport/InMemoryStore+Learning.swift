@@ -25,7 +25,11 @@ extension InMemoryStore {
             chosen, to: ref, question: ref.lesson >= 1 && questions.indices.contains(ref.question) ? questions[ref.question] : nil,
             holdsPlace: storedEnrollment(userID, ref.courseID)?.holdsPlace ?? false, existing: storedAnswers[userID]?[ref]?.answer,
             day: day)
-        if let card = decided.newCard { storedAnswers[userID, default: [:]][ref] = (decided.answer, card, day) }
+        if let card = decided.newCard {
+            storedAnswers[userID, default: [:]][ref] = (decided.answer, card, day)
+            storedEnrollmentIndex(userID, ref.courseID).map { enrollments[$0].lastActiveAt = now() }
+            note(.learning(userID, ref.courseID))
+        }
         return decided.answer
     }
 
@@ -54,6 +58,7 @@ extension InMemoryStore {
         guard let next = try LearningRules.review(card, grade: grade, ref: ref, day: day) else { return card ?? .new(on: day) }
         storedAnswers[userID]?[ref]?.card = next
         reviewDays[userID, default: []].insert(day)
+        note(.learning(userID, nil))
         return next
     }
 

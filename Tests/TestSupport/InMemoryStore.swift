@@ -48,7 +48,7 @@ public actor InMemoryStore: CourseRepository, EnrollmentRepository, FavouritesRe
     private var catalog: [CourseID: Course]
     private var lessons: [CourseID: [Lesson]]
     private var users: [UserID: (user: User, password: String)]
-    private var enrollments: [Enrollment] = []
+    var enrollments: [Enrollment] = []
     private var favourites: [UserID: Set<CourseID>] = [:]
     private var storedSession: UserID?
     private var refreshTokens: [String: (record: RefreshTokenRecord, used: Bool, revoked: Bool)] = [:]
@@ -66,7 +66,7 @@ public actor InMemoryStore: CourseRepository, EnrollmentRepository, FavouritesRe
     var lessonDoneTimes: [UserID: [Date]] = [:]
     private var failOnly: ((Message) -> Bool)?
     private var gate: Gate?
-    private let now: @Sendable () -> Date
+    let now: @Sendable () -> Date
 
     public init(
         courses: [Course] = [],
@@ -226,6 +226,7 @@ public actor InMemoryStore: CourseRepository, EnrollmentRepository, FavouritesRe
         case .rejoin(_, let courseID, let at, let status):
             if let index = storedEnrollmentIndex(change.userID, courseID) {
                 enrollments[index].enrolledAt = at
+                enrollments[index].lastActiveAt = at
                 enrollments[index].status = status
             }
             catalog[courseID]?.enrolledCount += 1
@@ -233,8 +234,9 @@ public actor InMemoryStore: CourseRepository, EnrollmentRepository, FavouritesRe
             storedEnrollmentIndex(change.userID, courseID).map { enrollments[$0].status = .dropped }
             let count = catalog[courseID]?.enrolledCount ?? 1
             catalog[courseID]?.enrolledCount = max(0, count - 1)
-        case .markLesson(_, let number, let done, _, let status, let completedAt):
+        case .markLesson(_, let number, let done, let at, let status, let completedAt):
             if let index = storedEnrollmentIndex(change.userID, change.courseID) {
+                enrollments[index].lastActiveAt = at
                 if done { enrollments[index].lessonsDone.insert(number) } else { enrollments[index].lessonsDone.remove(number) }
                 if done { lessonDoneTimes[change.userID, default: []].append(now()) }
                 enrollments[index].status = status
@@ -247,7 +249,7 @@ public actor InMemoryStore: CourseRepository, EnrollmentRepository, FavouritesRe
         return stored
     }
 
-    private func storedEnrollmentIndex(_ user: UserID, _ course: CourseID) -> Int? {
+    func storedEnrollmentIndex(_ user: UserID, _ course: CourseID) -> Int? {
         enrollments.firstIndex { $0.userID == user && $0.courseID == course }
     }
 
@@ -256,7 +258,7 @@ public actor InMemoryStore: CourseRepository, EnrollmentRepository, FavouritesRe
         return
             enrollments
             .filter { $0.userID == userID && $0.isListed }
-            .sorted { ($0.enrolledAt, $0.id.rawValue) > ($1.enrolledAt, $1.id.rawValue) }
+            .sorted { ($0.lastActiveAt, $0.id.rawValue) > ($1.lastActiveAt, $1.id.rawValue) }
             .compactMap { enrollment in catalog[enrollment.courseID].map { EnrolledCourse(course: $0, enrollment: enrollment) } }
     }
 
@@ -396,7 +398,7 @@ public actor InMemoryStore: CourseRepository, EnrollmentRepository, FavouritesRe
 // MARK: - ChangeLog
 
 extension InMemoryStore {
-    private func note(_ change: Change) {
+    func note(_ change: Change) {
         lastChangeID += 1
         changeEvents.append(ChangeEvent(id: lastChangeID, change: change))
     }

@@ -113,6 +113,45 @@ extension ContractCase {
             try checkEqual(try await habit(3).streakDays, 0, "a day missed")
             try checkEqual(try await habit(7).dueCount, 1, "due again 6 days after the review")
         },
+        ContractCase(port: "learning", name: "the learner's courses come most recently active first: joined, a lesson marked, an answer") {
+            store in
+            let (learning, user, day) = try await LearningFixture.arrange(store)
+            try await store.addCourses([(Contract.course("active-2", "Second Course"), Contract.threeLessons)])
+            _ = try await store.enrollments.enroll(userID: user, courseID: "active-2")
+            let order = { () async throws(AppError) -> [CourseID] in
+                try await store.enrollments.enrolledCourses(userID: user).map(\.id).filter { [LearningFixture.id, "active-2"].contains($0) }
+            }
+            try checkEqual(try await order(), ["active-2", LearningFixture.id], "the course joined last first")
+            _ = try await store.enrollments.setLesson(3, done: true, userID: user, courseID: LearningFixture.id)
+            try checkEqual(try await order(), [LearningFixture.id, "active-2"], "a lesson marked moves its course up")
+            _ = try await store.enrollments.setLesson(1, done: true, userID: user, courseID: "active-2")
+            try checkEqual(try await order(), ["active-2", LearningFixture.id], "and the other's")
+
+            let log = store.changes
+            let start = try await log?.newestChangeID()
+            let first = QuestionRef(courseID: LearningFixture.id, lesson: 1, question: 0)
+            _ = try await learning.answer([1], to: first, userID: user, on: day)
+            try checkEqual(try await order(), [LearningFixture.id, "active-2"], "an answer moves its course up")
+            let listed = try await store.enrollments.enrolledCourses(userID: user)
+            let active = Dictionary(uniqueKeysWithValues: listed.map { ($0.id, $0.enrollment.lastActiveAt) })
+            // As precise as the store keeps it (the API: seconds); the order above is the store's.
+            try check(active[LearningFixture.id]! >= active["active-2"]!, "last active: \(active)")
+            try checkEqual(
+                try await store.enrollments.enrolledCourse(userID: user, courseID: LearningFixture.id)?.enrollment.lastActiveAt,
+                active[LearningFixture.id], "one enrollment, as the list has it")
+
+            _ = try await store.enrollments.setLesson(2, done: true, userID: user, courseID: "active-2")
+            _ = try await learning.answer([0], to: first, userID: user, on: day)
+            try checkEqual(try await order(), ["active-2", LearningFixture.id], "answering an answered question again is no activity")
+            _ = try await learning.review(first, grade: .good, userID: user, on: day.adding(days: 1))
+            if let log, let start {
+                try checkEqual(
+                    try await Contract.events(log, after: start, for: user).map(\.change),
+                    [
+                        .learning(user, LearningFixture.id), .enrollment(user, "active-2"), .learning(user, nil),
+                    ], "an answer and a review are noted; an answer kept is not")
+            }
+        },
     ]
 }
 

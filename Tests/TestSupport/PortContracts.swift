@@ -44,7 +44,8 @@ public struct ContractStore: Sendable {
 
     /// The in-memory double, under the same contract as the real stores.
     public static func inMemory() -> ContractStore {
-        let store = InMemoryStore(courses: [])
+        let clock = SteppingClock()
+        let store = InMemoryStore(courses: [], now: { clock.now() })
         return ContractStore(
             courses: store, enrollments: store, favourites: store, profiles: store, sessions: store,
             accounts: store, refreshTokens: store, changes: store, learning: store,

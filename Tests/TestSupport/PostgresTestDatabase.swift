@@ -134,16 +134,17 @@ extension ContractStore {
     /// The PostgreSQL store under the port contracts (its accounts signed in by `AccountSessions`).
     public static func postgres(_ database: PostgresDatabase) -> ContractStore {
         let accounts = AccountService(store: PostgresAccountStore(database: database), hasher: TestPasswordHasher.cheap)
+        let clock = SteppingClock()
         return ContractStore(
             courses: PostgresCourseRepository(database: database),
-            enrollments: PostgresEnrollmentRepository(database: database),
+            enrollments: PostgresEnrollmentRepository(database: database, now: { clock.now() }),
             favourites: PostgresFavouritesRepository(database: database),
             profiles: PostgresProfileRepository(database: database),
             sessions: AccountSessions(accounts: accounts),
             accounts: accounts,
             refreshTokens: PostgresRefreshTokenRepository(database: database),
             changes: PostgresChangeLog(database: database),
-            learning: PostgresLearningRepository(database: database),
+            learning: PostgresLearningRepository(database: database, now: { clock.now() }),
             addCourses: { entries in _ = try await database.importCourses(entries.map { (course: $0.0, lessons: $0.1) }) }
         )
     }

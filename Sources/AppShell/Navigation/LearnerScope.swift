@@ -187,17 +187,28 @@ final class LearnerScope {
         case .readEverything:
             readAgain()
             profileFreshness.storeChanged()
+            review.learningChanged()
+            profile.learningChanged()
             catalogChanges.post(.everything)
         case .changed(let changes):
             var enrollments: Set<CourseID> = []
             var favourites: Set<CourseID> = []
             var courses: Set<CourseID> = []
+            var answered: Set<CourseID> = []
             var catalog = false
             var profile = false
+            var learning = false
             for change in changes where change.learner == nil || change.learner == learner {
                 switch change {
                 case .enrollment(_, let id): enrollments.insert(id)
                 case .favourite(_, let id): favourites.insert(id)
+                case .learning(_, let id):
+                    learning = true
+                    // An answer moves the course's last activity, and its score.
+                    if let id {
+                        enrollments.insert(id)
+                        answered.insert(id)
+                    }
                 case .profile: profile = true
                 case .course(let id): courses.insert(id)
                 case .catalog: catalog = true
@@ -209,6 +220,11 @@ final class LearnerScope {
             for id in enrollments { tasks.run { await coursesFeature.storeChanged(id) } }
             for id in favourites { tasks.run { await favouritesFeature.storeChanged(id) } }
             if profile { profileFreshness.storeChanged() }
+            if learning {
+                review.learningChanged()
+                self.profile.learningChanged()
+            }
+            answered.sorted().forEach { catalogChanges.post(.answers($0)) }
             if !enrollments.isEmpty || !favourites.isEmpty { catalogChanges.post(.marks) }
             if catalog {
                 catalogChanges.post(.everything)

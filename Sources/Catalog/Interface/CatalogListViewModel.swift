@@ -66,6 +66,7 @@ final class CatalogListViewModel {
         switch change {
         case .course(let id): guard terms.query.isOpen || rows.items.contains(where: { $0.id == id }) else { return }
         case .marks: guard terms.query.dependsOnLearner else { return }
+        case .answers: return
         case .everything: break
         }
         let rows = self.rows

@@ -43,6 +43,7 @@ final class CourseDetailViewModel {
     private func storeChanged(_ change: CatalogChange) {
         switch change {
         case .course(let id): guard id == courseID || id == page?.prerequisite?.id else { return }
+        case .answers(let id): guard id == courseID else { return }
         case .marks: return
         case .everything: break
         }

@@ -62,8 +62,8 @@ final class LearnerEnrollments {
 
     // MARK: - Reading
 
-    /// The courses the learner holds a place in, as shown: confirmed, with pending joins first
-    /// and pending leaves gone.
+    /// The courses the learner holds a place in, as shown: confirmed, the most recently active
+    /// first (`Enrollment.lastActiveAt`), with pending joins first and pending leaves gone.
     var courses: [EnrolledCourse] {
         let confirmed = state.value ?? []
         let placed = Set(confirmed.lazy.filter(\.enrollment.holdsPlace).map(\.id))
@@ -79,6 +79,12 @@ final class LearnerEnrollments {
             case .lessons(let enrollment): shown.append(EnrolledCourse(course: course.course, enrollment: enrollment))
             case .joining, nil: shown.append(course)
             }
+        }
+        // A lesson being marked moves its course up at once, as the store will (the confirmed
+        // list is in order; only marks under way are not).
+        if pending.values.contains(where: { if case .lessons = $0 { true } else { false } }) {
+            let joined = joining.count
+            shown[joined...].sort { Self.isMoreRecent($0, than: $1) }
         }
         return shown
     }
@@ -147,13 +153,20 @@ final class LearnerEnrollments {
             try await enrollments.enrolledCourse(userID: learner, courseID: id)
         } place: { list, fresh in
             list.removeAll { $0.id == id }
-            guard let fresh else { return }
-            // The store's order: most recently enrolled first.
-            let after = list.firstIndex {
-                ($0.enrollment.enrolledAt, $0.enrollment.id.rawValue) < (fresh.enrollment.enrolledAt, fresh.enrollment.id.rawValue)
-            }
-            list.insert(fresh, at: after ?? list.endIndex)
+            if let fresh { Self.place(fresh, in: &list) }
         }
+    }
+
+    /// Puts `course` where the store lists it: the most recently active first.
+    private static func place(_ course: EnrolledCourse, in list: inout [EnrolledCourse]) {
+        list.removeAll { $0.id == course.id }
+        let after = list.firstIndex { Self.isMoreRecent(course, than: $0) }
+        list.insert(course, at: after ?? list.endIndex)
+    }
+
+    /// The store's order: last active, then the newer enrollment.
+    private static func isMoreRecent(_ a: EnrolledCourse, than b: EnrolledCourse) -> Bool {
+        (a.enrollment.lastActiveAt, a.enrollment.id.rawValue) > (b.enrollment.lastActiveAt, b.enrollment.id.rawValue)
     }
 
     // MARK: - Saving
@@ -178,10 +191,7 @@ final class LearnerEnrollments {
         let joining = EnrolledCourse(course: course, enrollment: provisional)
         return save(course.id, showing: .joining(joining)) { [enrollments, learner] () async throws(AppError) -> StatusMessage in
             let enrollment = try await enrollments.enroll(userID: learner, courseID: course.id)
-            self.confirm { list in
-                list.removeAll { $0.id == course.id }
-                list.insert(EnrolledCourse(course: course, enrollment: enrollment), at: 0)
-            }
+            self.confirm { list in Self.place(EnrolledCourse(course: course, enrollment: enrollment), in: &list) }
             return .success("Enrolled in \(course.title)")
         }
     }
@@ -216,7 +226,9 @@ final class LearnerEnrollments {
             let saved = try await enrollments.setLesson(number, done: done, userID: learner, courseID: course.id)
             self.confirm { list in
                 guard let index = list.firstIndex(where: { $0.id == course.id }) else { return }
-                list[index].enrollment = saved
+                var marked = list[index]
+                marked.enrollment = saved
+                Self.place(marked, in: &list)
             }
             if completes && saved.status == .completed { return .success("Completed \(course.title)") }
             return .success(done ? "Lesson done: \(lesson)" : "Lesson not done: \(lesson)")

@@ -1945,7 +1945,7 @@ public enum Operations {
             }
         }
     }
-    /// The learner's courses: those they hold a place in, and those they left after completing them (status `dropped`, with `completed_at`), most recently enrolled first.
+    /// The learner's courses: those they hold a place in, and those they left after completing them (status `dropped`, with `completed_at`), the most recently active first (`last_active_at`).
     ///
     /// - Remark: HTTP `GET /v1/me/enrollments`.
     /// - Remark: Generated from `#/paths//v1/me/enrollments/get(listEnrollments)`.
@@ -3591,6 +3591,7 @@ public enum Operations {
     /// | `ready` | `{}` | nothing: the stream is open, and its `id` is where it starts |
     /// | `enrollment` | `{"course_id": "…"}` | the learner's enrollment in the course: joined, left, a lesson marked, completed |
     /// | `favourite` | `{"course_id": "…"}` | whether the course is one of the learner's favourites |
+    /// | `learning` | `{"course_id": "…"}` or `{}` | with a course, a question of it answered (its answers, the enrollment's `last_active_at`); without, a card reviewed; either way the review deck and the habit |
     /// | `profile` | `{}` | the learner (`GET /v1/me`) |
     /// | `course` | `{"course_id": "…"}` | the course as the catalog shows it (its seats); sent to every learner |
     /// | `catalog` | `{}` | the catalog: an import added or changed courses; sent to every learner |

@@ -26,10 +26,23 @@ final class ProfileViewModel {
     private let profiles: any ProfileRepository
     private let sessions: any SessionRepository
 
-    init(learner: ProfileLearner, profiles: any ProfileRepository, sessions: any SessionRepository) {
+    init(
+        learner: ProfileLearner, profiles: any ProfileRepository, sessions: any SessionRepository,
+        learningChanges: Notices<Void> = Notices()
+    ) {
         self.learner = learner
         self.profiles = profiles
         self.sessions = sessions
+        learningChanges.listen(self) { [weak self] in
+            guard let self, self.countsLoaded else { return }
+            self.tasks.run { [weak self] in await self?.readHabit() }
+        }
+    }
+
+    /// Reads the streak and the cards due again (an answer or a review, here or elsewhere).
+    func readHabit() async {
+        guard let habit = await learner.habit() else { return }
+        self.habit = habit
     }
 
     var user: User { learner.user() }

@@ -119,7 +119,7 @@ extension Enrollment {
             }
         let mapped = Enrollment(
             id: EnrollmentID(0), userID: userID, courseID: CourseID(enrollment.course.id), enrolledAt: enrollment.enrolledAt,
-            status: status, lessonsDone: done, completedAt: enrollment.completedAt
+            status: status, lessonsDone: done, completedAt: enrollment.completedAt, lastActiveAt: enrollment.lastActiveAt
         )
         guard status != .completed || mapped.wasCompleted else {
             throw RefusedCourse(id: enrollment.course.id, problem: "status completed without completed_at")

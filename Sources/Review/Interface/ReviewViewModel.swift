@@ -33,12 +33,15 @@ final class ReviewViewModel {
 
     init(
         learner: UserID, learning: any LearningRepository, today: @escaping @MainActor () -> LearnerDay,
-        report: @escaping @MainActor (StatusMessage) -> Void
+        report: @escaping @MainActor (StatusMessage) -> Void, changes: Notices<Void> = Notices()
     ) {
         self.learner = learner
         self.learning = learning
         self.today = today
         self.report = report
+        changes.listen(self) { [weak self] in
+            self?.tasks.run { [weak self] in await self?.storeChanged() }
+        }
     }
 
     var card: ReviewCard? { state.value?.cards.first }
@@ -54,6 +57,30 @@ final class ReviewViewModel {
         } catch {
             state = .error(message: error.userMessage)
         }
+    }
+
+    /// The deck changed (a card answered or reviewed here or in another terminal): read it
+    /// again quietly. The card in front stays, as it is, while it is still due; one reviewed
+    /// elsewhere goes. A grade being saved decides for itself.
+    func storeChanged() async {
+        switch state {
+        case .loaded, .empty: break
+        default: return
+        }
+        guard !isSaving, let deck = try? await learning.reviewDeck(userID: learner, on: today(), limit: Self.batch), !isSaving
+        else { return }
+        guard !deck.cards.isEmpty else {
+            state = .empty
+            resetCard()
+            return
+        }
+        var cards = deck.cards
+        if let shown = card?.ref, let index = cards.firstIndex(where: { $0.ref == shown }) {
+            cards.insert(cards.remove(at: index), at: 0)
+        } else {
+            resetCard()
+        }
+        state = .loaded(Deck(cards: cards, due: deck.dueCount))
     }
 
     private func resetCard() {

@@ -44,6 +44,7 @@ extension Components.Schemas.Enrollment {
             course: Components.Schemas.Course(course),
             status: StatusPayload(enrollment.status),
             enrolledAt: enrollment.enrolledAt,
+            lastActiveAt: enrollment.lastActiveAt,
             completedAt: enrollment.completedAt,
             lessonsDone: enrollment.lessonsDone.sorted().map(Int64.init)
         )

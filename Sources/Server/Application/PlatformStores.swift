@@ -26,10 +26,10 @@ struct PlatformStores: Sendable {
     {
         PlatformStores(
             courses: SQLiteCourseRepository(database: database),
-            enrollments: SQLiteEnrollmentRepository(database: database),
+            enrollments: SQLiteEnrollmentRepository(database: database, now: now),
             favourites: SQLiteFavouritesRepository(database: database),
             profiles: SQLiteProfileRepository(database: database),
-            learning: SQLiteLearningRepository(database: database),
+            learning: SQLiteLearningRepository(database: database, now: now),
             accounts: AccountService(store: SQLiteAccountStore(database: database), hasher: passwordHasher),
             refreshTokens: SQLiteRefreshTokenRepository(database: database),
             signingKey: try SigningKey.loadOrCreate(in: dataDirectory),
@@ -47,10 +47,10 @@ struct PlatformStores: Sendable {
     {
         PlatformStores(
             courses: PostgresCourseRepository(database: database),
-            enrollments: PostgresEnrollmentRepository(database: database),
+            enrollments: PostgresEnrollmentRepository(database: database, now: now),
             favourites: PostgresFavouritesRepository(database: database),
             profiles: PostgresProfileRepository(database: database),
-            learning: PostgresLearningRepository(database: database),
+            learning: PostgresLearningRepository(database: database, now: now),
             accounts: AccountService(store: PostgresAccountStore(database: database), hasher: passwordHasher),
             refreshTokens: PostgresRefreshTokenRepository(database: database),
             signingKey: try await database.signingKey(),

@@ -74,6 +74,7 @@ struct EventStream: AsyncSequence, Sendable {
             switch event.change {
             case .enrollment(_, let course): ("enrollment", course)
             case .favourite(_, let course): ("favourite", course)
+            case .learning(_, let course): ("learning", course)
             case .profile: ("profile", nil)
             case .signedOut: ("signed_out", nil)
             case .course(let course): ("course", course)

@@ -5,6 +5,9 @@ public enum Change: Hashable, Sendable {
     case enrollment(UserID, CourseID)
     /// The course became, or stopped being, one of the learner's favourites.
     case favourite(UserID, CourseID)
+    /// The learner answered a question of the course (its score, their deck and streak), or,
+    /// without a course, reviewed a card (their deck and streak).
+    case learning(UserID, CourseID?)
     /// The learner's profile (their name).
     case profile(UserID)
     /// One sign-in of the learner ended (log out, or a refresh token replayed): `signIn` is
@@ -18,7 +21,9 @@ public enum Change: Hashable, Sendable {
     /// The learner the change belongs to; nil for the public catalog's changes.
     public var learner: UserID? {
         switch self {
-        case .enrollment(let learner, _), .favourite(let learner, _), .profile(let learner), .signedOut(let learner, _): learner
+        case .enrollment(let learner, _), .favourite(let learner, _), .learning(let learner, _), .profile(let learner),
+            .signedOut(let learner, _):
+            learner
         case .course, .catalog: nil
         }
     }

@@ -30,6 +30,9 @@ public struct Enrollment: Identifiable, Hashable, Sendable {
     /// When the learner last completed the course (marked its last lesson done); `nil` if they
     /// never did. History: kept when a lesson is marked not done again and when they leave.
     public var completedAt: Date?
+    /// When the learner last did something in the course: joined it, marked a lesson, answered
+    /// one of its questions. My courses is ordered by it, most recent first.
+    public var lastActiveAt: Date
 
     public init(
         id: EnrollmentID,
@@ -38,7 +41,8 @@ public struct Enrollment: Identifiable, Hashable, Sendable {
         enrolledAt: Date,
         status: EnrollmentStatus = .active,
         lessonsDone: Set<Int> = [],
-        completedAt: Date? = nil
+        completedAt: Date? = nil,
+        lastActiveAt: Date? = nil
     ) {
         self.id = id
         self.userID = userID
@@ -47,6 +51,7 @@ public struct Enrollment: Identifiable, Hashable, Sendable {
         self.status = status
         self.lessonsDone = lessonsDone
         self.completedAt = completedAt
+        self.lastActiveAt = lastActiveAt ?? enrolledAt
     }
 
     /// Active and completed enrollments hold a place; dropped ones do not.

@@ -26,6 +26,7 @@ public enum LessonRules {
         guard var enrollment, enrollment.holdsPlace else { return .failure(.notEnrolled) }
         guard (1...max(1, lessonCount)).contains(number) else { return .failure(.noSuchLesson(number)) }
         if done { enrollment.lessonsDone.insert(number) } else { enrollment.lessonsDone.remove(number) }
+        enrollment.lastActiveAt = now
         switch (isEveryLessonDone(enrollment.lessonsDone, of: lessonCount), enrollment.status) {
         case (true, .active):
             enrollment.status = .completed
@@ -52,6 +53,7 @@ public enum LessonRules {
     public static func rejoin(_ enrollment: Enrollment, lessonCount: Int, at now: Date) -> Enrollment {
         var back = enrollment
         back.enrolledAt = now
+        back.lastActiveAt = now
         back.status = enrollment.wasCompleted && isEveryLessonDone(enrollment.lessonsDone, of: lessonCount) ? .completed : .active
         return back
     }

@@ -12,8 +12,8 @@ public protocol EnrollmentRepository: Sendable {
     /// enrollment that holds a place; `.noSuchLesson` past the syllabus.
     func setLesson(_ number: Int, done: Bool, userID: UserID, courseID: CourseID) async throws(AppError) -> Enrollment
     /// The learner's courses that hold a place, and those they left after completing them
-    /// (status dropped, `completedAt` set: history, which keeps prerequisites met), most
-    /// recently enrolled first (`Enrollment.isListed`). A course whose stored row is damaged is
+    /// (status dropped, `completedAt` set: history, which keeps prerequisites met), the most
+    /// recently active first (`Enrollment.lastActiveAt`, `Enrollment.isListed`). A course whose stored row is damaged is
     /// left out.
     func enrolledCourses(userID: UserID) async throws(AppError) -> [EnrolledCourse]
     /// The learner's enrollment in one course, by the same rule as `enrolledCourses`: `nil`

@@ -69,6 +69,7 @@ enum ChangeRows {
         switch change {
         case .enrollment(let user, let course): ("enrollment", user.rawValue, course.rawValue, nil)
         case .favourite(let user, let course): ("favourite", user.rawValue, course.rawValue, nil)
+        case .learning(let user, let course): ("learning", user.rawValue, course?.rawValue, nil)
         case .profile(let user): ("profile", user.rawValue, nil, nil)
         case .signedOut(let user, let signIn): ("signed_out", user.rawValue, nil, signIn)
         case .course(let course): ("course", nil, course.rawValue, nil)
@@ -84,6 +85,7 @@ enum ChangeRows {
         switch (kind, user, course, row["sign_in"] as String?) {
         case ("enrollment", let user?, let course?, _): change = .enrollment(user, course)
         case ("favourite", let user?, let course?, _): change = .favourite(user, course)
+        case ("learning", let user?, let course, _): change = .learning(user, course)
         case ("profile", let user?, _, _): change = .profile(user)
         case ("signed_out", let user?, _, let signIn?): change = .signedOut(user, signIn: signIn)
         case ("course", nil, let course?, _): change = .course(course)

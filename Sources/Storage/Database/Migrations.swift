@@ -398,6 +398,17 @@ enum Migrations {
             }
         }
 
+        // My courses is ordered by last activity: joining, a lesson marked, a question
+        // answered. Rows from before it start at their latest lesson done, else their joining.
+        migrator.registerMigration("v18-last-activity") { db in
+            try db.execute(
+                sql: """
+                    ALTER TABLE enrollment ADD COLUMN active_at DATETIME;
+                    UPDATE enrollment SET active_at = max(enrolled_at, coalesce(
+                        (SELECT max(done_at) FROM lesson_progress WHERE lesson_progress.enrollment_id = enrollment.id), enrolled_at));
+                    """)
+        }
+
         return migrator
     }
 }

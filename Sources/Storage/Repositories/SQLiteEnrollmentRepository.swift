@@ -42,13 +42,16 @@ public struct SQLiteEnrollmentRepository: EnrollmentRepository, EnrollmentTransa
         switch write {
         case .join(let userID, let courseID, let at):
             try db.execute(
-                sql: "INSERT INTO enrollment (user_id, course_id, enrolled_at, status, progress) VALUES (?, ?, ?, 'active', 0)",
-                arguments: [userID.rawValue, courseID.rawValue, at]
+                sql: """
+                    INSERT INTO enrollment (user_id, course_id, enrolled_at, active_at, status, progress) VALUES (?, ?, ?, ?, 'active', 0)
+                    """,
+                arguments: [userID.rawValue, courseID.rawValue, at, at]
             )
             try takeSeat(courseID, in: db)
         case .rejoin(let id, let courseID, let at, let status):
             try db.execute(
-                sql: "UPDATE enrollment SET status = ?, enrolled_at = ? WHERE id = ?", arguments: [status.rawValue, at, id.rawValue])
+                sql: "UPDATE enrollment SET status = ?, enrolled_at = ?, active_at = ? WHERE id = ?",
+                arguments: [status.rawValue, at, at, id.rawValue])
             try takeSeat(courseID, in: db)
         case .leave(let id, let courseID):
             try db.execute(sql: "UPDATE enrollment SET status = 'dropped' WHERE id = ?", arguments: [id.rawValue])
@@ -66,8 +69,8 @@ public struct SQLiteEnrollmentRepository: EnrollmentRepository, EnrollmentTransa
                     sql: "DELETE FROM lesson_progress WHERE enrollment_id = ? AND position = ?", arguments: [id.rawValue, number])
             }
             try db.execute(
-                sql: "UPDATE enrollment SET status = ?, completed_at = ? WHERE id = ?",
-                arguments: [status.rawValue, completedAt, id.rawValue]
+                sql: "UPDATE enrollment SET status = ?, completed_at = ?, active_at = ? WHERE id = ?",
+                arguments: [status.rawValue, completedAt, at, id.rawValue]
             )
         }
     }
@@ -86,7 +89,7 @@ public struct SQLiteEnrollmentRepository: EnrollmentRepository, EnrollmentTransa
                     SELECT \(CourseRow.qualifiedColumns(table: "course")), \(EnrollmentRow.qualifiedColumns)
                     FROM enrollment JOIN course ON course.id = enrollment.course_id
                     WHERE enrollment.user_id = ? AND \(EnrollmentRow.isListed)
-                    ORDER BY enrollment.enrolled_at DESC, enrollment.id DESC
+                    ORDER BY coalesce(enrollment.active_at, enrollment.enrolled_at) DESC, enrollment.id DESC
                     """, arguments: [userID.rawValue]
             )
             .compactMap { row in
@@ -123,7 +126,8 @@ enum EnrollmentRow {
     static let qualifiedColumns = """
         enrollment.id AS enrollment_id, enrollment.user_id AS enrollment_user_id, \
         enrollment.course_id AS enrollment_course_id, enrollment.enrolled_at AS enrollment_enrolled_at, \
-        enrollment.status AS enrollment_status, enrollment.completed_at AS enrollment_completed_at
+        enrollment.status AS enrollment_status, enrollment.completed_at AS enrollment_completed_at, \
+        enrollment.active_at AS enrollment_active_at
         """
 
     /// `Enrollment.isListed` in SQL: holds a place, or was completed once.
@@ -175,7 +179,8 @@ enum EnrollmentRow {
             courseID: CourseID(try reader.string("enrollment_course_id")),
             enrolledAt: try reader.date("enrollment_enrolled_at"),
             status: status,
-            completedAt: try reader.optionalDate("enrollment_completed_at")
+            completedAt: try reader.optionalDate("enrollment_completed_at"),
+            lastActiveAt: try reader.optionalDate("enrollment_active_at")
         )
     }
 }

@@ -7,9 +7,12 @@ import SharedKernel
 /// SM-2 schedule of the card it started; `review_day` notes the days a learner reviewed.
 public struct SQLiteLearningRepository: LearningRepository {
     private let database: AppDatabase
+    /// When an answer is given: the course's last activity (`Enrollment.lastActiveAt`).
+    public let now: @Sendable () -> Date
 
-    public init(database: AppDatabase) {
+    public init(database: AppDatabase, now: @escaping @Sendable () -> Date = { Date() }) {
         self.database = database
+        self.now = now
     }
 
     public func lessonContent(courseID: CourseID, lesson: Int) async throws(AppError) -> LessonContent {
@@ -67,6 +70,10 @@ public struct SQLiteLearningRepository: LearningRepository {
                 holdsPlace: status.map { $0 != EnrollmentStatus.dropped.rawValue } ?? false, existing: existing, day: day)
             if let card = decided.newCard {
                 try Self.insert(decided.answer, card: card, answeredOn: day, userID: userID.rawValue, in: db)
+                try db.execute(
+                    sql: "UPDATE enrollment SET active_at = ? WHERE user_id = ? AND course_id = ?",
+                    arguments: [now(), userID.rawValue, ref.courseID.rawValue])
+                try ChangeRows.record(.learning(userID, ref.courseID), in: db)
             }
             return decided.answer
         }
@@ -127,6 +134,7 @@ public struct SQLiteLearningRepository: LearningRepository {
                 ])
             try db.execute(
                 sql: "INSERT OR IGNORE INTO review_day (user_id, day) VALUES (?, ?)", arguments: [userID.rawValue, day.number])
+            try ChangeRows.record(.learning(userID, nil), in: db)
             return next
         }
     }

@@ -97,6 +97,30 @@ final class CourseDetailTests {
         #expect(draw(sut).lines.contains("  Seats left    1 of 40"))
     }
 
+    @Test("news of the learner's answers in this course (another terminal answered) reads the score again; another course's, nothing")
+    func answersElsewhere() async throws {
+        let learner = LearnerStub()
+        learner.enrollments = [Self.course.id: .fixture(courseID: Self.course.id)]
+        let changes = Notices<CatalogChange>()
+        let question = Question(prompt: "Which?", choices: ["A", "B"], correct: [0], explanation: "A.")
+        let (sut, _, store) = await makeSUT(learner: learner, changes: changes)
+        await store.setLessons(
+            [Lesson(title: "Asked", minutes: 10, content: LessonContent(questions: [question, question]))] + Self.lessons.dropFirst(),
+            of: Self.course.id)
+        changes.post(.course(Self.course.id))
+        await sut.settle()
+        #expect(draw(sut).lines.contains { $0.contains("Score") && $0.contains("0 of 0 answered right · 2 to answer") })
+
+        let ref = QuestionRef(courseID: Self.course.id, lesson: 1, question: 0)
+        learner.answers.set([Answer(ref: ref, chosen: [0], to: question)], of: Self.course.id)
+        changes.post(.answers("another-course"))
+        await sut.settle()
+        #expect(draw(sut).lines.contains { $0.contains("0 of 0 answered right") }, "another course's answers: not read")
+        changes.post(.answers(Self.course.id))
+        await sut.settle()
+        #expect(draw(sut).lines.contains { $0.contains("Score") && $0.contains("1 of 1 answered right · 1 to answer") })
+    }
+
     @Test("the learner's own e moves the seats shown at once, until the page is read again after the save")
     func ownEnrollMovesSeats() async {
         let learner = LearnerStub()
