@@ -10,7 +10,11 @@
 #define NCURSES_WIDECHAR 1
 #endif
 
+#include <limits.h>
 #include <locale.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
 #include <wchar.h>
 #include <ncursesw/curses.h>
 #include <sys/ioctl.h>
@@ -61,5 +65,44 @@ static inline int edugo_window_size(int fd, int *rows, int *cols) {
     *cols = ws.ws_col;
     return 0;
 }
+
+// OSC 8 hyperlinks over cells ncurses has drawn: ncurses has no notion of them, so after a
+// frame is sent the cells are printed again, the same characters in the same attributes,
+// between an OSC 8 opening and its close. The terminal's attributes and cursor end as ncurses
+// believes them: its attributes are set to normal (and told to the terminal) first, DECSC
+// saves that and the cursor, DECRC brings both back at the end. Written to stdout's stream
+// (a global a header cannot keep for vid_puts' callback); flush it after.
+static inline int edugo_link_putc(int c) { return putc(c, stdout); }
+
+static inline void edugo_write_link(WINDOW *window, int y, int x, int width, const char *address) {
+    FILE *output = stdout;
+    int saved_y, saved_x;
+    getyx(window, saved_y, saved_x);
+    vid_puts(A_NORMAL, 0, NULL, edugo_link_putc);
+    fputs("\0337", output);
+    fprintf(output, "\033[%d;%dH\033]8;;%s\033\\", y + 1, x + 1, address);
+    for (int column = x; column < x + width;) {
+        cchar_t cell;
+        wchar_t text[CCHARW_MAX + 1];
+        attr_t attributes;
+        short pair;
+        if (mvwin_wch(window, y, column, &cell) == ERR || getcchar(&cell, text, &attributes, &pair, NULL) == ERR) { break; }
+        vid_puts(attributes, pair, NULL, edugo_link_putc);
+        for (wchar_t *scalar = text; *scalar != 0; ++scalar) {
+            char bytes[MB_LEN_MAX];
+            mbstate_t state;
+            memset(&state, 0, sizeof state);
+            size_t count = wcrtomb(bytes, *scalar, &state);
+            if (count != (size_t)-1) { fwrite(bytes, 1, count, output); }
+        }
+        int cells = text[0] != 0 ? wcwidth(text[0]) : 1;
+        column += cells > 0 ? cells : 1;
+    }
+    vid_puts(A_NORMAL, 0, NULL, edugo_link_putc);
+    fputs("\033]8;;\033\\\0338", output);
+    wmove(window, saved_y, saved_x);
+}
+
+static inline void edugo_flush_links(void) { fflush(stdout); }
 
 #endif

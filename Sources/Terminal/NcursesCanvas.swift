@@ -8,6 +8,8 @@ public struct NcursesCanvas: Canvas {
     let window: UnsafeMutablePointer<WINDOW>
     let palette: TerminalPalette
     public private(set) var cursor: (x: Int, y: Int)?
+    /// The cells marked as links in this frame, made hyperlinks once it is sent.
+    public private(set) var links: [LinkMark] = []
 
     init(size: Size, window: UnsafeMutablePointer<WINDOW>, palette: TerminalPalette) {
         self.size = size
@@ -17,6 +19,7 @@ public struct NcursesCanvas: Canvas {
 
     public mutating func write(_ text: String, x: Int, y: Int, style: Style) {
         guard y >= 0, y < size.height, x >= 0, x < size.width, !text.isEmpty else { return }
+        if !links.isEmpty { links.cover(x: x, y: y, width: text.displayWidth) }
         let attributes = palette[style]
         wattr_set(window, attributes.attributes, attributes.pair, nil)
         var wide = text.unicodeScalars.map { wchar_t(truncatingIfNeeded: $0.value) }
@@ -27,5 +30,12 @@ public struct NcursesCanvas: Canvas {
 
     public mutating func setCursor(_ position: (x: Int, y: Int)?) {
         cursor = position
+    }
+
+    public mutating func markLink(_ address: String, x: Int, y: Int, width: Int) {
+        let left = max(0, x)
+        let right = min(size.width, x + width)
+        guard y >= 0, y < size.height, right > left else { return }
+        links.append(LinkMark(address: address, x: left, y: y, width: right - left))
     }
 }

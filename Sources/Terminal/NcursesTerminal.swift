@@ -13,6 +13,8 @@ import Glibc
 public final class NcursesTerminal {
     private let screen: OpaquePointer
     private let window: UnsafeMutablePointer<WINDOW>
+    /// Whether marked links become OSC 8 hyperlinks (`TerminalOptions.hyperlinks`).
+    private let hyperlinks: Bool
     private let palette: TerminalPalette
     private var decoder = InputDecoder()
     private var isActive = true
@@ -47,6 +49,7 @@ public final class NcursesTerminal {
         }
         self.screen = screen
         self.window = window
+        hyperlinks = options.hyperlinks
 
         raw()  // Ctrl-Z, Ctrl-S and Ctrl-Q arrive as keys
         edugo_enable_interrupt_key(STDIN_FILENO)  // …and Ctrl-C as SIGINT, even while busy
@@ -88,6 +91,17 @@ public final class NcursesTerminal {
         cursorVisible = canvas.cursor != nil
         wnoutrefresh(window)
         doupdate()
+        if hyperlinks, !canvas.links.isEmpty { writeLinks(canvas.links) }
+    }
+
+    /// Makes the marked cells of the frame just sent OSC 8 hyperlinks (see `edugo_write_link`).
+    private func writeLinks(_ links: [LinkMark]) {
+        for link in links {
+            guard let address = Hyperlinks.address(link.address) else { continue }
+            edugo_write_link(window, Int32(link.y), Int32(link.x), Int32(link.width), address)
+        }
+        // ncurses flushed its own stream when the frame was sent; these follow on stdout's.
+        edugo_flush_links()
     }
 
     /// What one read of stdin gave.

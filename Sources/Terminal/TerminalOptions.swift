@@ -6,11 +6,14 @@ public struct TerminalOptions: Sendable {
     var noColor: Bool
     /// `ESCDELAY` in milliseconds when the user set it; else the app's own short delay.
     var escapeDelayMilliseconds: Int?
+    /// Whether links are sent as OSC 8 hyperlinks (`Hyperlinks.supported`).
+    var hyperlinks: Bool
 
-    public init(terminalType: String?, noColor: Bool, escapeDelayMilliseconds: Int? = nil) {
+    public init(terminalType: String?, noColor: Bool, escapeDelayMilliseconds: Int? = nil, hyperlinks: Bool = false) {
         self.terminalType = terminalType
         self.noColor = noColor
         self.escapeDelayMilliseconds = escapeDelayMilliseconds
+        self.hyperlinks = hyperlinks
     }
 
     /// Reads the options from a process environment.
@@ -19,7 +22,8 @@ public struct TerminalOptions: Sendable {
             terminalType: environment["TERM"],
             noColor: !(environment["NO_COLOR"] ?? "").isEmpty,
             // ncurses' range for ESCDELAY; anything else is ignored.
-            escapeDelayMilliseconds: environment["ESCDELAY"].flatMap { Int($0) }.flatMap { (1...10_000).contains($0) ? $0 : nil }
+            escapeDelayMilliseconds: environment["ESCDELAY"].flatMap { Int($0) }.flatMap { (1...10_000).contains($0) ? $0 : nil },
+            hyperlinks: Hyperlinks.supported(environment: environment)
         )
     }
 }

@@ -19,6 +19,9 @@ struct TUI: AsyncParsableCommand {
             With --server URL (or $EDUGO_SERVER) the app is a client of an EduGo server \
             (edugo-server): the data directory then keeps only the session and the log.
 
+            A lesson's links are clickable (OSC 8) in terminals known to show them;
+            EDUGO_HYPERLINKS=on or off decides instead.
+
             \(EduGoApp.keysManual)
             """,
         version: "0.1.0",

@@ -1,8 +1,8 @@
-import Synchronization
 import Catalog
 import Foundation
 import Presentation
 import SharedKernel
+import Synchronization
 import TerminalUI
 import TestSupport
 

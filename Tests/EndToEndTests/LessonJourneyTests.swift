@@ -7,6 +7,30 @@ extension EndToEnd {
     /// come back to review the next day (`--today`), and the demo learner has cards on day one.
     @Suite("Journey: lessons, questions and review")
     struct LessonJourneyTests {
+        @Test(
+            "a lesson's links are OSC 8 hyperlinks where the terminal is known to show them (here, told so), never where not (tmux, by default)",
+            arguments: [false, true])
+        func hyperlinks(_ told: Bool) async throws {
+            let session = try TmuxSession(environment: told ? ["EDUGO_HYPERLINKS": "on"] : [:])
+            try session.recordOutput()
+            try await session.signInIfAsked()
+            try session.send("2")
+            try await session.waitFor("Swift Fundamentals      ███")
+            try session.send("Enter")  // the first lesson not done: 4, which links to the Swift book
+            try await session.waitFor("Lesson 4 of 8 · Swift Fundamentals")
+            try session.send("G")
+            let end = try await session.waitFor("[1] https://docs.swift.org/swift-book/")
+            #expect(end.contains { $0.contains("the Control Flow chapter[1] of the official Swift book") })
+            // A later frame's text in the output: every byte of the frames before it is there too.
+            try session.send("Space")
+            try await session.waitFor("Question 1 of 3")
+            let output = try await session.waitForOutput("the questions' frame") { $0.range(of: Data("Question 1 of 3".utf8)) != nil }
+            let opening = Data(
+                "\u{1B}]8;;https://docs.swift.org/swift-book/documentation/the-swift-programming-language/controlflow/\u{1B}\\".utf8)
+            #expect((output.range(of: opening) != nil) == told)
+            #expect((output.range(of: Data("\u{1B}]8;".utf8)) != nil) == told, "no OSC 8 at all unless told")
+        }
+
         @Test("read lesson 4 of Swift Fundamentals, answer its 3 questions, mark it done; review the cards the next day")
         func readAnswerReview() async throws {
             let directory = TemporaryDirectory(prefix: "edugo-e2e")
@@ -50,6 +74,8 @@ extension EndToEnd {
                 try await session.waitFor("Lesson done: Control flow with if, switch and loops")
                 try session.send("Escape")
                 try await session.waitFor("Progress      4 of 8 lessons")
+                // The demo's 9 answers of lessons 1 to 3, and these 3.
+                try await session.waitFor("of 12 answered right · 12 to answer")
                 try session.send("q", "q")
                 #expect(try await session.waitForExit() == 0)
             }

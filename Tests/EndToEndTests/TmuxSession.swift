@@ -164,6 +164,41 @@ final class TmuxSession {
         throw TmuxError.timedOut(description)
     }
 
+    /// From now on, every byte the app writes to the terminal is copied to `output.raw` in
+    /// the data directory (tmux's pipe-pane), escape sequences and all.
+    func recordOutput() throws {
+        try tmux(["pipe-pane", "-o", "-t", target, "cat >> \(Self.quote(outputFile.path))"])
+    }
+
+    private var outputFile: URL { dataDirectory.url.appendingPathComponent("output.raw") }
+
+    /// Waits until what the app wrote (`recordOutput`) satisfies `condition`; what it wrote
+    /// reaches the file in order, so once a later frame's text is there, every byte before it is.
+    @discardableResult
+    func waitForOutput(
+        _ description: String, sourceLocation: SourceLocation = #_sourceLocation, _ condition: @escaping @Sendable (Data) -> Bool
+    ) async throws -> Data {
+        let file = outputFile
+        let (data, found): (Data, Bool) = await withCheckedContinuation { continuation in
+            Thread.detachNewThread {
+                let deadline = Date().addingTimeInterval(20)
+                var data = Data()
+                repeat {
+                    data = (try? Data(contentsOf: file)) ?? Data()
+                    if condition(data) {
+                        continuation.resume(returning: (data, true))
+                        return
+                    }
+                    Thread.sleep(forTimeInterval: 0.04)
+                } while Date() < deadline
+                continuation.resume(returning: (data, false))
+            }
+        }
+        if found { return data }
+        Issue.record("never saw \(description) in the output (\(data.count) bytes)", sourceLocation: sourceLocation)
+        throw TmuxError.timedOut(description)
+    }
+
     /// Waits until `text` appears anywhere on the screen.
     @discardableResult
     func waitFor(_ text: String, sourceLocation: SourceLocation = #_sourceLocation) async throws -> [String] {

@@ -314,7 +314,10 @@ struct AppDatabaseFaultTests {
         let listed = try await sut.enrolledCourses(userID: UserID(demo))
         // Last active: the lessons of one (the 6th), the joining of the other (the 3rd).
         #expect(listed.map(\.id) == ["linux-command-line", "git-mastery"])
-        #expect(listed.map(\.enrollment.lastActiveAt) == [Date(timeIntervalSince1970: 1_767_693_600), Date(timeIntervalSince1970: 1_767_434_400)])
+        #expect(
+            listed.map(\.enrollment.lastActiveAt) == [
+                Date(timeIntervalSince1970: 1_767_693_600), Date(timeIntervalSince1970: 1_767_434_400),
+            ])
         #expect(listed.first?.enrollment.completedAt == Date(timeIntervalSince1970: 1_767_693_600), "its last lesson's date")
         let open = try await SQLiteCourseRepository(database: database).page(
             matching: "is:open git beyond", for: UserID(demo), at: .first, limit: 5)

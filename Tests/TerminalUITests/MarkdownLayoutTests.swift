@@ -251,6 +251,40 @@ struct MarkdownLayoutTests {
             text.links == ["https://edugo.example/guide", "https://edugo.example/reference/a-very-long-address", "diagram.png"])
     }
 
+    @Test("a link's text and its listed address are marked as links to it (for OSC 8), each row apart; its number is not")
+    func linkMarks() {
+        let markdown = "Read [the whole guide](https://edugo.example/guide) now, or ![a diagram](d.png)."
+
+        let (canvas, _) = render(markdown, width: 16)
+
+        #expect(
+            canvas.lines == [
+                "Read the whole", "guide[1] now, or", "a diagram[2].", "", "Links", "[1] https://edug",
+                "    o.example/gu", "    ide", "[2] d.png",
+            ])
+        let guide = "https://edugo.example/guide"
+        #expect(
+            canvas.links == [
+                LinkMark(address: guide, x: 5, y: 0, width: 9), LinkMark(address: guide, x: 0, y: 1, width: 5),
+                LinkMark(address: "d.png", x: 0, y: 2, width: 9),
+                LinkMark(address: guide, x: 4, y: 5, width: 12), LinkMark(address: guide, x: 4, y: 6, width: 12),
+                LinkMark(address: guide, x: 4, y: 7, width: 3), LinkMark(address: "d.png", x: 4, y: 8, width: 5),
+            ])
+    }
+
+    @Test("text drawn over a link ends it there: what stays to its left is still the link, what was under the text is not")
+    func linkCovered() {
+        var canvas = TextCanvas(size: Size(width: 20, height: 2))
+        canvas.draw("0123456789", x: 0, y: 0)
+        canvas.markLink("https://a.example", x: 2, y: 0, width: 6)
+        canvas.markLink("https://b.example", x: 0, y: 1, width: 4)
+
+        canvas.draw("xx", x: 5, y: 0)
+        canvas.draw("yy", x: 0, y: 1)
+
+        #expect(canvas.links == [LinkMark(address: "https://a.example", x: 2, y: 0, width: 3)])
+    }
+
     @Test("raw HTML is shown as the text it is")
     func html() {
         let (canvas, _) = render("<div class=\"note\">\n<b>bold?</b>\n</div>\n\nafter <i>x</i>", width: 40)

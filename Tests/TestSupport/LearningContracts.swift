@@ -119,7 +119,9 @@ extension ContractCase {
             try await store.addCourses([(Contract.course("active-2", "Second Course"), Contract.threeLessons)])
             _ = try await store.enrollments.enroll(userID: user, courseID: "active-2")
             let order = { () async throws(AppError) -> [CourseID] in
-                try await store.enrollments.enrolledCourses(userID: user).map(\.id).filter { [LearningFixture.id, "active-2"].contains($0) }
+                try await store.enrollments.enrolledCourses(userID: user).map(\.id).filter {
+                    [LearningFixture.id, "active-2"].contains($0)
+                }
             }
             try checkEqual(try await order(), ["active-2", LearningFixture.id], "the course joined last first")
             _ = try await store.enrollments.setLesson(3, done: true, userID: user, courseID: LearningFixture.id)

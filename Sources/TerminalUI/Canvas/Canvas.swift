@@ -8,6 +8,45 @@ public protocol Canvas {
 
     /// Shows the text cursor at a cell, or hides it with `nil`.
     mutating func setCursor(_ position: (x: Int, y: Int)?)
+
+    /// Says that the `width` cells from (`x`, `y`), drawn already, link to `address`: a
+    /// terminal that shows hyperlinks makes them one. Text drawn over them later ends it there.
+    mutating func markLink(_ address: String, x: Int, y: Int, width: Int)
+}
+
+/// Cells of one row that link to an address (`Canvas.markLink`).
+public struct LinkMark: Hashable, Sendable {
+    public var address: String
+    public var x: Int
+    public var y: Int
+    public var width: Int
+
+    public init(address: String, x: Int, y: Int, width: Int) {
+        self.address = address
+        self.x = x
+        self.y = y
+        self.width = width
+    }
+}
+
+extension [LinkMark] {
+    /// Text written over `width` cells from (`x`, `y`): the marks it covers end, cut to what
+    /// stays uncovered to its left (a link's remains are never a link of their own elsewhere).
+    public mutating func cover(x: Int, y: Int, width: Int) {
+        guard !isEmpty, width > 0 else { return }
+        self = compactMap { mark in
+            guard mark.y == y, mark.x < x + width, x < mark.x + mark.width else { return mark }
+            guard mark.x < x else { return nil }
+            var left = mark
+            left.width = x - mark.x
+            return left
+        }
+    }
+}
+
+extension Canvas {
+    /// A canvas that cannot show hyperlinks ignores them.
+    public mutating func markLink(_ address: String, x: Int, y: Int, width: Int) {}
 }
 
 extension Canvas {

@@ -10,6 +10,8 @@ public struct TextCanvas: Canvas {
     public let size: Size
     public private(set) var cells: [Cell]
     public private(set) var cursor: (x: Int, y: Int)?
+    /// The cells marked as links, as a terminal showing hyperlinks would make them.
+    public private(set) var links: [LinkMark] = []
 
     public init(size: Size) {
         self.size = size
@@ -18,6 +20,7 @@ public struct TextCanvas: Canvas {
 
     public mutating func write(_ text: String, x: Int, y: Int, style: Style) {
         guard y >= 0, y < size.height else { return }
+        if !links.isEmpty { links.cover(x: x, y: y, width: text.displayWidth) }
         var column = x
         // Scalar by scalar, as ncursesw places wide characters: a grapheme such as `a` plus a
         // skin-tone modifier takes the columns of both its spacing scalars.
@@ -41,6 +44,13 @@ public struct TextCanvas: Canvas {
 
     public mutating func setCursor(_ position: (x: Int, y: Int)?) {
         cursor = position
+    }
+
+    public mutating func markLink(_ address: String, x: Int, y: Int, width: Int) {
+        let left = max(0, x)
+        let right = min(size.width, x + width)
+        guard y >= 0, y < size.height, right > left else { return }
+        links.append(LinkMark(address: address, x: left, y: y, width: right - left))
     }
 
     /// The rows as text, trailing spaces removed.

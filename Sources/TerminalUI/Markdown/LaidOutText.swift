@@ -38,7 +38,9 @@ public struct LaidOutText: Hashable, Sendable {
             guard index < lines.count else { break }
             var x = rect.x
             for span in lines[index].spans where x < rect.maxX {
-                x += canvas.draw(span.text, x: x, y: rect.y + row, width: rect.maxX - x, style: span.style)
+                let used = canvas.draw(span.text, x: x, y: rect.y + row, width: rect.maxX - x, style: span.style)
+                if let link = span.link, used > 0 { canvas.markLink(link, x: x, y: rect.y + row, width: used) }
+                x += used
             }
         }
     }

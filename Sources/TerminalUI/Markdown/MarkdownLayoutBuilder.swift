@@ -57,7 +57,7 @@ struct MarkdownLayoutBuilder {
             let prefix = Prefix(
                 first: [StyledSpan(marker, style: .dim)], rest: [StyledSpan(String(repeating: " ", count: numberWidth + 1))],
                 width: numberWidth + 1)
-            layoutWrapped([StyledSpan(link, style: .link)], prefix: prefix)
+            layoutWrapped([StyledSpan(link, style: .link, link: link)], prefix: prefix)
         }
     }
 
@@ -154,24 +154,29 @@ struct MarkdownLayoutBuilder {
         return result
     }
 
-    private mutating func appendSpans(_ inlines: [MarkdownInline], style: Style, to result: inout [StyledSpan]) {
+    /// `link`: the address of the link the inlines are the text of (the innermost one).
+    private mutating func appendSpans(
+        _ inlines: [MarkdownInline], style: Style, link: String? = nil, to result: inout [StyledSpan]
+    ) {
         for inline in inlines {
             switch inline {
             case .text(let text), .html(let text):
-                result.append(StyledSpan(TerminalText.sanitize(text), style: style))
+                result.append(StyledSpan(TerminalText.sanitize(text), style: style, link: link))
             case .code(let text):
-                result.append(StyledSpan(TerminalText.sanitize(text), style: Self.style(.code, inside: style)))
+                result.append(StyledSpan(TerminalText.sanitize(text), style: Self.style(.code, inside: style), link: link))
             case .emphasis(let children):
-                appendSpans(children, style: Self.style(.emphasis, inside: style), to: &result)
+                appendSpans(children, style: Self.style(.emphasis, inside: style), link: link, to: &result)
             case .strong(let children):
-                appendSpans(children, style: Self.style(.strong, inside: style), to: &result)
+                appendSpans(children, style: Self.style(.strong, inside: style), link: link, to: &result)
             case .link(let destination, let children), .image(let destination, let children):
-                appendSpans(children, style: Self.style(.link, inside: style), to: &result)
-                if let number = number(ofLink: destination) {
+                let number = number(ofLink: destination)
+                let address = number.map { links[$0 - 1] }
+                appendSpans(children, style: Self.style(.link, inside: style), link: address ?? link, to: &result)
+                if let number {
                     result.append(StyledSpan("[\(number)]", style: .dim))
                 }
             case .softBreak:
-                result.append(StyledSpan(" ", style: style))
+                result.append(StyledSpan(" ", style: style, link: link))
             case .lineBreak:
                 result.append(StyledSpan("\n", style: style))
             }

@@ -2,10 +2,13 @@
 public struct StyledSpan: Hashable, Sendable {
     public var text: String
     public var style: Style
+    /// The address the text links to (sanitised), for terminals that show hyperlinks.
+    public var link: String?
 
-    public init(_ text: String, style: Style = .normal) {
+    public init(_ text: String, style: Style = .normal, link: String? = nil) {
         self.text = text
         self.style = style
+        self.link = link
     }
 }
 

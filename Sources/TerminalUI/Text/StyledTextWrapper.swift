@@ -1,5 +1,5 @@
 /// Wraps styled text exactly as `LineBreaker` wraps plain text, each character keeping the
-/// style it came with.
+/// style (and link) it came with.
 enum StyledTextWrapper {
     struct WrappedLine: Hashable, Sendable {
         var line: StyledLine
@@ -36,11 +36,11 @@ enum StyledTextWrapper {
                 guard source < scalars.endIndex else { break }
                 if start == nil { start = sourceOffset }
                 while run < runEnds.count - 1, runEnds[run] <= sourceOffset { run += 1 }
-                let style = spans[run].style
-                if let last = line.indices.last, line[last].style == style {
+                let (style, link) = (spans[run].style, spans[run].link)
+                if let last = line.indices.last, line[last].style == style, line[last].link == link {
                     line[last].text.unicodeScalars.append(scalar)
                 } else {
-                    line.append(StyledSpan(String(scalar), style: style))
+                    line.append(StyledSpan(String(scalar), style: style, link: link))
                 }
                 sourceOffset += UTF8.width(scalar)
                 source = scalars.index(after: source)
