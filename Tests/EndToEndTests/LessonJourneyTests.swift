@@ -44,38 +44,7 @@ extension EndToEnd {
                 try await session.waitFor("the demo's cards due on day one") { $0.contains { $0.contains("Review  18 due today") } }
 
                 try session.send("1")
-                try await session.openCourse("Swift Fundamentals")
-                try await session.waitFor("Progress      3 of 8 lessons")
-                try await session.waitFor("the footer offering Enter") { $0.last?.contains("Enter read") == true }
-                try session.send("Enter")
-                let reader = try await session.waitFor("Lesson 4 of 8 · Swift Fundamentals")
-                #expect(reader.contains { $0.contains("Control flow with if, switch and loops") })
-                #expect(reader.contains { $0.contains("Making decisions with if") }, "the heading, drawn without its backticks")
-                #expect(!reader.contains { $0.contains("```") }, "code fences are drawn as code, not as text")
-
-                try session.send("G")
-                try await session.waitFor("End of the lesson · 3 questions follow — Space")
-                try session.send("Space")
-                try await session.waitFor("Question 1 of 3")
-                try session.send("2", "Enter")  // 1, 2, 3
-                try await session.waitFor("✓ Right")
-                try session.send("Space")
-                try await session.waitFor("Question 2 of 3")
-                try session.send("Enter")  // the first choice: wrong
-                try await session.waitFor("✗ Not quite")
-                try session.send("Space")
-                try await session.waitFor("Question 3 of 3")
-                try session.send("Enter")
-                try await session.waitFor("the footer offering to mark it done") {
-                    $0.last?.contains("Space mark done and continue") == true
-                }
-                try session.send("Space")
-                try await session.waitFor("Lesson 5 of 8 · Swift Fundamentals")
-                try await session.waitFor("Lesson done: Control flow with if, switch and loops")
-                try session.send("Escape")
-                try await session.waitFor("Progress      4 of 8 lessons")
-                // The demo's 9 answers of lessons 1 to 3, and these 3.
-                try await session.waitFor("of 12 answered right · 12 to answer")
+                try await session.takeLessonFour()
                 try session.send("q", "q")
                 #expect(try await session.waitForExit() == 0)
             }
@@ -93,5 +62,82 @@ extension EndToEnd {
             try tomorrow.send("g")
             try await tomorrow.waitFor("Review  23 due today · 1 reviewed")
         }
+
+        @Test("the same against edugo-server: the lesson fetched, answered, marked done; its cards reviewed the next day")
+        func remote() async throws {
+            let server = try await ServerProcess(directory: try await ServerProcess.preparedDirectory())
+            defer {
+                server.signal(SIGKILL)
+                server.directory.remove()
+            }
+            // Days far after the server seeded the demo's answers (by its own clock): every one
+            // of the demo's 30 cards is due, whatever the date the test runs on.
+            let directory = TemporaryDirectory(prefix: "edugo-e2e")
+            defer { directory.remove() }
+            do {
+                let session = try TmuxSession(
+                    arguments: ["--server", server.baseURL.absoluteString, "--today", "2030-01-01"], dataDirectory: directory)
+                try await session.signInIfAsked()
+                try await session.waitFor("Catalog  64 courses")
+                try session.send("5")
+                try await session.waitFor("Review  30 due today")
+                try session.send("1")
+                try await session.takeLessonFour()
+                try session.send("q", "q")
+                #expect(try await session.waitForExit() == 0)
+            }
+            let (api, _) = try await HTTPClient(baseURL: server.baseURL).signedIn()
+            let answers = try await api.get("/v1/me/enrollments/swift-fundamentals/answers")
+            #expect((answers.json["answers"] as? [[String: Any]])?.count == 12, "\(answers.json)")
+
+            let tomorrow = try TmuxSession(
+                arguments: ["--server", server.baseURL.absoluteString, "--today", "2030-01-02"], dataDirectory: directory)
+            try await tomorrow.signInIfAsked()
+            try await tomorrow.waitFor("Catalog  64 courses")
+            try tomorrow.send("5")
+            try await tomorrow.waitFor("Review  33 due today")
+            try tomorrow.send("Enter")
+            try await tomorrow.waitFor("How well did it come back?")
+            try tomorrow.send("g")
+            try await tomorrow.waitFor("Review  32 due today · 1 reviewed")
+        }
+    }
+}
+
+extension TmuxSession {
+    /// From the catalog: Swift Fundamentals' page, `Enter` on its first lesson not done (4, as
+    /// the demo has it), read to the end, its 3 questions answered (right, wrong, the first
+    /// choice), marked done; back on the page with the progress and the score.
+    fileprivate func takeLessonFour() async throws {
+        try await openCourse("Swift Fundamentals")
+        try await waitFor("Progress      3 of 8 lessons")
+        try await waitFor("the footer offering Enter") { $0.last?.contains("Enter read") == true }
+        try send("Enter")
+        let reader = try await waitFor("Lesson 4 of 8 · Swift Fundamentals")
+        #expect(reader.contains { $0.contains("Control flow with if, switch and loops") })
+        #expect(reader.contains { $0.contains("Making decisions with if") }, "the heading, drawn without its backticks")
+        #expect(!reader.contains { $0.contains("```") }, "code fences are drawn as code, not as text")
+
+        try send("G")
+        try await waitFor("End of the lesson · 3 questions follow — Space")
+        try send("Space")
+        try await waitFor("Question 1 of 3")
+        try send("2", "Enter")  // 1, 2, 3
+        try await waitFor("✓ Right")
+        try send("Space")
+        try await waitFor("Question 2 of 3")
+        try send("Enter")  // the first choice: wrong
+        try await waitFor("✗ Not quite")
+        try send("Space")
+        try await waitFor("Question 3 of 3")
+        try send("Enter")
+        try await waitFor("the footer offering to mark it done") { $0.last?.contains("Space mark done and continue") == true }
+        try send("Space")
+        try await waitFor("Lesson 5 of 8 · Swift Fundamentals")
+        try await waitFor("Lesson done: Control flow with if, switch and loops")
+        try send("Escape")
+        try await waitFor("Progress      4 of 8 lessons")
+        // The demo's 9 answers of lessons 1 to 3, and these 3.
+        try await waitFor("of 12 answered right · 12 to answer")
     }
 }
