@@ -64,7 +64,7 @@ let package = Package(
         .executableTarget(
             name: "tui-bench",
             dependencies: [
-                "CPty", "Platform", "PostgresStore", "RemoteStore", "SharedKernel", "Storage", "TestSupport",
+                "CPty", "Platform", "PostgresStore", "RemoteStore", "SharedKernel", "Storage", "TerminalUI", "TestSupport",
                 .product(name: "Logging", package: "swift-log"),
             ],
             path: "Benchmarks/tui-bench"

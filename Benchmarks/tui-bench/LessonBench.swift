@@ -105,13 +105,39 @@ func measureLesson(_ directory: URL, number: Int, columns: UInt16, rows: UInt16)
     _ = press("\r", in: terminal)  // the course page
     _ = terminal.readUntilQuiet(quiet: .milliseconds(300))
     if number > 1 { _ = press("\u{1B}[B", in: terminal) }
-    let (open, _) = press("\r", in: terminal)
+    // Up to the frame with the text, not the first quiet: a "Loading" frame may come first.
+    let sent = terminal.send("\r")
+    let opened = terminal.readUntilQuiet(until: "Section 1: reading at length")
+    guard opened.text.contains("Section 1: reading at length"), let last = opened.lastByteAt else {
+        throw BenchError.failed("lesson \(number) never showed its text")
+    }
+    let open = milliseconds(last - sent)
     var pages: [Double] = []
     for _ in 0..<30 {
         let (time, _) = press("\u{1B}[6~", in: terminal)
         pages.append(time)
     }
     return (open, pages)
+}
+
+/// The peer: the same 256 KiB Markdown through `cmark | less -R` (cmark writes HTML; less
+/// pages it). The time from the start of the pipeline to its first screen (a process start
+/// included, which the app's open does not pay), then of each `PgDn`.
+func measurePeerLesson(work: String, columns: UInt16, rows: UInt16) throws -> (open: Double, pageDown: [Double]) {
+    let file = URL(fileURLWithPath: work).appendingPathComponent("lesson-256k.md")
+    try LessonBench.body(bytes: 262_000).write(to: file, atomically: true, encoding: .utf8)
+    let terminal = try PseudoTerminal(
+        "/bin/sh", ["-c", "cmark \(file.path) | less -R"], environment: environment, rows: rows, columns: columns)
+    let first = terminal.readUntilQuiet(until: "Section 1: reading at length")
+    guard first.text.contains("Section 1: reading at length"), let last = first.lastByteAt else {
+        throw BenchError.failed("cmark | less never showed the lesson")
+    }
+    var pages: [Double] = []
+    for _ in 0..<30 {
+        let (time, _) = press("\u{1B}[6~", in: terminal)
+        pages.append(time)
+    }
+    return (milliseconds(last - terminal.spawnedAt), pages)
 }
 
 /// The time from `5` to the end of the review tab's first frame, `cards` due.

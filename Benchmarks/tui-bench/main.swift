@@ -5,6 +5,7 @@ import PostgresStore
 import RemoteStore
 import SharedKernel
 import Storage
+import TerminalUI
 import TestSupport
 
 #if canImport(Glibc)
@@ -97,6 +98,33 @@ if options.lessons {
             )
         }
     }
+    if options.peers {
+        for (columns, rows) in [(UInt16(80), UInt16(24)), (200, 50)] {
+            var opens: [Double] = []
+            var pages: [Double] = []
+            for _ in 0..<options.runs {
+                let figures = try measurePeerLesson(work: options.work, columns: columns, rows: rows)
+                opens.append(figures.open)
+                pages += figures.pageDown
+            }
+            print(
+                "  peer cmark | less -R, \(columns)×\(rows), 256 KiB: first screen \(format(median(opens))) (p99 \(format(percentile(opens, 0.99)))) from start, PgDn \(format(median(pages))) (p99 \(format(percentile(pages, 0.99))))"
+            )
+        }
+    }
+    // Where an open's time goes, in this process: parsing the 256 KiB body, laying it out.
+    let body = LessonBench.body(bytes: 262_000)
+    var parses: [Double] = []
+    var layouts: [Double] = []
+    for _ in 0..<options.runs {
+        let started = ContinuousClock.now
+        let text = MarkdownText(parsing: body)
+        let parsed = ContinuousClock.now
+        _ = text.layout(width: 78)
+        parses.append(milliseconds(parsed - started))
+        layouts.append(milliseconds(ContinuousClock.now - parsed))
+    }
+    print("  256 KiB in process: parse \(format(median(parses))), lay out at 78 columns \(format(median(layouts)))")
     let reviews = try (0..<options.runs).map { _ in try measureReview(directory, cards: cards) }
     print("  review tab, \(cards) due: first frame \(format(median(reviews))) (p99 \(format(percentile(reviews, 0.99))))")
     exit(0)

@@ -36,9 +36,10 @@ final class LessonReaderScreen: Screen {
     private let viewModel: LessonReaderViewModel
     private let onOpenLesson: @MainActor (Int) -> Void
     private let onBack: @MainActor () -> Void
-    /// The text laid out at the width of the last frame, the first line shown, and the rows
-    /// the text had: a resize lays it out again and keeps the reading position.
-    private var laidOut: LaidOutText?
+    /// The text laid out at the width of the last frame (as far as it was read), the first
+    /// line shown, and the rows the text had: a resize lays it out again and keeps the
+    /// reading position.
+    private var laidOut: IncrementalMarkdownLayout?
     private var top = 0
     private var textHeight = 10
 
@@ -163,9 +164,12 @@ final class LessonReaderScreen: Screen {
             return
         }
         let laid = layout(text, width: area.width)
-        top = min(top, maxTop(laid))
+        // This screen's lines and the two after them (the blank, the end line): once the
+        // text is laid out to its end, the scroll is clamped to it.
+        laid.prepare(lines: top.addingReportingOverflow(area.height + 2).overflow ? .max : top + area.height + 2)
+        if laid.isComplete { top = min(top, maxTop(laid)) }
         laid.draw(in: &canvas, rect: area, top: top)
-        let endRow = laid.lines.count - top + 1
+        let endRow = laid.lineCount - top + 1
         drawEnd(page, in: &canvas, x: area.x, y: area.y + endRow, width: area.width, height: area.height - endRow)
         if top > 0 { canvas.draw("↑ more", x: area.x + area.width - 6, y: area.y - 1, style: .dim) }
         if !isAtEnd { canvas.draw("↓ more", x: area.x + area.width - 6, y: area.maxY, style: .dim) }
@@ -204,24 +208,41 @@ final class LessonReaderScreen: Screen {
 
     /// The text at `width`, laid out once per width; a new width keeps the first line shown
     /// at the same place of the text.
-    private func layout(_ text: MarkdownText, width: Int) -> LaidOutText {
+    private func layout(_ text: MarkdownText, width: Int) -> IncrementalMarkdownLayout {
         if let laidOut, laidOut.width == width { return laidOut }
         let anchor = laidOut?.anchor(ofLine: top)
-        let fresh = text.layout(width: width)
+        let fresh = text.incrementalLayout(width: width)
         // The first layout keeps a scroll asked for before it (the frame clamps it).
         if let anchor { top = fresh.line(forAnchor: anchor) }
         laidOut = fresh
+        finishBetweenKeys(fresh)
         return fresh
     }
 
+    /// Lines laid out at a time between keys: about a millisecond's work.
+    static let layoutChunk = 200
+
+    /// Lays the rest of the text out while nothing else is asked, a chunk at a time, so the
+    /// first frame costs one screen and `PgDn` or `G` later find the lines ready. A layout
+    /// replaced (a resize) is dropped, and its work with it.
+    private func finishBetweenKeys(_ layout: IncrementalMarkdownLayout) {
+        guard !layout.isComplete else { return }
+        viewModel.tasks.run { [weak layout] in
+            while let layout, !layout.isComplete {
+                await Task.yield()
+                layout.prepare(lines: layout.lineCount + Self.layoutChunk)
+            }
+        }
+    }
+
     /// The text's lines, the blank and the end line after them.
-    private func maxTop(_ laid: LaidOutText) -> Int {
-        max(0, laid.lines.count + 2 - textHeight)
+    private func maxTop(_ laid: IncrementalMarkdownLayout) -> Int {
+        max(0, laid.lineCount + 2 - textHeight)
     }
 
     private var isAtEnd: Bool {
         guard viewModel.page?.text != nil else { return true }
-        guard let laidOut else { return false }
+        guard let laidOut, laidOut.isComplete else { return false }
         return top >= maxTop(laidOut)
     }
 
@@ -229,7 +250,8 @@ final class LessonReaderScreen: Screen {
     /// (`G` typed with the key that opened the lesson still goes to the end).
     private func scroll(by delta: Int) {
         let moved = max(0, top.addingReportingOverflow(delta).overflow ? (delta > 0 ? .max / 2 : 0) : top + delta)
-        top = laidOut.map { min(moved, maxTop($0)) } ?? moved
+        // Past what is laid out, the next frame lays out as far as it shows, and clamps.
+        top = laidOut.map { $0.isComplete ? min(moved, maxTop($0)) : moved } ?? moved
         viewModel.touch()
     }
 

@@ -17,21 +17,33 @@ public struct LaidOutText: Hashable, Sendable {
 
     /// Where line `line` starts in the document (clamped to the lines there are).
     public func anchor(ofLine line: Int) -> MarkdownAnchor {
-        guard !anchors.isEmpty else { return MarkdownAnchor(block: 0, offset: 0) }
-        return anchors[min(max(0, line), anchors.count - 1)]
+        Self.anchor(ofLine: line, in: anchors)
     }
 
     /// The line that holds `anchor`: the last line starting at or before it (the first of
     /// several starting at the same place). With `anchor(ofLine:)` of another layout of the
     /// same document, it keeps the reading position across a change of width.
     public func line(forAnchor anchor: MarkdownAnchor) -> Int {
-        let after = firstIndex { $0 > anchor }
-        guard after > 0 else { return 0 }
-        return firstIndex { $0 >= anchors[after - 1] }
+        Self.line(forAnchor: anchor, in: anchors)
     }
 
     /// Draws lines `top ..< top + rect.height` into `rect`; only those lines are read.
     public func draw(in canvas: inout some Canvas, rect: Rect, top: Int) {
+        Self.draw(lines, in: &canvas, rect: rect, top: top)
+    }
+
+    static func anchor(ofLine line: Int, in anchors: [MarkdownAnchor]) -> MarkdownAnchor {
+        guard !anchors.isEmpty else { return MarkdownAnchor(block: 0, offset: 0) }
+        return anchors[min(max(0, line), anchors.count - 1)]
+    }
+
+    static func line(forAnchor anchor: MarkdownAnchor, in anchors: [MarkdownAnchor]) -> Int {
+        let after = firstIndex(in: anchors) { $0 > anchor }
+        guard after > 0 else { return 0 }
+        return firstIndex(in: anchors) { $0 >= anchors[after - 1] }
+    }
+
+    static func draw(_ lines: [StyledLine], in canvas: inout some Canvas, rect: Rect, top: Int) {
         for row in 0..<rect.height {
             let index = top + row
             guard index >= 0 else { continue }
@@ -47,7 +59,7 @@ public struct LaidOutText: Hashable, Sendable {
 
     /// The first index whose anchor satisfies `predicate`, which must be false then true
     /// along the lines (a binary search).
-    private func firstIndex(where predicate: (MarkdownAnchor) -> Bool) -> Int {
+    private static func firstIndex(in anchors: [MarkdownAnchor], where predicate: (MarkdownAnchor) -> Bool) -> Int {
         var low = 0
         var high = anchors.count
         while low < high {

@@ -16,9 +16,9 @@ struct MarkdownLayoutBuilder {
     static let tabWidth = 4
 
     let width: Int
-    private var lines: [StyledLine] = []
-    private var anchors: [MarkdownAnchor] = []
-    private var links: [String] = []
+    private(set) var lines: [StyledLine] = []
+    private(set) var anchors: [MarkdownAnchor] = []
+    private(set) var links: [String] = []
     private var linkNumbers: [String: Int] = [:]
     /// The top-level block being laid out, and how far into its text.
     private var block = 0
@@ -35,12 +35,16 @@ struct MarkdownLayoutBuilder {
     // MARK: - Blocks
 
     mutating func layout(_ blocks: [MarkdownBlock]) {
-        for (index, element) in blocks.enumerated() {
-            block = index
-            offset = 0
-            layoutBlock(element, prefix: Prefix(), listDepth: 0)
-            if index < blocks.count - 1, !Self.bindsToNext(element) { blankLine(Prefix()) }
-        }
+        for index in blocks.indices { layout(blockAt: index, of: blocks) }
+    }
+
+    /// Top-level block `index`, and the blank line after it; blocks go in order, one at a
+    /// time (`IncrementalMarkdownLayout`), as `layout` lays them all.
+    mutating func layout(blockAt index: Int, of blocks: [MarkdownBlock]) {
+        block = index
+        offset = 0
+        layoutBlock(blocks[index], prefix: Prefix(), listDepth: 0)
+        if index < blocks.count - 1, !Self.bindsToNext(blocks[index]) { blankLine(Prefix()) }
     }
 
     /// `[1] https://…` for each link, after the body.

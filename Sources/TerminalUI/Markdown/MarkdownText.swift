@@ -12,4 +12,9 @@ public struct MarkdownText: Sendable {
     public func layout(width: Int) -> LaidOutText {
         MarkdownLayout.layout(document, width: width)
     }
+
+    /// The same lines, laid out only as far as they are read.
+    public func incrementalLayout(width: Int) -> IncrementalMarkdownLayout {
+        IncrementalMarkdownLayout(document, width: width)
+    }
 }
