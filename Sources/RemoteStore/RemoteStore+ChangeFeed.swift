@@ -100,9 +100,14 @@ private struct RemoteChangeFeed: Sendable {
         switch name {
         // A first stream cannot know what changed between `news(for:)` and its start.
         case "ready": change = stream.isFirst ? .readEverything : nil
-        case "read_everything": change = .readEverything
+        case "read_everything":
+            store.lessons.forgetAll()
+            change = .readEverything
         case "profile": change = .changed([.profile(learner)])
-        case "catalog": change = .changed([.catalog])
+        case "catalog":
+            // An import may have rewritten lessons read this session.
+            store.lessons.forgetAll()
+            change = .changed([.catalog])
         case "enrollment": change = course(of: event, stream).map { .changed([.enrollment(learner, $0)]) }
         case "favourite": change = course(of: event, stream).map { .changed([.favourite(learner, $0)]) }
         case "course": change = course(of: event, stream).map { .changed([.course($0)]) }

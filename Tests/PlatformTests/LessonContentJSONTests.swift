@@ -75,6 +75,26 @@ struct LessonContentJSONTests {
         }
     }
 
+    @Test(
+        "NUL in a body, a prompt, a choice or an explanation is refused, naming the field (PostgreSQL could not keep it)",
+        arguments: [
+            (#", "body": "a\u0000b""#, "lessons[0].body"),
+            (#", "questions": [{"prompt": "P\u0000", "choices": ["a", "b"], "correct": [0]}]"#, "lessons[0].questions[0].prompt"),
+            (#", "questions": [{"prompt": "P", "choices": ["a", "b\u0000"], "correct": [0]}]"#, "lessons[0].questions[0].choices[1]"),
+            (
+                #", "questions": [{"prompt": "P", "choices": ["a", "b"], "correct": [0], "explanation": "\u0000"}]"#,
+                "lessons[0].questions[0].explanation"
+            ),
+        ])
+    func nul(lesson: String, field: String) {
+        #expect {
+            try CourseJSON.decode(file(lesson: lesson))
+        } throws: { error in
+            guard case .invalidField(0, "c", let named, let reason) = error as? CourseFileError else { return false }
+            return named == field && reason.contains("NUL")
+        }
+    }
+
     @Test("the built-in catalog: eight courses, one in each category, have lessons to read and questions")
     func builtIn() throws {
         let entries = try BuiltInCatalog.load()

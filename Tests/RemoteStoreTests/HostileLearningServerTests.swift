@@ -29,6 +29,7 @@ struct HostileLearningServerTests {
         ("an empty prompt", #"{"questions": [{"prompt": "\u0007", "choices": ["1","2"], "choose": 1}]}"#, false),
         ("21 questions", #"{"questions": [\#(Array(repeating: asked, count: 21).joined(separator: ","))]}"#, false),
         ("a body past 256 KiB", #"{"body": "\#(String(repeating: "x", count: 262_145))", "questions": []}"#, false),
+        ("a body with NUL", #"{"body": "a\u0000b", "questions": []}"#, false),
     ]
 
     @Test("a lesson out of range is connectivity; a sane one loads", arguments: lessons.indices)

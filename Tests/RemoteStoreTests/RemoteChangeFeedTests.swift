@@ -57,6 +57,23 @@ struct RemoteChangeFeedTests {
         await server.stop()
     }
 
+    @Test("news of an import empties the lessons kept this session: a lesson rewritten is read afresh")
+    func importForgetsLessons() async throws {
+        let (server, store, learner, _, client) = try await makeSUT()
+        defer { client.remove() }
+        var news = store.news(for: learner.id).makeAsyncIterator()
+        _ = await news.next()
+        #expect(try await store.lessonContent(courseID: "feed-2", lesson: 1).body == nil)
+
+        try server.addCourses([
+            (.fixture(id: "feed-2", title: "Feed Two"), [Lesson(title: "Ask", minutes: 5, content: LessonContent(body: "Rewritten"))])
+        ])
+        #expect(await news.next() == .changed([.catalog]))
+
+        #expect(try await store.lessonContent(courseID: "feed-2", lesson: 1).body == "Rewritten")
+        await server.stop()
+    }
+
     @Test("after the server restarts, the feed opens the stream again with Last-Event-ID: what was written meanwhile comes, nothing twice")
     func resumesAfterRestart() async throws {
         let directory = try await ServerProcess.preparedDirectory(courses: [CourseEntry(course: .fixture(id: "feed-1", title: "Feed One"))])

@@ -308,8 +308,8 @@ public enum CourseJSON {
                 let title = try reader.text("title")
                 let minutes = try reader.requiredWholeNumber("minutes", in: CourseLimits.minutes)
                 let body = try reader.optional(String.self, "body", "a string")
-                if let body, body.utf8.count > ContentLimits.bodyBytes {
-                    throw FieldProblem(field: prefix + "body", reason: "must be at most 256 KiB (\(ContentLimits.bodyBytes) bytes)")
+                if let problem = body.flatMap(ContentLimits.problem(inBody:)) {
+                    throw FieldProblem(field: prefix + "body", reason: problem)
                 }
                 let questions = try Self.questions(in: container, prefix: prefix)
                 let content = body == nil && questions.isEmpty ? nil : LessonContent(body: body, questions: questions)

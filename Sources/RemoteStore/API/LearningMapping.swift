@@ -9,11 +9,11 @@ struct RefusedLearning: Error, Sendable, CustomStringConvertible {
 }
 
 extension LessonContent {
-    /// The server's lesson, if it passes the import's limits (a body of at most 256 KiB, at
-    /// most 20 questions, each sane by `ContentLimits`).
+    /// The server's lesson, if it passes the import's limits (a body of at most 256 KiB
+    /// without NUL, at most 20 questions, each sane by `ContentLimits`).
     static func checked(_ content: Components.Schemas.LessonContent) throws(RefusedLearning) -> LessonContent {
-        if let body = content.body, body.utf8.count > ContentLimits.bodyBytes {
-            throw RefusedLearning(problem: "a body of \(body.utf8.count) bytes, past 256 KiB")
+        if let body = content.body, let problem = ContentLimits.problem(inBody: body) {
+            throw RefusedLearning(problem: "a body of \(body.utf8.count) bytes that \(problem)")
         }
         guard ContentLimits.questions.contains(content.questions.count) else {
             throw RefusedLearning(problem: "\(content.questions.count) questions")

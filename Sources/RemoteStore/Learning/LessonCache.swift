@@ -3,7 +3,8 @@ import Synchronization
 
 /// Lessons read in this session, so going back to one reads no body again (a lesson is its
 /// course's content, the same for every learner). Bounded by its bodies' bytes: past the
-/// budget the lessons read first go first, so no session grows without end.
+/// budget the lessons read first go first, so no session grows without end. News of an
+/// import (`catalog`, `read_everything`) empties it.
 final class LessonCache: Sendable {
     struct Key: Hashable {
         let courseID: CourseID
@@ -38,6 +39,11 @@ final class LessonCache: Sendable {
             state.order.append(key)
             state.bytes += size
         }
+    }
+
+    /// An import changed the catalog (or news was missed): lessons are read afresh.
+    func forgetAll() {
+        state.withLock { $0 = State() }
     }
 
     private static func size(of content: LessonContent) -> Int {

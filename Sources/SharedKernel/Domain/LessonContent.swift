@@ -57,8 +57,21 @@ public enum ContentLimits {
     public static let choiceLength = 500
     public static let explanationLength = 4_000
 
+    /// Why a body cannot be kept, or `nil`: past 256 KiB, or holding NUL (no text needs it,
+    /// and PostgreSQL cannot store it: every store refuses it alike).
+    public static func problem(inBody body: String) -> String? {
+        if body.utf8.count > bodyBytes { return "must be at most 256 KiB (\(bodyBytes) bytes)" }
+        if body.utf8.contains(0) { return "must not contain the NUL character (U+0000)" }
+        return nil
+    }
+
     /// The first problem of a question, as `(field, reason)`, or `nil` when it is sane.
     public static func problem(in question: Question) -> (field: String, reason: String)? {
+        let texts = [("prompt", question.prompt), ("explanation", question.explanation)]
+            + question.choices.enumerated().map { ("choices[\($0.offset)]", $0.element) }
+        if let (field, _) = texts.first(where: { $0.1.utf8.contains(0) }) {
+            return (field, "must not contain the NUL character (U+0000)")
+        }
         if !CourseLimits.saysSomething(question.prompt) { return ("prompt", "must not be empty") }
         if question.prompt.count > promptLength { return ("prompt", "must be at most \(promptLength) characters") }
         if !choices.contains(question.choices.count) { return ("choices", "must hold 2 to 6 choices") }
