@@ -67,7 +67,8 @@ public enum ContentLimits {
 
     /// The first problem of a question, as `(field, reason)`, or `nil` when it is sane.
     public static func problem(in question: Question) -> (field: String, reason: String)? {
-        let texts = [("prompt", question.prompt), ("explanation", question.explanation)]
+        let texts =
+            [("prompt", question.prompt), ("explanation", question.explanation)]
             + question.choices.enumerated().map { ("choices[\($0.offset)]", $0.element) }
         if let (field, _) = texts.first(where: { $0.1.utf8.contains(0) }) {
             return (field, "must not contain the NUL character (U+0000)")

@@ -35,14 +35,18 @@ public struct SQLiteLearningRepository: LearningRepository {
                     WHERE user_id = ? AND answer.course_id = ? ORDER BY answer.lesson, answer.question
                     """, arguments: [userID.rawValue, courseID.rawValue]
             ).compactMap { row in
-                guard let chosen = Self.choices(row["chosen"]) else { return nil }  // a damaged row is left out
-                let lesson: Int = row["lesson"]
-                let index: Int = row["question"]
-                if questions[lesson] == nil { questions[lesson] = QuestionsJSON.decode(row["questions"]) ?? [] }
+                // A damaged row (another program's) is left out, not fatal to the others.
+                let reader = RowReader(row: row, what: "answer")
+                guard let chosen = Self.choices(try? reader.optionalString("chosen")),
+                    let lesson = try? reader.int("lesson", in: CourseLimits.lessons),
+                    let index = try? reader.int("question", in: 0...ContentLimits.questions.upperBound),
+                    let isRight = try? reader.bool("is_right")
+                else { return nil }
+                if questions[lesson] == nil { questions[lesson] = QuestionsJSON.decode(try? reader.optionalString("questions")) ?? [] }
                 // A question the course no longer has (re-imported shorter) keeps its verdict, without the rest.
                 let question = questions[lesson].flatMap { $0.indices.contains(index) ? $0[index] : nil }
                 return Answer(
-                    ref: QuestionRef(courseID: courseID, lesson: lesson, question: index), chosen: chosen, isRight: row["is_right"],
+                    ref: QuestionRef(courseID: courseID, lesson: lesson, question: index), chosen: chosen, isRight: isRight,
                     correct: question?.correct ?? [], explanation: question?.explanation ?? "")
             }
         }
@@ -57,13 +61,15 @@ public struct SQLiteLearningRepository: LearningRepository {
             let existing = try Row.fetchOne(
                 db, sql: "SELECT chosen, is_right FROM answer WHERE user_id = ? AND course_id = ? AND lesson = ? AND question = ?",
                 arguments: [userID.rawValue, ref.courseID.rawValue, ref.lesson, ref.question]
-            ).flatMap { row in
-                Self.choices(row["chosen"]).map { chosen in
-                    let question = questions.indices.contains(ref.question) ? questions[ref.question] : nil
-                    return Answer(
-                        ref: ref, chosen: chosen, isRight: row["is_right"], correct: question?.correct ?? [],
-                        explanation: question?.explanation ?? "")
+            ).flatMap { row -> Answer? in
+                // A damaged answer (another program's) is as good as none: the new one takes its place.
+                let reader = RowReader(row: row, what: "answer")
+                guard let chosen = Self.choices(try? reader.optionalString("chosen")), let isRight = try? reader.bool("is_right") else {
+                    return nil
                 }
+                let question = questions.indices.contains(ref.question) ? questions[ref.question] : nil
+                return Answer(
+                    ref: ref, chosen: chosen, isRight: isRight, correct: question?.correct ?? [], explanation: question?.explanation ?? "")
             }
             let decided = try LearningRules.answer(
                 chosen, to: ref, question: questions.indices.contains(ref.question) ? questions[ref.question] : nil,
@@ -99,13 +105,17 @@ public struct SQLiteLearningRepository: LearningRepository {
                     LIMIT ?
                     """, arguments: [userID.rawValue, day.number, max(0, limit)])
             let cards = rows.compactMap { row -> ReviewCard? in
-                let index: Int = row["question"]
-                // A question the course no longer has (re-imported shorter) is skipped.
-                guard let questions = QuestionsJSON.decode(row["questions"]), questions.indices.contains(index) else { return nil }
+                let reader = RowReader(row: row, what: "review card")
+                // A question the course no longer has (re-imported shorter), or a damaged row, is skipped.
+                guard let index = try? reader.int("question", in: 0...ContentLimits.questions.upperBound),
+                    let questions = QuestionsJSON.decode(try? reader.optionalString("questions")), questions.indices.contains(index),
+                    let courseID = try? reader.string("course_id"), let lesson = try? reader.int("lesson", in: CourseLimits.lessons),
+                    let courseTitle = try? reader.string("course_title"), let lessonTitle = try? reader.string("lesson_title"),
+                    let schedule = try? Self.schedule(reader)
+                else { return nil }
                 return ReviewCard(
-                    ref: QuestionRef(courseID: CourseID(row["course_id"]), lesson: row["lesson"], question: index),
-                    courseTitle: row["course_title"], lessonTitle: row["lesson_title"], question: questions[index],
-                    schedule: Self.schedule(row))
+                    ref: QuestionRef(courseID: CourseID(courseID), lesson: lesson, question: index), courseTitle: courseTitle,
+                    lessonTitle: lessonTitle, question: questions[index], schedule: schedule)
             }
             return ReviewDeck(cards: cards, dueCount: count)
         }
@@ -119,7 +129,7 @@ public struct SQLiteLearningRepository: LearningRepository {
                     SELECT repetitions, ease_millis, interval_days, due_day FROM answer
                     WHERE user_id = ? AND course_id = ? AND lesson = ? AND question = ?
                     """, arguments: [userID.rawValue, ref.courseID.rawValue, ref.lesson, ref.question]
-            ).map(Self.schedule)
+            ).map { try Self.schedule(RowReader(row: $0, what: "review card")) }
             guard let next = try LearningRules.review(card, grade: grade, ref: ref, day: day) else {
                 return card ?? CardSchedule.new(on: day)
             }
@@ -142,7 +152,9 @@ public struct SQLiteLearningRepository: LearningRepository {
     public func habit(userID: UserID, on day: LearnerDay, secondsFromGMT: Int) async throws(AppError) -> LearningHabit {
         try await database.read { db in
             let since = day.number - LearningRules.streakWindow
-            let lessonDays = try Int.fetchAll(
+            // Int? and compactMap: a date or day another program stored as garbage reads as NULL,
+            // which would trap as an Int.
+            let lessonDays = try Int?.fetchAll(
                 db,
                 sql: """
                     SELECT DISTINCT (CAST(strftime('%s', lesson_progress.done_at) AS INTEGER) + ?) / 86400 AS day
@@ -150,12 +162,12 @@ public struct SQLiteLearningRepository: LearningRepository {
                     WHERE enrollment.user_id = ? AND lesson_progress.done_at >= ?
                     """,
                 arguments: [secondsFromGMT, userID.rawValue, Date(timeIntervalSince1970: Double(since * 86_400 - 86_400))])
-            let reviewDays = try Int.fetchAll(
-                db, sql: "SELECT day FROM review_day WHERE user_id = ? AND day >= ?", arguments: [userID.rawValue, since])
-            let answerDays = try Int.fetchAll(
-                db, sql: "SELECT DISTINCT answered_day FROM answer WHERE user_id = ? AND answered_day >= ?",
+            let reviewDays = try Int?.fetchAll(
+                db, sql: "SELECT CAST(day AS INTEGER) FROM review_day WHERE user_id = ? AND day >= ?", arguments: [userID.rawValue, since])
+            let answerDays = try Int?.fetchAll(
+                db, sql: "SELECT DISTINCT CAST(answered_day AS INTEGER) FROM answer WHERE user_id = ? AND answered_day >= ?",
                 arguments: [userID.rawValue, since])
-            let active = Set((lessonDays + reviewDays + answerDays).map(LearnerDay.init(number:)))
+            let active = Set((lessonDays + reviewDays + answerDays).compactMap { $0.map(LearnerDay.init(number:)) })
             let due =
                 try Int.fetchOne(
                     db, sql: "SELECT count(*) FROM answer WHERE user_id = ? AND due_day <= ?", arguments: [userID.rawValue, day.number]
@@ -188,21 +200,25 @@ public struct SQLiteLearningRepository: LearningRepository {
                 db.cachedStatement(sql: "SELECT body, questions FROM lesson_content WHERE course_id = ? AND position = ?"),
                 arguments: [courseID.rawValue, lesson])
         else { return .empty }
-        guard let questions = QuestionsJSON.decode(row["questions"]) else {
+        let reader = RowReader(row: row, what: "lesson \(lesson) of \(courseID.rawValue.debugDescription)")
+        guard let questions = QuestionsJSON.decode(try? reader.optionalString("questions")) else {
             if ifThere { return .empty }
             throw DamagedRow(description: "questions of lesson \(lesson) of \(courseID.rawValue.debugDescription)")
         }
-        let body: String? = row["body"]
+        let body = try reader.optionalString("body")
         guard (body?.utf8.count ?? 0) <= ContentLimits.bodyBytes else {
             throw DamagedRow(description: "body of lesson \(lesson) of \(courseID.rawValue.debugDescription) is past 256 KiB")
         }
         return LessonContent(body: body, questions: questions)
     }
 
-    private static func schedule(_ row: Row) -> CardSchedule {
+    /// A card's schedule, in the ranges SM-2's arithmetic stays safe in.
+    private static func schedule(_ reader: RowReader) throws -> CardSchedule {
         CardSchedule(
-            repetitions: row["repetitions"], easeMillis: row["ease_millis"], intervalDays: row["interval_days"],
-            due: LearnerDay(number: row["due_day"]))
+            repetitions: try reader.int("repetitions", in: 0...1_000_000),
+            easeMillis: try reader.int("ease_millis", in: CardSchedule.minimumEaseMillis...1_000_000),
+            intervalDays: try reader.int("interval_days", in: 0...1_000_000_000),
+            due: LearnerDay(number: try reader.int("due_day", in: -1_000_000_000...1_000_000_000)))
     }
 
     /// `0,2`: the choices of an answer as stored.
