@@ -621,10 +621,10 @@ extension Components {
             ///
             /// - Remark: Generated from `#/components/schemas/Enrollment/enrolled_at`.
             public var enrolledAt: Foundation.Date
-            /// When the learner last did something in the course: joined it, marked a lesson, answered one of its questions for the first time. The learner's list is ordered by it.
+            /// When the learner last did something in the course: joined it, marked a lesson, answered one of its questions for the first time. The learner's list is ordered by it. This server always sends it; a client reads its absence (an older server) as `enrolled_at`.
             ///
             /// - Remark: Generated from `#/components/schemas/Enrollment/last_active_at`.
-            public var lastActiveAt: Foundation.Date
+            public var lastActiveAt: Foundation.Date?
             /// When the learner last completed the course; null or left out if they never did. Permanent history: kept when a lesson is marked not done again and when they leave, and it meets the prerequisites of other courses.
             ///
             /// - Remark: Generated from `#/components/schemas/Enrollment/completed_at`.
@@ -639,14 +639,14 @@ extension Components {
             ///   - course:
             ///   - status: `active`: enrolled, in progress; `completed`: enrolled, every lesson done; `dropped`: left, holding no place (listed only when `completed_at` is set).
             ///   - enrolledAt: When the learner last joined the course.
-            ///   - lastActiveAt: When the learner last did something in the course: joined it, marked a lesson, answered one of its questions for the first time. The learner's list is ordered by it.
+            ///   - lastActiveAt: When the learner last did something in the course: joined it, marked a lesson, answered one of its questions for the first time. The learner's list is ordered by it. This server always sends it; a client reads its absence (an older server) as `enrolled_at`.
             ///   - completedAt: When the learner last completed the course; null or left out if they never did. Permanent history: kept when a lesson is marked not done again and when they leave, and it meets the prerequisites of other courses.
             ///   - lessonsDone: The numbers (from 1) of the lessons done.
             public init(
                 course: Components.Schemas.Course,
                 status: Components.Schemas.Enrollment.StatusPayload,
                 enrolledAt: Foundation.Date,
-                lastActiveAt: Foundation.Date,
+                lastActiveAt: Foundation.Date? = nil,
                 completedAt: Foundation.Date? = nil,
                 lessonsDone: [Swift.Int64]
             ) {
