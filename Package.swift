@@ -36,6 +36,9 @@ let package = Package(
         // The terminal's client of the server (RemoteStore).
         .package(url: "https://github.com/swift-server/async-http-client", exact: "1.37.0"),
         .package(url: "https://github.com/swift-server/swift-openapi-async-http-client", exact: "1.5.0"),
+        // The config file (Settings): TOML, read with toml++ underneath. apple/swift-configuration
+        // 1.4.0 reads JSON, YAML and property lists, not TOML.
+        .package(url: "https://github.com/LebJe/TOMLKit", exact: "0.6.0"),
         // Tests only: random key sequences for the text field and the key decoder.
         .package(url: "https://github.com/x-sheep/swift-property-based", exact: "2.0.1"),
     ],
@@ -83,6 +86,7 @@ let package = Package(
                 "Presentation",
                 "Profile",
                 "Review",
+                "Settings",
                 "SharedKernel",
                 "RemoteStore",
                 "Storage",
@@ -151,6 +155,7 @@ let package = Package(
         .target(name: "Favourites", dependencies: ["Presentation", "SharedKernel", "TerminalUI"]),
         .target(name: "Profile", dependencies: ["Presentation", "SharedKernel", "TerminalUI"]),
         .target(name: "Review", dependencies: ["Presentation", "SharedKernel", "TerminalUI"]),
+        .target(name: "Settings", dependencies: ["SharedKernel", "TerminalUI", .product(name: "TOMLKit", package: "TOMLKit")]),
 
         // MARK: - Infrastructure
 
@@ -264,6 +269,7 @@ let package = Package(
         .testTarget(name: "ProfileTests", dependencies: ["Profile", "Presentation", "SharedKernel", "TerminalUI", "TestSupport"]),
         .testTarget(name: "ReviewTests", dependencies: ["Review", "Presentation", "SharedKernel", "TerminalUI", "TestSupport"]),
         .testTarget(name: "SharedKernelTests", dependencies: ["SharedKernel", "TestSupport"]),
+        .testTarget(name: "SettingsTests", dependencies: ["Settings", "SharedKernel", "TerminalUI", "TestSupport"]),
         .testTarget(name: "StorageTests", dependencies: ["Platform", "SharedKernel", "Storage", "TestSupport"]),
         .testTarget(name: "PlatformTests", dependencies: ["Platform", "SharedKernel", "TestSupport"]),
         .testTarget(

@@ -65,7 +65,7 @@ public final class NcursesTerminal {
 
         let useColor = !options.noColor && has_colors() && start_color() == OK
         if useColor { use_default_colors() }
-        palette = TerminalPalette(useColor: useColor)
+        palette = TerminalPalette(theme: options.theme, useColor: useColor, colors: Int(edugo_colors()))
         rescue = TerminalRescue(modes: originalModes, sequence: TerminalRescue.sequence())
         rescue.armFatalSignalGuard()
     }

@@ -1,3 +1,5 @@
+import TerminalUI
+
 /// How the terminal is set up, read from the environment by the caller.
 public struct TerminalOptions: Sendable {
     /// `TERM`; `nil`, empty or `dumb` cannot be driven.
@@ -8,22 +10,28 @@ public struct TerminalOptions: Sendable {
     var escapeDelayMilliseconds: Int?
     /// Whether links are sent as OSC 8 hyperlinks (`Hyperlinks.supported`).
     var hyperlinks: Bool
+    /// The colours of each role (`NO_COLOR` still wins: `Theme.mono`).
+    public var theme: Theme
 
-    public init(terminalType: String?, noColor: Bool, escapeDelayMilliseconds: Int? = nil, hyperlinks: Bool = false) {
+    public init(
+        terminalType: String?, noColor: Bool, escapeDelayMilliseconds: Int? = nil, hyperlinks: Bool = false, theme: Theme = .standard
+    ) {
         self.terminalType = terminalType
         self.noColor = noColor
         self.escapeDelayMilliseconds = escapeDelayMilliseconds
         self.hyperlinks = hyperlinks
+        self.theme = theme
     }
 
     /// Reads the options from a process environment.
-    public init(environment: [String: String]) {
+    public init(environment: [String: String], theme: Theme = .standard) {
         self.init(
             terminalType: environment["TERM"],
             noColor: !(environment["NO_COLOR"] ?? "").isEmpty,
             // ncurses' range for ESCDELAY; anything else is ignored.
             escapeDelayMilliseconds: environment["ESCDELAY"].flatMap { Int($0) }.flatMap { (1...10_000).contains($0) ? $0 : nil },
-            hyperlinks: Hyperlinks.supported(environment: environment)
+            hyperlinks: Hyperlinks.supported(environment: environment),
+            theme: theme
         )
     }
 }

@@ -25,8 +25,14 @@ struct TUI: AsyncParsableCommand {
             \(EduGoApp.keysManual)
             """,
         version: "0.1.0",
-        subcommands: [ImportCourses.self]
+        subcommands: [ImportCourses.self, Config.self]
     )
+
+    @Option(help: ArgumentHelp("The config file (also $EDUGO_CONFIG; else $XDG_CONFIG_HOME/edugo/config.toml).", valueName: "path"))
+    var config: String?
+
+    @Option(help: ArgumentHelp("A [profiles.NAME] of the config file: its server.", valueName: "name"))
+    var profile: String?
 
     @Option(name: .customLong("data-dir"), help: ArgumentHelp("Where the database lives.", valueName: "path"))
     var dataDir: String?
@@ -92,7 +98,14 @@ struct TUI: AsyncParsableCommand {
             throw ExitCode(2)
         }
         let environment = ProcessInfo.processInfo.environment
-        let serverText = server ?? environment["EDUGO_SERVER"].flatMap { $0.isEmpty ? nil : $0 }
+        let choice: ConfigCommand.Choice
+        switch ConfigCommand.choose(option: config, profile: profile, environment: environment) {
+        case .success(let chosen): choice = chosen
+        case .failure(let failure):
+            FileHandle.standardError.write(Data("tui: \(EduGoApp.printable(failure.message))\n".utf8))
+            throw ExitCode(1)
+        }
+        let serverText = server ?? choice.profileServer ?? environment["EDUGO_SERVER"].flatMap { $0.isEmpty ? nil : $0 }
         let serverURL: URL?
         do {
             serverURL = try serverText.map(Self.serverURL)
@@ -106,7 +119,8 @@ struct TUI: AsyncParsableCommand {
             conditions: DevelopmentConditions(latency: .milliseconds(latency), offline: offline),
             logLevel: logLevel,
             environment: environment,
-            today: today
+            today: today,
+            settings: choice.settings
         )
         let code = await EduGoApp.run(configuration)
         if code != 0 { throw ExitCode(code) }
@@ -138,6 +152,48 @@ struct ImportCourses: ParsableCommand {
     func run() throws {
         let directory = DataDirectory.resolve(option: app.dataDir, environment: ProcessInfo.processInfo.environment)
         let code = CourseImportCommand.run(file: file, dataDirectory: directory)
+        if code != 0 { throw ExitCode(code) }
+    }
+}
+
+/// `tui config --print-defaults`, `tui config --check [PATH]`
+struct Config: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "config",
+        abstract: "Print the default config file, or check one.",
+        discussion: """
+            --print-defaults writes every setting with its default, commented, to standard output: \
+            tui config --print-defaults > ~/.config/edugo/config.toml
+
+            --check [PATH] checks a file (else the one in force: --config, $EDUGO_CONFIG, or \
+            $XDG_CONFIG_HOME/edugo/config.toml) and exits 1 naming the line and the key at fault.
+            """
+    )
+
+    @Flag(name: .customLong("print-defaults"), help: "Write the complete default file, commented.")
+    var printDefaults = false
+
+    @Flag(help: "Check a config file: the one named, else the one in force.")
+    var check = false
+
+    @Argument(help: ArgumentHelp("The file --check reads.", valueName: "path"))
+    var path: String?
+
+    @ParentCommand var app: TUI
+
+    func validate() throws {
+        guard printDefaults != check else { throw ValidationError("give one of --print-defaults and --check") }
+        if printDefaults, path != nil { throw ValidationError("--print-defaults takes no file") }
+    }
+
+    func run() throws {
+        if printDefaults {
+            FileHandle.standardOutput.write(Data((ConfigCommand.defaultText).utf8))
+            return
+        }
+        let (code, message) = ConfigCommand.check(path: path, option: app.config, environment: ProcessInfo.processInfo.environment)
+        let text = Data((EduGoApp.printable(message) + "\n").utf8)
+        if code == 0 { FileHandle.standardOutput.write(text) } else { FileHandle.standardError.write(text) }
         if code != 0 { throw ExitCode(code) }
     }
 }

@@ -1,4 +1,5 @@
 import Foundation
+import Settings
 import SharedKernel
 
 /// What the command line decided, handed to the composition root.
@@ -17,11 +18,13 @@ public struct AppConfiguration: Sendable {
     public var environment: [String: String]
     /// `--today YYYY-MM-DD`: the day the app's calendar starts on (reviews, streaks).
     var startDay: LearnerDay?
+    /// What the config file sets (`ConfigCommand.settings`), the defaults without one.
+    public var settings: Settings
 
     /// `today`: `--today`'s `YYYY-MM-DD`, checked first with `isDay`.
     public init(
         dataDirectory: URL, server: URL? = nil, conditions: DevelopmentConditions, logLevel: LogLevel, environment: [String: String],
-        today: String? = nil
+        today: String? = nil, settings: Settings = .defaults
     ) {
         self.dataDirectory = dataDirectory
         self.server = server
@@ -29,6 +32,7 @@ public struct AppConfiguration: Sendable {
         self.logLevel = logLevel
         self.environment = environment
         self.startDay = today.flatMap(LearnerDay.init(iso:))
+        self.settings = settings
     }
 
     /// Whether `text` is a day `--today` takes: `YYYY-MM-DD`, a day that exists.

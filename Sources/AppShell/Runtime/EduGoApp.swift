@@ -2,6 +2,7 @@ import Foundation
 import Logging
 import Platform
 import RemoteStore
+import Settings
 import SharedKernel
 import Storage
 import Terminal
@@ -85,7 +86,8 @@ public enum EduGoApp {
     ) async -> Int32 {
         let terminal: NcursesTerminal
         do {
-            terminal = try NcursesTerminal(options: TerminalOptions(environment: configuration.environment))
+            terminal = try NcursesTerminal(
+                options: TerminalOptions(environment: configuration.environment, theme: configuration.settings.theme))
         } catch {
             printError(error.description)
             return error == .notInteractive ? 2 : 1

@@ -66,7 +66,7 @@ struct CatalogTable {
         let cells = Column.allCases.map { row.text($0, levelWidth: levelWidth) }
         var styles = [Style?](repeating: nil, count: cells.count)
         if !isSelected {
-            styles[Column.marks.rawValue] = row.isSaving ? .dim : .accent
+            styles[Column.marks.rawValue] = row.isSaving ? .dim : .marks
             styles[Column.block.rawValue] = .dim
             styles[Column.instructor.rawValue] = .dim
             styles[Column.category.rawValue] = .dim

@@ -193,7 +193,7 @@ final class CourseDetailScreen: Screen {
             if selected { canvas.fill(Rect(x: x, y: y, width: width, height: 1), style: .selection) }
             let saving = viewModel.marks?.isSavingEnrollment ?? false
             if viewModel.isDone(index) {
-                canvas.draw("✓", x: x, y: y, style: selected ? style : (saving ? .dim : .accent))
+                canvas.draw("✓", x: x, y: y, style: selected ? style : (saving ? .dim : .marks))
             }
             let minutes = DurationText.format(minutes: lesson.minutes)
             let number = "\(index + 1). "

@@ -143,7 +143,7 @@ final class LessonReaderScreen: Screen {
         let heading = "Lesson \(page.number) of \(page.syllabus.lessons.count) · \(page.course.title)"
         let mark = viewModel.isDone ? "✓ done" : ""
         canvas.draw(heading, x: x, y: area.y, width: width - mark.displayWidth - (mark.isEmpty ? 0 : 2), style: .dim)
-        if !mark.isEmpty { canvas.draw(mark, x: x + width - mark.displayWidth, y: area.y, style: .accent) }
+        if !mark.isEmpty { canvas.draw(mark, x: x + width - mark.displayWidth, y: area.y, style: .marks) }
         canvas.draw(page.lesson.title, x: x, y: area.y + 1, width: width, style: .bold)
         // The last row is kept for `↓ more`, so the mark never covers text.
         let body = Rect(x: x, y: area.y + 3, width: width, height: max(0, area.height - 4))

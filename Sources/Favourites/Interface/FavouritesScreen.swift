@@ -83,7 +83,7 @@ final class FavouritesScreen: Screen {
             let cells = Column.allCases.map { Self.text($0, of: course, width: table.width(of: $0.rawValue)) }
             var styles = [Style?](repeating: nil, count: cells.count)
             if !isSelected {
-                styles[Column.marks.rawValue] = saving ? .dim : .accent
+                styles[Column.marks.rawValue] = saving ? .dim : .marks
                 styles[Column.instructor.rawValue] = .dim
             }
             table.draw(cells, styles: styles, in: &canvas, x: content.x, y: line.y, style: isSelected ? .selection : .normal)

@@ -6,8 +6,10 @@ public enum Style: Hashable, Sendable, CaseIterable {
     case dim
     /// Emphasis without colour: titles.
     case bold
-    /// Highlights within content: markers such as `★` and `✓`.
+    /// Highlights: the search prompt, keys in the help.
     case accent
+    /// The learner's marks: `★` and `✓`.
+    case marks
     /// The selected row of a list.
     case selection
     /// The header bar.

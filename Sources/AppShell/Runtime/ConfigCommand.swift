@@ -1,0 +1,67 @@
+import Foundation
+import Settings
+
+/// The config file from the command line: which one is in force, checking one, and the
+/// default text; `tui config` and the app's start share it.
+public enum ConfigCommand {
+    /// What the config file decides for a start: its settings, and the server of the
+    /// `--profile` asked for.
+    public struct Choice: Sendable {
+        public let settings: Settings
+        public let profileServer: String?
+    }
+
+    /// The settings in force (the file `--config`, `EDUGO_CONFIG` or the default place
+    /// names) and `--profile`'s server, or why they cannot be used: the app then exits 1
+    /// with the message (`path:line: key: reason`).
+    public static func choose(option: String?, profile: String?, environment: [String: String]) -> Result<Choice, ConfigFailure> {
+        let (path, explicit) = ConfigFile.location(option: option, environment: environment, home: home(environment))
+        do throws(ConfigProblem) {
+            let settings = try ConfigFile.load(path: path, explicit: explicit)
+            let server = try profile.map { name throws(ConfigProblem) in try profileServer(name, in: settings).get() }
+            return .success(Choice(settings: settings, profileServer: server))
+        } catch {
+            return .failure(ConfigFailure(message: error.description))
+        }
+    }
+
+    /// Why the config file cannot be used, as printed.
+    public struct ConfigFailure: Error, Sendable {
+        public let message: String
+    }
+
+    /// `tui config --check [PATH]`: 0 and what was checked, or 1 and the problem.
+    public static func check(path: String?, option: String?, environment: [String: String]) -> (code: Int32, message: String) {
+        let (file, explicit) =
+            path.map { ($0, true) } ?? ConfigFile.location(option: option, environment: environment, home: home(environment))
+        do throws(ConfigProblem) {
+            guard explicit || FileManager.default.fileExists(atPath: file) else {
+                return (0, "\(file): no file; the defaults are in force")
+            }
+            _ = try ConfigFile.load(path: file, explicit: true)
+            return (0, "\(file): OK")
+        } catch {
+            return (1, error.description)
+        }
+    }
+
+    /// `tui config --print-defaults`: every setting, commented, as a file to start from.
+    public static var defaultText: String { ConfigFile.defaultText }
+
+    /// The server of `[profiles.NAME]`, or why there is none.
+    static func profileServer(_ name: String, in settings: Settings) -> Result<String, ConfigProblem> {
+        guard let profile = settings.profiles[name] else {
+            let known = settings.profiles.keys.sorted()
+            return .failure(
+                ConfigProblem(
+                    path: "--profile", line: nil, key: nil,
+                    reason: "no [profiles.\(name)] in the config file" + (known.isEmpty ? "" : "; it has \(known.joined(separator: ", "))"))
+            )
+        }
+        return .success(profile.server)
+    }
+
+    private static func home(_ environment: [String: String]) -> String {
+        environment["HOME"] ?? NSHomeDirectory()
+    }
+}

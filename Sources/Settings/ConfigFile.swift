@@ -1,0 +1,242 @@
+import Foundation
+import TOMLKit
+import TerminalUI
+
+/// The config file: where it is, what it may hold, and its complete default text.
+/// Everything in it is checked: unknown keys, wrong types, unknown names are refused with
+/// their line and key, never ignored.
+public enum ConfigFile {
+    /// `--config PATH`, else `EDUGO_CONFIG`, else `$XDG_CONFIG_HOME/edugo/config.toml`, else
+    /// `~/.config/edugo/config.toml`. `explicit`: named by the user, so it must exist.
+    public static func location(option: String?, environment: [String: String], home: String) -> (path: String, explicit: Bool) {
+        if let option, !option.isEmpty { return (option, true) }
+        if let named = environment["EDUGO_CONFIG"], !named.isEmpty { return (named, true) }
+        let base = environment["XDG_CONFIG_HOME"].flatMap { $0.hasPrefix("/") ? $0 : nil } ?? (home + "/.config")
+        return (base + "/edugo/config.toml", false)
+    }
+
+    /// The settings of the file at `path`: the defaults when it does not exist (and was not
+    /// named by the user), else what it says, or why it cannot be used.
+    public static func load(path: String, explicit: Bool) throws(ConfigProblem) -> Settings {
+        guard FileManager.default.fileExists(atPath: path) else {
+            if explicit { throw ConfigProblem(path: path, line: nil, key: nil, reason: "no such file") }
+            return .defaults
+        }
+        guard let data = FileManager.default.contents(atPath: path) else {
+            throw ConfigProblem(path: path, line: nil, key: nil, reason: "cannot be read")
+        }
+        guard data.count <= maximumBytes else {
+            throw ConfigProblem(path: path, line: nil, key: nil, reason: "is larger than 1 MiB")
+        }
+        guard let text = String(data: data, encoding: .utf8) else {
+            throw ConfigProblem(path: path, line: nil, key: nil, reason: "is not UTF-8 text")
+        }
+        return try parse(text, path: path)
+    }
+
+    static let maximumBytes = 1 << 20
+
+    /// The settings `text` sets, or its first problem.
+    public static func parse(_ text: String, path: String) throws(ConfigProblem) -> Settings {
+        let table: TOMLTable
+        do {
+            table = try TOMLTable(string: text)
+        } catch let error as TOMLParseError {
+            throw ConfigProblem(path: path, line: error.source.begin.line, key: nil, reason: error.description)
+        } catch {
+            throw ConfigProblem(path: path, line: nil, key: nil, reason: "is not TOML: \(error)")
+        }
+        var reader = ConfigReader(text: text, path: path)
+        return try reader.settings(from: table)
+    }
+
+    /// Every setting with its default and what it does, as comments: a file to copy.
+    public static var defaultText: String {
+        var lines = [
+            "# EduGo Terminal's settings. Every line below is the default; remove the `#` to change one.",
+            "# Where this file is read from: --config PATH, else $EDUGO_CONFIG, else",
+            "# $XDG_CONFIG_HOME/edugo/config.toml, else ~/.config/edugo/config.toml.",
+            "# Check a file with: tui config --check PATH",
+            "",
+            "[theme]",
+            "# The colours: \(Theme.builtInNames.map { "\"\($0)\"" }.joined(separator: ", ")). NO_COLOR=1 always means none.",
+            "# name = \"default\"",
+            "#",
+            "# Change one role of the theme: a colour (a name such as \"blue\" or \"bright-red\", 0-255, or",
+            "# \"#rrggbb\", shown as the nearest colour the terminal has), or { fg = \"…\", bg = \"…\" }.",
+        ]
+        for role in Theme.roles {
+            lines.append("# \(role.name) = \(ConfigReader.describe(Theme.standard[role.style]))  # \(role.what)")
+        }
+        lines += [
+            "",
+            "# A server you use, by name: tui --profile work. Never a password or a token here.",
+            "# [profiles.work]",
+            "# server = \"https://edugo.example.org\"",
+            "# email = \"you@example.org\"",
+            "",
+        ]
+        return lines.joined(separator: "\n")
+    }
+}
+
+/// Walks a parsed file, checking every key against what it may be, and finds the line of
+/// each key for the problems it names (TOMLKit keeps no positions once parsed).
+struct ConfigReader {
+    let text: String
+    let path: String
+
+    static let topLevel: Set<String> = ["theme", "profiles"]
+    static let themeKeys: Set<String> = Set(["name"] + Theme.roles.map(\.name))
+    static let colourKeys: Set<String> = ["fg", "bg"]
+    static let profileKeys: Set<String> = ["server", "email"]
+
+    mutating func settings(from table: TOMLTable) throws(ConfigProblem) -> Settings {
+        var settings = Settings.defaults
+        try checkKnown(table, Self.topLevel, in: [])
+        if let theme = table["theme"] {
+            guard let themeTable = theme.table else { throw problem(["theme"], "must be a table: [theme]") }
+            settings.theme = try readTheme(themeTable)
+        }
+        if let profiles = table["profiles"] {
+            guard let profilesTable = profiles.table else { throw problem(["profiles"], "must be tables: [profiles.NAME]") }
+            for name in profilesTable.keys.sorted() {
+                settings.profiles[name] = try readProfile(profilesTable[name], named: name)
+            }
+        }
+        return settings
+    }
+
+    private func readTheme(_ table: TOMLTable) throws(ConfigProblem) -> Theme {
+        try checkKnown(table, Self.themeKeys, in: ["theme"])
+        var theme = Theme.standard
+        if let name = table["name"] {
+            guard let text = name.string else { throw problem(["theme", "name"], "must be a string") }
+            guard let named = Theme.named(text) else {
+                throw problem(
+                    ["theme", "name"],
+                    "\(Self.quoted(text)) is not a theme: \(Theme.builtInNames.map { "\"\($0)\"" }.joined(separator: ", "))")
+            }
+            theme = named
+        }
+        for role in Theme.roles {
+            guard let value = table[role.name] else { continue }
+            let key = ["theme", role.name]
+            if let text = value.string {
+                theme[role.style].foreground = try colour(text, key)
+            } else if let colours = value.table {
+                try checkKnown(colours, Self.colourKeys, in: key)
+                if let foreground = colours["fg"] {
+                    guard let text = foreground.string else { throw problem(key + ["fg"], "must be a string") }
+                    theme[role.style].foreground = try colour(text, key + ["fg"])
+                }
+                if let background = colours["bg"] {
+                    guard let text = background.string else { throw problem(key + ["bg"], "must be a string") }
+                    theme[role.style].background = try colour(text, key + ["bg"])
+                }
+            } else {
+                throw problem(key, "must be a colour (a string) or { fg = \"…\", bg = \"…\" }")
+            }
+        }
+        return theme
+    }
+
+    private func readProfile(_ value: (any TOMLValueConvertible)?, named name: String) throws(ConfigProblem) -> ConnectionProfile {
+        let key = ["profiles", name]
+        guard let table = value?.table else { throw problem(key, "must be a table: [profiles.\(name)]") }
+        try checkKnown(table, Self.profileKeys, in: key)
+        guard let server = table["server"] else { throw problem(key, "needs a server = \"https://…\"") }
+        guard let url = server.string else { throw problem(key + ["server"], "must be a string") }
+        guard let parsed = URL(string: url), ["http", "https"].contains(parsed.scheme?.lowercased() ?? ""), parsed.host != nil else {
+            throw problem(key + ["server"], "\(Self.quoted(url)) is not an http:// or https:// URL")
+        }
+        var email: String?
+        if let value = table["email"] {
+            guard let text = value.string else { throw problem(key + ["email"], "must be a string") }
+            guard text.contains("@"), !text.contains(where: \.isWhitespace) else {
+                throw problem(key + ["email"], "\(Self.quoted(text)) is not an email address")
+            }
+            email = text
+        }
+        return ConnectionProfile(server: url, email: email)
+    }
+
+    private func colour(_ text: String, _ key: [String]) throws(ConfigProblem) -> ThemeColour {
+        guard let colour = ThemeColour(parsing: text) else {
+            throw problem(key, "\(Self.quoted(text)) is not a colour: a name such as \"blue\", 0-255, \"#rrggbb\" or \"default\"")
+        }
+        return colour
+    }
+
+    /// Refuses the first key of `table` that is not one of `known`.
+    private func checkKnown(_ table: TOMLTable, _ known: Set<String>, in parent: [String]) throws(ConfigProblem) {
+        if let unknown = table.keys.sorted().first(where: { !known.contains($0) }) {
+            throw problem(parent + [unknown], "is not a setting here; known: \(known.sorted().joined(separator: ", "))")
+        }
+    }
+
+    private func problem(_ key: [String], _ reason: String) -> ConfigProblem {
+        ConfigProblem(path: path, line: Self.line(of: key, in: text), key: key.joined(separator: "."), reason: reason)
+    }
+
+    static func quoted(_ text: String) -> String {
+        "\"" + TerminalText.sanitize(String(text.prefix(80))) + "\""
+    }
+
+    /// A theme entry as the default file shows it.
+    static func describe(_ entry: ThemeEntry) -> String {
+        func name(_ colour: ThemeColour) -> String {
+            switch colour {
+            case .terminal: return "\"default\""
+            case .indexed(let index):
+                let name = ThemeColour.names.filter { $0.value == index && !["gray", "grey"].contains($0.key) }.map(\.key).min()
+                return "\"\(name ?? String(index))\""
+            case .rgb(let red, let green, let blue): return "\"#" + [red, green, blue].map { String(format: "%02x", $0) }.joined() + "\""
+            }
+        }
+        guard entry.background != .terminal else { return name(entry.foreground) }
+        return "{ fg = \(name(entry.foreground)), bg = \(name(entry.background)) }"
+    }
+
+    /// The line (from 1) where `key` is set: the `[table]` header that opens it or the
+    /// `name =` line inside it, dotted keys and quoted names understood. `nil` if not found.
+    static func line(of key: [String], in text: String) -> Int? {
+        var table: [String] = []
+        var best: Int?
+        for (index, raw) in text.split(separator: "\n", omittingEmptySubsequences: false).enumerated() {
+            let line = raw.trimmingCharacters(in: .whitespaces)
+            if line.hasPrefix("[") {
+                let inner = line.trimmingCharacters(in: CharacterSet(charactersIn: "[]")).split(separator: "]").first.map(String.init) ?? ""
+                table = path(inner)
+                if table == key { return index + 1 }
+                if best == nil, key.starts(with: table), !table.isEmpty { best = index + 1 }
+                continue
+            }
+            guard let equals = line.firstIndex(of: "="), !line.hasPrefix("#") else { continue }
+            let full = table + path(String(line[..<equals]))
+            if full == key || key.starts(with: full) && full.count > table.count { return index + 1 }
+        }
+        return best
+    }
+
+    /// `profiles."my work".server` as its parts.
+    private static func path(_ text: String) -> [String] {
+        var parts: [String] = []
+        var current = ""
+        var quote: Character?
+        for character in text {
+            if let open = quote {
+                if character == open { quote = nil } else { current.append(character) }
+            } else if character == "\"" || character == "'" {
+                quote = character
+            } else if character == "." {
+                parts.append(current.trimmingCharacters(in: .whitespaces))
+                current = ""
+            } else {
+                current.append(character)
+            }
+        }
+        parts.append(current.trimmingCharacters(in: .whitespaces))
+        return parts.filter { !$0.isEmpty }
+    }
+}

@@ -1,0 +1,49 @@
+import TerminalUI
+
+/// What the config file sets, with every default filled in.
+public struct Settings: Hashable, Sendable {
+    /// The colours of the UI: a built-in theme with the file's changes.
+    public var theme: Theme
+    /// Named servers (`[profiles.NAME]`), for `tui --profile NAME`.
+    public var profiles: [String: ConnectionProfile]
+
+    public init(theme: Theme = .standard, profiles: [String: ConnectionProfile] = [:]) {
+        self.theme = theme
+        self.profiles = profiles
+    }
+
+    public static let defaults = Settings()
+}
+
+/// A server the learner uses, by name: its URL and the email to sign in with. Never a
+/// password or a token (tokens stay in the data directory).
+public struct ConnectionProfile: Hashable, Sendable {
+    public var server: String
+    public var email: String?
+
+    public init(server: String, email: String? = nil) {
+        self.server = server
+        self.email = email
+    }
+}
+
+/// Why a config file is refused: where (its line, when it has one) and which key.
+public struct ConfigProblem: Error, Hashable, Sendable, CustomStringConvertible {
+    public var path: String
+    public var line: Int?
+    public var key: String?
+    public var reason: String
+
+    public init(path: String, line: Int?, key: String?, reason: String) {
+        self.path = path
+        self.line = line
+        self.key = key
+        self.reason = reason
+    }
+
+    /// `config.toml:12: theme.accent: "purpel" is not a colour …`, as compilers say it.
+    public var description: String {
+        let place = line.map { "\(path):\($0)" } ?? path
+        return "\(place): " + (key.map { "\($0): " } ?? "") + reason
+    }
+}

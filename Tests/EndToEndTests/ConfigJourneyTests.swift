@@ -1,0 +1,98 @@
+import Foundation
+import TestSupport
+import Testing
+
+extension EndToEnd {
+    /// Issue 26: the config file, from the command line and at the start of the app.
+    @Suite("Journey: the config file")
+    struct ConfigJourneyTests {
+        @Test("a theme's colours are what the terminal shows: the selection in the file's #rrggbb, the nearest of 256")
+        func themeColours() async throws {
+            let directory = TemporaryDirectory(prefix: "edugo-e2e-config")
+            defer { directory.remove() }
+            let file = directory.url.appendingPathComponent("config.toml")
+            try """
+            [theme]
+            name = "light"
+            selection = { fg = "#000000", bg = "#ffd700" }
+            """.write(to: file, atomically: true, encoding: .utf8)
+            let session = try TmuxSession(arguments: ["--config", file.path], environment: ["TERM": "xterm-256color"])
+            try await session.signInIfAsked()
+            try await session.waitFor("Agile and Scrum")
+            try session.send("Down")
+            try await session.waitFor("2/\(SeedCatalog.titles.count)")
+
+            let styled = try session.styledScreen()
+            let selected = try #require(styled.first { $0.contains("Building a Desi") })
+            // #ffd700 is 220 of xterm's 256; #000000 the cube's 16.
+            #expect(selected.contains("48;5;220"), "\(selected.debugDescription)")
+            #expect(selected.contains("38;5;16"), "\(selected.debugDescription)")
+        }
+
+        @Test("a bad file stops the app before it starts: exit 1, naming the file, the line and the key")
+        func badFileAtStart() async throws {
+            let directory = TemporaryDirectory(prefix: "edugo-e2e-config")
+            defer { directory.remove() }
+            let file = directory.url.appendingPathComponent("config.toml")
+            try "[theme]\nnmae = \"light\"\n".write(to: file, atomically: true, encoding: .utf8)
+            let session = try TmuxSession(environment: ["EDUGO_CONFIG": file.path])
+            #expect(try await session.waitForExit() == 1)
+            // The message wraps at the pane's width (its path is long): read as one text.
+            let text = try session.screen().joined()
+            #expect(text.contains("config.toml:2: theme.nmae:"), "\(text)")
+            #expect(text.contains("is not a setting here"), "\(text)")
+        }
+
+        @Test("--profile NAME uses the server of [profiles.NAME]; a profile the file lacks is exit 1, naming those it has")
+        func profile() async throws {
+            let server = try await ServerProcess(directory: try await ServerProcess.preparedDirectory())
+            defer {
+                server.signal(SIGKILL)
+                server.directory.remove()
+            }
+            let directory = TemporaryDirectory(prefix: "edugo-e2e-config")
+            defer { directory.remove() }
+            let file = directory.url.appendingPathComponent("config.toml")
+            try "[profiles.work]\nserver = \"\(server.baseURL.absoluteString)\"\n".write(to: file, atomically: true, encoding: .utf8)
+
+            let session = try TmuxSession(arguments: ["--config", file.path, "--profile", "work"])
+            try await session.signInIfAsked()
+            try await session.waitFor("Catalog  64 courses")
+            let (api, _) = try await HTTPClient(baseURL: server.baseURL).signedIn()
+            #expect(try await api.send("PUT", "/v1/me/favourites/ux-research").status == 204)
+            try session.send("3")
+            try await session.waitFor("the server's favourite, so the server is the store") {
+                $0.contains { $0.contains("UX Research Methods") }
+            }
+
+            let unknown = try TmuxSession(arguments: ["--config", file.path, "--profile", "home"])
+            #expect(try await unknown.waitForExit() == 1)
+            let text = try unknown.screen().joined()
+            #expect(text.contains("no [profiles.home] in the config file; it has work"), "\(text)")
+        }
+
+        @Test("tui config --check: 0 for a good file, 1 naming the line and key of a bad one; --print-defaults writes a valid file")
+        func check() throws {
+            let directory = TemporaryDirectory(prefix: "edugo-e2e-config")
+            defer { directory.remove() }
+            let defaults = try runTUI(["config", "--print-defaults"])
+            #expect(defaults.status == 0)
+            #expect(defaults.output.contains("[theme]"))
+            let good = directory.url.appendingPathComponent("good.toml")
+            try defaults.output.write(to: good, atomically: true, encoding: .utf8)
+            let checked = try runTUI(["config", "--check", good.path])
+            #expect(checked.status == 0)
+            #expect(checked.output.contains("good.toml: OK"))
+
+            let bad = directory.url.appendingPathComponent("bad.toml")
+            try "[theme]\nname = \"light\"\naccent = \"purpel\"\n".write(to: bad, atomically: true, encoding: .utf8)
+            let refused = try runTUI(["config", "--check", bad.path])
+            #expect(refused.status == 1)
+            #expect(refused.errors.contains("bad.toml:3: theme.accent: \"purpel\" is not a colour"), "\(refused.errors)")
+
+            let missing = try runTUI(["--config", directory.url.appendingPathComponent("none.toml").path, "config", "--check"])
+            #expect(missing.status == 1)
+            #expect(missing.errors.contains("none.toml: no such file"), "\(missing.errors)")
+        }
+    }
+}

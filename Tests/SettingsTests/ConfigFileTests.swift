@@ -1,0 +1,103 @@
+import Foundation
+import Settings
+import TerminalUI
+import Testing
+
+/// The config file: every bad file is refused with its line and key; the default file is
+/// complete, valid, and reads back as the defaults.
+@Suite("Settings: the config file")
+struct ConfigFileTests {
+    static let bad: [(name: String, text: String, line: Int?, key: String?)] = [
+        ("a TOML syntax error", "[theme\nname = \"light\"\n", 1, nil),
+        ("an unterminated string", "[theme]\nname = \"light\n", 2, nil),
+        ("an unknown table", "# colours\n[colours]\naccent = \"red\"\n", 2, "colours"),
+        ("an unknown top-level key", "language_x = \"es\"\n", 1, "language_x"),
+        ("a theme that is not a table", "theme = \"light\"\n", 1, "theme"),
+        ("an unknown theme key", "[theme]\nnmae = \"light\"\n", 2, "theme.nmae"),
+        ("a theme name of the wrong type", "[theme]\n\nname = 3\n", 3, "theme.name"),
+        ("an unknown theme", "[theme]\nname = \"solarized\"\n", 2, "theme.name"),
+        ("a colour that is no colour", "[theme]\nname = \"light\"\naccent = \"purpel\"\n", 3, "theme.accent"),
+        ("a colour number past 255", "[theme]\nmarks = \"256\"\n", 2, "theme.marks"),
+        ("a colour of the wrong type", "[theme]\naccent = 5\n", 2, "theme.accent"),
+        ("a short #rrggbb", "[theme]\nselection = { fg = \"black\", bg = \"#12345\" }\n", 2, "theme.selection.bg"),
+        ("an unknown key of a role", "[theme]\nheader = { foreground = \"red\" }\n", 2, "theme.header.foreground"),
+        ("a dotted key into a theme role", "theme.code.fg = \"nope\"\n", 1, "theme.code.fg"),
+        ("a profile without a server", "[profiles.work]\nemail = \"a@b.org\"\n", 1, "profiles.work"),
+        ("a profile's server that is not http", "[profiles.work]\nserver = \"ftp://x.org\"\n", 2, "profiles.work.server"),
+        (
+            "a profile's email that is not one", "[profiles.\"my work\"]\nserver = \"https://x.org\"\nemail = \"nobody\"\n", 3,
+            "profiles.my work.email"
+        ),
+        ("a password in a profile", "[profiles.work]\nserver = \"https://x.org\"\npassword = \"secret\"\n", 3, "profiles.work.password"),
+        ("profiles that are not tables", "profiles = 1\n", 1, "profiles"),
+    ]
+
+    @Test("a bad file is refused naming its line and key", arguments: bad.indices)
+    func refused(_ index: Int) {
+        let (_, text, line, key) = Self.bad[index]
+        #expect {
+            try ConfigFile.parse(text, path: "config.toml")
+        } throws: { error in
+            guard let problem = error as? ConfigProblem else { return false }
+            return problem.line == line && problem.key == key && problem.description.hasPrefix("config.toml:\(line.map(String.init) ?? "")")
+        }
+    }
+
+    @Test("the default file is valid, names every role, and read with every line uncommented is the defaults")
+    func defaultsRoundTrip() throws {
+        let text = ConfigFile.defaultText
+        #expect(try ConfigFile.parse(text, path: "defaults") == .defaults, "as printed: all commented")
+        for role in Theme.roles { #expect(text.contains("# \(role.name) = "), "\(role.name)") }
+        // Uncommented, each setting says what the default is (the example profile aside).
+        let uncommented = text.split(separator: "\n", omittingEmptySubsequences: false).map { line -> String in
+            guard line.wholeMatch(of: /# [a-z_]+ = .*/) != nil, !line.contains("server ="), !line.contains("email =") else {
+                return String(line)
+            }
+            return String(line.dropFirst(2))
+        }.joined(separator: "\n")
+        #expect(try ConfigFile.parse(uncommented, path: "uncommented") == .defaults)
+    }
+
+    @Test("a theme by name with roles changed; profiles by name")
+    func valid() throws {
+        let settings = try ConfigFile.parse(
+            """
+            [theme]
+            name = "light"
+            accent = "#ff0000"
+            selection = { bg = "bright-yellow" }
+
+            [profiles.work]
+            server = "https://edugo.example.org"
+            email = "ada@example.org"
+            """, path: "config.toml")
+        var expected = Theme.light
+        expected[.accent].foreground = .rgb(red: 255, green: 0, blue: 0)
+        expected[.selection].background = .indexed(11)
+        #expect(settings.theme == expected)
+        #expect(settings.profiles == ["work": ConnectionProfile(server: "https://edugo.example.org", email: "ada@example.org")])
+    }
+
+    @Test(
+        "where the file is: --config, else EDUGO_CONFIG, else XDG_CONFIG_HOME, else ~/.config",
+        arguments: [
+            ("/etc/a.toml", [:], "/etc/a.toml", true),
+            (nil, ["EDUGO_CONFIG": "/tmp/b.toml", "XDG_CONFIG_HOME": "/x"], "/tmp/b.toml", true),
+            (nil, ["XDG_CONFIG_HOME": "/x"], "/x/edugo/config.toml", false),
+            (nil, ["XDG_CONFIG_HOME": "relative"], "/home/ada/.config/edugo/config.toml", false),
+            (nil, [:], "/home/ada/.config/edugo/config.toml", false),
+        ] as [(String?, [String: String], String, Bool)])
+    func location(option: String?, environment: [String: String], path: String, explicit: Bool) {
+        let found = ConfigFile.location(option: option, environment: environment, home: "/home/ada")
+        #expect(found.path == path && found.explicit == explicit)
+    }
+
+    @Test("a missing file is the defaults unless it was named; a named one must exist")
+    func missing() throws {
+        let path = FileManager.default.temporaryDirectory.appendingPathComponent("no-such-\(UUID().uuidString).toml").path
+        #expect(try ConfigFile.load(path: path, explicit: false) == .defaults)
+        #expect(throws: ConfigProblem(path: path, line: nil, key: nil, reason: "no such file")) {
+            try ConfigFile.load(path: path, explicit: true)
+        }
+    }
+}
