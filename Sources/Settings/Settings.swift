@@ -41,9 +41,17 @@ public struct ConfigProblem: Error, Hashable, Sendable, CustomStringConvertible 
         self.reason = reason
     }
 
-    /// `config.toml:12: theme.accent: "purpel" is not a colour …`, as compilers say it.
-    public var description: String {
-        let place = line.map { "\(path):\($0)" } ?? path
+    /// `/home/ada/.config/edugo/config.toml:12: theme.accent: "purpel" is not a colour …`, as
+    /// compilers say it.
+    public var description: String { text(naming: path) }
+
+    /// The same with the file's name alone, for the footer's one line.
+    public var briefDescription: String {
+        text(naming: path.split(separator: "/").last.map(String.init) ?? path)
+    }
+
+    private func text(naming file: String) -> String {
+        let place = line.map { "\(file):\($0)" } ?? file
         return "\(place): " + (key.map { "\($0): " } ?? "") + reason
     }
 }

@@ -15,7 +15,9 @@ public final class NcursesTerminal {
     private let window: UnsafeMutablePointer<WINDOW>
     /// Whether marked links become OSC 8 hyperlinks (`TerminalOptions.hyperlinks`).
     private let hyperlinks: Bool
-    private let palette: TerminalPalette
+    private var palette: TerminalPalette
+    /// Whether the terminal shows colours at all (`NO_COLOR` unset, and it has them).
+    private let useColor: Bool
     private var decoder = InputDecoder()
     private var isActive = true
     private var cursorVisible = false
@@ -65,9 +67,18 @@ public final class NcursesTerminal {
 
         let useColor = !options.noColor && has_colors() && start_color() == OK
         if useColor { use_default_colors() }
+        self.useColor = useColor
         palette = TerminalPalette(theme: options.theme, useColor: useColor, colors: Int(edugo_colors()))
         rescue = TerminalRescue(modes: originalModes, sequence: TerminalRescue.sequence())
         rescue.armFatalSignalGuard()
+    }
+
+    /// Draws with `theme` from the next frame on (a config file edited while the app runs):
+    /// the colour pairs are set again, and the whole screen is sent, not only what changed.
+    public func apply(theme: Theme) {
+        guard isActive else { return }
+        palette = TerminalPalette(theme: theme, useColor: useColor, colors: Int(edugo_colors()))
+        clearok(window, true)
     }
 
     /// The current size in cells.

@@ -120,7 +120,8 @@ struct TUI: AsyncParsableCommand {
             logLevel: logLevel,
             environment: environment,
             today: today,
-            settings: choice.settings
+            settings: choice.settings,
+            configFile: (choice.path, choice.explicit)
         )
         let code = await EduGoApp.run(configuration)
         if code != 0 { throw ExitCode(code) }

@@ -29,6 +29,37 @@ extension EndToEnd {
             #expect(selected.contains("38;5;16"), "\(selected.debugDescription)")
         }
 
+        @Test("an edit while the app runs applies at once; a broken edit keeps the colours in force and the footer says why")
+        func liveReload() async throws {
+            let directory = TemporaryDirectory(prefix: "edugo-e2e-config")
+            defer { directory.remove() }
+            let file = directory.url.appendingPathComponent("config.toml")
+            func write(_ text: String) throws {
+                // As editors save: a new file renamed over the old one.
+                let temporary = directory.url.appendingPathComponent(".config.toml.swp")
+                try text.write(to: temporary, atomically: false, encoding: .utf8)
+                guard rename(temporary.path, file.path) == 0 else { throw TmuxSession.TmuxError.failed("rename: \(errno)") }
+            }
+            try write("[theme]\nselection = { fg = \"#000000\", bg = \"#ffd700\" }\n")
+            let session = try TmuxSession(arguments: ["--config", file.path], environment: ["TERM": "xterm-256color"])
+            try await session.signInIfAsked()
+            try await session.waitFor("Agile and Scrum")
+            try session.send("Down")
+            try await session.waitFor("2/\(SeedCatalog.titles.count)")
+            #expect(try session.styledScreen().contains { $0.contains("Building a Desi") && $0.contains("48;5;220") })
+
+            try write("[theme]\nselection = { fg = \"#000000\", bg = \"#87d7ff\" }\n")
+            try await session.waitFor("Settings applied from config.toml")
+            let styled = try session.styledScreen()
+            #expect(styled.contains { $0.contains("Building a Desi") && $0.contains("48;5;117") }, "\(styled)")
+
+            try write("[theme]\nselection = { fg = \"#000000\", bg = \"#87d7ff\" }\nnmae = \"light\"\n")
+            try await session.waitFor("the footer saying why") {
+                $0.joined().contains("Settings not applied:") && $0.joined().contains("config.toml:3: theme.nmae")
+            }
+            #expect(try session.styledScreen().contains { $0.contains("Building a Desi") && $0.contains("48;5;117") })
+        }
+
         @Test("a bad file stops the app before it starts: exit 1, naming the file, the line and the key")
         func badFileAtStart() async throws {
             let directory = TemporaryDirectory(prefix: "edugo-e2e-config")

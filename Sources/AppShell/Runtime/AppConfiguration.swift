@@ -18,13 +18,15 @@ public struct AppConfiguration: Sendable {
     public var environment: [String: String]
     /// `--today YYYY-MM-DD`: the day the app's calendar starts on (reviews, streaks).
     var startDay: LearnerDay?
-    /// What the config file sets (`ConfigCommand.settings`), the defaults without one.
+    /// What the config file sets (`ConfigCommand.choose`), the defaults without one.
     public var settings: Settings
+    /// The config file in force, watched while the app runs; `explicit` when the user named it.
+    public var configFile: (path: String, explicit: Bool)?
 
     /// `today`: `--today`'s `YYYY-MM-DD`, checked first with `isDay`.
     public init(
         dataDirectory: URL, server: URL? = nil, conditions: DevelopmentConditions, logLevel: LogLevel, environment: [String: String],
-        today: String? = nil, settings: Settings = .defaults
+        today: String? = nil, settings: Settings = .defaults, configFile: (path: String, explicit: Bool)? = nil
     ) {
         self.dataDirectory = dataDirectory
         self.server = server
@@ -33,6 +35,7 @@ public struct AppConfiguration: Sendable {
         self.environment = environment
         self.startDay = today.flatMap(LearnerDay.init(iso:))
         self.settings = settings
+        self.configFile = configFile
     }
 
     /// Whether `text` is a day `--today` takes: `YYYY-MM-DD`, a day that exists.

@@ -9,6 +9,9 @@ public enum ConfigCommand {
     public struct Choice: Sendable {
         public let settings: Settings
         public let profileServer: String?
+        /// The file read (or that would be), to watch for edits.
+        public let path: String
+        public let explicit: Bool
     }
 
     /// The settings in force (the file `--config`, `EDUGO_CONFIG` or the default place
@@ -19,7 +22,7 @@ public enum ConfigCommand {
         do throws(ConfigProblem) {
             let settings = try ConfigFile.load(path: path, explicit: explicit)
             let server = try profile.map { name throws(ConfigProblem) in try profileServer(name, in: settings).get() }
-            return .success(Choice(settings: settings, profileServer: server))
+            return .success(Choice(settings: settings, profileServer: server, path: path, explicit: explicit))
         } catch {
             return .failure(ConfigFailure(message: error.description))
         }

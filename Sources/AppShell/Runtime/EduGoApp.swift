@@ -94,7 +94,11 @@ public enum EduGoApp {
         }
         let shell = ShellController(ports: ports, clock: clock)
         let watching = Task { @MainActor in await watch(shell) }
+        let reloading = configuration.configFile.flatMap { file in
+            ConfigReload(path: file.path, explicit: file.explicit, settings: configuration.settings, terminal: terminal, shell: shell)
+        }
         await AppRuntime(terminal: terminal, shell: shell, logger: logger).run()
+        reloading?.stop()
         watching.cancel()
         return 0
     }

@@ -202,6 +202,11 @@ final class ShellController {
         return condition()
     }
 
+    /// Tells the learner something from outside the screens (the config file reloaded).
+    func report(_ message: StatusMessage) {
+        post(message)
+    }
+
     /// Shows `message` in the footer as a new moment, whatever was shown before.
     private func post(_ message: StatusMessage) {
         postings += 1

@@ -1,0 +1,46 @@
+import Foundation
+import Presentation
+import Settings
+import Terminal
+
+/// Applies the config file again whenever it is saved while the app runs: what it changes
+/// takes effect from the next frame, and a broken edit keeps the settings in force, the
+/// footer saying why.
+@MainActor
+final class ConfigReload {
+    private let watcher: ConfigWatcher
+    private var following: Task<Void, Never>?
+    private var settings: Settings
+
+    /// `nil` when the file's folder cannot be watched.
+    init?(path: String, explicit: Bool, settings: Settings, terminal: NcursesTerminal, shell: ShellController) {
+        guard let watcher = ConfigWatcher(path: path) else { return nil }
+        self.watcher = watcher
+        self.settings = settings
+        let name = URL(fileURLWithPath: path).lastPathComponent
+        following = Task { [weak self, changes = watcher.changes] in
+            for await _ in changes {
+                // An editor's save is several events; the last of a burst is the one read.
+                try? await shell.clock.clock.sleep(for: Self.settle)
+                guard let self else { return }
+                switch Result(catching: { () throws(ConfigProblem) -> Settings in try ConfigFile.load(path: path, explicit: explicit) }) {
+                case .success(let fresh):
+                    guard fresh != self.settings else { continue }
+                    if fresh.theme != self.settings.theme { terminal.apply(theme: fresh.theme) }
+                    self.settings = fresh
+                    shell.report(.success("Settings applied from \(name)"))
+                case .failure(let problem):
+                    shell.report(.error("Settings not applied: \(problem.briefDescription)"))
+                }
+            }
+        }
+    }
+
+    /// How long a burst of events settles before the file is read.
+    static let settle: Duration = .milliseconds(50)
+
+    func stop() {
+        following?.cancel()
+        watcher.stop()
+    }
+}
