@@ -81,23 +81,26 @@ public struct CatalogFeature {
     private let learner: CatalogLearner
     private let source: CatalogSource
     private let changes: Notices<CatalogChange>
+    private let layout: LayoutSettings
 
-    /// `changes` tells the catalog's screens, while they exist, what the store changed.
+    /// `changes` tells the catalog's screens, while they exist, what the store changed;
+    /// `layout` says from how many columns the list shows the selected course beside it.
     public init(
         courses: any CourseRepository, learner: CatalogLearner, source: CatalogSource = .localDatabase,
-        changes: Notices<CatalogChange> = Notices()
+        changes: Notices<CatalogChange> = Notices(), layout: LayoutSettings = LayoutSettings()
     ) {
         self.courses = courses
         self.learner = learner
         self.source = source
         self.changes = changes
+        self.layout = layout
     }
 
     /// The catalog tab's root list. `onCourseSelected` is called on `Enter`.
     public func makeListScreen(onCourseSelected: @escaping @MainActor (CourseID) -> Void) -> any Screen {
         CatalogListScreen(
             viewModel: CatalogListViewModel(courses: courses, learner: learner, changes: changes), source: source,
-            onCourseSelected: onCourseSelected)
+            layout: layout, onCourseSelected: onCourseSelected)
     }
 
     /// A course's page. `onOpenCourse` opens another course (`p`, the prerequisite);

@@ -58,6 +58,9 @@ public enum ConfigFile {
             "# $XDG_CONFIG_HOME/edugo/config.toml, else ~/.config/edugo/config.toml.",
             "# Check a file with: tui config --check PATH",
             "",
+            "# From this many columns the catalog shows the selected course beside the list; 0: never.",
+            "# wide_layout_columns = 140",
+            "",
             "[theme]",
             "# The colours: \(Theme.builtInNames.map { "\"\($0)\"" }.joined(separator: ", ")). NO_COLOR=1 always means none.",
             "# name = \"default\"",
@@ -86,7 +89,7 @@ struct ConfigReader {
     let text: String
     let path: String
 
-    static let topLevel: Set<String> = ["theme", "profiles"]
+    static let topLevel: Set<String> = ["theme", "profiles", "wide_layout_columns"]
     static let themeKeys: Set<String> = Set(["name"] + Theme.roles.map(\.name))
     static let colourKeys: Set<String> = ["fg", "bg"]
     static let profileKeys: Set<String> = ["server", "email"]
@@ -97,6 +100,15 @@ struct ConfigReader {
         if let theme = table["theme"] {
             guard let themeTable = theme.table else { throw problem(["theme"], "must be a table: [theme]") }
             settings.theme = try readTheme(themeTable)
+        }
+        if let wide = table["wide_layout_columns"] {
+            guard let columns = wide.int, columns == 0 || Settings.wideLayoutRange.contains(columns) else {
+                let range = Settings.wideLayoutRange
+                throw problem(
+                    ["wide_layout_columns"],
+                    "must be 0 (never) or a whole number of columns from \(range.lowerBound) to \(range.upperBound)")
+            }
+            settings.wideLayoutColumns = columns == 0 ? nil : columns
         }
         if let profiles = table["profiles"] {
             guard let profilesTable = profiles.table else { throw problem(["profiles"], "must be tables: [profiles.NAME]") }

@@ -6,11 +6,18 @@ public struct Settings: Hashable, Sendable {
     public var theme: Theme
     /// Named servers (`[profiles.NAME]`), for `tui --profile NAME`.
     public var profiles: [String: ConnectionProfile]
+    /// From this many columns the catalog shows the selected course beside the list
+    /// (`wide_layout_columns`; 0 in the file: never).
+    public var wideLayoutColumns: Int?
 
-    public init(theme: Theme = .standard, profiles: [String: ConnectionProfile] = [:]) {
+    public init(theme: Theme = .standard, profiles: [String: ConnectionProfile] = [:], wideLayoutColumns: Int? = 140) {
         self.theme = theme
         self.profiles = profiles
+        self.wideLayoutColumns = wideLayoutColumns
     }
+
+    /// The columns `wide_layout_columns` may name (0 aside): below 100 the list would be cramped.
+    public static let wideLayoutRange = 100...10_000
 
     public static let defaults = Settings()
 }

@@ -30,6 +30,8 @@ struct ConfigFileTests {
         ),
         ("a password in a profile", "[profiles.work]\nserver = \"https://x.org\"\npassword = \"secret\"\n", 3, "profiles.work.password"),
         ("profiles that are not tables", "profiles = 1\n", 1, "profiles"),
+        ("a wide layout too narrow", "# wide\nwide_layout_columns = 50\n", 2, "wide_layout_columns"),
+        ("a wide layout that is not a number", "wide_layout_columns = \"wide\"\n", 1, "wide_layout_columns"),
     ]
 
     @Test("a bad file is refused naming its line and key", arguments: bad.indices)
@@ -76,6 +78,9 @@ struct ConfigFileTests {
         expected[.selection].background = .indexed(11)
         #expect(settings.theme == expected)
         #expect(settings.profiles == ["work": ConnectionProfile(server: "https://edugo.example.org", email: "ada@example.org")])
+        #expect(settings.wideLayoutColumns == 140, "the default")
+        #expect(try ConfigFile.parse("wide_layout_columns = 0", path: "c").wideLayoutColumns == nil, "0: never")
+        #expect(try ConfigFile.parse("wide_layout_columns = 200", path: "c").wideLayoutColumns == 200)
     }
 
     @Test(

@@ -41,6 +41,7 @@ final class LearnerScope {
         user: User,
         ports: AppPorts,
         session: SessionState,
+        layout: LayoutSettings = LayoutSettings(),
         report: @escaping @MainActor (StatusMessage) -> Void,
         onLoggedOut: @escaping @MainActor () -> Void
     ) {
@@ -88,7 +89,7 @@ final class LearnerScope {
                 answers: { [learning = ports.learning, learner = user.id] id throws(AppError) in
                     try await learning.answers(userID: learner, courseID: id)
                 }
-            ), source: ports.server.map { .server(host: $0) } ?? .localDatabase, changes: catalogChanges)
+            ), source: ports.server.map { .server(host: $0) } ?? .localDatabase, changes: catalogChanges, layout: layout)
         review = ReviewFeature(
             learner: user.id, learning: ports.learning, today: { calendar.today }, report: report)
         profile = ProfileFeature(

@@ -2,6 +2,7 @@ import Foundation
 import Presentation
 import Settings
 import Terminal
+import TerminalUI
 
 /// Applies the config file again whenever it is saved while the app runs: what it changes
 /// takes effect from the next frame, and a broken edit keeps the settings in force, the
@@ -27,6 +28,7 @@ final class ConfigReload {
                 case .success(let fresh):
                     guard fresh != self.settings else { continue }
                     if fresh.theme != self.settings.theme { terminal.apply(theme: fresh.theme) }
+                    shell.layout.wideFrom = fresh.wideLayoutColumns
                     self.settings = fresh
                     shell.report(.success("Settings applied from \(name)"))
                 case .failure(let problem):

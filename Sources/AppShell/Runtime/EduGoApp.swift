@@ -92,7 +92,7 @@ public enum EduGoApp {
             printError(error.description)
             return error == .notInteractive ? 2 : 1
         }
-        let shell = ShellController(ports: ports, clock: clock)
+        let shell = ShellController(ports: ports, clock: clock, layout: LayoutSettings(wideFrom: configuration.settings.wideLayoutColumns))
         let watching = Task { @MainActor in await watch(shell) }
         let reloading = configuration.configFile.flatMap { file in
             ConfigReload(path: file.path, explicit: file.explicit, settings: configuration.settings, terminal: terminal, shell: shell)

@@ -28,8 +28,11 @@ final class SessionFlow {
     /// Called after another learner, or nobody, comes to the front.
     @ObservationIgnored var onSwitched: @MainActor () -> Void = {}
 
-    init(ports: AppPorts) {
+    @ObservationIgnored private let layout: LayoutSettings
+
+    init(ports: AppPorts, layout: LayoutSettings = LayoutSettings()) {
         self.ports = ports
+        self.layout = layout
     }
 
     /// Reads the stored session: the learner it names is signed in on this instance; if it
@@ -111,7 +114,7 @@ final class SessionFlow {
         } else {
             suspendedScope?.close()
             scope = LearnerScope(
-                user: user, ports: ports, session: session,
+                user: user, ports: ports, session: session, layout: layout,
                 report: { [weak self] message in self?.report(message) },
                 onLoggedOut: { [weak self] in self?.signedOut() }
             )

@@ -45,9 +45,13 @@ final class ShellController {
     /// Held, not just identified: after a sign-out a new screen could reuse a freed address.
     @ObservationIgnored private var visibleScreen: (any Screen)?
 
-    init(ports: AppPorts, clock: ShellClock = ShellClock()) {
+    /// How screens lay themselves out (the config file's `wide_layout_columns`).
+    let layout: LayoutSettings
+
+    init(ports: AppPorts, clock: ShellClock = ShellClock(), layout: LayoutSettings = LayoutSettings()) {
         self.clock = clock
-        flow = SessionFlow(ports: ports)
+        self.layout = layout
+        flow = SessionFlow(ports: ports, layout: layout)
         chrome = FrameChrome(clock: self.clock)
         input = InputQueue(
             apply: { [weak self] event in await self?.apply(event) ?? .keepRunning },

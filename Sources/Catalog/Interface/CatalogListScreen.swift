@@ -41,10 +41,15 @@ final class CatalogListScreen: Screen {
     /// measuring every text of the window costs more than a frame should.
     private var measured: (revision: Int, widths: [Int])?
 
-    init(viewModel: CatalogListViewModel, source: CatalogSource = .localDatabase, onCourseSelected: @escaping @MainActor (CourseID) -> Void)
-    {
+    private let layout: LayoutSettings
+
+    init(
+        viewModel: CatalogListViewModel, source: CatalogSource = .localDatabase, layout: LayoutSettings = LayoutSettings(),
+        onCourseSelected: @escaping @MainActor (CourseID) -> Void
+    ) {
         self.viewModel = viewModel
         self.source = source
+        self.layout = layout
         self.onCourseSelected = onCourseSelected
     }
 
@@ -111,7 +116,15 @@ final class CatalogListScreen: Screen {
         }
         let below = searching ? frame.area.droppingTop(1) : frame.area
         StateView.draw(viewModel.state, in: &canvas, area: below, tick: frame.tick, empty: empty) { canvas, courses in
-            drawTable(courses, in: &canvas, area: frame.area, tick: frame.tick)
+            // A wide terminal: the list at a readable measure, the selected course beside it.
+            guard let panes = CoursePreview.split(frame.area, from: layout.wideFrom) else {
+                return drawTable(courses, in: &canvas, area: frame.area, tick: frame.tick)
+            }
+            drawTable(courses, in: &canvas, area: panes.list, tick: frame.tick)
+            if let course = viewModel.selectedCourse {
+                let preview = panes.preview.droppingTop(searching ? 1 : 0)
+                CoursePreview.draw(course, marks: viewModel.learner.marks(course), in: &canvas, area: preview)
+            }
         }
     }
 
@@ -168,6 +181,7 @@ final class CatalogListScreen: Screen {
         table.drawHeadings(in: &canvas, x: content.x, y: content.y + 1)
 
         listArea = Rect(x: area.x, y: area.y + 2, width: area.width, height: area.height - 2)
+        // The selection bar stops at the list's edge when a preview is beside it.
         let learner = viewModel.learner
         ListView.draw(in: &canvas, area: listArea, itemCount: courses.count, state: viewModel.list) { canvas, index, line, isSelected in
             let row = CatalogTable.Row(course: courses[index], marks: learner.marks(courses[index]))

@@ -281,7 +281,7 @@ final class CourseDetailScreen: Screen {
         }
     }
 
-    private static func seatsText(_ course: Course) -> String {
+    nonisolated static func seatsText(_ course: Course) -> String {
         guard let capacity = course.capacity, let left = course.seatsLeft else { return "Unlimited" }
         return left == 0 ? "None — the course is full" : "\(left) of \(capacity)"
     }

@@ -254,7 +254,7 @@ final class CatalogListTests {
         #expect(learner.reported.count == 2)
     }
 
-    @Test("a ★ being saved is drawn dim; confirmed, in the accent style")
+    @Test("a ★ being saved is drawn dim; confirmed, in the marks' style")
     func savingMark() async {
         let learner = LearnerStub()
         learner.favourites = ["a"]
@@ -264,10 +264,34 @@ final class CatalogListTests {
 
         #expect(draw(sut).style(atX: 1, y: 3) == .dim)
         learner.saving = []
-        #expect(draw(sut).style(atX: 1, y: 3) == .accent)
+        #expect(draw(sut).style(atX: 1, y: 3) == .marks)
     }
 
     // MARK: - Helpers
+
+    @Test("from 140 columns the selected course shows beside the list, which keeps a readable measure; narrower, or off, it does not")
+    func widePreview() async {
+        let learner = LearnerStub()
+        learner.favourites = ["b"]
+        let courses = [
+            Course.fixture(id: "a", title: "Alpha Course", description: "The first course."),
+            Course.fixture(id: "b", title: "Beta Course", instructor: "Ada Lovelace", description: "A course on engines, at length."),
+        ]
+        let layout = LayoutSettings()
+        let (sut, _, _) = await makeSUT(courses, learner: learner, layout: layout)
+        _ = await sut.handle(.key(.down))
+
+        let wide = draw(sut, width: 160, height: 24)
+        #expect(wide.lines[1].contains("│ Beta Course"), "\(wide.lines)")
+        #expect(wide.lines[2].hasSuffix("│ by Ada Lovelace"))
+        #expect(wide.lines.contains { $0.contains("│ Status      ★ Favourite") })
+        #expect(wide.lines.contains { $0.contains("│ A course on engines, at length.") })
+        #expect(wide.lines[1].firstIndex(of: "│").map { wide.lines[1].distance(from: wide.lines[1].startIndex, to: $0) } == 100)
+
+        #expect(!draw(sut, width: 139, height: 24).text.contains("│ Beta Course"))
+        layout.wideFrom = nil
+        #expect(!draw(sut, width: 200, height: 24).text.contains("│ Beta Course"))
+    }
 
     private func makeSUT(
         _ courses: [Course],
@@ -276,12 +300,13 @@ final class CatalogListTests {
         load: Bool = true,
         source: CatalogSource = .localDatabase,
         changes: Notices<CatalogChange> = Notices(),
+        layout: LayoutSettings = LayoutSettings(),
         onCourseSelected: @escaping @MainActor (CourseID) -> Void = { _ in }
     ) async -> (CatalogListScreen, CatalogListViewModel, InMemoryStore) {
         let store = InMemoryStore(courses: courses)
         if let failure { await store.setFailure(failure) }
         let viewModel = CatalogListViewModel(courses: store, learner: learner.learner, changes: changes)
-        let screen = CatalogListScreen(viewModel: viewModel, source: source, onCourseSelected: onCourseSelected)
+        let screen = CatalogListScreen(viewModel: viewModel, source: source, layout: layout, onCourseSelected: onCourseSelected)
         leaks.track(viewModel)
         leaks.track(screen)
         if load {
