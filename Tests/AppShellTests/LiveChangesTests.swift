@@ -60,6 +60,7 @@ final class LiveChangesTests {
         sut.enqueue([.char("5")])
         await sut.settle()
         #expect(frame(sut).contains("Review  0 due today"))
+        #expect(header(sut, width: 140).hasSuffix("2 enrolled · 0 ★ · 0 due · Demo Learner"), "the status")
 
         // Answered yesterday elsewhere: due today.
         let ref = QuestionRef(courseID: "git", lesson: 1, question: 0)
@@ -67,6 +68,7 @@ final class LiveChangesTests {
         sut.flow.scope?.apply(.changed([.learning(User.demo.id, "git")]))
         await sut.settle()
         #expect(frame(sut).contains("Review  1 due today"))
+        #expect(header(sut, width: 140).hasSuffix("2 enrolled · 0 ★ · 1 due · Demo Learner"))
         sut.enqueue([.char("2")])
         await sut.settle()
         let courses = frame(sut)
@@ -134,6 +136,14 @@ final class LiveChangesTests {
         var canvas = TextCanvas(size: Size(width: 80, height: 24))
         _ = sut.draw(in: &canvas, tick: 0)
         return canvas.text
+    }
+
+    private func header(_ sut: ShellController, width: Int) -> String {
+        sut.terminalSize = Size(width: width, height: 24)
+        defer { sut.terminalSize = Size(width: 80, height: 24) }
+        var canvas = TextCanvas(size: Size(width: width, height: 24))
+        _ = sut.draw(in: &canvas, tick: 0)
+        return canvas.lines[0]
     }
 
     private func row(_ title: String, in frame: String) -> String? {

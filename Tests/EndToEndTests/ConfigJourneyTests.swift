@@ -86,9 +86,12 @@ extension EndToEnd {
             let file = directory.url.appendingPathComponent("config.toml")
             try "[profiles.work]\nserver = \"\(server.baseURL.absoluteString)\"\n".write(to: file, atomically: true, encoding: .utf8)
 
-            let session = try TmuxSession(arguments: ["--config", file.path, "--profile", "work"])
+            let session = try TmuxSession(arguments: ["--config", file.path, "--profile", "work"], width: 150)
             try await session.signInIfAsked()
             try await session.waitFor("Catalog  64 courses")
+            // The header's status names the server, connected.
+            let host = "\(server.baseURL.host ?? ""):\(server.baseURL.port ?? 0) ●"
+            try await session.waitFor("the server in the status") { $0.first?.contains(host + " · 2 enrolled") == true }
             let (api, _) = try await HTTPClient(baseURL: server.baseURL).signedIn()
             #expect(try await api.send("PUT", "/v1/me/favourites/ux-research").status == 204)
             try session.send("3")

@@ -44,6 +44,21 @@ struct ChromeTests {
         #expect(wide.lines[0] == "  1 Catalog  2 My courses  3 Favourites  4 Profile  5 Review       Demo Learner")
     }
 
+    @Test("the status before the name: all of it when it fits, its first parts dropped first; never over the tabs")
+    func status() {
+        let tabs = ["Catalog", "My courses", "Favourites", "Profile", "Review"]
+        let context = ["edugo.example.org:8080 ●", "2 enrolled", "3 ★", "18 due"]
+        func header(width: Int) -> String {
+            var canvas = TextCanvas(size: Size(width: width, height: 1))
+            HeaderBar.draw(in: &canvas, row: 0, tabs: tabs, selectedTab: 0, userName: "Ada", context: context)
+            return canvas.lines[0]
+        }
+        #expect(header(width: 160).hasSuffix("edugo.example.org:8080 ● · 2 enrolled · 3 ★ · 18 due · Ada"))
+        #expect(header(width: 110).hasSuffix("   2 enrolled · 3 ★ · 18 due · Ada"))
+        #expect(!header(width: 110).contains("edugo"))
+        #expect(header(width: 80).hasSuffix("5 Review         Ada"), "no room: the name alone")
+    }
+
     @Test("the footer shows the keys, and a status message before them")
     func footer() {
         var canvas = TextCanvas(size: Size(width: 80, height: 2))

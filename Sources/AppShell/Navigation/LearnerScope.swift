@@ -2,6 +2,7 @@ import Catalog
 import Courses
 import Favourites
 import Foundation
+import Observation
 import Presentation
 import Profile
 import Review
@@ -33,6 +34,10 @@ final class LearnerScope {
     /// The store's news of this learner, while the scope follows it.
     private let feed: (any ChangeFeed)?
     private var following: Task<Void, Never>?
+    /// The cards due today, for the header's status; read at the start and on news of
+    /// answers and reviews.
+    let status = LearnerStatus()
+    private let readDue: @Sendable () async -> Int?
 
     /// Builds the features on the ports and wires their closures to each other: the
     /// catalog's marks and actions go to the Courses and Favourites features, which own them.
@@ -52,6 +57,9 @@ final class LearnerScope {
         let profileFreshness = ProfileFreshness(learner: user.id, profiles: ports.profiles, session: session, tasks: tasks)
         self.profileFreshness = profileFreshness
         let calendar = ports.calendar
+        readDue = { [learning = ports.learning, learner = user.id] in
+            try? await learning.habit(userID: learner, on: calendar.today, secondsFromGMT: TimeZone.current.secondsFromGMT()).dueCount
+        }
         let courses = CoursesFeature(
             learner: user.id, enrollments: ports.enrollments, courses: ports.courses,
             learning: LessonAccess(repository: ports.learning, today: { calendar.today }), report: report)
@@ -166,12 +174,30 @@ final class LearnerScope {
     /// Follows the store's news of this learner until `stopFollowing` or `close`: each change
     /// is read again where it shows.
     func follow() {
+        refreshDue()
         guard following == nil, let feed else { return }
         let news = feed.news(for: learner)
         following = Task { [weak self] in
             for await item in news {
                 self?.apply(item)
             }
+        }
+    }
+
+    /// The learner's counts for the header, as far as they are known.
+    var counts: [String] {
+        var parts: [String] = []
+        if let enrolled = courses.enrolledCount { parts.append("\(enrolled) enrolled") }
+        if let favourites = favourites.count { parts.append("\(favourites) ★") }
+        if let due = status.due { parts.append("\(due) due") }
+        return parts
+    }
+
+    /// Reads the cards due today again, for the status.
+    private func refreshDue() {
+        let (readDue, status) = (self.readDue, self.status)
+        tasks.run {
+            if let due = await readDue() { status.due = due }
         }
     }
 
@@ -190,6 +216,7 @@ final class LearnerScope {
             profileFreshness.storeChanged()
             review.learningChanged()
             profile.learningChanged()
+            refreshDue()
             catalogChanges.post(.everything)
         case .changed(let changes):
             var enrollments: Set<CourseID> = []
@@ -224,6 +251,7 @@ final class LearnerScope {
             if learning {
                 review.learningChanged()
                 self.profile.learningChanged()
+                refreshDue()
             }
             answered.sorted().forEach { catalogChanges.post(.answers($0)) }
             if !enrollments.isEmpty || !favourites.isEmpty { catalogChanges.post(.marks) }
@@ -254,4 +282,12 @@ private final class ClosedScreen: Screen {
     var keys: [KeyDeclaration] { [] }
     func draw(in canvas: inout some Canvas, frame: Frame) {}
     func handle(_ event: InputEvent) async -> EventResult { .ignored }
+}
+
+/// What the header says of the learner besides their name.
+@Observable
+@MainActor
+final class LearnerStatus {
+    /// Cards due today; `nil` until read.
+    var due: Int?
 }

@@ -92,7 +92,12 @@ public enum EduGoApp {
             printError(error.description)
             return error == .notInteractive ? 2 : 1
         }
-        let shell = ShellController(ports: ports, clock: clock, layout: LayoutSettings(wideFrom: configuration.settings.wideLayoutColumns))
+        let home = configuration.environment["HOME"].map { $0.hasSuffix("/") ? String($0.dropLast()) : $0 } ?? ""
+        var directory = configuration.dataDirectory.path
+        if !home.isEmpty, directory.hasPrefix(home + "/") { directory = "~" + directory.dropFirst(home.count) }
+        let shell = ShellController(
+            ports: ports, clock: clock, layout: LayoutSettings(wideFrom: configuration.settings.wideLayoutColumns),
+            store: configuration.server == nil ? .local(path: directory) : nil)
         let watching = Task { @MainActor in await watch(shell) }
         let reloading = configuration.configFile.flatMap { file in
             ConfigReload(path: file.path, explicit: file.explicit, settings: configuration.settings, terminal: terminal, shell: shell)

@@ -23,6 +23,8 @@ final class FrameChrome {
         var noticeOverProgress = false
         /// Remote mode: `Cannot reach …`, while the server cannot be reached.
         var outage: String?
+        /// The header's status before the learner's name: the store, then the counts.
+        var context: [String] = []
     }
 
     private let clock: ShellClock
@@ -64,7 +66,8 @@ final class FrameChrome {
         HeaderBar.draw(
             in: &canvas, row: 0, tabs: content.isSignedIn ? AppTab.allCases.map(\.title) : [],
             shortTabs: content.isSignedIn ? AppTab.allCases.map(\.shortTitle) : [],
-            selectedTab: content.coordinator?.tab.rawValue ?? 0, userName: headerName
+            selectedTab: content.coordinator?.tab.rawValue ?? 0, userName: headerName,
+            context: content.isSignedIn ? content.context : []
         )
         let area = Self.screenArea(size)
         screen.draw(in: &canvas, frame: Frame(area: area, tick: tick))

@@ -47,10 +47,19 @@ final class ShellController {
 
     /// How screens lay themselves out (the config file's `wide_layout_columns`).
     let layout: LayoutSettings
+    /// Where the data is, as the header's status names it: the data directory, or the
+    /// server's `host:port`.
+    private let store: StoreLabel
 
-    init(ports: AppPorts, clock: ShellClock = ShellClock(), layout: LayoutSettings = LayoutSettings()) {
+    enum StoreLabel {
+        case local(path: String)
+        case server(host: String)
+    }
+
+    init(ports: AppPorts, clock: ShellClock = ShellClock(), layout: LayoutSettings = LayoutSettings(), store: StoreLabel? = nil) {
         self.clock = clock
         self.layout = layout
+        self.store = store ?? ports.server.map { .server(host: $0) } ?? .local(path: "")
         flow = SessionFlow(ports: ports, layout: layout)
         chrome = FrameChrome(clock: self.clock)
         input = InputQueue(
@@ -289,8 +298,20 @@ final class ShellController {
             help: help.offset.map { ($0, helpSections(for: screen)) },
             notice: notice,
             noticeOverProgress: noticeOverProgress,
-            outage: outage?.message(at: clock.now)
+            outage: outage?.message(at: clock.now),
+            context: statusContext()
         )
         return chrome.draw(content, in: &canvas, tick: tick)
+    }
+
+    /// The store (with `●` connected or `⚠` reconnecting for a server), then the learner's
+    /// counts as far as they are known.
+    private func statusContext() -> [String] {
+        var parts: [String] = []
+        switch store {
+        case .local(let path): if !path.isEmpty { parts.append(path) }
+        case .server(let host): parts.append(host + (outage?.message(at: clock.now) == nil ? " ●" : " ⚠"))
+        }
+        return parts + (flow.scope?.counts ?? [])
     }
 }

@@ -37,6 +37,8 @@ public enum HeaderBar {
     }
 
     /// Draws the bar. `mark` (e.g. that the server cannot be reached) sits at the right edge.
+    /// `context` (the store, counts) goes before the name, as much of it as fits, its first
+    /// parts dropped first.
     public static func draw(
         in canvas: inout some Canvas,
         row: Int,
@@ -44,7 +46,8 @@ public enum HeaderBar {
         shortTabs: [String] = [],
         selectedTab: Int,
         userName: String?,
-        mark: String? = nil
+        mark: String? = nil,
+        context: [String] = []
     ) {
         let width = canvas.size.width
         canvas.fill(Rect(x: 0, y: row, width: width, height: 1), style: .header)
@@ -68,5 +71,12 @@ public enum HeaderBar {
         guard !name.isEmpty, room >= 4 else { return }
         let shown = TerminalText.truncate(name, toWidth: room)
         canvas.draw(shown, x: right - shown.displayWidth, y: row, style: .header)
+        // Two columns from the tabs, three (` · `) from the name.
+        var parts = context.map { TerminalText.clean($0, width: 60) }.filter { !$0.isEmpty }
+        let contextRoom = room - shown.displayWidth - 3 - 2
+        while !parts.isEmpty, parts.joined(separator: " · ").displayWidth > contextRoom { parts.removeFirst() }
+        guard !parts.isEmpty else { return }
+        let text = parts.joined(separator: " · ") + " · "
+        canvas.draw(text, x: right - shown.displayWidth - text.displayWidth, y: row, style: .header)
     }
 }
