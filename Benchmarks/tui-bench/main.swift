@@ -29,6 +29,8 @@ struct Options {
     /// Only the live figures (issue 24): changes made elsewhere, timed to the frame that shows them.
     var live: Int?
     var lessons = false
+    /// Only start-up with a config file beside start-up without one (issue 26).
+    var configStartup = false
 
     init(_ arguments: [String]) throws {
         var rest = arguments.dropFirst()
@@ -43,9 +45,10 @@ struct Options {
             case "--load-postgres": loadPostgres = rest.popFirst()
             case "--live": live = Int(rest.popFirst() ?? "") ?? 200
             case "--lessons": lessons = true
+            case "--config-startup": configStartup = true
             default:
                 throw BenchError.failed(
-                    "unknown argument \(argument); use --sizes 10000,100000 --runs 15 --work DIR --tui PATH --no-peers --remote --load-postgres URL --live CHANGES --lessons"
+                    "unknown argument \(argument); use --sizes 10000,100000 --runs 15 --work DIR --tui PATH --no-peers --remote --load-postgres URL --live CHANGES --lessons --config-startup"
                 )
             }
         }
@@ -77,6 +80,49 @@ let clock = ContinuousClock()
 let environment = [
     "TERM": "xterm-256color", "HOME": NSHomeDirectory(), "PATH": "/usr/bin:/bin", "LANG": "C.UTF-8",
 ]
+
+if options.configStartup {
+    let size = options.sizes.first ?? 10_000
+    let directory = try await catalog(size: size)
+    let file = URL(fileURLWithPath: options.work).appendingPathComponent("config.toml")
+    // Every kind of setting: a theme with roles changed, a wide layout, profiles.
+    try """
+    wide_layout_columns = 160
+
+    [theme]
+    name = "light"
+    accent = "#d75f00"
+    selection = { fg = "black", bg = "153" }
+    marks = "bright-yellow"
+
+    [profiles.work]
+    server = "https://edugo.example.org"
+    email = "ada@example.org"
+    """.write(to: file, atomically: true, encoding: .utf8)
+    print("config start-up: a catalog of \(size) courses, signed in, to the first page; \(options.runs) runs each, interleaved")
+    var without: [Double] = []
+    var with: [Double] = []
+    for _ in 0..<options.runs {
+        for withConfig in [false, true] {
+            let arguments = ["--data-dir", directory.path, "--config", withConfig ? file.path : "/nonexistent/edugo-bench.toml"]
+            // A missing file named by --config is refused: without, the flag points nowhere the
+            // app reads, by EDUGO_CONFIG unset and XDG_CONFIG_HOME at an empty folder instead.
+            let terminal = try PseudoTerminal(
+                tui, withConfig ? arguments : ["--data-dir", directory.path],
+                environment: environment.merging(["XDG_CONFIG_HOME": options.work + "/no-config"], uniquingKeysWith: { $1 }))
+            let loaded = "1/\(size)"
+            let output = terminal.readUntilQuiet(until: loaded)
+            guard let last = output.lastByteAt, output.text.contains(loaded) else {
+                throw BenchError.failed("the catalog never showed \(loaded)")
+            }
+            let time = milliseconds(last - terminal.spawnedAt)
+            if withConfig { with.append(time) } else { without.append(time) }
+        }
+    }
+    print("  without a config file: \(format(median(without))) (p99 \(format(percentile(without, 0.99))))")
+    print("  with one:              \(format(median(with))) (p99 \(format(percentile(with, 0.99))))")
+    exit(0)
+}
 
 if options.lessons {
     let cards = 10_000
