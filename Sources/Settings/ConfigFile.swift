@@ -17,7 +17,7 @@ public enum ConfigFile {
 
     /// The settings of the file at `path`: the defaults when it does not exist (and was not
     /// named by the user), else what it says, or why it cannot be used.
-    public static func load(path: String, explicit: Bool) throws(ConfigProblem) -> Settings {
+    public static func load(path: String, explicit: Bool, contexts: [KeyContext] = []) throws(ConfigProblem) -> Settings {
         guard FileManager.default.fileExists(atPath: path) else {
             if explicit { throw ConfigProblem(path: path, line: nil, key: nil, reason: "no such file") }
             return .defaults
@@ -31,13 +31,14 @@ public enum ConfigFile {
         guard let text = String(data: data, encoding: .utf8) else {
             throw ConfigProblem(path: path, line: nil, key: nil, reason: "is not UTF-8 text")
         }
-        return try parse(text, path: path)
+        return try parse(text, path: path, contexts: contexts)
     }
 
     static let maximumBytes = 1 << 20
 
-    /// The settings `text` sets, or its first problem.
-    public static func parse(_ text: String, path: String) throws(ConfigProblem) -> Settings {
+    /// The settings `text` sets, or its first problem. `contexts`: the actions `[keys]` may
+    /// bind, where each key means one thing.
+    public static func parse(_ text: String, path: String, contexts: [KeyContext] = []) throws(ConfigProblem) -> Settings {
         let table: TOMLTable
         do {
             table = try TOMLTable(string: text)
@@ -46,12 +47,13 @@ public enum ConfigFile {
         } catch {
             throw ConfigProblem(path: path, line: nil, key: nil, reason: "is not TOML: \(error)")
         }
-        var reader = ConfigReader(text: text, path: path)
+        var reader = ConfigReader(text: text, path: path, contexts: contexts)
         return try reader.settings(from: table)
     }
 
     /// Every setting with its default and what it does, as comments: a file to copy.
-    public static var defaultText: String {
+    /// `contexts`: the actions `[keys]` lists.
+    public static func defaultText(contexts: [KeyContext] = []) -> String {
         var lines = [
             "# EduGo Terminal's settings. Every line below is the default; remove the `#` to change one.",
             "# Where this file is read from: --config PATH, else $EDUGO_CONFIG, else",
@@ -73,6 +75,19 @@ public enum ConfigFile {
         }
         lines += [
             "",
+            "# Keys: bind an action to other keys (\"ctrl-f\", \"G\", \"f5\", \"pgdn\", or a list of them); they replace",
+            "# its default key. Within one screen a key means one thing. Every action and its default:",
+            "[keys]",
+            "# preset = \"default\"",
+        ]
+        var listed: Set<String> = []
+        for context in contexts {
+            for action in context.global + context.own where listed.insert(action.name).inserted {
+                lines.append("# \"\(action.name)\" = \"\(ConfigReader.configName(action.key))\"")
+            }
+        }
+        lines += [
+            "",
             "# A server you use, by name: tui --profile work. Never a password or a token here.",
             "# [profiles.work]",
             "# server = \"https://edugo.example.org\"",
@@ -88,8 +103,9 @@ public enum ConfigFile {
 struct ConfigReader {
     let text: String
     let path: String
+    let contexts: [KeyContext]
 
-    static let topLevel: Set<String> = ["theme", "profiles", "wide_layout_columns"]
+    static let topLevel: Set<String> = ["theme", "profiles", "wide_layout_columns", "keys"]
     static let themeKeys: Set<String> = Set(["name"] + Theme.roles.map(\.name))
     static let colourKeys: Set<String> = ["fg", "bg"]
     static let profileKeys: Set<String> = ["server", "email"]
@@ -109,6 +125,10 @@ struct ConfigReader {
                     "must be 0 (never) or a whole number of columns from \(range.lowerBound) to \(range.upperBound)")
             }
             settings.wideLayoutColumns = columns == 0 ? nil : columns
+        }
+        if let keys = table["keys"] {
+            guard let keysTable = keys.table else { throw problem(["keys"], "must be a table: [keys]") }
+            settings.keys = try readKeys(keysTable)
         }
         if let profiles = table["profiles"] {
             guard let profilesTable = profiles.table else { throw problem(["profiles"], "must be tables: [profiles.NAME]") }
@@ -151,6 +171,88 @@ struct ConfigReader {
             }
         }
         return theme
+    }
+
+    /// `[keys]`: action names (dotted: quoted, or as nested tables) to a key or a list of
+    /// keys; then no key may mean two things on one screen.
+    private func readKeys(_ table: TOMLTable) throws(ConfigProblem) -> KeyBindings {
+        var entries: [(name: [String], value: TOMLValue)] = []
+        func collect(_ table: TOMLTable, _ prefix: [String]) {
+            for key in table.keys.sorted() {
+                guard let value = table[key]?.tomlValue else { continue }
+                if let nested = value.table { collect(nested, prefix + [key]) } else { entries.append((prefix + [key], value)) }
+            }
+        }
+        collect(table, [])
+        let known = Set(contexts.flatMap { $0.own + $0.global }.map(\.name))
+        var bindings = KeyBindings()
+        for (name, value) in entries {
+            let key = ["keys"] + name
+            let action = name.joined(separator: ".")
+            if action == "preset" {
+                guard let preset = value.string else { throw problem(key, "must be a string") }
+                guard preset == "default" else {
+                    throw problem(key, "\(Self.quoted(preset)) is not a preset: \"default\" (the vim preset is not here yet)")
+                }
+                continue
+            }
+            guard known.contains(action) else {
+                throw problem(key, "\(Self.quoted(action)) is not an action; tui config --print-defaults lists them")
+            }
+            let names: [String]
+            if let one = value.string {
+                names = [one]
+            } else if let list = value.array, !list.isEmpty, list.allSatisfy({ $0.string != nil }) {
+                names = list.compactMap(\.string)
+            } else {
+                throw problem(key, "must be a key (\"ctrl-f\") or a list of keys")
+            }
+            var keys: [Key] = []
+            for text in names {
+                guard let parsed = Key(configName: text) else {
+                    throw problem(
+                        key,
+                        "\(Self.quoted(text)) is not a key: one character, ctrl-a to ctrl-z, f1 to f12, enter, esc, space, tab, "
+                            + "shift-tab, backspace, delete, up, down, left, right, pgup, pgdn, home or end")
+                }
+                if !keys.contains(parsed) { keys.append(parsed) }
+            }
+            bindings.keys[action] = keys
+        }
+        for context in contexts {
+            if let clash = context.conflict(in: bindings) {
+                // The line of whichever of the two the file binds.
+                let bound = bindings.keys[clash.second] != nil ? clash.second : clash.first
+                throw problem(
+                    ["keys"] + [bound],
+                    "\(Self.configName(clash.key)) would mean both \(clash.first) and \(clash.second) on the \(context.name) screen")
+            }
+        }
+        return bindings
+    }
+
+    /// A key as a config file writes it.
+    static func configName(_ key: Key) -> String {
+        switch key {
+        case .character(" "): "space"
+        case .character(let character): String(character)
+        case .up: "up"
+        case .down: "down"
+        case .left: "left"
+        case .right: "right"
+        case .pageUp: "pgup"
+        case .pageDown: "pgdn"
+        case .home: "home"
+        case .end: "end"
+        case .enter: "enter"
+        case .escape: "esc"
+        case .backspace: "backspace"
+        case .delete: "delete"
+        case .tab: "tab"
+        case .backTab: "shift-tab"
+        case .control(let letter): "ctrl-\(letter)"
+        case .function(let number): "f\(number)"
+        }
     }
 
     private func readProfile(_ value: (any TOMLValueConvertible)?, named name: String) throws(ConfigProblem) -> ConnectionProfile {

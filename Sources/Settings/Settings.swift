@@ -9,11 +9,17 @@ public struct Settings: Hashable, Sendable {
     /// From this many columns the catalog shows the selected course beside the list
     /// (`wide_layout_columns`; 0 in the file: never).
     public var wideLayoutColumns: Int?
+    /// The keys bound to actions in place of their defaults (`[keys]`).
+    public var keys: KeyBindings
 
-    public init(theme: Theme = .standard, profiles: [String: ConnectionProfile] = [:], wideLayoutColumns: Int? = 140) {
+    public init(
+        theme: Theme = .standard, profiles: [String: ConnectionProfile] = [:], wideLayoutColumns: Int? = 140,
+        keys: KeyBindings = .none
+    ) {
         self.theme = theme
         self.profiles = profiles
         self.wideLayoutColumns = wideLayoutColumns
+        self.keys = keys
     }
 
     /// The columns `wide_layout_columns` may name (0 aside): below 100 the list would be cramped.

@@ -60,6 +60,50 @@ extension EndToEnd {
             #expect(try session.styledScreen().contains { $0.contains("Building a Desi") && $0.contains("48;5;117") })
         }
 
+        @Test("keys bound in the file drive the app, and the footer, ? and tui --help show them; the defaults they replace do nothing")
+        func keyBindings() async throws {
+            let directory = TemporaryDirectory(prefix: "edugo-e2e-config")
+            defer { directory.remove() }
+            let file = directory.url.appendingPathComponent("config.toml")
+            // Colemak hands: n and e for down and up, Ctrl-F to search, F2 for a favourite.
+            try """
+            [theme]
+            name = "light"
+
+            [keys]
+            "list.down" = ["n", "down"]
+            "list.up" = ["e", "up"]
+            "catalog.search" = "ctrl-f"
+            "catalog.favourite" = "f2"
+            """.write(to: file, atomically: true, encoding: .utf8)
+            let session = try TmuxSession(arguments: ["--config", file.path])
+            try await session.signInIfAsked()
+            try await session.waitFor("Agile and Scrum")
+            let footer = try await session.waitFor("the footer with the keys in force") {
+                $0.last?.contains("e/↑ n/↓ move") == true && $0.last?.contains("Ctrl-F search") == true
+            }
+            #expect(footer.last?.contains("F2 favourite") == true, "\(footer.last ?? "")")
+
+            try session.send("n", "n", "e")
+            try await session.waitFor("2/\(SeedCatalog.titles.count)")
+            try session.send("F2")
+            try await session.waitFor("Added Building a Design System to favourites")
+            try session.send("f", "/")
+            try session.send("C-f")
+            try session.type("docker")
+            try await session.waitFor("1 match")
+            // `f` and `/` did nothing: one favourite, and the search opened by Ctrl-F alone.
+            try session.send("Escape", "3")
+            try await session.waitFor("Favourites  1 course")
+
+            try session.send("1", "?")
+            let help = try await session.waitFor("Ctrl-F        search")
+            #expect(help.contains { $0.contains("e/↑ n/↓       move") })
+
+            let manual = try BuiltProduct.run("tui", ["--help"], environment: ["EDUGO_CONFIG": file.path])
+            #expect(manual.output.contains("Ctrl-F") && manual.output.contains("F2"), "\(manual.output)")
+        }
+
         @Test("a bad file stops the app before it starts: exit 1, naming the file, the line and the key")
         func badFileAtStart() async throws {
             let directory = TemporaryDirectory(prefix: "edugo-e2e-config")

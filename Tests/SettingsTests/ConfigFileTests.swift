@@ -34,6 +34,57 @@ struct ConfigFileTests {
         ("a wide layout that is not a number", "wide_layout_columns = \"wide\"\n", 1, "wide_layout_columns"),
     ]
 
+    /// A catalog's actions beside two global ones, as the app gives them.
+    static let contexts = [
+        KeyContext(
+            "catalog",
+            own: [
+                KeyAction("catalog.search", .character("/")), KeyAction("catalog.favourite", .character("f")),
+                KeyAction("list.up", .up), KeyAction("list.down", .down),
+            ], global: [KeyAction("global.quit", .character("q")), KeyAction("global.back", .escape)])
+    ]
+
+    static let badKeys: [(name: String, text: String, line: Int?, key: String?)] = [
+        ("an unknown action", "[keys]\n\"catalog.serch\" = \"ctrl-f\"\n", 2, "keys.catalog.serch"),
+        ("a key that is not one", "[keys]\n\"catalog.search\" = \"ctrl-ä\"\n", 2, "keys.catalog.search"),
+        ("a key of the wrong type", "[keys]\n\"catalog.search\" = 6\n", 2, "keys.catalog.search"),
+        ("an empty list of keys", "[keys]\n\"catalog.search\" = []\n", 2, "keys.catalog.search"),
+        ("a preset there is not", "[keys]\npreset = \"emacs\"\n", 2, "keys.preset"),
+        ("one key for two actions", "[keys]\n\n\"catalog.search\" = \"f\"\n", 3, "keys.catalog.search"),
+        ("a global key taken", "[keys]\n\"list.down\" = [\"j\", \"q\"]\n", 2, "keys.list.down"),
+        ("keys that are not a table", "keys = \"vim\"\n", 1, "keys"),
+    ]
+
+    @Test("a bad [keys] is refused naming its line and key", arguments: badKeys.indices)
+    func refusedKeys(_ index: Int) {
+        let (_, text, line, key) = Self.badKeys[index]
+        #expect {
+            try ConfigFile.parse(text, path: "config.toml", contexts: Self.contexts)
+        } throws: { error in
+            guard let problem = error as? ConfigProblem else { return false }
+            return problem.line == line && problem.key == key
+        }
+    }
+
+    @Test("[keys] binds actions, by quoted names or nested tables, to one key or several")
+    func keys() throws {
+        let settings = try ConfigFile.parse(
+            """
+            [keys]
+            preset = "default"
+            "catalog.search" = "ctrl-f"
+            list.down = ["n", "down"]
+            list.up = "e"
+            """, path: "config.toml", contexts: Self.contexts)
+        #expect(
+            settings.keys
+                == KeyBindings([
+                    "catalog.search": [.control("f")], "list.down": [.character("n"), .down], "list.up": [.character("e")],
+                ]))
+        let nested = try ConfigFile.parse("[keys.list]\nup = \"e\"\n", path: "config.toml", contexts: Self.contexts)
+        #expect(nested.keys == KeyBindings(["list.up": [.character("e")]]))
+    }
+
     @Test("a bad file is refused naming its line and key", arguments: bad.indices)
     func refused(_ index: Int) {
         let (_, text, line, key) = Self.bad[index]
@@ -47,8 +98,14 @@ struct ConfigFileTests {
 
     @Test("the default file is valid, names every role, and read with every line uncommented is the defaults")
     func defaultsRoundTrip() throws {
-        let text = ConfigFile.defaultText
-        #expect(try ConfigFile.parse(text, path: "defaults") == .defaults, "as printed: all commented")
+        let text = ConfigFile.defaultText(contexts: Self.contexts)
+        #expect(try ConfigFile.parse(text, path: "defaults", contexts: Self.contexts) == .defaults, "as printed: all commented")
+        // Every action listed with its default key; uncommented, they bind what is bound already.
+        let actions = text.split(separator: "\n").filter { $0.wholeMatch(of: /# "[a-z_.]+" = .*/) != nil }.map { String($0.dropFirst(2)) }
+        #expect(actions.contains("\"catalog.search\" = \"/\""))
+        let bound = try ConfigFile.parse("[keys]\n" + actions.joined(separator: "\n"), path: "keys", contexts: Self.contexts)
+        #expect(bound.keys.keys.count == 6)
+        #expect(bound.keys.keys["list.down"] == [.down])
         for role in Theme.roles { #expect(text.contains("# \(role.name) = "), "\(role.name)") }
         // Uncommented, each setting says what the default is (the example profile aside).
         let uncommented = text.split(separator: "\n", omittingEmptySubsequences: false).map { line -> String in
@@ -57,7 +114,7 @@ struct ConfigFileTests {
             }
             return String(line.dropFirst(2))
         }.joined(separator: "\n")
-        #expect(try ConfigFile.parse(uncommented, path: "uncommented") == .defaults)
+        #expect(try ConfigFile.parse(uncommented, path: "uncommented", contexts: Self.contexts) == .defaults)
     }
 
     @Test("a theme by name with roles changed; profiles by name")

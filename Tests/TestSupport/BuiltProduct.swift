@@ -19,11 +19,17 @@ public enum BuiltProduct {
         return found.path
     }
 
-    /// Runs `name` to its end with pipes for stdin, stdout and stderr (so not a terminal).
-    public static func run(_ name: String, _ arguments: [String]) throws -> (status: Int32, output: String, errors: String) {
+    /// Runs `name` to its end with pipes for stdin, stdout and stderr (so not a terminal);
+    /// `environment` is added to the test process's.
+    public static func run(_ name: String, _ arguments: [String], environment: [String: String] = [:]) throws -> (
+        status: Int32, output: String, errors: String
+    ) {
         let process = Process()
         process.executableURL = URL(fileURLWithPath: try path(name))
         process.arguments = arguments
+        if !environment.isEmpty {
+            process.environment = ProcessInfo.processInfo.environment.merging(environment, uniquingKeysWith: { $1 })
+        }
         let output = Pipe()
         let errors = Pipe()
         process.standardOutput = output

@@ -20,7 +20,7 @@ public enum ConfigCommand {
     public static func choose(option: String?, profile: String?, environment: [String: String]) -> Result<Choice, ConfigFailure> {
         let (path, explicit) = ConfigFile.location(option: option, environment: environment, home: home(environment))
         do throws(ConfigProblem) {
-            let settings = try ConfigFile.load(path: path, explicit: explicit)
+            let settings = try ConfigFile.load(path: path, explicit: explicit, contexts: GlobalKeys.contexts)
             let server = try profile.map { name throws(ConfigProblem) in try profileServer(name, in: settings).get() }
             return .success(Choice(settings: settings, profileServer: server, path: path, explicit: explicit))
         } catch {
@@ -41,7 +41,7 @@ public enum ConfigCommand {
             guard explicit || FileManager.default.fileExists(atPath: file) else {
                 return (0, "\(file): no file; the defaults are in force")
             }
-            _ = try ConfigFile.load(path: file, explicit: true)
+            _ = try ConfigFile.load(path: file, explicit: true, contexts: GlobalKeys.contexts)
             return (0, "\(file): OK")
         } catch {
             return (1, error.description)
@@ -49,7 +49,7 @@ public enum ConfigCommand {
     }
 
     /// `tui config --print-defaults`: every setting, commented, as a file to start from.
-    public static var defaultText: String { ConfigFile.defaultText }
+    public static var defaultText: String { ConfigFile.defaultText(contexts: GlobalKeys.contexts) }
 
     /// The server of `[profiles.NAME]`, or why there is none.
     static func profileServer(_ name: String, in settings: Settings) -> Result<String, ConfigProblem> {

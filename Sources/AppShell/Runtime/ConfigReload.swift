@@ -24,11 +24,14 @@ final class ConfigReload {
                 // An editor's save is several events; the last of a burst is the one read.
                 try? await shell.clock.clock.sleep(for: Self.settle)
                 guard let self else { return }
-                switch Result(catching: { () throws(ConfigProblem) -> Settings in try ConfigFile.load(path: path, explicit: explicit) }) {
+                switch Result(catching: { () throws(ConfigProblem) -> Settings in
+                    try ConfigFile.load(path: path, explicit: explicit, contexts: GlobalKeys.contexts)
+                }) {
                 case .success(let fresh):
                     guard fresh != self.settings else { continue }
                     if fresh.theme != self.settings.theme { terminal.apply(theme: fresh.theme) }
                     shell.layout.wideFrom = fresh.wideLayoutColumns
+                    shell.bindings = fresh.keys
                     self.settings = fresh
                     shell.report(.success("Settings applied from \(name)"))
                 case .failure(let problem):

@@ -98,6 +98,7 @@ public enum EduGoApp {
         let shell = ShellController(
             ports: ports, clock: clock, layout: LayoutSettings(wideFrom: configuration.settings.wideLayoutColumns),
             store: configuration.server == nil ? .local(path: directory) : nil)
+        shell.bindings = configuration.settings.keys
         let watching = Task { @MainActor in await watch(shell) }
         let reloading = configuration.configFile.flatMap { file in
             ConfigReload(path: file.path, explicit: file.explicit, settings: configuration.settings, terminal: terminal, shell: shell)
@@ -116,7 +117,12 @@ public enum EduGoApp {
     }
 
     /// Every key of every screen, for `tui --help`.
-    public static var keysManual: String { GlobalKeys.manual }
+    /// Every key of every screen, for `tui --help`, with the keys the config file in force
+    /// binds (`EDUGO_CONFIG` or the XDG place: `--help` comes before `--config` is read).
+    public static var keysManual: String {
+        let choice = try? ConfigCommand.choose(option: nil, profile: nil, environment: ProcessInfo.processInfo.environment).get()
+        return GlobalKeys.manual(choice?.settings.keys ?? .none)
+    }
 
     private static func makeLogger(directory: URL, level: AppConfiguration.LogLevel) -> Logger {
         let path = directory.appendingPathComponent("tui.log").path

@@ -9,28 +9,51 @@ import TerminalUI
 /// `?` overlay and `tui --help`.
 enum GlobalKeys {
     static let tabs = KeyDeclaration("1-5", "tabs", help: "Catalog, My courses, Favourites, Profile, Review (a click on a tab too)")
-    static let nextTab = KeyDeclaration("Tab", "next tab", help: "next tab (Shift-Tab: previous)", inFooter: false)
-    static let help = KeyDeclaration("?", "help", help: "this help: every key of the screen")
-    static let back = KeyDeclaration("Esc", "back", help: "back")
-    static let quit = KeyDeclaration("q", "quit", help: "back; quit at a tab's root")
+    static let nextTab = KeyDeclaration(
+        "Tab", "next tab", help: "next tab (Shift-Tab: previous)", inFooter: false, action: "global.next_tab")
+    static let help = KeyDeclaration("?", "help", help: "this help: every key of the screen", action: "global.help")
+    static let back = KeyDeclaration("Esc", "back", help: "back", action: "global.back")
+    static let quit = KeyDeclaration("q", "quit", help: "back; quit at a tab's root", action: "global.quit")
     static let interrupt = KeyDeclaration("Ctrl-C", "quit", help: "quit at once, from anywhere", inFooter: false)
 
     static let all = [tabs, nextTab, back, quit, help, interrupt]
 
-    /// Every key of the app, by screen, and what the marks mean: the text of `tui --help`.
-    static var manual: String {
+    /// Where a key means one thing, for the config file's `[keys]`: the actions that can be
+    /// asked of one screen (with its list's), beside the global ones. A y/n question is a
+    /// moment of its own: while it is asked, nothing else acts, so `n` may also move a list.
+    static var contexts: [KeyContext] {
+        let lists = ListKeys.all
+        let screens: [(String, [KeyDeclaration])] = [
+            ("catalog", CatalogFeature.listKeys + lists), ("course page", CatalogFeature.detailKeys),
+            ("lesson reader", CoursesFeature.readerKeys), ("my courses", CoursesFeature.keys + lists),
+            ("favourites", FavouritesFeature.keys + lists), ("profile", ProfileFeature.keys),
+            ("review", ReviewFeature.keys), ("sign-in", SignInFeature.keys),
+            ("y/n question", [YesNoQuestion.yes, YesNoQuestion.no]),
+        ]
+        let question = [YesNoQuestion.yes, YesNoQuestion.no]
+        return screens.map { name, keys in
+            let own = name == "y/n question" ? keys : keys.filter { !question.contains($0) }
+            return KeyContext(name, own: own.flatMap(\.actions), global: all.flatMap(\.actions))
+        }
+    }
+
+    /// Every key of the app, by screen, and what the marks mean: the text of `tui --help`,
+    /// with the keys in force (`bindings`).
+    static func manual(_ bindings: KeyBindings = .none) -> String {
+        let hints = { (keys: [KeyDeclaration]) in keys.map(bindings.helpHint) }
+        let withoutListKeys = { (keys: [KeyDeclaration]) in hints(keys.filter { !ListKeys.all.contains($0) }) }
         var sections: [(String, [KeyHint])] = [
-            ("Everywhere (not while typing)", all.map(\.helpHint)),
-            ("Any list", ListKeys.all.map(\.helpHint)),
-            ("Any text field", TextFieldKeys.all.map(\.helpHint)),
-            ("Catalog (tab 1)", Self.withoutListKeys(CatalogFeature.listKeys)),
-            ("Course page", CatalogFeature.detailKeys.map(\.helpHint)),
-            ("Lesson reader", CoursesFeature.readerKeys.map(\.helpHint)),
-            ("My courses (tab 2)", Self.withoutListKeys(CoursesFeature.keys)),
-            ("Favourites (tab 3)", Self.withoutListKeys(FavouritesFeature.keys)),
-            ("Profile (tab 4)", ProfileFeature.keys.map(\.helpHint)),
-            ("Review (tab 5)", ReviewFeature.keys.map(\.helpHint)),
-            ("Sign-in screen", SignInFeature.keys.map(\.helpHint)),
+            ("Everywhere (not while typing)", hints(all)),
+            ("Any list", hints(ListKeys.all)),
+            ("Any text field", hints(TextFieldKeys.all)),
+            ("Catalog (tab 1)", withoutListKeys(CatalogFeature.listKeys)),
+            ("Course page", hints(CatalogFeature.detailKeys)),
+            ("Lesson reader", hints(CoursesFeature.readerKeys)),
+            ("My courses (tab 2)", withoutListKeys(CoursesFeature.keys)),
+            ("Favourites (tab 3)", withoutListKeys(FavouritesFeature.keys)),
+            ("Profile (tab 4)", hints(ProfileFeature.keys)),
+            ("Review (tab 5)", hints(ReviewFeature.keys)),
+            ("Sign-in screen", hints(SignInFeature.keys)),
         ]
         sections.append((CatalogFeature.marks.title, CatalogFeature.marks.keys))
         sections.append((CatalogFeature.filters.title, CatalogFeature.filters.keys))
@@ -45,9 +68,5 @@ enum GlobalKeys {
                     return lines.enumerated().map { ($0.offset == 0 ? key : indent) + $0.element }
                 }).joined(separator: "\n")
         }.joined(separator: "\n\n")
-    }
-
-    private static func withoutListKeys(_ keys: [KeyDeclaration]) -> [KeyHint] {
-        keys.filter { !ListKeys.all.contains($0) }.map(\.helpHint)
     }
 }

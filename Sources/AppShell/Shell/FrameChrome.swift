@@ -25,6 +25,8 @@ final class FrameChrome {
         var outage: String?
         /// The header's status before the learner's name: the store, then the counts.
         var context: [String] = []
+        /// The keys in force, for the footer's hints.
+        var bindings = KeyBindings.none
     }
 
     private let clock: ShellClock
@@ -80,11 +82,12 @@ final class FrameChrome {
         }
         // While a screen holds the keyboard (a text field, a y/n question) the global keys
         // do not apply, so the footer does not offer them.
-        let global = screen.isCapturingText || !content.isSignedIn ? [] : Self.globalHints(content.coordinator)
+        let global = screen.isCapturingText || !content.isSignedIn ? [] : Self.globalHints(content.coordinator, content.bindings)
         // A key the screen gives a meaning of its own now (`Esc` back to a lesson's text) is
         // offered once, with that meaning.
         let own = screen.availableKeys
-        var hints = own.map(\.hint) + global.filter { hint in !own.contains { $0.key == hint.key } }
+        let ownHints = own.map(content.bindings.hint)
+        var hints = ownHints + global.filter { hint in !ownHints.contains { $0.key == hint.key } }
         // A message never hides every key: the help key stays at the right, or, while `?`
         // would be typed into a field, the field's last key (`Esc clear`, `n no`).
         var status = visibleStatus(statusToShow(screen.statusMessage, notice: content.notice, overProgress: content.noticeOverProgress))
@@ -94,7 +97,7 @@ final class FrameChrome {
             let tick = clock.now + .seconds(1)
             statusExpiry = min(statusExpiry ?? tick, tick)
         }
-        let help = KeyHint(GlobalKeys.help.key, GlobalKeys.help.label)
+        let help = content.bindings.hint(GlobalKeys.help)
         let pinned = screen.isCapturingText ? (status == nil ? nil : hints.popLast()) : help
         Footer.draw(in: &canvas, row: size.height - 1, hints: hints, status: status, pinned: pinned)
         return screen.isAnimating
@@ -136,10 +139,8 @@ final class FrameChrome {
         return status
     }
 
-    private static func globalHints(_ coordinator: AppCoordinator?) -> [KeyHint] {
+    private static func globalHints(_ coordinator: AppCoordinator?, _ bindings: KeyBindings) -> [KeyHint] {
         guard let coordinator else { return [] }
-        return coordinator.isAtRoot
-            ? [GlobalKeys.tabs.hint, GlobalKeys.quit.hint]
-            : [GlobalKeys.back.hint, GlobalKeys.tabs.hint]
+        return (coordinator.isAtRoot ? [GlobalKeys.tabs, GlobalKeys.quit] : [GlobalKeys.back, GlobalKeys.tabs]).map(bindings.hint)
     }
 }

@@ -47,6 +47,8 @@ final class ShellController {
 
     /// How screens lay themselves out (the config file's `wide_layout_columns`).
     let layout: LayoutSettings
+    /// The keys the config file binds to actions (`[keys]`), in place of their defaults.
+    var bindings = KeyBindings.none
     /// Where the data is, as the header's status names it: the data directory, or the
     /// server's `host:port`.
     private let store: StoreLabel
@@ -165,6 +167,7 @@ final class ShellController {
         }
         guard let screen = await screenReady(for: event) else { return .keepRunning }
         if !help.isOpen, case .mouse(.click(let x, 0)) = event, handleHeaderClick(x: x) { return .keepRunning }
+        guard let event = rebound(event, on: screen) else { return .keepRunning }
         // A declared key that cannot act now says why, and does nothing else.
         if let reason = screen.refusal(of: event) {
             post(.error(reason))
@@ -174,6 +177,17 @@ final class ShellController {
         defer { syncVisibleScreen() }
         if screen.isCapturingText || result == .handled || frontScreen !== screen { return .keepRunning }
         return handleGlobal(event)
+    }
+
+    /// `event` as the config file's bindings make it: a bound key as the default key of its
+    /// action, a default key bound elsewhere as nothing (`nil`). Text typed into a field is
+    /// text, whatever the bindings.
+    private func rebound(_ event: InputEvent, on screen: any Screen) -> InputEvent? {
+        guard case .key(let key) = event, !bindings.keys.isEmpty else { return event }
+        if screen.isCapturingText, case .character = key { return event }
+        let own = screen.keys.filter { screen.availability(of: $0) != .dormant }
+        let global = screen.isCapturingText ? [] : GlobalKeys.all
+        return bindings.translate(key, among: own + global).map(InputEvent.key)
     }
 
     /// The screen in front once it accepts `event`, however long that takes; keys typed
@@ -273,10 +287,10 @@ final class ShellController {
     /// The current screen's keys and notes, then the keys that work everywhere.
     private func helpSections(for screen: any Screen) -> [HelpSection] {
         let title = coordinator.map { $0.isAtRoot ? $0.tab.title : "Course" } ?? "Sign in"
-        var sections = [HelpSection(title, keys: screen.keys.map(\.helpHint))]
+        var sections = [HelpSection(title, keys: screen.keys.map(bindings.helpHint))]
         sections += screen.notes
         if session.phase == .signedIn {
-            sections.append(HelpSection("Everywhere", keys: GlobalKeys.all.map(\.helpHint)))
+            sections.append(HelpSection("Everywhere", keys: GlobalKeys.all.map(bindings.helpHint)))
         }
         return sections
     }
@@ -299,7 +313,8 @@ final class ShellController {
             notice: notice,
             noticeOverProgress: noticeOverProgress,
             outage: outage?.message(at: clock.now),
-            context: statusContext()
+            context: statusContext(),
+            bindings: bindings
         )
         return chrome.draw(content, in: &canvas, tick: tick)
     }

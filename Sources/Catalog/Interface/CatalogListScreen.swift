@@ -6,12 +6,15 @@ import TerminalUI
 @MainActor
 final class CatalogListScreen: Screen {
     enum Keys {
-        static let open = KeyDeclaration("Enter", "open", help: "open the course")
-        static let search = KeyDeclaration("/", "search", help: "search title, instructor and tags; on a kept filter, edit it")
-        static let keepFilter = KeyDeclaration("Enter", "keep filter", help: "while searching: keep the filter and go back to the list")
-        static let clearFilter = KeyDeclaration("Esc", "clear", help: "while searching, or with a kept filter (also q): clear it")
-        static let favourite = KeyDeclaration("f", "favourite", help: "mark or unmark as a favourite ★")
-        static let reload = KeyDeclaration("r", "reload", help: "read the catalog again (retry after an error)")
+        static let open = KeyDeclaration("Enter", "open", help: "open the course", action: "catalog.open")
+        static let search = KeyDeclaration(
+            "/", "search", help: "search title, instructor and tags; on a kept filter, edit it", action: "catalog.search")
+        static let keepFilter = KeyDeclaration(
+            "Enter", "keep filter", help: "while searching: keep the filter and go back to the list", action: "catalog.keep_filter")
+        static let clearFilter = KeyDeclaration(
+            "Esc", "clear", help: "while searching, or with a kept filter (also q): clear it", action: "catalog.clear_filter")
+        static let favourite = KeyDeclaration("f", "favourite", help: "mark or unmark as a favourite ★", action: "catalog.favourite")
+        static let reload = KeyDeclaration("r", "reload", help: "read the catalog again (retry after an error)", action: "catalog.reload")
     }
 
     nonisolated static let declaredKeys =

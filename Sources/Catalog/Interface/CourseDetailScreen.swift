@@ -7,18 +7,28 @@ import TerminalUI
 @MainActor
 final class CourseDetailScreen: Screen {
     enum Keys {
-        static let enroll = KeyDeclaration("e", "enroll", help: "enroll in the course")
-        static let unenroll = KeyDeclaration("u", "unenroll", help: "unenroll, after y (your progress is kept)")
-        static let favourite = KeyDeclaration("f", "favourite", help: "mark or unmark as a favourite ★")
-        static let lessonDone = KeyDeclaration("Space", "done", help: "mark the selected lesson done, and select the next")
-        static let lessonNotDone = KeyDeclaration("Space", "not done", help: "on a done lesson: mark it not done")
-        static let selectLesson = KeyDeclaration("↑↓", "lesson", help: "enrolled: select a lesson (also k j)")
-        static let scrollLine = KeyDeclaration("↑↓", "scroll", help: "not enrolled: scroll a line (also k j)")
-        static let scroll = KeyDeclaration("PgUp PgDn", "scroll", help: "scroll the page (Home End: top, bottom)", inFooter: false)
-        static let prerequisite = KeyDeclaration("p", "prerequisite", help: "open the prerequisite course")
-        static let back = KeyDeclaration("Backspace", "back", help: "back (also Esc, q)", inFooter: false)
-        static let retry = KeyDeclaration("r", "reload", help: "read the course and your marks on it again (retry after an error)")
-        static let read = KeyDeclaration("Enter", "read", help: "enrolled: read the selected lesson and answer its questions")
+        static let enroll = KeyDeclaration("e", "enroll", help: "enroll in the course", action: "course.enroll")
+        static let unenroll = KeyDeclaration("u", "unenroll", help: "unenroll, after y (your progress is kept)", action: "course.unenroll")
+        static let favourite = KeyDeclaration("f", "favourite", help: "mark or unmark as a favourite ★", action: "course.favourite")
+        static let lessonDone = KeyDeclaration(
+            "Space", "done", help: "mark the selected lesson done, and select the next", action: "course.lesson_done")
+        static let lessonNotDone = KeyDeclaration(
+            "Space", "not done", help: "on a done lesson: mark it not done", action: "course.lesson_not_done")
+        static let selectLesson = KeyDeclaration(
+            "↑↓", "lesson", help: "enrolled: select a lesson (also k j)",
+            actions: [KeyAction("course.lesson_up", .up), KeyAction("course.lesson_down", .down)])
+        static let scrollLine = KeyDeclaration(
+            "↑↓", "scroll", help: "not enrolled: scroll a line (also k j)",
+            actions: [KeyAction("course.scroll_up", .up), KeyAction("course.scroll_down", .down)])
+        static let scroll = KeyDeclaration(
+            "PgUp PgDn", "scroll", help: "scroll the page (Home End: top, bottom)", inFooter: false,
+            actions: [KeyAction("course.page_up", .pageUp), KeyAction("course.page_down", .pageDown)])
+        static let prerequisite = KeyDeclaration("p", "prerequisite", help: "open the prerequisite course", action: "course.prerequisite")
+        static let back = KeyDeclaration("Backspace", "back", help: "back (also Esc, q)", inFooter: false, action: "course.back")
+        static let retry = KeyDeclaration(
+            "r", "reload", help: "read the course and your marks on it again (retry after an error)", action: "course.reload")
+        static let read = KeyDeclaration(
+            "Enter", "read", help: "enrolled: read the selected lesson and answer its questions", action: "course.read")
     }
 
     nonisolated static let declaredKeys = [

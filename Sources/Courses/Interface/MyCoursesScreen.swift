@@ -9,11 +9,12 @@ final class MyCoursesScreen: Screen {
     static let emptyText = "You are not enrolled in any course yet — press 1 to browse the catalog"
 
     enum Keys {
-        static let open = KeyDeclaration("Enter", "open", help: "open the course")
-        static let resume = KeyDeclaration("Enter", "continue", help: "a course under way: read its first lesson not done")
-        static let page = KeyDeclaration("o", "course page", help: "open the course's page")
-        static let unenroll = KeyDeclaration("u", "unenroll", help: "unenroll, after y (your progress is kept)")
-        static let reload = KeyDeclaration("r", "reload", help: "read the list again (retry after an error)")
+        static let open = KeyDeclaration("Enter", "open", help: "open the course", action: "courses.open")
+        static let resume = KeyDeclaration(
+            "Enter", "continue", help: "a course under way: read its first lesson not done", action: "courses.continue")
+        static let page = KeyDeclaration("o", "course page", help: "open the course's page", action: "courses.page")
+        static let unenroll = KeyDeclaration("u", "unenroll", help: "unenroll, after y (your progress is kept)", action: "courses.unenroll")
+        static let reload = KeyDeclaration("r", "reload", help: "read the list again (retry after an error)", action: "courses.reload")
     }
 
     nonisolated static let declaredKeys =

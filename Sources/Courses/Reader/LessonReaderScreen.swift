@@ -7,22 +7,32 @@ import TerminalUI
 @MainActor
 final class LessonReaderScreen: Screen {
     enum Keys {
-        static let scroll = KeyDeclaration("↑↓", "scroll", help: "scroll the lesson (also k j; PgUp PgDn Space, g G: top, end)")
-        static let more = KeyDeclaration("Space", "more", help: "the next page of the lesson")
-        static let questions = KeyDeclaration("Space", "questions", help: "at the end of the text: its questions")
-        static let nextQuestion = KeyDeclaration("Space", "next question", help: "after an answer: the next question")
-        static let markDone = KeyDeclaration("Space", "mark done and continue", help: "mark the lesson done and open the next")
-        static let nextLesson = KeyDeclaration("Space", "next lesson", help: "a lesson done already: open the next")
-        static let finish = KeyDeclaration("Space", "back to the course", help: "the last lesson, done: back to the course page")
+        static let scroll = KeyDeclaration(
+            "↑↓", "scroll", help: "scroll the lesson (also k j; PgUp PgDn Space, g G: top, end)",
+            actions: [KeyAction("reader.up", .up), KeyAction("reader.down", .down)])
+        static let more = KeyDeclaration("Space", "more", help: "the next page of the lesson", action: "reader.more")
+        static let questions = KeyDeclaration(
+            "Space", "questions", help: "at the end of the text: its questions", action: "reader.questions")
+        static let nextQuestion = KeyDeclaration(
+            "Space", "next question", help: "after an answer: the next question", action: "reader.next_question")
+        static let markDone = KeyDeclaration(
+            "Space", "mark done and continue", help: "mark the lesson done and open the next", action: "reader.mark_done")
+        static let nextLesson = KeyDeclaration(
+            "Space", "next lesson", help: "a lesson done already: open the next", action: "reader.next_lesson_done")
+        static let finish = KeyDeclaration(
+            "Space", "back to the course", help: "the last lesson, done: back to the course page", action: "reader.finish")
         static let choose = KeyDeclaration(
             "1-6", "choose", help: "choose an answer (also ↑↓ and Space; several where the question says so)",
             keys: (1...6).map { .character(Character(String($0))) })
-        static let moveChoice = KeyDeclaration("↑↓", "choice", help: "in a question: move between the choices")
-        static let answer = KeyDeclaration("Enter", "answer", help: "answer the question with the choices picked")
-        static let next = KeyDeclaration("n", "next", help: "the next lesson")
-        static let previous = KeyDeclaration("p", "previous", help: "the previous lesson")
-        static let text = KeyDeclaration("Esc", "text", help: "in a question: back to the lesson's text (Esc again: the course)")
-        static let retry = KeyDeclaration("r", "reload", help: "read the lesson again (retry after an error)")
+        static let moveChoice = KeyDeclaration(
+            "↑↓", "choice", help: "in a question: move between the choices",
+            actions: [KeyAction("reader.choice_up", .up), KeyAction("reader.choice_down", .down)])
+        static let answer = KeyDeclaration("Enter", "answer", help: "answer the question with the choices picked", action: "reader.answer")
+        static let next = KeyDeclaration("n", "next", help: "the next lesson", action: "reader.next_lesson")
+        static let previous = KeyDeclaration("p", "previous", help: "the previous lesson", action: "reader.previous_lesson")
+        static let text = KeyDeclaration(
+            "Esc", "text", help: "in a question: back to the lesson's text (Esc again: the course)", action: "reader.text")
+        static let retry = KeyDeclaration("r", "reload", help: "read the lesson again (retry after an error)", action: "reader.reload")
     }
 
     nonisolated static let declaredKeys = [

@@ -8,9 +8,9 @@ final class FavouritesScreen: Screen {
     static let emptyText = ["No favourites yet", "Press f on a course in the catalog (tab 1) to keep it here"]
 
     enum Keys {
-        static let open = KeyDeclaration("Enter", "open", help: "open the course")
-        static let remove = KeyDeclaration("f", "remove", help: "remove from favourites")
-        static let reload = KeyDeclaration("r", "reload", help: "read the list again (retry after an error)")
+        static let open = KeyDeclaration("Enter", "open", help: "open the course", action: "favourites.open")
+        static let remove = KeyDeclaration("f", "remove", help: "remove from favourites", action: "favourites.remove")
+        static let reload = KeyDeclaration("r", "reload", help: "read the list again (retry after an error)", action: "favourites.reload")
     }
 
     nonisolated static let declaredKeys = ListKeys.all + [Keys.open, Keys.remove, Keys.reload]

@@ -6,10 +6,12 @@ import TerminalUI
 @MainActor
 final class LoginScreen: Screen {
     enum Keys {
-        static let next = KeyDeclaration("Tab", "next field", help: "next field (also ↓; Shift-Tab or ↑: previous)")
-        static let submit = KeyDeclaration("Enter", "submit", help: "sign in, or create the account")
-        static let switchMode = KeyDeclaration("Ctrl-N", "create account", help: "create an account instead (Esc goes back)")
-        static let back = KeyDeclaration("Esc", "back to sign in", help: "leave account creation")
+        static let next = KeyDeclaration(
+            "Tab", "next field", help: "next field (also ↓; Shift-Tab or ↑: previous)", action: "login.next_field")
+        static let submit = KeyDeclaration("Enter", "submit", help: "sign in, or create the account", action: "login.submit")
+        static let switchMode = KeyDeclaration(
+            "Ctrl-N", "create account", help: "create an account instead (Esc goes back)", action: "login.create_account")
+        static let back = KeyDeclaration("Esc", "back to sign in", help: "leave account creation", action: "login.back")
         static let quit = KeyDeclaration("Ctrl-C", "quit", help: "quit")
     }
 

@@ -6,11 +6,11 @@ import TerminalUI
 @MainActor
 final class ProfileScreen: Screen {
     enum Keys {
-        static let edit = KeyDeclaration("e", "edit name", help: "edit your name")
-        static let save = KeyDeclaration("Enter", "save", help: "while editing: save the name")
-        static let cancel = KeyDeclaration("Esc", "cancel", help: "while editing: keep the name as it was")
-        static let clear = KeyDeclaration("Ctrl-U", "clear", help: "while editing: clear the field")
-        static let logOut = KeyDeclaration("l", "log out", help: "log out, after y")
+        static let edit = KeyDeclaration("e", "edit name", help: "edit your name", action: "profile.edit")
+        static let save = KeyDeclaration("Enter", "save", help: "while editing: save the name", action: "profile.save")
+        static let cancel = KeyDeclaration("Esc", "cancel", help: "while editing: keep the name as it was", action: "profile.cancel")
+        static let clear = KeyDeclaration("Ctrl-U", "clear", help: "while editing: clear the field", action: "profile.clear")
+        static let logOut = KeyDeclaration("l", "log out", help: "log out, after y", action: "profile.log_out")
     }
 
     nonisolated static let declaredKeys = [Keys.edit, Keys.save, Keys.cancel, Keys.clear, Keys.logOut, YesNoQuestion.yes, YesNoQuestion.no]

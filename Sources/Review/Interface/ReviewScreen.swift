@@ -7,14 +7,17 @@ import TerminalUI
 @MainActor
 final class ReviewScreen: Screen {
     enum Keys {
-        static let choice = KeyDeclaration("↑↓", "choice", help: "move between the choices (also k j)")
-        static let pick = KeyDeclaration("Space", "pick", help: "pick the choice (several where the card says so)")
-        static let answer = KeyDeclaration("Enter", "answer", help: "answer the card, and see the explanation")
-        static let again = KeyDeclaration("a", "again", help: "after the answer: forgotten, see it again tomorrow")
-        static let hard = KeyDeclaration("h", "hard", help: "after the answer: recalled with difficulty")
-        static let good = KeyDeclaration("g", "good", help: "after the answer: recalled (Enter: good if right, again if not)")
-        static let easy = KeyDeclaration("e", "easy", help: "after the answer: recalled at once; a longer wait")
-        static let retry = KeyDeclaration("r", "reload", help: "read the cards due again (retry after an error)")
+        static let choice = KeyDeclaration(
+            "↑↓", "choice", help: "move between the choices (also k j)",
+            actions: [KeyAction("review.up", .up), KeyAction("review.down", .down)])
+        static let pick = KeyDeclaration("Space", "pick", help: "pick the choice (several where the card says so)", action: "review.pick")
+        static let answer = KeyDeclaration("Enter", "answer", help: "answer the card, and see the explanation", action: "review.answer")
+        static let again = KeyDeclaration("a", "again", help: "after the answer: forgotten, see it again tomorrow", action: "review.again")
+        static let hard = KeyDeclaration("h", "hard", help: "after the answer: recalled with difficulty", action: "review.hard")
+        static let good = KeyDeclaration(
+            "g", "good", help: "after the answer: recalled (Enter: good if right, again if not)", action: "review.good")
+        static let easy = KeyDeclaration("e", "easy", help: "after the answer: recalled at once; a longer wait", action: "review.easy")
+        static let retry = KeyDeclaration("r", "reload", help: "read the cards due again (retry after an error)", action: "review.reload")
     }
 
     nonisolated static let declaredKeys = [

@@ -46,17 +46,39 @@ public struct KeyDeclaration: Hashable, Sendable {
     /// `Space`, `Backspace`, `Tab` or `Ctrl-X`); keys written otherwise (`↑↓`, `PgUp PgDn`)
     /// name none unless given, so the shell never explains them.
     public let keys: [Key]
+    /// What it does by name (`catalog.search`), each with the key that does it by default:
+    /// a config file binds other keys to these names (`KeyBindings`). Empty for what cannot
+    /// be rebound (the digits of the tabs, the mouse, Ctrl-C).
+    public let actions: [KeyAction]
 
-    public init(_ key: String, _ label: String, help: String, inFooter: Bool = true, keys: [Key]? = nil) {
+    /// `action`: the name of what the one key `key` names does; `actions`: several (`↑↓`).
+    public init(
+        _ key: String, _ label: String, help: String, inFooter: Bool = true, keys: [Key]? = nil, action: String? = nil,
+        actions: [KeyAction]? = nil
+    ) {
         self.key = key
         self.label = label
         self.help = help
         self.inFooter = inFooter
-        self.keys = keys ?? Key(named: key).map { [$0] } ?? []
+        let keys = keys ?? Key(named: key).map { [$0] } ?? []
+        self.keys = keys
+        self.actions = actions ?? action.flatMap { name in keys.first.map { [KeyAction(name, $0)] } } ?? []
     }
 
     public var hint: KeyHint { KeyHint(key, label) }
     public var helpHint: KeyHint { KeyHint(key, help) }
+}
+
+/// One thing a declared key does, by a name that stays (`list.page_down`), and the key
+/// that does it unless a config file binds others.
+public struct KeyAction: Hashable, Sendable {
+    public let name: String
+    public let key: Key
+
+    public init(_ name: String, _ key: Key) {
+        self.name = name
+        self.key = key
+    }
 }
 
 /// Whether a declared key acts now, and if not, what pressing it does.

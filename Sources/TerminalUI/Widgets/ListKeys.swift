@@ -1,8 +1,13 @@
 /// The keys every list shares, declared once for all of them.
 public enum ListKeys {
-    public static let move = KeyDeclaration("↑↓", "move", help: "move (also k j)")
-    public static let page = KeyDeclaration("PgUp PgDn", "page", help: "move a page", inFooter: false)
-    public static let ends = KeyDeclaration("Home End", "ends", help: "first / last (also g G)", inFooter: false)
+    public static let move = KeyDeclaration(
+        "↑↓", "move", help: "move (also k j)", actions: [KeyAction("list.up", .up), KeyAction("list.down", .down)])
+    public static let page = KeyDeclaration(
+        "PgUp PgDn", "page", help: "move a page", inFooter: false,
+        actions: [KeyAction("list.page_up", .pageUp), KeyAction("list.page_down", .pageDown)])
+    public static let ends = KeyDeclaration(
+        "Home End", "ends", help: "first / last (also g G)", inFooter: false,
+        actions: [KeyAction("list.first", .home), KeyAction("list.last", .end)])
     public static let mouse = KeyDeclaration("mouse", "", help: "wheel scrolls, click selects, double click opens", inFooter: false)
 
     public static let all = [move, page, ends, mouse]

@@ -1,8 +1,8 @@
 /// A y/n question that holds the keyboard until it is answered (`Unenroll from …? (y/n)`,
 /// `Log out? (y/n)`): its keys, declared once, and what a key answers.
 public enum YesNoQuestion {
-    public static let yes = KeyDeclaration("y", "yes", help: "answer yes to a question")
-    public static let no = KeyDeclaration("n", "no", help: "answer no (also Esc)")
+    public static let yes = KeyDeclaration("y", "yes", help: "answer yes to a question", action: "question.yes")
+    public static let no = KeyDeclaration("n", "no", help: "answer no (also Esc)", action: "question.no")
 
     public enum Answer: Hashable, Sendable {
         case yes

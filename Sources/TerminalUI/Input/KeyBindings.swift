@@ -1,0 +1,121 @@
+/// The keys a config file binds to named actions (`[keys]`), in place of their defaults. A
+/// key pressed is turned into the default key of the action it is bound to before the screen
+/// sees it, so screens keep handling their own keys; a default key moved elsewhere does
+/// nothing. The footer, `?` and `tui --help` show the keys in force.
+public struct KeyBindings: Hashable, Sendable {
+    /// Action name → the keys bound to it (they replace its default key).
+    public var keys: [String: [Key]]
+
+    public init(_ keys: [String: [Key]] = [:]) {
+        self.keys = keys
+    }
+
+    public static let none = KeyBindings()
+
+    /// The keys that do `action` now.
+    public func keys(of action: KeyAction) -> [Key] {
+        keys[action.name] ?? [action.key]
+    }
+
+    /// What `key` means among `declarations` (those that can act, or say why they cannot):
+    /// the default key of the action it is bound to; `nil` when it is the default of an
+    /// action bound elsewhere (it does nothing); else itself.
+    public func translate(_ key: Key, among declarations: [KeyDeclaration]) -> Key? {
+        guard !keys.isEmpty else { return key }
+        let actions = declarations.flatMap(\.actions)
+        if let bound = actions.first(where: { keys(of: $0).contains(key) }) { return bound.key }
+        if actions.contains(where: { $0.key == key && keys[$0.name] != nil }) { return nil }
+        return key
+    }
+
+    /// `declaration`'s key as a person reads it, with the keys in force.
+    public func display(_ declaration: KeyDeclaration) -> String {
+        guard declaration.actions.contains(where: { keys[$0.name] != nil }) else { return declaration.key }
+        return declaration.actions.map { action in keys(of: action).map(\.displayName).joined(separator: "/") }.joined(separator: " ")
+    }
+
+    public func hint(_ declaration: KeyDeclaration) -> KeyHint { KeyHint(display(declaration), declaration.label) }
+    public func helpHint(_ declaration: KeyDeclaration) -> KeyHint { KeyHint(display(declaration), declaration.help) }
+}
+
+extension Key {
+    /// The key as a config file names it: one character (`G`, `/`), `ctrl-` and a letter,
+    /// `f1`–`f12`, or `enter`, `esc`, `space`, `tab`, `shift-tab`, `backspace`, `delete`,
+    /// `up`, `down`, `left`, `right`, `pgup`, `pgdn`, `home`, `end` (names in any case).
+    public init?(configName name: String) {
+        if name.count == 1, let character = name.first, !character.isWhitespace, !character.isNewline,
+            character.unicodeScalars.allSatisfy({ $0.value >= 0x20 && $0.value != 0x7F })
+        {
+            self = .character(character)
+            return
+        }
+        let lowered = name.lowercased()
+        let named: [String: Key] = [
+            "enter": .enter, "esc": .escape, "escape": .escape, "space": .character(" "), "tab": .tab, "shift-tab": .backTab,
+            "backspace": .backspace, "delete": .delete, "up": .up, "down": .down, "left": .left, "right": .right,
+            "pgup": .pageUp, "pgdn": .pageDown, "home": .home, "end": .end,
+        ]
+        if let key = named[lowered] {
+            self = key
+        } else if lowered.hasPrefix("ctrl-"), lowered.count == 6, let letter = lowered.last, letter.isASCII, letter.isLetter {
+            self = .control(letter)
+        } else if lowered.hasPrefix("f"), let number = Int(lowered.dropFirst()), (1...12).contains(number), lowered.count <= 3 {
+            self = .function(number)
+        } else {
+            return nil
+        }
+    }
+
+    /// The key as the footer and the help write it.
+    public var displayName: String {
+        switch self {
+        case .character(" "): "Space"
+        case .character(let character): String(character)
+        case .up: "↑"
+        case .down: "↓"
+        case .left: "←"
+        case .right: "→"
+        case .pageUp: "PgUp"
+        case .pageDown: "PgDn"
+        case .home: "Home"
+        case .end: "End"
+        case .enter: "Enter"
+        case .escape: "Esc"
+        case .backspace: "Backspace"
+        case .delete: "Delete"
+        case .tab: "Tab"
+        case .backTab: "Shift-Tab"
+        case .control(let letter): "Ctrl-" + letter.uppercased()
+        case .function(let number): "F\(number)"
+        }
+    }
+}
+
+/// The actions of one screen and those that work everywhere beside it: within one, a key
+/// means one thing, so a config file cannot bind one key to two of them.
+public struct KeyContext: Sendable {
+    public let name: String
+    public let own: [KeyAction]
+    public let global: [KeyAction]
+
+    public init(_ name: String, own: [KeyAction], global: [KeyAction]) {
+        self.name = name
+        self.own = own
+        self.global = global
+    }
+
+    /// The first two actions `bindings` gives the same key, if any. Actions with the same
+    /// default key are one key's meanings in different moments (`Space`: more, questions,
+    /// mark done), never two at once, so they may share it.
+    public func conflict(in bindings: KeyBindings) -> (key: Key, first: String, second: String)? {
+        let actions = own + global
+        for (index, first) in actions.enumerated() {
+            for second in actions[(index + 1)...] where second.key != first.key && second.name != first.name {
+                if let shared = bindings.keys(of: first).first(where: bindings.keys(of: second).contains) {
+                    return (shared, first.name, second.name)
+                }
+            }
+        }
+        return nil
+    }
+}

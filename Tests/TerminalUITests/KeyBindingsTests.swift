@@ -1,0 +1,67 @@
+import Testing
+
+@testable import TerminalUI
+
+/// Keys bound to named actions in place of their defaults: what a pressed key becomes, and
+/// how the footer writes it.
+@Suite("Key bindings")
+struct KeyBindingsTests {
+    static let search = KeyDeclaration("/", "search", help: "search", action: "catalog.search")
+    static let favourite = KeyDeclaration("f", "favourite", help: "favourite", action: "catalog.favourite")
+    static let move = KeyDeclaration(
+        "↑↓", "move", help: "move", actions: [KeyAction("list.up", .up), KeyAction("list.down", .down)])
+    static let declarations = [search, favourite, move]
+
+    @Test(
+        "a bound key becomes its action's default; a default bound elsewhere does nothing; any other key is itself",
+        arguments: [
+            (Key.control("f"), Key?.some(.character("/"))), (.character("/"), nil), (.character("n"), .down), (.down, .down),
+            (.character("e"), .up), (.character("f"), .character("f")), (.character("x"), .character("x")),
+        ] as [(Key, Key?)])
+    func translate(key: Key, expected: Key?) {
+        let bindings = KeyBindings([
+            "catalog.search": [.control("f")], "list.down": [.character("n"), .down], "list.up": [.character("e")],
+        ])
+        #expect(bindings.translate(key, among: Self.declarations) == expected)
+    }
+
+    @Test("no bindings: every key is itself, and the footer writes the declared keys")
+    func none() {
+        #expect(KeyBindings.none.translate(.character("/"), among: Self.declarations) == .character("/"))
+        #expect(Self.declarations.map(KeyBindings.none.display) == ["/", "f", "↑↓"])
+    }
+
+    @Test("the footer and the help write the keys in force")
+    func display() {
+        let bindings = KeyBindings(["catalog.search": [.control("f"), .function(3)], "list.down": [.character("n")]])
+        #expect(bindings.display(Self.search) == "Ctrl-F/F3")
+        #expect(bindings.display(Self.favourite) == "f")
+        #expect(bindings.display(Self.move) == "↑ n")
+        #expect(bindings.hint(Self.search) == KeyHint("Ctrl-F/F3", "search"))
+    }
+
+    @Test(
+        "keys as a config file names them",
+        arguments: [
+            ("G", Key?.some(.character("G"))), ("/", .character("/")), ("ctrl-d", .control("d")), ("Ctrl-D", .control("d")),
+            ("f5", .function(5)), ("F12", .function(12)), ("pgdn", .pageDown), ("Enter", .enter), ("esc", .escape),
+            ("space", .character(" ")), ("shift-tab", .backTab), ("f13", nil), ("ctrl-1", nil), ("alt-x", nil), ("", nil),
+            (" ", nil), ("dn", nil),
+        ] as [(String, Key?)])
+    func configNames(name: String, key: Key?) {
+        #expect(Key(configName: name) == key)
+    }
+
+    @Test("a conflict: two actions of different default keys on one key, in one context; one key's moments may share")
+    func conflicts() {
+        let context = KeyContext(
+            "catalog", own: Self.declarations.flatMap(\.actions),
+            global: [KeyAction("global.quit", .character("q")), KeyAction("global.back", .escape)])
+        #expect(context.conflict(in: KeyBindings(["catalog.search": [.character("f")]]))?.key == .character("f"))
+        #expect(context.conflict(in: KeyBindings(["list.down": [.character("q")]]))?.second == "global.quit")
+        #expect(context.conflict(in: KeyBindings(["catalog.search": [.control("f")]])) == nil)
+        let moments = KeyContext(
+            "reader", own: [KeyAction("reader.more", .character(" ")), KeyAction("reader.questions", .character(" "))], global: [])
+        #expect(moments.conflict(in: KeyBindings(["reader.more": [.character("x")], "reader.questions": [.character("x")]])) == nil)
+    }
+}
