@@ -15,8 +15,11 @@ enum GlobalKeys {
     static let back = KeyDeclaration("Esc", "back", help: "back", action: "global.back")
     static let quit = KeyDeclaration("q", "quit", help: "back; quit at a tab's root", action: "global.quit")
     static let interrupt = KeyDeclaration("Ctrl-C", "quit", help: "quit at once, from anywhere", inFooter: false)
+    static let palette = KeyDeclaration(
+        ": Ctrl-P", "actions", help: "the command palette: every action here, filtered as you type; Enter runs it", inFooter: false,
+        keys: [.character(":"), .control("p")], actions: [KeyAction("global.palette", .character(":"))])
 
-    static let all = [tabs, nextTab, back, quit, help, interrupt]
+    static let all = [tabs, nextTab, back, quit, help, palette, interrupt]
 
     /// Where a key means one thing, for the config file's `[keys]`: the actions that can be
     /// asked of one screen (with its list's), beside the global ones. A y/n question is a

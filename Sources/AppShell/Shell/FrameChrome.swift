@@ -27,6 +27,8 @@ final class FrameChrome {
         var context: [String] = []
         /// The keys in force, for the footer's hints.
         var bindings = KeyBindings.none
+        /// The command palette and what it lists, while it shows.
+        var palette: (CommandPalette, [PaletteItem])?
     }
 
     private let clock: ShellClock
@@ -73,6 +75,14 @@ final class FrameChrome {
         )
         let area = Self.screenArea(size)
         screen.draw(in: &canvas, frame: Frame(area: area, tick: tick))
+        if let (palette, items) = content.palette {
+            canvas.setCursor(nil)
+            palette.draw(items, in: &canvas, area: area)
+            Footer.draw(
+                in: &canvas, row: size.height - 1,
+                hints: [KeyHint("Enter", "run"), KeyHint("↑↓", "choose"), KeyHint("Esc", "close")], status: nil)
+            return screen.isAnimating
+        }
         if let help = content.help {
             canvas.setCursor(nil)
             HelpOverlay.draw(help.sections, in: &canvas, area: area, offset: help.offset)

@@ -49,6 +49,8 @@ final class ShellController {
     let layout: LayoutSettings
     /// The keys the config file binds to actions (`[keys]`), in place of their defaults.
     var bindings = KeyBindings.none
+    /// The command palette, while it shows.
+    private(set) var palette: CommandPalette?
     /// Where the data is, as the header's status names it: the data directory, or the
     /// server's `host:port`.
     private let store: StoreLabel
@@ -155,7 +157,7 @@ final class ShellController {
 
     /// Applies one event once the screen in front can take it: the help overlay first, then
     /// the screen, then the global keys it did not use.
-    func apply(_ event: InputEvent) async -> Outcome {
+    func apply(_ event: InputEvent, rebinding: Bool = true) async -> Outcome {
         if isTooSmall {
             // Nothing can be seen: q still quits; other keys wait until the terminal grows.
             if event == .key(.character("q")) { return .quit }
@@ -166,8 +168,9 @@ final class ShellController {
             return .keepRunning
         }
         guard let screen = await screenReady(for: event) else { return .keepRunning }
+        if palette != nil { return await handlePalette(event, on: screen) }
         if !help.isOpen, case .mouse(.click(let x, 0)) = event, handleHeaderClick(x: x) { return .keepRunning }
-        guard let event = rebound(event, on: screen) else { return .keepRunning }
+        guard let event = rebinding ? rebound(event, on: screen) : event else { return .keepRunning }
         // A declared key that cannot act now says why, and does nothing else.
         if let reason = screen.refusal(of: event) {
             post(.error(reason))
@@ -177,6 +180,54 @@ final class ShellController {
         defer { syncVisibleScreen() }
         if screen.isCapturingText || result == .handled || frontScreen !== screen { return .keepRunning }
         return handleGlobal(event)
+    }
+
+    /// The palette's keys: typed into its field, moving its selection, or running the
+    /// selected action as its key pressed (its default: the bindings are not applied again).
+    private func handlePalette(_ event: InputEvent, on screen: any Screen) async -> Outcome {
+        guard case .key(let key) = event, var shown = palette else { return .keepRunning }
+        let items = paletteItems(for: screen)
+        switch shown.handle(key, items: items) {
+        case .stay:
+            palette = shown
+            return .keepRunning
+        case .close:
+            palette = nil
+            return .keepRunning
+        case .run(let item):
+            palette = nil
+            return await apply(.key(item.key), rebinding: false)
+        }
+    }
+
+    /// Every action that can be asked now: the screen's that act (not those that would only
+    /// say why not), then the global ones, with the keys in force.
+    func paletteItems(for screen: any Screen) -> [PaletteItem] {
+        func items(_ declarations: [KeyDeclaration]) -> [PaletteItem] {
+            declarations.flatMap { declaration in
+                declaration.actions.map { action in
+                    // One of several (↑ of ↑↓): its own part of the name says which.
+                    let title =
+                        declaration.actions.count > 1
+                        ? declaration.label + ": "
+                            + String(action.name.split(separator: ".").last ?? "").split(separator: "_").joined(separator: " ")
+                        : declaration.help
+                    return PaletteItem(
+                        keys: bindings.keys(of: action).map(\.displayName).joined(separator: "/"),
+                        title: title.prefix(1).uppercased() + title.dropFirst(), name: action.name, key: action.key)
+                }
+            }
+        }
+        var all = items(screen.keys.filter { screen.availability(of: $0) == .available })
+        guard session.phase == .signedIn, !screen.isCapturingText, let coordinator else { return all }
+        let global = coordinator.isAtRoot ? GlobalKeys.all.filter { $0 != GlobalKeys.back } : GlobalKeys.all
+        all += items(global.filter { $0 != GlobalKeys.palette })
+        all += AppTab.allCases.map { tab in
+            PaletteItem(
+                keys: "\(tab.rawValue + 1)", title: "Go to \(tab.title)", name: "tab.\(tab.rawValue + 1)",
+                key: .character(Character("\(tab.rawValue + 1)")))
+        }
+        return all
     }
 
     /// `event` as the config file's bindings make it: a bound key as the default key of its
@@ -259,6 +310,8 @@ final class ShellController {
         switch event {
         case .key(.character("?")):
             help.open()
+        case .key(.character(":")), .key(.control("p")):
+            palette = CommandPalette()
         case .key(.character("q")):
             if coordinator?.pop() != true { return .quit }
         case .key(.escape):
@@ -314,7 +367,8 @@ final class ShellController {
             noticeOverProgress: noticeOverProgress,
             outage: outage?.message(at: clock.now),
             context: statusContext(),
-            bindings: bindings
+            bindings: bindings,
+            palette: palette.map { ($0, paletteItems(for: screen)) }
         )
         return chrome.draw(content, in: &canvas, tick: tick)
     }

@@ -39,13 +39,7 @@ public enum HelpOverlay {
         canvas.fill(rect, style: .normal)
 
         let inner = rect.width - 2
-        canvas.write("┌" + String(repeating: "─", count: inner) + "┐", x: rect.x, y: rect.y, style: .dim)
-        canvas.draw(" \(title) ", x: rect.x + 2, y: rect.y, width: inner - 2, style: .bold)
-        for row in rect.y + 1..<rect.maxY - 1 {
-            canvas.write("│", x: rect.x, y: row, style: .dim)
-            canvas.write("│", x: rect.maxX - 1, y: row, style: .dim)
-        }
-        canvas.write("└" + String(repeating: "─", count: inner) + "┘", x: rect.x, y: rect.maxY - 1, style: .dim)
+        Box.draw(in: &canvas, rect: rect, title: title)
         let more = offset + box.contentRows < lines.count ? "↓ more  " : (offset > 0 ? "↑ more  " : "")
         let footer = " \(more)\(closeHint) "
         canvas.draw(footer, x: rect.maxX - 2 - footer.displayWidth, y: rect.maxY - 1, width: inner - 2, style: .dim)

@@ -1,0 +1,72 @@
+import Foundation
+import Presentation
+import SharedKernel
+import TerminalUI
+import TestSupport
+import Testing
+
+@testable import AppShell
+
+/// `:` or `Ctrl-P`: every action that can be asked now, found by typing part of it, run with
+/// `Enter` as its key would.
+@Suite("Shell: the command palette", .timeLimit(.minutes(1)))
+@MainActor
+final class CommandPaletteTests {
+    private let leaks = LeakTracker()
+
+    deinit {
+        #expect(leaks.alive == [], "kept alive after the test")
+    }
+
+    @Test("on every tab, each action the screen offers now, and the global ones, is in the palette")
+    func everyActionReachable() async throws {
+        let (sut, _) = await makeSignedIn()
+        for tab: Character in ["1", "2", "3", "4", "5"] {
+            sut.enqueue([.char(tab)])
+            await sut.settle()
+            let screen = try #require(sut.frontScreen)
+            let names = Set(sut.paletteItems(for: screen).map(\.name))
+            let offered = screen.keys.filter { screen.availability(of: $0) == .available }.flatMap(\.actions).map(\.name)
+            #expect(Set(offered).isSubset(of: names), "tab \(tab): \(Set(offered).subtracting(names))")
+            #expect(names.isSuperset(of: ["global.help", "global.quit", "tab.1", "tab.5"]), "tab \(tab)")
+        }
+    }
+
+    @Test("typed to, then Enter: the action runs as its key would; Esc closes it; it opens with : or Ctrl-P")
+    func runs() async {
+        let (sut, store) = await makeSignedIn()
+        sut.enqueue([.char(":")])
+        await sut.settle()
+        #expect(frame(sut).contains("┌─ Actions"))
+        sut.enqueue([.key(.escape)])
+        await sut.settle()
+        #expect(!frame(sut).contains("┌─ Actions"))
+
+        sut.enqueue([.key(.control("p")), .char("m"), .char("a"), .char("r"), .char("k")])
+        await sut.settle()
+        let lines = frame(sut).components(separatedBy: "\n")
+        #expect(lines.contains { $0.contains(": mark") })
+        #expect(lines.contains { $0.contains("Mark or unmark as a favourite ★") }, "\(lines.joined(separator: "\n"))")
+        sut.enqueue([.key(.enter)])
+        await sut.settle()
+        #expect(!frame(sut).contains("┌─ Actions"))
+        #expect(await store.storedFavourites(of: User.demo.id).contains("agile"), "the first course, favourited")
+    }
+
+    private func makeSignedIn() async -> (ShellController, InMemoryStore) {
+        let store = InMemoryStore(courses: ShellControllerTests.courses, signedIn: User.demo.id)
+        let sut = ShellController(ports: ShellControllerTests.ports(store), clock: ShellClock(ManualClock()))
+        leaks.track(sut)
+        sut.terminalSize = Size(width: 80, height: 24)
+        await sut.start()
+        await sut.settle()
+        return (sut, store)
+    }
+
+    private func frame(_ sut: ShellController) -> String {
+        sut.syncVisibleScreen()
+        var canvas = TextCanvas(size: Size(width: 80, height: 24))
+        _ = sut.draw(in: &canvas, tick: 0)
+        return canvas.text
+    }
+}
