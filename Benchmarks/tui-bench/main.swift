@@ -121,6 +121,22 @@ if options.configStartup {
     }
     print("  without a config file: \(format(median(without))) (p99 \(format(percentile(without, 0.99))))")
     print("  with one:              \(format(median(with))) (p99 \(format(percentile(with, 0.99))))")
+    // The command palette on the catalog: opened with every action listed, then a letter typed
+    // (a fuzzy filter of them all), then closed; the time to the end of each frame.
+    var opens: [Double] = []
+    var keystrokes: [Double] = []
+    let terminal = try PseudoTerminal(tui, ["--data-dir", directory.path], environment: environment)
+    _ = terminal.readUntilQuiet(until: "1/\(size)")
+    for _ in 0..<options.runs {
+        let (open, _) = press(":", in: terminal)
+        let (keystroke, _) = press("r", in: terminal)
+        _ = press("\u{1B}", in: terminal)
+        opens.append(open)
+        keystrokes.append(keystroke)
+    }
+    print(
+        "  palette: open \(format(median(opens))) (p99 \(format(percentile(opens, 0.99)))), a letter typed \(format(median(keystrokes))) (p99 \(format(percentile(keystrokes, 0.99))))"
+    )
     exit(0)
 }
 
