@@ -112,7 +112,7 @@ private struct RemoteChangeFeed: Sendable {
         case "favourite": change = course(of: event, stream).map { .changed([.favourite(learner, $0)]) }
         case "course": change = course(of: event, stream).map { .changed([.course($0)]) }
         // With a course, a question of it answered; without, a card reviewed.
-        case "learning": change = .changed([.learning(learner, Self.namesCourse(event) ? course(of: event, stream) : nil)])
+        case "learning": change = .changed([.learning(learner, course(of: event, stream, optional: true))])
         case "signed_out":
             // This sign-in ended on the server; one of this terminal's since then goes on.
             if await store.session.signInEnded(generation: generation) { return .finished }
@@ -130,28 +130,18 @@ private struct RemoteChangeFeed: Sendable {
         return nil
     }
 
-    /// Whether the event's data names a course at all (`learning` may not).
-    private static func namesCourse(_ event: ServerSentEvent) -> Bool {
-        guard let data = event.data,
-            let decoded = try? JSONDecoder().decode(Components.Schemas.ChangeEventData.self, from: Data(data.utf8))
-        else { return true }  // Not readable: `course(of:)` says so.
-        return decoded.courseId != nil
-    }
-
-    /// The course an event is about, if the server named a valid one.
-    private func course(of event: ServerSentEvent, _ stream: StreamState) -> CourseID? {
-        guard let data = event.data,
-            let decoded = try? JSONDecoder().decode(Components.Schemas.ChangeEventData.self, from: Data(data.utf8)),
-            let id = decoded.courseId, CourseLimits.isValidID(id)
-        else {
-            // Once a stream: a server sending nothing else must not fill the log.
-            if !stream.warned {
-                stream.warned = true
-                store.requests.logger.warning("ignored an event from \(store.requests.host) without a valid course")
-            }
-            return nil
+    /// The course an event is about, if the server named a valid one. `optional`: the event
+    /// may name none (`learning`), which is no fault to log.
+    private func course(of event: ServerSentEvent, _ stream: StreamState, optional: Bool = false) -> CourseID? {
+        let decoded = event.data.flatMap { try? JSONDecoder().decode(Components.Schemas.ChangeEventData.self, from: Data($0.utf8)) }
+        if let id = decoded?.courseId, CourseLimits.isValidID(id) { return CourseID(id) }
+        if optional, let decoded, decoded.courseId == nil { return nil }
+        // Once a stream: a server sending nothing else must not fill the log.
+        if !stream.warned {
+            stream.warned = true
+            store.requests.logger.warning("ignored an event from \(store.requests.host) without a valid course")
         }
-        return CourseID(id)
+        return nil
     }
 
     /// An id this client keeps to resume from: what the server gives (`<log>-<n>`), at most

@@ -83,7 +83,7 @@ public enum ConfigFile {
         var listed: Set<String> = []
         for context in contexts {
             for action in context.global + context.own where listed.insert(action.name).inserted {
-                lines.append("# \"\(action.name)\" = \"\(ConfigReader.configName(action.key))\"")
+                lines.append("# \"\(action.name)\" = \"\(action.key.configName)\"")
             }
         }
         lines += [
@@ -225,34 +225,10 @@ struct ConfigReader {
                 let bound = bindings.keys[clash.second] != nil ? clash.second : clash.first
                 throw problem(
                     ["keys"] + [bound],
-                    "\(Self.configName(clash.key)) would mean both \(clash.first) and \(clash.second) on the \(context.name) screen")
+                    "\(clash.key.configName) would mean both \(clash.first) and \(clash.second) on the \(context.name) screen")
             }
         }
         return bindings
-    }
-
-    /// A key as a config file writes it.
-    static func configName(_ key: Key) -> String {
-        switch key {
-        case .character(" "): "space"
-        case .character(let character): String(character)
-        case .up: "up"
-        case .down: "down"
-        case .left: "left"
-        case .right: "right"
-        case .pageUp: "pgup"
-        case .pageDown: "pgdn"
-        case .home: "home"
-        case .end: "end"
-        case .enter: "enter"
-        case .escape: "esc"
-        case .backspace: "backspace"
-        case .delete: "delete"
-        case .tab: "tab"
-        case .backTab: "shift-tab"
-        case .control(let letter): "ctrl-\(letter)"
-        case .function(let number): "f\(number)"
-        }
     }
 
     private func readProfile(_ value: (any TOMLValueConvertible)?, named name: String) throws(ConfigProblem) -> ConnectionProfile {

@@ -33,9 +33,6 @@ public struct NcursesCanvas: Canvas {
     }
 
     public mutating func markLink(_ address: String, x: Int, y: Int, width: Int) {
-        let left = max(0, x)
-        let right = min(size.width, x + width)
-        guard y >= 0, y < size.height, right > left else { return }
-        links.append(LinkMark(address: address, x: left, y: y, width: right - left))
+        links.mark(address, x: x, y: y, width: width, within: size)
     }
 }

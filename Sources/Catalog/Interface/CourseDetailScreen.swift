@@ -218,13 +218,7 @@ final class CourseDetailScreen: Screen {
     private func bodyLines(for page: CoursePage, width: Int) -> PageLines {
         let course = page.course
         let marks = viewModel.marks ?? CourseMarks()
-        var facts: [Line] = [
-            .fact(label: "Category", value: course.category ?? "—"),
-            .fact(label: "Level", value: course.level.displayName),
-            .fact(label: "Duration", value: DurationText.format(minutes: course.durationMinutes)),
-            .fact(label: "Price", value: course.price.formatted),
-            .fact(label: "Seats left", value: Self.seatsText(viewModel.shownCourse ?? course)),
-        ]
+        var facts: [Line] = Self.facts(of: viewModel.shownCourse ?? course).map { .fact(label: $0.label, value: $0.value) }
         if let prerequisite = page.prerequisite {
             let met = marks.prerequisiteMet ? "completed" : "complete it first (p opens it)"
             facts.append(.fact(label: "Prerequisite", value: "\(prerequisite.title) — \(met)"))
@@ -289,6 +283,17 @@ final class CourseDetailScreen: Screen {
         return PageLines(prefix: facts, description: description, suffix: syllabus) { [weak self] wrapped in
             self?.wrappedDescription = wrapped
         }
+    }
+
+    /// What every view of a course states first: the page's facts and the wide catalog's preview.
+    nonisolated static func facts(of course: Course) -> [(label: String, value: String)] {
+        [
+            ("Category", course.category ?? "—"),
+            ("Level", course.level.displayName),
+            ("Duration", DurationText.format(minutes: course.durationMinutes)),
+            ("Price", course.price.formatted),
+            ("Seats left", seatsText(course)),
+        ]
     }
 
     nonisolated static func seatsText(_ course: Course) -> String {

@@ -39,14 +39,9 @@ enum CoursePreview {
             canvas.draw("by \(course.instructor)", x: content.x, y: y, width: content.width, style: .dim)
             y += 2
         }
-        var facts: [(String, String)] = [
-            ("Category", course.category ?? "—"),
-            ("Level", course.level.displayName),
-            ("Duration", DurationText.format(minutes: course.durationMinutes)),
-            ("Lessons", "\(course.lessonCount)"),
-            ("Price", course.price.formatted),
-            ("Seats left", CourseDetailScreen.seatsText(course)),
-        ]
+        // The page's facts, with the lessons after the duration (the page lists them below).
+        var facts = CourseDetailScreen.facts(of: course)
+        facts.insert(("Lessons", "\(course.lessonCount)"), at: 3)
         if !course.tags.isEmpty { facts.append(("Tags", course.tags.joined(separator: ", "))) }
         var status: [String] = []
         if let enrollment = marks.enrollment {

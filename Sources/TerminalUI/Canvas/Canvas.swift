@@ -30,6 +30,14 @@ public struct LinkMark: Hashable, Sendable {
 }
 
 extension [LinkMark] {
+    /// Notes `width` cells from (`x`, `y`) as a link, cut to a canvas of `size`.
+    public mutating func mark(_ address: String, x: Int, y: Int, width: Int, within size: Size) {
+        let left = Swift.max(0, x)
+        let right = Swift.min(size.width, x + width)
+        guard y >= 0, y < size.height, right > left else { return }
+        append(LinkMark(address: address, x: left, y: y, width: right - left))
+    }
+
     /// Text written over `width` cells from (`x`, `y`): the marks it covers end, cut to what
     /// stays uncovered to its left (a link's remains are never a link of their own elsewhere).
     public mutating func cover(x: Int, y: Int, width: Int) {

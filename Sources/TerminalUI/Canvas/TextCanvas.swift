@@ -47,10 +47,7 @@ public struct TextCanvas: Canvas {
     }
 
     public mutating func markLink(_ address: String, x: Int, y: Int, width: Int) {
-        let left = max(0, x)
-        let right = min(size.width, x + width)
-        guard y >= 0, y < size.height, right > left else { return }
-        links.append(LinkMark(address: address, x: left, y: y, width: right - left))
+        links.mark(address, x: x, y: y, width: width, within: size)
     }
 
     /// The rows as text, trailing spaces removed.

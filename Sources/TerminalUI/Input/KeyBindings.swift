@@ -50,12 +50,9 @@ extension Key {
             return
         }
         let lowered = name.lowercased()
-        let named: [String: Key] = [
-            "enter": .enter, "esc": .escape, "escape": .escape, "space": .character(" "), "tab": .tab, "shift-tab": .backTab,
-            "backspace": .backspace, "delete": .delete, "up": .up, "down": .down, "left": .left, "right": .right,
-            "pgup": .pageUp, "pgdn": .pageDown, "home": .home, "end": .end,
-        ]
-        if let key = named[lowered] {
+        if lowered == "escape" {
+            self = .escape
+        } else if let key = Self.configNames.first(where: { $0.name == lowered })?.key {
             self = key
         } else if lowered.hasPrefix("ctrl-"), lowered.count == 6, let letter = lowered.last, letter.isASCII, letter.isLetter {
             self = .control(letter)
@@ -63,6 +60,24 @@ extension Key {
             self = .function(number)
         } else {
             return nil
+        }
+    }
+
+    /// The keys a config file names by a word, as it writes them.
+    private static let configNames: [(name: String, key: Key)] = [
+        ("enter", .enter), ("esc", .escape), ("space", .character(" ")), ("tab", .tab), ("shift-tab", .backTab),
+        ("backspace", .backspace), ("delete", .delete), ("up", .up), ("down", .down), ("left", .left), ("right", .right),
+        ("pgup", .pageUp), ("pgdn", .pageDown), ("home", .home), ("end", .end),
+    ]
+
+    /// The key as a config file writes it (`init(configName:)` reads it back).
+    public var configName: String {
+        if let word = Self.configNames.first(where: { $0.key == self })?.name { return word }
+        switch self {
+        case .character(let character): return String(character)
+        case .control(let letter): return "ctrl-\(letter)"
+        case .function(let number): return "f\(number)"
+        default: return displayName
         }
     }
 
