@@ -86,35 +86,76 @@ public struct PostgresCourseRepository: CourseRepository {
         _ query: CatalogQuery, for learner: UserID?, at position: CatalogPosition, limit: Int,
         in connection: PostgresConnection, logger: Logger
     ) async throws -> [CatalogRow] {
-        var bound: Int64?
-        let descending: Bool
+        // In title order every query walks an index in rank order (`Selection`); the whole
+        // catalog in another order walks that order's index (value, rank), and a search in
+        // another order sorts its matches. Backwards pages are read against the order, then
+        // turned around.
+        var bound: CatalogKey?
+        let backwards: Bool
         switch position {
-        case .first: (bound, descending) = (nil, false)
-        case .last: (bound, descending) = (nil, true)
-        case .after(let key): (bound, descending) = (key.rawValue, false)
-        case .before(let key): (bound, descending) = (key.rawValue, true)
+        case .first: (bound, backwards) = (nil, false)
+        case .last: (bound, backwards) = (nil, true)
+        case .after(let key): (bound, backwards) = (key, false)
+        case .before(let key): (bound, backwards) = (key, true)
         }
+        let sort = query.sort
+        let descending = backwards != sort.descending
+        let direction = descending ? "DESC" : "ASC"
         var rows: [CatalogRow] = []
         while rows.count < limit {
             let wanted = limit - rows.count
-            var selection = Selection(query, learner: learner, bound: bound, descending: descending)
+            var selection = Selection(query, learner: learner)
+            let order: String
+            let value: String
+            if let column = Self.sortColumn(sort) {
+                order = "\(column) \(direction), course.sort_rank \(direction)"
+                value = "\(column)::bigint"
+                if let bound {
+                    selection.conditions.append(
+                        "(\(column), course.sort_rank) \(descending ? "<" : ">") (\(selection.bind(bound.sortValue ?? 0)), \(selection.bind(bound.rawValue)))"
+                    )
+                }
+            } else {
+                order = "\(selection.rank) \(direction)"
+                value = "NULL::bigint"
+                if let bound {
+                    selection.conditions.append("\(selection.rank) \(descending ? "<" : ">") \(selection.bind(bound.rawValue))")
+                }
+            }
             let sql = """
-                SELECT \(PostgresCatalog.qualifiedColumns("course")), \(selection.rank) FROM \(selection.source)
+                SELECT \(PostgresCatalog.qualifiedColumns("course")), \(selection.rank), \(value) FROM \(selection.source)
                 WHERE \(selection.conditions.joined(separator: " AND "))
-                ORDER BY \(selection.rank) \(descending ? "DESC" : "ASC") LIMIT \(selection.bind(Int64(wanted)))
+                ORDER BY \(order) LIMIT \(selection.bind(Int64(wanted)))
                 """
+            let start = bound
             var read = 0
             for try await row in try await connection.query(PostgresQuery(unsafeSQL: sql, binds: selection.binds), logger: logger) {
                 read += 1
-                guard let key = try? row.makeRandomAccess()[PostgresCatalog.columnCount].decode(Int64.self) else { continue }
+                let cells = row.makeRandomAccess()
+                guard let rank = try? cells[PostgresCatalog.columnCount].decode(Int64.self) else { continue }
+                let sortValue: Int64? = (try? cells[PostgresCatalog.columnCount + 1].decode(Int64?.self)) ?? nil
+                guard sort.field == .title || sortValue != nil else { continue }
+                let key = CatalogKey(rank, sortValue: sort.field == .title ? nil : sortValue)
                 bound = key
                 if let course = try? PostgresCatalog.course(row) {
-                    rows.append(CatalogRow(key: CatalogKey(key), course: course))
+                    rows.append(CatalogRow(key: key, course: course))
                 }
             }
-            if read < wanted { break }
+            // The end, or rows so damaged that none gave a place to go on from.
+            if read < wanted || bound == start { break }
         }
-        return descending ? rows.reversed() : rows
+        return backwards ? rows.reversed() : rows
+    }
+
+    /// The column a sort orders by before the rank; nil for title order.
+    static func sortColumn(_ sort: CatalogSort) -> String? {
+        switch sort.field {
+        case .title: nil
+        case .price: "course.price_minor"
+        case .duration: "course.duration_minutes"
+        case .level: "course.level_rank"
+        case .newest: "course.added_seq"
+        }
     }
 
     /// How many courses match, stopping past the query's limit as the embedded store does;
@@ -146,7 +187,7 @@ public struct PostgresCourseRepository: CourseRepository {
         async throws -> CatalogCount
     {
         let limit = query.countLimit
-        var selection = Selection(query, learner: learner, bound: nil, descending: false)
+        var selection = Selection(query, learner: learner)
         // Words and facets only: the term index alone answers (an index-only scan), no course
         // row is read: 10,000 matches of `swift` cost 30 ms through the courses, 2 ms without.
         let source = selection.onlyTerms ? "course_term AS walked" : selection.source
@@ -174,7 +215,7 @@ public struct PostgresCourseRepository: CourseRepository {
         /// course row.
         var onlyTerms = false
 
-        init(_ query: CatalogQuery, learner: UserID?, bound: Int64?, descending: Bool) {
+        init(_ query: CatalogQuery, learner: UserID?) {
             // A learner's own lists, for nobody: nothing (an id no account has).
             let learnerID = learner?.rawValue ?? -1
             var terms = PostgresCatalog.terms(of: query)
@@ -220,9 +261,6 @@ public struct PostgresCourseRepository: CourseRepository {
                          OR EXISTS (SELECT 1 FROM enrollment AS done WHERE done.user_id = \(bind(learnerID)) AND done.course_id = course.prerequisite_id AND done.completed_at IS NOT NULL))
                     AND NOT EXISTS (SELECT 1 FROM enrollment AS taken WHERE taken.user_id = \(bind(learnerID)) AND taken.course_id = course.id AND taken.status <> 'dropped')
                     """)
-            }
-            if let bound {
-                conditions.append("\(rank) \(descending ? "<" : ">") \(bind(bound))")
             }
         }
 

@@ -158,6 +158,39 @@ extension PostgresDatabase {
                     (SELECT max(done_at) FROM lesson_progress WHERE lesson_progress.enrollment_id = enrollment.id))
                 """,
             ]),
+        // The catalog's other orders, as the embedded store's v19: an index of (value, rank)
+        // per order. Newest is the order courses were added in; courses from before it take
+        // the built-in catalog's order (as the embedded store's rows keep theirs), then the
+        // others by id.
+        Migration(version: 11) { connection, seed, logger in
+            try await connection.query("CREATE SEQUENCE course_added", logger: logger)
+            try await connection.query("ALTER TABLE course ADD COLUMN added_seq bigint", logger: logger)
+            try await connection.query(
+                """
+                WITH ordered AS (
+                    SELECT course.id, row_number() OVER (ORDER BY seeded.position NULLS LAST, course.id) AS position
+                    FROM course LEFT JOIN unnest(\(seed.courses.map(\.course.id.rawValue))::text[]) WITH ORDINALITY AS seeded (id, position)
+                        ON seeded.id = course.id)
+                UPDATE course SET added_seq = ordered.position FROM ordered WHERE ordered.id = course.id
+                """,
+                logger: logger
+            )
+            for statement in [
+                "SELECT setval('course_added', greatest(1, (SELECT coalesce(max(added_seq), 0) FROM course)))",
+                "ALTER TABLE course ALTER COLUMN added_seq SET DEFAULT nextval('course_added')",
+                "ALTER TABLE course ALTER COLUMN added_seq SET NOT NULL",
+                """
+                ALTER TABLE course ADD COLUMN level_rank smallint GENERATED ALWAYS AS (
+                    CASE level WHEN 'beginner' THEN 0 WHEN 'intermediate' THEN 1 ELSE 2 END) STORED
+                """,
+                "CREATE INDEX course_by_price ON course (price_minor, sort_rank)",
+                "CREATE INDEX course_by_duration ON course (duration_minutes, sort_rank)",
+                "CREATE INDEX course_by_level ON course (level_rank, sort_rank)",
+                "CREATE INDEX course_by_added ON course (added_seq, sort_rank)",
+            ] {
+                try await connection.query(PostgresQuery(unsafeSQL: statement), logger: logger)
+            }
+        },
     ]
 
     /// v8: lesson content, answers (each the card of the review deck it starts) and review days.

@@ -303,7 +303,7 @@ extension RemoteStore: CourseRepository {
             var keys: [CatalogKey] = []
             var found: [CatalogRow] = []
             for item in page.courses {
-                guard let key = CatalogKey(pageKey: item.value2.key) else {
+                guard let key = CatalogKey(pageKey: item.value2.key, sort: query.sort) else {
                     // A key the server could not have given: not the API's answer.
                     throw RemoteFailure.unreachable(detail: "a page key that is not the server's: \(item.value2.key.prefix(40))").appError
                 }
@@ -323,7 +323,8 @@ extension RemoteStore: CourseRepository {
 
     public func count(_ query: CatalogQuery, for learner: UserID?) async throws(AppError) -> CatalogCount {
         guard !query.matchesNothing else { return .exactly(0) }
-        let page = try await coursePage(query, for: learner, at: .first, limit: 1)
+        // The order changes no count, and a search in title order is the cheapest to answer.
+        let page = try await coursePage(query.unsorted, for: learner, at: .first, limit: 1)
         // No catalog has a negative count, or one past 2^31 courses: such a count is garbage.
         guard let total = Int(exactly: page.total), (0...Self.largestCount).contains(total) else {
             throw refusedAnswer("a catalog count of \(page.total)")
@@ -341,12 +342,13 @@ extension RemoteStore: CourseRepository {
         let (after, before): (String?, String?) =
             switch position {
             case .first: (nil, nil)
-            case .last: (nil, CatalogKey.pastEveryPageKey)
+            case .last: (nil, CatalogKey.pastEveryPageKey(query.sort))
             case .after(let key): (key.pageKey, nil)
             case .before(let key): (nil, key.pageKey)
             }
         let request = Operations.ListCourses.Input.Query(
-            query: text.isEmpty ? nil : text, after: after, before: before, limit: Int64(limit))
+            query: text.isEmpty ? nil : text, sort: query.sort == .title ? nil : query.sort.apiText, after: after, before: before,
+            limit: Int64(limit))
         let operation: @Sendable (Client) async throws -> Components.Schemas.CoursePage = { client in
             try await client.listCourses(query: request).ok.body.json
         }

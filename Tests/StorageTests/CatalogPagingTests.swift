@@ -152,13 +152,31 @@ struct CatalogPagingTests {
             as [(Int64?, Bool)]
         {
             let (sql, arguments) = SQLiteCourseRepository.pageSQL(
-                FullTextQuery(query), learner: fixture.learner, bound: bound, descending: descending, limit: 50)
+                FullTextQuery(query), learner: fixture.learner, bound: bound.map { CatalogKey($0) }, descending: descending, limit: 50)
             let plan = try await fixture.database.writer.read { db in
                 try Row.fetchAll(db, sql: "EXPLAIN QUERY PLAN \(sql)", arguments: arguments).map { $0["detail"] as String }
             }
 
             #expect(!plan.contains { $0.contains("TEMP B-TREE") }, "sorts: \(query.text) \(plan)")
             #expect(!plan.contains { $0.hasPrefix("SCAN") && !$0.contains("VIRTUAL TABLE") }, "scans: \(query.text) \(plan)")
+        }
+    }
+
+    @Test("the whole catalog in every order walks that order's index: no table scan, no sort", arguments: CatalogSort.Field.allCases)
+    func orderPlans(field: CatalogSort.Field) async throws {
+        let fixture = try #require(await Self.fixtures.value())
+        for bound in [nil, CatalogKey(500 * CatalogOrder.gap, sortValue: 1_000)] as [CatalogKey?] {
+            for descending in [false, true] {
+                let (sql, arguments) = SQLiteCourseRepository.pageSQL(
+                    FullTextQuery(CatalogQuery.parse("")), learner: fixture.learner, sort: CatalogSort(field), bound: bound,
+                    descending: descending, limit: 50)
+                let plan = try await fixture.database.writer.read { db in
+                    try Row.fetchAll(db, sql: "EXPLAIN QUERY PLAN \(sql)", arguments: arguments).map { $0["detail"] as String }
+                }
+
+                #expect(!plan.contains { $0.contains("TEMP B-TREE") }, "sorts: \(field) \(plan)")
+                #expect(!plan.contains { $0.hasPrefix("SCAN") && !$0.contains("INDEX") }, "scans: \(field) \(plan)")
+            }
         }
     }
 }

@@ -25,15 +25,25 @@ public enum BruteForceSearch {
 public struct BruteForceIndex: Sendable {
     public let rows: [CatalogRow]
     private let subjects: [CatalogQuery.Subject]
+    /// When each course was added, by position in `courses` unless told: `newest` orders by it.
+    private let added: [CourseID: Int64]
 
-    public init(_ courses: [Course]) {
+    public init(_ courses: [Course], added: [CourseID: Int64]? = nil) {
         rows = BruteForceSearch.catalogOrder(courses).enumerated().map { CatalogRow(key: CatalogKey(Int64($0 + 1)), course: $1) }
         subjects = rows.map { CatalogQuery.Subject($0.course) }
+        self.added = added ?? Dictionary(courses.enumerated().map { ($1.id, Int64($0 + 1)) }, uniquingKeysWith: { first, _ in first })
     }
 
+    /// The matches in the query's order, each keyed for it.
     public func matches(_ query: CatalogQuery, marks: (Course) -> CourseMarks = { _ in CourseMarks() }) -> [CatalogRow] {
-        if query.isEverything { return rows }
-        return zip(rows, subjects).filter { query.matches($1, marks: marks($1.course)) }.map(\.0)
+        let matched = query.isEverything ? rows : zip(rows, subjects).filter { query.matches($1, marks: marks($1.course)) }.map(\.0)
+        guard query.sort != .title else { return matched }
+        let keyed = matched.map { row in
+            CatalogRow(
+                key: CatalogKey(row.key.rawValue, sortValue: query.sort.value(of: row.course, added: added[row.course.id] ?? 0)),
+                course: row.course)
+        }
+        return query.sort.descending ? keyed.sorted { $0.key > $1.key } : keyed.sorted { $0.key < $1.key }
     }
 
     public func page(
@@ -43,11 +53,13 @@ public struct BruteForceIndex: Sendable {
         marks: (Course) -> CourseMarks = { _ in CourseMarks() }
     ) -> [CatalogRow] {
         let rows = matches(query, marks: marks)
+        // In the order's direction: a descending order's later rows have smaller keys.
+        let descending = query.sort.descending
         switch position {
         case .first: return Array(rows.prefix(limit))
         case .last: return Array(rows.suffix(limit))
-        case .after(let key): return Array(rows.filter { $0.key > key }.prefix(limit))
-        case .before(let key): return Array(rows.filter { $0.key < key }.suffix(limit))
+        case .after(let key): return Array(rows.filter { descending ? $0.key < key : $0.key > key }.prefix(limit))
+        case .before(let key): return Array(rows.filter { descending ? $0.key > key : $0.key < key }.suffix(limit))
         }
     }
 }

@@ -46,6 +46,8 @@ public actor InMemoryStore: CourseRepository, EnrollmentRepository, FavouritesRe
     public var writes: [Message] { messages.filter(\.isWrite) }
 
     private var catalog: [CourseID: Course]
+    /// When each course was first added (`newest` orders by it).
+    private var added: [CourseID: Int64] = [:]
     private var lessons: [CourseID: [Lesson]]
     private var users: [UserID: (user: User, password: String)]
     var enrollments: [Enrollment] = []
@@ -76,6 +78,7 @@ public actor InMemoryStore: CourseRepository, EnrollmentRepository, FavouritesRe
         now: @escaping @Sendable () -> Date = { Date(timeIntervalSince1970: 1_800_000_000) }
     ) {
         self.catalog = Dictionary(courses.map { ($0.id, $0) }, uniquingKeysWith: { $1 })
+        for course in courses where added[course.id] == nil { added[course.id] = Int64(added.count + 1) }
         self.lessons = lessons
         self.users = Dictionary(users.map { ($0.0.id, ($0.0, $0.password)) }, uniquingKeysWith: { $1 })
         self.storedSession = signedIn
@@ -97,7 +100,10 @@ public actor InMemoryStore: CourseRepository, EnrollmentRepository, FavouritesRe
     }
 
     public func addCourses(_ courses: [Course]) {
-        for course in courses { catalog[course.id] = course }
+        for course in courses {
+            catalog[course.id] = course
+            if added[course.id] == nil { added[course.id] = Int64(added.count + 1) }
+        }
     }
 
     /// An import, as the stores note it: the courses added or rewritten, one change.
@@ -150,7 +156,7 @@ public actor InMemoryStore: CourseRepository, EnrollmentRepository, FavouritesRe
         -> [CatalogRow]
     {
         try await record(.page(query.text, position, limit))
-        return BruteForceIndex(Array(catalog.values)).page(query, at: position, limit: limit) { marks(of: learner, for: $0) }
+        return BruteForceIndex(Array(catalog.values), added: added).page(query, at: position, limit: limit) { marks(of: learner, for: $0) }
     }
 
     public func count(_ query: CatalogQuery, for learner: UserID?) async throws(AppError) -> CatalogCount {

@@ -153,6 +153,66 @@ extension ContractCase {
             let last = try await store.courses.page(matching: "", at: .last, limit: 1)
             try checkEqual(last.map(\.course.title), ["Gamma"], "last")
         },
+        ContractCase(port: "courses", name: "every order pages the catalog and a search both ways, ties in title order") { store in
+            let made: [(id: CourseID, title: String, price: Int, minutes: Int, level: CourseLevel)] = [
+                ("o-1", "Sorted Delta", 1000, 90, .intermediate), ("o-2", "Sorted Alpha", 0, 300, .advanced),
+                ("o-3", "Sorted Echo", 2500, 30, .beginner), ("o-4", "Sorted Bravo", 1000, 45, .beginner),
+                ("o-5", "Sorted Charlie", 500, 90, .advanced),
+            ]
+            // Added in this order: o-5 is the newest.
+            try await store.addCourses(
+                made.map { id, title, price, minutes, level in
+                    var course = Contract.course(id, title, tags: ["ordercase"])
+                    course.price = Price(minorUnits: price, currency: "EUR")
+                    course.durationMinutes = minutes
+                    course.level = level
+                    return (course, nil)
+                })
+            let expected: [(CatalogSort.Field, [Int])] = [
+                (.title, [2, 4, 5, 1, 3]), (.price, [2, 5, 4, 1, 3]), (.duration, [3, 4, 5, 1, 2]), (.level, [4, 3, 1, 2, 5]),
+                (.newest, [5, 4, 3, 2, 1]),
+            ]
+            for (field, order) in expected {
+                for reversed in [false, true] {
+                    var query = CatalogQuery.parse("")
+                    query.sort = CatalogSort(field, reversed: reversed)
+                    // Reversed, ties reverse too: the whole order turned around.
+                    let ids = (reversed ? order.reversed() : order).map { CourseID("o-\($0)") }
+                    let what = query.sort.apiText
+                    let mine = { (rows: [CatalogRow]) in rows.filter { $0.course.id.rawValue.hasPrefix("o-") } }
+                    // The whole catalog, two at a time, forwards and then backwards.
+                    var rows = try await store.courses.page(query, for: nil, at: .first, limit: 2)
+                    var forwards = rows
+                    while let last = rows.last {
+                        rows = try await store.courses.page(query, for: nil, at: .after(last.key), limit: 2)
+                        forwards += rows
+                        try check(forwards.count <= 1_000, "\(what): pages forwards never end")
+                    }
+                    try checkEqual(mine(forwards).map(\.course.id), ids, "\(what) forwards")
+                    try check(
+                        zip(forwards, forwards.dropFirst()).allSatisfy { query.sort.descending ? $0.key > $1.key : $0.key < $1.key },
+                        "\(what): keys in the order's direction")
+                    rows = try await store.courses.page(query, for: nil, at: .last, limit: 3)
+                    var backwards = rows
+                    while let first = rows.first {
+                        rows = try await store.courses.page(query, for: nil, at: .before(first.key), limit: 3)
+                        backwards = rows + backwards
+                        try check(backwards.count <= 1_000, "\(what): pages backwards never end")
+                    }
+                    try checkEqual(backwards.map(\.course.id), forwards.map(\.course.id), "\(what) backwards")
+                    // A search in the order, from a key in the middle.
+                    var search = CatalogQuery.parse("ordercase")
+                    search.sort = query.sort
+                    let found = try await store.courses.page(search, for: nil, at: .first, limit: 50)
+                    try checkEqual(found.map(\.course.id), ids, "\(what) search")
+                    let after = try await store.courses.page(search, for: nil, at: .after(found[1].key), limit: 2)
+                    try checkEqual(after.map(\.course.id), Array(ids[2...3]), "\(what) search after")
+                    let before = try await store.courses.page(search, for: nil, at: .before(found[4].key), limit: 2)
+                    try checkEqual(before.map(\.course.id), Array(ids[2...3]), "\(what) search before")
+                    try checkEqual(try await store.courses.count(search, for: nil), .exactly(5), "\(what) count")
+                }
+            }
+        },
         ContractCase(port: "courses", name: "search matches word prefixes of title, instructor and tags, ignoring case and accents") {
             store in
             try await store.addCourses([

@@ -15,10 +15,13 @@ final class CatalogListScreen: Screen {
             "Esc", "clear", help: "while searching, or with a kept filter (also q): clear it", action: "catalog.clear_filter")
         static let favourite = KeyDeclaration("f", "favourite", help: "mark or unmark as a favourite ★", action: "catalog.favourite")
         static let reload = KeyDeclaration("r", "reload", help: "read the catalog again (retry after an error)", action: "catalog.reload")
+        static let sort = KeyDeclaration(
+            "s", "sort", help: "the next order: title, price, duration, level, newest", inFooter: false, action: "catalog.sort")
+        static let reverse = KeyDeclaration("S", "reverse", help: "the same order reversed", inFooter: false, action: "catalog.reverse")
     }
 
     nonisolated static let declaredKeys =
-        ListKeys.all + [Keys.open, Keys.search, Keys.keepFilter, Keys.clearFilter, Keys.favourite, Keys.reload]
+        ListKeys.all + [Keys.open, Keys.search, Keys.keepFilter, Keys.clearFilter, Keys.favourite, Keys.reload, Keys.sort, Keys.reverse]
 
     /// What the marks of a row mean.
     nonisolated static let marksHelp = HelpSection(
@@ -79,6 +82,9 @@ final class CatalogListScreen: Screen {
             if case .error = viewModel.state { return .unavailable(reason: "The catalog could not be read — press r to retry") }
             return .unavailable(reason: "The catalog is being read")
         case Keys.reload: return viewModel.rows.isSettled ? .available : .unavailable(reason: "The catalog is being read")
+        case Keys.sort, Keys.reverse:
+            if case .error = viewModel.state { return .unavailable(reason: "The catalog could not be read — press r to retry") }
+            return .available
         case Keys.open, Keys.favourite: return hasRows ? .available : .unavailable(reason: "No course selected")
         default: return hasRows ? .available : .dormant
         }
@@ -149,7 +155,7 @@ final class CatalogListScreen: Screen {
         canvas.draw("/", x: content.x, y: y, style: .accent)
         // While the rows of what was typed are on their way, the count of the query before
         // would be a wrong answer: the spinner alone stands there. Then: `2 matches  1/2`.
-        let count: String
+        var count: String
         if viewModel.rows.isUnsettled {
             count = Spinner.frame(tick: tick)
         } else {
@@ -157,6 +163,8 @@ final class CatalogListScreen: Screen {
             let position = viewModel.state.value == nil ? "" : "  \(viewModel.positionText)"
             count = (viewModel.rows.isRefreshing ? "\(Spinner.frame(tick: tick)) " : "") + matches + position
         }
+        // An order other than title's says so, briefly: the field keeps the room.
+        if viewModel.sort != .title { count = "↕ \(viewModel.sort.shortLabel)  " + count }
         let fieldWidth = max(1, content.width - 2 - count.displayWidth - 1)
         viewModel.drawSearchField(in: &canvas, x: content.x + 2, y: y, width: fieldWidth)
         canvas.draw(count, x: content.x + content.width - count.displayWidth, y: y, style: .dim)
@@ -165,6 +173,7 @@ final class CatalogListScreen: Screen {
     private func drawTable(_ courses: [Course], in canvas: inout some Canvas, area: Rect, tick: Int) {
         let filtering = viewModel.isEditingSearch || !viewModel.query.isEmpty
         let content = area.insetBy(horizontal: 1)
+        var sortEnd = content.x
         let table = CatalogTable(contentWidths: contentWidths(of: courses), width: content.width)
         if !filtering {
             var x = content.x + canvas.draw("Catalog", x: content.x, y: content.y, style: .bold)
@@ -172,14 +181,23 @@ final class CatalogListScreen: Screen {
                 x += canvas.draw("  \(count)", x: x, y: content.y, style: .dim)
             }
             if viewModel.rows.isRefreshing || viewModel.rows.isUnsettled {
-                canvas.draw(" \(Spinner.frame(tick: tick))", x: x, y: content.y, style: .dim)
+                x += canvas.draw(" \(Spinner.frame(tick: tick))", x: x, y: content.y, style: .dim)
             }
+            sortEnd = x
         }
+        var positionStart = content.x + content.width
         if !filtering, !viewModel.rows.isUnsettled {
             // While searching, the search line holds the count and the position; while the
             // rows of what was asked are on their way, the place in them is not known yet.
             let position = viewModel.positionText
-            canvas.draw(position, x: content.x + content.width - position.displayWidth, y: content.y, style: .dim)
+            positionStart -= position.displayWidth
+            canvas.draw(position, x: positionStart, y: content.y, style: .dim)
+        }
+        if !filtering {
+            // The order, left of the position, where it fits: `↕ price, lowest first`.
+            let order = "↕ \(viewModel.sort.label)"
+            let x = positionStart - 2 - order.displayWidth
+            if x >= sortEnd + 2 { canvas.draw(order, x: x, y: content.y, style: .dim) }
         }
         table.drawHeadings(in: &canvas, x: content.x, y: content.y + 1)
 
@@ -218,6 +236,14 @@ final class CatalogListScreen: Screen {
             return .handled
         case .key(.character("r")):
             viewModel.reload()
+            return .handled
+        case .key(.character("s")):
+            guard isAvailable(Keys.sort) else { return .ignored }
+            viewModel.order(by: viewModel.sort.next)
+            return .handled
+        case .key(.character("S")):
+            guard isAvailable(Keys.reverse) else { return .ignored }
+            viewModel.order(by: viewModel.sort.reversed)
             return .handled
         case .key(.enter):
             guard let course = viewModel.selectedCourse else { return .ignored }

@@ -24,6 +24,8 @@ final class CatalogListViewModel {
     private(set) var isEditingSearch = false
     /// What the search field says, as the catalog reads it.
     private(set) var parsed = CatalogQuery.parse("")
+    /// The order the list is read in (`s`, `S`); a search keeps it.
+    private(set) var sort = CatalogSort.title
     @ObservationIgnored let tasks = OwnedTasks()
     /// The query each fetch reads when it starts.
     @ObservationIgnored private let terms: SearchTerms
@@ -129,7 +131,8 @@ final class CatalogListViewModel {
     func editSearch(_ key: Key) {
         let before = searchField.text
         guard searchField.handle(key), searchField.text != before else { return }
-        let query = CatalogQuery.parse(searchField.text)
+        var query = CatalogQuery.parse(searchField.text)
+        query.sort = sort
         let changed = !query.asksTheSame(as: terms.query)
         terms.query = query
         parsed = query
@@ -150,8 +153,19 @@ final class CatalogListViewModel {
         let hadText = !searchField.text.isEmpty
         searchField = TextField()
         terms.query = CatalogQuery.parse("")
+        terms.query.sort = sort
         parsed = terms.query
         if hadText { rows.requery() }
+    }
+
+    /// `s` (the next order) and `S` (this order reversed): the list is read again from its
+    /// start in the new order, the search kept.
+    func order(by sort: CatalogSort) {
+        guard sort != self.sort else { return }
+        self.sort = sort
+        terms.query.sort = sort
+        parsed.sort = sort
+        rows.requery()
     }
 
     func drawSearchField(in canvas: inout some Canvas, x: Int, y: Int, width: Int) {

@@ -807,11 +807,15 @@ public struct Client: APIProtocol {
             }
         )
     }
-    /// One page of the catalog, in catalog order (folded title, then id).
+    /// One page of the catalog, in catalog order (folded title, then id) or the order `sort` asks.
     ///
     /// With neither `after` nor `before`, the first page (with both, `after` wins). `query` takes the app's search words
     /// and filters (`cat:`, `level:`, `is:free`, `is:open`, `is:enrolled`, `is:favourite`); the
-    /// learner's own filters need a bearer token and match nothing without one.
+    /// learner's own filters need a bearer token and match nothing without one. `sort` orders the
+    /// page by `title` (the default), `price` (lowest first), `duration` (shortest first),
+    /// `level` (beginner first) or `newest` (the most recently added course first); a `-` before
+    /// it reverses the order. Ties are in title order, in the order's direction. A page key
+    /// belongs to its order: a key of another order is refused.
     ///
     ///
     /// - Remark: HTTP `GET /v1/courses`.
@@ -836,6 +840,13 @@ public struct Client: APIProtocol {
                     explode: true,
                     name: "query",
                     value: input.query.query
+                )
+                try converter.setQueryItemAsURI(
+                    in: &request,
+                    style: .form,
+                    explode: true,
+                    name: "sort",
+                    value: input.query.sort
                 )
                 try converter.setQueryItemAsURI(
                     in: &request,

@@ -93,10 +93,14 @@ extension Components {
         ///
         /// - Remark: Generated from `#/components/schemas/CourseID`.
         public typealias CourseID = Swift.String
-        /// A course's place in the catalog order, as a page gave it. Opaque.
+        /// A course's place in one catalog order, as a page in that order gave it. Opaque.
         ///
         /// - Remark: Generated from `#/components/schemas/CatalogKey`.
         public typealias CatalogKey = Swift.String
+        /// An order of the catalog; `-` before it reverses it.
+        ///
+        /// - Remark: Generated from `#/components/schemas/CatalogSort`.
+        public typealias CatalogSort = Swift.String
         /// - Remark: Generated from `#/components/schemas/NewAccount`.
         public struct NewAccount: Codable, Hashable, Sendable {
             /// - Remark: Generated from `#/components/schemas/NewAccount/name`.

@@ -1010,11 +1010,15 @@ public enum Operations {
             }
         }
     }
-    /// One page of the catalog, in catalog order (folded title, then id).
+    /// One page of the catalog, in catalog order (folded title, then id) or the order `sort` asks.
     ///
     /// With neither `after` nor `before`, the first page (with both, `after` wins). `query` takes the app's search words
     /// and filters (`cat:`, `level:`, `is:free`, `is:open`, `is:enrolled`, `is:favourite`); the
-    /// learner's own filters need a bearer token and match nothing without one.
+    /// learner's own filters need a bearer token and match nothing without one. `sort` orders the
+    /// page by `title` (the default), `price` (lowest first), `duration` (shortest first),
+    /// `level` (beginner first) or `newest` (the most recently added course first); a `-` before
+    /// it reverses the order. Ties are in title order, in the order's direction. A page key
+    /// belongs to its order: a key of another order is refused.
     ///
     ///
     /// - Remark: HTTP `GET /v1/courses`.
@@ -1026,6 +1030,8 @@ public enum Operations {
             public struct Query: Sendable, Hashable {
                 /// - Remark: Generated from `#/paths/v1/courses/GET/query/query`.
                 public var query: Swift.String?
+                /// - Remark: Generated from `#/paths/v1/courses/GET/query/sort`.
+                public var sort: Components.Schemas.CatalogSort?
                 /// The page right after the course with this key.
                 ///
                 /// - Remark: Generated from `#/paths/v1/courses/GET/query/after`.
@@ -1042,16 +1048,19 @@ public enum Operations {
                 ///
                 /// - Parameters:
                 ///   - query:
+                ///   - sort:
                 ///   - after: The page right after the course with this key.
                 ///   - before: The page right before the course with this key.
                 ///   - limit: Courses per page; values outside 1–100 are clamped into it.
                 public init(
                     query: Swift.String? = nil,
+                    sort: Components.Schemas.CatalogSort? = nil,
                     after: Components.Schemas.CatalogKey? = nil,
                     before: Components.Schemas.CatalogKey? = nil,
                     limit: Swift.Int64? = nil
                 ) {
                     self.query = query
+                    self.sort = sort
                     self.after = after
                     self.before = before
                     self.limit = limit

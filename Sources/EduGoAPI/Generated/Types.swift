@@ -54,11 +54,15 @@ public protocol APIProtocol: Sendable {
     /// - Remark: HTTP `DELETE /v1/sessions/current`.
     /// - Remark: Generated from `#/paths//v1/sessions/current/delete(signOut)`.
     func signOut(_ input: Operations.SignOut.Input) async throws -> Operations.SignOut.Output
-    /// One page of the catalog, in catalog order (folded title, then id).
+    /// One page of the catalog, in catalog order (folded title, then id) or the order `sort` asks.
     ///
     /// With neither `after` nor `before`, the first page (with both, `after` wins). `query` takes the app's search words
     /// and filters (`cat:`, `level:`, `is:free`, `is:open`, `is:enrolled`, `is:favourite`); the
-    /// learner's own filters need a bearer token and match nothing without one.
+    /// learner's own filters need a bearer token and match nothing without one. `sort` orders the
+    /// page by `title` (the default), `price` (lowest first), `duration` (shortest first),
+    /// `level` (beginner first) or `newest` (the most recently added course first); a `-` before
+    /// it reverses the order. Ties are in title order, in the order's direction. A page key
+    /// belongs to its order: a key of another order is refused.
     ///
     ///
     /// - Remark: HTTP `GET /v1/courses`.
@@ -277,11 +281,15 @@ extension APIProtocol {
     public func signOut(headers: Operations.SignOut.Input.Headers = .init()) async throws -> Operations.SignOut.Output {
         try await signOut(Operations.SignOut.Input(headers: headers))
     }
-    /// One page of the catalog, in catalog order (folded title, then id).
+    /// One page of the catalog, in catalog order (folded title, then id) or the order `sort` asks.
     ///
     /// With neither `after` nor `before`, the first page (with both, `after` wins). `query` takes the app's search words
     /// and filters (`cat:`, `level:`, `is:free`, `is:open`, `is:enrolled`, `is:favourite`); the
-    /// learner's own filters need a bearer token and match nothing without one.
+    /// learner's own filters need a bearer token and match nothing without one. `sort` orders the
+    /// page by `title` (the default), `price` (lowest first), `duration` (shortest first),
+    /// `level` (beginner first) or `newest` (the most recently added course first); a `-` before
+    /// it reverses the order. Ties are in title order, in the order's direction. A page key
+    /// belongs to its order: a key of another order is refused.
     ///
     ///
     /// - Remark: HTTP `GET /v1/courses`.

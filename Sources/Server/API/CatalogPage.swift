@@ -11,17 +11,19 @@ struct CatalogPageRequest: Hashable, Sendable {
     var after: String?
     var before: String?
     var limit: Int64?
+    var sort: String?
 
-    init(text: String? = nil, after: String? = nil, before: String? = nil, limit: Int64? = nil) {
+    init(text: String? = nil, after: String? = nil, before: String? = nil, limit: Int64? = nil, sort: String? = nil) {
         self.text = text
         self.after = after
         self.before = before
         self.limit = limit
+        self.sort = sort
     }
 
     /// Through the generated operation.
     init(_ query: Operations.ListCourses.Input.Query) {
-        self.init(text: query.query, after: query.after, before: query.before, limit: query.limit)
+        self.init(text: query.query, after: query.after, before: query.before, limit: query.limit, sort: query.sort)
     }
 
     /// From a request's query string, decoded with the options the generated operation uses
@@ -36,7 +38,8 @@ struct CatalogPageRequest: Hashable, Sendable {
                 text: try converter.getOptionalQueryItemAsURI(in: query, style: .form, explode: true, name: "query", as: String.self),
                 after: try converter.getOptionalQueryItemAsURI(in: query, style: .form, explode: true, name: "after", as: String.self),
                 before: try converter.getOptionalQueryItemAsURI(in: query, style: .form, explode: true, name: "before", as: String.self),
-                limit: try converter.getOptionalQueryItemAsURI(in: query, style: .form, explode: true, name: "limit", as: Int64.self)
+                limit: try converter.getOptionalQueryItemAsURI(in: query, style: .form, explode: true, name: "limit", as: Int64.self),
+                sort: try converter.getOptionalQueryItemAsURI(in: query, style: .form, explode: true, name: "sort", as: String.self)
             )
         } catch {
             throw .invalidRequest(.badRequest, "The request is not one this address takes: \(error)")

@@ -93,12 +93,19 @@ struct EduGoAPIHandler: APIProtocol {
             min(max(request.limit ?? Int64(Self.defaultPageSize), Int64(Self.pageSizes.lowerBound)), Int64(Self.pageSizes.upperBound)))
         // The learner's own filters need to know who asks; the rest of the catalog is public.
         let learner = AuthorizationMiddleware.authorization == nil ? nil : try await currentCaller().userID
-        let query = CatalogQuery.parse(text)
+        var query = CatalogQuery.parse(text)
         if let unknown = query.unknownMessage { throw APIFailure.invalidRequest(.badRequest, unknown) }
+        if let sort = request.sort {
+            guard let order = CatalogSort(apiText: sort) else {
+                throw APIFailure.invalidRequest(
+                    .badRequest, "The order is not one the catalog has: title, price, duration, level or newest, - before it to reverse.")
+            }
+            query.sort = order
+        }
 
         // Both keys are checked; `after` wins when both are given.
-        let after = try request.after.map(CatalogKeyText.decode)
-        let before = try request.before.map(CatalogKeyText.decode)
+        let after = try request.after.map { text throws(APIFailure) in try CatalogKeyText.decode(text, sort: query.sort) }
+        let before = try request.before.map { text throws(APIFailure) in try CatalogKeyText.decode(text, sort: query.sort) }
         let position: CatalogPosition = if let after { .after(after) } else if let before { .before(before) } else { .first }
         // One more than asked tells whether there is a page beyond this one.
         let page = try await call { () async throws(AppError) in

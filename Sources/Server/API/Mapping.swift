@@ -121,9 +121,9 @@ extension Components.Schemas.ReviewCard {
 
 /// The API's catalog keys (`CatalogKey.pageKey`), checked on the way in.
 enum CatalogKeyText {
-    static func decode(_ text: String) throws(APIFailure) -> CatalogKey {
-        guard let key = CatalogKey(pageKey: text) else {
-            throw .invalidRequest(.badRequest, "This page key is not one the catalog gave.")
+    static func decode(_ text: String, sort: CatalogSort) throws(APIFailure) -> CatalogKey {
+        guard let key = CatalogKey(pageKey: text, sort: sort) else {
+            throw .invalidRequest(.badRequest, "This page key is not one the catalog gave in this order.")
         }
         return key
     }

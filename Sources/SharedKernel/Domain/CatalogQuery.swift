@@ -23,6 +23,8 @@ public struct CatalogQuery: Hashable, Sendable {
     public var unknown: [String] = []
     /// Something was typed, but no letter or digit to look for: nothing matches.
     public var matchesNothing = false
+    /// The order of the answer (not typed: `s` and `S` choose it). Counts never depend on it.
+    public var sort = CatalogSort.title
 
     /// The keys the search understands, for the help.
     public static let filterHelp: [(key: String, help: String)] = [
@@ -48,7 +50,14 @@ public struct CatalogQuery: Hashable, Sendable {
     public func asksTheSame(as other: CatalogQuery) -> Bool {
         words == other.words && category == other.category && level == other.level && isFree == other.isFree
             && isOpen == other.isOpen && isEnrolled == other.isEnrolled && isFavourite == other.isFavourite
-            && matchesNothing == other.matchesNothing
+            && matchesNothing == other.matchesNothing && sort == other.sort
+    }
+
+    /// The query in title order: what its count is kept under (the order never changes a count).
+    public var unsorted: CatalogQuery {
+        var query = self
+        query.sort = .title
+        return query
     }
 
     /// The query as text again, with only what was understood (folded words, then the

@@ -36,31 +36,58 @@ public struct CountedPage: Hashable, Sendable {
     }
 }
 
-/// A course's place in the catalog order: compare keys to compare places. Opaque otherwise.
+/// A course's place in a catalog order: its title rank, and for an order other than title's
+/// the value it is sorted by first (`CatalogSort.value`). Compare keys of one order to compare
+/// places. Opaque otherwise.
 public struct CatalogKey: Hashable, Comparable, Sendable {
+    /// The course's place in title order (unique).
     public let rawValue: Int64
+    /// The value the order sorts by before the title; nil in title order.
+    public let sortValue: Int64?
 
-    public init(_ rawValue: Int64) {
+    public init(_ rawValue: Int64, sortValue: Int64? = nil) {
         self.rawValue = rawValue
+        self.sortValue = sortValue
     }
 
-    public static func < (lhs: CatalogKey, rhs: CatalogKey) -> Bool { lhs.rawValue < rhs.rawValue }
+    public static func < (lhs: CatalogKey, rhs: CatalogKey) -> Bool {
+        (lhs.sortValue ?? 0, lhs.rawValue) < (rhs.sortValue ?? 0, rhs.rawValue)
+    }
 }
 
 extension CatalogKey {
-    /// The key as the API's page key: its decimal digits (every store's keys are ≥ 0).
-    public var pageKey: String { String(rawValue) }
+    /// The key as the API's page key: the rank's decimal digits, after the sort value and a
+    /// `.` in an order other than title's (every store's values and ranks are ≥ 0).
+    public var pageKey: String { sortValue.map { "\($0).\(rawValue)" } ?? String(rawValue) }
 
-    /// A page key read back: 1–18 decimal digits and nothing else, or `nil`.
-    public init?(pageKey: String) {
-        guard (1...18).contains(pageKey.utf8.count), pageKey.utf8.allSatisfy({ (0x30...0x39).contains($0) }),
-            let value = Int64(pageKey)
-        else { return nil }
-        self.init(value)
+    /// A page key read back for `sort`: 1–18 decimal digits, or for an order other than
+    /// title's two such runs joined by a `.`, and nothing else; `nil` otherwise (a key of
+    /// another order too).
+    public init?(pageKey: String, sort: CatalogSort = .title) {
+        func number(_ text: Substring) -> Int64? {
+            guard (1...18).contains(text.utf8.count), text.utf8.allSatisfy({ (0x30...0x39).contains($0) }) else { return nil }
+            return Int64(text)
+        }
+        let parts = pageKey.split(separator: ".", omittingEmptySubsequences: false)
+        switch (sort.field, parts.count) {
+        case (.title, 1):
+            guard let rank = number(parts[0]) else { return nil }
+            self.init(rank)
+        case (.title, _), (_, 1), (_, 3...), (_, 0):
+            return nil
+        default:
+            guard let value = number(parts[0]), let rank = number(parts[1]) else { return nil }
+            self.init(rank, sortValue: value)
+        }
     }
 
-    /// A page key past every course: `before` it is the last page (the API has no "last").
-    public static let pastEveryPageKey = "999999999999999999"
+    /// A page key past every course in `sort`'s direction: `before` it is the last page (the
+    /// API has no "last").
+    public static func pastEveryPageKey(_ sort: CatalogSort = .title) -> String {
+        let far = "999999999999999999"
+        guard sort.field != .title else { return sort.descending ? "0" : far }
+        return sort.descending ? "0.0" : "\(far).\(far)"
+    }
 }
 
 /// A course with its place in the catalog order, as pages return them.

@@ -15,7 +15,7 @@ public final class MatchCounts: Sendable {
 
     /// The count kept for `query` at `revision`, if any.
     public func count(of query: CatalogQuery, at revision: Int64) -> CatalogCount? {
-        entries.withLock { $0.revision == revision ? $0.counts[query] : nil }
+        entries.withLock { $0.revision == revision ? $0.counts[query.unsorted] : nil }
     }
 
     public func keep(_ count: CatalogCount, of query: CatalogQuery, at revision: Int64) {
@@ -25,7 +25,7 @@ public final class MatchCounts: Sendable {
             if revision > entries.revision || entries.counts.count >= Self.capacity {
                 entries = (revision, [:])
             }
-            entries.counts[query] = count
+            entries.counts[query.unsorted] = count
         }
     }
 }

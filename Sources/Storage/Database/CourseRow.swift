@@ -151,8 +151,9 @@ enum CourseRow {
             sql: """
                 INSERT INTO course (id, title, sort_key, instructor, category, level, duration_minutes,
                     price_minor, currency, capacity, enrolled_count, tags, prerequisite_id, active, description,
-                    lesson_count, sort_rank, search_key, category_key)
-                VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+                    lesson_count, sort_rank, search_key, category_key, added_seq)
+                VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?,
+                    (SELECT coalesce(max(added_seq), 0) + 1 FROM course))
                 ON CONFLICT(id) DO UPDATE SET
                     title = excluded.title, sort_key = excluded.sort_key, instructor = excluded.instructor,
                     category = excluded.category, level = excluded.level,

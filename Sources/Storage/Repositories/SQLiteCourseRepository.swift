@@ -40,21 +40,24 @@ public struct SQLiteCourseRepository: CourseRepository {
         -> [CatalogRow]
     {
         let plan = FullTextQuery(query)
-        // Every plan walks an index in rank order and stops after `limit` rows: the table's
-        // rank index for the whole catalog, the full-text index (whose rowid is the rank) for
-        // words and filters, the learner's favourites or enrollments (which carry their
-        // course's rank) for `is:favourite` and `is:enrolled`. Backwards pages are read
-        // descending, then turned around.
-        let bound: Int64?
-        let descending: Bool
+        // Every plan in title order walks an index in rank order and stops after `limit`
+        // rows: the table's rank index for the whole catalog, the full-text index (whose rowid
+        // is the rank) for words and filters, the learner's favourites or enrollments (which
+        // carry their course's rank) for `is:favourite` and `is:enrolled`. The whole catalog
+        // in another order walks that order's index (value, rank); a search in another order
+        // sorts its matches. Backwards pages are read against the order, then turned around.
+        let bound: CatalogKey?
+        let backwards: Bool
         switch position {
-        case .first: (bound, descending) = (nil, false)
-        case .last: (bound, descending) = (nil, true)
-        case .after(let key): (bound, descending) = (key.rawValue, false)
-        case .before(let key): (bound, descending) = (key.rawValue, true)
+        case .first: (bound, backwards) = (nil, false)
+        case .last: (bound, backwards) = (nil, true)
+        case .after(let key): (bound, backwards) = (key, false)
+        case .before(let key): (bound, backwards) = (key, true)
         }
-        let rows = try readPage(plan, learner: learner, bound: bound, descending: descending, limit: max(0, limit), in: db)
-        return descending ? rows.reversed() : rows
+        let rows = try readPage(
+            plan, learner: learner, sort: query.sort, bound: bound, descending: backwards != query.sort.descending, limit: max(0, limit),
+            in: db)
+        return backwards ? rows.reversed() : rows
     }
 
     /// Reads `limit` decodable rows from `bound` on. A damaged row is left out, and the rows
@@ -63,7 +66,8 @@ public struct SQLiteCourseRepository: CourseRepository {
     static func readPage(
         _ plan: FullTextQuery,
         learner: UserID?,
-        bound: Int64?,
+        sort: CatalogSort = .title,
+        bound: CatalogKey?,
         descending: Bool,
         limit: Int,
         in db: Database
@@ -72,47 +76,81 @@ public struct SQLiteCourseRepository: CourseRepository {
         var bound = bound
         while rows.count < limit {
             let wanted = limit - rows.count
-            let (sql, arguments) = pageSQL(plan, learner: learner, bound: bound, descending: descending, limit: wanted)
+            let (sql, arguments) = pageSQL(plan, learner: learner, sort: sort, bound: bound, descending: descending, limit: wanted)
             // Read from the statement as it steps: no copy of each row (and of its column
             // names) first.
             let cursor = try Row.fetchCursor(db.cachedStatement(sql: sql), arguments: arguments)
+            let start = bound
             var read = 0
             while let row = try cursor.next() {
                 read += 1
-                // `catalog_key` follows the course's columns (by position: see `CourseRow`).
-                guard let key = row[CourseRow.columnCount] as Int64? else { continue }
+                // `catalog_key` and `sort_value` follow the course's columns (by position: see
+                // `CourseRow`).
+                guard let rank = row[CourseRow.columnCount] as Int64? else { continue }
+                let value = row[CourseRow.columnCount + 1] as Int64?
+                guard sort.field == .title || value != nil else { continue }
+                let key = CatalogKey(rank, sortValue: sort.field == .title ? nil : value)
                 bound = key
                 if let course = try? CourseRow.course(from: row) {
-                    rows.append(CatalogRow(key: CatalogKey(key), course: course))
+                    rows.append(CatalogRow(key: key, course: course))
                 }
             }
-            if read < wanted { break }
+            // The end, or rows so damaged that none gave a place to go on from.
+            if read < wanted || bound == start { break }
         }
         return rows
     }
 
-    /// The page query and its arguments.
-    static func pageSQL(_ plan: FullTextQuery, learner: UserID?, bound: Int64?, descending: Bool, limit: Int) -> (
-        String, StatementArguments
-    ) {
-        let (source, rank, conditions, arguments) = selection(plan, learner: learner, bound: bound, descending: descending)
-        var all = arguments
-        _ = all.append(contentsOf: [limit])
+    /// The column a sort orders by before the rank; nil for title order.
+    static func sortColumn(_ sort: CatalogSort) -> String? {
+        switch sort.field {
+        case .title: nil
+        case .price: "course.price_minor"
+        case .duration: "course.duration_minutes"
+        case .level: "course.level_rank"
+        case .newest: "course.added_seq"
+        }
+    }
+
+    /// The page query and its arguments: rows in `sort`'s order (`descending`: against its
+    /// columns' ascending order) past `bound`.
+    static func pageSQL(
+        _ plan: FullTextQuery, learner: UserID?, sort: CatalogSort = .title, bound: CatalogKey?, descending: Bool, limit: Int
+    ) -> (String, StatementArguments) {
+        var (source, rank, conditions, arguments) = selection(plan, learner: learner)
+        let direction = descending ? "DESC" : "ASC"
+        let order: String
+        let value: String
+        if let column = sortColumn(sort) {
+            // The course's own rank, not the walked list's: the same value, and the index
+            // (value, rank) holds it.
+            order = "\(column) \(direction), course.sort_rank \(direction)"
+            value = column
+            if let bound {
+                conditions.append("(\(column), course.sort_rank) \(descending ? "<" : ">") (?, ?)")
+                _ = arguments.append(contentsOf: [bound.sortValue ?? 0, bound.rawValue])
+            }
+        } else {
+            order = "\(rank) \(direction)"
+            value = "NULL"
+            if let bound {
+                conditions.append("\(rank) \(descending ? "<" : ">") ?")
+                _ = arguments.append(contentsOf: [bound.rawValue])
+            }
+        }
+        _ = arguments.append(contentsOf: [limit])
         let sql = """
-            SELECT \(CourseRow.columns), course.sort_rank AS catalog_key FROM \(source)
+            SELECT \(CourseRow.columns), course.sort_rank AS catalog_key, \(value) AS sort_value FROM \(source)
             WHERE \(conditions.joined(separator: " AND "))
-            ORDER BY \(rank) \(descending ? "DESC" : "ASC") LIMIT ?
+            ORDER BY \(order) LIMIT ?
             """
-        return (sql, all)
+        return (sql, arguments)
     }
 
     /// Where the rows come from, the rank that orders them, and the conditions on them.
-    private static func selection(
-        _ plan: FullTextQuery,
-        learner: UserID?,
-        bound: Int64?,
-        descending: Bool
-    ) -> (source: String, rank: String, conditions: [String], arguments: StatementArguments) {
+    private static func selection(_ plan: FullTextQuery, learner: UserID?) -> (
+        source: String, rank: String, conditions: [String], arguments: StatementArguments
+    ) {
         var conditions: [String] = []
         var arguments = StatementArguments()
         let source: String
@@ -165,10 +203,6 @@ public struct SQLiteCourseRepository: CourseRepository {
                 """)
             _ = arguments.append(contentsOf: [learnerID, learnerID])
         }
-        if let bound {
-            conditions.append("\(rank) \(descending ? "<" : ">") ?")
-            _ = arguments.append(contentsOf: [bound])
-        }
         return (source, rank, conditions, arguments)
     }
 
@@ -197,7 +231,7 @@ public struct SQLiteCourseRepository: CourseRepository {
             sql = "SELECT count(*) FROM (SELECT 1 FROM course_search WHERE course_search MATCH ? LIMIT ?)"
             _ = all.append(contentsOf: [match])
         } else {
-            let (source, _, conditions, arguments) = selection(plan, learner: learner, bound: nil, descending: false)
+            let (source, _, conditions, arguments) = selection(plan, learner: learner)
             sql = "SELECT count(*) FROM (SELECT 1 FROM \(source) WHERE \(conditions.joined(separator: " AND ")) LIMIT ?)"
             all = arguments
         }
