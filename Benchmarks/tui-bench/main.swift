@@ -31,6 +31,10 @@ struct Options {
     var lessons = false
     /// Only start-up with a config file beside start-up without one (issue 26).
     var configStartup = false
+    /// Only the catalog orders' pages beside title order's (issue 26), in SQLite, and in
+    /// PostgreSQL when `postgres` names a database.
+    var orders = false
+    var postgres: String?
 
     init(_ arguments: [String]) throws {
         var rest = arguments.dropFirst()
@@ -46,9 +50,11 @@ struct Options {
             case "--live": live = Int(rest.popFirst() ?? "") ?? 200
             case "--lessons": lessons = true
             case "--config-startup": configStartup = true
+            case "--orders": orders = true
+            case "--postgres": postgres = rest.popFirst()
             default:
                 throw BenchError.failed(
-                    "unknown argument \(argument); use --sizes 10000,100000 --runs 15 --work DIR --tui PATH --no-peers --remote --load-postgres URL --live CHANGES --lessons --config-startup"
+                    "unknown argument \(argument); use --sizes 10000,100000 --runs 15 --work DIR --tui PATH --no-peers --remote --load-postgres URL --live CHANGES --lessons --config-startup --orders [--postgres URL]"
                 )
             }
         }
@@ -70,6 +76,10 @@ if let url = options.loadPostgres {
     }
     pool.cancel()
     print("loaded \(size) courses into \(url) in \(ContinuousClock.now - started)")
+    exit(0)
+}
+if options.orders {
+    for size in options.sizes { try await OrderBench.run(size: size, runs: options.runs, postgres: options.postgres) }
     exit(0)
 }
 let tui = options.tui ?? URL(fileURLWithPath: CommandLine.arguments[0]).deletingLastPathComponent().appendingPathComponent("tui").path

@@ -78,6 +78,8 @@ public enum ConfigFile {
             "# Keys: bind an action to other keys (\"ctrl-f\", \"G\", \"f5\", \"pgdn\", or a list of them); they replace",
             "# its default key. Within one screen a key means one thing. Every action and its default:",
             "[keys]",
+            "# \"vim\" adds h/← back, l/→ open, n/N next and previous match (row); they give way to a screen's",
+            "# own keys (h is hard in the review). Ctrl-D/Ctrl-U (half pages) and g/gg, G work in every list.",
             "# preset = \"default\"",
         ]
         var listed: Set<String> = []
@@ -190,10 +192,14 @@ struct ConfigReader {
             let key = ["keys"] + name
             let action = name.joined(separator: ".")
             if action == "preset" {
-                guard let preset = value.string else { throw problem(key, "must be a string") }
-                guard preset == "default" else {
-                    throw problem(key, "\(Self.quoted(preset)) is not a preset: \"default\" (the vim preset is not here yet)")
+                guard let name = value.string else { throw problem(key, "must be a string") }
+                guard let preset = KeyPreset(rawValue: name) else {
+                    throw problem(
+                        key,
+                        "\(Self.quoted(name)) is not a preset: \(KeyPreset.allCases.map { "\"\($0.rawValue)\"" }.joined(separator: " or "))"
+                    )
                 }
+                bindings.extra = preset.extra
                 continue
             }
             guard known.contains(action) else {

@@ -97,11 +97,68 @@ extension EndToEnd {
             try await session.waitFor("Favourites  1 course")
 
             try session.send("1", "?")
-            let help = try await session.waitFor("Ctrl-F        search")
-            #expect(help.contains { $0.contains("e/↑ n/↓       move") })
+            let help = try await session.waitFor("the help with the keys in force") { lines in
+                lines.contains { $0.contains("Ctrl-F ") && $0.contains("search title") }
+            }
+            #expect(help.contains { $0.contains("e/↑ n/↓ ") && $0.contains("move (also k j)") })
 
             let manual = try BuiltProduct.run("tui", ["--help"], environment: ["EDUGO_CONFIG": file.path])
             #expect(manual.output.contains("Ctrl-F") && manual.output.contains("F2"), "\(manual.output)")
+        }
+
+        @Test("vim keys, a Colemak search key and a light theme from one file: h l n N Ctrl-D g drive the app; s and S sort")
+        func vimPreset() async throws {
+            let directory = TemporaryDirectory(prefix: "edugo-e2e-config")
+            defer { directory.remove() }
+            let file = directory.url.appendingPathComponent("config.toml")
+            try """
+            [theme]
+            name = "light"
+
+            [keys]
+            preset = "vim"
+            "catalog.search" = "ctrl-f"
+            """.write(to: file, atomically: true, encoding: .utf8)
+            let total = SeedCatalog.titles.count
+            let session = try TmuxSession(arguments: ["--config", file.path])
+            try await session.signInIfAsked()
+            try await session.waitFor("Agile and Scrum")
+            let footer = try await session.waitFor("the footer with vim's keys") { $0.last?.contains("Enter/l/→ open") == true }
+            #expect(footer.last?.contains("Ctrl-F search") == true, "\(footer.last ?? "")")
+
+            // n and N: the next and previous row; l opens, h comes back.
+            try session.send("n", "n", "N")
+            try await session.waitFor("2/\(total)")
+            try session.send("N", "l")
+            try await session.waitFor("Sprints, backlogs")
+            try session.send("h")
+            try await session.waitFor("↕ title A–Z")
+            // Ctrl-D: half a page down, then g (so gg) to the top again.
+            try session.send("C-d")
+            let half = try await session.waitFor("half a page down") { lines in
+                lines.contains { line in
+                    guard let range = line.range(of: #"\b([0-9]+)/"# + String(total), options: .regularExpression) else { return false }
+                    let place = Int(line[range].split(separator: "/")[0]) ?? 0
+                    return (5...15).contains(place)
+                }
+            }
+            #expect(!half.contains { $0.contains(" 1/\(total)") })
+            try session.send("g", "g")
+            try await session.waitFor(" 1/\(total)")
+
+            // s: the next order, named in the title line; S reverses it.
+            try session.send("s")
+            let cheapest = try await session.waitFor("↕ price, lowest first")
+            #expect(cheapest.contains { $0.contains("Free") })
+            try session.send("S")
+            try await session.waitFor("↕ price, highest first")
+
+            try session.send("?")
+            let help = try await session.waitFor("Enter/l/→")
+            #expect(help.contains { $0.contains("Ctrl-U Ctrl-D") })
+            // The keys that work everywhere are further down.
+            try session.send("Down", times: 20)
+            try await session.waitFor("Esc/h/←")
         }
 
         @Test("a bad file stops the app before it starts: exit 1, naming the file, the line and the key")

@@ -134,4 +134,33 @@ struct CrossStoreCatalogTests {
             try await fixture.postgres.count(query, for: fixture.postgresLearner) == fixture.sqlite.count(query, for: fixture.sqliteLearner)
         )
     }
+
+    /// Every order, both ways round, over the whole catalog and searches of each shape: the
+    /// words, a facet, the learner's own list, `is:open`.
+    static let orderCases: [(String, CatalogSort)] = ["", "swift", "level:adv", "is:favourite", "is:open cat:d"].flatMap { text in
+        CatalogSort.Field.allCases.flatMap { field in [false, true].map { (text, CatalogSort(field, reversed: $0)) } }
+    }
+
+    @Test("every order: the same ids in the same order both ways, and the same count", arguments: orderCases)
+    func orders(text: String, sort: CatalogSort) async throws {
+        let fixture = try await Self.fixtures.fixture()
+        var query = CatalogQuery.parse(text)
+        query.sort = sort
+
+        let sqlite = try await Self.everyRow(fixture.sqlite, query, learner: fixture.sqliteLearner, limit: 4_999)
+        let postgres = try await Self.everyRow(fixture.postgres, query, learner: fixture.postgresLearner, limit: 4_999)
+        var titleOrder = query
+        titleOrder.sort = .title
+        let unsorted = try await Self.everyRow(fixture.sqlite, titleOrder, learner: fixture.sqliteLearner, limit: 4_999)
+
+        #expect(postgres.forwards == sqlite.forwards)
+        #expect(postgres.backwards == sqlite.forwards)
+        #expect(sqlite.backwards == sqlite.forwards)
+        // The same courses as title order, each once.
+        #expect(Set(sqlite.forwards) == Set(unsorted.forwards))
+        #expect(sqlite.forwards.count == unsorted.forwards.count)
+        #expect(
+            try await fixture.postgres.count(query, for: fixture.postgresLearner) == fixture.sqlite.count(query, for: fixture.sqliteLearner)
+        )
+    }
 }

@@ -85,6 +85,19 @@ struct ConfigFileTests {
         #expect(nested.keys == KeyBindings(["list.up": [.character("e")]]))
     }
 
+    @Test("preset = \"vim\" adds vim's keys beside the defaults and any bound here; binding h elsewhere is no clash")
+    func vimPreset() throws {
+        let settings = try ConfigFile.parse(
+            """
+            [keys]
+            preset = "vim"
+            "catalog.search" = "ctrl-f"
+            "catalog.favourite" = "h"
+            """, path: "config.toml", contexts: Self.contexts)
+        #expect(settings.keys.keys == ["catalog.search": [.control("f")], "catalog.favourite": [.character("h")]])
+        #expect(settings.keys.extra == KeyPreset.vim.extra)
+    }
+
     @Test("a bad file is refused naming its line and key", arguments: bad.indices)
     func refused(_ index: Int) {
         let (_, text, line, key) = Self.bad[index]

@@ -64,4 +64,36 @@ struct KeyBindingsTests {
             "reader", own: [KeyAction("reader.more", .character(" ")), KeyAction("reader.questions", .character(" "))], global: [])
         #expect(moments.conflict(in: KeyBindings(["reader.more": [.character("x")], "reader.questions": [.character("x")]])) == nil)
     }
+
+    @Test("the vim preset's keys act where the screen declares nothing on them, and give way where it does")
+    func vimPreset() {
+        let back = KeyDeclaration("Esc", "back", help: "back", action: "global.back")
+        let open = KeyDeclaration("Enter", "open", help: "open", action: "catalog.open")
+        let hard = KeyDeclaration("h", "hard", help: "hard", action: "review.hard")
+        let vim = KeyBindings(extra: KeyPreset.vim.extra)
+
+        // A list screen: h is back, l and → open, n and N move.
+        let catalog = vim.on(Self.declarations + [open, back])
+        #expect(catalog.translate(.character("h"), among: Self.declarations + [open, back]) == .escape)
+        #expect(catalog.translate(.character("l"), among: Self.declarations + [open, back]) == .enter)
+        #expect(catalog.translate(.right, among: Self.declarations + [open, back]) == .enter)
+        #expect(catalog.translate(.character("n"), among: Self.declarations + [open, back]) == .down)
+        #expect(catalog.translate(.character("N"), among: Self.declarations + [open, back]) == .up)
+        #expect(catalog.display(open) == "Enter/l/→")
+        #expect(catalog.display(back) == "Esc/h/←")
+        // The review declares h (hard), in every state: there h stays hard, even while it is
+        // not offered (then it reaches the screen as itself, which ignores it).
+        let review = vim.on([hard, back])
+        #expect(review.translate(.character("h"), among: [hard, back]) == .character("h"))
+        #expect(review.translate(.character("h"), among: [back]) == .character("h"))
+        #expect(review.translate(.left, among: [back]) == .escape)
+        #expect(review.display(back) == "Esc/←")
+        // A key a config file binds wins over the preset's.
+        let bound = KeyBindings(["catalog.favourite": [.character("l")]], extra: KeyPreset.vim.extra).on(Self.declarations + [open])
+        #expect(bound.translate(.character("l"), among: Self.declarations + [open]) == .character("f"))
+        // The preset never makes a clash.
+        let context = KeyContext("review", own: hard.actions, global: back.actions)
+        #expect(context.conflict(in: vim) == nil)
+        #expect(KeyPreset.default.extra.isEmpty)
+    }
 }

@@ -203,6 +203,7 @@ final class ShellController {
     /// Every action that can be asked now: the screen's that act (not those that would only
     /// say why not), then the global ones, with the keys in force.
     func paletteItems(for screen: any Screen) -> [PaletteItem] {
+        let bindings = bindings(on: screen)
         func items(_ declarations: [KeyDeclaration]) -> [PaletteItem] {
             declarations.flatMap { declaration in
                 declaration.actions.map { action in
@@ -234,11 +235,20 @@ final class ShellController {
     /// action, a default key bound elsewhere as nothing (`nil`). Text typed into a field is
     /// text, whatever the bindings.
     private func rebound(_ event: InputEvent, on screen: any Screen) -> InputEvent? {
-        guard case .key(let key) = event, !bindings.keys.isEmpty else { return event }
+        guard case .key(let key) = event, !bindings.isEmpty else { return event }
         if screen.isCapturingText, case .character = key { return event }
         let own = screen.keys.filter { screen.availability(of: $0) != .dormant }
         let global = screen.isCapturingText ? [] : GlobalKeys.all
+        var bindings = bindings(on: screen)
+        // A field or a question has every key: a preset's arrow never leaves it.
+        if screen.isCapturingText { bindings.extra = [:] }
         return bindings.translate(key, among: own + global).map(InputEvent.key)
+    }
+
+    /// The bindings on `screen`: a preset's key gives way to a key the screen or the global
+    /// keys declare.
+    private func bindings(on screen: any Screen) -> KeyBindings {
+        bindings.on(screen.keys + GlobalKeys.all)
     }
 
     /// The screen in front once it accepts `event`, however long that takes; keys typed
@@ -340,6 +350,7 @@ final class ShellController {
     /// The current screen's keys and notes, then the keys that work everywhere.
     private func helpSections(for screen: any Screen) -> [HelpSection] {
         let title = coordinator.map { $0.isAtRoot ? $0.tab.title : "Course" } ?? "Sign in"
+        let bindings = bindings(on: screen)
         var sections = [HelpSection(title, keys: screen.keys.map(bindings.helpHint))]
         sections += screen.notes
         if session.phase == .signedIn {
@@ -367,7 +378,7 @@ final class ShellController {
             noticeOverProgress: noticeOverProgress,
             outage: outage?.message(at: clock.now),
             context: statusContext(),
-            bindings: bindings,
+            bindings: bindings(on: screen),
             palette: palette.map { ($0, paletteItems(for: screen)) }
         )
         return chrome.draw(content, in: &canvas, tick: tick)

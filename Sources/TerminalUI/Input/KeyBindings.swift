@@ -1,41 +1,89 @@
-/// The keys a config file binds to named actions (`[keys]`), in place of their defaults. A
-/// key pressed is turned into the default key of the action it is bound to before the screen
-/// sees it, so screens keep handling their own keys; a default key moved elsewhere does
-/// nothing. The footer, `?` and `tui --help` show the keys in force.
+/// The keys a config file binds to named actions (`[keys]`), in place of their defaults, and
+/// the keys a preset adds (`extra`). A key pressed is turned into the default key of the
+/// action it is bound to before the screen sees it, so screens keep handling their own keys;
+/// a default key moved elsewhere does nothing. A key a preset adds gives way, on each screen,
+/// to any key that screen or the global keys declare (vim's `h` is back, but `h` is `hard` in
+/// the review). The footer, `?` and `tui --help` show the keys in force.
 public struct KeyBindings: Hashable, Sendable {
     /// Action name → the keys bound to it (they replace its default key).
     public var keys: [String: [Key]]
+    /// Action name → keys a preset adds to it, where they mean nothing else.
+    public var extra: [String: [Key]]
 
-    public init(_ keys: [String: [Key]] = [:]) {
+    public init(_ keys: [String: [Key]] = [:], extra: [String: [Key]] = [:]) {
         self.keys = keys
+        self.extra = extra
     }
 
     public static let none = KeyBindings()
 
-    /// The keys that do `action` now.
+    /// Whether any key differs from the defaults.
+    public var isEmpty: Bool { keys.isEmpty && extra.isEmpty }
+
+    /// The keys that do `action` now: those bound to it (else its default), then those a
+    /// preset adds.
     public func keys(of action: KeyAction) -> [Key] {
+        primaryKeys(of: action) + (extra[action.name] ?? []).filter { !primaryKeys(of: action).contains($0) }
+    }
+
+    /// The keys bound to `action`, else its default.
+    public func primaryKeys(of action: KeyAction) -> [Key] {
         keys[action.name] ?? [action.key]
+    }
+
+    /// The bindings on a screen that declares `declarations` (its own keys, in every state,
+    /// and the global ones): a preset's key that one of them declares gives way to it.
+    public func on(_ declarations: [KeyDeclaration]) -> KeyBindings {
+        guard !extra.isEmpty else { return self }
+        var taken = Set(declarations.flatMap(\.keys))
+        for action in declarations.flatMap(\.actions) { taken.formUnion(primaryKeys(of: action)) }
+        var bindings = self
+        bindings.extra = extra.compactMapValues { keys in
+            let free = keys.filter { !taken.contains($0) }
+            return free.isEmpty ? nil : free
+        }
+        return bindings
     }
 
     /// What `key` means among `declarations` (those that can act, or say why they cannot):
     /// the default key of the action it is bound to; `nil` when it is the default of an
-    /// action bound elsewhere (it does nothing); else itself.
+    /// action bound elsewhere (it does nothing); else itself. Call it on the bindings `on`
+    /// the screen gives, so a preset's key never hides one of the screen's.
     public func translate(_ key: Key, among declarations: [KeyDeclaration]) -> Key? {
-        guard !keys.isEmpty else { return key }
+        guard !isEmpty else { return key }
         let actions = declarations.flatMap(\.actions)
-        if let bound = actions.first(where: { keys(of: $0).contains(key) }) { return bound.key }
+        if let bound = actions.first(where: { primaryKeys(of: $0).contains(key) }) { return bound.key }
         if actions.contains(where: { $0.key == key && keys[$0.name] != nil }) { return nil }
+        if let added = actions.first(where: { extra[$0.name]?.contains(key) == true }) { return added.key }
         return key
     }
 
     /// `declaration`'s key as a person reads it, with the keys in force.
     public func display(_ declaration: KeyDeclaration) -> String {
-        guard declaration.actions.contains(where: { keys[$0.name] != nil }) else { return declaration.key }
+        guard declaration.actions.contains(where: { keys[$0.name] != nil || extra[$0.name] != nil }) else { return declaration.key }
         return declaration.actions.map { action in keys(of: action).map(\.displayName).joined(separator: "/") }.joined(separator: " ")
     }
 
     public func hint(_ declaration: KeyDeclaration) -> KeyHint { KeyHint(display(declaration), declaration.label) }
     public func helpHint(_ declaration: KeyDeclaration) -> KeyHint { KeyHint(display(declaration), declaration.help) }
+}
+
+/// The keys a `[keys] preset` adds to the defaults.
+public enum KeyPreset: String, CaseIterable, Sendable {
+    case `default`
+    /// vim's: `h`/`←` back and `l`/`→` open, `n`/`N` the next and previous match (row) of a
+    /// list; `Ctrl-D`/`Ctrl-U` half pages and `g` (so `gg`) and `G` are every list's already.
+    case vim
+
+    /// Action name → the keys this preset adds.
+    public var extra: [String: [Key]] {
+        guard self == .vim else { return [:] }
+        var extra: [String: [Key]] = ["global.back": [.character("h"), .left]]
+        for name in ["catalog.open", "courses.open", "favourites.open", "course.read"] { extra[name] = [.character("l"), .right] }
+        extra["list.down"] = [.character("n")]
+        extra["list.up"] = [.character("N")]
+        return extra
+    }
 }
 
 extension Key {
@@ -126,7 +174,8 @@ public struct KeyContext: Sendable {
         let actions = own + global
         for (index, first) in actions.enumerated() {
             for second in actions[(index + 1)...] where second.key != first.key && second.name != first.name {
-                if let shared = bindings.keys(of: first).first(where: bindings.keys(of: second).contains) {
+                // A preset's keys give way where taken (`KeyBindings.on`): never a clash.
+                if let shared = bindings.primaryKeys(of: first).first(where: bindings.primaryKeys(of: second).contains) {
                     return (shared, first.name, second.name)
                 }
             }

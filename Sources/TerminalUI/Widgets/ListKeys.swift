@@ -5,17 +5,24 @@ public enum ListKeys {
     public static let page = KeyDeclaration(
         "PgUp PgDn", "page", help: "move a page", inFooter: false,
         actions: [KeyAction("list.page_up", .pageUp), KeyAction("list.page_down", .pageDown)])
+    public static let halfPage = KeyDeclaration(
+        "Ctrl-U Ctrl-D", "half page", help: "move half a page up / down", inFooter: false,
+        actions: [KeyAction("list.half_page_up", .control("u")), KeyAction("list.half_page_down", .control("d"))])
     public static let ends = KeyDeclaration(
         "Home End", "ends", help: "first / last (also g G)", inFooter: false,
         actions: [KeyAction("list.first", .home), KeyAction("list.last", .end)])
     public static let mouse = KeyDeclaration("mouse", "", help: "wheel scrolls, click selects, double click opens", inFooter: false)
 
-    public static let all = [move, page, ends, mouse]
+    public static let all = [move, page, halfPage, ends, mouse]
+
+    /// Half of a page of `page` rows, at least one.
+    static func halfPage(_ page: Int) -> Int { max(1, page / 2) }
 
     /// Whether `key` is one of the list keys.
     static func isListKey(_ key: Key) -> Bool {
         switch key {
-        case .up, .down, .pageUp, .pageDown, .home, .end, .character("k"), .character("j"), .character("g"), .character("G"):
+        case .up, .down, .pageUp, .pageDown, .home, .end, .character("k"), .character("j"), .character("g"), .character("G"),
+            .control("u"), .control("d"):
             true
         default:
             false

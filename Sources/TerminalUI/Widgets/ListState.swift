@@ -17,6 +17,8 @@ public struct ListState: Hashable, Sendable {
         case .down, .character("j"): move(by: 1, itemCount: itemCount, pageSize: page)
         case .pageUp: move(by: -page, itemCount: itemCount, pageSize: page)
         case .pageDown: move(by: page, itemCount: itemCount, pageSize: page)
+        case .control("u"): move(by: -ListKeys.halfPage(page), itemCount: itemCount, pageSize: page)
+        case .control("d"): move(by: ListKeys.halfPage(page), itemCount: itemCount, pageSize: page)
         case .home, .character("g"): select(0, itemCount: itemCount, pageSize: page)
         case .end, .character("G"): select(itemCount - 1, itemCount: itemCount, pageSize: page)
         default: return false

@@ -227,8 +227,10 @@ public final class PagedList<ItemKey: Comparable & Sendable, Item: Identifiable 
         switch key {
         case .down, .character("j"): step = 1
         case .pageDown: step = viewportHeight
+        case .control("d"): step = ListKeys.halfPage(viewportHeight)
         case .up, .character("k"): step = -1
         case .pageUp: step = -viewportHeight
+        case .control("u"): step = -ListKeys.halfPage(viewportHeight)
         default: return
         }
         let target = selection.selectedIndex + step

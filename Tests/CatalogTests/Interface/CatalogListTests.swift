@@ -35,7 +35,7 @@ final class CatalogListTests {
 
         #expect(
             Array(canvas.lines[1...4]) == [
-                " Catalog  2 courses                                                         2/2",
+                " Catalog  2 courses                                            ↕ title A–Z  2/2",
                 "    Title                     Instructor       Level         Duration     Price",
                 "    Agile and Scrum           Daniel Okafor    Beginner      2h 10min 25.00 EUR",
                 "    Building a Design System  Søren Lindqvist  Advanced      4h 20min      Free",
@@ -291,6 +291,50 @@ final class CatalogListTests {
         #expect(!draw(sut, width: 139, height: 24).text.contains("│ Beta Course"))
         layout.wideFrom = nil
         #expect(!draw(sut, width: 200, height: 24).text.contains("│ Beta Course"))
+    }
+
+    @Test("s reads the list in the next order and S reverses it, named in the title line; a search keeps the order")
+    func sorting() async {
+        let courses = [
+            Course.fixture(id: "a", title: "Agile", level: .advanced, durationMinutes: 60, price: Price(minorUnits: 900, currency: "EUR")),
+            Course.fixture(id: "b", title: "Baking", level: .beginner, durationMinutes: 30, price: Price(minorUnits: 0, currency: "EUR")),
+            Course.fixture(
+                id: "c", title: "Cycling", level: .beginner, durationMinutes: 90, price: Price(minorUnits: 500, currency: "EUR")),
+        ]
+        let (sut, viewModel, _) = await makeSUT(courses)
+        #expect(draw(sut).lines[1].contains("↕ title A–Z"))
+
+        _ = await sut.handle(.char("s"))
+        await sut.settle()
+        #expect(viewModel.rows.items.map(\.id) == ["b", "c", "a"])
+        #expect(draw(sut).lines[1].contains("↕ price, lowest first  1/3"))
+        _ = await sut.handle(.char("S"))
+        await sut.settle()
+        #expect(viewModel.rows.items.map(\.id) == ["a", "c", "b"])
+        #expect(draw(sut).lines[1].contains("↕ price, highest first"))
+        _ = await sut.handle(.char("s"))
+        await sut.settle()
+        #expect(viewModel.rows.items.map(\.id) == ["b", "a", "c"], "duration, shortest first")
+        _ = await sut.handle(.char("s"))
+        await sut.settle()
+        #expect(viewModel.rows.items.map(\.id) == ["b", "c", "a"], "level, then title")
+        _ = await sut.handle(.char("s"))
+        await sut.settle()
+        #expect(viewModel.rows.items.map(\.id) == ["c", "b", "a"], "newest first: added last")
+
+        // A search in that order: the search line names it.
+        _ = await sut.handle(.char("/"))
+        _ = await sut.handle(.char("b"))
+        await sut.settle()
+        _ = await sut.handle(.key(.enter))
+        #expect(viewModel.rows.items.map(\.id) == ["b"])
+        #expect(draw(sut).lines[1].contains("↕ newest  1 match"))
+        _ = await sut.handle(.key(.escape))
+        await sut.settle()
+        #expect(viewModel.rows.items.map(\.id) == ["c", "b", "a"])
+        _ = await sut.handle(.char("s"))
+        await sut.settle()
+        #expect(viewModel.rows.items.map(\.id) == ["a", "b", "c"], "after newest, title again")
     }
 
     private func makeSUT(
