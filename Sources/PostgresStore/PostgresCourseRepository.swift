@@ -107,7 +107,9 @@ public struct PostgresCourseRepository: CourseRepository {
             var selection = Selection(query, learner: learner)
             let order: String
             let value: String
-            if let column = Self.sortColumn(sort) {
+            // An order whose value the filters fix is title order within it.
+            let fixed = query.fixedValue(of: sort.field)
+            if let column = Self.sortColumn(sort), fixed == nil {
                 order = "\(column) \(direction), course.sort_rank \(direction)"
                 value = "\(column)::bigint"
                 if let bound {
@@ -117,7 +119,7 @@ public struct PostgresCourseRepository: CourseRepository {
                 }
             } else {
                 order = "\(selection.rank) \(direction)"
-                value = "NULL::bigint"
+                value = "\(fixed.map(String.init) ?? "NULL")::bigint"
                 if let bound {
                     selection.conditions.append("\(selection.rank) \(descending ? "<" : ">") \(selection.bind(bound.rawValue))")
                 }

@@ -90,3 +90,16 @@ extension CourseLevel {
         }
     }
 }
+
+extension CatalogQuery {
+    /// The value `field` has in every course the query matches, when a filter fixes it
+    /// (`level:adv` in level order, `is:free` in price order): that order is then title
+    /// order within it, and a store can walk it as title order.
+    public func fixedValue(of field: CatalogSort.Field) -> Int64? {
+        switch field {
+        case .level: level?.rank
+        case .price: isFree ? 0 : nil
+        default: nil
+        }
+    }
+}

@@ -1,3 +1,4 @@
+import GRDB
 import SharedKernel
 
 /// A catalog query as SQLite answers it: the FTS5 expression for its words and the filters
@@ -10,6 +11,10 @@ struct FullTextQuery {
     let mine: Mine?
     /// `is:open` beyond the `_isavail` facet: prerequisite completed, not enrolled.
     let openForLearner: Bool
+    /// The filters as conditions on the course's row, when no word is searched: a walk of an
+    /// order's index checks them row by row, with no set of matches to build first.
+    let facetConditions: (sql: [String], arguments: StatementArguments)?
+    private let query: CatalogQuery
 
     enum Mine {
         case favourites
@@ -34,5 +39,33 @@ struct FullTextQuery {
         case (false, false): mine = nil
         }
         openForLearner = query.isOpen
+        self.query = query
+        if query.words.isEmpty, match != nil {
+            var sql: [String] = []
+            var arguments = StatementArguments()
+            if let category = query.category {
+                sql.append("substr(course.category_key, 1, length(?)) = ?")
+                _ = arguments.append(contentsOf: [category, category])
+            }
+            if let level = query.level {
+                sql.append("course.level = ?")
+                _ = arguments.append(contentsOf: [level.rawValue])
+            }
+            if query.isFree { sql.append("course.price_minor = 0") }
+            if query.isOpen {
+                // The `_isavail` facet's own condition.
+                sql.append(
+                    "course.active = 1 AND (course.capacity IS NULL OR course.enrolled_count < course.capacity) "
+                        + "AND course.enrolled_count < \(CourseLimits.seats.upperBound)")
+            }
+            facetConditions = (sql, arguments)
+        } else {
+            facetConditions = nil
+        }
+    }
+
+    /// The value `sort`'s field has in every match, when a filter fixes it.
+    func fixedValue(for sort: CatalogSort) -> Int64? {
+        query.fixedValue(of: sort.field)
     }
 }

@@ -14,7 +14,10 @@ public struct SQLiteCourseRepository: CourseRepository {
         -> [CatalogRow]
     {
         guard !query.matchesNothing else { return [] }
-        return try await database.read { db in try Self.page(query, for: learner, at: position, limit: limit, in: db) }
+        return try await database.read { db in
+            try Self.page(
+                query, for: learner, at: position, limit: limit, walkingOrder: try walksOrder(query, for: learner, in: db), in: db)
+        }
     }
 
     public func count(_ query: CatalogQuery, for learner: UserID?) async throws(AppError) -> CatalogCount {
@@ -30,22 +33,43 @@ public struct SQLiteCourseRepository: CourseRepository {
         guard !query.matchesNothing else { return CountedPage(rows: [], total: .exactly(0)) }
         return try await database.read { db in
             CountedPage(
-                rows: try Self.page(query, for: learner, at: position, limit: limit, in: db),
+                rows: try Self.page(
+                    query, for: learner, at: position, limit: limit, walkingOrder: try walksOrder(query, for: learner, in: db), in: db),
                 total: try count(query, for: learner, in: db)
             )
         }
     }
 
-    private static func page(_ query: CatalogQuery, for learner: UserID?, at position: CatalogPosition, limit: Int, in db: Database) throws
-        -> [CatalogRow]
-    {
+    /// A search in an order other than title's with this many matches or more walks the
+    /// order's index, keeping the rows it matches; with fewer it sorts them.
+    static let sortedMatchesLimit = 2_000
+
+    /// Whether a page of `query` walks its order's index, keeping the rows the search matches
+    /// (their ranks read from the full-text index once, into a set): with many matches the
+    /// page is found after a few of the index's rows, where sorting every match would read
+    /// every match's row (65 ms for `level:adv` at 100 k). With few, sorting them is cheaper
+    /// than walking the index past rows that do not match. The count is the one the page is
+    /// answered with, kept per revision.
+    private func walksOrder(_ query: CatalogQuery, for learner: UserID?, in db: Database) throws -> Bool {
+        let plan = FullTextQuery(query)
+        guard query.sort.field != .title, plan.mine == nil, plan.match != nil else { return false }
+        switch try count(query, for: learner, in: db) {
+        case .atLeast: return true
+        case .exactly(let count): return count >= Self.sortedMatchesLimit
+        }
+    }
+
+    private static func page(
+        _ query: CatalogQuery, for learner: UserID?, at position: CatalogPosition, limit: Int, walkingOrder: Bool = false, in db: Database
+    ) throws -> [CatalogRow] {
         let plan = FullTextQuery(query)
         // Every plan in title order walks an index in rank order and stops after `limit`
         // rows: the table's rank index for the whole catalog, the full-text index (whose rowid
         // is the rank) for words and filters, the learner's favourites or enrollments (which
         // carry their course's rank) for `is:favourite` and `is:enrolled`. The whole catalog
         // in another order walks that order's index (value, rank); a search in another order
-        // sorts its matches. Backwards pages are read against the order, then turned around.
+        // sorts its matches, or with many walks the index too (`walksOrder`). Backwards pages
+        // are read against the order, then turned around.
         let bound: CatalogKey?
         let backwards: Bool
         switch position {
@@ -55,8 +79,8 @@ public struct SQLiteCourseRepository: CourseRepository {
         case .before(let key): (bound, backwards) = (key, true)
         }
         let rows = try readPage(
-            plan, learner: learner, sort: query.sort, bound: bound, descending: backwards != query.sort.descending, limit: max(0, limit),
-            in: db)
+            plan, learner: learner, sort: query.sort, walkingOrder: walkingOrder, bound: bound,
+            descending: backwards != query.sort.descending, limit: max(0, limit), in: db)
         return backwards ? rows.reversed() : rows
     }
 
@@ -67,6 +91,7 @@ public struct SQLiteCourseRepository: CourseRepository {
         _ plan: FullTextQuery,
         learner: UserID?,
         sort: CatalogSort = .title,
+        walkingOrder: Bool = false,
         bound: CatalogKey?,
         descending: Bool,
         limit: Int,
@@ -76,7 +101,8 @@ public struct SQLiteCourseRepository: CourseRepository {
         var bound = bound
         while rows.count < limit {
             let wanted = limit - rows.count
-            let (sql, arguments) = pageSQL(plan, learner: learner, sort: sort, bound: bound, descending: descending, limit: wanted)
+            let (sql, arguments) = pageSQL(
+                plan, learner: learner, sort: sort, walkingOrder: walkingOrder, bound: bound, descending: descending, limit: wanted)
             // Read from the statement as it steps: no copy of each row (and of its column
             // names) first.
             let cursor = try Row.fetchCursor(db.cachedStatement(sql: sql), arguments: arguments)
@@ -115,13 +141,16 @@ public struct SQLiteCourseRepository: CourseRepository {
     /// The page query and its arguments: rows in `sort`'s order (`descending`: against its
     /// columns' ascending order) past `bound`.
     static func pageSQL(
-        _ plan: FullTextQuery, learner: UserID?, sort: CatalogSort = .title, bound: CatalogKey?, descending: Bool, limit: Int
+        _ plan: FullTextQuery, learner: UserID?, sort: CatalogSort = .title, walkingOrder: Bool = false, bound: CatalogKey?,
+        descending: Bool, limit: Int
     ) -> (String, StatementArguments) {
-        var (source, rank, conditions, arguments) = selection(plan, learner: learner)
+        let walking = walkingOrder && sortColumn(sort) != nil && plan.fixedValue(for: sort) == nil
+        var (source, rank, conditions, arguments) = selection(plan, learner: learner, walkingOrder: walking)
         let direction = descending ? "DESC" : "ASC"
         let order: String
         let value: String
-        if let column = sortColumn(sort) {
+        let fixed = plan.fixedValue(for: sort)
+        if let column = sortColumn(sort), fixed == nil {
             // The course's own rank, not the walked list's: the same value, and the index
             // (value, rank) holds it.
             order = "\(column) \(direction), course.sort_rank \(direction)"
@@ -131,8 +160,9 @@ public struct SQLiteCourseRepository: CourseRepository {
                 _ = arguments.append(contentsOf: [bound.sortValue ?? 0, bound.rawValue])
             }
         } else {
+            // Title order, or an order whose value the filters fix: the rank alone orders.
             order = "\(rank) \(direction)"
-            value = "NULL"
+            value = fixed.map(String.init) ?? "NULL"
             if let bound {
                 conditions.append("\(rank) \(descending ? "<" : ">") ?")
                 _ = arguments.append(contentsOf: [bound.rawValue])
@@ -148,7 +178,7 @@ public struct SQLiteCourseRepository: CourseRepository {
     }
 
     /// Where the rows come from, the rank that orders them, and the conditions on them.
-    private static func selection(_ plan: FullTextQuery, learner: UserID?) -> (
+    private static func selection(_ plan: FullTextQuery, learner: UserID?, walkingOrder: Bool = false) -> (
         source: String, rank: String, conditions: [String], arguments: StatementArguments
     ) {
         var conditions: [String] = []
@@ -180,6 +210,19 @@ public struct SQLiteCourseRepository: CourseRepository {
                 // gathered first (100 ms for `d` at a million).
                 conditions.append(
                     "EXISTS (SELECT 1 FROM course_search WHERE course_search MATCH ? AND course_search.rowid = mine.course_rank)")
+                _ = arguments.append(contentsOf: [match])
+            }
+        } else if let match = plan.match, walkingOrder {
+            // The order's index is walked; each row is checked against the filters, or, for
+            // words, looked up in the set of the matches' ranks (`+`: the set filters, it
+            // does not drive).
+            source = "course"
+            rank = "course.sort_rank"
+            if let facets = plan.facetConditions {
+                conditions += facets.sql
+                _ = arguments.append(contentsOf: facets.arguments)
+            } else {
+                conditions.append("+course.sort_rank IN (SELECT rowid FROM course_search WHERE course_search MATCH ?)")
                 _ = arguments.append(contentsOf: [match])
             }
         } else if let match = plan.match {
