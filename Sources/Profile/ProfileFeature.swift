@@ -82,15 +82,18 @@ public struct ProfileFeature {
 @MainActor
 public struct SignInFeature {
     private let sessions: any SessionRepository
+    private let email: String?
 
-    public init(sessions: any SessionRepository) {
+    /// `email`: what the form's email starts with (a profile's), the password then focused.
+    public init(sessions: any SessionRepository, email: String? = nil) {
         self.sessions = sessions
+        self.email = email
     }
 
     /// The sign-in screen (Ctrl-N switches to creating an account). `notice` is said above
     /// the form (why the learner is asked to sign in). `onSignedIn` gets the learner.
     public func makeLoginScreen(notice: String? = nil, onSignedIn: @escaping @MainActor (User) -> Void) -> any Screen {
-        LoginScreen(viewModel: LoginViewModel(sessions: sessions, notice: notice, onSignedIn: onSignedIn))
+        LoginScreen(viewModel: LoginViewModel(sessions: sessions, notice: notice, email: email, onSignedIn: onSignedIn))
     }
 
     /// Every key of the sign-in screen, for `tui --help`.

@@ -121,7 +121,8 @@ struct TUI: AsyncParsableCommand {
             environment: environment,
             today: today,
             settings: choice.settings,
-            configFile: (choice.path, choice.explicit)
+            configFile: (choice.path, choice.explicit),
+            signInEmail: choice.profileEmail
         )
         let code = await EduGoApp.run(configuration)
         if code != 0 { throw ExitCode(code) }

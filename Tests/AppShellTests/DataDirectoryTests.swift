@@ -18,3 +18,16 @@ struct DataDirectoryTests {
         #expect(DataDirectory.resolve(option: option, environment: environment, home: "/home/ana").path == expected)
     }
 }
+
+@Suite("Config file on the command line")
+struct ConfigOptionTests {
+    @Test(
+        "--config is found for the help before the options are parsed, in either form, not past --",
+        arguments: [
+            (["--help", "--config", "a.toml"], "a.toml"), (["--config=b.toml", "--help"], "b.toml"), (["--help"], nil),
+            (["--", "--config", "c.toml"], nil), (["--config"], nil),
+        ] as [([String], String?)])
+    func configOption(arguments: [String], expected: String?) {
+        #expect(ConfigCommand.configOption(in: arguments) == expected)
+    }
+}

@@ -39,6 +39,20 @@ final class LoginTests {
         #expect(signedIn.users == [.demo])
     }
 
+    @Test("a profile's email starts in its field, the password focused: typing it and Enter signs in")
+    func profileEmail() async {
+        let signedIn = SignedIn()
+        let sut = LoginViewModel(sessions: InMemoryStore(), email: "demo@edugo.dev") { signedIn.users.append($0) }
+        leaks.track(sut)
+        #expect(sut.fields[0].text == "demo@edugo.dev")
+        #expect(sut.focus == sut.passwordIndex)
+
+        type(sut, "edugo-demo")
+        await sut.submit()
+
+        #expect(signedIn.users == [.demo])
+    }
+
     @Test(
         "each account error shows under its own field with the focus there; the password is kept unless it was the problem",
         arguments: [

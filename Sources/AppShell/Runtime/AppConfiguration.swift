@@ -22,12 +22,16 @@ public struct AppConfiguration: Sendable {
     public var settings: Settings
     /// The config file in force, watched while the app runs; `explicit` when the user named it.
     public var configFile: (path: String, explicit: Bool)?
+    /// The email the sign-in form starts with (`--profile`'s).
+    public var signInEmail: String?
 
     /// `today`: `--today`'s `YYYY-MM-DD`, checked first with `isDay`.
     public init(
         dataDirectory: URL, server: URL? = nil, conditions: DevelopmentConditions, logLevel: LogLevel, environment: [String: String],
-        today: String? = nil, settings: Settings = .defaults, configFile: (path: String, explicit: Bool)? = nil
+        today: String? = nil, settings: Settings = .defaults, configFile: (path: String, explicit: Bool)? = nil,
+        signInEmail: String? = nil
     ) {
+        self.signInEmail = signInEmail
         self.dataDirectory = dataDirectory
         self.server = server
         self.conditions = conditions

@@ -9,6 +9,8 @@ public enum ConfigCommand {
     public struct Choice: Sendable {
         public let settings: Settings
         public let profileServer: String?
+        /// `[profiles.NAME] email`: the sign-in form starts with it.
+        public let profileEmail: String?
         /// The file read (or that would be), to watch for edits.
         public let path: String
         public let explicit: Bool
@@ -22,10 +24,21 @@ public enum ConfigCommand {
         do throws(ConfigProblem) {
             let settings = try ConfigFile.load(path: path, explicit: explicit, contexts: GlobalKeys.contexts)
             let server = try profile.map { name throws(ConfigProblem) in try profileServer(name, in: settings).get() }
-            return .success(Choice(settings: settings, profileServer: server, path: path, explicit: explicit))
+            let email = profile.flatMap { settings.profiles[$0]?.email }
+            return .success(Choice(settings: settings, profileServer: server, profileEmail: email, path: path, explicit: explicit))
         } catch {
             return .failure(ConfigFailure(message: error.description))
         }
+    }
+
+    /// `--config PATH` or `--config=PATH` among command-line arguments, before a `--`.
+    public static func configOption(in arguments: [String]) -> String? {
+        var rest = arguments[...]
+        while let argument = rest.popFirst(), argument != "--" {
+            if argument == "--config" { return rest.first }
+            if argument.hasPrefix("--config=") { return String(argument.dropFirst("--config=".count)) }
+        }
+        return nil
     }
 
     /// Why the config file cannot be used, as printed.

@@ -97,7 +97,7 @@ public enum EduGoApp {
         if !home.isEmpty, directory.hasPrefix(home + "/") { directory = "~" + directory.dropFirst(home.count) }
         let shell = ShellController(
             ports: ports, clock: clock, layout: LayoutSettings(wideFrom: configuration.settings.wideLayoutColumns),
-            store: configuration.server == nil ? .local(path: directory) : nil)
+            store: configuration.server == nil ? .local(path: directory) : nil, signInEmail: configuration.signInEmail)
         shell.bindings = configuration.settings.keys
         let watching = Task { @MainActor in await watch(shell) }
         let reloading = configuration.configFile.flatMap { file in
@@ -120,7 +120,9 @@ public enum EduGoApp {
     /// Every key of every screen, for `tui --help`, with the keys the config file in force
     /// binds (`EDUGO_CONFIG` or the XDG place: `--help` comes before `--config` is read).
     public static var keysManual: String {
-        let choice = try? ConfigCommand.choose(option: nil, profile: nil, environment: ProcessInfo.processInfo.environment).get()
+        // The help is written before the options are parsed: `--config` is read here.
+        let option = ConfigCommand.configOption(in: Array(CommandLine.arguments.dropFirst()))
+        let choice = try? ConfigCommand.choose(option: option, profile: nil, environment: ProcessInfo.processInfo.environment).get()
         return GlobalKeys.manual(choice?.settings.keys ?? .none)
     }
 

@@ -30,7 +30,11 @@ final class SessionFlow {
 
     @ObservationIgnored private let layout: LayoutSettings
 
-    init(ports: AppPorts, layout: LayoutSettings = LayoutSettings()) {
+    /// The email the sign-in form starts with (`--profile`'s).
+    @ObservationIgnored private let signInEmail: String?
+
+    init(ports: AppPorts, layout: LayoutSettings = LayoutSettings(), signInEmail: String? = nil) {
+        self.signInEmail = signInEmail
         self.ports = ports
         self.layout = layout
     }
@@ -138,7 +142,7 @@ final class SessionFlow {
     }
 
     private func makeLoginScreen(notice: String?) -> any Screen {
-        SignInFeature(sessions: ports.sessions).makeLoginScreen(notice: notice) { [weak self] user in
+        SignInFeature(sessions: ports.sessions, email: signInEmail).makeLoginScreen(notice: notice) { [weak self] user in
             self?.signedIn(as: user)
         }
     }

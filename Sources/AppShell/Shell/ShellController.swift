@@ -60,11 +60,14 @@ final class ShellController {
         case server(host: String)
     }
 
-    init(ports: AppPorts, clock: ShellClock = ShellClock(), layout: LayoutSettings = LayoutSettings(), store: StoreLabel? = nil) {
+    init(
+        ports: AppPorts, clock: ShellClock = ShellClock(), layout: LayoutSettings = LayoutSettings(), store: StoreLabel? = nil,
+        signInEmail: String? = nil
+    ) {
         self.clock = clock
         self.layout = layout
         self.store = store ?? ports.server.map { .server(host: $0) } ?? .local(path: "")
-        flow = SessionFlow(ports: ports, layout: layout)
+        flow = SessionFlow(ports: ports, layout: layout, signInEmail: signInEmail)
         chrome = FrameChrome(clock: self.clock)
         input = InputQueue(
             apply: { [weak self] event in await self?.apply(event) ?? .keepRunning },

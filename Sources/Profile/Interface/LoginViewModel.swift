@@ -32,10 +32,15 @@ final class LoginViewModel {
     private let sessions: any SessionRepository
     private let onSignedIn: @MainActor (User) -> Void
 
-    init(sessions: any SessionRepository, notice: String? = nil, onSignedIn: @escaping @MainActor (User) -> Void) {
+    /// `email`: the email field starts with it and the password has the focus.
+    init(sessions: any SessionRepository, notice: String? = nil, email: String? = nil, onSignedIn: @escaping @MainActor (User) -> Void) {
         self.sessions = sessions
         self.notice = notice
         self.onSignedIn = onSignedIn
+        if let email, !email.isEmpty {
+            fields[index(of: .email)] = TextField(text: email)
+            focus = passwordIndex
+        }
     }
 
     var passwordIndex: Int { fields.count - 1 }
