@@ -18,9 +18,10 @@ final class CommandPaletteTests {
         #expect(leaks.alive == [], "kept alive after the test")
     }
 
-    @Test("on every tab, each action the screen offers now, and the global ones, is in the palette")
+    @Test("on every tab, each action the screen offers now, and the global ones, is in the palette; those that cannot act, with why")
     func everyActionReachable() async throws {
         let (sut, _) = await makeSignedIn()
+        var explained = 0
         for tab: Character in ["1", "2", "3", "4", "5"] {
             sut.enqueue([.char(tab)])
             await sut.settle()
@@ -29,7 +30,16 @@ final class CommandPaletteTests {
             let offered = screen.keys.filter { screen.availability(of: $0) == .available }.flatMap(\.actions).map(\.name)
             #expect(Set(offered).isSubset(of: names), "tab \(tab): \(Set(offered).subtracting(names))")
             #expect(names.isSuperset(of: ["global.help", "global.quit", "tab.1", "tab.5"]), "tab \(tab)")
+            let items = sut.paletteItems(for: screen)
+            for declaration in screen.keys {
+                guard case .unavailable(let reason) = screen.availability(of: declaration) else { continue }
+                for action in declaration.actions {
+                    #expect(items.contains { $0.name == action.name && $0.unavailable == reason }, "tab \(tab): \(action.name)")
+                    explained += 1
+                }
+            }
         }
+        #expect(explained > 0, "some tab has an action that cannot act now")
     }
 
     @Test("typed to, then Enter: the action runs as its key would; Esc closes it; it opens with : or Ctrl-P")

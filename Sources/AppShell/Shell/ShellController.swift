@@ -203,11 +203,11 @@ final class ShellController {
         }
     }
 
-    /// Every action that can be asked now: the screen's that act (not those that would only
-    /// say why not), then the global ones, with the keys in force.
+    /// Every action of the screen and the global ones, with the keys in force: those that act
+    /// now, then those that cannot (with why), then the global ones.
     func paletteItems(for screen: any Screen) -> [PaletteItem] {
         let bindings = bindings(on: screen)
-        func items(_ declarations: [KeyDeclaration]) -> [PaletteItem] {
+        func items(_ declarations: [KeyDeclaration], unavailable: (KeyDeclaration) -> String? = { _ in nil }) -> [PaletteItem] {
             declarations.flatMap { declaration in
                 declaration.actions.map { action in
                     // One of several (↑ of ↑↓): its own part of the name says which.
@@ -218,11 +218,19 @@ final class ShellController {
                         : declaration.help
                     return PaletteItem(
                         keys: bindings.keys(of: action).map(\.displayName).joined(separator: "/"),
-                        title: title.prefix(1).uppercased() + title.dropFirst(), name: action.name, key: action.key)
+                        title: title.prefix(1).uppercased() + title.dropFirst(), name: action.name, key: action.key,
+                        unavailable: unavailable(declaration))
                 }
             }
         }
         var all = items(screen.keys.filter { screen.availability(of: $0) == .available })
+        // What cannot act now is listed too, after, with the reason: the palette is where
+        // every action can be found.
+        let reasons = screen.keys.compactMap { declaration -> (KeyDeclaration, String)? in
+            if case .unavailable(let reason) = screen.availability(of: declaration) { return (declaration, reason) }
+            return nil
+        }
+        all += items(reasons.map(\.0)) { declaration in reasons.first { $0.0 == declaration }?.1 }
         guard session.phase == .signedIn, !screen.isCapturingText, let coordinator else { return all }
         let global = coordinator.isAtRoot ? GlobalKeys.all.filter { $0 != GlobalKeys.back } : GlobalKeys.all
         all += items(global.filter { $0 != GlobalKeys.palette })

@@ -8,12 +8,16 @@ public struct PaletteItem: Hashable, Sendable {
     public var name: String
     /// What pressing it sends (the action's default key: bindings are not applied again).
     public var key: Key
+    /// Why it cannot act now, for an action listed all the same (drawn dim, with the reason;
+    /// running it says why, as its key would).
+    public var unavailable: String?
 
-    public init(keys: String, title: String, name: String, key: Key) {
+    public init(keys: String, title: String, name: String, key: Key, unavailable: String? = nil) {
         self.keys = keys
         self.title = title
         self.name = name
         self.key = key
+        self.unavailable = unavailable
     }
 }
 
@@ -76,7 +80,10 @@ public struct CommandPalette: Hashable, Sendable {
             let isSelected = first + row == selected
             if isSelected { canvas.fill(Rect(x: inner.x, y: y, width: inner.width, height: 1), style: .selection) }
             canvas.draw(item.keys, x: inner.x, y: y, width: keyWidth - 1, style: isSelected ? .selection : .key)
-            canvas.draw(item.title, x: inner.x + keyWidth, y: y, width: inner.width - keyWidth, style: isSelected ? .selection : .normal)
+            let title = item.unavailable.map { "\(item.title) — \($0)" } ?? item.title
+            canvas.draw(
+                title, x: inner.x + keyWidth, y: y, width: inner.width - keyWidth,
+                style: isSelected ? .selection : item.unavailable == nil ? .normal : .dim)
         }
     }
 }
