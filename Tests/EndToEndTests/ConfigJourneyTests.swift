@@ -158,7 +158,7 @@ extension EndToEnd {
 
             try session.send("?")
             let help = try await session.waitFor("Enter/l/→")
-            #expect(help.contains { $0.contains("Ctrl-U Ctrl-D") })
+            #expect(help.contains { $0.contains("Ctrl-U Ctrl-D half a page") })
             // The keys that work everywhere are further down.
             try session.send("Down", times: 20)
             try await session.waitFor("Esc/h/←")

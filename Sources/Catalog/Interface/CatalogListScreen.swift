@@ -15,13 +15,15 @@ final class CatalogListScreen: Screen {
             "Esc", "clear", help: "while searching, or with a kept filter (also q): clear it", action: "catalog.clear_filter")
         static let favourite = KeyDeclaration("f", "favourite", help: "mark or unmark as a favourite ★", action: "catalog.favourite")
         static let reload = KeyDeclaration("r", "reload", help: "read the catalog again (retry after an error)", action: "catalog.reload")
+        /// One line of the help for both: its first screen keeps the marks and the filters.
         static let sort = KeyDeclaration(
-            "s", "sort", help: "the next order: title, price, duration, level, newest", inFooter: false, action: "catalog.sort")
-        static let reverse = KeyDeclaration("S", "reverse", help: "the same order reversed", inFooter: false, action: "catalog.reverse")
+            "s S", "sort", help: "sort: title, price, duration, level, newest (S reverses)", inFooter: false,
+            keys: [.character("s"), .character("S")],
+            actions: [KeyAction("catalog.sort", .character("s")), KeyAction("catalog.reverse", .character("S"))])
     }
 
     nonisolated static let declaredKeys =
-        ListKeys.all + [Keys.open, Keys.search, Keys.keepFilter, Keys.clearFilter, Keys.favourite, Keys.reload, Keys.sort, Keys.reverse]
+        ListKeys.all + [Keys.open, Keys.search, Keys.keepFilter, Keys.clearFilter, Keys.favourite, Keys.reload, Keys.sort]
 
     /// What the marks of a row mean.
     nonisolated static let marksHelp = HelpSection(
@@ -82,7 +84,7 @@ final class CatalogListScreen: Screen {
             if case .error = viewModel.state { return .unavailable(reason: "The catalog could not be read — press r to retry") }
             return .unavailable(reason: "The catalog is being read")
         case Keys.reload: return viewModel.rows.isSettled ? .available : .unavailable(reason: "The catalog is being read")
-        case Keys.sort, Keys.reverse:
+        case Keys.sort:
             if case .error = viewModel.state { return .unavailable(reason: "The catalog could not be read — press r to retry") }
             return .available
         case Keys.open, Keys.favourite: return hasRows ? .available : .unavailable(reason: "No course selected")
@@ -242,7 +244,7 @@ final class CatalogListScreen: Screen {
             viewModel.order(by: viewModel.sort.next)
             return .handled
         case .key(.character("S")):
-            guard isAvailable(Keys.reverse) else { return .ignored }
+            guard isAvailable(Keys.sort) else { return .ignored }
             viewModel.order(by: viewModel.sort.reversed)
             return .handled
         case .key(.enter):

@@ -2,18 +2,17 @@
 public enum ListKeys {
     public static let move = KeyDeclaration(
         "↑↓", "move", help: "move (also k j)", actions: [KeyAction("list.up", .up), KeyAction("list.down", .down)])
+    /// Pages, half pages and the ends in one line of the help: the catalog's help keeps its
+    /// marks and its filters on its first screen at 80×24.
     public static let page = KeyDeclaration(
-        "PgUp PgDn", "page", help: "move a page", inFooter: false,
-        actions: [KeyAction("list.page_up", .pageUp), KeyAction("list.page_down", .pageDown)])
-    public static let halfPage = KeyDeclaration(
-        "Ctrl-U Ctrl-D", "half page", help: "move half a page up / down", inFooter: false,
-        actions: [KeyAction("list.half_page_up", .control("u")), KeyAction("list.half_page_down", .control("d"))])
-    public static let ends = KeyDeclaration(
-        "Home End", "ends", help: "first / last (also g G)", inFooter: false,
-        actions: [KeyAction("list.first", .home), KeyAction("list.last", .end)])
+        "PgUp PgDn", "page", help: "a page; Ctrl-U Ctrl-D half a page; Home End (g G) the ends", inFooter: false,
+        actions: [
+            KeyAction("list.page_up", .pageUp), KeyAction("list.page_down", .pageDown), KeyAction("list.half_page_up", .control("u")),
+            KeyAction("list.half_page_down", .control("d")), KeyAction("list.first", .home), KeyAction("list.last", .end),
+        ])
     public static let mouse = KeyDeclaration("mouse", "", help: "wheel scrolls, click selects, double click opens", inFooter: false)
 
-    public static let all = [move, page, halfPage, ends, mouse]
+    public static let all = [move, page, mouse]
 
     /// Half of a page of `page` rows, at least one.
     static func halfPage(_ page: Int) -> Int { max(1, page / 2) }
