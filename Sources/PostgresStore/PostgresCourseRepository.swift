@@ -36,12 +36,14 @@ public struct PostgresCourseRepository: CourseRepository {
         guard !query.matchesNothing else { return CountedPage(rows: [], total: .exactly(0)) }
         let logger = database.logger
         return try await database.read { connection in
-            CountedPage(
+            // Counted once: the count also chooses the page's plan.
+            let total = try await count(query, for: learner, in: connection, logger: logger)
+            return CountedPage(
                 rows: try await Self.page(
                     query, for: learner, at: position, limit: limit,
-                    walkingOrder: try await walksOrder(query, for: learner, in: connection, logger: logger), in: connection,
-                    logger: logger),
-                total: try await count(query, for: learner, in: connection, logger: logger)
+                    walkingOrder: try await walksOrder(query, for: learner, counted: total, in: connection, logger: logger),
+                    in: connection, logger: logger),
+                total: total
             )
         }
     }
@@ -94,13 +96,15 @@ public struct PostgresCourseRepository: CourseRepository {
     /// Whether a page of `query` walks its order's index, probing each row for the search's
     /// terms: with many matches a page is found after a few rows, where sorting them reads
     /// every match's row (30 ms for `swift` at 100 k); with few, sorting is cheaper.
-    private func walksOrder(_ query: CatalogQuery, for learner: UserID?, in connection: PostgresConnection, logger: Logger)
-        async throws -> Bool
-    {
+    private func walksOrder(
+        _ query: CatalogQuery, for learner: UserID?, counted: CatalogCount? = nil, in connection: PostgresConnection, logger: Logger
+    ) async throws -> Bool {
         guard query.sort.field != .title, !query.isFavourite, !query.isEnrolled, !PostgresCatalog.terms(of: query).isEmpty,
             query.fixedValue(of: query.sort.field) == nil
         else { return false }
-        switch try await count(query, for: learner, in: connection, logger: logger) {
+        let total: CatalogCount
+        if let counted { total = counted } else { total = try await count(query, for: learner, in: connection, logger: logger) }
+        switch total {
         case .atLeast: return true
         case .exactly(let count): return count >= Self.sortedMatchesLimit
         }

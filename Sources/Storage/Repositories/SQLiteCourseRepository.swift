@@ -32,10 +32,13 @@ public struct SQLiteCourseRepository: CourseRepository {
     {
         guard !query.matchesNothing else { return CountedPage(rows: [], total: .exactly(0)) }
         return try await database.read { db in
-            CountedPage(
+            // Counted once: the count also chooses the page's plan.
+            let total = try count(query, for: learner, in: db)
+            return CountedPage(
                 rows: try Self.page(
-                    query, for: learner, at: position, limit: limit, walkingOrder: try walksOrder(query, for: learner, in: db), in: db),
-                total: try count(query, for: learner, in: db)
+                    query, for: learner, at: position, limit: limit,
+                    walkingOrder: try walksOrder(query, for: learner, counted: total, in: db), in: db),
+                total: total
             )
         }
     }
@@ -50,10 +53,10 @@ public struct SQLiteCourseRepository: CourseRepository {
     /// every match's row (65 ms for `level:adv` at 100 k). With few, sorting them is cheaper
     /// than walking the index past rows that do not match. The count is the one the page is
     /// answered with, kept per revision.
-    private func walksOrder(_ query: CatalogQuery, for learner: UserID?, in db: Database) throws -> Bool {
+    private func walksOrder(_ query: CatalogQuery, for learner: UserID?, counted: CatalogCount? = nil, in db: Database) throws -> Bool {
         let plan = FullTextQuery(query)
         guard query.sort.field != .title, plan.mine == nil, plan.match != nil else { return false }
-        switch try count(query, for: learner, in: db) {
+        switch try counted ?? count(query, for: learner, in: db) {
         case .atLeast: return true
         case .exactly(let count): return count >= Self.sortedMatchesLimit
         }
