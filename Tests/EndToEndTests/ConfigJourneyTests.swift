@@ -157,8 +157,9 @@ extension EndToEnd {
             try await session.waitFor("↕ price, highest first")
 
             try session.send("?")
-            let help = try await session.waitFor("Enter/l/→")
-            #expect(help.contains { $0.contains("Ctrl-U Ctrl-D half a page") })
+            // The footer says `Enter/l/→` too: the help is there when its line is.
+            let help = try await session.waitFor("the help") { $0.contains { $0.contains("Enter/l/→") && $0.contains("open the course") } }
+            #expect(help.contains { $0.contains("Ctrl-U Ctrl-D half a page") }, "\(help.joined(separator: "\n"))")
             // The keys that work everywhere are further down.
             try session.send("Down", times: 20)
             try await session.waitFor("Esc/h/←")
