@@ -11,6 +11,7 @@ let strictSettings: [SwiftSetting] = [
 
 let package = Package(
     name: "EduGoTerminal",
+    defaultLocalization: "en",
     platforms: [.macOS(.v15)],
     products: [
         .executable(name: "tui", targets: ["tui"]),
@@ -203,7 +204,7 @@ let package = Package(
 
         // MARK: - Shared
 
-        .target(name: "SharedKernel"),
+        .target(name: "SharedKernel", resources: [.process("Resources")]),
         // What a screen's state is, apart from drawing it: view-models and Application layers use it.
         .target(name: "Presentation", dependencies: ["SharedKernel"]),
         // Lesson bodies: CommonMark into a small Sendable document model.

@@ -1,4 +1,5 @@
 import Observation
+import SharedKernel
 
 /// The store's list of something the learner changes while it shows (their enrollments,
 /// their favourites): loaded once with the loading state, read again quietly afterwards,
@@ -18,7 +19,7 @@ public final class ConfirmedList<Element: Sendable, Failure: Error> {
     /// that started earlier): it runs once the saves are done.
     @ObservationIgnored private var owed = false
     @ObservationIgnored private let read: @MainActor () async throws(Failure) -> [Element]
-    @ObservationIgnored private let message: (Failure) -> String
+    @ObservationIgnored private let message: (Failure) -> LocalizedText
     /// Whether a save is under way (a reading then is not taken either). Settable after
     /// `init`, for an owner whose answer needs itself.
     @ObservationIgnored public var isSaving: @MainActor () -> Bool
@@ -32,7 +33,7 @@ public final class ConfirmedList<Element: Sendable, Failure: Error> {
     ///   - onChange: told every new confirmed list (to index it, say).
     public init(
         read: @escaping @MainActor () async throws(Failure) -> [Element],
-        message: @escaping (Failure) -> String,
+        message: @escaping (Failure) -> LocalizedText,
         isSaving: @escaping @MainActor () -> Bool = { false },
         onChange: @escaping @MainActor ([Element]) -> Void = { _ in }
     ) {

@@ -1,3 +1,5 @@
+import SharedKernel
+
 extension StatusMessage {
     /// The question before leaving a course, which says that nothing is lost (SPEC, Learning
     /// progress): `Unenroll from <title>? Your progress (3 of 6 lessons) is kept. (y/n)`, or
@@ -6,7 +8,7 @@ extension StatusMessage {
     public static func unenrollQuestion(title: String, lessonsDone: Int, of lessonCount: Int) -> StatusMessage {
         let done = min(max(0, lessonsDone), max(0, lessonCount))
         guard done > 0 else { return .question("Unenroll from ", title, "? (y/n)") }
-        let lessons = "\(done) of \(lessonCount) lesson\(lessonCount == 1 ? "" : "s")"
+        let lessons: LocalizedText = "\(done) of \(plural: lessonCount) lessons"
         return .question("Unenroll from ", title, "? Your progress (\(lessons)) is kept. (y/n)", shorter: ["? \(lessons) kept. (y/n)"])
     }
 }

@@ -1,4 +1,6 @@
-/// A one-line message in the footer.
+import SharedKernel
+
+/// A one-line message in the footer, in the words of the moment it is drawn (`LocalizedText`).
 public struct StatusMessage: Hashable, Sendable {
     public enum Kind: Hashable, Sendable {
         case info
@@ -6,7 +8,7 @@ public struct StatusMessage: Hashable, Sendable {
         case error
     }
 
-    public var text: String
+    public var text: LocalizedText
     public var kind: Kind
     /// For a question about something named (`Unenroll from <title>? (y/n)`): the parts, so a
     /// short line cuts the name and never the question.
@@ -17,26 +19,29 @@ public struct StatusMessage: Hashable, Sendable {
     public private(set) var posting: Int?
 
     public struct Question: Hashable, Sendable {
-        public var before: String
+        public var before: LocalizedText
+        /// What the question is about, as it is: a title.
         public var subject: String
-        public var after: String
+        public var after: LocalizedText
         /// Shorter endings, longest first, for a line too narrow for `after` with the
         /// subject whole (`? 3 of 6 lessons kept. (y/n)`).
-        public var shorter: [String] = []
+        public var shorter: [LocalizedText] = []
     }
 
-    public init(_ text: String, kind: Kind = .info) {
+    public init(_ text: LocalizedText, kind: Kind = .info) {
         self.text = text
         self.kind = kind
     }
 
-    public static func error(_ text: String) -> StatusMessage { StatusMessage(text, kind: .error) }
-    public static func success(_ text: String) -> StatusMessage { StatusMessage(text, kind: .success) }
+    public static func error(_ text: LocalizedText) -> StatusMessage { StatusMessage(text, kind: .error) }
+    public static func success(_ text: LocalizedText) -> StatusMessage { StatusMessage(text, kind: .success) }
 
     /// `before` + `subject` + `after`, where only the subject is ever cut; on a narrow line
     /// one of the `shorter` endings may stand for `after` (see `displayText(fitting:)`).
-    public static func question(_ before: String, _ subject: String, _ after: String, shorter: [String] = []) -> StatusMessage {
-        var message = StatusMessage(before + subject + after)
+    public static func question(
+        _ before: LocalizedText, _ subject: String, _ after: LocalizedText, shorter: [LocalizedText] = []
+    ) -> StatusMessage {
+        var message = StatusMessage(before + .verbatim(subject) + after)
         message.question = Question(before: before, subject: subject, after: after, shorter: shorter)
         return message
     }
@@ -52,5 +57,5 @@ public struct StatusMessage: Hashable, Sendable {
     public var isProgress: Bool { kind == .info && question == nil }
 
     /// As the footer writes it: errors start with `✗`, so they differ without colour too.
-    public var displayText: String { kind == .error ? "✗ \(text)" : text }
+    public func displayText(_ texts: Texts) -> String { kind == .error ? "✗ " + texts(text) : texts(text) }
 }

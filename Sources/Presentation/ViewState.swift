@@ -1,3 +1,5 @@
+import SharedKernel
+
 /// The state every data-loading view-model is in, drawn the same way on every screen.
 public enum ViewState<Value: Sendable>: Sendable {
     /// Nothing requested yet (never on screen for more than a frame).
@@ -7,7 +9,7 @@ public enum ViewState<Value: Sendable>: Sendable {
     case empty
     case loaded(Value)
     /// Failed; the message is for the person and is followed by `Press r to retry`.
-    case error(message: String)
+    case error(message: LocalizedText)
 
     public var isLoading: Bool {
         if case .loading = self { return true }

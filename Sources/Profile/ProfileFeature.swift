@@ -92,7 +92,7 @@ public struct SignInFeature {
 
     /// The sign-in screen (Ctrl-N switches to creating an account). `notice` is said above
     /// the form (why the learner is asked to sign in). `onSignedIn` gets the learner.
-    public func makeLoginScreen(notice: String? = nil, onSignedIn: @escaping @MainActor (User) -> Void) -> any Screen {
+    public func makeLoginScreen(notice: LocalizedText? = nil, onSignedIn: @escaping @MainActor (User) -> Void) -> any Screen {
         LoginScreen(viewModel: LoginViewModel(sessions: sessions, notice: notice, email: email, onSignedIn: onSignedIn))
     }
 

@@ -64,14 +64,16 @@ public struct RemoteStore: Sendable {
     ///   - httpClient: shared by the stores of a process, shut down by its owner after their last call.
     ///   - now: the clock tokens expire by (tests move it).
     ///   - clock: the one the change feed waits on before reconnecting (tests move it).
+    ///   - language: the UI's language code, sent as `Accept-Language`: the server's messages
+    ///     (a rejected field's reason) come in it.
     public init(
         server: URL, dataDirectory: URL, httpClient: RemoteHTTPClient, timeLimit: Duration = RemoteStore.defaultTimeLimit,
         logger: Logger = Logger(label: "edugo.remote", factory: { _ in SwiftLogNoOpLogHandler() }),
-        now: @escaping @Sendable () -> Date = Date.init, clock: any Clock<Duration> = ContinuousClock()
+        now: @escaping @Sendable () -> Date = Date.init, clock: any Clock<Duration> = ContinuousClock(), language: String = "en"
     ) {
         self.init(
             server: server, dataDirectory: dataDirectory, httpClient: httpClient, timeLimit: timeLimit, logger: logger, now: now,
-            nextToTransport: [], clock: clock)
+            nextToTransport: [LanguageMiddleware(code: language)], clock: clock)
     }
 
     /// `nextToTransport`: middlewares that see each answer as the transport gives it, before
@@ -594,7 +596,7 @@ extension RemoteStore: SessionRepository {
             }
         } catch {
             if case .api(_, .invalidName?, let message, _) = error {
-                throw .invalidAccount(AccountRejection(field: .name, message: message))
+                throw .invalidAccount(AccountRejection(field: .name, message: .verbatim(message)))
             }
             throw error.appError
         }

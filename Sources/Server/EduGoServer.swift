@@ -128,7 +128,8 @@ extension EduGoServer {
         )
 
         let router = Router(context: ServerRequestContext.self)
-        router.middlewares.add(ErrorMiddleware(routes: try KnownRoutes(handler), bodyTimeLimit: limits.connectionTimeout))
+        router.middlewares.add(
+            ErrorMiddleware(routes: try KnownRoutes(handler), bodyTimeLimit: limits.connectionTimeout, languages: ServerLanguages()))
         router.middlewares.add(ClientAddressMiddleware())
         router.middlewares.add(ClientConnectionMiddleware())
         router.middlewares.add(ChangePokeMiddleware(hub: hub))
@@ -213,7 +214,7 @@ public enum ServerCourseImport {
                 let reason: String =
                     switch error as? AppError {
                     case .storage(_, let detail)?: detail
-                    case let other?: other.userMessage
+                    case let other?: other.userMessage.english
                     case nil: String(describing: error)
                     }
                 return fail("cannot import \(path), nothing was changed: \(reason)")

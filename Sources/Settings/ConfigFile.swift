@@ -1,4 +1,5 @@
 import Foundation
+import SharedKernel
 import TOMLKit
 import TerminalUI
 
@@ -63,6 +64,14 @@ public enum ConfigFile {
             "# From this many columns the catalog shows the selected course beside the list; 0: never.",
             "# wide_layout_columns = 140",
             "",
+            "# The language: \(Language.all.map { "\"\($0.code)\"" }.joined(separator: ", ")). --language, or a locale that names one",
+            "# (LC_ALL, LC_MESSAGES, LANG), comes first.",
+            "# language = \"en\"",
+            "",
+            "# The accessible mode, as --accessible: the cursor on the selected row, words for marks, no",
+            "# box drawing or animation.",
+            "# accessible = false",
+            "",
             "[theme]",
             "# The colours: \(Theme.builtInNames.map { "\"\($0)\"" }.joined(separator: ", ")). NO_COLOR=1 always means none.",
             "# name = \"default\"",
@@ -107,7 +116,7 @@ struct ConfigReader {
     let path: String
     let contexts: [KeyContext]
 
-    static let topLevel: Set<String> = ["theme", "profiles", "wide_layout_columns", "keys"]
+    static let topLevel: Set<String> = ["theme", "profiles", "wide_layout_columns", "keys", "language", "accessible"]
     static let themeKeys: Set<String> = Set(["name"] + Theme.roles.map(\.name))
     static let colourKeys: Set<String> = ["fg", "bg"]
     static let profileKeys: Set<String> = ["server", "email"]
@@ -127,6 +136,16 @@ struct ConfigReader {
                     "must be 0 (never) or a whole number of columns from \(range.lowerBound) to \(range.upperBound)")
             }
             settings.wideLayoutColumns = columns == 0 ? nil : columns
+        }
+        if let language = table["language"] {
+            guard let code = language.string, let known = Language(identifier: code), known.code == code.lowercased() else {
+                throw problem(["language"], "must be one of \(Language.all.map { "\"\($0.code)\"" }.joined(separator: ", "))")
+            }
+            settings.language = known
+        }
+        if let accessible = table["accessible"] {
+            guard let flag = accessible.bool else { throw problem(["accessible"], "must be true or false") }
+            settings.accessible = flag
         }
         if let keys = table["keys"] {
             guard let keysTable = keys.table else { throw problem(["keys"], "must be a table: [keys]") }

@@ -1,3 +1,4 @@
+import SharedKernel
 import TerminalUI
 
 /// What the config file sets, with every default filled in.
@@ -11,15 +12,22 @@ public struct Settings: Hashable, Sendable {
     public var wideLayoutColumns: Int?
     /// The keys bound to actions in place of their defaults (`[keys]`).
     public var keys: KeyBindings
+    /// `language = "es"`: the UI's language where neither `--language` nor the locale
+    /// (`LC_ALL`, `LC_MESSAGES`, `LANG`) names one the app has.
+    public var language: Language
+    /// `accessible = true`: the accessible mode, as `--accessible`.
+    public var accessible: Bool
 
     public init(
         theme: Theme = .standard, profiles: [String: ConnectionProfile] = [:], wideLayoutColumns: Int? = 140,
-        keys: KeyBindings = .none
+        keys: KeyBindings = .none, language: Language = .english, accessible: Bool = false
     ) {
         self.theme = theme
         self.profiles = profiles
         self.wideLayoutColumns = wideLayoutColumns
         self.keys = keys
+        self.language = language
+        self.accessible = accessible
     }
 
     /// The columns `wide_layout_columns` may name (0 aside): below 100 the list would be cramped.

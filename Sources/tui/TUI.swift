@@ -51,6 +51,12 @@ struct TUI: AsyncParsableCommand {
     )
     var today: String?
 
+    @Option(help: ArgumentHelp("The language: en or es (else LC_ALL, LC_MESSAGES, LANG, else the config file's).", valueName: "code"))
+    var language: String?
+
+    @Flag(help: "The accessible mode: the cursor on the selected row, words for marks, no box drawing or animation.")
+    var accessible = false
+
     @Option(name: .customLong("log-level"), help: "Log file detail.")
     var logLevel: AppConfiguration.LogLevel = .info
 
@@ -80,6 +86,7 @@ struct TUI: AsyncParsableCommand {
         guard latency >= 0 else { throw ValidationError("--latency must be 0 or more milliseconds") }
         if let today, !AppConfiguration.isDay(today) { throw ValidationError("--today needs a day as YYYY-MM-DD, e.g. 2026-11-25") }
         if let server { _ = try Self.serverURL(server) }
+        if let language, let problem = AppConfiguration.languageProblem(language) { throw ValidationError(problem) }
     }
 
     /// `http://host[:port]` or `https://…`, without a query; a trailing slash is dropped.
@@ -122,7 +129,9 @@ struct TUI: AsyncParsableCommand {
             today: today,
             settings: choice.settings,
             configFile: (choice.path, choice.explicit),
-            signInEmail: choice.profileEmail
+            signInEmail: choice.profileEmail,
+            languageOption: language,
+            accessible: accessible
         )
         let code = await EduGoApp.run(configuration)
         if code != 0 { throw ExitCode(code) }

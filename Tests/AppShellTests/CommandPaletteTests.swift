@@ -34,7 +34,7 @@ final class CommandPaletteTests {
             for declaration in screen.keys {
                 guard case .unavailable(let reason) = screen.availability(of: declaration) else { continue }
                 for action in declaration.actions {
-                    #expect(items.contains { $0.name == action.name && $0.unavailable == reason }, "tab \(tab): \(action.name)")
+                    #expect(items.contains { $0.name == action.name && $0.unavailable == reason.english }, "tab \(tab): \(action.name)")
                     explained += 1
                 }
             }

@@ -1,3 +1,4 @@
+import SharedKernel
 import Synchronization
 import TestSupport
 import Testing
@@ -37,7 +38,7 @@ struct OutageMonitorTests {
         #expect(monitor.message(at: shellClock.now) == nil)
         monitor.serverUnreachable()
         monitor.serverUnreachable()
-        #expect(monitor.message(at: shellClock.now)?.hasPrefix("Cannot reach edugo.example:8080 — retrying") == true)
+        #expect(monitor.message(at: shellClock.now)?.english.hasPrefix("Cannot reach edugo.example:8080 — retrying") == true)
         for _ in 1...3 {
             // Each try is due a second after the one before failed.
             await clock.waitForSleeper()
@@ -60,9 +61,9 @@ struct OutageMonitorTests {
             Issue.record("no try scheduled")
             return
         }
-        #expect(monitor.message(at: due - .milliseconds(3_500)) == "Cannot reach h:1 — retrying in 4s")
-        #expect(monitor.message(at: due - .seconds(1)) == "Cannot reach h:1 — retrying in 1s")
-        #expect(monitor.message(at: due) == "Cannot reach h:1 — retrying now")
+        #expect(monitor.message(at: due - .milliseconds(3_500))?.english == "Cannot reach h:1 — retrying in 4s")
+        #expect(monitor.message(at: due - .seconds(1))?.english == "Cannot reach h:1 — retrying in 1s")
+        #expect(monitor.message(at: due)?.english == "Cannot reach h:1 — retrying now")
         monitor.stop()
     }
 }

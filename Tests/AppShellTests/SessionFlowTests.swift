@@ -26,7 +26,7 @@ final class SessionFlowTests {
 
         sut.sessionEnded()
         #expect(sut.session.phase == .signedOut)
-        #expect(frame(sut).contains(AppError.sessionEnded.userMessage))
+        #expect(frame(sut).contains(AppError.sessionEnded.userMessage.english))
         sut.enqueue(Self.signInKeys)
         await sut.settle()
 

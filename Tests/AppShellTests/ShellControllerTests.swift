@@ -56,7 +56,7 @@ final class ShellControllerTests {
         await clock.waitForSleeper()
         clock.advance(by: .milliseconds(50))
         await sut.drain()
-        #expect(frame(sut).contains(ShellController.droppedKeyMessage))
+        #expect(frame(sut).contains(ShellController.droppedKeyMessage.english))
         await gate.open()
         await sut.settle()
         #expect(await store.storedFavourites(of: User.demo.id).isEmpty, "the dropped f did nothing")

@@ -78,7 +78,7 @@ final class LearnerStub {
             enroll: { [self] course, prerequisite in
                 actions.append(.enroll(course.id, prerequisite: prerequisite?.id))
                 if let enrollRefusal {
-                    reported.append(.error(enrollRefusal))
+                    reported.append(.error(.verbatim(enrollRefusal)))
                     return Task {}
                 }
                 enrollments[course.id] = .fixture(courseID: course.id)
@@ -101,7 +101,7 @@ final class LearnerStub {
                         } else {
                             enrollments[course.id]?.lessonsDone.insert(number)
                         }
-                        reported.append(.error(lessonFailure))
+                        reported.append(.error(.verbatim(lessonFailure)))
                     }
                 }
                 return save(.success(done ? "Lesson done: \(title)" : "Lesson not done: \(title)"))

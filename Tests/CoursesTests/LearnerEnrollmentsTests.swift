@@ -36,7 +36,8 @@ final class LearnerEnrollmentsTests {
 
         await sut.enroll(course, prerequisite: prerequisite).value
 
-        #expect(reports.messages == [.error(message)])
+        #expect(reports.messages.map(\.kind) == [.error])
+        #expect(reports.messages.map(\.text.english) == [message])
         #expect(await store.writes == [])
         #expect(sut.enrollment(for: course.id) == nil)
     }

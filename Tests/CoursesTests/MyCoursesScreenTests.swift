@@ -56,7 +56,7 @@ final class MyCoursesScreenTests {
     func empty() async {
         let (sut, _, _, _) = await makeSUT(enrollments: [])
 
-        #expect(draw(sut).text.contains(MyCoursesScreen.emptyText))
+        #expect(draw(sut).text.contains(MyCoursesScreen.emptyText.english))
         #expect(sut.availableKeys.map(\.key) == ["r"])
     }
 
@@ -88,7 +88,7 @@ final class MyCoursesScreenTests {
 
         _ = await sut.handle(.char("u"))
 
-        #expect(sut.statusMessage?.text == question)
+        #expect(sut.statusMessage?.text.english == question)
     }
 
     @Test("a completed course left stays below, dim, as history: counted apart, Enter opens it, u says why not")

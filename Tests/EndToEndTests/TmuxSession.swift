@@ -28,7 +28,10 @@ final class TmuxSession {
         let binary = try Self.binaryPath()
         let dir = dataDirectory.path
         // NO_COLOR only when a test asks for it: the test runner's own environment may set it.
-        let exports = "unset NO_COLOR; " + environment.map { "export \($0.key)=\(Self.quote($0.value)); " }.joined()
+        // English unless a test asks for another language: the runner's locale may name one.
+        let exports =
+            "unset NO_COLOR LC_ALL LC_MESSAGES; export LANG=C.UTF-8; "
+            + environment.map { "export \($0.key)=\(Self.quote($0.value)); " }.joined()
         let command = ([binary, "--data-dir", dir] + arguments).map(Self.quote).joined(separator: " ")
         // Ctrl-C is SIGINT for the whole foreground group here, shell included: `trap : INT`
         // keeps the shell alive to report the exit (an interactive shell's job control would
@@ -141,27 +144,72 @@ final class TmuxSession {
     ) async throws -> [String] {
         let arguments = tmuxArguments + ["capture-pane", "-p", "-t", target]
         let seconds = Double(timeout.components.seconds) + Double(timeout.components.attoseconds) / 1e18
-        let (lines, found): ([String], Bool) = await withCheckedContinuation { continuation in
+        let (read, found) = await Self.poll(seconds: seconds) { () -> [String]? in
+            guard let text = try? Self.run("/usr/bin/env", arguments) else { return nil }
+            var lines = text.components(separatedBy: "\n")
+            if lines.last == "" { lines.removeLast() }
+            return lines
+        } until: {
+            condition($0)
+        }
+        let lines = read ?? []
+        if found { return lines }
+        Issue.record("never saw \(description); the screen was:\n\(lines.joined(separator: "\n"))", sourceLocation: sourceLocation)
+        throw TmuxError.timedOut(description)
+    }
+
+    /// Waits until the terminal's cursor satisfies `condition` with the screen it is on:
+    /// `(column, row, screen)`, as tmux reports them. Returns them.
+    @discardableResult
+    func waitForCursor(
+        _ description: String, sourceLocation: SourceLocation = #_sourceLocation,
+        _ condition: @escaping @Sendable (Int, Int, [String]) -> Bool
+    ) async throws -> (x: Int, y: Int, screen: [String]) {
+        let cursor = tmuxArguments + ["display-message", "-p", "-t", target, "#{cursor_x},#{cursor_y}"]
+        let capture = tmuxArguments + ["capture-pane", "-p", "-t", target]
+        let (read, found) = await Self.poll(seconds: 20) { () -> (Int, Int, [String])? in
+            // The screen between two readings of the cursor: a frame that moved it between
+            // them is read again.
+            guard let before = try? Self.run("/usr/bin/env", cursor), let text = try? Self.run("/usr/bin/env", capture),
+                let after = try? Self.run("/usr/bin/env", cursor), before == after
+            else { return nil }
+            let parts = after.trimmingCharacters(in: .whitespacesAndNewlines).split(separator: ",").compactMap { Int($0) }
+            var lines = text.components(separatedBy: "\n")
+            if lines.last == "" { lines.removeLast() }
+            return parts.count == 2 ? (parts[0], parts[1], lines) : nil
+        } until: {
+            condition($0.0, $0.1, $0.2)
+        }
+        let seen = read ?? (-1, -1, [])
+        if found { return seen }
+        Issue.record(
+            "never saw the cursor \(description); it was at \(seen.0),\(seen.1) on:\n\(seen.2.joined(separator: "\n"))",
+            sourceLocation: sourceLocation)
+        throw TmuxError.timedOut(description)
+    }
+
+    /// Reads with `read` every 40 ms, on a thread of its own (tmux is a process run and waited
+    /// for), until `until` holds or `seconds` pass: the last reading, and whether it held.
+    private static func poll<Reading: Sendable>(
+        seconds: Double, read: @escaping @Sendable () -> Reading?, until: @escaping @Sendable (Reading) -> Bool
+    ) async -> (Reading?, Bool) {
+        await withCheckedContinuation { continuation in
             Thread.detachNewThread {
                 let deadline = Date().addingTimeInterval(seconds)
-                var lines: [String] = []
+                var last: Reading?
                 repeat {
-                    if let text = try? Self.run("/usr/bin/env", arguments) {
-                        lines = text.components(separatedBy: "\n")
-                        if lines.last == "" { lines.removeLast() }
-                        if condition(lines) {
-                            continuation.resume(returning: (lines, true))
+                    if let reading = read() {
+                        last = reading
+                        if until(reading) {
+                            continuation.resume(returning: (reading, true))
                             return
                         }
                     }
                     Thread.sleep(forTimeInterval: 0.04)
                 } while Date() < deadline
-                continuation.resume(returning: (lines, false))
+                continuation.resume(returning: (last, false))
             }
         }
-        if found { return lines }
-        Issue.record("never saw \(description); the screen was:\n\(lines.joined(separator: "\n"))", sourceLocation: sourceLocation)
-        throw TmuxError.timedOut(description)
     }
 
     /// From now on, every byte the app writes to the terminal is copied to `output.raw` in
@@ -206,16 +254,17 @@ final class TmuxSession {
     }
 
     /// Signs in as the demo learner if the login screen shows; returns when the tabs show.
-    func signInIfAsked(sourceLocation: SourceLocation = #_sourceLocation) async throws {
+    func signInIfAsked(inSpanish spanish: Bool = false, sourceLocation: SourceLocation = #_sourceLocation) async throws {
+        let (signIn, tab) = spanish ? ("Inicia sesión en EduGo", "1 Catálogo") : ("Sign in to EduGo", "1 Catalog")
         let screen = try await waitFor("the login screen or the tabs", sourceLocation: sourceLocation) { lines in
-            lines.contains { $0.contains("Sign in to EduGo") } || lines.first?.contains("1 Catalog") == true
+            lines.contains { $0.contains(signIn) } || lines.first?.contains(tab) == true
         }
-        guard screen.contains(where: { $0.contains("Sign in to EduGo") }) else { return }
+        guard screen.contains(where: { $0.contains(signIn) }) else { return }
         try type("demo@edugo.dev")
         try send("Tab")
         try type("edugo-demo")
         try send("Enter")
-        try await waitFor("the tabs", sourceLocation: sourceLocation) { $0.first?.contains("1 Catalog") == true }
+        try await waitFor("the tabs", sourceLocation: sourceLocation) { $0.first?.contains(tab) == true }
     }
 
     /// Waits for the app to end and returns its exit code.

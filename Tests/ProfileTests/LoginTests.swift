@@ -23,7 +23,7 @@ final class LoginTests {
 
         await sut.submit()
 
-        #expect(sut.formError == "Invalid email or password")
+        #expect(sut.formError?.english == "Invalid email or password")
         #expect(sut.fields[1].text == "")
         #expect(sut.focus == 1)
         #expect(signedIn.users == [])
@@ -70,7 +70,7 @@ final class LoginTests {
 
         await sut.submit()
 
-        #expect(sut.error(for: field) == message)
+        #expect(sut.error(for: field)?.english == message)
         #expect(sut.focus == sut.mode.fields.firstIndex(of: field))
         #expect(sut.fields[2].text == keptPassword)
         #expect(signedIn.users == [])
@@ -87,8 +87,8 @@ final class LoginTests {
         await sut.submit()
 
         #expect(sut.error(for: .name) == nil)
-        #expect(sut.error(for: .email) == "Enter a valid email address")
-        #expect(sut.error(for: .password) == "Use a password of 8 or more characters")
+        #expect(sut.error(for: .email)?.english == "Enter a valid email address")
+        #expect(sut.error(for: .password)?.english == "Use a password of 8 or more characters")
         #expect(sut.focus == 1)
         #expect(sut.fields[2].text == "", "the password was at fault: cleared")
         #expect(signedIn.users == [])

@@ -32,6 +32,6 @@ struct ProfileNameTests {
             (.invalidCharacters, "Use letters, spaces, apostrophes, hyphens and dots only"),
         ])
     func messages(rejection: ProfileNameRejection, text: String) {
-        #expect(rejection.message == text)
+        #expect(rejection.message.english == text)
     }
 }

@@ -209,4 +209,19 @@ struct RemoteSessionTests {
                     == nil)
         }
     }
+
+    @Test("the store asks for the UI's language: a field the server refuses is explained in it")
+    func language() async throws {
+        try await Signed.withSignedIn { signed async throws in
+            let other = TemporaryDirectory(prefix: "edugo-remote-es")
+            defer { other.remove() }
+            let spanish = RemoteStore(server: signed.server.url, dataDirectory: other.url, httpClient: testHTTPClient, language: "es")
+            await #expect {
+                _ = try await spanish.createAccount(name: "Ana", email: "ana@example.org", password: "corta")
+            } throws: { error in
+                guard case .invalidAccount(let rejection) = error as? AppError else { return false }
+                return rejection.field == .password && rejection.message.english == "Usa una contraseña de 8 caracteres o más"
+            }
+        }
+    }
 }

@@ -88,6 +88,21 @@ struct APITests {
         #expect(server.log.split(separator: "\n").allSatisfy { (try? JSONSerialization.jsonObject(with: Data($0.utf8))) != nil })
     }
 
+    @Test("an error's message follows Accept-Language, its code never does")
+    func acceptLanguage() async throws {
+        let server = try await ServerProcess(directory: try await ServerProcess.preparedDirectory())
+        let client = HTTPClient(baseURL: server.baseURL)
+        let wrong = ["email": "demo@edugo.dev", "password": "wrong-password"]
+
+        let spanish = try await client.send("POST", "/v1/sessions", json: wrong, headers: ["Accept-Language": "es-ES,es;q=0.9,en;q=0.8"])
+        let english = try await client.send("POST", "/v1/sessions", json: wrong, headers: ["Accept-Language": "fr, en;q=0.5"])
+        let none = try await client.send("POST", "/v1/sessions", json: wrong)
+
+        #expect(spanish.errorCode == "invalid_credentials" && english.errorCode == "invalid_credentials")
+        #expect(spanish.message == "Correo o contraseña incorrectos")
+        #expect(english.message == "Invalid email or password" && none.message == english.message)
+    }
+
     @Test("refresh rotates: the new token works once; presenting a used one ends the whole sign-in")
     func refreshRotationAndReuse() async throws {
         let server = try await ServerProcess(directory: try await ServerProcess.preparedDirectory())

@@ -1,5 +1,6 @@
 import Foundation
 import Settings
+import SharedKernel
 import TerminalUI
 import Testing
 
@@ -32,6 +33,10 @@ struct ConfigFileTests {
         ("profiles that are not tables", "profiles = 1\n", 1, "profiles"),
         ("a wide layout too narrow", "# wide\nwide_layout_columns = 50\n", 2, "wide_layout_columns"),
         ("a wide layout that is not a number", "wide_layout_columns = \"wide\"\n", 1, "wide_layout_columns"),
+        ("a language the app does not have", "language = \"fr\"\n", 1, "language"),
+        ("a language that is a locale, not a code", "\nlanguage = \"es_ES.UTF-8\"\n", 2, "language"),
+        ("a language of the wrong type", "\n\nlanguage = 2\n", 3, "language"),
+        ("accessible that is not true or false", "accessible = \"yes\"\n", 1, "accessible"),
     ]
 
     /// A catalog's actions beside two global ones, as the app gives them.
@@ -96,6 +101,14 @@ struct ConfigFileTests {
             """, path: "config.toml", contexts: Self.contexts)
         #expect(settings.keys.keys == ["catalog.search": [.control("f")], "catalog.favourite": [.character("h")]])
         #expect(settings.keys.extra == KeyPreset.vim.extra)
+    }
+
+    @Test("language and accessible are read; without them, English and the usual layout")
+    func languageAndAccessible() throws {
+        let set = try ConfigFile.parse("language = \"es\"\naccessible = true\n", path: "config.toml")
+        #expect(set.language == .spanish && set.accessible)
+        let unset = try ConfigFile.parse("", path: "config.toml")
+        #expect(unset.language == .english && !unset.accessible)
     }
 
     @Test("a bad file is refused naming its line and key", arguments: bad.indices)

@@ -45,7 +45,7 @@ struct CatalogQueryTests {
             open = query.isOpen
             enrolled = query.isEnrolled
             favourite = query.isFavourite
-            unknown = query.unknownMessage
+            unknown = query.unknownMessage?.english
             nothing = query.matchesNothing
         }
 
@@ -81,7 +81,14 @@ struct CatalogQueryTests {
             ("is:enrolled is:favourite", Asked(enrolled: true, favourite: true)),
             ("is:favorite", Asked(favourite: true)),
             ("is:", Asked()),
-            ("is:gratis", Asked(unknown: "Unknown filter \"is:gratis\" — press ? for filters")),
+            // The Spanish keys and values, in any language of the UI.
+            ("es:gratis nivel:principiante", Asked(level: .beginner, free: true)),
+            ("is:gratis es:abierto", Asked(free: true, open: true)),
+            ("es:inscrito es:favorito", Asked(enrolled: true, favourite: true)),
+            ("nivel:ava categoria:Diseño", Asked(category: "diseno", level: .advanced)),
+            ("nivel:inter", Asked(level: .intermediate)),
+            ("nivel:experto", Asked(unknown: "Unknown filter \"nivel:experto\" — press ? for filters")),
+            ("es:caro", Asked(unknown: "Unknown filter \"es:caro\" — press ? for filters")),
             ("foo:bar docker", Asked(words: ["docker"], unknown: "Unknown filter \"foo:\" — press ? for filters")),
             ("12:30", Asked(words: ["12", "30"])),
             (":swift", Asked(words: ["swift"])),

@@ -21,7 +21,7 @@ struct CourseFormattingTests {
             (5, "EUR", "0.05 EUR"), (0, "EUR", "Free"),
         ])
     func price(minorUnits: Int, currency: String, expected: String) {
-        #expect(Price(minorUnits: minorUnits, currency: currency).formatted == expected)
+        #expect(Texts.english("\(Price(minorUnits: minorUnits, currency: currency))") == expected)
     }
 
     @Test("seats left is capacity minus enrolled, never negative, nil when unlimited")
@@ -37,8 +37,8 @@ struct CourseFormattingTests {
     func date() {
         let utc = TimeZone(identifier: "UTC")!
 
-        #expect(DateText.format(Date(timeIntervalSince1970: 1_763_769_600), timeZone: utc) == "22 Nov 2025")
-        #expect(DateText.format(Date(timeIntervalSince1970: 0), timeZone: utc) == "1 Jan 1970")
+        #expect(Texts.english.day(Date(timeIntervalSince1970: 1_763_769_600), timeZone: utc) == "22 Nov 2025")
+        #expect(Texts.english.day(Date(timeIntervalSince1970: 0), timeZone: utc) == "1 Jan 1970")
     }
 
     @Test("every error has a message for people and one for the log")
@@ -51,7 +51,7 @@ struct CourseFormattingTests {
             #expect(!error.userMessage.isEmpty)
             #expect(!error.technicalMessage.isEmpty)
         }
-        #expect(!AppError.storage(.reading, detail: "disk I/O error").userMessage.contains("disk"))
+        #expect(!AppError.storage(.reading, detail: "disk I/O error").userMessage.english.contains("disk"))
         #expect(AppError.storage(.reading, detail: "disk I/O error").technicalMessage.contains("disk I/O error"))
     }
 

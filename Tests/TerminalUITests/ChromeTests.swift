@@ -1,5 +1,6 @@
 import Foundation
 import Presentation
+import SharedKernel
 import TerminalUI
 import Testing
 
@@ -63,8 +64,8 @@ struct ChromeTests {
     func footer() {
         var canvas = TextCanvas(size: Size(width: 80, height: 2))
 
-        Footer.draw(in: &canvas, row: 0, hints: [KeyHint("Enter", "open"), KeyHint("q", "quit")], status: nil)
-        Footer.draw(in: &canvas, row: 1, hints: [KeyHint("q", "quit")], status: StatusMessage("Reloaded", kind: .success))
+        Footer.draw(in: &canvas, row: 0, hints: [KeyHint("Enter", "open"), KeyHint("q", "quit")], status: nil, texts: .english)
+        Footer.draw(in: &canvas, row: 1, hints: [KeyHint("q", "quit")], status: StatusMessage("Reloaded", kind: .success), texts: .english)
 
         #expect(canvas.lines == [" Enter open  q quit", " Reloaded   q quit"])
         #expect(canvas.style(atX: 1, y: 1) == .success)
@@ -75,11 +76,11 @@ struct ChromeTests {
         var canvas = TextCanvas(size: Size(width: 40, height: 6))
         let area = Rect(x: 0, y: 0, width: 40, height: 6)
 
-        StateView.drawLoading(in: &canvas, area: area, tick: 0)
+        StateView.drawLoading(in: &canvas, area: area, tick: 0, texts: .english)
         #expect(canvas.text.contains("⠋ Loading…"))
 
         var errorCanvas = TextCanvas(size: Size(width: 40, height: 6))
-        StateView.drawError("Cannot reach the catalog.", in: &errorCanvas, area: area)
+        StateView.drawError("Cannot reach the catalog.", in: &errorCanvas, area: area, texts: .english)
         #expect(errorCanvas.lines.contains { $0.trimmingCharacters(in: .whitespaces) == "Cannot reach the catalog." })
         #expect(errorCanvas.lines.contains { $0.trimmingCharacters(in: .whitespaces) == "Press r to retry" })
     }
@@ -111,7 +112,7 @@ struct UnenrollQuestionTests {
         // As the shell draws a question: the answer key pinned at the right.
         Footer.draw(
             in: &canvas, row: 0, hints: [KeyHint("y", "yes")], status: .unenrollQuestion(title: title, lessonsDone: done, of: lessons),
-            pinned: KeyHint("n", "no"))
+            pinned: KeyHint("n", "no"), texts: .english)
 
         #expect(canvas.lines[0].hasPrefix(line))
         #expect(canvas.lines[0].hasSuffix("n no"))

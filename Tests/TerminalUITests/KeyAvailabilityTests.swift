@@ -1,4 +1,5 @@
 import Presentation
+import SharedKernel
 import TerminalUI
 import Testing
 
@@ -29,7 +30,7 @@ struct KeyAvailabilityTests {
     func refusal(availability: [KeyDeclaration: KeyAvailability], event: InputEvent, reason: String?) {
         let sut = StubScreen(availability)
 
-        #expect(sut.refusal(of: event) == reason)
+        #expect(sut.refusal(of: event)?.english == reason)
     }
 
     @Test("while a field or a question has the keyboard, no key is explained: it is the field's")

@@ -1,3 +1,4 @@
+import SharedKernel
 import Testing
 
 @testable import TerminalUI

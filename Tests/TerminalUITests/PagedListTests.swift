@@ -1,3 +1,4 @@
+import SharedKernel
 import TerminalUI
 import TestSupport
 import Testing

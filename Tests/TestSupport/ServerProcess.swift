@@ -121,6 +121,7 @@ public struct HTTPAnswer: Sendable {
     /// The body as a JSON object.
     public var json: [String: Any] { (try? JSONSerialization.jsonObject(with: body)) as? [String: Any] ?? [:] }
     public var errorCode: String? { json["error"] as? String }
+    public var message: String? { json["message"] as? String }
 }
 
 /// A plain HTTP client: exactly the bytes a test means, however wrong.

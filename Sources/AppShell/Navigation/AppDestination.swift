@@ -8,7 +8,7 @@ enum AppTab: Int, CaseIterable, Hashable, Sendable {
     case profile
     case review
 
-    var title: String {
+    var title: LocalizedText {
         switch self {
         case .catalog: "Catalog"
         case .myCourses: "My courses"
@@ -19,7 +19,7 @@ enum AppTab: Int, CaseIterable, Hashable, Sendable {
     }
 
     /// The title where the full ones do not fit (the smallest terminal).
-    var shortTitle: String {
+    var shortTitle: LocalizedText {
         switch self {
         case .catalog: "Catalog"
         case .myCourses: "Mine"

@@ -185,8 +185,8 @@ final class LearnerScope {
     }
 
     /// The learner's counts for the header, as far as they are known.
-    var counts: [String] {
-        var parts: [String] = []
+    var counts: [LocalizedText] {
+        var parts: [LocalizedText] = []
         if let enrolled = courses.enrolledCount { parts.append("\(enrolled) enrolled") }
         if let favourites = favourites.count { parts.append("\(favourites) ★") }
         if let due = status.due { parts.append("\(due) due") }

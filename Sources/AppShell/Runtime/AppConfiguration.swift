@@ -24,14 +24,35 @@ public struct AppConfiguration: Sendable {
     public var configFile: (path: String, explicit: Bool)?
     /// The email the sign-in form starts with (`--profile`'s).
     public var signInEmail: String?
+    /// `--language`, as typed: it comes before the locale and the config file.
+    public var languageOption: String?
+    /// `--accessible`; the config file's `accessible = true` does the same.
+    public var accessibleOption: Bool
+    /// The accessible mode: `--accessible`, or the config file's `accessible = true`.
+    public var accessible: Bool { accessibleOption || settings.accessible }
+
+    /// The UI's language: `--language`, else the locale, else the config file's.
+    public var language: Language { Self.language(option: languageOption, environment: environment, settings: settings) }
+
+    /// Why `--language CODE` cannot be used, if it cannot.
+    public static func languageProblem(_ code: String) -> String? {
+        guard Language(identifier: code)?.code != code.lowercased() else { return nil }
+        return "--language needs one of \(Language.all.map(\.code).joined(separator: ", ")) (got \"\(code)\")"
+    }
+
+    static func language(option: String?, environment: [String: String], settings: Settings) -> Language {
+        Language.chosen(option: option, environment: environment, configured: settings.language.code)
+    }
 
     /// `today`: `--today`'s `YYYY-MM-DD`, checked first with `isDay`.
     public init(
         dataDirectory: URL, server: URL? = nil, conditions: DevelopmentConditions, logLevel: LogLevel, environment: [String: String],
         today: String? = nil, settings: Settings = .defaults, configFile: (path: String, explicit: Bool)? = nil,
-        signInEmail: String? = nil
+        signInEmail: String? = nil, languageOption: String? = nil, accessible: Bool = false
     ) {
         self.signInEmail = signInEmail
+        self.languageOption = languageOption
+        self.accessibleOption = accessible
         self.dataDirectory = dataDirectory
         self.server = server
         self.conditions = conditions

@@ -33,10 +33,16 @@ public enum ConfigCommand {
 
     /// `--config PATH` or `--config=PATH` among command-line arguments, before a `--`.
     public static func configOption(in arguments: [String]) -> String? {
+        option("--config", in: arguments)
+    }
+
+    /// The value of `name` (`--language es` or `--language=es`) among `arguments`, read before
+    /// they are parsed.
+    static func option(_ name: String, in arguments: [String]) -> String? {
         var rest = arguments[...]
         while let argument = rest.popFirst(), argument != "--" {
-            if argument == "--config" { return rest.first }
-            if argument.hasPrefix("--config=") { return String(argument.dropFirst("--config=".count)) }
+            if argument == name { return rest.first }
+            if argument.hasPrefix(name + "=") { return String(argument.dropFirst(name.count + 1)) }
         }
         return nil
     }

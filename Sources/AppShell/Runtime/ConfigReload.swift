@@ -1,6 +1,7 @@
 import Foundation
 import Presentation
 import Settings
+import SharedKernel
 import Terminal
 import TerminalUI
 
@@ -14,7 +15,11 @@ final class ConfigReload {
     private var settings: Settings
 
     /// `nil` when the file's folder cannot be watched.
-    init?(path: String, explicit: Bool, settings: Settings, terminal: NcursesTerminal, shell: ShellController) {
+    /// `language`: the UI's language with these settings (`--language` and the locale come first).
+    init?(
+        path: String, explicit: Bool, settings: Settings, terminal: NcursesTerminal, shell: ShellController,
+        accessibleOption: Bool, language: @escaping @MainActor (Settings) -> Language
+    ) {
         guard let watcher = ConfigWatcher(path: path) else { return nil }
         self.watcher = watcher
         self.settings = settings
@@ -32,6 +37,8 @@ final class ConfigReload {
                     if fresh.theme != self.settings.theme { terminal.apply(theme: fresh.theme) }
                     shell.layout.wideFrom = fresh.wideLayoutColumns
                     shell.bindings = fresh.keys
+                    if fresh.language != self.settings.language { shell.texts = Texts(language(fresh)) }
+                    if fresh.accessible != self.settings.accessible { shell.accessible = fresh.accessible || accessibleOption }
                     self.settings = fresh
                     shell.report(.success("Settings applied from \(name)"))
                 case .failure(let problem):

@@ -55,7 +55,9 @@ public enum EduGoApp {
         let logger = makeLogger(directory: configuration.dataDirectory, level: configuration.logLevel)
         logger.info("starting", metadata: ["server": "\(server.absoluteString)"])
         let httpClient = RemoteHTTPClient()
-        let store = RemoteStore(server: server, dataDirectory: configuration.dataDirectory, httpClient: httpClient, logger: logger)
+        let store = RemoteStore(
+            server: server, dataDirectory: configuration.dataDirectory, httpClient: httpClient, logger: logger,
+            language: configuration.language.code)
         let ports = AppPorts(
             courses: store, enrollments: store, favourites: store, profiles: store, sessions: store, learning: store, changes: store,
             calendar: LearnerCalendar(start: configuration.startDay)
@@ -99,9 +101,16 @@ public enum EduGoApp {
             ports: ports, clock: clock, layout: LayoutSettings(wideFrom: configuration.settings.wideLayoutColumns),
             store: configuration.server == nil ? .local(path: directory) : nil, signInEmail: configuration.signInEmail)
         shell.bindings = configuration.settings.keys
+        shell.texts = Texts(configuration.language)
+        shell.accessible = configuration.accessible
         let watching = Task { @MainActor in await watch(shell) }
         let reloading = configuration.configFile.flatMap { file in
-            ConfigReload(path: file.path, explicit: file.explicit, settings: configuration.settings, terminal: terminal, shell: shell)
+            ConfigReload(
+                path: file.path, explicit: file.explicit, settings: configuration.settings, terminal: terminal, shell: shell,
+                accessibleOption: configuration.accessibleOption
+            ) { settings in
+                AppConfiguration.language(option: configuration.languageOption, environment: configuration.environment, settings: settings)
+            }
         }
         await AppRuntime(terminal: terminal, shell: shell, logger: logger).run()
         reloading?.stop()
@@ -122,8 +131,12 @@ public enum EduGoApp {
     public static var keysManual: String {
         // The help is written before the options are parsed: `--config` is read here.
         let option = ConfigCommand.configOption(in: Array(CommandLine.arguments.dropFirst()))
-        let choice = try? ConfigCommand.choose(option: option, profile: nil, environment: ProcessInfo.processInfo.environment).get()
-        return GlobalKeys.manual(choice?.settings.keys ?? .none)
+        let arguments = Array(CommandLine.arguments.dropFirst())
+        let environment = ProcessInfo.processInfo.environment
+        let choice = try? ConfigCommand.choose(option: option, profile: nil, environment: environment).get()
+        let language = AppConfiguration.language(
+            option: ConfigCommand.option("--language", in: arguments), environment: environment, settings: choice?.settings ?? .defaults)
+        return GlobalKeys.manual(choice?.settings.keys ?? .none, texts: Texts(language))
     }
 
     private static func makeLogger(directory: URL, level: AppConfiguration.LogLevel) -> Logger {

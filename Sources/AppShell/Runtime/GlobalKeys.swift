@@ -3,6 +3,7 @@ import Courses
 import Favourites
 import Profile
 import Review
+import SharedKernel
 import TerminalUI
 
 /// The keys that work on every screen (not while typing), declared once for the footer, the
@@ -42,10 +43,10 @@ enum GlobalKeys {
 
     /// Every key of the app, by screen, and what the marks mean: the text of `tui --help`,
     /// with the keys in force (`bindings`).
-    static func manual(_ bindings: KeyBindings = .none) -> String {
+    static func manual(_ bindings: KeyBindings = .none, texts: Texts = .english) -> String {
         let hints = { (keys: [KeyDeclaration]) in keys.map(bindings.helpHint) }
         let withoutListKeys = { (keys: [KeyDeclaration]) in hints(keys.filter { !ListKeys.all.contains($0) }) }
-        var sections: [(String, [KeyHint])] = [
+        var sections: [(LocalizedText, [KeyHint])] = [
             ("Everywhere (not while typing)", hints(all)),
             ("Any list", hints(ListKeys.all)),
             ("Any text field", hints(TextFieldKeys.all)),
@@ -60,13 +61,14 @@ enum GlobalKeys {
         ]
         sections.append((CatalogFeature.marks.title, CatalogFeature.marks.keys))
         sections.append((CatalogFeature.filters.title, CatalogFeature.filters.keys))
-        let keyWidth = sections.flatMap(\.1).map(\.key.displayWidth).max() ?? 0
+        let keyWidth = sections.flatMap(\.1).map { $0.shownKey(texts).displayWidth }.max() ?? 0
         return sections.map { title, hints in
-            ([title.uppercased()]
+            ([texts(title).uppercased()]
                 + hints.flatMap { hint in
                     // Lines stay within 78 columns, so no help viewer folds them.
-                    let lines = TextWrapper.wrap(hint.label, width: max(20, 78 - keyWidth - 4))
-                    let key = "  " + hint.key + String(repeating: " ", count: keyWidth - hint.key.displayWidth + 2)
+                    let lines = TextWrapper.wrap(texts(hint.label), width: max(20, 78 - keyWidth - 4))
+                    let shown = hint.shownKey(texts)
+                    let key = "  " + shown + String(repeating: " ", count: keyWidth - shown.displayWidth + 2)
                     let indent = String(repeating: " ", count: keyWidth + 4)
                     return lines.enumerated().map { ($0.offset == 0 ? key : indent) + $0.element }
                 }).joined(separator: "\n")

@@ -1,4 +1,5 @@
 import Presentation
+import SharedKernel
 import TerminalUI
 
 /// The frame around every screen: the header with the tabs and who is signed in, the footer
@@ -22,13 +23,18 @@ final class FrameChrome {
         /// The notice was posted while the screen showed progress: it shows over it.
         var noticeOverProgress = false
         /// Remote mode: `Cannot reach …`, while the server cannot be reached.
-        var outage: String?
+        var outage: LocalizedText?
         /// The header's status before the learner's name: the store, then the counts.
         var context: [String] = []
         /// The keys in force, for the footer's hints.
         var bindings = KeyBindings.none
         /// The command palette and what it lists, while it shows.
         var palette: (CommandPalette, [PaletteItem])?
+        /// The words of the language in force.
+        var texts = Texts.english
+        /// The notice was posted after the last key: in the accessible mode the cursor goes
+        /// to it, so a screen reader says what the key did.
+        var noticeIsNews = false
     }
 
     private let clock: ShellClock
@@ -55,9 +61,9 @@ final class FrameChrome {
     }
 
     /// The too-small notice, alone on the terminal.
-    static func drawTooSmall<C: Canvas>(in canvas: inout C) {
+    static func drawTooSmall<C: Canvas>(in canvas: inout C, texts: Texts) {
         let size = canvas.size
-        let message = "Terminal too small: need \(minimumSize), have \(size)"
+        let message = texts("Terminal too small: need \(verbatim: minimumSize), have \(verbatim: size)")
         StateView.drawMessage([message], in: &canvas, area: Rect(x: 0, y: 0, width: size.width, height: size.height), styles: [.bold])
     }
 
@@ -65,30 +71,36 @@ final class FrameChrome {
     func draw<C: Canvas>(_ content: Content, in canvas: inout C, tick: Int) -> Bool {
         let size = canvas.size
         let screen = content.screen
+        let texts = content.texts
         // The mark in the header: the server is out of reach, what shows may be behind.
-        let headerName = content.outage == nil ? content.userName : "⚠ " + (content.userName ?? "offline")
+        let headerName = content.outage == nil ? content.userName : "⚠ " + (content.userName ?? texts("offline"))
         HeaderBar.draw(
-            in: &canvas, row: 0, tabs: content.isSignedIn ? AppTab.allCases.map(\.title) : [],
-            shortTabs: content.isSignedIn ? AppTab.allCases.map(\.shortTitle) : [],
+            in: &canvas, row: 0, tabs: content.isSignedIn ? AppTab.allCases.map { texts($0.title) } : [],
+            shortTabs: content.isSignedIn ? AppTab.allCases.map { texts($0.shortTitle) } : [],
             selectedTab: content.coordinator?.tab.rawValue ?? 0, userName: headerName,
             context: content.isSignedIn ? content.context : []
         )
         let area = Self.screenArea(size)
-        screen.draw(in: &canvas, frame: Frame(area: area, tick: tick))
+        screen.draw(in: &canvas, frame: Frame(area: area, tick: tick, texts: texts))
+        // The accessible mode never animates: what changes is said once, in words.
+        let animates = screen.isAnimating && !canvas.isAccessible
+        // An overlay with no frame around it (the accessible mode) stands alone on the screen.
+        if canvas.isAccessible, content.palette != nil || content.help != nil { canvas.fill(area, style: .normal) }
         if let (palette, items) = content.palette {
             canvas.setCursor(nil)
-            palette.draw(items, in: &canvas, area: area)
+            palette.draw(items, in: &canvas, area: area, texts: texts)
             Footer.draw(
                 in: &canvas, row: size.height - 1,
-                hints: [KeyHint("Enter", "run"), KeyHint("↑↓", "choose"), KeyHint("Esc", "close")], status: nil)
-            return screen.isAnimating
+                hints: [KeyHint("Enter", "run"), KeyHint("↑↓", "choose"), KeyHint("Esc", "close")], status: nil, texts: texts)
+            return animates
         }
         if let help = content.help {
             canvas.setCursor(nil)
-            HelpOverlay.draw(help.sections, in: &canvas, area: area, offset: help.offset)
-            let scroll = HelpOverlay.maximumOffset(help.sections, area: area) > 0 ? [KeyHint("↑↓", "scroll")] : []
-            Footer.draw(in: &canvas, row: size.height - 1, hints: [KeyHint("? Esc", "close help")] + scroll, status: nil)
-            return screen.isAnimating
+            HelpOverlay.draw(help.sections, in: &canvas, area: area, offset: help.offset, texts: texts)
+            let scroll = HelpOverlay.maximumOffset(help.sections, area: area, texts: texts) > 0 ? [KeyHint("↑↓", "scroll")] : []
+            Footer.draw(in: &canvas, row: size.height - 1, hints: [KeyHint("? Esc", "close help")] + scroll, status: nil, texts: texts)
+            if canvas.isAccessible { canvas.setCursor((x: area.x + 1, y: area.y)) }
+            return animates
         }
         // While a screen holds the keyboard (a text field, a y/n question) the global keys
         // do not apply, so the footer does not offer them.
@@ -107,10 +119,33 @@ final class FrameChrome {
             let tick = clock.now + .seconds(1)
             statusExpiry = min(statusExpiry ?? tick, tick)
         }
+        // Loading, said in words where the cursor goes, in place of a spinner.
+        if canvas.isAccessible, status == nil, screen.isAnimating { status = StatusMessage("Loading…") }
         let help = content.bindings.hint(GlobalKeys.help)
         let pinned = screen.isCapturingText ? (status == nil ? nil : hints.popLast()) : help
-        Footer.draw(in: &canvas, row: size.height - 1, hints: hints, status: status, pinned: pinned)
-        return screen.isAnimating
+        let statusEnd = Footer.draw(in: &canvas, row: size.height - 1, hints: hints, status: status, pinned: pinned, texts: texts)
+        if canvas.isAccessible {
+            canvas.setCursor(Self.accessibleCursor(canvas, status: status, statusEnd: statusEnd, notice: content, area: area))
+        }
+        return animates
+    }
+
+    /// Where the accessible mode's cursor goes, so a screen reader or a braille display follows
+    /// what matters now: the field being typed in; else the end of a question (`(y/n)`); else
+    /// the status line while it says what the last key did (`Enrolled in …`, an error) or that
+    /// something is loading; else the selected row or the screen's message; else the top.
+    static func accessibleCursor(
+        _ canvas: some Canvas, status: StatusMessage?, statusEnd: Int?, notice content: Content, area: Rect
+    ) -> (x: Int, y: Int) {
+        let statusRow = canvas.size.height - 1
+        if let field = canvas.cursor, content.screen.isCapturingText { return field }
+        if let status, let end = statusEnd {
+            if status.question != nil || status.text.key.hasSuffix("(y/n)") { return (min(end + 1, canvas.size.width - 1), statusRow) }
+            let isNews = content.noticeIsNews && status == content.notice
+            if isNews || status.isProgress { return (1, statusRow) }
+        }
+        if let field = canvas.cursor { return field }
+        return canvas.focus ?? (area.x + 1, area.y)
     }
 
     /// The screen's own message, else the notice; but a notice posted while the screen showed

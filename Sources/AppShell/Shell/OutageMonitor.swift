@@ -1,4 +1,5 @@
 import Observation
+import SharedKernel
 
 /// Remote mode's answer to a server that cannot be reached (SPEC, "Remote mode"): tries again
 /// by itself after 1, 2, 4 … 30 s, says when on screen, and once the server answers has the
@@ -52,10 +53,10 @@ final class OutageMonitor {
     }
 
     /// `Cannot reach <host> — retrying in Ns`, while the server cannot be reached.
-    func message(at now: Duration) -> String? {
+    func message(at now: Duration) -> LocalizedText? {
         guard let retryAt else { return nil }
         let left = max(0, (retryAt - now).components.seconds) + ((retryAt - now).components.attoseconds > 0 ? 1 : 0)
-        return left > 0 ? "Cannot reach \(host) — retrying in \(left)s" : "Cannot reach \(host) — retrying now"
+        return left > 0 ? "Cannot reach \(host) — retrying in \(Int(left))s" : "Cannot reach \(host) — retrying now"
     }
 
     func stop() {

@@ -130,7 +130,7 @@ final class SessionFlow {
     }
 
     /// Closes every screen of the learner, then shows the sign-in screen.
-    private func signedOut(notice loginNotice: String? = nil) {
+    private func signedOut(notice loginNotice: LocalizedText? = nil) {
         restorePending = false
         scope?.close()
         suspendedScope?.close()
@@ -141,7 +141,7 @@ final class SessionFlow {
         onSwitched()
     }
 
-    private func makeLoginScreen(notice: String?) -> any Screen {
+    private func makeLoginScreen(notice: LocalizedText?) -> any Screen {
         SignInFeature(sessions: ports.sessions, email: signInEmail).makeLoginScreen(notice: notice) { [weak self] user in
             self?.signedIn(as: user)
         }

@@ -15,7 +15,7 @@ import TerminalUI
 final class ShellController {
     typealias Outcome = InputQueue.Outcome
 
-    static let droppedKeyMessage = "A key was dropped: the server did not answer in time"
+    static let droppedKeyMessage: LocalizedText = "A key was dropped: the server did not answer in time"
 
     let flow: SessionFlow
     let help = HelpOverlayState()
@@ -49,6 +49,13 @@ final class ShellController {
     let layout: LayoutSettings
     /// The keys the config file binds to actions (`[keys]`), in place of their defaults.
     var bindings = KeyBindings.none
+    /// The words of the language in force, for every text drawn.
+    var texts = Texts.english
+    /// The accessible mode (`--accessible`): the cursor follows the focus, words for marks,
+    /// no box drawing or animation.
+    var accessible = false
+    /// The postings there were when the last key came: a notice after it is news of that key.
+    @ObservationIgnored private var postingsAtLastKey = 0
     /// The command palette, while it shows.
     private(set) var palette: CommandPalette?
     /// Where the data is, as the header's status names it: the data directory, or the
@@ -161,6 +168,7 @@ final class ShellController {
     /// Applies one event once the screen in front can take it: the help overlay first, then
     /// the screen, then the global keys it did not use.
     func apply(_ event: InputEvent, rebinding: Bool = true) async -> Outcome {
+        postingsAtLastKey = postings
         if isTooSmall {
             // Nothing can be seen: q still quits; other keys wait until the terminal grows.
             if event == .key(.character("q")) { return .quit }
@@ -211,11 +219,11 @@ final class ShellController {
             declarations.flatMap { declaration in
                 declaration.actions.map { action in
                     // One of several (↑ of ↑↓): its own part of the name says which.
+                    let part = String(action.name.split(separator: ".").last ?? "").split(separator: "_").joined(separator: " ")
                     let title =
                         declaration.actions.count > 1
-                        ? declaration.label + ": "
-                            + String(action.name.split(separator: ".").last ?? "").split(separator: "_").joined(separator: " ")
-                        : declaration.help
+                        ? texts(declaration.label) + ": " + texts(LocalizedText(stringLiteral: part))
+                        : texts(declaration.help)
                     return PaletteItem(
                         keys: bindings.keys(of: action).map(\.displayName).joined(separator: "/"),
                         title: title.prefix(1).uppercased() + title.dropFirst(), name: action.name, key: action.key,
@@ -227,7 +235,7 @@ final class ShellController {
         // What cannot act now is listed too, after, with the reason: the palette is where
         // every action can be found.
         let reasons = screen.keys.compactMap { declaration -> (KeyDeclaration, String)? in
-            if case .unavailable(let reason) = screen.availability(of: declaration) { return (declaration, reason) }
+            if case .unavailable(let reason) = screen.availability(of: declaration) { return (declaration, texts(reason)) }
             return nil
         }
         all += items(reasons.map(\.0)) { declaration in reasons.first { $0.0 == declaration }?.1 }
@@ -236,7 +244,7 @@ final class ShellController {
         all += items(global.filter { $0 != GlobalKeys.palette })
         all += AppTab.allCases.map { tab in
             PaletteItem(
-                keys: "\(tab.rawValue + 1)", title: "Go to \(tab.title)", name: "tab.\(tab.rawValue + 1)",
+                keys: "\(tab.rawValue + 1)", title: texts("Go to \(tab.title)"), name: "tab.\(tab.rawValue + 1)",
                 key: .character(Character("\(tab.rawValue + 1)")))
         }
         return all
@@ -318,7 +326,8 @@ final class ShellController {
     private func handleHeaderClick(x: Int) -> Bool {
         guard let coordinator,
             let index = HeaderBar.tab(
-                atColumn: x, tabs: AppTab.allCases.map(\.title), shortTabs: AppTab.allCases.map(\.shortTitle), width: terminalSize.width,
+                atColumn: x, tabs: AppTab.allCases.map { texts($0.title) }, shortTabs: AppTab.allCases.map { texts($0.shortTitle) },
+                width: terminalSize.width,
                 userName: session.displayName),
             let tab = AppTab(rawValue: index)
         else { return false }
@@ -355,12 +364,12 @@ final class ShellController {
 
     private var maximumHelpOffset: Int {
         guard let screen = frontScreen else { return 0 }
-        return HelpOverlay.maximumOffset(helpSections(for: screen), area: helpArea)
+        return HelpOverlay.maximumOffset(helpSections(for: screen), area: helpArea, texts: texts)
     }
 
     /// The current screen's keys and notes, then the keys that work everywhere.
     private func helpSections(for screen: any Screen) -> [HelpSection] {
-        let title = coordinator.map { $0.isAtRoot ? $0.tab.title : "Course" } ?? "Sign in"
+        let title: LocalizedText = coordinator.map { $0.isAtRoot ? $0.tab.title : "Course" } ?? "Sign in"
         let bindings = bindings(on: screen)
         var sections = [HelpSection(title, keys: screen.keys.map(bindings.helpHint))]
         sections += screen.notes
@@ -374,8 +383,16 @@ final class ShellController {
 
     /// Draws the whole frame. Returns whether something on it animates.
     func draw<C: Canvas>(in canvas: inout C, tick: Int) -> Bool {
+        guard accessible else { return drawFrame(in: &canvas, tick: tick) }
+        var plain = AccessibleCanvas(canvas)
+        let animates = drawFrame(in: &plain, tick: tick)
+        canvas = plain.base
+        return animates
+    }
+
+    private func drawFrame<C: Canvas>(in canvas: inout C, tick: Int) -> Bool {
         guard !FrameChrome.isTooSmall(canvas.size) else {
-            FrameChrome.drawTooSmall(in: &canvas)
+            FrameChrome.drawTooSmall(in: &canvas, texts: texts)
             return false
         }
         guard let screen = frontScreen else { return false }
@@ -390,7 +407,9 @@ final class ShellController {
             outage: outage?.message(at: clock.now),
             context: statusContext(),
             bindings: bindings(on: screen),
-            palette: palette.map { ($0, paletteItems(for: screen)) }
+            palette: palette.map { ($0, paletteItems(for: screen)) },
+            texts: texts,
+            noticeIsNews: (notice?.posting ?? 0) > postingsAtLastKey
         )
         return chrome.draw(content, in: &canvas, tick: tick)
     }
@@ -403,6 +422,6 @@ final class ShellController {
         case .local(let path): if !path.isEmpty { parts.append(path) }
         case .server(let host): parts.append(host + (outage?.message(at: clock.now) == nil ? " ●" : " ⚠"))
         }
-        return parts + (flow.scope?.counts ?? [])
+        return parts + (flow.scope?.counts ?? []).map { texts($0) }
     }
 }

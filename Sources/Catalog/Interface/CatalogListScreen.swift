@@ -47,7 +47,7 @@ final class CatalogListScreen: Screen {
     private var listArea = Rect(x: 0, y: 0, width: 0, height: 10)
     /// The window's column widths and the revision of the rows they were measured on:
     /// measuring every text of the window costs more than a frame should.
-    private var measured: (revision: Int, widths: [Int])?
+    private var measured: (revision: Int, language: Language, widths: [Int])?
 
     private let layout: LayoutSettings
 
@@ -120,28 +120,30 @@ final class CatalogListScreen: Screen {
 
     func draw(in canvas: inout some Canvas, frame: Frame) {
         let query = viewModel.query
-        let empty = query.isEmpty ? Self.emptyCatalogText(source) : ["No courses match \"\(query)\"", "Press Esc to clear the search"]
+        let texts = frame.texts
+        let empty: [LocalizedText] =
+            query.isEmpty ? Self.emptyCatalogText(source) : ["No courses match \"\(query)\"", "Press Esc to clear the search"]
         let searching = viewModel.isEditingSearch || !query.isEmpty
         if searching {
-            drawSearchLine(in: &canvas, area: frame.area, tick: frame.tick)
+            drawSearchLine(in: &canvas, area: frame.area, tick: frame.tick, texts: texts)
         }
         let below = searching ? frame.area.droppingTop(1) : frame.area
-        StateView.draw(viewModel.state, in: &canvas, area: below, tick: frame.tick, empty: empty) { canvas, courses in
+        StateView.draw(viewModel.state, in: &canvas, area: below, tick: frame.tick, texts: texts, empty: empty) { canvas, courses in
             // A wide terminal: the list at a readable measure, the selected course beside it.
             guard let panes = CoursePreview.split(frame.area, from: layout.wideFrom) else {
-                return drawTable(courses, in: &canvas, area: frame.area, tick: frame.tick)
+                return drawTable(courses, in: &canvas, area: frame.area, tick: frame.tick, texts: texts)
             }
-            drawTable(courses, in: &canvas, area: panes.list, tick: frame.tick)
+            drawTable(courses, in: &canvas, area: panes.list, tick: frame.tick, texts: texts)
             if let course = viewModel.selectedCourse {
                 let preview = panes.preview.droppingTop(searching ? 1 : 0)
-                CoursePreview.draw(course, marks: viewModel.learner.marks(course), in: &canvas, area: preview)
+                CoursePreview.draw(course, marks: viewModel.learner.marks(course), in: &canvas, area: preview, texts: texts)
             }
         }
     }
 
     /// What an empty catalog says: the local import fills the local database only, so a
     /// server's empty catalog says where courses come from instead.
-    static func emptyCatalogText(_ source: CatalogSource) -> [String] {
+    static func emptyCatalogText(_ source: CatalogSource) -> [LocalizedText] {
         switch source {
         case .localDatabase: ["The catalog has no courses yet", "Import some with: tui import-courses FILE"]
         case .server(let host): ["\(host) has no courses yet", "Courses imported on the server appear here"]
@@ -150,7 +152,7 @@ final class CatalogListScreen: Screen {
 
     /// The search line: `/`, the field (or the kept filter), the count of matches and a
     /// spinner while the results of what was typed are on their way.
-    private func drawSearchLine(in canvas: inout some Canvas, area: Rect, tick: Int) {
+    private func drawSearchLine(in canvas: inout some Canvas, area: Rect, tick: Int, texts: Texts) {
         let content = area.insetBy(horizontal: 1)
         let y = area.y
         canvas.fill(Rect(x: area.x, y: y, width: area.width, height: 1), style: .normal)
@@ -161,26 +163,35 @@ final class CatalogListScreen: Screen {
         if viewModel.rows.isUnsettled {
             count = Spinner.frame(tick: tick)
         } else {
-            let matches = viewModel.countText(noun: "match", plural: "matches") ?? ""
-            let position = viewModel.state.value == nil ? "" : "  \(viewModel.positionText)"
+            let matches = viewModel.countText(matches: true).map { texts($0) } ?? ""
+            let position = viewModel.state.value == nil ? "" : "  " + texts(viewModel.positionText)
             count = (viewModel.rows.isRefreshing ? "\(Spinner.frame(tick: tick)) " : "") + matches + position
         }
         // An order other than title's says so, briefly: the field keeps the room.
-        if viewModel.sort != .title { count = "↕ \(viewModel.sort.shortLabel)  " + count }
+        if viewModel.sort != .title { count = "↕ " + texts(viewModel.sort.shortLabel) + "  " + count }
         let fieldWidth = max(1, content.width - 2 - count.displayWidth - 1)
         viewModel.drawSearchField(in: &canvas, x: content.x + 2, y: y, width: fieldWidth)
         canvas.draw(count, x: content.x + content.width - count.displayWidth, y: y, style: .dim)
     }
 
-    private func drawTable(_ courses: [Course], in canvas: inout some Canvas, area: Rect, tick: Int) {
+    private func drawTable(_ courses: [Course], in canvas: inout some Canvas, area: Rect, tick: Int, texts: Texts) {
         let filtering = viewModel.isEditingSearch || !viewModel.query.isEmpty
         let content = area.insetBy(horizontal: 1)
         var sortEnd = content.x
-        let table = CatalogTable(contentWidths: contentWidths(of: courses), width: content.width)
+        let learner = viewModel.learner
+        // The accessible mode spells the marks; their column is as wide as the rows need.
+        let markWords =
+            canvas.isAccessible
+            ? courses.lazy.map { course in
+                let marks = learner.marks(course)
+                return CatalogTable.Row.markWords(favourite: marks.isFavourite, enrolled: marks.isEnrolled, texts: texts).displayWidth
+            }.max() ?? 0 : nil
+        let table = CatalogTable(
+            contentWidths: contentWidths(of: courses, texts: texts), width: content.width, texts: texts, markWords: markWords)
         if !filtering {
-            var x = content.x + canvas.draw("Catalog", x: content.x, y: content.y, style: .bold)
-            if let count = viewModel.countText(noun: "course", plural: "courses") {
-                x += canvas.draw("  \(count)", x: x, y: content.y, style: .dim)
+            var x = content.x + canvas.draw(texts("Catalog"), x: content.x, y: content.y, style: .bold)
+            if let count = viewModel.countText(matches: false) {
+                x += canvas.draw("  " + texts(count), x: x, y: content.y, style: .dim)
             }
             if viewModel.rows.isRefreshing || viewModel.rows.isUnsettled {
                 x += canvas.draw(" \(Spinner.frame(tick: tick))", x: x, y: content.y, style: .dim)
@@ -191,13 +202,13 @@ final class CatalogListScreen: Screen {
         if !filtering, !viewModel.rows.isUnsettled {
             // While searching, the search line holds the count and the position; while the
             // rows of what was asked are on their way, the place in them is not known yet.
-            let position = viewModel.positionText
+            let position = texts(viewModel.positionText)
             positionStart -= position.displayWidth
             canvas.draw(position, x: positionStart, y: content.y, style: .dim)
         }
         if !filtering {
             // The order, left of the position, where it fits: `↕ price, lowest first`.
-            let order = "↕ \(viewModel.sort.label)"
+            let order = "↕ " + texts(viewModel.sort.label)
             let x = positionStart - 2 - order.displayWidth
             if x >= sortEnd + 2 { canvas.draw(order, x: x, y: content.y, style: .dim) }
         }
@@ -205,18 +216,17 @@ final class CatalogListScreen: Screen {
 
         listArea = Rect(x: area.x, y: area.y + 2, width: area.width, height: area.height - 2)
         // The selection bar stops at the list's edge when a preview is beside it.
-        let learner = viewModel.learner
         ListView.draw(in: &canvas, area: listArea, itemCount: courses.count, state: viewModel.list) { canvas, index, line, isSelected in
             let row = CatalogTable.Row(course: courses[index], marks: learner.marks(courses[index]))
             table.draw(row, in: &canvas, x: content.x, y: line.y, isSelected: isSelected)
         }
     }
 
-    private func contentWidths(of courses: [Course]) -> [Int] {
+    private func contentWidths(of courses: [Course], texts: Texts) -> [Int] {
         let revision = viewModel.rows.revision
-        if let measured, measured.revision == revision { return measured.widths }
-        let widths = CatalogTable.contentWidths(of: courses)
-        measured = (revision, widths)
+        if let measured, measured.revision == revision, measured.language == texts.language { return measured.widths }
+        let widths = CatalogTable.contentWidths(of: courses, texts: texts)
+        measured = (revision, texts.language, widths)
         return widths
     }
 

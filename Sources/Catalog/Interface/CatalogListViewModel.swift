@@ -90,17 +90,20 @@ final class CatalogListViewModel {
     var selectedCourse: Course? { rows.selected }
 
     /// `N courses` (or `N matches` while searching), once counted.
-    func countText(noun: String, plural: String) -> String? {
-        switch rows.count {
-        case .exactly(let count): "\(count) \(count == 1 ? noun : plural)"
-        case .atLeast(let count): "\(count)+ \(plural)"
-        case nil: nil
+    /// `12 courses`, `10000+ courses`; while searching, `2 matches`.
+    func countText(matches: Bool) -> LocalizedText? {
+        switch (rows.count, matches) {
+        case (.exactly(let count), false): "\(count) courses"
+        case (.exactly(let count), true): "\(count) matches"
+        case (.atLeast(let count), false): "\(count)+ courses"
+        case (.atLeast(let count), true): "\(count)+ matches"
+        case (nil, _): nil
         }
     }
 
     /// `7/64`: the selected row's place in the whole list; `?` where it is not known.
-    var positionText: String {
-        let place = rows.position.map { "\($0 + 1)" } ?? "?"
+    var positionText: LocalizedText {
+        let place: LocalizedText = rows.position.map { "\($0 + 1)" } ?? "?"
         switch rows.count {
         case .exactly(let count): return "\(place)/\(count)"
         case .atLeast(let count): return "\(place)/\(count)+"

@@ -17,7 +17,7 @@ struct CatalogTable {
         case .title: .title
         // Why the learner cannot join (`full`, `closed`, `locked`); absent when no course
         // of the window could say.
-        case .block: TableColumn("", width: .flexible(min: 0, max: 6), gap: 1)
+        case .block: TableColumn("", width: .flexible(min: 0, max: 8), gap: 1)
         case .instructor: TableColumn("Instructor", width: .flexible(min: 10, max: 24), givesWay: 4, droppable: true)
         case .category: TableColumn("Category", width: .flexible(min: 8, max: 20), givesWay: 2, droppable: true)
         case .level: TableColumn("Level", compactHeading: "Lvl", width: .choices([12, 3]), givesWay: 3)
@@ -28,30 +28,39 @@ struct CatalogTable {
     }
 
     let table: Table
+    let texts: Texts
+    let accessible: Bool
 
     /// Lays the columns out for these courses (the loaded window, not only those shown, so
     /// the columns keep still while the selection moves).
-    init(courses: [Course], width: Int) {
-        self.init(contentWidths: Self.contentWidths(of: courses), width: width)
+    init(courses: [Course], width: Int, texts: Texts = .english) {
+        self.init(contentWidths: Self.contentWidths(of: courses, texts: texts), width: width, texts: texts)
     }
 
     /// Lays the columns out with the widths `contentWidths(of:)` measured.
-    init(contentWidths: [Int], width: Int) {
-        table = Table(
-            Self.columns, contentWidths: contentWidths, width: width, primary: Column.title.rawValue, primaryTarget: Self.titleTarget)
+    /// `markWords`: in the accessible mode, the widest marks of the rows, spelled as words
+    /// (`favourite enrolled`); nil draws the symbols (`★✓`).
+    init(contentWidths: [Int], width: Int, texts: Texts, markWords: Int? = nil) {
+        self.texts = texts
+        self.accessible = markWords != nil
+        var columns = Self.columns.map { $0.translated(texts) }
+        if let markWords { columns[Column.marks.rawValue] = TableColumn("", width: .fixed(markWords == 0 ? 1 : markWords + 1), gap: 0) }
+        table = Table(columns, contentWidths: contentWidths, width: width, primary: Column.title.rawValue, primaryTarget: Self.titleTarget)
     }
 
     /// The widest text of each column over `courses`, headings included. The block column
     /// has room for the words these courses could show (`full`, `closed`, `locked`), whatever
     /// the learner's marks: the columns stay put when the learner enrolls or completes one.
-    static func contentWidths(of courses: [Course]) -> [Int] {
+    static func contentWidths(of courses: [Course], texts: Texts) -> [Int] {
         let measured = [Column.title, .instructor, .category, .seats, .duration, .price].map(\.rawValue)
+        let columns = columns.map { $0.translated(texts) }
         var widths = Table.contentWidths(of: courses, columns: columns, measuring: measured) { course, column in
-            Row(course: course, marks: CourseMarks()).text(Column(rawValue: column) ?? .title, levelWidth: 12)
+            Row(course: course, marks: CourseMarks()).text(Column(rawValue: column) ?? .title, levelWidth: 12, texts: texts)
         }
         let block =
             courses.lazy.compactMap { course in
-                EnrollmentRules.block(for: course, marks: CourseMarks(prerequisiteMet: course.prerequisiteID == nil))?.rawValue.count
+                EnrollmentRules.block(for: course, marks: CourseMarks(prerequisiteMet: course.prerequisiteID == nil))
+                    .map { texts($0.label).displayWidth }
             }.max() ?? 0
         widths[Column.block.rawValue] = max(widths[Column.block.rawValue], block)
         return widths
@@ -63,7 +72,10 @@ struct CatalogTable {
 
     func draw(_ row: Row, in canvas: inout some Canvas, x: Int, y: Int, isSelected: Bool) {
         let levelWidth = table.width(of: Column.level.rawValue)
-        let cells = Column.allCases.map { row.text($0, levelWidth: levelWidth) }
+        var cells = Column.allCases.map { row.text($0, levelWidth: levelWidth, texts: texts) }
+        if accessible {
+            cells[Column.marks.rawValue] = Row.markWords(favourite: row.marks.isFavourite, enrolled: row.marks.isEnrolled, texts: texts)
+        }
         var styles = [Style?](repeating: nil, count: cells.count)
         if !isSelected {
             styles[Column.marks.rawValue] = row.isSaving ? .dim : .marks
@@ -82,18 +94,25 @@ struct CatalogTable {
 
         var isSaving: Bool { marks.isSavingFavourite || marks.isSavingEnrollment }
 
-        func text(_ column: Column, levelWidth: Int) -> String {
+        func text(_ column: Column, levelWidth: Int, texts: Texts) -> String {
             switch column {
             case .marks: Self.markers(marks)
             case .title: course.title
-            case .block: EnrollmentRules.block(for: course, marks: marks)?.rawValue ?? ""
+            case .block: EnrollmentRules.block(for: course, marks: marks).map { texts($0.label) } ?? ""
             case .instructor: course.instructor
             case .category: course.category ?? ""
-            case .level: levelWidth >= course.level.displayName.displayWidth ? course.level.displayName : course.level.shortName
-            case .seats: course.seatsLeft.map { "\($0) left" } ?? "no limit"
+            case .level:
+                levelWidth >= texts(course.level.displayName).displayWidth
+                    ? texts(course.level.displayName) : texts(course.level.shortName)
+            case .seats: texts(course.seatsLeft.map { "\($0) left" } ?? "no limit")
             case .duration: DurationText.format(minutes: course.durationMinutes)
-            case .price: course.price.formatted
+            case .price: texts("\(course.price)")
             }
+        }
+
+        /// `favourite enrolled`, the accessible mode's marks: words a screen reader says.
+        static func markWords(favourite: Bool, enrolled: Bool, texts: Texts) -> String {
+            [favourite ? texts("favourite") : nil, enrolled ? texts("enrolled") : nil].compactMap { $0 }.joined(separator: " ")
         }
 
         /// `★` for a favourite, then `✓` when enrolled, each in its own column.

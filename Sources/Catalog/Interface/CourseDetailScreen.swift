@@ -137,9 +137,13 @@ final class CourseDetailScreen: Screen {
     // MARK: - Drawing
 
     func draw(in canvas: inout some Canvas, frame: Frame) {
-        StateView.draw(viewModel.state, in: &canvas, area: frame.area, tick: frame.tick, empty: ["This course has no details"]) {
+        let texts = frame.texts
+        drawnTexts = texts
+        StateView.draw(
+            viewModel.state, in: &canvas, area: frame.area, tick: frame.tick, texts: texts, empty: ["This course has no details"]
+        ) {
             canvas, page in
-            drawPage(page, in: &canvas, area: frame.area.insetBy(horizontal: 2))
+            drawPage(page, in: &canvas, area: frame.area.insetBy(horizontal: 2), texts: texts)
         }
     }
 
@@ -153,8 +157,10 @@ final class CourseDetailScreen: Screen {
     }
 
     static let labelWidth = 14
+    /// The words the page was last drawn in, for the scrolling that measures its lines.
+    private var drawnTexts = Texts.english
 
-    private func drawPage(_ page: CoursePage, in canvas: inout some Canvas, area: Rect) {
+    private func drawPage(_ page: CoursePage, in canvas: inout some Canvas, area: Rect, texts: Texts) {
         let course = page.course
         // The title stays: at most two lines of it, then who teaches it.
         let title = TextWrapper.wrap(course.title, width: area.width)
@@ -162,80 +168,89 @@ final class CourseDetailScreen: Screen {
         for (index, line) in title.prefix(2).enumerated() {
             let cut = index == 1 && title.count > 2 ? TerminalText.truncate(line, toWidth: area.width, ellipsis: true) : line
             canvas.draw(cut, x: area.x, y: y, width: area.width, style: .bold)
+            // The title is what the page is about; a selected lesson, drawn later, takes over.
+            if index == 0 { canvas.markFocus(x: area.x, y: y) }
             y += 1
         }
-        canvas.draw("by \(course.instructor)", x: area.x, y: y, width: area.width, style: .dim)
+        canvas.draw(texts("by \(course.instructor)"), x: area.x, y: y, width: area.width, style: .dim)
         y += 2
         let body = Rect(x: area.x, y: y, width: area.width, height: area.maxY - y)
         bodyHeight = max(1, body.height)
-        var lines = bodyLines(for: page, width: body.width)
+        var lines = bodyLines(for: page, width: body.width, texts: texts)
+        let labelWidth = max(Self.labelWidth, lines.prefixLabelWidth + 2)
         let offset = clampedOffset(viewModel.scrollOffset, lines: &lines)
         let up = offset > 0
         let rows = body.height - (up ? 1 : 0)
         let down = lines.exists(offset + rows)
         let contentRows = rows - (down ? 1 : 0)
         var row = body.y
+        let upMore = texts("↑ more")
+        let downMore = texts("↓ more")
         if up {
-            canvas.draw("↑ more", x: body.x + body.width - 6, y: row, style: .dim)
+            canvas.draw(upMore, x: body.x + body.width - upMore.displayWidth, y: row, style: .dim)
             row += 1
         }
         for index in offset..<(offset + max(0, contentRows)) {
             guard let line = lines.line(at: index) else { break }
-            draw(line, page: page, in: &canvas, x: body.x, y: row, width: body.width)
+            draw(line, page: page, in: &canvas, x: body.x, y: row, width: body.width, labelWidth: labelWidth)
             row += 1
         }
         if down {
-            canvas.draw("↓ more", x: body.x + body.width - 6, y: body.maxY - 1, style: .dim)
+            canvas.draw(downMore, x: body.x + body.width - downMore.displayWidth, y: body.maxY - 1, style: .dim)
         }
     }
 
-    private func draw(_ line: Line, page: CoursePage, in canvas: inout some Canvas, x: Int, y: Int, width: Int) {
+    private func draw(_ line: Line, page: CoursePage, in canvas: inout some Canvas, x: Int, y: Int, width: Int, labelWidth: Int) {
         switch line {
         case .text(let text, let style):
             canvas.draw(text, x: x, y: y, width: width, style: style)
         case .fact(let label, let value):
-            canvas.draw(label, x: x, y: y, width: Self.labelWidth, style: .dim)
-            canvas.draw(value, x: x + Self.labelWidth, y: y, width: width - Self.labelWidth)
+            canvas.draw(label, x: x, y: y, width: labelWidth, style: .dim)
+            canvas.draw(value, x: x + labelWidth, y: y, width: width - labelWidth)
         case .lesson(let index):
             let lesson = page.syllabus.lessons[index]
             let selected = viewModel.isEnrolled && index == viewModel.selectedLesson
             let style: Style = selected ? .selection : .normal
             if selected { canvas.fill(Rect(x: x, y: y, width: width, height: 1), style: .selection) }
             let saving = viewModel.marks?.isSavingEnrollment ?? false
-            if viewModel.isDone(index) {
+            if selected { canvas.markFocus(x: x, y: y) }
+            let doneWord = canvas.isAccessible && viewModel.isDone(index) ? " · " + drawnTexts("done") : ""
+            if viewModel.isDone(index), !canvas.isAccessible {
                 canvas.draw("✓", x: x, y: y, style: selected ? style : (saving ? .dim : .marks))
             }
             let minutes = DurationText.format(minutes: lesson.minutes)
             let number = "\(index + 1). "
             let titleX = x + 2 + number.displayWidth
             canvas.draw(number, x: x + 2, y: y, style: selected ? style : .dim)
-            canvas.draw(lesson.title, x: titleX, y: y, width: max(1, width - (titleX - x) - minutes.displayWidth - 2), style: style)
+            canvas.draw(
+                lesson.title + doneWord, x: titleX, y: y, width: max(1, width - (titleX - x) - minutes.displayWidth - 2), style: style)
             canvas.draw(minutes, x: x + width - minutes.displayWidth, y: y, style: selected ? style : .dim)
         }
     }
 
     /// The scrolling lines: facts, the description (wrapped lazily), the syllabus.
-    private func bodyLines(for page: CoursePage, width: Int) -> PageLines {
+    private func bodyLines(for page: CoursePage, width: Int, texts: Texts) -> PageLines {
         let course = page.course
         let marks = viewModel.marks ?? CourseMarks()
-        var facts: [Line] = Self.facts(of: viewModel.shownCourse ?? course).map { .fact(label: $0.label, value: $0.value) }
+        func fact(_ label: LocalizedText, _ value: LocalizedText) -> Line { .fact(label: texts(label), value: texts(value)) }
+        var facts: [Line] = Self.facts(of: viewModel.shownCourse ?? course).map { fact($0.label, $0.value) }
         if let prerequisite = page.prerequisite {
-            let met = marks.prerequisiteMet ? "completed" : "complete it first (p opens it)"
-            facts.append(.fact(label: "Prerequisite", value: "\(prerequisite.title) — \(met)"))
+            let met: LocalizedText = marks.prerequisiteMet ? "completed" : "complete it first (p opens it)"
+            facts.append(fact("Prerequisite", "\(prerequisite.title) — \(met)"))
         }
         if !course.tags.isEmpty {
-            facts.append(.fact(label: "Tags", value: course.tags.joined(separator: ", ")))
+            facts.append(fact("Tags", .verbatim(course.tags.joined(separator: ", "))))
         }
-        var status: [String] = []
+        var status: [LocalizedText] = []
         if let enrollment = marks.enrollment {
             if enrollment.status == .completed, let date = enrollment.completedAt {
-                status.append("✓ Completed \(DateText.format(date))")
+                status.append("✓ Completed \(day: date)")
             } else {
                 status.append("✓ Enrolled")
             }
         } else if let date = marks.completedAt {
             // Left after completing it: history, which `e` brings back.
-            status.append("Completed \(DateText.format(date)) · not enrolled")
+            status.append("Completed \(day: date) · not enrolled")
         }
         if marks.isFavourite { status.append("★ Favourite") }
         // By the rules `e` is answered by, so the page and its footer agree (a prerequisite
@@ -248,22 +263,22 @@ final class CourseDetailScreen: Screen {
         }
         if marks.isSavingEnrollment || marks.isSavingFavourite { status.append("(saving…)") }
         if !status.isEmpty {
-            facts.append(.fact(label: "Status", value: status.joined(separator: "   ")))
+            facts.append(.fact(label: texts("Status"), value: status.map { texts($0) }.joined(separator: "   ")))
         }
         if let enrollment = marks.enrollment {
             let done = enrollment.lessonsDone.count
             let percent = LessonRules.percent(done: done, of: course.lessonCount)
-            facts.append(.fact(label: "Progress", value: "\(done) of \(course.lessonCount) lessons · \(percent)%"))
+            facts.append(fact("Progress", "\(done) of \(plural: course.lessonCount) lessons · \(percent)%"))
             if enrollment.holdsPlace, let next = page.syllabus.lessons.indices.first(where: { !enrollment.lessonsDone.contains($0 + 1) }) {
-                facts.append(.fact(label: "Continue", value: "\(next + 1). \(page.syllabus.lessons[next].title)"))
+                facts.append(fact("Continue", .verbatim("\(next + 1). \(page.syllabus.lessons[next].title)")))
             }
         }
         let questions = page.syllabus.lessons.reduce(0) { $0 + $1.questionCount }
         if questions > 0, marks.enrollment != nil || !page.answers.isEmpty {
             let right = page.answers.filter(\.isRight).count
             let open = max(0, questions - page.answers.count)
-            facts.append(
-                .fact(label: "Score", value: "\(right) of \(page.answers.count) answered right" + (open > 0 ? " · \(open) to answer" : "")))
+            let score: LocalizedText = "\(right) of \(page.answers.count) answered right"
+            facts.append(fact("Score", open > 0 ? "\(score) · \(open) to answer" : score))
         }
         facts.append(.text("", .normal))
 
@@ -277,7 +292,7 @@ final class CourseDetailScreen: Screen {
         let lessons = page.syllabus.lessons
         let total = DurationText.format(minutes: page.syllabus.totalMinutes)
         var syllabus: [Line] = [
-            .text("", .normal), .text("Syllabus  \(lessons.count) lesson\(lessons.count == 1 ? "" : "s") · \(total)", .bold),
+            .text("", .normal), .text(texts("Syllabus") + "  " + texts("\(lessons.count) lessons") + " · \(total)", .bold),
         ]
         syllabus += lessons.indices.map(Line.lesson)
         return PageLines(prefix: facts, description: description, suffix: syllabus) { [weak self] wrapped in
@@ -286,17 +301,17 @@ final class CourseDetailScreen: Screen {
     }
 
     /// What every view of a course states first: the page's facts and the wide catalog's preview.
-    nonisolated static func facts(of course: Course) -> [(label: String, value: String)] {
+    nonisolated static func facts(of course: Course) -> [(label: LocalizedText, value: LocalizedText)] {
         [
-            ("Category", course.category ?? "—"),
+            ("Category", .verbatim(course.category ?? "—")),
             ("Level", course.level.displayName),
-            ("Duration", DurationText.format(minutes: course.durationMinutes)),
-            ("Price", course.price.formatted),
+            ("Duration", .verbatim(DurationText.format(minutes: course.durationMinutes))),
+            ("Price", "\(course.price)"),
             ("Seats left", seatsText(course)),
         ]
     }
 
-    nonisolated static func seatsText(_ course: Course) -> String {
+    nonisolated static func seatsText(_ course: Course) -> LocalizedText {
         guard let capacity = course.capacity, let left = course.seatsLeft else { return "Unlimited" }
         return left == 0 ? "None — the course is full" : "\(left) of \(capacity)"
     }
@@ -382,7 +397,7 @@ final class CourseDetailScreen: Screen {
 
     private func scroll(by delta: Int) {
         guard let page = viewModel.page else { return }
-        var lines = bodyLines(for: page, width: wrappedDescription?.width ?? 76)
+        var lines = bodyLines(for: page, width: wrappedDescription?.width ?? 76, texts: drawnTexts)
         let wanted = max(0, viewModel.scrollOffset + delta)
         let target = wanted >= .max / 4 ? Int.max / 4 : wanted
         if target >= Int.max / 4 { lines.ensureAll() } else { lines.ensure(upTo: target + bodyHeight) }
@@ -393,7 +408,7 @@ final class CourseDetailScreen: Screen {
     /// Scrolls just enough to show a lesson's line (with the marks' rows around it).
     private func revealLesson(_ index: Int) {
         guard let page = viewModel.page else { return }
-        var lines = bodyLines(for: page, width: wrappedDescription?.width ?? 76)
+        var lines = bodyLines(for: page, width: wrappedDescription?.width ?? 76, texts: drawnTexts)
         lines.ensureAll()
         guard let line = lines.index(ofLesson: index) else { return }
         let offset = viewModel.scrollOffset
@@ -414,6 +429,14 @@ struct PageLines {
     let suffix: [CourseDetailScreen.Line]
     /// Hands the description back, wrapped further, to be kept for the next frame.
     let keep: @MainActor (WrappedText) -> Void
+
+    /// The widest label of the facts, which sets the values' column.
+    var prefixLabelWidth: Int {
+        prefix.lazy.compactMap { line -> Int? in
+            if case .fact(let label, _) = line { return label.displayWidth }
+            return nil
+        }.max() ?? 0
+    }
 
     init(
         prefix: [CourseDetailScreen.Line],

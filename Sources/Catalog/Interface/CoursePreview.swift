@@ -23,7 +23,7 @@ enum CoursePreview {
         )
     }
 
-    static func draw(_ course: Course, marks: CourseMarks, in canvas: inout some Canvas, area: Rect) {
+    static func draw(_ course: Course, marks: CourseMarks, in canvas: inout some Canvas, area: Rect, texts: Texts) {
         guard area.width >= 4, area.height > 0 else { return }
         // A rule between the panes.
         for row in area.y..<area.maxY { canvas.draw("│", x: area.x, y: row, style: .dim) }
@@ -36,14 +36,14 @@ enum CoursePreview {
             y += 1
         }
         if y < content.maxY {
-            canvas.draw("by \(course.instructor)", x: content.x, y: y, width: content.width, style: .dim)
+            canvas.draw(texts("by \(course.instructor)"), x: content.x, y: y, width: content.width, style: .dim)
             y += 2
         }
         // The page's facts, with the lessons after the duration (the page lists them below).
         var facts = CourseDetailScreen.facts(of: course)
         facts.insert(("Lessons", "\(course.lessonCount)"), at: 3)
-        if !course.tags.isEmpty { facts.append(("Tags", course.tags.joined(separator: ", "))) }
-        var status: [String] = []
+        if !course.tags.isEmpty { facts.append(("Tags", .verbatim(course.tags.joined(separator: ", ")))) }
+        var status: [LocalizedText] = []
         if let enrollment = marks.enrollment {
             status.append(enrollment.status == .completed ? "✓ Completed" : "✓ Enrolled")
         } else if marks.completedAt != nil {
@@ -51,11 +51,11 @@ enum CoursePreview {
         }
         if marks.isFavourite { status.append("★ Favourite") }
         if !marks.prerequisiteMet { status.append("Locked") }
-        if !status.isEmpty { facts.append(("Status", status.joined(separator: "   "))) }
-        let labelWidth = 12
+        if !status.isEmpty { facts.append(("Status", .verbatim(status.map { texts($0) }.joined(separator: "   ")))) }
+        let labelWidth = max(12, (facts.map { texts($0.label).displayWidth }.max() ?? 0) + 2)
         for (label, value) in facts where y < content.maxY {
-            canvas.draw(label, x: content.x, y: y, width: labelWidth, style: .dim)
-            canvas.draw(value, x: content.x + labelWidth, y: y, width: max(0, content.width - labelWidth))
+            canvas.draw(texts(label), x: content.x, y: y, width: labelWidth, style: .dim)
+            canvas.draw(texts(value), x: content.x + labelWidth, y: y, width: max(0, content.width - labelWidth))
             y += 1
         }
         y += 1

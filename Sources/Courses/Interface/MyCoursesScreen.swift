@@ -6,7 +6,7 @@ import TerminalUI
 /// they left after completing them (dim, `Completed <date> · not enrolled`).
 @MainActor
 final class MyCoursesScreen: Screen {
-    static let emptyText = "You are not enrolled in any course yet — press 1 to browse the catalog"
+    static let emptyText: LocalizedText = "You are not enrolled in any course yet — press 1 to browse the catalog"
 
     enum Keys {
         static let open = KeyDeclaration("Enter", "open", help: "open the course", action: "courses.open")
@@ -93,18 +93,23 @@ final class MyCoursesScreen: Screen {
     }
 
     func draw(in canvas: inout some Canvas, frame: Frame) {
-        StateView.draw(viewModel.rows.shown, in: &canvas, area: frame.area, tick: frame.tick, empty: [Self.emptyText]) { canvas, courses in
-            drawTable(courses, in: &canvas, area: frame.area, tick: frame.tick)
+        let texts = frame.texts
+        StateView.draw(viewModel.rows.shown, in: &canvas, area: frame.area, tick: frame.tick, texts: texts, empty: [Self.emptyText]) {
+            canvas, courses in
+            drawTable(courses, in: &canvas, area: frame.area, tick: frame.tick, texts: texts)
         }
     }
 
-    private func drawTable(_ courses: [EnrolledCourse], in canvas: inout some Canvas, area: Rect, tick: Int) {
+    private func drawTable(_ courses: [EnrolledCourse], in canvas: inout some Canvas, area: Rect, tick: Int, texts: Texts) {
         let content = area.insetBy(horizontal: 1)
         let list = viewModel.rows.list
-        var x = content.x + canvas.draw("My courses", x: content.x, y: content.y, style: .bold)
+        var x = content.x + canvas.draw(texts("My courses"), x: content.x, y: content.y, style: .bold)
         // The count is of the places held; the courses left after completing them follow.
         let left = courses.count - viewModel.courses.count
-        x += canvas.draw("  \(viewModel.courses.count) enrolled" + (left > 0 ? " · \(left) left" : ""), x: x, y: content.y, style: .dim)
+        x += canvas.draw(
+            "  " + texts("\(viewModel.courses.count) enrolled")
+                + (left > 0 ? " · " + texts(("\(left) left" as LocalizedText).context("courses")) : ""), x: x, y: content.y,
+            style: .dim)
         if viewModel.model.isRefreshing {
             canvas.draw(" \(Spinner.frame(tick: tick))", x: x, y: content.y, style: .dim)
         }
@@ -112,12 +117,12 @@ final class MyCoursesScreen: Screen {
         canvas.draw(position, x: content.x + content.width - position.displayWidth, y: content.y, style: .dim)
 
         let rows = courses.map { Row(item: $0, isSaving: viewModel.model.isSaving($0.id)) }
-        let table = Self.table(for: rows, width: content.width)
+        let table = Self.table(for: rows, width: content.width, texts: texts)
         table.drawHeadings(in: &canvas, x: content.x, y: content.y + 1)
         listArea = Rect(x: area.x, y: area.y + 2, width: area.width, height: area.height - 2)
         ListView.draw(in: &canvas, area: listArea, itemCount: rows.count, state: list) { canvas, index, line, isSelected in
             let row = rows[index]
-            let cells = Column.allCases.map { row.text($0, width: table.width(of: $0.rawValue)) }
+            let cells = Column.allCases.map { row.text($0, width: table.width(of: $0.rawValue), texts: texts) }
             // Saving, or history (left after completing it): dim.
             let style: Style = isSelected ? .selection : (row.isSaving || !row.item.enrollment.holdsPlace ? .dim : .normal)
             var styles = [Style?](repeating: nil, count: cells.count)
@@ -142,10 +147,11 @@ final class MyCoursesScreen: Screen {
         }
     }
 
-    static func table(for rows: [Row], width: Int) -> Table {
+    static func table(for rows: [Row], width: Int, texts: Texts) -> Table {
         let measured = [Column.title, .status, .enrolled].map(\.rawValue)
+        let columns = columns.map { $0.translated(texts) }
         let widths = Table.contentWidths(of: rows, columns: columns, measuring: measured) { row, column in
-            row.text(Column(rawValue: column) ?? .title, width: .max)
+            row.text(Column(rawValue: column) ?? .title, width: .max, texts: texts)
         }
         return Table(columns, contentWidths: widths, width: width, primary: Column.title.rawValue, primaryTarget: 48)
     }
@@ -155,25 +161,26 @@ final class MyCoursesScreen: Screen {
         let isSaving: Bool
 
         /// The cell of `column` when it is `width` wide.
-        func text(_ column: Column, width: Int) -> String {
+        func text(_ column: Column, width: Int, texts: Texts) -> String {
             switch column {
             case .gutter: ""
             case .title: item.course.title
             case .progress: ProgressBar.text(percent: item.percent, width: width)
             case .status:
                 if isSaving {
-                    "Saving…"
+                    texts("Saving…")
                 } else {
                     switch item.progress {
                     // `Completed 22 Nov 2026` where it fits, else `Completed`.
-                    case .completed(let date): Self.longest(["Completed \(DateText.format(date))", "Completed"], in: width)
+                    case .completed(let date): Self.longest([texts("Completed \(day: date)"), texts("Completed")], in: width)
                     case .left(let date):
                         Self.longest(
-                            ["Completed \(DateText.format(date)) · not enrolled", "Completed · not enrolled", "Not enrolled"], in: width)
-                    case .notStarted, .inProgress: item.progress.displayName
+                            [texts("Completed \(day: date) · not enrolled"), texts("Completed · not enrolled"), texts("Not enrolled")],
+                            in: width)
+                    case .notStarted, .inProgress: texts(item.progress.displayName)
                     }
                 }
-            case .enrolled: DateText.format(item.enrollment.enrolledAt)
+            case .enrolled: texts.day(item.enrollment.enrolledAt)
             }
         }
 

@@ -39,7 +39,7 @@ final class LessonReaderScreen: Screen {
         Keys.scroll, Keys.moveChoice, Keys.choose, Keys.answer, Keys.more, Keys.questions, Keys.nextQuestion, Keys.markDone,
         Keys.nextLesson, Keys.finish, Keys.next, Keys.previous, Keys.text, Keys.retry,
     ]
-    static let noText = "This lesson has no text yet"
+    static let noText: LocalizedText = "This lesson has no text yet"
     /// The widest the text runs, in columns: a readable measure.
     static let measure = 100
 
@@ -140,72 +140,79 @@ final class LessonReaderScreen: Screen {
     // MARK: - Drawing
 
     func draw(in canvas: inout some Canvas, frame: Frame) {
-        StateView.draw(viewModel.state, in: &canvas, area: frame.area, tick: frame.tick, empty: [Self.noText]) { canvas, page in
-            drawPage(page, in: &canvas, area: frame.area)
+        let texts = frame.texts
+        StateView.draw(viewModel.state, in: &canvas, area: frame.area, tick: frame.tick, texts: texts, empty: [Self.noText]) {
+            canvas, page in
+            drawPage(page, in: &canvas, area: frame.area, texts: texts)
         }
     }
 
-    private func drawPage(_ page: LessonPage, in canvas: inout some Canvas, area: Rect) {
+    private func drawPage(_ page: LessonPage, in canvas: inout some Canvas, area: Rect, texts: Texts) {
         // Read, so the render loop draws again when the text scrolls (the position is the screen's).
         _ = viewModel.scrolls
         let width = min(max(1, area.width - 2), Self.measure)
         let x = area.x + max(1, (area.width - width) / 2)
-        let heading = "Lesson \(page.number) of \(page.syllabus.lessons.count) · \(page.course.title)"
-        let mark = viewModel.isDone ? "✓ done" : ""
+        let heading = texts("Lesson \(page.number) of \(page.syllabus.lessons.count)") + " · \(page.course.title)"
+        let mark = viewModel.isDone ? "✓ " + texts("done") : ""
         canvas.draw(heading, x: x, y: area.y, width: width - mark.displayWidth - (mark.isEmpty ? 0 : 2), style: .dim)
         if !mark.isEmpty { canvas.draw(mark, x: x + width - mark.displayWidth, y: area.y, style: .marks) }
         canvas.draw(page.lesson.title, x: x, y: area.y + 1, width: width, style: .bold)
+        canvas.markFocus(x: x, y: area.y + 1)
         // The last row is kept for `↓ more`, so the mark never covers text.
         let body = Rect(x: x, y: area.y + 3, width: width, height: max(0, area.height - 4))
         textHeight = max(1, body.height)
         if let open = viewModel.openQuestion {
             // A question has no `↓ more`: it takes the last row too.
             let whole = Rect(x: body.x, y: body.y, width: body.width, height: body.height + 1)
-            drawQuestion(open.index, open.question, of: page, in: &canvas, area: whole)
+            drawQuestion(open.index, open.question, of: page, in: &canvas, area: whole, texts: texts)
         } else {
-            drawText(page, in: &canvas, area: body)
+            drawText(page, in: &canvas, area: body, texts: texts)
         }
     }
 
-    private func drawText(_ page: LessonPage, in canvas: inout some Canvas, area: Rect) {
+    private func drawText(_ page: LessonPage, in canvas: inout some Canvas, area: Rect, texts: Texts) {
         guard let text = page.text else {
-            canvas.draw(Self.noText, x: area.x, y: area.y, width: area.width, style: .dim)
-            drawEnd(page, in: &canvas, x: area.x, y: area.y + 2, width: area.width, height: area.height - 2)
+            canvas.draw(texts(Self.noText), x: area.x, y: area.y, width: area.width, style: .dim)
+            drawEnd(page, in: &canvas, x: area.x, y: area.y + 2, width: area.width, height: area.height - 2, texts: texts)
             return
         }
-        let laid = layout(text, width: area.width)
+        let laid = layout(text, width: area.width, texts: texts)
         // This screen's lines and the two after them (the blank, the end line): once the
         // text is laid out to its end, the scroll is clamped to it.
         laid.prepare(lines: top.addingReportingOverflow(area.height + 2).overflow ? .max : top + area.height + 2)
         if laid.isComplete { top = min(top, maxTop(laid)) }
         laid.draw(in: &canvas, rect: area, top: top)
         let endRow = laid.lineCount - top + 1
-        drawEnd(page, in: &canvas, x: area.x, y: area.y + endRow, width: area.width, height: area.height - endRow)
-        if top > 0 { canvas.draw("↑ more", x: area.x + area.width - 6, y: area.y - 1, style: .dim) }
-        if !isAtEnd { canvas.draw("↓ more", x: area.x + area.width - 6, y: area.maxY, style: .dim) }
+        drawEnd(page, in: &canvas, x: area.x, y: area.y + endRow, width: area.width, height: area.height - endRow, texts: texts)
+        let upMore = texts("↑ more")
+        let downMore = texts("↓ more")
+        if top > 0 { canvas.draw(upMore, x: area.x + area.width - upMore.displayWidth, y: area.y - 1, style: .dim) }
+        if !isAtEnd { canvas.draw(downMore, x: area.x + area.width - downMore.displayWidth, y: area.maxY, style: .dim) }
     }
 
     /// The line after the text: what follows it.
-    private func drawEnd(_ page: LessonPage, in canvas: inout some Canvas, x: Int, y: Int, width: Int, height: Int) {
+    private func drawEnd(_ page: LessonPage, in canvas: inout some Canvas, x: Int, y: Int, width: Int, height: Int, texts: Texts) {
         guard height > 0 else { return }
         let count = page.questions.count
         let answered = page.answers.count
-        let text: String
+        let text: LocalizedText
         if count == 0 {
             text = "End of the lesson"
         } else if answered == count {
-            text = "End of the lesson · \(count) question\(count == 1 ? "" : "s") answered"
+            text = "End of the lesson · \(count) questions answered"
         } else {
-            text = "End of the lesson · \(count) question\(count == 1 ? "" : "s") follow\(count == 1 ? "s" : "") — Space"
+            text = "End of the lesson · \(count) questions follow — Space"
         }
-        canvas.draw("── " + text, x: x, y: y, width: width, style: .dim)
+        canvas.draw("── " + texts(text), x: x, y: y, width: width, style: .dim)
     }
 
-    private func drawQuestion(_ index: Int, _ question: Question, of page: LessonPage, in canvas: inout some Canvas, area: Rect) {
+    private func drawQuestion(
+        _ index: Int, _ question: Question, of page: LessonPage, in canvas: inout some Canvas, area: Rect, texts: Texts
+    ) {
         let several = question.answerCount > 1
         canvas.draw(
-            "Question \(index + 1) of \(page.questions.count)" + (several ? " · choose all that apply" : ""), x: area.x, y: area.y,
-            width: area.width, style: .dim)
+            texts("Question \(index + 1) of \(plural: page.questions.count)") + (several ? " · " + texts("choose all that apply") : ""),
+            x: area.x, y: area.y, width: area.width, style: .dim)
         let state: QuestionCard.State =
             viewModel.answer(to: index).map {
                 .answered(chosen: $0.chosen, isRight: $0.isRight, correct: $0.correct, explanation: $0.explanation)
@@ -213,15 +220,15 @@ final class LessonReaderScreen: Screen {
             ?? .open(highlighted: viewModel.highlighted, picked: viewModel.picked)
         QuestionCard.draw(
             question, state: state, numbered: true, in: &canvas,
-            area: Rect(x: area.x, y: area.y + 1, width: area.width, height: max(0, area.height - 1)))
+            area: Rect(x: area.x, y: area.y + 1, width: area.width, height: max(0, area.height - 1)), texts: texts)
     }
 
     /// The text at `width`, laid out once per width; a new width keeps the first line shown
     /// at the same place of the text.
-    private func layout(_ text: MarkdownText, width: Int) -> IncrementalMarkdownLayout {
+    private func layout(_ text: MarkdownText, width: Int, texts: Texts) -> IncrementalMarkdownLayout {
         if let laidOut, laidOut.width == width { return laidOut }
         let anchor = laidOut?.anchor(ofLine: top)
-        let fresh = text.incrementalLayout(width: width)
+        let fresh = text.incrementalLayout(width: width, linksTitle: texts("Links"))
         // The first layout keeps a scroll asked for before it (the frame clamps it).
         if let anchor { top = fresh.line(forAnchor: anchor) }
         laidOut = fresh

@@ -5,7 +5,7 @@ import TerminalUI
 /// Tab 3: the learner's favourite courses.
 @MainActor
 final class FavouritesScreen: Screen {
-    static let emptyText = ["No favourites yet", "Press f on a course in the catalog (tab 1) to keep it here"]
+    static let emptyText: [LocalizedText] = ["No favourites yet", "Press f on a course in the catalog (tab 1) to keep it here"]
 
     enum Keys {
         static let open = KeyDeclaration("Enter", "open", help: "open the course", action: "favourites.open")
@@ -59,28 +59,32 @@ final class FavouritesScreen: Screen {
     }
 
     func draw(in canvas: inout some Canvas, frame: Frame) {
-        StateView.draw(viewModel.rows.shown, in: &canvas, area: frame.area, tick: frame.tick, empty: Self.emptyText) { canvas, courses in
-            drawTable(courses, in: &canvas, area: frame.area, tick: frame.tick)
+        let texts = frame.texts
+        StateView.draw(viewModel.rows.shown, in: &canvas, area: frame.area, tick: frame.tick, texts: texts, empty: Self.emptyText) {
+            canvas, courses in
+            drawTable(courses, in: &canvas, area: frame.area, tick: frame.tick, texts: texts)
         }
     }
 
-    private func drawTable(_ courses: [Course], in canvas: inout some Canvas, area: Rect, tick: Int) {
+    private func drawTable(_ courses: [Course], in canvas: inout some Canvas, area: Rect, tick: Int, texts: Texts) {
         let content = area.insetBy(horizontal: 1)
         let list = viewModel.rows.list
-        var x = content.x + canvas.draw("Favourites", x: content.x, y: content.y, style: .bold)
-        x += canvas.draw("  \(courses.count) course\(courses.count == 1 ? "" : "s")", x: x, y: content.y, style: .dim)
+        var x = content.x + canvas.draw(texts("Favourites"), x: content.x, y: content.y, style: .bold)
+        x += canvas.draw("  " + texts("\(courses.count) courses"), x: x, y: content.y, style: .dim)
         if viewModel.model.isRefreshing {
             canvas.draw(" \(Spinner.frame(tick: tick))", x: x, y: content.y, style: .dim)
         }
         let position = "\(list.selectedIndex + 1)/\(courses.count)"
         canvas.draw(position, x: content.x + content.width - position.displayWidth, y: content.y, style: .dim)
-        let table = Self.table(for: courses, width: content.width)
+        let table = Self.table(for: courses, width: content.width, texts: texts)
         table.drawHeadings(in: &canvas, x: content.x, y: content.y + 1)
         listArea = Rect(x: area.x, y: area.y + 2, width: area.width, height: area.height - 2)
         ListView.draw(in: &canvas, area: listArea, itemCount: courses.count, state: list) { canvas, index, line, isSelected in
             let course = courses[index]
             let saving = viewModel.model.isSaving(course.id)
-            let cells = Column.allCases.map { Self.text($0, of: course, width: table.width(of: $0.rawValue)) }
+            var cells = Column.allCases.map { Self.text($0, of: course, width: table.width(of: $0.rawValue), texts: texts) }
+            // Every row is a favourite: the accessible mode does not say it on each.
+            if canvas.isAccessible { cells[Column.marks.rawValue] = "" }
             var styles = [Style?](repeating: nil, count: cells.count)
             if !isSelected {
                 styles[Column.marks.rawValue] = saving ? .dim : .marks
@@ -105,21 +109,23 @@ final class FavouritesScreen: Screen {
         }
     }
 
-    static func table(for courses: [Course], width: Int) -> Table {
+    static func table(for courses: [Course], width: Int, texts: Texts) -> Table {
         let measured = [Column.title, .instructor, .price].map(\.rawValue)
+        let columns = columns.map { $0.translated(texts) }
         let widths = Table.contentWidths(of: courses, columns: columns, measuring: measured) { course, column in
-            text(Column(rawValue: column) ?? .title, of: course, width: .max)
+            text(Column(rawValue: column) ?? .title, of: course, width: .max, texts: texts)
         }
         return Table(columns, contentWidths: widths, width: width, primary: Column.title.rawValue, primaryTarget: 48)
     }
 
-    static func text(_ column: Column, of course: Course, width: Int) -> String {
+    static func text(_ column: Column, of course: Course, width: Int, texts: Texts) -> String {
         switch column {
         case .marks: "★"
         case .title: course.title
         case .instructor: course.instructor
-        case .level: width >= course.level.displayName.displayWidth ? course.level.displayName : course.level.shortName
-        case .price: course.price.formatted
+        case .level:
+            width >= texts(course.level.displayName).displayWidth ? texts(course.level.displayName) : texts(course.level.shortName)
+        case .price: texts("\(course.price)")
         }
     }
 

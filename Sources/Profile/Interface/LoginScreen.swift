@@ -47,14 +47,16 @@ final class LoginScreen: Screen {
 
     func draw(in canvas: inout some Canvas, frame: Frame) {
         let area = frame.area
+        let texts = frame.texts
         let width = min(56, area.width - 4)
-        let labelWidth = 10
-        let fieldWidth = width - labelWidth
         let kinds = viewModel.mode.fields
+        // The labels' column fits the longest (`Contraseña`) and a space.
+        let labelWidth = max(10, (kinds.map { texts(Self.label($0)).displayWidth }.max() ?? 0) + 2)
+        let fieldWidth = width - labelWidth
         // Every error wraps under what it is about: measure before placing the form.
-        let fieldErrors = kinds.map { kind in viewModel.error(for: kind).map { TextWrapper.wrap($0, width: fieldWidth) } ?? [] }
-        let formError = viewModel.formError.map { TextWrapper.wrap($0, width: width) } ?? []
-        let notice = viewModel.notice.map { TextWrapper.wrap($0, width: width) } ?? []
+        let fieldErrors = kinds.map { kind in viewModel.error(for: kind).map { TextWrapper.wrap(texts($0), width: fieldWidth) } ?? [] }
+        let formError = viewModel.formError.map { TextWrapper.wrap(texts($0), width: width) } ?? []
+        let notice = viewModel.notice.map { TextWrapper.wrap(texts($0), width: width) } ?? []
         let height =
             notice.count + (notice.isEmpty ? 0 : 1) + 3 + kinds.count * 2 + fieldErrors.reduce(0) { $0 + $1.count } + formError.count
         let x = area.x + (area.width - width) / 2
@@ -64,16 +66,17 @@ final class LoginScreen: Screen {
             y += 1
         }
         if !notice.isEmpty { y += 1 }
-        let title = viewModel.mode == .signIn ? "Sign in to EduGo" : "Create an EduGo account"
-        canvas.draw(title, x: x, y: y, style: .bold)
+        let title: LocalizedText = viewModel.mode == .signIn ? "Sign in to EduGo" : "Create an EduGo account"
+        canvas.draw(texts(title), x: x, y: y, style: .bold)
         y += 1
-        let subtitle = viewModel.mode == .signIn ? "Demo account: demo@edugo.dev / edugo-demo" : "Passwords need 8 or more characters"
-        canvas.draw(subtitle, x: x, y: y, width: width, style: .dim)
+        let subtitle: LocalizedText =
+            viewModel.mode == .signIn ? "Demo account: demo@edugo.dev / edugo-demo" : "Passwords need 8 or more characters"
+        canvas.draw(texts(subtitle), x: x, y: y, width: width, style: .dim)
         y += 2
         let fieldX = x + labelWidth
         for (index, kind) in kinds.enumerated() {
             let focused = index == viewModel.focus
-            canvas.draw(Self.label(kind), x: x, y: y, style: focused ? .bold : .dim)
+            canvas.draw(texts(Self.label(kind)), x: x, y: y, style: focused ? .bold : .dim)
             canvas.fill(Rect(x: fieldX, y: y, width: fieldWidth, height: 1), style: .selection)
             let field = index == viewModel.passwordIndex ? viewModel.fields[index].masked() : viewModel.fields[index]
             field.draw(in: &canvas, x: fieldX, y: y, width: fieldWidth, focused: focused, style: .selection)
@@ -90,7 +93,7 @@ final class LoginScreen: Screen {
         }
     }
 
-    private static func label(_ field: AccountField) -> String {
+    private static func label(_ field: AccountField) -> LocalizedText {
         switch field {
         case .name: "Name"
         case .email: "Email"

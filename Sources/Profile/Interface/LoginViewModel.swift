@@ -22,18 +22,20 @@ final class LoginViewModel {
     private(set) var fields: [TextField] = [TextField(), TextField()]
     private(set) var focus = 0
     /// The problems with single fields, each shown under its field.
-    private(set) var fieldErrors: [AccountField: String] = [:]
+    private(set) var fieldErrors: [AccountField: LocalizedText] = [:]
     /// A problem with the whole form (wrong email or password, the store), shown under it.
-    private(set) var formError: String?
+    private(set) var formError: LocalizedText?
     private(set) var isSubmitting = false
     /// Why the learner is asked to sign in, when it is not the first start.
-    let notice: String?
+    let notice: LocalizedText?
 
     private let sessions: any SessionRepository
     private let onSignedIn: @MainActor (User) -> Void
 
     /// `email`: the email field starts with it and the password has the focus.
-    init(sessions: any SessionRepository, notice: String? = nil, email: String? = nil, onSignedIn: @escaping @MainActor (User) -> Void) {
+    init(
+        sessions: any SessionRepository, notice: LocalizedText? = nil, email: String? = nil, onSignedIn: @escaping @MainActor (User) -> Void
+    ) {
         self.sessions = sessions
         self.notice = notice
         self.onSignedIn = onSignedIn
@@ -45,7 +47,7 @@ final class LoginViewModel {
 
     var passwordIndex: Int { fields.count - 1 }
 
-    func error(for field: AccountField) -> String? {
+    func error(for field: AccountField) -> LocalizedText? {
         fieldErrors[field]
     }
 
@@ -114,7 +116,7 @@ final class LoginViewModel {
         }
     }
 
-    private func show(_ message: String, at field: AccountField) {
+    private func show(_ message: LocalizedText, at field: AccountField) {
         fieldErrors[field] = message
         focus = index(of: field)
         if field == .password { fields[passwordIndex] = TextField() }

@@ -60,48 +60,56 @@ final class ProfileScreen: Screen {
 
     func draw(in canvas: inout some Canvas, frame: Frame) {
         let area = frame.area.insetBy(horizontal: 2)
+        let texts = frame.texts
         let user = viewModel.user
-        let valueX = area.x + Self.labelWidth
-        let valueWidth = area.width - Self.labelWidth
-        canvas.draw("Profile", x: area.x, y: area.y, style: .bold)
+        // The labels' column fits the longest in the language in force (`Cursos en los que estás`).
+        let labelWidth = max(Self.labelWidth, (Self.labels.map { texts($0).displayWidth }.max() ?? 0) + 2)
+        let valueX = area.x + labelWidth
+        let valueWidth = area.width - labelWidth
+        canvas.draw(texts("Profile"), x: area.x, y: area.y, style: .bold)
+        canvas.markFocus(x: area.x, y: area.y + 2)
         var y = area.y + 2
-        func fact(_ label: String, _ value: String, style: Style = .normal, in canvas: inout some Canvas) {
-            canvas.draw(label, x: area.x, y: y, width: Self.labelWidth, style: .dim)
-            canvas.draw(value, x: valueX, y: y, width: valueWidth, style: style)
+        func fact(_ label: LocalizedText, _ value: LocalizedText, style: Style = .normal, in canvas: inout some Canvas) {
+            canvas.draw(texts(label), x: area.x, y: y, width: labelWidth, style: .dim)
+            canvas.draw(texts(value), x: valueX, y: y, width: valueWidth, style: style)
             y += 1
         }
         if let field = viewModel.nameField {
-            canvas.draw("Name", x: area.x, y: y, width: Self.labelWidth, style: .dim)
+            canvas.draw(texts("Name"), x: area.x, y: y, width: labelWidth, style: .dim)
             let fieldWidth = min(valueWidth, ProfileName.maximumLength + 2)
             canvas.fill(Rect(x: valueX, y: y, width: fieldWidth, height: 1), style: .selection)
             field.draw(in: &canvas, x: valueX, y: y, width: fieldWidth, focused: true, style: .selection)
             y += 1
             if let rejection = viewModel.rejection {
-                for line in TextWrapper.wrap(rejection, width: valueWidth) {
+                for line in TextWrapper.wrap(texts(rejection), width: valueWidth) {
                     canvas.draw(line, x: valueX, y: y, width: valueWidth, style: .error)
                     y += 1
                 }
             }
         } else {
-            fact(
-                "Name", viewModel.name + (viewModel.isSaving ? "  (saving…)" : ""), style: viewModel.isSaving ? .dim : .normal, in: &canvas)
+            let name: LocalizedText = viewModel.isSaving ? "\(viewModel.name)  (saving…)" : .verbatim(viewModel.name)
+            fact("Name", name, style: viewModel.isSaving ? .dim : .normal, in: &canvas)
         }
-        fact("Email", user.email, in: &canvas)
+        fact("Email", .verbatim(user.email), in: &canvas)
         fact("Role", user.role.displayName, in: &canvas)
-        fact("Member since", DateText.format(user.memberSince), in: &canvas)
+        fact("Member since", "\(day: user.memberSince)", in: &canvas)
         // A count that could not be read says so, rather than a 0 that is not true.
         let counts = viewModel.learner.counts()
         let loaded = viewModel.countsLoaded
-        let shown = { (count: Int?) in loaded ? count.map(String.init) ?? "— (could not be read)" : "…" }
+        let shown = { (count: Int?) -> LocalizedText in loaded ? count.map { "\($0)" } ?? "— (could not be read)" : "…" }
         fact("Enrolled courses", shown(counts.enrolled), in: &canvas)
         fact("Favourites", shown(counts.favourites), in: &canvas)
         let habit = viewModel.habit
         fact("Streak", loaded ? habit.map { Self.days($0.streakDays) } ?? "— (could not be read)" : "…", in: &canvas)
-        fact("To review", loaded ? habit.map { "\($0.dueCount) due today (tab 5)" } ?? "— (could not be read)" : "…", in: &canvas)
+        fact(
+            "To review", loaded ? habit.map { "\($0.dueCount) due today (tab 5)" } ?? "— (could not be read)" : "…", in: &canvas)
     }
 
+    /// The facts' labels, whose longest sets the values' column.
+    static let labels: [LocalizedText] = ["Name", "Email", "Role", "Member since", "Enrolled courses", "Favourites", "Streak", "To review"]
+
     /// `3 days in a row`; `none yet` for none: a lesson or a review today starts one.
-    static func days(_ count: Int) -> String {
+    static func days(_ count: Int) -> LocalizedText {
         switch count {
         case 0: "none yet — a lesson or a review today starts one"
         case 1: "1 day"

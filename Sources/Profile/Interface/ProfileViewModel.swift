@@ -11,7 +11,7 @@ final class ProfileViewModel {
     /// The name field while editing; `nil` otherwise.
     private(set) var nameField: TextField?
     /// Why the typed name was refused, shown under the field while it stays open.
-    private(set) var rejection: String?
+    private(set) var rejection: LocalizedText?
     private(set) var isSaving = false
     /// `l` was pressed; waiting for `y` or `n`.
     private(set) var isConfirmingLogout = false

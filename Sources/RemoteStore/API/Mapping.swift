@@ -129,6 +129,20 @@ extension Enrollment {
     }
 }
 
+/// Asks for the server's messages in the UI's language (`Accept-Language`).
+struct LanguageMiddleware: ClientMiddleware {
+    let code: String
+
+    func intercept(
+        _ request: HTTPRequest, body: HTTPBody?, baseURL: URL, operationID: String,
+        next: @Sendable (HTTPRequest, HTTPBody?, URL) async throws -> (HTTPResponse, HTTPBody?)
+    ) async throws -> (HTTPResponse, HTTPBody?) {
+        var request = request
+        request.headerFields[.acceptLanguage] = code
+        return try await next(request, body, baseURL)
+    }
+}
+
 /// Puts the access token of the call in progress (`Bearer.token`) into its header.
 struct BearerMiddleware: ClientMiddleware {
     func intercept(

@@ -45,8 +45,8 @@ enum RemoteFailure: Error, Sendable {
             case .invalidCredentials: return .invalidCredentials
             case .emailTaken: return .emailTaken
             case .unauthorized, .tokenExpired: return .notSignedIn
-            case .invalidEmail: return .invalidAccount(AccountRejection(field: .email, message: message))
-            case .weakPassword: return .invalidAccount(AccountRejection(field: .password, message: message))
+            case .invalidEmail: return .invalidAccount(AccountRejection(field: .email, message: .verbatim(message)))
+            case .weakPassword: return .invalidAccount(AccountRejection(field: .password, message: .verbatim(message)))
             default:
                 // A code this client does not know, or a 5xx: the server cannot serve it now.
                 if status == 429 { return .tooManyRequests(retryAfterSeconds: retryAfter ?? 60) }

@@ -23,7 +23,7 @@ final class ReviewScreen: Screen {
     nonisolated static let declaredKeys = [
         Keys.choice, Keys.pick, Keys.answer, Keys.again, Keys.hard, Keys.good, Keys.easy, Keys.retry,
     ]
-    static let emptyText = "Nothing to review today — answer a lesson's questions and they come back here"
+    static let emptyText: LocalizedText = "Nothing to review today — answer a lesson's questions and they come back here"
 
     private let viewModel: ReviewViewModel
 
@@ -77,35 +77,38 @@ final class ReviewScreen: Screen {
 
     func draw(in canvas: inout some Canvas, frame: Frame) {
         let area = frame.area
+        let texts = frame.texts
         let content = area.insetBy(horizontal: 1)
-        var x = content.x + canvas.draw("Review", x: content.x, y: content.y, style: .bold)
+        var x = content.x + canvas.draw(texts("Review"), x: content.x, y: content.y, style: .bold)
         let due = viewModel.state.value?.due ?? 0
         let reviewed = viewModel.reviewedToday
         x += canvas.draw(
-            "  \(due) due today" + (reviewed > 0 ? " · \(reviewed) reviewed" : ""), x: x, y: content.y, style: .dim)
+            "  " + texts("\(due) due today") + (reviewed > 0 ? " · " + texts("\(reviewed) reviewed") : ""), x: x, y: content.y,
+            style: .dim)
         let body = Rect(x: content.x, y: content.y + 2, width: min(content.width, 100), height: max(0, content.height - 2))
-        let empty = reviewed > 0 ? ["All done for today: \(reviewed) reviewed. More come due tomorrow."] : [Self.emptyText]
-        StateView.draw(viewModel.state, in: &canvas, area: body, tick: frame.tick, empty: empty) { canvas, deck in
+        let empty: [LocalizedText] =
+            reviewed > 0 ? ["All done for today: \(reviewed) reviewed. More come due tomorrow."] : [Self.emptyText]
+        StateView.draw(viewModel.state, in: &canvas, area: body, tick: frame.tick, texts: texts, empty: empty) { canvas, deck in
             guard let card = deck.cards.first else { return }
-            drawCard(card, in: &canvas, area: body)
+            drawCard(card, in: &canvas, area: body, texts: texts)
         }
     }
 
-    private func drawCard(_ card: ReviewCard, in canvas: inout some Canvas, area: Rect) {
+    private func drawCard(_ card: ReviewCard, in canvas: inout some Canvas, area: Rect, texts: Texts) {
         let several = card.question.answerCount > 1
         canvas.draw(
-            "\(card.courseTitle) · \(card.lessonTitle)" + (several ? " · choose all that apply" : ""), x: area.x, y: area.y,
-            width: area.width, style: .dim)
+            "\(card.courseTitle) · \(card.lessonTitle)" + (several ? " · " + texts("choose all that apply") : ""), x: area.x,
+            y: area.y, width: area.width, style: .dim)
         let state: QuestionCard.State =
             viewModel.revealed.map {
                 .answered(chosen: $0.chosen, isRight: $0.isRight, correct: card.question.correct, explanation: card.question.explanation)
             }
             ?? .open(highlighted: viewModel.highlighted, picked: viewModel.picked)
         let body = Rect(x: area.x, y: area.y + 1, width: area.width, height: max(0, area.height - 3))
-        QuestionCard.draw(card.question, state: state, numbered: false, in: &canvas, area: body)
+        QuestionCard.draw(card.question, state: state, numbered: false, in: &canvas, area: body, texts: texts)
         if viewModel.revealed != nil, area.height > 2 {
             canvas.draw(
-                "How well did it come back?", x: area.x, y: area.maxY - 1, width: area.width,
+                texts("How well did it come back?"), x: area.x, y: area.maxY - 1, width: area.width,
                 style: .dim)
         }
     }

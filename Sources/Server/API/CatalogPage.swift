@@ -42,7 +42,7 @@ struct CatalogPageRequest: Hashable, Sendable {
                 sort: try converter.getOptionalQueryItemAsURI(in: query, style: .form, explode: true, name: "sort", as: String.self)
             )
         } catch {
-            throw .invalidRequest(.badRequest, "The request is not one this address takes: \(error)")
+            throw .invalidRequest(.badRequest, "The request is not one this address takes: \(verbatim: String(describing: error))")
         }
     }
 }

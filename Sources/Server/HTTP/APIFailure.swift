@@ -7,13 +7,14 @@ import SharedKernel
 struct APIFailure: Error, Hashable, Sendable {
     let status: HTTPResponse.Status
     let code: ErrorCode
-    let message: String
+    /// In the words of the request's `Accept-Language` when written (`ErrorMiddleware`).
+    let message: LocalizedText
     /// Seconds, for 429.
     var retryAfter: Int?
     /// The methods an address takes, for 405.
     var allow: String?
 
-    init(status: HTTPResponse.Status, code: ErrorCode, message: String, retryAfter: Int? = nil) {
+    init(status: HTTPResponse.Status, code: ErrorCode, message: LocalizedText, retryAfter: Int? = nil) {
         self.status = status
         self.code = code
         self.message = message
@@ -35,7 +36,7 @@ struct APIFailure: Error, Hashable, Sendable {
     /// Seconds a client is asked to wait before trying again after a 503.
     static let unavailableRetryAfter = 2
 
-    static func invalidRequest(_ status: HTTPResponse.Status, _ message: String) -> APIFailure {
+    static func invalidRequest(_ status: HTTPResponse.Status, _ message: LocalizedText) -> APIFailure {
         APIFailure(status: status, code: .invalidRequest, message: message)
     }
 

@@ -20,6 +20,8 @@ struct ErrorMiddleware<Context: RequestContext>: RouterMiddleware {
     let routes: KnownRoutes
     /// How long a request's body may take to arrive.
     let bodyTimeLimit: Duration
+    /// Every language's words, made once: a failure's message follows `Accept-Language`.
+    let languages: ServerLanguages
 
     func handle(_ request: Request, context: Context, next: (Request, Context) async throws -> Response) async throws -> Response {
         let started = ContinuousClock.now
@@ -32,7 +34,7 @@ struct ErrorMiddleware<Context: RequestContext>: RouterMiddleware {
         } catch {
             let answer = self.failure(for: error, path: request.uri.path)
             failure = (error, answer)
-            response = Self.response(for: answer)
+            response = Self.response(for: answer, texts: languages.texts(accepting: request.headers[.acceptLanguage]))
         }
         if let id = logger[metadataKey: "hb.request.id"], let field = HTTPField.Name("X-Request-Id") {
             response.headers[field] = id.description
@@ -122,7 +124,8 @@ struct ErrorMiddleware<Context: RequestContext>: RouterMiddleware {
             case .contentTooLarge: return .payloadTooLarge
             default:
                 return APIFailure(
-                    status: error.status, code: error.status.code < 500 ? .invalidRequest : ._internal, message: error.status.reasonPhrase)
+                    status: error.status, code: error.status.code < 500 ? .invalidRequest : ._internal,
+                    message: .verbatim(error.status.reasonPhrase))
             }
         default:
             if let failure = APIFailure.from(error) { return failure }
@@ -153,14 +156,14 @@ struct ErrorMiddleware<Context: RequestContext>: RouterMiddleware {
         }
     }
 
-    static func response(for failure: APIFailure) -> Response {
+    static func response(for failure: APIFailure, texts: Texts) -> Response {
         var headers = HTTPFields()
         headers[.contentType] = "application/json; charset=utf-8"
         if let retryAfter = failure.retryAfter { headers[.retryAfter] = String(retryAfter) }
         if let allow = failure.allow { headers[.allow] = allow }
         let encoder = JSONEncoder()
         encoder.outputFormatting = .sortedKeys
-        let body = (try? encoder.encode(Components.Schemas._Error(error: failure.code, message: failure.message))) ?? Data()
+        let body = (try? encoder.encode(Components.Schemas._Error(error: failure.code, message: texts(failure.message)))) ?? Data()
         return Response(status: failure.status, headers: headers, body: .init(byteBuffer: ByteBuffer(bytes: body)))
     }
 }

@@ -10,9 +10,9 @@ public enum AccountField: String, Hashable, Sendable {
 /// Why an account form was refused: the field at fault and the sentence shown under it.
 public struct AccountRejection: Error, Hashable, Sendable {
     public let field: AccountField
-    public let message: String
+    public let message: LocalizedText
 
-    public init(field: AccountField, message: String) {
+    public init(field: AccountField, message: LocalizedText) {
         self.field = field
         self.message = message
     }

@@ -34,7 +34,7 @@ public enum AppError: Error, Hashable, Sendable {
     case cancelled
 
     /// What the person in front of the terminal reads.
-    public var userMessage: String {
+    public var userMessage: LocalizedText {
         switch self {
         case .connectivity: "Cannot reach the EduGo catalog. Check your connection."
         case .unreachable(let host): "Cannot reach \(host)"
@@ -59,7 +59,7 @@ public enum AppError: Error, Hashable, Sendable {
     }
 
     /// `45 s`, or `3 min` from 90 s on.
-    private static func wait(_ seconds: Int) -> String {
+    private static func wait(_ seconds: Int) -> LocalizedText {
         seconds < 90 ? "\(seconds) s" : "\((seconds + 59) / 60) min"
     }
 

@@ -27,7 +27,7 @@ public struct CatalogQuery: Hashable, Sendable {
     public var sort = CatalogSort.title
 
     /// The keys the search understands, for the help.
-    public static let filterHelp: [(key: String, help: String)] = [
+    public static let filterHelp: [(key: String, help: LocalizedText)] = [
         ("word", "every word starts a word of the title, instructor or a tag"),
         ("cat:word", "the category starts with the word (also category:; several words in quotes: cat:\"data sc\")"),
         ("level:beg", "beginner, intermediate, advanced (beg, int, adv)"),
@@ -84,7 +84,7 @@ public struct CatalogQuery: Hashable, Sendable {
     public var dependsOnLearner: Bool { isOpen || isEnrolled || isFavourite }
 
     /// The message for filters that were not understood: `Unknown filter "key:" — press ? for filters`.
-    public var unknownMessage: String? {
+    public var unknownMessage: LocalizedText? {
         unknown.first.map { "Unknown filter \"\($0)\" — press ? for filters" }
     }
 
@@ -137,24 +137,26 @@ public struct CatalogQuery: Hashable, Sendable {
 
     private mutating func apply(key: String, value: String) {
         let folded = TextFolding.key(value)
+        // Spanish keys and values too (`nivel:principiante`, `es:gratis`, `categoria:`), in any UI
+        // language: the filters are the same words to every store and the API.
         switch key {
-        case "cat", "category":
+        case "cat", "category", "categoria":
             if !folded.isEmpty { category = folded }
-        case "level":
+        case "level", "nivel":
             guard !folded.isEmpty else { return }
-            if let found = CourseLevel.allCases.first(where: { $0.rawValue.hasPrefix(folded) }) {
+            if let found = CourseLevel.allCases.first(where: { $0.rawValue.hasPrefix(folded) || $0.spanishName.hasPrefix(folded) }) {
                 level = found
             } else {
-                unknown.append("level:\(value)")
+                unknown.append("\(key):\(value)")
             }
-        case "is":
+        case "is", "es":
             switch folded {
             case "": break
-            case "free": isFree = true
-            case "open": isOpen = true
-            case "enrolled": isEnrolled = true
-            case "favourite", "favorite", "fav": isFavourite = true
-            default: unknown.append("is:\(value)")
+            case "free", "gratis": isFree = true
+            case "open", "abierto", "abierta", "abiertos": isOpen = true
+            case "enrolled", "inscrito", "inscrita", "inscritos": isEnrolled = true
+            case "favourite", "favorite", "fav", "favorito", "favorita", "favoritos": isFavourite = true
+            default: unknown.append("\(key):\(value)")
             }
         default:
             unknown.append("\(key):")

@@ -41,7 +41,7 @@ public struct CatalogSort: Hashable, Sendable {
     }
 
     /// What the catalog's header says of the order: `title A–Z`, `price, lowest first`.
-    public var label: String {
+    public var label: LocalizedText {
         switch (field, isReversed) {
         case (.title, false): "title A–Z"
         case (.title, true): "title Z–A"
@@ -58,11 +58,13 @@ public struct CatalogSort: Hashable, Sendable {
 
     /// The order in a word or two, where room is short (the search line): `price ↑` is
     /// lowest first.
-    public var shortLabel: String {
+    public var shortLabel: LocalizedText {
         switch field {
         case .title: isReversed ? "Z–A" : "A–Z"
         case .newest: isReversed ? "oldest" : "newest"
-        default: "\(field.rawValue) \(isReversed ? "↓" : "↑")"
+        case .price: isReversed ? "price ↓" : "price ↑"
+        case .duration: isReversed ? "duration ↓" : "duration ↑"
+        case .level: isReversed ? "level ↓" : "level ↑"
         }
     }
 

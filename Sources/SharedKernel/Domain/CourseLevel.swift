@@ -5,7 +5,7 @@ public enum CourseLevel: String, CaseIterable, Hashable, Sendable {
     case advanced
 
     /// The level as shown to a learner.
-    public var displayName: String {
+    public var displayName: LocalizedText {
         switch self {
         case .beginner: "Beginner"
         case .intermediate: "Intermediate"
@@ -13,8 +13,17 @@ public enum CourseLevel: String, CaseIterable, Hashable, Sendable {
         }
     }
 
+    /// The level's Spanish name, folded, as the search's `nivel:` takes it.
+    var spanishName: String {
+        switch self {
+        case .beginner: "principiante"
+        case .intermediate: "intermedio"
+        case .advanced: "avanzado"
+        }
+    }
+
     /// The level in three letters, where a table has no room for the name.
-    public var shortName: String {
+    public var shortName: LocalizedText {
         switch self {
         case .beginner: "Beg"
         case .intermediate: "Int"

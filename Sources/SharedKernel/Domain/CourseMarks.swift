@@ -41,4 +41,13 @@ public enum EnrollmentBlock: String, Hashable, Sendable, CaseIterable {
     case full
     case closed
     case locked
+
+    /// The word a row shows for it.
+    public var label: LocalizedText {
+        switch self {
+        case .full: "full"
+        case .closed: "closed"
+        case .locked: "locked"
+        }
+    }
 }

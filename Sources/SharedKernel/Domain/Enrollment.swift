@@ -75,7 +75,7 @@ public enum ProgressStatus: Hashable, Sendable {
     /// Completed on that date, then left: history, not a place in the course.
     case left(completed: Date)
 
-    public var displayName: String {
+    public var displayName: LocalizedText {
         switch self {
         case .notStarted: "Not started"
         case .inProgress: "In progress"

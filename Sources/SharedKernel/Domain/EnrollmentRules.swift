@@ -5,7 +5,7 @@ public enum EnrollmentRefusal: Hashable, Sendable {
     case courseInactive(title: String)
     case prerequisiteNotCompleted(prerequisiteTitle: String)
 
-    public var message: String {
+    public var message: LocalizedText {
         switch self {
         case .alreadyEnrolled(let title): "You are already enrolled in \(title)"
         case .courseFull(let title): "\(title) is full"

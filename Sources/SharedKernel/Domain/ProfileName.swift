@@ -6,7 +6,7 @@ public enum ProfileNameRejection: Error, Hashable, Sendable {
     case tooLong(maximum: Int)
     case invalidCharacters
 
-    public var message: String {
+    public var message: LocalizedText {
         switch self {
         case .empty: "Enter a name"
         case .tooLong(let maximum): "Use at most \(maximum) characters"

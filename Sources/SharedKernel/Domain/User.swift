@@ -17,7 +17,13 @@ public enum UserRole: String, Hashable, Sendable {
     case instructor
     case admin
 
-    public var displayName: String { rawValue.capitalized }
+    public var displayName: LocalizedText {
+        switch self {
+        case .learner: "Learner"
+        case .instructor: "Instructor"
+        case .admin: "Admin"
+        }
+    }
 }
 
 /// A signed-up person, as the features see them (never with a password).

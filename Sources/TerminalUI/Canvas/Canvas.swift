@@ -8,10 +8,22 @@ public protocol Canvas {
 
     /// Shows the text cursor at a cell, or hides it with `nil`.
     mutating func setCursor(_ position: (x: Int, y: Int)?)
+    /// Where the text cursor shows, if it does.
+    var cursor: (x: Int, y: Int)? { get }
 
     /// Says that the `width` cells from (`x`, `y`), drawn already, link to `address`: a
     /// terminal that shows hyperlinks makes them one. Text drawn over them later ends it there.
     mutating func markLink(_ address: String, x: Int, y: Int, width: Int)
+
+    /// The accessible mode: what is drawn is for a screen reader as much as for the eye (words
+    /// for marks, no box drawing, no animation). Widgets draw their plain form when it is on.
+    var isAccessible: Bool { get }
+
+    /// Says where the learner's attention is on this frame (the selected row, a message in
+    /// place of a list): the accessible mode puts the terminal's cursor there.
+    mutating func markFocus(x: Int, y: Int)
+    /// The last place marked as the focus on this frame.
+    var focus: (x: Int, y: Int)? { get }
 }
 
 /// Cells of one row that link to an address (`Canvas.markLink`).
@@ -55,6 +67,14 @@ extension [LinkMark] {
 extension Canvas {
     /// A canvas that cannot show hyperlinks ignores them.
     public mutating func markLink(_ address: String, x: Int, y: Int, width: Int) {}
+
+    public var isAccessible: Bool { false }
+
+    /// Only the accessible mode follows the focus.
+    public mutating func markFocus(x: Int, y: Int) {}
+    public var focus: (x: Int, y: Int)? { nil }
+    /// A canvas that keeps no cursor has none to tell.
+    public var cursor: (x: Int, y: Int)? { nil }
 }
 
 extension Canvas {

@@ -14,7 +14,7 @@ public struct MarkdownText: Sendable {
     }
 
     /// The same lines, laid out only as far as they are read.
-    public func incrementalLayout(width: Int) -> IncrementalMarkdownLayout {
-        IncrementalMarkdownLayout(document, width: width)
+    public func incrementalLayout(width: Int, linksTitle: String = "Links") -> IncrementalMarkdownLayout {
+        IncrementalMarkdownLayout(document, width: width, linksTitle: linksTitle)
     }
 }

@@ -1,4 +1,5 @@
 import Presentation
+import SharedKernel
 
 /// What a screen needs to draw one frame.
 public struct Frame: Sendable {
@@ -6,10 +7,13 @@ public struct Frame: Sendable {
     public var area: Rect
     /// Advances about ten times a second while a screen animates, for spinners.
     public var tick: Int
+    /// The words of the language in force, for everything the screen writes.
+    public var texts: Texts
 
-    public init(area: Rect, tick: Int = 0) {
+    public init(area: Rect, tick: Int = 0, texts: Texts = .english) {
         self.area = area
         self.tick = tick
+        self.texts = texts
     }
 }
 
@@ -22,11 +26,17 @@ public enum EventResult: Hashable, Sendable {
 /// A key and what it does, as a line of the help overlay.
 public struct KeyHint: Hashable, Sendable {
     public var key: String
-    public var label: String
+    public var label: LocalizedText
 
-    public init(_ key: String, _ label: String) {
+    public init(_ key: String, _ label: LocalizedText) {
         self.key = key
         self.label = label
+    }
+
+    /// The key as the help writes it: names of keys stay, words (a mark's `full`, a filter's
+    /// `is:free`) are the language's own.
+    public func shownKey(_ texts: Texts) -> String {
+        texts(LocalizedText(stringLiteral: key))
     }
 }
 
@@ -37,9 +47,9 @@ public struct KeyDeclaration: Hashable, Sendable {
     /// The key as written for a person: `f`, `Enter`, `↑↓`.
     public let key: String
     /// The footer's word for it.
-    public let label: String
+    public let label: LocalizedText
     /// The overlay's and `--help`'s sentence for it.
-    public let help: String
+    public let help: LocalizedText
     /// False for keys the footer never has room for (Home, PgDn…): listed in help only.
     public let inFooter: Bool
     /// The keys that do it. By default the one `key` names (a character, `Enter`, `Esc`,
@@ -53,7 +63,7 @@ public struct KeyDeclaration: Hashable, Sendable {
 
     /// `action`: the name of what the one key `key` names does; `actions`: several (`↑↓`).
     public init(
-        _ key: String, _ label: String, help: String, inFooter: Bool = true, keys: [Key]? = nil, action: String? = nil,
+        _ key: String, _ label: LocalizedText, help: LocalizedText, inFooter: Bool = true, keys: [Key]? = nil, action: String? = nil,
         actions: [KeyAction]? = nil
     ) {
         self.key = key
@@ -87,7 +97,7 @@ public enum KeyAvailability: Hashable, Sendable {
     case available
     /// It cannot act now: the footer leaves it out, and pressing it shows why (`✗ <reason>`)
     /// and does nothing else.
-    case unavailable(reason: String)
+    case unavailable(reason: LocalizedText)
     /// It belongs to another moment (a question not asked, a field not open, a filter not
     /// kept, another action of the same key): the footer leaves it out, and pressing it goes
     /// on as if it were not declared (to the screen, then the global keys: `Esc` goes back).
@@ -155,9 +165,9 @@ extension Screen {
     /// and one of them is unavailable with a reason. `nil` when a declaration of it acts, when
     /// they are all dormant, for an undeclared key or a mouse event, and while a field or a
     /// question holds the keyboard (every key is theirs then).
-    public func refusal(of event: InputEvent) -> String? {
+    public func refusal(of event: InputEvent) -> LocalizedText? {
         guard !isCapturingText, case .key(let key) = event else { return nil }
-        var reason: String?
+        var reason: LocalizedText?
         for declaration in keys where declaration.keys.contains(key) {
             switch availability(of: declaration) {
             case .available: return nil

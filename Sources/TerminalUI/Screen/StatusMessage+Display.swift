@@ -1,4 +1,5 @@
 import Presentation
+import SharedKernel
 
 extension StatusMessage {
     /// A subject cut to fewer columns than this says too little: a shorter ending is taken
@@ -8,16 +9,18 @@ extension StatusMessage {
     /// `displayText` in at most `width` columns: a question keeps its words and cuts its
     /// subject. With shorter endings, it takes the longest that shows the subject whole, else
     /// the longest that leaves the subject `shortestSubject` columns, else the shortest.
-    public func displayText(fitting width: Int) -> String {
-        guard let question, displayText.displayWidth > width else { return TerminalText.clean(displayText, width: width) }
-        let endings = [question.after] + question.shorter
+    public func displayText(fitting width: Int, texts: Texts) -> String {
+        let whole = displayText(texts)
+        guard let question, whole.displayWidth > width else { return TerminalText.clean(whole, width: width) }
+        let before = texts(question.before)
+        let endings = ([question.after] + question.shorter).map { texts($0) }
         let subject = question.subject.displayWidth
-        let room = { (ending: String) in width - question.before.displayWidth - ending.displayWidth }
+        let room = { (ending: String) in width - before.displayWidth - ending.displayWidth }
         let after =
             endings.first { room($0) >= subject }
             ?? endings.first { room($0) >= min(subject, Self.shortestSubject) }
-            ?? endings.last ?? question.after
-        guard room(after) >= 2 else { return TerminalText.clean(displayText, width: width) }
-        return question.before + TerminalText.clean(question.subject, width: room(after)) + after
+            ?? endings.last ?? texts(question.after)
+        guard room(after) >= 2 else { return TerminalText.clean(whole, width: width) }
+        return before + TerminalText.clean(question.subject, width: room(after)) + after
     }
 }

@@ -1,3 +1,5 @@
+import SharedKernel
+
 /// One thing the command palette can do: an action of the screen in front or a global one,
 /// with the keys that do it and what it does. Running it is pressing its key.
 public struct PaletteItem: Hashable, Sendable {
@@ -57,20 +59,20 @@ public struct CommandPalette: Hashable, Sendable {
     }
 
     /// Draws the box over `area`: the field, then the items, the selected one highlighted.
-    public func draw(_ items: [PaletteItem], in canvas: inout some Canvas, area: Rect) {
+    public func draw(_ items: [PaletteItem], in canvas: inout some Canvas, area: Rect, texts: Texts) {
         let width = min(area.width - 2, 76)
         let height = min(area.height, 18)
         guard width >= 20, height >= 4 else { return }
         let box = Rect(x: area.x + (area.width - width) / 2, y: area.y + 1, width: width, height: height - 1)
         canvas.fill(box, style: .normal)
-        Box.draw(in: &canvas, rect: box, title: "Actions")
+        Box.draw(in: &canvas, rect: box, title: texts("Actions"))
         let inner = Rect(x: box.x + 2, y: box.y + 1, width: box.width - 4, height: box.height - 2)
         canvas.draw(":", x: inner.x, y: inner.y, style: .accent)
         field.draw(in: &canvas, x: inner.x + 2, y: inner.y, width: inner.width - 2, focused: true)
         let shown = shown(items)
         let rows = max(0, inner.height - 2)
         guard !shown.isEmpty else {
-            canvas.draw("No action matches", x: inner.x, y: inner.y + 2, width: inner.width, style: .dim)
+            canvas.draw(texts("No action matches"), x: inner.x, y: inner.y + 2, width: inner.width, style: .dim)
             return
         }
         let first = max(0, min(selected - rows + 1, shown.count - rows))

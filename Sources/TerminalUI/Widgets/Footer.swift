@@ -1,26 +1,33 @@
 import Presentation
+import SharedKernel
 
 /// The bottom row: a status message when there is one, then the keys that work here. The
 /// message never takes the whole row: `pinned` (the help key) always shows at the right edge.
 public enum Footer {
+    /// Returns the column after the status message, if one was drawn (where the accessible
+    /// mode's cursor waits for a question's answer).
+    @discardableResult
     public static func draw(
         in canvas: inout some Canvas,
         row: Int,
         hints: [KeyHint],
         status: StatusMessage?,
-        pinned: KeyHint? = nil
-    ) {
+        pinned: KeyHint? = nil,
+        texts: Texts
+    ) -> Int? {
         let width = canvas.size.width
         canvas.fill(Rect(x: 0, y: row, width: width, height: 1), style: .normal)
         var right = width - 1
         if let pinned {
-            let pinnedWidth = pinned.key.displayWidth + 1 + pinned.label.displayWidth
+            let label = texts(pinned.label)
+            let pinnedWidth = pinned.key.displayWidth + 1 + label.displayWidth
             let x = width - 1 - pinnedWidth
             canvas.draw(pinned.key, x: x, y: row, style: .key)
-            canvas.draw(pinned.label, x: x + pinned.key.displayWidth + 1, y: row, style: .dim)
+            canvas.draw(label, x: x + pinned.key.displayWidth + 1, y: row, style: .dim)
             right = x - 2
         }
         var x = 1
+        var statusEnd: Int?
         if let status {
             let style: Style =
                 switch status.kind {
@@ -31,13 +38,17 @@ public enum Footer {
             // All the row but the help key, which always stays; the other keys follow if
             // there is room.
             let room = right - x
-            x += canvas.draw(status.displayText(fitting: room), x: x, y: row, width: room, style: style) + 3
+            x += canvas.draw(status.displayText(fitting: room, texts: texts), x: x, y: row, width: room, style: style)
+            statusEnd = x
+            x += 3
         }
         for hint in hints {
-            let needed = hint.key.displayWidth + 1 + hint.label.displayWidth
+            let label = texts(hint.label)
+            let needed = hint.key.displayWidth + 1 + label.displayWidth
             guard x + needed <= right else { break }
             x += canvas.draw(hint.key, x: x, y: row, style: .key) + 1
-            x += canvas.draw(hint.label, x: x, y: row, style: .dim) + 2
+            x += canvas.draw(label, x: x, y: row, style: .dim) + 2
         }
+        return statusEnd
     }
 }

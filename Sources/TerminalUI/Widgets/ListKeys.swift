@@ -1,3 +1,5 @@
+import SharedKernel
+
 /// The keys every list shares, declared once for all of them.
 public enum ListKeys {
     public static let move = KeyDeclaration(

@@ -14,7 +14,10 @@ public enum ListView {
         for (line, index) in range.enumerated() {
             let row = Rect(x: area.x, y: area.y + line, width: area.width, height: 1)
             let isSelected = index == state.selectedIndex
-            if isSelected { canvas.fill(row, style: .selection) }
+            if isSelected {
+                canvas.fill(row, style: .selection)
+                canvas.markFocus(x: row.x, y: row.y)
+            }
             drawRow(&canvas, index, row, isSelected)
         }
     }

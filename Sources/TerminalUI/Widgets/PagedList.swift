@@ -1,5 +1,6 @@
 import Observation
 import Presentation
+import SharedKernel
 
 /// An item of a paged list with the key that orders it.
 public struct PagedItem<ItemKey: Comparable & Sendable, Item: Sendable>: Sendable {
@@ -28,9 +29,9 @@ public enum ListCount: Hashable, Sendable {
 
 /// Why a list could not be loaded, in words for the person at the terminal.
 public struct ListLoadError: Error, Hashable, Sendable {
-    public var message: String
+    public var message: LocalizedText
 
-    public init(message: String) {
+    public init(message: LocalizedText) {
         self.message = message
     }
 }

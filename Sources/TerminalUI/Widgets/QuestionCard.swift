@@ -14,7 +14,7 @@ public enum QuestionCard {
     /// Draws from the top of `area`; `numbered` puts `1`–`6` before the choices (where digits
     /// choose). Rows past the area are left out.
     public static func draw(
-        _ question: Question, state: State, numbered: Bool, in canvas: inout some Canvas, area: Rect
+        _ question: Question, state: State, numbered: Bool, in canvas: inout some Canvas, area: Rect, texts: Texts
     ) {
         var y = area.y
         y += drawMarkdown(question.prompt, style: .bold, in: &canvas, x: area.x, y: y, width: area.width, maxY: area.maxY)
@@ -25,16 +25,22 @@ public enum QuestionCard {
             switch state {
             case .answered(let chosen, _, let correct, _):
                 let right = correct.contains(choice)
-                mark = right ? "✓" : (chosen.contains(choice) ? "✗" : " ")
+                mark =
+                    canvas.isAccessible
+                    ? (right ? texts("right") : (chosen.contains(choice) ? texts("wrong") : ""))
+                    : (right ? "✓" : (chosen.contains(choice) ? "✗" : " "))
                 style = right ? .success : (chosen.contains(choice) ? .error : .dim)
             case .open(let highlighted, let picked):
-                mark = picked.contains(choice) ? "●" : "○"
+                mark = canvas.isAccessible ? (picked.contains(choice) ? "[x]" : "[ ]") : (picked.contains(choice) ? "●" : "○")
                 if choice == highlighted { style = .selection }
             }
             let prefix = numbered ? " \(choice + 1) \(mark) " : " \(mark) "
             let lines = TextWrapper.wrap(plain(text), width: max(1, area.width - prefix.displayWidth))
             for (number, line) in lines.enumerated() where y < area.maxY {
-                if style == .selection { canvas.fill(Rect(x: area.x, y: y, width: area.width, height: 1), style: .selection) }
+                if style == .selection {
+                    canvas.fill(Rect(x: area.x, y: y, width: area.width, height: 1), style: .selection)
+                    if number == 0 { canvas.markFocus(x: area.x, y: y) }
+                }
                 canvas.draw(number == 0 ? prefix : String(repeating: " ", count: prefix.displayWidth), x: area.x, y: y, style: style)
                 canvas.draw(line, x: area.x + prefix.displayWidth, y: y, width: area.width - prefix.displayWidth, style: style)
                 y += 1
@@ -42,7 +48,10 @@ public enum QuestionCard {
         }
         guard case .answered(_, let isRight, _, let explanation) = state, y + 1 < area.maxY else { return }
         y += 1
-        canvas.draw(isRight ? "✓ Right" : "✗ Not quite", x: area.x, y: y, style: isRight ? .success : .error)
+        let verdict = isRight ? texts("Right") : texts("Not quite")
+        let mark = canvas.isAccessible ? "" : (isRight ? "✓ " : "✗ ")
+        canvas.draw(mark + verdict, x: area.x, y: y, style: isRight ? .success : .error)
+        canvas.markFocus(x: area.x, y: y)
         y += 1
         _ = drawMarkdown(explanation, style: nil, in: &canvas, x: area.x, y: y, width: area.width, maxY: area.maxY)
     }

@@ -1,3 +1,5 @@
+import SharedKernel
+
 /// A column of a `Table`: its heading, the widths it can take, and when it gives way.
 public struct TableColumn: Sendable {
     public enum Width: Sendable, Equatable {
@@ -33,6 +35,14 @@ public struct TableColumn: Sendable {
 
     /// A list's title column: it takes what the others leave (make it the table's primary).
     public static let title = TableColumn("Title", width: .flexible(min: 5, max: 120), gap: 1)
+
+    /// The column with its headings in `texts`' language.
+    public func translated(_ texts: Texts) -> TableColumn {
+        var column = self
+        column.heading = texts(LocalizedText(stringLiteral: heading))
+        column.compactHeading = compactHeading.map { texts(LocalizedText(stringLiteral: $0)) }
+        return column
+    }
 
     /// The most cells this column can take: what measuring its texts may stop at.
     public var widest: Int {

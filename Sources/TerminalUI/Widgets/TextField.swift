@@ -1,3 +1,5 @@
+import SharedKernel
+
 /// An editable line of text: any Unicode, a cursor that moves by character, and horizontal
 /// scrolling when the text is wider than the field. A value type, so every edit is testable.
 public struct TextField: Hashable, Sendable {

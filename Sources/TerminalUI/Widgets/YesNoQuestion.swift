@@ -1,3 +1,5 @@
+import SharedKernel
+
 /// A y/n question that holds the keyboard until it is answered (`Unenroll from …? (y/n)`,
 /// `Log out? (y/n)`): its keys, declared once, and what a key answers.
 public enum YesNoQuestion {

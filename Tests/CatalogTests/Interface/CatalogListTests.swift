@@ -107,7 +107,7 @@ final class CatalogListTests {
 
         let text = draw(sut).text
 
-        #expect(text.contains(AppError.connectivity.userMessage))
+        #expect(text.contains(AppError.connectivity.userMessage.english))
         #expect(text.contains("Press r to retry"))
         #expect(sut.availableKeys == [CatalogListScreen.Keys.reload])
         await store.setFailure(nil)

@@ -291,7 +291,7 @@ final class CourseDetailTests {
         let (sut, _, _) = await makeSUT(course: course, learner: learner)
 
         _ = await sut.handle(.char("u"))
-        #expect(sut.statusMessage?.displayText(fitting: 48).hasSuffix("? (y/n)") == true)
+        #expect(sut.statusMessage?.displayText(fitting: 48, texts: .english).hasSuffix("? (y/n)") == true)
         #expect(sut.isCapturingText)
         _ = await sut.handle(.char("n"))
         #expect(learner.writes == [])
@@ -300,7 +300,7 @@ final class CourseDetailTests {
         await sut.settle()
 
         #expect(learner.writes == [.unenroll(course.id)])
-        #expect(learner.reported.first?.text.hasPrefix("Unenrolled from") == true)
+        #expect(learner.reported.first?.text.english.hasPrefix("Unenrolled from") == true)
     }
 
     @Test("e Space Space Space in one burst: enrolled, then three lessons done, each key acting on what the one before did")
@@ -382,7 +382,7 @@ final class CourseDetailTests {
 
         let text = draw(sut).text
 
-        #expect(text.contains(AppError.courseNotFound("gone").userMessage))
+        #expect(text.contains(AppError.courseNotFound("gone").userMessage.english))
         #expect(text.contains("Press r to retry"))
         #expect(sut.availableKeys == [CourseDetailScreen.Keys.retry])
     }
