@@ -44,9 +44,9 @@ public enum ConfigFile {
         do {
             table = try TOMLTable(string: text)
         } catch let error as TOMLParseError {
-            throw ConfigProblem(path: path, line: error.source.begin.line, key: nil, reason: error.description)
+            throw ConfigProblem(path: path, line: error.source.begin.line, key: nil, reason: .verbatim(error.description))
         } catch {
-            throw ConfigProblem(path: path, line: nil, key: nil, reason: "is not TOML: \(error)")
+            throw ConfigProblem(path: path, line: nil, key: nil, reason: "is not TOML: \(verbatim: String(describing: error))")
         }
         var reader = ConfigReader(text: text, path: path, contexts: contexts)
         return try reader.settings(from: table)
@@ -235,10 +235,11 @@ struct ConfigReader {
             var keys: [Key] = []
             for text in names {
                 guard let parsed = Key(configName: text) else {
-                    throw problem(
-                        key,
-                        "\(Self.quoted(text)) is not a key: one character, ctrl-a to ctrl-z, f1 to f12, enter, esc, space, tab, "
-                            + "shift-tab, backspace, delete, up, down, left, right, pgup, pgdn, home or end")
+                    // The names of keys are the file's own words, in every language.
+                    let names =
+                        "ctrl-a … ctrl-z, f1 … f12, enter, esc, space, tab, shift-tab, backspace, delete, up, down, left, right, pgup, "
+                        + "pgdn, home, end"
+                    throw problem(key, "\(Self.quoted(text)) is not a key: one character, or \(names)")
                 }
                 if !keys.contains(parsed) { keys.append(parsed) }
             }
@@ -290,7 +291,7 @@ struct ConfigReader {
         }
     }
 
-    private func problem(_ key: [String], _ reason: String) -> ConfigProblem {
+    private func problem(_ key: [String], _ reason: LocalizedText) -> ConfigProblem {
         ConfigProblem(path: path, line: Self.line(of: key, in: text), key: key.joined(separator: "."), reason: reason)
     }
 

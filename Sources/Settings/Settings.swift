@@ -53,9 +53,10 @@ public struct ConfigProblem: Error, Hashable, Sendable, CustomStringConvertible 
     public var path: String
     public var line: Int?
     public var key: String?
-    public var reason: String
+    /// In the words of whoever reads it (the command line's, the footer's language).
+    public var reason: LocalizedText
 
-    public init(path: String, line: Int?, key: String?, reason: String) {
+    public init(path: String, line: Int?, key: String?, reason: LocalizedText) {
         self.path = path
         self.line = line
         self.key = key
@@ -64,15 +65,18 @@ public struct ConfigProblem: Error, Hashable, Sendable, CustomStringConvertible 
 
     /// `/home/ada/.config/edugo/config.toml:12: theme.accent: "purpel" is not a colour …`, as
     /// compilers say it.
-    public var description: String { text(naming: path) }
+    public var description: String { text.english }
+
+    /// The whole problem, to be written in a language: `PATH:LINE: KEY: reason`.
+    public var text: LocalizedText { text(naming: path) }
 
     /// The same with the file's name alone, for the footer's one line.
-    public var briefDescription: String {
+    public var brief: LocalizedText {
         text(naming: path.split(separator: "/").last.map(String.init) ?? path)
     }
 
-    private func text(naming file: String) -> String {
+    private func text(naming file: String) -> LocalizedText {
         let place = line.map { "\(file):\($0)" } ?? file
-        return "\(place): " + (key.map { "\($0): " } ?? "") + reason
+        return .verbatim("\(place): " + (key.map { "\($0): " } ?? "")) + reason
     }
 }

@@ -10,54 +10,60 @@ import Glibc
 struct TUI: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "tui",
-        abstract: "EduGo Terminal: browse the EduGo course catalog from your terminal.",
-        discussion: """
-            The database lives in --data-dir, else $EDUGO_DATA_DIR, else
-            $XDG_DATA_HOME/edugo, else ~/.local/share/edugo.
-            Demo account: demo@edugo.dev / edugo-demo.
-
-            With --server URL (or $EDUGO_SERVER) the app is a client of an EduGo server \
-            (edugo-server): the data directory then keeps only the session and the log.
-
-            A lesson's links are clickable (OSC 8) in terminals known to show them;
-            EDUGO_HYPERLINKS=on or off decides instead.
-
-            \(EduGoApp.keysManual)
-            """,
+        abstract: EduGoApp.text("EduGo Terminal: browse the EduGo course catalog from your terminal."),
+        discussion: [
+            EduGoApp.text(
+                "The database lives in --data-dir, else $EDUGO_DATA_DIR, else $XDG_DATA_HOME/edugo, else ~/.local/share/edugo. "
+                    + "Demo account: demo@edugo.dev / edugo-demo."),
+            EduGoApp.text(
+                "With --server URL (or $EDUGO_SERVER) the app is a client of an EduGo server (edugo-server): "
+                    + "the data directory then keeps only the session and the log."),
+            EduGoApp.text(
+                "A lesson's links are clickable (OSC 8) in terminals known to show them; EDUGO_HYPERLINKS=on or off decides instead."),
+            EduGoApp.keysManual,
+        ].joined(separator: "\n\n"),
         version: "0.1.0",
         subcommands: [ImportCourses.self, Config.self]
     )
 
-    @Option(help: ArgumentHelp("The config file (also $EDUGO_CONFIG; else $XDG_CONFIG_HOME/edugo/config.toml).", valueName: "path"))
+    @Option(
+        help: ArgumentHelp(
+            EduGoApp.text("The config file (also $EDUGO_CONFIG; else $XDG_CONFIG_HOME/edugo/config.toml)."), valueName: "path"))
     var config: String?
 
-    @Option(help: ArgumentHelp("A [profiles.NAME] of the config file: its server.", valueName: "name"))
+    @Option(help: ArgumentHelp(EduGoApp.text("A [profiles.NAME] of the config file: its server."), valueName: "name"))
     var profile: String?
 
-    @Option(name: .customLong("data-dir"), help: ArgumentHelp("Where the database lives.", valueName: "path"))
+    @Option(name: .customLong("data-dir"), help: ArgumentHelp(EduGoApp.text("Where the database lives."), valueName: "path"))
     var dataDir: String?
 
-    @Option(help: ArgumentHelp("An EduGo server to use instead of the local database (also $EDUGO_SERVER).", valueName: "url"))
+    @Option(
+        help: ArgumentHelp(EduGoApp.text("An EduGo server to use instead of the local database (also $EDUGO_SERVER)."), valueName: "url"))
     var server: String?
 
-    @Option(help: ArgumentHelp("Development: every data call waits this many milliseconds first.", valueName: "ms"))
+    @Option(help: ArgumentHelp(EduGoApp.text("Development: every data call waits this many milliseconds first."), valueName: "ms"))
     var latency: Int = 0
 
-    @Flag(help: "Development: every catalog data call fails as a connectivity error (signing in still works).")
+    @Flag(help: ArgumentHelp(EduGoApp.text("Development: every catalog data call fails as a connectivity error (signing in still works).")))
     var offline = false
 
     @Option(
-        help: ArgumentHelp("Development: the app's calendar starts on this day (reviews and streaks can be seen).", valueName: "YYYY-MM-DD")
+        help: ArgumentHelp(
+            EduGoApp.text("Development: the app's calendar starts on this day (reviews and streaks can be seen)."), valueName: "YYYY-MM-DD")
     )
     var today: String?
 
-    @Option(help: ArgumentHelp("The language: en or es (else LC_ALL, LC_MESSAGES, LANG, else the config file's).", valueName: "code"))
+    @Option(
+        help: ArgumentHelp(
+            EduGoApp.text("The language: en or es (else LC_ALL, LC_MESSAGES, LANG, else the config file's)."), valueName: "code"))
     var language: String?
 
-    @Flag(help: "The accessible mode: the cursor on the selected row, words for marks, no box drawing or animation.")
+    @Flag(
+        help: ArgumentHelp(
+            EduGoApp.text("The accessible mode: the cursor on the selected row, words for marks, no box drawing or animation.")))
     var accessible = false
 
-    @Option(name: .customLong("log-level"), help: "Log file detail.")
+    @Option(name: .customLong("log-level"), help: ArgumentHelp(EduGoApp.text("Log file detail.")))
     var logLevel: AppConfiguration.LogLevel = .info
 
     /// As `AsyncParsableCommand`'s own, except that every message is sanitised before it is
@@ -83,8 +89,10 @@ struct TUI: AsyncParsableCommand {
     }
 
     func validate() throws {
-        guard latency >= 0 else { throw ValidationError("--latency must be 0 or more milliseconds") }
-        if let today, !AppConfiguration.isDay(today) { throw ValidationError("--today needs a day as YYYY-MM-DD, e.g. 2026-11-25") }
+        guard latency >= 0 else { throw ValidationError(EduGoApp.text("--latency must be 0 or more milliseconds")) }
+        if let today, !AppConfiguration.isDay(today) {
+            throw ValidationError(EduGoApp.text("--today needs a day as YYYY-MM-DD, e.g. 2026-11-25"))
+        }
         if let server { _ = try Self.serverURL(server) }
         if let language, let problem = AppConfiguration.languageProblem(language) { throw ValidationError(problem) }
     }
@@ -95,13 +103,16 @@ struct TUI: AsyncParsableCommand {
         while trimmed.hasSuffix("/") { trimmed.removeLast() }
         guard let url = URL(string: trimmed), let scheme = url.scheme?.lowercased(), ["http", "https"].contains(scheme),
             let host = url.host, !host.isEmpty, url.query == nil, url.fragment == nil
-        else { throw ValidationError("--server needs an http:// or https:// address, e.g. http://127.0.0.1:8080 (got \"\(text)\")") }
+        else {
+            throw ValidationError(
+                EduGoApp.text("--server needs an http:// or https:// address, e.g. http://127.0.0.1:8080 (got \"%@\")", text))
+        }
         return url
     }
 
     func run() async throws {
         guard isatty(STDIN_FILENO) == 1, isatty(STDOUT_FILENO) == 1 else {
-            FileHandle.standardError.write(Data("tui needs an interactive terminal\n".utf8))
+            FileHandle.standardError.write(Data((EduGoApp.text("tui needs an interactive terminal") + "\n").utf8))
             throw ExitCode(2)
         }
         let environment = ProcessInfo.processInfo.environment
@@ -144,17 +155,17 @@ extension AppConfiguration.LogLevel: ExpressibleByArgument {}
 struct ImportCourses: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "import-courses",
-        abstract: "Add or update courses from a course JSON file, in one transaction.",
-        discussion: """
-            The file holds an array of courses, or {"courses": [...]}; the README lists the fields. \
-            Courses with a new id are added, those with a known id are updated. A bad file is refused \
-            with the entry and field at fault, and nothing is changed.
-
-            --data-dir PATH, before or after the file, chooses the database as it does for the app.
-            """
+        abstract: EduGoApp.text("Add or update courses from a course JSON file, in one transaction."),
+        discussion: [
+            EduGoApp.text(
+                "The file holds an array of courses, or {\"courses\": [...]}; the README lists the fields. Courses with a new id are "
+                    + "added, those with a known id are updated. A bad file is refused with the entry and field at fault, and nothing "
+                    + "is changed."),
+            EduGoApp.text("--data-dir PATH, before or after the file, chooses the database as it does for the app."),
+        ].joined(separator: "\n\n")
     )
 
-    @Argument(help: ArgumentHelp("The course JSON file.", valueName: "file"))
+    @Argument(help: ArgumentHelp(EduGoApp.text("The course JSON file."), valueName: "file"))
     var file: String
 
     /// `--data-dir` belongs to the app command and is accepted before or after this one.
@@ -171,30 +182,31 @@ struct ImportCourses: ParsableCommand {
 struct Config: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "config",
-        abstract: "Print the default config file, or check one.",
-        discussion: """
-            --print-defaults writes every setting with its default, commented, to standard output: \
-            tui config --print-defaults > ~/.config/edugo/config.toml
-
-            --check [PATH] checks a file (else the one in force: --config, $EDUGO_CONFIG, or \
-            $XDG_CONFIG_HOME/edugo/config.toml) and exits 1 naming the line and the key at fault.
-            """
+        abstract: EduGoApp.text("Print the default config file, or check one."),
+        discussion: [
+            EduGoApp.text(
+                "--print-defaults writes every setting with its default, commented, to standard output: "
+                    + "tui config --print-defaults > ~/.config/edugo/config.toml"),
+            EduGoApp.text(
+                "--check [PATH] checks a file (else the one in force: --config, $EDUGO_CONFIG, or $XDG_CONFIG_HOME/edugo/config.toml) "
+                    + "and exits 1 naming the line and the key at fault."),
+        ].joined(separator: "\n\n")
     )
 
-    @Flag(name: .customLong("print-defaults"), help: "Write the complete default file, commented.")
+    @Flag(name: .customLong("print-defaults"), help: ArgumentHelp(EduGoApp.text("Write the complete default file, commented.")))
     var printDefaults = false
 
-    @Flag(help: "Check a config file: the one named, else the one in force.")
+    @Flag(help: ArgumentHelp(EduGoApp.text("Check a config file: the one named, else the one in force.")))
     var check = false
 
-    @Argument(help: ArgumentHelp("The file --check reads.", valueName: "path"))
+    @Argument(help: ArgumentHelp(EduGoApp.text("The file --check reads."), valueName: "path"))
     var path: String?
 
     @ParentCommand var app: TUI
 
     func validate() throws {
-        guard printDefaults != check else { throw ValidationError("give one of --print-defaults and --check") }
-        if printDefaults, path != nil { throw ValidationError("--print-defaults takes no file") }
+        guard printDefaults != check else { throw ValidationError(EduGoApp.text("give one of --print-defaults and --check")) }
+        if printDefaults, path != nil { throw ValidationError(EduGoApp.text("--print-defaults takes no file")) }
     }
 
     func run() throws {

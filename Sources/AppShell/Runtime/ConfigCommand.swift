@@ -1,5 +1,6 @@
 import Foundation
 import Settings
+import SharedKernel
 
 /// The config file from the command line: which one is in force, checking one, and the
 /// default text; `tui config` and the app's start share it.
@@ -27,7 +28,7 @@ public enum ConfigCommand {
             let email = profile.flatMap { settings.profiles[$0]?.email }
             return .success(Choice(settings: settings, profileServer: server, profileEmail: email, path: path, explicit: explicit))
         } catch {
-            return .failure(ConfigFailure(message: error.description))
+            return .failure(ConfigFailure(text: error.text))
         }
     }
 
@@ -49,7 +50,10 @@ public enum ConfigCommand {
 
     /// Why the config file cannot be used, as printed.
     public struct ConfigFailure: Error, Sendable {
-        public let message: String
+        let text: LocalizedText
+        /// In the command line's language (read when printed: working that language out
+        /// reads the config file itself).
+        public var message: String { EduGoApp.commandLineTexts(text) }
     }
 
     /// `tui config --check [PATH]`: 0 and what was checked, or 1 and the problem.
@@ -58,12 +62,12 @@ public enum ConfigCommand {
             path.map { ($0, true) } ?? ConfigFile.location(option: option, environment: environment, home: home(environment))
         do throws(ConfigProblem) {
             guard explicit || FileManager.default.fileExists(atPath: file) else {
-                return (0, "\(file): no file; the defaults are in force")
+                return (0, EduGoApp.commandLineTexts("\(file): no file; the defaults are in force"))
             }
             _ = try ConfigFile.load(path: file, explicit: true, contexts: GlobalKeys.contexts)
-            return (0, "\(file): OK")
+            return (0, EduGoApp.commandLineTexts("\(file): OK"))
         } catch {
-            return (1, error.description)
+            return (1, EduGoApp.commandLineTexts(error.text))
         }
     }
 

@@ -42,7 +42,7 @@ final class ConfigReload {
                     self.settings = fresh
                     shell.report(.success("Settings applied from \(name)"))
                 case .failure(let problem):
-                    shell.report(.error("Settings not applied: \(problem.briefDescription)"))
+                    shell.report(.error("Settings not applied: \(problem.brief)"))
                 }
             }
         }

@@ -131,12 +131,8 @@ public enum EduGoApp {
     public static var keysManual: String {
         // The help is written before the options are parsed: `--config` is read here.
         let option = ConfigCommand.configOption(in: Array(CommandLine.arguments.dropFirst()))
-        let arguments = Array(CommandLine.arguments.dropFirst())
-        let environment = ProcessInfo.processInfo.environment
-        let choice = try? ConfigCommand.choose(option: option, profile: nil, environment: environment).get()
-        let language = AppConfiguration.language(
-            option: ConfigCommand.option("--language", in: arguments), environment: environment, settings: choice?.settings ?? .defaults)
-        return GlobalKeys.manual(choice?.settings.keys ?? .none, texts: Texts(language))
+        let choice = try? ConfigCommand.choose(option: option, profile: nil, environment: ProcessInfo.processInfo.environment).get()
+        return GlobalKeys.manual(choice?.settings.keys ?? .none, texts: commandLineTexts)
     }
 
     private static func makeLogger(directory: URL, level: AppConfiguration.LogLevel) -> Logger {
