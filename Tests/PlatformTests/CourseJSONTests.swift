@@ -81,4 +81,16 @@ struct CourseJSONTests {
         #expect(CourseFileError.quote("a\u{0}b\u{1B}]0;x\u{7}\u{202E}") == #""a\u{0}b\u{1B}]0;x\u{7}\u{202E}""#)
         #expect(CourseFileError.quote(String(repeating: "x", count: 100)) == "\"" + String(repeating: "x", count: 80) + "…\"")
     }
+
+    @Test("a refused file is explained in the learner's language, the file's own words as they are")
+    func spanish() {
+        let data = Data(#"[{"id": "x", "title": "T", "instructor": "I", "level": "expert"}]"#.utf8)
+        #expect {
+            try CourseJSON.decode(data)
+        } throws: { error in
+            guard let problem = error as? CourseFileError else { return false }
+            return Texts(.spanish)(problem.text) == #"entrada 0 (id "x"): campo "level": debe ser beginner, intermediate o advanced"#
+                && problem.description == #"entry 0 (id "x"): field "level" must be one of beginner, intermediate, advanced"#
+        }
+    }
 }

@@ -91,7 +91,7 @@ struct LessonContentJSONTests {
             try CourseJSON.decode(file(lesson: lesson))
         } throws: { error in
             guard case .invalidField(0, "c", let named, let reason) = error as? CourseFileError else { return false }
-            return named == field && reason.contains("NUL")
+            return named == field && reason.english.contains("NUL")
         }
     }
 

@@ -7,6 +7,8 @@ public enum CourseImportCommand {
     /// Imports the file into the database of `dataDirectory`, prints the counts or the reason
     /// it changed nothing, and returns the process exit code.
     public static func run(file path: String, dataDirectory: URL) -> Int32 {
-        CourseFileImportCommand.run(file: path, dataDirectory: dataDirectory, program: "tui") { TerminalText.sanitize($0) }
+        CourseFileImportCommand.run(file: path, dataDirectory: dataDirectory, program: "tui", texts: EduGoApp.commandLineTexts) {
+            TerminalText.sanitize($0)
+        }
     }
 }

@@ -1,10 +1,12 @@
+import SharedKernel
+
 /// What is wrong with a course JSON file, naming the entry and the field.
 public enum CourseFileError: Error, Hashable, Sendable, CustomStringConvertible {
     case notJSON(line: Int, column: Int, reason: String)
     case wrongShape
     case unknownTopLevelField(String)
     /// `index` counts from 0, as in the file's array.
-    case invalidField(index: Int, id: String?, field: String, reason: String)
+    case invalidField(index: Int, id: String?, field: String, reason: LocalizedText)
     case unknownField(index: Int, id: String?, field: String)
     case duplicateID(index: Int, id: String)
     case unknownPrerequisite(index: Int, id: String, prerequisiteID: String)
@@ -12,7 +14,11 @@ public enum CourseFileError: Error, Hashable, Sendable, CustomStringConvertible 
     case cannotRead(path: String, reason: String)
     case tooLarge(path: String, limit: Int)
 
-    public var description: String {
+    public var description: String { text.english }
+
+    /// What is wrong, to be written in a language (the JSON decoder's and the system's own
+    /// words stay as they come).
+    public var text: LocalizedText {
         switch self {
         case .notJSON(let line, let column, let reason):
             return "the file is not valid JSON: line \(line), column \(column): \(reason)"
@@ -38,7 +44,7 @@ public enum CourseFileError: Error, Hashable, Sendable, CustomStringConvertible 
         }
     }
 
-    private static func entry(_ index: Int, _ id: String?) -> String {
+    private static func entry(_ index: Int, _ id: String?) -> LocalizedText {
         id.map { "entry \(index) (id \(quote($0)))" } ?? "entry \(index)"
     }
 

@@ -111,7 +111,7 @@ public enum CourseJSON {
 
     struct FieldProblem: Error {
         let field: String
-        let reason: String
+        let reason: LocalizedText
         var unknown = false
     }
 
@@ -241,7 +241,10 @@ public enum CourseJSON {
         func wholeNumber(_ key: String, in range: ClosedRange<Int>, optional isOptional: Bool = false, nullable: Bool = false)
             throws(FieldProblem) -> Int?
         {
-            let reason = "must be a whole number from \(range.lowerBound) to \(range.upperBound)" + (nullable ? ", or null" : "")
+            let reason: LocalizedText =
+                nullable
+                ? "must be a whole number from \(range.lowerBound) to \(range.upperBound), or null"
+                : "must be a whole number from \(range.lowerBound) to \(range.upperBound)"
             let value: Int?
             do {
                 value = try container.decodeIfPresent(Int.self, forKey: AnyKey(key))
@@ -256,14 +259,14 @@ public enum CourseJSON {
             return value
         }
 
-        func required<T: Decodable>(_ type: T.Type, _ key: String, _ kind: String) throws(FieldProblem) -> T {
+        func required<T: Decodable>(_ type: T.Type, _ key: String, _ kind: LocalizedText) throws(FieldProblem) -> T {
             guard let value = try optional(type, key, kind) else {
                 throw FieldProblem(field: prefix + key, reason: "is missing")
             }
             return value
         }
 
-        func optional<T: Decodable>(_ type: T.Type, _ key: String, _ kind: String) throws(FieldProblem) -> T? {
+        func optional<T: Decodable>(_ type: T.Type, _ key: String, _ kind: LocalizedText) throws(FieldProblem) -> T? {
             do {
                 return try container.decodeIfPresent(type, forKey: AnyKey(key))
             } catch {

@@ -59,14 +59,14 @@ public enum ContentLimits {
 
     /// Why a body cannot be kept, or `nil`: past 256 KiB, or holding NUL (no text needs it,
     /// and PostgreSQL cannot store it: every store refuses it alike).
-    public static func problem(inBody body: String) -> String? {
+    public static func problem(inBody body: String) -> LocalizedText? {
         if body.utf8.count > bodyBytes { return "must be at most 256 KiB (\(bodyBytes) bytes)" }
         if body.utf8.contains(0) { return "must not contain the NUL character (U+0000)" }
         return nil
     }
 
     /// The first problem of a question, as `(field, reason)`, or `nil` when it is sane.
-    public static func problem(in question: Question) -> (field: String, reason: String)? {
+    public static func problem(in question: Question) -> (field: String, reason: LocalizedText)? {
         let texts =
             [("prompt", question.prompt), ("explanation", question.explanation)]
             + question.choices.enumerated().map { ("choices[\($0.offset)]", $0.element) }

@@ -19,9 +19,12 @@ public enum CourseImportError: Error, Equatable, Sendable, CustomStringConvertib
     case badFile(CourseFileError)
     case storage(reason: String)
 
-    public var description: String {
+    public var description: String { text.english }
+
+    /// What went wrong, to be written in a language.
+    public var text: LocalizedText {
         switch self {
-        case .badFile(let problem): problem.description
+        case .badFile(let problem): problem.text
         case .storage(let reason): "the database refused the import: \(reason)"
         }
     }
