@@ -37,7 +37,7 @@ public struct AppConfiguration: Sendable {
     /// Why `--language CODE` cannot be used, if it cannot.
     public static func languageProblem(_ code: String) -> String? {
         guard Language(identifier: code)?.code != code.lowercased() else { return nil }
-        return "--language needs one of \(Language.all.map(\.code).joined(separator: ", ")) (got \"\(code)\")"
+        return EduGoApp.commandLineTexts("--language needs one of \(Language.all.map(\.code).joined(separator: ", ")) (got \"\(code)\")")
     }
 
     static func language(option: String?, environment: [String: String], settings: Settings) -> Language {
