@@ -60,6 +60,22 @@ extension EndToEnd {
             #expect(try session.styledScreen().contains { $0.contains("Building a Desi") && $0.contains("48;5;117") })
         }
 
+        @Test("language and accessible set in the file while the app runs: Spanish from the next frame, the cursor on the selected row")
+        func liveLanguage() async throws {
+            let directory = TemporaryDirectory(prefix: "edugo-e2e-config")
+            defer { directory.remove() }
+            let file = directory.url.appendingPathComponent("config.toml")
+            try "# nothing yet\n".write(to: file, atomically: true, encoding: .utf8)
+            let session = try TmuxSession(arguments: ["--config", file.path])
+            try await session.signInIfAsked()
+            try await session.waitFor("Catalog  64 courses")
+            try "language = \"es\"\naccessible = true\n".write(to: file, atomically: true, encoding: .utf8)
+            let spanish = try await session.waitFor("Catálogo  64 cursos")
+            #expect(spanish[0].contains("2 Mis cursos"))
+            try session.send("Down")
+            try await session.waitForCursor("on the second course") { _, y, screen in screen[y].contains("Building a Design System") }
+        }
+
         @Test("keys bound in the file drive the app, and the footer, ? and tui --help show them; the defaults they replace do nothing")
         func keyBindings() async throws {
             let directory = TemporaryDirectory(prefix: "edugo-e2e-config")
