@@ -33,10 +33,29 @@ public struct KeyHint: Hashable, Sendable {
         self.label = label
     }
 
-    /// The key as the help writes it: names of keys stay, words (a mark's `full`, a filter's
-    /// `is:free`) are the language's own.
+    /// The key as the language writes it: a word (a mark's `full`, a filter's `is:free`) or
+    /// the name of a key (`Intro`, `Espacio`, `RePág` on Spanish keyboards) in its words;
+    /// characters and `Ctrl-X` as they are. Keys named together (`PgUp PgDn`, `Enter/l/→`)
+    /// are named one by one.
     public func shownKey(_ texts: Texts) -> String {
-        texts(LocalizedText(stringLiteral: key))
+        Self.shown(key, texts)
+    }
+
+    public static func shown(_ key: String, _ texts: Texts) -> String {
+        guard texts.language != .english else { return key }
+        let whole = texts(LocalizedText(stringLiteral: key))
+        guard whole == key, key.contains(where: { $0 == " " || $0 == "/" }) else { return whole }
+        var result = ""
+        var word = ""
+        for character in key {
+            if character == " " || character == "/" {
+                result += texts(LocalizedText(stringLiteral: word)) + String(character)
+                word = ""
+            } else {
+                word.append(character)
+            }
+        }
+        return result + texts(LocalizedText(stringLiteral: word))
     }
 }
 

@@ -76,12 +76,12 @@ public struct CommandPalette: Hashable, Sendable {
             return
         }
         let first = max(0, min(selected - rows + 1, shown.count - rows))
-        let keyWidth = min(16, (shown.map(\.keys.displayWidth).max() ?? 0) + 2)
+        let keyWidth = min(16, (shown.map { KeyHint.shown($0.keys, texts).displayWidth }.max() ?? 0) + 2)
         for (row, item) in shown.dropFirst(first).prefix(rows).enumerated() {
             let y = inner.y + 2 + row
             let isSelected = first + row == selected
             if isSelected { canvas.fill(Rect(x: inner.x, y: y, width: inner.width, height: 1), style: .selection) }
-            canvas.draw(item.keys, x: inner.x, y: y, width: keyWidth - 1, style: isSelected ? .selection : .key)
+            canvas.draw(KeyHint.shown(item.keys, texts), x: inner.x, y: y, width: keyWidth - 1, style: isSelected ? .selection : .key)
             let title = item.unavailable.map { "\(item.title) — \($0)" } ?? item.title
             canvas.draw(
                 title, x: inner.x + keyWidth, y: y, width: inner.width - keyWidth,

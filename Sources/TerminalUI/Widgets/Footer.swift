@@ -20,10 +20,11 @@ public enum Footer {
         var right = width - 1
         if let pinned {
             let label = texts(pinned.label)
-            let pinnedWidth = pinned.key.displayWidth + 1 + label.displayWidth
+            let key = pinned.shownKey(texts)
+            let pinnedWidth = key.displayWidth + 1 + label.displayWidth
             let x = width - 1 - pinnedWidth
-            canvas.draw(pinned.key, x: x, y: row, style: .key)
-            canvas.draw(label, x: x + pinned.key.displayWidth + 1, y: row, style: .dim)
+            canvas.draw(key, x: x, y: row, style: .key)
+            canvas.draw(label, x: x + key.displayWidth + 1, y: row, style: .dim)
             right = x - 2
         }
         var x = 1
@@ -44,9 +45,10 @@ public enum Footer {
         }
         for hint in hints {
             let label = texts(hint.label)
-            let needed = hint.key.displayWidth + 1 + label.displayWidth
+            let key = hint.shownKey(texts)
+            let needed = key.displayWidth + 1 + label.displayWidth
             guard x + needed <= right else { break }
-            x += canvas.draw(hint.key, x: x, y: row, style: .key) + 1
+            x += canvas.draw(key, x: x, y: row, style: .key) + 1
             x += canvas.draw(label, x: x, y: row, style: .dim) + 2
         }
         return statusEnd
