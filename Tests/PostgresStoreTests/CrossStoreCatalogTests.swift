@@ -12,7 +12,7 @@ import Testing
 /// SQLite and in PostgreSQL: every query pages to the same ids, in the same order, both ways,
 /// with the same counts.
 @Suite(
-    "Catalog: SQLite and PostgreSQL agree at 100 k", .serialized,
+    "Catalog: SQLite and PostgreSQL agree at 100 k", .serialized, .buildsLargeData,
     .enabled(if: PostgresTestCluster.isAvailable, "EDUGO_TEST_POSTGRES names no cluster"))
 struct CrossStoreCatalogTests {
     struct Fixture: Sendable {

@@ -10,7 +10,7 @@ import Testing
 /// The storage proof on real SQLite with a generated 100 k catalog: pages cover the catalog
 /// exactly once in order both ways, search and every filter agree with brute force (paged to
 /// the end both ways), and every page query walks an index instead of scanning or sorting.
-@Suite("Catalog paging, search and filters on 100 k courses")
+@Suite("Catalog paging, search and filters on 100 k courses", .buildsLargeData)
 struct CatalogPagingTests {
     struct Fixture: Sendable {
         let database: AppDatabase
