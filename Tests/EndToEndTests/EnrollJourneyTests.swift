@@ -21,7 +21,7 @@ extension EndToEnd {
                 #expect(enrolled.contains { $0.contains("Status        ✓ Enrolled") })
 
                 try session.send("2")
-                let mine = try await session.waitFor("3 enrolled")
+                let mine = try await session.waitFor("My courses  3 enrolled")
                 #expect(mine.contains { $0.contains("Agile and Scrum in R") && $0.contains("0%") && $0.contains("Not started") })
                 try session.send("q")
                 #expect(try await session.waitForExit() == 0)
@@ -31,12 +31,12 @@ extension EndToEnd {
             try await restarted.signInIfAsked()
             try await restarted.waitFor("Agile and Scrum")
             try restarted.send("2")
-            try await restarted.waitFor("3 enrolled")
+            try await restarted.waitFor("My courses  3 enrolled")
             try restarted.send("u")
             try await restarted.waitFor("Unenroll from Agile and Scrum in Real Teams? (y/n)")
             try restarted.send("y")
             try await restarted.waitFor("Unenrolled from Agile and Scrum in Real Teams")
-            try await restarted.waitFor("2 enrolled")
+            try await restarted.waitFor("My courses  2 enrolled")
             try restarted.send("u", "y", "u", "y")
             // The count moves at the key; the row reads `Saving…` until the store answers.
             try await restarted.waitFor("My courses  0 enrolled · 1 left")

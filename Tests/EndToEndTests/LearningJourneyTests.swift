@@ -14,7 +14,7 @@ extension EndToEnd {
             try await session.waitFor("Agile and Scrum")
 
             try session.send("2")
-            let mine = try await session.waitFor("2 enrolled")
+            let mine = try await session.waitFor("My courses  2 enrolled")
 
             #expect(mine.contains { $0.contains("Swift Fundamentals") && $0.contains("37%") && $0.contains("In progress") })
             #expect(mine.contains { $0.contains("The Linux Command") && $0.contains("100%") && $0.contains("Completed") })
@@ -104,7 +104,7 @@ extension EndToEnd {
             try await restarted.signInIfAsked()
             try await restarted.waitFor("Agile and Scrum")
             try restarted.send("2")
-            let mine = try await restarted.waitFor("4 enrolled")
+            let mine = try await restarted.waitFor("My courses  4 enrolled")
             #expect(mine.contains { $0.contains("Photography Basics") && $0.contains("100%") && $0.contains("Completed") })
             #expect(mine.contains { $0.contains("Photo Editing in") && $0.contains("Not started") })
         }
