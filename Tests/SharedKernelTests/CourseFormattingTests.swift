@@ -11,7 +11,7 @@ struct CourseFormattingTests {
             (150, "2h 30min"), (45, "45min"), (180, "3h"), (61, "1h 1min"), (600, "10h"),
         ])
     func duration(minutes: Int, expected: String) {
-        #expect(DurationText.format(minutes: minutes) == expected)
+        #expect(DurationText.format(minutes: minutes).english == expected)
     }
 
     @Test(

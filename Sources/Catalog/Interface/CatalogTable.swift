@@ -105,7 +105,7 @@ struct CatalogTable {
                 levelWidth >= texts(course.level.displayName).displayWidth
                     ? texts(course.level.displayName) : texts(course.level.shortName)
             case .seats: texts(course.seatsLeft.map { "\($0) left" } ?? "no limit")
-            case .duration: DurationText.format(minutes: course.durationMinutes)
+            case .duration: texts(DurationText.format(minutes: course.durationMinutes))
             case .price: texts("\(course.price)")
             }
         }

@@ -218,7 +218,7 @@ final class CourseDetailScreen: Screen {
             if viewModel.isDone(index), !canvas.isAccessible {
                 canvas.draw("✓", x: x, y: y, style: selected ? style : (saving ? .dim : .marks))
             }
-            let minutes = DurationText.format(minutes: lesson.minutes)
+            let minutes = drawnTexts(DurationText.format(minutes: lesson.minutes))
             let number = "\(index + 1). "
             let titleX = x + 2 + number.displayWidth
             canvas.draw(number, x: x + 2, y: y, style: selected ? style : .dim)
@@ -290,7 +290,7 @@ final class CourseDetailScreen: Screen {
             wrappedDescription = description
         }
         let lessons = page.syllabus.lessons
-        let total = DurationText.format(minutes: page.syllabus.totalMinutes)
+        let total = texts(DurationText.format(minutes: page.syllabus.totalMinutes))
         var syllabus: [Line] = [
             .text("", .normal), .text(texts("Syllabus") + "  " + texts("\(lessons.count) lessons") + " · \(total)", .bold),
         ]
@@ -305,7 +305,7 @@ final class CourseDetailScreen: Screen {
         [
             ("Category", .verbatim(course.category ?? "—")),
             ("Level", course.level.displayName),
-            ("Duration", .verbatim(DurationText.format(minutes: course.durationMinutes))),
+            ("Duration", DurationText.format(minutes: course.durationMinutes)),
             ("Price", "\(course.price)"),
             ("Seats left", seatsText(course)),
         ]
