@@ -54,6 +54,8 @@ final class ShellController {
     /// The accessible mode (`--accessible`): the cursor follows the focus, words for marks,
     /// no box drawing or animation.
     var accessible = false
+    /// The words the accessible mode's rows show for the marks `★` and `✓`.
+    static let markWords = ["★": "favourite", "✓": "enrolled"]
     /// The postings there were when the last key came: a notice after it is news of that key.
     @ObservationIgnored private var postingsAtLastKey = 0
     /// The command palette, while it shows.
@@ -376,7 +378,11 @@ final class ShellController {
         if session.phase == .signedIn {
             sections.append(HelpSection("Everywhere", keys: GlobalKeys.all.map(bindings.helpHint)))
         }
-        return sections
+        guard accessible else { return sections }
+        // The accessible mode's rows spell their marks: so does the help that explains them.
+        return sections.map { section in
+            HelpSection(section.title, keys: section.keys.map { KeyHint(Self.markWords[$0.key] ?? $0.key, $0.label) })
+        }
     }
 
     // MARK: - Drawing
