@@ -52,54 +52,55 @@ public enum ConfigFile {
         return try reader.settings(from: table)
     }
 
-    /// Every setting with its default and what it does, as comments: a file to copy.
+    /// Every setting with its default and what it does, as comments: a file to copy, its
+    /// comments in `texts`' language (the settings' names and values are the file's own).
     /// `contexts`: the actions `[keys]` lists.
-    public static func defaultText(contexts: [KeyContext] = []) -> String {
-        var lines = [
-            "# EduGo Terminal's settings. Every line below is the default; remove the `#` to change one.",
-            "# Where this file is read from: --config PATH, else $EDUGO_CONFIG, else",
-            "# $XDG_CONFIG_HOME/edugo/config.toml, else ~/.config/edugo/config.toml.",
-            "# Check a file with: tui config --check PATH",
-            "",
-            "# From this many columns the catalog shows the selected course beside the list; 0: never.",
-            "# wide_layout_columns = 140",
-            "",
-            "# The language: \(Language.all.map { "\"\($0.code)\"" }.joined(separator: ", ")). --language, or a locale that names one",
-            "# (LC_ALL, LC_MESSAGES, LANG), comes first.",
-            "# language = \"en\"",
-            "",
-            "# The accessible mode, as --accessible: the cursor on the selected row, words for marks, no",
-            "# box drawing or animation.",
-            "# accessible = false",
-            "",
-            "[theme]",
-            "# The colours: \(Theme.builtInNames.map { "\"\($0)\"" }.joined(separator: ", ")). NO_COLOR=1 always means none.",
-            "# name = \"default\"",
-            "#",
-            "# Change one role of the theme: a colour (a name such as \"blue\" or \"bright-red\", 0-255, or",
-            "# \"#rrggbb\", shown as the nearest colour the terminal has), or { fg = \"…\", bg = \"…\" }.",
-        ]
-        for role in Theme.roles {
-            lines.append("# \(role.name) = \(ConfigReader.describe(Theme.standard[role.style]))  # \(role.what)")
+    public static func defaultText(contexts: [KeyContext] = [], texts: Texts = .english) -> String {
+        /// A paragraph of comment, wrapped to the file's width.
+        func comment(_ text: LocalizedText) -> [String] {
+            TextWrapper.wrap(texts(text), width: 98).map { "# " + $0 }
         }
-        lines += [
-            "",
-            "# Keys: bind an action to other keys (\"ctrl-f\", \"G\", \"f5\", \"pgdn\", or a list of them); they replace",
-            "# its default key. Within one screen a key means one thing. Every action and its default:",
-            "[keys]",
-            "# \"vim\" adds h/← back, l/→ open, n/N next and previous match (row); they give way to a screen's",
-            "# own keys (h is hard in the review). Ctrl-D/Ctrl-U (half pages) and g/gg, G work in every list.",
-            "# preset = \"default\"",
-        ]
+        let themes = Theme.builtInNames.map { "\"\($0)\"" }.joined(separator: ", ")
+        let languages = Language.all.map { "\"\($0.code)\"" }.joined(separator: ", ")
+        var lines = comment("EduGo Terminal's settings. Every line below is the default; remove the `#` to change one.")
+        lines += comment(
+            "Where this file is read from: --config PATH, else $EDUGO_CONFIG, else $XDG_CONFIG_HOME/edugo/config.toml, else ~/.config/edugo/config.toml."
+        )
+        lines += comment("Check a file with: tui config --check PATH")
+        lines += [""]
+        lines += comment("From this many columns the catalog shows the selected course beside the list; 0: never.")
+        lines += ["# wide_layout_columns = 140", ""]
+        lines += comment("The language: \(languages). --language, or a locale that names one (LC_ALL, LC_MESSAGES, LANG), comes first.")
+        lines += ["# language = \"en\"", ""]
+        lines += comment(
+            "The accessible mode, as --accessible: the cursor on the selected row, words for marks, no box drawing or animation.")
+        lines += ["# accessible = false", "", "[theme]"]
+        lines += comment("The colours: \(themes). NO_COLOR=1 always means none.")
+        lines += ["# name = \"default\"", "#"]
+        lines += comment(
+            "Change one role of the theme: a colour (a name such as \"blue\" or \"bright-red\", 0-255, or \"#rrggbb\", shown as the nearest colour the terminal has), or { fg = \"…\", bg = \"…\" }."
+        )
+        for role in Theme.roles {
+            lines.append("# \(role.name) = \(ConfigReader.describe(Theme.standard[role.style]))  # \(texts(role.what))")
+        }
+        lines += [""]
+        lines += comment(
+            "Keys: bind an action to other keys (\"ctrl-f\", \"G\", \"f5\", \"pgdn\", or a list of them); they replace its default key. Within one screen a key means one thing. Every action and its default:"
+        )
+        lines += ["[keys]"]
+        lines += comment(
+            "\"vim\" adds h/← back, l/→ open, n/N next and previous match (row); they give way to a screen's own keys (h is hard in the review). Ctrl-D/Ctrl-U (half pages) and g/gg, G work in every list."
+        )
+        lines += ["# preset = \"default\""]
         var listed: Set<String> = []
         for context in contexts {
             for action in context.global + context.own where listed.insert(action.name).inserted {
                 lines.append("# \"\(action.name)\" = \"\(action.key.configName)\"")
             }
         }
+        lines += [""]
+        lines += comment("A server you use, by name: tui --profile work. Never a password or a token here.")
         lines += [
-            "",
-            "# A server you use, by name: tui --profile work. Never a password or a token here.",
             "# [profiles.work]",
             "# server = \"https://edugo.example.org\"",
             "# email = \"you@example.org\"",

@@ -122,9 +122,11 @@ struct ConfigFileTests {
         }
     }
 
-    @Test("the default file is valid, names every role, and read with every line uncommented is the defaults")
-    func defaultsRoundTrip() throws {
-        let text = ConfigFile.defaultText(contexts: Self.contexts)
+    @Test(
+        "the default file is valid, names every role, and read with every line uncommented is the defaults, in every language",
+        arguments: Language.all)
+    func defaultsRoundTrip(_ language: Language) throws {
+        let text = ConfigFile.defaultText(contexts: Self.contexts, texts: Texts(language))
         #expect(try ConfigFile.parse(text, path: "defaults", contexts: Self.contexts) == .defaults, "as printed: all commented")
         // Every action listed with its default key; uncommented, they bind what is bound already.
         let actions = text.split(separator: "\n").filter { $0.wholeMatch(of: /# "[a-z_.]+" = .*/) != nil }.map { String($0.dropFirst(2)) }

@@ -72,7 +72,7 @@ public enum ConfigCommand {
     }
 
     /// `tui config --print-defaults`: every setting, commented, as a file to start from.
-    public static var defaultText: String { ConfigFile.defaultText(contexts: GlobalKeys.contexts) }
+    public static var defaultText: String { ConfigFile.defaultText(contexts: GlobalKeys.contexts, texts: EduGoApp.commandLineTexts) }
 
     /// The server of `[profiles.NAME]`, or why there is none.
     static func profileServer(_ name: String, in settings: Settings) -> Result<String, ConfigProblem> {

@@ -1,3 +1,5 @@
+import SharedKernel
+
 /// A colour as a theme names it: the terminal's own, one of the 256 indexed colours (0–15
 /// are the named ones), or `#rrggbb`, shown as the nearest colour the terminal has.
 public enum ThemeColour: Hashable, Sendable {
@@ -126,7 +128,7 @@ public struct Theme: Hashable, Sendable {
     }
 
     /// The roles a config file names, each with its `Style` and what it colours.
-    public static let roles: [(name: String, style: Style, what: String)] = [
+    public static let roles: [(name: String, style: Style, what: LocalizedText)] = [
         ("accent", .accent, "highlights: the search prompt, keys in the help"),
         ("marks", .marks, "the ★ and ✓ marks"),
         ("selection", .selection, "the selected row"),
