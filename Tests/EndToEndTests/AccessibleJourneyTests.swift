@@ -89,8 +89,7 @@ extension EndToEnd {
         func plain() async throws {
             let config = TemporaryDirectory(prefix: "edugo-config")
             defer { config.remove() }
-            let file = config.url.appendingPathComponent("config.toml")
-            try Data("accessible = true\n[theme]\nname = \"mono\"\n".utf8).write(to: file)
+            let file = try config.file("config.toml", containing: "accessible = true\n[theme]\nname = \"mono\"\n")
             let session = try TmuxSession(arguments: ["--config", file.path])
             try await session.signInIfAsked()
             Self.expectPlain(try await session.waitFor("Agile and Scrum"), "the catalog")

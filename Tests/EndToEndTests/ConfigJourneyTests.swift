@@ -10,12 +10,13 @@ extension EndToEnd {
         func themeColours() async throws {
             let directory = TemporaryDirectory(prefix: "edugo-e2e-config")
             defer { directory.remove() }
-            let file = directory.url.appendingPathComponent("config.toml")
-            try """
-            [theme]
-            name = "light"
-            selection = { fg = "#000000", bg = "#ffd700" }
-            """.write(to: file, atomically: true, encoding: .utf8)
+            let file = try directory.file(
+                "config.toml",
+                containing: """
+                    [theme]
+                    name = "light"
+                    selection = { fg = "#000000", bg = "#ffd700" }
+                    """)
             let session = try TmuxSession(arguments: ["--config", file.path], environment: ["TERM": "xterm-256color"])
             try await session.signInIfAsked()
             try await session.waitFor("Agile and Scrum")
@@ -64,8 +65,7 @@ extension EndToEnd {
         func liveLanguage() async throws {
             let directory = TemporaryDirectory(prefix: "edugo-e2e-config")
             defer { directory.remove() }
-            let file = directory.url.appendingPathComponent("config.toml")
-            try "# nothing yet\n".write(to: file, atomically: true, encoding: .utf8)
+            let file = try directory.file("config.toml", containing: "# nothing yet\n")
             let session = try TmuxSession(arguments: ["--config", file.path])
             try await session.signInIfAsked()
             try await session.waitFor("Catalog  64 courses")
@@ -129,15 +129,16 @@ extension EndToEnd {
         func vimPreset() async throws {
             let directory = TemporaryDirectory(prefix: "edugo-e2e-config")
             defer { directory.remove() }
-            let file = directory.url.appendingPathComponent("config.toml")
-            try """
-            [theme]
-            name = "light"
+            let file = try directory.file(
+                "config.toml",
+                containing: """
+                    [theme]
+                    name = "light"
 
-            [keys]
-            preset = "vim"
-            "catalog.search" = "ctrl-f"
-            """.write(to: file, atomically: true, encoding: .utf8)
+                    [keys]
+                    preset = "vim"
+                    "catalog.search" = "ctrl-f"
+                    """)
             let total = SeedCatalog.titles.count
             let session = try TmuxSession(arguments: ["--config", file.path])
             try await session.signInIfAsked()
@@ -185,8 +186,7 @@ extension EndToEnd {
         func badFileAtStart() async throws {
             let directory = TemporaryDirectory(prefix: "edugo-e2e-config")
             defer { directory.remove() }
-            let file = directory.url.appendingPathComponent("config.toml")
-            try "[theme]\nnmae = \"light\"\n".write(to: file, atomically: true, encoding: .utf8)
+            let file = try directory.file("config.toml", containing: "[theme]\nnmae = \"light\"\n")
             let session = try TmuxSession(environment: ["EDUGO_CONFIG": file.path])
             #expect(try await session.waitForExit() == 1)
             // The message wraps at the pane's width (its path is long): read as one text.

@@ -48,7 +48,7 @@ struct CourseFormattingTests {
             .noSuchLesson("x", 3), .invalidAccount(AccountRejection(field: .email, message: "Enter a valid email address")),
         ]
         for error in errors {
-            #expect(!error.userMessage.isEmpty)
+            #expect(!error.userMessage.english.isEmpty)
             #expect(!error.technicalMessage.isEmpty)
         }
         #expect(!AppError.storage(.reading, detail: "disk I/O error").userMessage.english.contains("disk"))

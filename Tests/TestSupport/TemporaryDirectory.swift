@@ -18,6 +18,13 @@ public struct TemporaryDirectory: Sendable {
 
     public var path: String { url.path }
 
+    /// Writes `text` to a file of this directory (a config file, a course file) and returns it.
+    public func file(_ name: String, containing text: String) throws -> URL {
+        let file = url.appendingPathComponent(name)
+        try text.write(to: file, atomically: true, encoding: .utf8)
+        return file
+    }
+
     public func remove() {
         try? FileManager.default.removeItem(at: url)
     }

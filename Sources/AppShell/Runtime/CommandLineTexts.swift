@@ -6,15 +6,18 @@ extension EduGoApp {
     /// The words of `tui`'s own command line (its help, its refusals), in the language the
     /// command line, the locale or the config file names. Worked out once, when first asked:
     /// the help is written before the options are parsed, so `--language` and `--config` are
-    /// read here from the arguments themselves.
+    /// read here from the arguments themselves. The config file is read for it only when
+    /// neither `--language` nor the locale names a language (ArgumentParser asks for these
+    /// words on every start, to build its help).
     static let commandLineTexts: Texts = {
         let arguments = Array(CommandLine.arguments.dropFirst())
         let environment = ProcessInfo.processInfo.environment
+        if let named = Language.named(option: ConfigCommand.option("--language", in: arguments), environment: environment) {
+            return Texts(named)
+        }
         let choice = try? ConfigCommand.choose(option: ConfigCommand.configOption(in: arguments), profile: nil, environment: environment)
             .get()
-        let language = AppConfiguration.language(
-            option: ConfigCommand.option("--language", in: arguments), environment: environment, settings: choice?.settings ?? .defaults)
-        return Texts(language)
+        return Texts(choice?.settings.language ?? .english)
     }()
 
     /// `english` (with `%@` where each of `arguments` goes) in the command line's language.

@@ -125,7 +125,7 @@ final class FrameChrome {
         let pinned = screen.isCapturingText ? (status == nil ? nil : hints.popLast()) : help
         let statusEnd = Footer.draw(in: &canvas, row: size.height - 1, hints: hints, status: status, pinned: pinned, texts: texts)
         if canvas.isAccessible {
-            canvas.setCursor(Self.accessibleCursor(canvas, status: status, statusEnd: statusEnd, notice: content, area: area))
+            canvas.setCursor(Self.accessibleCursor(canvas, status: status, statusEnd: statusEnd, content: content, area: area))
         }
         return animates
     }
@@ -135,7 +135,7 @@ final class FrameChrome {
     /// the status line while it says what the last key did (`Enrolled in …`, an error) or that
     /// something is loading; else the selected row or the screen's message; else the top.
     static func accessibleCursor(
-        _ canvas: some Canvas, status: StatusMessage?, statusEnd: Int?, notice content: Content, area: Rect
+        _ canvas: some Canvas, status: StatusMessage?, statusEnd: Int?, content: Content, area: Rect
     ) -> (x: Int, y: Int) {
         let statusRow = canvas.size.height - 1
         if let field = canvas.cursor, content.screen.isCapturingText { return field }

@@ -12,8 +12,6 @@ public struct Language: Hashable, Sendable, CustomStringConvertible {
 
     /// The ISO 639-1 code: `en`, `es`; the name of the catalog's `.lproj` folder.
     public let code: String
-    /// Its own name for itself, for lists of languages.
-    public let name: String
     public let plural: PluralRule
     public let decimalSeparator: String
     public let groupingSeparator: String
@@ -26,10 +24,10 @@ public struct Language: Hashable, Sendable, CustomStringConvertible {
     public var description: String { code }
 
     public static let english = Language(
-        code: "en", name: "English", plural: .oneIsOne, decimalSeparator: ".", groupingSeparator: ",",
+        code: "en", plural: .oneIsOne, decimalSeparator: ".", groupingSeparator: ",",
         groupingFromDigits: .max, currencySymbolAfter: false)
     public static let spanish = Language(
-        code: "es", name: "Español", plural: .oneIsOne, decimalSeparator: ",", groupingSeparator: ".",
+        code: "es", plural: .oneIsOne, decimalSeparator: ",", groupingSeparator: ".",
         groupingFromDigits: 5, currencySymbolAfter: true)
 
     /// Every language with a catalog; the first is the fallback for any text another lacks.
@@ -44,11 +42,10 @@ public struct Language: Hashable, Sendable, CustomStringConvertible {
     }
 
     private init(
-        code: String, name: String, plural: PluralRule, decimalSeparator: String, groupingSeparator: String, groupingFromDigits: Int,
+        code: String, plural: PluralRule, decimalSeparator: String, groupingSeparator: String, groupingFromDigits: Int,
         currencySymbolAfter: Bool
     ) {
         self.code = code
-        self.name = name
         self.plural = plural
         self.decimalSeparator = decimalSeparator
         self.groupingSeparator = groupingSeparator
@@ -68,11 +65,15 @@ public struct Language: Hashable, Sendable, CustomStringConvertible {
     /// `LC_MESSAGES` and `LANG` (SPEC, Command line), else the config file's, else English. A
     /// locale naming no language (`C`, `POSIX`) or one the app lacks falls through to the next.
     public static func chosen(option: String?, environment: [String: String], configured: String?) -> Language {
+        named(option: option, environment: environment) ?? configured.flatMap(Language.init(identifier:)) ?? .english
+    }
+
+    /// The language `--language` or the locale names, if either names one the app has: the
+    /// config file is not asked then.
+    public static func named(option: String?, environment: [String: String]) -> Language? {
         if let option, let language = Language(identifier: option) { return language }
         let locale = ["LC_ALL", "LC_MESSAGES", "LANG"].lazy.compactMap { environment[$0] }.first { !$0.isEmpty }
-        if let locale, let language = Language(identifier: locale) { return language }
-        if let configured, let language = Language(identifier: configured) { return language }
-        return .english
+        return locale.flatMap(Language.init(identifier:))
     }
 
     /// `count` in digits, grouped as the language groups them.

@@ -58,14 +58,9 @@ public struct LocalizedText: Hashable, Sendable, ExpressibleByStringInterpolatio
         LocalizedText(key: "%@", arguments: [.verbatim(text)])
     }
 
-    public static let empty = LocalizedText.verbatim("")
-
     /// The English text, for logs and for tests that read what English speakers see.
     public var english: String { Texts.english.resolve(self) }
     public var description: String { english }
-
-    /// Whether the English text is empty.
-    public var isEmpty: Bool { english.isEmpty }
 
     /// Texts are the same when they read the same in English (`"Use \(8) characters"` is
     /// `"Use 8 characters"`), whatever their parts.

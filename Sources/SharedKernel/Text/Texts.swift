@@ -10,17 +10,20 @@ public struct Texts: Sendable {
     /// English's table, for a key this language's catalog lacks (a test fails when one does).
     private let fallback: [String: String]
 
-    /// English, from its catalog (which holds its plural forms: `%d course`).
-    public static let english = Texts(.english)
+    /// English's catalog, read once for the process: every language falls back on it.
+    private static let englishTable = (try? TextCatalog.load(.english)) ?? [:]
 
+    /// English, from its catalog (which holds its plural forms: `%@ course`).
+    public static let english = Texts(.english, table: englishTable, fallback: englishTable)
+
+    /// A language's words: its own catalog read here, English's shared.
     public init(_ language: Language) {
-        let english = (try? TextCatalog.load(.english)) ?? [:]
         self.language = language
-        self.fallback = english
-        self.table = language == .english ? english : (try? TextCatalog.load(language)) ?? [:]
+        self.fallback = Self.englishTable
+        self.table = language == .english ? Self.englishTable : (try? TextCatalog.load(language)) ?? [:]
     }
 
-    /// A catalog given whole, for tests.
+    /// A catalog given whole: English's own, and tests'.
     public init(_ language: Language, table: [String: String], fallback: [String: String] = [:]) {
         self.language = language
         self.table = table
@@ -106,9 +109,6 @@ public struct Texts: Sendable {
     }
 
     private static let months = ["Jan", "Feb", "Mar", "Apr", "May", "Jun", "Jul", "Aug", "Sep", "Oct", "Nov", "Dec"]
-
-    /// Every key of this language's catalog, for the completeness test.
-    public var keys: Set<String> { Set(table.keys) }
 }
 
 /// A language's catalog: `Resources/<code>.lproj/Localizable.strings` of this module, lines of
