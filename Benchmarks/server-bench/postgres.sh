@@ -31,12 +31,14 @@ psql "$EDUGO_TEST_POSTGRES" -qc "CREATE DATABASE edugo_bench"
 psql "$url" -qc "VACUUM ANALYZE"
 psql "$url" -Atc "SELECT pg_size_pretty(pg_database_size('edugo_bench')), (SELECT count(*) FROM course_term)" | sed 's/^/database size, term rows: /'
 
+# Sets `address`; called in this shell, never in `$(…)`: a subshell's `pids` would be lost and
+# the cleanup would leave the servers running.
 start_server() {  # name, arguments...
     local name="$1"; shift
     "$bin/edugo-server" --port 0 --log-level warning "$@" >"$work/$name.out" 2>"$work/$name.log" &
     pids+=($!)
     for _ in $(seq 1 600); do grep -q listening "$work/$name.out" 2>/dev/null && break; sleep 0.1; done
-    sed -n 's/^EduGo server listening on //p' "$work/$name.out"
+    address="$(sed -n 's/^EduGo server listening on //p' "$work/$name.out")"
 }
 token_for() {
     curl -sf -X POST "$1/v1/sessions" -H 'Content-Type: application/json' -d '{"email": "demo@edugo.dev", "password": "edugo-demo"}' \
@@ -52,9 +54,9 @@ print(" ".join([c["id"] for c in json.load(sys.stdin)["courses"] if not c.get("p
 }
 
 cp "$source_dir"/edugo.sqlite* "$work/" 2>/dev/null || true
-sqlite="$(start_server sqlite --data-dir "$work")"
-postgres="$(start_server postgres --database "$url")"
-second="$(start_server second --database "$url")"
+start_server sqlite --data-dir "$work"; sqlite="$address"
+start_server postgres --database "$url"; postgres="$address"
+start_server second --database "$url"; second="$address"
 echo "edugo-server $(git -C "$root" rev-parse --short HEAD), 1000000 courses, wrk -t2 -c16 -d${seconds}s (enroll: -t2 -c2), $(nproc) cores"
 printf '%-36s %10s %9s   %10s %9s\n' endpoint "SQLite/s" p99 "Postgres/s" p99
 for endpoint in "/health" "/v1/courses?limit=20" "/v1/courses?limit=20&after=$((500000 * 65536))" \
@@ -73,13 +75,15 @@ echo
 echo "two server processes on the one PostgreSQL database, one wrk -t1 -c8 each, at once:"
 for endpoint in "/v1/courses?limit=20" "/v1/courses?limit=20&query=swift"; do
     wrk --latency -t1 -c8 -d"${seconds}s" "$postgres$endpoint" >"$work/a.txt" &
+    other=$!  # not %1: the servers are this shell's jobs too
     wrk --latency -t1 -c8 -d"${seconds}s" "$second$endpoint" >"$work/b.txt"
-    wait %1 2>/dev/null || true
+    wait "$other" || true
     printf '%-36s %s | %s\n' "$endpoint" "$(rate <"$work/a.txt")" "$(rate <"$work/b.txt")"
 done
 token="$(token_for "$postgres")"
 courses=($(open_courses "$postgres" "$token"))
 wrk --latency -t1 -c1 -d"${seconds}s" -s "$root/Benchmarks/server-bench/enroll-pairs.lua" "$postgres" -- "$token" "${courses[0]}" >"$work/a.txt" &
+other=$!
 wrk --latency -t1 -c1 -d"${seconds}s" -s "$root/Benchmarks/server-bench/enroll-pairs.lua" "$second" -- "$(token_for "$second")" "${courses[1]}" >"$work/b.txt"
-wait %1 2>/dev/null || true
+wait "$other" || true
 printf '%-36s %s | %s\n' "PUT+DELETE enrollment" "$(rate <"$work/a.txt")" "$(rate <"$work/b.txt")"

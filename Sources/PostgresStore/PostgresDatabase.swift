@@ -15,6 +15,8 @@ public final class PostgresDatabase: Sendable {
     /// How long one call of a store may wait for a connection and its answers together: a
     /// database that went away is a storage failure (503) within it, never a wait without end.
     let callTimeLimit: Duration?
+    /// How many calls wait for a connection of the pool and how many hold one (metrics).
+    public let use = DatabaseUse()
 
     /// `postgres://USER:PASS@HOST:PORT/DB` (or `postgresql://`); `?sslmode=require` asks for TLS.
     /// A server gives `callTimeLimit`; an import, which may take minutes, gives none.
@@ -80,17 +82,37 @@ public final class PostgresDatabase: Sendable {
     ) async throws(AppError) -> T {
         let client = self.client
         let logger = self.logger
+        let use = self.use
+        // Counted in the call, which a caller past its limit leaves running.
         return try await limited(kind) {
-            try await client.withTransaction(logger: logger) { connection in try await body(connection) }
+            let visit = use.arrive()
+            defer { visit.leave() }
+            return try await client.withTransaction(logger: logger) { connection in
+                visit.hold()
+                return try await body(connection)
+            }
         }
     }
 
     /// A read outside a transaction (one statement sees one snapshot).
     func read<T: Sendable>(_ body: @escaping @Sendable (PostgresConnection) async throws -> T) async throws(AppError) -> T {
         let client = self.client
+        let use = self.use
+        // Counted in the call, which a caller past its limit leaves running.
         return try await limited(.reading) {
-            try await client.withConnection { connection in try await body(connection) }
+            let visit = use.arrive()
+            defer { visit.leave() }
+            return try await client.withConnection { connection in
+                visit.hold()
+                return try await body(connection)
+            }
         }
+    }
+
+    /// Whether the database answers, within the call's limit (`GET /ready`).
+    public func ping() async throws(AppError) {
+        let logger = self.logger
+        _ = try await read { connection in try await connection.query("SELECT 1", logger: logger) }
     }
 
     /// A transaction with no time limit: migrations, which may rebuild a large table.

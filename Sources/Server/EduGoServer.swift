@@ -23,10 +23,13 @@ public struct ServerConfiguration: Sendable {
     public var accessTokenTTL: Int
     public var logLevel: Logger.Level
     public var limits: ServerLimits
+    /// Where `GET /metrics` is served apart from the API; nil: on the API's address when that
+    /// is a loopback one, nowhere otherwise.
+    public var metricsAddress: MetricsAddress?
 
     public init(
         host: String = "127.0.0.1", port: Int = 8080, dataDirectory: URL, databaseURL: String? = nil, accessTokenTTL: Int = 900,
-        logLevel: Logger.Level = .info, limits: ServerLimits = ServerLimits()
+        logLevel: Logger.Level = .info, limits: ServerLimits = ServerLimits(), metricsAddress: MetricsAddress? = nil
     ) {
         self.host = host
         self.port = port
@@ -35,6 +38,7 @@ public struct ServerConfiguration: Sendable {
         self.accessTokenTTL = accessTokenTTL
         self.logLevel = logLevel
         self.limits = limits
+        self.metricsAddress = metricsAddress
     }
 
     /// `--data-dir`, else `$XDG_DATA_HOME/edugo-server`, else `~/.local/share/edugo-server`.
@@ -43,13 +47,48 @@ public struct ServerConfiguration: Sendable {
     }
 }
 
+/// `--metrics-address HOST:PORT`: a listener of its own for `/metrics` (and `/ready`,
+/// `/health`), for a scraper on a network the API's clients do not reach.
+public struct MetricsAddress: Sendable, Equatable {
+    public var host: String
+    public var port: Int
+
+    public init(host: String, port: Int) {
+        self.host = host
+        self.port = port
+    }
+
+    /// `HOST:PORT`, `[IPv6]:PORT` or `:PORT` (loopback); nil when it is none of those.
+    public init?(parsing text: String) {
+        guard let colon = text.lastIndex(of: ":"), let port = Int(text[text.index(after: colon)...]), (0...65_535).contains(port)
+        else { return nil }
+        var host = String(text[..<colon])
+        if host.hasPrefix("["), host.hasSuffix("]") { host = String(host.dropFirst().dropLast()) }
+        if host.isEmpty { host = "127.0.0.1" }
+        guard !host.contains(where: { $0 == "/" || $0 == " " }) else { return nil }
+        self.init(host: host, port: port)
+    }
+
+    /// Whether `host` names this machine only: metrics are served on such an API address
+    /// unless asked elsewhere, and on no other (counts and routes are no business of the
+    /// public's).
+    public static func isLoopback(_ host: String) -> Bool {
+        host == "localhost" || host == "::1" || host.hasPrefix("127.")
+    }
+}
+
 /// The EduGo platform: the API over the SQLite store, or over PostgreSQL, until SIGTERM or Ctrl-C.
 public enum EduGoServer {
     /// Serves until a shutdown signal, then lets requests in flight finish (at most 10 s).
     /// `onListening` is told the address once the socket is bound (`--port 0` picks one).
-    public static func run(_ configuration: ServerConfiguration, onListening: @escaping @Sendable (String, Int) -> Void) async throws {
+    public static func run(
+        _ configuration: ServerConfiguration, onListening: @escaping @Sendable (String, Int) -> Void,
+        onMetricsListening: @escaping @Sendable (String, Int) -> Void = { _, _ in }
+    ) async throws {
         let logger = Logger(label: "edugo-server")
-        let listening: @Sendable (Int) -> Void = { port in onListening(configuration.host, port) }
+        let listening = Listening(
+            api: { port in onListening(configuration.host, port) },
+            metrics: { port in onMetricsListening(configuration.metricsAddress?.host ?? configuration.host, port) })
 
         guard let url = configuration.databaseURL else {
             let database = try AppDatabase.open(directory: configuration.dataDirectory)
@@ -70,12 +109,19 @@ public enum EduGoServer {
         }
     }
 
-    private static func serve(
-        stores: PlatformStores, configuration: ServerConfiguration, logger: Logger, onListening: @escaping @Sendable (Int) -> Void
-    ) async throws {
+    /// Told each listener's port once it is bound.
+    struct Listening: Sendable {
+        var api: @Sendable (Int) -> Void
+        var metrics: @Sendable (Int) -> Void = { _ in }
+    }
+
+    private static func serve(stores: PlatformStores, configuration: ServerConfiguration, logger: Logger, onListening: Listening)
+        async throws
+    {
         let application = try await application(
             stores: stores, host: configuration.host, port: configuration.port, accessTokenTTL: configuration.accessTokenTTL,
-            limits: configuration.limits, now: Date.init, logger: logger, onListening: onListening
+            limits: configuration.limits, metricsAddress: configuration.metricsAddress, now: Date.init, logger: logger,
+            onListening: onListening
         )
         var groupConfiguration = ServiceGroupConfiguration(
             services: [application], gracefulShutdownSignals: [.sigterm, .sigint], logger: logger
@@ -97,22 +143,32 @@ extension EduGoServer {
         let stores = try PlatformStores.sqlite(database, dataDirectory: dataDirectory, passwordHasher: passwordHasher, now: now)
         return try await application(
             stores: stores, host: host, port: port, accessTokenTTL: accessTokenTTL, limits: limits, now: now, logger: logger,
-            onListening: onListening
+            onListening: Listening(api: onListening)
         )
     }
 
     /// `operationMiddlewares` run around every operation of the API, generated or not; tests
     /// add an observer to them.
     static func application(
-        stores: PlatformStores, host: String, port: Int, accessTokenTTL: Int, limits: ServerLimits, now: @escaping @Sendable () -> Date,
-        clock: any Clock<Duration> = ContinuousClock(), logger: Logger,
-        operationMiddlewares: [any ServerMiddleware] = [AuthorizationMiddleware()], onListening: @escaping @Sendable (Int) -> Void
+        stores: PlatformStores, host: String, port: Int, accessTokenTTL: Int, limits: ServerLimits, metricsAddress: MetricsAddress? = nil,
+        now: @escaping @Sendable () -> Date, clock: any Clock<Duration> = ContinuousClock(), logger: Logger,
+        operationMiddlewares: [any ServerMiddleware] = [AuthorizationMiddleware()], onListening: Listening
     ) async throws -> some Service {
         let tokens = await TokenService(
             signingKey: stores.signingKey, refreshTokens: stores.refreshTokens, accessTokenTTL: accessTokenTTL, now: now)
         let hub = ChangeHub(
             log: stores.changes, keepAliveInterval: limits.keepAliveInterval, stallLimit: limits.connectionTimeout, clock: clock,
             logger: logger)
+        let hashGate = HashGate(slots: limits.hashSlots, maximumWait: limits.hashWait)
+        let courses = stores.courses
+        let metrics = ServerMetrics(
+            readings: .init(
+                eventStreams: { hub.streamCount }, hashes: { await hashGate.load }, database: stores.databaseUse,
+                catalogSize: { () async throws(AppError) -> Int in
+                    switch try await courses.count(CatalogQuery(text: ""), for: nil) {
+                    case .exactly(let count), .atLeast(let count): count
+                    }
+                }))
         let handler = EduGoAPIHandler(
             courses: stores.courses,
             enrollments: stores.enrollments,
@@ -123,11 +179,14 @@ extension EduGoServer {
             tokens: tokens,
             signInLimiter: stores.signInLimiter,
             clientLimits: ClientRateLimiter(perMinute: limits.requestsPerMinute, now: now),
-            hashGate: HashGate(slots: limits.hashSlots, maximumWait: limits.hashWait),
-            events: EventStreams(hub: hub, log: stores.changes, ids: EventIDs(signingKey: stores.signingKey), tokens: tokens)
+            hashGate: hashGate,
+            events: EventStreams(hub: hub, log: stores.changes, ids: EventIDs(signingKey: stores.signingKey), tokens: tokens),
+            ready: stores.ready,
+            metrics: metricsAddress == nil && MetricsAddress.isLoopback(host) ? metrics : nil
         )
 
         let router = Router(context: ServerRequestContext.self)
+        router.middlewares.add(MetricsMiddleware(metrics: metrics))
         router.middlewares.add(
             ErrorMiddleware(routes: try KnownRoutes(handler), bodyTimeLimit: limits.connectionTimeout, languages: ServerLanguages()))
         router.middlewares.add(ClientAddressMiddleware())
@@ -161,10 +220,42 @@ extension EduGoServer {
                 address: .hostname(host, port: port), serverName: nil,
                 availableConnectionsDelegate: MaximumAvailableConnections(limits.maximumConnections, logger: logger)
             ),
-            onServerRunning: { channel in onListening(channel.localAddress?.port ?? port) },
+            onServerRunning: { channel in onListening.api(channel.localAddress?.port ?? port) },
             logger: logger
         )
-        return PlatformService(application: application, hub: hub, wakeups: stores.changeWakeups)
+        var service = PlatformService(application: application, hub: hub, wakeups: stores.changeWakeups)
+        if let metricsAddress {
+            service.beside.append(
+                metricsApplication(metrics, ready: stores.ready, at: metricsAddress, logger: logger, onListening: onListening.metrics))
+        }
+        return service
+    }
+
+    /// The metrics address's own listener: `/metrics`, `/ready` and `/health`, nothing else.
+    private static func metricsApplication(
+        _ metrics: ServerMetrics, ready: @escaping @Sendable () async throws(AppError) -> Void, at address: MetricsAddress, logger: Logger,
+        onListening: @escaping @Sendable (Int) -> Void
+    ) -> some Service {
+        let router = Router()
+        MetricsRoute.add(to: router, metrics: metrics)
+        router.get("/health") { _, _ in Self.json(.ok, #"{"status":"ok"}"#) }
+        router.get("/ready") { _, _ in
+            do {
+                try await Limit.within(EduGoAPIHandler.readyLimit) { try await ready() }
+                return Self.json(.ok, #"{"status":"ok"}"#)
+            } catch {
+                return Self.json(.serviceUnavailable, #"{"error":"unavailable","message":"The database does not answer."}"#)
+            }
+        }
+        return Application(
+            router: router, configuration: .init(address: .hostname(address.host, port: address.port), serverName: nil),
+            onServerRunning: { channel in onListening(channel.localAddress?.port ?? address.port) }, logger: logger)
+    }
+
+    private static func json(_ status: HTTPResponse.Status, _ text: String) -> Response {
+        Response(
+            status: status, headers: [.contentType: "application/json; charset=utf-8"],
+            body: ResponseBody(byteBuffer: ByteBuffer(string: text)))
     }
 }
 

@@ -56,7 +56,18 @@ struct EduGoServerCommand: AsyncParsableCommand {
     )
     var connectionTimeout = Int(ServerLimits().connectionTimeout.components.seconds)
 
+    @Option(
+        name: .customLong("metrics-address"),
+        help: ArgumentHelp(
+            "Serve /metrics (with /ready and /health) on a listener of its own. Without it /metrics is on the API's address when that is a loopback one, and nowhere otherwise.",
+            valueName: "host:port")
+    )
+    var metricsAddress: String?
+
     func validate() throws {
+        if let metricsAddress, MetricsAddress(parsing: metricsAddress) == nil {
+            throw ValidationError("--metrics-address must be HOST:PORT, [IPv6]:PORT or :PORT")
+        }
         guard (0...65_535).contains(port) else { throw ValidationError("--port must be 0 to 65535") }
         guard (1...86_400).contains(accessTokenTTL) else { throw ValidationError("--access-token-ttl must be 1 to 86400 seconds") }
         guard (0...1_000_000).contains(rateLimit) else { throw ValidationError("--rate-limit must be 0 to 1000000") }
@@ -74,7 +85,8 @@ struct EduGoServerCommand: AsyncParsableCommand {
             databaseURL: database,
             accessTokenTTL: accessTokenTTL,
             logLevel: logLevel,
-            limits: limits
+            limits: limits,
+            metricsAddress: metricsAddress.flatMap(MetricsAddress.init(parsing:))
         )
         let level = configuration.logLevel
         LoggingSystem.bootstrap { label in JSONLogHandler(label: label, level: level) }
@@ -82,6 +94,8 @@ struct EduGoServerCommand: AsyncParsableCommand {
             try await EduGoServer.run(configuration) { host, port in
                 // Printed once the socket is bound: scripts and tests wait for this line.
                 FileHandle.standardOutput.write(Data("EduGo server listening on http://\(host):\(port)\n".utf8))
+            } onMetricsListening: { host, port in
+                FileHandle.standardOutput.write(Data("EduGo metrics on http://\(host):\(port)/metrics\n".utf8))
             }
         } catch {
             FileHandle.standardError.write(Data("edugo-server: \(PrintableText.sanitize(String(describing: error)))\n".utf8))

@@ -29,10 +29,10 @@ struct OperationMiddlewareTests {
             stores: stores, host: "127.0.0.1", port: 0, accessTokenTTL: 900, limits: ServerLimits(), now: Date.init,
             logger: Logger(label: "middleware-tests", factory: { _ in SwiftLogNoOpLogHandler() }),
             operationMiddlewares: [AuthorizationMiddleware(), seen],
-            onListening: { port in
+            onListening: .init(api: { port in
                 listening.yield(port)
                 listening.finish()
-            }
+            })
         )
         let running = Task { try await application.run() }
         defer { running.cancel() }

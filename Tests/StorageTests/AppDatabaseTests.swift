@@ -9,6 +9,27 @@ import Testing
 
 @Suite("Opening the database")
 struct AppDatabaseTests {
+    @Test("the pool's use, as the server's metrics read it: a write holding the writer is in use, a second waits, both leave")
+    func poolUse() async throws {
+        let directory = TemporaryDirectory()
+        defer { directory.remove() }
+        let database = try AppDatabase.open(directory: directory.url, passwordHasher: .fast, seedCatalog: { [] })
+        let release = DispatchSemaphore(value: 0)
+
+        let first = Task { try await database.write { _ in release.wait() } }
+        while database.use.inUse < 1 { await Task.yield() }
+        let second = Task { try await database.write { _ in } }
+        while database.use.waiting < 1 { await Task.yield() }
+        let during = (database.use.inUse, database.use.waiting)
+        release.signal()
+        try await first.value
+        try await second.value
+        try await database.ping()
+
+        #expect(during == (1, 1))
+        #expect(database.use.inUse == 0 && database.use.waiting == 0)
+    }
+
     @Test("a fresh directory is created with mode 0700 and migrated from empty")
     func migratesFromEmpty() async throws {
         let directory = TemporaryDirectory()

@@ -13,6 +13,8 @@ import FoundationNetworking
 public final class ServerProcess: Sendable {
     public let directory: TemporaryDirectory
     public let baseURL: URL
+    /// `/metrics` on the metrics address, when `--metrics-address` was given.
+    public let metricsURL: URL?
     /// The child process; a `Mutex` makes it safe to signal from any task.
     private let process: Mutex<Process>
     private let errorLines = LockedLines()
@@ -36,19 +38,30 @@ public final class ServerProcess: Sendable {
         try child.run()
         process = Mutex(child)
 
-        var line = Data()
-        while !line.contains(0x0A) {
+        // The API's line, and the metrics address's when one is asked for, in either order.
+        let wantsMetrics = arguments.contains("--metrics-address")
+        var text = ""
+        var api: URL?
+        var metrics: URL?
+        while api == nil || (wantsMetrics && metrics == nil) {
             let chunk = output.fileHandleForReading.availableData
             if chunk.isEmpty { throw ServerTestError("edugo-server ended before it listened: \(lines.text)") }
-            line.append(chunk)
+            text += String(decoding: chunk, as: UTF8.self)
+            // Whole lines only: the last piece is one still being written (or nothing).
+            for line in text.split(separator: "\n", omittingEmptySubsequences: false).dropLast() {
+                if line.hasPrefix("EduGo server listening on http://"), let port = line.split(separator: ":").last {
+                    // Whatever address it listens on, loopback reaches it.
+                    api = URL(string: "http://127.0.0.1:\(port)")
+                } else if line.hasPrefix("EduGo metrics on ") {
+                    metrics = URL(string: String(line.dropFirst("EduGo metrics on ".count)))
+                } else {
+                    throw ServerTestError("unexpected line: \(line)")
+                }
+            }
         }
-        let text = String(decoding: line, as: UTF8.self).trimmingCharacters(in: .whitespacesAndNewlines)
-        guard text.hasPrefix("EduGo server listening on http://127.0.0.1:"),
-            let url = URL(string: String(text.dropFirst("EduGo server listening on ".count)))
-        else {
-            throw ServerTestError("unexpected first line: \(text)")
-        }
-        baseURL = url
+        guard let api else { throw ServerTestError("no address in \(text)") }
+        baseURL = api
+        metricsURL = metrics
     }
 
     deinit {

@@ -22,6 +22,20 @@ public protocol APIProtocol: Sendable {
     /// - Remark: HTTP `GET /health`.
     /// - Remark: Generated from `#/paths//health/get(getHealth)`.
     func getHealth(_ input: Operations.GetHealth.Input) async throws -> Operations.GetHealth.Output
+    /// Readiness.
+    ///
+    /// 200 only when the database answers (a read within the server's database time limit); `/health` stays the process's liveness.
+    ///
+    /// - Remark: HTTP `GET /ready`.
+    /// - Remark: Generated from `#/paths//ready/get(getReady)`.
+    func getReady(_ input: Operations.GetReady.Input) async throws -> Operations.GetReady.Output
+    /// Metrics for an operator, in Prometheus text format.
+    ///
+    /// Requests by route, method and status with their latency, requests in flight, event streams open, password hashes running and queued, database connections in use and waiting, and the catalog's size. Served here when the server listens on a loopback address and no `--metrics-address` is given; otherwise 404 (served there instead).
+    ///
+    /// - Remark: HTTP `GET /metrics`.
+    /// - Remark: Generated from `#/paths//metrics/get(getMetrics)`.
+    func getMetrics(_ input: Operations.GetMetrics.Input) async throws -> Operations.GetMetrics.Output
     /// Create a learner account and sign it in.
     ///
     /// - Remark: HTTP `POST /v1/accounts`.
@@ -222,6 +236,24 @@ extension APIProtocol {
     /// - Remark: Generated from `#/paths//health/get(getHealth)`.
     public func getHealth(headers: Operations.GetHealth.Input.Headers = .init()) async throws -> Operations.GetHealth.Output {
         try await getHealth(Operations.GetHealth.Input(headers: headers))
+    }
+    /// Readiness.
+    ///
+    /// 200 only when the database answers (a read within the server's database time limit); `/health` stays the process's liveness.
+    ///
+    /// - Remark: HTTP `GET /ready`.
+    /// - Remark: Generated from `#/paths//ready/get(getReady)`.
+    public func getReady(headers: Operations.GetReady.Input.Headers = .init()) async throws -> Operations.GetReady.Output {
+        try await getReady(Operations.GetReady.Input(headers: headers))
+    }
+    /// Metrics for an operator, in Prometheus text format.
+    ///
+    /// Requests by route, method and status with their latency, requests in flight, event streams open, password hashes running and queued, database connections in use and waiting, and the catalog's size. Served here when the server listens on a loopback address and no `--metrics-address` is given; otherwise 404 (served there instead).
+    ///
+    /// - Remark: HTTP `GET /metrics`.
+    /// - Remark: Generated from `#/paths//metrics/get(getMetrics)`.
+    public func getMetrics(headers: Operations.GetMetrics.Input.Headers = .init()) async throws -> Operations.GetMetrics.Output {
+        try await getMetrics(Operations.GetMetrics.Input(headers: headers))
     }
     /// Create a learner account and sign it in.
     ///

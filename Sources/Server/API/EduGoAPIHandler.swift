@@ -18,6 +18,10 @@ struct EduGoAPIHandler: APIProtocol {
     let clientLimits: ClientRateLimiter
     let hashGate: HashGate
     let events: EventStreams
+    /// Whether the database answers (`GET /ready`).
+    let ready: @Sendable () async throws(AppError) -> Void
+    /// The metrics, when this address serves them (`GET /metrics`); nil: 404.
+    let metrics: ServerMetrics?
 
     static let pageSizes = 1...100
     static let defaultPageSize = 20
@@ -27,6 +31,22 @@ struct EduGoAPIHandler: APIProtocol {
 
     func getHealth(_ input: Operations.GetHealth.Input) async throws -> Operations.GetHealth.Output {
         .ok(.init(body: .json(.init(status: .ok))))
+    }
+
+    /// How long `/ready` waits for the database: a probe is answered within a probe's usual
+    /// timeout (1 s), where a request may wait for the pool's retries.
+    static let readyLimit: Duration = .milliseconds(900)
+
+    /// A storage failure is 503 `unavailable` with `Retry-After`, as on every route.
+    func getReady(_ input: Operations.GetReady.Input) async throws -> Operations.GetReady.Output {
+        let ready = self.ready
+        try await Limit.within(Self.readyLimit) { try await ready() }
+        return .ok(.init(body: .json(.init(status: .ok))))
+    }
+
+    func getMetrics(_ input: Operations.GetMetrics.Input) async throws -> Operations.GetMetrics.Output {
+        guard let metrics else { throw APIFailure.notFound }
+        return .ok(.init(body: .plainText(HTTPBody(await metrics.scrape()))))
     }
 
     func createAccount(_ input: Operations.CreateAccount.Input) async throws -> Operations.CreateAccount.Output {

@@ -8,12 +8,15 @@ struct PlatformService<HTTPApplication: Service>: Service {
     let application: HTTPApplication
     let hub: ChangeHub
     let wakeups: @Sendable () -> AsyncStream<Void>
+    /// Listeners beside the API's (the metrics address), stopped with it.
+    var beside: [any Service] = []
 
     func run() async throws {
         let hub = self.hub
         let wakeups = self.wakeups
         try await withThrowingDiscardingTaskGroup { group in
             group.addTask { await hub.run(wakeups: wakeups()) }
+            for service in beside { group.addTask { try await service.run() } }
             defer {
                 hub.close()
                 group.cancelAll()

@@ -19,6 +19,10 @@ struct PlatformStores: Sendable {
     /// What the writes above noted, and what wakes whoever reads it when any process writes.
     var changes: any ChangeLog
     var changeWakeups: @Sendable () -> AsyncStream<Void>
+    /// Whether the database answers now (`GET /ready`).
+    var ready: @Sendable () async throws(AppError) -> Void
+    /// The pool's connections in use and waited for (metrics).
+    var databaseUse: DatabaseUse
 
     /// The embedded store; the signing key is a file in the data directory.
     static func sqlite(_ database: AppDatabase, dataDirectory: URL, passwordHasher: PasswordHasher, now: @escaping @Sendable () -> Date)
@@ -36,7 +40,9 @@ struct PlatformStores: Sendable {
             signInLimiter: SignInRateLimiter(now: now),
             // Woken by the file's events, which can come before the commit is readable.
             changes: SQLiteChangeLog(database: database, waitsForWriters: true),
-            changeWakeups: SQLiteChangeSignal(database: database).wakeups
+            changeWakeups: SQLiteChangeSignal(database: database).wakeups,
+            ready: { () async throws(AppError) in try await database.ping() },
+            databaseUse: database.use
         )
     }
 
@@ -56,7 +62,9 @@ struct PlatformStores: Sendable {
             signingKey: try await database.signingKey(),
             signInLimiter: SignInRateLimiter(log: PostgresSignInAttempts(database: database), now: now),
             changes: PostgresChangeLog(database: database),
-            changeWakeups: PostgresChangeSignal(database: database).wakeups
+            changeWakeups: PostgresChangeSignal(database: database).wakeups,
+            ready: { () async throws(AppError) in try await database.ping() },
+            databaseUse: database.use
         )
     }
 

@@ -43,6 +43,9 @@ actor HashGate {
     }
 
     private var waitingCount: Int { queues.values.reduce(0) { $0 + $1.count } }
+
+    /// Hashes running and waiting for a slot (metrics).
+    var load: (running: Int, queued: Int) { (running, waitingCount) }
     private var queuedWatchers: [(count: Int, continuation: CheckedContinuation<Void, Never>)] = []
 
     private func enter(_ address: String) async -> Bool {

@@ -5,9 +5,19 @@ extension AppDatabase {
     /// Runs a read off the main actor and turns database failures into `AppError`. A database
     /// busy beyond the busy timeout is waited for again, never reported.
     func read<T: Sendable>(_ body: @escaping @Sendable (Database) throws -> T) async throws(AppError) -> T {
-        try await retryingWhileBusy(.reading) {
-            try await self.writer.read(body)
+        let visit = use.arrive()
+        defer { visit.leave() }
+        return try await retryingWhileBusy(.reading) {
+            try await self.writer.read { db in
+                visit.hold()
+                return try body(db)
+            }
         }
+    }
+
+    /// Whether the database answers: a read of its schema (`GET /ready`).
+    public func ping() async throws(AppError) {
+        _ = try await read { db in try Int.fetchOne(db, sql: "SELECT count(*) FROM sqlite_master") }
     }
 
     /// Runs a write transaction off the main actor: all of it is stored, or none. The
@@ -16,8 +26,11 @@ extension AppDatabase {
     /// however long, makes this wait (the busy timeout, then again), never fail: a write is
     /// never dropped because someone else is writing.
     func write<T: Sendable>(_ body: @escaping @Sendable (Database) throws -> T) async throws(AppError) -> T {
-        try await retryingWhileBusy(.saving) {
+        let visit = use.arrive()
+        defer { visit.leave() }
+        return try await retryingWhileBusy(.saving) {
             try await self.writer.writeWithoutTransaction { db in
+                visit.hold()
                 var result: T?
                 try db.inTransaction(.immediate) {
                     result = try body(db)

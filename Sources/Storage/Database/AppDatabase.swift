@@ -30,6 +30,8 @@ public struct AppDatabase: Sendable {
     let writer: DatabasePool
     public let path: String
     let busy: BusyPolicy
+    /// How many accesses wait for a connection of the pool and how many hold one (metrics).
+    public let use = DatabaseUse()
 
     /// Opens (creating if needed) the database in `directory`, which is created with mode 0700.
     /// A file that is not ours, or is from a newer version, is refused and left untouched, as
