@@ -35,6 +35,9 @@ struct Options {
     /// PostgreSQL when `postgres` names a database.
     var orders = false
     var postgres: String?
+    /// Only imports (issue 28): each size into a new SQLite database through the store, and
+    /// into a new PostgreSQL database when `postgres` names the cluster's admin URL.
+    var imports = false
 
     init(_ arguments: [String]) throws {
         var rest = arguments.dropFirst()
@@ -52,9 +55,10 @@ struct Options {
             case "--config-startup": configStartup = true
             case "--orders": orders = true
             case "--postgres": postgres = rest.popFirst()
+            case "--imports": imports = true
             default:
                 throw BenchError.failed(
-                    "unknown argument \(argument); use --sizes 10000,100000 --runs 15 --work DIR --tui PATH --no-peers --remote --load-postgres URL --live CHANGES --lessons --config-startup --orders [--postgres URL]"
+                    "unknown argument \(argument); use --sizes 10000,100000 --runs 15 --work DIR --tui PATH --no-peers --remote --load-postgres URL --live CHANGES --lessons --config-startup --orders [--postgres URL] --imports [--postgres ADMIN-URL]"
                 )
             }
         }
@@ -76,6 +80,10 @@ if let url = options.loadPostgres {
     }
     pool.cancel()
     print("loaded \(size) courses into \(url) in \(ContinuousClock.now - started)")
+    exit(0)
+}
+if options.imports {
+    for size in options.sizes { try await ImportBench.run(size: size, runs: options.runs, postgresAdmin: options.postgres) }
     exit(0)
 }
 if options.orders {

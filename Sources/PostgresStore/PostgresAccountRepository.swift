@@ -14,7 +14,7 @@ public struct PostgresAccountStore: AccountStore {
     public func account(emailKey: String) async throws(AppError) -> StoredAccount? {
         let logger = database.logger
         return try await database.read { connection -> StoredAccount? in
-            let rows = try await connection.query(
+            let rows = try await connection.prepared(
                 "SELECT \(unescaped: PostgresProfileRepository.columns), password_hash FROM learner WHERE email_key = \(emailKey)",
                 logger: logger
             )
@@ -64,7 +64,7 @@ public struct PostgresProfileRepository: ProfileRepository {
     public func user(id: UserID) async throws(AppError) -> User {
         let logger = database.logger
         let user = try await database.read { connection -> User? in
-            for try await row in try await connection.query(
+            for try await row in try await connection.prepared(
                 "SELECT \(unescaped: Self.columns) FROM learner WHERE id = \(id.rawValue)", logger: logger
             ) {
                 return try Self.user(row)
@@ -118,7 +118,7 @@ public struct PostgresRefreshTokenRepository: RefreshTokenRepository {
     public func rotate(_ presented: String, to replacement: String, expiresAt: Date, now: Date) async throws(AppError) -> RefreshOutcome {
         let logger = database.logger
         return try await database.transaction(.saving) { connection in
-            let rows = try await connection.query(
+            let rows = try await connection.prepared(
                 "SELECT family, user_id, expires_at, used_at, revoked FROM refresh_token WHERE hash = \(presented) FOR UPDATE",
                 logger: logger
             )
@@ -156,7 +156,7 @@ public struct PostgresRefreshTokenRepository: RefreshTokenRepository {
     public func isLive(family: String, userID: UserID, now: Date) async throws(AppError) -> Bool {
         let logger = database.logger
         return try await database.read { connection in
-            try await connection.query(
+            try await connection.prepared(
                 """
                 SELECT 1 FROM refresh_token
                 WHERE family = \(family) AND user_id = \(userID.rawValue) AND NOT revoked AND used_at IS NULL AND expires_at > \(now)

@@ -25,19 +25,31 @@ enum PostgresCatalog {
     static let columns =
         "id, title, instructor, category, level, duration_minutes, price_minor, currency, capacity, enrolled_count, tags, prerequisite_id, active, description, lesson_count"
 
-    static func qualifiedColumns(_ table: String) -> String {
-        columns.split(separator: ",").map { "\(table).\($0.trimmingCharacters(in: .whitespaces))" }.joined(separator: ", ")
-    }
+    /// `columns`, each as `course.name`: made once, not on every page.
+    static let courseColumns = columns.split(separator: ",").map { "course.\($0.trimmingCharacters(in: .whitespaces))" }
+        .joined(separator: ", ")
 
     /// The course in a row that starts with `columns`; a row out of `CourseLimits` is a
     /// storage failure naming the course, never a trap.
     static func course(_ row: PostgresRow) throws -> Course {
-        let (
-            id, title, instructor, category, levelName, duration, price, currency, capacity, enrolled, tags, prerequisite, active,
-            description, lessons
-        ) =
-            try row.decode(
-                (String, String, String, String?, String, Int, Int, String, Int?, Int, [String], String?, Bool, String, Int).self)
+        // Cell by cell, each of its own type: a 15-column tuple decodes through generic
+        // parameter packs, whose metadata lookups cost a fifth of a page's time in the server.
+        let cells = row.makeRandomAccess()
+        let id = try cells[0].decode(String.self)
+        let title = try cells[1].decode(String.self)
+        let instructor = try cells[2].decode(String.self)
+        let category = try cells[3].decode(String?.self)
+        let levelName = try cells[4].decode(String.self)
+        let duration = try cells[5].decode(Int.self)
+        let price = try cells[6].decode(Int.self)
+        let currency = try cells[7].decode(String.self)
+        let capacity = try cells[8].decode(Int?.self)
+        let enrolled = try cells[9].decode(Int.self)
+        let tags = try cells[10].decode([String].self)
+        let prerequisite = try cells[11].decode(String?.self)
+        let active = try cells[12].decode(Bool.self)
+        let description = try cells[13].decode(String.self)
+        let lessons = try cells[14].decode(Int.self)
         guard let level = CourseLevel(rawValue: levelName) else {
             throw AppError.storage(.reading, detail: "course \(id.debugDescription): level \(levelName.debugDescription) is unknown")
         }

@@ -41,7 +41,7 @@ enum PostgresChangeRows {
     /// `ChangeRetention.kept` changes back.
     static func record(_ changes: [Change], in connection: PostgresConnection, logger: Logger) async throws {
         guard !changes.isEmpty else { return }
-        try await connection.query("SELECT pg_advisory_xact_lock(\(lock))", logger: logger)
+        try await connection.prepared("SELECT pg_advisory_xact_lock(\(lock))", logger: logger)
         var newest: Int64 = 0
         for change in changes {
             let (kind, user, course, signIn) = columns(of: change)
@@ -61,11 +61,11 @@ enum PostgresChangeRows {
             }
         }
         // Delivered at the commit, to every connection that listens, in any server.
-        try await connection.query("SELECT pg_notify(\(channel), \(String(newest)))", logger: logger)
+        try await connection.prepared("SELECT pg_notify(\(channel), \(String(newest)))", logger: logger)
     }
 
     static func newestID(in connection: PostgresConnection, logger: Logger) async throws -> Int64 {
-        let newest = try await connection.query(
+        let newest = try await connection.prepared(
             "SELECT coalesce((SELECT max(id) FROM change_event), forgotten_through) FROM change_horizon WHERE id = 1", logger: logger
         ).decode(Int64.self).first { _ in true }
         return newest ?? 0

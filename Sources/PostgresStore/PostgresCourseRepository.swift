@@ -19,7 +19,8 @@ public struct PostgresCourseRepository: CourseRepository {
         return try await database.read { connection in
             try await Self.page(
                 query, for: learner, at: position, limit: limit,
-                walkingOrder: try await walksOrder(query, for: learner, in: connection, logger: logger), in: connection, logger: logger)
+                walkingOrder: try await walksOrder(query, for: learner, in: connection, logger: logger), in: connection, logger: logger
+            ).rows
         }
     }
 
@@ -29,20 +30,46 @@ public struct PostgresCourseRepository: CourseRepository {
         return try await database.read { connection in try await count(query, for: learner, in: connection, logger: logger) }
     }
 
-    /// One connection for both, one after the other.
+    /// One connection for both. Where the page's plan does not depend on the count, one
+    /// statement reads the page and what its count needs (the catalog's size, or the revision
+    /// a kept count is filed under): one round trip for a page whose count is known.
     public func countedPage(_ query: CatalogQuery, for learner: UserID?, at position: CatalogPosition, limit: Int) async throws(AppError)
         -> CountedPage
     {
         guard !query.matchesNothing else { return CountedPage(rows: [], total: .exactly(0)) }
         let logger = database.logger
+        let matchCounts = self.matchCounts
         return try await database.read { connection in
+            guard Self.mayWalkOrder(query) else {
+                let alongside: String? =
+                    if query.isEverything { "(SELECT courses FROM catalog_size WHERE id = 1)" } else if !query.dependsOnLearner {
+                        "(SELECT revision FROM catalog_revision WHERE id = 1)"
+                    } else { nil }
+                let page = try await Self.page(
+                    query, for: learner, at: position, limit: limit, alongside: alongside, in: connection, logger: logger)
+                let total: CatalogCount
+                switch (page.alongside, query.isEverything) {
+                case (let size?, true): total = .exactly(Int(size))
+                case (let revision?, false):
+                    if let kept = matchCounts.count(of: query, at: revision) {
+                        total = kept
+                    } else {
+                        total = try await Self.countMatches(query, for: learner, in: connection, logger: logger)
+                        matchCounts.keep(total, of: query, at: revision)
+                    }
+                // No row to carry it (an empty page), or a count that depends on the learner.
+                case (nil, _): total = try await count(query, for: learner, in: connection, logger: logger)
+                }
+                return CountedPage(rows: page.rows, total: total)
+            }
             // Counted once: the count also chooses the page's plan.
             let total = try await count(query, for: learner, in: connection, logger: logger)
             return CountedPage(
                 rows: try await Self.page(
                     query, for: learner, at: position, limit: limit,
                     walkingOrder: try await walksOrder(query, for: learner, counted: total, in: connection, logger: logger),
-                    in: connection, logger: logger),
+                    in: connection, logger: logger
+                ).rows,
                 total: total
             )
         }
@@ -60,7 +87,7 @@ public struct PostgresCourseRepository: CourseRepository {
         let syllabus = try await database.read { connection -> Syllabus? in
             guard let course = try await Self.course(id, in: connection, logger: logger) else { return nil }
             var lessons: [Lesson] = []
-            let rows = try await connection.query(
+            let rows = try await connection.prepared(
                 "SELECT title, minutes, question_count FROM lesson WHERE course_id = \(id.rawValue) ORDER BY position", logger: logger
             )
             for try await (title, minutes, questions) in rows.decode((String, Int, Int).self) {
@@ -77,7 +104,7 @@ public struct PostgresCourseRepository: CourseRepository {
     /// One course; with `locking`, its row is locked until the transaction ends (writes that
     /// check its seats take turns).
     static func course(_ id: CourseID, locking: Bool = false, in connection: PostgresConnection, logger: Logger) async throws -> Course? {
-        let rows = try await connection.query(
+        let rows = try await connection.prepared(
             "SELECT \(unescaped: PostgresCatalog.columns) FROM course WHERE id = \(id.rawValue) \(unescaped: locking ? "FOR UPDATE" : "")",
             logger: logger
         )
@@ -99,9 +126,7 @@ public struct PostgresCourseRepository: CourseRepository {
     private func walksOrder(
         _ query: CatalogQuery, for learner: UserID?, counted: CatalogCount? = nil, in connection: PostgresConnection, logger: Logger
     ) async throws -> Bool {
-        guard query.sort.field != .title, !query.isFavourite, !query.isEnrolled, !PostgresCatalog.terms(of: query).isEmpty,
-            query.fixedValue(of: query.sort.field) == nil
-        else { return false }
+        guard Self.mayWalkOrder(query) else { return false }
         let total: CatalogCount
         if let counted { total = counted } else { total = try await count(query, for: learner, in: connection, logger: logger) }
         switch total {
@@ -110,10 +135,22 @@ public struct PostgresCourseRepository: CourseRepository {
         }
     }
 
+    /// Whether the count decides how a page of `query` is read (`walksOrder`).
+    private static func mayWalkOrder(_ query: CatalogQuery) -> Bool {
+        query.sort.field != .title && !query.isFavourite && !query.isEnrolled && !PostgresCatalog.terms(of: query).isEmpty
+            && query.fixedValue(of: query.sort.field) == nil
+    }
+
+    /// Queries of at most this many terms run as prepared statements: their shapes are few,
+    /// where longer ones would each be a statement kept on every connection.
+    static let preparedTerms = 4
+
+    /// `alongside`: a scalar subquery read in the same statement, given back with the rows
+    /// (nil when no row came to carry it).
     private static func page(
         _ query: CatalogQuery, for learner: UserID?, at position: CatalogPosition, limit: Int, walkingOrder: Bool = false,
-        in connection: PostgresConnection, logger: Logger
-    ) async throws -> [CatalogRow] {
+        alongside: String? = nil, in connection: PostgresConnection, logger: Logger
+    ) async throws -> (rows: [CatalogRow], alongside: Int64?) {
         // In title order every query walks an index in rank order (`Selection`); the whole
         // catalog in another order walks that order's index (value, rank), and a search in
         // another order sorts its matches. Backwards pages are read against the order, then
@@ -130,6 +167,8 @@ public struct PostgresCourseRepository: CourseRepository {
         let descending = backwards != sort.descending
         let direction = descending ? "DESC" : "ASC"
         var rows: [CatalogRow] = []
+        var alongsideValue: Int64?
+        let prepared = PostgresCatalog.terms(of: query).count <= preparedTerms
         while rows.count < limit {
             let wanted = limit - rows.count
             var selection = Selection(query, learner: learner, walkingOrder: walkingOrder)
@@ -153,15 +192,24 @@ public struct PostgresCourseRepository: CourseRepository {
                 }
             }
             let sql = """
-                SELECT \(PostgresCatalog.qualifiedColumns("course")), \(selection.rank), \(value) FROM \(selection.source)
+                SELECT \(PostgresCatalog.courseColumns), \(selection.rank), \(value)\(alongside.map { ", \($0)::bigint" } ?? "")
+                FROM \(selection.source)
                 WHERE \(selection.conditions.joined(separator: " AND "))
                 ORDER BY \(order) LIMIT \(selection.bind(Int64(wanted)))
                 """
             let start = bound
             var read = 0
-            for try await row in try await connection.query(PostgresQuery(unsafeSQL: sql, binds: selection.binds), logger: logger) {
+            let statement = PostgresQuery(unsafeSQL: sql, binds: selection.binds)
+            let found: [PostgresRow] =
+                prepared
+                ? try await Array(collecting: connection.prepared(statement, logger: logger))
+                : try await Array(collecting: connection.query(statement, logger: logger))
+            for row in found {
                 read += 1
                 let cells = row.makeRandomAccess()
+                if alongside != nil, alongsideValue == nil {
+                    alongsideValue = (try? cells[PostgresCatalog.columnCount + 2].decode(Int64?.self)) ?? nil
+                }
                 guard let rank = try? cells[PostgresCatalog.columnCount].decode(Int64.self) else { continue }
                 let sortValue: Int64? = (try? cells[PostgresCatalog.columnCount + 1].decode(Int64?.self)) ?? nil
                 guard sort.field == .title || sortValue != nil else { continue }
@@ -174,7 +222,7 @@ public struct PostgresCourseRepository: CourseRepository {
             // The end, or rows so damaged that none gave a place to go on from.
             if read < wanted || bound == start { break }
         }
-        return backwards ? rows.reversed() : rows
+        return (backwards ? rows.reversed() : rows, alongsideValue)
     }
 
     /// The column a sort orders by before the rank; nil for title order.
@@ -194,7 +242,7 @@ public struct PostgresCourseRepository: CourseRepository {
         -> CatalogCount
     {
         if query.isEverything {
-            let rows = try await connection.query("SELECT courses FROM catalog_size WHERE id = 1", logger: logger)
+            let rows = try await connection.prepared("SELECT courses FROM catalog_size WHERE id = 1", logger: logger)
             for try await courses in rows.decode(Int.self) { return .exactly(courses) }
             return .exactly(0)
         }
@@ -202,7 +250,7 @@ public struct PostgresCourseRepository: CourseRepository {
         // Read before counting: a change after it moves the revision, and the count kept
         // under this one is simply not used again.
         var revision: Int64 = 0
-        for try await value in try await connection.query("SELECT revision FROM catalog_revision WHERE id = 1", logger: logger).decode(
+        for try await value in try await connection.prepared("SELECT revision FROM catalog_revision WHERE id = 1", logger: logger).decode(
             Int64.self)
         {
             revision = value
@@ -226,11 +274,12 @@ public struct PostgresCourseRepository: CourseRepository {
             LIMIT \(selection.bind(Int64(limit + 1)))) AS matches
             """
         var count = 0
-        for try await counted in try await connection.query(PostgresQuery(unsafeSQL: sql, binds: selection.binds), logger: logger).decode(
-            Int.self)
-        {
-            count = counted
-        }
+        let statement = PostgresQuery(unsafeSQL: sql, binds: selection.binds)
+        let rows: [PostgresRow] =
+            PostgresCatalog.terms(of: query).count <= preparedTerms
+            ? try await Array(collecting: connection.prepared(statement, logger: logger))
+            : try await Array(collecting: connection.query(statement, logger: logger))
+        for row in rows { count = try row.decode(Int.self) }
         return count > limit ? .atLeast(limit) : .exactly(count)
     }
 

@@ -57,7 +57,7 @@ public struct PostgresEnrollmentRepository: EnrollmentRepository, EnrollmentTran
     private static func apply(_ write: EnrollmentWrite, in connection: PostgresConnection, logger: Logger) async throws {
         switch write {
         case .join(let userID, let courseID, let at):
-            try await connection.query(
+            try await connection.prepared(
                 """
                 INSERT INTO enrollment (user_id, course_id, course_rank, enrolled_at, active_at, status)
                 SELECT \(userID.rawValue), id, sort_rank, \(at), \(at), 'active' FROM course WHERE id = \(courseID.rawValue)
@@ -66,18 +66,18 @@ public struct PostgresEnrollmentRepository: EnrollmentRepository, EnrollmentTran
             )
             try await takeSeat(courseID, in: connection, logger: logger)
         case .rejoin(let id, let courseID, let at, let status):
-            try await connection.query(
+            try await connection.prepared(
                 "UPDATE enrollment SET status = \(status.rawValue), enrolled_at = \(at), active_at = \(at) WHERE id = \(id.rawValue)",
                 logger: logger)
             try await takeSeat(courseID, in: connection, logger: logger)
         case .leave(let id, let courseID):
-            try await connection.query("UPDATE enrollment SET status = 'dropped' WHERE id = \(id.rawValue)", logger: logger)
-            try await connection.query(
+            try await connection.prepared("UPDATE enrollment SET status = 'dropped' WHERE id = \(id.rawValue)", logger: logger)
+            try await connection.prepared(
                 "UPDATE course SET enrolled_count = greatest(0, enrolled_count - 1) WHERE id = \(courseID.rawValue)", logger: logger
             )
         case .markLesson(let id, let number, let done, let at, let status, let completedAt):
             if done {
-                try await connection.query(
+                try await connection.prepared(
                     """
                     INSERT INTO lesson_progress (enrollment_id, position, done_at) VALUES (\(id.rawValue), \(number), \(at))
                     ON CONFLICT DO NOTHING
@@ -85,7 +85,7 @@ public struct PostgresEnrollmentRepository: EnrollmentRepository, EnrollmentTran
                     logger: logger
                 )
             } else {
-                try await connection.query(
+                try await connection.prepared(
                     "DELETE FROM lesson_progress WHERE enrollment_id = \(id.rawValue) AND position = \(number)", logger: logger
                 )
             }
@@ -101,14 +101,15 @@ public struct PostgresEnrollmentRepository: EnrollmentRepository, EnrollmentTran
 
     /// The rules saw a seat left, under the course's lock.
     private static func takeSeat(_ courseID: CourseID, in connection: PostgresConnection, logger: Logger) async throws {
-        try await connection.query("UPDATE course SET enrolled_count = enrolled_count + 1 WHERE id = \(courseID.rawValue)", logger: logger)
+        try await connection.prepared(
+            "UPDATE course SET enrolled_count = enrolled_count + 1 WHERE id = \(courseID.rawValue)", logger: logger)
     }
 
     public func enrolledCourses(userID: UserID) async throws(AppError) -> [EnrolledCourse] {
         let logger = database.logger
         return try await database.read { connection in
             var done: [Int64: Set<Int>] = [:]
-            let progress = try await connection.query(
+            let progress = try await connection.prepared(
                 """
                 SELECT lesson_progress.enrollment_id, lesson_progress.position FROM lesson_progress
                 JOIN enrollment ON enrollment.id = lesson_progress.enrollment_id
@@ -119,9 +120,9 @@ public struct PostgresEnrollmentRepository: EnrollmentRepository, EnrollmentTran
             for try await (enrollment, position) in progress.decode((Int64, Int).self) {
                 done[enrollment, default: []].insert(position)
             }
-            let rows = try await connection.query(
+            let rows = try await connection.prepared(
                 """
-                SELECT \(unescaped: PostgresCatalog.qualifiedColumns("course")), \(unescaped: Self.enrollmentColumns)
+                SELECT \(unescaped: PostgresCatalog.courseColumns), \(unescaped: Self.enrollmentColumns)
                 FROM enrollment JOIN course ON course.id = enrollment.course_id
                 WHERE enrollment.user_id = \(userID.rawValue) AND \(unescaped: Self.isListed)
                 ORDER BY coalesce(enrollment.active_at, enrollment.enrolled_at) DESC, enrollment.id DESC
@@ -166,7 +167,7 @@ public struct PostgresEnrollmentRepository: EnrollmentRepository, EnrollmentTran
     static func enrollment(
         userID: UserID, courseID: CourseID, locking: Bool = false, in connection: PostgresConnection, logger: Logger
     ) async throws -> Enrollment? {
-        let rows = try await connection.query(
+        let rows = try await connection.prepared(
             """
             SELECT \(unescaped: enrollmentColumns) FROM enrollment WHERE user_id = \(userID.rawValue) AND course_id = \(courseID.rawValue)
             \(unescaped: locking ? "FOR UPDATE" : "")
@@ -176,7 +177,7 @@ public struct PostgresEnrollmentRepository: EnrollmentRepository, EnrollmentTran
         var found: Enrollment?
         for try await row in rows { found = try enrollment(row, from: 0) }
         guard var enrollment = found else { return nil }
-        let done = try await connection.query(
+        let done = try await connection.prepared(
             "SELECT position FROM lesson_progress WHERE enrollment_id = \(enrollment.id.rawValue)", logger: logger
         )
         for try await position in done.decode(Int.self) { enrollment.lessonsDone.insert(position) }
@@ -215,7 +216,7 @@ public struct PostgresFavouritesRepository: FavouritesRepository {
         let logger = database.logger
         try await database.transaction(.saving) { connection in
             if isFavourite {
-                let inserted = try await connection.query(
+                let inserted = try await connection.prepared(
                     """
                     INSERT INTO favourite (user_id, course_id, course_rank, created_at)
                     SELECT \(userID.rawValue), id, sort_rank, \(now) FROM course WHERE id = \(courseID.rawValue)
@@ -230,7 +231,7 @@ public struct PostgresFavouritesRepository: FavouritesRepository {
                 // Noted only when it changed something.
                 if inserted != nil { try await PostgresChangeRows.record([.favourite(userID, courseID)], in: connection, logger: logger) }
             } else {
-                let deleted = try await connection.query(
+                let deleted = try await connection.prepared(
                     "DELETE FROM favourite WHERE user_id = \(userID.rawValue) AND course_id = \(courseID.rawValue) RETURNING 1",
                     logger: logger
                 ).decode(Int.self).first { _ in true }
@@ -245,9 +246,9 @@ public struct PostgresFavouritesRepository: FavouritesRepository {
     public func favourites(userID: UserID) async throws(AppError) -> [Course] {
         let logger = database.logger
         return try await database.read { connection in
-            let rows = try await connection.query(
+            let rows = try await connection.prepared(
                 """
-                SELECT \(unescaped: PostgresCatalog.qualifiedColumns("course")) FROM favourite JOIN course ON course.id = favourite.course_id
+                SELECT \(unescaped: PostgresCatalog.courseColumns) FROM favourite JOIN course ON course.id = favourite.course_id
                 WHERE favourite.user_id = \(userID.rawValue) ORDER BY course.sort_rank
                 """,
                 logger: logger
@@ -263,9 +264,9 @@ public struct PostgresFavouritesRepository: FavouritesRepository {
     public func favourite(userID: UserID, courseID: CourseID) async throws(AppError) -> Course? {
         let logger = database.logger
         return try await database.read { connection in
-            let rows = try await connection.query(
+            let rows = try await connection.prepared(
                 """
-                SELECT \(unescaped: PostgresCatalog.qualifiedColumns("course")) FROM favourite JOIN course ON course.id = favourite.course_id
+                SELECT \(unescaped: PostgresCatalog.courseColumns) FROM favourite JOIN course ON course.id = favourite.course_id
                 WHERE favourite.user_id = \(userID.rawValue) AND favourite.course_id = \(courseID.rawValue)
                 """,
                 logger: logger

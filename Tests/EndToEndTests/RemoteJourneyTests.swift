@@ -136,8 +136,12 @@ extension EndToEnd {
             }
 
             try second.send("2")
-            let mine = try await second.waitFor("My courses  3 enrolled")
-            #expect(mine.contains { $0.contains("Agile and Scrum in R") && $0.contains("16%") })
+            // The list can draw before the lesson's change reaches this terminal's stream:
+            // the row's progress is what to wait for, not the header.
+            try await second.waitFor("My courses  3 enrolled, Agile at 16%") { lines in
+                lines.contains { $0.contains("My courses  3 enrolled") }
+                    && lines.contains { $0.contains("Agile and Scrum in R") && $0.contains("16%") }
+            }
             try second.send("3")
             try await second.waitFor("Favourites  1 course")
             try first.send("q", "q")

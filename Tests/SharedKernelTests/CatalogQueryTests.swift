@@ -1,3 +1,4 @@
+import Foundation
 import SharedKernel
 import Testing
 
@@ -23,6 +24,16 @@ struct CatalogQueryTests {
         ])
     func folding(text: String, words: [String]) {
         #expect(TextFolding.words(text) == words)
+    }
+
+    @Test("ASCII folds as Foundation folds it, character by character and in words")
+    func asciiFolding() {
+        let options: String.CompareOptions = [.caseInsensitive, .diacriticInsensitive, .widthInsensitive]
+        let ascii = (0..<128).map { String(UnicodeScalar(UInt8($0))) } + ["Hello World\r\n", "C++ & Swift 6", "ZZ top ^`~"]
+        for text in ascii {
+            #expect(TextFolding.fold(text) == text.folding(options: options, locale: nil), "\(Array(text.utf8))")
+        }
+        #expect(TextFolding.fold("Søren Ærø") == "soren aero", "anything else takes Foundation's way and the letters' table")
     }
 
     /// What a query asks, written out for the table below.

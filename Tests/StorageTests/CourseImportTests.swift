@@ -205,6 +205,39 @@ struct CourseImportTests {
         #expect(try await SQLiteCourseRepository(database: database).find("renamed").map(\.id) == ["stored"])
     }
 
+    @Test(
+        "a bulk import defers the per-row upkeep and leaves every index and trigger as it found them, the size counted, the revision moved")
+    func bulkUpkeep() async throws {
+        let (database, directory) = try makeSUT()
+        defer { directory.remove() }
+        let user = try await database.signInDemo()
+        try await SQLiteFavouritesRepository(database: database).setFavourite(true, userID: user.id, courseID: "stored")
+        let schema = { @Sendable (db: Database) throws -> [String] in
+            try String.fetchAll(db, sql: "SELECT type || ' ' || name || ' ' || sql FROM sqlite_master WHERE sql IS NOT NULL ORDER BY name")
+        }
+        let before = try await database.writer.read(schema)
+        let revision = try await database.writer.read { db in try CatalogRevision.read(in: db) }
+        // Enough to take the bulk path, with the stored courses among them (updated in place).
+        let courses = GeneratedCatalog.courses(count: 1_500) + [.fixture(id: "stored", title: "Stored Course, Again")]
+
+        let summary = try database.importCourses(courses)
+
+        let after = try await database.writer.read(schema)
+        let repository = SQLiteCourseRepository(database: database)
+        let everything = try await repository.countedPage(CatalogQuery.parse(""), for: user.id, at: .first, limit: 3)
+        var byNewest = CatalogQuery.parse("")
+        byNewest.sort = try #require(CatalogSort(apiText: "newest"))
+        let newest = try await repository.countedPage(byNewest, for: user.id, at: .first, limit: 1)
+        let mine = try await repository.countedPage(CatalogQuery.parse("is:favourite"), for: user.id, at: .first, limit: 5)
+        #expect(summary == CourseImportSummary(added: 1_500, updated: 1))
+        #expect(after == before, "indexes and triggers as they were")
+        #expect(everything.total == .exactly(1_502))
+        #expect(try await database.writer.read { db in try CatalogRevision.read(in: db) } > revision)
+        #expect(mine.rows.map(\.course.title) == ["Stored Course, Again"], "the favourite follows its course's new rank")
+        #expect(try await repository.find("again").map(\.id) == ["stored"], "the search index rebuilt")
+        #expect(newest.rows.map(\.course.id.rawValue) == [GeneratedCatalog.id(1_500)], "the last new course is the newest")
+    }
+
     @Test("importing the same file twice updates everything the second time")
     func idempotent() throws {
         let (database, directory) = try makeSUT()

@@ -124,14 +124,18 @@ enum CourseRow {
                     price_minor, currency, capacity, enrolled_count, tags, prerequisite_id, active, description)
                 VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
                 """
-        ).execute(arguments: try arguments(for: course))
+        ).execute(arguments: try arguments(for: course, sortKey: SortKey.make(course.title)))
     }
 
     /// Inserts the course, or updates every field of the stored course with the same id, on
     /// the current schema. The seats learners here already hold are never given away: the
     /// stored count does not drop below them. With `placing`, the course gets its rank in
     /// the catalog order now; without, its rank is left empty for a renumbering to fill.
-    static func upsert(_ entry: CourseEntry, placing: Bool, in db: Database) throws -> (added: Bool, needsRenumbering: Bool) {
+    /// `addedSeq`: the course's place in the `newest` order if it is new (a stored course keeps
+    /// its own); the caller counts them on, so no row asks the table for its largest.
+    static func upsert(_ entry: CourseEntry, placing: Bool, addedSeq: Int64, in db: Database) throws -> (
+        added: Bool, needsRenumbering: Bool
+    ) {
         var course = entry.course
         course.lessonCount = entry.lessons?.count ?? 1
         let existing = try Row.fetchOne(
@@ -152,8 +156,7 @@ enum CourseRow {
                 INSERT INTO course (id, title, sort_key, instructor, category, level, duration_minutes,
                     price_minor, currency, capacity, enrolled_count, tags, prerequisite_id, active, description,
                     lesson_count, sort_rank, search_key, category_key, added_seq)
-                VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?,
-                    (SELECT coalesce(max(added_seq), 0) + 1 FROM course))
+                VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
                 ON CONFLICT(id) DO UPDATE SET
                     title = excluded.title, sort_key = excluded.sort_key, instructor = excluded.instructor,
                     category = excluded.category, level = excluded.level,
@@ -165,11 +168,11 @@ enum CourseRow {
                     description = excluded.description, lesson_count = excluded.lesson_count,
                     sort_rank = excluded.sort_rank, search_key = excluded.search_key, category_key = excluded.category_key
                 """)
-        var arguments = try arguments(for: course)
+        var arguments = try arguments(for: course, sortKey: sortKey)
         _ = arguments.append(contentsOf: [
             course.lessonCount, rank,
             SortKey.searchKey(title: course.title, instructor: course.instructor, tags: course.tags),
-            TextFolding.key(course.category ?? ""),
+            TextFolding.key(course.category ?? ""), addedSeq,
         ])
         try upsert.execute(arguments: arguments)
         // A course without lessons of its own is one lesson named after it: no rows.
@@ -177,10 +180,10 @@ enum CourseRow {
         return (existing == nil, placing && rank == nil)
     }
 
-    private static func arguments(for course: Course) throws -> StatementArguments {
+    private static func arguments(for course: Course, sortKey: String) throws -> StatementArguments {
         let tags = try StoredTags.encode(course.tags)
         return [
-            course.id.rawValue, course.title, SortKey.make(course.title), course.instructor,
+            course.id.rawValue, course.title, sortKey, course.instructor,
             course.category, course.level.rawValue, course.durationMinutes, course.price.minorUnits,
             course.price.currency, course.capacity, course.enrolledCount, tags,
             course.prerequisiteID?.rawValue, course.isActive, course.description,

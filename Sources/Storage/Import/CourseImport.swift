@@ -87,16 +87,21 @@ extension AppDatabase {
     /// catalog order one by one; many at once, or one with no room left between its
     /// neighbours, renumber the whole order and rebuild the search index in one pass.
     static func store(_ entries: [CourseEntry], in db: Database) throws -> CourseImportSummary {
-        let stored = try Int.fetchOne(db, sql: "SELECT count(*) FROM course") ?? 0
+        let stored = try Int.fetchOne(db, sql: "SELECT courses FROM catalog_size WHERE id = 1") ?? 0
         let bulk = entries.count > max(1_000, stored / 10)
         var added = 0
         var renumber = bulk
-        for entry in entries {
-            let outcome = try CourseRow.upsert(entry, placing: !bulk, in: db)
-            if outcome.added { added += 1 }
-            if outcome.needsRenumbering { renumber = true }
+        var nextSeq = (try Int64.fetchOne(db, sql: "SELECT max(added_seq) FROM course") ?? 0) + 1
+        let write = {
+            for entry in entries {
+                let outcome = try CourseRow.upsert(entry, placing: !bulk, addedSeq: nextSeq, in: db)
+                nextSeq += 1
+                if outcome.added { added += 1 }
+                if outcome.needsRenumbering { renumber = true }
+            }
+            if renumber { try CatalogOrder.renumber(db) }
         }
-        if renumber { try CatalogOrder.renumber(db) }
+        if bulk { try BulkUpkeep.deferred(in: db, write) } else { try write() }
         if !entries.isEmpty { try ChangeRows.record(.catalog, in: db) }
         return CourseImportSummary(added: added, updated: entries.count - added)
     }

@@ -1,0 +1,42 @@
+import GRDB
+
+/// What a row written to `course` costs besides itself: six indexes of the catalog's orders and
+/// triggers that move a counter, the revision and the learners' ranks, each once per row. A
+/// bulk import (which renumbers every course anyway) does that work once: the indexes are
+/// built afresh by one sort each, the counters set once.
+enum BulkUpkeep {
+    /// The indexes on `course` besides its key: built again after the rows are in.
+    private static let indexes = [
+        "course_by_sort_key", "course_by_rank", "course_by_price", "course_by_duration", "course_by_level", "course_by_added",
+    ]
+    /// The triggers that would fire per row. The search index's and the ranks' are the
+    /// renumbering's own (it rebuilds both); the catalog's size is counted afterwards, and the
+    /// revision moved once.
+    private static let triggers = [
+        "catalog_size_after_insert", "catalog_revision_after_insert", "catalog_revision_after_update", "course_search_update",
+        "course_rank_moves",
+    ]
+
+    /// Runs `write`, which must end by renumbering the catalog, with the per-row upkeep off,
+    /// then puts every index and trigger back as it was defined, inside the caller's
+    /// transaction (a failure rolls all of it back with the rows).
+    static func deferred(in db: Database, _ write: () throws -> Void) throws {
+        let names = indexes + triggers
+        let placeholders = names.map { _ in "?" }.joined(separator: ", ")
+        let saved = try Row.fetchAll(
+            db, sql: "SELECT type, name, sql FROM sqlite_master WHERE name IN (\(placeholders)) AND sql IS NOT NULL",
+            arguments: StatementArguments(names)
+        ).map { (type: $0["type"] as String, name: $0["name"] as String, sql: $0["sql"] as String) }
+        for object in saved {
+            try db.execute(sql: "DROP \(object.type == "index" ? "INDEX" : "TRIGGER") IF EXISTS \(object.name)")
+        }
+        try write()
+        // The renumbering puts back the triggers it keeps itself; the rest come back here.
+        for object in saved
+        where try !(Bool.fetchOne(db, sql: "SELECT 1 FROM sqlite_master WHERE name = ?", arguments: [object.name]) ?? false) {
+            try db.execute(sql: object.sql)
+        }
+        try db.execute(sql: "UPDATE catalog_size SET courses = (SELECT count(*) FROM course) WHERE id = 1")
+        try db.execute(sql: "UPDATE catalog_revision SET revision = revision + 1 WHERE id = 1")
+    }
+}
