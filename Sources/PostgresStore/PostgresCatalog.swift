@@ -234,13 +234,14 @@ enum PostgresCatalog {
             )
             for try await isNew in inserted.decode(Bool.self) where isNew { added += 1 }
         }
-        // Places every course, the new ones too, and rebuilds the terms from the courses.
-        try await renumber(connection, logger: logger)
         for start in stride(from: 0, to: entries.count, by: batchSize) {
             let batch = entries[start..<min(start + batchSize, entries.count)]
             try await storeLessons(
                 batch.map { ($0.course.id, $0.lessons ?? []) }, withContent: withContent, in: connection, logger: logger)
         }
+        // Places every course, the new ones too, and rebuilds the terms from the courses: last,
+        // so the moment the new term index takes the old one's place is next to the commit.
+        try await renumber(connection, logger: logger)
         return (added, entries.count - added)
     }
 
@@ -317,15 +318,16 @@ enum PostgresCatalog {
         }
     }
 
-    /// Gives every course a fresh rank in catalog order, and rebuilds the term index from the
-    /// courses' terms in one pass (its key dropped meanwhile: building it afterwards is several
-    /// times faster than keeping it up to date row by row). Ranks are unique at every moment
-    /// (the constraint is checked row by row), so every course first moves to a range no rank
-    /// uses (below -2^62: ranks are positive, temporary ones small negatives), then to its
-    /// place. The learners' lists take their courses' new ranks.
+    /// Gives every course a fresh rank in catalog order, and builds the term index afresh from
+    /// the courses' terms in one pass, into a table of its own with its key made afterwards
+    /// (several times faster than keeping a key up to date row by row). The new table takes
+    /// the old one's place at the end: searches read the old index, of the old ranks, until
+    /// the commit, where dropping it holds them off for an instant (truncating the index in
+    /// place held them off for the whole import). Ranks are unique at every moment (the
+    /// constraint is checked row by row), so every course first moves to a range no rank uses
+    /// (below -2^62: ranks are positive, temporary ones small negatives), then to its place.
+    /// The learners' lists take their courses' new ranks.
     static func renumber(_ connection: PostgresConnection, logger: Logger) async throws {
-        try await connection.query("ALTER TABLE course_term DROP CONSTRAINT course_term_pkey", logger: logger)
-        try await connection.query("TRUNCATE course_term", logger: logger)
         try await connection.query(
             """
             WITH ordered AS (SELECT id, row_number() OVER (ORDER BY id) AS position FROM course)
@@ -340,9 +342,11 @@ enum PostgresCatalog {
             """,
             logger: logger
         )
+        try await connection.query(#"CREATE TABLE course_term_next (term text COLLATE "C" NOT NULL, rank bigint NOT NULL)"#, logger: logger)
         try await connection.query(
-            "INSERT INTO course_term (term, rank) SELECT unnest(search_terms), sort_rank FROM course", logger: logger)
-        try await connection.query("ALTER TABLE course_term ADD CONSTRAINT course_term_pkey PRIMARY KEY (term, rank)", logger: logger)
+            "INSERT INTO course_term_next (term, rank) SELECT unnest(search_terms), sort_rank FROM course", logger: logger)
+        try await connection.query(
+            "ALTER TABLE course_term_next ADD CONSTRAINT course_term_next_pkey PRIMARY KEY (term, rank)", logger: logger)
         try await connection.query(
             "UPDATE favourite SET course_rank = course.sort_rank FROM course WHERE course.id = favourite.course_id AND favourite.course_rank <> course.sort_rank",
             logger: logger
@@ -351,5 +355,8 @@ enum PostgresCatalog {
             "UPDATE enrollment SET course_rank = course.sort_rank FROM course WHERE course.id = enrollment.course_id AND enrollment.course_rank <> course.sort_rank",
             logger: logger
         )
+        try await connection.query("DROP TABLE course_term", logger: logger)
+        try await connection.query("ALTER TABLE course_term_next RENAME TO course_term", logger: logger)
+        try await connection.query("ALTER TABLE course_term RENAME CONSTRAINT course_term_next_pkey TO course_term_pkey", logger: logger)
     }
 }
