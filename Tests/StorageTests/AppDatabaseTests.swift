@@ -17,9 +17,9 @@ struct AppDatabaseTests {
         let release = DispatchSemaphore(value: 0)
 
         let first = Task { try await database.write { _ in release.wait() } }
-        while database.use.inUse < 1 { await Task.yield() }
+        await database.use.waitUntil { $0.inUse == 1 }
         let second = Task { try await database.write { _ in } }
-        while database.use.waiting < 1 { await Task.yield() }
+        await database.use.waitUntil { $0.waiting == 1 }
         let during = (database.use.inUse, database.use.waiting)
         release.signal()
         try await first.value
