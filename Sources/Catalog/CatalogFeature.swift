@@ -8,8 +8,9 @@ public struct CatalogLearner: Sendable {
     /// Who is signed in: the catalog's own filters (`is:open`, `is:enrolled`, `is:favourite`)
     /// are theirs.
     public var id: UserID
-    /// Loads what `marks` reads, once.
-    public var prepare: @MainActor () async -> Void
+    /// Makes what `marks` reads known for these courses (a page about to show), without
+    /// waiting for the learner's whole lists.
+    public var prepare: @MainActor ([Course]) async -> Void
     /// How the learner relates to a course, as shown now.
     public var marks: @MainActor (Course) -> CourseMarks
     // Each action shows its change before it returns (so the next key acts on it) and
@@ -22,15 +23,15 @@ public struct CatalogLearner: Sendable {
     public var unenroll: @MainActor (Course) -> Task<Void, Never>
     /// `Space`: lesson number (from 1) and title, the course, done or not.
     public var setLesson: @MainActor (Int, String, Course, Bool) -> Task<Void, Never>
-    /// Reads the learner's marks as the store has them now (loading them if never read): of
-    /// one course when it is opened, of every course for `r`.
+    /// Reads the learner's marks as the store has them now: of one course when it is opened,
+    /// of every course shown for `r`.
     public var readAgain: @MainActor (CourseID?) async -> Void
     /// The learner's answers to a course's questions, for its page's score.
     public var answers: @Sendable (CourseID) async throws(AppError) -> [Answer]
 
     public init(
         id: UserID,
-        prepare: @escaping @MainActor () async -> Void,
+        prepare: @escaping @MainActor ([Course]) async -> Void,
         marks: @escaping @MainActor (Course) -> CourseMarks,
         toggleFavourite: @escaping @MainActor (Course) -> Task<Void, Never>,
         enroll: @escaping @MainActor (Course, Course?) -> Task<Void, Never>,

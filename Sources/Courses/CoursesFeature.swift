@@ -78,17 +78,22 @@ public final class CoursesFeature {
         if case .idle = model.state { await model.load() }
     }
 
+    /// Reads the learner's enrollments in `ids` (a page's courses and their prerequisites)
+    /// while the whole list is not loaded yet; see `LearnerEnrollments.glimpse`.
+    public func glimpse(_ ids: [CourseID]) async {
+        await model.glimpse(ids)
+    }
+
     /// Reads the learner's enrollments again (the store may have changed under them: a session the
-    /// server ended and the learner began again), loading them if they never were.
+    /// server ended and the learner began again); see `LearnerEnrollments.readAgain`.
     public func readAgain() async {
         await readAgain(nil)
     }
 
     /// Reads the learner's enrollment in one course again (a course being opened), or all of
-    /// them (nil); loading them all if they never were.
+    /// them (nil): what shows, the whole list once it is loaded, the glimpsed marks before.
     public func readAgain(_ id: CourseID?) async {
-        guard let id, model.isLoaded else { return await model.appear() }
-        await model.storeChanged(id)
+        await model.readAgain(id)
     }
 
     /// The store changed the learner's enrollment in the course elsewhere: it is read afresh.

@@ -29,10 +29,16 @@ public final class FavouritesFeature {
         if case .idle = model.state { await model.load() }
     }
 
+    /// Reads which of `ids` (a page's courses) are favourites while the whole list is not
+    /// loaded yet; see `LearnerFavourites.glimpse`.
+    public func glimpse(_ ids: [CourseID]) async {
+        await model.glimpse(ids)
+    }
+
     /// Reads the learner's favourites again (the store may have changed under them: a session the
-    /// server ended and the learner began again), loading them if they never were.
+    /// server ended and the learner began again); see `LearnerFavourites.readAgain`.
     public func readAgain() async {
-        await model.appear()
+        await model.readAgain()
     }
 
     /// The store changed whether the course is a favourite elsewhere: read afresh.

@@ -106,29 +106,56 @@ public struct PostgresEnrollmentRepository: EnrollmentRepository, EnrollmentTran
     }
 
     public func enrolledCourses(userID: UserID) async throws(AppError) -> [EnrolledCourse] {
+        try await enrolledCourses(userID: userID, among: nil)
+    }
+
+    public func enrolledCourses(userID: UserID, among ids: [CourseID]) async throws(AppError) -> [EnrolledCourse] {
+        guard !ids.isEmpty else { return [] }
+        return try await enrolledCourses(userID: userID, among: Optional(ids))
+    }
+
+    /// The whole list (`ids` nil), or the enrollments in those courses. Two statement texts
+    /// rather than an optional bind: a prepared statement's first call fixes its types.
+    private func enrolledCourses(userID: UserID, among ids: [CourseID]?) async throws(AppError) -> [EnrolledCourse] {
         let logger = database.logger
+        let among = ids.map { Array(Set($0.map(\.rawValue))) }
         return try await database.read { connection in
             var done: [Int64: Set<Int>] = [:]
-            let progress = try await connection.prepared(
-                """
-                SELECT lesson_progress.enrollment_id, lesson_progress.position FROM lesson_progress
-                JOIN enrollment ON enrollment.id = lesson_progress.enrollment_id
-                WHERE enrollment.user_id = \(userID.rawValue) AND \(unescaped: Self.isListed)
-                """,
-                logger: logger
-            )
+            let progressQuery: PostgresQuery =
+                if let among {
+                    """
+                    SELECT lesson_progress.enrollment_id, lesson_progress.position FROM lesson_progress
+                    JOIN enrollment ON enrollment.id = lesson_progress.enrollment_id
+                    WHERE enrollment.user_id = \(userID.rawValue) AND enrollment.course_id = ANY(\(among)) AND \(unescaped: Self.isListed)
+                    """
+                } else {
+                    """
+                    SELECT lesson_progress.enrollment_id, lesson_progress.position FROM lesson_progress
+                    JOIN enrollment ON enrollment.id = lesson_progress.enrollment_id
+                    WHERE enrollment.user_id = \(userID.rawValue) AND \(unescaped: Self.isListed)
+                    """
+                }
+            let progress = try await connection.prepared(progressQuery, logger: logger)
             for try await (enrollment, position) in progress.decode((Int64, Int).self) {
                 done[enrollment, default: []].insert(position)
             }
-            let rows = try await connection.prepared(
-                """
-                SELECT \(unescaped: PostgresCatalog.courseColumns), \(unescaped: Self.enrollmentColumns)
-                FROM enrollment JOIN course ON course.id = enrollment.course_id
-                WHERE enrollment.user_id = \(userID.rawValue) AND \(unescaped: Self.isListed)
-                ORDER BY coalesce(enrollment.active_at, enrollment.enrolled_at) DESC, enrollment.id DESC
-                """,
-                logger: logger
-            )
+            let rowsQuery: PostgresQuery =
+                if let among {
+                    """
+                    SELECT \(unescaped: PostgresCatalog.courseColumns), \(unescaped: Self.enrollmentColumns)
+                    FROM enrollment JOIN course ON course.id = enrollment.course_id
+                    WHERE enrollment.user_id = \(userID.rawValue) AND enrollment.course_id = ANY(\(among)) AND \(unescaped: Self.isListed)
+                    ORDER BY coalesce(enrollment.active_at, enrollment.enrolled_at) DESC, enrollment.id DESC
+                    """
+                } else {
+                    """
+                    SELECT \(unescaped: PostgresCatalog.courseColumns), \(unescaped: Self.enrollmentColumns)
+                    FROM enrollment JOIN course ON course.id = enrollment.course_id
+                    WHERE enrollment.user_id = \(userID.rawValue) AND \(unescaped: Self.isListed)
+                    ORDER BY coalesce(enrollment.active_at, enrollment.enrolled_at) DESC, enrollment.id DESC
+                    """
+                }
+            let rows = try await connection.prepared(rowsQuery, logger: logger)
             var list: [EnrolledCourse] = []
             for try await row in rows {
                 // A damaged course is left out of the list, not fatal to it.
@@ -250,6 +277,26 @@ public struct PostgresFavouritesRepository: FavouritesRepository {
                 """
                 SELECT \(unescaped: PostgresCatalog.courseColumns) FROM favourite JOIN course ON course.id = favourite.course_id
                 WHERE favourite.user_id = \(userID.rawValue) ORDER BY course.sort_rank
+                """,
+                logger: logger
+            )
+            var courses: [Course] = []
+            for try await row in rows {
+                if let course = try? PostgresCatalog.course(row) { courses.append(course) }  // a damaged course is left out
+            }
+            return courses
+        }
+    }
+
+    public func favourites(userID: UserID, among ids: [CourseID]) async throws(AppError) -> [Course] {
+        guard !ids.isEmpty else { return [] }
+        let logger = database.logger
+        let among = Array(Set(ids.map(\.rawValue)))
+        return try await database.read { connection in
+            let rows = try await connection.prepared(
+                """
+                SELECT \(unescaped: PostgresCatalog.courseColumns) FROM favourite JOIN course ON course.id = favourite.course_id
+                WHERE favourite.user_id = \(userID.rawValue) AND favourite.course_id = ANY(\(among)) ORDER BY course.sort_rank
                 """,
                 logger: logger
             )

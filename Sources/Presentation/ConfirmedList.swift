@@ -56,11 +56,15 @@ public final class ConfirmedList<Element: Sendable, Failure: Error> {
     public func load() async {
         guard !state.isLoading else { return }
         state = .loading
+        let started = revision
         do {
             state = .loaded(try await read())
         } catch {
             state = .error(message: message(error))
+            return
         }
+        // A save answered while the list was read, and the reading may not have seen it.
+        if started != revision { await refresh() }
     }
 
     /// Reads again with the list on screen. An answer that a save overtook is dropped (it may

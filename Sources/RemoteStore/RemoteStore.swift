@@ -434,19 +434,36 @@ extension RemoteStore: EnrollmentRepository {
     }
 
     public func enrolledCourses(userID: UserID) async throws(AppError) -> [EnrolledCourse] {
+        try await enrolledCourses(userID: userID, among: nil)
+    }
+
+    /// An enrollment in a course not asked about is garbage: connectivity.
+    public func enrolledCourses(userID: UserID, among ids: [CourseID]) async throws(AppError) -> [EnrolledCourse] {
+        guard !ids.isEmpty else { return [] }
+        return try await enrolledCourses(userID: userID, among: Optional(ids))
+    }
+
+    private func enrolledCourses(userID: UserID, among ids: [CourseID]?) async throws(AppError) -> [EnrolledCourse] {
+        let asked = ids.map { Array(Set($0.map(\.rawValue))) }
+        let list: Components.Schemas.EnrollmentList
         do {
-            let list = try await authorized(as: userID) { client in try await client.listEnrollments().ok.body.json }
-            return list.enrollments.compactMap { item -> EnrolledCourse? in
-                guard let course = accepted(item.course) else { return nil }
-                do throws(RefusedCourse) {
-                    return EnrolledCourse(course: course, enrollment: try Enrollment.checked(item, userID: userID))
-                } catch {
-                    log(error)
-                    return nil
-                }
+            list = try await authorized(as: userID) { client in
+                try await client.listEnrollments(query: .init(courseIds: asked)).ok.body.json
             }
         } catch {
             throw error.appError
+        }
+        if let asked, let stray = list.enrollments.first(where: { !asked.contains($0.course.id) }) {
+            throw refusedAnswer("an enrollment in \(stray.course.id) where \(asked.count) other courses were asked about")
+        }
+        return list.enrollments.compactMap { item -> EnrolledCourse? in
+            guard let course = accepted(item.course) else { return nil }
+            do throws(RefusedCourse) {
+                return EnrolledCourse(course: course, enrollment: try Enrollment.checked(item, userID: userID))
+            } catch {
+                log(error)
+                return nil
+            }
         }
     }
 
@@ -540,6 +557,25 @@ extension RemoteStore: FavouritesRepository {
         } catch {
             throw error.appError
         }
+    }
+
+    /// A favourite not asked about is garbage: connectivity.
+    public func favourites(userID: UserID, among ids: [CourseID]) async throws(AppError) -> [Course] {
+        guard !ids.isEmpty else { return [] }
+        let asked = Array(Set(ids.map(\.rawValue)))
+        let courses: [Components.Schemas.Course]
+        do {
+            courses = try await authorized(as: userID) { client in
+                try await client.listFavourites(query: .init(courseIds: asked)).ok.body.json
+            }
+            .courses
+        } catch {
+            throw error.appError
+        }
+        if let stray = courses.first(where: { !asked.contains($0.id) }) {
+            throw refusedAnswer("a favourite \(stray.id) where \(asked.count) other courses were asked about")
+        }
+        return courses.compactMap(accepted)
     }
 }
 

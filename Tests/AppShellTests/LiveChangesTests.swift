@@ -88,6 +88,38 @@ final class LiveChangesTests {
         #expect(frame(sut).contains("Review  0 due today"))
     }
 
+    @Test("the first catalog frame shows its rows' ✓ and ★ without the learner's whole lists; they load behind it, for the counts")
+    func firstFrameWithoutTheLists() async throws {
+        let store = InMemoryStore(courses: ShellControllerTests.courses, signedIn: User.demo.id)
+        _ = try await store.enroll(userID: User.demo.id, courseID: "git")
+        try await store.setFavourite(true, userID: User.demo.id, courseID: "docker")
+        let lists = Gate()
+        await store.setGate(lists) { message in
+            switch message {
+            case .enrolledCourses, .favourites: true
+            default: false
+            }
+        }
+        let sut = ShellController(ports: ShellControllerTests.ports(store), clock: ShellClock(ManualClock()))
+        leaks.track(sut)
+        sut.terminalSize = Size(width: 80, height: 24)
+        await sut.start()
+        await lists.waitForArrivals(2)  // both whole lists asked for, and held
+        sut.syncVisibleScreen()
+        await sut.frontScreen?.settle()
+
+        let first = frame(sut)
+        let git = try #require(first.split(separator: "\n").first { $0.contains("Git Beyond the Basics") })
+        let docker = try #require(first.split(separator: "\n").first { $0.contains("Docker Essentials") })
+        #expect(git.contains("✓") && !git.contains("★"))
+        #expect(docker.contains("★") && !docker.contains("✓"))
+        #expect(!header(sut, width: 140).contains("enrolled"), "no counts before the lists")
+
+        await lists.open()
+        await sut.settle()
+        #expect(header(sut, width: 140).contains("1 enrolled · 1 ★"))
+    }
+
     @Test("another learner's changes are none of this terminal's business: nothing is read")
     func anotherLearnersNews() async {
         let (sut, store, _) = await makeSignedIn()

@@ -80,11 +80,15 @@ final class SessionFlowTests {
         #expect(frame(sut).contains("Git Beyond the Basics"))
     }
 
-    @Test("a scope's lists read again, awaited by whoever asked")
+    @Test("a scope's lists read again, awaited by whoever asked; lists never read stay unread")
     func readAgain() async {
         let store = InMemoryStore(courses: ShellControllerTests.courses, signedIn: User.demo.id)
         let scope = makeScope(store)
         await scope.readAgain().value
+        #expect(scope.courses.enrolledCount == nil && scope.favourites.count == nil)
+        #expect(await store.messages.isEmpty, "nothing read")
+        await scope.courses.prepare()
+        await scope.favourites.prepare()
         #expect(scope.courses.enrolledCount == 0)
         #expect(scope.favourites.count == 0)
 
@@ -100,6 +104,9 @@ final class SessionFlowTests {
     func closeCancelsReadAgain() async {
         let store = InMemoryStore(courses: ShellControllerTests.courses, signedIn: User.demo.id)
         let scope = makeScope(store)
+        // Lists never read are not read again: these are loaded, as a screen would have.
+        await scope.courses.prepare()
+        await scope.favourites.prepare()
         let gate = Gate()
         await store.setGate(gate)
 

@@ -58,7 +58,7 @@ final class LearnerStub {
     var learner: CatalogLearner {
         CatalogLearner(
             id: User.demo.id,
-            prepare: {},
+            prepare: { _ in },
             marks: { [self] course in
                 CourseMarks(
                     isFavourite: favourites.contains(course.id),

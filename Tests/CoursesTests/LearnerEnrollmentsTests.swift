@@ -272,6 +272,101 @@ final class LearnerEnrollmentsTests {
         #expect(sut.enrollment(for: "open")?.lessonsDone == [1])
     }
 
+    // MARK: - A page's glimpse, before the whole list
+
+    @Test("before the list is loaded, a page's glimpse reads only its courses: their marks show; a course glimpsed is not read again")
+    func glimpseBeforeTheList() async {
+        let (sut, store) = await makeUnloaded()
+        await store.addEnrollment(.fixture(id: 1, courseID: "open", lessonsDone: [1]))
+        await store.addEnrollment(.fixture(id: 2, courseID: "base", status: .dropped, completedAt: Self.completed))
+
+        await sut.glimpse(["open", "next", "base"])
+        await sut.glimpse(["open", "full"])
+
+        #expect(sut.enrollment(for: "open")?.lessonsDone == [1])
+        #expect(sut.hasCompleted("base"), "history counts: a prerequisite met")
+        #expect(sut.enrollment(for: "base") == nil && sut.enrollment(for: "next") == nil)
+        #expect(!sut.isLoaded)
+        #expect(await Self.asked(store) == [["open", "next", "base"], ["full"]])
+
+        await sut.load()
+        await sut.glimpse(["closed"])
+        #expect(await Self.asked(store).count == 2, "nothing glimpsed once the list is loaded")
+        #expect(sut.courses.map(\.id) == ["open"])
+    }
+
+    @Test("an enrollment saved before the list is loaded shows, and a glimpse that started before it was saved does not undo it")
+    func saveBeforeTheList() async {
+        let (sut, store) = await makeUnloaded()
+        let answers = Gate()
+        let slow = LateGlimpses(base: store, gate: answers)
+        let model = LearnerEnrollments(learner: User.demo.id, enrollments: slow)
+        leaks.track(model)
+        _ = sut
+
+        let glimpse = Task { await model.glimpse(["open"]) }
+        await answers.waitForArrivals(1)  // read: not enrolled; the answer waits
+        await model.enroll(Self.open, prerequisite: nil).value
+        #expect(model.enrollment(for: "open") != nil)
+        await answers.open()
+        await glimpse.value
+
+        #expect(model.enrollment(for: "open") != nil, "the glimpse read before the save says nothing about it")
+        #expect(!model.isSaving("open"))
+    }
+
+    @Test("news of a course glimpsed, before the list is loaded, reads that course again")
+    func newsBeforeTheList() async {
+        let (sut, store) = await makeUnloaded()
+        await sut.glimpse(["open"])
+        #expect(sut.enrollment(for: "open") == nil)
+        await store.addEnrollment(.fixture(id: 1, courseID: "open", lessonsDone: [2]))
+
+        await sut.storeChanged("open")
+        await sut.storeChanged("full")  // never shown: nothing to read
+
+        #expect(sut.enrollment(for: "open")?.lessonsDone == [2])
+        #expect(await Self.asked(store) == [["open"], ["open"]])
+        #expect(!sut.isLoaded)
+    }
+
+    @Test(
+        "read again before the list is loaded (news missed): what was glimpsed is read again, not the whole list; after a failed load, the list too"
+    )
+    func readAgainBeforeTheList() async {
+        let (sut, store) = await makeUnloaded()
+        await sut.glimpse(["open", "base"])
+        await store.addEnrollment(.fixture(id: 1, courseID: "open"))
+
+        await sut.readAgain(nil)
+        #expect(sut.enrollment(for: "open") != nil)
+        #expect(await Self.asked(store) == [["open", "base"], ["open", "base"]])
+        #expect(!(await store.messages.contains(.enrolledCourses(User.demo.id))), "the whole list never asked for")
+
+        await store.setFailure(.connectivity, only: { $0 == .enrolledCourses(User.demo.id) })
+        await sut.load()
+        await store.setFailure(nil)
+        await sut.readAgain(nil)
+        #expect(sut.courses.map(\.id) == ["open"], "a failed load is tried again")
+    }
+
+    /// The ids of each glimpse the store was asked for, as sets (their order is the model's).
+    private static func asked(_ store: InMemoryStore) async -> [Set<CourseID>] {
+        await store.messages.compactMap { message in
+            guard case .enrolledCoursesAmong(_, let ids) = message else { return nil }
+            return Set(ids)
+        }
+    }
+
+    private func makeUnloaded() async -> (LearnerEnrollments, InMemoryStore) {
+        let store = InMemoryStore(courses: [Self.open, Self.full, Self.closed, Self.base, Self.next])
+        await store.setLessons(
+            [Lesson(title: "One", minutes: 10), Lesson(title: "Two", minutes: 10), Lesson(title: "Three", minutes: 10)], of: "open")
+        let sut = LearnerEnrollments(learner: User.demo.id, enrollments: store)
+        leaks.track(sut)
+        return (sut, store)
+    }
+
     // MARK: - Helpers
 
     private func makeSUT(enrolledIn courses: [Course] = []) async -> (LearnerEnrollments, InMemoryStore, Reports) {
@@ -293,6 +388,38 @@ final class LearnerEnrollmentsTests {
 @MainActor
 final class Reports {
     var messages: [StatusMessage] = []
+}
+
+/// Enrollments whose glimpses are read at once and answered only when a gate opens.
+struct LateGlimpses: EnrollmentRepository {
+    let base: InMemoryStore
+    let gate: Gate
+
+    func enroll(userID: UserID, courseID: CourseID) async throws(AppError) -> Enrollment {
+        try await base.enroll(userID: userID, courseID: courseID)
+    }
+
+    func unenroll(userID: UserID, courseID: CourseID) async throws(AppError) {
+        try await base.unenroll(userID: userID, courseID: courseID)
+    }
+
+    func setLesson(_ number: Int, done: Bool, userID: UserID, courseID: CourseID) async throws(AppError) -> Enrollment {
+        try await base.setLesson(number, done: done, userID: userID, courseID: courseID)
+    }
+
+    func enrolledCourses(userID: UserID) async throws(AppError) -> [EnrolledCourse] {
+        try await base.enrolledCourses(userID: userID)
+    }
+
+    func enrolledCourse(userID: UserID, courseID: CourseID) async throws(AppError) -> EnrolledCourse? {
+        try await base.enrolledCourse(userID: userID, courseID: courseID)
+    }
+
+    func enrolledCourses(userID: UserID, among ids: [CourseID]) async throws(AppError) -> [EnrolledCourse] {
+        let found = try await base.enrolledCourses(userID: userID, among: ids)
+        await gate.wait()
+        return found
+    }
 }
 
 /// Enrollments whose list reads wait at a gate, while writes go straight through.
@@ -320,5 +447,10 @@ struct GatedReads: EnrollmentRepository {
     func enrolledCourse(userID: UserID, courseID: CourseID) async throws(AppError) -> EnrolledCourse? {
         await gate.wait()
         return try await base.enrolledCourse(userID: userID, courseID: courseID)
+    }
+
+    func enrolledCourses(userID: UserID, among ids: [CourseID]) async throws(AppError) -> [EnrolledCourse] {
+        await gate.wait()
+        return try await base.enrolledCourses(userID: userID, among: ids)
     }
 }

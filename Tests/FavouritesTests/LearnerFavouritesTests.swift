@@ -108,6 +108,32 @@ final class LearnerFavouritesTests {
 
     // MARK: - Helpers
 
+    @Test("before the list is loaded, a page's glimpse reads which of its courses are favourites; f then shows and stays")
+    func glimpseBeforeTheList() async {
+        let store = InMemoryStore(courses: [Self.alpha, Self.beta])
+        try? await store.setFavourite(true, userID: User.demo.id, courseID: "a")
+        let sut = LearnerFavourites(learner: User.demo.id, favourites: store)
+        leaks.track(sut)
+
+        await sut.glimpse(["a", "b"])
+        await sut.glimpse(["a"])
+        #expect(sut.isFavourite("a") && !sut.isFavourite("b"))
+        #expect(sut.state.value == nil, "the whole list is not read")
+        await sut.toggle(Self.beta).value
+        #expect(sut.isFavourite("b"), "confirmed before the list is loaded")
+        try? await store.setFavourite(false, userID: User.demo.id, courseID: "a")  // another terminal
+        await sut.storeChanged("a")
+        #expect(!sut.isFavourite("a"), "news of a course glimpsed reads it again")
+
+        let glimpses = await store.messages.compactMap { message -> Set<CourseID>? in
+            guard case .favouritesAmong(_, let ids) = message else { return nil }
+            return Set(ids)
+        }
+        #expect(glimpses == [["a", "b"], ["a"]])
+        await sut.load()
+        #expect(sut.courses.map(\.id) == ["b"])
+    }
+
     private func makeSUT() async -> (LearnerFavourites, InMemoryStore, Reports) {
         let store = InMemoryStore(courses: [Self.alpha, Self.beta])
         let reports = Reports()

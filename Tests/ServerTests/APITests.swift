@@ -324,6 +324,42 @@ struct APITests {
         #expect(notEnrolledLesson.status == 404 && notEnrolledLesson.errorCode == "not_enrolled")
     }
 
+    @Test("course_ids narrows the learner's lists to a page's courses: the learner's own, up to 200 valid ids, else 400")
+    func listsAmongIDs() async throws {
+        let server = try await ServerProcess(directory: try await ServerProcess.preparedDirectory(learners: 1))
+        let (client, _) = try await HTTPClient(baseURL: server.baseURL).signedIn()
+        let (other, _) = try await HTTPClient(baseURL: server.baseURL).signedIn(email: "learner1@example.com", password: "password-1")
+        for id in ["swift-testing", "agile-scrum"] {
+            _ = try await client.send("PUT", "/v1/me/enrollments/\(id)")
+            _ = try await client.send("PUT", "/v1/me/favourites/\(id)")
+        }
+        func ids(_ response: HTTPAnswer, _ key: String) -> [String] {
+            (response.json[key] as? [[String: Any]] ?? []).compactMap { item in
+                ((item["course"] as? [String: Any]) ?? item)["id"] as? String
+            }
+        }
+
+        let enrolled = try await client.get("/v1/me/enrollments?course_ids=agile-scrum,no-such-course,swift-fundamentals")
+        let favourites = try await client.get("/v1/me/favourites?course_ids=swift-testing,swift-cli,agile-scrum")
+        let othersView = try await other.get("/v1/me/favourites?course_ids=agile-scrum")
+        let many = try await client.get("/v1/me/favourites?course_ids=" + (0...200).map { "c\($0)" }.joined(separator: ","))
+        let most = try await client.get("/v1/me/enrollments?course_ids=" + (1...200).map { "c\($0)" }.joined(separator: ","))
+        let invalid = try await client.get("/v1/me/enrollments?course_ids=agile-scrum,a%20b")
+        let anonymous = try await HTTPClient(baseURL: server.baseURL).get("/v1/me/enrollments?course_ids=agile-scrum")
+
+        // The demo learner starts with enrollments of their own: the whole list decides.
+        let whole = ids(try await client.get("/v1/me/enrollments"), "enrollments")
+        #expect(whole.contains("agile-scrum") && whole.count > 2)
+        let expected = whole.filter { ["agile-scrum", "swift-fundamentals"].contains($0) }
+        #expect(enrolled.status == 200 && ids(enrolled, "enrollments") == expected, "in the whole list's order")
+        #expect(favourites.status == 200 && ids(favourites, "courses") == ["agile-scrum", "swift-testing"], "catalog order")
+        #expect(othersView.status == 200 && ids(othersView, "courses") == [])
+        #expect(many.status == 400 && many.errorCode == "invalid_request")
+        #expect(most.status == 200 && ids(most, "enrollments") == [])
+        #expect(invalid.status == 400 && invalid.errorCode == "invalid_request")
+        #expect(anonymous.status == 401)
+    }
+
     @Test(
         "one favourite: GET gives it with the course; 404 not_found when it is not one (a deleted one is gone), course_not_found for no course; the learner's own only"
     )

@@ -17,8 +17,10 @@ public actor InMemoryStore: CourseRepository, EnrollmentRepository, FavouritesRe
         case setLesson(Int, done: Bool, UserID, CourseID)
         case enrolledCourses(UserID)
         case enrolledCourse(UserID, CourseID)
+        case enrolledCoursesAmong(UserID, [CourseID])
         case setFavourite(Bool, UserID, CourseID)
         case favourites(UserID)
+        case favouritesAmong(UserID, [CourseID])
         case favourite(UserID, CourseID)
         case user(UserID)
         case updateName(UserID, String)
@@ -68,6 +70,7 @@ public actor InMemoryStore: CourseRepository, EnrollmentRepository, FavouritesRe
     var lessonDoneTimes: [UserID: [Date]] = [:]
     private var failOnly: ((Message) -> Bool)?
     private var gate: Gate?
+    private var gateOnly: ((Message) -> Bool)?
     let now: @Sendable () -> Date
 
     public init(
@@ -94,9 +97,10 @@ public actor InMemoryStore: CourseRepository, EnrollmentRepository, FavouritesRe
         failOnly = only
     }
 
-    /// Holds later calls at `gate` until the test opens it.
-    public func setGate(_ gate: Gate?) {
+    /// Holds later calls (all of them, or those `only` picks) at `gate` until the test opens it.
+    public func setGate(_ gate: Gate?, only: (@Sendable (Message) -> Bool)? = nil) {
         self.gate = gate
+        gateOnly = only
     }
 
     public func addCourses(_ courses: [Course]) {
@@ -146,7 +150,7 @@ public actor InMemoryStore: CourseRepository, EnrollmentRepository, FavouritesRe
 
     func record(_ message: Message) async throws(AppError) {
         messages.append(message)
-        await gate?.wait()
+        if let gate, gateOnly?(message) ?? true { await gate.wait() }
         if let failure, failOnly?(message) ?? true { throw failure }
     }
 
@@ -274,6 +278,16 @@ public actor InMemoryStore: CourseRepository, EnrollmentRepository, FavouritesRe
         return EnrolledCourse(course: course, enrollment: enrollment)
     }
 
+    public func enrolledCourses(userID: UserID, among ids: [CourseID]) async throws(AppError) -> [EnrolledCourse] {
+        try await record(.enrolledCoursesAmong(userID, ids))
+        let among = Set(ids)
+        return
+            enrollments
+            .filter { $0.userID == userID && $0.isListed && among.contains($0.courseID) }
+            .sorted { ($0.lastActiveAt, $0.id.rawValue) > ($1.lastActiveAt, $1.id.rawValue) }
+            .compactMap { enrollment in catalog[enrollment.courseID].map { EnrolledCourse(course: $0, enrollment: enrollment) } }
+    }
+
     // MARK: - FavouritesRepository
 
     public func setFavourite(_ isFavourite: Bool, userID: UserID, courseID: CourseID) async throws(AppError) {
@@ -293,6 +307,12 @@ public actor InMemoryStore: CourseRepository, EnrollmentRepository, FavouritesRe
     public func favourites(userID: UserID) async throws(AppError) -> [Course] {
         try await record(.favourites(userID))
         return BruteForceSearch.catalogOrder((favourites[userID] ?? []).compactMap { catalog[$0] })
+    }
+
+    public func favourites(userID: UserID, among ids: [CourseID]) async throws(AppError) -> [Course] {
+        try await record(.favouritesAmong(userID, ids))
+        let mine = favourites[userID] ?? []
+        return BruteForceSearch.catalogOrder(Set(ids).filter { mine.contains($0) }.compactMap { catalog[$0] })
     }
 
     // MARK: - ProfileRepository

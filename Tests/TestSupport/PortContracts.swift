@@ -480,6 +480,39 @@ extension ContractCase {
             try checkEqual(listed.first { $0.id == "h-base" }?.percent, 100, "percent")
         },
         ContractCase(
+            port: "enrollments",
+            name: "among a page's courses: only those asked about, by the whole list's rule and in its order; favourites in catalog order"
+        ) { store in
+            let learner = try await Contract.demo(store)
+            try await store.addCourses([
+                (Contract.course("m-1", "Mandolin"), Contract.threeLessons),
+                (Contract.course("m-2", "Marimba"), nil),
+                (Contract.course("m-3", "Maracas"), Contract.threeLessons),
+                (Contract.course("m-4", "Melodica"), nil),
+                (Contract.course("m-5", "Mbira"), nil),
+            ])
+            _ = try await store.enrollments.enroll(userID: learner.id, courseID: "m-1")
+            _ = try await store.enrollments.setLesson(2, done: true, userID: learner.id, courseID: "m-1")
+            _ = try await store.enrollments.enroll(userID: learner.id, courseID: "m-2")
+            _ = try await store.enrollments.enroll(userID: learner.id, courseID: "m-3")
+            for lesson in 1...3 { _ = try await store.enrollments.setLesson(lesson, done: true, userID: learner.id, courseID: "m-3") }
+            try await store.enrollments.unenroll(userID: learner.id, courseID: "m-3")  // completed, then left: history
+            _ = try await store.enrollments.enroll(userID: learner.id, courseID: "m-4")
+            try await store.enrollments.unenroll(userID: learner.id, courseID: "m-4")  // left before completing: not listed
+
+            let whole = try await store.enrollments.enrolledCourses(userID: learner.id)
+            let asked: [CourseID] = ["m-4", "m-3", "m-1", "nope", "m-1", "m-5"]
+            let among = try await store.enrollments.enrolledCourses(userID: learner.id, among: asked)
+            try checkEqual(among, whole.filter { ["m-1", "m-3"].contains($0.id) }, "the list's rule and order, lessons and history")
+            try checkEqual(among.first { $0.id == "m-1" }?.enrollment.lessonsDone, [2], "lessons done")
+            try checkEqual(try await store.enrollments.enrolledCourses(userID: learner.id, among: []), [], "none asked")
+
+            for id: CourseID in ["m-5", "m-2", "m-4"] { try await store.favourites.setFavourite(true, userID: learner.id, courseID: id) }
+            let favourites = try await store.favourites.favourites(userID: learner.id, among: ["m-4", "m-1", "m-5", "nope", "m-5"])
+            try checkEqual(favourites.map(\.id), ["m-5", "m-4"], "catalog order: Mbira, Melodica")
+            try checkEqual(try await store.favourites.favourites(userID: learner.id, among: []), [], "none asked")
+        },
+        ContractCase(
             port: "enrollments", name: "a lesson of a completed course marked not done: in progress, completion kept, dependant still open"
         ) { store in
             let learner = try await Contract.demo(store)

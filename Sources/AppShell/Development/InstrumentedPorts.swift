@@ -90,6 +90,12 @@ struct InstrumentedEnrollmentRepository: EnrollmentRepository {
             try await base.enrolledCourse(userID: userID, courseID: courseID)
         }
     }
+
+    func enrolledCourses(userID: UserID, among ids: [CourseID]) async throws(AppError) -> [EnrolledCourse] {
+        try await instrumentation.call("enrollments among \(ids.count)") { () async throws(AppError) in
+            try await base.enrolledCourses(userID: userID, among: ids)
+        }
+    }
 }
 
 struct InstrumentedFavouritesRepository: FavouritesRepository {
@@ -109,6 +115,12 @@ struct InstrumentedFavouritesRepository: FavouritesRepository {
     func favourite(userID: UserID, courseID: CourseID) async throws(AppError) -> Course? {
         try await instrumentation.call("favourite \(courseID)") { () async throws(AppError) in
             try await base.favourite(userID: userID, courseID: courseID)
+        }
+    }
+
+    func favourites(userID: UserID, among ids: [CourseID]) async throws(AppError) -> [Course] {
+        try await instrumentation.call("favourites among \(ids.count)") { () async throws(AppError) in
+            try await base.favourites(userID: userID, among: ids)
         }
     }
 }

@@ -70,10 +70,19 @@ final class LearnerScope {
             courses: ports.courses,
             learner: CatalogLearner(
                 id: user.id,
-                prepare: {
-                    async let enrollments: Void = courses.prepare()
-                    async let marks: Void = favourites.prepare()
+                prepare: { page in
+                    // The page's marks first, by its ids (and its prerequisites', for `locked`);
+                    // the whole lists, which My courses, Favourites and the header's counts
+                    // read, load behind the first frame.
+                    let ids = page.map(\.id) + page.compactMap(\.prerequisiteID)
+                    async let enrollments: Void = courses.glimpse(ids)
+                    async let marks: Void = favourites.glimpse(ids)
                     _ = await (enrollments, marks)
+                    tasks.run {
+                        async let enrollments: Void = courses.prepare()
+                        async let marks: Void = favourites.prepare()
+                        _ = await (enrollments, marks)
+                    }
                 },
                 marks: { course in
                     CourseMarks(
@@ -267,6 +276,9 @@ final class LearnerScope {
     func settle() async {
         await tasks.settle()
     }
+
+    /// Work the scope started is running (a screen's reading may have started some).
+    var isBusy: Bool { tasks.isBusy }
 
     /// Stops every screen's work, and the scope's own.
     func close() {

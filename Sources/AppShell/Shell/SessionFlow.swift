@@ -99,6 +99,8 @@ final class SessionFlow {
         await scope?.settle()
     }
 
+    var isBusy: Bool { tasks.isBusy || scope?.isBusy == true }
+
     /// Stops everything of every learner: the app is ending.
     func close() {
         tasks.cancelAll()

@@ -163,7 +163,8 @@ final class ShellController {
             syncVisibleScreen()
             guard let screen = frontScreen else { return }
             await screen.settle()
-            if input?.isBusy != true, frontScreen === screen { return }
+            // The screen's work may have started the learner's (the lists behind a first page).
+            if input?.isBusy != true, frontScreen === screen, !flow.isBusy { return }
         }
     }
 

@@ -37,10 +37,10 @@ final class CatalogListViewModel {
         rows = PagedList(
             pageSize: pageSize,
             fetchPage: { position, limit in
-                // The marks drawn beside the first rows are known before the rows show.
-                await learner.prepare()
                 do throws(AppError) {
                     let page = try await courses.page(terms.query, for: learner.id, at: CatalogPosition(position), limit: limit)
+                    // The marks drawn beside the rows are known before the rows show.
+                    await learner.prepare(page.map(\.course))
                     return .success(page.map { PagedItem(key: $0.key, item: $0.course) })
                 } catch {
                     return .failure(ListLoadError(message: error.userMessage))

@@ -88,6 +88,8 @@ final class CourseDetailViewModel {
         await marks
         switch read {
         case .success(let page):
+            // Its prerequisite's completion too (`locked`), before the learner's lists are loaded.
+            await learner.prepare([page.course])
             state = .loaded(page)
             let done = learner.marks(page.course).enrollment?.lessonsDone ?? []
             selectedLesson = (0..<page.syllabus.lessons.count).first { !done.contains($0 + 1) } ?? 0

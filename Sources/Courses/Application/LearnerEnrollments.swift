@@ -25,7 +25,17 @@ final class LearnerEnrollments {
     /// prerequisites and brings the progress back on joining again.
     var state: ViewState<[EnrolledCourse]> { list.state }
     /// `state`'s enrollments by course: a catalog row asks about its course on every frame.
+    /// Before the whole list is loaded, those glimpsed (`glimpse`): the marks of the pages
+    /// shown first.
     private(set) var confirmed: [CourseID: Enrollment] = [:]
+    /// Until the list is loaded: the enrollments read for a few courses, and which courses
+    /// were asked about (those without one are known not to have one).
+    @ObservationIgnored private var glimpsed: [EnrolledCourse] = []
+    @ObservationIgnored private var glimpsedIDs: Set<CourseID> = []
+    /// Counts the changes confirmed before the list is loaded, and the last for each course:
+    /// a glimpse that started before a course's change says nothing about it.
+    @ObservationIgnored private var changes = 0
+    @ObservationIgnored private var changedAt: [CourseID: Int] = [:]
     /// True while a loaded list is read again.
     var isRefreshing: Bool { list.isRefreshing }
     private(set) var pending: [CourseID: Pending] = [:]
@@ -56,7 +66,8 @@ final class LearnerEnrollments {
         // Set once `self` is whole: they answer from its saves.
         list.isSaving = { [weak self] in self?.inFlight.isEmpty == false }
         list.onChange = { [weak self] list in
-            self?.confirmed = Dictionary(list.map { ($0.id, $0.enrollment) }, uniquingKeysWith: { first, _ in first })
+            guard let self, self.isLoaded else { return }
+            self.confirmed = Self.indexed(list)
         }
     }
 
@@ -148,6 +159,7 @@ final class LearnerEnrollments {
     /// instance, the API): read afresh. Asked while a save is under way, it reads once the
     /// saves have answered, so the store's order decides what shows.
     func storeChanged(_ id: CourseID) async {
+        guard isLoaded else { return await reglimpse(id) }
         let (enrollments, learner) = (self.enrollments, self.learner)
         await list.reread { () async throws(AppError) in
             try await enrollments.enrolledCourse(userID: learner, courseID: id)
@@ -155,6 +167,51 @@ final class LearnerEnrollments {
             list.removeAll { $0.id == id }
             if let fresh { Self.place(fresh, in: &list) }
         }
+    }
+
+    /// Reads the enrollments in `ids` (a page's courses and their prerequisites) before the
+    /// whole list is loaded, so their marks show without waiting for it. Nothing once it is
+    /// loaded, nor for courses glimpsed before; a failure leaves them unknown.
+    func glimpse(_ ids: [CourseID]) async {
+        let wanted = Array(Set(ids).subtracting(glimpsedIDs).prefix(CourseLimits.idsPerAsk))
+        guard !isLoaded, !wanted.isEmpty else { return }
+        let started = changes
+        guard let found = try? await enrollments.enrolledCourses(userID: learner, among: wanted), !isLoaded else { return }
+        let current = wanted.filter { changedAt[$0, default: -1] < started }
+        glimpsed.removeAll { current.contains($0.id) }
+        glimpsed += found.filter { current.contains($0.id) }
+        glimpsedIDs.formUnion(current)
+        confirmed = Self.indexed(glimpsed)
+    }
+
+    /// Reads again what shows, as the store has it now (after news may have been missed): the
+    /// list once loaded (or one course of it); before, what was glimpsed (or one course), and
+    /// the list itself after a failed load. A list never asked for stays unread: whoever needs
+    /// it loads it.
+    func readAgain(_ id: CourseID?) async {
+        switch (id, isLoaded) {
+        case (let id?, true): await storeChanged(id)
+        case (let id?, false):
+            glimpsedIDs.remove(id)
+            await glimpse([id])
+        case (nil, true): await list.appear()
+        case (nil, false):
+            let glimpsed = Array(glimpsedIDs)
+            glimpsedIDs = []
+            await glimpse(glimpsed)
+            if case .error = state { await list.appear() }
+        }
+    }
+
+    /// A course glimpsed changed in the store before the list is loaded: read afresh.
+    private func reglimpse(_ id: CourseID) async {
+        guard glimpsedIDs.contains(id) else { return }
+        glimpsedIDs.remove(id)
+        await glimpse([id])
+    }
+
+    private static func indexed(_ list: [EnrolledCourse]) -> [CourseID: Enrollment] {
+        Dictionary(list.map { ($0.id, $0.enrollment) }, uniquingKeysWith: { first, _ in first })
     }
 
     /// Puts `course` where the store lists it: the most recently active first.
@@ -179,7 +236,8 @@ final class LearnerEnrollments {
     /// the rules when they say no; else shown enrolled at once and saved.
     @discardableResult
     func enroll(_ course: Course, prerequisite: Course?) -> Task<Void, Never> {
-        let required = prerequisite.map { (course: $0, completed: isLoaded ? hasCompleted($0.id) : true) }
+        // Not known yet: the store decides.
+        let required = prerequisite.map { (course: $0, completed: isLoaded || glimpsedIDs.contains($0.id) ? hasCompleted($0.id) : true) }
         if let refusal = EnrollmentRules.refusal(for: course, existing: enrollment(for: course.id), prerequisite: required) {
             report(.error(refusal.message))
             return Task {}
@@ -191,7 +249,7 @@ final class LearnerEnrollments {
         let joining = EnrolledCourse(course: course, enrollment: provisional)
         return save(course.id, showing: .joining(joining)) { [enrollments, learner] () async throws(AppError) -> StatusMessage in
             let enrollment = try await enrollments.enroll(userID: learner, courseID: course.id)
-            self.confirm { list in Self.place(EnrolledCourse(course: course, enrollment: enrollment), in: &list) }
+            self.confirm(course.id) { list in Self.place(EnrolledCourse(course: course, enrollment: enrollment), in: &list) }
             return .success("Enrolled in \(course.title)")
         }
     }
@@ -202,7 +260,7 @@ final class LearnerEnrollments {
     func unenroll(_ course: Course) -> Task<Void, Never> {
         save(course.id, showing: .leaving) { [enrollments, learner] () async throws(AppError) -> StatusMessage in
             try await enrollments.unenroll(userID: learner, courseID: course.id)
-            self.confirm { list in
+            self.confirm(course.id) { list in
                 guard let index = list.firstIndex(where: { $0.id == course.id }) else { return }
                 let left = LessonRules.leave(list[index].enrollment)
                 if left.isListed { list[index].enrollment = left } else { list.remove(at: index) }
@@ -224,7 +282,7 @@ final class LearnerEnrollments {
         let completes = marked.status == .completed && current?.status != .completed
         return save(course.id, showing: .lessons(marked)) { [enrollments, learner] () async throws(AppError) -> StatusMessage in
             let saved = try await enrollments.setLesson(number, done: done, userID: learner, courseID: course.id)
-            self.confirm { list in
+            self.confirm(course.id) { list in
                 guard let index = list.firstIndex(where: { $0.id == course.id }) else { return }
                 var marked = list[index]
                 marked.enrollment = saved
@@ -265,7 +323,15 @@ final class LearnerEnrollments {
         }
     }
 
-    private func confirm(_ change: (inout [EnrolledCourse]) -> Void) {
+    /// A save of `id` the store confirmed: applied to the list, or to what was glimpsed
+    /// while the list is not loaded.
+    private func confirm(_ id: CourseID, _ change: (inout [EnrolledCourse]) -> Void) {
         list.confirm(change)
+        guard !isLoaded else { return }
+        changes += 1
+        changedAt[id] = changes
+        glimpsedIDs.insert(id)
+        change(&glimpsed)
+        confirmed = Self.indexed(glimpsed)
     }
 }

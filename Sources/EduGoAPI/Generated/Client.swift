@@ -1620,7 +1620,7 @@ public struct Client: APIProtocol {
             }
         )
     }
-    /// The learner's courses: those they hold a place in, and those they left after completing them (status `dropped`, with `completed_at`), the most recently active first (`last_active_at`).
+    /// The learner's courses: those they hold a place in, and those they left after completing them (status `dropped`, with `completed_at`), the most recently active first (`last_active_at`). With `course_ids`, only those of the listed courses.
     ///
     /// - Remark: HTTP `GET /v1/me/enrollments`.
     /// - Remark: Generated from `#/paths//v1/me/enrollments/get(listEnrollments)`.
@@ -1638,6 +1638,13 @@ public struct Client: APIProtocol {
                     method: .get
                 )
                 suppressMutabilityWarning(&request)
+                try converter.setQueryItemAsURI(
+                    in: &request,
+                    style: .form,
+                    explode: false,
+                    name: "course_ids",
+                    value: input.query.courseIds
+                )
                 converter.setAcceptHeader(
                     in: &request.headerFields,
                     contentTypes: input.headers.accept
@@ -2847,7 +2854,7 @@ public struct Client: APIProtocol {
             }
         )
     }
-    /// The learner's favourite courses, in catalog order.
+    /// The learner's favourite courses, in catalog order. With `course_ids`, only those of the listed courses.
     ///
     /// - Remark: HTTP `GET /v1/me/favourites`.
     /// - Remark: Generated from `#/paths//v1/me/favourites/get(listFavourites)`.
@@ -2865,6 +2872,13 @@ public struct Client: APIProtocol {
                     method: .get
                 )
                 suppressMutabilityWarning(&request)
+                try converter.setQueryItemAsURI(
+                    in: &request,
+                    style: .form,
+                    explode: false,
+                    name: "course_ids",
+                    value: input.query.courseIds
+                )
                 converter.setAcceptHeader(
                     in: &request.headerFields,
                     contentTypes: input.headers.accept

@@ -1697,7 +1697,7 @@ fileprivate extension UniversalServer where APIHandler: APIProtocol {
             }
         )
     }
-    /// The learner's courses: those they hold a place in, and those they left after completing them (status `dropped`, with `completed_at`), the most recently active first (`last_active_at`).
+    /// The learner's courses: those they hold a place in, and those they left after completing them (status `dropped`, with `completed_at`), the most recently active first (`last_active_at`). With `course_ids`, only those of the listed courses.
     ///
     /// - Remark: HTTP `GET /v1/me/enrollments`.
     /// - Remark: Generated from `#/paths//v1/me/enrollments/get(listEnrollments)`.
@@ -1715,8 +1715,18 @@ fileprivate extension UniversalServer where APIHandler: APIProtocol {
                 APIHandler.listEnrollments($0)
             },
             deserializer: { request, requestBody, metadata in
+                let query: Operations.ListEnrollments.Input.Query = .init(courseIds: try converter.getOptionalQueryItemAsURI(
+                    in: request.soar_query,
+                    style: .form,
+                    explode: false,
+                    name: "course_ids",
+                    as: Components.Parameters.CourseIDs.self
+                ))
                 let headers: Operations.ListEnrollments.Input.Headers = .init(accept: try converter.extractAcceptHeaderIfPresent(in: request.headerFields))
-                return Operations.ListEnrollments.Input(headers: headers)
+                return Operations.ListEnrollments.Input(
+                    query: query,
+                    headers: headers
+                )
             },
             serializer: { output, request in
                 switch output {
@@ -2771,7 +2781,7 @@ fileprivate extension UniversalServer where APIHandler: APIProtocol {
             }
         )
     }
-    /// The learner's favourite courses, in catalog order.
+    /// The learner's favourite courses, in catalog order. With `course_ids`, only those of the listed courses.
     ///
     /// - Remark: HTTP `GET /v1/me/favourites`.
     /// - Remark: Generated from `#/paths//v1/me/favourites/get(listFavourites)`.
@@ -2789,8 +2799,18 @@ fileprivate extension UniversalServer where APIHandler: APIProtocol {
                 APIHandler.listFavourites($0)
             },
             deserializer: { request, requestBody, metadata in
+                let query: Operations.ListFavourites.Input.Query = .init(courseIds: try converter.getOptionalQueryItemAsURI(
+                    in: request.soar_query,
+                    style: .form,
+                    explode: false,
+                    name: "course_ids",
+                    as: Components.Parameters.CourseIDs.self
+                ))
                 let headers: Operations.ListFavourites.Input.Headers = .init(accept: try converter.extractAcceptHeaderIfPresent(in: request.headerFields))
-                return Operations.ListFavourites.Input(headers: headers)
+                return Operations.ListFavourites.Input(
+                    query: query,
+                    headers: headers
+                )
             },
             serializer: { output, request in
                 switch output {

@@ -20,6 +20,10 @@ extension Components {
     public enum Parameters {
         /// - Remark: Generated from `#/components/parameters/CourseID`.
         public typealias CourseID = Components.Schemas.CourseID
+        /// Up to 200 course ids, separated by commas: the learner's marks of one page of the catalog and its prerequisites, without the whole list.
+        ///
+        /// - Remark: Generated from `#/components/parameters/CourseIDs`.
+        public typealias CourseIDs = [Components.Schemas.CourseID]
         /// The lesson's number in the syllabus, from 1.
         ///
         /// - Remark: Generated from `#/components/parameters/LessonNumber`.

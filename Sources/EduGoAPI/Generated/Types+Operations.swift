@@ -2230,13 +2230,28 @@ public enum Operations {
             }
         }
     }
-    /// The learner's courses: those they hold a place in, and those they left after completing them (status `dropped`, with `completed_at`), the most recently active first (`last_active_at`).
+    /// The learner's courses: those they hold a place in, and those they left after completing them (status `dropped`, with `completed_at`), the most recently active first (`last_active_at`). With `course_ids`, only those of the listed courses.
     ///
     /// - Remark: HTTP `GET /v1/me/enrollments`.
     /// - Remark: Generated from `#/paths//v1/me/enrollments/get(listEnrollments)`.
     public enum ListEnrollments {
         public static let id: Swift.String = "listEnrollments"
         public struct Input: Sendable, Hashable {
+            /// - Remark: Generated from `#/paths/v1/me/enrollments/GET/query`.
+            public struct Query: Sendable, Hashable {
+                /// Up to 200 course ids, separated by commas: the learner's marks of one page of the catalog and its prerequisites, without the whole list.
+                ///
+                /// - Remark: Generated from `#/paths/v1/me/enrollments/GET/query/course_ids`.
+                public var courseIds: Components.Parameters.CourseIDs?
+                /// Creates a new `Query`.
+                ///
+                /// - Parameters:
+                ///   - courseIds: Up to 200 course ids, separated by commas: the learner's marks of one page of the catalog and its prerequisites, without the whole list.
+                public init(courseIds: Components.Parameters.CourseIDs? = nil) {
+                    self.courseIds = courseIds
+                }
+            }
+            public var query: Operations.ListEnrollments.Input.Query
             /// - Remark: Generated from `#/paths/v1/me/enrollments/GET/header`.
             public struct Headers: Sendable, Hashable {
                 public var accept: [OpenAPIRuntime.AcceptHeaderContentType<Operations.ListEnrollments.AcceptableContentType>]
@@ -2252,8 +2267,13 @@ public enum Operations {
             /// Creates a new `Input`.
             ///
             /// - Parameters:
+            ///   - query:
             ///   - headers:
-            public init(headers: Operations.ListEnrollments.Input.Headers = .init()) {
+            public init(
+                query: Operations.ListEnrollments.Input.Query = .init(),
+                headers: Operations.ListEnrollments.Input.Headers = .init()
+            ) {
+                self.query = query
                 self.headers = headers
             }
         }
@@ -4067,13 +4087,28 @@ public enum Operations {
             }
         }
     }
-    /// The learner's favourite courses, in catalog order.
+    /// The learner's favourite courses, in catalog order. With `course_ids`, only those of the listed courses.
     ///
     /// - Remark: HTTP `GET /v1/me/favourites`.
     /// - Remark: Generated from `#/paths//v1/me/favourites/get(listFavourites)`.
     public enum ListFavourites {
         public static let id: Swift.String = "listFavourites"
         public struct Input: Sendable, Hashable {
+            /// - Remark: Generated from `#/paths/v1/me/favourites/GET/query`.
+            public struct Query: Sendable, Hashable {
+                /// Up to 200 course ids, separated by commas: the learner's marks of one page of the catalog and its prerequisites, without the whole list.
+                ///
+                /// - Remark: Generated from `#/paths/v1/me/favourites/GET/query/course_ids`.
+                public var courseIds: Components.Parameters.CourseIDs?
+                /// Creates a new `Query`.
+                ///
+                /// - Parameters:
+                ///   - courseIds: Up to 200 course ids, separated by commas: the learner's marks of one page of the catalog and its prerequisites, without the whole list.
+                public init(courseIds: Components.Parameters.CourseIDs? = nil) {
+                    self.courseIds = courseIds
+                }
+            }
+            public var query: Operations.ListFavourites.Input.Query
             /// - Remark: Generated from `#/paths/v1/me/favourites/GET/header`.
             public struct Headers: Sendable, Hashable {
                 public var accept: [OpenAPIRuntime.AcceptHeaderContentType<Operations.ListFavourites.AcceptableContentType>]
@@ -4089,8 +4124,13 @@ public enum Operations {
             /// Creates a new `Input`.
             ///
             /// - Parameters:
+            ///   - query:
             ///   - headers:
-            public init(headers: Operations.ListFavourites.Input.Headers = .init()) {
+            public init(
+                query: Operations.ListFavourites.Input.Query = .init(),
+                headers: Operations.ListFavourites.Input.Headers = .init()
+            ) {
+                self.query = query
                 self.headers = headers
             }
         }

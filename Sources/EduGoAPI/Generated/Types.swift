@@ -109,7 +109,7 @@ public protocol APIProtocol: Sendable {
     /// - Remark: HTTP `PATCH /v1/me`.
     /// - Remark: Generated from `#/paths//v1/me/patch(updateMe)`.
     func updateMe(_ input: Operations.UpdateMe.Input) async throws -> Operations.UpdateMe.Output
-    /// The learner's courses: those they hold a place in, and those they left after completing them (status `dropped`, with `completed_at`), the most recently active first (`last_active_at`).
+    /// The learner's courses: those they hold a place in, and those they left after completing them (status `dropped`, with `completed_at`), the most recently active first (`last_active_at`). With `course_ids`, only those of the listed courses.
     ///
     /// - Remark: HTTP `GET /v1/me/enrollments`.
     /// - Remark: Generated from `#/paths//v1/me/enrollments/get(listEnrollments)`.
@@ -189,7 +189,7 @@ public protocol APIProtocol: Sendable {
     /// - Remark: HTTP `GET /v1/me/events`.
     /// - Remark: Generated from `#/paths//v1/me/events/get(streamEvents)`.
     func streamEvents(_ input: Operations.StreamEvents.Input) async throws -> Operations.StreamEvents.Output
-    /// The learner's favourite courses, in catalog order.
+    /// The learner's favourite courses, in catalog order. With `course_ids`, only those of the listed courses.
     ///
     /// - Remark: HTTP `GET /v1/me/favourites`.
     /// - Remark: Generated from `#/paths//v1/me/favourites/get(listFavourites)`.
@@ -388,12 +388,18 @@ extension APIProtocol {
             body: body
         ))
     }
-    /// The learner's courses: those they hold a place in, and those they left after completing them (status `dropped`, with `completed_at`), the most recently active first (`last_active_at`).
+    /// The learner's courses: those they hold a place in, and those they left after completing them (status `dropped`, with `completed_at`), the most recently active first (`last_active_at`). With `course_ids`, only those of the listed courses.
     ///
     /// - Remark: HTTP `GET /v1/me/enrollments`.
     /// - Remark: Generated from `#/paths//v1/me/enrollments/get(listEnrollments)`.
-    public func listEnrollments(headers: Operations.ListEnrollments.Input.Headers = .init()) async throws -> Operations.ListEnrollments.Output {
-        try await listEnrollments(Operations.ListEnrollments.Input(headers: headers))
+    public func listEnrollments(
+        query: Operations.ListEnrollments.Input.Query = .init(),
+        headers: Operations.ListEnrollments.Input.Headers = .init()
+    ) async throws -> Operations.ListEnrollments.Output {
+        try await listEnrollments(Operations.ListEnrollments.Input(
+            query: query,
+            headers: headers
+        ))
     }
     /// The learner's enrollment in one course, as the list has it: 404 `not_enrolled` when they have none, or only one left before completing the course.
     ///
@@ -530,12 +536,18 @@ extension APIProtocol {
     public func streamEvents(headers: Operations.StreamEvents.Input.Headers = .init()) async throws -> Operations.StreamEvents.Output {
         try await streamEvents(Operations.StreamEvents.Input(headers: headers))
     }
-    /// The learner's favourite courses, in catalog order.
+    /// The learner's favourite courses, in catalog order. With `course_ids`, only those of the listed courses.
     ///
     /// - Remark: HTTP `GET /v1/me/favourites`.
     /// - Remark: Generated from `#/paths//v1/me/favourites/get(listFavourites)`.
-    public func listFavourites(headers: Operations.ListFavourites.Input.Headers = .init()) async throws -> Operations.ListFavourites.Output {
-        try await listFavourites(Operations.ListFavourites.Input(headers: headers))
+    public func listFavourites(
+        query: Operations.ListFavourites.Input.Query = .init(),
+        headers: Operations.ListFavourites.Input.Headers = .init()
+    ) async throws -> Operations.ListFavourites.Output {
+        try await listFavourites(Operations.ListFavourites.Input(
+            query: query,
+            headers: headers
+        ))
     }
     /// One of the learner's favourites, with the course: what a client reads again when a `favourite` event names it. 404 `not_found` when the course is not a favourite (a favourite removed is gone), `course_not_found` when there is no such course.
     ///

@@ -17,7 +17,16 @@ final class LearnerFavourites {
     /// What the store confirmed, in catalog order (`.loaded([])` when there are none).
     var state: ViewState<[Course]> { list.state }
     /// The ids of `state`'s courses: a catalog row asks about its course on every frame.
+    /// Before the whole list is loaded, the favourites among those glimpsed (`glimpse`).
     private(set) var confirmedIDs: Set<CourseID> = []
+    /// Until the list is loaded: the courses asked about (`glimpse`), those of them that are
+    /// favourites being in `confirmedIDs`.
+    @ObservationIgnored private var glimpsedIDs: Set<CourseID> = []
+    /// Counts the changes confirmed before the list is loaded, and the last for each course:
+    /// a glimpse that started before a course's change says nothing about it.
+    @ObservationIgnored private var changes = 0
+    @ObservationIgnored private var changedAt: [CourseID: Int] = [:]
+    private var isLoaded: Bool { state.value != nil }
     var isRefreshing: Bool { list.isRefreshing }
     private(set) var wishes: [CourseID: Wish] = [:]
     @ObservationIgnored private var saving: Set<CourseID> = []
@@ -38,7 +47,10 @@ final class LearnerFavourites {
         )
         // Set once `self` is whole: they answer from its saves.
         list.isSaving = { [weak self] in self?.saving.isEmpty == false }
-        list.onChange = { [weak self] list in self?.confirmedIDs = Set(list.map(\.id)) }
+        list.onChange = { [weak self] list in
+            guard let self, self.isLoaded else { return }
+            self.confirmedIDs = Set(list.map(\.id))
+        }
     }
 
     // MARK: - Reading
@@ -67,9 +79,39 @@ final class LearnerFavourites {
     /// Reads again with the list on screen; an answer that a save overtook is dropped.
     func refresh() async { await list.refresh() }
 
+    /// Reads which of `ids` (a page's courses) are favourites before the whole list is
+    /// loaded, so their ★ shows without waiting for it. Nothing once it is loaded, nor for
+    /// courses glimpsed before; a failure leaves them unknown.
+    func glimpse(_ ids: [CourseID]) async {
+        let wanted = Array(Set(ids).subtracting(glimpsedIDs).prefix(CourseLimits.idsPerAsk))
+        guard !isLoaded, !wanted.isEmpty else { return }
+        let started = changes
+        guard let found = try? await favourites.favourites(userID: learner, among: wanted), !isLoaded else { return }
+        let favourite = Set(found.map(\.id))
+        for id in wanted where changedAt[id, default: -1] < started {
+            glimpsedIDs.insert(id)
+            if favourite.contains(id) { confirmedIDs.insert(id) } else { confirmedIDs.remove(id) }
+        }
+    }
+
+    /// Reads again what shows, as the store has it now (after news may have been missed): the
+    /// list once loaded; before, which of the courses glimpsed are favourites, and the list
+    /// itself after a failed load. A list never asked for stays unread.
+    func readAgain() async {
+        guard !isLoaded else { return await list.appear() }
+        let glimpsed = Array(glimpsedIDs)
+        glimpsedIDs = []
+        await glimpse(glimpsed)
+        if case .error = state { await list.appear() }
+    }
+
     /// The store changed whether `id` is a favourite elsewhere: read afresh, once the saves
     /// under way have answered (see `LearnerEnrollments.storeChanged`).
     func storeChanged(_ id: CourseID) async {
+        guard isLoaded else {
+            guard glimpsedIDs.remove(id) != nil else { return }
+            return await glimpse([id])
+        }
         let (favourites, learner) = (self.favourites, self.learner)
         await list.reread { () async throws(AppError) in
             try await favourites.favourite(userID: learner, courseID: id)
@@ -120,6 +162,12 @@ final class LearnerFavourites {
     }
 
     private func confirm(_ wish: Wish) {
+        if !isLoaded {
+            changes += 1
+            changedAt[wish.course.id] = changes
+            glimpsedIDs.insert(wish.course.id)
+            if wish.isFavourite { confirmedIDs.insert(wish.course.id) } else { confirmedIDs.remove(wish.course.id) }
+        }
         list.confirm { list in
             list.removeAll { $0.id == wish.course.id }
             if wish.isFavourite {

@@ -13,6 +13,16 @@ struct BodyLimitMiddleware: ClientMiddleware {
     /// 4 MiB for any answer: a page of 100 courses is about 60 KB, and a course with 200
     /// lessons about 20 KB (README, "Remote mode").
     static let limit = 4 * 1024 * 1024
+    /// 32 MiB for the learner's whole lists, which grow with them: 10,000 enrollments are
+    /// about 5 MB, 10,000 favourites 4 MB.
+    static let listLimit = 32 * 1024 * 1024
+
+    static func limit(for operationID: String) -> Int {
+        switch operationID {
+        case Operations.ListEnrollments.id, Operations.ListFavourites.id: listLimit
+        default: limit
+        }
+    }
 
     func intercept(
         _ request: HTTPRequest, body: HTTPBody?, baseURL: URL, operationID: String,
@@ -24,14 +34,15 @@ struct BodyLimitMiddleware: ClientMiddleware {
         guard response.status.kind == .successful, let responseBody, operationID != Operations.StreamEvents.id else {
             return (response, responseBody)
         }
-        if case .known(let length) = responseBody.length, length > Self.limit {
-            throw RemoteFailure.unreachable(detail: "\(operationID): a body of \(length) bytes, past the \(Self.limit)-byte cap")
+        let limit = Self.limit(for: operationID)
+        if case .known(let length) = responseBody.length, length > limit {
+            throw RemoteFailure.unreachable(detail: "\(operationID): a body of \(length) bytes, past the \(limit)-byte cap")
         }
         var collected = HTTPBody.ByteChunk()
         if case .known(let length) = responseBody.length { collected.reserveCapacity(Int(length)) }
         for try await chunk in responseBody {
-            guard collected.count + chunk.count <= Self.limit else {
-                throw RemoteFailure.unreachable(detail: "\(operationID): a body past the \(Self.limit)-byte cap")
+            guard collected.count + chunk.count <= limit else {
+                throw RemoteFailure.unreachable(detail: "\(operationID): a body past the \(limit)-byte cap")
             }
             collected.append(contentsOf: chunk)
         }

@@ -177,7 +177,14 @@ struct EduGoAPIHandler: APIProtocol {
 
     func listEnrollments(_ input: Operations.ListEnrollments.Input) async throws -> Operations.ListEnrollments.Output {
         let caller = try await currentCaller()
-        let enrolled = try await call { () async throws(AppError) in try await enrollments.enrolledCourses(userID: caller.userID) }
+        let among = try input.query.courseIds.map(Self.courseIDs)
+        let enrolled = try await call { () async throws(AppError) in
+            if let among {
+                try await enrollments.enrolledCourses(userID: caller.userID, among: among)
+            } else {
+                try await enrollments.enrolledCourses(userID: caller.userID)
+            }
+        }
         let list = enrolled.map { Components.Schemas.Enrollment(course: $0.course, enrollment: $0.enrollment) }
         return .ok(.init(body: .json(.init(enrollments: list))))
     }
@@ -221,7 +228,14 @@ struct EduGoAPIHandler: APIProtocol {
 
     func listFavourites(_ input: Operations.ListFavourites.Input) async throws -> Operations.ListFavourites.Output {
         let caller = try await currentCaller()
-        let list = try await call { () async throws(AppError) in try await favourites.favourites(userID: caller.userID) }
+        let among = try input.query.courseIds.map(Self.courseIDs)
+        let list = try await call { () async throws(AppError) in
+            if let among {
+                try await favourites.favourites(userID: caller.userID, among: among)
+            } else {
+                try await favourites.favourites(userID: caller.userID)
+            }
+        }
         return .ok(.init(body: .json(.init(courses: list.map(Components.Schemas.Course.init)))))
     }
 
@@ -371,6 +385,16 @@ struct EduGoAPIHandler: APIProtocol {
     }
 
     /// A path's course id, by SPEC's id rules.
+    /// `course_ids`: at most `CourseLimits.idsPerAsk` valid ids.
+    private static func courseIDs(_ texts: [String]) throws(APIFailure) -> [CourseID] {
+        guard texts.count <= CourseLimits.idsPerAsk else {
+            throw .invalidRequest(.badRequest, "course_ids names at most \(CourseLimits.idsPerAsk) courses")
+        }
+        var ids: [CourseID] = []
+        for text in texts { ids.append(try courseID(text)) }
+        return ids
+    }
+
     private static func courseID(_ text: String) throws(APIFailure) -> CourseID {
         guard CourseLimits.isValidID(text) else {
             throw .invalidRequest(.badRequest, "A course id is 1–64 characters of A–Z a–z 0–9 . _ -")

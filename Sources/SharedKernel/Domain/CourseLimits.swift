@@ -13,6 +13,9 @@ public enum CourseLimits {
     public static let lessons: ClosedRange<Int> = 1...200
     /// The length of an id.
     public static let idLength: ClosedRange<Int> = 1...64
+    /// Course ids one ask for a learner's marks may name: a page of at most 100 courses and
+    /// their prerequisites.
+    public static let idsPerAsk = 200
 
     /// Ids appear in the API's paths: ASCII letters, digits, `.`, `_` and `-` only.
     public static func isValidID(_ id: String) -> Bool {

@@ -19,4 +19,8 @@ public protocol EnrollmentRepository: Sendable {
     /// The learner's enrollment in one course, by the same rule as `enrolledCourses`: `nil`
     /// when there is none, or only one left before completing. A damaged course is an error.
     func enrolledCourse(userID: UserID, courseID: CourseID) async throws(AppError) -> EnrolledCourse?
+    /// The learner's enrollments in the courses among `ids` (at most `CourseLimits.idsPerAsk`),
+    /// by `enrolledCourses`' rule and in its order: the marks of one page of the catalog,
+    /// without reading the whole list.
+    func enrolledCourses(userID: UserID, among ids: [CourseID]) async throws(AppError) -> [EnrolledCourse]
 }

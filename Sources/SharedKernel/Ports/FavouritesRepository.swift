@@ -8,4 +8,7 @@ public protocol FavouritesRepository: Sendable {
     /// The course, when it is one of the learner's favourites; nil when it is not (or there
     /// is no such course). What a screen reads again when another terminal changed it.
     func favourite(userID: UserID, courseID: CourseID) async throws(AppError) -> Course?
+    /// The learner's favourites among `ids` (at most `CourseLimits.idsPerAsk`), in catalog
+    /// order: the marks of one page of the catalog, without reading the whole list.
+    func favourites(userID: UserID, among ids: [CourseID]) async throws(AppError) -> [Course]
 }

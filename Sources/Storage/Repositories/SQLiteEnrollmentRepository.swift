@@ -81,16 +81,28 @@ public struct SQLiteEnrollmentRepository: EnrollmentRepository, EnrollmentTransa
     }
 
     public func enrolledCourses(userID: UserID) async throws(AppError) -> [EnrolledCourse] {
-        try await database.read { db in
-            let done = try EnrollmentRow.lessonsDone(userID: userID, in: db)
+        try await enrolledCourses(userID: userID, among: nil)
+    }
+
+    public func enrolledCourses(userID: UserID, among ids: [CourseID]) async throws(AppError) -> [EnrolledCourse] {
+        guard !ids.isEmpty else { return [] }
+        return try await enrolledCourses(userID: userID, among: Optional(ids))
+    }
+
+    /// The whole list (`ids` nil), or the enrollments in those courses.
+    private func enrolledCourses(userID: UserID, among ids: [CourseID]?) async throws(AppError) -> [EnrolledCourse] {
+        let among = ids.map { Array(Set($0.map(\.rawValue))) }
+        return try await database.read { db in
+            let done = try EnrollmentRow.lessonsDone(userID: userID, among: among, in: db)
+            let filter = among.map { "AND enrollment.course_id IN (\(databaseQuestionMarks(count: $0.count)))" } ?? ""
             return try Row.fetchAll(
                 db,
                 sql: """
                     SELECT \(CourseRow.qualifiedColumns(table: "course")), \(EnrollmentRow.qualifiedColumns)
                     FROM enrollment JOIN course ON course.id = enrollment.course_id
-                    WHERE enrollment.user_id = ? AND \(EnrollmentRow.isListed)
+                    WHERE enrollment.user_id = ? \(filter) AND \(EnrollmentRow.isListed)
                     ORDER BY coalesce(enrollment.active_at, enrollment.enrolled_at) DESC, enrollment.id DESC
-                    """, arguments: [userID.rawValue]
+                    """, arguments: StatementArguments([userID.rawValue] + (among ?? []).map { $0 as any DatabaseValueConvertible })
             )
             .compactMap { row in
                 // A damaged course is left out of the list, not fatal to it.
@@ -150,15 +162,17 @@ enum EnrollmentRow {
     }
 
     /// The lessons done in every enrollment of a learner, by enrollment.
-    static func lessonsDone(userID: UserID, in db: Database) throws -> [EnrollmentID: Set<Int>] {
+    /// The lessons done of the learner's listed enrollments, or of those in the courses `among`.
+    static func lessonsDone(userID: UserID, among: [String]? = nil, in db: Database) throws -> [EnrollmentID: Set<Int>] {
         var done: [EnrollmentID: Set<Int>] = [:]
+        let filter = among.map { "AND enrollment.course_id IN (\(databaseQuestionMarks(count: $0.count)))" } ?? ""
         let rows = try Row.fetchAll(
             db,
             sql: """
                 SELECT lesson_progress.enrollment_id, lesson_progress.position FROM lesson_progress
                 JOIN enrollment ON enrollment.id = lesson_progress.enrollment_id
-                WHERE enrollment.user_id = ? AND \(isListed)
-                """, arguments: [userID.rawValue])
+                WHERE enrollment.user_id = ? \(filter) AND \(isListed)
+                """, arguments: StatementArguments([userID.rawValue] + (among ?? []).map { $0 as any DatabaseValueConvertible }))
         for row in rows {
             let reader = RowReader(row: row, what: "lesson progress")
             done[EnrollmentID(try reader.int64("enrollment_id")), default: []].insert(try reader.int("position"))

@@ -45,6 +45,22 @@ public struct SQLiteFavouritesRepository: FavouritesRepository {
         }
     }
 
+    public func favourites(userID: UserID, among ids: [CourseID]) async throws(AppError) -> [Course] {
+        guard !ids.isEmpty else { return [] }
+        let among = Array(Set(ids.map(\.rawValue)))
+        return try await database.read { db in
+            try Row.fetchAll(
+                db,
+                sql: """
+                    SELECT \(CourseRow.columns) FROM favourite JOIN course ON course.id = favourite.course_id
+                    WHERE favourite.user_id = ? AND favourite.course_id IN (\(databaseQuestionMarks(count: among.count)))
+                    ORDER BY course.sort_key, course.id
+                    """, arguments: StatementArguments([userID.rawValue] + among.map { $0 as any DatabaseValueConvertible })
+            )
+            .compactMap { try? CourseRow.course(from: $0) }  // a damaged course is left out, not fatal
+        }
+    }
+
     public func favourite(userID: UserID, courseID: CourseID) async throws(AppError) -> Course? {
         try await database.read { db in
             try Row.fetchOne(
