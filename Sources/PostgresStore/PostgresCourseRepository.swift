@@ -6,6 +6,7 @@ import SharedKernel
 public struct PostgresCourseRepository: CourseRepository {
     private let database: PostgresDatabase
     private let matchCounts = MatchCounts()
+    private let termCounts = TermCounts()
 
     public init(database: PostgresDatabase) {
         self.database = database
@@ -17,9 +18,11 @@ public struct PostgresCourseRepository: CourseRepository {
         guard !query.matchesNothing else { return [] }
         let logger = database.logger
         return try await database.read { connection in
-            try await Self.page(
-                query, for: learner, at: position, limit: limit,
-                walkingOrder: try await walksOrder(query, for: learner, in: connection, logger: logger), in: connection, logger: logger
+            let terms = try await orderedTerms(query, in: connection, logger: logger)
+            return try await Self.page(
+                query, terms: terms, for: learner, at: position, limit: limit,
+                walkingOrder: try await walksOrder(query, terms: terms, for: learner, in: connection, logger: logger), in: connection,
+                logger: logger
             ).rows
         }
     }
@@ -27,7 +30,10 @@ public struct PostgresCourseRepository: CourseRepository {
     public func count(_ query: CatalogQuery, for learner: UserID?) async throws(AppError) -> CatalogCount {
         guard !query.matchesNothing else { return .exactly(0) }
         let logger = database.logger
-        return try await database.read { connection in try await count(query, for: learner, in: connection, logger: logger) }
+        return try await database.read { connection in
+            try await count(
+                query, terms: try await orderedTerms(query, in: connection, logger: logger), for: learner, in: connection, logger: logger)
+        }
     }
 
     /// One connection for both. Where the page's plan does not depend on the count, one
@@ -40,13 +46,14 @@ public struct PostgresCourseRepository: CourseRepository {
         let logger = database.logger
         let matchCounts = self.matchCounts
         return try await database.read { connection in
+            let terms = try await orderedTerms(query, in: connection, logger: logger)
             guard Self.mayWalkOrder(query) else {
                 let alongside: String? =
                     if query.isEverything { "(SELECT courses FROM catalog_size WHERE id = 1)" } else if !query.dependsOnLearner {
                         "(SELECT revision FROM catalog_revision WHERE id = 1)"
                     } else { nil }
                 let page = try await Self.page(
-                    query, for: learner, at: position, limit: limit, alongside: alongside, in: connection, logger: logger)
+                    query, terms: terms, for: learner, at: position, limit: limit, alongside: alongside, in: connection, logger: logger)
                 let total: CatalogCount
                 switch (page.alongside, query.isEverything) {
                 case (let size?, true): total = .exactly(Int(size))
@@ -54,20 +61,20 @@ public struct PostgresCourseRepository: CourseRepository {
                     if let kept = matchCounts.count(of: query, at: revision) {
                         total = kept
                     } else {
-                        total = try await Self.countMatches(query, for: learner, in: connection, logger: logger)
+                        total = try await Self.countMatches(query, terms: terms, for: learner, in: connection, logger: logger)
                         matchCounts.keep(total, of: query, at: revision)
                     }
                 // No row to carry it (an empty page), or a count that depends on the learner.
-                case (nil, _): total = try await count(query, for: learner, in: connection, logger: logger)
+                case (nil, _): total = try await count(query, terms: terms, for: learner, in: connection, logger: logger)
                 }
                 return CountedPage(rows: page.rows, total: total)
             }
             // Counted once: the count also chooses the page's plan.
-            let total = try await count(query, for: learner, in: connection, logger: logger)
+            let total = try await count(query, terms: terms, for: learner, in: connection, logger: logger)
             return CountedPage(
                 rows: try await Self.page(
-                    query, for: learner, at: position, limit: limit,
-                    walkingOrder: try await walksOrder(query, for: learner, counted: total, in: connection, logger: logger),
+                    query, terms: terms, for: learner, at: position, limit: limit,
+                    walkingOrder: try await walksOrder(query, terms: terms, for: learner, counted: total, in: connection, logger: logger),
                     in: connection, logger: logger
                 ).rows,
                 total: total
@@ -124,15 +131,53 @@ public struct PostgresCourseRepository: CourseRepository {
     /// terms: with many matches a page is found after a few rows, where sorting them reads
     /// every match's row (30 ms for `swift` at 100 k); with few, sorting is cheaper.
     private func walksOrder(
-        _ query: CatalogQuery, for learner: UserID?, counted: CatalogCount? = nil, in connection: PostgresConnection, logger: Logger
+        _ query: CatalogQuery, terms: [String], for learner: UserID?, counted: CatalogCount? = nil, in connection: PostgresConnection,
+        logger: Logger
     ) async throws -> Bool {
         guard Self.mayWalkOrder(query) else { return false }
         let total: CatalogCount
-        if let counted { total = counted } else { total = try await count(query, for: learner, in: connection, logger: logger) }
+        if let counted {
+            total = counted
+        } else {
+            total = try await count(query, terms: terms, for: learner, in: connection, logger: logger)
+        }
         switch total {
         case .atLeast: return true
         case .exactly(let count): return count >= Self.sortedMatchesLimit
         }
+    }
+
+    /// The query's terms, the rarest first (`TermCounts`): the first is walked in rank order
+    /// and the others probed per row, so the walk is as short as the catalog allows. Terms not
+    /// counted lately are counted, up to `TermCounts.bound`, in one statement.
+    private func orderedTerms(_ query: CatalogQuery, in connection: PostgresConnection, logger: Logger) async throws -> [String] {
+        let terms = PostgresCatalog.terms(of: query)
+        guard terms.count > 1 else { return terms }
+        var counts = termCounts.counts(of: terms)
+        let missing = terms.filter { counts[$0] == nil }
+        if !missing.isEmpty {
+            var binds = PostgresBindings()
+            var columns: [String] = []
+            for term in missing {
+                binds.append(term)
+                binds.append(Int64(TermCounts.bound))
+                columns.append(
+                    "(SELECT count(*) FROM (SELECT 1 FROM course_term WHERE term = $\(binds.count - 1) LIMIT $\(binds.count)) AS counted)")
+            }
+            let statement = PostgresQuery(unsafeSQL: "SELECT \(columns.joined(separator: ", "))", binds: binds)
+            let rows: [PostgresRow] =
+                missing.count <= Self.preparedTerms
+                ? try await Array(collecting: connection.prepared(statement, logger: logger))
+                : try await Array(collecting: connection.query(statement, logger: logger))
+            var found: [String: Int] = [:]
+            if let row = rows.first {
+                let cells = row.makeRandomAccess()
+                for (index, term) in missing.enumerated() { found[term] = try cells[index].decode(Int.self) }
+            }
+            termCounts.keep(found)
+            counts.merge(found) { $1 }
+        }
+        return TermCounts.rarestFirst(terms, counts: counts)
     }
 
     /// Whether the count decides how a page of `query` is read (`walksOrder`).
@@ -148,7 +193,7 @@ public struct PostgresCourseRepository: CourseRepository {
     /// `alongside`: a scalar subquery read in the same statement, given back with the rows
     /// (nil when no row came to carry it).
     private static func page(
-        _ query: CatalogQuery, for learner: UserID?, at position: CatalogPosition, limit: Int, walkingOrder: Bool = false,
+        _ query: CatalogQuery, terms: [String], for learner: UserID?, at position: CatalogPosition, limit: Int, walkingOrder: Bool = false,
         alongside: String? = nil, in connection: PostgresConnection, logger: Logger
     ) async throws -> (rows: [CatalogRow], alongside: Int64?) {
         // In title order every query walks an index in rank order (`Selection`); the whole
@@ -168,10 +213,10 @@ public struct PostgresCourseRepository: CourseRepository {
         let direction = descending ? "DESC" : "ASC"
         var rows: [CatalogRow] = []
         var alongsideValue: Int64?
-        let prepared = PostgresCatalog.terms(of: query).count <= preparedTerms
+        let prepared = terms.count <= preparedTerms
         while rows.count < limit {
             let wanted = limit - rows.count
-            var selection = Selection(query, learner: learner, walkingOrder: walkingOrder)
+            var selection = Selection(query, terms: terms, learner: learner, walkingOrder: walkingOrder)
             let order: String
             let value: String
             // An order whose value the filters fix is title order within it.
@@ -238,15 +283,17 @@ public struct PostgresCourseRepository: CourseRepository {
 
     /// How many courses match, stopping past the query's limit as the embedded store does;
     /// a count that does not depend on the learner is kept until the catalog changes.
-    private func count(_ query: CatalogQuery, for learner: UserID?, in connection: PostgresConnection, logger: Logger) async throws
-        -> CatalogCount
+    private func count(_ query: CatalogQuery, terms: [String], for learner: UserID?, in connection: PostgresConnection, logger: Logger)
+        async throws -> CatalogCount
     {
         if query.isEverything {
             let rows = try await connection.prepared("SELECT courses FROM catalog_size WHERE id = 1", logger: logger)
             for try await courses in rows.decode(Int.self) { return .exactly(courses) }
             return .exactly(0)
         }
-        guard !query.dependsOnLearner else { return try await Self.countMatches(query, for: learner, in: connection, logger: logger) }
+        guard !query.dependsOnLearner else {
+            return try await Self.countMatches(query, terms: terms, for: learner, in: connection, logger: logger)
+        }
         // Read before counting: a change after it moves the revision, and the count kept
         // under this one is simply not used again.
         var revision: Int64 = 0
@@ -256,16 +303,16 @@ public struct PostgresCourseRepository: CourseRepository {
             revision = value
         }
         if let kept = matchCounts.count(of: query, at: revision) { return kept }
-        let count = try await Self.countMatches(query, for: learner, in: connection, logger: logger)
+        let count = try await Self.countMatches(query, terms: terms, for: learner, in: connection, logger: logger)
         matchCounts.keep(count, of: query, at: revision)
         return count
     }
 
-    private static func countMatches(_ query: CatalogQuery, for learner: UserID?, in connection: PostgresConnection, logger: Logger)
-        async throws -> CatalogCount
-    {
+    private static func countMatches(
+        _ query: CatalogQuery, terms: [String], for learner: UserID?, in connection: PostgresConnection, logger: Logger
+    ) async throws -> CatalogCount {
         let limit = query.countLimit
-        var selection = Selection(query, learner: learner)
+        var selection = Selection(query, terms: terms, learner: learner)
         // Words and facets only: the term index alone answers (an index-only scan), no course
         // row is read: 10,000 matches of `swift` cost 30 ms through the courses, 2 ms without.
         let source = selection.onlyTerms ? "course_term AS walked" : selection.source
@@ -276,7 +323,7 @@ public struct PostgresCourseRepository: CourseRepository {
         var count = 0
         let statement = PostgresQuery(unsafeSQL: sql, binds: selection.binds)
         let rows: [PostgresRow] =
-            PostgresCatalog.terms(of: query).count <= preparedTerms
+            terms.count <= preparedTerms
             ? try await Array(collecting: connection.prepared(statement, logger: logger))
             : try await Array(collecting: connection.query(statement, logger: logger))
         for row in rows { count = try row.decode(Int.self) }
@@ -294,11 +341,12 @@ public struct PostgresCourseRepository: CourseRepository {
         /// course row.
         var onlyTerms = false
 
-        /// `walkingOrder`: every term is probed on the course rows an order's index walks.
-        init(_ query: CatalogQuery, learner: UserID?, walkingOrder: Bool = false) {
+        /// `terms`: the query's, the first of them walked (`orderedTerms`). `walkingOrder`:
+        /// every term is probed on the course rows an order's index walks.
+        init(_ query: CatalogQuery, terms: [String], learner: UserID?, walkingOrder: Bool = false) {
             // A learner's own lists, for nobody: nothing (an id no account has).
             let learnerID = learner?.rawValue ?? -1
-            var terms = PostgresCatalog.terms(of: query)
+            var terms = terms
             source = "course"
             rank = "course.sort_rank"
             if query.isFavourite || query.isEnrolled {
