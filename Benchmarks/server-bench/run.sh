@@ -10,8 +10,10 @@ source_dir="${1:-$root/.build-bench/catalog-1000000}"
 seconds="${2:-10}"
 [ -f "$source_dir/edugo.sqlite" ] || { echo "no catalog at $source_dir: run tui-bench --sizes 1000000 first"; exit 1; }
 command -v wrk >/dev/null || { echo "wrk is missing: apt-get install wrk"; exit 1; }
-swift build --package-path "$root" -c release --product edugo-server >/dev/null
-server="$(swift build --package-path "$root" -c release --show-bin-path)/edugo-server"
+# EDUGO_BUILD_PATH: a build folder of its own (`.build-release`), to keep `.build` a debug one.
+build=(--package-path "$root" -c release --build-path "${EDUGO_BUILD_PATH:-$root/.build}")
+swift build "${build[@]}" --product edugo-server >/dev/null
+server="$(swift build "${build[@]}" --show-bin-path)/edugo-server"
 
 work="$(mktemp -d "$root/.build-bench/server-XXXXXX")"
 trap 'kill "$pid" 2>/dev/null; wait "$pid" 2>/dev/null; rm -rf "$work"' EXIT

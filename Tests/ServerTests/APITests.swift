@@ -324,7 +324,7 @@ struct APITests {
         #expect(notEnrolledLesson.status == 404 && notEnrolledLesson.errorCode == "not_enrolled")
     }
 
-    @Test("course_ids narrows the learner's lists to a page's courses: the learner's own, up to 200 valid ids, else 400")
+    @Test("course_ids narrows the learner's lists to a page's courses: the learner's own, 1 to 200 valid ids, else 400")
     func listsAmongIDs() async throws {
         let server = try await ServerProcess(directory: try await ServerProcess.preparedDirectory(learners: 1))
         let (client, _) = try await HTTPClient(baseURL: server.baseURL).signedIn()
@@ -345,6 +345,7 @@ struct APITests {
         let many = try await client.get("/v1/me/favourites?course_ids=" + (0...200).map { "c\($0)" }.joined(separator: ","))
         let most = try await client.get("/v1/me/enrollments?course_ids=" + (1...200).map { "c\($0)" }.joined(separator: ","))
         let invalid = try await client.get("/v1/me/enrollments?course_ids=agile-scrum,a%20b")
+        let empty = try await client.get("/v1/me/favourites?course_ids=")
         let anonymous = try await HTTPClient(baseURL: server.baseURL).get("/v1/me/enrollments?course_ids=agile-scrum")
 
         // The demo learner starts with enrollments of their own: the whole list decides.
@@ -357,6 +358,7 @@ struct APITests {
         #expect(many.status == 400 && many.errorCode == "invalid_request")
         #expect(most.status == 200 && ids(most, "enrollments") == [])
         #expect(invalid.status == 400 && invalid.errorCode == "invalid_request")
+        #expect(empty.status == 400 && empty.errorCode == "invalid_request", "present but empty: not the whole list")
         #expect(anonymous.status == 401)
     }
 

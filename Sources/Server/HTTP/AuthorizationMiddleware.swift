@@ -2,9 +2,12 @@ import HTTPTypes
 import OpenAPIRuntime
 
 /// Hands the request's `Authorization` header to the handler, which the generated operation
-/// inputs leave out (security schemes are not parameters).
+/// inputs leave out (security schemes are not parameters), and its target (path and query),
+/// which they decode lossily: a list parameter present but empty (`course_ids=`) arrives as
+/// none at all.
 struct AuthorizationMiddleware: ServerMiddleware {
     @TaskLocal static var authorization: String?
+    @TaskLocal static var target: String?
 
     func intercept(
         _ request: HTTPRequest,
@@ -14,7 +17,9 @@ struct AuthorizationMiddleware: ServerMiddleware {
         next: @Sendable (HTTPRequest, HTTPBody?, ServerRequestMetadata) async throws -> (HTTPResponse, HTTPBody?)
     ) async throws -> (HTTPResponse, HTTPBody?) {
         try await Self.$authorization.withValue(request.headerFields[.authorization]) {
-            try await next(request, body, metadata)
+            try await Self.$target.withValue(request.path) {
+                try await next(request, body, metadata)
+            }
         }
     }
 }
