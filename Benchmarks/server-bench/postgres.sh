@@ -11,33 +11,8 @@ root="$(cd "$(dirname "$0")/../.." && pwd)"
 seconds="${1:-10}"
 source_dir="$root/.build-bench/catalog-1000000"
 [ -f "$source_dir/edugo.sqlite" ] || { echo "no catalog at $source_dir: run tui-bench --sizes 1000000 first"; exit 1; }
-# EDUGO_BUILD_PATH: a build folder of its own (`.build-release`), to keep `.build` a debug one.
-build=(--package-path "$root" -c release --build-path "${EDUGO_BUILD_PATH:-$root/.build}")
-swift build "${build[@]}" --product edugo-server >/dev/null
-swift build "${build[@]}" --product tui-bench >/dev/null
-bin="$(swift build "${build[@]}" --show-bin-path)"
-
-work="$(mktemp -d "$root/.build-bench/pg-XXXXXX")"
-pids=()
-cluster=false
-cleanup() {
-    for pid in "${pids[@]}"; do kill "$pid" 2>/dev/null || true; done
-    wait 2>/dev/null || true
-    if $cluster; then "$root/Scripts/postgres-cluster.sh" stop; fi
-    rm -rf "$work"
-}
-trap cleanup EXIT
-# EDUGO_BENCH_POSTGRES: a database that holds the catalog already (tui-bench --load-postgres URL).
-if [ -n "${EDUGO_BENCH_POSTGRES:-}" ]; then
-    url="$EDUGO_BENCH_POSTGRES"
-else
-    eval "$("$root/Scripts/postgres-cluster.sh" start)"
-    cluster=true
-    url="${EDUGO_TEST_POSTGRES%/postgres}/edugo_bench"
-    psql "$EDUGO_TEST_POSTGRES" -qc "CREATE DATABASE edugo_bench"
-    "$bin/tui-bench" --sizes 1000000 --load-postgres "$url"
-    psql "$url" -qc "VACUUM ANALYZE"
-fi
+work_prefix=pg
+source "$root/Benchmarks/server-bench/postgres-setup.sh"
 psql "$url" -Atc "SELECT pg_size_pretty(pg_database_size(current_database())), (SELECT count(*) FROM course_term)" | sed 's/^/database size, term rows: /'
 
 # Sets `address`; called in this shell, never in `$(…)`: a subshell's `pids` would be lost and
