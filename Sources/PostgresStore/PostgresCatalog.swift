@@ -67,25 +67,40 @@ enum PostgresCatalog {
 
     // MARK: - Terms
 
-    /// What a course is found by: every prefix of its words, and its facets.
-    static func terms(of course: Course) -> Set<String> {
-        var terms: Set<String> = []
-        for word in ([course.title, course.instructor] + course.tags).flatMap(TextFolding.words) {
-            var prefix = ""
-            for character in word {
+    /// What a course is found by, each once and in order: every prefix of its words, and its
+    /// facets. `foldedTitle` and `words` let an import fold each text once.
+    static func terms(of course: Course, foldedTitle: String? = nil, words: (String) -> [String] = TextFolding.words(_:)) -> [String] {
+        var texts = TextFolding.words(ofFolded: foldedTitle ?? TextFolding.fold(course.title))
+        texts += words(course.instructor)
+        for tag in course.tags { texts += words(tag) }
+        // In sorted order, a prefix two words share is one the word before also has: each word
+        // adds only its prefixes longer than what it shares with the word before.
+        var terms: [String] = []
+        var previous: [Character] = []
+        for word in Set(texts).sorted() {
+            let characters = Array(word)
+            let shared = zip(previous, characters).prefix { $0 == $1 }.count
+            var prefix = String(characters[..<shared])
+            for character in characters[shared...] {
                 prefix.append(character)
-                terms.insert(prefix)
+                terms.append(prefix)
             }
+            previous = characters
         }
         var category = "#cat"
-        terms.insert(category)
+        terms.append(category)
         for character in TextFolding.key(course.category ?? "") {
             category.append(character)
-            terms.insert(category)
+            terms.append(category)
         }
-        terms.insert("#lvl\(course.level.rawValue)")
-        if course.price.minorUnits == 0 { terms.insert("#free") }
-        return terms
+        terms.append("#lvl\(course.level.rawValue)")
+        if course.price.minorUnits == 0 { terms.append("#free") }
+        // Nearly sorted already; the check for a repeat is what the term index's key relies on.
+        terms.sort()
+        var unique: [String] = []
+        unique.reserveCapacity(terms.count)
+        for term in terms where term != unique.last { unique.append(term) }
+        return unique
     }
 
     /// The terms a query asks for, all of which a course must have; the most selective is
@@ -103,7 +118,7 @@ enum PostgresCatalog {
 
     /// What an import changes in a stored course (its rank aside): every field, but never
     /// fewer seats taken than learners hold.
-    private static let updatedByImport = """
+    static let updatedByImport = """
         title = excluded.title, sort_key = excluded.sort_key,
         instructor = excluded.instructor, category = excluded.category, category_key = excluded.category_key,
         level = excluded.level, duration_minutes = excluded.duration_minutes, price_minor = excluded.price_minor,
@@ -125,8 +140,8 @@ enum PostgresCatalog {
         let size =
             try await connection.query("SELECT courses FROM catalog_size WHERE id = 1", logger: logger).decode(Int.self).first { _ in true }
             ?? 0
-        // Many courses (a first load, a large file) are written in batches and the catalog
-        // renumbered once; a few are each placed in a gap, moving nothing else.
+        // Many courses (a first load, a large file) are written at their final ranks in one
+        // pass (`upsertInBulk`); a few are each placed in a gap, moving nothing else.
         if entries.count > 200, entries.count * 20 > size {
             return try await upsertInBulk(entries, withContent: withContent, in: connection, logger: logger)
         }
@@ -153,7 +168,7 @@ enum PostgresCatalog {
             }
             let level = course.level.rawValue
             let categoryKey = TextFolding.key(course.category ?? "")
-            let terms = Array(Self.terms(of: course)).sorted()
+            let terms = Self.terms(of: course)
             // The course's old terms leave the index at its old rank (a renumbering above has
             // already rebuilt the index from the old terms).
             if existing != nil {
@@ -189,60 +204,6 @@ enum PostgresCatalog {
             if existing == nil { added += 1 } else { updated += 1 }
         }
         return (added, updated)
-    }
-
-    /// The bulk path of `upsert`: rows in batches (new ones on temporary negative ranks), then
-    /// one renumbering while their terms are out of the index, then the terms and lessons.
-    private static func upsertInBulk(
-        _ entries: [(course: Course, lessons: [Lesson]?)], withContent: Bool, in connection: PostgresConnection, logger: Logger
-    ) async throws -> (added: Int, updated: Int) {
-        var added = 0
-        let batchSize = 1_000
-        for start in stride(from: 0, to: entries.count, by: batchSize) {
-            let batch = entries[start..<min(start + batchSize, entries.count)]
-            let rows: [[String: Any]] = batch.map { entry in
-                let course = entry.course
-                var row: [String: Any] = [
-                    "id": course.id.rawValue, "title": course.title, "sort_key": TextFolding.fold(course.title),
-                    "instructor": course.instructor, "category_key": TextFolding.key(course.category ?? ""),
-                    "level": course.level.rawValue, "duration_minutes": course.durationMinutes, "price_minor": course.price.minorUnits,
-                    "currency": course.price.currency, "enrolled_count": course.enrolledCount, "tags": course.tags,
-                    "active": course.isActive, "description": course.description, "lesson_count": entry.lessons?.count ?? 1,
-                    "search_terms": Array(Self.terms(of: course)).sorted(),
-                ]
-                row["category"] = course.category
-                row["capacity"] = course.capacity
-                row["prerequisite_id"] = course.prerequisiteID?.rawValue
-                return row
-            }
-            let json = String(decoding: try JSONSerialization.data(withJSONObject: rows), as: UTF8.self)
-            let inserted = try await connection.query(
-                """
-                INSERT INTO course (id, title, sort_key, sort_rank, instructor, category, category_key, level, duration_minutes,
-                    price_minor, currency, capacity, enrolled_count, tags, prerequisite_id, active, description, lesson_count, search_terms)
-                SELECT g.id, g.title, g.sort_key, -nextval('course_placing'), g.instructor, g.category, g.category_key, g.level,
-                    g.duration_minutes, g.price_minor, g.currency, g.capacity, g.enrolled_count, g.tags, g.prerequisite_id, g.active,
-                    g.description, g.lesson_count, g.search_terms
-                FROM jsonb_to_recordset(\(json)::jsonb) AS g (id text, title text, sort_key text, instructor text, category text,
-                    category_key text, level text, duration_minutes integer, price_minor bigint, currency text, capacity integer,
-                    enrolled_count integer, tags text[], prerequisite_id text, active boolean, description text, lesson_count integer,
-                    search_terms text[])
-                ON CONFLICT (id) DO UPDATE SET \(unescaped: Self.updatedByImport)
-                RETURNING (xmax = 0)
-                """,
-                logger: logger
-            )
-            for try await isNew in inserted.decode(Bool.self) where isNew { added += 1 }
-        }
-        for start in stride(from: 0, to: entries.count, by: batchSize) {
-            let batch = entries[start..<min(start + batchSize, entries.count)]
-            try await storeLessons(
-                batch.map { ($0.course.id, $0.lessons ?? []) }, withContent: withContent, in: connection, logger: logger)
-        }
-        // Places every course, the new ones too, and rebuilds the terms from the courses: last,
-        // so the moment the new term index takes the old one's place is next to the commit.
-        try await renumber(connection, logger: logger)
-        return (added, entries.count - added)
     }
 
     /// Replaces the stored lessons of these courses, their bodies and questions with them: a
@@ -318,15 +279,10 @@ enum PostgresCatalog {
         }
     }
 
-    /// Gives every course a fresh rank in catalog order, and builds the term index afresh from
-    /// the courses' terms in one pass, into a table of its own with its key made afterwards
-    /// (several times faster than keeping a key up to date row by row). The new table takes
-    /// the old one's place at the end: searches read the old index, of the old ranks, until
-    /// the commit, where dropping it holds them off for an instant (truncating the index in
-    /// place held them off for the whole import). Ranks are unique at every moment (the
-    /// constraint is checked row by row), so every course first moves to a range no rank uses
-    /// (below -2^62: ranks are positive, temporary ones small negatives), then to its place.
-    /// The learners' lists take their courses' new ranks.
+    /// Gives every course a fresh rank in catalog order, then builds the term index afresh
+    /// (`rebuildTerms`). Ranks are unique at every moment (the constraint is checked row by
+    /// row), so every course first moves to a range no rank uses (below -2^62: ranks are
+    /// positive), then to its place.
     static func renumber(_ connection: PostgresConnection, logger: Logger) async throws {
         try await connection.query(
             """
@@ -342,6 +298,16 @@ enum PostgresCatalog {
             """,
             logger: logger
         )
+        try await rebuildTerms(connection, logger: logger)
+    }
+
+    /// Builds the term index afresh from the courses' terms and ranks in one pass, into a
+    /// table of its own with its key made afterwards (several times faster than keeping a key
+    /// up to date row by row). The new table takes the old one's place at the end: searches
+    /// read the old index, of the old ranks, until the commit, where dropping it holds them
+    /// off for an instant (truncating the index in place held them off for the whole import).
+    /// The learners' lists take their courses' new ranks.
+    static func rebuildTerms(_ connection: PostgresConnection, logger: Logger) async throws {
         try await connection.query(#"CREATE TABLE course_term_next (term text COLLATE "C" NOT NULL, rank bigint NOT NULL)"#, logger: logger)
         try await connection.query(
             "INSERT INTO course_term_next (term, rank) SELECT unnest(search_terms), sort_rank FROM course", logger: logger)

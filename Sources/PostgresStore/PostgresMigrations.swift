@@ -373,7 +373,8 @@ extension PostgresDatabase {
         )
         """,
         "CREATE INDEX course_by_sort_key ON course (sort_key, id)",
-        // Temporary ranks (negated) for courses written in bulk, until the renumbering.
+        // Temporary ranks (negated) for courses written in bulk, until the renumbering; unused
+        // since a bulk import writes every row at its final rank (kept: the schema as shipped).
         "CREATE SEQUENCE course_placing",
         // Every prefix of every word a course is found by, and its filter facets
         // (`course.search_terms`), with the course's rank: a search walks one term's entries in

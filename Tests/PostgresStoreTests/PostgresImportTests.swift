@@ -1,5 +1,6 @@
 import Foundation
 import Logging
+import Platform
 import PostgresNIO
 import SharedKernel
 import Synchronization
@@ -56,6 +57,73 @@ struct PostgresImportTests {
         print(
             "a search during the import's rebuild of its term index answered in \(answered - asked); the import ended \(imported - answered) later"
         )
+        await test.drop()
+    }
+}
+
+/// The bulk path (a file of a good part of the catalog): rows streamed by `COPY` and written at
+/// their final ranks, stored courses moving only when their place changes.
+@Suite(
+    "PostgreSQL: a bulk import writes every course as given, in its place",
+    .enabled(if: PostgresTestCluster.isAvailable, "EDUGO_TEST_POSTGRES names no cluster"))
+struct PostgresBulkImportTests {
+    /// What `COPY`'s text format and an array literal would misread if a value were not escaped.
+    static let awkward = [
+        "tab\there", "line\nbreak", "return\rhere", "back\\slash", "\\N", "quote \" mark", "{braces}, and commas",
+        "ünïcödé 中文 😀", "trailing\\", "\"", "NULL", "",
+    ]
+
+    static func course(_ index: Int, title: String) -> Course {
+        let odd = awkward[index % awkward.count]
+        return .fixture(
+            id: CourseID("bulk-\(index)"), title: title, instructor: "Ann \(odd)", category: index.isMultiple(of: 3) ? nil : "Cat \(odd)",
+            level: CourseLevel.allCases[index % 3], durationMinutes: 30 + index,
+            price: Price(minorUnits: index.isMultiple(of: 4) ? 0 : index, currency: "EUR"),
+            capacity: index.isMultiple(of: 5) ? nil : 100, enrolledCount: index % 7, tags: odd.isEmpty ? [] : [odd, "tag\(index)"],
+            prerequisiteID: nil, isActive: !index.isMultiple(of: 11), description: "About \(odd) \(index)")
+    }
+
+    @Test("tabs, newlines, backslashes, quotes, \\N, braces and commas in every text column come back as written, and are found")
+    func awkwardText() async throws {
+        let test = try await PostgresTestDatabase.seeded()
+        let courses = (0..<300).map { Self.course($0, title: "Zebra \(Self.awkward[$0 % Self.awkward.count]) \($0)") }
+        let summary = try await test.database.importCourses(courses.map { (course: $0, lessons: nil) })
+        #expect(summary.added == 300 && summary.updated == 0)
+        let repository = PostgresCourseRepository(database: test.database)
+        for course in courses {
+            #expect(try await repository.course(id: course.id) == course)
+        }
+        let found = try await repository.countedPage(CatalogQuery.parse("zebra"), for: nil, at: .first, limit: 20)
+        #expect(found.total == .exactly(300))
+        let slashed = try await repository.countedPage(CatalogQuery.parse("ann slash"), for: nil, at: .first, limit: 100)
+        #expect(slashed.total == .exactly(courses.filter { $0.instructor.contains("slash") }.count))
+        await test.drop()
+    }
+
+    @Test(
+        "importing them again with new titles (a new order) and new courses beside: every course in its place, each found by its new title only"
+    )
+    func reorderedImport() async throws {
+        let test = try await PostgresTestDatabase.seeded()
+        let first = (0..<300).map { Self.course($0, title: "Alpha \(1000 + $0)") }
+        _ = try await test.database.importCourses(first.map { (course: $0, lessons: nil) })
+        // The same courses backwards, under another word, and 100 new ones among them.
+        let again = (0..<400).map { Self.course($0, title: "Omega \(2000 - $0)") }
+        let summary = try await test.database.importCourses(again.map { (course: $0, lessons: nil) })
+        #expect(summary.added == 100 && summary.updated == 300)
+
+        let repository = PostgresCourseRepository(database: test.database)
+        let builtIn = try BuiltInCatalog.load().map(\.course)
+        let expected = (builtIn + again).sorted(by: TextFolding.inCatalogOrder).map(\.id)
+        let paged = try await CrossStoreCatalogTests.everyRow(repository, CatalogQuery.parse(""), learner: UserID(1), limit: 97)
+        #expect(paged.forwards == expected)
+        #expect(paged.backwards == expected)
+        let omega = try await CrossStoreCatalogTests.everyRow(repository, CatalogQuery.parse("omega"), learner: UserID(1), limit: 97)
+        #expect(omega.forwards == again.sorted(by: TextFolding.inCatalogOrder).map(\.id))
+        #expect(try await repository.count(CatalogQuery.parse("alpha"), for: nil) == .exactly(0))
+        for course in again.prefix(40) {
+            #expect(try await repository.course(id: course.id) == course)
+        }
         await test.drop()
     }
 }

@@ -171,7 +171,7 @@ public struct CatalogQuery: Hashable, Sendable {
 
         public init(_ course: Course) {
             self.course = course
-            words = ([course.title, course.instructor] + course.tags).flatMap(TextFolding.words)
+            words = ([course.title, course.instructor] + course.tags).flatMap(TextFolding.words(_:))
             category = TextFolding.key(course.category ?? "")
         }
     }

@@ -33,7 +33,12 @@ public enum TextFolding {
     /// The words of a text as the catalog's search sees them: folded, and split into runs of
     /// letters and digits.
     public static func words(_ text: String) -> [String] {
-        fold(text).split { !($0.isLetter || $0.isNumber) }.map(String.init)
+        words(ofFolded: fold(text))
+    }
+
+    /// The words of a text `fold` has already folded.
+    public static func words(ofFolded folded: String) -> [String] {
+        folded.split { !($0.isLetter || $0.isNumber) }.map(String.init)
     }
 
     /// A text folded into one word (letters and digits only), e.g. a category for `cat:`.

@@ -1,0 +1,222 @@
+import Logging
+import NIOCore
+import Platform
+import PostgresNIO
+import SharedKernel
+
+/// The bulk path of `PostgresCatalog.upsert`: a first load, or a file of a good part of the
+/// catalog. Each row is written once, already at its final rank:
+///
+/// 1. the courses are streamed by `COPY` into a temporary table (no JSON to build or parse);
+/// 2. the whole order, stored courses and incoming together, is computed there in one sort;
+/// 3. stored courses whose rank changes step aside to ranks no course uses (ranks are unique
+///    row by row), then the incoming rows are inserted or updated at their final ranks in one
+///    statement, and the stored courses not in the file take theirs;
+/// 4. the lessons, then the term index is built afresh and swapped in next to the commit.
+///
+/// A first load moves no rank at all; before, every course was written at a temporary rank
+/// and moved twice more (three writes of every row and of its six indexes).
+extension PostgresCatalog {
+    /// Far below any rank or temporary rank: where courses wait while others take their places.
+    private static let aside: Int64 = -(1 << 62)
+
+    static func upsertInBulk(
+        _ entries: [(course: Course, lessons: [Lesson]?)], withContent: Bool, in connection: PostgresConnection, logger: Logger
+    ) async throws -> (added: Int, updated: Int) {
+        // A file names each course once (CourseFile refuses a repeat); any other caller's repeat
+        // is one row, its last entry, as writing them in turn would leave it.
+        var last: [String: Int] = [:]
+        for (index, entry) in entries.enumerated() { last[entry.course.id.rawValue] = index }
+        let unique = entries.indices.filter { last[entries[$0].course.id.rawValue] == $0 }.map { entries[$0] }
+
+        // Sorts and hashes over a million rows stay in memory.
+        try await connection.query("SET LOCAL work_mem = '256MB'", logger: logger)
+        try await connection.query(
+            """
+            CREATE TEMP TABLE course_incoming (
+                id text COLLATE "C" NOT NULL, title text NOT NULL, sort_key text COLLATE "C" NOT NULL, instructor text NOT NULL,
+                category text, category_key text COLLATE "C" NOT NULL, level text NOT NULL, duration_minutes integer NOT NULL,
+                price_minor bigint NOT NULL, currency text NOT NULL, capacity integer, enrolled_count integer NOT NULL,
+                tags text[] NOT NULL, prerequisite_id text COLLATE "C", active boolean NOT NULL, description text NOT NULL,
+                lesson_count integer NOT NULL, search_terms text[] NOT NULL
+            ) ON COMMIT DROP
+            """,
+            logger: logger
+        )
+        try await connection.copyFrom(table: "course_incoming", logger: logger) { writer in
+            var rows = CopyText()
+            // Instructors and tags repeat across a catalog: each is folded once.
+            var folded: [String: [String]] = [:]
+            let words = { (text: String) -> [String] in
+                if let known = folded[text] { return known }
+                let made = TextFolding.words(text)
+                folded[text] = made
+                return made
+            }
+            for entry in unique {
+                let course = entry.course
+                let sortKey = TextFolding.fold(course.title)
+                rows.field(course.id.rawValue)
+                rows.field(course.title)
+                rows.field(sortKey)
+                rows.field(course.instructor)
+                rows.field(course.category)
+                rows.field(TextFolding.key(course.category ?? ""))
+                rows.field(course.level.rawValue)
+                rows.field(course.durationMinutes)
+                rows.field(course.price.minorUnits)
+                rows.field(course.price.currency)
+                rows.field(course.capacity)
+                rows.field(course.enrolledCount)
+                rows.array(course.tags)
+                rows.field(course.prerequisiteID?.rawValue)
+                rows.field(course.isActive)
+                rows.field(course.description)
+                rows.field(entry.lessons?.count ?? 1)
+                rows.array(Self.terms(of: course, foldedTitle: sortKey, words: words), last: true)
+                if rows.bytes.readableBytes >= 1 << 20 { try await writer.write(rows.take()) }
+            }
+            if rows.bytes.readableBytes > 0 { try await writer.write(rows.take()) }
+        }
+        // The order of the whole catalog after the import: the stored courses the file does
+        // not name, and the file's.
+        try await connection.query(
+            """
+            CREATE TEMP TABLE course_order ON COMMIT DROP AS
+            SELECT id, row_number() OVER (ORDER BY sort_key, id) * \(gap)::bigint AS rank FROM (
+                SELECT id, sort_key FROM course WHERE NOT EXISTS (SELECT 1 FROM course_incoming i WHERE i.id = course.id)
+                UNION ALL SELECT id, sort_key FROM course_incoming
+            ) AS every
+            """,
+            logger: logger
+        )
+        // Out of the way: a stored course whose rank is about to go to another. One already at
+        // its final rank stays (no other course's final rank is its own).
+        try await connection.query(
+            """
+            UPDATE course SET sort_rank = \(aside) + o.rank / \(gap)::bigint
+            FROM course_order o WHERE o.id = course.id AND course.sort_rank <> o.rank
+            """,
+            logger: logger
+        )
+        let written = try await connection.query(
+            """
+            WITH written AS (
+                INSERT INTO course (id, title, sort_key, sort_rank, instructor, category, category_key, level, duration_minutes,
+                    price_minor, currency, capacity, enrolled_count, tags, prerequisite_id, active, description, lesson_count, search_terms)
+                SELECT i.id, i.title, i.sort_key, o.rank, i.instructor, i.category, i.category_key, i.level, i.duration_minutes,
+                    i.price_minor, i.currency, i.capacity, i.enrolled_count, i.tags, i.prerequisite_id, i.active, i.description,
+                    i.lesson_count, i.search_terms
+                FROM course_incoming i JOIN course_order o ON o.id = i.id
+                ON CONFLICT (id) DO UPDATE SET sort_rank = excluded.sort_rank, \(unescaped: Self.updatedByImport)
+                RETURNING (xmax = 0) AS added
+            )
+            SELECT count(*) FILTER (WHERE added) FROM written
+            """,
+            logger: logger
+        )
+        let added = try await written.decode(Int.self).first { _ in true } ?? 0
+        try await connection.query(
+            "UPDATE course SET sort_rank = o.rank FROM course_order o WHERE o.id = course.id AND course.sort_rank <> o.rank",
+            logger: logger
+        )
+        let batchSize = 1_000
+        for start in stride(from: 0, to: unique.count, by: batchSize) {
+            let batch = unique[start..<min(start + batchSize, unique.count)]
+            try await storeLessons(
+                batch.map { ($0.course.id, $0.lessons ?? []) }, withContent: withContent, in: connection, logger: logger)
+        }
+        // Last, so the moment the new term index takes the old one's place is next to the commit.
+        try await rebuildTerms(connection, logger: logger)
+        return (added, unique.count - added)
+    }
+}
+
+/// Rows in `COPY … FROM STDIN`'s text format: fields split by tabs, rows ended by a newline,
+/// `\N` for NULL, and a backslash before the backslash, tab, newline and carriage return a
+/// value holds.
+struct CopyText {
+    private(set) var bytes = ByteBuffer()
+    private var rowStarted = false
+
+    mutating func field(_ value: String?, last: Bool = false) {
+        separate()
+        if let value { escaped(value) } else { bytes.writeStaticString("\\N") }
+        end(last)
+    }
+
+    mutating func field(_ value: Int?, last: Bool = false) {
+        field(value.map { String($0) }, last: last)
+    }
+
+    mutating func field(_ value: Bool, last: Bool = false) {
+        field(value ? "t" : "f", last: last)
+    }
+
+    /// A `text[]` literal: every element quoted, a quote or backslash in it escaped for the
+    /// literal, and then every backslash once more for the text format.
+    mutating func array(_ values: [String], last: Bool = false) {
+        separate()
+        bytes.writeInteger(UInt8(ascii: "{"))
+        for (index, value) in values.enumerated() {
+            if index > 0 { bytes.writeInteger(UInt8(ascii: ",")) }
+            bytes.writeInteger(UInt8(ascii: "\""))
+            var value = value
+            value.withUTF8 { utf8 in
+                for byte in utf8 {
+                    switch byte {
+                    case UInt8(ascii: "\""): bytes.writeStaticString("\\\\\"")
+                    case UInt8(ascii: "\\"): bytes.writeStaticString("\\\\\\\\")
+                    case UInt8(ascii: "\t"): bytes.writeStaticString("\\t")
+                    case UInt8(ascii: "\n"): bytes.writeStaticString("\\n")
+                    case UInt8(ascii: "\r"): bytes.writeStaticString("\\r")
+                    default: bytes.writeInteger(byte)
+                    }
+                }
+            }
+            bytes.writeInteger(UInt8(ascii: "\""))
+        }
+        bytes.writeInteger(UInt8(ascii: "}"))
+        end(last)
+    }
+
+    /// What was written so far, leaving this empty.
+    mutating func take() -> ByteBuffer {
+        defer { bytes = ByteBuffer() }
+        return bytes
+    }
+
+    private mutating func separate() {
+        if rowStarted { bytes.writeInteger(UInt8(ascii: "\t")) }
+        rowStarted = true
+    }
+
+    private mutating func end(_ last: Bool) {
+        guard last else { return }
+        bytes.writeInteger(UInt8(ascii: "\n"))
+        rowStarted = false
+    }
+
+    private mutating func escaped(_ value: String) {
+        var value = value
+        value.withUTF8 { utf8 in
+            var start = 0
+            for (index, byte) in utf8.enumerated() {
+                let escape: UInt8? =
+                    switch byte {
+                    case UInt8(ascii: "\\"): UInt8(ascii: "\\")
+                    case UInt8(ascii: "\t"): UInt8(ascii: "t")
+                    case UInt8(ascii: "\n"): UInt8(ascii: "n")
+                    case UInt8(ascii: "\r"): UInt8(ascii: "r")
+                    default: nil
+                    }
+                guard let escape else { continue }
+                bytes.writeBytes(UnsafeRawBufferPointer(rebasing: UnsafeRawBufferPointer(utf8)[start..<index]))
+                bytes.writeInteger(UInt8(ascii: "\\"))
+                bytes.writeInteger(escape)
+                start = index + 1
+            }
+            bytes.writeBytes(UnsafeRawBufferPointer(rebasing: UnsafeRawBufferPointer(utf8)[start...]))
+        }
+    }
+}
