@@ -12,6 +12,8 @@ struct StoredTagsTests {
         ] as [[String]])
     func roundTrip(tags: [String]) throws {
         #expect(StoredTags.decode(try StoredTags.encode(tags)) == tags)
+        // Plain lists are written by hand: byte for byte what JSONSerialization writes.
+        #expect(try StoredTags.encode(tags) == String(decoding: try JSONSerialization.data(withJSONObject: tags), as: UTF8.self))
     }
 
     @Test(

@@ -175,8 +175,9 @@ enum CourseRow {
             TextFolding.key(course.category ?? ""), addedSeq,
         ])
         try upsert.execute(arguments: arguments)
-        // A course without lessons of its own is one lesson named after it: no rows.
-        try storeLessons(entry.lessons ?? [], of: course.id, in: db)
+        // A course without lessons of its own is one lesson named after it: no rows (and a new
+        // one has none to replace).
+        if existing != nil || entry.lessons?.isEmpty == false { try storeLessons(entry.lessons ?? [], of: course.id, in: db) }
         return (existing == nil, placing && rank == nil)
     }
 
