@@ -78,6 +78,11 @@ public final class CoursesFeature {
         if case .idle = model.state { await model.load() }
     }
 
+    /// Whether the whole list was never asked for: `prepare` would load it.
+    public var isUnread: Bool {
+        if case .idle = model.state { true } else { false }
+    }
+
     /// Reads the learner's enrollments in `ids` (a page's courses and their prerequisites)
     /// while the whole list is not loaded yet; see `LearnerEnrollments.glimpse`.
     public func glimpse(_ ids: [CourseID]) async {

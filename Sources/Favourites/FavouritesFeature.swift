@@ -29,6 +29,11 @@ public final class FavouritesFeature {
         if case .idle = model.state { await model.load() }
     }
 
+    /// Whether the whole list was never asked for: `prepare` would load it.
+    public var isUnread: Bool {
+        if case .idle = model.state { true } else { false }
+    }
+
     /// Reads which of `ids` (a page's courses) are favourites while the whole list is not
     /// loaded yet; see `LearnerFavourites.glimpse`.
     public func glimpse(_ ids: [CourseID]) async {

@@ -299,7 +299,7 @@ final class LearnerEnrollmentsTests {
     func saveBeforeTheList() async {
         let (sut, store) = await makeUnloaded()
         let answers = Gate()
-        let slow = LateGlimpses(base: store, gate: answers)
+        let slow = GatedReads(base: store, gate: answers, hold: .glimpseAnswers)
         let model = LearnerEnrollments(learner: User.demo.id, enrollments: slow)
         leaks.track(model)
         _ = sut
@@ -390,42 +390,13 @@ final class Reports {
     var messages: [StatusMessage] = []
 }
 
-/// Enrollments whose glimpses are read at once and answered only when a gate opens.
-struct LateGlimpses: EnrollmentRepository {
-    let base: InMemoryStore
-    let gate: Gate
-
-    func enroll(userID: UserID, courseID: CourseID) async throws(AppError) -> Enrollment {
-        try await base.enroll(userID: userID, courseID: courseID)
-    }
-
-    func unenroll(userID: UserID, courseID: CourseID) async throws(AppError) {
-        try await base.unenroll(userID: userID, courseID: courseID)
-    }
-
-    func setLesson(_ number: Int, done: Bool, userID: UserID, courseID: CourseID) async throws(AppError) -> Enrollment {
-        try await base.setLesson(number, done: done, userID: userID, courseID: courseID)
-    }
-
-    func enrolledCourses(userID: UserID) async throws(AppError) -> [EnrolledCourse] {
-        try await base.enrolledCourses(userID: userID)
-    }
-
-    func enrolledCourse(userID: UserID, courseID: CourseID) async throws(AppError) -> EnrolledCourse? {
-        try await base.enrolledCourse(userID: userID, courseID: courseID)
-    }
-
-    func enrolledCourses(userID: UserID, among ids: [CourseID]) async throws(AppError) -> [EnrolledCourse] {
-        let found = try await base.enrolledCourses(userID: userID, among: ids)
-        await gate.wait()
-        return found
-    }
-}
-
-/// Enrollments whose list reads wait at a gate, while writes go straight through.
+/// Enrollments whose reads wait at a gate, while writes go straight through: every read
+/// before it is made, or only a glimpse's answer, read at once and given when the gate opens.
 struct GatedReads: EnrollmentRepository {
+    enum Hold { case everyRead, glimpseAnswers }
     let base: InMemoryStore
     let gate: Gate
+    var hold = Hold.everyRead
 
     func enroll(userID: UserID, courseID: CourseID) async throws(AppError) -> Enrollment {
         try await base.enroll(userID: userID, courseID: courseID)
@@ -440,17 +411,19 @@ struct GatedReads: EnrollmentRepository {
     }
 
     func enrolledCourses(userID: UserID) async throws(AppError) -> [EnrolledCourse] {
-        await gate.wait()
+        if hold == .everyRead { await gate.wait() }
         return try await base.enrolledCourses(userID: userID)
     }
 
     func enrolledCourse(userID: UserID, courseID: CourseID) async throws(AppError) -> EnrolledCourse? {
-        await gate.wait()
+        if hold == .everyRead { await gate.wait() }
         return try await base.enrolledCourse(userID: userID, courseID: courseID)
     }
 
     func enrolledCourses(userID: UserID, among ids: [CourseID]) async throws(AppError) -> [EnrolledCourse] {
-        await gate.wait()
-        return try await base.enrolledCourses(userID: userID, among: ids)
+        if hold == .everyRead { await gate.wait() }
+        let found = try await base.enrolledCourses(userID: userID, among: ids)
+        if hold == .glimpseAnswers { await gate.wait() }
+        return found
     }
 }

@@ -134,6 +134,30 @@ final class LearnerFavouritesTests {
         #expect(sut.courses.map(\.id) == ["b"])
     }
 
+    @Test("reading again before the list is loaded reads every course glimpsed, however many, 200 to an ask")
+    func readAgainEveryGlimpse() async {
+        let courses = (0..<450).map { Course.fixture(id: CourseID("c\($0)"), title: "Course \($0)") }
+        let store = InMemoryStore(courses: courses)
+        let sut = LearnerFavourites(learner: User.demo.id, favourites: store)
+        leaks.track(sut)
+        let ids = courses.map(\.id)
+        for start in stride(from: 0, to: 450, by: 150) { await sut.glimpse(Array(ids[start..<start + 150])) }
+        #expect(!sut.isFavourite("c420"))
+
+        try? await store.setFavourite(true, userID: User.demo.id, courseID: "c420")  // news missed
+        try? await store.setFavourite(true, userID: User.demo.id, courseID: "c10")
+        await sut.readAgain()
+
+        #expect(sut.isFavourite("c420") && sut.isFavourite("c10"))
+        let asks = await store.messages.compactMap { message -> [CourseID]? in
+            guard case .favouritesAmong(_, let ids) = message else { return nil }
+            return ids
+        }
+        #expect(asks.map(\.count) == [150, 150, 150, 200, 200, 50])
+        #expect(Set(asks.suffix(3).joined()) == Set(ids), "every course glimpsed, once")
+        #expect(sut.state.value == nil, "the whole list is not read")
+    }
+
     private func makeSUT() async -> (LearnerFavourites, InMemoryStore, Reports) {
         let store = InMemoryStore(courses: [Self.alpha, Self.beta])
         let reports = Reports()

@@ -78,6 +78,8 @@ final class LearnerScope {
                     async let enrollments: Void = courses.glimpse(ids)
                     async let marks: Void = favourites.glimpse(ids)
                     _ = await (enrollments, marks)
+                    // Once: every later page finds them loaded or loading.
+                    guard courses.isUnread || favourites.isUnread else { return }
                     tasks.run {
                         async let enrollments: Void = courses.prepare()
                         async let marks: Void = favourites.prepare()

@@ -28,14 +28,8 @@ final class LearnerEnrollments {
     /// Before the whole list is loaded, those glimpsed (`glimpse`): the marks of the pages
     /// shown first.
     private(set) var confirmed: [CourseID: Enrollment] = [:]
-    /// Until the list is loaded: the enrollments read for a few courses, and which courses
-    /// were asked about (those without one are known not to have one).
-    @ObservationIgnored private var glimpsed: [EnrolledCourse] = []
-    @ObservationIgnored private var glimpsedIDs: Set<CourseID> = []
-    /// Counts the changes confirmed before the list is loaded, and the last for each course:
-    /// a glimpse that started before a course's change says nothing about it.
-    @ObservationIgnored private var changes = 0
-    @ObservationIgnored private var changedAt: [CourseID: Int] = [:]
+    /// Until the list is loaded: the enrollments read for a few courses (`glimpse`).
+    @ObservationIgnored private let glimpses: Glimpses<CourseID, EnrolledCourse>
     /// True while a loaded list is read again.
     var isRefreshing: Bool { list.isRefreshing }
     private(set) var pending: [CourseID: Pending] = [:]
@@ -63,12 +57,17 @@ final class LearnerEnrollments {
             read: { [enrollments] () async throws(AppError) in try await enrollments.enrolledCourses(userID: learner) },
             message: \.userMessage
         )
+        glimpses = Glimpses(limit: CourseLimits.idsPerAsk, id: \.id) { [enrollments] ids in
+            try await enrollments.enrolledCourses(userID: learner, among: ids)
+        }
         // Set once `self` is whole: they answer from its saves.
         list.isSaving = { [weak self] in self?.inFlight.isEmpty == false }
         list.onChange = { [weak self] list in
             guard let self, self.isLoaded else { return }
             self.confirmed = Self.indexed(list)
         }
+        glimpses.isOver = { [weak self] in self?.isLoaded ?? true }
+        glimpses.onChange = { [weak self] glimpsed in self?.confirmed = Self.indexed(glimpsed) }
     }
 
     // MARK: - Reading
@@ -159,7 +158,7 @@ final class LearnerEnrollments {
     /// instance, the API): read afresh. Asked while a save is under way, it reads once the
     /// saves have answered, so the store's order decides what shows.
     func storeChanged(_ id: CourseID) async {
-        guard isLoaded else { return await reglimpse(id) }
+        guard isLoaded else { return await glimpses.readAgain(id) }
         let (enrollments, learner) = (self.enrollments, self.learner)
         await list.reread { () async throws(AppError) in
             try await enrollments.enrolledCourse(userID: learner, courseID: id)
@@ -173,15 +172,8 @@ final class LearnerEnrollments {
     /// whole list is loaded, so their marks show without waiting for it. Nothing once it is
     /// loaded, nor for courses glimpsed before; a failure leaves them unknown.
     func glimpse(_ ids: [CourseID]) async {
-        let wanted = Array(Set(ids).subtracting(glimpsedIDs).prefix(CourseLimits.idsPerAsk))
-        guard !isLoaded, !wanted.isEmpty else { return }
-        let started = changes
-        guard let found = try? await enrollments.enrolledCourses(userID: learner, among: wanted), !isLoaded else { return }
-        let current = wanted.filter { changedAt[$0, default: -1] < started }
-        glimpsed.removeAll { current.contains($0.id) }
-        glimpsed += found.filter { current.contains($0.id) }
-        glimpsedIDs.formUnion(current)
-        confirmed = Self.indexed(glimpsed)
+        guard !isLoaded else { return }
+        await glimpses.read(ids)
     }
 
     /// Reads again what shows, as the store has it now (after news may have been missed): the
@@ -191,23 +183,12 @@ final class LearnerEnrollments {
     func readAgain(_ id: CourseID?) async {
         switch (id, isLoaded) {
         case (let id?, true): await storeChanged(id)
-        case (let id?, false):
-            glimpsedIDs.remove(id)
-            await glimpse([id])
+        case (let id?, false): await glimpses.readAgain(id)
         case (nil, true): await list.appear()
         case (nil, false):
-            let glimpsed = Array(glimpsedIDs)
-            glimpsedIDs = []
-            await glimpse(glimpsed)
+            await glimpses.readAgain()
             if case .error = state { await list.appear() }
         }
-    }
-
-    /// A course glimpsed changed in the store before the list is loaded: read afresh.
-    private func reglimpse(_ id: CourseID) async {
-        guard glimpsedIDs.contains(id) else { return }
-        glimpsedIDs.remove(id)
-        await glimpse([id])
     }
 
     private static func indexed(_ list: [EnrolledCourse]) -> [CourseID: Enrollment] {
@@ -237,7 +218,7 @@ final class LearnerEnrollments {
     @discardableResult
     func enroll(_ course: Course, prerequisite: Course?) -> Task<Void, Never> {
         // Not known yet: the store decides.
-        let required = prerequisite.map { (course: $0, completed: isLoaded || glimpsedIDs.contains($0.id) ? hasCompleted($0.id) : true) }
+        let required = prerequisite.map { (course: $0, completed: isLoaded || glimpses.knows($0.id) ? hasCompleted($0.id) : true) }
         if let refusal = EnrollmentRules.refusal(for: course, existing: enrollment(for: course.id), prerequisite: required) {
             report(.error(refusal.message))
             return Task {}
@@ -327,11 +308,6 @@ final class LearnerEnrollments {
     /// while the list is not loaded.
     private func confirm(_ id: CourseID, _ change: (inout [EnrolledCourse]) -> Void) {
         list.confirm(change)
-        guard !isLoaded else { return }
-        changes += 1
-        changedAt[id] = changes
-        glimpsedIDs.insert(id)
-        change(&glimpsed)
-        confirmed = Self.indexed(glimpsed)
+        glimpses.confirm(id, change)
     }
 }

@@ -19,13 +19,8 @@ final class LearnerFavourites {
     /// The ids of `state`'s courses: a catalog row asks about its course on every frame.
     /// Before the whole list is loaded, the favourites among those glimpsed (`glimpse`).
     private(set) var confirmedIDs: Set<CourseID> = []
-    /// Until the list is loaded: the courses asked about (`glimpse`), those of them that are
-    /// favourites being in `confirmedIDs`.
-    @ObservationIgnored private var glimpsedIDs: Set<CourseID> = []
-    /// Counts the changes confirmed before the list is loaded, and the last for each course:
-    /// a glimpse that started before a course's change says nothing about it.
-    @ObservationIgnored private var changes = 0
-    @ObservationIgnored private var changedAt: [CourseID: Int] = [:]
+    /// Until the list is loaded: the favourites among the courses asked about (`glimpse`).
+    @ObservationIgnored private let glimpses: Glimpses<CourseID, Course>
     private var isLoaded: Bool { state.value != nil }
     var isRefreshing: Bool { list.isRefreshing }
     private(set) var wishes: [CourseID: Wish] = [:]
@@ -45,12 +40,17 @@ final class LearnerFavourites {
             read: { [favourites] () async throws(AppError) in try await favourites.favourites(userID: learner) },
             message: \.userMessage
         )
+        glimpses = Glimpses(limit: CourseLimits.idsPerAsk, id: \.id) { [favourites] ids in
+            try await favourites.favourites(userID: learner, among: ids)
+        }
         // Set once `self` is whole: they answer from its saves.
         list.isSaving = { [weak self] in self?.saving.isEmpty == false }
         list.onChange = { [weak self] list in
             guard let self, self.isLoaded else { return }
             self.confirmedIDs = Set(list.map(\.id))
         }
+        glimpses.isOver = { [weak self] in self?.isLoaded ?? true }
+        glimpses.onChange = { [weak self] glimpsed in self?.confirmedIDs = Set(glimpsed.map(\.id)) }
     }
 
     // MARK: - Reading
@@ -83,15 +83,8 @@ final class LearnerFavourites {
     /// loaded, so their ★ shows without waiting for it. Nothing once it is loaded, nor for
     /// courses glimpsed before; a failure leaves them unknown.
     func glimpse(_ ids: [CourseID]) async {
-        let wanted = Array(Set(ids).subtracting(glimpsedIDs).prefix(CourseLimits.idsPerAsk))
-        guard !isLoaded, !wanted.isEmpty else { return }
-        let started = changes
-        guard let found = try? await favourites.favourites(userID: learner, among: wanted), !isLoaded else { return }
-        let favourite = Set(found.map(\.id))
-        for id in wanted where changedAt[id, default: -1] < started {
-            glimpsedIDs.insert(id)
-            if favourite.contains(id) { confirmedIDs.insert(id) } else { confirmedIDs.remove(id) }
-        }
+        guard !isLoaded else { return }
+        await glimpses.read(ids)
     }
 
     /// Reads again what shows, as the store has it now (after news may have been missed): the
@@ -99,19 +92,14 @@ final class LearnerFavourites {
     /// itself after a failed load. A list never asked for stays unread.
     func readAgain() async {
         guard !isLoaded else { return await list.appear() }
-        let glimpsed = Array(glimpsedIDs)
-        glimpsedIDs = []
-        await glimpse(glimpsed)
+        await glimpses.readAgain()
         if case .error = state { await list.appear() }
     }
 
     /// The store changed whether `id` is a favourite elsewhere: read afresh, once the saves
     /// under way have answered (see `LearnerEnrollments.storeChanged`).
     func storeChanged(_ id: CourseID) async {
-        guard isLoaded else {
-            guard glimpsedIDs.remove(id) != nil else { return }
-            return await glimpse([id])
-        }
+        guard isLoaded else { return await glimpses.readAgain(id) }
         let (favourites, learner) = (self.favourites, self.learner)
         await list.reread { () async throws(AppError) in
             try await favourites.favourite(userID: learner, courseID: id)
@@ -162,18 +150,14 @@ final class LearnerFavourites {
     }
 
     private func confirm(_ wish: Wish) {
-        if !isLoaded {
-            changes += 1
-            changedAt[wish.course.id] = changes
-            glimpsedIDs.insert(wish.course.id)
-            if wish.isFavourite { confirmedIDs.insert(wish.course.id) } else { confirmedIDs.remove(wish.course.id) }
-        }
-        list.confirm { list in
+        let change = { (list: inout [Course]) in
             list.removeAll { $0.id == wish.course.id }
             if wish.isFavourite {
                 list.append(wish.course)
                 list.sort(by: TextFolding.inCatalogOrder)
             }
         }
+        glimpses.confirm(wish.course.id, change)
+        list.confirm(change)
     }
 }
