@@ -17,6 +17,8 @@ public final class PostgresDatabase: Sendable {
     let callTimeLimit: Duration?
     /// How many calls wait for a connection of the pool and how many hold one (metrics).
     public let use = DatabaseUse()
+    /// Watches the calls under way against `callTimeLimit`.
+    private let deadlines: CallDeadlines?
 
     /// `postgres://USER:PASS@HOST:PORT/DB` (or `postgresql://`); `?sslmode=require` asks for TLS.
     /// A server gives `callTimeLimit`; an import, which may take minutes, gives none.
@@ -33,6 +35,7 @@ public final class PostgresDatabase: Sendable {
         self.logger = logger
         self.target = "\(configuration.host ?? "?"):\(configuration.port ?? 5432)/\(configuration.database ?? "")"
         self.callTimeLimit = callTimeLimit
+        deadlines = callTimeLimit.map(CallDeadlines.init(limit:))
     }
 
     /// Serves connections until the task is cancelled. Queries wait until it runs.
@@ -131,7 +134,7 @@ public final class PostgresDatabase: Sendable {
     /// call is cancelled and left to end by itself (a statement stuck on a lock or a silent
     /// network does not answer cancellation; the database ends it at its statement timeout).
     private func limited<T: Sendable>(_ kind: DataOperation, _ call: @escaping @Sendable () async throws -> T) async throws(AppError) -> T {
-        guard let limit = callTimeLimit else {
+        guard let limit = callTimeLimit, let deadlines else {
             do { return try await call() } catch { throw Self.appError(error, kind) }
         }
         let outcome = FirstOutcome<T>()
@@ -139,12 +142,11 @@ public final class PostgresDatabase: Sendable {
             do { outcome.settle(.success(try await call())) } catch { outcome.settle(.failure(error)) }
         }
         let target = self.target
-        let timer = Task {
-            try await Task.sleep(for: limit)
+        let ticket = deadlines.add {
             outcome.settle(.failure(AppError.storage(kind, detail: "PostgreSQL at \(target) did not answer within \(limit)")))
             work.cancel()
         }
-        defer { timer.cancel() }
+        defer { deadlines.remove(ticket) }
         let result = await withTaskCancellationHandler {
             await outcome.value()
         } onCancel: {
