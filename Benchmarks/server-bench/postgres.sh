@@ -57,6 +57,12 @@ done
 
 echo
 echo "two server processes on the one PostgreSQL database, one wrk -t1 -c8 each, at once:"
+# The second server has served nothing yet: 3 s of load on each first, so its pool's
+# connections are open and its statements prepared, as the first one's are by now.
+wrk -t1 -c8 -d3s "$postgres/v1/courses?limit=20" >/dev/null &
+other=$!
+wrk -t1 -c8 -d3s "$second/v1/courses?limit=20" >/dev/null
+wait "$other" || true
 for endpoint in "/v1/courses?limit=20" "/v1/courses?limit=20&query=swift"; do
     wrk --latency -t1 -c8 -d"${seconds}s" "$postgres$endpoint" >"$work/a.txt" &
     other=$!  # not %1: the servers are this shell's jobs too
