@@ -2,7 +2,7 @@
 # and tui-bench (`bin`), makes a work folder (`work`, named by `work_prefix`) that the exit
 # cleans up with every server in `pids`, and sets `url` to a PostgreSQL database holding the
 # 1 M catalog: EDUGO_BENCH_POSTGRES if it names one (tui-bench --load-postgres URL), else a
-# throwaway cluster loaded now (about 3 minutes), stopped on exit.
+# throwaway cluster loaded now (about 6 minutes), stopped on exit.
 # EDUGO_BUILD_PATH: a build folder of its own (`.build-release`), to keep `.build` a debug one.
 build=(--package-path "$root" -c release --build-path "${EDUGO_BUILD_PATH:-$root/.build}")
 swift build "${build[@]}" --product edugo-server >/dev/null

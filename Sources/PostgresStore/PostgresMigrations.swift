@@ -191,19 +191,6 @@ extension PostgresDatabase {
                 try await connection.query(PostgresQuery(unsafeSQL: statement), logger: logger)
             }
         },
-        // Room on every page of courses for a new version of a row: each enrollment moves its
-        // course's `enrolled_count`, and a row with no room beside it went to another page with
-        // a new entry in each of its seven indexes. Under many enrollments of a few courses,
-        // those dead entries slowed every page that read them: two servers' first pages had a
-        // p99 of 0.3-0.9 s after 10 s of enrollments, 11-13 ms with the room (updates on the
-        // same page need no index entry). The rewrite gives the stored rows the room too, in
-        // catalog order.
-        Migration(
-            version: 12,
-            statements: [
-                "ALTER TABLE course SET (fillfactor = 90)",
-                "CLUSTER course USING course_sort_rank_key",
-            ]),
     ]
 
     /// v8: lesson content, answers (each the card of the review deck it starts) and review days.
