@@ -73,11 +73,14 @@ extension EndToEnd {
             var server = try await ServerProcess(directory: directory)
             let port = server.baseURL.port ?? 0
             let session = try await TmuxSession.onCatalog(of: server.baseURL)
+            // My courses read while the server is up (the whole list loads behind the catalog's
+            // first frame: killing the server at once could come before it).
+            try session.send("2")
+            try await session.waitFor("My courses  2 enrolled")
 
             server.signal(SIGKILL)
             _ = await server.waitForExit()
             // Loaded content stays, with the mark in the header and the countdown below.
-            try session.send("2")
             let marked = try await session.waitFor("Cannot reach 127.0.0.1:\(port) — retrying in")
             #expect(marked.first?.hasSuffix("⚠ Demo Learner") == true)
             #expect(marked.contains { $0.contains("My courses  2 enrolled") })
