@@ -103,8 +103,8 @@ enum PostgresCatalog {
         return unique
     }
 
-    /// The terms a query asks for, all of which a course must have; the most selective is
-    /// walked (words before facets, whose lists span the catalog; longer words first).
+    /// The terms a query asks for, all of which a course must have: words before facets,
+    /// longer words first, the order `TermCounts.rarestFirst` keeps between equal counts.
     static func terms(of query: CatalogQuery) -> [String] {
         var terms = query.words.sorted { $0.count > $1.count }
         if let category = query.category { terms.append("#cat\(category)") }

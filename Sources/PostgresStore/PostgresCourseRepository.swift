@@ -47,7 +47,7 @@ public struct PostgresCourseRepository: CourseRepository {
         let matchCounts = self.matchCounts
         return try await database.read { connection in
             let terms = try await orderedTerms(query, in: connection, logger: logger)
-            guard Self.mayWalkOrder(query) else {
+            guard Self.mayWalkOrder(query, terms: terms) else {
                 let alongside: String? =
                     if query.isEverything { "(SELECT courses FROM catalog_size WHERE id = 1)" } else if !query.dependsOnLearner {
                         "(SELECT revision FROM catalog_revision WHERE id = 1)"
@@ -134,7 +134,7 @@ public struct PostgresCourseRepository: CourseRepository {
         _ query: CatalogQuery, terms: [String], for learner: UserID?, counted: CatalogCount? = nil, in connection: PostgresConnection,
         logger: Logger
     ) async throws -> Bool {
-        guard Self.mayWalkOrder(query) else { return false }
+        guard Self.mayWalkOrder(query, terms: terms) else { return false }
         let total: CatalogCount
         if let counted {
             total = counted
@@ -171,8 +171,8 @@ public struct PostgresCourseRepository: CourseRepository {
                 : try await Array(collecting: connection.query(statement, logger: logger))
             var found: [String: Int] = [:]
             if let row = rows.first {
-                let cells = row.makeRandomAccess()
-                for (index, term) in missing.enumerated() { found[term] = try cells[index].decode(Int.self) }
+                var cells = CellReader(row)
+                for term in missing { found[term] = try cells.int() }
             }
             termCounts.keep(found)
             counts.merge(found) { $1 }
@@ -181,8 +181,8 @@ public struct PostgresCourseRepository: CourseRepository {
     }
 
     /// Whether the count decides how a page of `query` is read (`walksOrder`).
-    private static func mayWalkOrder(_ query: CatalogQuery) -> Bool {
-        query.sort.field != .title && !query.isFavourite && !query.isEnrolled && !PostgresCatalog.terms(of: query).isEmpty
+    private static func mayWalkOrder(_ query: CatalogQuery, terms: [String]) -> Bool {
+        query.sort.field != .title && !query.isFavourite && !query.isEnrolled && !terms.isEmpty
             && query.fixedValue(of: query.sort.field) == nil
     }
 

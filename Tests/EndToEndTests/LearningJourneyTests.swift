@@ -104,7 +104,12 @@ extension EndToEnd {
             try await restarted.signInIfAsked()
             try await restarted.waitFor("Agile and Scrum")
             try restarted.send("2")
-            let mine = try await restarted.waitFor("My courses  4 enrolled")
+            // The rows, not only the title above them: a capture can land mid-frame.
+            let mine = try await restarted.waitFor("My courses  4 enrolled, both rows drawn") { screen in
+                screen.contains { $0.contains("My courses  4 enrolled") }
+                    && screen.contains { $0.contains("Photography Basics") && $0.contains("Completed") }
+                    && screen.contains { $0.contains("Photo Editing in") && $0.contains("Not started") }
+            }
             #expect(mine.contains { $0.contains("Photography Basics") && $0.contains("100%") && $0.contains("Completed") })
             #expect(mine.contains { $0.contains("Photo Editing in") && $0.contains("Not started") })
         }
