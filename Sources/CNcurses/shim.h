@@ -17,6 +17,7 @@
 #include <string.h>
 #include <wchar.h>
 #include <ncursesw/curses.h>
+#include <errno.h>
 #include <sys/ioctl.h>
 #include <termios.h>
 #include <unistd.h>
@@ -104,5 +105,26 @@ static inline void edugo_write_link(WINDOW *window, int y, int x, int width, con
 }
 
 static inline void edugo_flush_links(void) { fflush(stdout); }
+
+// Frame marks (EDUGO_FRAME_MARKS, for the end-to-end tests): an OSC 7 working directory that
+// says whether a frame is half sent. ncurses sends a frame in many writes (one per row it
+// moves to, here), and a terminal shows each as it comes; tmux reports the mark as
+// #{pane_path}, read in the same command as the screen, so a reader can tell a whole frame
+// from a torn one. Both go straight to the descriptor: ncurses' buffer is empty between
+// frames (it flushes at the end of doupdate, and its other output flushes at once), and the
+// frame's links, written on stdout's stream, are flushed before the end mark.
+static inline void edugo_mark_frame(int whole) {
+    static const char drawing[] = "\033]7;edugo-drawing\007";
+    static const char drawn[] = "\033]7;edugo-drawn\007";
+    const char *mark = whole ? drawn : drawing;
+    size_t length = whole ? sizeof drawn - 1 : sizeof drawing - 1;
+    while (length > 0) {
+        ssize_t written = write(STDOUT_FILENO, mark, length);
+        if (written < 0 && errno == EINTR) { continue; }
+        if (written <= 0) { return; }
+        mark += written;
+        length -= (size_t)written;
+    }
+}
 
 #endif

@@ -15,6 +15,8 @@ public final class NcursesTerminal {
     private let window: UnsafeMutablePointer<WINDOW>
     /// Whether marked links become OSC 8 hyperlinks (`TerminalOptions.hyperlinks`).
     private let hyperlinks: Bool
+    /// Whether frames are bracketed by marks (`TerminalOptions.frameMarks`).
+    private let frameMarks: Bool
     private var palette: TerminalPalette
     /// Whether the terminal shows colours at all (`NO_COLOR` unset, and it has them).
     private let useColor: Bool
@@ -52,6 +54,7 @@ public final class NcursesTerminal {
         self.screen = screen
         self.window = window
         hyperlinks = options.hyperlinks
+        frameMarks = options.frameMarks
 
         raw()  // Ctrl-Z, Ctrl-S and Ctrl-Q arrive as keys
         edugo_enable_interrupt_key(STDIN_FILENO)  // …and Ctrl-C as SIGINT, even while busy
@@ -93,6 +96,7 @@ public final class NcursesTerminal {
         werase(window)
         var canvas = NcursesCanvas(size: size, window: window, palette: palette)
         draw(&canvas)
+        if frameMarks { edugo_mark_frame(0) }
         if let cursor = canvas.cursor {
             if !cursorVisible { curs_set(1) }
             wmove(window, Int32(cursor.y), Int32(cursor.x))
@@ -103,6 +107,7 @@ public final class NcursesTerminal {
         wnoutrefresh(window)
         doupdate()
         if hyperlinks, !canvas.links.isEmpty { writeLinks(canvas.links) }
+        if frameMarks { edugo_mark_frame(1) }
     }
 
     /// Makes the marked cells of the frame just sent OSC 8 hyperlinks (see `edugo_write_link`).

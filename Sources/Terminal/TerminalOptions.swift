@@ -10,16 +10,21 @@ public struct TerminalOptions: Sendable {
     var escapeDelayMilliseconds: Int?
     /// Whether links are sent as OSC 8 hyperlinks (`Hyperlinks.supported`).
     var hyperlinks: Bool
+    /// Whether each frame is bracketed by marks a test's terminal can read
+    /// (`EDUGO_FRAME_MARKS=1`; see `edugo_mark_frame`).
+    var frameMarks: Bool
     /// The colours of each role (`NO_COLOR` still wins: `Theme.mono`).
     public var theme: Theme
 
     public init(
-        terminalType: String?, noColor: Bool, escapeDelayMilliseconds: Int? = nil, hyperlinks: Bool = false, theme: Theme = .standard
+        terminalType: String?, noColor: Bool, escapeDelayMilliseconds: Int? = nil, hyperlinks: Bool = false, frameMarks: Bool = false,
+        theme: Theme = .standard
     ) {
         self.terminalType = terminalType
         self.noColor = noColor
         self.escapeDelayMilliseconds = escapeDelayMilliseconds
         self.hyperlinks = hyperlinks
+        self.frameMarks = frameMarks
         self.theme = theme
     }
 
@@ -31,6 +36,7 @@ public struct TerminalOptions: Sendable {
             // ncurses' range for ESCDELAY; anything else is ignored.
             escapeDelayMilliseconds: environment["ESCDELAY"].flatMap { Int($0) }.flatMap { (1...10_000).contains($0) ? $0 : nil },
             hyperlinks: Hyperlinks.supported(environment: environment),
+            frameMarks: environment["EDUGO_FRAME_MARKS"] == "1",
             theme: theme
         )
     }

@@ -105,7 +105,7 @@ extension EndToEnd {
             let session = try TmuxSession(dataDirectory: directory)
 
             #expect(try await session.waitForExit() == 1)
-            let screen = try session.screen().joined(separator: " ")
+            let screen = try await session.screen().joined(separator: " ")
             #expect(screen.contains("is not an SQLite database"))
             #expect(FileManager.default.contents(atPath: path) == notes)
         }

@@ -31,10 +31,10 @@ extension EndToEnd {
                     return now > before && screen.contains { $0.contains(SeedCatalog.titles[now - 1]) }
                 }
                 // The page is whole once two captures agree.
-                var again = try session.screen()
+                var again = try await session.screen()
                 while again != seen {
                     seen = again
-                    again = try session.screen()
+                    again = try await session.screen()
                 }
                 lines.formUnion(seen)
             }

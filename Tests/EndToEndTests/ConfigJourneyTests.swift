@@ -23,7 +23,7 @@ extension EndToEnd {
             try session.send("Down")
             try await session.waitFor("2/\(SeedCatalog.titles.count)")
 
-            let styled = try session.styledScreen()
+            let styled = try await session.styledScreen()
             let selected = try #require(styled.first { $0.contains("Building a Desi") })
             // #ffd700 is 220 of xterm's 256; #000000 the cube's 16.
             #expect(selected.contains("48;5;220"), "\(selected.debugDescription)")
@@ -47,18 +47,18 @@ extension EndToEnd {
             try await session.waitFor("Agile and Scrum")
             try session.send("Down")
             try await session.waitFor("2/\(SeedCatalog.titles.count)")
-            #expect(try session.styledScreen().contains { $0.contains("Building a Desi") && $0.contains("48;5;220") })
+            #expect(try await session.styledScreen().contains { $0.contains("Building a Desi") && $0.contains("48;5;220") })
 
             try write("[theme]\nselection = { fg = \"#000000\", bg = \"#87d7ff\" }\n")
             try await session.waitFor("Settings applied from config.toml")
-            let styled = try session.styledScreen()
+            let styled = try await session.styledScreen()
             #expect(styled.contains { $0.contains("Building a Desi") && $0.contains("48;5;117") }, "\(styled)")
 
             try write("[theme]\nselection = { fg = \"#000000\", bg = \"#87d7ff\" }\nnmae = \"light\"\n")
             try await session.waitFor("the footer saying why") {
                 $0.joined().contains("Settings not applied:") && $0.joined().contains("config.toml:3: theme.nmae")
             }
-            #expect(try session.styledScreen().contains { $0.contains("Building a Desi") && $0.contains("48;5;117") })
+            #expect(try await session.styledScreen().contains { $0.contains("Building a Desi") && $0.contains("48;5;117") })
         }
 
         @Test("language and accessible set in the file while the app runs: Spanish from the next frame, the cursor on the selected row")
@@ -190,7 +190,7 @@ extension EndToEnd {
             let session = try TmuxSession(environment: ["EDUGO_CONFIG": file.path])
             #expect(try await session.waitForExit() == 1)
             // The message wraps at the pane's width (its path is long): read as one text.
-            let text = try session.screen().joined()
+            let text = try await session.screen().joined()
             #expect(text.contains("config.toml:2: theme.nmae:"), "\(text)")
             #expect(text.contains("is not a setting here"), "\(text)")
         }
@@ -228,7 +228,7 @@ extension EndToEnd {
 
             let unknown = try TmuxSession(arguments: ["--config", file.path, "--profile", "home"])
             #expect(try await unknown.waitForExit() == 1)
-            let text = try unknown.screen().joined()
+            let text = try await unknown.screen().joined()
             #expect(text.contains("no [profiles.home] in the config file; it has work"), "\(text)")
         }
 

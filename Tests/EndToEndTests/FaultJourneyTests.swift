@@ -168,7 +168,7 @@ extension EndToEnd {
             try session.send("Down")
             try await session.waitFor("2/\(SeedCatalog.titles.count)")
 
-            let styled = try session.styledScreen()
+            let styled = try await session.styledScreen()
 
             let selected = try #require(styled.first { $0.contains("Building a Desi") })
             let other = try #require(styled.first { $0.contains("Agile and Scrum") })
@@ -184,7 +184,7 @@ extension EndToEnd {
             let session = try TmuxSession(environment: ["TERM": term])
 
             #expect(try await session.waitForExit() == 1)
-            let screen = try session.screen().joined(separator: " ")
+            let screen = try await session.screen().joined(separator: " ")
             #expect(screen.contains("tui cannot drive the terminal type \"\(term)\""))
             #expect(try await session.terminalRestored())
         }
@@ -199,7 +199,7 @@ extension EndToEnd {
             let session = try TmuxSession(arguments: ["--data-dir", file.appendingPathComponent("edugo").path])
 
             #expect(try await session.waitForExit() == 1)
-            let screen = try session.screen().joined(separator: " ")
+            let screen = try await session.screen().joined(separator: " ")
             #expect(screen.contains("cannot create the data directory"))
             #expect(screen.contains("Not a directory"))
         }
@@ -218,7 +218,7 @@ extension EndToEnd {
             let session = try TmuxSession(arguments: ["--data-dir", locked.appendingPathComponent("edugo").path])
 
             #expect(try await session.waitForExit() == 1)
-            #expect(try session.screen().joined(separator: " ").contains("Permission denied"))
+            #expect(try await session.screen().joined(separator: " ").contains("Permission denied"))
         }
 
         @Test(
@@ -283,8 +283,8 @@ extension EndToEnd {
                     try session.send("f", "j")
                     try await Task.sleep(for: .milliseconds(25))
                 }
-                let screen = try session.screen()
-                let styled = try session.styledScreen()
+                let screen = try await session.screen()
+                let styled = try await session.styledScreen()
                 let pid = try #require(try session.appPID())
                 kill(pid, SIGKILL)
                 #expect(try await session.waitForExit() == 128 + SIGKILL)

@@ -85,7 +85,7 @@ extension EndToEnd {
             try await session.waitFor("Name updated")
             // Read the screen a few times after the confirmation: the old name stays gone.
             for _ in 0..<10 {
-                let lines = try session.screen()
+                let lines = try await session.screen()
                 #expect(!lines.contains { $0.contains("Demo Learner") }, "\(lines.joined(separator: "\n"))")
                 try await Task.sleep(for: .milliseconds(100))
             }

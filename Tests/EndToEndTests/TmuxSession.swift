@@ -29,8 +29,9 @@ final class TmuxSession {
         let dir = dataDirectory.path
         // NO_COLOR only when a test asks for it: the test runner's own environment may set it.
         // English unless a test asks for another language: the runner's locale may name one.
+        // EDUGO_FRAME_MARKS: the app marks each frame half sent or whole (`wholeFrame`).
         let exports =
-            "unset NO_COLOR LC_ALL LC_MESSAGES; export LANG=C.UTF-8; "
+            "unset NO_COLOR LC_ALL LC_MESSAGES; export LANG=C.UTF-8 EDUGO_FRAME_MARKS=1; "
             + environment.map { "export \($0.key)=\(Self.quote($0.value)); " }.joined()
         let command = ([binary, "--data-dir", dir] + arguments).map(Self.quote).joined(separator: " ")
         // Ctrl-C is SIGINT for the whole foreground group here, shell included: `trap : INT`
@@ -38,7 +39,7 @@ final class TmuxSession {
         // give the app a group of its own).
         let script = """
             trap : INT; \(exports)stty -g > \(dir)/stty.before; \(command); code=$?; stty -g > \(dir)/stty.after; \
-            stty sane; printf '\\r\\nEXIT=%s\\r\\n' "$code"; \
+            stty sane; printf '\\033]7;\(Self.exitedMark)\\007\\r\\nEXIT=%s\\r\\n' "$code"; \
             cmp -s \(dir)/stty.before \(dir)/stty.after && echo TTY-RESTORED; \
             sleep 600
             """
@@ -101,16 +102,50 @@ final class TmuxSession {
         try tmux(["resize-window", "-t", target, "-x", "\(width)", "-y", "\(height)"])
     }
 
-    /// The screen as text, one string per row.
-    func screen() throws -> [String] {
-        var rows = try tmux(["capture-pane", "-p", "-t", target]).components(separatedBy: "\n")
-        if rows.last == "" { rows.removeLast() }  // every row ends with a newline, the last too
-        return rows
+    /// The screen as text, one string per row: a whole frame (`wholeFrame`).
+    func screen() async throws -> [String] {
+        try await wholeFrame(styled: false)
     }
 
     /// The screen with its attributes and colours as SGR escape sequences, one string per row.
-    func styledScreen() throws -> [String] {
-        try tmux(["capture-pane", "-p", "-e", "-t", target]).components(separatedBy: "\n")
+    func styledScreen() async throws -> [String] {
+        try await wholeFrame(styled: true)
+    }
+
+    /// The marks the app writes around each frame (EDUGO_FRAME_MARKS, `edugo_mark_frame`),
+    /// and the one the pane's shell writes once the app has ended (a frame it was killed in
+    /// the middle of is over).
+    private static let drawingMark = "edugo-drawing"
+    private static let exitedMark = "edugo-exited"
+
+    /// One tmux command reads the app's frame mark and then the screen: tmux parses the app's
+    /// output between commands, never within one, so the screen is the one the mark describes.
+    /// Returns nil while a frame is half parsed: a frame can reach the terminal in several
+    /// writes, and a screen read between them shows rows of two frames.
+    private static func readWholeFrame(_ tmuxArguments: [String], target: String, styled: Bool, with format: String = "")
+        throws -> (String, [String])?
+    {
+        let arguments =
+            tmuxArguments + ["display-message", "-p", "-t", target, "#{pane_path}\t\(format)", ";", "capture-pane", "-p"]
+            + (styled ? ["-e"] : []) + ["-t", target]
+        var lines = try run("/usr/bin/env", arguments).components(separatedBy: "\n")
+        guard !lines.isEmpty else { return nil }
+        let heading = lines.removeFirst().split(separator: "\t", omittingEmptySubsequences: false)
+        guard heading.first.map(String.init) != drawingMark else { return nil }
+        if lines.last == "" { lines.removeLast() }  // every row ends with a newline, the last too
+        return (heading.dropFirst().joined(separator: "\t"), lines)
+    }
+
+    private func wholeFrame(styled: Bool, sourceLocation: SourceLocation = #_sourceLocation) async throws -> [String] {
+        let (arguments, target) = (tmuxArguments, target)
+        let (read, found) = await Self.poll(seconds: 20) {
+            try? Self.readWholeFrame(arguments, target: target, styled: styled)?.1
+        } until: { _ in
+            true
+        }
+        if found, let read { return read }
+        Issue.record("never saw a whole frame", sourceLocation: sourceLocation)
+        throw TmuxError.timedOut("a whole frame")
     }
 
     /// The pane's title, which only an escape sequence written to the terminal can change.
@@ -142,13 +177,10 @@ final class TmuxSession {
         sourceLocation: SourceLocation = #_sourceLocation,
         _ condition: @escaping @Sendable ([String]) -> Bool
     ) async throws -> [String] {
-        let arguments = tmuxArguments + ["capture-pane", "-p", "-t", target]
+        let (arguments, target) = (tmuxArguments, target)
         let seconds = Double(timeout.components.seconds) + Double(timeout.components.attoseconds) / 1e18
-        let (read, found) = await Self.poll(seconds: seconds) { () -> [String]? in
-            guard let text = try? Self.run("/usr/bin/env", arguments) else { return nil }
-            var lines = text.components(separatedBy: "\n")
-            if lines.last == "" { lines.removeLast() }
-            return lines
+        let (read, found) = await Self.poll(seconds: seconds) {
+            try? Self.readWholeFrame(arguments, target: target, styled: false)?.1
         } until: {
             condition($0)
         }
@@ -165,17 +197,12 @@ final class TmuxSession {
         _ description: String, sourceLocation: SourceLocation = #_sourceLocation,
         _ condition: @escaping @Sendable (Int, Int, [String]) -> Bool
     ) async throws -> (x: Int, y: Int, screen: [String]) {
-        let cursor = tmuxArguments + ["display-message", "-p", "-t", target, "#{cursor_x},#{cursor_y}"]
-        let capture = tmuxArguments + ["capture-pane", "-p", "-t", target]
+        let (arguments, target) = (tmuxArguments, target)
         let (read, found) = await Self.poll(seconds: 20) { () -> (Int, Int, [String])? in
-            // The screen between two readings of the cursor: a frame that moved it between
-            // them is read again.
-            guard let before = try? Self.run("/usr/bin/env", cursor), let text = try? Self.run("/usr/bin/env", capture),
-                let after = try? Self.run("/usr/bin/env", cursor), before == after
+            // The cursor is read in the same command as the screen, so it is the frame's.
+            guard let (cursor, lines) = try? Self.readWholeFrame(arguments, target: target, styled: false, with: "#{cursor_x},#{cursor_y}")
             else { return nil }
-            let parts = after.trimmingCharacters(in: .whitespacesAndNewlines).split(separator: ",").compactMap { Int($0) }
-            var lines = text.components(separatedBy: "\n")
-            if lines.last == "" { lines.removeLast() }
+            let parts = cursor.split(separator: ",").compactMap { Int($0) }
             return parts.count == 2 ? (parts[0], parts[1], lines) : nil
         } until: {
             condition($0.0, $0.1, $0.2)
