@@ -72,6 +72,12 @@ public final class NcursesTerminal {
         if useColor { use_default_colors() }
         self.useColor = useColor
         palette = TerminalPalette(theme: options.theme, useColor: useColor, colors: Int(edugo_colors()))
+        // ncurses 6.4 flushes after every cursor move until it has once come back from endwin
+        // (`_endwin` stays `ewInitial` after newterm), so a frame left in one write per row it
+        // moved to, and a terminal could show half of one. Leaving and coming back once, before
+        // anything is drawn, lets it send a frame in as few writes as its buffer allows.
+        endwin()
+        doupdate()
         rescue = TerminalRescue(modes: originalModes, sequence: TerminalRescue.sequence())
         rescue.armFatalSignalGuard()
     }
