@@ -19,10 +19,16 @@ public final class PostgresDatabase: Sendable {
     public let use = DatabaseUse()
     /// Watches the calls under way against `callTimeLimit`.
     private let deadlines: CallDeadlines?
+    /// A call (with a time limit) slower than this is logged with its phases (`CallPhases`).
+    let slowCallThreshold: Duration?
 
     /// `postgres://USER:PASS@HOST:PORT/DB` (or `postgresql://`); `?sslmode=require` asks for TLS.
     /// A server gives `callTimeLimit`; an import, which may take minutes, gives none.
-    public init(url: String, logger: Logger, callTimeLimit: Duration? = nil) throws(PostgresURLError) {
+    /// `slowCallThreshold`: calls slower than it are logged as warnings, with where their time
+    /// went (only calls with a time limit are timed).
+    public init(url: String, logger: Logger, callTimeLimit: Duration? = nil, slowCallThreshold: Duration? = nil)
+        throws(PostgresURLError)
+    {
         var configuration = try Self.configuration(url)
         if let callTimeLimit {
             // A refused connection is tried again within the call's limit, not after it; a
@@ -36,6 +42,7 @@ public final class PostgresDatabase: Sendable {
         self.target = "\(configuration.host ?? "?"):\(configuration.port ?? 5432)/\(configuration.database ?? "")"
         self.callTimeLimit = callTimeLimit
         deadlines = callTimeLimit.map(CallDeadlines.init(limit:))
+        self.slowCallThreshold = slowCallThreshold
     }
 
     /// Serves connections until the task is cancelled. Queries wait until it runs.
@@ -87,11 +94,13 @@ public final class PostgresDatabase: Sendable {
         let logger = self.logger
         let use = self.use
         // Counted in the call, which a caller past its limit leaves running.
-        return try await limited(kind) {
+        return try await limited(kind) { phases in
             let visit = use.arrive()
             defer { visit.leave() }
             return try await client.withTransaction(logger: logger) { connection in
                 visit.hold()
+                phases?.mark(.leased)
+                defer { phases?.mark(.answered) }
                 return try await body(connection)
             }
         }
@@ -102,11 +111,13 @@ public final class PostgresDatabase: Sendable {
         let client = self.client
         let use = self.use
         // Counted in the call, which a caller past its limit leaves running.
-        return try await limited(.reading) {
+        return try await limited(.reading) { phases in
             let visit = use.arrive()
             defer { visit.leave() }
             return try await client.withConnection { connection in
                 visit.hold()
+                phases?.mark(.leased)
+                defer { phases?.mark(.answered) }
                 return try await body(connection)
             }
         }
@@ -133,13 +144,18 @@ public final class PostgresDatabase: Sendable {
     /// `call` within `callTimeLimit`: past it the caller gets a storage failure at once and the
     /// call is cancelled and left to end by itself (a statement stuck on a lock or a silent
     /// network does not answer cancellation; the database ends it at its statement timeout).
-    private func limited<T: Sendable>(_ kind: DataOperation, _ call: @escaping @Sendable () async throws -> T) async throws(AppError) -> T {
+    private func limited<T: Sendable>(
+        _ kind: DataOperation, _ call: @escaping @Sendable (CallPhases?) async throws -> T
+    ) async throws(AppError) -> T {
         guard let limit = callTimeLimit, let deadlines else {
-            do { return try await call() } catch { throw Self.appError(error, kind) }
+            do { return try await call(nil) } catch { throw Self.appError(error, kind) }
         }
+        let phases = slowCallThreshold.map { _ in CallPhases() }
+        defer { if let phases, let slowCallThreshold { phases.logIfSlower(than: slowCallThreshold, kind, logger) } }
         let outcome = FirstOutcome<T>()
         let work = Task {
-            do { outcome.settle(.success(try await call())) } catch { outcome.settle(.failure(error)) }
+            phases?.mark(.started)
+            do { outcome.settle(.success(try await call(phases))) } catch { outcome.settle(.failure(error)) }
         }
         let target = self.target
         let ticket = deadlines.add {

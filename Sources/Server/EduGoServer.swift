@@ -97,7 +97,9 @@ public enum EduGoServer {
             try await serve(stores: stores, configuration: configuration, logger: logger, onListening: listening)
             return
         }
-        let postgres = try PostgresDatabase(url: url, logger: logger, callTimeLimit: configuration.limits.databaseTimeLimit)
+        let postgres = try PostgresDatabase(
+            url: url, logger: logger, callTimeLimit: configuration.limits.databaseTimeLimit,
+            slowCallThreshold: configuration.limits.slowDatabaseCall)
         // The pool runs beside the server and stops after it: requests in flight finish first.
         try await withThrowingTaskGroup(of: Void.self) { group in
             group.addTask { await postgres.run() }

@@ -24,6 +24,10 @@ public struct ServerLimits: Sendable {
     /// it the request is 503 `unavailable`, not a wait for the pool's retries.
     public var databaseTimeLimit: Duration = .seconds(5)
 
+    /// A PostgreSQL call slower than this is logged (a warning) with where its time went:
+    /// waiting to start, for a connection, on the connection, and handing the answer back.
+    public var slowDatabaseCall: Duration = .milliseconds(100)
+
     public init() {}
 
     /// The soft limit on open files (`ulimit -n`), when there is one.
