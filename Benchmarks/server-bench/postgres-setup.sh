@@ -12,7 +12,22 @@ bin="$(swift build "${build[@]}" --show-bin-path)"
 work="$(mktemp -d "$root/.build-bench/${work_prefix:-bench}-XXXXXX")"
 pids=()
 cluster=false
+# The kernel's autogroup scheduling gives each session an equal share of the CPUs, and
+# PostgreSQL runs in a session of its own: with the servers, wrk and the probes all in this
+# one, PostgreSQL's backends shared half the machine between them and, at times, none of them
+# ran for up to 0.7 s (stall.sh; BENCHMARKS.md, "Two servers on one PostgreSQL"). Every process
+# competes on its own for the run, as on a machine that runs PostgreSQL as a service.
+autogroup=/proc/sys/kernel/sched_autogroup_enabled
+autogroup_was=""
+if [ -w "$autogroup" ] && [ "$(cat "$autogroup")" = 1 ]; then
+    autogroup_was=1
+    echo 0 >"$autogroup"
+    echo "kernel autogroup scheduling off for the run (it was on)"
+elif [ -r "$autogroup" ] && [ "$(cat "$autogroup")" = 1 ]; then
+    echo "warning: kernel autogroup scheduling is on and cannot be turned off (not root): PostgreSQL gets half the CPUs at most"
+fi
 cleanup() {
+    if [ -n "$autogroup_was" ]; then echo "$autogroup_was" >"$autogroup"; fi
     for pid in "${pids[@]}"; do kill "$pid" 2>/dev/null || true; done
     wait 2>/dev/null || true
     if $cluster; then "$root/Scripts/postgres-cluster.sh" stop; fi

@@ -29,6 +29,7 @@ for argument in sys.argv[4:]:
     servers.append((name, urllib.parse.urlsplit(url), int(pid)))
 
 start = time.monotonic()
+wall = time.time()
 end = start + seconds
 probes = {name: [] for name, _, _ in servers}  # (started, took)
 samples = {name: [] for name, _, _ in servers}  # (at, in_use, waiting, in_flight, cpu_ms, switches)
@@ -156,7 +157,7 @@ def percentile(values, fraction):
     return ordered[min(len(ordered) - 1, int(fraction * len(ordered)))] if ordered else float("nan")
 
 
-print("watch started at CLOCK_MONOTONIC %.6f s (perf record -k mono writes the same clock)" % start)
+print("watch started at CLOCK_MONOTONIC %.6f s (perf record -k mono writes the same clock), wall clock %.3f" % (start, wall))
 for name, _, _ in servers:
     took = [row[1] for row in probes[name]]
     print("%s probes: %d, p50 %.1f ms, p99 %.1f ms, max %.1f ms" % (

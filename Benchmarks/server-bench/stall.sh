@@ -92,6 +92,27 @@ print(" ".join([c["id"] for c in json.load(sys.stdin)["courses"] if not c.get("p
     echo
     echo "run $run: first pages/s and p99, first | second: $(rate <"$work/a.txt") | $(rate <"$work/b.txt")"
     cat "$work/watch.txt"
+    # The servers' own log of slow PostgreSQL calls (over 100 ms), each at its time in the watch.
+    start_wall="$(sed -n 's/.*wall clock \([0-9.]*\).*/\1/p' "$work/watch.txt")"
+    for name in first second; do
+        python3 - "$work/$name.log" "$name" "$start_wall" <<'SLOW'
+import datetime, json, sys
+path, name, start = sys.argv[1], sys.argv[2], float(sys.argv[3])
+calls = []
+for line in open(path):
+    try:
+        entry = json.loads(line)
+    except ValueError:
+        continue
+    if entry.get("message") == "slow PostgreSQL call":
+        at = datetime.datetime.fromisoformat(entry["time"].replace("Z", "+00:00")).timestamp() - start
+        calls.append((at, entry.get("metadata", entry)))
+print("%s: %d slow PostgreSQL calls" % (name, len(calls)))
+for at, fields in calls[:40]:
+    print("  at %.2f s: %s" % (at, ", ".join("%s %s" % (key, fields[key]) for key in
+        ("total_ms", "queued_ms", "lease_ms", "connection_ms", "return_ms") if key in fields)))
+SLOW
+    done
     for name in first second; do
         [ -f "$work/stat-$name.txt" ] && echo "$name: $(awk -F, '/^[0-9]/ {printf "%s %s  ", $1, $3}' "$work/stat-$name.txt")"
     done
