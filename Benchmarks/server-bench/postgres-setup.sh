@@ -34,6 +34,9 @@ cleanup() {
     rm -rf "$work"
 }
 trap cleanup EXIT
+# A signal (timeout, Ctrl-C) ends the script through its EXIT trap too, servers included.
+trap "exit 143" TERM
+trap "exit 130" INT
 
 if [ -n "${EDUGO_BENCH_POSTGRES:-}" ]; then
     url="$EDUGO_BENCH_POSTGRES"
