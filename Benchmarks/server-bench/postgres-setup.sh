@@ -48,3 +48,27 @@ else
     "$bin/tui-bench" --sizes 1000000 --load-postgres "$url"
     psql "$url" -qc "VACUUM ANALYZE"
 fi
+
+# Shared by the scripts that source this. Sets `address` and `pid`; call it in the script's own
+# shell, never in `$(…)`: a subshell's `pids` would be lost and the cleanup would leave the
+# server running.
+start_server() {  # name, arguments...
+    local name="$1"; shift
+    "$bin/edugo-server" --port 0 --log-level warning "$@" >"$work/$name.out" 2>"$work/$name.log" &
+    pid=$!
+    pids+=("$pid")
+    for _ in $(seq 1 600); do grep -q listening "$work/$name.out" 2>/dev/null && break; sleep 0.1; done
+    address="$(sed -n 's/^EduGo server listening on //p' "$work/$name.out")"
+}
+token_for() {  # server → the demo learner's access token
+    curl -sf -X POST "$1/v1/sessions" -H 'Content-Type: application/json' -d '{"email": "demo@edugo.dev", "password": "edugo-demo"}' \
+        | python3 -c 'import json, sys; print(json.load(sys.stdin)["access_token"])'
+}
+rate() {  # wrk output → requests/s and p99
+    awk '/Requests\/sec/ {rps=$2} $1 == "99%" {p99=$2} END {printf "%10s %9s", rps, p99}'
+}
+open_courses() {  # server, token → two open courses without prerequisites
+    curl -sf "$1/v1/courses?limit=100&query=is:open" -H "Authorization: Bearer $2" | python3 -c '
+import json, sys
+print(" ".join([c["id"] for c in json.load(sys.stdin)["courses"] if not c.get("prerequisite_id")][:2]))'
+}

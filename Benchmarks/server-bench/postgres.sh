@@ -15,28 +15,6 @@ work_prefix=pg
 source "$root/Benchmarks/server-bench/postgres-setup.sh"
 psql "$url" -Atc "SELECT pg_size_pretty(pg_database_size(current_database())), (SELECT count(*) FROM course_term)" | sed 's/^/database size, term rows: /'
 
-# Sets `address`; called in this shell, never in `$(…)`: a subshell's `pids` would be lost and
-# the cleanup would leave the servers running.
-start_server() {  # name, arguments...
-    local name="$1"; shift
-    "$bin/edugo-server" --port 0 --log-level warning "$@" >"$work/$name.out" 2>"$work/$name.log" &
-    pids+=($!)
-    for _ in $(seq 1 600); do grep -q listening "$work/$name.out" 2>/dev/null && break; sleep 0.1; done
-    address="$(sed -n 's/^EduGo server listening on //p' "$work/$name.out")"
-}
-token_for() {
-    curl -sf -X POST "$1/v1/sessions" -H 'Content-Type: application/json' -d '{"email": "demo@edugo.dev", "password": "edugo-demo"}' \
-        | python3 -c 'import json, sys; print(json.load(sys.stdin)["access_token"])'
-}
-rate() {  # wrk output → requests/s and p99
-    awk '/Requests\/sec/ {rps=$2} $1 == "99%" {p99=$2} END {printf "%10s %9s", rps, p99}'
-}
-open_courses() {
-    curl -sf "$1/v1/courses?limit=100&query=is:open" -H "Authorization: Bearer $2" | python3 -c '
-import json, sys
-print(" ".join([c["id"] for c in json.load(sys.stdin)["courses"] if not c.get("prerequisite_id")][:2]))'
-}
-
 cp "$source_dir"/edugo.sqlite* "$work/" 2>/dev/null || true
 start_server sqlite --data-dir "$work"; sqlite="$address"
 start_server postgres --database "$url"; postgres="$address"

@@ -22,23 +22,6 @@ command -v wrk >/dev/null || { echo "wrk is missing: apt-get install wrk"; exit 
 work_prefix=stall
 source "$here/postgres-setup.sh"
 
-# Sets `address` and `pid`; called in this shell, never in `$(…)`, so the cleanup knows it.
-start_server() {  # name, arguments...
-    local name="$1"; shift
-    "$bin/edugo-server" --port 0 --log-level warning "$@" >"$work/$name.out" 2>"$work/$name.log" &
-    pid=$!
-    pids+=("$pid")
-    for _ in $(seq 1 600); do grep -q listening "$work/$name.out" 2>/dev/null && break; sleep 0.1; done
-    address="$(sed -n 's/^EduGo server listening on //p' "$work/$name.out")"
-}
-token_for() {
-    curl -sf -X POST "$1/v1/sessions" -H 'Content-Type: application/json' -d '{"email": "demo@edugo.dev", "password": "edugo-demo"}' \
-        | python3 -c 'import json, sys; print(json.load(sys.stdin)["access_token"])'
-}
-rate() {  # wrk output → requests/s and p99
-    awk '/Requests\/sec/ {rps=$2} $1 == "99%" {p99=$2} END {printf "%10s %9s", rps, p99}'
-}
-
 echo "edugo-server $(git -C "$root" rev-parse --short HEAD), stall probe: ${seconds}s of load, stalls over ${threshold} ms, $(nproc) cores"
 for run in $(seq 1 "$runs"); do
     start_server first --database "$url"; first="$address"; first_pid="$pid"
@@ -50,9 +33,7 @@ for run in $(seq 1 "$runs"); do
     wait "$other" || true
     # Enrollment pairs on both servers, each on an open course of its own.
     token="$(token_for "$first")"
-    courses=($(curl -sf "$first/v1/courses?limit=100&query=is:open" -H "Authorization: Bearer $token" | python3 -c '
-import json, sys
-print(" ".join([c["id"] for c in json.load(sys.stdin)["courses"] if not c.get("prerequisite_id")][:2]))'))
+    courses=($(open_courses "$first" "$token"))
     wrk -t1 -c1 -d10s -s "$here/enroll-pairs.lua" "$first" -- "$token" "${courses[0]}" >/dev/null &
     other=$!
     wrk -t1 -c1 -d10s -s "$here/enroll-pairs.lua" "$second" -- "$(token_for "$second")" "${courses[1]}" >/dev/null
