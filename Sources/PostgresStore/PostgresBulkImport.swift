@@ -164,13 +164,13 @@ struct CopyText {
             var value = value
             value.withUTF8 { utf8 in
                 for byte in utf8 {
-                    switch byte {
-                    case UInt8(ascii: "\""): bytes.writeStaticString("\\\\\"")
-                    case UInt8(ascii: "\\"): bytes.writeStaticString("\\\\\\\\")
-                    case UInt8(ascii: "\t"): bytes.writeStaticString("\\t")
-                    case UInt8(ascii: "\n"): bytes.writeStaticString("\\n")
-                    case UInt8(ascii: "\r"): bytes.writeStaticString("\\r")
-                    default: bytes.writeInteger(byte)
+                    // The literal's own escape, a backslash, is itself escaped by the format.
+                    if byte == UInt8(ascii: "\"") || byte == UInt8(ascii: "\\") { bytes.writeStaticString("\\\\") }
+                    if let escape = Self.escape(byte) {
+                        bytes.writeInteger(UInt8(ascii: "\\"))
+                        bytes.writeInteger(escape)
+                    } else {
+                        bytes.writeInteger(byte)
                     }
                 }
             }
@@ -197,20 +197,23 @@ struct CopyText {
         rowStarted = false
     }
 
+    /// What follows a backslash in the text format for `byte`, or nil for a byte written as is.
+    private static func escape(_ byte: UInt8) -> UInt8? {
+        switch byte {
+        case UInt8(ascii: "\\"): UInt8(ascii: "\\")
+        case UInt8(ascii: "\t"): UInt8(ascii: "t")
+        case UInt8(ascii: "\n"): UInt8(ascii: "n")
+        case UInt8(ascii: "\r"): UInt8(ascii: "r")
+        default: nil
+        }
+    }
+
     private mutating func escaped(_ value: String) {
         var value = value
         value.withUTF8 { utf8 in
             var start = 0
             for (index, byte) in utf8.enumerated() {
-                let escape: UInt8? =
-                    switch byte {
-                    case UInt8(ascii: "\\"): UInt8(ascii: "\\")
-                    case UInt8(ascii: "\t"): UInt8(ascii: "t")
-                    case UInt8(ascii: "\n"): UInt8(ascii: "n")
-                    case UInt8(ascii: "\r"): UInt8(ascii: "r")
-                    default: nil
-                    }
-                guard let escape else { continue }
+                guard let escape = Self.escape(byte) else { continue }
                 bytes.writeBytes(UnsafeRawBufferPointer(rebasing: UnsafeRawBufferPointer(utf8)[start..<index]))
                 bytes.writeInteger(UInt8(ascii: "\\"))
                 bytes.writeInteger(escape)

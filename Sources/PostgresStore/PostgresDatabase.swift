@@ -12,12 +12,11 @@ public final class PostgresDatabase: Sendable {
     let logger: Logger
     /// `host:port/database`, for messages.
     let target: String
-    /// How long one call of a store may wait for a connection and its answers together: a
-    /// database that went away is a storage failure (503) within it, never a wait without end.
-    let callTimeLimit: Duration?
     /// How many calls wait for a connection of the pool and how many hold one (metrics).
     public let use = DatabaseUse()
-    /// Watches the calls under way against `callTimeLimit`.
+    /// How long one call of a store may wait for a connection and its answers together (its
+    /// `limit`), with the calls under way: a database that went away is a storage failure (503)
+    /// within it, never a wait without end. None for an import.
     private let deadlines: CallDeadlines?
     /// A call (with a time limit) slower than this is logged with its phases (`CallPhases`).
     let slowCallThreshold: Duration?
@@ -40,7 +39,6 @@ public final class PostgresDatabase: Sendable {
         self.client = PostgresClient(configuration: configuration, backgroundLogger: logger)
         self.logger = logger
         self.target = "\(configuration.host ?? "?"):\(configuration.port ?? 5432)/\(configuration.database ?? "")"
-        self.callTimeLimit = callTimeLimit
         deadlines = callTimeLimit.map(CallDeadlines.init(limit:))
         self.slowCallThreshold = slowCallThreshold
     }
@@ -141,13 +139,13 @@ public final class PostgresDatabase: Sendable {
         }
     }
 
-    /// `call` within `callTimeLimit`: past it the caller gets a storage failure at once and the
+    /// `call` within the call's time limit: past it the caller gets a storage failure at once and the
     /// call is cancelled and left to end by itself (a statement stuck on a lock or a silent
     /// network does not answer cancellation; the database ends it at its statement timeout).
     private func limited<T: Sendable>(
         _ kind: DataOperation, _ call: @escaping @Sendable (CallPhases?) async throws -> T
     ) async throws(AppError) -> T {
-        guard let limit = callTimeLimit, let deadlines else {
+        guard let deadlines else {
             do { return try await call(nil) } catch { throw Self.appError(error, kind) }
         }
         let phases = slowCallThreshold.map { _ in CallPhases() }
@@ -158,6 +156,7 @@ public final class PostgresDatabase: Sendable {
             do { outcome.settle(.success(try await call(phases))) } catch { outcome.settle(.failure(error)) }
         }
         let target = self.target
+        let limit = deadlines.limit
         let ticket = deadlines.add {
             outcome.settle(.failure(AppError.storage(kind, detail: "PostgreSQL at \(target) did not answer within \(limit)")))
             work.cancel()
