@@ -189,27 +189,39 @@ public struct PostgresEnrollmentRepository: EnrollmentRepository, EnrollmentTran
         enrollment.id, enrollment.user_id, enrollment.course_id, enrollment.enrolled_at, enrollment.status, enrollment.completed_at, \
         enrollment.active_at
         """
+    static let enrollmentColumnCount = 7
 
-    /// The learner's enrollment in a course with its lessons done.
+    /// The learner's enrollment in a course with its lessons done. One round trip, or two when
+    /// `locking`: a statement that waited for the row's lock reads the other tables as they
+    /// were when it began, so the lessons a mark committed meanwhile are read by the next one.
     static func enrollment(
         userID: UserID, courseID: CourseID, locking: Bool = false, in connection: PostgresConnection, logger: Logger
     ) async throws -> Enrollment? {
         let rows = try await connection.prepared(
             """
-            SELECT \(unescaped: enrollmentColumns) FROM enrollment WHERE user_id = \(userID.rawValue) AND course_id = \(courseID.rawValue)
+            SELECT \(unescaped: enrollmentColumns), \(unescaped: locking ? "NULL::integer[]" : lessonsDone)
+            FROM enrollment WHERE user_id = \(userID.rawValue) AND course_id = \(courseID.rawValue)
             \(unescaped: locking ? "FOR UPDATE" : "")
             """,
             logger: logger
         )
-        var found: Enrollment?
-        for try await row in rows { found = try enrollment(row, from: 0) }
-        guard var enrollment = found else { return nil }
-        let done = try await connection.prepared(
-            "SELECT position FROM lesson_progress WHERE enrollment_id = \(enrollment.id.rawValue)", logger: logger
-        )
-        for try await position in done.decode(Int.self) { enrollment.lessonsDone.insert(position) }
+        var found: (enrollment: Enrollment, lessons: [Int]?)?
+        for try await row in rows {
+            found = (try enrollment(row, from: 0), try row.makeRandomAccess()[enrollmentColumnCount].decode([Int]?.self))
+        }
+        guard var (enrollment, lessons) = found else { return nil }
+        if lessons == nil {
+            let done = try await connection.prepared(
+                "SELECT position FROM lesson_progress WHERE enrollment_id = \(enrollment.id.rawValue)", logger: logger
+            )
+            lessons = try await Array(collecting: done.decode(Int.self))
+        }
+        enrollment.lessonsDone = Set(lessons ?? [])
         return enrollment
     }
+
+    /// The positions of an enrollment's lessons done, as a column of the enrollment's row.
+    private static let lessonsDone = "ARRAY(SELECT position FROM lesson_progress WHERE lesson_progress.enrollment_id = enrollment.id)"
 
     /// The enrollment whose columns (`enrollmentColumns`) start at `first`; without lessons.
     static func enrollment(_ row: PostgresRow, from first: Int) throws -> Enrollment {

@@ -53,6 +53,25 @@ struct PostgresChangeLogTests {
         await test.drop()
     }
 
+    @Test("the changes of one transaction are noted in one statement, in the order given, ids one after another")
+    func severalChangesInOrder() async throws {
+        let test = try await PostgresTestDatabase.migrated()
+        let log = PostgresChangeLog(database: test.database)
+        let start = try await log.newestChangeID()
+        let changes: [Change] = [
+            .enrollment(UserID(7), "swift-101"), .course("swift-101"), .signedOut(UserID(7), signIn: "family"), .learning(UserID(7), nil),
+        ]
+
+        try await test.database.client.withTransaction(logger: Self.logger) { connection in
+            try await PostgresChangeRows.record(changes, in: connection, logger: Self.logger)
+        }
+
+        let events = try await Self.events(log, after: start)
+        #expect(events.map(\.change) == changes)
+        #expect(events.map(\.id) == Array(start + 1...start + 4))
+        await test.drop()
+    }
+
     @Test("every commit that notes a change wakes the listeners, in this process or any other")
     func commitsWakeListeners() async throws {
         let test = try await PostgresTestDatabase.migrated(courses: [(course: .fixture(id: "swift-101", title: "Swift 101"), lessons: nil)])
