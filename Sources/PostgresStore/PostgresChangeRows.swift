@@ -40,7 +40,7 @@ enum PostgresChangeRows {
     /// notifies `channel` at its commit. Each 1,024th id forgets what lies more than
     /// `ChangeRetention.kept` changes back.
     ///
-    /// One statement, one round trip (three or four before, a sixth of an enrollment's): the
+    /// One statement, one round trip (before: four of an enrollment's fourteen): the
     /// rows to insert join the lock's one row and are sorted, so the lock is held before the
     /// first id is drawn; the notification is a condition on the inserted ids, so it is sent
     /// with their newest.

@@ -30,9 +30,9 @@ struct CatalogPageRequest: Hashable, Sendable {
     /// From a request's query string, decoded with the options the generated operation uses
     /// (form style, exploded: `+` is a space, percent escapes undone); a value not of its
     /// type is the same 400 the generated operation gives. A plain query (each known name at
-    /// most once, escapes that decode, a whole-number limit) is read by hand, a twentieth of
-    /// the time the generated decoding takes on the API's busiest address; anything else goes
-    /// through the generated decoding, which answers it as the generated route would.
+    /// most once, escapes that decode, a whole-number limit) is read by hand: the generated
+    /// decoding parses the whole query once per name, 6.5 % of a search page's server time.
+    /// Anything else goes through it, and is answered as the generated route would.
     init(request: HTTPRequest) throws(APIFailure) {
         do {
             try Self.converter.validateAcceptIfPresent("application/json", in: request.headerFields)
@@ -43,7 +43,7 @@ struct CatalogPageRequest: Hashable, Sendable {
         if let plain = Self.plain(query) { self = plain } else { self = try Self.decoded(query) }
     }
 
-    /// One for every request: making one (its JSON coders) was a third of reading a query.
+    /// One for every request, not one (with its JSON coders) made for each.
     private static let converter = Converter(configuration: Configuration())
 
     /// `query` decoded as the generated operation decodes it.
