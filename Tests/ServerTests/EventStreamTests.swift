@@ -113,6 +113,7 @@ struct EventStreamTests {
         #expect(stopped == 0)
         #expect(endedByShutdown, "a shutdown ends the streams rather than waiting on them")
         #expect(imported.status == 0)
+        #expect(resumed.status == 200, "a stream opened as soon as the server listens is taken")
         #expect(replayed.map { $0?.name } == ["ready", "catalog"], "\(replayed)")
         #expect(live?.name == "favourite")
     }

@@ -14,6 +14,10 @@ struct PlatformService<HTTPApplication: Service>: Service {
     func run() async throws {
         let hub = self.hub
         let wakeups = self.wakeups
+        // Where the log stands is read before the server listens: a stream opened at once (a
+        // client resuming after a restart) would otherwise find the hub not ready and get 503.
+        // A read that fails leaves that to the hub's next wake-up or tick, as before.
+        await hub.catchUp()
         try await withThrowingDiscardingTaskGroup { group in
             group.addTask { await hub.run(wakeups: wakeups()) }
             for service in beside { group.addTask { try await service.run() } }
