@@ -127,7 +127,17 @@ enum CatalogOrder {
                 WITH ordered AS (SELECT id, row_number() OVER (ORDER BY sort_key, id) AS position FROM course)
                 UPDATE course SET sort_rank = ordered.position * \(gap) FROM ordered WHERE ordered.id = course.id
                 """)
-        try db.execute(sql: "INSERT INTO course_search (course_search) VALUES ('rebuild')")
+        // Filled in rank order, not by 'rebuild': that reads the courses in table order, where
+        // ranks come at random, and FTS5 writes out what it holds whenever a rowid is lower than
+        // the last one, so a million courses made about half a million segments to merge
+        // (1 M: 90 s against 35 s in order).
+        let list = columns(layout).joined(separator: ", ")
+        try db.execute(sql: "INSERT INTO course_search (course_search) VALUES ('delete-all')")
+        try db.execute(
+            sql: """
+                INSERT INTO course_search (rowid, \(list))
+                SELECT sort_rank, \(list) FROM course WHERE sort_rank IS NOT NULL ORDER BY sort_rank
+                """)
         // One segment: a rebuilt index is left in many, and then every prefix lookup merges
         // them all. Probing a learner's favourites against a prefix costs 135 µs a course on
         // a million-course index as rebuilt, 7 µs once optimised (8 s for the million).
