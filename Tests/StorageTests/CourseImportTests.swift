@@ -304,6 +304,48 @@ struct CourseImportTests {
         #expect(try await sut.page(matching: "aardvark", at: .first, limit: 5).map(\.course.id) == ["placed-0"])
     }
 
+    @Test(
+        "many courses into an empty catalog are written at the ranks a renumbering gives, and the search index holds them all",
+        arguments: [true, false])
+    func firstLoad(intoEmpty: Bool) async throws {
+        let directory = TemporaryDirectory()
+        defer { directory.remove() }
+        let seed = intoEmpty ? [] : Self.catalog.entries
+        let database = try AppDatabase.open(directory: directory.url, passwordHasher: .fast, seedCatalog: { seed })
+        // Titles that fold alike (ties broken by id, given here against the file's order),
+        // accents, letters folded to two, CJK, and the generated catalog's repeated titles.
+        let awkward = ["Ωmega", "ｚeta", "Zeta", "zeta", "Ébène", "ebene", "Straße", "strasse", "日本語", "ǅemal"].enumerated().map {
+            Course.fixture(id: CourseID("awkward-\(9 - $0.offset)"), title: $0.element)
+        }
+        let courses = GeneratedCatalog.courses(count: 2_500) + awkward
+        let sut = SQLiteCourseRepository(database: database)
+
+        let summary = try database.importCourses(courses)
+
+        #expect(summary == CourseImportSummary(added: courses.count, updated: 0))
+        let ranks = try await database.writer.read { db in
+            try Row.fetchAll(db, sql: "SELECT id, sort_rank FROM course ORDER BY id").map {
+                "\($0["id"] as String) \($0["sort_rank"] as Int64)"
+            }
+        }
+        let renumbered = try await database.writer.write { db in
+            try db.execute(sql: "INSERT INTO course_search (course_search) VALUES ('integrity-check')")
+            try CatalogOrder.renumber(db)
+            return try Row.fetchAll(db, sql: "SELECT id, sort_rank FROM course ORDER BY id").map {
+                "\($0["id"] as String) \($0["sort_rank"] as Int64)"
+            }
+        }
+        #expect(ranks == renumbered)
+        let everything = courses + (intoEmpty ? [] : Self.catalog)
+        let page = try await sut.page(matching: "", at: .first, limit: 100)
+        #expect(page.map(\.course.id) == Array(BruteForceSearch.catalogOrder(everything).prefix(100)).map(\.id))
+        for query in ["swift", "zeta", "ebene", "strasse", "日本", "dzemal", "garcia fund"] {
+            let found = try await sut.page(matching: query, at: .first, limit: 50)
+            let expected = BruteForceSearch.catalogOrder(BruteForceSearch.matches(everything, query: query)).prefix(50)
+            #expect(found.map(\.course.id) == expected.map(\.id), "\(query)")
+        }
+    }
+
     @Test("a failure in the middle of the writes leaves nothing of the file behind")
     func allOrNothing() async throws {
         let (database, directory) = try makeSUT()

@@ -115,18 +115,29 @@ enum CatalogOrder {
     /// Gives every course a fresh rank in catalog order, rebuilds the search index, and (v9)
     /// gives the learners' favourites and enrollments their courses' new ranks.
     static func renumber(_ db: Database, layout: Layout = .v9) throws {
-        try CatalogRevision.whileRewriting(db) { try renumberRows(db, layout: layout) }
+        try CatalogRevision.whileRewriting(db) { try rebuild(db, layout: layout, ranking: true) }
     }
 
-    private static func renumberRows(_ db: Database, layout: Layout) throws {
+    /// What `renumber` does once every course already has its rank in catalog order (a first
+    /// load, ordered before it was written): the search index and the learners' ranks.
+    static func reindex(_ db: Database) throws {
+        try CatalogRevision.whileRewriting(db) { try rebuild(db, layout: .v9, ranking: false) }
+    }
+
+    /// Ranks in catalog order as `renumber` gives them: `gap` times the course's place.
+    static func rank(atPlace place: Int) -> Int64 { Int64(place + 1) * gap }
+
+    private static func rebuild(_ db: Database, layout: Layout, ranking: Bool) throws {
         for name in searchTriggers + [rankTrigger] {
             try db.execute(sql: "DROP TRIGGER IF EXISTS \(name)")
         }
-        try db.execute(
-            sql: """
-                WITH ordered AS (SELECT id, row_number() OVER (ORDER BY sort_key, id) AS position FROM course)
-                UPDATE course SET sort_rank = ordered.position * \(gap) FROM ordered WHERE ordered.id = course.id
-                """)
+        if ranking {
+            try db.execute(
+                sql: """
+                    WITH ordered AS (SELECT id, row_number() OVER (ORDER BY sort_key, id) AS position FROM course)
+                    UPDATE course SET sort_rank = ordered.position * \(gap) FROM ordered WHERE ordered.id = course.id
+                    """)
+        }
         // Filled in rank order, not by 'rebuild': that reads the courses in table order, where
         // ranks come at random, and FTS5 writes out what it holds whenever a rowid is lower than
         // the last one, so a million courses made about half a million segments to merge

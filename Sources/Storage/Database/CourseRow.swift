@@ -127,13 +127,22 @@ enum CourseRow {
         ).execute(arguments: try arguments(for: course, sortKey: SortKey.make(course.title)))
     }
 
+    /// Where an upserted course goes in the catalog order.
+    enum Placement {
+        /// Its rank now, between its neighbours (a few courses at a time).
+        case between
+        /// No rank: a renumbering gives every course its rank afterwards.
+        case later
+        /// This rank, already final (a first load, ordered before it is written).
+        case at(Int64)
+    }
+
     /// Inserts the course, or updates every field of the stored course with the same id, on
     /// the current schema. The seats learners here already hold are never given away: the
-    /// stored count does not drop below them. With `placing`, the course gets its rank in
-    /// the catalog order now; without, its rank is left empty for a renumbering to fill.
-    /// `addedSeq`: the course's place in the `newest` order if it is new (a stored course keeps
-    /// its own); the caller counts them on, so no row asks the table for its largest.
-    static func upsert(_ entry: CourseEntry, placing: Bool, addedSeq: Int64, in db: Database) throws -> (
+    /// stored count does not drop below them. `placement` says where it goes in the catalog
+    /// order. `addedSeq`: the course's place in the `newest` order if it is new (a stored
+    /// course keeps its own); the caller counts them on, so no row asks the table for its largest.
+    static func upsert(_ entry: CourseEntry, keys: CourseKeys, placement: Placement, addedSeq: Int64, in db: Database) throws -> (
         added: Bool, needsRenumbering: Bool
     ) {
         var course = entry.course
@@ -142,14 +151,17 @@ enum CourseRow {
             db.cachedStatement(sql: "SELECT sort_key, sort_rank FROM course WHERE id = ?"),
             arguments: [course.id.rawValue]
         )
-        let sortKey = SortKey.make(course.title)
-        var rank: Int64?
-        if placing {
+        let sortKey = keys.sortKey
+        let rank: Int64?
+        switch placement {
+        case .between:
             if let existing, existing["sort_key"] == sortKey, let kept: Int64 = existing["sort_rank"] {
                 rank = kept
             } else {
                 rank = try CatalogOrder.rank(forSortKey: sortKey, id: course.id.rawValue, in: db)
             }
+        case .later: rank = nil
+        case .at(let final): rank = final
         }
         let upsert = try db.cachedStatement(
             sql: """
@@ -170,15 +182,14 @@ enum CourseRow {
                 """)
         var arguments = try arguments(for: course, sortKey: sortKey)
         _ = arguments.append(contentsOf: [
-            course.lessonCount, rank,
-            SortKey.searchKey(title: course.title, instructor: course.instructor, tags: course.tags),
-            TextFolding.key(course.category ?? ""), addedSeq,
+            course.lessonCount, rank, keys.searchKey, keys.categoryKey, addedSeq,
         ])
         try upsert.execute(arguments: arguments)
         // A course without lessons of its own is one lesson named after it: no rows (and a new
         // one has none to replace).
         if existing != nil || entry.lessons?.isEmpty == false { try storeLessons(entry.lessons ?? [], of: course.id, in: db) }
-        return (existing == nil, placing && rank == nil)
+        if case .between = placement, rank == nil { return (existing == nil, true) }
+        return (existing == nil, false)
     }
 
     private static func arguments(for course: Course, sortKey: String) throws -> StatementArguments {
