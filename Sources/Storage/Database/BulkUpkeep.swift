@@ -2,7 +2,7 @@ import GRDB
 
 /// What a row written to `course` costs besides itself: six indexes of the catalog's orders and
 /// triggers that move a counter, the revision and the learners' ranks, each once per row. A
-/// bulk import (which renumbers every course anyway) does that work once: the indexes are
+/// bulk import (which places every course anew anyway) does that work once: the indexes are
 /// built afresh by one sort each, the counters set once.
 enum BulkUpkeep {
     /// The indexes on `course` besides its key: built again after the rows are in.
@@ -10,7 +10,7 @@ enum BulkUpkeep {
         "course_by_sort_key", "course_by_rank", "course_by_price", "course_by_duration", "course_by_level", "course_by_added",
     ]
     /// The triggers that would fire per row. The search index's and the ranks' are the
-    /// renumbering's own (it rebuilds both; a first load's rows come with their ranks, so the
+    /// reindexing's own (it rebuilds both; a bulk import's rows come with their ranks, so the
     /// index's insert trigger would fire too); the catalog's size is counted afterwards, and
     /// the revision moved once.
     private static let triggers = [
@@ -18,7 +18,7 @@ enum BulkUpkeep {
         "course_search_update", "course_rank_moves",
     ]
 
-    /// Runs `write`, which must end by renumbering the catalog (or reindexing it), with the
+    /// Runs `write`, which must end by reindexing the catalog (`CatalogOrder`), with the
     /// per-row upkeep off, then puts every index and trigger back as it was defined, inside the
     /// caller's transaction (a failure rolls all of it back with the rows).
     static func deferred(in db: Database, _ write: () throws -> Void) throws {
@@ -38,7 +38,7 @@ enum BulkUpkeep {
         try db.execute(sql: "PRAGMA cache_size = -262144")
         defer { try? db.execute(sql: "PRAGMA cache_size = \(cache)") }
         try write()
-        // The renumbering puts back the triggers it keeps itself; the rest come back here.
+        // The reindexing puts back the triggers it keeps itself; the rest come back here.
         for object in saved
         where try !(Bool.fetchOne(db, sql: "SELECT 1 FROM sqlite_master WHERE name = ?", arguments: [object.name]) ?? false) {
             try db.execute(sql: object.sql)

@@ -118,8 +118,8 @@ enum CatalogOrder {
         try CatalogRevision.whileRewriting(db) { try rebuild(db, layout: layout, ranking: true) }
     }
 
-    /// What `renumber` does once every course already has its rank in catalog order (a first
-    /// load, ordered before it was written): the search index and the learners' ranks.
+    /// What `renumber` does once every course already has its rank in catalog order (a bulk
+    /// import, placed in memory before it was written): the search index and the learners' ranks.
     static func reindex(_ db: Database) throws {
         try CatalogRevision.whileRewriting(db) { try rebuild(db, layout: .v9, ranking: false) }
     }

@@ -131,9 +131,7 @@ enum CourseRow {
     enum Placement {
         /// Its rank now, between its neighbours (a few courses at a time).
         case between
-        /// No rank: a renumbering gives every course its rank afterwards.
-        case later
-        /// This rank, already final (a first load, ordered before it is written).
+        /// This rank, already final (a bulk import, placed in memory before it is written).
         case at(Int64)
     }
 
@@ -160,7 +158,6 @@ enum CourseRow {
             } else {
                 rank = try CatalogOrder.rank(forSortKey: sortKey, id: course.id.rawValue, in: db)
             }
-        case .later: rank = nil
         case .at(let final): rank = final
         }
         let upsert = try db.cachedStatement(

@@ -84,67 +84,41 @@ extension AppDatabase {
     }
 
     /// Adds or updates courses inside the caller's transaction. A few are placed in the
-    /// catalog order one by one; many at once, or one with no room left between its
-    /// neighbours, renumber the whole order and rebuild the search index in one pass. Many
-    /// into an empty catalog (a first load) are ordered here and written at their final ranks,
-    /// in that order: nothing is renumbered, and the index is filled reading the table in order.
+    /// catalog order one by one (one with no room left between its neighbours renumbers the
+    /// whole order). Many at once are placed in memory with the whole catalog (`BulkPlaces`)
+    /// and written at their final ranks, then the search index is filled in one pass.
     static func store(_ entries: [CourseEntry], in db: Database) throws -> CourseImportSummary {
         let stored = try Int.fetchOne(db, sql: "SELECT courses FROM catalog_size WHERE id = 1") ?? 0
         let bulk = entries.count > max(1_000, stored / 10)
-        // Counted, not taken from `catalog_size`: ranks given here must not meet a stored one.
-        let firstLoad = try bulk && !(Bool.fetchOne(db, sql: "SELECT EXISTS (SELECT 1 FROM course)") ?? true)
         var added = 0
-        var renumber = bulk && !firstLoad
         let firstSeq = (try Int64.fetchOne(db, sql: "SELECT max(added_seq) FROM course") ?? 0) + 1
         var folding = CourseKeyFolding()
         let keys = entries.map { folding.keys(of: $0.course) }
         // Written in the file's order (commonly the ids' order, which the id's index takes
-        // fastest), each at the rank of its place in the catalog order.
-        var ranks: [Int64] = []
-        if firstLoad {
-            ranks = Array(repeating: 0, count: entries.count)
-            for (place, index) in Self.catalogOrder(of: entries, keys: keys).enumerated() {
-                ranks[index] = CatalogOrder.rank(atPlace: place)
-            }
-        }
-        let write = {
+        // fastest), each at its final rank when many come at once.
+        func write(_ placement: (Int) -> CourseRow.Placement) throws -> Bool {
+            var renumber = false
             for index in entries.indices {
-                let placement: CourseRow.Placement = firstLoad ? .at(ranks[index]) : bulk ? .later : .between
                 let outcome = try CourseRow.upsert(
-                    entries[index], keys: keys[index], placement: placement, addedSeq: firstSeq + Int64(index), in: db)
+                    entries[index], keys: keys[index], placement: placement(index), addedSeq: firstSeq + Int64(index), in: db)
                 if outcome.added { added += 1 }
                 if outcome.needsRenumbering { renumber = true }
             }
-            if renumber { try CatalogOrder.renumber(db) } else if firstLoad { try CatalogOrder.reindex(db) }
+            return renumber
         }
-        if bulk { try BulkUpkeep.deferred(in: db, write) } else { try write() }
+        if bulk {
+            try BulkUpkeep.deferred(in: db) {
+                let places = try BulkPlaces(entries: entries, keys: keys, in: db)
+                _ = try write { .at(places.ranks[$0]) }
+                let move = try db.cachedStatement(sql: "UPDATE course SET sort_rank = ? WHERE id = ?")
+                for (id, rank) in places.moves { try move.execute(arguments: [rank, id]) }
+                try CatalogOrder.reindex(db)
+            }
+        } else if try write({ _ in .between }) {
+            try CatalogOrder.renumber(db)
+        }
         if !entries.isEmpty { try ChangeRows.record(.catalog, in: db) }
         return CourseImportSummary(added: added, updated: entries.count - added)
-    }
-
-    /// The entries' indices in catalog order, as SQLite orders the rows (`sort_key, id`, each
-    /// compared byte by byte).
-    static func catalogOrder(of entries: [CourseEntry], keys: [CourseKeys]) -> [Int] {
-        entries.indices.sorted { left, right in
-            switch Self.compare(keys[left].sortKey, keys[right].sortKey) {
-            case ..<0: true
-            case 1...: false
-            default: Self.compare(entries[left].course.id.rawValue, entries[right].course.id.rawValue) < 0
-            }
-        }
-    }
-
-    /// Byte by byte, as SQLite's BINARY collation compares.
-    private static func compare(_ left: String, _ right: String) -> Int {
-        var left = left
-        var right = right
-        return left.withUTF8 { l in
-            right.withUTF8 { r in
-                let shared = min(l.count, r.count)
-                let order = shared == 0 ? 0 : Int(memcmp(l.baseAddress!, r.baseAddress!, shared))
-                return order != 0 ? order : l.count - r.count
-            }
-        }
     }
 
     private static func storedIDs(among ids: Set<CourseID>, in db: Database) throws -> Set<CourseID> {
