@@ -162,6 +162,48 @@ struct CatalogPagingTests {
         }
     }
 
+    @Test(
+        "filters alone walk the rarest filter's matches in the index, the others checked on the row: no table scan, no sort",
+        arguments: [
+            ("is:free level:adv", #"search_facets : "_isfree""#), ("level:beg cat:numismatics", #"search_facets : "_catnumismatics"*"#),
+            ("is:open level:int", #"search_facets : "_lvlintermediate""#), ("cat:d level:adv is:free", #"search_facets : "_isfree""#),
+        ])
+    func filtersAlone(query text: String, rarest: String) async throws {
+        let fixture = try #require(await Self.fixtures.value())
+        let sut = SQLiteCourseRepository(database: fixture.database)
+        let query = CatalogQuery.parse(text)
+
+        let plan = try await fixture.database.writer.read { db in try sut.plan(of: query, in: db) }
+
+        #expect(plan.match == rarest)
+        #expect(plan.checksFiltersOnRows)
+        for (bound, descending) in [(nil, false), (500 * CatalogOrder.gap, true)] as [(Int64?, Bool)] {
+            let (sql, arguments) = SQLiteCourseRepository.pageSQL(
+                plan, learner: fixture.learner, bound: bound.map { CatalogKey($0) }, descending: descending, limit: 50)
+            let steps = try await fixture.database.writer.read { db in
+                try Row.fetchAll(db, sql: "EXPLAIN QUERY PLAN \(sql)", arguments: arguments).map { $0["detail"] as String }
+            }
+            #expect(!steps.contains { $0.contains("TEMP B-TREE") }, "sorts: \(text) \(steps)")
+            #expect(!steps.contains { $0.hasPrefix("SCAN") && !$0.contains("VIRTUAL TABLE") }, "scans: \(text) \(steps)")
+        }
+    }
+
+    @Test(
+        "words, one filter, or a learner's list: the index is asked for every term together",
+        arguments: [
+            "swift is:free", "is:free", "is:favourite is:free level:adv", "",
+        ])
+    func notDriven(query text: String) async throws {
+        let fixture = try #require(await Self.fixtures.value())
+        let sut = SQLiteCourseRepository(database: fixture.database)
+        let query = CatalogQuery.parse(text)
+
+        let plan = try await fixture.database.writer.read { db in try sut.plan(of: query, in: db) }
+
+        #expect(plan.match == FullTextQuery(query).match)
+        #expect(!plan.checksFiltersOnRows)
+    }
+
     @Test("the whole catalog in every order walks that order's index: no table scan, no sort", arguments: CatalogSort.Field.allCases)
     func orderPlans(field: CatalogSort.Field) async throws {
         let fixture = try #require(await Self.fixtures.value())

@@ -6,7 +6,11 @@ import SharedKernel
 struct FullTextQuery {
     /// `search_key : "w"*` for each word, `search_facets : …` for each filter the index
     /// holds; nil when nothing is searched in the index.
-    let match: String?
+    private(set) var match: String?
+    /// The filters' own terms in `match`, each as the index matches it.
+    let facetTerms: [String]
+    /// Whether the filters are checked on each course's row too (`driven(by:)`).
+    private(set) var checksFiltersOnRows = false
     /// Which of the learner's lists to walk (their ranks are indexed), if any.
     let mine: Mine?
     /// `is:open` beyond the `_isavail` facet: prerequisite completed, not enrolled.
@@ -26,12 +30,14 @@ struct FullTextQuery {
     init(_ query: CatalogQuery) {
         // Words are runs of folded letters and digits, quoted: no FTS5 syntax (quotes, `*`,
         // `-`, parentheses, column names) can reach the engine.
-        var terms = query.words.map { "search_key : \"\($0)\"*" }
-        if let category = query.category { terms.append("search_facets : \"_cat\(category)\"*") }
-        if let level = query.level { terms.append("search_facets : \"_lvl\(level.rawValue)\"") }
-        if query.isFree { terms.append("search_facets : \"_isfree\"") }
-        if query.isOpen { terms.append("search_facets : \"_isavail\"") }
+        var facets: [String] = []
+        if let category = query.category { facets.append("search_facets : \"_cat\(category)\"*") }
+        if let level = query.level { facets.append("search_facets : \"_lvl\(level.rawValue)\"") }
+        if query.isFree { facets.append("search_facets : \"_isfree\"") }
+        if query.isOpen { facets.append("search_facets : \"_isavail\"") }
+        let terms = query.words.map { "search_key : \"\($0)\"*" } + facets
         match = terms.isEmpty ? nil : terms.joined(separator: " AND ")
+        facetTerms = facets
         switch (query.isFavourite, query.isEnrolled) {
         case (true, true): mine = .both
         case (true, false): mine = .favourites
@@ -62,6 +68,19 @@ struct FullTextQuery {
         } else {
             facetConditions = nil
         }
+    }
+
+    /// Filters alone, two or more: the index is asked for `term`'s matches only, and every
+    /// filter is checked on each match's row. Asked for all of them, FTS5 steps through each
+    /// filter's matches together: at 1 M, 75 free courses took a seek each into the third of
+    /// the catalog at the level asked (0.4-0.6 ms a page, against 0.15 reading the free ones'
+    /// rows). The caller picks the rarest (`TermCounts`).
+    func driven(by term: String) -> FullTextQuery {
+        guard facetConditions != nil, facetTerms.contains(term) else { return self }
+        var driven = self
+        driven.match = term
+        driven.checksFiltersOnRows = true
+        return driven
     }
 
     /// The value `sort`'s field has in every match, when a filter fixes it.

@@ -5,6 +5,7 @@ import SharedKernel
 public struct SQLiteCourseRepository: CourseRepository {
     private let database: AppDatabase
     private let matchCounts = MatchCounts()
+    private let termCounts = TermCounts()
 
     public init(database: AppDatabase) {
         self.database = database
@@ -16,7 +17,8 @@ public struct SQLiteCourseRepository: CourseRepository {
         guard !query.matchesNothing else { return [] }
         return try await database.read { db in
             try Self.page(
-                query, for: learner, at: position, limit: limit, walkingOrder: try walksOrder(query, for: learner, in: db), in: db)
+                query, plan: try plan(of: query, in: db), for: learner, at: position, limit: limit,
+                walkingOrder: try walksOrder(query, for: learner, in: db), in: db)
         }
     }
 
@@ -36,7 +38,7 @@ public struct SQLiteCourseRepository: CourseRepository {
             let total = try count(query, for: learner, in: db)
             return CountedPage(
                 rows: try Self.page(
-                    query, for: learner, at: position, limit: limit,
+                    query, plan: try plan(of: query, in: db), for: learner, at: position, limit: limit,
                     walkingOrder: try walksOrder(query, for: learner, counted: total, in: db), in: db),
                 total: total
             )
@@ -62,10 +64,27 @@ public struct SQLiteCourseRepository: CourseRepository {
         }
     }
 
-    private static func page(
-        _ query: CatalogQuery, for learner: UserID?, at position: CatalogPosition, limit: Int, walkingOrder: Bool = false, in db: Database
-    ) throws -> [CatalogRow] {
+    /// The query as the index answers it: filters alone, two or more, walk the rarest
+    /// filter's matches and check the others on each row (`FullTextQuery.driven(by:)`); each
+    /// filter's count is kept a few minutes (`TermCounts`), and only chooses the plan.
+    func plan(of query: CatalogQuery, in db: Database) throws -> FullTextQuery {
         let plan = FullTextQuery(query)
+        guard plan.mine == nil, query.words.isEmpty, plan.facetTerms.count >= 2 else { return plan }
+        var counts = termCounts.counts(of: plan.facetTerms)
+        var counted: [String: Int] = [:]
+        let count = try db.cachedStatement(sql: "SELECT count(*) FROM (SELECT 1 FROM course_search WHERE course_search MATCH ? LIMIT ?)")
+        for term in plan.facetTerms where counts[term] == nil {
+            counted[term] = try Int.fetchOne(count, arguments: [term, TermCounts.bound]) ?? 0
+        }
+        if !counted.isEmpty { termCounts.keep(counted) }
+        counts.merge(counted) { _, new in new }
+        return TermCounts.rarestFirst(plan.facetTerms, counts: counts).first.map(plan.driven(by:)) ?? plan
+    }
+
+    private static func page(
+        _ query: CatalogQuery, plan: FullTextQuery, for learner: UserID?, at position: CatalogPosition, limit: Int,
+        walkingOrder: Bool = false, in db: Database
+    ) throws -> [CatalogRow] {
         // Every plan in title order walks an index in rank order and stops after `limit`
         // rows: the table's rank index for the whole catalog, the full-text index (whose rowid
         // is the rank) for words and filters, the learner's favourites or enrollments (which
@@ -233,6 +252,10 @@ public struct SQLiteCourseRepository: CourseRepository {
             rank = "course_search.rowid"
             conditions.append("course_search MATCH ?")
             _ = arguments.append(contentsOf: [match])
+            if plan.checksFiltersOnRows, let facets = plan.facetConditions {
+                conditions += facets.sql
+                _ = arguments.append(contentsOf: facets.arguments)
+            }
         } else {
             source = "course"
             rank = "course.sort_rank"

@@ -1,8 +1,7 @@
+import SharedKernel
 import Testing
 
-@testable import PostgresStore
-
-@Suite("PostgreSQL: the rarest term of a search is the one walked")
+@Suite("Term counts: the rarest term of a search is the one walked")
 struct TermCountsTests {
     @Test("the rarest first, a term never counted as common as the bound, equal counts in the query's order")
     func rarestFirst() {
