@@ -1,6 +1,7 @@
 import Foundation
 
-/// A course's tags as the `tags` column holds them: a JSON list of strings.
+/// A course's tags as the `tags` column holds them: a JSON list of strings. Lists of ids are
+/// handed to SQLite's `json_each` the same way.
 enum StoredTags {
     /// Plain tags (no quote, backslash, slash or control character) are joined directly, as
     /// JSONSerialization writes them: it was a twentieth of a bulk import's time.

@@ -34,12 +34,13 @@ public struct SQLiteFavouritesRepository: FavouritesRepository {
     public func favourites(userID: UserID) async throws(AppError) -> [Course] {
         try await database.read { db in
             try Row.fetchAll(
-                db,
-                sql: """
-                    SELECT \(CourseRow.columns) FROM favourite JOIN course ON course.id = favourite.course_id
-                    WHERE favourite.user_id = ?
-                    ORDER BY course.sort_key, course.id
-                    """, arguments: [userID.rawValue]
+                db.cachedStatement(
+                    sql: """
+                        SELECT \(CourseRow.columns) FROM favourite JOIN course ON course.id = favourite.course_id
+                        WHERE favourite.user_id = ?
+                        ORDER BY course.sort_key, course.id
+                        """),
+                arguments: [userID.rawValue]
             )
             .compactMap { try? CourseRow.course(from: $0) }  // a damaged course is left out, not fatal
         }
@@ -50,12 +51,14 @@ public struct SQLiteFavouritesRepository: FavouritesRepository {
         let among = Array(Set(ids.map(\.rawValue)))
         return try await database.read { db in
             try Row.fetchAll(
-                db,
-                sql: """
-                    SELECT \(CourseRow.columns) FROM favourite JOIN course ON course.id = favourite.course_id
-                    WHERE favourite.user_id = ? AND favourite.course_id IN (\(databaseQuestionMarks(count: among.count)))
-                    ORDER BY course.sort_key, course.id
-                    """, arguments: StatementArguments([userID.rawValue] + among.map { $0 as any DatabaseValueConvertible })
+                // The ids as one JSON argument: one statement for any number of them.
+                db.cachedStatement(
+                    sql: """
+                        SELECT \(CourseRow.columns) FROM favourite JOIN course ON course.id = favourite.course_id
+                        WHERE favourite.user_id = ? AND favourite.course_id IN (SELECT value FROM json_each(?))
+                        ORDER BY course.sort_key, course.id
+                        """),
+                arguments: [userID.rawValue, try StoredTags.encode(among)]
             )
             .compactMap { try? CourseRow.course(from: $0) }  // a damaged course is left out, not fatal
         }
@@ -64,11 +67,12 @@ public struct SQLiteFavouritesRepository: FavouritesRepository {
     public func favourite(userID: UserID, courseID: CourseID) async throws(AppError) -> Course? {
         try await database.read { db in
             try Row.fetchOne(
-                db,
-                sql: """
-                    SELECT \(CourseRow.columns) FROM favourite JOIN course ON course.id = favourite.course_id
-                    WHERE favourite.user_id = ? AND favourite.course_id = ?
-                    """, arguments: [userID.rawValue, courseID.rawValue]
+                db.cachedStatement(
+                    sql: """
+                        SELECT \(CourseRow.columns) FROM favourite JOIN course ON course.id = favourite.course_id
+                        WHERE favourite.user_id = ? AND favourite.course_id = ?
+                        """),
+                arguments: [userID.rawValue, courseID.rawValue]
             ).map(CourseRow.course(from:))
         }
     }

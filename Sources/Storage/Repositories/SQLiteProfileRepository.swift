@@ -11,7 +11,7 @@ public struct SQLiteProfileRepository: ProfileRepository {
 
     public func user(id: UserID) async throws(AppError) -> User {
         let user = try await database.read { db in
-            try Row.fetchOne(db, sql: "SELECT \(UserRow.columns) FROM user WHERE id = ?", arguments: [id.rawValue])
+            try Row.fetchOne(db.cachedStatement(sql: "SELECT \(UserRow.columns) FROM user WHERE id = ?"), arguments: [id.rawValue])
                 .map(UserRow.user(from:))
         }
         guard let user else { throw .notSignedIn }

@@ -60,13 +60,14 @@ public struct SQLiteRefreshTokenRepository: RefreshTokenRepository {
 
     public func isLive(family: String, userID: UserID, now: Date) async throws(AppError) -> Bool {
         try await database.read { db in
+            // Every authorized request asks: prepared once per connection.
             try Bool.fetchOne(
-                db,
-                sql: """
-                    SELECT 1 FROM refresh_token
-                    WHERE family = ? AND user_id = ? AND revoked = 0 AND used_at IS NULL AND expires_at > ?
-                    LIMIT 1
-                    """,
+                db.cachedStatement(
+                    sql: """
+                        SELECT 1 FROM refresh_token
+                        WHERE family = ? AND user_id = ? AND revoked = 0 AND used_at IS NULL AND expires_at > ?
+                        LIMIT 1
+                        """),
                 arguments: [family, userID.rawValue, now]
             ) == true
         }
