@@ -66,26 +66,34 @@ public struct RemoteStore: Sendable {
     ///   - clock: the one the change feed waits on before reconnecting (tests move it).
     ///   - language: the UI's language code, sent as `Accept-Language`: the server's messages
     ///     (a rejected field's reason) come in it.
+    ///   - timeLimitClock: what a request's time limit is measured on; `nil`, the wall clock.
+    ///     Tests that are not about time limits give a clock they hold, so a machine too busy to
+    ///     run the server's handler within 10 s does not fail them.
     public init(
         server: URL, dataDirectory: URL, httpClient: RemoteHTTPClient, timeLimit: Duration = RemoteStore.defaultTimeLimit,
         logger: Logger = Logger(label: "edugo.remote", factory: { _ in SwiftLogNoOpLogHandler() }),
-        now: @escaping @Sendable () -> Date = Date.init, clock: any Clock<Duration> = ContinuousClock(), language: String = "en"
+        now: @escaping @Sendable () -> Date = Date.init, clock: any Clock<Duration> = ContinuousClock(), language: String = "en",
+        timeLimitClock: (any Clock<Duration>)? = nil
     ) {
         self.init(
             server: server, dataDirectory: dataDirectory, httpClient: httpClient, timeLimit: timeLimit, logger: logger, now: now,
-            nextToTransport: [LanguageMiddleware(code: language)], clock: clock)
+            nextToTransport: [LanguageMiddleware(code: language)], clock: clock, timeLimitClock: timeLimitClock)
     }
 
     /// `nextToTransport`: middlewares that see each answer as the transport gives it, before
     /// the store's own (tests count the bytes read through them).
     init(
         server: URL, dataDirectory: URL, httpClient: RemoteHTTPClient, timeLimit: Duration, logger: Logger,
-        now: @escaping @Sendable () -> Date, nextToTransport: [any ClientMiddleware], clock: any Clock<Duration> = ContinuousClock()
+        now: @escaping @Sendable () -> Date, nextToTransport: [any ClientMiddleware], clock: any Clock<Duration> = ContinuousClock(),
+        timeLimitClock: (any Clock<Duration>)? = nil
     ) {
         self.server = server
         self.clock = clock
-        let seconds = timeLimit.components.seconds
-        let transport = AsyncHTTPClientTransport(configuration: .init(client: httpClient.client, timeout: .seconds(max(1, seconds))))
+        // On the wall clock the transport's deadline is the limit too; on a clock a test holds,
+        // the limit is `APIRequests.limited`'s alone (it cancels the request), and the
+        // transport's deadline, which the type requires, is an hour.
+        let seconds = timeLimitClock == nil ? max(1, timeLimit.components.seconds) : 3_600
+        let transport = AsyncHTTPClientTransport(configuration: .init(client: httpClient.client, timeout: .seconds(seconds)))
         // The server writes dates as ISO 8601 without fractions, as the generated default reads them.
         let client = Client(
             serverURL: server, transport: transport,
@@ -94,7 +102,7 @@ public struct RemoteStore: Sendable {
         self.events = events
         let host = server.host.map { host in server.port.map { "\(host):\($0)" } ?? host } ?? server.absoluteString
         requests = APIRequests(
-            client: client, timeLimit: timeLimit, host: host, logger: logger,
+            client: client, timeLimit: timeLimit, limitClock: timeLimitClock ?? ContinuousClock(), host: host, logger: logger,
             reachability: Reachability(report: { continuation.yield($0) })
         )
         session = RemoteSession(
@@ -209,6 +217,8 @@ extension RemoteStore {
 struct APIRequests: Sendable {
     let client: Client
     let timeLimit: Duration
+    /// What `timeLimit` is measured on.
+    let limitClock: any Clock<Duration>
     /// `host:port`, as the learner knows the server.
     let host: String
     let logger: Logger
@@ -240,8 +250,8 @@ struct APIRequests: Sendable {
         let limit = min(limit ?? timeLimit, timeLimit)
         return try await withThrowingTaskGroup(of: T.self) { group in
             group.addTask { try await operation() }
-            group.addTask {
-                try await Task.sleep(for: limit)
+            group.addTask { [limitClock] in
+                try await limitClock.sleep(for: limit)
                 throw RemoteFailure.unreachable(detail: "no answer within \(limit)")
             }
             defer { group.cancelAll() }

@@ -82,7 +82,8 @@ struct RemoteChangeFeedTests {
         let client = TemporaryDirectory(prefix: "edugo-remote-feed")
         defer { client.remove() }
         let clock = ManualClock()
-        let store = RemoteStore(server: server.baseURL, dataDirectory: client.url, httpClient: testHTTPClient, clock: clock)
+        let store = RemoteStore(
+            server: server.baseURL, dataDirectory: client.url, httpClient: testHTTPClient, clock: clock, timeLimitClock: ManualClock())
         let learner = try await store.signIn(email: "demo@edugo.dev", password: "edugo-demo")
         var news = store.news(for: learner.id).makeAsyncIterator()
         _ = await news.next()
@@ -119,7 +120,8 @@ struct RemoteChangeFeedTests {
         var events = store.events.makeAsyncIterator()
         var news = store.news(for: learner.id).makeAsyncIterator()
         _ = await news.next()
-        let sameDirectory = RemoteStore(server: server.url, dataDirectory: client.url, httpClient: testHTTPClient)
+        let sameDirectory = RemoteStore(
+            server: server.url, dataDirectory: client.url, httpClient: testHTTPClient, timeLimitClock: ManualClock())
         _ = try await sameDirectory.restoreSession()
 
         try await sameDirectory.signOut(userID: learner.id)
@@ -164,7 +166,8 @@ struct RemoteChangeFeedTests {
         ])
         let client = TemporaryDirectory(prefix: "edugo-remote-feed")
         let clock = ManualClock()
-        let store = RemoteStore(server: server.url, dataDirectory: client.url, httpClient: testHTTPClient, clock: clock)
+        let store = RemoteStore(
+            server: server.url, dataDirectory: client.url, httpClient: testHTTPClient, clock: clock, timeLimitClock: ManualClock())
         let learner = try await store.signIn(email: "demo@edugo.dev", password: "edugo-demo")
         return (server, store, learner, clock, client)
     }

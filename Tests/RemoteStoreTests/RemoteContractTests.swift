@@ -21,7 +21,7 @@ struct RemoteContractTests {
             client.remove()
             server.directory.remove()
         }
-        let store = RemoteStore(server: server.url, dataDirectory: client.url, httpClient: testHTTPClient)
+        let store = RemoteStore(server: server.url, dataDirectory: client.url, httpClient: testHTTPClient, timeLimitClock: ManualClock())
         do {
             try await contract.run(
                 ContractStore(

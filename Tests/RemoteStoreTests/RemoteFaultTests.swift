@@ -69,6 +69,26 @@ struct RemoteFaultTests {
         await #expect(throws: AppError.connectivity) { try await impatient.course(id: "silent") }
     }
 
+    @Test("a time limit on a clock the caller holds: silence is waited for until that clock passes the limit, then connectivity")
+    func heldTimeLimit() async throws {
+        let server = try await MisbehavingServer.start()
+        let client = TemporaryDirectory(prefix: "edugo-remote-fault")
+        defer {
+            server.running.cancel()
+            client.remove()
+        }
+        let held = ManualClock()
+        let store = RemoteStore(server: server.url, dataDirectory: client.url, httpClient: testHTTPClient, timeLimitClock: held)
+
+        let silent = Task { try await store.course(id: "silent") }
+        await held.waitForSleeper()
+        held.advance(by: RemoteStore.defaultTimeLimit - .milliseconds(1))
+        #expect(held.sleeperCount == 1, "still waiting for the answer")
+        held.advance(by: .milliseconds(1))
+
+        await #expect(throws: AppError.connectivity) { try await silent.value }
+    }
+
     @Test("no server at all: connectivity, and signing in reports it")
     func nobodyThere() async throws {
         // Port 1 on loopback: privileged, and nothing here listens on it.

@@ -25,7 +25,9 @@ struct RemoteSessionTests {
             let clientClock = TestClock()
             let server = try await InProcessServer.start(accessTokenTTL: accessTokenTTL, clock: serverClock)
             let client = TemporaryDirectory(prefix: "edugo-remote-client")
-            let store = RemoteStore(server: server.url, dataDirectory: client.url, httpClient: testHTTPClient, now: { clientClock.now })
+            let store = RemoteStore(
+                server: server.url, dataDirectory: client.url, httpClient: testHTTPClient, now: { clientClock.now },
+                timeLimitClock: ManualClock())
             let learner = try await store.signIn(email: "demo@edugo.dev", password: "edugo-demo")
             return Signed(
                 server: server, client: client, store: store, learner: learner, serverClock: serverClock, clientClock: clientClock)
@@ -109,7 +111,9 @@ struct RemoteSessionTests {
             try FileManager.default.createDirectory(at: stolen.deletingLastPathComponent(), withIntermediateDirectories: true)
             try before.write(to: stolen)
             #expect(
-                try await RemoteStore(server: signed.server.url, dataDirectory: thief.url, httpClient: testHTTPClient).restoreSession()
+                try await RemoteStore(
+                    server: signed.server.url, dataDirectory: thief.url, httpClient: testHTTPClient, timeLimitClock: ManualClock()
+                ).restoreSession()
                     == nil)
 
             // The learner's own next refresh is refused too: their session has ended.
@@ -141,7 +145,8 @@ struct RemoteSessionTests {
     @Test("a restart of the app restores the session from the stored refresh token")
     func restore() async throws {
         try await Signed.withSignedIn { signed async throws in
-            let again = RemoteStore(server: signed.server.url, dataDirectory: signed.client.url, httpClient: testHTTPClient)
+            let again = RemoteStore(
+                server: signed.server.url, dataDirectory: signed.client.url, httpClient: testHTTPClient, timeLimitClock: ManualClock())
             #expect(try await again.restoreSession()?.id == signed.learner.id)
             #expect(try await again.favourites(userID: signed.learner.id).isEmpty)
         }
@@ -152,7 +157,8 @@ struct RemoteSessionTests {
         try await Signed.withSignedIn { signed async throws in
             let otherClock = TestClock()
             let other = RemoteStore(
-                server: signed.server.url, dataDirectory: signed.client.url, httpClient: testHTTPClient, now: { otherClock.now })
+                server: signed.server.url, dataDirectory: signed.client.url, httpClient: testHTTPClient, now: { otherClock.now },
+                timeLimitClock: ManualClock())
             let first = signed.store
             let learner = signed.learner.id
 
@@ -205,7 +211,9 @@ struct RemoteSessionTests {
             try FileManager.default.createDirectory(at: file.deletingLastPathComponent(), withIntermediateDirectories: true)
             try saved.write(to: file)
             #expect(
-                try await RemoteStore(server: signed.server.url, dataDirectory: copy.url, httpClient: testHTTPClient).restoreSession()
+                try await RemoteStore(
+                    server: signed.server.url, dataDirectory: copy.url, httpClient: testHTTPClient, timeLimitClock: ManualClock()
+                ).restoreSession()
                     == nil)
         }
     }
@@ -215,7 +223,9 @@ struct RemoteSessionTests {
         try await Signed.withSignedIn { signed async throws in
             let other = TemporaryDirectory(prefix: "edugo-remote-es")
             defer { other.remove() }
-            let spanish = RemoteStore(server: signed.server.url, dataDirectory: other.url, httpClient: testHTTPClient, language: "es")
+            let spanish = RemoteStore(
+                server: signed.server.url, dataDirectory: other.url, httpClient: testHTTPClient, language: "es",
+                timeLimitClock: ManualClock())
             await #expect {
                 _ = try await spanish.createAccount(name: "Ana", email: "ana@example.org", password: "corta")
             } throws: { error in
