@@ -86,4 +86,5 @@ let testHTTPClient = RemoteHTTPClient()
 // The stores of the tests that are not about time limits measure them on a `ManualClock` no
 // test moves (`timeLimitClock:`): with hundreds of tests on a loaded machine's two cooperative
 // threads, an in-process server's handler waited past the 10 s limit (CI, 2026-11-27). The
-// tests of time limits (RemoteFaultTests, the hostile servers) keep the wall clock.
+// tests of time limits (RemoteFaultTests, the hostile servers) keep the wall clock. A request
+// that truly hangs still fails: the suites have a time limit of 3 minutes.

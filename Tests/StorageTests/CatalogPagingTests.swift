@@ -31,6 +31,13 @@ struct CatalogPagingTests {
                 prerequisiteMet: course.prerequisiteID.map { !known.contains($0) || completed.contains($0) } ?? true
             )
         }
+
+        /// The steps SQLite's `EXPLAIN QUERY PLAN` gives for a statement.
+        func queryPlan(_ sql: String, _ arguments: StatementArguments) async throws -> [String] {
+            try await database.writer.read { db in
+                try Row.fetchAll(db, sql: "EXPLAIN QUERY PLAN \(sql)", arguments: arguments).map { $0["detail"] as String }
+            }
+        }
     }
 
     /// Built once for the suite, in a directory of this process's own: two runs at once (two
@@ -153,9 +160,7 @@ struct CatalogPagingTests {
         {
             let (sql, arguments) = SQLiteCourseRepository.pageSQL(
                 FullTextQuery(query), learner: fixture.learner, bound: bound.map { CatalogKey($0) }, descending: descending, limit: 50)
-            let plan = try await fixture.database.writer.read { db in
-                try Row.fetchAll(db, sql: "EXPLAIN QUERY PLAN \(sql)", arguments: arguments).map { $0["detail"] as String }
-            }
+            let plan = try await fixture.queryPlan(sql, arguments)
 
             #expect(!plan.contains { $0.contains("TEMP B-TREE") }, "sorts: \(query.text) \(plan)")
             #expect(!plan.contains { $0.hasPrefix("SCAN") && !$0.contains("VIRTUAL TABLE") }, "scans: \(query.text) \(plan)")
@@ -180,9 +185,7 @@ struct CatalogPagingTests {
         for (bound, descending) in [(nil, false), (500 * CatalogOrder.gap, true)] as [(Int64?, Bool)] {
             let (sql, arguments) = SQLiteCourseRepository.pageSQL(
                 plan, learner: fixture.learner, bound: bound.map { CatalogKey($0) }, descending: descending, limit: 50)
-            let steps = try await fixture.database.writer.read { db in
-                try Row.fetchAll(db, sql: "EXPLAIN QUERY PLAN \(sql)", arguments: arguments).map { $0["detail"] as String }
-            }
+            let steps = try await fixture.queryPlan(sql, arguments)
             #expect(!steps.contains { $0.contains("TEMP B-TREE") }, "sorts: \(text) \(steps)")
             #expect(!steps.contains { $0.hasPrefix("SCAN") && !$0.contains("VIRTUAL TABLE") }, "scans: \(text) \(steps)")
         }
@@ -212,9 +215,7 @@ struct CatalogPagingTests {
                 let (sql, arguments) = SQLiteCourseRepository.pageSQL(
                     FullTextQuery(CatalogQuery.parse("")), learner: fixture.learner, sort: CatalogSort(field), bound: bound,
                     descending: descending, limit: 50)
-                let plan = try await fixture.database.writer.read { db in
-                    try Row.fetchAll(db, sql: "EXPLAIN QUERY PLAN \(sql)", arguments: arguments).map { $0["detail"] as String }
-                }
+                let plan = try await fixture.queryPlan(sql, arguments)
 
                 #expect(!plan.contains { $0.contains("TEMP B-TREE") }, "sorts: \(field) \(plan)")
                 #expect(!plan.contains { $0.hasPrefix("SCAN") && !$0.contains("INDEX") }, "scans: \(field) \(plan)")
