@@ -19,18 +19,9 @@ public enum ConfigFile {
     /// The settings of the file at `path`: the defaults when it does not exist (and was not
     /// named by the user), else what it says, or why it cannot be used.
     public static func load(path: String, explicit: Bool, contexts: [KeyContext] = []) throws(ConfigProblem) -> Settings {
-        guard FileManager.default.fileExists(atPath: path) else {
+        guard let text = try ConfigFileReader.text(path: path, limit: maximumBytes) else {
             if explicit { throw ConfigProblem(path: path, line: nil, key: nil, reason: "no such file") }
             return .defaults
-        }
-        guard let data = FileManager.default.contents(atPath: path) else {
-            throw ConfigProblem(path: path, line: nil, key: nil, reason: "cannot be read")
-        }
-        guard data.count <= maximumBytes else {
-            throw ConfigProblem(path: path, line: nil, key: nil, reason: "is larger than 1 MiB")
-        }
-        guard let text = String(data: data, encoding: .utf8) else {
-            throw ConfigProblem(path: path, line: nil, key: nil, reason: "is not UTF-8 text")
         }
         return try parse(text, path: path, contexts: contexts)
     }

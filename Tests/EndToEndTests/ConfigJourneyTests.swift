@@ -255,5 +255,22 @@ extension EndToEnd {
             #expect(missing.status == 1)
             #expect(missing.errors.contains("none.toml: no such file"), "\(missing.errors)")
         }
+
+        @Test("tui config --check of a 1 GiB file says it is too large without reading it: the process peaks far below the file's size")
+        func hugeFile() throws {
+            let directory = TemporaryDirectory(prefix: "edugo-e2e-config")
+            defer { directory.remove() }
+            let big = directory.url.appendingPathComponent("big.toml").path
+            #expect(FileManager.default.createFile(atPath: big, contents: nil))
+            #expect(truncate(big, 1 << 30) == 0)
+
+            let run = try ProcessMemory.peakOfRun(try BuiltProduct.path("tui"), ["config", "--check", big])
+            let refused = try runTUI(["config", "--check", big])
+
+            #expect(run.status == 1)
+            #expect(refused.errors.contains("big.toml: is larger than 1 MiB"), "\(refused.errors)")
+            // Measured: 1.03-1.08 GB when the file was read whole first; tens of MB now.
+            #expect(run.peak < 256 << 20, "peaked at \(run.peak >> 20) MiB")
+        }
     }
 }

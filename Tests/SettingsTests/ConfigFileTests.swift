@@ -190,4 +190,78 @@ struct ConfigFileTests {
             try ConfigFile.load(path: path, explicit: true)
         }
     }
+
+    // MARK: - Reading the file (issue 39, items 4 and 12)
+
+    @Test(
+        "a NUL or another control character is refused with its line; tabs and CRLF line ends are text",
+        arguments: [
+            ("language = \"en\"\n\0accessible = true\n", 2, "U+0000"),
+            ("# a comment\n\n[theme]\nname = \"light\u{1B}[2J\"\n", 4, "U+001B"),
+            ("accessible = true\r\nlanguage = \"en\"\rx\n", 2, "U+000D"),
+            ("language = \"en\"\u{7F}\n", 1, "U+007F"),
+        ] as [(String, Int, String)])
+    func controlCharacters(text: String, line: Int, character: String) throws {
+        let file = try Self.file(Data(text.utf8))
+        defer { try? FileManager.default.removeItem(atPath: file) }
+
+        #expect(throws: ConfigProblem(path: file, line: line, key: nil, reason: "holds a control character (\(verbatim: character))")) {
+            try ConfigFile.load(path: file, explicit: true)
+        }
+    }
+
+    @Test("tabs and CRLF line ends are text")
+    func tabsAndCRLF() throws {
+        let file = try Self.file(Data("\tlanguage = \"es\"\r\naccessible = true\r\n".utf8))
+        defer { try? FileManager.default.removeItem(atPath: file) }
+
+        let settings = try ConfigFile.load(path: file, explicit: true)
+
+        #expect(settings.language == .spanish && settings.accessible == true)
+    }
+
+    @Test("a file of 1 GiB is refused by its size (its memory, `tui config --check`'s peak, is ConfigJourneyTests')")
+    func hugeFile() throws {
+        let file = try Self.file(Data())
+        defer { try? FileManager.default.removeItem(atPath: file) }
+        #expect(truncate(file, 1 << 30) == 0)
+
+        #expect(throws: ConfigProblem(path: file, line: nil, key: nil, reason: "is larger than 1 MiB")) {
+            try ConfigFile.load(path: file, explicit: true)
+        }
+    }
+
+    @Test("a device that never ends is read no further than the limit; a pipe is refused without blocking")
+    func notRegularFiles() throws {
+        #expect(throws: ConfigProblem(path: "/dev/zero", line: nil, key: nil, reason: "is not a regular file")) {
+            try ConfigFile.load(path: "/dev/zero", explicit: true)
+        }
+        let pipe = FileManager.default.temporaryDirectory.appendingPathComponent("edugo-pipe-\(UUID().uuidString)").path
+        #expect(mkfifo(pipe, 0o600) == 0)
+        defer { try? FileManager.default.removeItem(atPath: pipe) }
+        #expect(throws: ConfigProblem(path: pipe, line: nil, key: nil, reason: "is not a regular file")) {
+            try ConfigFile.load(path: pipe, explicit: true)
+        }
+    }
+
+    @Test("a loop of symbolic links says so, not \"no such file\"")
+    func symlinkLoop() throws {
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("edugo-loop-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let (a, b) = (folder.appendingPathComponent("a.toml").path, folder.appendingPathComponent("b.toml").path)
+        try FileManager.default.createSymbolicLink(atPath: a, withDestinationPath: b)
+        try FileManager.default.createSymbolicLink(atPath: b, withDestinationPath: a)
+
+        #expect(throws: ConfigProblem(path: a, line: nil, key: nil, reason: "is a loop of symbolic links")) {
+            try ConfigFile.load(path: a, explicit: false)
+        }
+    }
+
+    /// A new file in the temporary directory holding `data`; its path.
+    static func file(_ data: Data) throws -> String {
+        let path = FileManager.default.temporaryDirectory.appendingPathComponent("edugo-config-\(UUID().uuidString).toml").path
+        try data.write(to: URL(fileURLWithPath: path))
+        return path
+    }
 }
