@@ -53,17 +53,33 @@ public struct CatalogLearner: Sendable {
 }
 
 /// What changed in the catalog's own data (not the learner's marks, which their owners keep
-/// live), as the shell hears it from the store.
-public enum CatalogChange: Hashable, Sendable {
-    /// One course: its seats, say. Screens that show it read it again.
-    case course(CourseID)
+/// live), as the shell hears it from the store: everything news said since the last notice,
+/// in one, so a screen decides once whether to read again (one re-read per notice).
+public struct CatalogChange: Hashable, Sendable {
+    /// Anything (an import, or news that was missed): every screen reads again what it shows.
+    public var everything = false
+    /// Courses whose seats changed, say: screens that show one read it again.
+    public var courses: Set<CourseID> = []
     /// The learner's enrollments or favourites: what a query of their own (`is:enrolled`,
     /// `is:favourite`, `is:open`) lists may differ.
-    case marks
-    /// The learner's answers in the course: its page's score.
-    case answers(CourseID)
-    /// Anything (an import, or news that was missed): every screen reads again what it shows.
-    case everything
+    public var marks = false
+    /// Courses in which the learner answered: their pages' scores.
+    public var answers: Set<CourseID> = []
+
+    public init(everything: Bool = false, courses: Set<CourseID> = [], marks: Bool = false, answers: Set<CourseID> = []) {
+        self.everything = everything
+        self.courses = courses
+        self.marks = marks
+        self.answers = answers
+    }
+
+    public static let everything = CatalogChange(everything: true)
+    public static let marks = CatalogChange(marks: true)
+    public static func course(_ id: CourseID) -> CatalogChange { CatalogChange(courses: [id]) }
+    public static func answers(_ id: CourseID) -> CatalogChange { CatalogChange(answers: [id]) }
+
+    /// Nothing to tell.
+    public var isEmpty: Bool { !everything && courses.isEmpty && !marks && answers.isEmpty }
 }
 
 /// Where the catalog's courses come from, for what an empty catalog says to do.

@@ -62,17 +62,16 @@ final class CatalogListViewModel {
 
     /// The store changed a course on screen (its seats), the learner's marks, or maybe
     /// anything: the window is read again where it is, selection and search untouched, when
-    /// what it lists may differ. A query that asks about seats (`is:open`) may gain or lose a
-    /// course wherever it is; one about the learner's own, when their marks change.
+    /// what it lists may differ; once for the whole notice. A query that asks about seats
+    /// (`is:open`) may gain or lose a course wherever it is; one about the learner's own, when
+    /// their marks change. Seats alone leave the count as it is: it is not read again.
     private func storeChanged(_ change: CatalogChange) {
-        switch change {
-        case .course(let id): guard terms.query.isOpen || rows.items.contains(where: { $0.id == id }) else { return }
-        case .marks: guard terms.query.dependsOnLearner else { return }
-        case .answers: return
-        case .everything: break
-        }
+        let query = terms.query
+        let membership = change.everything || (change.marks && query.dependsOnLearner) || (!change.courses.isEmpty && query.isOpen)
+        let seats = !change.courses.isEmpty && rows.items.contains { change.courses.contains($0.id) }
+        guard membership || seats else { return }
         let rows = self.rows
-        tasks.run { await rows.refresh() }
+        tasks.run { await rows.refresh(recount: membership) }
     }
 
     /// `r`: the catalog and the learner's marks, both as the store has them now.

@@ -41,12 +41,8 @@ final class CourseDetailViewModel {
     /// The store changed this course, its prerequisite, or maybe anything: the page is read
     /// again quietly, the selected lesson and the scroll kept.
     private func storeChanged(_ change: CatalogChange) {
-        switch change {
-        case .course(let id): guard id == courseID || id == page?.prerequisite?.id else { return }
-        case .answers(let id): guard id == courseID else { return }
-        case .marks: return
-        case .everything: break
-        }
+        let shown = [courseID] + (page?.prerequisite.map { [$0.id] } ?? [])
+        guard change.everything || shown.contains(where: change.courses.contains) || change.answers.contains(courseID) else { return }
         tasks.run { [weak self] in await self?.refresh() }
     }
 

@@ -76,6 +76,8 @@ public final class PagedList<ItemKey: Comparable & Sendable, Item: Identifiable 
     @ObservationIgnored private var hasMoreAfter = false
     @ObservationIgnored private var extending: [Bool: Task<Void, Never>] = [:]  // true: after
     @ObservationIgnored private var refreshAgain = false
+    /// A refresh asked for while one was in flight must count the list again.
+    @ObservationIgnored private var recountAgain = false
     /// Counts window replacements; a fetch started before the newest one is dropped.
     @ObservationIgnored private var generation = 0
     @ObservationIgnored private var viewportHeight = 20
@@ -143,20 +145,27 @@ public final class PagedList<ItemKey: Comparable & Sendable, Item: Identifiable 
     /// Reads the window again where it is, keeping on screen what is there and selected
     /// whatever is selected when the result arrives. Asked while one is in flight, it runs
     /// once more after it, so the last change made before asking is always shown.
-    public func refresh() async {
+    /// `recount: false`: what changed cannot change how many the list holds (a course's
+    /// seats), so the count is not read again.
+    public func refresh(recount: Bool = true) async {
         guard !state.isLoading else { return }
         guard !isRefreshing else {
             refreshAgain = true
+            recountAgain = recountAgain || recount
             return
         }
         isRefreshing = true
         defer { isRefreshing = false }
+        var recounting = recount
         repeat {
             refreshAgain = false
             let mine = generation
             let anchor = await anchorOfWindow()
             guard mine == generation else { return }
-            await replaceWindow(from: anchor, keepingSelection: true, start: windowStart, size: max(pageSize, items.count))
+            await replaceWindow(
+                from: anchor, keepingSelection: true, start: windowStart, size: max(pageSize, items.count), recount: recounting)
+            recounting = recountAgain
+            recountAgain = false
         } while refreshAgain
     }
 
