@@ -50,9 +50,99 @@ extension EndToEnd {
             #expect(try await session.waitForExit() == 0)
         }
 
-        /// Asks `condition` until it holds (20 s at most): for state outside the screen.
-        static func waitUntil(_ what: String, _ condition: () throws -> Bool) async throws {
-            let deadline = ContinuousClock.now + .seconds(20)
+        /// Issue 39, items 1 and 11 with the real `tui --server`: a server that sends valid events
+        /// as fast as the app reads them, every kind, for 20 s. Measured before the news was
+        /// paced: 53 -> 446-528 MB, a core busy for a minute after, ~600 `GET /v1/me` in one burst.
+        @Test("an event flood of 20 s: the app's memory stays put, and it reads at most 2 times a second")
+        func eventFlood() async throws {
+            let reads = Counter()
+            let flooding = Counter()
+            let (url, running) = try await RouterServer.start(Self.floodingRouter(reads: reads, flooding: flooding))
+            defer { running.cancel() }
+            let session = try TmuxSession(arguments: ["--server", url.absoluteString])
+            try await session.signInIfAsked()
+            try await session.waitFor("Git Beyond the Basics")
+            let pid = try #require(try session.appPID())
+            let memoryBefore = try #require(ProcessMemory.resident(pid: pid))
+
+            // The app opens the stream, the flood starts; it ends 20 s later on its own.
+            try await Self.waitUntil("the flood started") { flooding.value == 1 }
+            let readsBefore = reads.value
+            let started = ContinuousClock.now
+            try await Self.waitUntil("the flood ended", within: .seconds(60)) { flooding.value == 2 }
+            let seconds = (ContinuousClock.now - started) / .seconds(1)
+            let readsDuring = reads.value - readsBefore
+            let peak = try #require(ProcessMemory.residentHighWaterMark(pid: pid))
+
+            // Nothing is left queued once it ends: NewsFloodTests holds that on a clock it moves.
+            #expect(Double(readsDuring) <= 2 * seconds, "\(readsDuring) reads in \(seconds) s of flood")
+            #expect(
+                peak - memoryBefore < Self.memoryBound, "resident memory went from \(memoryBefore >> 20) MiB to a peak of \(peak >> 20) MiB"
+            )
+            try session.send("q")
+            #expect(try await session.waitForExit() == 0)
+        }
+
+        /// A server with one course on screen whose stream floods every kind of event for 20 s
+        /// once opened (`flooding` is 1 while it does, 2 after), then stays open and quiet;
+        /// `reads` counts every read of the app's (pages, counts, its lists, the learner, the habit).
+        static func floodingRouter(reads: Counter, flooding: Counter) -> Router<BasicRequestContext> {
+            let router = Router()
+            RouterServer.addSignIn(to: router, withEmptyLists: false)
+            router.get("/v1/courses") { _, _ -> Response in
+                reads.add(1)
+                return RouterServer.json(
+                    #"{"courses": [\#(course(id: "git", title: "Git Beyond the Basics", key: 1))], "next": null, "previous": null, "total": 1, "total_is_lower_bound": false}"#
+                )
+            }
+            router.get("/v1/me") { _, _ -> Response in
+                reads.add(1)
+                return RouterServer.json(
+                    #"{"id": 1, "name": "Demo Learner", "email": "demo@edugo.dev", "role": "learner", "member_since": "2026-01-01T00:00:00Z"}"#
+                )
+            }
+            router.get("/v1/me/habit") { _, _ -> Response in
+                reads.add(1)
+                return RouterServer.json(#"{"streak_days": 0, "due_count": 0}"#)
+            }
+            router.get("/v1/me/enrollments") { _, _ -> Response in
+                reads.add(1)
+                return RouterServer.json(#"{"enrollments": []}"#)
+            }
+            router.get("/v1/me/favourites") { _, _ -> Response in
+                reads.add(1)
+                return RouterServer.json(#"{"courses": []}"#)
+            }
+            router.get("/v1/me/events") { _, _ -> Response in
+                let kinds = [
+                    #"event: course\#ndata: {"course_id": "git"}"#, "event: catalog\ndata: {}", "event: read_everything\ndata: {}",
+                    "event: profile\ndata: {}", "event: learning\ndata: {}", #"event: favourite\#ndata: {"course_id": "git"}"#,
+                ]
+                let body = ResponseBody { writer in
+                    var id = 0
+                    guard flooding.value == 0 else { return }
+                    flooding.add(1)
+                    let end = ContinuousClock.now + .seconds(20)
+                    while ContinuousClock.now < end {
+                        var chunk = ""
+                        for _ in 0..<1_000 {
+                            id += 1
+                            chunk += "id: log-\(id)\n\(kinds[id % kinds.count])\n\n"
+                        }
+                        try await writer.write(ByteBuffer(string: chunk))
+                    }
+                    flooding.add(1)
+                    // Open and quiet from here: the app has nothing to reconnect for.
+                    try await Task.sleep(for: .seconds(3_600))
+                }
+                return Response(status: .ok, headers: [.contentType: "text/event-stream"], body: body)
+            }
+            return router
+        }
+
+        /// Asks `condition` until it holds (20 s at most, or `limit`): for state outside the screen.
+        static func waitUntil(_ what: String, within limit: Duration = .seconds(20), _ condition: () throws -> Bool) async throws {
+            let deadline = ContinuousClock.now + limit
             while try !condition() {
                 guard ContinuousClock.now < deadline else { throw ServerTestError("never saw \(what)") }
                 try await Task.sleep(for: .milliseconds(20))

@@ -34,6 +34,10 @@ final class LearnerScope {
     /// The store's news of this learner, while the scope follows it.
     private let feed: (any ChangeFeed)?
     private var following: Task<Void, Never>?
+    private let clock: ShellClock
+    /// The learner's own news and the catalog's, each applied at its own pace.
+    private(set) lazy var ownNews = NewsPacer(clock: clock) { [weak self] marks in self?.apply(marks) }
+    private(set) lazy var catalogNews = NewsPacer(clock: clock) { [weak self] marks in self?.apply(marks) }
     /// The cards due today, for the header's status; read at the start and on news of
     /// answers and reviews.
     let status = LearnerStatus()
@@ -47,10 +51,12 @@ final class LearnerScope {
         ports: AppPorts,
         session: SessionState,
         layout: LayoutSettings = LayoutSettings(),
+        clock: ShellClock = ShellClock(),
         report: @escaping @MainActor (StatusMessage) -> Void,
         onLoggedOut: @escaping @MainActor () -> Void
     ) {
         learner = user.id
+        self.clock = clock
         let tasks = OwnedTasks()
         self.tasks = tasks
         feed = ports.changes
@@ -183,16 +189,22 @@ final class LearnerScope {
     // MARK: - The store's news
 
     /// Follows the store's news of this learner until `stopFollowing` or `close`: each change
-    /// is read again where it shows.
+    /// is read again where it shows, paced (`NewsPacer`): the learner's own news apart from
+    /// the public catalog's, which a busy platform sends all the time.
     func follow() {
         refreshDue()
         guard following == nil, let feed else { return }
         let news = feed.news(for: learner)
         following = Task { [weak self] in
-            for await item in news {
-                self?.apply(item)
-            }
+            for await item in news { self?.hear(item) }
         }
+    }
+
+    /// News from the feed, to the pace of its lane.
+    func hear(_ news: ChangeNews) {
+        let marks = StaleMarks(news, of: learner)
+        ownNews.add(marks.learnerPart)
+        catalogNews.add(marks.catalogPart)
     }
 
     /// The learner's counts for the header, as far as they are known.
@@ -216,67 +228,51 @@ final class LearnerScope {
     func stopFollowing() {
         following?.cancel()
         following = nil
+        ownNews.stop()
+        catalogNews.stop()
     }
 
-    /// Routes news to the owners of what it names: the learner's enrollments, favourites and
-    /// profile to their models (the screens draw from those), the catalog's to its screens.
+    /// Routes news to the owners of what it names, at once (the paced path is `follow`'s).
     func apply(_ news: ChangeNews) {
-        switch news {
-        case .readEverything:
-            readAgain()
-            profileFreshness.storeChanged()
+        apply(StaleMarks(news, of: learner))
+    }
+
+    /// Routes what news marked stale to the owners of what it names: the learner's
+    /// enrollments, favourites and profile to their models (the screens draw from those), the
+    /// catalog's to its screens, in one notice. Each thing is read again once.
+    func apply(_ marks: StaleMarks) {
+        let (courses, favourites) = (self.courses, self.favourites)
+        let everything = marks.isEverything
+        if everything || marks.allEnrollments {
+            tasks.run { await courses.readAgain() }
+        } else {
+            for id in marks.enrollments { tasks.run { await courses.storeChanged(id) } }
+        }
+        if everything || marks.allFavourites {
+            tasks.run { await favourites.readAgain() }
+        } else {
+            for id in marks.favourites { tasks.run { await favourites.storeChanged(id) } }
+        }
+        if everything || marks.profile { profileFreshness.storeChanged() }
+        if everything || marks.learning {
             review.learningChanged()
             profile.learningChanged()
             refreshDue()
-            catalogChanges.post(.everything)
-        case .changed(let changes):
-            var enrollments: Set<CourseID> = []
-            var favourites: Set<CourseID> = []
-            var courses: Set<CourseID> = []
-            var answered: Set<CourseID> = []
-            var catalog = false
-            var profile = false
-            var learning = false
-            for change in changes where change.learner == nil || change.learner == learner {
-                switch change {
-                case .enrollment(_, let id): enrollments.insert(id)
-                case .favourite(_, let id): favourites.insert(id)
-                case .learning(_, let id):
-                    learning = true
-                    // An answer moves the course's last activity, and its score.
-                    if let id {
-                        enrollments.insert(id)
-                        answered.insert(id)
-                    }
-                case .profile: profile = true
-                case .course(let id): courses.insert(id)
-                case .catalog: catalog = true
-                // Remote mode's store ends the session itself; a local sign-in has no ending to hear.
-                case .signedOut: break
-                }
-            }
-            let (coursesFeature, favouritesFeature) = (self.courses, self.favourites)
-            for id in enrollments { tasks.run { await coursesFeature.storeChanged(id) } }
-            for id in favourites { tasks.run { await favouritesFeature.storeChanged(id) } }
-            if profile { profileFreshness.storeChanged() }
-            if learning {
-                review.learningChanged()
-                self.profile.learningChanged()
-                refreshDue()
-            }
-            answered.sorted().forEach { catalogChanges.post(.answers($0)) }
-            if !enrollments.isEmpty || !favourites.isEmpty { catalogChanges.post(.marks) }
-            if catalog {
-                catalogChanges.post(.everything)
-            } else {
-                courses.sorted().forEach { catalogChanges.post(.course($0)) }
-            }
         }
+        let change = CatalogChange(
+            everything: everything || marks.catalog, courses: marks.courses,
+            marks: marks.allEnrollments || marks.allFavourites || !marks.enrollments.isEmpty || !marks.favourites.isEmpty,
+            answers: marks.answered)
+        if !change.isEmpty { catalogChanges.post(change) }
     }
 
     /// Waits until the work the scope started (its lists read again) has finished.
     func settle() async {
-        await tasks.settle()
+        repeat {
+            await ownNews.settle()
+            await catalogNews.settle()
+            await tasks.settle()
+        } while ownNews.isDue || catalogNews.isDue
     }
 
     /// Work the scope started is running (a screen's reading may have started some).

@@ -33,7 +33,11 @@ final class SessionFlow {
     /// The email the sign-in form starts with (`--profile`'s).
     @ObservationIgnored private let signInEmail: String?
 
-    init(ports: AppPorts, layout: LayoutSettings = LayoutSettings(), signInEmail: String? = nil) {
+    /// The app's clock, which paces the store's news.
+    @ObservationIgnored private let clock: ShellClock
+
+    init(ports: AppPorts, layout: LayoutSettings = LayoutSettings(), clock: ShellClock = ShellClock(), signInEmail: String? = nil) {
+        self.clock = clock
         self.signInEmail = signInEmail
         self.ports = ports
         self.layout = layout
@@ -120,7 +124,7 @@ final class SessionFlow {
         } else {
             suspendedScope?.close()
             scope = LearnerScope(
-                user: user, ports: ports, session: session, layout: layout,
+                user: user, ports: ports, session: session, layout: layout, clock: clock,
                 report: { [weak self] message in self?.report(message) },
                 onLoggedOut: { [weak self] in self?.signedOut() }
             )

@@ -76,7 +76,7 @@ final class ShellController {
         self.clock = clock
         self.layout = layout
         self.store = store ?? ports.server.map { .server(host: $0) } ?? .local(path: "")
-        flow = SessionFlow(ports: ports, layout: layout, signInEmail: signInEmail)
+        flow = SessionFlow(ports: ports, layout: layout, clock: clock, signInEmail: signInEmail)
         chrome = FrameChrome(clock: self.clock)
         input = InputQueue(
             apply: { [weak self] event in await self?.apply(event) ?? .keepRunning },
