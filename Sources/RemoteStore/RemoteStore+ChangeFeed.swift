@@ -45,8 +45,11 @@ private struct RemoteChangeFeed: Sendable {
     enum End {
         /// For good: the learner is not signed in here (any more), or the caller stopped.
         case finished
-        /// It can be opened again; `heard` when it had said something first.
-        case dropped(heard: Bool, detail: String)
+        /// It can be opened again. `healthy`: it served long enough (or made way for a newer
+        /// sign-in) that the next wait starts from 1 s again; any other end backs off further,
+        /// so a server whose streams fail (an event too long, garbage, a close after `ready`)
+        /// is asked at most every 30 s, like any failing request.
+        case dropped(healthy: Bool, detail: String)
     }
 
     func follow() async {
@@ -56,8 +59,8 @@ private struct RemoteChangeFeed: Sendable {
             let stream = StreamState(position: position)
             let end = await connect(stream)
             position = stream.position
-            guard case .dropped(let heard, let detail) = end else { return }
-            if heard { delay = .seconds(1) }
+            guard case .dropped(let healthy, let detail) = end else { return }
+            if healthy { delay = .seconds(1) }
             store.requests.logger.info(
                 "event stream dropped", metadata: ["detail": "\(detail)", "retry_in_s": "\(delay.components.seconds)"])
             do { try await store.clock.sleep(for: delay) } catch { return }
@@ -77,19 +80,28 @@ private struct RemoteChangeFeed: Sendable {
         } catch {
             switch error {
             case .app(.notSignedIn), .app(.sessionEnded), .cancelled: return .finished
-            default: return .dropped(heard: false, detail: error.technicalDetail)
+            default: return .dropped(healthy: false, detail: error.technicalDetail)
             }
         }
+        let openFor = Self.stopwatch(store.clock)
+        /// A stream that said something and stayed open as long as the longest wait.
+        func served() -> Bool { stream.heard && openFor() >= RemoteStore.longestReconnectDelay }
         do {
             let events = EventSizeLimit(upstream: body, limit: RemoteStore.eventLimit).asDecodedServerSentEvents()
             for try await event in events {
                 if let end = await handle(event, stream, generation: generation) { return end }
             }
-            return .dropped(heard: stream.heard, detail: "the server ended the stream")
+            return .dropped(healthy: served(), detail: "the server ended the stream")
         } catch {
             if Task.isCancelled { return .finished }
-            return .dropped(heard: stream.heard, detail: String(describing: error).prefix(300).description)
+            return .dropped(healthy: served(), detail: String(describing: error).prefix(300).description)
         }
+    }
+
+    /// The time since this call, on `clock`.
+    private static func stopwatch<C: Clock<Duration>>(_ clock: C) -> @Sendable () -> Duration {
+        let start = clock.now
+        return { start.duration(to: clock.now) }
     }
 
     /// Tells the app what `event` says; how the stream ends, if it does.
@@ -116,7 +128,7 @@ private struct RemoteChangeFeed: Sendable {
         case "signed_out":
             // This sign-in ended on the server; one of this terminal's since then goes on.
             if await store.session.signInEnded(generation: generation) { return .finished }
-            return .dropped(heard: true, detail: "an earlier sign-in ended")
+            return .dropped(healthy: true, detail: "an earlier sign-in ended")
         default:
             // A name of a later version of the API.
             return nil
@@ -174,7 +186,7 @@ private final class StreamState: Sendable {
         set { values.withLock { $0.position = newValue } }
     }
 
-    /// Whether the stream said anything (then the next wait starts again from 1 s).
+    /// Whether the stream said anything (with time served, the next wait starts again from 1 s).
     var heard: Bool {
         get { values.withLock { $0.heard } }
         set { values.withLock { $0.heard = newValue } }

@@ -85,6 +85,44 @@ struct HostileEventStreamTests {
         #expect(seen.withLock { $0 } == [nil, "log-5"])
     }
 
+    @Test(
+        "a stream that fails soon after it opens (an event past the limit after ready) is opened again after 1, 2, 4 … 30 s, not every second",
+        .timeLimit(.minutes(3)))
+    func failingStreamBacksOff() async throws {
+        let opened = Counter()
+        let router = Router()
+        RouterServer.addSignIn(to: router)
+        router.get("/v1/me/events") { _, _ in
+            opened.add(1)
+            let tooLong = String(repeating: "a", count: RemoteStore.eventLimit + 1)
+            return Response(
+                status: .ok, headers: [.contentType: "text/event-stream"],
+                body: .init(byteBuffer: ByteBuffer(string: "id: log-1\nevent: ready\ndata: {}\n\ndata: \(tooLong)\n\n")))
+        }
+        let (url, running) = try await RouterServer.start(router)
+        defer { running.cancel() }
+        let client = TemporaryDirectory(prefix: "edugo-hostile-events")
+        defer { client.remove() }
+        let clock = ManualClock()
+        let store = RemoteStore(
+            server: url, dataDirectory: client.url, httpClient: testHTTPClient, clock: clock, timeLimitClock: ManualClock())
+        let learner = try await store.signIn(email: "demo@edugo.dev", password: "edugo-demo")
+
+        let told = Self.collect(store.news(for: learner.id))
+        var waits: [Duration] = []
+        for _ in 0..<7 {
+            await clock.waitForSleeper()
+            let wait = try #require(clock.timeToNextWake)
+            waits.append(wait)
+            clock.advance(by: wait)
+        }
+        told.cancel()
+
+        #expect(waits == [1, 2, 4, 8, 16, 30, 30].map { Duration.seconds($0) })
+        #expect(opened.value >= 7)
+        #expect(await told.value.first == .readEverything, "what came before the fault was told")
+    }
+
     // MARK: - Helpers
 
     /// What `garbage` sends, then ends.

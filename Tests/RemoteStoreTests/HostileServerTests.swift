@@ -89,6 +89,13 @@ struct HostileServerTests {
             name: "lessons_done 2^62", lessonsDone: "[4611686018427387904]", catalog: .both, pageOpens: true, enrollments: .goodOnly,
             field: "lessons_done"),
         Case(name: "lessons_done -1", lessonsDone: "[-1]", catalog: .both, pageOpens: true, enrollments: .goodOnly, field: "lessons_done"),
+        // Issue 39, item 10: data that contradicts itself is refused as data out of range is.
+        Case(
+            name: "lesson_count 3 with 8 lessons", fields: ["lesson_count": "3"], lessons: Array(repeating: "10", count: 8),
+            catalog: .both, field: "lesson_count"),
+        Case(
+            name: "lessons_done [1, 2, 5, 7] of 3 lessons", fields: ["lesson_count": "3"], lessons: ["10", "10", "10"],
+            lessonsDone: "[1, 2, 5, 7]", catalog: .both, pageOpens: true, enrollments: .goodOnly, field: "lessons_done"),
     ]
 
     @Test("a course out of range is refused and logged, the rest loads; a single one is connectivity; nothing traps", arguments: cases)

@@ -86,6 +86,11 @@ public final class ManualClock: Clock, Sendable {
     /// How many sleep now.
     public var sleeperCount: Int { state.withLock { $0.sleepers.count } }
 
+    /// How long until the first sleeper wakes; nil when nobody sleeps.
+    public var timeToNextWake: Duration? {
+        state.withLock { state in state.sleepers.map(\.deadline).min().map { state.now.duration(to: $0) } }
+    }
+
     /// Returns once somebody sleeps on this clock (at once if somebody does already): a test
     /// advances the clock after the timer it means is set, without polling for it.
     public func waitForSleeper() async {

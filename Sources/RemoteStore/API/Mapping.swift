@@ -94,6 +94,11 @@ extension Syllabus {
         }
         let syllabus = Syllabus(course: course, lessons: lessons)
         if let problem = CourseLimits.problem(in: syllabus) { throw RefusedCourse(id: course.id.rawValue, problem: problem) }
+        // A course that says it has 3 lessons and lists 8 contradicts itself: neither is shown.
+        guard lessons.count == course.lessonCount else {
+            throw RefusedCourse(
+                id: course.id.rawValue, problem: "lesson_count \(course.lessonCount) disagrees with its \(lessons.count) lessons")
+        }
         return syllabus
     }
 }
@@ -102,12 +107,19 @@ extension Enrollment {
     /// The API names an enrollment by its learner and course; it has no id of its own. Its
     /// lesson numbers are those a syllabus can have (1 to 200), and its status agrees with its
     /// date (completed, and dropped as the list keeps it, have one), or the enrollment is
-    /// refused (its course is checked by whoever keeps it: `Course.checked`).
+    /// refused (its course is checked by whoever keeps it: `Course.checked`). A lesson done
+    /// past its course's `lesson_count` contradicts the course: refused too, never shown as
+    /// more than 100 %.
     static func checked(_ enrollment: Components.Schemas.Enrollment, userID: UserID) throws(RefusedCourse) -> Enrollment {
         var done: Set<Int> = []
         for number in enrollment.lessonsDone {
             guard let lesson = Int(exactly: number), CourseLimits.lessons.contains(lesson) else {
                 throw RefusedCourse(id: enrollment.course.id, problem: "lessons_done \(number) is out of range")
+            }
+            guard number <= enrollment.course.lessonCount else {
+                throw RefusedCourse(
+                    id: enrollment.course.id,
+                    problem: "lessons_done \(number) is past the course's lesson_count \(enrollment.course.lessonCount)")
             }
             done.insert(lesson)
         }
