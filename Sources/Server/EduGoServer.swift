@@ -159,8 +159,8 @@ extension EduGoServer {
         let tokens = await TokenService(
             signingKey: stores.signingKey, refreshTokens: stores.refreshTokens, accessTokenTTL: accessTokenTTL, now: now)
         let hub = ChangeHub(
-            log: stores.changes, keepAliveInterval: limits.keepAliveInterval, stallLimit: limits.connectionTimeout, clock: clock,
-            logger: logger)
+            log: stores.changes, keepAliveInterval: limits.keepAliveInterval, stallLimit: limits.connectionTimeout,
+            streamsPerLearner: limits.streamsPerLearner, maximumStreams: limits.maximumEventStreams, clock: clock, logger: logger)
         let hashGate = HashGate(slots: limits.hashSlots, maximumWait: limits.hashWait)
         let courses = stores.courses
         let metrics = ServerMetrics(
@@ -203,40 +203,27 @@ extension EduGoServer {
         )
         let catalog = CatalogRoute(handler: handler, middlewares: operationMiddlewares)
         router.on(RouterPath(CatalogRoute.path), method: CatalogRoute.method) { request, _ in try await catalog.respond(to: request) }
-        let connections = ConnectionCounts(perAddress: limits.connectionsPerAddress)
+        let listener = ListenerLimits(limits, maximumConnections: limits.maximumConnections)
         let application = Application(
             router: router,
-            server: HTTPServerBuilder { responder in
-                HTTP1KeepAliveChannel(
-                    http1: HTTP1Channel(
-                        responder: responder,
-                        configuration: .init(
-                            additionalChannelHandlers: [
-                                ConnectionLimit(counts: connections), UnacknowledgedDataLimit(limit: limits.connectionTimeout),
-                                EventStreamHangUp(),
-                            ],
-                            idleTimeout: .milliseconds(Int64(limits.connectionTimeout / .milliseconds(1)))
-                        )))
-            },
-            configuration: .init(
-                address: .hostname(host, port: port), serverName: nil,
-                availableConnectionsDelegate: MaximumAvailableConnections(limits.maximumConnections, logger: logger)
-            ),
+            server: listener.server,
+            configuration: listener.configuration(address: .hostname(host, port: port), logger: logger),
             onServerRunning: { channel in onListening.api(channel.localAddress?.port ?? port) },
             logger: logger
         )
         var service = PlatformService(application: application, hub: hub, wakeups: stores.changeWakeups)
         if let metricsAddress {
             service.beside.append(
-                metricsApplication(metrics, ready: stores.ready, at: metricsAddress, logger: logger, onListening: onListening.metrics))
+                metricsApplication(
+                    metrics, ready: stores.ready, at: metricsAddress, limits: limits, logger: logger, onListening: onListening.metrics))
         }
         return service
     }
 
     /// The metrics address's own listener: `/metrics`, `/ready` and `/health`, nothing else.
     private static func metricsApplication(
-        _ metrics: ServerMetrics, ready: @escaping @Sendable () async throws(AppError) -> Void, at address: MetricsAddress, logger: Logger,
-        onListening: @escaping @Sendable (Int) -> Void
+        _ metrics: ServerMetrics, ready: @escaping @Sendable () async throws(AppError) -> Void, at address: MetricsAddress,
+        limits: ServerLimits, logger: Logger, onListening: @escaping @Sendable (Int) -> Void
     ) -> some Service {
         let router = Router()
         MetricsRoute.add(to: router, metrics: metrics)
@@ -249,8 +236,11 @@ extension EduGoServer {
                 return Self.json(.serviceUnavailable, #"{"error":"unavailable","message":"The database does not answer."}"#)
             }
         }
+        // The API's connection limits, through the same code: only the cap in all is its own.
+        let listener = ListenerLimits(limits, maximumConnections: limits.metricsConnections)
         return Application(
-            router: router, configuration: .init(address: .hostname(address.host, port: address.port), serverName: nil),
+            router: router, server: listener.server,
+            configuration: listener.configuration(address: .hostname(address.host, port: address.port), logger: logger),
             onServerRunning: { channel in onListening(channel.localAddress?.port ?? address.port) }, logger: logger)
     }
 

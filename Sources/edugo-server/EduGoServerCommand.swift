@@ -57,6 +57,21 @@ struct EduGoServerCommand: AsyncParsableCommand {
     var connectionTimeout = Int(ServerLimits().connectionTimeout.components.seconds)
 
     @Option(
+        name: .customLong("max-connections"),
+        help: ArgumentHelp(
+            "Open connections in all; an eighth (at least 8) is kept from event streams for short requests. The default is below the process's limit on open files, at most 4096.",
+            valueName: "n")
+    )
+    var maxConnections = ServerLimits().maximumConnections
+
+    @Option(
+        name: .customLong("streams-per-learner"),
+        help: ArgumentHelp(
+            "Event streams one learner may hold at once, across addresses; past it a new one is refused (429).", valueName: "n")
+    )
+    var streamsPerLearner = ServerLimits().streamsPerLearner
+
+    @Option(
         name: .customLong("metrics-address"),
         help: ArgumentHelp(
             "Serve /metrics (with /ready and /health) on a listener of its own. Without it /metrics is on the API's address when that is a loopback one, and nowhere otherwise.",
@@ -72,12 +87,16 @@ struct EduGoServerCommand: AsyncParsableCommand {
         guard (1...86_400).contains(accessTokenTTL) else { throw ValidationError("--access-token-ttl must be 1 to 86400 seconds") }
         guard (0...1_000_000).contains(rateLimit) else { throw ValidationError("--rate-limit must be 0 to 1000000") }
         guard (1...60).contains(connectionTimeout) else { throw ValidationError("--connection-timeout must be 1 to 60 seconds") }
+        guard (16...1_000_000).contains(maxConnections) else { throw ValidationError("--max-connections must be 16 to 1000000") }
+        guard (1...1_000).contains(streamsPerLearner) else { throw ValidationError("--streams-per-learner must be 1 to 1000") }
     }
 
     func run() async throws {
         var limits = ServerLimits()
         limits.requestsPerMinute = rateLimit
         limits.connectionTimeout = .seconds(connectionTimeout)
+        limits.maximumConnections = maxConnections
+        limits.streamsPerLearner = streamsPerLearner
         let configuration = ServerConfiguration(
             host: host,
             port: port,

@@ -13,9 +13,9 @@ struct ChangeHubTests {
     @Test("each stream gets its learner's changes and the public ones, in order; a sign-in's end goes to its own streams only")
     func whoHearsWhat() async throws {
         let (hub, log) = await makeSUT()
-        let demoHere = try #require(hub.subscribe(Self.mailbox(learner: 1, signIn: "here")))
-        let demoThere = try #require(hub.subscribe(Self.mailbox(learner: 1, signIn: "there")))
-        let other = try #require(hub.subscribe(Self.mailbox(learner: 2, signIn: "other")))
+        let demoHere = try #require(hub.subscribe(Self.mailbox(learner: 1, signIn: "here")).subscription)
+        let demoThere = try #require(hub.subscribe(Self.mailbox(learner: 1, signIn: "there")).subscription)
+        let other = try #require(hub.subscribe(Self.mailbox(learner: 2, signIn: "other")).subscription)
 
         log.append([
             .favourite(UserID(1), "swift-101"), .course("swift-101"), .signedOut(UserID(1), signIn: "here"), .profile(UserID(2)),
@@ -35,7 +35,7 @@ struct ChangeHubTests {
         log.append([.catalog, .catalog])
         await hub.catchUp()
 
-        let late = try #require(hub.subscribe(Self.mailbox(learner: 1, signIn: "late")))
+        let late = try #require(hub.subscribe(Self.mailbox(learner: 1, signIn: "late")).subscription)
         log.append([.course("swift-101")])
         await hub.catchUp()
 
@@ -47,22 +47,22 @@ struct ChangeHubTests {
     func subscribeOnlyWhileOpen() async throws {
         let hub = ChangeHub(
             log: ManualChangeLog(), keepAliveInterval: .seconds(15), stallLimit: .seconds(30), clock: ManualClock(), logger: Self.logger)
-        let early = hub.subscribe(Self.mailbox(learner: 1, signIn: "early"))
+        let early = hub.subscribe(Self.mailbox(learner: 1, signIn: "early")).subscription
         await hub.catchUp()
-        let open = try #require(hub.subscribe(Self.mailbox(learner: 1, signIn: "open")))
+        let open = try #require(hub.subscribe(Self.mailbox(learner: 1, signIn: "open")).subscription)
 
         hub.close()
 
         #expect(early == nil)
         #expect(await open.mailbox.next() == nil)
-        #expect(hub.subscribe(Self.mailbox(learner: 1, signIn: "late")) == nil)
+        #expect(hub.subscribe(Self.mailbox(learner: 1, signIn: "late")).subscription == nil)
     }
 
     @Test("a stream more than 1,000 events behind gets one read_everything for all of them, while another takes every event")
     func slowReader() async throws {
         let (hub, log) = await makeSUT()
-        let slow = try #require(hub.subscribe(Self.mailbox(learner: 1, signIn: "slow")))
-        let quick = try #require(hub.subscribe(Self.mailbox(learner: 1, signIn: "quick")))
+        let slow = try #require(hub.subscribe(Self.mailbox(learner: 1, signIn: "slow")).subscription)
+        let quick = try #require(hub.subscribe(Self.mailbox(learner: 1, signIn: "quick")).subscription)
 
         var quickTook = 0
         for _ in 0..<3 {
@@ -83,7 +83,7 @@ struct ChangeHubTests {
     @Test("a log that forgot what the hub had not read yet makes every stream read everything")
     func gap() async throws {
         let (hub, log) = await makeSUT()
-        let stream = try #require(hub.subscribe(Self.mailbox(learner: 1, signIn: "s")))
+        let stream = try #require(hub.subscribe(Self.mailbox(learner: 1, signIn: "s")).subscription)
 
         log.forget(through: 5, newest: 9)
         await hub.catchUp()
@@ -95,8 +95,9 @@ struct ChangeHubTests {
     func keepAliveAndStall() async throws {
         let (hub, _) = await makeSUT()
         let closed = Counter()
-        let waiting = try #require(hub.subscribe(Self.mailbox(learner: 1, signIn: "waiting")))
-        let stalled = try #require(hub.subscribe(EventMailbox(learner: UserID(1), signIn: "stalled", closeConnection: { closed.add(1) })))
+        let waiting = try #require(hub.subscribe(Self.mailbox(learner: 1, signIn: "waiting")).subscription)
+        let stalled = try #require(
+            hub.subscribe(EventMailbox(learner: UserID(1), signIn: "stalled", closeConnection: { closed.add(1) })).subscription)
 
         hub.tick()
         let keepAlive = await waiting.mailbox.next()
@@ -126,7 +127,7 @@ struct ChangeHubTests {
     @Test("a wake-up of the database makes the running hub read the log and hand out what it found")
     func wakeUpReads() async throws {
         let (hub, log) = await makeSUT()
-        let stream = try #require(hub.subscribe(Self.mailbox(learner: 1, signIn: "s")))
+        let stream = try #require(hub.subscribe(Self.mailbox(learner: 1, signIn: "s")).subscription)
         let (wakeups, wake) = AsyncStream.makeStream(of: Void.self)
         let running = Task { await hub.run(wakeups: wakeups) }
         defer { running.cancel() }

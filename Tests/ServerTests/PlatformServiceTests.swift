@@ -17,7 +17,7 @@ struct PlatformServiceTests {
             logger: Logger(label: "platform-service-tests", factory: { _ in SwiftLogNoOpLogHandler() }))
         let takenAtStart = Mutex<Bool?>(nil)
         let application = StartProbe {
-            let subscription = hub.subscribe(EventMailbox(learner: UserID(1), signIn: "first", closeConnection: {}))
+            let subscription = hub.subscribe(EventMailbox(learner: UserID(1), signIn: "first", closeConnection: {})).subscription
             takenAtStart.withLock { $0 = subscription != nil }
         }
 

@@ -75,6 +75,18 @@ public final class ServerProcess: Sendable {
         _ = process.withLock { kill($0.processIdentifier, number) }
     }
 
+    /// The server's open sockets now (its connections, listeners and database's none), as
+    /// `/proc` lists them.
+    public var openSockets: Int {
+        let pid = process.withLock { $0.processIdentifier }
+        let folder = "/proc/\(pid)/fd"
+        let entries = (try? FileManager.default.contentsOfDirectory(atPath: folder)) ?? []
+        return entries.filter {
+            (try? FileManager.default.destinationOfSymbolicLink(atPath: folder + "/" + $0))?.hasPrefix("socket:") == true
+        }
+        .count
+    }
+
     /// Waits for the process to end; its exit status.
     public func waitForExit() async -> Int32 {
         while process.withLock({ $0.isRunning }) { try? await Task.sleep(for: .milliseconds(20)) }

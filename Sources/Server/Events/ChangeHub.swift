@@ -19,11 +19,16 @@ final class ChangeHub: Sendable {
     let keepAliveInterval: Duration
     /// Ticks in a row a stream may spend writing before its client counts as not reading.
     let stallTicks: Int
+    /// Streams one learner may hold, and all may (`ServerLimits`).
+    let streamsPerLearner: Int
+    let maximumStreams: Int
 
     private struct State {
         /// The id through which every change was handed out; nil until the first read.
         var last: Int64?
         var mailboxes: [Int: EventMailbox] = [:]
+        /// Streams per learner, as `mailboxes` holds them.
+        var perLearner: [UserID: Int] = [:]
         var nextID = 0
         var closed = false
         var readFailed = false
@@ -34,8 +39,13 @@ final class ChangeHub: Sendable {
     private let poker: AsyncStream<Void>.Continuation
 
     /// A stream whose client takes nothing for `stallLimit` is closed (within a tick more).
-    init(log: any ChangeLog, keepAliveInterval: Duration, stallLimit: Duration, clock: any Clock<Duration>, logger: Logger) {
+    init(
+        log: any ChangeLog, keepAliveInterval: Duration, stallLimit: Duration, streamsPerLearner: Int = .max, maximumStreams: Int = .max,
+        clock: any Clock<Duration>, logger: Logger
+    ) {
         self.log = log
+        self.streamsPerLearner = streamsPerLearner
+        self.maximumStreams = maximumStreams
         self.clock = clock
         self.logger = logger
         self.keepAliveInterval = keepAliveInterval
@@ -72,7 +82,10 @@ final class ChangeHub: Sendable {
     func close() {
         let mailboxes = state.withLock { state in
             state.closed = true
-            defer { state.mailboxes = [:] }
+            defer {
+                state.mailboxes = [:]
+                state.perLearner = [:]
+            }
             return Array(state.mailboxes.values)
         }
         mailboxes.forEach { $0.finish() }
@@ -82,20 +95,43 @@ final class ChangeHub: Sendable {
     /// Streams open now.
     var streamCount: Int { state.withLock { $0.mailboxes.count } }
 
-    /// A new stream's mailbox, which gets every change after `start`; nil while the hub has
-    /// not read where the log stands yet, or after `close`.
-    func subscribe(_ mailbox: EventMailbox) -> Subscription? {
-        state.withLock { state -> Subscription? in
-            guard !state.closed, let last = state.last else { return nil }
+    /// How a stream asked to be subscribed fared.
+    enum Subscribing {
+        case subscribed(Subscription)
+        /// The hub has not read where the log stands yet, or is closed.
+        case notReady
+        /// The stream's learner holds `streamsPerLearner` already.
+        case learnerHasEnough
+        /// `maximumStreams` are open.
+        case full
+
+        var subscription: Subscription? {
+            if case .subscribed(let subscription) = self { subscription } else { nil }
+        }
+    }
+
+    /// A new stream's mailbox, which gets every change after `start`, unless the hub has not
+    /// read where the log stands yet, is closed, or the stream would pass a limit.
+    func subscribe(_ mailbox: EventMailbox) -> Subscribing {
+        state.withLock { state -> Subscribing in
+            guard !state.closed, let last = state.last else { return .notReady }
+            let learners = state.perLearner[mailbox.learner, default: 0]
+            guard learners < streamsPerLearner else { return .learnerHasEnough }
+            guard state.mailboxes.count < maximumStreams else { return .full }
             let id = state.nextID
             state.nextID += 1
             state.mailboxes[id] = mailbox
-            return Subscription(hub: self, id: id, mailbox: mailbox, start: last)
+            state.perLearner[mailbox.learner] = learners + 1
+            return .subscribed(Subscription(hub: self, id: id, mailbox: mailbox, start: last))
         }
     }
 
     fileprivate func remove(_ id: Int) {
-        _ = state.withLock { $0.mailboxes.removeValue(forKey: id) }
+        state.withLock { state in
+            guard let mailbox = state.mailboxes.removeValue(forKey: id) else { return }
+            let left = state.perLearner[mailbox.learner, default: 1] - 1
+            state.perLearner[mailbox.learner] = left > 0 ? left : nil
+        }
     }
 
     // MARK: - Reading

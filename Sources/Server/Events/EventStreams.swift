@@ -20,7 +20,13 @@ struct EventStreams: Sendable {
         let mailbox = EventMailbox(learner: caller.userID, signIn: caller.family, closeConnection: { connection?.close() })
         // Subscribed first, then the sign-in checked again: an end of it after this check comes
         // to the mailbox (or the backlog), and one before it fails the check.
-        guard let subscription = hub.subscribe(mailbox) else { throw Self.unavailable }
+        let subscription: Subscription
+        switch hub.subscribe(mailbox) {
+        case .subscribed(let subscribed): subscription = subscribed
+        case .notReady: throw Self.unavailable
+        case .learnerHasEnough: throw APIFailure.tooManyStreams(hub.streamsPerLearner)
+        case .full: throw APIFailure.busy
+        }
         connection?.whenClosed { mailbox.finish() }
         try await tokens.check(caller)
 

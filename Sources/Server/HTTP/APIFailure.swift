@@ -48,6 +48,16 @@ struct APIFailure: Error, Hashable, Sendable {
         )
     }
 
+    /// The learner holds as many event streams as one may (every terminal of theirs needs one):
+    /// one of them must end first, or its connection be found dead (within the connection
+    /// timeout).
+    static func tooManyStreams(_ limit: Int) -> APIFailure {
+        APIFailure(
+            status: .tooManyRequests, code: .tooManyRequests,
+            message: "You have \(limit) live connections open already — close a terminal, or try again in a moment.",
+            retryAfter: 10)
+    }
+
     static func rateLimited(retryAfter: Int) -> APIFailure {
         APIFailure(
             status: .tooManyRequests, code: .rateLimited,

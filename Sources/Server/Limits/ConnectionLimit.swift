@@ -1,66 +1,150 @@
+import HTTPTypes
 import NIOCore
+import NIOHTTPTypes
 import Synchronization
 
-/// Open connections per client address, shared by every connection's `ConnectionLimit`.
-final class ConnectionCounts: Sendable {
+/// A listener's open connections, shared by every connection's `ConnectionLimit`: how many
+/// each client address holds, and which are idle (between requests) since when. One address
+/// may hold `perAddress`; once `evictingFrom` are open, a new connection closes the one idle
+/// longest, so connections held open doing nothing (kept alive, or never used) cannot keep
+/// newcomers out (a sign-in, `/health`) while the listener's cap is reached.
+final class OpenConnections: Sendable {
     let perAddress: Int
-    private let counts = Mutex<[String: Int]>([:])
+    let evictingFrom: Int
 
-    init(perAddress: Int) {
-        self.perAddress = perAddress
+    private struct Entry {
+        let address: String
+        let channel: any Channel
+        /// Requests read whose answers are not all written.
+        var inFlight = 0
+        /// When it last became idle, in `State.moments`.
+        var idleSince: UInt64
     }
 
-    /// Counts a new connection from `address`, unless that address already holds its share.
-    func open(_ address: String) -> Bool {
-        counts.withLock { counts in
-            let count = counts[address, default: 0]
-            guard count < perAddress else { return false }
-            counts[address] = count + 1
-            return true
+    private struct State {
+        var perAddress: [String: Int] = [:]
+        var entries: [Int: Entry] = [:]
+        var nextID = 0
+        /// A counter that orders idle spells (no clock needed, only their order).
+        var moments: UInt64 = 0
+        var evicted = 0
+
+        /// The connection idle longest, if one is (a scan: only near the cap).
+        var longestIdle: (Int, Entry)? {
+            var found: (Int, Entry)?
+            for (id, entry) in entries where entry.inFlight == 0 && entry.idleSince < found?.1.idleSince ?? .max {
+                found = (id, entry)
+            }
+            return found
         }
     }
 
-    func close(_ address: String) {
-        counts.withLock { counts in
-            let count = counts[address, default: 1] - 1
-            counts[address] = count > 0 ? count : nil
+    private let state = Mutex(State())
+
+    init(perAddress: Int, evictingFrom: Int = .max) {
+        self.perAddress = perAddress
+        self.evictingFrom = evictingFrom
+    }
+
+    /// Counts `channel`, a new connection from `address`: its id, or nil when that address
+    /// already holds its share. A connection idle longest is closed to make room when the
+    /// listener is near its cap.
+    func open(_ address: String, channel: any Channel) -> Int? {
+        let (id, idle) = state.withLock { state -> (Int?, (any Channel)?) in
+            let count = state.perAddress[address, default: 0]
+            guard count < perAddress else { return (nil, nil) }
+            var idle: (any Channel)?
+            if state.entries.count >= evictingFrom, let (oldest, entry) = state.longestIdle {
+                // Out of the counts now: the next newcomer finds it gone, whenever it closes.
+                state.entries[oldest] = nil
+                let left = state.perAddress[entry.address, default: 1] - 1
+                state.perAddress[entry.address] = left > 0 ? left : nil
+                state.evicted += 1
+                idle = entry.channel
+            }
+            state.perAddress[address] = state.perAddress[address, default: 0] + 1
+            state.moments += 1
+            let id = state.nextID
+            state.nextID += 1
+            state.entries[id] = Entry(address: address, channel: channel, idleSince: state.moments)
+            return (id, idle)
+        }
+        idle?.close(mode: .all, promise: nil)
+        return id
+    }
+
+    /// A request of connection `id` began.
+    func requestStarted(_ id: Int) {
+        state.withLock { $0.entries[id]?.inFlight += 1 }
+    }
+
+    /// An answer of connection `id` was written whole.
+    func answerEnded(_ id: Int) {
+        state.withLock { state in
+            guard var entry = state.entries[id] else { return }
+            entry.inFlight = max(0, entry.inFlight - 1)
+            if entry.inFlight == 0 {
+                state.moments += 1
+                entry.idleSince = state.moments
+            }
+            state.entries[id] = entry
+        }
+    }
+
+    func close(_ id: Int) {
+        state.withLock { state in
+            guard let entry = state.entries.removeValue(forKey: id) else { return }
+            let count = state.perAddress[entry.address, default: 1] - 1
+            state.perAddress[entry.address] = count > 0 ? count : nil
         }
     }
 
     func count(of address: String) -> Int {
-        counts.withLock { $0[address, default: 0] }
+        state.withLock { $0.perAddress[address, default: 0] }
     }
+
+    /// Connections open now, as counted.
+    var openCount: Int { state.withLock { $0.entries.count } }
+
+    /// Idle connections closed to make room, since the start.
+    var evictedCount: Int { state.withLock { $0.evicted } }
 }
 
-/// Closes a new connection at once when its address already holds `perAddress` open ones, so
-/// one client cannot hoard the server's connections (and its open files) from everyone else.
-final class ConnectionLimit: ChannelInboundHandler, RemovableChannelHandler {
-    // Parts pass through untouched, never unwrapped.
-    typealias InboundIn = NIOAny
-    typealias InboundOut = NIOAny
+/// Closes a new connection at once when its address already holds its share of the listener
+/// (`OpenConnections.perAddress`), so one client cannot hoard the server's connections (and its
+/// open files) from everyone else; tells the listener when the connection is busy or idle.
+final class ConnectionLimit: ChannelDuplexHandler, RemovableChannelHandler {
+    // After Hummingbird's HTTP codec: requests and answers in HTTP types.
+    typealias InboundIn = HTTPRequestPart
+    typealias InboundOut = HTTPRequestPart
+    typealias OutboundIn = HTTPResponsePart
+    typealias OutboundOut = HTTPResponsePart
 
-    private let counts: ConnectionCounts
-    private var counted: String?
+    private let connections: OpenConnections
+    private var id: Int?
 
-    init(counts: ConnectionCounts) {
-        self.counts = counts
+    init(connections: OpenConnections) {
+        self.connections = connections
     }
 
     func handlerAdded(context: ChannelHandlerContext) {
         let address = ClientAddress.text(context.channel.remoteAddress)
-        if counts.open(address) {
-            counted = address
-        } else {
-            context.close(promise: nil)
-        }
+        id = connections.open(address, channel: context.channel)
+        if id == nil { context.close(promise: nil) }
     }
 
     func handlerRemoved(context: ChannelHandlerContext) {
-        if let counted { counts.close(counted) }
-        counted = nil
+        if let id { connections.close(id) }
+        id = nil
     }
 
     func channelRead(context: ChannelHandlerContext, data: NIOAny) {
+        if let id, case .head = unwrapInboundIn(data) { connections.requestStarted(id) }
         context.fireChannelRead(data)
+    }
+
+    func write(context: ChannelHandlerContext, data: NIOAny, promise: EventLoopPromise<Void>?) {
+        if let id, case .end = unwrapOutboundIn(data) { connections.answerEnded(id) }
+        context.write(data, promise: promise)
     }
 }

@@ -19,6 +19,18 @@ public struct ServerLimits: Sendable {
     public var connectionsPerAddress = 64
     /// Open connections in all, below the process's limit on open files.
     public var maximumConnections = ServerLimits.fileLimit.map { max(64, min(4_096, $0 - 128)) } ?? 1_024
+    /// Connections no event stream may take (an eighth, at least 8): short requests (a sign-in,
+    /// `/health`) find room while streams hold the rest; past half of them, a newcomer closes
+    /// the connection idle longest.
+    public var reservedConnections: Int { Self.reserve(of: maximumConnections) }
+    /// Event streams open at once, from everyone.
+    public var maximumEventStreams: Int { maximumConnections - reservedConnections }
+    /// Event streams one learner may hold at once, whatever their addresses and sign-ins: a
+    /// terminal holds one; past this a new one is refused (429 `too_many_requests`).
+    public var streamsPerLearner = 8
+    /// The metrics listener's connections in all (`--metrics-address`): its clients are a few
+    /// scrapers, and its files come out of the same process's limit as the API's.
+    public var metricsConnections = 64
 
     /// How long one store call may wait for PostgreSQL (a connection and its answers): past
     /// it the request is 503 `unavailable`, not a wait for the pool's retries.
@@ -29,6 +41,11 @@ public struct ServerLimits: Sendable {
     public var slowDatabaseCall: Duration = .milliseconds(100)
 
     public init() {}
+
+    /// The connections of a listener with `maximum` in all that are kept from event streams.
+    static func reserve(of maximum: Int) -> Int {
+        min(maximum - 1, max(8, maximum / 8))
+    }
 
     /// The soft limit on open files (`ulimit -n`), when there is one.
     static var fileLimit: Int? {
