@@ -30,7 +30,12 @@ func measureLive(size: Int, arguments: [String], changes: Int, write: (Bool) asy
     }
     // A frame of its own settles first (the marks of the first rows), so the next one is the change's.
     _ = terminal.readUntilQuiet(quiet: .milliseconds(300))
+    var lastDrawn = clock.now
     for number in 0..<changes {
+        // The app applies a learner's news at once after a quiet second, and what comes sooner
+        // a second after the last (NewsPacer): each change here is timed after a quiet spell,
+        // as one change made elsewhere is, not queued behind the one before.
+        try await Task.sleep(until: lastDrawn + .milliseconds(1_100), clock: clock)
         let started = clock.now
         try await write(number % 2 == 0)
         let committed = clock.now
@@ -39,6 +44,7 @@ func measureLive(size: Int, arguments: [String], changes: Int, write: (Bool) asy
             figures.missed += 1
             continue
         }
+        lastDrawn = last
         figures.committedToDrawn.append(milliseconds(last - committed))
         figures.writeToDrawn.append(milliseconds(last - started))
     }

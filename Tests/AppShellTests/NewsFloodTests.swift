@@ -20,7 +20,7 @@ final class NewsFloodTests {
         #expect(leaks.alive == [], "kept alive after the test")
     }
 
-    @Test("seats of a course on screen changing 20 times a second for 20 s: the catalog's page is read once a spacing, its count never")
+    @Test("seats of a course on screen changing 20 times a second for 20 s: the catalog's page is read once a second, its count never")
     func busyCourse() async throws {
         let (sut, store, clock) = await makeSignedIn()
         let scope = try #require(sut.flow.scope)
@@ -30,7 +30,7 @@ final class NewsFloodTests {
 
         let reads = await store.messages.dropFirst(before)
         #expect(reads.allSatisfy { if case .page = $0 { true } else { false } }, "only pages: \(Array(reads))")
-        #expect(reads.count == 6, "a page at 0, 0.25, 1.25, 5.25, 10.25 and 15.25 s")
+        #expect(reads.count == 20, "a page a second")
     }
 
     @Test("a flood of every kind of news, 2,000 a second for 20 s: at most 2 reads a second, and none once it stops")
@@ -66,8 +66,6 @@ final class NewsFloodTests {
         let before = await store.messages.count
         scope.hear(.readEverything)
         await sut.settle()
-        clock.advance(by: .milliseconds(250))
-        await sut.settle()
         let oneReadOfEverything = await store.messages.count - before
         clock.advance(by: .seconds(10))
         await sut.settle()
@@ -77,7 +75,7 @@ final class NewsFloodTests {
             scope.hear(.changed([.course(CourseID("c\(index)")), .enrollment(User.demo.id, CourseID("c\(index)"))]))
         }
         await sut.settle()
-        clock.advance(by: .milliseconds(250))
+        clock.advance(by: .seconds(10))
         await sut.settle()
 
         let reads = Array(await store.messages.dropFirst(start))
@@ -98,11 +96,14 @@ final class NewsFloodTests {
 
     // MARK: - Helpers
 
-    /// Calls `send` every 50 ms of the clock for `duration`, letting what is due happen between.
+    /// Calls `send` every 50 ms of the clock for `duration` (the last time 50 ms before its
+    /// end, where the clock is left), letting what is due happen between.
     private func flood(_ sut: ShellController, _ clock: ManualClock, for duration: Duration, send: (Int) -> Void) async {
-        for step in 0..<Int(duration / .milliseconds(50)) {
+        let steps = Int(duration / .milliseconds(50))
+        for step in 0..<steps {
             send(step)
             await sut.settle()
+            guard step < steps - 1 else { return }
             clock.advance(by: .milliseconds(50))
             await sut.settle()
         }

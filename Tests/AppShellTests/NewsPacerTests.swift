@@ -15,9 +15,9 @@ struct NewsPacerTests {
         for index in 0..<10_000 { sut.add(marks(.course(CourseID("c\(index % 3)")))) }
 
         #expect(applied.values == [marks(.course("a"))])
-        clock.advance(by: .milliseconds(249))
+        clock.advance(by: .milliseconds(999))
         await sut.settle()
-        #expect(applied.values.count == 1, "not before the spacing has passed")
+        #expect(applied.values.count == 1, "not before the spacing (a second for a page) has passed")
 
         clock.advance(by: .milliseconds(1))
         await sut.settle()
@@ -25,35 +25,36 @@ struct NewsPacerTests {
         #expect(applied.values.last == marks(.course("c0"), .course("c1"), .course("c2")))
     }
 
-    @Test("while news keeps coming the spacing grows, 250 ms, 1 s, then 5 s at most; a spacing without news brings it back to 250 ms")
-    func spacingGrowsWhileNewsComes() async {
+    @Test(
+        "the spacing is a second for each read an application may cost",
+        arguments: [
+            (ChangeNews.changed([.course("a")]), 1_000), (.changed([.catalog]), 2_000),
+            (.changed([.favourite(UserID(1), "a"), .profile(UserID(1))]), 2_000), (.changed([.learning(UserID(1), nil)]), 2_000),
+            (.readEverything, 7_000),
+        ] as [(ChangeNews, Int)])
+    func spacingByReads(news: ChangeNews, milliseconds: Int) {
+        #expect(NewsPacer.spacing(after: StaleMarks(news, of: learner)) == .milliseconds(milliseconds))
+    }
+
+    @Test("news every 50 ms for 20 s: one application a spacing; a spacing without news, and the next is applied at once")
+    func steadyNews() async {
         let (sut, clock, applied) = makeSUT()
         var moments: [Duration] = []
         applied.onApply = { moments.append(clock.now.offset) }
 
-        // News every 50 ms for 20 s.
         for step in 0..<400 {
-            sut.add(marks(.course(CourseID("c\(step)"))))
+            sut.add(marks(.course(CourseID("c\(step % 2)"))))
             clock.advance(by: .milliseconds(50))
             await sut.settle()
         }
 
-        #expect(
-            moments.map { $0 / .milliseconds(1) }
-                == [0, 250, 1_250, 5_250, 10_250, 15_250].map(Double.init))
-        // Quiet for one spacing (5 s): the next news is applied at once, and the one after in 250 ms.
+        #expect(moments == (0...20).map { Duration.seconds($0) })
+        // Quiet: the pending news went at 20 s; nothing since.
         clock.advance(by: .seconds(5))
         await sut.settle()
         let count = applied.values.count
-        clock.advance(by: .seconds(5))
-        await sut.settle()
-        #expect(applied.values.count == count, "nothing pending: nothing applied")
         sut.add(marks(.profile(learner)))
-        sut.add(marks(.favourite(learner, "x")))
-        #expect(applied.values.count == count + 1)
-        clock.advance(by: .milliseconds(250))
-        await sut.settle()
-        #expect(applied.values.count == count + 2)
+        #expect(applied.values.count == count + 1, "after a quiet spell, at once")
     }
 
     @Test("stopping forgets what is pending: nothing is applied after it")

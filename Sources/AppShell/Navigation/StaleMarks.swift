@@ -24,7 +24,7 @@ struct StaleMarks: Equatable {
 
     /// Past this many courses of one kind, one read of the whole list costs less than a read
     /// of each (one request, where each course is one).
-    static let coursesApart = 4
+    static let coursesApart = 2
     /// Past this many courses of the catalog, reading it again costs less than finding which
     /// of them show.
     static let coursesInAll = 64
@@ -51,6 +51,24 @@ struct StaleMarks: Equatable {
                 if everything { return }
             }
         }
+    }
+
+    /// The reads applying these marks may cost, as a terminal idle on a list has it: a read of
+    /// each course of the learner's lists named, or of the list; the learner; the habit and the
+    /// deck (or the profile's counts); the page of a course answered in; the catalog's page, and
+    /// its count when anything may have changed. `NewsPacer` spaces applications by it.
+    var reads: Int {
+        guard !everything else { return learnerPart.reads + catalogPart.reads }
+        var reads = (allEnrollments ? 1 : enrollments.count) + (allFavourites ? 1 : favourites.count)
+        if profile { reads += 1 }
+        if learning { reads += 2 }
+        if !answered.isEmpty { reads += 1 }
+        if catalog {
+            reads += 2
+        } else if !courses.isEmpty {
+            reads += 1
+        }
+        return reads
     }
 
     /// Everything `other` marks, too.
