@@ -183,6 +183,8 @@ public enum CourseJSON {
                 }
                 guard prerequisite != id else { throw FieldProblem(field: "prerequisite_id", reason: "names the course itself") }
             }
+            let tags = try optional([String].self, "tags", "an array of strings") ?? []
+            if let problem = CourseLimits.tagProblem(in: tags) { throw FieldProblem(field: problem.field, reason: problem.reason) }
             let course = Course(
                 id: CourseID(id),
                 title: try text("title"),
@@ -193,12 +195,17 @@ public enum CourseJSON {
                 price: Price(minorUnits: Int((price * 100).rounded()), currency: currency.uppercased()),
                 capacity: capacity,
                 enrolledCount: enrolled,
-                tags: try optional([String].self, "tags", "an array of strings") ?? [],
+                tags: tags,
                 prerequisiteID: prerequisite.map { CourseID($0) },
                 isActive: try optional(Bool.self, "active", "true or false") ?? true,
                 description: try text("description")
             )
-            return CourseEntry(course: course, lessons: try lessons())
+            let entry = CourseEntry(course: course, lessons: try lessons())
+            // Measured as the API serves it (a course without lessons has one named after it).
+            if let problem = CourseLimits.sizeProblem(in: entry.syllabus) {
+                throw FieldProblem(field: problem.field, reason: problem.reason)
+            }
+            return entry
         }
 
         private func lessons() throws(FieldProblem) -> [Lesson]? {
