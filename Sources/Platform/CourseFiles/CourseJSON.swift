@@ -41,6 +41,9 @@ public enum CourseJSON {
         } catch {
             throw brokenJSON(error, in: data)
         }
+        // The decoders keep one of a key given twice; a file must not say two things at once.
+        let duplicate = DuplicateKeys.first(in: data)
+        if let duplicate, duplicate.entry == nil { throw .duplicateKey(index: nil, id: nil, field: duplicate.field) }
         let entries: [Entry]
         do {
             if let list = try? JSONDecoder().decode([Entry].self, from: data) {
@@ -57,6 +60,9 @@ public enum CourseJSON {
         var courses: [CourseEntry] = []
         var seen: Set<CourseID> = []
         for (index, entry) in entries.enumerated() {
+            if let duplicate, duplicate.entry == index {
+                throw .duplicateKey(index: index, id: duplicate.id, field: duplicate.field)
+            }
             switch entry.result {
             case .failure(let problem):
                 throw problem.unknown
