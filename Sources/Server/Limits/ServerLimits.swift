@@ -20,8 +20,9 @@ public struct ServerLimits: Sendable {
     /// Open connections in all, below the process's limit on open files.
     public var maximumConnections = ServerLimits.fileLimit.map { max(64, min(4_096, $0 - 128)) } ?? 1_024
 
-    /// How long one store call may wait for PostgreSQL (a connection and its answers): past
-    /// it the request is 503 `unavailable`, not a wait for the pool's retries.
+    /// How long one store call may wait for PostgreSQL (a connection and its answers), and a
+    /// write for SQLite's lock (from when it is asked): past it the request is 503
+    /// `unavailable`, not a wait for the pool's retries or a write that lands later.
     public var databaseTimeLimit: Duration = .seconds(5)
 
     /// A PostgreSQL call slower than this is logged (a warning) with where its time went:
