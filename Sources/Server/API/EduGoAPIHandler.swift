@@ -306,8 +306,12 @@ struct EduGoAPIHandler: APIProtocol {
         guard case .json(let request) = input.body else { throw APIFailure.invalidRequest(.badRequest, "Send JSON.") }
         let day = try Self.day(request.day, in: .unprocessableContent)
         let ref = QuestionRef(courseID: id, lesson: Int(clamping: input.path.lesson), question: Int(clamping: input.path.question))
-        // A choice past any question's is refused by the rules, as a question that is not there.
+        // 1 to 6 different choices (openapi.yaml): a list that a set would quietly shorten is
+        // refused, not read as another answer. Whether they are the question's, the rules say.
         let chosen = Set(request.chosen.map { Int(clamping: $0) })
+        guard (1...ContentLimits.choices.upperBound).contains(request.chosen.count), chosen.count == request.chosen.count else {
+            throw APIFailure(.invalidAnswer(ref))
+        }
         let answer = try await call { () async throws(AppError) in
             try await learning.answer(chosen, to: ref, userID: caller.userID, on: day)
         }
