@@ -124,6 +124,22 @@ extension APITests {
         #expect(after.map(\.status) == Array(repeating: 422, count: refused.count), "not the kept answer")
     }
 
+    @Test("a review on 9999-12-30 that SM-2 would put in the year 10000 is due 9999-12-31, the last day a day can be")
+    func lastDay() async throws {
+        let (client, server) = try await Self.enrolledLearner()
+        _ = try await client.send(
+            "PUT", "/v1/me/enrollments/learn-api/lessons/1/questions/0/answer", json: ["chosen": [1], "day": "9999-12-29"])
+
+        let reviewed = try await client.send(
+            "POST", "/v1/me/reviews", json: ["course_id": "learn-api", "lesson": 1, "question": 0, "grade": "good", "day": "9999-12-30"])
+        let deck = try await client.get("/v1/me/reviews?day=9999-12-31")
+        withExtendedLifetime(server) {}
+
+        #expect(reviewed.status == 200 && reviewed.json["due"] as? String == "9999-12-31")
+        #expect(reviewed.json["interval_days"] as? Int == 6)
+        #expect(deck.json["due_count"] as? Int == 1)
+    }
+
     /// The server with `learningCourse`, and a learner of its own enrolled in it (not the demo
     /// learner, whose own cards fall due by the wall clock). Keep the server while it is used.
     private static func enrolledLearner() async throws -> (HTTPClient, ServerProcess) {

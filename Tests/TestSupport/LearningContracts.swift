@@ -88,6 +88,19 @@ extension ContractCase {
             }
             try checkEqual(try await learning.answers(userID: user, courseID: LearningFixture.id), [kept], "the kept answer stands")
         },
+        ContractCase(port: "learning", name: "a card is never due after 9999-12-31, the last day a learner's day can be") {
+            store in
+            let (learning, user, _) = try await LearningFixture.arrange(store)
+            let first = QuestionRef(courseID: LearningFixture.id, lesson: 1, question: 0)
+            let lastButTwo = LearnerDay(iso: "9999-12-29")!
+            let answered = try await learning.answer([1], to: first, userID: user, on: lastButTwo)
+            try checkEqual(answered.isRight, true, "a right answer: due the next day")
+            // Good on 9999-12-30 would put it 6 days on, in the year 10000.
+            let reviewed = try await learning.review(first, grade: .good, userID: user, on: lastButTwo.adding(days: 1))
+            try checkEqual(reviewed.due, .latest, "due on the last day")
+            try checkEqual(
+                try await learning.reviewDeck(userID: user, on: .latest, limit: 10).cards.map(\.schedule), [reviewed], "in the deck")
+        },
         ContractCase(port: "learning", name: "answered cards fall due by SM-2; a review moves them on, once per day; the deck is ordered") {
             store in
             let (learning, user, day) = try await LearningFixture.arrange(store)
