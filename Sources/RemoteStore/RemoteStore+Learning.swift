@@ -58,9 +58,10 @@ extension RemoteStore: LearningRepository {
 
     public func answer(_ chosen: Set<Int>, to ref: QuestionRef, userID: UserID, on day: LearnerDay) async throws(AppError) -> Answer {
         // What no question can take is refused here as the rules refuse it, unsent.
-        guard ref.lesson >= 1, ref.question >= 0, !chosen.isEmpty,
-            chosen.allSatisfy({ (0..<ContentLimits.choices.upperBound).contains($0) })
-        else { throw .noSuchLesson(ref.courseID, ref.lesson) }
+        guard ref.lesson >= 1, ref.question >= 0 else { throw .noSuchLesson(ref.courseID, ref.lesson) }
+        guard !chosen.isEmpty, chosen.allSatisfy({ (0..<ContentLimits.choices.upperBound).contains($0) }) else {
+            throw .invalidAnswer(ref)
+        }
         let path = Operations.AnswerQuestion.Input.Path(
             courseId: ref.courseID.rawValue, lesson: Int64(ref.lesson), question: Int64(ref.question))
         let body = Components.Schemas.AnswerRequest(chosen: chosen.sorted().map(Int64.init), day: day.iso)
@@ -69,6 +70,8 @@ extension RemoteStore: LearningRepository {
             sent = try await authorized(as: userID) { client in try await client.answerQuestion(path: path, body: .json(body)).ok.body.json
             }
         } catch {
+            // 422 here is the rules' refusal of the choices (the day and the path are ours).
+            if case .api(422, .invalidRequest?, _, _) = error { throw .invalidAnswer(ref) }
             throw Self.appError(error, course: ref.courseID, lesson: ref.lesson)
         }
         do throws(RefusedLearning) {

@@ -323,8 +323,13 @@ extension RemoteStore: CourseRepository {
                 if let course = accepted(item.value1) { found.append(CatalogRow(key: keys[keys.count - 1], course: course)) }
             }
             if forward { rows += found } else { rows.insert(contentsOf: found, at: 0) }
-            // The next step starts past the last course the server sent, refused or not.
-            guard keys.count == wanted, let edge = forward ? keys.last : keys.first else { break }
+            // The next step starts where the server says the catalog goes on: past the last
+            // course it sent, refused or not. A page may hold fewer courses than asked and still
+            // go on (a server keeps each answer under the terminal's cap, `CourseLimits.pageBytes`).
+            guard let edgeText = forward ? page.next : page.previous, !edgeText.isEmpty else { break }
+            guard let edge = CatalogKey(pageKey: edgeText, sort: query.sort) else {
+                throw RemoteFailure.unreachable(detail: "a page key that is not the server's: \(edgeText.prefix(40))").appError
+            }
             next = forward ? .after(edge) : .before(edge)
         }
         return rows

@@ -91,7 +91,11 @@ public enum EduGoServer {
             metrics: { port in onMetricsListening(configuration.metricsAddress?.host ?? configuration.host, port) })
 
         guard let url = configuration.databaseURL else {
-            let database = try AppDatabase.open(directory: configuration.dataDirectory)
+            // A write that cannot take SQLite's lock in time is a 503, as on PostgreSQL, never
+            // one that lands after its client gave up.
+            let database = try AppDatabase.open(
+                directory: configuration.dataDirectory,
+                busy: BusyPolicy(writeTimeLimit: WriteTimeLimit(configuration.limits.databaseTimeLimit)))
             let stores = try PlatformStores.sqlite(
                 database, dataDirectory: configuration.dataDirectory, passwordHasher: PasswordHasher(), now: Date.init)
             try await serve(stores: stores, configuration: configuration, logger: logger, onListening: listening)

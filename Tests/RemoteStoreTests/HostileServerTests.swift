@@ -96,6 +96,15 @@ struct HostileServerTests {
         Case(
             name: "lessons_done [1, 2, 5, 7] of 3 lessons", fields: ["lesson_count": "3"], lessons: ["10", "10", "10"],
             lessonsDone: "[1, 2, 5, 7]", catalog: .both, pageOpens: true, enrollments: .goodOnly, field: "lessons_done"),
+        Case(
+            name: "21 tags", fields: ["tags": "[" + (0...20).map { #""t\#($0)""# }.joined(separator: ", ") + "]"], catalog: .goodOnly,
+            field: "tags"),
+        Case(
+            name: "a tag of 41 characters", fields: ["tags": #"["ok", "\#(String(repeating: "t", count: 41))"]"#], catalog: .goodOnly,
+            field: "tags[1]"),
+        Case(
+            name: "a description that makes the course 70,000 bytes",
+            fields: ["description": #""\#(String(repeating: "d", count: 70_000))""#], catalog: .goodOnly, field: "the course"),
     ]
 
     @Test("a course out of range is refused and logged, the rest loads; a single one is connectivity; nothing traps", arguments: cases)

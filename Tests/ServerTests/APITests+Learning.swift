@@ -70,7 +70,7 @@ extension APITests {
         #expect(notADay.status == 422 && notADay.errorCode == "invalid_request")
         #expect(right.status == 200 && right.json["is_right"] as? Bool == true && right.json["chosen"] as? [Int] == [1])
         #expect(again.status == 200 && again.json["chosen"] as? [Int] == [1], "the first answer is kept")
-        #expect(noChoice.status == 404 && noChoice.errorCode == "lesson_not_found")
+        #expect(noChoice.status == 422 && noChoice.errorCode == "invalid_request", "a choice the question does not have")
         #expect(noQuestion.status == 404 && noQuestion.errorCode == "lesson_not_found")
         #expect(wrong.json["is_right"] as? Bool == false)
         #expect(
@@ -105,5 +105,54 @@ extension APITests {
         #expect(habit.status == 200 && habit.json["streak_days"] as? Int == 2 && habit.json["due_count"] as? Int == 1)
         #expect(badOffset.status == 400 && badOffset.errorCode == "invalid_request")
         #expect(anonymous.status == 401)
+    }
+
+    @Test("chosen is 1 to 6 different choices of the question, else 422 invalid_request, also once an answer is kept")
+    func chosenChoices() async throws {
+        let (client, server) = try await Self.enrolledLearner()
+        let answer = "/v1/me/enrollments/learn-api/lessons/1/questions/0/answer"
+        let refused: [[Int]] = [[0, 1, 2, 0, 1, 2, 0], [0, 1, 2, 0, 1, 2, 0, 1, 2, 0, 1, 2], [1, 1], [], [3]]
+
+        let before = try await asyncMap(refused) { try await client.send("PUT", answer, json: ["chosen": $0, "day": "2026-11-24"]) }
+        let kept = try await client.send("PUT", answer, json: ["chosen": [1], "day": "2026-11-24"])
+        let after = try await asyncMap(refused) { try await client.send("PUT", answer, json: ["chosen": $0, "day": "2026-11-24"]) }
+        withExtendedLifetime(server) {}
+
+        #expect(before.map(\.status) == Array(repeating: 422, count: refused.count))
+        #expect(before.allSatisfy { $0.errorCode == "invalid_request" })
+        #expect(kept.status == 200 && kept.json["chosen"] as? [Int] == [1])
+        #expect(after.map(\.status) == Array(repeating: 422, count: refused.count), "not the kept answer")
+    }
+
+    @Test("a review on 9999-12-30 that SM-2 would put in the year 10000 is due 9999-12-31, the last day a day can be")
+    func lastDay() async throws {
+        let (client, server) = try await Self.enrolledLearner()
+        _ = try await client.send(
+            "PUT", "/v1/me/enrollments/learn-api/lessons/1/questions/0/answer", json: ["chosen": [1], "day": "9999-12-29"])
+
+        let reviewed = try await client.send(
+            "POST", "/v1/me/reviews", json: ["course_id": "learn-api", "lesson": 1, "question": 0, "grade": "good", "day": "9999-12-30"])
+        let deck = try await client.get("/v1/me/reviews?day=9999-12-31")
+        withExtendedLifetime(server) {}
+
+        #expect(reviewed.status == 200 && reviewed.json["due"] as? String == "9999-12-31")
+        #expect(reviewed.json["interval_days"] as? Int == 6)
+        #expect(deck.json["due_count"] as? Int == 1)
+    }
+
+    /// The server with `learningCourse`, and a learner of its own enrolled in it (not the demo
+    /// learner, whose own cards fall due by the wall clock). Keep the server while it is used.
+    private static func enrolledLearner() async throws -> (HTTPClient, ServerProcess) {
+        let server = try await ServerProcess(
+            directory: try await ServerProcess.preparedDirectory(learners: 1, courses: [Self.learningCourse]))
+        let (client, _) = try await HTTPClient(baseURL: server.baseURL).signedIn(email: "learner1@example.com", password: "password-1")
+        _ = try await client.send("PUT", "/v1/me/enrollments/learn-api")
+        return (client, server)
+    }
+
+    private func asyncMap<T, U>(_ items: [T], _ body: (T) async throws -> U) async throws -> [U] {
+        var results: [U] = []
+        for item in items { results.append(try await body(item)) }
+        return results
     }
 }

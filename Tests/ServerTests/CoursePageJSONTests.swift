@@ -2,6 +2,7 @@ import EduGoAPI
 import Foundation
 import PropertyBased
 import SharedKernel
+import TestSupport
 import Testing
 
 @testable import Server
@@ -91,5 +92,89 @@ struct CoursePageJSONTests {
             )
             #expect(throws: Never.self) { try Self.expectSame(answer) }
         }
+    }
+
+    // MARK: - Pages under the terminal's cap
+
+    /// Five courses of about 1 KB each, keys 10 to 50.
+    static let largeRows = (1...5).map { number in
+        CatalogRow(
+            key: CatalogKey(Int64(number * 10)),
+            course: .fixture(id: CourseID("large-\(number)"), description: String(repeating: "d", count: 1_000)))
+    }
+
+    @Test("a page whose courses pass the budget stops adding them where they would, and gives next to page on")
+    func cutForward() throws {
+        let answer = CatalogPageAnswer(rows: Self.largeRows, next: CatalogKey(50), previous: CatalogKey(10), total: .exactly(9))
+        let budget = 2_600
+
+        let written = CoursePageJSON.write(answer, budget: budget)
+        let page = try JSONDecoder().decode(Components.Schemas.CoursePage.self, from: Data(written))
+
+        #expect(page.courses.map(\.value1.id) == ["large-1", "large-2"])
+        #expect(page.next == "20" && page.previous == "10")
+        #expect(page.total == 9)
+        #expect(written.count < budget + 200)
+    }
+
+    @Test("a page read backwards keeps the courses nearest its key, and gives previous to page on")
+    func cutBackward() throws {
+        let answer = CatalogPageAnswer(
+            rows: Self.largeRows, next: CatalogKey(50), previous: CatalogKey(10), total: .exactly(9), readsBackward: true)
+
+        let page = try JSONDecoder().decode(Components.Schemas.CoursePage.self, from: Data(CoursePageJSON.write(answer, budget: 2_600)))
+
+        #expect(page.courses.map(\.value1.id) == ["large-4", "large-5"])
+        #expect(page.previous == "40" && page.next == "50")
+    }
+
+    @Test("a page within its budget is written whole; the default budget is well under the terminal's 4 MiB")
+    func whole() throws {
+        let answer = CatalogPageAnswer(rows: Self.largeRows, next: nil, previous: nil, total: .exactly(5))
+
+        let page = try JSONDecoder().decode(Components.Schemas.CoursePage.self, from: Data(CoursePageJSON.write(answer, budget: 10_000)))
+
+        #expect(page.courses.count == 5 && page.next == nil)
+        #expect(CourseLimits.pageBytes + 64 * 1024 < CourseLimits.answerBytes)
+    }
+
+    @Test("a course that alone passes the budget is left out and paged past; the courses around it stay")
+    func oneTooLarge() throws {
+        var rows = Self.largeRows
+        rows[2] = CatalogRow(key: CatalogKey(30), course: .fixture(id: "huge", description: String(repeating: "h", count: 10_000)))
+        let answer = CatalogPageAnswer(rows: Array(rows.prefix(3)), next: nil, previous: nil, total: .exactly(3))
+
+        let page = try JSONDecoder().decode(Components.Schemas.CoursePage.self, from: Data(CoursePageJSON.write(answer, budget: 5_000)))
+
+        #expect(page.courses.map(\.value1.id) == ["large-1", "large-2"])
+        #expect(page.next == nil)
+    }
+
+    @Test("100 of the largest courses a course may be: every page under the budget, none left behind")
+    func largestCourses() throws {
+        let largest = CourseLimits.jsonBytes - CourseLimits.jsonBytes(of: .fixture(description: ""))
+        let rows = (1...100).map { number in
+            CatalogRow(
+                key: CatalogKey(Int64(number)),
+                course: .fixture(id: CourseID("c\(number)"), description: String(repeating: "d", count: largest)))
+        }
+        #expect(rows.allSatisfy { CourseLimits.problem(in: $0.course) == nil })
+        var seen: [String] = []
+        var position = 0
+        while position < rows.count {
+            let more = position + 100 < rows.count
+            let answer = CatalogPageAnswer(
+                rows: Array(rows[position...].prefix(100)), next: more ? rows[position + 99].key : nil, previous: nil, total: .exactly(100))
+
+            let written = CoursePageJSON.write(answer)
+            let page = try JSONDecoder().decode(Components.Schemas.CoursePage.self, from: Data(written))
+
+            #expect(written.count <= CourseLimits.pageBytes + 1_024)
+            seen += page.courses.map(\.value1.id)
+            guard let next = page.next, let after = rows.firstIndex(where: { $0.key.pageKey == next }) else { break }
+            position = after + 1
+        }
+
+        #expect(seen == rows.map(\.course.id.rawValue))
     }
 }

@@ -108,6 +108,11 @@ struct UntrustedCourseLimitsTests {
             (.fixture(lessonCount: 0), "lesson_count"),
             (.fixture(lessonCount: 201), "lesson_count"),
             (.fixture(lessonCount: .max), "lesson_count"),
+            (.fixture(tags: Array(repeating: "t", count: 21)), "tags"),
+            (.fixture(tags: ["ok", String(repeating: "t", count: 41)]), "tags[1]"),
+            (.fixture(description: String(repeating: "d", count: 66_000)), "the course"),
+            // Control characters are written as `\u00XX`: 11,000 of them take 66,000 bytes.
+            (.fixture(description: String(repeating: "\u{1}", count: 11_000)), "the course"),
         ] as [(Course, String)])
     func course(course: Course, field: String) {
         #expect(CourseLimits.problem(in: course)?.hasPrefix(field) == true)
@@ -131,5 +136,18 @@ struct UntrustedCourseLimitsTests {
         let problem = CourseLimits.problem(in: syllabus)
 
         if let field { #expect(problem?.hasPrefix(field) == true, "\(problem ?? "no problem")") } else { #expect(problem == nil) }
+    }
+
+    @Test("a syllabus whose lessons' titles take the course past 64 KiB of JSON is out of range; 64 KiB is not")
+    func syllabusSize() {
+        func syllabus(titleLength: Int) -> Syllabus {
+            Syllabus(
+                course: .fixture(),
+                lessons: Array(repeating: Lesson(title: String(repeating: "t", count: titleLength), minutes: 5), count: 200))
+        }
+        let largest = (1...400).last { CourseLimits.jsonBytes(of: syllabus(titleLength: $0)) <= CourseLimits.jsonBytes } ?? 0
+
+        #expect(CourseLimits.problem(in: syllabus(titleLength: largest)) == nil)
+        #expect(CourseLimits.problem(in: syllabus(titleLength: largest + 1))?.hasPrefix("the course with its lessons is") == true)
     }
 }

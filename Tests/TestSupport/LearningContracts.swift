@@ -42,9 +42,6 @@ extension ContractCase {
             }
             _ = try await store.enrollments.enroll(userID: user, courseID: LearningFixture.id)
 
-            try await checkThrows(.noSuchLesson(LearningFixture.id, 1)) { () async throws(AppError) in
-                try await learning.answer([3], to: first, userID: user, on: day)
-            }
             let right = try await learning.answer([1], to: first, userID: user, on: day)
             try checkEqual(
                 right, Answer(ref: first, chosen: [1], isRight: true, correct: [1], explanation: "B, because."),
@@ -68,6 +65,41 @@ extension ContractCase {
                 }
             }
             try checkEqual(try await learning.answer([2], to: second, userID: user, on: day), wrong, "an answer stands")
+        },
+        ContractCase(
+            port: "learning", name: "an answer is 1 to 6 of the question's choices, else refused as invalid, also once one is kept"
+        ) {
+            store in
+            let (learning, user, day) = try await LearningFixture.arrange(store)
+            let first = QuestionRef(courseID: LearningFixture.id, lesson: 1, question: 0)
+            let invalid: [Set<Int>] = [[], [3], [0, 1, 2, 3], [0, 7]]
+            for chosen in invalid {
+                try await checkThrows(.invalidAnswer(first)) { () async throws(AppError) in
+                    try await learning.answer(chosen, to: first, userID: user, on: day)
+                }
+            }
+            try checkEqual(try await learning.answers(userID: user, courseID: LearningFixture.id), [], "nothing was written")
+            let kept = try await learning.answer([0, 1, 2], to: first, userID: user, on: day)
+            try checkEqual(kept.chosen, [0, 1, 2], "every choice of the question")
+            for chosen in invalid {
+                try await checkThrows(.invalidAnswer(first)) { () async throws(AppError) in
+                    try await learning.answer(chosen, to: first, userID: user, on: day)
+                }
+            }
+            try checkEqual(try await learning.answers(userID: user, courseID: LearningFixture.id), [kept], "the kept answer stands")
+        },
+        ContractCase(port: "learning", name: "a card is never due after 9999-12-31, the last day a learner's day can be") {
+            store in
+            let (learning, user, _) = try await LearningFixture.arrange(store)
+            let first = QuestionRef(courseID: LearningFixture.id, lesson: 1, question: 0)
+            let lastButTwo = LearnerDay(iso: "9999-12-29")!
+            let answered = try await learning.answer([1], to: first, userID: user, on: lastButTwo)
+            try checkEqual(answered.isRight, true, "a right answer: due the next day")
+            // Good on 9999-12-30 would put it 6 days on, in the year 10000.
+            let reviewed = try await learning.review(first, grade: .good, userID: user, on: lastButTwo.adding(days: 1))
+            try checkEqual(reviewed.due, .latest, "due on the last day")
+            try checkEqual(
+                try await learning.reviewDeck(userID: user, on: .latest, limit: 10).cards.map(\.schedule), [reviewed], "in the deck")
         },
         ContractCase(port: "learning", name: "answered cards fall due by SM-2; a review moves them on, once per day; the deck is ordered") {
             store in

@@ -18,12 +18,15 @@ import struct Foundation.Date
 import HTTPTypes
 /// All bodies are JSON, snake_case, UTF-8. Every error is `{"error": "<code>", "message": "<text>"}`
 /// where the message is the user text of SPEC.md. A body over 64 KiB is refused with 413, malformed
-/// JSON with 400 `invalid_request`, a body of the wrong shape with 422 `invalid_request`.
+/// JSON with 400 `invalid_request`, a body of the wrong shape with 422 `invalid_request`. No
+/// answer is larger than 4 MiB, the terminal's cap on a body: a course is at most 64 KiB of JSON
+/// apart from its lessons' bodies, and a catalog page stops adding courses before 3 MiB.
 /// Requests under `/v1/me` and `DELETE /v1/sessions/current` carry `Authorization: Bearer
 /// <access_token>`: missing or bad gives 401 `unauthorized`, expired gives 401 `token_expired`;
 /// the token of a sign-in that ended (log out, a replayed refresh token, the account removed)
 /// gives 401 `unauthorized` at once. The database out of reach gives 503 `unavailable` with
-/// `Retry-After`, on any route but `/health`, within a few seconds.
+/// `Retry-After`, on any route but `/health`, within a few seconds; so does a write that cannot
+/// take the database's lock within 5 s (SQLite or PostgreSQL), which then never lands.
 ///
 public struct Client: APIProtocol {
     /// The underlying HTTP client.
@@ -2515,7 +2518,7 @@ public struct Client: APIProtocol {
     }
     /// Answer a question of a course the learner holds a place in. The first answer is kept and puts the question in the review deck (SM-2, from `day`); answering again changes nothing and gives the first answer. Idempotent.
     ///
-    /// 404 `not_enrolled` without a place in the course; `lesson_not_found` for a lesson or question that is not there, or a choice that is not one of the question's. `day` is the learner's (their calendar), not the server's.
+    /// 404 `not_enrolled` without a place in the course; `lesson_not_found` for a lesson or question that is not there. 422 `invalid_request` unless `chosen` is 1 to 6 different choices of the question, also when an answer is kept already. `day` is the learner's (their calendar), not the server's.
     ///
     /// - Remark: HTTP `PUT /v1/me/enrollments/{course_id}/lessons/{lesson}/questions/{question}/answer`.
     /// - Remark: Generated from `#/paths//v1/me/enrollments/{course_id}/lessons/{lesson}/questions/{question}/answer/put(answerQuestion)`.

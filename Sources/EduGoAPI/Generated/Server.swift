@@ -2472,7 +2472,7 @@ fileprivate extension UniversalServer where APIHandler: APIProtocol {
     }
     /// Answer a question of a course the learner holds a place in. The first answer is kept and puts the question in the review deck (SM-2, from `day`); answering again changes nothing and gives the first answer. Idempotent.
     ///
-    /// 404 `not_enrolled` without a place in the course; `lesson_not_found` for a lesson or question that is not there, or a choice that is not one of the question's. `day` is the learner's (their calendar), not the server's.
+    /// 404 `not_enrolled` without a place in the course; `lesson_not_found` for a lesson or question that is not there. 422 `invalid_request` unless `chosen` is 1 to 6 different choices of the question, also when an answer is kept already. `day` is the learner's (their calendar), not the server's.
     ///
     /// - Remark: HTTP `PUT /v1/me/enrollments/{course_id}/lessons/{lesson}/questions/{question}/answer`.
     /// - Remark: Generated from `#/paths//v1/me/enrollments/{course_id}/lessons/{lesson}/questions/{question}/answer/put(answerQuestion)`.

@@ -327,7 +327,11 @@ extension Components {
             }
         }
         /// A course in SPEC.md's course JSON, with how many lessons its syllabus has. `category`,
-        /// `capacity` and `prerequisite_id` are null or left out when the course has none.
+        /// `capacity` and `prerequisite_id` are null or left out when the course has none. A course
+        /// is at most 64 KiB (65,536 bytes) of JSON apart from its lessons' bodies: its fields, its
+        /// lessons' titles and questions. An import refuses one past it, and a course stored before
+        /// this limit that is past it is left out of pages, its own address answering 503
+        /// `unavailable` as for any damaged row.
         ///
         ///
         /// - Remark: Generated from `#/components/schemas/Course`.
@@ -358,6 +362,8 @@ extension Components {
             public var capacity: Swift.Int64?
             /// - Remark: Generated from `#/components/schemas/Course/enrolled_count`.
             public var enrolledCount: Swift.Int64
+            /// At most 20 tags of at most 40 characters each.
+            ///
             /// - Remark: Generated from `#/components/schemas/Course/tags`.
             public var tags: [Swift.String]
             /// - Remark: Generated from `#/components/schemas/Course/prerequisite_id`.
@@ -381,7 +387,7 @@ extension Components {
             ///   - currency:
             ///   - capacity:
             ///   - enrolledCount:
-            ///   - tags:
+            ///   - tags: At most 20 tags of at most 40 characters each.
             ///   - prerequisiteId:
             ///   - active:
             ///   - description:
@@ -556,6 +562,8 @@ extension Components {
                 try self.value2.encode(to: encoder)
             }
         }
+        /// A page holds `limit` courses, or fewer when they would pass 3 MiB (3,145,728 bytes) of JSON, well under a client's 4 MiB cap: some 48 courses of the largest size allowed. A page cut short still gives `next` (or `previous`, read backwards) for the courses it left, so a client pages on while it has a key, not until a page is short.
+        ///
         /// - Remark: Generated from `#/components/schemas/CoursePage`.
         public struct CoursePage: Codable, Hashable, Sendable {
             /// - Remark: Generated from `#/components/schemas/CoursePage/courses`.
@@ -845,7 +853,7 @@ extension Components {
         }
         /// - Remark: Generated from `#/components/schemas/AnswerRequest`.
         public struct AnswerRequest: Codable, Hashable, Sendable {
-            /// The indexes (from 0) of the choices picked.
+            /// The indexes (from 0) of the choices picked, each once.
             ///
             /// - Remark: Generated from `#/components/schemas/AnswerRequest/chosen`.
             public var chosen: [Swift.Int64]
@@ -854,7 +862,7 @@ extension Components {
             /// Creates a new `AnswerRequest`.
             ///
             /// - Parameters:
-            ///   - chosen: The indexes (from 0) of the choices picked.
+            ///   - chosen: The indexes (from 0) of the choices picked, each once.
             ///   - day:
             public init(
                 chosen: [Swift.Int64],
@@ -955,7 +963,7 @@ extension Components {
                 case answers
             }
         }
-        /// Where a card stands in SM-2.
+        /// Where a card stands in SM-2. It is `due` `interval_days` after the review, or on 9999-12-31 when that is later: the last day a learner's day can be.
         ///
         /// - Remark: Generated from `#/components/schemas/CardSchedule`.
         public struct CardSchedule: Codable, Hashable, Sendable {

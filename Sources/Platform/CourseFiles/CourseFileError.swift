@@ -9,6 +9,8 @@ public enum CourseFileError: Error, Hashable, Sendable, CustomStringConvertible 
     case invalidField(index: Int, id: String?, field: String, reason: LocalizedText)
     case unknownField(index: Int, id: String?, field: String)
     case duplicateID(index: Int, id: String)
+    /// A key given twice in one object; `index` nil for the file's top-level object.
+    case duplicateKey(index: Int?, id: String?, field: String)
     case unknownPrerequisite(index: Int, id: String, prerequisiteID: String)
     case prerequisiteCycle(index: Int, id: String, cycle: [String])
     case cannotRead(path: String, reason: String)
@@ -32,6 +34,10 @@ public enum CourseFileError: Error, Hashable, Sendable, CustomStringConvertible 
             return "\(Self.entry(index, id)): unknown field \(Self.quote(field))"
         case .duplicateID(let index, let id):
             return "\(Self.entry(index, id)): field \"id\" repeats an id used earlier in the file"
+        case .duplicateKey(let index?, let id, let field):
+            return "\(Self.entry(index, id)): field \(Self.quote(field)) is given twice"
+        case .duplicateKey(nil, _, let field):
+            return "the file's top-level object gives field \(Self.quote(field)) twice"
         case .unknownPrerequisite(let index, let id, let prerequisiteID):
             return "\(Self.entry(index, id)): field \"prerequisite_id\" names \(Self.quote(prerequisiteID)), which is not a known course"
         case .prerequisiteCycle(let index, let id, let cycle):

@@ -41,6 +41,9 @@ public enum CourseJSON {
         } catch {
             throw brokenJSON(error, in: data)
         }
+        // The decoders keep one of a key given twice; a file must not say two things at once.
+        let duplicate = DuplicateKeys.first(in: data)
+        if let duplicate, duplicate.entry == nil { throw .duplicateKey(index: nil, id: nil, field: duplicate.field) }
         let entries: [Entry]
         do {
             if let list = try? JSONDecoder().decode([Entry].self, from: data) {
@@ -57,6 +60,9 @@ public enum CourseJSON {
         var courses: [CourseEntry] = []
         var seen: Set<CourseID> = []
         for (index, entry) in entries.enumerated() {
+            if let duplicate, duplicate.entry == index {
+                throw .duplicateKey(index: index, id: duplicate.id, field: duplicate.field)
+            }
             switch entry.result {
             case .failure(let problem):
                 throw problem.unknown
@@ -183,6 +189,8 @@ public enum CourseJSON {
                 }
                 guard prerequisite != id else { throw FieldProblem(field: "prerequisite_id", reason: "names the course itself") }
             }
+            let tags = try optional([String].self, "tags", "an array of strings") ?? []
+            if let problem = CourseLimits.tagProblem(in: tags) { throw FieldProblem(field: problem.field, reason: problem.reason) }
             let course = Course(
                 id: CourseID(id),
                 title: try text("title"),
@@ -193,12 +201,17 @@ public enum CourseJSON {
                 price: Price(minorUnits: Int((price * 100).rounded()), currency: currency.uppercased()),
                 capacity: capacity,
                 enrolledCount: enrolled,
-                tags: try optional([String].self, "tags", "an array of strings") ?? [],
+                tags: tags,
                 prerequisiteID: prerequisite.map { CourseID($0) },
                 isActive: try optional(Bool.self, "active", "true or false") ?? true,
                 description: try text("description")
             )
-            return CourseEntry(course: course, lessons: try lessons())
+            let entry = CourseEntry(course: course, lessons: try lessons())
+            // Measured as the API serves it (a course without lessons has one named after it).
+            if let problem = CourseLimits.sizeProblem(in: entry.syllabus) {
+                throw FieldProblem(field: problem.field, reason: problem.reason)
+            }
+            return entry
         }
 
         private func lessons() throws(FieldProblem) -> [Lesson]? {

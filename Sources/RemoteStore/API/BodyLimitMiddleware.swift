@@ -2,6 +2,7 @@ import EduGoAPI
 import Foundation
 import HTTPTypes
 import OpenAPIRuntime
+import SharedKernel
 
 /// Collects every successful answer's body, up to `limit`, before the generated code reads it
 /// (which would otherwise collect any body whole, however large: an endless one grew the app
@@ -10,9 +11,10 @@ import OpenAPIRuntime
 /// and an undeclared one is dropped at the first chunk past it, which closes the connection.
 /// Memory held for an answer is bounded by the cap, whatever the server sends.
 struct BodyLimitMiddleware: ClientMiddleware {
-    /// 4 MiB for any answer: a page of 100 courses is about 60 KB, and a course with 200
-    /// lessons about 20 KB (README, "Remote mode").
-    static let limit = 4 * 1024 * 1024
+    /// 4 MiB for any answer (`CourseLimits.answerBytes`, which servers keep under): a page of
+    /// 100 courses is about 60 KB, and a course with 200 lessons about 20 KB (README, "Remote
+    /// mode").
+    static let limit = CourseLimits.answerBytes
     /// 32 MiB for the learner's whole lists, which grow with them: 10,000 enrollments are
     /// about 5 MB, 10,000 favourites 4 MB.
     static let listLimit = 32 * 1024 * 1024

@@ -102,6 +102,9 @@ struct CatalogPageAnswer: Hashable, Sendable {
     /// The key to ask `before` for the previous page, when there is one.
     var previous: CatalogKey?
     var total: CatalogCount
+    /// Whether the page was read towards the start of the order (`before`): a page cut short
+    /// keeps the courses nearest its key, as it would with a smaller `limit`.
+    var readsBackward = false
 
     /// `total` as the API writes it: a number, and whether it is only a lower bound.
     var totalParts: (count: Int, isLowerBound: Bool) {
@@ -109,6 +112,41 @@ struct CatalogPageAnswer: Hashable, Sendable {
         case .exactly(let count): (count, false)
         case .atLeast(let count): (count, true)
         }
+    }
+}
+
+extension CatalogPageAnswer {
+    /// The page with as many of its courses as `budget` bytes hold (`rowSizes`: each course's
+    /// bytes as written), counted from the end it was read from. A page cut short gives the
+    /// key to go on from (`next`, or `previous` for a page read backwards), so a client pages
+    /// on. A course that alone passes the budget is left out and paged past: no course may be
+    /// that large (`CourseLimits`), and no answer may pass the terminal's cap.
+    func fitted(rowSizes: [Int], within budget: Int) -> CatalogPageAnswer {
+        var kept: [Int] = []
+        var bytes = 0
+        var lastRead: CatalogKey?
+        var isCut = false
+        for index in readsBackward ? Array(rows.indices.reversed()) : Array(rows.indices) {
+            // Each course but the first also takes a comma.
+            let size = rowSizes[index] + 1
+            if size > budget {
+                lastRead = rows[index].key
+                continue
+            }
+            if bytes + size > budget {
+                isCut = true
+                break
+            }
+            bytes += size
+            kept.append(index)
+            lastRead = rows[index].key
+        }
+        var fitted = self
+        fitted.rows = kept.sorted().map { rows[$0] }
+        if isCut, let lastRead {
+            if readsBackward { fitted.previous = lastRead } else { fitted.next = lastRead }
+        }
+        return fitted
     }
 }
 

@@ -6,14 +6,29 @@ import SharedKernel
 /// the generated types and compare it with `Components.Schemas.CoursePage(answer)`, and the
 /// HTTP tests and schemathesis check the answers as for every other route.
 enum CoursePageJSON {
-    static func write(_ answer: CatalogPageAnswer) -> [UInt8] {
+    /// The page, its courses cut to `budget` bytes (`CatalogPageAnswer.fitted`): written again
+    /// only when they pass it, which takes some 48 courses of the largest size `CourseLimits`
+    /// allows (a page of 100 usual ones is about 60 KB).
+    static func write(_ answer: CatalogPageAnswer, budget: Int = CourseLimits.pageBytes) -> [UInt8] {
+        var rowSizes: [Int] = []
+        let bytes = write(answer, rowSizes: &rowSizes)
+        guard rowSizes.reduce(0, +) + rowSizes.count > budget else { return bytes }
+        let fitted = answer.fitted(rowSizes: rowSizes, within: budget)
+        return write(fitted, rowSizes: &rowSizes)
+    }
+
+    private static func write(_ answer: CatalogPageAnswer, rowSizes: inout [Int]) -> [UInt8] {
         var json = JSONBytes(capacity: 256 + answer.rows.count * 640)
+        rowSizes = []
+        rowSizes.reserveCapacity(answer.rows.count)
         json.open("{")
         json.key("courses")
         json.open("[")
         for row in answer.rows {
             json.separate()
+            let start = json.bytes.count
             writeCourse(row.course, key: row.key, into: &json)
+            rowSizes.append(json.bytes.count - start)
         }
         json.close("]")
         if let next = answer.next {

@@ -143,12 +143,22 @@ struct EduGoAPIHandler: APIProtocol {
         case .after: (previous, next) = (rows.first?.key, more ? rows.last?.key : nil)
         case .before: (previous, next) = (more ? rows.first?.key : nil, rows.last?.key)
         }
-        return CatalogPageAnswer(rows: rows, next: next, previous: previous, total: page.total)
+        let backward: Bool =
+            switch position {
+            case .first, .after: false
+            case .last, .before: true
+            }
+        return CatalogPageAnswer(rows: rows, next: next, previous: previous, total: page.total, readsBackward: backward)
     }
 
     func getCourse(_ input: Operations.GetCourse.Input) async throws -> Operations.GetCourse.Output {
         let id = try Self.courseID(input.path.courseId)
         let syllabus = try await call { () async throws(AppError) in try await courses.syllabus(of: id) }
+        // A course stored before today's limits, past them, is refused as a damaged row is:
+        // no answer may pass the terminal's cap.
+        if let problem = CourseLimits.problem(in: syllabus) {
+            throw APIFailure(.storage(.reading, detail: "course \(id.rawValue): \(problem)"))
+        }
         let lessons = syllabus.lessons.map {
             Components.Schemas.Lesson(title: $0.title, minutes: Int64($0.minutes), questionCount: Int64($0.questionCount))
         }
@@ -296,8 +306,12 @@ struct EduGoAPIHandler: APIProtocol {
         guard case .json(let request) = input.body else { throw APIFailure.invalidRequest(.badRequest, "Send JSON.") }
         let day = try Self.day(request.day, in: .unprocessableContent)
         let ref = QuestionRef(courseID: id, lesson: Int(clamping: input.path.lesson), question: Int(clamping: input.path.question))
-        // A choice past any question's is refused by the rules, as a question that is not there.
+        // 1 to 6 different choices (openapi.yaml): a list that a set would quietly shorten is
+        // refused, not read as another answer. Whether they are the question's, the rules say.
         let chosen = Set(request.chosen.map { Int(clamping: $0) })
+        guard (1...ContentLimits.choices.upperBound).contains(request.chosen.count), chosen.count == request.chosen.count else {
+            throw APIFailure(.invalidAnswer(ref))
+        }
         let answer = try await call { () async throws(AppError) in
             try await learning.answer(chosen, to: ref, userID: caller.userID, on: day)
         }

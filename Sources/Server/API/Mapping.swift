@@ -106,7 +106,8 @@ extension Components.Schemas.CardSchedule {
     init(_ schedule: CardSchedule) {
         self.init(
             repetitions: Int64(schedule.repetitions), easeMillis: Int64(schedule.easeMillis), intervalDays: Int64(schedule.intervalDays),
-            due: schedule.due.iso)
+            // A card stored before `due` was held to the calendar's range is told within it.
+            due: min(max(schedule.due, .earliest), .latest).iso)
     }
 }
 

@@ -79,6 +79,7 @@ struct APIFailure: Error, Hashable, Sendable {
         case .courseNotFound: self.init(status: .notFound, code: .courseNotFound, message: error.userMessage)
         case .notEnrolled: self.init(status: .notFound, code: .notEnrolled, message: error.userMessage)
         case .noSuchLesson: self.init(status: .notFound, code: .lessonNotFound, message: error.userMessage)
+        case .invalidAnswer: self = .invalidRequest(.unprocessableContent, error.userMessage)
         case .notSignedIn, .sessionEnded: self = .unauthorized
         case .invalidCredentials: self.init(status: .unauthorized, code: .invalidCredentials, message: error.userMessage)
         case .emailTaken: self.init(status: .conflict, code: .emailTaken, message: error.userMessage)

@@ -32,8 +32,9 @@ public struct ServerLimits: Sendable {
     /// scrapers, and its files come out of the same process's limit as the API's.
     public var metricsConnections = 64
 
-    /// How long one store call may wait for PostgreSQL (a connection and its answers): past
-    /// it the request is 503 `unavailable`, not a wait for the pool's retries.
+    /// How long one store call may wait for PostgreSQL (a connection and its answers), and a
+    /// write for SQLite's lock (from when it is asked): past it the request is 503
+    /// `unavailable`, not a wait for the pool's retries or a write that lands later.
     public var databaseTimeLimit: Duration = .seconds(5)
 
     /// A PostgreSQL call slower than this is logged (a warning) with where its time went:

@@ -28,6 +28,8 @@ public enum AppError: Error, Hashable, Sendable {
     case notEnrolled(CourseID)
     /// The course has no lesson with that number.
     case noSuchLesson(CourseID, Int)
+    /// An answer that is not 1 to 6 different choices of its question; nothing was written.
+    case invalidAnswer(QuestionRef)
     /// The store failed in a way the user cannot fix; `detail` is for the log only.
     case storage(DataOperation, detail: String)
     /// The caller stopped waiting (a newer request replaced this one); nobody is told.
@@ -52,6 +54,7 @@ public enum AppError: Error, Hashable, Sendable {
         case .invalidName(let rejection): rejection.message
         case .notEnrolled: "You are not enrolled in this course."
         case .noSuchLesson: "This lesson is no longer part of the course."
+        case .invalidAnswer: "Pick 1 to 6 of the question's choices."
         case .storage(.reading, _): "Something went wrong while reading your data."
         case .storage(.saving, _): "Something went wrong while saving your data."
         case .cancelled: "Cancelled."
@@ -80,6 +83,8 @@ public enum AppError: Error, Hashable, Sendable {
         case .invalidName(let rejection): "invalid name: \(rejection)"
         case .notEnrolled(let id): "not enrolled: \(id)"
         case .noSuchLesson(let id, let number): "no lesson \(number) in \(id)"
+        case .invalidAnswer(let ref):
+            "an answer that is not 1 to 6 choices of question \(ref.question) of lesson \(ref.lesson) in \(ref.courseID)"
         case .storage(let operation, let detail): "storage (\(operation.rawValue)): \(detail)"
         case .cancelled: "cancelled"
         }

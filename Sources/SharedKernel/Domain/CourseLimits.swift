@@ -16,6 +16,21 @@ public enum CourseLimits {
     /// Course ids one ask for a learner's marks may name: a page of at most 100 courses and
     /// their prerequisites.
     public static let idsPerAsk = 200
+    /// Tags of one course.
+    public static let tagsPerCourse = 20
+    /// Characters of one tag, counted as Unicode scalars (as JSON Schema's `maxLength` counts
+    /// them), so `e` with a combining accent is two.
+    public static let tagLength = 40
+    /// A course's JSON apart from its lessons' bodies (64 KiB): its fields, its lessons'
+    /// titles and their questions, as `jsonBytes(of:)` counts them. Bodies have their own
+    /// limit (`ContentLimits.bodyBytes`) and travel one lesson at a time.
+    public static let jsonBytes = 65_536
+    /// The most any answer of the API may hold: the terminal's cap on a body (4 MiB).
+    public static let answerBytes = 4 << 20
+    /// What the courses of one catalog page may take: a server stops adding courses to a page
+    /// before they pass it, well under `answerBytes` (a page of 100 courses is about 60 KB;
+    /// 100 of the largest allowed, 6.4 MB).
+    public static let pageBytes = 3 << 20
 
     /// Ids appear in the API's paths: ASCII letters, digits, `.`, `_` and `-` only.
     public static func isValidID(_ id: String) -> Bool {
@@ -43,7 +58,52 @@ public enum CourseLimits {
         if let prerequisite = course.prerequisiteID, !isValidID(prerequisite.rawValue) {
             return "prerequisite_id \(prerequisite.rawValue.debugDescription) is not a valid id"
         }
+        if let problem = tagProblem(in: course.tags) { return problem.field + " " + problem.reason.english }
+        // Only a course whose texts are long enough to come near the limit is measured.
+        if CourseJSONBytes.bound(course) > jsonBytes, case let bytes = CourseJSONBytes.of(course), bytes > jsonBytes {
+            return "the course is \(bytes) bytes of JSON, past \(jsonBytes)"
+        }
         return nil
+    }
+
+    /// What is wrong with a course's tags, if anything: more than `tagsPerCourse`, or one longer than
+    /// `tagLength` characters. The field is `tags` or `tags[i]`, from 0.
+    public static func tagProblem(in tags: [String]) -> (field: String, reason: LocalizedText)? {
+        if tags.count > tagsPerCourse { return ("tags", "must hold at most \(tagsPerCourse) tags") }
+        // A tag of at most `tagLength` bytes has at most as many scalars: counted only past it.
+        if let index = tags.firstIndex(where: { $0.utf8.count > tagLength && $0.unicodeScalars.count > tagLength }) {
+            return ("tags[\(index)]", "must be at most \(tagLength) characters")
+        }
+        return nil
+    }
+
+    /// Bytes of the course as compact JSON (`jsonBytes` bounds it).
+    public static func jsonBytes(of course: Course) -> Int {
+        CourseJSONBytes.of(course)
+    }
+
+    /// Bytes of the course with its syllabus as compact JSON, the lessons' bodies apart: the
+    /// titles and minutes of the lessons, and their questions when they hold them.
+    public static func jsonBytes(of syllabus: Syllabus) -> Int {
+        CourseJSONBytes.of(syllabus)
+    }
+
+    /// A course past `jsonBytes`, told as an import tells a field: the field that takes the
+    /// most of it (`description`, `tags`, `lessons`, …), so the file's author knows where to cut.
+    public static func sizeProblem(in syllabus: Syllabus) -> (field: String, reason: LocalizedText)? {
+        let bytes = CourseJSONBytes.of(syllabus)
+        guard bytes > jsonBytes else { return nil }
+        let course = syllabus.course
+        let parts = [
+            ("description", CourseJSONBytes.text(course.description)), ("title", CourseJSONBytes.text(course.title)),
+            ("instructor", CourseJSONBytes.text(course.instructor)), ("category", CourseJSONBytes.text(course.category ?? "")),
+            ("tags", course.tags.reduce(0) { $0 + CourseJSONBytes.text($1) }), ("lessons", bytes - CourseJSONBytes.of(course)),
+        ]
+        let field = parts.max { $0.1 < $1.1 }?.0 ?? "description"
+        return (
+            field,
+            "makes the course \(bytes) bytes of JSON apart from its lessons' bodies, past the \(jsonBytes) (64 KiB) a course may take"
+        )
     }
 
     /// Whether a price in major units can be a course's: a finite number within `price`.
@@ -86,6 +146,8 @@ public enum CourseLimits {
         for (index, lesson) in syllabus.lessons.enumerated() {
             if let problem = problem(in: lesson) { return "lessons[\(index)].\(problem)" }
         }
+        let bytes = jsonBytes(of: syllabus)
+        if bytes > jsonBytes { return "the course with its lessons is \(bytes) bytes of JSON, past \(jsonBytes)" }
         return nil
     }
 }

@@ -11,6 +11,10 @@ public struct LearnerDay: Hashable, Comparable, Sendable, CustomStringConvertibl
         self.number = number
     }
 
+    /// 0001-01-01 and 9999-12-31: the days `init(iso:)` reads and `iso` writes in four digits.
+    public static let earliest = LearnerDay(number: -719_162)
+    public static let latest = LearnerDay(number: 2_932_896)
+
     /// The day `date` falls on, `secondsFromGMT` east of UTC.
     public init(_ date: Date, secondsFromGMT: Int) {
         let seconds = Int(date.timeIntervalSince1970.rounded(.down)) + secondsFromGMT

@@ -46,7 +46,8 @@ public struct CardSchedule: Hashable, Sendable {
 
     /// SM-2 after a response of `grade` on `day`: a recall (quality ≥ 3) moves the interval to
     /// 1, then 6, then the last one × EF (rounded); a lapse starts the repetitions again at 1
-    /// day. EF' = EF + (0.1 − (5 − q) × (0.08 + (5 − q) × 0.02)), never below 1.3.
+    /// day. EF' = EF + (0.1 − (5 − q) × (0.08 + (5 − q) × 0.02)), never below 1.3. The card
+    /// is due that many days on, at most 100 years, and never after `LearnerDay.latest`.
     public func reviewed(_ grade: ReviewGrade, on day: LearnerDay) -> CardSchedule {
         let quality = grade.quality
         var next = self
@@ -65,7 +66,9 @@ public struct CardSchedule: Hashable, Sendable {
         let miss = 5 - quality
         // 0.1 − miss × (0.08 + miss × 0.02), in thousandths.
         next.easeMillis = max(Self.minimumEaseMillis, easeMillis + 100 - miss * (80 + miss * 20))
-        next.due = day.adding(days: min(next.intervalDays, 36_500))
+        // Never past the last day a learner's day can be (a review on 9999-12-30 is due on
+        // 9999-12-31 at the latest): `due` is always a day the API can write and read back.
+        next.due = min(day.adding(days: min(next.intervalDays, 36_500)), .latest)
         return next
     }
 

@@ -11,7 +11,8 @@ public protocol LearningRepository: Sendable {
     /// Answers a question of a course the learner holds a place in (`LearningRules.answer`):
     /// the first answer is kept, and puts the question in the review deck, due by SM-2 from
     /// `day`; answering again returns the first answer and changes nothing. `.notEnrolled`;
-    /// `.noSuchLesson` for a lesson or question that is not there.
+    /// `.noSuchLesson` for a lesson or question that is not there; `.invalidAnswer` for
+    /// `chosen` that is not 1 to 6 of the question's choices.
     func answer(_ chosen: Set<Int>, to question: QuestionRef, userID: UserID, on day: LearnerDay) async throws(AppError) -> Answer
     /// The cards due on `day` (earliest due first, then in course and lesson order): the
     /// first `limit`, and how many in all.
@@ -33,16 +34,18 @@ public enum LearningRules {
 
     /// The answer to keep: the one already stored, else `chosen` checked against the
     /// question with the card it starts. `.notEnrolled` without a place; `.noSuchLesson`
-    /// when the question is not there; a choice out of range is refused as no such question.
+    /// when the question is not there; `.invalidAnswer` unless `chosen` is 1 to 6 of the
+    /// question's choices, also when an answer is kept already (a bad request is told so,
+    /// whatever was answered before).
     public static func answer(
         _ chosen: Set<Int>, to ref: QuestionRef, question: Question?, holdsPlace: Bool, existing: Answer?, day: LearnerDay
     ) throws(AppError) -> (answer: Answer, newCard: CardSchedule?) {
         guard holdsPlace else { throw .notEnrolled(ref.courseID) }
         guard let question else { throw .noSuchLesson(ref.courseID, ref.lesson) }
-        if let existing { return (existing, nil) }
-        guard !chosen.isEmpty, chosen.allSatisfy({ question.choices.indices.contains($0) }) else {
-            throw .noSuchLesson(ref.courseID, ref.lesson)
+        guard (1...ContentLimits.choices.upperBound).contains(chosen.count), chosen.allSatisfy(question.choices.indices.contains) else {
+            throw .invalidAnswer(ref)
         }
+        if let existing { return (existing, nil) }
         let answer = Answer(ref: ref, chosen: chosen, to: question)
         let card = CardSchedule.new(on: day).reviewed(.firstAnswer(isRight: answer.isRight), on: day)
         return (answer, card)

@@ -8,15 +8,46 @@ import Glibc
 #endif
 
 /// How an access waits for another program that holds the database: SQLite's busy timeout,
-/// after which the access starts waiting again (it never gives up).
+/// after which the access starts waiting again (the app's never gives up), or, with a
+/// `writeTimeLimit` (the server's), until the write's time is up.
 public struct BusyPolicy: Sendable {
     public var timeout: TimeInterval
     /// Told each time a wait ran its full timeout and starts again, so a test can await it.
     public var waitingAgain: @Sendable () -> Void
+    /// nil: a write waits as long as it takes (SPEC: the app never drops a write because
+    /// another process is writing).
+    public var writeTimeLimit: WriteTimeLimit?
 
-    public init(timeout: TimeInterval = 10, waitingAgain: @escaping @Sendable () -> Void = {}) {
+    public init(
+        timeout: TimeInterval = 10, writeTimeLimit: WriteTimeLimit? = nil, waitingAgain: @escaping @Sendable () -> Void = {}
+    ) {
         self.timeout = timeout
+        self.writeTimeLimit = writeTimeLimit
         self.waitingAgain = waitingAgain
+    }
+}
+
+/// How long a write may take to start, from when it was asked: the server's, whose client
+/// stops waiting after 10 s. A write that cannot take the database's lock in time (another
+/// process holds it, or the writes queued before it took the time) is refused unwritten, and
+/// never lands later: its time is checked when its turn comes and bounds SQLite's wait for
+/// the lock.
+public struct WriteTimeLimit: Sendable {
+    public let limit: Duration
+    /// Time since a fixed moment, on the clock the limit is measured on.
+    let elapsed: @Sendable () -> Duration
+
+    /// `limit` on the wall clock.
+    public init(_ limit: Duration) {
+        self.init(limit, clock: ContinuousClock())
+    }
+
+    /// `limit` on `clock` (tests hold one). SQLite's own wait for the lock is measured on the
+    /// wall clock: it is given what is left of the limit when the write's turn comes.
+    public init<C: Clock>(_ limit: Duration, clock: C) where C.Duration == Duration {
+        let start = clock.now
+        self.limit = limit
+        elapsed = { start.duration(to: clock.now) }
     }
 }
 
