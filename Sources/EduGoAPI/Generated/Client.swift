@@ -2761,7 +2761,11 @@ public struct Client: APIProtocol {
     /// with no field, which clients ignore) keeps the connection alive every 15 s, or every
     /// half `--connection-timeout` when that is shorter; a connection that takes nothing of what
     /// is written for `--connection-timeout` is closed. Streams count against the connections
-    /// one client address may hold.
+    /// one client address may hold (64). One learner holds at most 8 streams at once, whatever
+    /// their addresses and sign-ins (`--streams-per-learner`): a 9th is 429 `too_many_requests`
+    /// with `Retry-After`, until one of theirs ends. Streams from everyone take at most seven
+    /// eighths of the server's connections (`--max-connections`); past that a new one is 503
+    /// `unavailable` with `Retry-After`, and the rest stays for short requests.
     ///
     ///
     /// - Remark: HTTP `GET /v1/me/events`.
@@ -2837,6 +2841,36 @@ public struct Client: APIProtocol {
                         preconditionFailure("bestContentType chose an invalid content type.")
                     }
                     return .unauthorized(.init(body: body))
+                case 429:
+                    let headers: Components.Responses.TooManyStreams.Headers = .init(retryAfter: try converter.getRequiredHeaderFieldAsURI(
+                        in: response.headerFields,
+                        name: "Retry-After",
+                        as: Swift.Int64.self
+                    ))
+                    let contentType = converter.extractContentTypeIfPresent(in: response.headerFields)
+                    let body: Components.Responses.TooManyStreams.Body
+                    let chosenContentType = try converter.bestContentType(
+                        received: contentType,
+                        options: [
+                            "application/json"
+                        ]
+                    )
+                    switch chosenContentType {
+                    case "application/json":
+                        body = try await converter.getResponseBodyAsJSON(
+                            Components.Schemas._Error.self,
+                            from: responseBody,
+                            transforming: { value in
+                                .json(value)
+                            }
+                        )
+                    default:
+                        preconditionFailure("bestContentType chose an invalid content type.")
+                    }
+                    return .tooManyRequests(.init(
+                        headers: headers,
+                        body: body
+                    ))
                 case 503:
                     let headers: Components.Responses.Unavailable.Headers = .init(retryAfter: try converter.getRequiredHeaderFieldAsURI(
                         in: response.headerFields,

@@ -2703,7 +2703,11 @@ fileprivate extension UniversalServer where APIHandler: APIProtocol {
     /// with no field, which clients ignore) keeps the connection alive every 15 s, or every
     /// half `--connection-timeout` when that is shorter; a connection that takes nothing of what
     /// is written for `--connection-timeout` is closed. Streams count against the connections
-    /// one client address may hold.
+    /// one client address may hold (64). One learner holds at most 8 streams at once, whatever
+    /// their addresses and sign-ins (`--streams-per-learner`): a 9th is 429 `too_many_requests`
+    /// with `Retry-After`, until one of theirs ends. Streams from everyone take at most seven
+    /// eighths of the server's connections (`--max-connections`); past that a new one is 503
+    /// `unavailable` with `Retry-After`, and the rest stays for short requests.
     ///
     ///
     /// - Remark: HTTP `GET /v1/me/events`.
@@ -2756,6 +2760,29 @@ fileprivate extension UniversalServer where APIHandler: APIProtocol {
                     suppressUnusedWarning(value)
                     var response = HTTPTypes.HTTPResponse(soar_statusCode: 401)
                     suppressMutabilityWarning(&response)
+                    let body: OpenAPIRuntime.HTTPBody
+                    switch value.body {
+                    case let .json(value):
+                        try converter.validateAcceptIfPresent(
+                            "application/json",
+                            in: request.headerFields
+                        )
+                        body = try converter.setResponseBodyAsJSON(
+                            value,
+                            headerFields: &response.headerFields,
+                            contentType: "application/json; charset=utf-8"
+                        )
+                    }
+                    return (response, body)
+                case let .tooManyRequests(value):
+                    suppressUnusedWarning(value)
+                    var response = HTTPTypes.HTTPResponse(soar_statusCode: 429)
+                    suppressMutabilityWarning(&response)
+                    try converter.setHeaderFieldAsURI(
+                        in: &response.headerFields,
+                        name: "Retry-After",
+                        value: value.headers.retryAfter
+                    )
                     let body: OpenAPIRuntime.HTTPBody
                     switch value.body {
                     case let .json(value):

@@ -235,6 +235,55 @@ extension Components {
                 self.body = body
             }
         }
+        public struct TooManyStreams: Sendable, Hashable {
+            /// - Remark: Generated from `#/components/responses/TooManyStreams/headers`.
+            public struct Headers: Sendable, Hashable {
+                /// Seconds to wait before opening another.
+                ///
+                /// - Remark: Generated from `#/components/responses/TooManyStreams/headers/Retry-After`.
+                public var retryAfter: Swift.Int64
+                /// Creates a new `Headers`.
+                ///
+                /// - Parameters:
+                ///   - retryAfter: Seconds to wait before opening another.
+                public init(retryAfter: Swift.Int64) {
+                    self.retryAfter = retryAfter
+                }
+            }
+            /// Received HTTP response headers
+            public var headers: Components.Responses.TooManyStreams.Headers
+            /// - Remark: Generated from `#/components/responses/TooManyStreams/content`.
+            @frozen public enum Body: Sendable, Hashable {
+                /// - Remark: Generated from `#/components/responses/TooManyStreams/content/application\/json`.
+                case json(Components.Schemas._Error)
+                /// The associated value of the enum case if `self` is `.json`.
+                ///
+                /// - Throws: An error if `self` is not `.json`.
+                /// - SeeAlso: `.json`.
+                public var json: Components.Schemas._Error {
+                    get throws {
+                        switch self {
+                        case let .json(body):
+                            return body
+                        }
+                    }
+                }
+            }
+            /// Received HTTP response body
+            public var body: Components.Responses.TooManyStreams.Body
+            /// Creates a new `TooManyStreams`.
+            ///
+            /// - Parameters:
+            ///   - headers: Received HTTP response headers
+            ///   - body: Received HTTP response body
+            public init(
+                headers: Components.Responses.TooManyStreams.Headers,
+                body: Components.Responses.TooManyStreams.Body
+            ) {
+                self.headers = headers
+                self.body = body
+            }
+        }
         public struct Unavailable: Sendable, Hashable {
             /// - Remark: Generated from `#/components/responses/Unavailable/headers`.
             public struct Headers: Sendable, Hashable {

@@ -208,7 +208,7 @@ public enum Operations {
                     }
                 }
             }
-            /// `unavailable`: the server is too busy to check a password now, or its database is out of reach.
+            /// `unavailable`: the server is too busy to check a password now or to open another event stream, or its database is out of reach.
             ///
             /// - Remark: Generated from `#/paths//ready/get(getReady)/responses/503`.
             ///
@@ -608,7 +608,7 @@ public enum Operations {
                     }
                 }
             }
-            /// `unavailable`: the server is too busy to check a password now, or its database is out of reach.
+            /// `unavailable`: the server is too busy to check a password now or to open another event stream, or its database is out of reach.
             ///
             /// - Remark: Generated from `#/paths//v1/accounts/post(createAccount)/responses/503`.
             ///
@@ -875,7 +875,7 @@ public enum Operations {
                     }
                 }
             }
-            /// `unavailable`: the server is too busy to check a password now, or its database is out of reach.
+            /// `unavailable`: the server is too busy to check a password now or to open another event stream, or its database is out of reach.
             ///
             /// - Remark: Generated from `#/paths//v1/sessions/post(signIn)/responses/503`.
             ///
@@ -1830,7 +1830,7 @@ public enum Operations {
                     }
                 }
             }
-            /// `unavailable`: the server is too busy to check a password now, or its database is out of reach.
+            /// `unavailable`: the server is too busy to check a password now or to open another event stream, or its database is out of reach.
             ///
             /// - Remark: Generated from `#/paths//v1/courses/{course_id}/lessons/{lesson}/get(getLessonContent)/responses/503`.
             ///
@@ -3561,7 +3561,7 @@ public enum Operations {
                     }
                 }
             }
-            /// `unavailable`: the server is too busy to check a password now, or its database is out of reach.
+            /// `unavailable`: the server is too busy to check a password now or to open another event stream, or its database is out of reach.
             ///
             /// - Remark: Generated from `#/paths//v1/me/enrollments/{course_id}/answers/get(listAnswers)/responses/503`.
             ///
@@ -3854,7 +3854,7 @@ public enum Operations {
                     }
                 }
             }
-            /// `unavailable`: the server is too busy to check a password now, or its database is out of reach.
+            /// `unavailable`: the server is too busy to check a password now or to open another event stream, or its database is out of reach.
             ///
             /// - Remark: Generated from `#/paths//v1/me/enrollments/{course_id}/lessons/{lesson}/questions/{question}/answer/put(answerQuestion)/responses/503`.
             ///
@@ -3938,7 +3938,11 @@ public enum Operations {
     /// with no field, which clients ignore) keeps the connection alive every 15 s, or every
     /// half `--connection-timeout` when that is shorter; a connection that takes nothing of what
     /// is written for `--connection-timeout` is closed. Streams count against the connections
-    /// one client address may hold.
+    /// one client address may hold (64). One learner holds at most 8 streams at once, whatever
+    /// their addresses and sign-ins (`--streams-per-learner`): a 9th is 429 `too_many_requests`
+    /// with `Retry-After`, until one of theirs ends. Streams from everyone take at most seven
+    /// eighths of the server's connections (`--max-connections`); past that a new one is 503
+    /// `unavailable` with `Retry-After`, and the rest stays for short requests.
     ///
     ///
     /// - Remark: HTTP `GET /v1/me/events`.
@@ -4050,7 +4054,30 @@ public enum Operations {
                     }
                 }
             }
-            /// `unavailable`: the server is too busy to check a password now, or its database is out of reach.
+            /// `too_many_requests`: the learner holds as many event streams as one may (8).
+            ///
+            /// - Remark: Generated from `#/paths//v1/me/events/get(streamEvents)/responses/429`.
+            ///
+            /// HTTP response code: `429 tooManyRequests`.
+            case tooManyRequests(Components.Responses.TooManyStreams)
+            /// The associated value of the enum case if `self` is `.tooManyRequests`.
+            ///
+            /// - Throws: An error if `self` is not `.tooManyRequests`.
+            /// - SeeAlso: `.tooManyRequests`.
+            public var tooManyRequests: Components.Responses.TooManyStreams {
+                get throws {
+                    switch self {
+                    case let .tooManyRequests(response):
+                        return response
+                    default:
+                        try throwUnexpectedResponseStatus(
+                            expectedStatus: "tooManyRequests",
+                            response: self
+                        )
+                    }
+                }
+            }
+            /// `unavailable`: the server is too busy to check a password now or to open another event stream, or its database is out of reach.
             ///
             /// - Remark: Generated from `#/paths//v1/me/events/get(streamEvents)/responses/503`.
             ///
@@ -4976,7 +5003,7 @@ public enum Operations {
                     }
                 }
             }
-            /// `unavailable`: the server is too busy to check a password now, or its database is out of reach.
+            /// `unavailable`: the server is too busy to check a password now or to open another event stream, or its database is out of reach.
             ///
             /// - Remark: Generated from `#/paths//v1/me/reviews/get(getReviewDeck)/responses/503`.
             ///
@@ -5237,7 +5264,7 @@ public enum Operations {
                     }
                 }
             }
-            /// `unavailable`: the server is too busy to check a password now, or its database is out of reach.
+            /// `unavailable`: the server is too busy to check a password now or to open another event stream, or its database is out of reach.
             ///
             /// - Remark: Generated from `#/paths//v1/me/reviews/post(reviewCard)/responses/503`.
             ///
@@ -5445,7 +5472,7 @@ public enum Operations {
                     }
                 }
             }
-            /// `unavailable`: the server is too busy to check a password now, or its database is out of reach.
+            /// `unavailable`: the server is too busy to check a password now or to open another event stream, or its database is out of reach.
             ///
             /// - Remark: Generated from `#/paths//v1/me/habit/get(getHabit)/responses/503`.
             ///

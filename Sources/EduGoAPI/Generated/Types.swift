@@ -183,7 +183,11 @@ public protocol APIProtocol: Sendable {
     /// with no field, which clients ignore) keeps the connection alive every 15 s, or every
     /// half `--connection-timeout` when that is shorter; a connection that takes nothing of what
     /// is written for `--connection-timeout` is closed. Streams count against the connections
-    /// one client address may hold.
+    /// one client address may hold (64). One learner holds at most 8 streams at once, whatever
+    /// their addresses and sign-ins (`--streams-per-learner`): a 9th is 429 `too_many_requests`
+    /// with `Retry-After`, until one of theirs ends. Streams from everyone take at most seven
+    /// eighths of the server's connections (`--max-connections`); past that a new one is 503
+    /// `unavailable` with `Retry-After`, and the rest stays for short requests.
     ///
     ///
     /// - Remark: HTTP `GET /v1/me/events`.
@@ -528,7 +532,11 @@ extension APIProtocol {
     /// with no field, which clients ignore) keeps the connection alive every 15 s, or every
     /// half `--connection-timeout` when that is shorter; a connection that takes nothing of what
     /// is written for `--connection-timeout` is closed. Streams count against the connections
-    /// one client address may hold.
+    /// one client address may hold (64). One learner holds at most 8 streams at once, whatever
+    /// their addresses and sign-ins (`--streams-per-learner`): a 9th is 429 `too_many_requests`
+    /// with `Retry-After`, until one of theirs ends. Streams from everyone take at most seven
+    /// eighths of the server's connections (`--max-connections`); past that a new one is 503
+    /// `unavailable` with `Retry-After`, and the rest stays for short requests.
     ///
     ///
     /// - Remark: HTTP `GET /v1/me/events`.
