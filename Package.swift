@@ -225,6 +225,7 @@ let package = Package(
                 // Stand-in HTTP servers (broken, hostile) for the remote tests, in process and end to end.
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "Logging", package: "swift-log"),
+                .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
             ],
             path: "Tests/TestSupport"
         ),

@@ -25,29 +25,13 @@ struct InProcessServer: Sendable {
     ) async throws -> InProcessServer {
         let hasher = PasswordHasher(rounds: 1_000)
         let database = try AppDatabase.open(directory: directory.url, passwordHasher: hasher, seedCatalog: { [] })
-        let (ports, listening) = AsyncStream.makeStream(of: Int.self)
-        let application = try await EduGoServer.application(
-            database: database, dataDirectory: directory.url, port: port, accessTokenTTL: accessTokenTTL, passwordHasher: hasher,
-            now: { clock.now },
-            logger: Logger(label: "edugo-test-server", factory: { _ in SwiftLogNoOpLogHandler() }),
-            onListening: { port in
-                listening.yield(port)
-                listening.finish()
-            }
-        )
-        // A server that cannot start (its port taken) ends the stream too: no wait forever.
-        let running = Task {
-            defer { listening.finish() }
-            try await application.run()
-        }
-        guard let bound = await ports.first(where: { _ in true }) else {
-            running.cancel()
-            let reason: String
-            switch await running.result {
-            case .failure(let error): reason = String(describing: error)
-            case .success: reason = "it ended"
-            }
-            throw ServerTestError("the in-process server did not start: \(reason)")
+        let (bound, running) = try await ListeningService.start { onListening in
+            try await EduGoServer.application(
+                database: database, dataDirectory: directory.url, port: port, accessTokenTTL: accessTokenTTL, passwordHasher: hasher,
+                now: { clock.now },
+                logger: Logger(label: "edugo-test-server", factory: { _ in SwiftLogNoOpLogHandler() }),
+                onListening: onListening
+            )
         }
         return InProcessServer(url: URL(string: "http://127.0.0.1:\(bound)")!, database: database, directory: directory, running: running)
     }

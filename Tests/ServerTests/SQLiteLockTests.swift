@@ -61,21 +61,10 @@ struct SQLiteLockTests {
         let directory = TemporaryDirectory(prefix: "edugo-lock-tests")
         let hasher = PasswordHasher(rounds: 1)
         let database = try AppDatabase.open(directory: directory.url, passwordHasher: hasher, busy: BusyPolicy(writeTimeLimit: limit))
-        let (ports, listening) = AsyncStream.makeStream(of: Int.self)
-        let application = try await EduGoServer.application(
-            database: database, dataDirectory: directory.url, passwordHasher: hasher,
-            logger: Logger(label: "lock-tests", factory: { _ in SwiftLogNoOpLogHandler() }),
-            onListening: { port in
-                listening.yield(port)
-                listening.finish()
-            })
-        let running = Task {
-            defer { listening.finish() }
-            try await application.run()
-        }
-        guard let port = await ports.first(where: { _ in true }) else {
-            running.cancel()
-            throw ServerTestError("the in-process server did not start")
+        let (port, running) = try await ListeningService.start { onListening in
+            try await EduGoServer.application(
+                database: database, dataDirectory: directory.url, passwordHasher: hasher,
+                logger: Logger(label: "lock-tests", factory: { _ in SwiftLogNoOpLogHandler() }), onListening: onListening)
         }
         let (client, _) = try await HTTPClient(baseURL: URL(string: "http://127.0.0.1:\(port)")!).signedIn()
         let stop: @Sendable () async -> Void = {
