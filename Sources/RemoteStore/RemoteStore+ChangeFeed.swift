@@ -83,9 +83,9 @@ private struct RemoteChangeFeed: Sendable {
             default: return .dropped(healthy: false, detail: error.technicalDetail)
             }
         }
-        let openFor = Self.stopwatch(store.clock)
+        let openFor = Stopwatch(store.clock)
         /// A stream that said something and stayed open as long as the longest wait.
-        func served() -> Bool { stream.heard && openFor() >= RemoteStore.longestReconnectDelay }
+        func served() -> Bool { stream.heard && openFor.elapsed >= RemoteStore.longestReconnectDelay }
         do {
             let events = EventSizeLimit(upstream: body, limit: RemoteStore.eventLimit).asDecodedServerSentEvents()
             for try await event in events {
@@ -96,12 +96,6 @@ private struct RemoteChangeFeed: Sendable {
             if Task.isCancelled { return .finished }
             return .dropped(healthy: served(), detail: String(describing: error).prefix(300).description)
         }
-    }
-
-    /// The time since this call, on `clock`.
-    private static func stopwatch<C: Clock<Duration>>(_ clock: C) -> @Sendable () -> Duration {
-        let start = clock.now
-        return { start.duration(to: clock.now) }
     }
 
     /// Tells the app what `event` says; how the stream ends, if it does.

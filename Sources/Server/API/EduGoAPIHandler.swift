@@ -282,85 +282,6 @@ struct EduGoAPIHandler: APIProtocol {
         return .noContent(.init())
     }
 
-    // MARK: - Lessons, answers and reviews
-
-    /// Public, as the catalog: a lesson is its course's content, the same for every learner.
-    func getLessonContent(_ input: Operations.GetLessonContent.Input) async throws -> Operations.GetLessonContent.Output {
-        let id = try Self.courseID(input.path.courseId)
-        // A number past the syllabus, however large, is the store's `lesson_not_found`.
-        let lesson = Int(clamping: input.path.lesson)
-        let content = try await call { () async throws(AppError) in try await learning.lessonContent(courseID: id, lesson: lesson) }
-        return .ok(.init(body: .json(.init(content))))
-    }
-
-    func listAnswers(_ input: Operations.ListAnswers.Input) async throws -> Operations.ListAnswers.Output {
-        let caller = try await currentCaller()
-        let id = try Self.courseID(input.path.courseId)
-        let answers = try await call { () async throws(AppError) in try await learning.answers(userID: caller.userID, courseID: id) }
-        return .ok(.init(body: .json(.init(answers: answers.map(Components.Schemas.Answer.init)))))
-    }
-
-    func answerQuestion(_ input: Operations.AnswerQuestion.Input) async throws -> Operations.AnswerQuestion.Output {
-        let caller = try await currentCaller()
-        let id = try Self.courseID(input.path.courseId)
-        guard case .json(let request) = input.body else { throw APIFailure.invalidRequest(.badRequest, "Send JSON.") }
-        let day = try Self.day(request.day, in: .unprocessableContent)
-        let ref = QuestionRef(courseID: id, lesson: Int(clamping: input.path.lesson), question: Int(clamping: input.path.question))
-        // 1 to 6 different choices (openapi.yaml): a list that a set would quietly shorten is
-        // refused, not read as another answer. Whether they are the question's, the rules say.
-        let chosen = Set(request.chosen.map { Int(clamping: $0) })
-        guard (1...ContentLimits.choices.upperBound).contains(request.chosen.count), chosen.count == request.chosen.count else {
-            throw APIFailure(.invalidAnswer(ref))
-        }
-        let answer = try await call { () async throws(AppError) in
-            try await learning.answer(chosen, to: ref, userID: caller.userID, on: day)
-        }
-        return .ok(.init(body: .json(.init(answer))))
-    }
-
-    func getReviewDeck(_ input: Operations.GetReviewDeck.Input) async throws -> Operations.GetReviewDeck.Output {
-        let caller = try await currentCaller()
-        let day = try Self.day(input.query.day, in: .badRequest)
-        let limit = Int(min(max(input.query.limit ?? Int64(Self.defaultDeckSize), 0), Int64(Self.deckSizes.upperBound)))
-        let deck = try await call { () async throws(AppError) in try await learning.reviewDeck(userID: caller.userID, on: day, limit: limit)
-        }
-        return .ok(.init(body: .json(.init(cards: deck.cards.map(Components.Schemas.ReviewCard.init), dueCount: Int64(deck.dueCount)))))
-    }
-
-    func reviewCard(_ input: Operations.ReviewCard.Input) async throws -> Operations.ReviewCard.Output {
-        let caller = try await currentCaller()
-        guard case .json(let request) = input.body else { throw APIFailure.invalidRequest(.badRequest, "Send JSON.") }
-        guard CourseLimits.isValidID(request.courseId) else {
-            throw APIFailure.invalidRequest(.unprocessableContent, "A course id is 1–64 characters of A–Z a–z 0–9 . _ -")
-        }
-        let day = try Self.day(request.day, in: .unprocessableContent)
-        let grade = ReviewGrade(rawValue: request.grade.rawValue) ?? .again
-        let ref = QuestionRef(
-            courseID: CourseID(request.courseId), lesson: Int(clamping: request.lesson), question: Int(clamping: request.question))
-        let schedule = try await call { () async throws(AppError) in
-            try await learning.review(ref, grade: grade, userID: caller.userID, on: day)
-        }
-        return .ok(.init(body: .json(.init(schedule))))
-    }
-
-    func getHabit(_ input: Operations.GetHabit.Input) async throws -> Operations.GetHabit.Output {
-        let caller = try await currentCaller()
-        let day = try Self.day(input.query.day, in: .badRequest)
-        let offset = input.query.utcOffset ?? 0
-        guard Self.utcOffsets.contains(offset) else {
-            throw APIFailure.invalidRequest(.badRequest, "utc_offset is seconds east of UTC, from -64800 to 64800.")
-        }
-        let habit = try await call { () async throws(AppError) in
-            try await learning.habit(userID: caller.userID, on: day, secondsFromGMT: Int(offset))
-        }
-        return .ok(.init(body: .json(.init(streakDays: Int64(habit.streakDays), dueCount: Int64(habit.dueCount)))))
-    }
-
-    static let deckSizes = 0...100
-    static let defaultDeckSize = 20
-    /// UTC−18:00 to UTC+18:00, as ISO 8601 allows.
-    static let utcOffsets: ClosedRange<Int64> = -64_800...64_800
-
     // MARK: - Events
 
     /// The caller's changes and the catalog's, live (`EventStreams`), as server-sent events.
@@ -394,7 +315,7 @@ struct EduGoAPIHandler: APIProtocol {
     }
 
     /// The learner named by this request's bearer token, whose account still exists.
-    private func currentCaller() async throws(APIFailure) -> Caller {
+    func currentCaller() async throws(APIFailure) -> Caller {
         try await tokens.caller(authorization: AuthorizationMiddleware.authorization)
     }
 
@@ -415,7 +336,7 @@ struct EduGoAPIHandler: APIProtocol {
         return ids
     }
 
-    private static func courseID(_ text: String) throws(APIFailure) -> CourseID {
+    static func courseID(_ text: String) throws(APIFailure) -> CourseID {
         guard CourseLimits.isValidID(text) else {
             throw .invalidRequest(.badRequest, "A course id is 1–64 characters of A–Z a–z 0–9 . _ -")
         }
@@ -424,7 +345,7 @@ struct EduGoAPIHandler: APIProtocol {
 
     /// The learner's day (`YYYY-MM-DD`, a day that exists); anything else is `invalid_request`
     /// with `status` (400 in a query, 422 in a body).
-    private static func day(_ text: String, in status: HTTPResponse.Status) throws(APIFailure) -> LearnerDay {
+    static func day(_ text: String, in status: HTTPResponse.Status) throws(APIFailure) -> LearnerDay {
         guard let day = LearnerDay(iso: text) else {
             throw .invalidRequest(status, "day must be a date of the calendar as YYYY-MM-DD, from 0001-01-01 to 9999-12-31.")
         }
@@ -432,7 +353,7 @@ struct EduGoAPIHandler: APIProtocol {
     }
 
     /// Runs a port call, turning its `AppError` into the API's answer.
-    private func call<T: Sendable>(_ body: () async throws(AppError) -> T) async throws(APIFailure) -> T {
+    func call<T: Sendable>(_ body: () async throws(AppError) -> T) async throws(APIFailure) -> T {
         do { return try await body() } catch { throw APIFailure(error) }
     }
 }

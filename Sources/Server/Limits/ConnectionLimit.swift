@@ -27,7 +27,6 @@ final class OpenConnections: Sendable {
         var nextID = 0
         /// A counter that orders idle spells (no clock needed, only their order).
         var moments: UInt64 = 0
-        var evicted = 0
 
         /// The connection idle longest, if one is (a scan: only near the cap).
         var longestIdle: (Int, Entry)? {
@@ -36,6 +35,14 @@ final class OpenConnections: Sendable {
                 found = (id, entry)
             }
             return found
+        }
+
+        /// Takes connection `id` out of the counts; what it was, if it was counted.
+        mutating func remove(_ id: Int) -> Entry? {
+            guard let entry = entries.removeValue(forKey: id) else { return nil }
+            let left = perAddress[entry.address, default: 1] - 1
+            perAddress[entry.address] = left > 0 ? left : nil
+            return entry
         }
     }
 
@@ -54,13 +61,9 @@ final class OpenConnections: Sendable {
             let count = state.perAddress[address, default: 0]
             guard count < perAddress else { return (nil, nil) }
             var idle: (any Channel)?
-            if state.entries.count >= evictingFrom, let (oldest, entry) = state.longestIdle {
+            if state.entries.count >= evictingFrom, let (oldest, _) = state.longestIdle {
                 // Out of the counts now: the next newcomer finds it gone, whenever it closes.
-                state.entries[oldest] = nil
-                let left = state.perAddress[entry.address, default: 1] - 1
-                state.perAddress[entry.address] = left > 0 ? left : nil
-                state.evicted += 1
-                idle = entry.channel
+                idle = state.remove(oldest)?.channel
             }
             state.perAddress[address] = state.perAddress[address, default: 0] + 1
             state.moments += 1
@@ -92,22 +95,8 @@ final class OpenConnections: Sendable {
     }
 
     func close(_ id: Int) {
-        state.withLock { state in
-            guard let entry = state.entries.removeValue(forKey: id) else { return }
-            let count = state.perAddress[entry.address, default: 1] - 1
-            state.perAddress[entry.address] = count > 0 ? count : nil
-        }
+        _ = state.withLock { $0.remove(id) }
     }
-
-    func count(of address: String) -> Int {
-        state.withLock { $0.perAddress[address, default: 0] }
-    }
-
-    /// Connections open now, as counted.
-    var openCount: Int { state.withLock { $0.entries.count } }
-
-    /// Idle connections closed to make room, since the start.
-    var evictedCount: Int { state.withLock { $0.evicted } }
 }
 
 /// Closes a new connection at once when its address already holds its share of the listener

@@ -30,14 +30,14 @@ extension AppDatabase {
         // From when it is asked, before it waits for its turn: a write queued behind others
         // spends its time there too.
         let limit = busy.writeTimeLimit
-        let deadline = limit.map { $0.elapsed() + $0.limit }
+        let deadline = limit.map { $0.stopwatch.elapsed + $0.limit }
         let visit = use.arrive()
         defer { visit.leave() }
         return try await retryingWhileBusy(.saving, until: deadline) {
             try await self.writer.writeWithoutTransaction { db in
                 visit.hold()
                 if let limit, let deadline {
-                    let left = deadline - limit.elapsed()
+                    let left = deadline - limit.stopwatch.elapsed
                     guard left > .zero else { throw Self.writeTimedOut(limit) }
                     // SQLite waits for the lock no longer than the write has left.
                     let milliseconds = max(1, Int((left / .milliseconds(1)).rounded(.up)))
@@ -70,7 +70,7 @@ extension AppDatabase {
             } catch let error as AppError {
                 throw error
             } catch let error as DatabaseError where Self.isBusy(error) && !Task.isCancelled {
-                if let limit = busy.writeTimeLimit, let deadline, limit.elapsed() >= deadline { throw Self.writeTimedOut(limit) }
+                if let limit = busy.writeTimeLimit, let deadline, limit.stopwatch.elapsed >= deadline { throw Self.writeTimedOut(limit) }
                 busy.waitingAgain()
                 continue
             } catch is CancellationError {

@@ -35,7 +35,7 @@ public struct BusyPolicy: Sendable {
 public struct WriteTimeLimit: Sendable {
     public let limit: Duration
     /// Time since a fixed moment, on the clock the limit is measured on.
-    let elapsed: @Sendable () -> Duration
+    let stopwatch: Stopwatch
 
     /// `limit` on the wall clock.
     public init(_ limit: Duration) {
@@ -44,10 +44,9 @@ public struct WriteTimeLimit: Sendable {
 
     /// `limit` on `clock` (tests hold one). SQLite's own wait for the lock is measured on the
     /// wall clock: it is given what is left of the limit when the write's turn comes.
-    public init<C: Clock>(_ limit: Duration, clock: C) where C.Duration == Duration {
-        let start = clock.now
+    public init<C: Clock<Duration>>(_ limit: Duration, clock: C) {
         self.limit = limit
-        elapsed = { start.duration(to: clock.now) }
+        stopwatch = Stopwatch(clock)
     }
 }
 

@@ -1,0 +1,51 @@
+import AsyncHTTPClient
+import EduGoAPI
+import Foundation
+import Logging
+import NIOCore
+import OpenAPIAsyncHTTPClient
+import OpenAPIRuntime
+import SharedKernel
+
+// MARK: - SessionRepository
+
+extension RemoteStore: SessionRepository {
+    public func restoreSession() async throws(AppError) -> User? {
+        try await session.restore()
+    }
+
+    public func signIn(email: String, password: String) async throws(AppError) -> User {
+        let started: Components.Schemas.Session
+        do {
+            started = try await open { client in
+                try await client.signIn(body: .json(.init(email: email, password: password))).created.body.json
+            }
+        } catch {
+            throw error.appError
+        }
+        return try await session.adopt(started)
+    }
+
+    public func createAccount(name: String, email: String, password: String) async throws(AppError) -> User {
+        let started: Components.Schemas.Session
+        do {
+            started = try await open { client in
+                try await client.createAccount(body: .json(.init(name: name, email: email, password: password))).created.body.json
+            }
+        } catch {
+            if case .api(_, .invalidName?, let message, _) = error {
+                throw .invalidAccount(AccountRejection(field: .name, message: .verbatim(message)))
+            }
+            throw error.appError
+        }
+        return try await session.adopt(started)
+    }
+
+    public func signOut(userID: UserID) async throws(AppError) {
+        await session.signOut(userID: userID) { access in
+            _ = try? await Bearer.$token.withValue(access) {
+                try await requests.send(within: Self.signOutTimeLimit) { client in try await client.signOut() }
+            }
+        }
+    }
+}
