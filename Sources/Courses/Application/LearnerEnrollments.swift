@@ -32,7 +32,9 @@ final class LearnerEnrollments {
     @ObservationIgnored private let glimpses: Glimpses<CourseID, EnrolledCourse>
     /// True while a loaded list is read again.
     var isRefreshing: Bool { list.isRefreshing }
-    private(set) var pending: [CourseID: Pending] = [:]
+    private(set) var pending: [CourseID: Pending] = [:] {
+        didSet { arrange() }
+    }
     /// Saves under way per course: the pending change goes when the last one answers.
     @ObservationIgnored private var inFlight: [CourseID: Int] = [:]
     @ObservationIgnored private let list: ConfirmedList<EnrolledCourse, AppError>
@@ -63,8 +65,9 @@ final class LearnerEnrollments {
         // Set once `self` is whole: they answer from its saves.
         list.isSaving = { [weak self] in self?.inFlight.isEmpty == false }
         list.onChange = { [weak self] list in
-            guard let self, self.isLoaded else { return }
-            self.confirmed = Self.indexed(list)
+            guard let self else { return }
+            if self.isLoaded { self.confirmed = Self.indexed(list) }
+            self.arrange()
         }
         glimpses.isOver = { [weak self] in self?.isLoaded ?? true }
         glimpses.onChange = { [weak self] glimpsed in self?.confirmed = Self.indexed(glimpsed) }
@@ -74,8 +77,22 @@ final class LearnerEnrollments {
 
     /// The courses the learner holds a place in, as shown: confirmed, the most recently active
     /// first (`Enrollment.lastActiveAt`), with pending joins first and pending leaves gone.
-    var courses: [EnrolledCourse] {
-        let confirmed = state.value ?? []
+    /// Kept, as `history` and `rows` are: arranged when the list or a save changes, not on
+    /// each read (the header counts it on every frame).
+    private(set) var courses: [EnrolledCourse] = []
+    /// The courses the learner left after completing them, as shown: a completed course being
+    /// left joins them at once, one being joined again leaves them.
+    private(set) var history: [EnrolledCourse] = []
+    /// My courses' rows: `courses`, then `history`.
+    private(set) var rows = KeptList<EnrolledCourse>()
+
+    private func arrange() {
+        courses = Self.shownCourses(state.value ?? [], pending: pending)
+        history = Self.shownHistory(state.value ?? [], pending: pending)
+        rows = KeptList(courses + history)
+    }
+
+    private static func shownCourses(_ confirmed: [EnrolledCourse], pending: [CourseID: Pending]) -> [EnrolledCourse] {
         let placed = Set(confirmed.lazy.filter(\.enrollment.holdsPlace).map(\.id))
         var joining: [EnrolledCourse] = []
         for case (let id, .joining(let course)) in pending where !placed.contains(id) {
@@ -99,10 +116,8 @@ final class LearnerEnrollments {
         return shown
     }
 
-    /// The courses the learner left after completing them, as shown: a completed course being
-    /// left joins them at once, one being joined again leaves them.
-    var history: [EnrolledCourse] {
-        (state.value ?? []).compactMap { course in
+    private static func shownHistory(_ confirmed: [EnrolledCourse], pending: [CourseID: Pending]) -> [EnrolledCourse] {
+        confirmed.compactMap { course in
             switch pending[course.id] {
             case .joining: return nil
             case .leaving:

@@ -17,7 +17,7 @@ final class MyCoursesViewModel {
 
     init(model: LearnerEnrollments) {
         self.model = model
-        rows = OwnList(items: { model.courses + model.history }, confirmed: { model.state }, read: { await model.appear() })
+        rows = OwnList(items: { model.rows }, confirmed: { model.state }, read: { await model.appear() })
     }
 
     /// The courses the learner holds a place in (the rows are these, then the history).

@@ -23,7 +23,9 @@ final class LearnerFavourites {
     @ObservationIgnored private let glimpses: Glimpses<CourseID, Course>
     private var isLoaded: Bool { state.value != nil }
     var isRefreshing: Bool { list.isRefreshing }
-    private(set) var wishes: [CourseID: Wish] = [:]
+    private(set) var wishes: [CourseID: Wish] = [:] {
+        didSet { arrange() }
+    }
     @ObservationIgnored private var saving: Set<CourseID> = []
     @ObservationIgnored private let list: ConfirmedList<Course, AppError>
     @ObservationIgnored private let learner: UserID
@@ -46,8 +48,9 @@ final class LearnerFavourites {
         // Set once `self` is whole: they answer from its saves.
         list.isSaving = { [weak self] in self?.saving.isEmpty == false }
         list.onChange = { [weak self] list in
-            guard let self, self.isLoaded else { return }
-            self.confirmedIDs = Set(list.map(\.id))
+            guard let self else { return }
+            if self.isLoaded { self.confirmedIDs = Set(list.map(\.id)) }
+            self.arrange()
         }
         glimpses.isOver = { [weak self] in self?.isLoaded ?? true }
         glimpses.onChange = { [weak self] glimpsed in self?.confirmedIDs = Set(glimpsed.map(\.id)) }
@@ -55,13 +58,20 @@ final class LearnerFavourites {
 
     // MARK: - Reading
 
-    /// The favourites as shown: confirmed, with the wishes being saved applied.
-    var courses: [Course] {
-        var shown = (state.value ?? []).filter { wishes[$0.id]?.isFavourite != false }
-        for wish in wishes.values where wish.isFavourite && !shown.contains(where: { $0.id == wish.course.id }) {
-            shown.append(wish.course)
+    /// The favourites as shown: confirmed, with the wishes being saved applied, in catalog
+    /// order. Kept, not derived on each read: the header counts it on every frame.
+    private(set) var courses = KeptList<Course>()
+
+    /// Arranges `courses` again: the confirmed list is in catalog order, so only the courses
+    /// wished for and not yet confirmed are placed by comparison.
+    private func arrange() {
+        let confirmed = state.value ?? []
+        var shown = wishes.isEmpty ? confirmed : confirmed.filter { wishes[$0.id]?.isFavourite != false }
+        let present = Set(shown.lazy.map(\.id))
+        for wish in wishes.values where wish.isFavourite && !present.contains(wish.course.id) {
+            shown.insert(wish.course, at: shown.insertionIndex(of: wish.course, by: TextFolding.inCatalogOrder))
         }
-        return shown.sorted(by: TextFolding.inCatalogOrder)
+        courses = KeptList(shown)
     }
 
     func isFavourite(_ id: CourseID) -> Bool {
@@ -106,8 +116,7 @@ final class LearnerFavourites {
         } place: { list, fresh in
             list.removeAll { $0.id == id }
             guard let fresh else { return }
-            list.append(fresh)
-            list.sort(by: TextFolding.inCatalogOrder)
+            list.insert(fresh, at: list.insertionIndex(of: fresh, by: TextFolding.inCatalogOrder))
         }
     }
 
@@ -153,8 +162,7 @@ final class LearnerFavourites {
         let change = { (list: inout [Course]) in
             list.removeAll { $0.id == wish.course.id }
             if wish.isFavourite {
-                list.append(wish.course)
-                list.sort(by: TextFolding.inCatalogOrder)
+                list.insert(wish.course, at: list.insertionIndex(of: wish.course, by: TextFolding.inCatalogOrder))
             }
         }
         glimpses.confirm(wish.course.id, change)

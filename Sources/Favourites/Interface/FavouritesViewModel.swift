@@ -17,7 +17,7 @@ final class FavouritesViewModel {
         rows = OwnList(items: { model.courses }, confirmed: { model.state }, read: { await model.appear() })
     }
 
-    var courses: [Course] { model.courses }
+    var courses: KeptList<Course> { model.courses }
 
     /// `f`: the course leaves the list at once; the store's answer is the footer's message.
     func remove(_ course: Course) {

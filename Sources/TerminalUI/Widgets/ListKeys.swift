@@ -1,3 +1,4 @@
+import Presentation
 import SharedKernel
 
 /// The keys every list shares, declared once for all of them.
@@ -31,8 +32,9 @@ public enum ListKeys {
     }
 }
 
-/// The selection of a short list whose items can change under it (a save, a refresh): it
-/// follows the selected item by id, and stays at the same place when that item leaves.
+/// The selection of a list whose items can change under it (a save, a refresh): it follows
+/// the selected item by id, and stays at the same place when that item leaves. Over a
+/// `KeptList`, so finding it costs the same however long the list is.
 public struct KeyedSelection<ID: Hashable & Sendable>: Hashable, Sendable {
     private var selectedID: ID?
     private var lastIndex = 0
@@ -40,41 +42,42 @@ public struct KeyedSelection<ID: Hashable & Sendable>: Hashable, Sendable {
 
     public init() {}
 
-    /// Where the selection is in `ids` now.
-    public func index(in ids: [ID]) -> Int {
-        guard !ids.isEmpty else { return 0 }
-        if let selectedID, let found = ids.firstIndex(of: selectedID) { return found }
-        return min(lastIndex, ids.count - 1)
+    /// Where the selection is in `items` now.
+    public func index<Item: Identifiable>(in items: KeptList<Item>) -> Int where Item.ID == ID {
+        guard !items.isEmpty else { return 0 }
+        if let selectedID, let found = items.position(of: selectedID) { return found }
+        return min(lastIndex, items.count - 1)
     }
 
-    /// The selection and scroll over `ids`, for drawing.
-    func listState(over ids: [ID]) -> ListState {
-        ListState(selectedIndex: index(in: ids), scrollOffset: scrollOffset)
+    /// The selection and scroll over `items`, for drawing.
+    func listState<Item: Identifiable>(over items: KeptList<Item>) -> ListState where Item.ID == ID {
+        ListState(selectedIndex: index(in: items), scrollOffset: scrollOffset)
     }
 
-    public func selected(in ids: [ID]) -> ID? {
-        ids.isEmpty ? nil : ids[index(in: ids)]
+    public func selected<Item: Identifiable>(in items: KeptList<Item>) -> Item? where Item.ID == ID {
+        items.isEmpty ? nil : items[index(in: items)]
     }
 
     /// Applies a list key; returns whether it was one.
-    public mutating func handle(_ key: Key, ids: [ID], pageSize: Int) -> Bool {
-        var state = listState(over: ids)
-        guard state.handle(key, itemCount: ids.count, pageSize: pageSize) else { return false }
-        adopt(state, ids: ids)
+    public mutating func handle<Item: Identifiable>(_ key: Key, items: KeptList<Item>, pageSize: Int) -> Bool where Item.ID == ID {
+        var state = listState(over: items)
+        guard state.handle(key, itemCount: items.count, pageSize: pageSize) else { return false }
+        adopt(state, items: items)
         return true
     }
 
     /// Applies a wheel or click on the list drawn in `area`; returns whether it applied.
-    public mutating func handle(_ event: MouseEvent, ids: [ID], area: Rect) -> Bool {
-        var state = listState(over: ids)
-        guard ListView.handle(event, state: &state, area: area, itemCount: ids.count) else { return false }
-        adopt(state, ids: ids)
+    public mutating func handle<Item: Identifiable>(_ event: MouseEvent, items: KeptList<Item>, area: Rect) -> Bool
+    where Item.ID == ID {
+        var state = listState(over: items)
+        guard ListView.handle(event, state: &state, area: area, itemCount: items.count) else { return false }
+        adopt(state, items: items)
         return true
     }
 
-    private mutating func adopt(_ state: ListState, ids: [ID]) {
+    private mutating func adopt<Item: Identifiable>(_ state: ListState, items: KeptList<Item>) where Item.ID == ID {
         lastIndex = state.selectedIndex
         scrollOffset = state.scrollOffset
-        selectedID = ids.indices.contains(state.selectedIndex) ? ids[state.selectedIndex] : nil
+        selectedID = items.indices.contains(state.selectedIndex) ? items[state.selectedIndex].id : nil
     }
 }

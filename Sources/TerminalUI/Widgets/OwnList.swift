@@ -11,7 +11,7 @@ public final class OwnList<Item: Identifiable & Sendable> where Item.ID: Sendabl
     /// True from the moment the tab shows until the list is read again: keys wait for it.
     private(set) var isReading = false
     @ObservationIgnored public let tasks = OwnedTasks()
-    @ObservationIgnored private let items: @MainActor () -> [Item]
+    @ObservationIgnored private let items: @MainActor () -> KeptList<Item>
     @ObservationIgnored private let confirmed: @MainActor () -> ViewState<[Item]>
     @ObservationIgnored private let read: @MainActor () async -> Void
 
@@ -20,7 +20,7 @@ public final class OwnList<Item: Identifiable & Sendable> where Item.ID: Sendabl
     ///   - confirmed: the list's state as the store confirmed it.
     ///   - read: reads the list (the first time) or reads it again.
     public init(
-        items: @escaping @MainActor () -> [Item],
+        items: @escaping @MainActor () -> KeptList<Item>,
         confirmed: @escaping @MainActor () -> ViewState<[Item]>,
         read: @escaping @MainActor () async -> Void
     ) {
@@ -29,21 +29,16 @@ public final class OwnList<Item: Identifiable & Sendable> where Item.ID: Sendabl
         self.read = read
     }
 
-    public var ids: [Item.ID] { items().map(\.id) }
-    public var list: ListState { selection.listState(over: ids) }
+    public var list: ListState { selection.listState(over: items()) }
 
-    public var selected: Item? {
-        let items = self.items()
-        guard let id = selection.selected(in: items.map(\.id)) else { return nil }
-        return items.first { $0.id == id }
-    }
+    public var selected: Item? { selection.selected(in: items()) }
 
     public func moveSelection(_ key: Key, pageSize: Int) -> Bool {
-        selection.handle(key, ids: ids, pageSize: pageSize)
+        selection.handle(key, items: items(), pageSize: pageSize)
     }
 
     public func applyMouse(_ event: MouseEvent, listArea: Rect) -> Bool {
-        selection.handle(event, ids: ids, area: listArea)
+        selection.handle(event, items: items(), area: listArea)
     }
 
     /// The tab showed (or `r`): the list is read, and the tab is busy at once, before the
@@ -80,7 +75,7 @@ public final class OwnList<Item: Identifiable & Sendable> where Item.ID: Sendabl
         switch confirmed() {
         case .loaded:
             let items = self.items()
-            return items.isEmpty ? (isReading ? .loading : .empty) : .loaded(items)
+            return items.isEmpty ? (isReading ? .loading : .empty) : .loaded(items.items)
         case .idle: return .idle
         case .loading: return .loading
         case .empty: return .empty
