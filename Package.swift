@@ -72,6 +72,7 @@ let package = Package(
             name: "tui-bench",
             dependencies: [
                 "CPty", "Platform", "PostgresStore", "RemoteStore", "SharedKernel", "Storage", "TerminalUI", "TestSupport",
+                .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Logging", package: "swift-log"),
             ],
             path: "Benchmarks/tui-bench"

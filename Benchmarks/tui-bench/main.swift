@@ -1,3 +1,4 @@
+import ArgumentParser
 import Foundation
 import Logging
 import Platform
@@ -15,57 +16,39 @@ import Glibc
 // tui-bench: generates catalogs, drives the real `tui` in a pseudo-terminal and reports
 // medians, next to fzf and whiptail on the same titles. See BENCHMARKS.md.
 
-struct Options {
-    var sizes = [10_000, 100_000, 1_000_000]
-    var runs = 15
-    var work = ".build-bench"
-    var tui: String?
-    var peers = true
-    /// Also the app in remote mode, against edugo-server (built next to tui) on loopback.
-    var remote = false
-    /// Only load the generated catalog of the first size into this PostgreSQL database, for
-    /// the server bench (`Benchmarks/server-bench/run.sh --postgres`).
-    var loadPostgres: String?
-    /// Only the live figures (issue 24): changes made elsewhere, timed to the frame that shows them.
-    var live: Int?
-    var lessons = false
-    /// Only start-up with a config file beside start-up without one (issue 26).
-    var configStartup = false
-    /// Only the catalog orders' pages beside title order's (issue 26), in SQLite, and in
-    /// PostgreSQL when `postgres` names a database.
-    var orders = false
-    var postgres: String?
-    /// Only imports (issue 28): each size into a new SQLite database through the store, and
-    /// into a new PostgreSQL database when `postgres` names the cluster's admin URL.
-    var imports = false
+/// The command line, parsed as the other executables parse theirs (`--help` says it all).
+struct Options: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "tui-bench",
+        abstract: "Generates catalogs, drives the real tui in a pseudo-terminal and reports medians (BENCHMARKS.md).")
 
-    init(_ arguments: [String]) throws {
-        var rest = arguments.dropFirst()
-        while let argument = rest.popFirst() {
-            switch argument {
-            case "--sizes": sizes = (rest.popFirst() ?? "").split(separator: ",").compactMap { Int($0) }
-            case "--runs": runs = Int(rest.popFirst() ?? "") ?? runs
-            case "--work": work = rest.popFirst() ?? work
-            case "--tui": tui = rest.popFirst()
-            case "--no-peers": peers = false
-            case "--remote": remote = true
-            case "--load-postgres": loadPostgres = rest.popFirst()
-            case "--live": live = Int(rest.popFirst() ?? "") ?? 200
-            case "--lessons": lessons = true
-            case "--config-startup": configStartup = true
-            case "--orders": orders = true
-            case "--postgres": postgres = rest.popFirst()
-            case "--imports": imports = true
-            default:
-                throw BenchError.failed(
-                    "unknown argument \(argument); use --sizes 10000,100000 --runs 15 --work DIR --tui PATH --no-peers --remote --load-postgres URL --live CHANGES --lessons --config-startup --orders [--postgres URL] --imports [--postgres ADMIN-URL]"
-                )
-            }
-        }
-    }
+    @Option(
+        name: .long, help: "Catalog sizes, comma-separated (default: 10000,100000,1000000).",
+        transform: { text in
+            let sizes = text.split(separator: ",").compactMap { Int($0) }
+            guard !sizes.isEmpty, sizes.allSatisfy({ $0 > 0 }) else { throw ValidationError("sizes are positive numbers: \(text)") }
+            return sizes
+        })
+    var sizes = [10_000, 100_000, 1_000_000]
+    @Option(help: "Runs of each measurement.") var runs = 15
+    @Option(help: "Where generated catalogs and databases are kept between runs.") var work = ".build-bench"
+    @Option(help: "The tui to drive (default: the one built next to this benchmark).") var tui: String?
+    @Flag(inversion: .prefixedNo, help: "Also fzf and whiptail on the same titles.") var peers = true
+    @Flag(help: "Also the app in remote mode, against edugo-server (built next to tui) on loopback.") var remote = false
+    @Option(
+        name: .customLong("load-postgres"),
+        help: "Only load the generated catalog of the first size into this PostgreSQL database (for server-bench).")
+    var loadPostgres: String?
+    @Option(help: "Only the live figures: this many changes made elsewhere, timed to the frame that shows them.") var live: Int?
+    @Flag(help: "Only lessons: opening and paging a long lesson, and the review tab.") var lessons = false
+    @Flag(name: .customLong("config-startup"), help: "Only start-up with a config file beside start-up without one.")
+    var configStartup = false
+    @Flag(help: "Only the catalog orders' pages beside title order's (and in PostgreSQL with --postgres).") var orders = false
+    @Option(help: "A PostgreSQL database for --orders, or the cluster's admin URL for --imports.") var postgres: String?
+    @Flag(help: "Only imports: each size into a new SQLite database (and PostgreSQL with --postgres).") var imports = false
 }
 
-let options = try Options(CommandLine.arguments)
+let options = Options.parseOrExit()
 if let url = options.loadPostgres {
     let size = options.sizes.first ?? 1_000_000
     let started = ContinuousClock.now
