@@ -71,7 +71,7 @@ let package = Package(
         .executableTarget(
             name: "tui-bench",
             dependencies: [
-                "CPty", "Platform", "PostgresStore", "RemoteStore", "SharedKernel", "Storage", "TerminalUI", "TestSupport",
+                "CPty", "Platform", "PostgresStore", "Presentation", "RemoteStore", "SharedKernel", "Storage", "TerminalUI", "TestSupport",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Logging", package: "swift-log"),
             ],
@@ -162,7 +162,8 @@ let package = Package(
         .target(name: "Favourites", dependencies: ["Presentation", "SharedKernel", "TerminalUI"]),
         .target(name: "Profile", dependencies: ["Presentation", "SharedKernel", "TerminalUI"]),
         .target(name: "Review", dependencies: ["Presentation", "SharedKernel", "TerminalUI"]),
-        .target(name: "Settings", dependencies: ["SharedKernel", "TerminalUI", .product(name: "TOMLKit", package: "TOMLKit")]),
+        .target(
+            name: "Settings", dependencies: ["Presentation", "SharedKernel", "TerminalUI", .product(name: "TOMLKit", package: "TOMLKit")]),
 
         // MARK: - Infrastructure
 
@@ -195,7 +196,7 @@ let package = Package(
                 .product(name: "PostgresNIO", package: "postgres-nio"),
             ]
         ),
-        .target(name: "Terminal", dependencies: ["CNcurses", "CTerminalGuard", "TerminalUI"]),
+        .target(name: "Terminal", dependencies: ["CNcurses", "CTerminalGuard", "Presentation", "TerminalUI"]),
         // The terminal put back before a fatal signal ends the process (signal-safe C).
         .target(name: "CTerminalGuard"),
         .systemLibrary(
@@ -212,7 +213,7 @@ let package = Package(
 
         .target(name: "SharedKernel", resources: [.process("Resources")]),
         // What a screen's state is, apart from drawing it: view-models and Application layers use it.
-        .target(name: "Presentation", dependencies: ["SharedKernel"]),
+        .target(name: "Presentation", dependencies: ["Markdown", "SharedKernel"]),
         // Lesson bodies: CommonMark into a small Sendable document model.
         .target(name: "Markdown", dependencies: ["CCmark"]),
         .target(name: "TerminalUI", dependencies: ["Markdown", "Presentation", "SharedKernel"]),
@@ -277,7 +278,7 @@ let package = Package(
         .testTarget(name: "ProfileTests", dependencies: ["Profile", "Presentation", "SharedKernel", "TerminalUI", "TestSupport"]),
         .testTarget(name: "ReviewTests", dependencies: ["Review", "Presentation", "SharedKernel", "TerminalUI", "TestSupport"]),
         .testTarget(name: "SharedKernelTests", dependencies: ["SharedKernel", "TestSupport"]),
-        .testTarget(name: "SettingsTests", dependencies: ["Settings", "SharedKernel", "TerminalUI", "TestSupport"]),
+        .testTarget(name: "SettingsTests", dependencies: ["Presentation", "Settings", "SharedKernel", "TerminalUI", "TestSupport"]),
         .testTarget(name: "StorageTests", dependencies: ["Platform", "SharedKernel", "Storage", "TestSupport"]),
         .testTarget(name: "PlatformTests", dependencies: ["Platform", "SharedKernel", "TestSupport"]),
         .testTarget(
@@ -291,7 +292,9 @@ let package = Package(
         ),
         .testTarget(
             name: "TerminalTests",
-            dependencies: ["CNcurses", "Terminal", "TerminalUI", .product(name: "PropertyBased", package: "swift-property-based")]),
+            dependencies: [
+                "CNcurses", "Presentation", "Terminal", "TerminalUI", .product(name: "PropertyBased", package: "swift-property-based"),
+            ]),
         .testTarget(
             name: "TerminalUITests",
             dependencies: [

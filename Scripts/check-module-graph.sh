@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
-# Fails when README.md's module graph and Package.swift disagree: every target of ours (tests
-# aside) must stand on the left of one line of the graph, with exactly its dependencies on
-# the right (packages' products aside, named in parentheses).
+# Fails when the module graph of docs/architecture.md (a ``` block after <!-- module-graph -->)
+# and Package.swift disagree: every target of ours (tests aside) must stand on the left of one
+# line of the graph, with exactly its dependencies on the right (packages' products aside,
+# named in parentheses).
 set -euo pipefail
 root="$(cd "$(dirname "$0")/.." && pwd)"
 swift package --package-path "$root" dump-package | python3 -c '
@@ -17,10 +18,10 @@ for target in package["targets"]:
             if kind in dependency:
                 deps.add(dependency[kind][0])
     actual[target["name"]] = deps
-readme = open(sys.argv[1], encoding="utf-8").read()
-block = re.search(r"<!-- module-graph -->\s*```\n(.*?)```", readme, re.S)
+doc = open(sys.argv[1], encoding="utf-8").read()
+block = re.search(r"<!-- module-graph -->\s*```\n(.*?)```", doc, re.S)
 if not block:
-    sys.exit("README.md has no module graph (a ``` block after <!-- module-graph -->)")
+    sys.exit("docs/architecture.md has no module graph (a ``` block after <!-- module-graph -->)")
 drawn = {}
 names = []
 for line in block.group(1).splitlines():
@@ -44,6 +45,14 @@ for name in sorted(set(actual) | set(drawn)):
         extra = ", ".join(sorted(drawn[name] - actual[name])) or "-"
         problems.append(f"{name}: the graph lacks {missing}; it draws {extra} that Package.swift does not have")
 if problems:
-    sys.exit("README.md module graph differs from Package.swift:\n  " + "\n  ".join(problems))
-print(f"module graph: {len(actual)} targets, as README.md draws them")
-' "$root/README.md"
+    sys.exit("docs/architecture.md module graph differs from Package.swift:\n  " + "\n  ".join(problems))
+print(f"module graph: {len(actual)} targets, as docs/architecture.md draws them")
+' "$root/docs/architecture.md"
+
+# State apart from drawing: a view-model sees Presentation, never TerminalUI.
+if drawing=$(grep -l '^import TerminalUI' $(find "$root/Sources" -name '*ViewModel.swift')); then
+    echo "view-models that import TerminalUI (their state belongs in Presentation):" >&2
+    echo "$drawing" >&2
+    exit 1
+fi
+echo "view-models: none imports TerminalUI"

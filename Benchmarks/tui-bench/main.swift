@@ -3,6 +3,7 @@ import Foundation
 import Logging
 import Platform
 import PostgresStore
+import Presentation
 import RemoteStore
 import SharedKernel
 import Storage

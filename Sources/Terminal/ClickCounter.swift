@@ -1,3 +1,4 @@
+import Presentation
 import TerminalUI
 
 /// Turns a second click on the same cell within `interval` into a double click. Pure: the

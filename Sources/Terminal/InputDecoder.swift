@@ -1,3 +1,4 @@
+import Presentation
 import TerminalUI
 
 /// Turns the bytes a terminal sends into `InputEvent`s: UTF-8 text, control keys, CSI and SS3

@@ -1,4 +1,5 @@
 import CNcurses
+import Presentation
 import TerminalUI
 
 /// A canvas that writes straight into ncurses' virtual screen; `doupdate` then sends only

@@ -1,4 +1,5 @@
 import Dispatch
+import Presentation
 import TerminalUI
 
 #if canImport(Glibc)

@@ -1,3 +1,4 @@
+import Presentation
 import TerminalUI
 
 /// How the terminal is set up, read from the environment by the caller.

@@ -1,4 +1,5 @@
 import CNcurses
+import Presentation
 import TerminalUI
 
 /// Maps each `Style` to ncurses attributes by a theme: its colours on the terminal's own

@@ -1,3 +1,4 @@
+import Presentation
 import SharedKernel
 import TerminalUI
 import TestSupport

@@ -1,6 +1,7 @@
 import Courses
 import Favourites
 import Foundation
+import Presentation
 import SharedKernel
 import TerminalUI
 import TestSupport

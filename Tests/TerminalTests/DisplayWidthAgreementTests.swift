@@ -1,5 +1,6 @@
 import CNcurses
 import Foundation
+import Presentation
 import TerminalUI
 import Testing
 

@@ -1,3 +1,4 @@
+import Presentation
 import Terminal
 import TerminalUI
 import Testing

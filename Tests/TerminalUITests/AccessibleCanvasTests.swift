@@ -1,6 +1,7 @@
 import SharedKernel
 import Testing
 
+@testable import Presentation
 @testable import TerminalUI
 
 @Suite("The accessible mode's canvas")

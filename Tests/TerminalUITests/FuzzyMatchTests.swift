@@ -1,5 +1,6 @@
 import Testing
 
+@testable import Presentation
 @testable import TerminalUI
 
 /// The palette's filter: the query's letters in order, a prefix first, then word starts.

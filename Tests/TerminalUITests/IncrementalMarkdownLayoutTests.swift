@@ -1,4 +1,5 @@
 import Markdown
+import Presentation
 import TerminalUI
 import Testing
 

@@ -1,6 +1,7 @@
 import SharedKernel
 import Testing
 
+@testable import Presentation
 @testable import TerminalUI
 
 /// Keys bound to named actions in place of their defaults: what a pressed key becomes, and

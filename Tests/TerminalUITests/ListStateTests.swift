@@ -1,3 +1,4 @@
+import Presentation
 import TerminalUI
 import Testing
 
@@ -71,12 +72,13 @@ struct ListStateTests {
         var state = ListState()
         let area = Rect(x: 0, y: 3, width: 40, height: 10)
 
-        #expect(ListView.handle(.wheelDown(x: 5, y: 5), state: &state, area: area, itemCount: 50))
-        #expect(state.selectedIndex == 3)
-        #expect(ListView.handle(.click(x: 5, y: 7), state: &state, area: area, itemCount: 50))
-        #expect(state.selectedIndex == 4)
-        #expect(!ListView.handle(.click(x: 5, y: 1), state: &state, area: area, itemCount: 50))
-        #expect(ListView.handle(.wheelUp(x: 5, y: 5), state: &state, area: area, itemCount: 50))
-        #expect(state.selectedIndex == 1)
+        let wheelDown = state.handle(.wheelDown(x: 5, y: 5), area: area, itemCount: 50)
+        #expect(wheelDown && state.selectedIndex == 3)
+        let click = state.handle(.click(x: 5, y: 7), area: area, itemCount: 50)
+        #expect(click && state.selectedIndex == 4)
+        let above = state.handle(.click(x: 5, y: 1), area: area, itemCount: 50)
+        #expect(!above && state.selectedIndex == 4)
+        let wheelUp = state.handle(.wheelUp(x: 5, y: 5), area: area, itemCount: 50)
+        #expect(wheelUp && state.selectedIndex == 1)
     }
 }

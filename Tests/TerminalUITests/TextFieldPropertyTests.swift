@@ -1,3 +1,4 @@
+import Presentation
 import PropertyBased
 import TerminalUI
 import Testing

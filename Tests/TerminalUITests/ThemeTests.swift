@@ -1,5 +1,6 @@
 import Testing
 
+@testable import Presentation
 @testable import TerminalUI
 
 /// Colours as a config file names them, shown as the nearest a terminal has.

@@ -1,5 +1,6 @@
 import Foundation
 import Logging
+import Presentation
 import TerminalUI
 
 #if canImport(Glibc)

@@ -1,4 +1,5 @@
 import Observation
+import Presentation
 import SharedKernel
 import TerminalUI
 

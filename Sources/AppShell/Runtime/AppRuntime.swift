@@ -1,5 +1,6 @@
 import Logging
 import Observation
+import Presentation
 import Terminal
 import TerminalUI
 

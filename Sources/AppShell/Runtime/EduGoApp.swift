@@ -1,6 +1,7 @@
 import Foundation
 import Logging
 import Platform
+import Presentation
 import RemoteStore
 import Settings
 import SharedKernel

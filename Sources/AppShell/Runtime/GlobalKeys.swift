@@ -1,6 +1,7 @@
 import Catalog
 import Courses
 import Favourites
+import Presentation
 import Profile
 import Review
 import SharedKernel

@@ -1,4 +1,5 @@
 import Observation
+import Presentation
 import TerminalUI
 
 /// The `?` overlay: whether it shows and how far it is scrolled. While it shows, keys scroll

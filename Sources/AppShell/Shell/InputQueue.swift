@@ -1,3 +1,4 @@
+import Presentation
 import TerminalUI
 
 /// The one queue every key goes through, in the order typed: one worker applies them one at

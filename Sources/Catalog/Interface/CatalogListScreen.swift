@@ -170,7 +170,7 @@ final class CatalogListScreen: Screen {
         // An order other than title's says so, briefly: the field keeps the room.
         if viewModel.sort != .title { count = "↕ " + texts(viewModel.sort.shortLabel) + "  " + count }
         let fieldWidth = max(1, content.width - 2 - count.displayWidth - 1)
-        viewModel.drawSearchField(in: &canvas, x: content.x + 2, y: y, width: fieldWidth)
+        viewModel.searchField.draw(in: &canvas, x: content.x + 2, y: y, width: fieldWidth, focused: viewModel.isEditingSearch)
         canvas.draw(count, x: content.x + content.width - count.displayWidth, y: y, style: .dim)
     }
 

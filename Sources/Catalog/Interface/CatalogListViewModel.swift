@@ -2,7 +2,6 @@ import Foundation
 import Observation
 import Presentation
 import SharedKernel
-import TerminalUI
 
 /// The search query as the list's fetch reads it (the fetch cannot hold the view-model).
 @MainActor
@@ -168,10 +167,6 @@ final class CatalogListViewModel {
         terms.query.sort = sort
         parsed.sort = sort
         rows.requery()
-    }
-
-    func drawSearchField(in canvas: inout some Canvas, x: Int, y: Int, width: Int) {
-        searchField.draw(in: &canvas, x: x, y: y, width: width, focused: isEditingSearch)
     }
 
 }

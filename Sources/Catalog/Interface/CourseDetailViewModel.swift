@@ -1,7 +1,6 @@
 import Observation
 import Presentation
 import SharedKernel
-import TerminalUI
 
 /// What a course's page shows besides the learner's marks: the course, its lessons, and its
 /// prerequisite when it has one that still exists.

@@ -1,7 +1,6 @@
 import Observation
 import Presentation
 import SharedKernel
-import TerminalUI
 
 /// Tab 2: the learner's courses (from the enrollments model), then the ones they left after
 /// completing them (history), the selected row, an unenroll waiting for `y`, and the outcome

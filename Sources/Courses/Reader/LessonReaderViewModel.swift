@@ -1,7 +1,6 @@
 import Observation
 import Presentation
 import SharedKernel
-import TerminalUI
 
 /// One lesson as the reader shows it: where it sits in its course, its text and questions,
 /// and the learner's answers to them (by question index).

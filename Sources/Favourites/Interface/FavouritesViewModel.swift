@@ -1,7 +1,6 @@
 import Observation
 import Presentation
 import SharedKernel
-import TerminalUI
 
 /// Tab 3: the favourite courses (from the favourites model), the selected row and the
 /// outcome of the last removal.

@@ -1,6 +1,6 @@
 import Observation
+import Presentation
 import SharedKernel
-import TerminalUI
 
 /// The sign-in form, and the create-account form behind Ctrl-N.
 @Observable

@@ -1,7 +1,6 @@
 import Observation
 import Presentation
 import SharedKernel
-import TerminalUI
 
 /// The Profile tab: the learner (as the shell holds them), their counts, the name being
 /// edited in place, and the log-out question.

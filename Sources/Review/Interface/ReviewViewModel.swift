@@ -1,7 +1,6 @@
 import Observation
 import Presentation
 import SharedKernel
-import TerminalUI
 
 /// The cards due today, reviewed one at a time: the learner answers the question again, sees
 /// whether it was right with the explanation, and grades their recall (again, hard, good,

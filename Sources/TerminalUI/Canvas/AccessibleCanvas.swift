@@ -1,3 +1,5 @@
+import Presentation
+
 /// The accessible mode's canvas (`--accessible`): it draws into `base` with no box drawing,
 /// block or spinner characters (they become spaces, so nothing else moves), and keeps where
 /// the focus is, for the cursor. Widgets see `isAccessible` and draw words for their marks.

@@ -1,3 +1,5 @@
+import Presentation
+
 /// Something a screen draws into: the real terminal or an in-memory buffer.
 public protocol Canvas {
     var size: Size { get }

@@ -1,3 +1,5 @@
+import Presentation
+
 /// What a piece of text means on screen. The terminal maps each role to colours and
 /// attributes, with a monochrome fallback, so screens never pick colours themselves.
 public enum Style: Hashable, Sendable, CaseIterable {

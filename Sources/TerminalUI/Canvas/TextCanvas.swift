@@ -1,3 +1,5 @@
+import Presentation
+
 /// An in-memory canvas that measures text exactly as the terminal does and renders to plain
 /// lines, so screens can be tested by comparing text.
 public struct TextCanvas: Canvas {

@@ -1,3 +1,4 @@
+import Presentation
 import SharedKernel
 
 /// A colour as a theme names it: the terminal's own, one of the 256 indexed colours (0–15

@@ -1,4 +1,5 @@
 import Markdown
+import Presentation
 
 /// A document laid out at one width as far as it has been read: its top-level blocks are laid
 /// out in order when a line of theirs is first needed, so opening a long lesson costs its

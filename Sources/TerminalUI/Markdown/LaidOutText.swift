@@ -1,3 +1,5 @@
+import Presentation
+
 /// A document laid out into styled lines for one width: what a reader scrolls through.
 public struct LaidOutText: Hashable, Sendable {
     /// The width the lines fit.

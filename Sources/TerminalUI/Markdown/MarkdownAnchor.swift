@@ -1,3 +1,5 @@
+import Presentation
+
 /// A place in a document's text that does not depend on the width it is laid out at: the
 /// top-level block and how far into that block's text. A reader keeps its position across a
 /// resize by taking the anchor of its top line and finding the line of the new layout that

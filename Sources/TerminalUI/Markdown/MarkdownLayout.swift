@@ -1,4 +1,5 @@
 import Markdown
+import Presentation
 
 /// Lays a Markdown document out into styled lines for a width: paragraphs wrapped at word
 /// boundaries, code blocks kept as written (cut with `…` when too wide), lists and quotes

@@ -1,4 +1,5 @@
 import Markdown
+import Presentation
 
 /// Builds the lines of `MarkdownLayout`, block by block, with the anchor of each.
 struct MarkdownLayoutBuilder {

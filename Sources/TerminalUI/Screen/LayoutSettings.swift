@@ -1,4 +1,5 @@
 import Observation
+import Presentation
 
 /// How screens lay themselves out, as the config file says (`wide_layout_columns`); observed,
 /// so an edit of the file while the app runs redraws with it.

@@ -1,3 +1,5 @@
+import Presentation
+
 extension Unicode.Scalar {
     /// Columns this scalar takes on a terminal, as glibc's `wcwidth` (and so ncursesw) counts
     /// them: 0 for combining marks and controls, 2 for CJK and most emoji, else 1.

@@ -1,3 +1,5 @@
+import Presentation
+
 /// Text drawn in one style.
 public struct StyledSpan: Hashable, Sendable {
     public var text: String

@@ -1,3 +1,5 @@
+import Presentation
+
 /// Wraps styled text exactly as `LineBreaker` wraps plain text, each character keeping the
 /// style (and link) it came with.
 enum StyledTextWrapper {

@@ -1,3 +1,4 @@
+import Presentation
 import SharedKernel
 
 /// Text helpers for drawing data safely and within a number of columns, at a cost bounded by

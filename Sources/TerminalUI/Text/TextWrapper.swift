@@ -1,3 +1,5 @@
+import Presentation
+
 /// Wraps text into lines of at most a number of columns, breaking at spaces where it can and
 /// splitting words longer than a line. Linear in the text: every character is measured at
 /// most twice, however long a word is.

@@ -1,3 +1,5 @@
+import Presentation
+
 /// A dim frame with a bold title in its top edge: the overlays' box.
 public enum Box {
     public static func draw(in canvas: inout some Canvas, rect: Rect, title: String) {

@@ -1,3 +1,4 @@
+import Presentation
 import SharedKernel
 
 /// One thing the command palette can do: an action of the screen in front or a global one,

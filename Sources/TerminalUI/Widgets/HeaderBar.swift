@@ -1,3 +1,5 @@
+import Presentation
+
 /// The top row: the numbered tabs with the current one marked, the signed-in user's name, and
 /// the app name when there is room. Tabs come first, then the name, then the brand.
 public enum HeaderBar {

@@ -1,3 +1,4 @@
+import Presentation
 import SharedKernel
 
 /// A titled group of keys in the help overlay.

@@ -1,3 +1,5 @@
+import Presentation
+
 /// Draws a list into a rectangle, touching only the visible rows, and maps mouse events
 /// back to rows.
 public enum ListView {
@@ -20,28 +22,5 @@ public enum ListView {
             }
             drawRow(&canvas, index, row, isSelected)
         }
-    }
-
-    /// Applies a mouse event to the list drawn in `area`: the wheel moves the selection by
-    /// three rows, a click selects the row under the pointer. Returns whether it applied.
-    public static func handle(
-        _ event: MouseEvent,
-        state: inout ListState,
-        area: Rect,
-        itemCount: Int
-    ) -> Bool {
-        switch event {
-        case .wheelUp:
-            state.move(by: -3, itemCount: itemCount, pageSize: area.height)
-        case .wheelDown:
-            state.move(by: 3, itemCount: itemCount, pageSize: area.height)
-        case .click(let x, let y), .doubleClick(let x, let y):
-            guard area.contains(x: x, y: y) else { return false }
-            let range = state.visibleRange(itemCount: itemCount, height: area.height)
-            let index = range.lowerBound + (y - area.y)
-            guard range.contains(index) else { return false }
-            state.select(index, itemCount: itemCount, pageSize: area.height)
-        }
-        return true
     }
 }

@@ -1,3 +1,5 @@
+import Presentation
+
 /// A text progress bar: `████░░░░░░  40%`.
 public enum ProgressBar {
     public static func text(percent: Int, width: Int) -> String {

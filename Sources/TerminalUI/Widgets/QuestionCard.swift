@@ -1,3 +1,4 @@
+import Presentation
 import SharedKernel
 
 /// A multiple-choice question drawn the same in the reader and the review tab: the prompt and

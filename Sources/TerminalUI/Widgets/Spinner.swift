@@ -1,3 +1,5 @@
+import Presentation
+
 /// A one-cell spinner; the frame comes from the shell's animation tick.
 public enum Spinner {
     static let frames: [String] = ["⠋", "⠙", "⠹", "⠸", "⠼", "⠴", "⠦", "⠧", "⠇", "⠏"]

@@ -1,3 +1,4 @@
+import Presentation
 import SharedKernel
 
 /// A column of a `Table`: its heading, the widths it can take, and when it gives way.

@@ -1,3 +1,4 @@
+import Presentation
 import SharedKernel
 
 /// A y/n question that holds the keyboard until it is answered (`Unenroll from …? (y/n)`,

@@ -1,14 +1,7 @@
 import Markdown
+import Presentation
 
-/// A lesson's Markdown, parsed once, laid out at any width: what a screen keeps so features
-/// need not see the Markdown module.
-public struct MarkdownText: Sendable {
-    private let document: MarkdownDocument
-
-    public init(parsing text: String) {
-        document = MarkdownDocument(parsing: text)
-    }
-
+extension MarkdownText {
     public func layout(width: Int) -> LaidOutText {
         MarkdownLayout.layout(document, width: width)
     }

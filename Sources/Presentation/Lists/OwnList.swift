@@ -1,5 +1,4 @@
 import Observation
-import Presentation
 
 /// A tab that lists what the learner keeps (their courses, their favourites) from a list their
 /// saves change: the selected row, kept by id as rows come and go, and the list read again each

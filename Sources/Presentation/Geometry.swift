@@ -25,7 +25,7 @@ public struct Rect: Hashable, Sendable {
         self.height = max(0, height)
     }
 
-    var maxX: Int { x + width }
+    public var maxX: Int { x + width }
     public var maxY: Int { y + height }
     public var isEmpty: Bool { width == 0 || height == 0 }
 

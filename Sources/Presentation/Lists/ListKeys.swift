@@ -1,4 +1,3 @@
-import Presentation
 import SharedKernel
 
 /// The keys every list shares, declared once for all of them.
@@ -70,7 +69,7 @@ public struct KeyedSelection<ID: Hashable & Sendable>: Hashable, Sendable {
     public mutating func handle<Item: Identifiable>(_ event: MouseEvent, items: KeptList<Item>, area: Rect) -> Bool
     where Item.ID == ID {
         var state = listState(over: items)
-        guard ListView.handle(event, state: &state, area: area, itemCount: items.count) else { return false }
+        guard state.handle(event, area: area, itemCount: items.count) else { return false }
         adopt(state, items: items)
         return true
     }

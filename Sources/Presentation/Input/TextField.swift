@@ -7,7 +7,7 @@ public struct TextField: Hashable, Sendable {
     /// The cursor, in characters from the start: 0...text.count.
     public private(set) var cursor: Int
     /// The whole text is selected: typing replaces it, an arrow key starts editing it.
-    private(set) var isAllSelected = false
+    public private(set) var isAllSelected = false
 
     public init(text: String = "", selected: Bool = false) {
         self.text = text
@@ -27,7 +27,7 @@ public struct TextField: Hashable, Sendable {
         if isAllSelected {
             isAllSelected = false
             switch key {
-            case .character(let character) where !character.unicodeScalars.contains(where: TerminalText.isRemoved):
+            case .character(let character) where !character.unicodeScalars.contains(where: PrintableText.isRemoved):
                 text = ""
                 cursor = 0
             case .backspace, .delete:
@@ -46,7 +46,7 @@ public struct TextField: Hashable, Sendable {
         }
         switch key {
         case .character(let character):
-            guard !character.unicodeScalars.contains(where: TerminalText.isRemoved) else { return false }
+            guard !character.unicodeScalars.contains(where: PrintableText.isRemoved) else { return false }
             let index = text.index(text.startIndex, offsetBy: cursor)
             // A combining mark, a skin tone or the second half of a flag joins the character
             // before it, so the cursor moves by however many characters the text really grew.
@@ -77,40 +77,6 @@ public struct TextField: Hashable, Sendable {
             return false
         }
         return true
-    }
-
-    /// Draws the visible part of the text in `width` columns at `x`, `y`; when focused, puts
-    /// the terminal cursor at the insertion point. Text wider than the field scrolls so the
-    /// cursor stays in view. Drawing changes nothing, so it can run inside a render.
-    public func draw(in canvas: inout some Canvas, x: Int, y: Int, width: Int, focused: Bool, style: Style = .normal) {
-        let style = isAllSelected && focused ? (style == .selection ? .normal : .selection) : style
-        guard width > 0 else { return }
-        let characters = Array(TerminalText.sanitize(text))
-        let scrollOffset = Self.offset(keeping: min(cursor, characters.count), in: characters, width: width)
-        var shown = ""
-        var used = 0
-        for character in characters.dropFirst(scrollOffset) {
-            let characterWidth = character.displayWidth
-            if used + characterWidth > width { break }
-            shown.append(character)
-            used += characterWidth
-        }
-        canvas.write(shown, x: x, y: y, style: style)
-        if focused {
-            let before = characters[scrollOffset..<min(cursor, characters.count)].reduce(0) { $0 + $1.displayWidth }
-            canvas.setCursor((x: x + min(before, width - 1), y: y))
-        }
-    }
-
-    /// The first visible character: the smallest that leaves room for the cursor's cell.
-    static func offset(keeping cursor: Int, in characters: [Character], width: Int) -> Int {
-        var offset = 0
-        var widthBeforeCursor = characters[0..<cursor].reduce(0) { $0 + $1.displayWidth }
-        while offset < cursor && widthBeforeCursor > width - 1 {
-            widthBeforeCursor -= characters[offset].displayWidth
-            offset += 1
-        }
-        return offset
     }
 }
 

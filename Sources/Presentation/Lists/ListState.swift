@@ -60,4 +60,22 @@ public struct ListState: Hashable, Sendable {
         if selected >= offset + height { offset = selected - height + 1 }
         return max(0, offset)
     }
+
+    /// Applies a mouse event to the list drawn in `area`: the wheel moves the selection by
+    /// three rows, a click selects the row under the pointer. Returns whether it applied.
+    public mutating func handle(_ event: MouseEvent, area: Rect, itemCount: Int) -> Bool {
+        switch event {
+        case .wheelUp:
+            move(by: -3, itemCount: itemCount, pageSize: area.height)
+        case .wheelDown:
+            move(by: 3, itemCount: itemCount, pageSize: area.height)
+        case .click(let x, let y), .doubleClick(let x, let y):
+            guard area.contains(x: x, y: y) else { return false }
+            let range = visibleRange(itemCount: itemCount, height: area.height)
+            let index = range.lowerBound + (y - area.y)
+            guard range.contains(index) else { return false }
+            select(index, itemCount: itemCount, pageSize: area.height)
+        }
+        return true
+    }
 }

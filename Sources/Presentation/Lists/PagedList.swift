@@ -1,5 +1,4 @@
 import Observation
-import Presentation
 import SharedKernel
 
 /// An item of a paged list with the key that orders it.
@@ -251,7 +250,7 @@ public final class PagedList<ItemKey: Comparable & Sendable, Item: Identifiable 
     /// Applies a wheel or click on the list drawn in `area`; returns whether it applied.
     public func handle(_ event: MouseEvent, area: Rect) -> Bool {
         viewportHeight = max(1, area.height)
-        guard ListView.handle(event, state: &selection, area: area, itemCount: items.count) else { return false }
+        guard selection.handle(event, area: area, itemCount: items.count) else { return false }
         extendIfNeeded()
         return true
     }
