@@ -26,11 +26,11 @@ final class CommandPaletteTests {
             sut.enqueue([.char(tab)])
             await sut.settle()
             let screen = try #require(sut.frontScreen)
-            let names = Set(sut.paletteItems(for: screen).map(\.name))
+            let names = Set(sut.actions(on: screen).paletteItems().map(\.name))
             let offered = screen.keys.filter { screen.availability(of: $0) == .available }.flatMap(\.actions).map(\.name)
             #expect(Set(offered).isSubset(of: names), "tab \(tab): \(Set(offered).subtracting(names))")
             #expect(names.isSuperset(of: ["global.help", "global.quit", "tab.1", "tab.5"]), "tab \(tab)")
-            let items = sut.paletteItems(for: screen)
+            let items = sut.actions(on: screen).paletteItems()
             for declaration in screen.keys {
                 guard case .unavailable(let reason) = screen.availability(of: declaration) else { continue }
                 for action in declaration.actions {

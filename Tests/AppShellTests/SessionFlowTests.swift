@@ -25,7 +25,7 @@ final class SessionFlowTests {
         sut.enqueue([.char("3")])
         await sut.settle()
 
-        sut.sessionEnded()
+        sut.flow.sessionEnded()
         #expect(sut.session.phase == .signedOut)
         #expect(frame(sut).contains(AppError.sessionEnded.userMessage.english))
         sut.enqueue(Self.signInKeys)
@@ -42,7 +42,7 @@ final class SessionFlowTests {
         await sut.settle()
         #expect(frame(sut).contains(Self.profileLine("Enrolled courses", "0")))
 
-        sut.sessionEnded()
+        sut.flow.sessionEnded()
         await store.addEnrollment(.fixture(courseID: "git"))
         sut.enqueue(Self.signInKeys)
         await sut.settle()
@@ -60,7 +60,7 @@ final class SessionFlowTests {
         #expect(frame(sut).contains("Cannot reach h:1 — you are signed in again"))
 
         await store.setFailure(nil)
-        sut.serverAnswersAgain()
+        sut.flow.serverAnswersAgain()
         await sut.settle()
 
         #expect(sut.session.user == .demo)
@@ -75,7 +75,7 @@ final class SessionFlowTests {
         #expect(frame(sut).contains(MyCoursesTexts.empty))
 
         await store.addEnrollment(.fixture(courseID: "git"))
-        sut.serverAnswersAgain()
+        sut.flow.serverAnswersAgain()
         await sut.settle()
 
         #expect(frame(sut).contains("Git Beyond the Basics"))

@@ -424,7 +424,7 @@ final class ShellControllerTests {
         #expect(end.contains("Search and filters"))
         #expect(end.contains("is:open"))
         #expect(end.contains("Everywhere"))
-        #expect(sut.helpOffset == nil)
+        #expect(sut.help.offset == nil)
         #expect(sut.coordinator?.tab == .catalog)
     }
 

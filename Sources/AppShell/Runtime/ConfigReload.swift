@@ -36,9 +36,9 @@ final class ConfigReload {
                     guard fresh != self.settings else { continue }
                     if fresh.theme != self.settings.theme { terminal.apply(theme: fresh.theme) }
                     shell.layout.wideFrom = fresh.wideLayoutColumns
-                    shell.bindings = fresh.keys
-                    if fresh.language != self.settings.language { shell.texts = Texts(language(fresh)) }
-                    if fresh.accessible != self.settings.accessible { shell.accessible = fresh.accessible || accessibleOption }
+                    shell.look.bindings = fresh.keys
+                    if fresh.language != self.settings.language { shell.look.texts = Texts(language(fresh)) }
+                    if fresh.accessible != self.settings.accessible { shell.look.accessible = fresh.accessible || accessibleOption }
                     self.settings = fresh
                     shell.report(.success("Settings applied from \(name)"))
                 case .failure(let problem):

@@ -101,9 +101,9 @@ public enum EduGoApp {
         let shell = ShellController(
             ports: ports, clock: clock, layout: LayoutSettings(wideFrom: configuration.settings.wideLayoutColumns),
             store: configuration.server == nil ? .local(path: directory) : nil, signInEmail: configuration.signInEmail)
-        shell.bindings = configuration.settings.keys
-        shell.texts = Texts(configuration.language)
-        shell.accessible = configuration.accessible
+        shell.look.bindings = configuration.settings.keys
+        shell.look.texts = Texts(configuration.language)
+        shell.look.accessible = configuration.accessible
         let watching = Task { @MainActor in await watch(shell) }
         let reloading = configuration.configFile.flatMap { file in
             ConfigReload(

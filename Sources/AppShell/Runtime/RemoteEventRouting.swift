@@ -12,14 +12,14 @@ struct RemoteEventRouting {
     func connect(keyWaitLimit: Duration) {
         shell.outage = outage
         shell.keyWaitLimit = keyWaitLimit
-        outage.onRecovered = { [weak shell] in shell?.serverAnswersAgain() }
+        outage.onRecovered = { [weak shell] in shell?.flow.serverAnswersAgain() }
     }
 
     /// Routes every event until `events` ends or the calling task is cancelled.
     func route(_ events: AsyncStream<RemoteEvent>) async {
         for await event in events {
             switch event {
-            case .sessionEnded: shell.sessionEnded()
+            case .sessionEnded: shell.flow.sessionEnded()
             case .unreachable: outage.serverUnreachable()
             case .reachable: outage.serverReachable()
             }

@@ -68,6 +68,27 @@ final class FrameChrome {
     }
 
     /// Draws the whole frame around `content.screen`. Returns whether something on it animates.
+    /// Draws a whole frame of `content` (nil: nothing to show yet), in the accessible mode's
+    /// plain cells when `accessible`, or the too-small notice. Whether something animates.
+    func draw<C: Canvas>(
+        in canvas: inout C, tick: Int, accessible: Bool, texts: Texts, content: () -> Content?
+    ) -> Bool {
+        guard accessible else { return drawWhole(in: &canvas, tick: tick, texts: texts, content: content) }
+        var plain = AccessibleCanvas(canvas)
+        let animates = drawWhole(in: &plain, tick: tick, texts: texts, content: content)
+        canvas = plain.base
+        return animates
+    }
+
+    private func drawWhole<C: Canvas>(in canvas: inout C, tick: Int, texts: Texts, content: () -> Content?) -> Bool {
+        guard !Self.isTooSmall(canvas.size) else {
+            Self.drawTooSmall(in: &canvas, texts: texts)
+            return false
+        }
+        guard let content = content() else { return false }
+        return draw(content, in: &canvas, tick: tick)
+    }
+
     func draw<C: Canvas>(_ content: Content, in canvas: inout C, tick: Int) -> Bool {
         let size = canvas.size
         let screen = content.screen

@@ -1,5 +1,6 @@
 import Observation
 import Presentation
+import SharedKernel
 import TerminalUI
 
 /// The `?` overlay: whether it shows and how far it is scrolled. While it shows, keys scroll
@@ -15,9 +16,19 @@ final class HelpOverlayState {
     func open() { offset = 0 }
     func close() { offset = nil }
 
-    /// Keeps the offset within `maximum` (the terminal changed size).
-    func clamp(to maximum: Int) {
-        if let offset { self.offset = min(offset, maximum) }
+    /// Keeps the offset within what `sections` need in a terminal of `size` (it changed size).
+    func clamp(_ sections: [HelpSection], in size: Size, texts: Texts) {
+        if let offset { self.offset = min(offset, Self.maximumOffset(sections, in: size, texts: texts)) }
+    }
+
+    /// Applies a key while the overlay shows `sections` in a terminal of `size`.
+    func handle(_ event: InputEvent, showing sections: [HelpSection], in size: Size, texts: Texts) {
+        let area = FrameChrome.screenArea(size)
+        handle(event, page: max(1, area.height - 2), maximum: Self.maximumOffset(sections, in: size, texts: texts))
+    }
+
+    private static func maximumOffset(_ sections: [HelpSection], in size: Size, texts: Texts) -> Int {
+        HelpOverlay.maximumOffset(sections, area: FrameChrome.screenArea(size), texts: texts)
     }
 
     /// Applies a key while the overlay shows; `page` rows make a page.

@@ -1,3 +1,4 @@
+import Presentation
 import SharedKernel
 
 /// The app's one clock (ARCHITECTURE.md, "Time is a dependency"), assembled in `EduGoApp` and
@@ -22,5 +23,29 @@ struct ShellClock: Sendable {
 
     func sleep(until moment: Duration) async throws {
         try await stopwatch.sleep(until: moment)
+    }
+}
+
+extension ShellClock {
+    /// Waits for `condition`, at most `limit` on this clock (nil: as long as it takes);
+    /// whether it holds.
+    @MainActor
+    func wait(upTo limit: Duration?, until condition: @escaping @MainActor () -> Bool) async -> Bool {
+        guard let limit else {
+            await ObservedCondition.wait(until: condition)
+            return true
+        }
+        let waiter = Task { @MainActor in await ObservedCondition.wait(until: condition) }
+        let timer = Task { [self] in
+            try? await sleep(for: limit)
+            waiter.cancel()
+        }
+        await withTaskCancellationHandler {
+            await waiter.value
+        } onCancel: {
+            waiter.cancel()
+        }
+        timer.cancel()
+        return condition()
     }
 }

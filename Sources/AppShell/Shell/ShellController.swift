@@ -19,14 +19,8 @@ final class ShellController {
 
     let flow: SessionFlow
     let help = HelpOverlayState()
-    /// The outcome of the last save, whichever screen made it, or why the last key could not
-    /// act: shown when the screen in front has nothing of its own to say.
-    private(set) var notice: StatusMessage?
-    /// How many messages were posted: each is numbered, so the same words again are new.
-    @ObservationIgnored private var postings = 0
-    /// The notice was posted while the screen in front showed progress (`Saving…`): it is
-    /// newer, and shows over it for its moment.
-    @ObservationIgnored private var noticeOverProgress = false
+    /// What the footer says when the screen in front has nothing of its own to say.
+    let notices = NoticeBoard()
     /// Remote mode: the server's outages, shown in the header and footer while they last.
     var outage: OutageMonitor?
     /// Remote mode: the longest a key waits for the screen in front to take it (a screen
@@ -47,27 +41,14 @@ final class ShellController {
 
     /// How screens lay themselves out (the config file's `wide_layout_columns`).
     let layout: LayoutSettings
-    /// The keys the config file binds to actions (`[keys]`), in place of their defaults.
-    var bindings = KeyBindings.none
-    /// The words of the language in force, for every text drawn.
-    var texts = Texts.english
-    /// The accessible mode (`--accessible`): the cursor follows the focus, words for marks,
-    /// no box drawing or animation.
-    var accessible = false
-    /// The words the accessible mode's rows show for the marks `★` and `✓`.
-    static let markWords = ["★": "favourite", "✓": "enrolled"]
-    /// The postings there were when the last key came: a notice after it is news of that key.
-    @ObservationIgnored private var postingsAtLastKey = 0
+    /// The key bindings, language and accessible mode in force (the config file's).
+    var look = ShellLook()
+    private var texts: Texts { look.texts }
     /// The command palette, while it shows.
     private(set) var palette: CommandPalette?
     /// Where the data is, as the header's status names it: the data directory, or the
     /// server's `host:port`.
     private let store: StoreLabel
-
-    enum StoreLabel {
-        case local(path: String)
-        case server(host: String)
-    }
 
     init(
         ports: AppPorts, clock: ShellClock = ShellClock(), layout: LayoutSettings = LayoutSettings(), store: StoreLabel? = nil,
@@ -85,7 +66,7 @@ final class ShellController {
         flow.report = { [weak self] message in self?.post(message) }
         flow.onSwitched = { [weak self] in
             self?.help.close()
-            self?.notice = nil
+            self?.notices.clear()
             self?.syncVisibleScreen()
         }
     }
@@ -95,23 +76,12 @@ final class ShellController {
     var session: SessionState { flow.session }
     var coordinator: AppCoordinator? { flow.scope?.coordinator }
     var frontScreen: (any Screen)? { flow.frontScreen }
-    var helpOffset: Int? { help.offset }
     /// When the status on screen goes; the runtime draws a frame then.
     var statusExpiry: Duration? { chrome.statusExpiry }
 
     /// Reads the stored session; see `SessionFlow.start`.
     func start() async {
         await flow.start()
-    }
-
-    /// The server ended the session (remote mode); see `SessionFlow.sessionEnded`.
-    func sessionEnded() {
-        flow.sessionEnded()
-    }
-
-    /// The server answers again; see `SessionFlow.serverAnswersAgain`.
-    func serverAnswersAgain() {
-        flow.serverAnswersAgain()
     }
 
     /// Lets a screen that just came to the front start loading, at once, so the keys after
@@ -141,7 +111,7 @@ final class ShellController {
                 onQuit()
                 return
             case .resize:
-                help.clamp(to: maximumHelpOffset)
+                if let screen = frontScreen { help.clamp(actions(on: screen).helpSections(), in: terminalSize, texts: texts) }
             default:
                 queued.append(event)
             }
@@ -171,20 +141,30 @@ final class ShellController {
     /// Applies one event once the screen in front can take it: the help overlay first, then
     /// the screen, then the global keys it did not use.
     func apply(_ event: InputEvent, rebinding: Bool = true) async -> Outcome {
-        postingsAtLastKey = postings
+        notices.keyArrived()
         if isTooSmall {
             // Nothing can be seen: q still quits; other keys wait until the terminal grows.
             if event == .key(.character("q")) { return .quit }
             await ObservedCondition.wait { [weak self] in self?.isTooSmall != true }
         }
         if help.isOpen {
-            help.handle(event, page: max(1, helpArea.height - 2), maximum: maximumHelpOffset)
+            if let screen = frontScreen { help.handle(event, showing: actions(on: screen).helpSections(), in: terminalSize, texts: texts) }
             return .keepRunning
         }
-        guard let screen = await screenReady(for: event) else { return .keepRunning }
+        let waited = await KeyWait(clock: clock, limit: keyWaitLimit).screen(
+            for: event, front: { [weak self] in self?.frontScreen }, sync: { [weak self] in self?.syncVisibleScreen() })
+        guard case .ready(let screen) = waited else {
+            if case .dropped = waited { post(.error(Self.droppedKeyMessage)) }
+            return .keepRunning
+        }
         if palette != nil { return await handlePalette(event, on: screen) }
-        if !help.isOpen, case .mouse(.click(let x, 0)) = event, handleHeaderClick(x: x) { return .keepRunning }
-        guard let event = rebinding ? rebound(event, on: screen) : event else { return .keepRunning }
+        if case .mouse(.click(let x, 0)) = event,
+            coordinator?.switchTab(atHeaderColumn: x, width: terminalSize.width, userName: session.displayName, texts: texts) == true
+        {
+            syncVisibleScreen()
+            return .keepRunning
+        }
+        guard let event = rebinding ? actions(on: screen).rebound(event) : event else { return .keepRunning }
         // A declared key that cannot act now says why, and does nothing else.
         if let reason = screen.refusal(of: event) {
             post(.error(reason))
@@ -200,116 +180,18 @@ final class ShellController {
     /// selected action as its key pressed (its default: the bindings are not applied again).
     private func handlePalette(_ event: InputEvent, on screen: any Screen) async -> Outcome {
         guard case .key(let key) = event, var shown = palette else { return .keepRunning }
-        let items = paletteItems(for: screen)
-        switch shown.handle(key, items: items) {
-        case .stay:
-            palette = shown
-            return .keepRunning
-        case .close:
-            palette = nil
-            return .keepRunning
-        case .run(let item):
-            palette = nil
-            return await apply(.key(item.key), rebinding: false)
-        }
+        let outcome = shown.handle(key, items: actions(on: screen).paletteItems())
+        palette = outcome == .stay ? shown : nil
+        guard case .run(let item) = outcome else { return .keepRunning }
+        return await apply(.key(item.key), rebinding: false)
     }
 
-    /// Every action of the screen and the global ones, with the keys in force: those that act
-    /// now, then those that cannot (with why), then the global ones.
-    func paletteItems(for screen: any Screen) -> [PaletteItem] {
-        let bindings = bindings(on: screen)
-        func items(_ declarations: [KeyDeclaration], unavailable: (KeyDeclaration) -> String? = { _ in nil }) -> [PaletteItem] {
-            declarations.flatMap { declaration in
-                declaration.actions.map { action in
-                    // One of several (↑ of ↑↓): its own part of the name says which.
-                    let part = String(action.name.split(separator: ".").last ?? "").split(separator: "_").joined(separator: " ")
-                    let title =
-                        declaration.actions.count > 1
-                        ? texts(declaration.label) + ": " + texts(LocalizedText(stringLiteral: part))
-                        : texts(declaration.help)
-                    return PaletteItem(
-                        keys: bindings.keys(of: action).map(\.displayName).joined(separator: "/"),
-                        title: title.prefix(1).uppercased() + title.dropFirst(), name: action.name, key: action.key,
-                        unavailable: unavailable(declaration))
-                }
-            }
-        }
-        var all = items(screen.keys.filter { screen.availability(of: $0) == .available })
-        // What cannot act now is listed too, after, with the reason: the palette is where
-        // every action can be found.
-        let reasons = screen.keys.compactMap { declaration -> (KeyDeclaration, String)? in
-            if case .unavailable(let reason) = screen.availability(of: declaration) { return (declaration, texts(reason)) }
-            return nil
-        }
-        all += items(reasons.map(\.0)) { declaration in reasons.first { $0.0 == declaration }?.1 }
-        guard session.phase == .signedIn, !screen.isCapturingText, let coordinator else { return all }
-        let global = coordinator.isAtRoot ? GlobalKeys.all.filter { $0 != GlobalKeys.back } : GlobalKeys.all
-        all += items(global.filter { $0 != GlobalKeys.palette })
-        all += AppTab.allCases.map { tab in
-            PaletteItem(
-                keys: "\(tab.rawValue + 1)", title: texts("Go to \(tab.title)"), name: "tab.\(tab.rawValue + 1)",
-                key: .character(Character("\(tab.rawValue + 1)")))
-        }
-        return all
-    }
-
-    /// `event` as the config file's bindings make it: a bound key as the default key of its
-    /// action, a default key bound elsewhere as nothing (`nil`). Text typed into a field is
-    /// text, whatever the bindings.
-    private func rebound(_ event: InputEvent, on screen: any Screen) -> InputEvent? {
-        guard case .key(let key) = event, !bindings.isEmpty else { return event }
-        if screen.isCapturingText, case .character = key { return event }
-        let own = screen.keys.filter { screen.availability(of: $0) != .dormant }
-        let global = screen.isCapturingText ? [] : GlobalKeys.all
-        var bindings = bindings(on: screen)
-        // A field or a question has every key: a preset's arrow never leaves it.
-        if screen.isCapturingText { bindings.extra = [:] }
-        return bindings.translate(key, among: own + global).map(InputEvent.key)
-    }
-
-    /// The bindings on `screen`: a preset's key gives way to a key the screen or the global
-    /// keys declare.
-    private func bindings(on screen: any Screen) -> KeyBindings {
-        bindings.on(screen.keys + GlobalKeys.all)
-    }
-
-    /// The screen in front once it accepts `event`, however long that takes; keys typed
-    /// before the stored session is read wait for it too.
-    private func screenReady(for event: InputEvent) async -> (any Screen)? {
-        while !Task.isCancelled {
-            syncVisibleScreen()
-            guard let screen = frontScreen else {
-                await ObservedCondition.wait { [weak self] in self?.frontScreen != nil }
-                continue
-            }
-            if screen.accepts(event) { return screen }
-            let ready: @MainActor () -> Bool = { [weak self] in self?.frontScreen !== screen || screen.accepts(event) }
-            guard await wait(upTo: keyWaitLimit, until: ready) else {
-                post(.error(Self.droppedKeyMessage))
-                return nil
-            }
-        }
-        return nil
-    }
-
-    /// Waits for `condition`, at most `limit` on the shell's clock; whether it holds.
-    private func wait(upTo limit: Duration?, until condition: @escaping @MainActor () -> Bool) async -> Bool {
-        guard let limit else {
-            await ObservedCondition.wait(until: condition)
-            return true
-        }
-        let waiter = Task { @MainActor in await ObservedCondition.wait(until: condition) }
-        let timer = Task { [clock] in
-            try? await clock.sleep(for: limit)
-            waiter.cancel()
-        }
-        await withTaskCancellationHandler {
-            await waiter.value
-        } onCancel: {
-            waiter.cancel()
-        }
-        timer.cancel()
-        return condition()
+    /// What `screen` and the global keys let the learner do, with the keys in force.
+    func actions(on screen: any Screen) -> ScreenActions {
+        let signedIn = session.phase == .signedIn
+        return ScreenActions(
+            screen: screen, configured: look.bindings, texts: texts, isAtRoot: signedIn ? coordinator?.isAtRoot : nil,
+            title: coordinator.map { $0.isAtRoot ? $0.tab.title : "Course" } ?? "Sign in", accessible: look.accessible)
     }
 
     /// Tells the learner something from outside the screens (the config file reloaded).
@@ -319,25 +201,10 @@ final class ShellController {
 
     /// Shows `message` in the footer as a new moment, whatever was shown before.
     private func post(_ message: StatusMessage) {
-        postings += 1
-        noticeOverProgress = frontScreen?.statusMessage?.isProgress ?? false
-        notice = message.posted(postings)
+        notices.post(message, overProgress: frontScreen?.statusMessage?.isProgress ?? false)
     }
 
     private var isTooSmall: Bool { FrameChrome.isTooSmall(terminalSize) }
-
-    private func handleHeaderClick(x: Int) -> Bool {
-        guard let coordinator,
-            let index = HeaderBar.tab(
-                atColumn: x, tabs: AppTab.allCases.map { texts($0.title) }, shortTabs: AppTab.allCases.map { texts($0.shortTitle) },
-                width: terminalSize.width,
-                userName: session.displayName),
-            let tab = AppTab(rawValue: index)
-        else { return false }
-        coordinator.switchTab(to: tab)
-        syncVisibleScreen()
-        return true
-    }
 
     private func handleGlobal(_ event: InputEvent) -> Outcome {
         switch event {
@@ -345,90 +212,31 @@ final class ShellController {
             help.open()
         case .key(.character(":")), .key(.control("p")):
             palette = CommandPalette()
-        case .key(.character("q")):
-            if coordinator?.pop() != true { return .quit }
-        case .key(.escape):
-            coordinator?.pop()
-        case .key(.character(let character)):
-            if let tab = AppTab(numberKey: character) { coordinator?.switchTab(to: tab) }
-        case .key(.tab):
-            if let coordinator { coordinator.switchTab(to: coordinator.tab.next) }
-        case .key(.backTab):
-            if let coordinator { coordinator.switchTab(to: coordinator.tab.previous) }
         default:
-            break
+            // Before sign-in there is nowhere to go back to: q quits.
+            if coordinator.map({ $0.navigate(by: event) }) ?? (event == .key(.character("q"))) { return .quit }
         }
         return .keepRunning
-    }
-
-    // MARK: - Help overlay
-
-    private var helpArea: Rect { FrameChrome.screenArea(terminalSize) }
-
-    private var maximumHelpOffset: Int {
-        guard let screen = frontScreen else { return 0 }
-        return HelpOverlay.maximumOffset(helpSections(for: screen), area: helpArea, texts: texts)
-    }
-
-    /// The current screen's keys and notes, then the keys that work everywhere.
-    private func helpSections(for screen: any Screen) -> [HelpSection] {
-        let title: LocalizedText = coordinator.map { $0.isAtRoot ? $0.tab.title : "Course" } ?? "Sign in"
-        let bindings = bindings(on: screen)
-        var sections = [HelpSection(title, keys: screen.keys.map(bindings.helpHint))]
-        sections += screen.notes
-        if session.phase == .signedIn {
-            sections.append(HelpSection("Everywhere", keys: GlobalKeys.all.map(bindings.helpHint)))
-        }
-        guard accessible else { return sections }
-        // The accessible mode's rows spell their marks: so does the help that explains them.
-        return sections.map { section in
-            HelpSection(section.title, keys: section.keys.map { KeyHint(Self.markWords[$0.key] ?? $0.key, $0.label) })
-        }
     }
 
     // MARK: - Drawing
 
     /// Draws the whole frame. Returns whether something on it animates.
     func draw<C: Canvas>(in canvas: inout C, tick: Int) -> Bool {
-        guard accessible else { return drawFrame(in: &canvas, tick: tick) }
-        var plain = AccessibleCanvas(canvas)
-        let animates = drawFrame(in: &plain, tick: tick)
-        canvas = plain.base
-        return animates
+        chrome.draw(in: &canvas, tick: tick, accessible: look.accessible, texts: texts) { frameContent() }
     }
 
-    private func drawFrame<C: Canvas>(in canvas: inout C, tick: Int) -> Bool {
-        guard !FrameChrome.isTooSmall(canvas.size) else {
-            FrameChrome.drawTooSmall(in: &canvas, texts: texts)
-            return false
-        }
-        guard let screen = frontScreen else { return false }
-        let content = FrameChrome.Content(
-            screen: screen,
-            coordinator: coordinator,
-            isSignedIn: session.phase == .signedIn,
-            userName: session.displayName,
-            help: help.offset.map { ($0, helpSections(for: screen)) },
-            notice: notice,
-            noticeOverProgress: noticeOverProgress,
-            outage: outage?.message(at: clock.now),
-            context: statusContext(),
-            bindings: bindings(on: screen),
-            palette: palette.map { ($0, paletteItems(for: screen)) },
-            texts: texts,
-            noticeIsNews: (notice?.posting ?? 0) > postingsAtLastKey
-        )
-        return chrome.draw(content, in: &canvas, tick: tick)
-    }
-
-    /// The store (with `●` connected or `⚠` reconnecting for a server), then the learner's
-    /// counts as far as they are known.
-    private func statusContext() -> [String] {
-        var parts: [String] = []
-        switch store {
-        case .local(let path): if !path.isEmpty { parts.append(path) }
-        case .server(let host): parts.append(host + (outage?.message(at: clock.now) == nil ? " ●" : " ⚠"))
-        }
-        return parts + (flow.scope?.counts ?? []).map { texts($0) }
+    /// What the frame shows: the screen in front, with the shell's notice, overlays and status.
+    private func frameContent() -> FrameChrome.Content? {
+        guard let screen = frontScreen else { return nil }
+        let actions = actions(on: screen)
+        let outage = outage?.message(at: clock.now)
+        return FrameChrome.Content(
+            screen: screen, coordinator: coordinator, isSignedIn: session.phase == .signedIn, userName: session.displayName,
+            help: help.offset.map { ($0, actions.helpSections()) }, notice: notices.notice,
+            noticeOverProgress: notices.isOverProgress, outage: outage,
+            context: store.status(isReconnecting: outage != nil) + (flow.scope?.counts ?? []).map { texts($0) },
+            bindings: actions.bindings, palette: palette.map { ($0, actions.paletteItems()) }, texts: texts,
+            noticeIsNews: notices.isNews)
     }
 }
