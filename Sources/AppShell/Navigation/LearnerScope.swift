@@ -63,77 +63,34 @@ final class LearnerScope {
         let profileFreshness = ProfileFreshness(learner: user.id, profiles: ports.profiles, session: session, tasks: tasks)
         self.profileFreshness = profileFreshness
         let calendar = ports.calendar
-        readDue = { [learning = ports.learning, learner = user.id] in
-            try? await learning.habit(userID: learner, on: calendar.today, secondsFromGMT: TimeZone.current.secondsFromGMT()).dueCount
+        let habit: @Sendable () async -> LearningHabit? = { [learning = ports.learning, learner = user.id] in
+            try? await learning.habit(userID: learner, on: calendar.today, secondsFromGMT: TimeZone.current.secondsFromGMT())
         }
+        readDue = { await habit()?.dueCount }
         let courses = CoursesFeature(
             learner: user.id, enrollments: ports.enrollments, courses: ports.courses,
             learning: LessonAccess(repository: ports.learning, today: { calendar.today }), report: report)
         let favourites = FavouritesFeature(learner: user.id, favourites: ports.favourites, report: report)
         self.courses = courses
         self.favourites = favourites
+        let lists = OwnLists(courses: courses, favourites: favourites)
         catalog = CatalogFeature(
             courses: ports.courses,
-            learner: CatalogLearner(
-                id: user.id,
-                prepare: { page in
-                    // The page's marks first, by its ids (and its prerequisites', for `locked`);
-                    // the whole lists, which My courses, Favourites and the header's counts
-                    // read, load behind the first frame.
-                    let ids = page.map(\.id) + page.compactMap(\.prerequisiteID)
-                    async let enrollments: Void = courses.glimpse(ids)
-                    async let marks: Void = favourites.glimpse(ids)
-                    _ = await (enrollments, marks)
-                    // Once: every later page finds them loaded or loading.
-                    guard courses.isUnread || favourites.isUnread else { return }
-                    tasks.run {
-                        async let enrollments: Void = courses.prepare()
-                        async let marks: Void = favourites.prepare()
-                        _ = await (enrollments, marks)
-                    }
-                },
-                marks: { course in
-                    CourseMarks(
-                        isFavourite: favourites.isFavourite(course.id),
-                        isSavingFavourite: favourites.isSaving(course.id),
-                        enrollment: courses.enrollment(for: course.id),
-                        isSavingEnrollment: courses.isSaving(course.id),
-                        prerequisiteMet: course.prerequisiteID.map { courses.hasCompleted($0) } ?? true,
-                        completedAt: courses.completion(of: course.id)
-                    )
-                },
-                toggleFavourite: { course in favourites.toggle(course) },
-                enroll: { course, prerequisite in courses.enroll(course, prerequisite: prerequisite) },
-                unenroll: { course in courses.unenroll(course) },
-                setLesson: { number, title, course, done in courses.setLesson(number, titled: title, of: course, done: done) },
-                readAgain: { id in
-                    async let enrollments: Void = courses.readAgain(id)
-                    async let marks: Void = favourites.readAgain()
-                    _ = await (enrollments, marks)
-                },
-                answers: { [learning = ports.learning, learner = user.id] id throws(AppError) in
-                    try await learning.answers(userID: learner, courseID: id)
-                }
-            ), source: ports.server.map { .server(host: $0) } ?? .localDatabase, changes: catalogChanges, layout: layout)
+            learner: lists.catalogLearner(id: user.id, learning: ports.learning, tasks: tasks),
+            source: ports.server.map { .server(host: $0) } ?? .localDatabase, changes: catalogChanges, layout: layout)
         review = ReviewFeature(
             learner: user.id, learning: ports.learning, today: { calendar.today }, report: report)
         profile = ProfileFeature(
             learner: ProfileLearner(
                 user: { session.user ?? user },
                 pendingName: { session.pendingName },
-                prepareCounts: {
-                    async let enrollments: Void = courses.prepare()
-                    async let marks: Void = favourites.prepare()
-                    _ = await (enrollments, marks)
-                },
+                prepareCounts: { await lists.prepare() },
                 counts: { (courses.enrolledCount, favourites.count) },
                 onNameSaving: { name in profileFreshness.nameSaving(name) },
                 onUserChanged: { user in session.userChanged(user) },
                 onLoggedOut: onLoggedOut,
                 report: report,
-                habit: { [learning = ports.learning, learner = user.id] in
-                    try? await learning.habit(userID: learner, on: calendar.today, secondsFromGMT: TimeZone.current.secondsFromGMT())
-                }
+                habit: habit
             ),
             profiles: ports.profiles,
             sessions: ports.sessions
@@ -178,12 +135,8 @@ final class LearnerScope {
     /// session, and what it holds now may differ from what was shown.
     @discardableResult
     func readAgain() -> Task<Void, Never> {
-        let (courses, favourites) = (self.courses, self.favourites)
-        return tasks.run {
-            async let enrollments: Void = courses.readAgain()
-            async let marks: Void = favourites.readAgain()
-            _ = await (enrollments, marks)
-        }
+        let lists = OwnLists(courses: courses, favourites: favourites)
+        return tasks.run { await lists.readAgain(nil) }
     }
 
     // MARK: - The store's news
@@ -283,6 +236,70 @@ final class LearnerScope {
         stopFollowing()
         tasks.cancelAll()
         coordinator.close()
+    }
+}
+
+/// The learner's two lists, read together: their enrollments and their favourites.
+@MainActor
+private struct OwnLists {
+    let courses: CoursesFeature
+    let favourites: FavouritesFeature
+
+    var isUnread: Bool { courses.isUnread || favourites.isUnread }
+
+    func glimpse(_ ids: [CourseID]) async {
+        async let enrollments: Void = courses.glimpse(ids)
+        async let marks: Void = favourites.glimpse(ids)
+        _ = await (enrollments, marks)
+    }
+
+    func prepare() async {
+        async let enrollments: Void = courses.prepare()
+        async let marks: Void = favourites.prepare()
+        _ = await (enrollments, marks)
+    }
+
+    /// What the catalog's screens are told of the learner, and ask of them: their marks and
+    /// actions, owned by the Courses and Favourites features.
+    func catalogLearner(id learner: UserID, learning: any LearningRepository, tasks: OwnedTasks) -> CatalogLearner {
+        let (courses, favourites) = (self.courses, self.favourites)
+        return CatalogLearner(
+            id: learner,
+            prepare: { page in
+                // The page's marks first, by its ids (and its prerequisites', for `locked`);
+                // the whole lists, which My courses, Favourites and the header's counts
+                // read, load behind the first frame.
+                await self.glimpse(page.map(\.id) + page.compactMap(\.prerequisiteID))
+                // Once: every later page finds them loaded or loading.
+                guard self.isUnread else { return }
+                tasks.run { await self.prepare() }
+            },
+            marks: { course in
+                CourseMarks(
+                    isFavourite: favourites.isFavourite(course.id),
+                    isSavingFavourite: favourites.isSaving(course.id),
+                    enrollment: courses.enrollment(for: course.id),
+                    isSavingEnrollment: courses.isSaving(course.id),
+                    prerequisiteMet: course.prerequisiteID.map { courses.hasCompleted($0) } ?? true,
+                    completedAt: courses.completion(of: course.id)
+                )
+            },
+            toggleFavourite: { course in favourites.toggle(course) },
+            enroll: { course, prerequisite in courses.enroll(course, prerequisite: prerequisite) },
+            unenroll: { course in courses.unenroll(course) },
+            setLesson: { number, title, course, done in courses.setLesson(number, titled: title, of: course, done: done) },
+            readAgain: { id in await self.readAgain(id) },
+            answers: { [learning] course throws(AppError) in
+                try await learning.answers(userID: learner, courseID: course)
+            }
+        )
+    }
+
+    /// Both lists (or the enrollment in `id`, with the favourites) read again.
+    func readAgain(_ id: CourseID?) async {
+        async let enrollments: Void = courses.readAgain(id)
+        async let marks: Void = favourites.readAgain()
+        _ = await (enrollments, marks)
     }
 }
 
