@@ -30,6 +30,25 @@ struct AppDatabaseTests {
         #expect(database.use.inUse == 0 && database.use.waiting == 0)
     }
 
+    @Test("the terminal's small page cache holds on every connection, readers and the writer; a server keeps SQLite's")
+    func pageCache() async throws {
+        let directory = TemporaryDirectory()
+        defer { directory.remove() }
+        let small = try AppDatabase.open(directory: directory.url, passwordHasher: .fast, seedCatalog: { [] }, pageCacheKibibytes: 512)
+        // Reads side by side, so the pool opens several readers.
+        let reads = try await withThrowingTaskGroup(of: Int?.self) { group in
+            for _ in 0..<8 { group.addTask { try await small.read { db in try Int.fetchOne(db, sql: "PRAGMA cache_size") } } }
+            return try await group.reduce(into: []) { $0.append($1) }
+        }
+        let written = try await small.write { db in try Int.fetchOne(db, sql: "PRAGMA cache_size") }
+        let other = TemporaryDirectory()
+        defer { other.remove() }
+        let standard = try AppDatabase.open(directory: other.url, passwordHasher: .fast, seedCatalog: { [] })
+
+        #expect(Set(reads + [written]) == [-512])
+        #expect(try await standard.read { db in try Int.fetchOne(db, sql: "PRAGMA cache_size") } == -2_000)
+    }
+
     @Test("a fresh directory is created with mode 0700 and migrated from empty")
     func migratesFromEmpty() async throws {
         let directory = TemporaryDirectory()

@@ -61,7 +61,9 @@ public struct Texts: Sendable {
 
     /// `%@` and `%d` take the next argument, `%2$@` the second; `%%` is a `%`.
     private func fill(_ template: String, _ arguments: [LocalizedText.Argument]) -> String {
-        guard template.contains("%") else { return template }
+        // Bytes, not Foundation's `contains` of a string (a search through NSString): every row of
+        // every frame fills its texts.
+        guard template.utf8.contains(UInt8(ascii: "%")) else { return template }
         var result = ""
         var next = 0
         var characters = template[...]

@@ -67,13 +67,15 @@ public struct AppDatabase: Sendable {
     /// A file that is not ours, or is from a newer version, is refused and left untouched, as
     /// is one that cannot be opened (locked, unreadable, a full disk): each says why, and an
     /// open that is refused leaves no side file behind. The database and its side files are
-    /// readable by their owner only.
+    /// readable by their owner only. `pageCacheKibibytes` bounds each connection's page cache
+    /// (nil: SQLite's 2 MiB): the terminal app keeps it small, a server large.
     public static func open(
         directory: URL,
         passwordHasher: PasswordHasher = PasswordHasher(),
         seedCatalog: @escaping @Sendable () throws -> [CourseEntry] = { try BuiltInCatalog.load() },
         busy: BusyPolicy = BusyPolicy(),
-        today: LearnerDay? = nil
+        today: LearnerDay? = nil,
+        pageCacheKibibytes: Int? = nil
     ) throws(StorageError) -> AppDatabase {
         try createDirectory(directory)
         let path = directory.appendingPathComponent(fileName).path
@@ -86,6 +88,9 @@ public struct AppDatabase: Sendable {
             // Another instance's write is waited for, not reported as an error.
             configuration.busyMode = .timeout(busy.timeout)
             configuration.label = "EduGo"
+            if let pageCacheKibibytes {
+                configuration.prepareDatabase { db in try db.execute(sql: "PRAGMA cache_size = -\(max(64, pageCacheKibibytes))") }
+            }
             let pool = try openPool(path: path, configuration: configuration)
             do {
                 try migrator.migrate(pool)
