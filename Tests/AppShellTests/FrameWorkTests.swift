@@ -26,48 +26,41 @@ final class FrameWorkTests {
     static let favouriteCount = 1_003
     static let enrolledCount = 864
 
-    enum Place: String, CaseIterable, CustomTestStringConvertible {
+    enum Place: String, CaseIterable {
         case catalog, myCourses, favourites, profile, review, reader
-        var testDescription: String { rawValue }
     }
 
-    @Test("↓ five times, a frame after each: no store call, no sorting, nothing kept again", arguments: Place.allCases)
-    func downKeys(on place: Place) async throws {
+    /// One shell walks every place (a shell each made the suite slow on a busy machine).
+    @Test("on every tab and in the reader: three frames, then ↓ five times with a frame after each; no store call, no sorting")
+    func everyPlace() async throws {
         let meter = WorkMeter()
         try await WorkMeter.$current.withValue(meter) {
-            let (sut, store) = try await makeSignedIn(on: place)
-            let calls = await store.messages.count
-            meter.reset()
+            let (sut, store, lesson) = try await makeSignedIn()
+            for place in Place.allCases {
+                try await go(to: place, sut, lesson: lesson)
+                let calls = await store.messages.count
+                meter.reset()
 
-            for _ in 0..<5 {
-                sut.enqueue([.key(.down)])
-                await sut.settle()
-                _ = frame(sut)
+                for _ in 0..<3 { _ = frame(sut) }
+                let idle = meter.counts
+                for _ in 0..<5 {
+                    sut.enqueue([.key(.down)])
+                    await sut.settle()
+                    _ = frame(sut)
+                }
+
+                #expect(idle == WorkMeter.Counts(), "work in frames with nothing changed on \(place): \(idle)")
+                #expect(meter.counts == WorkMeter.Counts(), "work per ↓ on \(place): \(meter.counts)")
+                #expect(Array(await store.messages.dropFirst(calls)) == [], "store calls per ↓ on \(place)")
             }
-
-            #expect(meter.counts == WorkMeter.Counts(), "work per key on \(place): \(meter.counts)")
-            #expect(Array(await store.messages.dropFirst(calls)) == [], "store calls per key on \(place)")
-        }
-    }
-
-    @Test("a frame drawn again with nothing changed does no work that grows with the lists", arguments: Place.allCases)
-    func idleFrames(on place: Place) async throws {
-        let meter = WorkMeter()
-        try await WorkMeter.$current.withValue(meter) {
-            let (sut, _) = try await makeSignedIn(on: place)
-            meter.reset()
-
-            for _ in 0..<3 { _ = frame(sut) }
-
-            #expect(meter.counts == WorkMeter.Counts(), "work per frame on \(place): \(meter.counts)")
         }
     }
 
     // MARK: - Helpers
 
-    /// The demo learner with 1,003 favourites and 864 enrollments (one with a lesson to read
-    /// and review), on `place` with every list loaded and a frame drawn.
-    private func makeSignedIn(on place: Place) async throws -> (ShellController, InMemoryStore) {
+    /// The demo learner with 1,003 favourites and 864 enrollments (one course with a lesson
+    /// to read and a card to review), signed in with the header's counts loaded.
+    private func makeSignedIn() async throws -> (ShellController, InMemoryStore, CourseID) {
         let courses = (0..<1_200).map { index in
             Course.fixture(
                 id: CourseID("course-\(index)"), title: "Course \(String(index * 7919 % 1_200)) of the catalog", capacity: nil,
@@ -77,11 +70,9 @@ final class FrameWorkTests {
         let lesson = Lesson(title: "Read", minutes: 5, content: LessonContent(body: "# Read\n\nSome text.", questions: [question]))
         let first = courses[0].id
         let store = InMemoryStore(courses: courses, lessons: [first: [lesson]], signedIn: User.demo.id)
-        for course in courses.prefix(Self.favouriteCount) {
-            try await store.setFavourite(true, userID: User.demo.id, courseID: course.id)
-        }
-        for course in courses.prefix(Self.enrolledCount) {
-            _ = try await store.enroll(userID: User.demo.id, courseID: course.id)
+        for course in courses.prefix(Self.favouriteCount) { await store.arrangeFavourite(true, User.demo.id, course.id) }
+        for (index, course) in courses.prefix(Self.enrolledCount).enumerated() {
+            await store.addEnrollment(.fixture(id: Int64(index + 1), courseID: course.id))
         }
         _ = try await store.answer(
             [1], to: QuestionRef(courseID: first, lesson: 1, question: 0), userID: User.demo.id,
@@ -92,21 +83,25 @@ final class FrameWorkTests {
         sut.terminalSize = Self.size
         await sut.start()
         await sut.settle()
-        let keys: [InputEvent] =
-            switch place {
-            case .catalog, .reader: []
-            case .myCourses: [.char("2")]
-            case .favourites: [.char("3")]
-            case .profile: [.char("4")]
-            case .review: [.char("5")]
-            }
-        sut.enqueue(keys)
-        await sut.settle()
-        if place == .reader { sut.coordinator?.push(.lesson(first, 1)) }
-        await sut.settle()
         let shown = frame(sut)
         #expect(shown.contains("864 enrolled") && shown.contains("1003 ★"), "the header's counts, loaded:\n\(shown)")
-        return (sut, store)
+        return (sut, store, first)
+    }
+
+    /// Brings `place` to the front, loaded.
+    private func go(to place: Place, _ sut: ShellController, lesson course: CourseID) async throws {
+        let key: Character? =
+            switch place {
+            case .catalog: "1"
+            case .myCourses: "2"
+            case .favourites: "3"
+            case .profile: "4"
+            case .review: "5"
+            case .reader: nil
+            }
+        if let key { sut.enqueue([.char(key)]) } else { try #require(sut.coordinator).push(.lesson(course, 1)) }
+        await sut.settle()
+        _ = frame(sut)
     }
 
     private func frame(_ sut: ShellController) -> String {
