@@ -61,6 +61,7 @@ let package = Package(
             name: "edugo-server",
             dependencies: [
                 "Server",
+                "ServerComposition",
                 "SharedKernel",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]
@@ -115,10 +116,7 @@ let package = Package(
             name: "Server",
             dependencies: [
                 "EduGoAPI",
-                "Platform",
-                "PostgresStore",
                 "SharedKernel",
-                "Storage",
                 .product(name: "CoreMetrics", package: "swift-metrics"),
                 .product(name: "Crypto", package: "swift-crypto"),
                 .product(name: "HTTPTypes", package: "swift-http-types"),
@@ -135,6 +133,20 @@ let package = Package(
                 .product(name: "Prometheus", package: "swift-prometheus"),
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
                 .product(name: "UnixSignals", package: "swift-service-lifecycle"),
+            ]
+        ),
+        // The executable's choice of store, built into the ports the server sees: SQLite or
+        // PostgreSQL, and the import of course files into either (tests reach it too).
+        .target(
+            name: "ServerComposition",
+            dependencies: [
+                "Platform",
+                "PostgresStore",
+                "Server",
+                "SharedKernel",
+                "Storage",
+                .product(name: "Logging", package: "swift-log"),
+                .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
             ]
         ),
 
@@ -250,7 +262,7 @@ let package = Package(
         .testTarget(
             name: "ServerTests",
             dependencies: [
-                "EduGoAPI", "Platform", "Server", "SharedKernel", "Storage", "TestSupport",
+                "EduGoAPI", "Platform", "Server", "ServerComposition", "SharedKernel", "Storage", "TestSupport",
                 .product(name: "GRDB", package: "GRDB.swift"),
                 .product(name: "HTTPTypes", package: "swift-http-types"),
                 .product(name: "Logging", package: "swift-log"),
@@ -263,7 +275,7 @@ let package = Package(
         .testTarget(
             name: "RemoteStoreTests",
             dependencies: [
-                "EduGoAPI", "Platform", "RemoteStore", "Server", "SharedKernel", "Storage", "TestSupport",
+                "EduGoAPI", "Platform", "RemoteStore", "Server", "ServerComposition", "SharedKernel", "Storage", "TestSupport",
                 // A misbehaving server (garbage, silence) for the outage tests.
                 .product(name: "GRDB", package: "GRDB.swift"),
                 .product(name: "Hummingbird", package: "hummingbird"),

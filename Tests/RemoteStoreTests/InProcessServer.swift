@@ -2,6 +2,7 @@ import Foundation
 import Logging
 import Platform
 import RemoteStore
+import ServerComposition
 import ServiceLifecycle
 import SharedKernel
 import Synchronization

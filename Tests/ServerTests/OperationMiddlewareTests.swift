@@ -3,6 +3,7 @@ import HTTPTypes
 import Logging
 import OpenAPIRuntime
 import Platform
+import ServerComposition
 import ServiceLifecycle
 import Storage
 import Synchronization

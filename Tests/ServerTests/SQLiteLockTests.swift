@@ -2,6 +2,7 @@ import Foundation
 import GRDB
 import Logging
 import Platform
+import ServerComposition
 import ServiceLifecycle
 import SharedKernel
 import Storage
