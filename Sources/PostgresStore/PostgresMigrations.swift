@@ -50,14 +50,10 @@ extension PostgresDatabase {
     /// error to report, not a wait without end (the pool retries a refused connection for
     /// as long as it is asked).
     public func migrate(within limit: Duration, seed: @escaping @Sendable () throws -> PostgresSeed) async throws {
-        try await withThrowingTaskGroup(of: Void.self) { group in
-            group.addTask { try await self.migrate(seed: seed) }
-            group.addTask {
-                try await Task.sleep(for: limit)
-                throw PostgresUnreachable(target: self.target, limit: limit)
-            }
-            defer { group.cancelAll() }
-            try await group.next()
+        do {
+            try await withDeadline(limit, on: ContinuousClock()) { try await self.migrate(seed: seed) }
+        } catch is DeadlineExceeded {
+            throw PostgresUnreachable(target: target, limit: limit)
         }
     }
 
