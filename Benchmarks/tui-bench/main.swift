@@ -3,6 +3,7 @@ import Logging
 import Platform
 import PostgresStore
 import RemoteStore
+import ServerTestSupport
 import SharedKernel
 import Storage
 import TerminalUI

@@ -3,6 +3,7 @@ import Logging
 import Platform
 import RemoteStore
 import ServerComposition
+import ServerTestSupport
 import ServiceLifecycle
 import SharedKernel
 import Synchronization

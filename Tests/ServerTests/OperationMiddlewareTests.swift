@@ -4,6 +4,7 @@ import Logging
 import OpenAPIRuntime
 import Platform
 import ServerComposition
+import ServerTestSupport
 import ServiceLifecycle
 import Storage
 import Synchronization

@@ -3,6 +3,7 @@ import GRDB
 import Logging
 import Platform
 import ServerComposition
+import ServerTestSupport
 import ServiceLifecycle
 import SharedKernel
 import Storage
