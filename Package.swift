@@ -61,6 +61,7 @@ let package = Package(
             name: "edugo-server",
             dependencies: [
                 "Server",
+                "ServerComposition",
                 "SharedKernel",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]
@@ -71,7 +72,8 @@ let package = Package(
         .executableTarget(
             name: "tui-bench",
             dependencies: [
-                "CPty", "Platform", "PostgresStore", "Presentation", "RemoteStore", "SharedKernel", "Storage", "TerminalUI", "TestSupport",
+                "CPty", "Platform", "PostgresStore", "Presentation", "RemoteStore", "ServerTestSupport", "SharedKernel", "Storage",
+                "TerminalUI", "TestSupport",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Logging", package: "swift-log"),
             ],
@@ -116,10 +118,7 @@ let package = Package(
             name: "Server",
             dependencies: [
                 "EduGoAPI",
-                "Platform",
-                "PostgresStore",
                 "SharedKernel",
-                "Storage",
                 .product(name: "CoreMetrics", package: "swift-metrics"),
                 .product(name: "Crypto", package: "swift-crypto"),
                 .product(name: "HTTPTypes", package: "swift-http-types"),
@@ -136,6 +135,20 @@ let package = Package(
                 .product(name: "Prometheus", package: "swift-prometheus"),
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
                 .product(name: "UnixSignals", package: "swift-service-lifecycle"),
+            ]
+        ),
+        // The executable's choice of store, built into the ports the server sees: SQLite or
+        // PostgreSQL, and the import of course files into either (tests reach it too).
+        .target(
+            name: "ServerComposition",
+            dependencies: [
+                "Platform",
+                "PostgresStore",
+                "Server",
+                "SharedKernel",
+                "Storage",
+                .product(name: "Logging", package: "swift-log"),
+                .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
             ]
         ),
 
@@ -220,16 +233,28 @@ let package = Package(
 
         // MARK: - Tests
 
+        // What feature tests need, and nothing that builds a database or a server: the
+        // in-memory store and the port contracts, fixtures, clocks, gates, the leak tracker.
         .target(
             name: "TestSupport",
             dependencies: [
-                "Platform", "PostgresStore", "SharedKernel", "Storage",
-                // Stand-in HTTP servers (broken, hostile) for the remote tests, in process and end to end.
+                "SharedKernel",
+                .product(name: "Logging", package: "swift-log"),
+            ],
+            path: "Tests/TestSupport"
+        ),
+        // What the server, store and end-to-end tests need beside it: the built products, the
+        // edugo-server process, a PostgreSQL test database, services listening in process, raw
+        // connections, and stand-in HTTP servers (broken, hostile), in process and end to end.
+        .target(
+            name: "ServerTestSupport",
+            dependencies: [
+                "Platform", "PostgresStore", "SharedKernel", "Storage", "TestSupport",
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
             ],
-            path: "Tests/TestSupport"
+            path: "Tests/ServerTestSupport"
         ),
         .testTarget(
             name: "AppShellTests",
@@ -245,14 +270,16 @@ let package = Package(
         .testTarget(
             name: "EndToEndTests",
             dependencies: [
-                "TestSupport", .product(name: "GRDB", package: "GRDB.swift"), .product(name: "Hummingbird", package: "hummingbird"),
+                "ServerTestSupport", "TestSupport", .product(name: "GRDB", package: "GRDB.swift"),
+                .product(name: "Hummingbird", package: "hummingbird"),
             ]
         ),
         .testTarget(name: "EduGoAPITests", dependencies: ["EduGoAPI", .product(name: "Crypto", package: "swift-crypto")]),
         .testTarget(
             name: "ServerTests",
             dependencies: [
-                "EduGoAPI", "Platform", "Server", "SharedKernel", "Storage", "TestSupport",
+                "EduGoAPI", "Platform", "PostgresStore", "Server", "ServerComposition", "ServerTestSupport", "SharedKernel", "Storage",
+                "TestSupport",
                 .product(name: "GRDB", package: "GRDB.swift"),
                 .product(name: "HTTPTypes", package: "swift-http-types"),
                 .product(name: "Logging", package: "swift-log"),
@@ -265,11 +292,14 @@ let package = Package(
         .testTarget(
             name: "RemoteStoreTests",
             dependencies: [
-                "EduGoAPI", "Platform", "RemoteStore", "Server", "SharedKernel", "Storage", "TestSupport",
+                "EduGoAPI", "Platform", "RemoteStore", "Server", "ServerComposition", "ServerTestSupport", "SharedKernel", "Storage",
+                "TestSupport",
                 // A misbehaving server (garbage, silence) for the outage tests.
                 .product(name: "GRDB", package: "GRDB.swift"),
+                .product(name: "HTTPTypes", package: "swift-http-types"),
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "Logging", package: "swift-log"),
+                .product(name: "OpenAPIRuntime", package: "swift-openapi-runtime"),
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
             ]
         ),
@@ -278,13 +308,16 @@ let package = Package(
         .testTarget(name: "ProfileTests", dependencies: ["Profile", "Presentation", "SharedKernel", "TerminalUI", "TestSupport"]),
         .testTarget(name: "ReviewTests", dependencies: ["Review", "Presentation", "SharedKernel", "TerminalUI", "TestSupport"]),
         .testTarget(name: "SharedKernelTests", dependencies: ["SharedKernel", "TestSupport"]),
-        .testTarget(name: "SettingsTests", dependencies: ["Presentation", "Settings", "SharedKernel", "TerminalUI", "TestSupport"]),
-        .testTarget(name: "StorageTests", dependencies: ["Platform", "SharedKernel", "Storage", "TestSupport"]),
+        .testTarget(name: "SettingsTests", dependencies: ["Presentation", "Settings", "SharedKernel", "TerminalUI"]),
+        .testTarget(
+            name: "StorageTests",
+            dependencies: ["Platform", "SharedKernel", "Storage", "TestSupport", .product(name: "GRDB", package: "GRDB.swift")]
+        ),
         .testTarget(name: "PlatformTests", dependencies: ["Platform", "SharedKernel", "TestSupport"]),
         .testTarget(
             name: "PostgresStoreTests",
             dependencies: [
-                "Platform", "PostgresStore", "SharedKernel", "Storage", "TestSupport",
+                "Platform", "PostgresStore", "ServerTestSupport", "SharedKernel", "Storage", "TestSupport",
                 .product(name: "GRDB", package: "GRDB.swift"),
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "PostgresNIO", package: "postgres-nio"),

@@ -5,6 +5,7 @@ import Platform
 import PostgresStore
 import Presentation
 import RemoteStore
+import ServerTestSupport
 import SharedKernel
 import Storage
 import TerminalUI

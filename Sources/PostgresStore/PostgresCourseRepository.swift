@@ -151,33 +151,32 @@ public struct PostgresCourseRepository: CourseRepository {
     /// and the others probed per row, so the walk is as short as the catalog allows. Terms not
     /// counted lately are counted, up to `TermCounts.bound`, in one statement.
     private func orderedTerms(_ query: CatalogQuery, in connection: PostgresConnection, logger: Logger) async throws -> [String] {
-        let terms = PostgresCatalog.terms(of: query)
-        guard terms.count > 1 else { return terms }
-        var counts = termCounts.counts(of: terms)
-        let missing = terms.filter { counts[$0] == nil }
-        if !missing.isEmpty {
-            var binds = PostgresBindings()
-            var columns: [String] = []
-            for term in missing {
-                binds.append(term)
-                binds.append(Int64(TermCounts.bound))
-                columns.append(
-                    "(SELECT count(*) FROM (SELECT 1 FROM course_term WHERE term = $\(binds.count - 1) LIMIT $\(binds.count)) AS counted)")
-            }
-            let statement = PostgresQuery(unsafeSQL: "SELECT \(columns.joined(separator: ", "))", binds: binds)
-            let rows: [PostgresRow] =
-                missing.count <= Self.preparedTerms
-                ? try await Array(collecting: connection.prepared(statement, logger: logger))
-                : try await Array(collecting: connection.query(statement, logger: logger))
-            var found: [String: Int] = [:]
-            if let row = rows.first {
-                var cells = CellReader(row)
-                for term in missing { found[term] = try cells.int() }
-            }
-            termCounts.keep(found)
-            counts.merge(found) { $1 }
+        try await termCounts.rarestFirst(PostgresCatalog.terms(of: query)) { missing in
+            try await Self.count(missing, in: connection, logger: logger)
         }
-        return TermCounts.rarestFirst(terms, counts: counts)
+    }
+
+    /// How many courses each of `terms` has, up to `TermCounts.bound`, in one statement.
+    private static func count(_ terms: [String], in connection: PostgresConnection, logger: Logger) async throws -> [String: Int] {
+        var binds = PostgresBindings()
+        var columns: [String] = []
+        for term in terms {
+            binds.append(term)
+            binds.append(Int64(TermCounts.bound))
+            columns.append(
+                "(SELECT count(*) FROM (SELECT 1 FROM course_term WHERE term = $\(binds.count - 1) LIMIT $\(binds.count)) AS counted)")
+        }
+        let statement = PostgresQuery(unsafeSQL: "SELECT \(columns.joined(separator: ", "))", binds: binds)
+        let rows: [PostgresRow] =
+            terms.count <= preparedTerms
+            ? try await Array(collecting: connection.prepared(statement, logger: logger))
+            : try await Array(collecting: connection.query(statement, logger: logger))
+        var found: [String: Int] = [:]
+        if let row = rows.first {
+            var cells = CellReader(row)
+            for term in terms { found[term] = try cells.int() }
+        }
+        return found
     }
 
     /// Whether the count decides how a page of `query` is read (`walksOrder`).

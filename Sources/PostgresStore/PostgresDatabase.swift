@@ -2,7 +2,6 @@ import Foundation
 import Logging
 import PostgresNIO
 import SharedKernel
-import Synchronization
 
 /// A PostgreSQL database shared by any number of server processes: a pool of connections
 /// (PostgresNIO's client, which must be running: `run()`, or as a service) and the
@@ -17,7 +16,7 @@ public final class PostgresDatabase: Sendable {
     /// How long one call of a store may wait for a connection and its answers together (its
     /// `limit`), with the calls under way: a database that went away is a storage failure (503)
     /// within it, never a wait without end. None for an import.
-    private let deadlines: CallDeadlines?
+    private let deadlines: Deadlines<ContinuousClock>?
     /// A call (with a time limit) slower than this is logged with its phases (`CallPhases`).
     let slowCallThreshold: Duration?
 
@@ -39,7 +38,7 @@ public final class PostgresDatabase: Sendable {
         self.client = PostgresClient(configuration: configuration, backgroundLogger: logger)
         self.logger = logger
         self.target = "\(configuration.host ?? "?"):\(configuration.port ?? 5432)/\(configuration.database ?? "")"
-        deadlines = callTimeLimit.map(CallDeadlines.init(limit:))
+        deadlines = callTimeLimit.map { Deadlines(limit: $0, clock: ContinuousClock()) }
         self.slowCallThreshold = slowCallThreshold
     }
 
@@ -150,25 +149,16 @@ public final class PostgresDatabase: Sendable {
         }
         let phases = slowCallThreshold.map { _ in CallPhases() }
         defer { if let phases, let slowCallThreshold { phases.logIfSlower(than: slowCallThreshold, kind, logger) } }
-        let outcome = FirstOutcome<T>()
-        let work = Task {
-            phases?.mark(.started)
-            do { outcome.settle(.success(try await call(phases))) } catch { outcome.settle(.failure(error)) }
+        do {
+            return try await deadlines.run {
+                phases?.mark(.started)
+                return try await call(phases)
+            }
+        } catch is DeadlineExceeded {
+            throw .storage(kind, detail: "PostgreSQL at \(target) did not answer within \(deadlines.limit)")
+        } catch {
+            throw Self.appError(error, kind)
         }
-        let target = self.target
-        let limit = deadlines.limit
-        let ticket = deadlines.add {
-            outcome.settle(.failure(AppError.storage(kind, detail: "PostgreSQL at \(target) did not answer within \(limit)")))
-            work.cancel()
-        }
-        defer { deadlines.remove(ticket) }
-        let result = await withTaskCancellationHandler {
-            await outcome.value()
-        } onCancel: {
-            outcome.settle(.failure(CancellationError()))
-            work.cancel()
-        }
-        do { return try result.get() } catch { throw Self.appError(error, kind) }
     }
 
     /// One statement of the caller's, outside a transaction (`CREATE DATABASE` cannot run in one).
@@ -206,37 +196,5 @@ public struct PostgresURLError: Error, CustomStringConvertible {
     public let url: String
     public var description: String {
         "Not a PostgreSQL URL: \(url) (postgres://USER:PASS@HOST:PORT/DB, optionally ?sslmode=require)"
-    }
-}
-
-/// The first of several outcomes, handed to the one who waits for it whenever it comes.
-private final class FirstOutcome<T: Sendable>: Sendable {
-    private struct State {
-        var result: Result<T, any Error>?
-        var waiting: CheckedContinuation<Result<T, any Error>, Never>?
-    }
-
-    private let state = Mutex(State())
-
-    /// Keeps `result` if it is the first; later ones are dropped.
-    func settle(_ result: Result<T, any Error>) {
-        let waiting: CheckedContinuation<Result<T, any Error>, Never>? = state.withLock { state in
-            guard state.result == nil else { return nil }
-            state.result = result
-            defer { state.waiting = nil }
-            return state.waiting
-        }
-        waiting?.resume(returning: result)
-    }
-
-    func value() async -> Result<T, any Error> {
-        await withCheckedContinuation { continuation in
-            let ready: Result<T, any Error>? = state.withLock { state in
-                if let result = state.result { return result }
-                state.waiting = continuation
-                return nil
-            }
-            if let ready { continuation.resume(returning: ready) }
-        }
     }
 }

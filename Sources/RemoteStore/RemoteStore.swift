@@ -134,20 +134,15 @@ public struct RemoteStore: Sendable {
     /// Before the app ends: lets a token refresh under way finish storing its new token,
     /// waiting at most as long as log out waits for the server (2 s).
     public func finish() async {
-        // Waiting on a task's value ignores cancellation, so the two race through a stream
-        // that whichever ends first finishes.
+        // Waiting on a task's value ignores cancellation: the deadline races a stream the
+        // settling finishes, and a settling still under way at the limit is left to end.
         let (done, finished) = AsyncStream.makeStream(of: Void.self)
         let settling = Task { [session] in
             await session.settle()
             finished.finish()
         }
-        let limit = Task {
-            try? await Task.sleep(for: Self.signOutTimeLimit)
-            finished.finish()
-        }
-        for await _ in done {}
+        _ = try? await withDeadline(Self.signOutTimeLimit, on: ContinuousClock()) { for await _ in done {} }
         settling.cancel()
-        limit.cancel()
     }
 
     /// A call that needs no learner.

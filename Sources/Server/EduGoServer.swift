@@ -6,20 +6,15 @@ import Logging
 import NIOCore
 import OpenAPIHummingbird
 import OpenAPIRuntime
-import Platform
-import PostgresStore
 import ServiceLifecycle
 import SharedKernel
-import Storage
 import UnixSignals
 
-/// How `edugo-server` runs: where it listens, where its data lives, how long tokens last.
+/// How `edugo-server` runs: where it listens, how long tokens last. Where its data lives is
+/// the executable's choice (`ServerComposition`): the server is given the ports.
 public struct ServerConfiguration: Sendable {
     public var host: String
     public var port: Int
-    public var dataDirectory: URL
-    /// `postgres://…`: PostgreSQL instead of the SQLite database in `dataDirectory`.
-    public var databaseURL: String?
     public var accessTokenTTL: Int
     public var logLevel: Logger.Level
     public var limits: ServerLimits
@@ -28,22 +23,15 @@ public struct ServerConfiguration: Sendable {
     public var metricsAddress: MetricsAddress?
 
     public init(
-        host: String = "127.0.0.1", port: Int = 8080, dataDirectory: URL, databaseURL: String? = nil, accessTokenTTL: Int = 900,
-        logLevel: Logger.Level = .info, limits: ServerLimits = ServerLimits(), metricsAddress: MetricsAddress? = nil
+        host: String = "127.0.0.1", port: Int = 8080, accessTokenTTL: Int = 900, logLevel: Logger.Level = .info,
+        limits: ServerLimits = ServerLimits(), metricsAddress: MetricsAddress? = nil
     ) {
         self.host = host
         self.port = port
-        self.dataDirectory = dataDirectory
-        self.databaseURL = databaseURL
         self.accessTokenTTL = accessTokenTTL
         self.logLevel = logLevel
         self.limits = limits
         self.metricsAddress = metricsAddress
-    }
-
-    /// `--data-dir`, else `$XDG_DATA_HOME/edugo-server`, else `~/.local/share/edugo-server`.
-    public static func dataDirectory(option: String?, environment: [String: String]) -> URL {
-        DataFolder.resolve(option: option, variable: nil, folder: "edugo-server", environment: environment)
     }
 }
 
@@ -77,57 +65,22 @@ public struct MetricsAddress: Sendable, Equatable {
     }
 }
 
-/// The EduGo platform: the API over the SQLite store, or over PostgreSQL, until SIGTERM or Ctrl-C.
+/// The EduGo platform: the API over the ports it is given, until SIGTERM or Ctrl-C.
 public enum EduGoServer {
-    /// Serves until a shutdown signal, then lets requests in flight finish (at most 10 s).
-    /// `onListening` is told the address once the socket is bound (`--port 0` picks one).
+    /// Serves `stores` until a shutdown signal, then lets requests in flight finish (at most
+    /// 10 s). `onListening` is told the address once the socket is bound (`--port 0` picks one).
     public static func run(
-        _ configuration: ServerConfiguration, onListening: @escaping @Sendable (String, Int) -> Void,
+        stores: PlatformStores, configuration: ServerConfiguration, onListening: @escaping @Sendable (String, Int) -> Void,
         onMetricsListening: @escaping @Sendable (String, Int) -> Void = { _, _ in }
     ) async throws {
         let logger = Logger(label: "edugo-server")
         let listening = Listening(
             api: { port in onListening(configuration.host, port) },
             metrics: { port in onMetricsListening(configuration.metricsAddress?.host ?? configuration.host, port) })
-
-        guard let url = configuration.databaseURL else {
-            // A write that cannot take SQLite's lock in time is a 503, as on PostgreSQL, never
-            // one that lands after its client gave up.
-            let database = try AppDatabase.open(
-                directory: configuration.dataDirectory,
-                busy: BusyPolicy(writeTimeLimit: WriteTimeLimit(configuration.limits.databaseTimeLimit)))
-            let stores = try PlatformStores.sqlite(
-                database, dataDirectory: configuration.dataDirectory, passwordHasher: PasswordHasher(), now: Date.init)
-            try await serve(stores: stores, configuration: configuration, logger: logger, onListening: listening)
-            return
-        }
-        let postgres = try PostgresDatabase(
-            url: url, logger: logger, callTimeLimit: configuration.limits.databaseTimeLimit,
-            slowCallThreshold: configuration.limits.slowDatabaseCall)
-        // The pool runs beside the server and stops after it: requests in flight finish first.
-        try await withThrowingTaskGroup(of: Void.self) { group in
-            group.addTask { await postgres.run() }
-            defer { group.cancelAll() }
-            let hasher = PasswordHasher()
-            try await postgres.migrate(within: .seconds(15)) { try PlatformStores.postgresSeed(passwordHasher: hasher) }
-            let stores = try await PlatformStores.postgres(postgres, passwordHasher: hasher, now: Date.init)
-            try await serve(stores: stores, configuration: configuration, logger: logger, onListening: listening)
-        }
-    }
-
-    /// Told each listener's port once it is bound.
-    struct Listening: Sendable {
-        var api: @Sendable (Int) -> Void
-        var metrics: @Sendable (Int) -> Void = { _ in }
-    }
-
-    private static func serve(stores: PlatformStores, configuration: ServerConfiguration, logger: Logger, onListening: Listening)
-        async throws
-    {
         let application = try await application(
             stores: stores, host: configuration.host, port: configuration.port, accessTokenTTL: configuration.accessTokenTTL,
             limits: configuration.limits, metricsAddress: configuration.metricsAddress, now: Date.init, logger: logger,
-            onListening: onListening
+            onListening: listening
         )
         var groupConfiguration = ServiceGroupConfiguration(
             services: [application], gracefulShutdownSignals: [.sigterm, .sigint], logger: logger
@@ -135,30 +88,31 @@ public enum EduGoServer {
         groupConfiguration.maximumGracefulShutdownDuration = .seconds(10)
         try await ServiceGroup(configuration: groupConfiguration).run()
     }
+
+    /// Told each listener's port once it is bound.
+    public struct Listening: Sendable {
+        public var api: @Sendable (Int) -> Void
+        public var metrics: @Sendable (Int) -> Void
+
+        public init(api: @escaping @Sendable (Int) -> Void, metrics: @escaping @Sendable (Int) -> Void = { _ in }) {
+            self.api = api
+            self.metrics = metrics
+        }
+    }
 }
 
 extension EduGoServer {
-    /// The platform over an open SQLite database, as a service: tests run it in their own
-    /// process and cancel it when done. The signing key is read from (or made in)
-    /// `dataDirectory`.
-    public static func application(
-        database: AppDatabase, dataDirectory: URL, host: String = "127.0.0.1", port: Int = 0, accessTokenTTL: Int = 900,
-        passwordHasher: PasswordHasher = PasswordHasher(), limits: ServerLimits = ServerLimits(),
-        now: @escaping @Sendable () -> Date = Date.init, logger: Logger, onListening: @escaping @Sendable (Int) -> Void
-    ) async throws -> some Service {
-        let stores = try PlatformStores.sqlite(database, dataDirectory: dataDirectory, passwordHasher: passwordHasher, now: now)
-        return try await application(
-            stores: stores, host: host, port: port, accessTokenTTL: accessTokenTTL, limits: limits, now: now, logger: logger,
-            onListening: Listening(api: onListening)
-        )
-    }
+    /// What runs around every operation of the API unless a test says otherwise: the bearer
+    /// token's check.
+    public static var standardOperationMiddlewares: [any ServerMiddleware] { [AuthorizationMiddleware()] }
 
-    /// `operationMiddlewares` run around every operation of the API, generated or not; tests
-    /// add an observer to them.
-    static func application(
+    /// The platform over `stores`, as a service: tests run it in their own process and cancel
+    /// it when done. `operationMiddlewares` run around every operation of the API, generated
+    /// or not; tests add an observer to them.
+    public static func application(
         stores: PlatformStores, host: String, port: Int, accessTokenTTL: Int, limits: ServerLimits, metricsAddress: MetricsAddress? = nil,
         now: @escaping @Sendable () -> Date, clock: any Clock<Duration> = ContinuousClock(), logger: Logger,
-        operationMiddlewares: [any ServerMiddleware] = [AuthorizationMiddleware()], onListening: Listening
+        operationMiddlewares: [any ServerMiddleware] = standardOperationMiddlewares, onListening: Listening
     ) async throws -> some Service {
         let tokens = await TokenService(
             signingKey: stores.signingKey, refreshTokens: stores.refreshTokens, accessTokenTTL: accessTokenTTL, now: now)
@@ -183,7 +137,7 @@ extension EduGoServer {
             learning: stores.learning,
             accounts: stores.accounts,
             tokens: tokens,
-            signInLimiter: stores.signInLimiter,
+            signInLimiter: SignInRateLimiter(log: stores.signInAttempts ?? InMemorySignInAttempts(), now: now),
             clientLimits: ClientRateLimiter(perMinute: limits.requestsPerMinute, now: now),
             hashGate: hashGate,
             events: EventStreams(hub: hub, log: stores.changes, ids: EventIDs(signingKey: stores.signingKey), tokens: tokens),
@@ -252,60 +206,5 @@ extension EduGoServer {
         Response(
             status: status, headers: [.contentType: "application/json; charset=utf-8"],
             body: ResponseBody(byteBuffer: ByteBuffer(string: text)))
-    }
-}
-
-/// `edugo-server import-courses FILE`: the app's import, into the server's database.
-public enum ServerCourseImport {
-    public static func run(file: String, dataDirectory: URL) -> Int32 {
-        CourseFileImportCommand.run(file: file, dataDirectory: dataDirectory, program: "edugo-server") { PrintableText.sanitize($0) }
-    }
-
-    /// The same import into a PostgreSQL database (migrated and seeded first if it is new):
-    /// the same file checks, in the import's transaction.
-    public static func run(file path: String, databaseURL: String) async -> Int32 {
-        func fail(_ message: String) -> Int32 {
-            FileHandle.standardError.write(Data("edugo-server: \(PrintableText.sanitize(message))\n".utf8))
-            return 1
-        }
-        let courses: CourseFile
-        do {
-            courses = try CourseJSON.parse(try CourseFileReader.read(path: path))
-        } catch {
-            return fail(error.description)
-        }
-        let database: PostgresDatabase
-        do {
-            database = try PostgresDatabase(url: databaseURL, logger: Logger(label: "edugo-server"))
-        } catch {
-            return fail(error.description)
-        }
-        return await withTaskGroup(of: Void.self) { group in
-            group.addTask { await database.run() }
-            defer { group.cancelAll() }
-            do {
-                let hasher = PasswordHasher()
-                try await database.migrate(within: .seconds(15)) { try PlatformStores.postgresSeed(passwordHasher: hasher) }
-                let summary = try await database.importCourses(
-                    courses.entries.map { (course: $0.course, lessons: $0.lessons) }, prerequisites: courses.outsidePrerequisites
-                ) { stored, chain in
-                    try courses.checkPrerequisites(stored: stored)
-                    try courses.checkCycles { chain[$0] }
-                }
-                print(
-                    PrintableText.sanitize(
-                        "Imported \(path) into \(PostgresDatabase.redacted(databaseURL)): \(summary.added) added, \(summary.updated) updated"
-                    ))
-                return 0
-            } catch {
-                let reason: String =
-                    switch error as? AppError {
-                    case .storage(_, let detail)?: detail
-                    case let other?: other.userMessage.english
-                    case nil: String(describing: error)
-                    }
-                return fail("cannot import \(path), nothing was changed: \(reason)")
-            }
-        }
     }
 }

@@ -37,7 +37,9 @@ enum ConfigFileReader {
         var count = 0
         while count < bytes.count {
             let read = bytes.withUnsafeMutableBytes { buffer in
-                Glibc.read(descriptor, buffer.baseAddress! + count, buffer.count - count)
+                // Never empty (the limit and one byte), so it has an address.
+                guard let start = buffer.baseAddress else { return 0 }
+                return Glibc.read(descriptor, start + count, buffer.count - count)
             }
             if read < 0, errno == EINTR { continue }
             guard read >= 0 else { throw problem("cannot be read") }

@@ -2,6 +2,7 @@ import ArgumentParser
 import Foundation
 import Logging
 import Server
+import ServerComposition
 import SharedKernel
 
 @main
@@ -97,11 +98,10 @@ struct EduGoServerCommand: AsyncParsableCommand {
         limits.connectionTimeout = .seconds(connectionTimeout)
         limits.maximumConnections = maxConnections
         limits.streamsPerLearner = streamsPerLearner
+        let store = ServerStore(databaseURL: database, dataDirectory: dataDir, environment: ProcessInfo.processInfo.environment)
         let configuration = ServerConfiguration(
             host: host,
             port: port,
-            dataDirectory: ServerConfiguration.dataDirectory(option: dataDir, environment: ProcessInfo.processInfo.environment),
-            databaseURL: database,
             accessTokenTTL: accessTokenTTL,
             logLevel: logLevel,
             limits: limits,
@@ -110,7 +110,7 @@ struct EduGoServerCommand: AsyncParsableCommand {
         let level = configuration.logLevel
         LoggingSystem.bootstrap { label in JSONLogHandler(label: label, level: level) }
         do {
-            try await EduGoServer.run(configuration) { host, port in
+            try await EduGoServer.run(configuration, store: store) { host, port in
                 // Printed once the socket is bound: scripts and tests wait for this line.
                 FileHandle.standardOutput.write(Data("EduGo server listening on http://\(host):\(port)\n".utf8))
             } onMetricsListening: { host, port in
@@ -138,13 +138,9 @@ struct ImportCourses: AsyncParsableCommand {
     @ParentCommand var server: EduGoServerCommand
 
     func run() async throws {
-        let code: Int32
-        if let url = server.database {
-            code = await ServerCourseImport.run(file: file, databaseURL: url)
-        } else {
-            let directory = ServerConfiguration.dataDirectory(option: server.dataDir, environment: ProcessInfo.processInfo.environment)
-            code = ServerCourseImport.run(file: file, dataDirectory: directory)
-        }
+        let store = ServerStore(
+            databaseURL: server.database, dataDirectory: server.dataDir, environment: ProcessInfo.processInfo.environment)
+        let code = await ServerCourseImport.run(file: file, store: store)
         if code != 0 { throw ExitCode(code) }
     }
 }

@@ -1,5 +1,6 @@
 import Foundation
 import Hummingbird
+import ServerTestSupport
 import TestSupport
 import Testing
 

@@ -2,6 +2,7 @@ import Foundation
 import GRDB
 import Platform
 import PostgresStore
+import ServerTestSupport
 import SharedKernel
 import TestSupport
 import Testing

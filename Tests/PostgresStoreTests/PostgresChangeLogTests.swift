@@ -1,5 +1,6 @@
 import Logging
 import PostgresNIO
+import ServerTestSupport
 import SharedKernel
 import TestSupport
 import Testing

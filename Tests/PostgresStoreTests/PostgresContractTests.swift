@@ -1,4 +1,5 @@
 import PostgresStore
+import ServerTestSupport
 import SharedKernel
 import TestSupport
 import Testing

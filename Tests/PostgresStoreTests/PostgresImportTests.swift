@@ -2,6 +2,7 @@ import Foundation
 import Logging
 import Platform
 import PostgresNIO
+import ServerTestSupport
 import SharedKernel
 import Synchronization
 import TestSupport

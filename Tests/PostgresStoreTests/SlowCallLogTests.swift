@@ -1,5 +1,6 @@
 import Foundation
 import Logging
+import ServerTestSupport
 import SharedKernel
 import TestSupport
 import Testing

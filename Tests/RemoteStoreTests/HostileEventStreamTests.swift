@@ -2,6 +2,7 @@ import Foundation
 import HTTPTypes
 import Hummingbird
 import Logging
+import ServerTestSupport
 import SharedKernel
 import Synchronization
 import TestSupport

@@ -3,6 +3,7 @@ import HTTPTypes
 import Hummingbird
 import Logging
 import OpenAPIRuntime
+import ServerTestSupport
 import SharedKernel
 import TestSupport
 import Testing

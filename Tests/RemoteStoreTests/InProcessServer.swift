@@ -2,6 +2,8 @@ import Foundation
 import Logging
 import Platform
 import RemoteStore
+import ServerComposition
+import ServerTestSupport
 import ServiceLifecycle
 import SharedKernel
 import Synchronization

@@ -1,6 +1,7 @@
 import Foundation
 import Platform
 import RemoteStore
+import ServerTestSupport
 import SharedKernel
 import TestSupport
 import Testing

@@ -2,6 +2,7 @@ import Foundation
 import Hummingbird
 import Logging
 import RemoteStore
+import ServerTestSupport
 import SharedKernel
 import Synchronization
 import TestSupport

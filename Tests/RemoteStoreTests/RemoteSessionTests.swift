@@ -1,6 +1,7 @@
 import Foundation
 import GRDB
 import RemoteStore
+import ServerTestSupport
 import SharedKernel
 import TestSupport
 import Testing

@@ -1,5 +1,6 @@
 import Foundation
 import Platform
+import ServerTestSupport
 import SharedKernel
 import TestSupport
 import Testing

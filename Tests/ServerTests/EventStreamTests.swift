@@ -1,5 +1,6 @@
 import Foundation
 import GRDB
+import ServerTestSupport
 import SharedKernel
 import TestSupport
 import Testing

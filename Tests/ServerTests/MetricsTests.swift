@@ -1,5 +1,6 @@
 import Foundation
 import PostgresStore
+import ServerTestSupport
 import SharedKernel
 import TestSupport
 import Testing

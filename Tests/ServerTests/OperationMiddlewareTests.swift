@@ -3,6 +3,8 @@ import HTTPTypes
 import Logging
 import OpenAPIRuntime
 import Platform
+import ServerComposition
+import ServerTestSupport
 import ServiceLifecycle
 import Storage
 import Synchronization

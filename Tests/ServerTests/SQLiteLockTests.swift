@@ -2,6 +2,8 @@ import Foundation
 import GRDB
 import Logging
 import Platform
+import ServerComposition
+import ServerTestSupport
 import ServiceLifecycle
 import SharedKernel
 import Storage
@@ -78,6 +80,9 @@ struct SQLiteLockTests {
     static func connection(to path: String) throws -> DatabaseQueue {
         var configuration = Configuration()
         configuration.allowsUnsafeTransactions = true  // held open across calls on purpose
+        // The server takes the write lock for a moment on its own (its change log's reads
+        // wait for writers): the test's BEGIN EXCLUSIVE waits its turn instead of failing.
+        configuration.busyMode = .timeout(10)
         return try DatabaseQueue(path: path, configuration: configuration)
     }
 }

@@ -1,6 +1,7 @@
 import Foundation
 import Platform
 import PostgresStore
+import ServerTestSupport
 import SharedKernel
 import Storage
 import TestSupport

@@ -43,15 +43,10 @@ struct APIRequests: Sendable {
     /// The operation, or `.unreachable` when it has no answer in time (body included).
     private func limited<T: Sendable>(to limit: Duration?, _ operation: @escaping @Sendable () async throws -> T) async throws -> T {
         let limit = min(limit ?? timeLimit, timeLimit)
-        return try await withThrowingTaskGroup(of: T.self) { group in
-            group.addTask { try await operation() }
-            group.addTask { [limitClock] in
-                try await limitClock.sleep(for: limit)
-                throw RemoteFailure.unreachable(detail: "no answer within \(limit)")
-            }
-            defer { group.cancelAll() }
-            guard let first = try await group.next() else { throw CancellationError() }
-            return first
+        do {
+            return try await withDeadline(limit, on: limitClock, operation: operation)
+        } catch is DeadlineExceeded {
+            throw RemoteFailure.unreachable(detail: "no answer within \(limit)")
         }
     }
 }

@@ -6,12 +6,12 @@ import Glibc
 
 /// The secret that signs access tokens: 256 random bits, made on the first start and kept in
 /// the data directory, readable by the server's user only. Never logged.
-enum SigningKey {
-    static let fileName = "access-token.key"
+public enum SigningKey {
+    public static let fileName = "access-token.key"
 
     /// Reads the key file, or creates it (mode 0600, exclusively, so two servers starting at
     /// once on one directory end up with the same key).
-    static func loadOrCreate(in directory: URL) throws -> [UInt8] {
+    public static func loadOrCreate(in directory: URL) throws -> [UInt8] {
         let path = directory.appendingPathComponent(fileName).path
         let descriptor = open(path, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0o600)
         if descriptor >= 0 {

@@ -67,22 +67,13 @@ struct ErrorMiddleware<Context: RequestContext>: RouterMiddleware {
         let limit = bodyTimeLimit
         var collected = request
         do {
-            collected = try await withThrowingTaskGroup(of: Request?.self) { group in
-                group.addTask {
-                    var reading = request
-                    _ = try await reading.collectBody(upTo: Self.bodyLimit)
-                    return reading
-                }
-                group.addTask {
-                    try await Task.sleep(for: limit)
-                    return nil
-                }
-                defer { group.cancelAll() }
-                guard let first = try await group.next(), let read = first else { throw APIFailure.bodyTimeout }
-                return read
+            collected = try await withDeadline(limit, on: ContinuousClock()) {
+                var reading = request
+                _ = try await reading.collectBody(upTo: Self.bodyLimit)
+                return reading
             }
-        } catch let error as APIFailure {
-            throw error
+        } catch is DeadlineExceeded {
+            throw APIFailure.bodyTimeout
         } catch is NIOTooManyBytesError {
             throw APIFailure.payloadTooLarge
         } catch {

@@ -1,3 +1,5 @@
+import SharedKernel
+
 /// Password hashes cost a few hundred milliseconds of CPU each. At most `slots` run at once;
 /// the rest wait their turn address by address (round robin), so a flood from one address
 /// cannot make a learner elsewhere wait behind all of it. A request that would wait longer
@@ -18,7 +20,9 @@ actor HashGate {
         case pending
         /// Queued, resumed with true when admitted, false when its wait is over.
         case waiting(address: String, CheckedContinuation<Bool, Never>)
-        /// Its wait ended before it was queued.
+        /// Given a slot; it is the waiter's until it leaves.
+        case admitted
+        /// Its wait ended before it was admitted.
         case expired
     }
 
@@ -56,30 +60,32 @@ actor HashGate {
         let id = nextID
         nextID += 1
         waiters[id] = .pending
-        let clock = self.clock
-        let wait = maximumWait
-        return await withTaskGroup(of: Bool?.self) { group in
-            group.addTask { await self.queue(id, address) }
-            group.addTask {
-                try? await clock.sleep(for: wait)
-                await self.expire(id)
-                return nil
-            }
-            var admitted = false
-            for await result in group {
-                guard let result else { continue }
-                admitted = result
-                group.cancelAll()
-            }
-            return admitted
+        // At the wait's deadline the queued waiter is cancelled, which takes it out of the
+        // queue; whether it got a slot is the gate's record, never who won the race: one given
+        // just as the wait ended is taken.
+        _ = try? await withDeadline(maximumWait, on: clock) { await self.queue(id, address) }
+        return settle(id)
+    }
+
+    /// Whether the waiter `id` got a slot, once its wait is over; it is forgotten.
+    private func settle(_ id: Int) -> Bool {
+        defer { waiters[id] = nil }
+        if case .admitted? = waiters[id] { return true }
+        return false
+    }
+
+    /// Waits in the address's queue until admitted; cancelled (its wait is over), it leaves
+    /// the queue.
+    private func queue(_ id: Int, _ address: String) async -> Bool {
+        await withTaskCancellationHandler {
+            await wait(id, address)
+        } onCancel: {
+            Task { await self.expire(id) }
         }
     }
 
-    private func queue(_ id: Int, _ address: String) async -> Bool {
-        if case .expired? = waiters[id] {
-            waiters[id] = nil
-            return false
-        }
+    private func wait(_ id: Int, _ address: String) async -> Bool {
+        if case .expired? = waiters[id] { return false }
         return await withCheckedContinuation { continuation in
             waiters[id] = .waiting(address: address, continuation)
             if queues[address, default: []].isEmpty { turns.append(address) }
@@ -98,14 +104,14 @@ actor HashGate {
         case .pending?:
             waiters[id] = .expired
         case .waiting(let address, let continuation)?:
-            waiters[id] = nil
+            waiters[id] = .expired
             queues[address]?.removeAll { $0 == id }
             if queues[address]?.isEmpty == true {
                 queues[address] = nil
                 turns.removeAll { $0 == address }
             }
             continuation.resume(returning: false)
-        case .expired?, nil:
+        case .admitted?, .expired?, nil:
             break
         }
     }
@@ -121,7 +127,7 @@ actor HashGate {
             queues[address] = queue.isEmpty ? nil : queue
             if !queue.isEmpty { turns.append(address) }
             guard case .waiting(_, let continuation)? = waiters[id] else { continue }
-            waiters[id] = nil
+            waiters[id] = .admitted
             running += 1
             continuation.resume(returning: true)
             return

@@ -100,17 +100,10 @@ final class ServerMetrics: Sendable {
 /// An answer within a time limit, or `AppError.storage` at the limit (the call is cancelled).
 enum Limit {
     static func within<T: Sendable>(_ limit: Duration, _ body: @escaping @Sendable () async throws -> T) async throws -> T {
-        try await withThrowingTaskGroup(of: T?.self) { group in
-            group.addTask { try await body() }
-            group.addTask {
-                try await Task.sleep(for: limit)
-                return nil
-            }
-            defer { group.cancelAll() }
-            guard let first = try await group.next(), let value = first else {
-                throw AppError.storage(.reading, detail: "the database did not answer within \(limit)")
-            }
-            return value
+        do {
+            return try await withDeadline(limit, on: ContinuousClock(), operation: body)
+        } catch is DeadlineExceeded {
+            throw AppError.storage(.reading, detail: "the database did not answer within \(limit)")
         }
     }
 }

@@ -57,7 +57,11 @@ struct BulkPlaces {
         return left.withUTF8 { left in
             right.withUTF8 { right in
                 let shared = min(left.count, right.count)
-                let order = shared == 0 ? 0 : Int(memcmp(left.baseAddress!, right.baseAddress!, shared))
+                // Two strings with bytes in common both have an address.
+                guard shared > 0, let leftBytes = left.baseAddress, let rightBytes = right.baseAddress else {
+                    return left.count - right.count
+                }
+                let order = Int(memcmp(leftBytes, rightBytes, shared))
                 return order != 0 ? order : left.count - right.count
             }
         }

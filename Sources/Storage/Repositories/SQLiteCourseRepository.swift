@@ -70,15 +70,14 @@ public struct SQLiteCourseRepository: CourseRepository {
     func plan(of query: CatalogQuery, in db: Database) throws -> FullTextQuery {
         let plan = FullTextQuery(query)
         guard plan.mine == nil, query.words.isEmpty, plan.facetTerms.count >= 2 else { return plan }
-        var counts = termCounts.counts(of: plan.facetTerms)
-        var counted: [String: Int] = [:]
-        let count = try db.cachedStatement(sql: "SELECT count(*) FROM (SELECT 1 FROM course_search WHERE course_search MATCH ? LIMIT ?)")
-        for term in plan.facetTerms where counts[term] == nil {
-            counted[term] = try Int.fetchOne(count, arguments: [term, TermCounts.bound]) ?? 0
+        let rarest = try termCounts.rarestFirst(plan.facetTerms) { missing in
+            let count = try db.cachedStatement(
+                sql: "SELECT count(*) FROM (SELECT 1 FROM course_search WHERE course_search MATCH ? LIMIT ?)")
+            var counted: [String: Int] = [:]
+            for term in missing { counted[term] = try Int.fetchOne(count, arguments: [term, TermCounts.bound]) ?? 0 }
+            return counted
         }
-        if !counted.isEmpty { termCounts.keep(counted) }
-        counts.merge(counted) { _, new in new }
-        return TermCounts.rarestFirst(plan.facetTerms, counts: counts).first.map(plan.driven(by:)) ?? plan
+        return rarest.first.map(plan.driven(by:)) ?? plan
     }
 
     private static func page(

@@ -3,6 +3,7 @@ import Platform
 import SharedKernel
 import Storage
 import Synchronization
+import TestSupport
 
 #if canImport(FoundationNetworking)
 import FoundationNetworking

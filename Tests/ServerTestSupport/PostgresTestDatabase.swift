@@ -4,6 +4,7 @@ import Platform
 import PostgresStore
 import SharedKernel
 import Storage
+import TestSupport
 
 /// The PostgreSQL cluster the tests use: `EDUGO_TEST_POSTGRES` names its administrative URL
 /// (`.ci/run` starts a throwaway cluster and sets it; README says how to run one locally).
