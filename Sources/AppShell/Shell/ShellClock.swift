@@ -35,17 +35,8 @@ extension ShellClock {
             await ObservedCondition.wait(until: condition)
             return true
         }
-        let waiter = Task { @MainActor in await ObservedCondition.wait(until: condition) }
-        let timer = Task { [self] in
-            try? await sleep(for: limit)
-            waiter.cancel()
-        }
-        await withTaskCancellationHandler {
-            await waiter.value
-        } onCancel: {
-            waiter.cancel()
-        }
-        timer.cancel()
+        // Cancelled at the deadline (or with the caller), the wait ends; the condition says.
+        _ = try? await withDeadline(limit, on: clock) { await ObservedCondition.wait(until: condition) }
         return condition()
     }
 }
