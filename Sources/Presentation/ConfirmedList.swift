@@ -5,26 +5,49 @@ import SharedKernel
 /// their favourites): loaded once with the loading state, read again quietly afterwards,
 /// and changed by each save the store confirms. A reading that a save overtook is dropped:
 /// it may not have seen the save, and what the saves said stays.
-@Observable
+///
+/// Observed as an `@Observable` class is, through one non-generic counter
+/// (`ObservedChanges`): the macro's accessors in a generic class made a key path on every
+/// read, and the header reads this on every frame.
 @MainActor
 public final class ConfirmedList<Element: Sendable, Failure: Error> {
-    public private(set) var state: ViewState<[Element]> = .idle {
-        didSet { onChange(state.value ?? []) }
+    public private(set) var state: ViewState<[Element]> {
+        get {
+            changes.read()
+            return shownState
+        }
+        set {
+            changes.willChange()
+            shownState = newValue
+            onChange(newValue.value ?? [])
+        }
     }
     /// True while a loaded list is read again.
-    public private(set) var isRefreshing = false
+    public private(set) var isRefreshing: Bool {
+        get {
+            changes.read()
+            return shownRefreshing
+        }
+        set {
+            changes.willChange()
+            shownRefreshing = newValue
+        }
+    }
+    private var shownState: ViewState<[Element]> = .idle
+    private var shownRefreshing = false
+    private let changes = ObservedChanges()
     /// Counts confirmed saves; a reading that started before one is stale.
-    @ObservationIgnored private var revision = 0
+    private var revision = 0
     /// A reading was asked for while it could not be taken (a save under way, or a reading
     /// that started earlier): it runs once the saves are done.
-    @ObservationIgnored private var owed = false
-    @ObservationIgnored private let read: @MainActor () async throws(Failure) -> [Element]
-    @ObservationIgnored private let message: (Failure) -> LocalizedText
+    private var owed = false
+    private let read: @MainActor () async throws(Failure) -> [Element]
+    private let message: (Failure) -> LocalizedText
     /// Whether a save is under way (a reading then is not taken either). Settable after
     /// `init`, for an owner whose answer needs itself.
-    @ObservationIgnored public var isSaving: @MainActor () -> Bool
+    public var isSaving: @MainActor () -> Bool
     /// Told every new confirmed list (to index it, say); settable as `isSaving` is.
-    @ObservationIgnored public var onChange: @MainActor ([Element]) -> Void
+    public var onChange: @MainActor ([Element]) -> Void
 
     /// - Parameters:
     ///   - read: the list as the store has it now.

@@ -8,8 +8,10 @@ public enum PrintableText {
     /// joiners, the BOM), so that what shows is what is there. Tabs and newlines become
     /// single spaces, unless `keepingNewlines`.
     public static func sanitize(_ text: some StringProtocol, keepingNewlines: Bool = false) -> String {
-        // Fast path: most text has nothing to remove.
-        if !text.unicodeScalars.contains(where: isRemoved) { return String(text) }
+        // Fast paths: most text has nothing to remove, and most of that is printable ASCII,
+        // checked a byte at a time (every cell of every frame comes through here).
+        let printableASCII = text.utf8.withContiguousStorageIfAvailable { bytes in bytes.allSatisfy { $0 >= 0x20 && $0 < 0x7F } }
+        if printableASCII == true || !text.unicodeScalars.contains(where: isRemoved) { return String(text) }
 
         var result = String.UnicodeScalarView()
         var iterator = text.unicodeScalars.makeIterator()

@@ -43,8 +43,20 @@ public struct LocalizedText: Hashable, Sendable, ExpressibleByStringInterpolatio
     /// The key a catalog holds this text under.
     public var catalogKey: String { context.map { key + "|" + $0 } ?? key }
 
+    /// `%` as `%%`, the catalog's way; the text itself when it has none, which is nearly
+    /// always (Foundation's `replacingOccurrences` cost a sixth of a catalog frame).
+    static func escapingPercent(_ text: String) -> String {
+        guard text.utf8.contains(UInt8(ascii: "%")) else { return text }
+        var escaped = ""
+        escaped.reserveCapacity(text.utf8.count + 2)
+        for character in text {
+            if character == "%" { escaped += "%%" } else { escaped.append(character) }
+        }
+        return escaped
+    }
+
     public init(stringLiteral value: String) {
-        self.key = value.replacingOccurrences(of: "%", with: "%%")
+        self.key = Self.escapingPercent(value)
         self.arguments = []
     }
 
@@ -85,7 +97,7 @@ public struct LocalizedText: Hashable, Sendable, ExpressibleByStringInterpolatio
         }
 
         public mutating func appendLiteral(_ literal: String) {
-            key += literal.replacingOccurrences(of: "%", with: "%%")
+            key += LocalizedText.escapingPercent(literal)
         }
 
         /// Data, shown as it is.
