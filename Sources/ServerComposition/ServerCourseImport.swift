@@ -17,15 +17,19 @@ public enum ServerCourseImport {
     }
 
     public static func run(file: String, dataDirectory: URL) -> Int32 {
-        CourseFileImportCommand.run(file: file, dataDirectory: dataDirectory, program: "edugo-server") { PrintableText.sanitize($0) }
+        switch CourseFileImport.run(file: file, dataDirectory: dataDirectory) {
+        case .imported(let file, let database, let summary):
+            CourseImportReport.imported(file, into: database, added: summary.added, updated: summary.updated) { PrintableText.sanitize($0) }
+        case .failed(let reason):
+            CourseImportReport.failed(reason, program: "edugo-server") { PrintableText.sanitize($0) }
+        }
     }
 
     /// The same import into a PostgreSQL database (migrated and seeded first if it is new):
     /// the same file checks, in the import's transaction.
     public static func run(file path: String, databaseURL: String) async -> Int32 {
         func fail(_ message: String) -> Int32 {
-            FileHandle.standardError.write(Data("edugo-server: \(PrintableText.sanitize(message))\n".utf8))
-            return 1
+            CourseImportReport.failed(.verbatim(message), program: "edugo-server") { PrintableText.sanitize($0) }
         }
         let courses: CourseFile
         do {
@@ -51,11 +55,9 @@ public enum ServerCourseImport {
                     try courses.checkPrerequisites(stored: stored)
                     try courses.checkCycles { chain[$0] }
                 }
-                print(
-                    PrintableText.sanitize(
-                        "Imported \(path) into \(PostgresDatabase.redacted(databaseURL)): \(summary.added) added, \(summary.updated) updated"
-                    ))
-                return 0
+                return CourseImportReport.imported(
+                    path, into: PostgresDatabase.redacted(databaseURL), added: summary.added, updated: summary.updated
+                ) { PrintableText.sanitize($0) }
             } catch {
                 let reason: String =
                     switch error as? AppError {

@@ -1,4 +1,5 @@
 import Foundation
+import Platform
 import Presentation
 import Storage
 import TerminalUI
@@ -8,8 +9,14 @@ public enum CourseImportCommand {
     /// Imports the file into the database of `dataDirectory`, prints the counts or the reason
     /// it changed nothing, and returns the process exit code.
     public static func run(file path: String, dataDirectory: URL) -> Int32 {
-        CourseFileImportCommand.run(file: path, dataDirectory: dataDirectory, program: "tui", texts: EduGoApp.commandLineTexts) {
-            TerminalText.sanitize($0)
+        let texts = EduGoApp.commandLineTexts
+        switch CourseFileImport.run(file: path, dataDirectory: dataDirectory) {
+        case .imported(let file, let database, let summary):
+            return CourseImportReport.imported(
+                file, into: database, added: summary.added, updated: summary.updated, texts: texts
+            ) { TerminalText.sanitize($0) }
+        case .failed(let reason):
+            return CourseImportReport.failed(reason, program: "tui", texts: texts) { TerminalText.sanitize($0) }
         }
     }
 }

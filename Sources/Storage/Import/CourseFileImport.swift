@@ -1,0 +1,37 @@
+import Foundation
+import Platform
+import SharedKernel
+
+/// `import-courses FILE` into the SQLite database of a data directory, in one transaction:
+/// what happened, for the app's and the server's commands to report (`CourseImportReport`:
+/// they own the output and the exit code).
+public enum CourseFileImport {
+    public enum Outcome: Sendable {
+        /// `summary` of the file at `file`, into the database at `database`.
+        case imported(file: String, database: String, summary: CourseImportSummary)
+        /// Nothing was changed, for this reason.
+        case failed(LocalizedText)
+
+    }
+
+    /// Reads the file at `path` and imports it into the database of `dataDirectory`.
+    public static func run(file path: String, dataDirectory: URL) -> Outcome {
+        let data: Data
+        do {
+            data = try CourseFileReader.read(path: path)
+        } catch {
+            return .failed(error.text)
+        }
+        let database: AppDatabase
+        do {
+            database = try AppDatabase.open(directory: dataDirectory)
+        } catch {
+            return .failed(.verbatim(error.description))
+        }
+        do {
+            return .imported(file: path, database: database.path, summary: try database.importCourses(from: data))
+        } catch {
+            return .failed("cannot import \(path), nothing was changed: \(error.text)")
+        }
+    }
+}
