@@ -47,9 +47,24 @@ public actor InMemoryStore: CourseRepository, EnrollmentRepository, FavouritesRe
     public private(set) var messages: [Message] = []
     public var writes: [Message] { messages.filter(\.isWrite) }
 
-    private var catalog: [CourseID: Course]
+    private var catalog: [CourseID: Course] {
+        didSet { index = nil }
+    }
     /// When each course was first added (`newest` orders by it).
-    private var added: [CourseID: Int64] = [:]
+    private var added: [CourseID: Int64] = [:] {
+        didSet { index = nil }
+    }
+    /// The catalog in every order and its words, built once for as long as the catalog stays
+    /// the same: building it for each page cost a test of a 1,200-course catalog most of its
+    /// time.
+    private var index: BruteForceIndex?
+
+    private func catalogIndex() -> BruteForceIndex {
+        if let index { return index }
+        let built = BruteForceIndex(Array(catalog.values), added: added)
+        index = built
+        return built
+    }
     private var lessons: [CourseID: [Lesson]]
     private var users: [UserID: (user: User, password: String)]
     var enrollments: [Enrollment] = []
@@ -160,12 +175,12 @@ public actor InMemoryStore: CourseRepository, EnrollmentRepository, FavouritesRe
         -> [CatalogRow]
     {
         try await record(.page(query.text, position, limit))
-        return BruteForceIndex(Array(catalog.values), added: added).page(query, at: position, limit: limit) { marks(of: learner, for: $0) }
+        return catalogIndex().page(query, at: position, limit: limit) { marks(of: learner, for: $0) }
     }
 
     public func count(_ query: CatalogQuery, for learner: UserID?) async throws(AppError) -> CatalogCount {
         try await record(.count(query.text))
-        let count = BruteForceIndex(Array(catalog.values)).matches(query) { marks(of: learner, for: $0) }.count
+        let count = catalogIndex().matches(query) { marks(of: learner, for: $0) }.count
         return count > query.countLimit ? .atLeast(query.countLimit) : .exactly(count)
     }
 

@@ -25,6 +25,9 @@ final class MyCoursesScreen: Screen {
     private let onOpenLesson: @MainActor (CourseID, Int) -> Void
     /// Where the rows were last drawn; written while drawing, so not observed.
     private var listArea = Rect(x: 0, y: 0, width: 0, height: 10)
+    /// The column widths and the build of the rows they were measured on: measured when the
+    /// rows change (a save under way among them), not on every frame.
+    private var measured: (list: ObjectIdentifier, language: Language, widths: [Int])?
 
     init(
         viewModel: MyCoursesViewModel, onCourseSelected: @escaping @MainActor (CourseID) -> Void,
@@ -116,12 +119,11 @@ final class MyCoursesScreen: Screen {
         let position = "\(list.selectedIndex + 1)/\(courses.count)"
         canvas.draw(position, x: content.x + content.width - position.displayWidth, y: content.y, style: .dim)
 
-        let rows = courses.map { Row(item: $0, isSaving: viewModel.model.isSaving($0.id)) }
-        let table = Self.table(for: rows, width: content.width, texts: texts)
+        let table = Self.table(widths: contentWidths(of: courses, texts: texts), width: content.width, texts: texts)
         table.drawHeadings(in: &canvas, x: content.x, y: content.y + 1)
         listArea = Rect(x: area.x, y: area.y + 2, width: area.width, height: area.height - 2)
-        ListView.draw(in: &canvas, area: listArea, itemCount: rows.count, state: list) { canvas, index, line, isSelected in
-            let row = rows[index]
+        ListView.draw(in: &canvas, area: listArea, itemCount: courses.count, state: list) { canvas, index, line, isSelected in
+            let row = Row(item: courses[index], isSaving: viewModel.model.isSaving(courses[index].id))
             let cells = Column.allCases.map { row.text($0, width: table.width(of: $0.rawValue), texts: texts) }
             // Saving, or history (left after completing it): dim.
             let style: Style = isSelected ? .selection : (row.isSaving || !row.item.enrollment.holdsPlace ? .dim : .normal)
@@ -147,13 +149,20 @@ final class MyCoursesScreen: Screen {
         }
     }
 
-    static func table(for rows: [Row], width: Int, texts: Texts) -> Table {
-        let measured = [Column.title, .status, .enrolled].map(\.rawValue)
-        let columns = columns.map { $0.translated(texts) }
-        let widths = Table.contentWidths(of: rows, columns: columns, measuring: measured) { row, column in
-            row.text(Column(rawValue: column) ?? .title, width: .max, texts: texts)
+    private func contentWidths(of courses: [EnrolledCourse], texts: Texts) -> [Int] {
+        let list = viewModel.model.rows.identity
+        if let measured, measured.list == list, measured.language == texts.language { return measured.widths }
+        let measuring = [Column.title, .status, .enrolled].map(\.rawValue)
+        let rows = courses.lazy.map { Row(item: $0, isSaving: self.viewModel.model.isSaving($0.id)) }
+        let widths = Table.contentWidths(of: rows, columns: Self.columns.map { $0.translated(texts) }, measuring: measuring) {
+            row, column in row.text(Column(rawValue: column) ?? .title, width: .max, texts: texts)
         }
-        return Table(columns, contentWidths: widths, width: width, primary: Column.title.rawValue, primaryTarget: 48)
+        measured = (list, texts.language, widths)
+        return widths
+    }
+
+    static func table(widths: [Int], width: Int, texts: Texts) -> Table {
+        Table(columns.map { $0.translated(texts) }, contentWidths: widths, width: width, primary: Column.title.rawValue, primaryTarget: 48)
     }
 
     struct Row {

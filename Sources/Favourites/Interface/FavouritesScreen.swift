@@ -19,6 +19,9 @@ final class FavouritesScreen: Screen {
     private let onCourseSelected: @MainActor (CourseID) -> Void
     /// Where the rows were last drawn; written while drawing, so not observed.
     private var listArea = Rect(x: 0, y: 0, width: 0, height: 10)
+    /// The column widths and the build of the list they were measured on: measured when the
+    /// list changes, not on every frame.
+    private var measured: (list: ObjectIdentifier, language: Language, widths: [Int])?
 
     init(viewModel: FavouritesViewModel, onCourseSelected: @escaping @MainActor (CourseID) -> Void) {
         self.viewModel = viewModel
@@ -76,7 +79,7 @@ final class FavouritesScreen: Screen {
         }
         let position = "\(list.selectedIndex + 1)/\(courses.count)"
         canvas.draw(position, x: content.x + content.width - position.displayWidth, y: content.y, style: .dim)
-        let table = Self.table(for: courses, width: content.width, texts: texts)
+        let table = Self.table(widths: contentWidths(of: courses, texts: texts), width: content.width, texts: texts)
         table.drawHeadings(in: &canvas, x: content.x, y: content.y + 1)
         listArea = Rect(x: area.x, y: area.y + 2, width: area.width, height: area.height - 2)
         ListView.draw(in: &canvas, area: listArea, itemCount: courses.count, state: list) { canvas, index, line, isSelected in
@@ -109,13 +112,19 @@ final class FavouritesScreen: Screen {
         }
     }
 
-    static func table(for courses: [Course], width: Int, texts: Texts) -> Table {
-        let measured = [Column.title, .instructor, .price].map(\.rawValue)
-        let columns = columns.map { $0.translated(texts) }
-        let widths = Table.contentWidths(of: courses, columns: columns, measuring: measured) { course, column in
-            text(Column(rawValue: column) ?? .title, of: course, width: .max, texts: texts)
+    private func contentWidths(of courses: [Course], texts: Texts) -> [Int] {
+        let list = viewModel.courses.identity
+        if let measured, measured.list == list, measured.language == texts.language { return measured.widths }
+        let measuring = [Column.title, .instructor, .price].map(\.rawValue)
+        let widths = Table.contentWidths(of: courses, columns: Self.columns.map { $0.translated(texts) }, measuring: measuring) {
+            course, column in Self.text(Column(rawValue: column) ?? .title, of: course, width: .max, texts: texts)
         }
-        return Table(columns, contentWidths: widths, width: width, primary: Column.title.rawValue, primaryTarget: 48)
+        measured = (list, texts.language, widths)
+        return widths
+    }
+
+    static func table(widths: [Int], width: Int, texts: Texts) -> Table {
+        Table(columns.map { $0.translated(texts) }, contentWidths: widths, width: width, primary: Column.title.rawValue, primaryTarget: 48)
     }
 
     static func text(_ column: Column, of course: Course, width: Int, texts: Texts) -> String {

@@ -6,6 +6,12 @@ import SharedKernel
 public struct KeptList<Item: Identifiable>: RandomAccessCollection where Item.ID: Hashable {
     public let items: [Item]
     private let positions: [Item.ID: Int]
+    /// Which build of the list this is: what is worked out from a whole list (a table's
+    /// column widths) is kept for as long as the list is the same build.
+    public var identity: ObjectIdentifier { ObjectIdentifier(build) }
+    private let build = Build()
+
+    private final class Build: Sendable {}
 
     public init(_ items: [Item] = []) {
         WorkMeter.count { $0.kept += items.count }

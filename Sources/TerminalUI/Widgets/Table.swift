@@ -174,7 +174,10 @@ public struct Table: Sendable {
         text: (Row, Int) -> String
     ) -> [Int] {
         var widths = columns.map { $0.heading.displayWidth }
+        var count = 0
+        defer { WorkMeter.count { $0.measured += count } }
         for row in rows {
+            count += measured.count
             for column in measured {
                 widths[column] = max(widths[column], contentWidth(text(row, column), limit: columns[column].widest))
             }
