@@ -1,40 +1,6 @@
 import Observation
 import SharedKernel
 
-/// An item of a paged list with the key that orders it.
-public struct PagedItem<ItemKey: Comparable & Sendable, Item: Sendable>: Sendable {
-    public let key: ItemKey
-    public let item: Item
-
-    public init(key: ItemKey, item: Item) {
-        self.key = key
-        self.item = item
-    }
-}
-
-/// Where a page is read from: the ends, or right after or before a key.
-public enum PagePosition<ItemKey: Comparable & Sendable>: Sendable {
-    case first
-    case last
-    case after(ItemKey)
-    case before(ItemKey)
-}
-
-/// How many items a list has; a lower bound when counting further would cost too much.
-public enum ListCount: Hashable, Sendable {
-    case exactly(Int)
-    case atLeast(Int)
-}
-
-/// Why a list could not be loaded, in words for the person at the terminal.
-public struct ListLoadError: Error, Hashable, Sendable {
-    public var message: LocalizedText
-
-    public init(message: LocalizedText) {
-        self.message = message
-    }
-}
-
 /// A list too long to hold: it keeps a window of a few pages around the selection and reads
 /// the next page by key (keyset paging) before the selection gets to an edge, so memory and
 /// the work per key stay the same however long the list is.
