@@ -19,36 +19,39 @@ extension EndToEnd {
             "a price of 1e300 and lessons of 2^62 minutes: the rest shows, the bad page is an error, an endless body leaves memory bounded")
         func hostileServer() async throws {
             let floods = Counter()
-            let (url, running) = try await RouterServer.start(Self.router(floods: floods))
-            defer { running.cancel() }
-            let session = try TmuxSession(arguments: ["--server", url.absoluteString])
-            try await session.signInIfAsked()
+            let server = try await RouterServer.start(Self.router(floods: floods))
+            let url = server.url
+            try await server.stopping {
+                let session = try TmuxSession(arguments: ["--server", url.absoluteString])
+                try await session.signInIfAsked()
 
-            let catalog = try await session.waitFor("Good Course")
-            #expect(catalog.contains { $0.contains("Endless Lessons") })
-            #expect(!catalog.contains { $0.contains("Overpriced") }, "the course priced 1e300 is refused")
+                let catalog = try await session.waitFor("Good Course")
+                #expect(catalog.contains { $0.contains("Endless Lessons") })
+                #expect(!catalog.contains { $0.contains("Overpriced") }, "the course priced 1e300 is refused")
 
-            // The course whose lessons add up past Int.max: an error state, not a crash.
-            try session.send("Home", "Enter")
-            try await session.waitFor("Press r to retry")
-            try session.send("Escape")
-            try await session.waitFor("Good Course")
+                // The course whose lessons add up past Int.max: an error state, not a crash.
+                try session.send("Home", "Enter")
+                try await session.waitFor("Press r to retry")
+                try session.send("Escape")
+                try await session.waitFor("Good Course")
 
-            // A search the server answers with a body that never ends.
-            let pid = try #require(try session.appPID())
-            let before = try #require(ProcessMemory.residentHighWaterMark(pid: pid))
-            try session.send("/")
-            try session.type("flood")
-            try await session.waitFor("Cannot reach")
-            try await Self.waitUntil("the server saw the app stop reading a flood") { floods.value >= 1 }
-            let after = try #require(ProcessMemory.residentHighWaterMark(pid: pid))
-            #expect(after - before < Self.memoryBound, "the app's high-water mark went from \(before / 1024) KiB to \(after / 1024) KiB")
+                // A search the server answers with a body that never ends.
+                let pid = try #require(try session.appPID())
+                let before = try #require(ProcessMemory.residentHighWaterMark(pid: pid))
+                try session.send("/")
+                try session.type("flood")
+                try await session.waitFor("Cannot reach")
+                try await Self.waitUntil("the server saw the app stop reading a flood") { floods.value >= 1 }
+                let after = try #require(ProcessMemory.residentHighWaterMark(pid: pid))
+                #expect(
+                    after - before < Self.memoryBound, "the app's high-water mark went from \(before / 1024) KiB to \(after / 1024) KiB")
 
-            // Still running, keys still work.
-            try session.send("Escape", "Escape")
-            try await session.waitFor("Good Course")
-            try session.send("q")
-            #expect(try await session.waitForExit() == 0)
+                // Still running, keys still work.
+                try session.send("Escape", "Escape")
+                try await session.waitFor("Good Course")
+                try session.send("q")
+                #expect(try await session.waitForExit() == 0)
+            }
         }
 
         /// Issue 39, items 1 and 11 with the real `tui --server`: a server that sends valid events
@@ -58,32 +61,35 @@ extension EndToEnd {
         func eventFlood() async throws {
             let reads = Counter()
             let flooding = Counter()
-            let (url, running) = try await RouterServer.start(Self.floodingRouter(reads: reads, flooding: flooding))
-            defer { running.cancel() }
-            let session = try TmuxSession(arguments: ["--server", url.absoluteString])
-            try await session.signInIfAsked()
-            try await session.waitFor("Git Beyond the Basics")
-            let pid = try #require(try session.appPID())
-            let memoryBefore = try #require(ProcessMemory.resident(pid: pid))
+            let server = try await RouterServer.start(Self.floodingRouter(reads: reads, flooding: flooding))
+            let url = server.url
+            try await server.stopping {
+                let session = try TmuxSession(arguments: ["--server", url.absoluteString])
+                try await session.signInIfAsked()
+                try await session.waitFor("Git Beyond the Basics")
+                let pid = try #require(try session.appPID())
+                let memoryBefore = try #require(ProcessMemory.resident(pid: pid))
 
-            // The app opens the stream, the flood starts; it ends 20 s later on its own.
-            try await Self.waitUntil("the flood started") { flooding.value == 1 }
-            let readsBefore = reads.value
-            let started = ContinuousClock.now
-            try await Self.waitUntil("the flood ended", within: .seconds(60)) { flooding.value == 2 }
-            let seconds = (ContinuousClock.now - started) / .seconds(1)
-            let readsDuring = reads.value - readsBefore
-            let peak = try #require(ProcessMemory.residentHighWaterMark(pid: pid))
+                // The app opens the stream, the flood starts; it ends 20 s later on its own.
+                try await Self.waitUntil("the flood started") { flooding.value == 1 }
+                let readsBefore = reads.value
+                let started = ContinuousClock.now
+                try await Self.waitUntil("the flood ended", within: .seconds(60)) { flooding.value == 2 }
+                let seconds = (ContinuousClock.now - started) / .seconds(1)
+                let readsDuring = reads.value - readsBefore
+                let peak = try #require(ProcessMemory.residentHighWaterMark(pid: pid))
 
-            // Two reads a second, after the first news read at once (everything, as the stream
-            // opened: 6 reads); within the budget on a clock it moves, and nothing left queued
-            // once the flood ends, is NewsFloodTests'.
-            #expect(Double(readsDuring) <= 2 * seconds + 6, "\(readsDuring) reads in \(seconds) s of flood")
-            #expect(
-                peak - memoryBefore < Self.memoryBound, "resident memory went from \(memoryBefore >> 20) MiB to a peak of \(peak >> 20) MiB"
-            )
-            try session.send("q")
-            #expect(try await session.waitForExit() == 0)
+                // Two reads a second, after the first news read at once (everything, as the stream
+                // opened: 6 reads); within the budget on a clock it moves, and nothing left queued
+                // once the flood ends, is NewsFloodTests'.
+                #expect(Double(readsDuring) <= 2 * seconds + 6, "\(readsDuring) reads in \(seconds) s of flood")
+                #expect(
+                    peak - memoryBefore < Self.memoryBound,
+                    "resident memory went from \(memoryBefore >> 20) MiB to a peak of \(peak >> 20) MiB"
+                )
+                try session.send("q")
+                #expect(try await session.waitForExit() == 0)
+            }
         }
 
         /// A server with one course on screen whose stream floods every kind of event for 20 s
@@ -126,7 +132,7 @@ extension EndToEnd {
                     guard flooding.value == 0 else { return }
                     flooding.add(1)
                     let end = ContinuousClock.now + .seconds(20)
-                    while ContinuousClock.now < end {
+                    while ContinuousClock.now < end, !RunningService.isShuttingDown {
                         var chunk = ""
                         for _ in 0..<1_000 {
                             id += 1
@@ -136,7 +142,7 @@ extension EndToEnd {
                     }
                     flooding.add(1)
                     // Open and quiet from here: the app has nothing to reconnect for.
-                    try await Task.sleep(for: .seconds(3_600))
+                    await RunningService.untilShutdown()
                 }
                 return Response(status: .ok, headers: [.contentType: "text/event-stream"], body: body)
             }
@@ -196,7 +202,7 @@ extension EndToEnd {
             let body = ResponseBody { writer in
                 do {
                     try await writer.write(ByteBuffer(string: #"{"courses": ["#))
-                    while true { try await writer.write(chunk) }
+                    while !RunningService.isShuttingDown { try await writer.write(chunk) }
                 } catch {
                     floods.add(1)
                     throw error

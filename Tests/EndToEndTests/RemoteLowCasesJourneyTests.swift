@@ -72,16 +72,18 @@ extension EndToEnd {
             router.get("/v1/courses") { _, _ in
                 RouterServer.json(#"{"courses": [], "next": null, "previous": null, "total": 0, "total_is_lower_bound": false}"#)
             }
-            let (url, running) = try await RouterServer.start(router)
-            defer { running.cancel() }
-            let session = try TmuxSession(arguments: ["--server", url.absoluteString])
-            try await session.signInIfAsked()
+            let server = try await RouterServer.start(router)
+            let url = server.url
+            try await server.stopping {
+                let session = try TmuxSession(arguments: ["--server", url.absoluteString])
+                try await session.signInIfAsked()
 
-            let screen = try await session.waitFor("has no courses yet")
-            #expect(screen.contains { $0.contains("127.0.0.1:\(url.port ?? 0) has no courses yet") })
-            #expect(!screen.contains { $0.contains("tui import-courses") }, "the local import does nothing for a server")
-            try session.send("q")
-            #expect(try await session.waitForExit() == 0)
+                let screen = try await session.waitFor("has no courses yet")
+                #expect(screen.contains { $0.contains("127.0.0.1:\(url.port ?? 0) has no courses yet") })
+                #expect(!screen.contains { $0.contains("tui import-courses") }, "the local import does nothing for a server")
+                try session.send("q")
+                #expect(try await session.waitForExit() == 0)
+            }
         }
     }
 }

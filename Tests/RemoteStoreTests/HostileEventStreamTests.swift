@@ -34,25 +34,27 @@ struct HostileEventStreamTests {
         let router = Router()
         RouterServer.addSignIn(to: router)
         router.get("/v1/me/events") { _, _ in Self.flooding(flood) }
-        let (url, running) = try await RouterServer.start(router)
-        defer { running.cancel() }
-        let (store, clock, read, client) = Self.makeSUT(url)
-        defer { client.remove() }
-        let learner = try await store.signIn(email: "demo@edugo.dev", password: "edugo-demo")
-        let peakIsReset = ProcessMemory.resetHighWaterMark()
-        let before = try #require(ProcessMemory.resident())
+        let server = try await RouterServer.start(router)
+        let url = server.url
+        try await server.stopping {
+            let (store, clock, read, client) = Self.makeSUT(url)
+            defer { client.remove() }
+            let learner = try await store.signIn(email: "demo@edugo.dev", password: "edugo-demo")
+            let peakIsReset = ProcessMemory.resetHighWaterMark()
+            let before = try #require(ProcessMemory.resident())
 
-        let told = Self.collect(store.news(for: learner.id))
-        // Dropped, the feed waits to open it again.
-        await clock.waitForSleeper()
-        told.cancel()
+            let told = Self.collect(store.news(for: learner.id))
+            // Dropped, the feed waits to open it again.
+            await clock.waitForSleeper()
+            told.cancel()
 
-        let after = try #require(peakIsReset ? ProcessMemory.residentHighWaterMark() : ProcessMemory.resident())
-        #expect(await told.value == [])
-        #expect(read.value <= RemoteStore.eventLimit + 128 * 1024, "the feed read \(read.value / 1024) KiB of an endless event")
-        #expect(
-            after - before < HostileServerTests.memoryBound,
-            "resident memory went from \(before / 1024) KiB to a peak of \(after / 1024) KiB")
+            let after = try #require(peakIsReset ? ProcessMemory.residentHighWaterMark() : ProcessMemory.resident())
+            #expect(await told.value == [])
+            #expect(read.value <= RemoteStore.eventLimit + 128 * 1024, "the feed read \(read.value / 1024) KiB of an endless event")
+            #expect(
+                after - before < HostileServerTests.memoryBound,
+                "resident memory went from \(before / 1024) KiB to a peak of \(after / 1024) KiB")
+        }
     }
 
     @Test(
@@ -68,22 +70,24 @@ struct HostileEventStreamTests {
             return Response(
                 status: .ok, headers: [.contentType: "text/event-stream"], body: .init(byteBuffer: ByteBuffer(bytes: Self.garbageStream)))
         }
-        let (url, running) = try await RouterServer.start(router)
-        defer { running.cancel() }
-        let (store, clock, _, client) = Self.makeSUT(url)
-        defer { client.remove() }
-        let learner = try await store.signIn(email: "demo@edugo.dev", password: "edugo-demo")
+        let server = try await RouterServer.start(router)
+        let url = server.url
+        try await server.stopping {
+            let (store, clock, _, client) = Self.makeSUT(url)
+            defer { client.remove() }
+            let learner = try await store.signIn(email: "demo@edugo.dev", password: "edugo-demo")
 
-        var news = store.news(for: learner.id).makeAsyncIterator()
-        let told = [await news.next(), await news.next(), await news.next()]
-        // The body ends: the feed waits, then opens the stream again after the last valid id.
-        await clock.waitForSleeper()
-        clock.advance(by: .seconds(1))
-        let again = await news.next()
+            var news = store.news(for: learner.id).makeAsyncIterator()
+            let told = [await news.next(), await news.next(), await news.next()]
+            // The body ends: the feed waits, then opens the stream again after the last valid id.
+            await clock.waitForSleeper()
+            clock.advance(by: .seconds(1))
+            let again = await news.next()
 
-        #expect(told == [.changed([.catalog]), .changed([.favourite(learner.id, "good-1")]), .changed([.profile(learner.id)])])
-        #expect(again == .changed([.catalog]))
-        #expect(seen.withLock { $0 } == [nil, "log-5"])
+            #expect(told == [.changed([.catalog]), .changed([.favourite(learner.id, "good-1")]), .changed([.profile(learner.id)])])
+            #expect(again == .changed([.catalog]))
+            #expect(seen.withLock { $0 } == [nil, "log-5"])
+        }
     }
 
     @Test(
@@ -100,28 +104,30 @@ struct HostileEventStreamTests {
                 status: .ok, headers: [.contentType: "text/event-stream"],
                 body: .init(byteBuffer: ByteBuffer(string: "id: log-1\nevent: ready\ndata: {}\n\ndata: \(tooLong)\n\n")))
         }
-        let (url, running) = try await RouterServer.start(router)
-        defer { running.cancel() }
-        let client = TemporaryDirectory(prefix: "edugo-hostile-events")
-        defer { client.remove() }
-        let clock = ManualClock()
-        let store = RemoteStore(
-            server: url, dataDirectory: client.url, httpClient: testHTTPClient, clock: clock, timeLimitClock: ManualClock())
-        let learner = try await store.signIn(email: "demo@edugo.dev", password: "edugo-demo")
+        let server = try await RouterServer.start(router)
+        let url = server.url
+        try await server.stopping {
+            let client = TemporaryDirectory(prefix: "edugo-hostile-events")
+            defer { client.remove() }
+            let clock = ManualClock()
+            let store = RemoteStore(
+                server: url, dataDirectory: client.url, httpClient: testHTTPClient, clock: clock, timeLimitClock: ManualClock())
+            let learner = try await store.signIn(email: "demo@edugo.dev", password: "edugo-demo")
 
-        let told = Self.collect(store.news(for: learner.id))
-        var waits: [Duration] = []
-        for _ in 0..<7 {
-            await clock.waitForSleeper()
-            let wait = try #require(clock.timeToNextWake)
-            waits.append(wait)
-            clock.advance(by: wait)
+            let told = Self.collect(store.news(for: learner.id))
+            var waits: [Duration] = []
+            for _ in 0..<7 {
+                await clock.waitForSleeper()
+                let wait = try #require(clock.timeToNextWake)
+                waits.append(wait)
+                clock.advance(by: wait)
+            }
+            told.cancel()
+
+            #expect(waits == [1, 2, 4, 8, 16, 30, 30].map { Duration.seconds($0) })
+            #expect(opened.value >= 7)
+            #expect(await told.value.first == .readEverything, "what came before the fault was told")
         }
-        told.cancel()
-
-        #expect(waits == [1, 2, 4, 8, 16, 30, 30].map { Duration.seconds($0) })
-        #expect(opened.value >= 7)
-        #expect(await told.value.first == .readEverything, "what came before the fault was told")
     }
 
     // MARK: - Helpers
@@ -201,7 +207,8 @@ struct HostileEventStreamTests {
         let body = ResponseBody { writer in
             try await writer.write(ByteBuffer(string: opening))
             var written = 0
-            while flood != .hugeID || written < 1024 * 1024 {
+            // Until the reader goes (a write fails), or the server shuts down.
+            while !RunningService.isShuttingDown, flood != .hugeID || written < 1024 * 1024 {
                 try await writer.write(chunk)
                 written += chunk.readableBytes
             }

@@ -38,20 +38,22 @@ struct HostileLearningServerTests {
         let (name, json, accepted) = Self.lessons[index]
         let router = Router()
         router.get("/v1/courses/:id/lessons/:n") { _, _ in RouterServer.json(json) }
-        let (url, running) = try await RouterServer.start(router)
-        defer { running.cancel() }
-        let client = TemporaryDirectory(prefix: "edugo-hostile-learning")
-        defer { client.remove() }
-        let store = RemoteStore(server: url, dataDirectory: client.url, httpClient: testHTTPClient)
+        let server = try await RouterServer.start(router)
+        let url = server.url
+        try await server.stopping {
+            let client = TemporaryDirectory(prefix: "edugo-hostile-learning")
+            defer { client.remove() }
+            let store = RemoteStore(server: url, dataDirectory: client.url, httpClient: testHTTPClient)
 
-        var failure: AppError?
-        do {
-            _ = try await store.lessonContent(courseID: "any", lesson: 1)
-        } catch {
-            failure = error
+            var failure: AppError?
+            do throws(AppError) {
+                _ = try await store.lessonContent(courseID: "any", lesson: 1)
+            } catch {
+                failure = error
+            }
+
+            #expect(failure == (accepted ? nil : .connectivity), "\(name): \(String(describing: failure))")
         }
-
-        #expect(failure == (accepted ? nil : .connectivity), "\(name): \(String(describing: failure))")
     }
 
     @Test("a deck longer than asked, a habit or a schedule out of range are connectivity; a bad card or answer is left out")
@@ -72,27 +74,29 @@ struct HostileLearningServerTests {
                 #"{"answers": [{"course_id": "c", "lesson": 1, "question": 0, "chosen": [7], "is_right": true, "correct": [0], "explanation": ""}, {"course_id": "c", "lesson": 1, "question": 1, "chosen": [0], "is_right": false, "correct": [1], "explanation": "B."}, {"course_id": "c", "lesson": 1, "question": 2, "chosen": [0], "is_right": false, "correct": [9], "explanation": ""}, {"course_id": "other", "lesson": 1, "question": 0, "chosen": [0], "is_right": false, "correct": [0], "explanation": ""}]}"#
             )
         }
-        let (url, running) = try await RouterServer.start(router)
-        defer { running.cancel() }
-        let client = TemporaryDirectory(prefix: "edugo-hostile-learning")
-        defer { client.remove() }
-        let store = RemoteStore(server: url, dataDirectory: client.url, httpClient: testHTTPClient)
-        let learner = try await store.signIn(email: "demo@edugo.dev", password: "edugo-demo").id
-        let day = try #require(LearnerDay(iso: "2026-11-24"))
-        let ref = QuestionRef(courseID: "c", lesson: 1, question: 0)
+        let server = try await RouterServer.start(router)
+        let url = server.url
+        try await server.stopping {
+            let client = TemporaryDirectory(prefix: "edugo-hostile-learning")
+            defer { client.remove() }
+            let store = RemoteStore(server: url, dataDirectory: client.url, httpClient: testHTTPClient)
+            let learner = try await store.signIn(email: "demo@edugo.dev", password: "edugo-demo").id
+            let day = try #require(LearnerDay(iso: "2026-11-24"))
+            let ref = QuestionRef(courseID: "c", lesson: 1, question: 0)
 
-        await #expect(throws: AppError.connectivity) { try await store.reviewDeck(userID: learner, on: day, limit: 1) }
-        let deck = try await store.reviewDeck(userID: learner, on: day, limit: 10)
-        await #expect(throws: AppError.connectivity) { try await store.habit(userID: learner, on: day, secondsFromGMT: 0) }
-        await #expect(throws: AppError.connectivity) { try await store.review(ref, grade: .good, userID: learner, on: day) }
-        let answers = try await store.answers(userID: learner, courseID: "c")
+            await #expect(throws: AppError.connectivity) { try await store.reviewDeck(userID: learner, on: day, limit: 1) }
+            let deck = try await store.reviewDeck(userID: learner, on: day, limit: 10)
+            await #expect(throws: AppError.connectivity) { try await store.habit(userID: learner, on: day, secondsFromGMT: 0) }
+            await #expect(throws: AppError.connectivity) { try await store.review(ref, grade: .good, userID: learner, on: day) }
+            let answers = try await store.answers(userID: learner, courseID: "c")
 
-        #expect(deck.cards.map(\.ref.lesson) == [1], "the card of lesson 0 is left out")
-        #expect(deck.dueCount == 2)
-        #expect(
-            answers.map(\.ref.question) == [1],
-            "an answer of choice 7, one whose right choice is 9, and one of another course, are left out")
-        #expect(answers.first?.correct == [1] && answers.first?.explanation == "B.", "what the answer reveals")
+            #expect(deck.cards.map(\.ref.lesson) == [1], "the card of lesson 0 is left out")
+            #expect(deck.dueCount == 2)
+            #expect(
+                answers.map(\.ref.question) == [1],
+                "an answer of choice 7, one whose right choice is 9, and one of another course, are left out")
+            #expect(answers.first?.correct == [1] && answers.first?.explanation == "B.", "what the answer reveals")
+        }
     }
 
     static func card(lesson: String) -> String {

@@ -111,30 +111,31 @@ struct HostileServerTests {
     @Test("a course out of range is refused and logged, the rest loads; a single one is connectivity; nothing traps", arguments: cases)
     func outOfRange(_ hostile: Case) async throws {
         let server = try await HostileServer.start(bad: hostile)
-        defer { server.running.cancel() }
-        let client = TemporaryDirectory(prefix: "edugo-hostile")
-        defer { client.remove() }
-        let log = LogRecorder()
-        let store = RemoteStore(server: server.url, dataDirectory: client.url, httpClient: testHTTPClient, logger: log.logger)
-        let learner = try await store.signIn(email: "demo@edugo.dev", password: "edugo-demo")
+        try await server.stopping {
+            let client = TemporaryDirectory(prefix: "edugo-hostile")
+            defer { client.remove() }
+            let log = LogRecorder()
+            let store = RemoteStore(server: server.url, dataDirectory: client.url, httpClient: testHTTPClient, logger: log.logger)
+            let learner = try await store.signIn(email: "demo@edugo.dev", password: "edugo-demo")
 
-        try await Self.expect(hostile.catalog) { try await store.page(matching: "", at: .first, limit: 20).map(\.course.id) }
-        try await Self.expect(hostile.catalog) { try await store.favourites(userID: learner.id).map(\.id) }
-        try await Self.expect(hostile.enrollments ?? hostile.catalog) {
-            try await store.enrolledCourses(userID: learner.id).map(\.course.id)
-        }
-        if hostile.pageOpens {
-            #expect(try await store.syllabus(of: "bad").course.id == "bad")
-        } else {
-            await #expect(throws: AppError.connectivity) { try await store.syllabus(of: "bad") }
-            await #expect(throws: AppError.connectivity) { try await store.course(id: "bad") }
-        }
-        #expect(try await store.syllabus(of: "good").lessons.count == 1, "the good course's page opens")
-        if let field = hostile.field {
-            #expect(
-                log.lines.contains { $0.hasPrefix("warning") && $0.contains(#"course "bad""#) && $0.contains(field) },
-                "a warning names the course and the field: \(log.lines)"
-            )
+            try await Self.expect(hostile.catalog) { try await store.page(matching: "", at: .first, limit: 20).map(\.course.id) }
+            try await Self.expect(hostile.catalog) { try await store.favourites(userID: learner.id).map(\.id) }
+            try await Self.expect(hostile.enrollments ?? hostile.catalog) {
+                try await store.enrolledCourses(userID: learner.id).map(\.course.id)
+            }
+            if hostile.pageOpens {
+                #expect(try await store.syllabus(of: "bad").course.id == "bad")
+            } else {
+                await #expect(throws: AppError.connectivity) { try await store.syllabus(of: "bad") }
+                await #expect(throws: AppError.connectivity) { try await store.course(id: "bad") }
+            }
+            #expect(try await store.syllabus(of: "good").lessons.count == 1, "the good course's page opens")
+            if let field = hostile.field {
+                #expect(
+                    log.lines.contains { $0.hasPrefix("warning") && $0.contains(#"course "bad""#) && $0.contains(field) },
+                    "a warning names the course and the field: \(log.lines)"
+                )
+            }
         }
     }
 
@@ -162,37 +163,40 @@ struct HostileServerTests {
                 #"{"course": \#(HostileServer.course(id: about)), "status": \#(status), "enrolled_at": "2026-01-01T00:00:00Z", "completed_at": \#(completedAt), "lessons_done": [1]}"#
             )
         }
-        let (url, running) = try await RouterServer.start(router)
-        defer { running.cancel() }
-        let client = TemporaryDirectory(prefix: "edugo-hostile")
-        defer { client.remove() }
-        let store = RemoteStore(server: url, dataDirectory: client.url, httpClient: testHTTPClient)
-        let learner = try await store.signIn(email: "demo@edugo.dev", password: "edugo-demo")
+        let server = try await RouterServer.start(router)
+        let url = server.url
+        try await server.stopping {
+            let client = TemporaryDirectory(prefix: "edugo-hostile")
+            defer { client.remove() }
+            let store = RemoteStore(server: url, dataDirectory: client.url, httpClient: testHTTPClient)
+            let learner = try await store.signIn(email: "demo@edugo.dev", password: "edugo-demo")
 
-        let read: Result<EnrolledCourse?, AppError>
-        do throws(AppError) {
-            read = .success(try await store.enrolledCourse(userID: learner.id, courseID: "asked"))
-        } catch {
-            read = .failure(error)
-        }
+            let read: Result<EnrolledCourse?, AppError>
+            do throws(AppError) {
+                read = .success(try await store.enrolledCourse(userID: learner.id, courseID: "asked"))
+            } catch {
+                read = .failure(error)
+            }
 
-        switch (read, expected, code) {
-        case (.success(let enrolled?), let status?, _): #expect(enrolled.enrollment.status == status && enrolled.id == "asked")
-        case (.success(nil), nil, "404"): break
-        case (.failure(.connectivity), nil, "200"): break
-        default: Issue.record("\(name): \(read)")
+            switch (read, expected, code) {
+            case (.success(let enrolled?), let status?, _): #expect(enrolled.enrollment.status == status && enrolled.id == "asked")
+            case (.success(nil), nil, "404"): break
+            case (.failure(.connectivity), nil, "200"): break
+            default: Issue.record("\(name): \(read)")
+            }
         }
     }
 
     @Test("a catalog count that no catalog has is connectivity", arguments: ["-1", "9223372036854775807"])
     func impossibleTotal(total: String) async throws {
         let server = try await HostileServer.start(bad: Case(name: "total", catalog: .both), total: total)
-        defer { server.running.cancel() }
-        let client = TemporaryDirectory(prefix: "edugo-hostile")
-        defer { client.remove() }
-        let store = RemoteStore(server: server.url, dataDirectory: client.url, httpClient: testHTTPClient)
+        try await server.stopping {
+            let client = TemporaryDirectory(prefix: "edugo-hostile")
+            defer { client.remove() }
+            let store = RemoteStore(server: server.url, dataDirectory: client.url, httpClient: testHTTPClient)
 
-        await #expect(throws: AppError.connectivity) { try await store.count(CatalogQuery(text: ""), for: nil) }
+            await #expect(throws: AppError.connectivity) { try await store.count(CatalogQuery(text: ""), for: nil) }
+        }
     }
 
     /// A body the client must not keep: endless, or far past the cap.
@@ -219,28 +223,30 @@ struct HostileServerTests {
         let router = Router()
         router.get("/v1/courses") { _, _ in Self.flooding(flood) }
         router.get("/v1/courses/:id") { _, _ in Self.flooding(flood) }
-        let (url, running) = try await RouterServer.start(router)
-        defer { running.cancel() }
-        let client = TemporaryDirectory(prefix: "edugo-flood")
-        defer { client.remove() }
-        let read = Counter()
-        let store = RemoteStore(
-            server: url, dataDirectory: client.url, httpClient: testHTTPClient, timeLimit: RemoteStore.defaultTimeLimit,
-            logger: Logger(label: "flood", factory: { _ in SwiftLogNoOpLogHandler() }), now: Date.init,
-            nextToTransport: [ReadCounter(read: read)]
-        )
-        let peakIsReset = ProcessMemory.resetHighWaterMark()
-        let before = try #require(ProcessMemory.resident())
+        let server = try await RouterServer.start(router)
+        let url = server.url
+        try await server.stopping {
+            let client = TemporaryDirectory(prefix: "edugo-flood")
+            defer { client.remove() }
+            let read = Counter()
+            let store = RemoteStore(
+                server: url, dataDirectory: client.url, httpClient: testHTTPClient, timeLimit: RemoteStore.defaultTimeLimit,
+                logger: Logger(label: "flood", factory: { _ in SwiftLogNoOpLogHandler() }), now: Date.init,
+                nextToTransport: [ReadCounter(read: read)]
+            )
+            let peakIsReset = ProcessMemory.resetHighWaterMark()
+            let before = try #require(ProcessMemory.resident())
 
-        await #expect(throws: AppError.connectivity) { try await store.page(matching: "", at: .first, limit: 20) }
-        await #expect(throws: AppError.connectivity) { try await store.syllabus(of: "any") }
+            await #expect(throws: AppError.connectivity) { try await store.page(matching: "", at: .first, limit: 20) }
+            await #expect(throws: AppError.connectivity) { try await store.syllabus(of: "any") }
 
-        let after = try #require(peakIsReset ? ProcessMemory.residentHighWaterMark() : ProcessMemory.resident())
-        #expect(after - before < Self.memoryBound, "resident memory went from \(before / 1024) KiB to a peak of \(after / 1024) KiB")
-        // Exact, whatever else runs: the two answers were read up to the cap and one chunk
-        // past it at most, and a declared length past the cap not at all.
-        let most = flood == .declaredFiftyMiB ? 0 : 2 * (BodyLimitMiddleware.limit + 1024 * 1024)
-        #expect(read.value <= most, "the client read \(read.value / 1024) KiB of the two answers")
+            let after = try #require(peakIsReset ? ProcessMemory.residentHighWaterMark() : ProcessMemory.resident())
+            #expect(after - before < Self.memoryBound, "resident memory went from \(before / 1024) KiB to a peak of \(after / 1024) KiB")
+            // Exact, whatever else runs: the two answers were read up to the cap and one chunk
+            // past it at most, and a declared length past the cap not at all.
+            let most = flood == .declaredFiftyMiB ? 0 : 2 * (BodyLimitMiddleware.limit + 1024 * 1024)
+            #expect(read.value <= most, "the client read \(read.value / 1024) KiB of the two answers")
+        }
     }
 
     /// Counts the body bytes the client takes from the transport, as it takes them.
@@ -271,7 +277,7 @@ struct HostileServerTests {
         let body = ResponseBody(contentLength: flood == .declaredFiftyMiB ? fifty : nil) { writer in
             try await writer.write(opening)
             var remaining = fifty - opening.readableBytes - closing.readableBytes
-            while flood == .endlessChunked || remaining > 0 {
+            while flood == .endlessChunked || remaining > 0, !RunningService.isShuttingDown {
                 let size = flood == .endlessChunked ? chunk.readableBytes : min(remaining, chunk.readableBytes)
                 try await writer.write(chunk.getSlice(at: 0, length: size)!)
                 remaining -= size
@@ -296,11 +302,8 @@ struct HostileServerTests {
     }
 
     /// Signs in, then answers every read with the bad course first and a good one after.
-    struct HostileServer {
-        let url: URL
-        let running: Task<Void, any Error>
-
-        static func start(bad: Case, total: String = "2") async throws -> HostileServer {
+    enum HostileServer {
+        static func start(bad: Case, total: String = "2") async throws -> RunningService {
             let badCourse = course(id: "bad", bad.fields)
             let goodCourse = course(id: "good")
             let router = Router()
@@ -324,8 +327,7 @@ struct HostileServerTests {
                 RouterServer.json(
                     #"{"enrollments": [\#(enrollment(badCourse, done: bad.lessonsDone)), \#(enrollment(goodCourse, done: "[1]"))]}"#)
             }
-            let (url, running) = try await RouterServer.start(router)
-            return HostileServer(url: url, running: running)
+            return try await RouterServer.start(router)
         }
 
         /// A good course's JSON, with `fields` (raw JSON values) in place of its own.

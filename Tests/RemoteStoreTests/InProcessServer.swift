@@ -18,7 +18,7 @@ struct InProcessServer: Sendable {
     let url: URL
     let database: AppDatabase
     let directory: TemporaryDirectory
-    private let running: Task<Void, any Error>
+    private let running: RunningService
 
     /// Starts a server over a fresh database (the demo learner, no courses) in `directory`.
     static func start(
@@ -27,7 +27,7 @@ struct InProcessServer: Sendable {
     ) async throws -> InProcessServer {
         let hasher = PasswordHasher(rounds: 1_000)
         let database = try AppDatabase.open(directory: directory.url, passwordHasher: hasher, seedCatalog: { [] })
-        let (bound, running) = try await ListeningService.start { onListening in
+        let running = try await ListeningService.start { onListening in
             try await EduGoServer.application(
                 database: database, dataDirectory: directory.url, port: port, accessTokenTTL: accessTokenTTL, passwordHasher: hasher,
                 now: { clock.now },
@@ -35,16 +35,16 @@ struct InProcessServer: Sendable {
                 onListening: onListening
             )
         }
-        return InProcessServer(url: URL(string: "http://127.0.0.1:\(bound)")!, database: database, directory: directory, running: running)
+        return InProcessServer(url: running.url, database: database, directory: directory, running: running)
     }
 
     var port: Int { url.port ?? 0 }
 
-    /// Ends the service (a client may still hold a connection it opened before, which no
-    /// longer answers: the tests that need the port refused use one nothing listens on).
+    /// Ends the service as SIGTERM does, gracefully (a client may still hold a connection it
+    /// opened before, which no longer answers: the tests that need the port refused use one
+    /// nothing listens on).
     func stop() async {
-        running.cancel()
-        _ = try? await running.value
+        await running.stop()
     }
 
     /// Courses put straight into the server's database, as an import would.

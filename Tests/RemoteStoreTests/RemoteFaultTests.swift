@@ -13,11 +13,8 @@ import Testing
 @Suite("Remote faults")
 struct RemoteFaultTests {
     /// Signs in (its session is well formed), then answers each read with another fault.
-    struct MisbehavingServer {
-        let url: URL
-        let running: Task<Void, any Error>
-
-        static func start() async throws -> MisbehavingServer {
+    enum MisbehavingServer {
+        static func start() async throws -> RunningService {
             let router = Router()
             router.post("/v1/sessions") { _, _ in
                 Self.json(
@@ -35,13 +32,12 @@ struct RemoteFaultTests {
                 guard context.parameters.get("id") == "silent" else {
                     return Self.json("Internal Server Error", status: .internalServerError)
                 }
-                try await Task.sleep(for: .seconds(3_600))
+                await RunningService.untilShutdown()
                 return Self.json("{}")
             }
             router.get("/v1/me/favourites") { _, _ in Self.json(#"{"courses": [{"id": 7}]}"#) }
             router.get("/v1/me") { _, _ in Self.json(#"{"error": "teapot", "message": "I am a teapot"}"#, status: .badGateway) }
-            let (url, running) = try await RouterServer.start(router)
-            return MisbehavingServer(url: url, running: running)
+            return try await RouterServer.start(router)
         }
 
         static func json(_ text: String, status: HTTPResponse.Status = .ok) -> Response {
@@ -52,42 +48,40 @@ struct RemoteFaultTests {
     @Test("HTML, a 500, JSON of another shape, an unknown error on a 502, and silence are all connectivity")
     func garbage() async throws {
         let server = try await MisbehavingServer.start()
-        let client = TemporaryDirectory(prefix: "edugo-remote-fault")
-        defer {
-            server.running.cancel()
-            client.remove()
-        }
-        let store = RemoteStore(server: server.url, dataDirectory: client.url, httpClient: testHTTPClient)
-        let learner = try await store.signIn(email: "demo@edugo.dev", password: "edugo-demo")
+        try await server.stopping {
+            let client = TemporaryDirectory(prefix: "edugo-remote-fault")
+            defer { client.remove() }
+            let store = RemoteStore(server: server.url, dataDirectory: client.url, httpClient: testHTTPClient)
+            let learner = try await store.signIn(email: "demo@edugo.dev", password: "edugo-demo")
 
-        await #expect(throws: AppError.connectivity) { try await store.page(matching: "", at: .first, limit: 20) }
-        await #expect(throws: AppError.connectivity) { try await store.course(id: "c-1") }
-        await #expect(throws: AppError.connectivity) { try await store.favourites(userID: learner.id) }
-        await #expect(throws: AppError.connectivity) { try await store.user(id: learner.id) }
-        // Silence: only this store has a short limit, so a slow machine cannot fail the rest.
-        let impatient = RemoteStore(
-            server: server.url, dataDirectory: client.url, httpClient: testHTTPClient, timeLimit: .milliseconds(300))
-        await #expect(throws: AppError.connectivity) { try await impatient.course(id: "silent") }
+            await #expect(throws: AppError.connectivity) { try await store.page(matching: "", at: .first, limit: 20) }
+            await #expect(throws: AppError.connectivity) { try await store.course(id: "c-1") }
+            await #expect(throws: AppError.connectivity) { try await store.favourites(userID: learner.id) }
+            await #expect(throws: AppError.connectivity) { try await store.user(id: learner.id) }
+            // Silence: only this store has a short limit, so a slow machine cannot fail the rest.
+            let impatient = RemoteStore(
+                server: server.url, dataDirectory: client.url, httpClient: testHTTPClient, timeLimit: .milliseconds(300))
+            await #expect(throws: AppError.connectivity) { try await impatient.course(id: "silent") }
+        }
     }
 
     @Test("a time limit on a clock the caller holds: silence is waited for until that clock passes the limit, then connectivity")
     func heldTimeLimit() async throws {
         let server = try await MisbehavingServer.start()
-        let client = TemporaryDirectory(prefix: "edugo-remote-fault")
-        defer {
-            server.running.cancel()
-            client.remove()
+        try await server.stopping {
+            let client = TemporaryDirectory(prefix: "edugo-remote-fault")
+            defer { client.remove() }
+            let held = ManualClock()
+            let store = RemoteStore(server: server.url, dataDirectory: client.url, httpClient: testHTTPClient, timeLimitClock: held)
+
+            let silent = Task { try await store.course(id: "silent") }
+            await held.waitForSleeper()
+            held.advance(by: RemoteStore.defaultTimeLimit - .milliseconds(1))
+            #expect(held.sleeperCount == 1, "still waiting for the answer")
+            held.advance(by: .milliseconds(1))
+
+            await #expect(throws: AppError.connectivity) { try await silent.value }
         }
-        let held = ManualClock()
-        let store = RemoteStore(server: server.url, dataDirectory: client.url, httpClient: testHTTPClient, timeLimitClock: held)
-
-        let silent = Task { try await store.course(id: "silent") }
-        await held.waitForSleeper()
-        held.advance(by: RemoteStore.defaultTimeLimit - .milliseconds(1))
-        #expect(held.sleeperCount == 1, "still waiting for the answer")
-        held.advance(by: .milliseconds(1))
-
-        await #expect(throws: AppError.connectivity) { try await silent.value }
     }
 
     @Test("no server at all: connectivity, and signing in reports it")
@@ -110,23 +104,25 @@ struct RemoteCancellationTests {
         let router = Router()
         router.get("/v1/courses") { _, _ -> Response in
             arrived.yield()
-            try await Task.sleep(for: .seconds(3_600))
+            await RunningService.untilShutdown()
             return Response(status: .ok)
         }
-        let (url, running) = try await RouterServer.start(router)
-        defer { running.cancel() }
-        let client = TemporaryDirectory(prefix: "edugo-remote-cancel")
-        defer { client.remove() }
-        let store = RemoteStore(server: url, dataDirectory: client.url, httpClient: testHTTPClient)
+        let server = try await RouterServer.start(router)
+        let url = server.url
+        try await server.stopping {
+            let client = TemporaryDirectory(prefix: "edugo-remote-cancel")
+            defer { client.remove() }
+            let store = RemoteStore(server: url, dataDirectory: client.url, httpClient: testHTTPClient)
 
-        let search = Task { () async throws(AppError) -> [CatalogRow] in
-            try await store.page(matching: "slow", at: .first, limit: 20)
+            let search = Task { () async throws(AppError) -> [CatalogRow] in
+                try await store.page(matching: "slow", at: .first, limit: 20)
+            }
+            var waiting = arrivals.makeAsyncIterator()
+            await waiting.next()
+            search.cancel()
+            // Without cancellation reaching the request this would be .connectivity after 10 s.
+            await #expect(throws: AppError.cancelled) { try await search.value }
         }
-        var waiting = arrivals.makeAsyncIterator()
-        await waiting.next()
-        search.cancel()
-        // Without cancellation reaching the request this would be .connectivity after 10 s.
-        await #expect(throws: AppError.cancelled) { try await search.value }
     }
 }
 
@@ -146,21 +142,23 @@ struct RemoteReachabilityTests {
             return Response(
                 status: .ok, headers: [.contentType: "application/json"], body: .init(byteBuffer: ByteBuffer(string: #"{"status": "ok"}"#)))
         }
-        let (url, running) = try await RouterServer.start(router)
-        defer { running.cancel() }
-        let client = TemporaryDirectory(prefix: "edugo-remote-reach")
-        defer { client.remove() }
-        let store = RemoteStore(server: url, dataDirectory: client.url, httpClient: testHTTPClient)
-        var events = store.events.makeAsyncIterator()
+        let server = try await RouterServer.start(router)
+        let url = server.url
+        try await server.stopping {
+            let client = TemporaryDirectory(prefix: "edugo-remote-reach")
+            defer { client.remove() }
+            let store = RemoteStore(server: url, dataDirectory: client.url, httpClient: testHTTPClient)
+            var events = store.events.makeAsyncIterator()
 
-        #expect(await store.probe())
-        down.withLock { $0 = true }
-        #expect(!(await store.probe()))
-        #expect(!(await store.probe()))
-        down.withLock { $0 = false }
-        #expect(await store.probe())
-        #expect(await store.probe())
-        #expect(await events.next() == .unreachable)
-        #expect(await events.next() == .reachable, "one event per change, not one per failure")
+            #expect(await store.probe())
+            down.withLock { $0 = true }
+            #expect(!(await store.probe()))
+            #expect(!(await store.probe()))
+            down.withLock { $0 = false }
+            #expect(await store.probe())
+            #expect(await store.probe())
+            #expect(await events.next() == .unreachable)
+            #expect(await events.next() == .reachable, "one event per change, not one per failure")
+        }
     }
 }

@@ -26,24 +26,19 @@ struct OperationMiddlewareTests {
         let seen = SeenOperations()
         let stores = try PlatformStores.sqlite(
             database, dataDirectory: directory.url, passwordHasher: PasswordHasher(rounds: 1), now: Date.init)
-        let (ports, listening) = AsyncStream.makeStream(of: Int.self)
-        let application = try await EduGoServer.application(
-            stores: stores, host: "127.0.0.1", port: 0, accessTokenTTL: 900, limits: ServerLimits(), now: Date.init,
-            logger: Logger(label: "middleware-tests", factory: { _ in SwiftLogNoOpLogHandler() }),
-            operationMiddlewares: [AuthorizationMiddleware(), seen],
-            onListening: .init(api: { port in
-                listening.yield(port)
-                listening.finish()
-            })
-        )
-        let running = Task { try await application.run() }
-        defer { running.cancel() }
-        let port = try #require(await ports.first { _ in true })
-        let client = HTTPClient(baseURL: try #require(URL(string: "http://127.0.0.1:\(port)")))
+        let server = try await ListeningService.start { onListening in
+            try await EduGoServer.application(
+                stores: stores, host: "127.0.0.1", port: 0, accessTokenTTL: 900, limits: ServerLimits(), now: Date.init,
+                logger: Logger(label: "middleware-tests", factory: { _ in SwiftLogNoOpLogHandler() }),
+                operationMiddlewares: [AuthorizationMiddleware(), seen],
+                onListening: .init(api: onListening)
+            )
+        }
+        let client = HTTPClient(baseURL: server.url)
 
-        let catalog = try await client.get("/v1/courses?limit=5")
-        let me = try await client.get("/v1/me")
-        let health = try await client.get("/health")
+        let (catalog, me, health) = try await server.stopping {
+            (try await client.get("/v1/courses?limit=5"), try await client.get("/v1/me"), try await client.get("/health"))
+        }
 
         #expect(catalog.status == 200)
         #expect(me.status == 401)

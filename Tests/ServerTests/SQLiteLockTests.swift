@@ -63,16 +63,13 @@ struct SQLiteLockTests {
         let directory = TemporaryDirectory(prefix: "edugo-lock-tests")
         let hasher = PasswordHasher(rounds: 1)
         let database = try AppDatabase.open(directory: directory.url, passwordHasher: hasher, busy: BusyPolicy(writeTimeLimit: limit))
-        let (port, running) = try await ListeningService.start { onListening in
+        let running = try await ListeningService.start { onListening in
             try await EduGoServer.application(
                 database: database, dataDirectory: directory.url, passwordHasher: hasher,
                 logger: Logger(label: "lock-tests", factory: { _ in SwiftLogNoOpLogHandler() }), onListening: onListening)
         }
-        let (client, _) = try await HTTPClient(baseURL: URL(string: "http://127.0.0.1:\(port)")!).signedIn()
-        let stop: @Sendable () async -> Void = {
-            running.cancel()
-            _ = try? await running.value
-        }
+        let (client, _) = try await HTTPClient(baseURL: running.url).signedIn()
+        let stop: @Sendable () async -> Void = { await running.stop() }
         return (client, database, stop, directory)
     }
 
