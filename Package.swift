@@ -307,7 +307,7 @@ let package = Package(
         .testTarget(name: "MarkdownTests", dependencies: ["Markdown"]),
         .testTarget(name: "ProfileTests", dependencies: ["Profile", "Presentation", "SharedKernel", "TerminalUI", "TestSupport"]),
         .testTarget(name: "ReviewTests", dependencies: ["Review", "Presentation", "SharedKernel", "TerminalUI", "TestSupport"]),
-        .testTarget(name: "SharedKernelTests", dependencies: ["SharedKernel", "TestSupport"]),
+        .testTarget(name: "SharedKernelTests", dependencies: ["SharedKernel", "TestSupport"], resources: [.copy("Fixtures")]),
         .testTarget(name: "SettingsTests", dependencies: ["Presentation", "Settings", "SharedKernel", "TerminalUI"]),
         .testTarget(
             name: "StorageTests",

@@ -43,7 +43,7 @@ public enum GeneratedCatalog {
 
     /// `count` courses with ids `gen-0000001`…; the same `seed` gives the same catalog.
     public static func courses(count: Int, seed: UInt64 = 42) -> [Course] {
-        var random = SplitMix64(seed: seed)
+        var random = SeededRandomGenerator(seed: seed)
         return (1...max(1, count)).prefix(count).map { number in
             let subject = subjects[random.next(below: subjects.count)]
             let second = subjects[random.next(below: subjects.count)]
@@ -72,22 +72,7 @@ public enum GeneratedCatalog {
     }
 }
 
-/// A tiny, fast, seedable generator, so generated catalogs are the same on every machine.
-struct SplitMix64 {
-    private var state: UInt64
-
-    init(seed: UInt64) {
-        state = seed
-    }
-
-    mutating func next() -> UInt64 {
-        state &+= 0x9E37_79B9_7F4A_7C15
-        var z = state
-        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-        return z ^ (z >> 31)
-    }
-
+extension SeededRandomGenerator {
     mutating func next(below bound: Int) -> Int {
         Int(next() % UInt64(bound))
     }
