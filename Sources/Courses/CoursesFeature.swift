@@ -50,6 +50,7 @@ public final class CoursesFeature {
                 guard let learning else { throw .storage(.saving, detail: "this store keeps no answers yet") }
                 return try await learning.repository.answer(chosen, to: ref, userID: learner, on: await learning.today())
             },
+            today: { learning?.today() ?? LearnerDay(Date(), secondsFromGMT: TimeZone.current.secondsFromGMT()) },
             report: report)
         return LessonReaderScreen(
             viewModel: LessonReaderViewModel(courseID: courseID, number: lesson, ports: ports, progress: model),

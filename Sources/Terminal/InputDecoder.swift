@@ -119,6 +119,9 @@ public struct InputDecoder: Sendable {
                 0x50: .function(1), 0x51: .function(2), 0x52: .function(3), 0x53: .function(4), 0x4D: .enter,
             ]
             return .event(keys[bytes[start + 2]].map(InputEvent.key), used: 3)
+        case UInt8(ascii: "0")...UInt8(ascii: "9"):
+            // ESC and a digit in one read: Alt-digit, as terminals send it.
+            return .event(.key(.alt(Character(UnicodeScalar(bytes[start + 1])))), used: 2)
         default:
             // ESC then a key: the Escape key, then that key (as ncurses reports Alt-x).
             return .event(.key(.escape), used: 1)

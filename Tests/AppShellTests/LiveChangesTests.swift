@@ -69,13 +69,14 @@ final class LiveChangesTests {
         await sut.settle()
         #expect(frame(sut).contains("Review  1 due today"))
         #expect(header(sut, width: 140).hasSuffix("2 enrolled · 0 ★ · 1 due · Demo Learner"))
-        sut.enqueue([.char("2")])
+        // A card shows: the digits pick its answers here, Alt and a digit switch tabs.
+        sut.enqueue([.key(.alt("2"))])
         await sut.settle()
         let courses = frame(sut)
         let git = try #require(courses.range(of: "Git Beyond the Basics"))
         let docker = try #require(courses.range(of: "Docker Essentials"))
         #expect(git.lowerBound < docker.lowerBound, "the course answered in comes first")
-        sut.enqueue([.char("4")])
+        sut.enqueue([.key(.alt("4"))])
         await sut.settle()
         #expect(frame(sut).contains("1 due today (tab 5)"))
 

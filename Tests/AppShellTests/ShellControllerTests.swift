@@ -405,6 +405,21 @@ final class ShellControllerTests {
         #expect(await store.storedEnrollment(User.demo.id, "next")?.status == .active)
     }
 
+    @Test("ESC and a digit read at once, on a screen that does not take digits: the two keys (the search closed, then tab 3)")
+    func escapeAndDigitAtOnce() async {
+        let (sut, _) = await makeSignedIn()
+        sut.enqueue([.char("/"), .char("x")])
+        await sut.settle()
+        #expect(frame(sut).contains("/ x"))
+
+        sut.enqueue([.key(.alt("3"))])
+        await sut.settle()
+        #expect(sut.coordinator?.tab == .favourites)
+        sut.enqueue([.char("1")])
+        await sut.settle()
+        #expect(!frame(sut).contains("/ x"), "the ESC closed the search")
+    }
+
     @Test("? shows the screen's keys, what the marks mean and the global keys; keys meanwhile only scroll or close it")
     func helpOverlay() async {
         let (sut, _) = await makeSignedIn()
@@ -421,7 +436,7 @@ final class ShellControllerTests {
         #expect(shown.contains("Catalog"))
         #expect(shown.contains("mark or unmark as a favourite ★"))
         #expect(shown.contains("Marks"))
-        #expect(end.contains("Search and filters"))
+        #expect(end.contains("cat:word"), "the search and filters section, at the end")
         #expect(end.contains("is:open"))
         #expect(end.contains("Everywhere"))
         #expect(sut.help.offset == nil)

@@ -22,6 +22,7 @@ struct LessonReaderTests {
     final class Opened {
         var lessons: [Int] = []
         var backs = 0
+        var reports: [StatusMessage] = []
     }
 
     func makeSUT(lesson: Int = 1, enrolled: Bool = true) async -> (LessonReaderScreen, InMemoryStore, Opened, LearnerEnrollments) {
@@ -30,7 +31,7 @@ struct LessonReaderTests {
         let opened = Opened()
         let feature = CoursesFeature(
             learner: User.demo.id, enrollments: store, courses: store,
-            learning: LessonAccess(repository: store, today: { Self.day }), report: { _ in })
+            learning: LessonAccess(repository: store, today: { Self.day }), report: { opened.reports.append($0) })
         await feature.prepare()
         let screen = feature.makeReaderScreen(
             courseID: "learn", lesson: lesson, onOpenLesson: { opened.lessons.append($0) }, onBack: { opened.backs += 1 })
@@ -78,14 +79,23 @@ struct LessonReaderTests {
         _ = draw(screen)
         _ = await screen.handle(.key(.character(" ")))
         #expect(draw(screen).contains { $0.hasPrefix(" Question 1 of 1") })
-        #expect(screen.isCapturingText, "the digits choose, they do not switch tabs")
+        #expect(screen.takesDigits, "the digits choose, they do not switch tabs")
+        #expect(!screen.isCapturingText, "q, ?, Tab and the palette still work")
+        let order = ChoiceOrder.shuffled(count: 3, for: QuestionRef(courseID: "learn", lesson: 1, question: 0), on: Self.day)
+        let (a, b) = (try #require(order.position(of: 0)) + 1, try #require(order.position(of: 1)) + 1)
 
-        _ = await screen.handle(.key(.character("2")))
-        #expect(draw(screen).contains("  2 ● B"))
+        // Enter with nothing picked answers nothing.
+        #expect(screen.availability(of: LessonReaderScreen.Keys.answer) == .unavailable(reason: "Pick an answer first"))
+        _ = await screen.handle(.key(.enter))
+        #expect(opened.reports == [.error("Pick an answer first")])
+        #expect(try await store.answers(userID: User.demo.id, courseID: "learn").isEmpty)
+
+        _ = await screen.handle(.key(.character(Character(String(b)))))
+        #expect(draw(screen).contains("  \(b) ● B"))
         _ = await screen.handle(.key(.enter))
         let answered = draw(screen)
-        #expect(answered.contains("  2 ✓ B"))
-        #expect(answered.contains("  1   A"))
+        #expect(answered.contains("  \(b) ✓ B"))
+        #expect(answered.contains("  \(a)   A"))
         #expect(answered.contains(" ✓ Right"))
         #expect(answered.contains(" B is second."))
         #expect(
@@ -96,6 +106,23 @@ struct LessonReaderTests {
         _ = await screen.handle(.key(.character(" ")))
         #expect(opened.lessons == [2])
         #expect(model.enrollment(for: "learn")?.lessonsDone == [1], "shown done at once, saved by the enrollments' owner")
+    }
+
+    @Test("a question answered meanwhile in another terminal: that first answer shows, and the learner is told")
+    func answeredElsewhere() async throws {
+        let (screen, store, opened, _) = await makeSUT()
+        _ = await screen.handle(.key(.character("G")))
+        _ = draw(screen)
+        _ = await screen.handle(.key(.character(" ")))
+        let ref = QuestionRef(courseID: "learn", lesson: 1, question: 0)
+        _ = try await store.answer([0], to: ref, userID: User.demo.id, on: Self.day)
+        let order = ChoiceOrder.shuffled(count: 3, for: ref, on: Self.day)
+
+        _ = await screen.handle(.key(.character(Character(String(try #require(order.position(of: 1)) + 1)))))
+        _ = await screen.handle(.key(.enter))
+
+        #expect(draw(screen).contains(" ✗ Not quite"), "the answer kept is the other terminal's: A")
+        #expect(opened.reports == [StatusMessage("Answered in another terminal: this is that answer")])
     }
 
     @Test("a lesson without text says so; n and p move, and say why at either end")

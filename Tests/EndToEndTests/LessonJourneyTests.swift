@@ -44,7 +44,7 @@ extension EndToEnd {
                 try session.send("5")
                 try await session.waitFor("the demo's cards due on day one") { $0.contains { $0.contains("Review  18 due today") } }
 
-                try session.send("1")
+                try session.send("M-1")  // a card shows: the digits pick, Alt-1 is the catalog
                 try await session.takeLessonFour()
                 try session.send("q", "q")
                 #expect(try await session.waitForExit() == 0)
@@ -58,7 +58,7 @@ extension EndToEnd {
             try await tomorrow.waitFor("yesterday's 3 answers due besides the demo's") {
                 $0.contains { $0.contains("Review  24 due today") }
             }
-            try tomorrow.send("Enter")
+            try tomorrow.send("1", "Enter")
             try await tomorrow.waitFor("How well did it come back?")
             try tomorrow.send("g")
             try await tomorrow.waitFor("Review  23 due today · 1 reviewed")
@@ -82,7 +82,7 @@ extension EndToEnd {
                 try await session.waitFor("Catalog  64 courses")
                 try session.send("5")
                 try await session.waitFor("Review  30 due today")
-                try session.send("1")
+                try session.send("M-1")  // a card shows: the digits pick, Alt-1 is the catalog
                 try await session.takeLessonFour()
                 try session.send("q", "q")
                 #expect(try await session.waitForExit() == 0)
@@ -97,7 +97,7 @@ extension EndToEnd {
             try await tomorrow.waitFor("Catalog  64 courses")
             try tomorrow.send("5")
             try await tomorrow.waitFor("Review  33 due today")
-            try tomorrow.send("Enter")
+            try tomorrow.send("1", "Enter")
             try await tomorrow.waitFor("How well did it come back?")
             try tomorrow.send("g")
             try await tomorrow.waitFor("Review  32 due today · 1 reviewed")
@@ -123,14 +123,17 @@ extension TmuxSession {
         try await waitFor("End of the lesson · 3 questions follow — Space")
         try send("Space")
         try await waitFor("Question 1 of 3")
-        try send("2", "Enter")  // 1, 2, 3
+        try await choose("1, 2, 3")
+        try send("Enter")
         try await waitFor("✓ Right")
         try send("Space")
         try await waitFor("Question 2 of 3")
-        try send("Enter")  // the first choice: wrong
+        try await choose("Other values are silently ignored")  // wrong
+        try send("Enter")
         try await waitFor("✗ Not quite")
         try send("Space")
         try await waitFor("Question 3 of 3")
+        try await choose("repeat-while runs its body at least once")
         try send("Enter")
         try await waitFor("the footer offering to mark it done") { $0.last?.contains("Space mark done and continue") == true }
         try send("Space")

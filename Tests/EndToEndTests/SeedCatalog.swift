@@ -61,6 +61,28 @@ extension TmuxSession {
 }
 
 extension TmuxSession {
+    /// Picks the choice drawn as `text` in the question on screen (choices are shuffled per
+    /// card and day): its digit, read off the screen.
+    func choose(_ text: String, sourceLocation: SourceLocation = #_sourceLocation) async throws {
+        let screen = try await waitFor("the choice \(text)", sourceLocation: sourceLocation) { screen in
+            screen.contains { Self.choiceNumber(in: $0, text: text) != nil }
+        }
+        try send(screen.lazy.compactMap { Self.choiceNumber(in: $0, text: text) }.first ?? "")
+    }
+
+    /// `2` from `  2 ○ text` (or `[ ]` when accessible), when the choice is `text`.
+    static func choiceNumber(in line: String, text: String) -> String? {
+        let trimmed = line.trimmingCharacters(in: .whitespaces)
+        for mark in [" ○ ", " ● ", " [ ] ", " [x] "] {
+            guard let range = trimmed.range(of: mark), trimmed[range.upperBound...] == text else { continue }
+            let number = trimmed[..<range.lowerBound]
+            if number.count == 1, number.first?.isNumber == true { return String(number) }
+        }
+        return nil
+    }
+}
+
+extension TmuxSession {
     /// From any tab: the Profile tab, `e`, the field cleared, `name` typed and saved; returns
     /// the screen that says `Name updated`.
     @discardableResult

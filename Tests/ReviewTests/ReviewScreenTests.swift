@@ -51,9 +51,26 @@ struct ReviewScreenTests {
         #expect(lines.contains { $0.contains("Nothing to review today") })
     }
 
-    @Test("the next day: a card drawn whole, answered, explained, graded good; then the next; then all done")
+    /// The digit that picks `choice` of the card in front: its place in the day's order.
+    func digit(for choice: Int, on screen: ReviewScreen) throws -> Character {
+        let position = try #require(screen.viewModel.order.position(of: choice))
+        return Character(String(position + 1))
+    }
+
+    func writes(_ store: InMemoryStore) async -> Int {
+        await store.messages.count { if case .review = $0 { true } else { false } }
+    }
+
+    @Test(
+        "the next day: a card drawn whole, its choices numbered in the day's order, answered, explained, graded good; then the next; then all done"
+    )
     func reviewsTheDeck() async throws {
         let (screen, store, _) = try await makeSUT(today: Self.day.adding(days: 1))
+        let order = ChoiceOrder.shuffled(
+            count: 3, for: QuestionRef(courseID: "learn", lesson: 1, question: 0), on: Self.day.adding(days: 1))
+        #expect(
+            order.choices != [0, 1, 2] || order.choices.isEmpty, "this card and day shuffle (a test of the shuffle needs one that does)")
+        let letters = ["A", "B", "C"]
         #expect(
             draw(screen) == [
                 " Review  2 due today",
@@ -61,17 +78,14 @@ struct ReviewScreenTests {
                 " Learning 101 · Welcome",
                 " Which one is B?",
                 "",
-                "  ○ A",
-                "  ○ B",
-                "  ○ C",
-                "", "", "", "", "", "",
-            ])
+            ] + order.choices.enumerated().map { "  \($0.offset + 1) ○ \(letters[$0.element])" } + ["", "", "", "", "", ""])
         #expect(screen.availability(of: ReviewScreen.Keys.good) == .unavailable(reason: "Answer the card first"))
+        #expect(screen.takesDigits, "the digits pick here, they do not switch tabs")
 
-        _ = await screen.handle(.key(.down))
+        _ = await screen.handle(.char(try digit(for: 1, on: screen)))
         _ = await screen.handle(.key(.enter))
         let answered = draw(screen)
-        #expect(answered.contains("  ✓ B"))
+        #expect(answered.contains { $0.hasSuffix("✓ B") })
         #expect(answered.contains(" ✓ Right"))
         #expect(answered.contains(" B is the second letter."))
         #expect(screen.availability(of: ReviewScreen.Keys.good) == .available)
@@ -84,7 +98,8 @@ struct ReviewScreenTests {
         }
         #expect(graded == [.good])
 
-        _ = await screen.handle(.key(.enter))  // the highlighted A: wrong
+        _ = await screen.handle(.char(try digit(for: 0, on: screen)))  // A: wrong
+        _ = await screen.handle(.key(.enter))
         #expect(draw(screen).contains(" ✗ Not quite"))
         _ = await screen.handle(.key(.enter))  // Enter grades as suggested: again
         await screen.settle()
@@ -96,12 +111,47 @@ struct ReviewScreenTests {
         #expect(tomorrow.cards.map(\.ref.question) == [1], "the card graded again comes back the next day")
     }
 
-    @Test("news of a review elsewhere: the card in front stays, half answered, while still due; once reviewed elsewhere it goes")
+    @Test("Enter with nothing picked answers nothing: it says to pick first, and the store is not written")
+    func enterWithNothingPicked() async throws {
+        let (screen, store, reports) = try await makeSUT(today: Self.day.adding(days: 1))
+        #expect(screen.availability(of: ReviewScreen.Keys.answer) == .unavailable(reason: "Pick an answer first"))
+        _ = await screen.handle(.key(.down))
+        _ = await screen.handle(.key(.enter))
+        _ = await screen.handle(.key(.enter))
+        _ = await screen.handle(.key(.character("g")))
+        await screen.settle()
+
+        #expect(reports.messages == [.error("Pick an answer first"), .error("Pick an answer first")])
+        #expect(await writes(store) == 0)
+        #expect(screen.viewModel.revealed == nil)
+        #expect(draw(screen)[0].hasPrefix(" Review  2 due today"))
+    }
+
+    @Test("the choices keep their order through redraws, resizes and a new day while the card shows")
+    func orderIsStable() async throws {
+        let today = Reports()
+        today.day = Self.day.adding(days: 1)
+        let store = InMemoryStore(courses: [Self.course], lessons: ["learn": Self.lessons])
+        _ = try await store.enroll(userID: User.demo.id, courseID: "learn")
+        _ = try await store.answer([1], to: QuestionRef(courseID: "learn", lesson: 1, question: 0), userID: User.demo.id, on: Self.day)
+        let screen = ReviewScreen(
+            viewModel: ReviewViewModel(learner: User.demo.id, learning: store, today: { today.day }, report: { _ in }))
+        screen.appear()
+        await screen.settle()
+        let first = draw(screen).filter { $0.contains("○") }
+        _ = draw(screen, width: 30, height: 10)
+        today.day = Self.day.adding(days: 9)
+        #expect(draw(screen).filter { $0.contains("○") } == first)
+    }
+
+    @Test(
+        "news of a review elsewhere: the card in front stays, half answered, while still due; reviewed elsewhere, it stays, says so and takes nothing until Space"
+    )
     func reviewedElsewhere() async throws {
         let changes = Notices<Void>()
         let tomorrow = Self.day.adding(days: 1)
         let (screen, store, _) = try await makeSUT(today: tomorrow, changes: changes)
-        _ = await screen.handle(.key(.down))
+        _ = await screen.handle(.char(try digit(for: 1, on: screen)))
         _ = await screen.handle(.key(.enter))
         #expect(draw(screen).contains(" ✓ Right"))
 
@@ -114,18 +164,51 @@ struct ReviewScreenTests {
         #expect(kept[0].hasPrefix(" Review  1 due today"))
         #expect(kept.contains(" ✓ Right"), "the answer shown stays")
 
-        // Then it reviews this one too: nothing is left.
+        // Then it reviews this one too: it stays on screen, and says so.
         _ = try await store.review(
             QuestionRef(courseID: "learn", lesson: 1, question: 0), grade: .easy, userID: User.demo.id, on: tomorrow)
         changes.post(())
         await screen.settle()
-        #expect(draw(screen)[0].hasPrefix(" Review  0 due today"))
+        let marked = draw(screen)
+        #expect(marked[0].hasPrefix(" Review  0 due today"))
+        #expect(marked.contains(" ✓ Right"))
+        #expect(marked.contains { $0.contains("Reviewed in another terminal — Space for the next card") })
+        let reason = LocalizedText("Reviewed in another terminal — Space for the next card")
+        #expect(screen.availability(of: ReviewScreen.Keys.good) == .unavailable(reason: reason))
+        let before = await writes(store)
+        _ = await screen.handle(.key(.character("g")))
+        _ = await screen.handle(.key(.enter))
+        #expect(await writes(store) == before, "no grade for a card reviewed elsewhere")
+
+        _ = await screen.handle(.char(" "))
+        await screen.settle()
         #expect(draw(screen).contains { $0.contains("Nothing to review today") })
+    }
+
+    @Test("a card not yet answered, reviewed elsewhere: it stays unanswered and takes no pick and no Enter")
+    func openCardReviewedElsewhere() async throws {
+        let changes = Notices<Void>()
+        let tomorrow = Self.day.adding(days: 1)
+        let (screen, store, _) = try await makeSUT(today: tomorrow, changes: changes)
+        let shown = try #require(screen.viewModel.card?.ref)
+        _ = await screen.handle(.char(try digit(for: 2, on: screen)))
+        _ = try await store.review(shown, grade: .good, userID: User.demo.id, on: tomorrow)
+        changes.post(())
+        await screen.settle()
+
+        #expect(screen.viewModel.card?.ref == shown, "the card picked stays in front")
+        _ = await screen.handle(.key(.enter))
+        #expect(screen.viewModel.revealed == nil)
+        _ = await screen.handle(.char(" "))
+        #expect(screen.viewModel.card?.ref != shown && screen.viewModel.card != nil, "Space: the next card, nothing picked")
+        #expect(screen.viewModel.picked.isEmpty)
+        #expect(await writes(store) == 1, "only the other terminal's review")
     }
 
     @Test("a grade that cannot be saved keeps the card and says why")
     func failedGrade() async throws {
         let (screen, store, reports) = try await makeSUT(today: Self.day.adding(days: 1))
+        _ = await screen.handle(.char("1"))
         _ = await screen.handle(.key(.enter))
         await store.setFailure(.storage(.saving, detail: "disk"))
         _ = await screen.handle(.key(.character("a")))
@@ -138,4 +221,6 @@ struct ReviewScreenTests {
 @MainActor
 final class Reports {
     var messages: [StatusMessage] = []
+    /// The day the screen is told it is, where a test moves it.
+    var day = ReviewScreenTests.day
 }

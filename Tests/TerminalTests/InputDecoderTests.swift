@@ -46,6 +46,8 @@ struct InputDecoderTests {
         ("\u{1B}[1;5A", [.key(.up)]), ("\u{1B}[15~", [.key(.function(5))]), ("\u{1B}OP", [.key(.function(1))]),
         ("\u{1B}[[A", [.key(.function(1))]), ("\u{1B}[2~", []), ("\u{1B}[200~", []),
         ("\u{1B}q", [.key(.escape), .char("q")]), ("\u{1B}\u{1B}[A", [.key(.escape), .key(.up)]),
+        // Alt and a digit: the tabs where the digits pick answers.
+        ("\u{1B}2", [.key(.alt("2"))]), ("\u{1B}5x", [.key(.alt("5")), .char("x")]), ("\u{1B}\u{1B}1", [.key(.escape), .key(.alt("1"))]),
         ("jj\r", [.char("j"), .char("j"), .key(.enter)]),
         ("\u{1B}[A\u{1B}[B/x", [.key(.up), .key(.down), .char("/"), .char("x")]),
         // X10 mouse: button + 32, column + 33, row + 33.

@@ -47,7 +47,8 @@ struct KeyBindingsTests {
         arguments: [
             ("G", Key?.some(.character("G"))), ("/", .character("/")), ("ctrl-d", .control("d")), ("Ctrl-D", .control("d")),
             ("f5", .function(5)), ("F12", .function(12)), ("pgdn", .pageDown), ("Enter", .enter), ("esc", .escape),
-            ("space", .character(" ")), ("shift-tab", .backTab), ("f13", nil), ("ctrl-1", nil), ("alt-x", nil), ("", nil),
+            ("space", .character(" ")), ("shift-tab", .backTab), ("f13", nil), ("ctrl-1", nil), ("alt-x", nil), ("alt-3", .alt("3")),
+            ("Alt-5", .alt("5")), ("", nil),
             (" ", nil), ("dn", nil),
         ] as [(String, Key?)])
     func configNames(name: String, key: Key?) {

@@ -4,14 +4,15 @@ import TerminalUI
 
 extension AppCoordinator {
     /// The global keys that move between screens: `q` (back; quit at a tab's root), `Esc`,
-    /// the digits of the tabs, `Tab` and `Shift-Tab`. Whether the app should quit.
-    func navigate(by event: InputEvent) -> Bool {
+    /// the digits of the tabs (unless the screen takes digits), `Alt` and a digit, `Tab` and
+    /// `Shift-Tab`. Whether the app should quit.
+    func navigate(by event: InputEvent, digitsSwitchTabs: Bool = true) -> Bool {
         switch event {
         case .key(.character("q")):
             return !pop()
         case .key(.escape):
             pop()
-        case .key(.character(let character)):
+        case .key(.character(let character)) where digitsSwitchTabs, .key(.alt(let character)):
             if let tab = AppTab(numberKey: character) { switchTab(to: tab) }
         case .key(.tab):
             switchTab(to: tab.next)

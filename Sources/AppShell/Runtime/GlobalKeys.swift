@@ -11,6 +11,10 @@ import TerminalUI
 /// `?` overlay and `tui --help`.
 enum GlobalKeys {
     static let tabs = KeyDeclaration("1-5", "tabs", help: "Catalog, My courses, Favourites, Profile, Review (a click on a tab too)")
+    /// The tabs where the digits pick an answer (Review, a lesson's questions).
+    static let altTabs = KeyDeclaration(
+        "Alt-1-5", "tabs", help: "the tabs where the digits pick an answer (Review, a lesson's questions; Tab too)",
+        keys: (1...5).map { .alt(Character(String($0))) })
     static let nextTab = KeyDeclaration(
         "Tab", "next tab", help: "next tab (Shift-Tab: previous)", inFooter: false, action: "global.next_tab")
     static let help = KeyDeclaration("?", "help", help: "this help: every key of the screen", action: "global.help")
@@ -21,7 +25,7 @@ enum GlobalKeys {
         ": Ctrl-P", "actions", help: "the command palette: every action here, filtered as you type; Enter runs it", inFooter: false,
         keys: [.character(":"), .control("p")], actions: [KeyAction("global.palette", .character(":"))])
 
-    static let all = [tabs, nextTab, back, quit, help, palette, interrupt]
+    static let all = [tabs, altTabs, nextTab, back, quit, help, palette, interrupt]
 
     /// Where a key means one thing, for the config file's `[keys]`: the actions that can be
     /// asked of one screen (with its list's), beside the global ones. A y/n question is a

@@ -125,7 +125,9 @@ final class FrameChrome {
         }
         // While a screen holds the keyboard (a text field, a y/n question) the global keys
         // do not apply, so the footer does not offer them.
-        let global = screen.isCapturingText || !content.isSignedIn ? [] : Self.globalHints(content.coordinator, content.bindings)
+        let global =
+            screen.isCapturingText || !content.isSignedIn
+            ? [] : Self.globalHints(content.coordinator, content.bindings, digitsTaken: screen.takesDigits)
         // A key the screen gives a meaning of its own now (`Esc` back to a lesson's text) is
         // offered once, with that meaning.
         let own = screen.availableKeys
@@ -205,8 +207,9 @@ final class FrameChrome {
         return status
     }
 
-    private static func globalHints(_ coordinator: AppCoordinator?, _ bindings: KeyBindings) -> [KeyHint] {
+    private static func globalHints(_ coordinator: AppCoordinator?, _ bindings: KeyBindings, digitsTaken: Bool) -> [KeyHint] {
         guard let coordinator else { return [] }
-        return (coordinator.isAtRoot ? [GlobalKeys.tabs, GlobalKeys.quit] : [GlobalKeys.back, GlobalKeys.tabs]).map(bindings.hint)
+        let tabs = digitsTaken ? GlobalKeys.altTabs : GlobalKeys.tabs
+        return (coordinator.isAtRoot ? [tabs, GlobalKeys.quit] : [GlobalKeys.back, tabs]).map(bindings.hint)
     }
 }

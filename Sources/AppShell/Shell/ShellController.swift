@@ -141,6 +141,13 @@ final class ShellController {
     /// Applies one event once the screen in front can take it: the help overlay first, then
     /// the screen, then the global keys it did not use.
     func apply(_ event: InputEvent, rebinding: Bool = true) async -> Outcome {
+        if case .key(.alt(let digit)) = event, help.isOpen || palette != nil || frontScreen?.takesDigits != true {
+            // ESC and a digit read at once where the digits are not taken: the two keys, typed
+            // fast or over a slow link (Alt-digit means more only where digits pick answers).
+            let outcome = await apply(.key(.escape), rebinding: rebinding)
+            guard outcome == .keepRunning else { return outcome }
+            return await apply(.char(digit), rebinding: rebinding)
+        }
         notices.keyArrived()
         if isTooSmall {
             // Nothing can be seen: q still quits; other keys wait until the terminal grows.
@@ -214,7 +221,10 @@ final class ShellController {
             palette = CommandPalette()
         default:
             // Before sign-in there is nowhere to go back to: q quits.
-            if coordinator.map({ $0.navigate(by: event) }) ?? (event == .key(.character("q"))) { return .quit }
+            let digitsSwitchTabs = !(frontScreen?.takesDigits ?? false)
+            if coordinator.map({ $0.navigate(by: event, digitsSwitchTabs: digitsSwitchTabs) }) ?? (event == .key(.character("q"))) {
+                return .quit
+            }
         }
         return .keepRunning
     }

@@ -91,7 +91,9 @@ final class LessonReaderScreen: Screen {
         let unanswered = question.map { viewModel.answer(to: $0.index) == nil } ?? false
         switch key {
         case Keys.scroll: return question == nil ? .available : .dormant
-        case Keys.moveChoice, Keys.choose, Keys.answer: return unanswered ? .available : .dormant
+        case Keys.moveChoice, Keys.choose: return unanswered ? .available : .dormant
+        case Keys.answer:
+            return !unanswered ? .dormant : viewModel.picked.isEmpty ? .unavailable(reason: "Pick an answer first") : .available
         case Keys.more, Keys.questions, Keys.nextQuestion, Keys.markDone, Keys.nextLesson, Keys.finish:
             if key == space { return .available }
             if space == nil && key == Keys.markDone && !viewModel.holdsPlace && question == nil && isAtEnd {
@@ -107,11 +109,9 @@ final class LessonReaderScreen: Screen {
 
     var isAnimating: Bool { viewModel.state.isLoading }
 
-    var isCapturingText: Bool {
-        // An open question takes the digits: 1–6 choose, they do not switch tabs.
-        guard let open = viewModel.openQuestion else { return false }
-        return viewModel.answer(to: open.index) == nil
-    }
+    /// While a question shows, the digits pick its answers, never switch tabs (the rule of
+    /// every screen that takes digits: `Alt-1`…`Alt-5` do).
+    var takesDigits: Bool { viewModel.openQuestion != nil }
 
     func accepts(_ event: InputEvent) -> Bool {
         switch viewModel.state {
@@ -219,7 +219,7 @@ final class LessonReaderScreen: Screen {
             }
             ?? .open(highlighted: viewModel.highlighted, picked: viewModel.picked)
         QuestionCard.draw(
-            question, state: state, numbered: true, in: &canvas,
+            question, state: state, order: viewModel.order, in: &canvas,
             area: Rect(x: area.x, y: area.y + 1, width: area.width, height: max(0, area.height - 1)), texts: texts)
     }
 
@@ -335,10 +335,10 @@ final class LessonReaderScreen: Screen {
             return .handled
         case .key(.character(let character)) where unanswered && character.isASCII && character.isNumber:
             guard let digit = character.wholeNumberValue, (1...6).contains(digit) else { return .ignored }
-            viewModel.pick(digit - 1)
+            viewModel.pick(at: digit - 1)
             return .handled
         case .key(.character(" ")) where unanswered:
-            viewModel.pick(viewModel.highlighted)
+            viewModel.pick(at: viewModel.highlighted)
             return .handled
         case .key(.enter):
             guard unanswered else { return .ignored }

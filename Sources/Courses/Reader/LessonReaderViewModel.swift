@@ -35,10 +35,14 @@ final class LessonReaderViewModel {
     let number: Int
     private(set) var state: ViewState<LessonPage> = .idle
     private(set) var part: Part = .text
-    /// The choice the arrows are on, in the open question.
+    /// The position the arrows are on, in the open question's choices as shown.
     private(set) var highlighted = 0
-    /// The choices picked (1–6, or Space) in the open question, not yet answered.
+    /// The choices picked (1–6, or Space) in the open question, not yet answered: the
+    /// question's own indices.
     private(set) var picked: Set<Int> = []
+    /// The order the open question's choices are shown in: fixed when it opens, so a redraw
+    /// never reorders them.
+    private(set) var order = ChoiceOrder(choices: [])
     private(set) var isAnswering = false
     /// Moves when the screen scrolls its text (the screen keeps the position, which depends
     /// on the width it draws at): the frame is drawn again.
@@ -99,6 +103,8 @@ final class LessonReaderViewModel {
         part = .question(index)
         highlighted = 0
         picked = []
+        let ref = QuestionRef(courseID: courseID, lesson: number, question: index)
+        order = ChoiceOrder.shuffled(count: page.questions[index].choices.count, for: ref, on: ports.today())
     }
 
     func backToText() {
@@ -117,11 +123,13 @@ final class LessonReaderViewModel {
         highlighted = min(max(0, highlighted + delta), open.question.choices.count - 1)
     }
 
-    /// `1`–`6` or Space: one choice of a question with one right answer; on and off for one
-    /// that has several.
-    func pick(_ choice: Int) {
-        guard let open = openQuestion, answer(to: open.index) == nil, open.question.choices.indices.contains(choice) else { return }
-        highlighted = choice
+    /// `1`–`6` or Space on the choice shown at `position`: one choice of a question with one
+    /// right answer; on and off for one that has several.
+    func pick(at position: Int) {
+        guard let open = openQuestion, answer(to: open.index) == nil, let choice = order.choice(at: position),
+            open.question.choices.indices.contains(choice)
+        else { return }
+        highlighted = position
         if open.question.answerCount > 1 {
             if picked.contains(choice) { picked.remove(choice) } else { picked.insert(choice) }
         } else {
@@ -129,11 +137,16 @@ final class LessonReaderViewModel {
         }
     }
 
-    /// `Enter`: answers the open question with the choices picked (else the highlighted one),
-    /// and shows whether it was right, with the explanation.
+    /// `Enter`: answers the open question with the choices picked, and shows whether it was
+    /// right, with the explanation. Nothing picked answers nothing: the first answer is kept
+    /// for good, so it is never one the learner did not choose.
     func answerOpenQuestion() async {
         guard let open = openQuestion, answer(to: open.index) == nil, !isAnswering else { return }
-        let chosen = picked.isEmpty ? [highlighted] : picked
+        guard !picked.isEmpty else {
+            ports.report(.error("Pick an answer first"))
+            return
+        }
+        let chosen = picked
         let ref = QuestionRef(courseID: courseID, lesson: number, question: open.index)
         isAnswering = true
         defer { isAnswering = false }
@@ -143,6 +156,9 @@ final class LessonReaderViewModel {
             page.answers[open.index] = answer
             state = .loaded(page)
             picked = []
+            // The store keeps the first answer: one given meanwhile in another terminal is
+            // the one shown, and said to be.
+            if answer.chosen != chosen { ports.report(StatusMessage("Answered in another terminal: this is that answer")) }
         } catch {
             ports.report(.error(error.userMessage))
         }
@@ -161,5 +177,7 @@ struct ReaderPorts: Sendable {
     var content: @Sendable (CourseID, Int) async throws(AppError) -> LessonContent
     var answers: @Sendable (CourseID) async throws(AppError) -> [Answer]
     var answer: @Sendable (Set<Int>, QuestionRef) async throws(AppError) -> Answer
+    /// The learner's day: the order of a question's choices is the day's.
+    var today: @MainActor @Sendable () -> LearnerDay
     var report: @MainActor @Sendable (StatusMessage) -> Void
 }

@@ -7,6 +7,9 @@ public enum Key: Hashable, Sendable {
     case enter, escape, backspace, delete, tab, backTab
     /// Ctrl with a letter, as the lowercase letter: Ctrl-C is `.control("c")`.
     case control(Character)
+    /// Alt with a digit, as the terminal sends it (ESC, then the digit, at once): the tabs
+    /// where the digits pick an answer.
+    case alt(Character)
     case function(Int)
 }
 

@@ -104,6 +104,8 @@ extension Key {
             self = key
         } else if lowered.hasPrefix("ctrl-"), lowered.count == 6, let letter = lowered.last, letter.isASCII, letter.isLetter {
             self = .control(letter)
+        } else if lowered.hasPrefix("alt-"), lowered.count == 5, let digit = lowered.last, digit.isASCII, digit.isNumber {
+            self = .alt(digit)
         } else if lowered.hasPrefix("f"), let number = Int(lowered.dropFirst()), (1...12).contains(number), lowered.count <= 3 {
             self = .function(number)
         } else {
@@ -124,6 +126,7 @@ extension Key {
         switch self {
         case .character(let character): return String(character)
         case .control(let letter): return "ctrl-\(letter)"
+        case .alt(let character): return "alt-\(character)"
         case .function(let number): return "f\(number)"
         default: return displayName
         }
@@ -149,6 +152,7 @@ extension Key {
         case .tab: "Tab"
         case .backTab: "Shift-Tab"
         case .control(let letter): "Ctrl-" + letter.uppercased()
+        case .alt(let character): "Alt-\(character)"
         case .function(let number): "F\(number)"
         }
     }

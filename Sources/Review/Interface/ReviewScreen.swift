@@ -2,15 +2,21 @@ import Presentation
 import SharedKernel
 import TerminalUI
 
-/// Tab 5: the cards due today, one at a time. Answer again (↑↓, Space, Enter), read the
-/// explanation, then say how well it came back: `a` again, `h` hard, `g` good, `e` easy.
+/// Tab 5: the cards due today, one at a time. Answer again (`1`–`6`, or ↑↓ and Space, then
+/// Enter), read the explanation, then say how well it came back: `a` again, `h` hard, `g`
+/// good, `e` easy. The digits pick here while a card shows; `Alt-1`…`Alt-5` switch tabs.
 @MainActor
 final class ReviewScreen: Screen {
     enum Keys {
         static let choice = KeyDeclaration(
             "↑↓", "choice", help: "move between the choices (also k j)",
             actions: [KeyAction("review.up", .up), KeyAction("review.down", .down)])
+        static let choose = KeyDeclaration(
+            "1-6", "choose", help: "pick an answer by its number (several where the card says so)",
+            keys: (1...6).map { .character(Character(String($0))) })
         static let pick = KeyDeclaration("Space", "pick", help: "pick the choice (several where the card says so)", action: "review.pick")
+        static let nextCard = KeyDeclaration(
+            "Space", "next card", help: "a card reviewed in another terminal: show the next", action: "review.next_card")
         static let answer = KeyDeclaration("Enter", "answer", help: "answer the card, and see the explanation", action: "review.answer")
         static let again = KeyDeclaration("a", "again", help: "after the answer: forgotten, see it again tomorrow", action: "review.again")
         static let hard = KeyDeclaration("h", "hard", help: "after the answer: recalled with difficulty", action: "review.hard")
@@ -21,11 +27,11 @@ final class ReviewScreen: Screen {
     }
 
     nonisolated static let declaredKeys = [
-        Keys.choice, Keys.pick, Keys.answer, Keys.again, Keys.hard, Keys.good, Keys.easy, Keys.retry,
+        Keys.choose, Keys.choice, Keys.pick, Keys.answer, Keys.nextCard, Keys.again, Keys.hard, Keys.good, Keys.easy, Keys.retry,
     ]
     static let emptyText: LocalizedText = "Nothing to review today — answer a lesson's questions and they come back here"
 
-    private let viewModel: ReviewViewModel
+    let viewModel: ReviewViewModel
 
     init(viewModel: ReviewViewModel) {
         self.viewModel = viewModel
@@ -41,13 +47,29 @@ final class ReviewScreen: Screen {
             }
         }
         guard viewModel.card != nil else { return .dormant }
+        if viewModel.reviewedElsewhere {
+            switch key {
+            case Keys.nextCard: return .available
+            case Keys.choose, Keys.choice, Keys.answer, Keys.again, Keys.hard, Keys.good, Keys.easy:
+                return .unavailable(reason: ReviewViewModel.reviewedElsewhereText)
+            default: return .dormant
+            }
+        }
         let answered = viewModel.revealed != nil
         switch key {
-        case Keys.choice, Keys.pick: return answered ? .dormant : .available
-        case Keys.answer: return answered ? .dormant : .available
+        case Keys.choose, Keys.choice, Keys.pick: return answered ? .dormant : .available
+        case Keys.answer:
+            return answered ? .dormant : viewModel.picked.isEmpty ? .unavailable(reason: ReviewViewModel.pickFirst) : .available
         case Keys.again, Keys.hard, Keys.good, Keys.easy: return answered ? .available : .unavailable(reason: "Answer the card first")
         default: return .dormant
         }
+    }
+
+    /// While a card shows, the digits pick its answers, never switch tabs.
+    var takesDigits: Bool { viewModel.card != nil }
+
+    var statusMessage: StatusMessage? {
+        viewModel.reviewedElsewhere ? StatusMessage(ReviewViewModel.reviewedElsewhereText) : nil
     }
 
     var isAnimating: Bool { viewModel.state.isLoading }
@@ -105,8 +127,10 @@ final class ReviewScreen: Screen {
             }
             ?? .open(highlighted: viewModel.highlighted, picked: viewModel.picked)
         let body = Rect(x: area.x, y: area.y + 1, width: area.width, height: max(0, area.height - 3))
-        QuestionCard.draw(card.question, state: state, numbered: false, in: &canvas, area: body, texts: texts)
-        if viewModel.revealed != nil, area.height > 2 {
+        QuestionCard.draw(card.question, state: state, order: viewModel.order, in: &canvas, area: body, texts: texts)
+        if viewModel.reviewedElsewhere, area.height > 2 {
+            canvas.draw(texts(ReviewViewModel.reviewedElsewhereText), x: area.x, y: area.maxY - 1, width: area.width, style: .bold)
+        } else if viewModel.revealed != nil, area.height > 2 {
             canvas.draw(
                 texts("How well did it come back?"), x: area.x, y: area.maxY - 1, width: area.width,
                 style: .dim)
@@ -122,12 +146,20 @@ final class ReviewScreen: Screen {
             return .handled
         }
         guard viewModel.card != nil else { return .ignored }
+        if viewModel.reviewedElsewhere {
+            guard event == .key(.character(" ")) else { return .ignored }
+            await viewModel.skipReviewedElsewhere()
+            return .handled
+        }
         let answered = viewModel.revealed != nil
         if !answered {
             switch event {
             case .key(.up), .key(.character("k")): viewModel.moveHighlight(-1)
             case .key(.down), .key(.character("j")): viewModel.moveHighlight(1)
             case .key(.character(" ")): viewModel.pickHighlighted()
+            case .key(.character(let character)) where character.isASCII && character.isNumber:
+                guard let digit = character.wholeNumberValue, (1...6).contains(digit) else { return .ignored }
+                viewModel.pick(at: digit - 1)
             case .key(.enter): viewModel.reveal()
             default: return .ignored
             }

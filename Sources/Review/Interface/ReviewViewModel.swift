@@ -15,9 +15,16 @@ final class ReviewViewModel {
     }
 
     private(set) var state: ViewState<Deck> = .idle
-    /// The choice the arrows are on, and those picked (Space), in the card shown.
+    /// The position the arrows are on (in the order shown), and the choices picked (1–6 or
+    /// Space; the question's own indices), in the card shown.
     private(set) var highlighted = 0
     private(set) var picked: Set<Int> = []
+    /// The order the card's choices are shown in, fixed when it comes to the front: a redraw,
+    /// a resize or a new day never reorders them under the learner.
+    private(set) var order = ChoiceOrder(choices: [])
+    /// The card shown was reviewed in another terminal meanwhile: it stays, takes no answer
+    /// and no grade, until Space shows the next.
+    private(set) var reviewedElsewhere = false
     /// The card's answer, once given: the choices, and whether they were right.
     private(set) var revealed: (chosen: Set<Int>, isRight: Bool)?
     private(set) var reviewedToday = 0
@@ -52,7 +59,7 @@ final class ReviewViewModel {
         do {
             let deck = try await learning.reviewDeck(userID: learner, on: today(), limit: Self.batch)
             state = deck.cards.isEmpty ? .empty : .loaded(Deck(cards: deck.cards, due: deck.dueCount))
-            resetCard()
+            showFront()
         } catch {
             state = .error(message: error.userMessage)
         }
@@ -60,7 +67,8 @@ final class ReviewViewModel {
 
     /// The deck changed (a card answered or reviewed here or in another terminal): read it
     /// again quietly. The card in front stays, as it is, while it is still due; one reviewed
-    /// elsewhere goes. A grade being saved decides for itself.
+    /// elsewhere stays too, marked so, and never changes under the learner. A grade being
+    /// saved decides for itself.
     func storeChanged() async {
         switch state {
         case .loaded, .empty: break
@@ -68,46 +76,84 @@ final class ReviewViewModel {
         }
         guard !isSaving, let deck = try? await learning.reviewDeck(userID: learner, on: today(), limit: Self.batch), !isSaving
         else { return }
-        guard !deck.cards.isEmpty else {
+        var cards = deck.cards
+        if let shown = card {
+            if let index = cards.firstIndex(where: { $0.ref == shown.ref }) {
+                cards.insert(cards.remove(at: index), at: 0)
+            } else {
+                cards.insert(shown, at: 0)
+                reviewedElsewhere = true
+            }
+        }
+        guard !cards.isEmpty else {
             state = .empty
-            resetCard()
+            showFront()
             return
         }
-        var cards = deck.cards
-        if let shown = card?.ref, let index = cards.firstIndex(where: { $0.ref == shown }) {
-            cards.insert(cards.remove(at: index), at: 0)
-        } else {
-            resetCard()
-        }
+        let hadCard = card != nil
         state = .loaded(Deck(cards: cards, due: deck.dueCount))
+        if !hadCard { showFront() }
     }
 
-    private func resetCard() {
+    /// The card in front as it comes: nothing picked, its choices in the day's order.
+    private func showFront() {
         highlighted = 0
         picked = []
         revealed = nil
+        reviewedElsewhere = false
+        order = card.map { ChoiceOrder.shuffled(count: $0.question.choices.count, for: $0.ref, on: today()) } ?? ChoiceOrder(choices: [])
     }
 
+    /// Whether the card in front takes an answer now: shown, not answered, not reviewed elsewhere.
+    var isOpen: Bool { card != nil && revealed == nil && !reviewedElsewhere }
+
     func moveHighlight(_ delta: Int) {
-        guard let card, revealed == nil else { return }
+        guard let card, isOpen else { return }
         highlighted = min(max(0, highlighted + delta), card.question.choices.count - 1)
     }
 
     /// Space: picks the highlighted choice (on and off where several are right).
     func pickHighlighted() {
-        guard let card, revealed == nil else { return }
+        pick(at: highlighted)
+    }
+
+    /// `1`–`6` or Space on the choice shown at `position`.
+    func pick(at position: Int) {
+        guard let card, isOpen, let choice = order.choice(at: position), card.question.choices.indices.contains(choice) else { return }
+        highlighted = position
         if card.question.answerCount > 1 {
-            if picked.contains(highlighted) { picked.remove(highlighted) } else { picked.insert(highlighted) }
+            if picked.contains(choice) { picked.remove(choice) } else { picked.insert(choice) }
         } else {
-            picked = [highlighted]
+            picked = [choice]
         }
     }
 
-    /// Enter on a card not answered: shows the answer.
+    /// Enter on a card not answered: shows the answer to the choices picked. Nothing picked
+    /// answers nothing: the grade it leads to is kept for good.
     func reveal() {
-        guard let card, revealed == nil else { return }
-        let chosen = picked.isEmpty ? [highlighted] : picked
-        revealed = (chosen, card.question.isRight(chosen))
+        guard let card, isOpen else { return }
+        guard !picked.isEmpty else {
+            report(.error(Self.pickFirst))
+            return
+        }
+        revealed = (picked, card.question.isRight(picked))
+    }
+
+    static let pickFirst: LocalizedText = "Pick an answer first"
+    static let reviewedElsewhereText: LocalizedText = "Reviewed in another terminal — Space for the next card"
+
+    /// Space on a card reviewed in another terminal: the next card.
+    func skipReviewedElsewhere() async {
+        guard reviewedElsewhere, case .loaded(var deck) = state else { return }
+        deck.cards.removeFirst()
+        if deck.cards.isEmpty {
+            state = deck.due > 0 ? .loaded(deck) : .empty
+            showFront()
+            if deck.due > 0 { await load() }
+        } else {
+            state = .loaded(deck)
+            showFront()
+        }
     }
 
     /// The grade Enter gives once the answer shows: good when it was right, again when not.
@@ -118,7 +164,7 @@ final class ReviewViewModel {
     /// Grades the card shown and moves to the next; the deck is read again when this page of
     /// it is done and more are due.
     func grade(_ grade: ReviewGrade) async {
-        guard let card, revealed != nil, !isSaving, case .loaded(var deck) = state else { return }
+        guard let card, revealed != nil, !reviewedElsewhere, !isSaving, case .loaded(var deck) = state else { return }
         isSaving = true
         defer { isSaving = false }
         do {
@@ -130,12 +176,13 @@ final class ReviewViewModel {
         reviewedToday += 1
         deck.cards.removeFirst()
         deck.due = max(0, deck.due - 1)
-        resetCard()
         if deck.cards.isEmpty {
             state = deck.due > 0 ? .loaded(deck) : .empty
+            showFront()
             if deck.due > 0 { await load() }
         } else {
             state = .loaded(deck)
+            showFront()
         }
     }
 }

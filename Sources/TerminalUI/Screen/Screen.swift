@@ -36,8 +36,11 @@ public protocol Screen: AnyObject {
     var notes: [HelpSection] { get }
     /// The footer's status message, if any.
     var statusMessage: StatusMessage? { get }
-    /// True while a text field or a question has the keyboard: then only Ctrl-C is global.
+    /// True while a text field has the keyboard: then only Ctrl-C is global.
     var isCapturingText: Bool { get }
+    /// True while the digits pick an answer here: they do not switch tabs then (`Alt-1`…
+    /// `Alt-5`, `Tab` and `Shift-Tab` do). The same rule on every screen that takes them.
+    var takesDigits: Bool { get }
     /// True while something moves on screen (a spinner), so the shell keeps ticking frames.
     var isAnimating: Bool { get }
 
@@ -64,6 +67,7 @@ extension Screen {
     public var notes: [HelpSection] { [] }
     public var statusMessage: StatusMessage? { nil }
     public var isCapturingText: Bool { false }
+    public var takesDigits: Bool { false }
     public var isAnimating: Bool { false }
     public func accepts(_ event: InputEvent) -> Bool { true }
     public func appear() {}

@@ -6,21 +6,23 @@ import SharedKernel
 /// marks, and once answered which were right.
 public enum QuestionCard {
     public enum State: Hashable, Sendable {
-        /// Not answered: the choice under the arrows, and those picked.
+        /// Not answered: the position under the arrows (in the order shown), and the choices
+        /// picked (the question's own indices).
         case open(highlighted: Int, picked: Set<Int>)
         /// Answered: what was chosen, and what the answer revealed (the right choices, why).
         case answered(chosen: Set<Int>, isRight: Bool, correct: Set<Int>, explanation: String)
     }
 
-    /// Draws from the top of `area`; `numbered` puts `1`–`6` before the choices (where digits
-    /// choose). Rows past the area are left out.
+    /// Draws from the top of `area`, the choices in `order`, each with its number `1`–`6` (the
+    /// digit that picks it). Rows past the area are left out.
     public static func draw(
-        _ question: Question, state: State, numbered: Bool, in canvas: inout some Canvas, area: Rect, texts: Texts
+        _ question: Question, state: State, order: ChoiceOrder, in canvas: inout some Canvas, area: Rect, texts: Texts
     ) {
         var y = area.y
         y += drawMarkdown(question.prompt, style: .bold, in: &canvas, x: area.x, y: y, width: area.width, maxY: area.maxY)
         y += 1
-        for (choice, text) in question.choices.enumerated() where y < area.maxY {
+        for (position, choice) in order.choices.enumerated() where y < area.maxY && question.choices.indices.contains(choice) {
+            let text = question.choices[choice]
             let mark: String
             var style: Style = .normal
             switch state {
@@ -33,9 +35,9 @@ public enum QuestionCard {
                 style = right ? .success : (chosen.contains(choice) ? .error : .dim)
             case .open(let highlighted, let picked):
                 mark = canvas.isAccessible ? (picked.contains(choice) ? "[x]" : "[ ]") : (picked.contains(choice) ? "●" : "○")
-                if choice == highlighted { style = .selection }
+                if position == highlighted { style = .selection }
             }
-            let prefix = numbered ? " \(choice + 1) \(mark) " : " \(mark) "
+            let prefix = " \(position + 1) \(mark) "
             let lines = TextWrapper.wrap(plain(text), width: max(1, area.width - prefix.displayWidth))
             for (number, line) in lines.enumerated() where y < area.maxY {
                 if style == .selection {

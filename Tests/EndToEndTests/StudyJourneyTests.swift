@@ -1,0 +1,81 @@
+import Foundation
+import TestSupport
+import Testing
+
+extension EndToEnd {
+    /// Issue 41, items 1–3: the review tab records only what the learner meant. Enter with
+    /// nothing picked answers nothing; the digits pick, Alt and a digit switch tabs; a card
+    /// graded in another terminal stays on screen, says so and takes no answer.
+    @Suite("Journey: honest answers in review")
+    struct StudyJourneyTests {
+        /// The demo learner's 18 cards due on its first day.
+        static let today = ["--today", "2026-11-24"]
+
+        @Test("Enter with every choice ○ answers nothing and says to pick first; 1–6 pick; Alt-2 leaves for My courses")
+        func pickFirstAndDigits() async throws {
+            let session = try TmuxSession(arguments: Self.today)
+            try await session.signInIfAsked()
+            try await session.waitFor("Agile and Scrum")
+            try session.send("5")
+            try await session.waitFor("Review  18 due today")
+            try await session.waitFor("the footer: digits pick, Alt and a digit switch tabs") {
+                $0.last?.contains("1-6 choose") == true && $0.last?.contains("Alt-1-5 tabs") == true
+            }
+
+            try session.send("Enter")
+            let refused = try await session.waitFor("✗ Pick an answer first")
+            #expect(!refused.contains { $0.contains("How well did it come back?") }, "nothing answered")
+            #expect(!refused.contains { $0.contains("Not quite") || $0.contains("Right") })
+
+            try session.send("2")
+            let picked = try await session.waitFor("choice 2 picked, still in Review") { screen in
+                screen.contains { $0.trimmingCharacters(in: .whitespaces).hasPrefix("2 ● ") }
+                    && screen.contains { $0.contains("Review  18 due today") }
+            }
+            #expect(picked.contains { $0.contains("Review  18 due today") }, "2 picked a choice, it did not open My courses")
+
+            try session.send("M-2")
+            try await session.waitFor("My courses  2 enrolled")
+        }
+
+        @Test("two terminals on one card: A grades it, B keeps it with its pick, says so, takes no answer; Space shows the next")
+        func reviewedInAnotherTerminal() async throws {
+            let directory = TemporaryDirectory(prefix: "edugo-e2e")
+            defer { directory.remove() }
+            let a = try TmuxSession(arguments: Self.today, dataDirectory: directory)
+            try await a.signInIfAsked()
+            let b = try TmuxSession(arguments: Self.today, dataDirectory: directory)
+            try await b.signInIfAsked()
+            try await a.waitFor("Agile and Scrum")
+            try await b.waitFor("Agile and Scrum")
+            try a.send("5")
+            try b.send("5")
+            try await a.waitFor("Review  18 due today")
+            let shown = try await b.waitFor("Review  18 due today")
+            let prompt = shown.first { $0.contains("·") && !$0.contains("Review") }
+
+            try b.send("1")
+            try await b.waitFor("B's pick") { $0.contains { $0.trimmingCharacters(in: .whitespaces).hasPrefix("1 ● ") } }
+
+            try a.send("1", "Enter")
+            try await a.waitFor("How well did it come back?")
+            try a.send("g")
+            try await a.waitFor("Review  17 due today · 1 reviewed")
+
+            let kept = try await b.waitFor("Reviewed in another terminal — Space for the next card")
+            #expect(kept.contains { $0.trimmingCharacters(in: .whitespaces).hasPrefix("1 ● ") }, "B's pick stays on the same card")
+            #expect(kept.contains { $0 == prompt }, "the same card, not the next")
+
+            try b.send("Enter")
+            let refused = try await b.waitFor("Enter refused") { $0.last?.contains("Reviewed in another terminal") == true }
+            #expect(!refused.contains { $0.contains("How well did it come back?") }, "B answered nothing")
+
+            try b.send("Space")
+            let next = try await b.waitFor("the next card, nothing picked") { screen in
+                !screen.contains { $0.contains("Reviewed in another terminal") } && screen.contains { $0.contains(" ○ ") }
+            }
+            #expect(!next.contains { $0.contains(" ● ") })
+            #expect(next.contains { $0.contains("Review  17 due today") })
+        }
+    }
+}
