@@ -1,17 +1,8 @@
+import Foundation
+
 /// How well the learner recalled a card: the four answers of the review tab.
 public enum ReviewGrade: String, CaseIterable, Hashable, Sendable {
     case again, hard, good, easy
-
-    /// SM-2's quality of response (0–5): again is a lapse, hard a right answer with serious
-    /// difficulty, good one after some hesitation, easy a perfect one.
-    public var quality: Int {
-        switch self {
-        case .again: 1
-        case .hard: 3
-        case .good: 4
-        case .easy: 5
-        }
-    }
 
     /// A question answered in its lesson for the first time: right is good, wrong is again.
     public static func firstAnswer(isRight: Bool) -> ReviewGrade {
@@ -19,61 +10,52 @@ public enum ReviewGrade: String, CaseIterable, Hashable, Sendable {
     }
 }
 
-/// Where a card stands in SuperMemo's SM-2 (P. Woźniak, 1990, as Wikipedia's "SuperMemo"
-/// article gives it): repetitions in a row recalled, the easiness factor (in thousandths, so
-/// every store keeps it exactly), the last interval, and the day it is due.
+/// Where a card stands: its FSRS memory and due instant (`FSRSCard`), and how many times it
+/// was graded in the review tab (0: answered in its lesson only, new to review).
 public struct CardSchedule: Hashable, Sendable {
-    public var repetitions: Int
-    /// The E-Factor × 1000; never below 1300.
-    public var easeMillis: Int
-    public var intervalDays: Int
-    public var due: LearnerDay
+    public var card: FSRSCard
+    public var reviews: Int
 
-    public init(repetitions: Int, easeMillis: Int, intervalDays: Int, due: LearnerDay) {
-        self.repetitions = repetitions
-        self.easeMillis = easeMillis
-        self.intervalDays = intervalDays
-        self.due = due
+    public init(card: FSRSCard, reviews: Int) {
+        self.card = card
+        self.reviews = reviews
     }
 
-    public static let initialEaseMillis = 2_500
-    public static let minimumEaseMillis = 1_300
-
-    /// A card seen for the first time on `day`.
-    public static func new(on day: LearnerDay) -> CardSchedule {
-        CardSchedule(repetitions: 0, easeMillis: initialEaseMillis, intervalDays: 0, due: day)
+    /// Which count of the deck the card is in.
+    public enum Part: Hashable, Sendable {
+        /// Answered in its lesson, not graded in review yet.
+        case new
+        /// In its learning or relearning steps: due at a time of the day.
+        case learning
+        /// In review: due on a day.
+        case due
     }
 
-    /// SM-2 after a response of `grade` on `day`: a recall (quality ≥ 3) moves the interval to
-    /// 1, then 6, then the last one × EF (rounded); a lapse starts the repetitions again at 1
-    /// day. EF' = EF + (0.1 − (5 − q) × (0.08 + (5 − q) × 0.02)), never below 1.3. The card
-    /// is due that many days on, at most 100 years, and never after `LearnerDay.latest`.
-    public func reviewed(_ grade: ReviewGrade, on day: LearnerDay) -> CardSchedule {
-        let quality = grade.quality
-        var next = self
-        if quality >= 3 {
-            switch repetitions {
-            case 0: next.intervalDays = 1
-            case 1: next.intervalDays = 6
-            // Rounded half up, in whole thousandths: `intervalDays × EF`.
-            default: next.intervalDays = max(1, (intervalDays * easeMillis + 500) / 1_000)
-            }
-            next.repetitions = repetitions + 1
-        } else {
-            next.repetitions = 0
-            next.intervalDays = 1
-        }
-        let miss = 5 - quality
-        // 0.1 − miss × (0.08 + miss × 0.02), in thousandths.
-        next.easeMillis = max(Self.minimumEaseMillis, easeMillis + 100 - miss * (80 + miss * 20))
-        // Never past the last day a learner's day can be (a review on 9999-12-30 is due on
-        // 9999-12-31 at the latest): `due` is always a day the API can write and read back.
-        next.due = min(day.adding(days: min(next.intervalDays, 36_500)), .latest)
-        return next
+    public var part: Part {
+        if reviews == 0 { return .new }
+        return card.state == .review ? .due : .learning
     }
 
-    public func isDue(on day: LearnerDay) -> Bool {
-        due <= day
+    /// Whether it is to be reviewed at `time`: a card in its steps once its time has come, one
+    /// in review on its day.
+    public func isDue(at time: StudyTime) -> Bool {
+        card.state == .review ? card.due < time.dayEnd : card.due <= time.now
+    }
+}
+
+/// One grade given in review, with the card as it was before it: what an undo restores, and
+/// what the true retention is counted from.
+public struct ReviewLogEntry: Hashable, Sendable {
+    public var ref: QuestionRef
+    public var grade: ReviewGrade
+    public var reviewedAt: Date
+    public var before: CardSchedule
+
+    public init(ref: QuestionRef, grade: ReviewGrade, reviewedAt: Date, before: CardSchedule) {
+        self.ref = ref
+        self.grade = grade
+        self.reviewedAt = reviewedAt
+        self.before = before
     }
 }
 
@@ -132,14 +114,41 @@ public struct ReviewCard: Hashable, Sendable {
     }
 }
 
-/// The cards due on a day: the first few to review, and how many there are in all.
+/// The cards to review now: the first few, and how many there are of each part; and when the
+/// next card in its steps comes back later today, if one does.
 public struct ReviewDeck: Hashable, Sendable {
     public var cards: [ReviewCard]
+    public var newCount: Int
+    public var learningCount: Int
     public var dueCount: Int
+    public var comingBack: Date?
 
-    public init(cards: [ReviewCard], dueCount: Int) {
+    public init(cards: [ReviewCard], newCount: Int = 0, learningCount: Int = 0, dueCount: Int, comingBack: Date? = nil) {
         self.cards = cards
+        self.newCount = newCount
+        self.learningCount = learningCount
         self.dueCount = dueCount
+        self.comingBack = comingBack
+    }
+
+    /// Cards to review now, of every part.
+    public var total: Int { newCount + learningCount + dueCount }
+
+    /// The deck of `schedules` at `time` (of every card the learner has): its counts, and when
+    /// the next card in its steps comes back today. The cards are the caller's, in its order.
+    public init(cards: [ReviewCard], counting schedules: some Sequence<CardSchedule>, at time: StudyTime) {
+        var counts: [CardSchedule.Part: Int] = [:]
+        var comingBack: Date?
+        for schedule in schedules {
+            if schedule.isDue(at: time) {
+                counts[schedule.part, default: 0] += 1
+            } else if schedule.card.state != .review, schedule.card.due < time.dayEnd {
+                comingBack = min(comingBack ?? schedule.card.due, schedule.card.due)
+            }
+        }
+        self.init(
+            cards: cards, newCount: counts[.new] ?? 0, learningCount: counts[.learning] ?? 0, dueCount: counts[.due] ?? 0,
+            comingBack: comingBack)
     }
 }
 

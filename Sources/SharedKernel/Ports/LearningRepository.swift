@@ -1,3 +1,5 @@
+import Foundation
+
 /// What a learner reads and practises: lessons' bodies and questions, their answers, and the
 /// review deck those answers make. Days are the learner's (`LearnerDay`), given by the app.
 public protocol LearningRepository: Sendable {
@@ -9,20 +11,21 @@ public protocol LearningRepository: Sendable {
     /// with its question's right choices and explanation as stored now.
     func answers(userID: UserID, courseID: CourseID) async throws(AppError) -> [Answer]
     /// Answers a question of a course the learner holds a place in (`LearningRules.answer`):
-    /// the first answer is kept, and puts the question in the review deck, due by SM-2 from
-    /// `day`; answering again returns the first answer and changes nothing. `.notEnrolled`;
-    /// `.noSuchLesson` for a lesson or question that is not there; `.invalidAnswer` for
-    /// `chosen` that is not 1 to 6 of the question's choices.
-    func answer(_ chosen: Set<Int>, to question: QuestionRef, userID: UserID, on day: LearnerDay) async throws(AppError) -> Answer
-    /// The cards due on `day` (earliest due first, then in course and lesson order): the
-    /// first `limit`, and how many in all.
-    func reviewDeck(userID: UserID, on day: LearnerDay, limit: Int) async throws(AppError) -> ReviewDeck
-    /// Reviews a card due on `day` (`LearningRules.review`): its new schedule. A card not due
-    /// (reviewed meanwhile in another terminal) keeps its schedule, which is returned.
-    /// `.noSuchLesson` for a question not in the deck.
-    func review(_ question: QuestionRef, grade: ReviewGrade, userID: UserID, on day: LearnerDay) async throws(AppError) -> CardSchedule
-    /// The streak up to `day` and the cards due on it. A lesson's time of completion falls on
-    /// the day `secondsFromGMT` gives it.
+    /// the first answer is kept, and puts the question in the review deck, scheduled by FSRS
+    /// from `time`; answering again returns the first answer and changes nothing.
+    /// `.notEnrolled`; `.noSuchLesson` for a lesson or question that is not there;
+    /// `.invalidAnswer` for `chosen` that is not 1 to 6 of the question's choices.
+    func answer(_ chosen: Set<Int>, to question: QuestionRef, userID: UserID, at time: StudyTime) async throws(AppError) -> Answer
+    /// The cards due at `time` (`CardSchedule.isDue`; earliest due first, then in course and
+    /// lesson order): the first `limit`, the counts of each part, and when the next card in
+    /// its steps comes back today (`ReviewDeck(cards:counting:at:)` says what is counted).
+    func reviewDeck(userID: UserID, at time: StudyTime, limit: Int) async throws(AppError) -> ReviewDeck
+    /// Reviews a card due at `time` (`LearningRules.review`): its new schedule, with the grade
+    /// in the learner's review log. A card not due (reviewed meanwhile in another terminal)
+    /// keeps its schedule, which is returned. `.noSuchLesson` for a question not in the deck.
+    func review(_ question: QuestionRef, grade: ReviewGrade, userID: UserID, at time: StudyTime) async throws(AppError) -> CardSchedule
+    /// The streak up to `day` and the cards due on it, at any time of it. A lesson's time of
+    /// completion falls on the day `secondsFromGMT` gives it.
     func habit(userID: UserID, on day: LearnerDay, secondsFromGMT: Int) async throws(AppError) -> LearningHabit
 }
 
@@ -32,13 +35,25 @@ public enum LearningRules {
     /// Days of learning a streak looks back over at most.
     public static let streakWindow = 400
 
+    /// The scheduler of every store: FSRS-6 with its default parameters.
+    public static let scheduler = FSRSScheduler()
+
+    /// The fuzz of a card's review: the same numbers in every store for the same learner, card
+    /// and instant, so a store's schedule can be checked against another's.
+    public static func fuzz(_ ref: QuestionRef, userID: UserID, at time: StudyTime) -> SeededRandomGenerator {
+        SeededRandomGenerator(
+            seed: SeededRandomGenerator.seed(
+                "\(userID.rawValue)\u{1F}\(ref.courseID.rawValue)\u{1F}\(ref.lesson)\u{1F}\(ref.question)\u{1F}\(Int64(time.now.timeIntervalSince1970))"))
+    }
+
     /// The answer to keep: the one already stored, else `chosen` checked against the
-    /// question with the card it starts. `.notEnrolled` without a place; `.noSuchLesson`
-    /// when the question is not there; `.invalidAnswer` unless `chosen` is 1 to 6 of the
-    /// question's choices, also when an answer is kept already (a bad request is told so,
-    /// whatever was answered before).
+    /// question with the card it starts (its first review: good when right, again when not).
+    /// `.notEnrolled` without a place; `.noSuchLesson` when the question is not there;
+    /// `.invalidAnswer` unless `chosen` is 1 to 6 of the question's choices, also when an
+    /// answer is kept already (a bad request is told so, whatever was answered before).
     public static func answer(
-        _ chosen: Set<Int>, to ref: QuestionRef, question: Question?, holdsPlace: Bool, existing: Answer?, day: LearnerDay
+        _ chosen: Set<Int>, to ref: QuestionRef, question: Question?, holdsPlace: Bool, existing: Answer?, userID: UserID,
+        time: StudyTime
     ) throws(AppError) -> (answer: Answer, newCard: CardSchedule?) {
         guard holdsPlace else { throw .notEnrolled(ref.courseID) }
         guard let question else { throw .noSuchLesson(ref.courseID, ref.lesson) }
@@ -47,16 +62,23 @@ public enum LearningRules {
         }
         if let existing { return (existing, nil) }
         let answer = Answer(ref: ref, chosen: chosen, to: question)
-        let card = CardSchedule.new(on: day).reviewed(.firstAnswer(isRight: answer.isRight), on: day)
-        return (answer, card)
+        var fuzz = fuzz(ref, userID: userID, at: time)
+        let card = scheduler.review(FSRSCard(due: time.now), grade: .firstAnswer(isRight: answer.isRight), at: time.now, using: &fuzz).card
+        return (answer, CardSchedule(card: card, reviews: 0))
     }
 
-    /// The schedule after reviewing `card` on `day`; `nil` when it is not due (nothing to write).
-    public static func review(_ card: CardSchedule?, grade: ReviewGrade, ref: QuestionRef, day: LearnerDay) throws(AppError)
-        -> CardSchedule?
-    {
-        guard let card else { throw .noSuchLesson(ref.courseID, ref.lesson) }
-        guard card.isDue(on: day) else { return nil }
-        return card.reviewed(grade, on: day)
+    /// The schedule after reviewing `schedule` at `time`, with the log entry to keep; `nil`
+    /// when it is not due (nothing to write).
+    public static func review(
+        _ schedule: CardSchedule?, grade: ReviewGrade, ref: QuestionRef, userID: UserID, time: StudyTime
+    ) throws(AppError) -> (schedule: CardSchedule, log: ReviewLogEntry)? {
+        guard let schedule else { throw .noSuchLesson(ref.courseID, ref.lesson) }
+        guard schedule.isDue(at: time) else { return nil }
+        var fuzz = fuzz(ref, userID: userID, at: time)
+        let card = scheduler.review(schedule.card, grade: grade, at: time.now, using: &fuzz).card
+        return (
+            CardSchedule(card: card, reviews: schedule.reviews + 1),
+            ReviewLogEntry(ref: ref, grade: grade, reviewedAt: time.now, before: schedule)
+        )
     }
 }
