@@ -176,3 +176,17 @@ public struct LearningHabit: Hashable, Sendable {
         return count
     }
 }
+
+extension CardSchedule {
+    /// A card SM-2 scheduled, before FSRS, without a review log: mapped as Anki maps one
+    /// (`FSRSScheduler.card(sm2Repetitions:…)`), due at noon UTC of its due day, which is on
+    /// that day for a learner from 12 hours west of UTC to 11 east (a day later at most beyond).
+    /// It was in the deck already: not new to review.
+    public static func fromSM2(repetitions: Int, easeMillis: Int, intervalDays: Int, dueDay: LearnerDay) -> CardSchedule {
+        let due = Date(timeIntervalSince1970: Double(dueDay.number) * 86_400 + 43_200)
+        let card =
+            (try? LearningRules.scheduler.card(sm2Repetitions: repetitions, easeMillis: easeMillis, intervalDays: intervalDays, due: due))
+            ?? FSRSCard(due: due)
+        return CardSchedule(card: card, reviews: 1)
+    }
+}
