@@ -79,13 +79,33 @@ public struct DemoAnswers: Sendable {
     }
 
     /// What the learner chose for `question` (number `index` of lesson `lesson`): the right
-    /// choices, except one question in four; and the card it started, by SM-2, due today for
-    /// the first three lessons and over the next days for the rest.
-    public func answer(to question: Question, index: Int, lesson: Int) -> (chosen: Set<Int>, schedule: CardSchedule) {
+    /// choices, except one question in four; and the card it started, by SM-2 as the stores
+    /// scheduled it when this plan was first written (their migrations carry it over to FSRS),
+    /// due today for the first three lessons and over the next days for the rest.
+    public func answer(to question: Question, index: Int, lesson: Int) -> (chosen: Set<Int>, schedule: SM2Card) {
         let isRight = (lesson + index) % 4 != 0
         let wrong = question.choices.indices.first { !question.correct.contains($0) } ?? 0
-        var schedule = CardSchedule.new(on: answeredOn).reviewed(.firstAnswer(isRight: isRight), on: answeredOn)
-        schedule.due = lesson <= 3 ? today : today.adding(days: lesson - 3)
+        // SM-2 after a first response of quality 4 (good) or 1 (again): EF' = EF + 0.1 −
+        // (5 − q)(0.08 + (5 − q)0.02) from 2.5; one recall in a row, or none, a day apart.
+        let schedule = SM2Card(
+            repetitions: isRight ? 1 : 0, easeMillis: isRight ? 2_500 : 1_960, intervalDays: 1,
+            due: lesson <= 3 ? today : today.adding(days: lesson - 3))
         return (isRight ? question.correct : [wrong], schedule)
+    }
+}
+
+/// A card as SM-2 kept it, before FSRS: recalls in a row, the easiness factor × 1000, the last
+/// interval and the day it is due. What the stores' first demo answers were written with.
+public struct SM2Card: Hashable, Sendable {
+    public var repetitions: Int
+    public var easeMillis: Int
+    public var intervalDays: Int
+    public var due: LearnerDay
+
+    public init(repetitions: Int, easeMillis: Int, intervalDays: Int, due: LearnerDay) {
+        self.repetitions = repetitions
+        self.easeMillis = easeMillis
+        self.intervalDays = intervalDays
+        self.due = due
     }
 }

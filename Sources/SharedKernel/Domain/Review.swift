@@ -190,3 +190,30 @@ extension CardSchedule {
         return CardSchedule(card: card, reviews: 1)
     }
 }
+
+extension CardSchedule {
+    /// Instants a schedule may hold, in whole seconds since 1970: years 1 to 9999.
+    public static let instants: ClosedRange<Int64> = -62_135_596_800...253_402_300_799
+
+    /// A schedule from stored or received values, if they make one FSRS can work with: a state
+    /// it knows, a step only while (re)learning, stability and difficulty both there (finite,
+    /// stability in 0.0001…10⁶ days, difficulty 1…10) or both not, instants of years 1–9999 in
+    /// whole seconds. Anything else (another program's row, a hostile server) is `nil`.
+    public static func checked(
+        state: Int, step: Int?, stability: Double?, difficulty: Double?, dueSeconds: Int64, lastReviewSeconds: Int64?, reviews: Int
+    ) -> CardSchedule? {
+        guard let state = FSRSCardState(rawValue: state), (state == .review) == (step == nil), (0...1_000).contains(step ?? 0),
+            (stability == nil) == (difficulty == nil), stability.map({ $0.isFinite && (0.0001...1_000_000).contains($0) }) ?? true,
+            difficulty.map({ $0.isFinite && (1...10).contains($0) }) ?? true, instants.contains(dueSeconds),
+            lastReviewSeconds.map(instants.contains) ?? true, (0...1_000_000).contains(reviews)
+        else { return nil }
+        let card = FSRSCard(
+            state: state, step: step, stability: stability, difficulty: difficulty, due: Date(timeIntervalSince1970: Double(dueSeconds)),
+            lastReview: lastReviewSeconds.map { Date(timeIntervalSince1970: Double($0)) })
+        return CardSchedule(card: card, reviews: reviews)
+    }
+
+    /// `due` in whole seconds since 1970, as stores and the API keep it.
+    public var dueSeconds: Int64 { Int64(card.due.timeIntervalSince1970.rounded(.down)) }
+    public var lastReviewSeconds: Int64? { card.lastReview.map { Int64($0.timeIntervalSince1970.rounded(.down)) } }
+}
