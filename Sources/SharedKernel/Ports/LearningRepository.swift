@@ -64,7 +64,14 @@ public enum LearningRules {
         let answer = Answer(ref: ref, chosen: chosen, to: question)
         var fuzz = fuzz(ref, userID: userID, at: time)
         let card = scheduler.review(FSRSCard(due: time.now), grade: .firstAnswer(isRight: answer.isRight), at: time.now, using: &fuzz).card
-        return (answer, CardSchedule(card: card, reviews: 0))
+        return (answer, CardSchedule(card: keptInRange(card), reviews: 0))
+    }
+
+    /// Never due past the last instant a store and the API keep (9999-12-31T23:59:59Z).
+    private static func keptInRange(_ card: FSRSCard) -> FSRSCard {
+        var card = card
+        card.due = min(card.due, Date(timeIntervalSince1970: Double(CardSchedule.instants.upperBound)))
+        return card
     }
 
     /// The schedule after reviewing `schedule` at `time`, with the log entry to keep; `nil`
@@ -77,7 +84,7 @@ public enum LearningRules {
         var fuzz = fuzz(ref, userID: userID, at: time)
         let card = scheduler.review(schedule.card, grade: grade, at: time.now, using: &fuzz).card
         return (
-            CardSchedule(card: card, reviews: schedule.reviews + 1),
+            CardSchedule(card: keptInRange(card), reviews: schedule.reviews + 1),
             ReviewLogEntry(ref: ref, grade: grade, reviewedAt: time.now, before: schedule)
         )
     }
