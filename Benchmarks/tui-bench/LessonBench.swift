@@ -40,7 +40,7 @@ enum LessonBench {
     }
 
     /// A database with the bench course (lesson 1: 256 KiB, lesson 2: 1 KiB), the demo learner
-    /// enrolled and signed in; with `cards`, that many answers due today.
+    /// enrolled and signed in; with `cards`, that many answers due today (new to review).
     static func database(work: String, cards: Int) async throws -> URL {
         let directory = URL(fileURLWithPath: work).appendingPathComponent("lessons-\(cards)")
         try? FileManager.default.removeItem(at: directory)
@@ -77,7 +77,7 @@ enum LessonBench {
         let enrollments = SQLiteEnrollmentRepository(database: database)
         let learning = SQLiteLearningRepository(database: database)
         _ = try await enrollments.enroll(userID: learner.id, courseID: courseID)
-        let yesterday = LearnerDay(Date(), secondsFromGMT: TimeZone.current.secondsFromGMT()).adding(days: -1)
+        let yesterday = StudyTime(now: Date(), secondsFromGMT: TimeZone.current.secondsFromGMT()).adding(seconds: -86_400)
         var made = 0
         for number in 0..<((cards + perCourse - 1) / perCourse) where made < cards {
             let deck = CourseID("bench-deck-\(number)")
@@ -85,7 +85,7 @@ enum LessonBench {
             for lesson in 1...200 {
                 for index in 0..<20 where made < cards {
                     _ = try await learning.answer(
-                        [1], to: QuestionRef(courseID: deck, lesson: lesson, question: index), userID: learner.id, on: yesterday)
+                        [1], to: QuestionRef(courseID: deck, lesson: lesson, question: index), userID: learner.id, at: yesterday)
                     made += 1
                 }
             }
@@ -148,8 +148,9 @@ func measureReview(_ directory: URL, cards: Int) throws -> Double {
     }
     _ = terminal.readUntilQuiet(quiet: .milliseconds(300))
     let sent = terminal.send("5")
-    let output = terminal.readUntilQuiet(until: "\(cards) due today")
-    guard output.text.contains("\(cards) due today"), let last = output.lastByteAt else {
+    // Answered yesterday: every card is new to review today.
+    let output = terminal.readUntilQuiet(until: "\(cards) new")
+    guard output.text.contains("\(cards) new"), let last = output.lastByteAt else {
         throw BenchError.failed("the review tab never showed \(cards) due")
     }
     return milliseconds(last - sent)

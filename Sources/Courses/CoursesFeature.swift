@@ -48,9 +48,9 @@ public final class CoursesFeature {
             },
             answer: { chosen, ref throws(AppError) in
                 guard let learning else { throw .storage(.saving, detail: "this store keeps no answers yet") }
-                return try await learning.repository.answer(chosen, to: ref, userID: learner, on: await learning.today())
+                return try await learning.repository.answer(chosen, to: ref, userID: learner, at: await learning.time())
             },
-            today: { learning?.today() ?? LearnerDay(Date(), secondsFromGMT: TimeZone.current.secondsFromGMT()) },
+            today: { (learning?.time() ?? StudyTime(now: Date(), secondsFromGMT: TimeZone.current.secondsFromGMT())).day },
             report: report)
         return LessonReaderScreen(
             viewModel: LessonReaderViewModel(courseID: courseID, number: lesson, ports: ports, progress: model),

@@ -3,30 +3,32 @@ import SharedKernel
 import TerminalUI
 
 /// The review deck of one signed-in learner: tab 5. Give it the learner, the learning port
-/// and the learner's day; get its screen.
+/// and the learner's time; get its screen.
 @MainActor
 public final class ReviewFeature {
     private let learner: UserID
     private let learning: any LearningRepository
-    private let today: @MainActor () -> LearnerDay
+    private let time: @MainActor () -> StudyTime
+    private let clock: any Clock<Duration>
     private let report: @MainActor (StatusMessage) -> Void
     private let changes = Notices<Void>()
 
     public init(
-        learner: UserID, learning: any LearningRepository, today: @escaping @MainActor () -> LearnerDay,
-        report: @escaping @MainActor (StatusMessage) -> Void
+        learner: UserID, learning: any LearningRepository, time: @escaping @MainActor () -> StudyTime,
+        report: @escaping @MainActor (StatusMessage) -> Void, clock: any Clock<Duration> = ContinuousClock()
     ) {
         self.learner = learner
         self.learning = learning
-        self.today = today
+        self.time = time
         self.report = report
+        self.clock = clock
     }
 
     /// Tab 5's root.
     public func makeReviewScreen() -> any Screen {
         ReviewScreen(
             viewModel: ReviewViewModel(
-                learner: learner, learning: learning, today: today, report: report, changes: changes))
+                learner: learner, learning: learning, time: time, report: report, changes: changes, clock: clock))
     }
 
     /// The learner answered or reviewed (here or elsewhere): the deck is read again where it

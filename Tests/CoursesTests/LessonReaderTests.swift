@@ -31,7 +31,7 @@ struct LessonReaderTests {
         let opened = Opened()
         let feature = CoursesFeature(
             learner: User.demo.id, enrollments: store, courses: store,
-            learning: LessonAccess(repository: store, today: { Self.day }), report: { opened.reports.append($0) })
+            learning: LessonAccess(repository: store, time: { StudyTime(noonOf: Self.day, secondsFromGMT: 0) }), report: { opened.reports.append($0) })
         await feature.prepare()
         let screen = feature.makeReaderScreen(
             courseID: "learn", lesson: lesson, onOpenLesson: { opened.lessons.append($0) }, onBack: { opened.backs += 1 })
@@ -115,7 +115,7 @@ struct LessonReaderTests {
         _ = draw(screen)
         _ = await screen.handle(.key(.character(" ")))
         let ref = QuestionRef(courseID: "learn", lesson: 1, question: 0)
-        _ = try await store.answer([0], to: ref, userID: User.demo.id, on: Self.day)
+        _ = try await store.answer([0], to: ref, userID: User.demo.id, at: StudyTime(noonOf: Self.day, secondsFromGMT: 0))
         let order = ChoiceOrder.shuffled(count: 3, for: ref, on: Self.day)
 
         _ = await screen.handle(.key(.character(Character(String(try #require(order.position(of: 1)) + 1)))))

@@ -18,24 +18,32 @@ struct ReviewScreenTests {
     ]
     static let day = LearnerDay(iso: "2026-11-24")!
 
-    /// The demo learner enrolled and both questions answered (the first right, the second
-    /// wrong) on `day`; the screen on `today`.
-    func makeSUT(today: LearnerDay, changes: Notices<Void> = Notices()) async throws -> (ReviewScreen, InMemoryStore, Reports) {
+    /// The demo learner enrolled and both questions answered at noon on `day` (the first
+    /// right, the second wrong); the screen at `at`, which the test moves, on a clock it holds.
+    func makeSUT(at time: StudyTime, changes: Notices<Void> = Notices(), clock: ManualClock = ManualClock()) async throws -> (
+        ReviewScreen, InMemoryStore, Reports
+    ) {
         let store = InMemoryStore(courses: [Self.course], lessons: ["learn": Self.lessons])
         _ = try await store.enroll(userID: User.demo.id, courseID: "learn")
         for (index, chosen) in [(0, Set([1])), (1, [2])] {
             _ = try await store.answer(
-                chosen, to: QuestionRef(courseID: "learn", lesson: 1, question: index), userID: User.demo.id, on: Self.day)
+                chosen, to: QuestionRef(courseID: "learn", lesson: 1, question: index), userID: User.demo.id, at: Self.answered)
         }
         let reports = Reports()
+        reports.time = time
         let screen = ReviewScreen(
             viewModel: ReviewViewModel(
-                learner: User.demo.id, learning: store, today: { today }, report: { reports.messages.append($0) },
-                changes: changes))
+                learner: User.demo.id, learning: store, time: { reports.time }, report: { reports.messages.append($0) },
+                changes: changes, clock: clock))
         screen.appear()
         await screen.settle()
         return (screen, store, reports)
     }
+
+    /// Noon on `day`, UTC: when the questions were answered.
+    static let answered = StudyTime(noonOf: day, secondsFromGMT: 0)
+    /// The next day at noon: both cards due, new to review.
+    static let tomorrow = StudyTime(noonOf: day.adding(days: 1), secondsFromGMT: 0)
 
     func draw(_ screen: ReviewScreen, width: Int = 60, height: Int = 14) -> [String] {
         var canvas = TextCanvas(size: Size(width: width, height: height))
@@ -43,12 +51,22 @@ struct ReviewScreenTests {
         return canvas.lines
     }
 
-    @Test("the day the questions were answered: nothing due, and the screen says where cards come from")
-    func nothingDue() async throws {
-        let (screen, _, _) = try await makeSUT(today: Self.day)
+    @Test("the moment the questions were answered: nothing due; the missed one comes back in a minute, on the clock")
+    func nothingDueYet() async throws {
+        let clock = ManualClock()
+        let (screen, _, reports) = try await makeSUT(at: Self.answered, clock: clock)
         let lines = draw(screen)
-        #expect(lines[0].hasPrefix(" Review  0 due today"))
+        #expect(lines[0].hasPrefix(" Review  0 new · 0 learning · 0 due"))
         #expect(lines.contains { $0.contains("Nothing to review today") })
+        #expect(lines.contains { $0.contains("A card in its steps comes back at 12:01") })
+
+        await clock.waitForSleeper()
+        #expect(clock.timeToNextWake == .seconds(60))
+        reports.time = Self.answered.adding(seconds: 60)
+        clock.advance(by: .seconds(60))
+        await screen.viewModel.waitedForComingBack()
+        #expect(draw(screen)[0].hasPrefix(" Review  1 new · 0 learning · 0 due"), "it came back with no key pressed")
+        #expect(screen.viewModel.card?.ref.question == 1)
     }
 
     /// The digit that picks `choice` of the card in front: its place in the day's order.
@@ -65,15 +83,15 @@ struct ReviewScreenTests {
         "the next day: a card drawn whole, its choices numbered in the day's order, answered, explained, graded good; then the next; then all done"
     )
     func reviewsTheDeck() async throws {
-        let (screen, store, _) = try await makeSUT(today: Self.day.adding(days: 1))
-        let order = ChoiceOrder.shuffled(
-            count: 3, for: QuestionRef(courseID: "learn", lesson: 1, question: 0), on: Self.day.adding(days: 1))
-        #expect(
-            order.choices != [0, 1, 2] || order.choices.isEmpty, "this card and day shuffle (a test of the shuffle needs one that does)")
+        let (screen, store, reports) = try await makeSUT(at: Self.tomorrow)
+        let front = try #require(screen.viewModel.card?.ref)
+        #expect(front.question == 1, "the card due first (the missed one's step is the shorter) comes first")
+        let order = ChoiceOrder.shuffled(count: 3, for: front, on: Self.tomorrow.day)
+        #expect(order.choices != [0, 1, 2], "this card and day shuffle (a test of the shuffle needs one that does)")
         let letters = ["A", "B", "C"]
         #expect(
             draw(screen) == [
-                " Review  2 due today",
+                " Review  2 new · 0 learning · 0 due",
                 "",
                 " Learning 101 · Welcome",
                 " Which one is B?",
@@ -90,8 +108,15 @@ struct ReviewScreenTests {
         #expect(answered.contains(" B is the second letter."))
         #expect(screen.availability(of: ReviewScreen.Keys.good) == .available)
 
+        let labels = [ReviewScreen.Keys.again, ReviewScreen.Keys.hard, ReviewScreen.Keys.good, ReviewScreen.Keys.easy].map {
+            screen.footerLabel(of: $0)
+        }
+        #expect(labels.first == "again \(IntervalText.format(seconds: 60))", "each grade says when the card comes back")
+        #expect((screen.viewModel.comingBackAfter[.easy] ?? 0) >= 86_400, "easy: days on")
+        #expect(labels.count == 4)
+
         _ = await screen.handle(.key(.character("g")))
-        #expect(draw(screen)[0].hasPrefix(" Review  1 due today · 1 reviewed"))
+        #expect(draw(screen)[0].hasPrefix(" Review  1 new · 0 learning · 0 due · 1 reviewed"))
         let graded = await store.messages.compactMap { message -> ReviewGrade? in
             if case .review(_, let grade, _, _) = message { return grade }
             return nil
@@ -104,16 +129,16 @@ struct ReviewScreenTests {
         _ = await screen.handle(.key(.enter))  // Enter grades as suggested: again
         await screen.settle()
         let done = draw(screen)
-        #expect(done.contains { $0.contains("All done for today: 2 reviewed") })
-        let deck = try await store.reviewDeck(userID: User.demo.id, on: Self.day.adding(days: 1), limit: 10)
-        #expect(deck.dueCount == 0)
-        let tomorrow = try await store.reviewDeck(userID: User.demo.id, on: Self.day.adding(days: 2), limit: 10)
-        #expect(tomorrow.cards.map(\.ref.question) == [1], "the card graded again comes back the next day")
+        #expect(done.contains { $0.contains("All done for now: 2 reviewed.") })
+        #expect(done.contains { $0.contains("A card in its steps comes back at 12:01") }, "again: in a minute, this session")
+        reports.time = Self.tomorrow.adding(seconds: 60)
+        let relearn = try await store.reviewDeck(userID: User.demo.id, at: reports.time, limit: 10)
+        #expect(relearn.cards.map(\.ref.question) == [0] && relearn.learningCount == 1, "the card graded again, in its steps")
     }
 
     @Test("Enter with nothing picked answers nothing: it says to pick first, and the store is not written")
     func enterWithNothingPicked() async throws {
-        let (screen, store, reports) = try await makeSUT(today: Self.day.adding(days: 1))
+        let (screen, store, reports) = try await makeSUT(at: Self.tomorrow)
         #expect(screen.availability(of: ReviewScreen.Keys.answer) == .unavailable(reason: "Pick an answer first"))
         _ = await screen.handle(.key(.down))
         _ = await screen.handle(.key(.enter))
@@ -124,23 +149,15 @@ struct ReviewScreenTests {
         #expect(reports.messages == [.error("Pick an answer first"), .error("Pick an answer first")])
         #expect(await writes(store) == 0)
         #expect(screen.viewModel.revealed == nil)
-        #expect(draw(screen)[0].hasPrefix(" Review  2 due today"))
+        #expect(draw(screen)[0].hasPrefix(" Review  2 new · 0 learning · 0 due"))
     }
 
     @Test("the choices keep their order through redraws, resizes and a new day while the card shows")
     func orderIsStable() async throws {
-        let today = Reports()
-        today.day = Self.day.adding(days: 1)
-        let store = InMemoryStore(courses: [Self.course], lessons: ["learn": Self.lessons])
-        _ = try await store.enroll(userID: User.demo.id, courseID: "learn")
-        _ = try await store.answer([1], to: QuestionRef(courseID: "learn", lesson: 1, question: 0), userID: User.demo.id, on: Self.day)
-        let screen = ReviewScreen(
-            viewModel: ReviewViewModel(learner: User.demo.id, learning: store, today: { today.day }, report: { _ in }))
-        screen.appear()
-        await screen.settle()
+        let (screen, _, reports) = try await makeSUT(at: Self.tomorrow)
         let first = draw(screen).filter { $0.contains("○") }
         _ = draw(screen, width: 30, height: 10)
-        today.day = Self.day.adding(days: 9)
+        reports.time = StudyTime(noonOf: Self.day.adding(days: 9), secondsFromGMT: 0)
         #expect(draw(screen).filter { $0.contains("○") } == first)
     }
 
@@ -149,28 +166,28 @@ struct ReviewScreenTests {
     )
     func reviewedElsewhere() async throws {
         let changes = Notices<Void>()
-        let tomorrow = Self.day.adding(days: 1)
-        let (screen, store, _) = try await makeSUT(today: tomorrow, changes: changes)
+        let tomorrow = Self.tomorrow
+        let (screen, store, _) = try await makeSUT(at: tomorrow, changes: changes)
+        let front = try #require(screen.viewModel.card?.ref)
+        let other = QuestionRef(courseID: "learn", lesson: 1, question: front.question == 0 ? 1 : 0)
         _ = await screen.handle(.char(try digit(for: 1, on: screen)))
         _ = await screen.handle(.key(.enter))
         #expect(draw(screen).contains(" ✓ Right"))
 
-        // Another terminal reviews the second card: this one stays as it is, the count goes down.
-        _ = try await store.review(
-            QuestionRef(courseID: "learn", lesson: 1, question: 1), grade: .good, userID: User.demo.id, on: tomorrow)
+        // Another terminal reviews the other card: this one stays as it is, the count goes down.
+        _ = try await store.review(other, grade: .easy, userID: User.demo.id, at: tomorrow)
         changes.post(())
         await screen.settle()
         let kept = draw(screen)
-        #expect(kept[0].hasPrefix(" Review  1 due today"))
+        #expect(kept[0].hasPrefix(" Review  1 new · 0 learning · 0 due"))
         #expect(kept.contains(" ✓ Right"), "the answer shown stays")
 
         // Then it reviews this one too: it stays on screen, and says so.
-        _ = try await store.review(
-            QuestionRef(courseID: "learn", lesson: 1, question: 0), grade: .easy, userID: User.demo.id, on: tomorrow)
+        _ = try await store.review(front, grade: .easy, userID: User.demo.id, at: tomorrow)
         changes.post(())
         await screen.settle()
         let marked = draw(screen)
-        #expect(marked[0].hasPrefix(" Review  0 due today"))
+        #expect(marked[0].hasPrefix(" Review  0 new · 0 learning · 0 due"))
         #expect(marked.contains(" ✓ Right"))
         #expect(marked.contains { $0.contains("Reviewed in another terminal — Space for the next card") })
         let reason = LocalizedText("Reviewed in another terminal — Space for the next card")
@@ -188,11 +205,11 @@ struct ReviewScreenTests {
     @Test("a card not yet answered, reviewed elsewhere: it stays unanswered and takes no pick and no Enter")
     func openCardReviewedElsewhere() async throws {
         let changes = Notices<Void>()
-        let tomorrow = Self.day.adding(days: 1)
-        let (screen, store, _) = try await makeSUT(today: tomorrow, changes: changes)
+        let tomorrow = Self.tomorrow
+        let (screen, store, _) = try await makeSUT(at: tomorrow, changes: changes)
         let shown = try #require(screen.viewModel.card?.ref)
         _ = await screen.handle(.char(try digit(for: 2, on: screen)))
-        _ = try await store.review(shown, grade: .good, userID: User.demo.id, on: tomorrow)
+        _ = try await store.review(shown, grade: .easy, userID: User.demo.id, at: tomorrow)
         changes.post(())
         await screen.settle()
 
@@ -207,13 +224,13 @@ struct ReviewScreenTests {
 
     @Test("a grade that cannot be saved keeps the card and says why")
     func failedGrade() async throws {
-        let (screen, store, reports) = try await makeSUT(today: Self.day.adding(days: 1))
+        let (screen, store, reports) = try await makeSUT(at: Self.tomorrow)
         _ = await screen.handle(.char("1"))
         _ = await screen.handle(.key(.enter))
         await store.setFailure(.storage(.saving, detail: "disk"))
         _ = await screen.handle(.key(.character("a")))
         #expect(reports.messages == [.error("Something went wrong while saving your data.")])
-        #expect(draw(screen)[0].hasPrefix(" Review  2 due today"))
+        #expect(draw(screen)[0].hasPrefix(" Review  2 new · 0 learning · 0 due"))
     }
 }
 
@@ -221,6 +238,6 @@ struct ReviewScreenTests {
 @MainActor
 final class Reports {
     var messages: [StatusMessage] = []
-    /// The day the screen is told it is, where a test moves it.
-    var day = ReviewScreenTests.day
+    /// The time the screen is told it is, where a test moves it.
+    var time = ReviewScreenTests.answered
 }

@@ -2,65 +2,104 @@ import Foundation
 import SharedKernel
 import Testing
 
-/// SM-2 as Woźniak published it (and Wikipedia's "SuperMemo" article restates it): the
-/// intervals 1, 6, then the last × EF; EF' = EF + (0.1 − (5 − q)(0.08 + (5 − q)·0.02)).
-@Suite("Review: SM-2, learner days and streaks")
+/// The review deck's schedule: FSRS-6 over cards answered in lessons (the scheduler itself is
+/// checked against py-fsrs in FSRSAgreementTests), learner days and instants, and streaks.
+@Suite("Review: schedules, learner days and streaks")
 struct ReviewSchedulingTests {
     let day = LearnerDay(iso: "2026-11-24")!
+    let user = UserID(1)
+    let ref = QuestionRef(courseID: "c", lesson: 1, question: 0)
+    static let question = Question(prompt: "Which?", choices: ["A", "B"], correct: [1], explanation: "B.")
 
-    func run(_ grades: [ReviewGrade]) -> [CardSchedule] {
-        var card = CardSchedule.new(on: day)
-        var seen: [CardSchedule] = []
-        for grade in grades {
-            card = card.reviewed(grade, on: card.due)
-            seen.append(card)
-        }
-        return seen
+    func answered(right: Bool, at time: StudyTime) throws -> CardSchedule {
+        let decided = try LearningRules.answer(
+            right ? [1] : [0], to: ref, question: Self.question, holdsPlace: true, existing: nil, userID: user, time: time)
+        return try #require(decided.newCard)
     }
 
-    @Test("the E-Factor moves by the published amounts for each quality of response")
-    func easeSteps() {
-        // q = 5: +0.10, 4: ±0, 3: −0.14, 1: −0.54 (the published table).
-        let steps = ReviewGrade.allCases.map { CardSchedule.new(on: day).reviewed($0, on: day).easeMillis - 2_500 }
-        #expect(steps == [-540, -140, 0, 100])
-    }
-
-    @Test("good every time: 1, 6, 15, 38 days (6 × 2.5 = 15, 15 × 2.5 = 37.5 → 38)")
-    func goodIntervals() {
-        let cards = run([.good, .good, .good, .good])
-        #expect(cards.map(\.intervalDays) == [1, 6, 15, 38])
-        #expect(cards.map(\.repetitions) == [1, 2, 3, 4])
-        #expect(cards.last?.due == day.adding(days: 1 + 6 + 15 + 38))
-    }
-
-    @Test("easy every time: EF 2.6, 2.7, 2.8, and the third interval is 6 × 2.7 = 16.2 → 16")
-    func easyIntervals() {
-        let cards = run([.easy, .easy, .easy])
-        #expect(cards.map(\.easeMillis) == [2_600, 2_700, 2_800])
-        #expect(cards.map(\.intervalDays) == [1, 6, 16])
-    }
-
-    @Test("a lapse starts the repetitions again at one day and lowers EF, never below 1.3")
-    func lapses() {
-        let cards = run([.good, .good, .again])
-        #expect(cards.last == CardSchedule(repetitions: 0, easeMillis: 1_960, intervalDays: 1, due: cards[1].due.adding(days: 1)))
-        let worn = run(Array(repeating: .again, count: 6))
-        #expect(worn.map(\.easeMillis) == [1_960, 1_420, 1_300, 1_300, 1_300, 1_300])
-        #expect(run([.again, .good, .good]).map(\.intervalDays) == [1, 1, 6])
-    }
-
-    @Test("hard: recalled, but EF falls 0.14 each time")
-    func hard() {
-        let cards = run([.hard, .hard, .hard])
-        #expect(cards.map(\.easeMillis) == [2_360, 2_220, 2_080])
-        #expect(cards.map(\.intervalDays) == [1, 6, 13])  // 6 × 2.22 = 13.32
-    }
-
-    @Test("a first answer: right is good, wrong is again; both are due the next day")
-    func firstAnswer() {
+    @Test("a first answer is the card's first review: right is good (10 minutes), wrong is again (1 minute); new to review")
+    func firstAnswer() throws {
         #expect(ReviewGrade.firstAnswer(isRight: true) == .good)
         #expect(ReviewGrade.firstAnswer(isRight: false) == .again)
-        #expect(CardSchedule.new(on: day).reviewed(.firstAnswer(isRight: false), on: day).due == day.adding(days: 1))
+        let time = StudyTime(noonOf: day, secondsFromGMT: 3_600)
+        let right = try answered(right: true, at: time)
+        let wrong = try answered(right: false, at: time)
+        #expect(right.card.due == time.now.addingTimeInterval(600) && right.card.state == .learning && right.card.step == 1)
+        #expect(wrong.card.due == time.now.addingTimeInterval(60) && wrong.card.step == 0)
+        #expect(right.part == .new && wrong.part == .new)
+        #expect(!right.isDue(at: time) && right.isDue(at: time.adding(seconds: 600)))
+    }
+
+    @Test("a review writes the card before it to the log, counts the grade, and refuses a card not due")
+    func review() throws {
+        let time = StudyTime(noonOf: day, secondsFromGMT: 0)
+        let card = try answered(right: true, at: time)
+        #expect(try LearningRules.review(card, grade: .good, ref: ref, userID: user, time: time) == nil, "not due yet")
+        let later = time.adding(seconds: 600)
+        let (next, log) = try #require(try LearningRules.review(card, grade: .good, ref: ref, userID: user, time: later))
+        #expect(next.reviews == 1 && next.card.state == .review && next.part == .due)
+        #expect(log == ReviewLogEntry(ref: ref, grade: .good, reviewedAt: later.now, before: card))
+        #expect(throws: AppError.noSuchLesson("c", 1)) { try LearningRules.review(nil, grade: .good, ref: ref, userID: user, time: later) }
+    }
+
+    @Test("the same learner, card and instant give the same fuzz in every store; another instant may not")
+    func fuzzIsTheStores() throws {
+        var a = LearningRules.fuzz(ref, userID: user, at: StudyTime(noonOf: day, secondsFromGMT: 0))
+        var b = LearningRules.fuzz(ref, userID: user, at: StudyTime(noonOf: day, secondsFromGMT: 0))
+        #expect(a.next() == b.next())
+        var other = LearningRules.fuzz(ref, userID: UserID(2), at: StudyTime(noonOf: day, secondsFromGMT: 0))
+        #expect(a.next() != other.next())
+    }
+
+    @Test("the deck counts new, learning and due cards, and when the next card in its steps comes back today")
+    func deckCounts() throws {
+        let time = StudyTime(noonOf: day, secondsFromGMT: 0)
+        let new = try answered(right: false, at: time.adding(seconds: -120))
+        let learning = CardSchedule(card: FSRSCard(state: .relearning, step: 0, stability: 2, difficulty: 5, due: time.now, lastReview: nil), reviews: 3)
+        let later = CardSchedule(card: FSRSCard(state: .learning, step: 1, stability: 2, difficulty: 5, due: time.now.addingTimeInterval(300), lastReview: nil), reviews: 1)
+        let due = CardSchedule(card: FSRSCard(state: .review, step: nil, stability: 9, difficulty: 5, due: time.dayEnd.addingTimeInterval(-1), lastReview: nil), reviews: 2)
+        let tomorrow = CardSchedule(card: FSRSCard(state: .review, step: nil, stability: 9, difficulty: 5, due: time.dayEnd, lastReview: nil), reviews: 2)
+
+        let deck = ReviewDeck(cards: [], counting: [new, learning, later, due, tomorrow], at: time)
+        #expect([deck.newCount, deck.learningCount, deck.dueCount, deck.total] as [Int] == [1, 1, 1, 3])
+        #expect(deck.comingBack == time.now.addingTimeInterval(300))
+    }
+
+    @Test("StudyTime: whole seconds, the learner's day and the instant it ends, east and west of UTC")
+    func studyTime() {
+        let time = StudyTime(now: Date(timeIntervalSince1970: 1_764_000_000.75), secondsFromGMT: -18_000)
+        #expect(time.now.timeIntervalSince1970 == 1_764_000_000)
+        #expect(StudyTime.end(of: day, secondsFromGMT: 0) == Date(timeIntervalSince1970: Double(20_782 * 86_400)))
+        #expect(StudyTime.end(of: day, secondsFromGMT: 3_600) == Date(timeIntervalSince1970: Double(20_782 * 86_400 - 3_600)))
+        #expect(StudyTime(noonOf: day, secondsFromGMT: -18_000).day == day)
+        #expect(StudyTime(noonOf: day, secondsFromGMT: 50_400).day == day)
+    }
+
+    @Test("an SM-2 card carries over as Anki maps it: due at noon UTC of its day, in review, not new to review")
+    func fromSM2() {
+        let card = CardSchedule.fromSM2(repetitions: 3, easeMillis: 2_500, intervalDays: 15, dueDay: day)
+        #expect(card.card.due == Date(timeIntervalSince1970: Double(20_781 * 86_400 + 43_200)))
+        #expect(card.card.state == .review && card.reviews == 1)
+        #expect(abs((card.card.stability ?? 0) - 15) < 1e-9, "at 90 % retention, stability is the interval")
+        let never = CardSchedule.fromSM2(repetitions: 0, easeMillis: 2_500, intervalDays: 0, dueDay: day)
+        #expect(never.card.state == .learning && never.card.due == card.card.due)
+    }
+
+    @Test(
+        "stored or received values make a schedule only when FSRS can work with them",
+        arguments: [
+            (2, nil, 3.0, 5.0, true), (1, 0, nil, nil, true), (4, nil, 3.0, 5.0, false), (2, 0, 3.0, 5.0, false), (1, nil, 3.0, 5.0, false),
+            (2, nil, 3.0, nil, false), (2, nil, -1.0, 5.0, false), (2, nil, Double.nan, 5.0, false), (2, nil, 3.0, 11.0, false),
+        ] as [(Int, Int?, Double?, Double?, Bool)])
+    func checked(state: Int, step: Int?, stability: Double?, difficulty: Double?, makesOne: Bool) {
+        let made = CardSchedule.checked(
+            state: state, step: step, stability: stability, difficulty: difficulty, dueSeconds: 1_764_000_000, lastReviewSeconds: nil,
+            reviews: 1)
+        #expect((made != nil) == makesOne)
+        #expect(
+            CardSchedule.checked(
+                state: 2, step: nil, stability: 3, difficulty: 5, dueSeconds: CardSchedule.instants.upperBound + 1, lastReviewSeconds: nil,
+                reviews: 1) == nil)
     }
 
     @Test(

@@ -23,19 +23,20 @@ struct DamagedLearningTests {
                 sql: """
                     UPDATE answer SET lesson = 'x' WHERE course_id = 'linux-command-line' AND lesson = 1 AND question = 0;
                     UPDATE answer SET chosen = 7 WHERE course_id = 'linux-command-line' AND lesson = 1 AND question = 1;
-                    UPDATE answer SET ease_millis = 'abc', due_day = 0 WHERE course_id = 'linux-command-line' AND lesson = 2;
+                    UPDATE answer SET stability = 'abc', due_at = 0 WHERE course_id = 'linux-command-line' AND lesson = 2;
                     INSERT INTO review_day (user_id, day) VALUES (?, 'garbage');
                     UPDATE lesson_progress SET done_at = 'not a date';
                     """, arguments: [demo.rawValue])
         }
 
         #expect(try await sut.answers(userID: demo, courseID: linux).count == 19)
-        let deck = try await sut.reviewDeck(userID: demo, on: today, limit: 100)
+        let now = StudyTime(noonOf: today, secondsFromGMT: 0)
+        let deck = try await sut.reviewDeck(userID: demo, at: now, limit: 100)
         #expect(!deck.cards.contains { $0.ref.courseID == linux && $0.ref.lesson == 2 }, "the damaged cards are skipped")
         #expect(!deck.cards.isEmpty)
         _ = try await sut.habit(userID: demo, on: today, secondsFromGMT: 0)
         await #expect(throws: AppError.self) {
-            try await sut.review(QuestionRef(courseID: linux, lesson: 2, question: 0), grade: .good, userID: demo, on: today)
+            try await sut.review(QuestionRef(courseID: linux, lesson: 2, question: 0), grade: .good, userID: demo, at: now)
         }
     }
 }

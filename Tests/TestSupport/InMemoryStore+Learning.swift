@@ -18,25 +18,25 @@ extension InMemoryStore {
             .sorted { ($0.ref.lesson, $0.ref.question) < ($1.ref.lesson, $1.ref.question) }
     }
 
-    public func answer(_ chosen: Set<Int>, to ref: QuestionRef, userID: UserID, on day: LearnerDay) async throws(AppError) -> Answer {
-        try await record(.answer(chosen, ref, userID, day))
+    public func answer(_ chosen: Set<Int>, to ref: QuestionRef, userID: UserID, at time: StudyTime) async throws(AppError) -> Answer {
+        try await record(.answer(chosen, ref, userID, time))
         let questions = (storedLessons(ref.courseID) ?? []).dropFirst(ref.lesson - 1).first?.content?.questions ?? []
         let decided = try LearningRules.answer(
             chosen, to: ref, question: ref.lesson >= 1 && questions.indices.contains(ref.question) ? questions[ref.question] : nil,
             holdsPlace: storedEnrollment(userID, ref.courseID)?.holdsPlace ?? false, existing: storedAnswers[userID]?[ref]?.answer,
-            day: day)
+            userID: userID, time: time)
         if let card = decided.newCard {
-            storedAnswers[userID, default: [:]][ref] = (decided.answer, card, day)
+            storedAnswers[userID, default: [:]][ref] = (decided.answer, card, time.day)
             storedEnrollmentIndex(userID, ref.courseID).map { enrollments[$0].lastActiveAt = now() }
             note(.learning(userID, ref.courseID))
         }
         return decided.answer
     }
 
-    public func reviewDeck(userID: UserID, on day: LearnerDay, limit: Int) async throws(AppError) -> ReviewDeck {
-        try await record(.reviewDeck(userID, day))
-        let due = (storedAnswers[userID] ?? [:]).filter { $0.value.card.isDue(on: day) }
-        let cards = due.compactMap { ref, stored -> ReviewCard? in
+    public func reviewDeck(userID: UserID, at time: StudyTime, limit: Int) async throws(AppError) -> ReviewDeck {
+        try await record(.reviewDeck(userID, time))
+        let stored = storedAnswers[userID] ?? [:]
+        let cards = stored.filter { $0.value.card.isDue(at: time) }.compactMap { ref, stored -> ReviewCard? in
             guard let course = storedCourse(ref.courseID), let lessons = storedLessons(ref.courseID),
                 lessons.indices.contains(ref.lesson - 1),
                 let questions = lessons[ref.lesson - 1].content?.questions, questions.indices.contains(ref.question)
@@ -46,18 +46,21 @@ extension InMemoryStore {
                 schedule: stored.card)
         }
         .sorted { a, b in
-            (a.schedule.due, TextFolding.key(a.courseTitle), a.ref.courseID.rawValue, a.ref.lesson, a.ref.question)
-                < (b.schedule.due, TextFolding.key(b.courseTitle), b.ref.courseID.rawValue, b.ref.lesson, b.ref.question)
+            (a.schedule.card.due, TextFolding.key(a.courseTitle), a.ref.courseID.rawValue, a.ref.lesson, a.ref.question)
+                < (b.schedule.card.due, TextFolding.key(b.courseTitle), b.ref.courseID.rawValue, b.ref.lesson, b.ref.question)
         }
-        return ReviewDeck(cards: Array(cards.prefix(max(0, limit))), dueCount: due.count)
+        return ReviewDeck(cards: Array(cards.prefix(max(0, limit))), counting: stored.values.map(\.card), at: time)
     }
 
-    public func review(_ ref: QuestionRef, grade: ReviewGrade, userID: UserID, on day: LearnerDay) async throws(AppError) -> CardSchedule {
-        try await record(.review(ref, grade, userID, day))
+    public func review(_ ref: QuestionRef, grade: ReviewGrade, userID: UserID, at time: StudyTime) async throws(AppError) -> CardSchedule {
+        try await record(.review(ref, grade, userID, time))
         let card = storedAnswers[userID]?[ref]?.card
-        guard let next = try LearningRules.review(card, grade: grade, ref: ref, day: day) else { return card ?? .new(on: day) }
+        guard let (next, log) = try LearningRules.review(card, grade: grade, ref: ref, userID: userID, time: time) else {
+            return card ?? CardSchedule(card: FSRSCard(due: time.now), reviews: 0)
+        }
         storedAnswers[userID]?[ref]?.card = next
-        reviewDays[userID, default: []].insert(day)
+        reviewLog[userID, default: []].append(log)
+        reviewDays[userID, default: []].insert(time.day)
         note(.learning(userID, nil))
         return next
     }
@@ -67,7 +70,8 @@ extension InMemoryStore {
         let lessonDays = (lessonDoneTimes[userID] ?? []).map { LearnerDay($0, secondsFromGMT: secondsFromGMT) }
         let answerDays = (storedAnswers[userID] ?? [:]).values.map(\.day)
         let active = Set(lessonDays + answerDays).union(reviewDays[userID] ?? [])
-        let due = (storedAnswers[userID] ?? [:]).values.filter { $0.card.isDue(on: day) }.count
+        let dayEnd = StudyTime.end(of: day, secondsFromGMT: secondsFromGMT)
+        let due = (storedAnswers[userID] ?? [:]).values.filter { $0.card.card.due < dayEnd }.count
         return LearningHabit(streakDays: LearningHabit.streak(activeDays: active, today: day), dueCount: due)
     }
 }

@@ -30,9 +30,9 @@ public actor InMemoryStore: CourseRepository, EnrollmentRepository, FavouritesRe
         case signOut(UserID)
         case lessonContent(CourseID, Int)
         case answers(UserID, CourseID)
-        case answer(Set<Int>, QuestionRef, UserID, LearnerDay)
-        case reviewDeck(UserID, LearnerDay)
-        case review(QuestionRef, ReviewGrade, UserID, LearnerDay)
+        case answer(Set<Int>, QuestionRef, UserID, StudyTime)
+        case reviewDeck(UserID, StudyTime)
+        case review(QuestionRef, ReviewGrade, UserID, StudyTime)
         case habit(UserID, LearnerDay)
 
         /// Whether the call writes.
@@ -81,6 +81,8 @@ public actor InMemoryStore: CourseRepository, EnrollmentRepository, FavouritesRe
     /// Answers with the schedule of the card each started and the day it was given.
     var storedAnswers: [UserID: [QuestionRef: (answer: Answer, card: CardSchedule, day: LearnerDay)]] = [:]
     var reviewDays: [UserID: Set<LearnerDay>] = [:]
+    /// Each learner's grades, oldest first, with the card before each.
+    public internal(set) var reviewLog: [UserID: [ReviewLogEntry]] = [:]
     /// When lessons were marked done, for the streak.
     var lessonDoneTimes: [UserID: [Date]] = [:]
     private var failOnly: ((Message) -> Bool)?

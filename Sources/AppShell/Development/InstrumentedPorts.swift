@@ -177,21 +177,21 @@ struct InstrumentedLearningRepository: LearningRepository {
         }
     }
 
-    func answer(_ chosen: Set<Int>, to question: QuestionRef, userID: UserID, on day: LearnerDay) async throws(AppError) -> Answer {
+    func answer(_ chosen: Set<Int>, to question: QuestionRef, userID: UserID, at time: StudyTime) async throws(AppError) -> Answer {
         try await instrumentation.call("answer \(question.courseID) \(question.lesson).\(question.question)") { () async throws(AppError) in
-            try await base.answer(chosen, to: question, userID: userID, on: day)
+            try await base.answer(chosen, to: question, userID: userID, at: time)
         }
     }
 
-    func reviewDeck(userID: UserID, on day: LearnerDay, limit: Int) async throws(AppError) -> ReviewDeck {
+    func reviewDeck(userID: UserID, at time: StudyTime, limit: Int) async throws(AppError) -> ReviewDeck {
         try await instrumentation.call("review deck") { () async throws(AppError) in
-            try await base.reviewDeck(userID: userID, on: day, limit: limit)
+            try await base.reviewDeck(userID: userID, at: time, limit: limit)
         }
     }
 
-    func review(_ question: QuestionRef, grade: ReviewGrade, userID: UserID, on day: LearnerDay) async throws(AppError) -> CardSchedule {
+    func review(_ question: QuestionRef, grade: ReviewGrade, userID: UserID, at time: StudyTime) async throws(AppError) -> CardSchedule {
         try await instrumentation.call("review \(question.courseID) \(question.lesson).\(question.question)") { () async throws(AppError) in
-            try await base.review(question, grade: grade, userID: userID, on: day)
+            try await base.review(question, grade: grade, userID: userID, at: time)
         }
     }
 

@@ -88,9 +88,16 @@ struct LearnerCalendar: Sendable {
     }
 
     var today: LearnerDay {
+        studyTime.day
+    }
+
+    /// Now, where the learner is: with `--today`, the wall clock's time of day on that day (and
+    /// the days after it as they go by), so cards in their steps come back on the minute.
+    var studyTime: StudyTime {
         let offset = secondsFromGMT()
-        let real = LearnerDay(now(), secondsFromGMT: offset)
+        let real = StudyTime(now: now(), secondsFromGMT: offset)
         guard let start else { return real }
-        return start.adding(days: real.number - LearnerDay(began, secondsFromGMT: offset).number)
+        let shift = start.number - LearnerDay(began, secondsFromGMT: offset).number
+        return real.adding(seconds: shift * 86_400)
     }
 }

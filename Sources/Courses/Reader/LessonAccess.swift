@@ -1,13 +1,13 @@
 import SharedKernel
 
 /// What the reader reads lessons through: the learning port (a lesson's text, questions and
-/// answers) and the learner's day, which the app's clock decides.
+/// answers) and the learner's time, which the app's clock decides.
 public struct LessonAccess: Sendable {
     public var repository: any LearningRepository
-    public var today: @MainActor @Sendable () -> LearnerDay
+    public var time: @MainActor @Sendable () -> StudyTime
 
-    public init(repository: any LearningRepository, today: @escaping @MainActor @Sendable () -> LearnerDay) {
+    public init(repository: any LearningRepository, time: @escaping @MainActor @Sendable () -> StudyTime) {
         self.repository = repository
-        self.today = today
+        self.time = time
     }
 }

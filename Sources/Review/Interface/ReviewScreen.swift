@@ -18,7 +18,8 @@ final class ReviewScreen: Screen {
         static let nextCard = KeyDeclaration(
             "Space", "next card", help: "a card reviewed in another terminal: show the next", action: "review.next_card")
         static let answer = KeyDeclaration("Enter", "answer", help: "answer the card, and see the explanation", action: "review.answer")
-        static let again = KeyDeclaration("a", "again", help: "after the answer: forgotten, see it again tomorrow", action: "review.again")
+        static let again = KeyDeclaration(
+            "a", "again", help: "after the answer: forgotten, see it again in a few minutes", action: "review.again")
         static let hard = KeyDeclaration("h", "hard", help: "after the answer: recalled with difficulty", action: "review.hard")
         static let good = KeyDeclaration(
             "g", "good", help: "after the answer: recalled (Enter: good if right, again if not)", action: "review.good")
@@ -65,6 +66,13 @@ final class ReviewScreen: Screen {
         }
     }
 
+    /// After the answer, each grade key says when the card would come back (`again 10m`).
+    func footerLabel(of key: KeyDeclaration) -> LocalizedText {
+        let grades: [KeyDeclaration: ReviewGrade] = [Keys.again: .again, Keys.hard: .hard, Keys.good: .good, Keys.easy: .easy]
+        guard let grade = grades[key], viewModel.revealed != nil, let interval = viewModel.comingBackAfter[grade] else { return key.label }
+        return "\(key.label) \(IntervalText.format(seconds: interval))"
+    }
+
     /// While a card shows, the digits pick its answers, never switch tabs.
     var takesDigits: Bool { viewModel.card != nil }
 
@@ -89,6 +97,7 @@ final class ReviewScreen: Screen {
 
     func disappear() {
         viewModel.tasks.cancelAll()
+        viewModel.stopWaiting()
     }
 
     func settle() async {
@@ -102,14 +111,21 @@ final class ReviewScreen: Screen {
         let texts = frame.texts
         let content = area.insetBy(horizontal: 1)
         var x = content.x + canvas.draw(texts("Review"), x: content.x, y: content.y, style: .bold)
-        let due = viewModel.state.value?.due ?? 0
+        let deck = viewModel.state.value
         let reviewed = viewModel.reviewedToday
+        let counts =
+            texts("\(deck?.newCount ?? 0) new") + " · " + texts("\(deck?.learningCount ?? 0) learning") + " · "
+            + texts("\(deck?.dueCount ?? 0) due")
         x += canvas.draw(
-            "  " + texts("\(due) due today") + (reviewed > 0 ? " · " + texts("\(reviewed) reviewed") : ""), x: x, y: content.y,
-            style: .dim)
+            "  " + counts + (reviewed > 0 ? " · " + texts("\(reviewed) reviewed") : ""), x: x, y: content.y, style: .dim)
         let body = Rect(x: content.x, y: content.y + 2, width: min(content.width, 100), height: max(0, content.height - 2))
-        let empty: [LocalizedText] =
-            reviewed > 0 ? ["All done for today: \(reviewed) reviewed. More come due tomorrow."] : [Self.emptyText]
+        var empty: [LocalizedText] =
+            reviewed > 0 ? ["All done for now: \(reviewed) reviewed."] : [Self.emptyText]
+        if let back = viewModel.comingBack {
+            empty.append("A card in its steps comes back at \(verbatim: viewModel.clockTime(of: back))")
+        } else if reviewed > 0 {
+            empty.append("More come due tomorrow.")
+        }
         StateView.draw(viewModel.state, in: &canvas, area: body, tick: frame.tick, texts: texts, empty: empty) { canvas, deck in
             guard let card = deck.cards.first else { return }
             drawCard(card, in: &canvas, area: body, texts: texts)

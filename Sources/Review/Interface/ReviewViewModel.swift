@@ -1,17 +1,42 @@
+import Foundation
 import Observation
 import Presentation
 import SharedKernel
 
-/// The cards due today, reviewed one at a time: the learner answers the question again, sees
+/// The cards due now, reviewed one at a time: the learner answers the question again, sees
 /// whether it was right with the explanation, and grades their recall (again, hard, good,
-/// easy), which schedules the card by SM-2.
+/// easy), which schedules the card by FSRS. A card in its steps comes back on the minute.
 @Observable
 @MainActor
 final class ReviewViewModel {
     struct Deck: Sendable {
         var cards: [ReviewCard]
-        /// Due today in all, as the store counted when the deck was read, less those reviewed since.
-        var due: Int
+        /// The counts of each part, as the store counted them when the deck was read, less the
+        /// cards graded since; and when the next card in its steps comes back today.
+        var newCount: Int
+        var learningCount: Int
+        var dueCount: Int
+        var comingBack: Date?
+
+        init(_ deck: ReviewDeck) {
+            cards = deck.cards
+            newCount = deck.newCount
+            learningCount = deck.learningCount
+            dueCount = deck.dueCount
+            comingBack = deck.comingBack
+        }
+
+        var total: Int { newCount + learningCount + dueCount }
+
+        /// One card of `part` graded: out of its count; back later today when `next` says so.
+        mutating func graded(_ part: CardSchedule.Part, next: CardSchedule, dayEnd: Date) {
+            switch part {
+            case .new: newCount = max(0, newCount - 1)
+            case .learning: learningCount = max(0, learningCount - 1)
+            case .due: dueCount = max(0, dueCount - 1)
+            }
+            if next.card.state != .review, next.card.due < dayEnd { comingBack = min(comingBack ?? next.card.due, next.card.due) }
+        }
     }
 
     private(set) var state: ViewState<Deck> = .idle
@@ -32,19 +57,23 @@ final class ReviewViewModel {
     @ObservationIgnored let tasks = OwnedTasks()
     @ObservationIgnored private let learner: UserID
     @ObservationIgnored private let learning: any LearningRepository
-    @ObservationIgnored private let today: @MainActor () -> LearnerDay
+    @ObservationIgnored private let time: @MainActor () -> StudyTime
+    @ObservationIgnored private let clock: any Clock<Duration>
+    /// The wait for the next card in its steps, while nothing else is due.
+    @ObservationIgnored private var waitingForComingBack: Task<Void, Never>?
     @ObservationIgnored private let report: @MainActor (StatusMessage) -> Void
     /// Cards read at once: a page of the deck; the next is read when it is done.
     static let batch = 50
 
     init(
-        learner: UserID, learning: any LearningRepository, today: @escaping @MainActor () -> LearnerDay,
-        report: @escaping @MainActor (StatusMessage) -> Void, changes: Notices<Void> = Notices()
+        learner: UserID, learning: any LearningRepository, time: @escaping @MainActor () -> StudyTime,
+        report: @escaping @MainActor (StatusMessage) -> Void, changes: Notices<Void> = Notices(), clock: any Clock<Duration> = ContinuousClock()
     ) {
         self.learner = learner
         self.learning = learning
-        self.today = today
+        self.time = time
         self.report = report
+        self.clock = clock
         changes.listen(self) { [weak self] in
             self?.tasks.run { [weak self] in await self?.storeChanged() }
         }
@@ -57,8 +86,9 @@ final class ReviewViewModel {
         if case .loading = state { return }
         if state.value == nil { state = .loading }
         do {
-            let deck = try await learning.reviewDeck(userID: learner, on: today(), limit: Self.batch)
-            state = deck.cards.isEmpty ? .empty : .loaded(Deck(cards: deck.cards, due: deck.dueCount))
+            let deck = try await learning.reviewDeck(userID: learner, at: time(), limit: Self.batch)
+            state = deck.cards.isEmpty ? .empty : .loaded(Deck(deck))
+            comingBack = deck.comingBack
             showFront()
         } catch {
             state = .error(message: error.userMessage)
@@ -74,8 +104,9 @@ final class ReviewViewModel {
         case .loaded, .empty: break
         default: return
         }
-        guard !isSaving, let deck = try? await learning.reviewDeck(userID: learner, on: today(), limit: Self.batch), !isSaving
+        guard !isSaving, let deck = try? await learning.reviewDeck(userID: learner, at: time(), limit: Self.batch), !isSaving
         else { return }
+        comingBack = deck.comingBack
         var cards = deck.cards
         if let shown = card {
             if let index = cards.firstIndex(where: { $0.ref == shown.ref }) {
@@ -91,7 +122,9 @@ final class ReviewViewModel {
             return
         }
         let hadCard = card != nil
-        state = .loaded(Deck(cards: cards, due: deck.dueCount))
+        var kept = Deck(deck)
+        kept.cards = cards
+        state = .loaded(kept)
         if !hadCard { showFront() }
     }
 
@@ -101,7 +134,7 @@ final class ReviewViewModel {
         picked = []
         revealed = nil
         reviewedElsewhere = false
-        order = card.map { ChoiceOrder.shuffled(count: $0.question.choices.count, for: $0.ref, on: today()) } ?? ChoiceOrder(choices: [])
+        order = card.map { ChoiceOrder.shuffled(count: $0.question.choices.count, for: $0.ref, on: time().day) } ?? ChoiceOrder(choices: [])
     }
 
     /// Whether the card in front takes an answer now: shown, not answered, not reviewed elsewhere.
@@ -146,14 +179,55 @@ final class ReviewViewModel {
     func skipReviewedElsewhere() async {
         guard reviewedElsewhere, case .loaded(var deck) = state else { return }
         deck.cards.removeFirst()
+        await show(deck)
+    }
+
+    /// The deck after its front card went: the next card, else the rest read, else empty.
+    private func show(_ deck: Deck) async {
         if deck.cards.isEmpty {
-            state = deck.due > 0 ? .loaded(deck) : .empty
+            state = deck.total > 0 ? .loaded(deck) : .empty
             showFront()
-            if deck.due > 0 { await load() }
+            if deck.total > 0 { await load() }
         } else {
             state = .loaded(deck)
             showFront()
         }
+        // A card in its steps whose time came meanwhile joins the cards in front.
+        if let back = deck.comingBack, back <= time().now { await storeChanged() }
+    }
+
+    /// When the next card in its steps comes back today, as the deck was last read (or graded).
+    private(set) var comingBack: Date? {
+        didSet { waitForComingBack() }
+    }
+
+    /// Reads the deck again when the next card in its steps comes back. Not one of `tasks`,
+    /// which are awaited to settle the screen: this one waits minutes.
+    private func waitForComingBack() {
+        waitingForComingBack?.cancel()
+        guard let back = comingBack else { return }
+        let wait = max(0, back.timeIntervalSince(time().now))
+        let clock = self.clock
+        waitingForComingBack = Task { [weak self] in
+            guard (try? await clock.sleep(for: .milliseconds(Int64((wait * 1_000).rounded(.up))))) != nil else { return }
+            self?.tasks.run { [weak self] in await self?.storeChanged() }
+        }
+    }
+
+    /// Stops waiting for a card to come back (the tab is left; showing it again reads the deck).
+    func stopWaiting() {
+        waitingForComingBack?.cancel()
+        waitingForComingBack = nil
+    }
+
+    /// Waits until the wait for the next card has ended and what it started is done (tests).
+    func waitedForComingBack() async {
+        await waitingForComingBack?.value
+        await tasks.settle()
+    }
+
+    isolated deinit {
+        waitingForComingBack?.cancel()
     }
 
     /// The grade Enter gives once the answer shows: good when it was right, again when not.
@@ -167,22 +241,33 @@ final class ReviewViewModel {
         guard let card, revealed != nil, !reviewedElsewhere, !isSaving, case .loaded(var deck) = state else { return }
         isSaving = true
         defer { isSaving = false }
+        let at = time()
+        let next: CardSchedule
         do {
-            _ = try await learning.review(card.ref, grade: grade, userID: learner, on: today())
+            next = try await learning.review(card.ref, grade: grade, userID: learner, at: at)
         } catch {
             report(.error(error.userMessage))
             return
         }
         reviewedToday += 1
         deck.cards.removeFirst()
-        deck.due = max(0, deck.due - 1)
-        if deck.cards.isEmpty {
-            state = deck.due > 0 ? .loaded(deck) : .empty
-            showFront()
-            if deck.due > 0 { await load() }
-        } else {
-            state = .loaded(deck)
-            showFront()
-        }
+        deck.graded(card.schedule.part, next: next, dayEnd: at.dayEnd)
+        comingBack = deck.comingBack
+        await show(deck)
+    }
+
+    /// `10:42`: an instant on the learner's clock.
+    func clockTime(of instant: Date) -> String {
+        let seconds = Int(instant.timeIntervalSince1970) + time().secondsFromGMT
+        let minutes = ((seconds % 86_400 + 86_400) % 86_400) / 60
+        return (minutes / 60 < 10 ? "0" : "") + "\(minutes / 60):" + (minutes % 60 < 10 ? "0" : "") + "\(minutes % 60)"
+    }
+
+    /// When each grade would bring the card in front back, for the grade keys.
+    var comingBackAfter: [ReviewGrade: TimeInterval] {
+        guard let card else { return [:] }
+        let now = time().now
+        return Dictionary(
+            uniqueKeysWithValues: LearningRules.scheduler.nextDue(for: card.schedule.card, at: now).map { ($0.grade, $0.interval) })
     }
 }

@@ -89,6 +89,15 @@ struct RowReader {
         }
     }
 
+    func optionalDouble(_ column: RowColumn) throws -> Double? {
+        switch value(column).storage {
+        case .null: return nil
+        case .double(let number): return number
+        case .int64(let number): return Double(number)
+        case .string, .blob: throw damaged(column, "is not a number")
+        }
+    }
+
     func bool(_ column: RowColumn) throws -> Bool {
         try int(column, in: 0...1) == 1
     }

@@ -3,8 +3,9 @@ import GRDB
 import Platform
 import SharedKernel
 
-/// Lessons' content, answers and the review deck in SQLite: each answer row carries the
-/// SM-2 schedule of the card it started; `review_day` notes the days a learner reviewed.
+/// Lessons' content, answers and the review deck in SQLite: each answer row carries the FSRS
+/// schedule of the card it started; `review_log` keeps each grade with the card before it,
+/// and `review_day` the days a learner reviewed.
 public struct SQLiteLearningRepository: LearningRepository {
     private let database: AppDatabase
     /// When an answer is given: the course's last activity (`Enrollment.lastActiveAt`).
@@ -52,7 +53,7 @@ public struct SQLiteLearningRepository: LearningRepository {
         }
     }
 
-    public func answer(_ chosen: Set<Int>, to ref: QuestionRef, userID: UserID, on day: LearnerDay) async throws(AppError) -> Answer {
+    public func answer(_ chosen: Set<Int>, to ref: QuestionRef, userID: UserID, at time: StudyTime) async throws(AppError) -> Answer {
         try await database.write { db in
             let status = try String.fetchOne(
                 db, sql: "SELECT status FROM enrollment WHERE user_id = ? AND course_id = ?",
@@ -73,9 +74,10 @@ public struct SQLiteLearningRepository: LearningRepository {
             }
             let decided = try LearningRules.answer(
                 chosen, to: ref, question: questions.indices.contains(ref.question) ? questions[ref.question] : nil,
-                holdsPlace: status.map { $0 != EnrollmentStatus.dropped.rawValue } ?? false, existing: existing, day: day)
+                holdsPlace: status.map { $0 != EnrollmentStatus.dropped.rawValue } ?? false, existing: existing, userID: userID,
+                time: time)
             if let card = decided.newCard {
-                try Self.insert(decided.answer, card: card, answeredOn: day, userID: userID.rawValue, in: db)
+                try Self.insert(decided.answer, card: card, answeredOn: time.day, userID: userID.rawValue, in: db)
                 try db.execute(
                     sql: "UPDATE enrollment SET active_at = ? WHERE user_id = ? AND course_id = ?",
                     arguments: [now(), userID.rawValue, ref.courseID.rawValue])
@@ -85,25 +87,36 @@ public struct SQLiteLearningRepository: LearningRepository {
         }
     }
 
-    public func reviewDeck(userID: UserID, on day: LearnerDay, limit: Int) async throws(AppError) -> ReviewDeck {
-        try await database.read { db in
-            let count =
-                try Int.fetchOne(
-                    db, sql: "SELECT count(*) FROM answer WHERE user_id = ? AND due_day <= ?", arguments: [userID.rawValue, day.number]
-                ) ?? 0
+    public func reviewDeck(userID: UserID, at time: StudyTime, limit: Int) async throws(AppError) -> ReviewDeck {
+        let (now, dayEnd) = (Int64(time.now.timeIntervalSince1970), Int64(time.dayEnd.timeIntervalSince1970))
+        return try await database.read { db in
+            // Due: in review before the day ends, in steps once their time has come.
+            let due = "(answer.state = 2 AND answer.due_at < :dayEnd OR answer.state <> 2 AND answer.due_at <= :now)"
+            let arguments: StatementArguments = ["user": userID.rawValue, "now": now, "dayEnd": dayEnd, "limit": max(0, limit)]
+            let counts = try Row.fetchOne(
+                db,
+                sql: """
+                    SELECT count(*) FILTER (WHERE reviews = 0) AS new, count(*) FILTER (WHERE reviews > 0 AND state <> 2) AS learning,
+                        count(*) FILTER (WHERE reviews > 0 AND state = 2) AS due
+                    FROM answer WHERE user_id = :user AND \(due)
+                    """, arguments: arguments)
+            let comingBack = try Int64.fetchOne(
+                db,
+                sql: "SELECT min(due_at) FROM answer WHERE user_id = :user AND state <> 2 AND due_at > :now AND due_at < :dayEnd",
+                arguments: arguments)
             let rows = try Row.fetchAll(
                 db,
                 sql: """
-                    SELECT answer.course_id, answer.lesson, answer.question, repetitions, ease_millis, interval_days, due_day,
+                    SELECT answer.course_id, answer.lesson, answer.question, \(Self.scheduleColumns),
                         course.title AS course_title, lesson.title AS lesson_title, lesson_content.questions
                     FROM answer
                     JOIN course ON course.id = answer.course_id
                     JOIN lesson ON lesson.course_id = answer.course_id AND lesson.position = answer.lesson
                     JOIN lesson_content ON lesson_content.course_id = answer.course_id AND lesson_content.position = answer.lesson
-                    WHERE answer.user_id = ? AND answer.due_day <= ?
-                    ORDER BY answer.due_day, course.sort_key, answer.course_id, answer.lesson, answer.question
-                    LIMIT ?
-                    """, arguments: [userID.rawValue, day.number, max(0, limit)])
+                    WHERE answer.user_id = :user AND \(due)
+                    ORDER BY answer.due_at, course.sort_key, answer.course_id, answer.lesson, answer.question
+                    LIMIT :limit
+                    """, arguments: arguments)
             let cards = rows.compactMap { row -> ReviewCard? in
                 let reader = RowReader(row: row, what: "review card")
                 // A question the course no longer has (re-imported shorter), or a damaged row, is skipped.
@@ -117,33 +130,40 @@ public struct SQLiteLearningRepository: LearningRepository {
                     ref: QuestionRef(courseID: CourseID(courseID), lesson: lesson, question: index), courseTitle: courseTitle,
                     lessonTitle: lessonTitle, question: questions[index], schedule: schedule)
             }
-            return ReviewDeck(cards: cards, dueCount: count)
+            let count = { (name: String) in (try? counts.map { try RowReader(row: $0, what: "deck").int(RowColumn(name)) }) ?? 0 }
+            return ReviewDeck(
+                cards: cards, newCount: count("new"), learningCount: count("learning"), dueCount: count("due"),
+                comingBack: comingBack.map { Date(timeIntervalSince1970: Double($0)) })
         }
     }
 
-    public func review(_ ref: QuestionRef, grade: ReviewGrade, userID: UserID, on day: LearnerDay) async throws(AppError) -> CardSchedule {
+    public func review(_ ref: QuestionRef, grade: ReviewGrade, userID: UserID, at time: StudyTime) async throws(AppError) -> CardSchedule {
         try await database.write { db in
-            let card = try Row.fetchOne(
+            let schedule = try Row.fetchOne(
                 db,
-                sql: """
-                    SELECT repetitions, ease_millis, interval_days, due_day FROM answer
-                    WHERE user_id = ? AND course_id = ? AND lesson = ? AND question = ?
-                    """, arguments: [userID.rawValue, ref.courseID.rawValue, ref.lesson, ref.question]
+                sql: "SELECT \(Self.scheduleColumns) FROM answer WHERE user_id = ? AND course_id = ? AND lesson = ? AND question = ?",
+                arguments: [userID.rawValue, ref.courseID.rawValue, ref.lesson, ref.question]
             ).map { try Self.schedule(RowReader(row: $0, what: "review card")) }
-            guard let next = try LearningRules.review(card, grade: grade, ref: ref, day: day) else {
-                return card ?? CardSchedule.new(on: day)
+            guard let (next, log) = try LearningRules.review(schedule, grade: grade, ref: ref, userID: userID, time: time) else {
+                return schedule ?? CardSchedule(card: FSRSCard(due: time.now), reviews: 0)
             }
             try db.execute(
                 sql: """
-                    UPDATE answer SET repetitions = ?, ease_millis = ?, interval_days = ?, due_day = ?
+                    UPDATE answer SET state = ?, step = ?, stability = ?, difficulty = ?, due_at = ?, last_review_at = ?, reviews = ?
                     WHERE user_id = ? AND course_id = ? AND lesson = ? AND question = ?
                     """,
-                arguments: [
-                    next.repetitions, next.easeMillis, next.intervalDays, next.due.number, userID.rawValue, ref.courseID.rawValue,
-                    ref.lesson, ref.question,
-                ])
+                arguments: StatementArguments(Self.values(of: next))
+                    + [userID.rawValue, ref.courseID.rawValue, ref.lesson, ref.question])
             try db.execute(
-                sql: "INSERT OR IGNORE INTO review_day (user_id, day) VALUES (?, ?)", arguments: [userID.rawValue, day.number])
+                sql: """
+                    INSERT INTO review_log (user_id, course_id, lesson, question, grade, reviewed_at,
+                        state, step, stability, difficulty, due_at, last_review_at, reviews)
+                    VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+                    """,
+                arguments: [userID.rawValue, ref.courseID.rawValue, ref.lesson, ref.question, log.grade.rawValue,
+                    Int64(log.reviewedAt.timeIntervalSince1970)] + StatementArguments(Self.values(of: log.before)))
+            try db.execute(
+                sql: "INSERT OR IGNORE INTO review_day (user_id, day) VALUES (?, ?)", arguments: [userID.rawValue, time.day.number])
             try ChangeRows.record(.learning(userID, nil), in: db)
             return next
         }
@@ -168,28 +188,39 @@ public struct SQLiteLearningRepository: LearningRepository {
                 db, sql: "SELECT DISTINCT CAST(answered_day AS INTEGER) FROM answer WHERE user_id = ? AND answered_day >= ?",
                 arguments: [userID.rawValue, since])
             let active = Set((lessonDays + reviewDays + answerDays).compactMap { $0.map(LearnerDay.init(number:)) })
+            let dayEnd = Int64(StudyTime.end(of: day, secondsFromGMT: secondsFromGMT).timeIntervalSince1970)
             let due =
-                try Int.fetchOne(
-                    db, sql: "SELECT count(*) FROM answer WHERE user_id = ? AND due_day <= ?", arguments: [userID.rawValue, day.number]
-                ) ?? 0
+                try Int.fetchOne(db, sql: "SELECT count(*) FROM answer WHERE user_id = ? AND due_at < ?", arguments: [userID.rawValue, dayEnd])
+                ?? 0
             return LearningHabit(streakDays: LearningHabit.streak(activeDays: active, today: day), dueCount: due)
         }
     }
 
     // MARK: - Rows
 
-    /// Stores a first answer with the card it starts (the demo's answers too).
+    /// Stores a first answer with the card it starts.
     static func insert(_ answer: Answer, card: CardSchedule, answeredOn day: LearnerDay, userID: Int64, in db: Database) throws {
         try db.cachedStatement(
             sql: """
                 INSERT INTO answer (user_id, course_id, lesson, question, chosen, is_right, answered_day,
-                    repetitions, ease_millis, interval_days, due_day)
-                VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+                    state, step, stability, difficulty, due_at, last_review_at, reviews)
+                VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
                 """
-        ).execute(arguments: [
-            userID, answer.ref.courseID.rawValue, answer.ref.lesson, answer.ref.question, text(of: answer.chosen), answer.isRight,
-            day.number, card.repetitions, card.easeMillis, card.intervalDays, card.due.number,
-        ])
+        ).execute(
+            arguments: [
+                userID, answer.ref.courseID.rawValue, answer.ref.lesson, answer.ref.question, text(of: answer.chosen), answer.isRight,
+                day.number,
+            ] + StatementArguments(values(of: card)))
+    }
+
+    /// The columns of a card's schedule, in the order `values(of:)` gives them.
+    static let scheduleColumns = "answer.state, answer.step, answer.stability, answer.difficulty, answer.due_at, answer.last_review_at, answer.reviews"
+
+    static func values(of schedule: CardSchedule) -> [(any DatabaseValueConvertible)?] {
+        [
+            schedule.card.state.rawValue, schedule.card.step, schedule.card.stability, schedule.card.difficulty, schedule.dueSeconds,
+            schedule.lastReviewSeconds, schedule.reviews,
+        ]
     }
 
     /// A lesson's content; with `ifThere`, a lesson that is not stored reads as empty instead
@@ -212,13 +243,15 @@ public struct SQLiteLearningRepository: LearningRepository {
         return LessonContent(body: body, questions: questions)
     }
 
-    /// A card's schedule, in the ranges SM-2's arithmetic stays safe in.
+    /// A card's schedule, if its values make one (`CardSchedule.checked`).
     private static func schedule(_ reader: RowReader) throws -> CardSchedule {
-        CardSchedule(
-            repetitions: try reader.int("repetitions", in: 0...1_000_000),
-            easeMillis: try reader.int("ease_millis", in: CardSchedule.minimumEaseMillis...1_000_000),
-            intervalDays: try reader.int("interval_days", in: 0...1_000_000_000),
-            due: LearnerDay(number: try reader.int("due_day", in: -1_000_000_000...1_000_000_000)))
+        guard
+            let schedule = CardSchedule.checked(
+                state: try reader.int("state"), step: try reader.optionalInt("step"), stability: try reader.optionalDouble("stability"),
+                difficulty: try reader.optionalDouble("difficulty"), dueSeconds: try reader.int64("due_at"),
+                lastReviewSeconds: try reader.optionalInt("last_review_at").map(Int64.init), reviews: try reader.int("reviews"))
+        else { throw DamagedRow(description: "review card: its schedule is out of range") }
+        return schedule
     }
 
     /// `0,2`: the choices of an answer as stored.

@@ -43,6 +43,8 @@ public protocol Screen: AnyObject {
     var takesDigits: Bool { get }
     /// True while something moves on screen (a spinner), so the shell keeps ticking frames.
     var isAnimating: Bool { get }
+    /// What the footer says `key` does now: its label, or more (`again 10m`).
+    func footerLabel(of key: KeyDeclaration) -> LocalizedText
 
     /// False while the screen cannot apply `event` to what it shows yet, because what the
     /// key acts on is loading (a search, a page, the screen itself): the shell's queue holds
@@ -69,6 +71,7 @@ extension Screen {
     public var isCapturingText: Bool { false }
     public var takesDigits: Bool { false }
     public var isAnimating: Bool { false }
+    public func footerLabel(of key: KeyDeclaration) -> LocalizedText { key.label }
     public func accepts(_ event: InputEvent) -> Bool { true }
     public func appear() {}
     public func disappear() {}

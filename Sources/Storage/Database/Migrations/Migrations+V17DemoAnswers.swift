@@ -22,9 +22,18 @@ extension Migrations {
                 let questions = try SQLiteLearningRepository.content(plan.courseID, lesson, in: db, ifThere: true).questions
                 for (index, question) in questions.enumerated() {
                     let (chosen, card) = plan.answer(to: question, index: index, lesson: lesson)
-                    let ref = QuestionRef(courseID: plan.courseID, lesson: lesson, question: index)
-                    try SQLiteLearningRepository.insert(
-                        Answer(ref: ref, chosen: chosen, to: question), card: card, answeredOn: plan.answeredOn, userID: demo, in: db)
+                    let answer = Answer(ref: QuestionRef(courseID: plan.courseID, lesson: lesson, question: index), chosen: chosen, to: question)
+                    // The columns as v16 made them: v20 carries the SM-2 card over to FSRS.
+                    try db.execute(
+                        sql: """
+                            INSERT INTO answer (user_id, course_id, lesson, question, chosen, is_right, answered_day,
+                                repetitions, ease_millis, interval_days, due_day)
+                            VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+                            """,
+                        arguments: [
+                            demo, plan.courseID.rawValue, lesson, index, SQLiteLearningRepository.text(of: answer.chosen), answer.isRight,
+                            plan.answeredOn.number, card.repetitions, card.easeMillis, card.intervalDays, card.due.number,
+                        ])
                 }
             }
         }

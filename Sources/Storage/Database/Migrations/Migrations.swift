@@ -38,6 +38,7 @@ enum Migrations {
         migrator.registerMigration("v17-demo-answers") { db in try v17DemoAnswers(db, today: today) }
         migrator.registerMigration("v18-last-activity") { db in try v18LastActivity(db) }
         migrator.registerMigration("v19-catalog-orders") { db in try v19CatalogOrders(db) }
+        migrator.registerMigration("v20-fsrs") { db in try v20FSRS(db) }
         return migrator
     }
 }
