@@ -154,4 +154,21 @@ func measureReview(_ directory: URL, cards: Int) throws -> Double {
         throw BenchError.failed("the review tab never showed \(cards) due")
     }
     return milliseconds(last - sent)
+
+    /// Milliseconds to replay `count` reviews of one card, a grade and a gap of up to 23 days
+    /// each from a seeded generator.
+    static func replayReviews(_ count: Int) -> Double {
+        var source = SeededRandomGenerator(seed: 41)
+        var at = Date(timeIntervalSince1970: 1_767_225_600)
+        let history = (0..<count).map { _ in
+            defer { at.addTimeInterval(Double(source.next() % 2_000_000)) }
+            return FSRSReviewEvent(grade: ReviewGrade.allCases[Int(source.next() % 4)], at: at)
+        }
+        var fuzz = SeededRandomGenerator(seed: 7)
+        let started = ContinuousClock.now
+        let replayed = LearningRules.scheduler.replay(history, from: FSRSCard(due: history[0].at), using: &fuzz)
+        let elapsed = milliseconds(ContinuousClock.now - started)
+        precondition(replayed.log.count == count)
+        return elapsed
+    }
 }

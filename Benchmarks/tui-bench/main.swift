@@ -192,6 +192,10 @@ if options.lessons {
     print("  256 KiB in process: parse \(format(median(parses))), lay out at 78 columns \(format(median(layouts)))")
     let reviews = try (0..<options.runs).map { _ in try measureReview(directory, cards: cards) }
     print("  review tab, \(cards) due: first frame \(format(median(reviews))) (p99 \(format(percentile(reviews, 0.99))))")
+    // The scheduler alone: 100,000 reviews of one card replayed (what carrying a large
+    // history over costs), fuzz on.
+    let replays = (0..<options.runs).map { _ in LessonBench.replayReviews(100_000) }
+    print("  FSRS-6: 100,000 reviews replayed \(format(median(replays))) (p99 \(format(percentile(replays, 0.99))))")
     exit(0)
 }
 

@@ -79,7 +79,7 @@ final class FrameWorkTests {
         }
         _ = try await store.answer(
             [1], to: QuestionRef(courseID: first, lesson: 1, question: 0), userID: User.demo.id,
-            on: LearnerDay(Date(), secondsFromGMT: TimeZone.current.secondsFromGMT()))
+            at: StudyTime(now: Date(), secondsFromGMT: TimeZone.current.secondsFromGMT()))
 
         let sut = ShellController(ports: ShellControllerTests.ports(store), clock: ShellClock(ManualClock()))
         leaks.track(sut)

@@ -59,15 +59,15 @@ final class LiveChangesTests {
         }
         sut.enqueue([.char("5")])
         await sut.settle()
-        #expect(frame(sut).contains("Review  0 due today"))
+        #expect(frame(sut).contains("Review  0 new · 0 learning · 0 due"))
         #expect(header(sut, width: 140).hasSuffix("2 enrolled · 0 ★ · 0 due · Demo Learner"), "the status")
 
         // Answered yesterday elsewhere: due today.
         let ref = QuestionRef(courseID: "git", lesson: 1, question: 0)
-        _ = try await store.answer([0], to: ref, userID: User.demo.id, on: day.adding(days: -1))
+        _ = try await store.answer([0], to: ref, userID: User.demo.id, at: StudyTime(noonOf: day.adding(days: -1), secondsFromGMT: 0))
         sut.flow.scope?.apply(.changed([.learning(User.demo.id, "git")]))
         await sut.settle()
-        #expect(frame(sut).contains("Review  1 due today"))
+        #expect(frame(sut).contains("Review  1 new · 0 learning · 0 due"))
         #expect(header(sut, width: 140).hasSuffix("2 enrolled · 0 ★ · 1 due · Demo Learner"))
         // A card shows: the digits pick its answers here, Alt and a digit switch tabs.
         sut.enqueue([.key(.alt("2"))])
@@ -80,13 +80,13 @@ final class LiveChangesTests {
         await sut.settle()
         #expect(frame(sut).contains("1 due today (tab 5)"))
 
-        _ = try await store.review(ref, grade: .good, userID: User.demo.id, on: day)
+        _ = try await store.review(ref, grade: .easy, userID: User.demo.id, at: LearnerCalendar(start: day).studyTime)
         sut.flow.scope?.apply(.changed([.learning(User.demo.id, nil)]))
         await sut.settle()
         #expect(frame(sut).contains("0 due today (tab 5)"))
         sut.enqueue([.char("5")])
         await sut.settle()
-        #expect(frame(sut).contains("Review  0 due today"))
+        #expect(frame(sut).contains("Review  0 new · 0 learning · 0 due"))
     }
 
     @Test("the first catalog frame shows its rows' ✓ and ★ without the learner's whole lists; they load behind it, for the counts")

@@ -104,7 +104,7 @@ extension EndToEnd {
             try session.send("Enter")
             Self.expectPlain(try await session.waitFor("Lesson "), "the lesson")
             try session.send("5")
-            Self.expectPlain(try await session.waitFor("due today"), "the review")
+            Self.expectPlain(try await session.waitFor(" due"), "the review")
             try session.send("Space", "Enter")
             let answered = try await session.waitFor("the answer") { $0.contains { $0.contains("Right") || $0.contains("Not quite") } }
             Self.expectPlain(answered, "an answered card")

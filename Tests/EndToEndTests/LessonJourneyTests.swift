@@ -42,7 +42,7 @@ extension EndToEnd {
                 try await session.signInIfAsked()
                 try await session.waitFor("Agile and Scrum")
                 try session.send("5")
-                try await session.waitFor("the demo's cards due on day one") { $0.contains { $0.contains("Review  18 due today") } }
+                try await session.waitFor("the demo's cards due on day one") { $0.contains { $0.contains("Review  0 new · 0 learning · 18 due") } }
 
                 try session.send("M-1")  // a card shows: the digits pick, Alt-1 is the catalog
                 try await session.takeLessonFour()
@@ -54,14 +54,15 @@ extension EndToEnd {
             try await tomorrow.signInIfAsked()
             try await tomorrow.waitFor("Agile and Scrum")
             try tomorrow.send("5")
-            // 18 of the demo's, 3 more of them due on the second day, and yesterday's 3 answers.
+            // 18 of the demo's, 3 more of them due on the second day, and yesterday's 3 answers,
+            // through their first learning steps and new to review.
             try await tomorrow.waitFor("yesterday's 3 answers due besides the demo's") {
-                $0.contains { $0.contains("Review  24 due today") }
+                $0.contains { $0.contains("Review  3 new · 0 learning · 21 due") }
             }
             try tomorrow.send("1", "Enter")
             try await tomorrow.waitFor("How well did it come back?")
             try tomorrow.send("g")
-            try await tomorrow.waitFor("Review  23 due today · 1 reviewed")
+            try await tomorrow.waitFor("· 1 reviewed")
         }
 
         @Test("the same against edugo-server: the lesson fetched, answered, marked done; its cards reviewed the next day")
@@ -81,7 +82,7 @@ extension EndToEnd {
                 try await session.signInIfAsked()
                 try await session.waitFor("Catalog  64 courses")
                 try session.send("5")
-                try await session.waitFor("Review  30 due today")
+                try await session.waitFor("Review  0 new · 0 learning · 30 due")
                 try session.send("M-1")  // a card shows: the digits pick, Alt-1 is the catalog
                 try await session.takeLessonFour()
                 try session.send("q", "q")
@@ -96,11 +97,11 @@ extension EndToEnd {
             try await tomorrow.signInIfAsked()
             try await tomorrow.waitFor("Catalog  64 courses")
             try tomorrow.send("5")
-            try await tomorrow.waitFor("Review  33 due today")
+            try await tomorrow.waitFor("Review  3 new · 0 learning · 30 due")
             try tomorrow.send("1", "Enter")
             try await tomorrow.waitFor("How well did it come back?")
             try tomorrow.send("g")
-            try await tomorrow.waitFor("Review  32 due today · 1 reviewed")
+            try await tomorrow.waitFor("· 1 reviewed")
         }
     }
 }

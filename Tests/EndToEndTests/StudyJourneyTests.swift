@@ -17,7 +17,7 @@ extension EndToEnd {
             try await session.signInIfAsked()
             try await session.waitFor("Agile and Scrum")
             try session.send("5")
-            try await session.waitFor("Review  18 due today")
+            try await session.waitFor("Review  0 new · 0 learning · 18 due")
             try await session.waitFor("the footer: digits pick, Alt and a digit switch tabs") {
                 $0.last?.contains("1-6 choose") == true && $0.last?.contains("Alt-1-5 tabs") == true
             }
@@ -30,9 +30,9 @@ extension EndToEnd {
             try session.send("2")
             let picked = try await session.waitFor("choice 2 picked, still in Review") { screen in
                 screen.contains { $0.trimmingCharacters(in: .whitespaces).hasPrefix("2 ● ") }
-                    && screen.contains { $0.contains("Review  18 due today") }
+                    && screen.contains { $0.contains("Review  0 new · 0 learning · 18 due") }
             }
-            #expect(picked.contains { $0.contains("Review  18 due today") }, "2 picked a choice, it did not open My courses")
+            #expect(picked.contains { $0.contains("Review  0 new · 0 learning · 18 due") }, "2 picked a choice, it did not open My courses")
 
             try session.send("M-2")
             try await session.waitFor("My courses  2 enrolled")
@@ -50,8 +50,8 @@ extension EndToEnd {
             try await b.waitFor("Agile and Scrum")
             try a.send("5")
             try b.send("5")
-            try await a.waitFor("Review  18 due today")
-            let shown = try await b.waitFor("Review  18 due today")
+            try await a.waitFor("Review  0 new · 0 learning · 18 due")
+            let shown = try await b.waitFor("Review  0 new · 0 learning · 18 due")
             let prompt = shown.first { $0.contains("·") && !$0.contains("Review") }
 
             try b.send("1")
@@ -60,7 +60,7 @@ extension EndToEnd {
             try a.send("1", "Enter")
             try await a.waitFor("How well did it come back?")
             try a.send("g")
-            try await a.waitFor("Review  17 due today · 1 reviewed")
+            try await a.waitFor("Review  0 new · 0 learning · 17 due · 1 reviewed")
 
             let kept = try await b.waitFor("Reviewed in another terminal — Space for the next card")
             #expect(kept.contains { $0.trimmingCharacters(in: .whitespaces).hasPrefix("1 ● ") }, "B's pick stays on the same card")
@@ -75,7 +75,7 @@ extension EndToEnd {
                 !screen.contains { $0.contains("Reviewed in another terminal") } && screen.contains { $0.contains(" ○ ") }
             }
             #expect(!next.contains { $0.contains(" ● ") })
-            #expect(next.contains { $0.contains("Review  17 due today") })
+            #expect(next.contains { $0.contains("Review  0 new · 0 learning · 17 due") })
         }
     }
 }
