@@ -77,9 +77,17 @@ extension PostgresDatabase {
                     .questions ?? []
                 for (index, question) in questions.enumerated() {
                     let (chosen, card) = plan.answer(to: question, index: index, lesson: lesson)
-                    try await PostgresLearningRepository.insertAnswer(
-                        Answer(ref: QuestionRef(courseID: plan.courseID, lesson: lesson, question: index), chosen: chosen, to: question),
-                        card: card, answeredOn: plan.answeredOn, userID: UserID(demo), in: connection, logger: logger)
+                    // The SM-2 columns of v8, which v12 maps to FSRS as it maps every card.
+                    try await connection.query(
+                        """
+                        INSERT INTO answer (user_id, course_id, lesson, question, chosen, is_right, answered_day,
+                            repetitions, ease_millis, interval_days, due_day)
+                        VALUES (\(demo), \(course), \(lesson), \(index), \(chosen.sorted()), \(question.isRight(chosen)),
+                            \(plan.answeredOn.number), \(card.repetitions), \(card.easeMillis), \(card.intervalDays), \(card.due.number))
+                        ON CONFLICT DO NOTHING
+                        """,
+                        logger: logger
+                    )
                 }
             }
         }

@@ -5,9 +5,10 @@ import PostgresNIO
 import SharedKernel
 
 /// Lessons' content, answers and the review deck in PostgreSQL, as the embedded store keeps
-/// them: each answer row carries the SM-2 schedule of the card it started; `review_day` notes
-/// the days a learner reviewed. `LearningRules` decide inside each write's transaction, under
-/// row locks, so two servers of one database keep the first answer and review a card once a day.
+/// them: each answer row carries the FSRS schedule of the card it started (its due instant in
+/// whole seconds); `review_log` keeps every grade with the card as it was, `review_day` the
+/// days a learner reviewed. `LearningRules` decide inside each write's transaction, under row
+/// locks, so two servers of one database keep the first answer and review a due card once.
 public struct PostgresLearningRepository: LearningRepository {
     private let database: PostgresDatabase
     /// When an answer is given: the course's last activity (`Enrollment.lastActiveAt`).
@@ -68,7 +69,7 @@ public struct PostgresLearningRepository: LearningRepository {
 
     /// The learner's enrollment row is locked first (`FOR UPDATE`): two answers to one course
     /// take turns, so the second sees the first, which is kept.
-    public func answer(_ chosen: Set<Int>, to ref: QuestionRef, userID: UserID, on day: LearnerDay) async throws(AppError) -> Answer {
+    public func answer(_ chosen: Set<Int>, to ref: QuestionRef, userID: UserID, at time: StudyTime) async throws(AppError) -> Answer {
         let logger = database.logger
         return try await database.transaction(.saving) { connection in
             let status = try await connection.query(
@@ -78,6 +79,7 @@ public struct PostgresLearningRepository: LearningRepository {
                 logger: logger
             ).decode(String.self).first { _ in true }
             let questions = try await Self.content(ref.courseID, ref.lesson, in: connection, logger: logger)?.questions ?? []
+            let question = questions.indices.contains(ref.question) ? questions[ref.question] : nil
             let existing = try await connection.query(
                 """
                 SELECT chosen, is_right FROM answer WHERE user_id = \(userID.rawValue) AND course_id = \(ref.courseID.rawValue)
@@ -86,17 +88,17 @@ public struct PostgresLearningRepository: LearningRepository {
                 logger: logger
             ).decode(([Int], Bool).self).first { _ in true }.flatMap { row in
                 Self.choices(row.0).map { chosen in
-                    let question = questions.indices.contains(ref.question) ? questions[ref.question] : nil
-                    return Answer(
+                    Answer(
                         ref: ref, chosen: chosen, isRight: row.1, correct: question?.correct ?? [], explanation: question?.explanation ?? ""
                     )
                 }
             }
             let decided = try LearningRules.answer(
-                chosen, to: ref, question: questions.indices.contains(ref.question) ? questions[ref.question] : nil,
-                holdsPlace: status.map { $0 != EnrollmentStatus.dropped.rawValue } ?? false, existing: existing, day: day)
+                chosen, to: ref, question: question, holdsPlace: status.map { $0 != EnrollmentStatus.dropped.rawValue } ?? false,
+                existing: existing, userID: userID, time: time)
             if let card = decided.newCard {
-                try await Self.insertAnswer(decided.answer, card: card, answeredOn: day, userID: userID, in: connection, logger: logger)
+                try await Self.insertAnswer(
+                    decided.answer, card: card, answeredOn: time.day, userID: userID, in: connection, logger: logger)
                 try await connection.query(
                     "UPDATE enrollment SET active_at = \(now()) WHERE user_id = \(userID.rawValue) AND course_id = \(ref.courseID.rawValue)",
                     logger: logger)
@@ -106,74 +108,99 @@ public struct PostgresLearningRepository: LearningRepository {
         }
     }
 
-    public func reviewDeck(userID: UserID, on day: LearnerDay, limit: Int) async throws(AppError) -> ReviewDeck {
+    /// Two statements on the index (user_id, due_at): the counts and when a card in its steps
+    /// comes back, then the first cards. Every card to review now, and every one coming back
+    /// today, is due before the day ends; those in their steps only once their time has come.
+    public func reviewDeck(userID: UserID, at time: StudyTime, limit: Int) async throws(AppError) -> ReviewDeck {
         let logger = database.logger
+        let now = Self.seconds(time.now)
+        let dayEnd = Self.seconds(time.dayEnd)
         return try await database.read { connection in
-            let count =
-                try await connection.query(
-                    "SELECT count(*) FROM answer WHERE user_id = \(userID.rawValue) AND due_day <= \(day.number)", logger: logger
-                ).decode(Int.self).first { _ in true } ?? 0
-            let rows = try await connection.query(
+            let counts = try await Array(
+                collecting: connection.prepared(
+                    """
+                    SELECT count(*) FILTER (WHERE reviews = 0 AND (state = \(unescaped: Self.reviewState) OR due_at <= \(now))),
+                        count(*) FILTER (WHERE reviews > 0 AND state <> \(unescaped: Self.reviewState) AND due_at <= \(now)),
+                        count(*) FILTER (WHERE reviews > 0 AND state = \(unescaped: Self.reviewState)),
+                        min(due_at) FILTER (WHERE state <> \(unescaped: Self.reviewState) AND due_at > \(now))
+                    FROM answer WHERE user_id = \(userID.rawValue) AND due_at < \(dayEnd)
+                    """,
+                    logger: logger)
+            ).first
+            let rows = try await connection.prepared(
                 """
-                SELECT answer.course_id, answer.lesson, answer.question, repetitions, ease_millis, interval_days, due_day,
+                SELECT answer.course_id, answer.lesson, answer.question, \(unescaped: Self.scheduleColumns(of: "answer")),
                     course.title, lesson.title, lesson_content.questions
                 FROM answer
                 JOIN course ON course.id = answer.course_id
                 JOIN lesson ON lesson.course_id = answer.course_id AND lesson.position = answer.lesson
                 JOIN lesson_content ON lesson_content.course_id = answer.course_id AND lesson_content.position = answer.lesson
-                WHERE answer.user_id = \(userID.rawValue) AND answer.due_day <= \(day.number)
-                ORDER BY answer.due_day, course.sort_key, answer.course_id, answer.lesson, answer.question
+                WHERE answer.user_id = \(userID.rawValue) AND answer.due_at < \(dayEnd)
+                    AND (answer.state = \(unescaped: Self.reviewState) OR answer.due_at <= \(now))
+                ORDER BY answer.due_at, course.sort_key, answer.course_id, answer.lesson, answer.question
                 LIMIT \(max(0, limit))
                 """,
                 logger: logger
             )
             var cards: [ReviewCard] = []
             for try await row in rows {
-                let (course, lesson, index, repetitions, ease, interval, due, courseTitle, lessonTitle, questionsText) = try row.decode(
-                    (String, Int, Int, Int, Int, Int, Int, String, String, String?).self)
+                var cells = CellReader(row)
+                let ref = QuestionRef(courseID: CourseID(try cells.string()), lesson: try cells.int(), question: try cells.int())
+                let schedule = try Self.schedule(&cells)
+                let (courseTitle, lessonTitle, questionsText) = (try cells.string(), try cells.string(), try cells.optionalString())
                 // A question the course no longer has (re-imported shorter) is skipped.
-                guard let questions = QuestionsJSON.decode(questionsText), questions.indices.contains(index) else { continue }
+                guard let questions = QuestionsJSON.decode(questionsText), questions.indices.contains(ref.question) else { continue }
                 cards.append(
                     ReviewCard(
-                        ref: QuestionRef(courseID: CourseID(course), lesson: lesson, question: index), courseTitle: courseTitle,
-                        lessonTitle: lessonTitle, question: questions[index],
-                        schedule: CardSchedule(
-                            repetitions: repetitions, easeMillis: ease, intervalDays: interval, due: LearnerDay(number: due))))
+                        ref: ref, courseTitle: courseTitle, lessonTitle: lessonTitle, question: questions[ref.question], schedule: schedule)
+                )
             }
-            return ReviewDeck(cards: cards, dueCount: count)
+            guard let counts else { return ReviewDeck(cards: cards, dueCount: 0) }
+            var count = CellReader(counts)
+            let (new, learning, due) = (try count.int(), try count.int(), try count.int())
+            let comingBack = try count.optionalInt().map(Self.date)
+            return ReviewDeck(cards: cards, newCount: new, learningCount: learning, dueCount: due, comingBack: comingBack)
         }
     }
 
     /// The card's row is locked (`FOR UPDATE`): a second review of it, from any server, waits
-    /// and then finds it no longer due.
-    public func review(_ ref: QuestionRef, grade: ReviewGrade, userID: UserID, on day: LearnerDay) async throws(AppError) -> CardSchedule {
+    /// and then finds it no longer due. The review's log entry keeps the card as it was.
+    public func review(_ ref: QuestionRef, grade: ReviewGrade, userID: UserID, at time: StudyTime) async throws(AppError) -> CardSchedule {
         let logger = database.logger
         return try await database.transaction(.saving) { connection in
-            let card = try await connection.query(
+            let rows = try await connection.prepared(
                 """
-                SELECT repetitions, ease_millis, interval_days, due_day FROM answer
+                SELECT \(unescaped: Self.scheduleColumns) FROM answer
                 WHERE user_id = \(userID.rawValue) AND course_id = \(ref.courseID.rawValue) AND lesson = \(ref.lesson)
                     AND question = \(ref.question)
                 FOR UPDATE
                 """,
                 logger: logger
-            ).decode((Int, Int, Int, Int).self).first { _ in true }.map {
-                CardSchedule(repetitions: $0.0, easeMillis: $0.1, intervalDays: $0.2, due: LearnerDay(number: $0.3))
+            )
+            let card = try await Array(collecting: rows).first.map { row in
+                var cells = CellReader(row)
+                return try Self.schedule(&cells)
             }
-            guard let next = try LearningRules.review(card, grade: grade, ref: ref, day: day) else {
-                return card ?? CardSchedule.new(on: day)
+            guard let decided = try LearningRules.review(card, grade: grade, ref: ref, userID: userID, time: time) else {
+                // Not due: reviewed meanwhile, elsewhere (the rules throw for no card at all).
+                guard let card else { throw AppError.noSuchLesson(ref.courseID, ref.lesson) }
+                return card
             }
+            let next = decided.schedule
             try await connection.query(
                 """
-                UPDATE answer SET repetitions = \(next.repetitions), ease_millis = \(next.easeMillis),
-                    interval_days = \(next.intervalDays), due_day = \(next.due.number)
+                UPDATE answer SET state = \(next.card.state.rawValue), step = \(next.card.step), stability = \(next.card.stability),
+                    difficulty = \(next.card.difficulty), due_at = \(Self.seconds(next.card.due)),
+                    last_review_at = \(next.card.lastReview.map(Self.seconds)), reviews = \(next.reviews)
                 WHERE user_id = \(userID.rawValue) AND course_id = \(ref.courseID.rawValue) AND lesson = \(ref.lesson)
                     AND question = \(ref.question)
                 """,
                 logger: logger
             )
+            try await Self.insertLog(decided.log, userID: userID, in: connection, logger: logger)
             try await connection.query(
-                "INSERT INTO review_day (user_id, day) VALUES (\(userID.rawValue), \(day.number)) ON CONFLICT DO NOTHING", logger: logger)
+                "INSERT INTO review_day (user_id, day) VALUES (\(userID.rawValue), \(time.day.number)) ON CONFLICT DO NOTHING",
+                logger: logger)
             try await PostgresChangeRows.record([.learning(userID, nil)], in: connection, logger: logger)
             return next
         }
@@ -202,10 +229,14 @@ public struct PostgresLearningRepository: LearningRepository {
                 logger: logger
             )
             for try await number in otherDays.decode(Int.self) { days.insert(LearnerDay(number: number)) }
-            let due =
-                try await connection.query(
-                    "SELECT count(*) FROM answer WHERE user_id = \(userID.rawValue) AND due_day <= \(day.number)", logger: logger
-                ).decode(Int.self).first { _ in true } ?? 0
+            // Every card due by the end of the day, in any state: due on it at some time of it.
+            let dayEnd = Self.seconds(StudyTime.end(of: day, secondsFromGMT: secondsFromGMT))
+            let counted = try await Array(
+                collecting: connection.prepared(
+                    "SELECT count(*) FROM answer WHERE user_id = \(userID.rawValue) AND due_at < \(dayEnd)", logger: logger)
+            ).first
+            var cells = counted.map(CellReader.init)
+            let due = try cells?.int() ?? 0
             return LearningHabit(streakDays: LearningHabit.streak(activeDays: days, today: day), dueCount: due)
         }
     }
@@ -225,20 +256,66 @@ public struct PostgresLearningRepository: LearningRepository {
         return LessonContent(body: row.0, questions: questions)
     }
 
-    static func insertAnswer(
+    /// A card's columns in `answer` (and its `before` in `review_log`), as `schedule` reads them.
+    static let scheduleColumns = "state, step, stability, difficulty, due_at, last_review_at, reviews"
+
+    /// `scheduleColumns` of `table`, in a statement that joins others.
+    static func scheduleColumns(of table: String) -> String {
+        scheduleColumns.split(separator: ", ").map { "\(table).\($0)" }.joined(separator: ", ")
+    }
+
+    /// `FSRSCardState.review` in SQL: a card due on a day, not at a time of it.
+    static let reviewState = String(FSRSCardState.review.rawValue)
+
+    /// The schedule in the next cells (`scheduleColumns`, in order).
+    static func schedule(_ cells: inout CellReader) throws -> CardSchedule {
+        let number = try cells.int()
+        guard let state = FSRSCardState(rawValue: number) else {
+            throw AppError.storage(.reading, detail: "a card in state \(number), which FSRS does not have")
+        }
+        let card = FSRSCard(
+            state: state, step: try cells.optionalInt(), stability: try cells.optionalDouble(), difficulty: try cells.optionalDouble(),
+            due: date(try cells.int()), lastReview: try cells.optionalInt().map(date))
+        return CardSchedule(card: card, reviews: try cells.int())
+    }
+
+    private static func insertAnswer(
         _ answer: Answer, card: CardSchedule, answeredOn day: LearnerDay, userID: UserID, in connection: PostgresConnection, logger: Logger
     ) async throws {
         let ref = answer.ref
         try await connection.query(
             """
-            INSERT INTO answer (user_id, course_id, lesson, question, chosen, is_right, answered_day,
-                repetitions, ease_millis, interval_days, due_day)
+            INSERT INTO answer (user_id, course_id, lesson, question, chosen, is_right, answered_day, \(unescaped: scheduleColumns))
             VALUES (\(userID.rawValue), \(ref.courseID.rawValue), \(ref.lesson), \(ref.question), \(answer.chosen.sorted()),
-                \(answer.isRight), \(day.number), \(card.repetitions), \(card.easeMillis), \(card.intervalDays), \(card.due.number))
+                \(answer.isRight), \(day.number), \(card.card.state.rawValue), \(card.card.step), \(card.card.stability),
+                \(card.card.difficulty), \(seconds(card.card.due)), \(card.card.lastReview.map(seconds)), \(card.reviews))
             ON CONFLICT DO NOTHING
             """,
             logger: logger
         )
+    }
+
+    /// The review's entry in the learner's log, numbered in the order reviews were written.
+    private static func insertLog(_ entry: ReviewLogEntry, userID: UserID, in connection: PostgresConnection, logger: Logger) async throws {
+        let (ref, before) = (entry.ref, entry.before)
+        try await connection.query(
+            """
+            INSERT INTO review_log (user_id, course_id, lesson, question, grade, reviewed_at, \(unescaped: scheduleColumns))
+            VALUES (\(userID.rawValue), \(ref.courseID.rawValue), \(ref.lesson), \(ref.question), \(entry.grade.rawValue),
+                \(seconds(entry.reviewedAt)), \(before.card.state.rawValue), \(before.card.step), \(before.card.stability),
+                \(before.card.difficulty), \(seconds(before.card.due)), \(before.card.lastReview.map(seconds)), \(before.reviews))
+            """,
+            logger: logger
+        )
+    }
+
+    /// An instant as the store keeps it: whole seconds since 1970 (`StudyTime` has no others).
+    static func seconds(_ date: Date) -> Int64 {
+        Int64(date.timeIntervalSince1970.rounded(.down))
+    }
+
+    static func date(_ seconds: Int) -> Date {
+        Date(timeIntervalSince1970: Double(seconds))
     }
 
     /// The choices of a stored answer, if they are a question's (2 to 6 choices).

@@ -9,6 +9,12 @@ extension PostgresDatabase {
     /// start at once: the whole of it runs in one transaction under an advisory lock, so the
     /// second server waits, then finds every version applied and the seed in place.
     public func migrate(seed: @Sendable () throws -> PostgresSeed) async throws(AppError) {
+        try await migrate(seed: seed, through: Int.max)
+    }
+
+    /// `migrate`, up to `last` only: a test writes rows as an older schema had them, then
+    /// migrates the rest.
+    func migrate(seed: @Sendable () throws -> PostgresSeed, through last: Int) async throws(AppError) {
         let seed = try Result { try seed() }.mapError { AppError.storage(.reading, detail: "the seed catalog: \($0)") }.get()
         try await unlimitedTransaction(.saving) { connection in
             // A server's connections end statements at its call limit; a migration may take longer.
@@ -23,7 +29,7 @@ extension PostgresDatabase {
             {
                 applied.insert(version)
             }
-            for migration in Self.migrations where !applied.contains(migration.version) {
+            for migration in Self.migrations where !applied.contains(migration.version) && migration.version <= last {
                 try await migration.apply(connection, seed, self.logger)
                 try await connection.query("INSERT INTO schema_version (version) VALUES (\(migration.version))", logger: self.logger)
             }
@@ -85,5 +91,6 @@ extension PostgresDatabase {
         },
         Migration(version: 10, statements: schemaV10),
         Migration(version: 11) { connection, seed, logger in try await catalogOrders(seed, in: connection, logger: logger) },
+        Migration(version: 12) { connection, _, logger in try await fsrsCards(in: connection, logger: logger) },
     ]
 }

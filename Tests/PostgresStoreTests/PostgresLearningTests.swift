@@ -8,7 +8,8 @@ import Testing
 
 /// What the learning contract cannot say of PostgreSQL alone: a new database's seed (the
 /// built-in lessons' content and the demo learner's cards, as the embedded store's v16 and
-/// v17), and the rules holding when many servers' requests race on one card.
+/// v17, carried over to FSRS by v12), the deck's counts worked out in SQL, and the rules
+/// holding when many servers' requests race on one card.
 @Suite("PostgreSQL: lessons and reviews", .enabled(if: PostgresTestCluster.isAvailable, "EDUGO_TEST_POSTGRES names no cluster"))
 struct PostgresLearningTests {
     @Test("a new database has the built-in lessons' bodies and questions, and the demo learner cards due today")
@@ -17,19 +18,76 @@ struct PostgresLearningTests {
         let learning = PostgresLearningRepository(database: test.database)
         let courses = PostgresCourseRepository(database: test.database)
         let builtIn = try #require(try BuiltInCatalog.load().first { $0.course.id == "linux-command-line" }?.lessons)
-        let today = LearnerDay(Date(), secondsFromGMT: TimeZone.current.secondsFromGMT())
+        let now = StudyTime(now: Date(), secondsFromGMT: TimeZone.current.secondsFromGMT())
 
         let first = try await learning.lessonContent(courseID: "linux-command-line", lesson: 1)
         let syllabus = try await courses.syllabus(of: "linux-command-line")
         let demo = try await ContractStore.postgres(test.database).sessions.signIn(email: DemoAccount.email, password: DemoAccount.password)
-        let deck = try await learning.reviewDeck(userID: demo.id, on: today, limit: 100)
-        let later = try await learning.reviewDeck(userID: demo.id, on: today.adding(days: 30), limit: 100)
+        let deck = try await learning.reviewDeck(userID: demo.id, at: now, limit: 100)
+        let later = try await learning.reviewDeck(userID: demo.id, at: now.adding(seconds: 30 * 86_400), limit: 100)
         await test.drop()
 
         #expect(first == builtIn[0].content)
         #expect(syllabus.lessons.map(\.questionCount) == builtIn.map(\.questionCount))
         #expect(deck.dueCount > 0 && deck.cards.count == deck.dueCount, "cards due on the first day")
+        #expect(deck.newCount == 0 && deck.learningCount == 0, "SM-2 cards carried over are in review, not new: \(deck)")
         #expect(later.dueCount > deck.dueCount, "and more over the next days")
+    }
+
+    @Test("the deck's counts, cards and next card back, worked out in SQL, are the domain's at any time and UTC offset")
+    func deckAsTheDomainCountsIt() async throws {
+        let questions = (0..<4).map { Question(prompt: "Q\($0)?", choices: ["A", "B"], correct: [0]) }
+        let lessons = [Lesson(title: "One", minutes: 5, content: LessonContent(questions: questions))]
+        let test = try await PostgresTestDatabase.migrated(courses: [
+            (Course.fixture(id: "deck", title: "Deck"), lessons), (Course.fixture(id: "also", title: "Also"), lessons),
+        ])
+        let store = ContractStore.postgres(test.database)
+        let learning = PostgresLearningRepository(database: test.database)
+        let learner = try await store.sessions.signIn(email: DemoAccount.email, password: DemoAccount.password).id
+        let refs = ["deck", "also"].flatMap { course in (0..<4).map { QuestionRef(courseID: CourseID(course), lesson: 1, question: $0) } }
+        let start = StudyTime(noonOf: try #require(LearnerDay(iso: "2026-11-24")), secondsFromGMT: 0)
+        // Answered a minute apart, right and wrong; the next day some graded with each grade:
+        // cards new, in their steps and in review, due at times and on days.
+        for (index, ref) in refs.enumerated() {
+            if index % 4 == 0 { _ = try await store.enrollments.enroll(userID: learner, courseID: ref.courseID) }
+            _ = try await learning.answer([index % 3 == 0 ? 1 : 0], to: ref, userID: learner, at: start.adding(seconds: index * 60))
+        }
+        let next = start.adding(seconds: 86_400)
+        let grades: [ReviewGrade?] = [nil, .again, .hard, .good, .easy, .good, nil, .again]
+        for (ref, grade) in zip(refs, grades) {
+            guard let grade else { continue }
+            _ = try await learning.review(ref, grade: grade, userID: learner, at: next)
+        }
+        // Every card, each with its schedule: all are due a year on.
+        let everything = try await learning.reviewDeck(userID: learner, at: next.adding(seconds: 365 * 86_400), limit: 100).cards
+        var decks: [(StudyTime, ReviewDeck)] = []
+        for offset in [-36_000, 0, 19_800] {
+            for seconds in [0, 30, 59, 60, 61, 300, 599, 600, 601, 3_600, 43_200, 86_400, 2 * 86_400, 4 * 86_400, 12 * 86_400] {
+                let time = StudyTime(now: next.now.addingTimeInterval(Double(seconds)), secondsFromGMT: offset)
+                decks.append((time, try await learning.reviewDeck(userID: learner, at: time, limit: 3)))
+            }
+        }
+        await test.drop()
+
+        #expect(everything.count == refs.count)
+        #expect(Set(everything.map(\.schedule.part)) == [.new, .learning, .due], "every part is in the deck somewhere")
+        let counted = decks.map(\.1)
+        #expect(counted.contains { $0.newCount > 0 } && counted.contains { $0.learningCount > 0 } && counted.contains { $0.dueCount > 0 })
+        #expect(counted.contains { $0.comingBack != nil } && counted.contains { $0.total > 3 }, "a card coming back, a deck past its limit")
+        for (time, deck) in decks {
+            let due = everything.filter { $0.schedule.isDue(at: time) }.sorted { first, second in
+                (
+                    first.schedule.card.due, TextFolding.fold(first.courseTitle), first.ref.courseID.rawValue, first.ref.lesson,
+                    first.ref.question
+                )
+                    < (
+                        second.schedule.card.due, TextFolding.fold(second.courseTitle), second.ref.courseID.rawValue, second.ref.lesson,
+                        second.ref.question
+                    )
+            }
+            let expected = ReviewDeck(cards: Array(due.prefix(3)), counting: everything.map(\.schedule), at: time)
+            #expect(deck == expected, "at \(time.now), \(time.secondsFromGMT) s from UTC")
+        }
     }
 
     @Test("ten answers at once with different choices keep one; ten reviews at once with different grades move the card once")
@@ -49,26 +107,28 @@ struct PostgresLearningTests {
         let learner = try await store.sessions.signIn(email: DemoAccount.email, password: DemoAccount.password).id
         _ = try await store.enrollments.enroll(userID: learner, courseID: "race")
         let ref = QuestionRef(courseID: "race", lesson: 1, question: 0)
-        let day = try #require(LearnerDay(iso: "2026-11-24"))
+        let time = StudyTime(noonOf: try #require(LearnerDay(iso: "2026-11-24")), secondsFromGMT: 0)
 
         let answers = try await withThrowingTaskGroup(of: Answer.self) { group in
-            for attempt in 0..<10 { group.addTask { try await learning.answer([attempt % 2], to: ref, userID: learner, on: day) } }
+            for attempt in 0..<10 { group.addTask { try await learning.answer([attempt % 2], to: ref, userID: learner, at: time) } }
             return try await group.reduce(into: Set<Answer>()) { $0.insert($1) }
         }
-        let next = day.adding(days: 1)
+        let next = time.adding(seconds: 86_400)
         let schedules = try await withThrowingTaskGroup(of: CardSchedule.self) { group in
             // Two grades: reviews that did not take turns would give two schedules.
             for attempt in 0..<10 {
-                group.addTask { try await learning.review(ref, grade: attempt % 2 == 0 ? .good : .easy, userID: learner, on: next) }
+                group.addTask { try await learning.review(ref, grade: attempt % 2 == 0 ? .good : .easy, userID: learner, at: next) }
             }
             return try await group.reduce(into: Set<CardSchedule>()) { $0.insert($1) }
         }
         let stored = try await learning.answers(userID: learner, courseID: "race")
+        let deck = try await learning.reviewDeck(userID: learner, at: next, limit: 10)
         await test.drop()
 
         #expect(answers.count == 1 && stored.count == 1 && stored.first.map(answers.contains) == true)
         let schedule = try #require(schedules.first)
         #expect(schedules.count == 1, "every review saw the one that went first: \(schedules)")
-        #expect(schedule.due > next, "reviewed once: no longer due")
+        #expect(schedule.reviews == 1 && schedule.card.due > next.now, "reviewed once: no longer due")
+        #expect(deck.total == 0 && deck.cards.isEmpty)
     }
 }
