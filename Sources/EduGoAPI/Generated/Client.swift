@@ -2516,9 +2516,9 @@ public struct Client: APIProtocol {
             }
         )
     }
-    /// Answer a question of a course the learner holds a place in. The first answer is kept and puts the question in the review deck (SM-2, from `day`); answering again changes nothing and gives the first answer. Idempotent.
+    /// Answer a question of a course the learner holds a place in. The first answer is kept and puts the question in the review deck, new to review, scheduled by FSRS-6 from `at` as if graded good when right and again when not; answering again changes nothing and gives the first answer. Idempotent.
     ///
-    /// 404 `not_enrolled` without a place in the course; `lesson_not_found` for a lesson or question that is not there. 422 `invalid_request` unless `chosen` is 1 to 6 different choices of the question, also when an answer is kept already. `day` is the learner's (their calendar), not the server's.
+    /// 404 `not_enrolled` without a place in the course; `lesson_not_found` for a lesson or question that is not there. 422 `invalid_request` unless `chosen` is 1 to 6 different choices of the question, also when an answer is kept already. 400 `invalid_request` for `at` or `utc_offset` out of range. `at` is the learner's instant (their clock), not the server's.
     ///
     /// - Remark: HTTP `PUT /v1/me/enrollments/{course_id}/lessons/{lesson}/questions/{question}/answer`.
     /// - Remark: Generated from `#/paths//v1/me/enrollments/{course_id}/lessons/{lesson}/questions/{question}/answer/put(answerQuestion)`.
@@ -3346,7 +3346,9 @@ public struct Client: APIProtocol {
             }
         )
     }
-    /// The cards due on the learner's `day`: the first `limit` (earliest due first, then in course and lesson order), and how many are due in all.
+    /// The cards to review at the learner's `at`: the first `limit` (earliest due first, then in course and lesson order), how many there are of each part (new, learning, due), and when the next card in its steps comes back later on the learner's day.
+    ///
+    /// A card in its learning or relearning steps is to be reviewed once its `due` instant has come; a card in review on the learner's day of its `due` (by `utc_offset`), at any time of that day. 400 `invalid_request` for `at` or `utc_offset` out of range.
     ///
     /// - Remark: HTTP `GET /v1/me/reviews`.
     /// - Remark: Generated from `#/paths//v1/me/reviews/get(getReviewDeck)`.
@@ -3368,8 +3370,15 @@ public struct Client: APIProtocol {
                     in: &request,
                     style: .form,
                     explode: true,
-                    name: "day",
-                    value: input.query.day
+                    name: "at",
+                    value: input.query.at
+                )
+                try converter.setQueryItemAsURI(
+                    in: &request,
+                    style: .form,
+                    explode: true,
+                    name: "utc_offset",
+                    value: input.query.utcOffset
                 )
                 try converter.setQueryItemAsURI(
                     in: &request,
@@ -3494,9 +3503,9 @@ public struct Client: APIProtocol {
             }
         )
     }
-    /// Review a card due on `day` with a grade: its new schedule by SM-2. A card not due (one reviewed already, in this or another client) keeps its schedule, which is given.
+    /// Review a card due at `at` with a grade: its new schedule by FSRS-6, the grade kept in the learner's review log. A card not due (one reviewed already, in this or another client) keeps its schedule, which is given.
     ///
-    /// 404 `lesson_not_found` for a question that is not in the learner's deck.
+    /// 404 `lesson_not_found` for a question that is not in the learner's deck. 400 `invalid_request` for `at` or `utc_offset` out of range; 422 `invalid_request` for a grade that is not one of the four.
     ///
     /// - Remark: HTTP `POST /v1/me/reviews`.
     /// - Remark: Generated from `#/paths//v1/me/reviews/post(reviewCard)`.

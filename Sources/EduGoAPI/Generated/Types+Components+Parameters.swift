@@ -18,6 +18,14 @@ import struct Foundation.Date
 extension Components {
     /// Types generated from the `#/components/parameters` section of the OpenAPI document.
     public enum Parameters {
+        /// The learner's instant (`StudyInstant`); the `+` of an offset is written `%2B` in a query, or the time given in UTC (`Z`).
+        ///
+        /// - Remark: Generated from `#/components/parameters/StudyInstant`.
+        public typealias StudyInstant = Components.Schemas.StudyInstant
+        /// Seconds the learner's clock is east of UTC (`UTCOffset`).
+        ///
+        /// - Remark: Generated from `#/components/parameters/StudyUTCOffset`.
+        public typealias StudyUTCOffset = Components.Schemas.UTCOffset
         /// - Remark: Generated from `#/components/parameters/CourseID`.
         public typealias CourseID = Components.Schemas.CourseID
         /// Up to 200 course ids, separated by commas: the learner's marks of one page of the catalog and its prerequisites, without the whole list.

@@ -754,6 +754,14 @@ extension Components {
         ///
         /// - Remark: Generated from `#/components/schemas/LearnerDay`.
         public typealias LearnerDay = Swift.String
+        /// The learner's instant (their clock), RFC 3339 in whole seconds: `2026-11-24T09:30:00Z`. With `utc_offset` it falls on a day from 0001-01-01 to 9999-12-31 of the learner's calendar; else 400 `invalid_request`.
+        ///
+        /// - Remark: Generated from `#/components/schemas/StudyInstant`.
+        public typealias StudyInstant = Foundation.Date
+        /// Seconds the learner's clock is east of UTC (−64800 to 64800; else 400 `invalid_request`), which puts `at` on their day. 0 when left out.
+        ///
+        /// - Remark: Generated from `#/components/schemas/UTCOffset`.
+        public typealias UTCOffset = Swift.Int64
         /// A multiple-choice question; a right answer chooses every `correct` index and no other.
         ///
         /// - Remark: Generated from `#/components/schemas/Question`.
@@ -857,23 +865,29 @@ extension Components {
             ///
             /// - Remark: Generated from `#/components/schemas/AnswerRequest/chosen`.
             public var chosen: [Swift.Int64]
-            /// - Remark: Generated from `#/components/schemas/AnswerRequest/day`.
-            public var day: Components.Schemas.LearnerDay
+            /// - Remark: Generated from `#/components/schemas/AnswerRequest/at`.
+            public var at: Components.Schemas.StudyInstant
+            /// - Remark: Generated from `#/components/schemas/AnswerRequest/utc_offset`.
+            public var utcOffset: Components.Schemas.UTCOffset?
             /// Creates a new `AnswerRequest`.
             ///
             /// - Parameters:
             ///   - chosen: The indexes (from 0) of the choices picked, each once.
-            ///   - day:
+            ///   - at:
+            ///   - utcOffset:
             public init(
                 chosen: [Swift.Int64],
-                day: Components.Schemas.LearnerDay
+                at: Components.Schemas.StudyInstant,
+                utcOffset: Components.Schemas.UTCOffset? = nil
             ) {
                 self.chosen = chosen
-                self.day = day
+                self.at = at
+                self.utcOffset = utcOffset
             }
             public enum CodingKeys: String, CodingKey {
                 case chosen
-                case day
+                case at
+                case utcOffset = "utc_offset"
             }
             public init(from decoder: any Swift.Decoder) throws {
                 let container = try decoder.container(keyedBy: CodingKeys.self)
@@ -881,13 +895,18 @@ extension Components {
                     [Swift.Int64].self,
                     forKey: .chosen
                 )
-                self.day = try container.decode(
-                    Components.Schemas.LearnerDay.self,
-                    forKey: .day
+                self.at = try container.decode(
+                    Components.Schemas.StudyInstant.self,
+                    forKey: .at
+                )
+                self.utcOffset = try container.decodeIfPresent(
+                    Components.Schemas.UTCOffset.self,
+                    forKey: .utcOffset
                 )
                 try decoder.ensureNoAdditionalProperties(knownKeys: [
                     "chosen",
-                    "day"
+                    "at",
+                    "utc_offset"
                 ])
             }
         }
@@ -963,45 +982,81 @@ extension Components {
                 case answers
             }
         }
-        /// Where a card stands in SM-2. It is `due` `interval_days` after the review, or on 9999-12-31 when that is later: the last day a learner's day can be.
+        /// Where a card stands in FSRS-6 (py-fsrs 6.3.2's `Card`, default parameters): its state and step, its memory (stability and difficulty), when it is due, and how many times it was graded in review. Instants are RFC 3339 in whole seconds, never told outside the years 1–9999: a card due later than 9999-12-31T23:59:59Z is told due then.
         ///
         /// - Remark: Generated from `#/components/schemas/CardSchedule`.
         public struct CardSchedule: Codable, Hashable, Sendable {
-            /// Recalls in a row.
+            /// `learning`: new, or in its learning steps (due at a time of the day); `review`: scheduled in whole days from its memory (due on the learner's day of `due`); `relearning`: forgotten in review, in its relearning steps (due at a time of the day).
             ///
-            /// - Remark: Generated from `#/components/schemas/CardSchedule/repetitions`.
-            public var repetitions: Swift.Int64
-            /// The easiness factor × 1000 (never below 1300).
+            /// - Remark: Generated from `#/components/schemas/CardSchedule/state`.
+            @frozen public enum StatePayload: String, Codable, Hashable, Sendable, CaseIterable {
+                case learning = "learning"
+                case review = "review"
+                case relearning = "relearning"
+            }
+            /// `learning`: new, or in its learning steps (due at a time of the day); `review`: scheduled in whole days from its memory (due on the learner's day of `due`); `relearning`: forgotten in review, in its relearning steps (due at a time of the day).
             ///
-            /// - Remark: Generated from `#/components/schemas/CardSchedule/ease_millis`.
-            public var easeMillis: Swift.Int64
-            /// - Remark: Generated from `#/components/schemas/CardSchedule/interval_days`.
-            public var intervalDays: Swift.Int64
+            /// - Remark: Generated from `#/components/schemas/CardSchedule/state`.
+            public var state: Components.Schemas.CardSchedule.StatePayload
+            /// The (re)learning step the card is at, from 0; null or left out in review.
+            ///
+            /// - Remark: Generated from `#/components/schemas/CardSchedule/step`.
+            public var step: Swift.Int64?
+            /// Days until the probability of recalling it falls to 90 %; null or left out before its first grade (also for a card carried over from SM-2 that had no interval yet).
+            ///
+            /// - Remark: Generated from `#/components/schemas/CardSchedule/stability`.
+            public var stability: Swift.Double?
+            /// 1 (easy) to 10 (hard); null or left out before its first grade.
+            ///
+            /// - Remark: Generated from `#/components/schemas/CardSchedule/difficulty`.
+            public var difficulty: Swift.Double?
+            /// When it is to be reviewed: the instant in its steps, any time of the learner's day it falls on in review.
+            ///
             /// - Remark: Generated from `#/components/schemas/CardSchedule/due`.
-            public var due: Components.Schemas.LearnerDay
+            public var due: Foundation.Date
+            /// When it was last graded (its answer in the lesson is the first time); null or left out when it never was.
+            ///
+            /// - Remark: Generated from `#/components/schemas/CardSchedule/last_review`.
+            public var lastReview: Foundation.Date?
+            /// How many times it was graded in review; 0 for a card answered in its lesson only (new to review).
+            ///
+            /// - Remark: Generated from `#/components/schemas/CardSchedule/reviews`.
+            public var reviews: Swift.Int64
             /// Creates a new `CardSchedule`.
             ///
             /// - Parameters:
-            ///   - repetitions: Recalls in a row.
-            ///   - easeMillis: The easiness factor × 1000 (never below 1300).
-            ///   - intervalDays:
-            ///   - due:
+            ///   - state: `learning`: new, or in its learning steps (due at a time of the day); `review`: scheduled in whole days from its memory (due on the learner's day of `due`); `relearning`: forgotten in review, in its relearning steps (due at a time of the day).
+            ///   - step: The (re)learning step the card is at, from 0; null or left out in review.
+            ///   - stability: Days until the probability of recalling it falls to 90 %; null or left out before its first grade (also for a card carried over from SM-2 that had no interval yet).
+            ///   - difficulty: 1 (easy) to 10 (hard); null or left out before its first grade.
+            ///   - due: When it is to be reviewed: the instant in its steps, any time of the learner's day it falls on in review.
+            ///   - lastReview: When it was last graded (its answer in the lesson is the first time); null or left out when it never was.
+            ///   - reviews: How many times it was graded in review; 0 for a card answered in its lesson only (new to review).
             public init(
-                repetitions: Swift.Int64,
-                easeMillis: Swift.Int64,
-                intervalDays: Swift.Int64,
-                due: Components.Schemas.LearnerDay
+                state: Components.Schemas.CardSchedule.StatePayload,
+                step: Swift.Int64? = nil,
+                stability: Swift.Double? = nil,
+                difficulty: Swift.Double? = nil,
+                due: Foundation.Date,
+                lastReview: Foundation.Date? = nil,
+                reviews: Swift.Int64
             ) {
-                self.repetitions = repetitions
-                self.easeMillis = easeMillis
-                self.intervalDays = intervalDays
+                self.state = state
+                self.step = step
+                self.stability = stability
+                self.difficulty = difficulty
                 self.due = due
+                self.lastReview = lastReview
+                self.reviews = reviews
             }
             public enum CodingKeys: String, CodingKey {
-                case repetitions
-                case easeMillis = "ease_millis"
-                case intervalDays = "interval_days"
+                case state
+                case step
+                case stability
+                case difficulty
                 case due
+                case lastReview = "last_review"
+                case reviews
             }
         }
         /// - Remark: Generated from `#/components/schemas/ReviewCard`.
@@ -1057,27 +1112,55 @@ extension Components {
                 case schedule
             }
         }
+        /// The cards to review now, and how many there are of each part: their sum is every card to review now, of which `cards` are the first.
+        ///
         /// - Remark: Generated from `#/components/schemas/ReviewDeck`.
         public struct ReviewDeck: Codable, Hashable, Sendable {
             /// - Remark: Generated from `#/components/schemas/ReviewDeck/cards`.
             public var cards: [Components.Schemas.ReviewCard]
+            /// Cards answered in their lesson and not graded in review yet (`reviews` 0) whose time has come.
+            ///
+            /// - Remark: Generated from `#/components/schemas/ReviewDeck/new_count`.
+            public var newCount: Swift.Int64
+            /// Cards graded in review before, in their learning or relearning steps, whose time has come.
+            ///
+            /// - Remark: Generated from `#/components/schemas/ReviewDeck/learning_count`.
+            public var learningCount: Swift.Int64
+            /// Cards graded in review before, in review, due on the learner's day or before.
+            ///
             /// - Remark: Generated from `#/components/schemas/ReviewDeck/due_count`.
             public var dueCount: Swift.Int64
+            /// When the next card in its steps that is not to be reviewed yet comes back, if that is later on the learner's day; null or left out when none does.
+            ///
+            /// - Remark: Generated from `#/components/schemas/ReviewDeck/coming_back`.
+            public var comingBack: Foundation.Date?
             /// Creates a new `ReviewDeck`.
             ///
             /// - Parameters:
             ///   - cards:
-            ///   - dueCount:
+            ///   - newCount: Cards answered in their lesson and not graded in review yet (`reviews` 0) whose time has come.
+            ///   - learningCount: Cards graded in review before, in their learning or relearning steps, whose time has come.
+            ///   - dueCount: Cards graded in review before, in review, due on the learner's day or before.
+            ///   - comingBack: When the next card in its steps that is not to be reviewed yet comes back, if that is later on the learner's day; null or left out when none does.
             public init(
                 cards: [Components.Schemas.ReviewCard],
-                dueCount: Swift.Int64
+                newCount: Swift.Int64,
+                learningCount: Swift.Int64,
+                dueCount: Swift.Int64,
+                comingBack: Foundation.Date? = nil
             ) {
                 self.cards = cards
+                self.newCount = newCount
+                self.learningCount = learningCount
                 self.dueCount = dueCount
+                self.comingBack = comingBack
             }
             public enum CodingKeys: String, CodingKey {
                 case cards
+                case newCount = "new_count"
+                case learningCount = "learning_count"
                 case dueCount = "due_count"
+                case comingBack = "coming_back"
             }
         }
         /// - Remark: Generated from `#/components/schemas/ReviewRequest`.
@@ -1097,8 +1180,10 @@ extension Components {
             }
             /// - Remark: Generated from `#/components/schemas/ReviewRequest/grade`.
             public var grade: Components.Schemas.ReviewRequest.GradePayload
-            /// - Remark: Generated from `#/components/schemas/ReviewRequest/day`.
-            public var day: Components.Schemas.LearnerDay
+            /// - Remark: Generated from `#/components/schemas/ReviewRequest/at`.
+            public var at: Components.Schemas.StudyInstant
+            /// - Remark: Generated from `#/components/schemas/ReviewRequest/utc_offset`.
+            public var utcOffset: Components.Schemas.UTCOffset?
             /// Creates a new `ReviewRequest`.
             ///
             /// - Parameters:
@@ -1106,26 +1191,30 @@ extension Components {
             ///   - lesson:
             ///   - question:
             ///   - grade:
-            ///   - day:
+            ///   - at:
+            ///   - utcOffset:
             public init(
                 courseId: Components.Schemas.CourseID,
                 lesson: Swift.Int64,
                 question: Swift.Int64,
                 grade: Components.Schemas.ReviewRequest.GradePayload,
-                day: Components.Schemas.LearnerDay
+                at: Components.Schemas.StudyInstant,
+                utcOffset: Components.Schemas.UTCOffset? = nil
             ) {
                 self.courseId = courseId
                 self.lesson = lesson
                 self.question = question
                 self.grade = grade
-                self.day = day
+                self.at = at
+                self.utcOffset = utcOffset
             }
             public enum CodingKeys: String, CodingKey {
                 case courseId = "course_id"
                 case lesson
                 case question
                 case grade
-                case day
+                case at
+                case utcOffset = "utc_offset"
             }
             public init(from decoder: any Swift.Decoder) throws {
                 let container = try decoder.container(keyedBy: CodingKeys.self)
@@ -1145,16 +1234,21 @@ extension Components {
                     Components.Schemas.ReviewRequest.GradePayload.self,
                     forKey: .grade
                 )
-                self.day = try container.decode(
-                    Components.Schemas.LearnerDay.self,
-                    forKey: .day
+                self.at = try container.decode(
+                    Components.Schemas.StudyInstant.self,
+                    forKey: .at
+                )
+                self.utcOffset = try container.decodeIfPresent(
+                    Components.Schemas.UTCOffset.self,
+                    forKey: .utcOffset
                 )
                 try decoder.ensureNoAdditionalProperties(knownKeys: [
                     "course_id",
                     "lesson",
                     "question",
                     "grade",
-                    "day"
+                    "at",
+                    "utc_offset"
                 ])
             }
         }

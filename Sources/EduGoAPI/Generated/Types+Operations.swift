@@ -3615,9 +3615,9 @@ public enum Operations {
             }
         }
     }
-    /// Answer a question of a course the learner holds a place in. The first answer is kept and puts the question in the review deck (SM-2, from `day`); answering again changes nothing and gives the first answer. Idempotent.
+    /// Answer a question of a course the learner holds a place in. The first answer is kept and puts the question in the review deck, new to review, scheduled by FSRS-6 from `at` as if graded good when right and again when not; answering again changes nothing and gives the first answer. Idempotent.
     ///
-    /// 404 `not_enrolled` without a place in the course; `lesson_not_found` for a lesson or question that is not there. 422 `invalid_request` unless `chosen` is 1 to 6 different choices of the question, also when an answer is kept already. `day` is the learner's (their calendar), not the server's.
+    /// 404 `not_enrolled` without a place in the course; `lesson_not_found` for a lesson or question that is not there. 422 `invalid_request` unless `chosen` is 1 to 6 different choices of the question, also when an answer is kept already. 400 `invalid_request` for `at` or `utc_offset` out of range. `at` is the learner's instant (their clock), not the server's.
     ///
     /// - Remark: HTTP `PUT /v1/me/enrollments/{course_id}/lessons/{lesson}/questions/{question}/answer`.
     /// - Remark: Generated from `#/paths//v1/me/enrollments/{course_id}/lessons/{lesson}/questions/{question}/answer/put(answerQuestion)`.
@@ -4849,7 +4849,9 @@ public enum Operations {
             }
         }
     }
-    /// The cards due on the learner's `day`: the first `limit` (earliest due first, then in course and lesson order), and how many are due in all.
+    /// The cards to review at the learner's `at`: the first `limit` (earliest due first, then in course and lesson order), how many there are of each part (new, learning, due), and when the next card in its steps comes back later on the learner's day.
+    ///
+    /// A card in its learning or relearning steps is to be reviewed once its `due` instant has come; a card in review on the learner's day of its `due` (by `utc_offset`), at any time of that day. 400 `invalid_request` for `at` or `utc_offset` out of range.
     ///
     /// - Remark: HTTP `GET /v1/me/reviews`.
     /// - Remark: Generated from `#/paths//v1/me/reviews/get(getReviewDeck)`.
@@ -4858,10 +4860,14 @@ public enum Operations {
         public struct Input: Sendable, Hashable {
             /// - Remark: Generated from `#/paths/v1/me/reviews/GET/query`.
             public struct Query: Sendable, Hashable {
-                /// The learner's day, by their calendar.
+                /// The learner's instant (`StudyInstant`); the `+` of an offset is written `%2B` in a query, or the time given in UTC (`Z`).
                 ///
-                /// - Remark: Generated from `#/paths/v1/me/reviews/GET/query/day`.
-                public var day: Components.Schemas.LearnerDay
+                /// - Remark: Generated from `#/paths/v1/me/reviews/GET/query/at`.
+                public var at: Components.Parameters.StudyInstant
+                /// Seconds the learner's clock is east of UTC (`UTCOffset`).
+                ///
+                /// - Remark: Generated from `#/paths/v1/me/reviews/GET/query/utc_offset`.
+                public var utcOffset: Components.Parameters.StudyUTCOffset?
                 /// Cards to give; values outside 0–100 are clamped into it (0 gives the count only).
                 ///
                 /// - Remark: Generated from `#/paths/v1/me/reviews/GET/query/limit`.
@@ -4869,13 +4875,16 @@ public enum Operations {
                 /// Creates a new `Query`.
                 ///
                 /// - Parameters:
-                ///   - day: The learner's day, by their calendar.
+                ///   - at: The learner's instant (`StudyInstant`); the `+` of an offset is written `%2B` in a query, or the time given in UTC (`Z`).
+                ///   - utcOffset: Seconds the learner's clock is east of UTC (`UTCOffset`).
                 ///   - limit: Cards to give; values outside 0–100 are clamped into it (0 gives the count only).
                 public init(
-                    day: Components.Schemas.LearnerDay,
+                    at: Components.Parameters.StudyInstant,
+                    utcOffset: Components.Parameters.StudyUTCOffset? = nil,
                     limit: Swift.Int64? = nil
                 ) {
-                    self.day = day
+                    self.at = at
+                    self.utcOffset = utcOffset
                     self.limit = limit
                 }
             }
@@ -5057,9 +5066,9 @@ public enum Operations {
             }
         }
     }
-    /// Review a card due on `day` with a grade: its new schedule by SM-2. A card not due (one reviewed already, in this or another client) keeps its schedule, which is given.
+    /// Review a card due at `at` with a grade: its new schedule by FSRS-6, the grade kept in the learner's review log. A card not due (one reviewed already, in this or another client) keeps its schedule, which is given.
     ///
-    /// 404 `lesson_not_found` for a question that is not in the learner's deck.
+    /// 404 `lesson_not_found` for a question that is not in the learner's deck. 400 `invalid_request` for `at` or `utc_offset` out of range; 422 `invalid_request` for a grade that is not one of the four.
     ///
     /// - Remark: HTTP `POST /v1/me/reviews`.
     /// - Remark: Generated from `#/paths//v1/me/reviews/post(reviewCard)`.
