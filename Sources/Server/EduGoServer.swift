@@ -153,10 +153,10 @@ extension EduGoServer {
         router.middlewares.add(ClientConnectionMiddleware())
         router.middlewares.add(ChangePokeMiddleware(hub: hub))
         // Compact JSON in field order: pretty-printing and sorted keys are the generator's
-        // default, and cost bytes and time on every page.
+        // default, and cost bytes and time on every page. A time that is not one is 400.
         try handler.registerHandlers(
             on: GeneratedRoutes(router: router, leftOut: (CatalogRoute.method, CatalogRoute.path)),
-            configuration: Configuration(jsonEncodingOptions: [.withoutEscapingSlashes]),
+            configuration: Configuration(dateTranscoder: RequestDateTranscoder(), jsonEncodingOptions: [.withoutEscapingSlashes]),
             middlewares: operationMiddlewares
         )
         let catalog = CatalogRoute(handler: handler, middlewares: operationMiddlewares)

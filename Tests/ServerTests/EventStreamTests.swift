@@ -42,12 +42,12 @@ struct EventStreamTests {
         _ = try await stream.nextEvent()
 
         let question = "/v1/me/enrollments/swift-fundamentals/lessons/4/questions/0/answer"
-        let answered = try await writer.send("PUT", question, json: ["chosen": [0], "day": "2030-01-01"])
-        let again = try await writer.send("PUT", question, json: ["chosen": [1], "day": "2030-01-01"])
+        let answered = try await writer.send("PUT", question, json: ["chosen": [0], "at": "2030-01-01T12:00:00Z"])
+        let again = try await writer.send("PUT", question, json: ["chosen": [1], "at": "2030-01-01T12:00:00Z"])
         // The demo's first card of the Linux course is long due by then.
         let reviewed = try await writer.send(
             "POST", "/v1/me/reviews",
-            json: ["course_id": "linux-command-line", "lesson": 1, "question": 0, "grade": "good", "day": "2030-01-01"])
+            json: ["course_id": "linux-command-line", "lesson": 1, "question": 0, "grade": "good", "at": "2030-01-01T12:00:00Z"])
         let heard = [try await stream.nextEvent(), try await stream.nextEvent()]
 
         #expect([answered.status, again.status, reviewed.status] == [Int](repeating: 200, count: 3))

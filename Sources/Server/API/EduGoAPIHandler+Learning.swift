@@ -27,7 +27,7 @@ extension EduGoAPIHandler {
         let caller = try await currentCaller()
         let id = try Self.courseID(input.path.courseId)
         guard case .json(let request) = input.body else { throw APIFailure.invalidRequest(.badRequest, "Send JSON.") }
-        let day = try Self.day(request.day, in: .unprocessableContent)
+        let time = try Self.studyTime(at: request.at, utcOffset: request.utcOffset)
         let ref = QuestionRef(courseID: id, lesson: Int(clamping: input.path.lesson), question: Int(clamping: input.path.question))
         // 1 to 6 different choices (openapi.yaml): a list that a set would quietly shorten is
         // refused, not read as another answer. Whether they are the question's, the rules say.
@@ -36,18 +36,19 @@ extension EduGoAPIHandler {
             throw APIFailure(.invalidAnswer(ref))
         }
         let answer = try await call { () async throws(AppError) in
-            try await learning.answer(chosen, to: ref, userID: caller.userID, on: day)
+            try await learning.answer(chosen, to: ref, userID: caller.userID, at: time)
         }
         return .ok(.init(body: .json(.init(answer))))
     }
 
     func getReviewDeck(_ input: Operations.GetReviewDeck.Input) async throws -> Operations.GetReviewDeck.Output {
         let caller = try await currentCaller()
-        let day = try Self.day(input.query.day, in: .badRequest)
+        let time = try Self.studyTime(at: input.query.at, utcOffset: input.query.utcOffset)
         let limit = Int(min(max(input.query.limit ?? Int64(Self.defaultDeckSize), 0), Int64(Self.deckSizes.upperBound)))
-        let deck = try await call { () async throws(AppError) in try await learning.reviewDeck(userID: caller.userID, on: day, limit: limit)
+        let deck = try await call { () async throws(AppError) in
+            try await learning.reviewDeck(userID: caller.userID, at: time, limit: limit)
         }
-        return .ok(.init(body: .json(.init(cards: deck.cards.map(Components.Schemas.ReviewCard.init), dueCount: Int64(deck.dueCount)))))
+        return .ok(.init(body: .json(.init(deck))))
     }
 
     func reviewCard(_ input: Operations.ReviewCard.Input) async throws -> Operations.ReviewCard.Output {
@@ -56,25 +57,22 @@ extension EduGoAPIHandler {
         guard CourseLimits.isValidID(request.courseId) else {
             throw APIFailure.invalidRequest(.unprocessableContent, "A course id is 1–64 characters of A–Z a–z 0–9 . _ -")
         }
-        let day = try Self.day(request.day, in: .unprocessableContent)
+        let time = try Self.studyTime(at: request.at, utcOffset: request.utcOffset)
         let grade = ReviewGrade(rawValue: request.grade.rawValue) ?? .again
         let ref = QuestionRef(
             courseID: CourseID(request.courseId), lesson: Int(clamping: request.lesson), question: Int(clamping: request.question))
         let schedule = try await call { () async throws(AppError) in
-            try await learning.review(ref, grade: grade, userID: caller.userID, on: day)
+            try await learning.review(ref, grade: grade, userID: caller.userID, at: time)
         }
         return .ok(.init(body: .json(.init(schedule))))
     }
 
     func getHabit(_ input: Operations.GetHabit.Input) async throws -> Operations.GetHabit.Output {
         let caller = try await currentCaller()
-        let day = try Self.day(input.query.day, in: .badRequest)
-        let offset = input.query.utcOffset ?? 0
-        guard Self.utcOffsets.contains(offset) else {
-            throw APIFailure.invalidRequest(.badRequest, "utc_offset is seconds east of UTC, from -64800 to 64800.")
-        }
+        let day = try Self.day(input.query.day)
+        let offset = try Self.utcOffset(input.query.utcOffset)
         let habit = try await call { () async throws(AppError) in
-            try await learning.habit(userID: caller.userID, on: day, secondsFromGMT: Int(offset))
+            try await learning.habit(userID: caller.userID, on: day, secondsFromGMT: offset)
         }
         return .ok(.init(body: .json(.init(streakDays: Int64(habit.streakDays), dueCount: Int64(habit.dueCount)))))
     }
@@ -83,4 +81,29 @@ extension EduGoAPIHandler {
     static let defaultDeckSize = 20
     /// UTC−18:00 to UTC+18:00, as ISO 8601 allows.
     static let utcOffsets: ClosedRange<Int64> = -64_800...64_800
+
+    /// Seconds east of UTC, 0 when not given; out of `utcOffsets` is 400 `invalid_request`
+    /// (in a query or a body alike: a 422 of the learning routes is the grade or the choices).
+    static func utcOffset(_ offset: Int64?) throws(APIFailure) -> Int {
+        let offset = offset ?? 0
+        guard utcOffsets.contains(offset) else {
+            throw .invalidRequest(.badRequest, "utc_offset is seconds east of UTC, from -64800 to 64800.")
+        }
+        return Int(offset)
+    }
+
+    /// The learner's time: `at` (whole seconds, as the API reads it) on the day `utc_offset`
+    /// puts it, both of the years 1–9999 that stores and the API keep; else 400.
+    static func studyTime(at: Date, utcOffset: Int64?) throws(APIFailure) -> StudyTime {
+        let offset = try Self.utcOffset(utcOffset)
+        // `exactly`: nil for a fraction or an instant past any integer, before it is used.
+        guard let seconds = Int64(exactly: at.timeIntervalSince1970), CardSchedule.instants.contains(seconds) else {
+            throw .invalidRequest(.badRequest, "at must be a time of the years 0001 to 9999, in whole seconds.")
+        }
+        let time = StudyTime(now: at, secondsFromGMT: offset)
+        guard (LearnerDay.earliest...LearnerDay.latest).contains(time.day) else {
+            throw .invalidRequest(.badRequest, "at must be a time of the years 0001 to 9999 on the learner's calendar.")
+        }
+        return time
+    }
 }

@@ -343,11 +343,11 @@ struct EduGoAPIHandler: APIProtocol {
         return CourseID(text)
     }
 
-    /// The learner's day (`YYYY-MM-DD`, a day that exists); anything else is `invalid_request`
-    /// with `status` (400 in a query, 422 in a body).
-    static func day(_ text: String, in status: HTTPResponse.Status) throws(APIFailure) -> LearnerDay {
+    /// The learner's day in a query (`YYYY-MM-DD`, a day that exists); anything else is 400
+    /// `invalid_request`.
+    static func day(_ text: String) throws(APIFailure) -> LearnerDay {
         guard let day = LearnerDay(iso: text) else {
-            throw .invalidRequest(status, "day must be a date of the calendar as YYYY-MM-DD, from 0001-01-01 to 9999-12-31.")
+            throw .invalidRequest(.badRequest, "day must be a date of the calendar as YYYY-MM-DD, from 0001-01-01 to 9999-12-31.")
         }
         return day
     }

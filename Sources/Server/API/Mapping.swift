@@ -104,10 +104,39 @@ extension Components.Schemas.Answer {
 
 extension Components.Schemas.CardSchedule {
     init(_ schedule: CardSchedule) {
+        let card = schedule.card
         self.init(
-            repetitions: Int64(schedule.repetitions), easeMillis: Int64(schedule.easeMillis), intervalDays: Int64(schedule.intervalDays),
-            // A card stored before `due` was held to the calendar's range is told within it.
-            due: min(max(schedule.due, .earliest), .latest).iso)
+            state: StatePayload(card.state), step: card.step.map(Int64.init), stability: card.stability, difficulty: card.difficulty,
+            due: WireInstant.told(card.due), lastReview: card.lastReview.map(WireInstant.told), reviews: Int64(schedule.reviews))
+    }
+}
+
+extension Components.Schemas.CardSchedule.StatePayload {
+    init(_ state: FSRSCardState) {
+        switch state {
+        case .learning: self = .learning
+        case .review: self = .review
+        case .relearning: self = .relearning
+        }
+    }
+}
+
+extension Components.Schemas.ReviewDeck {
+    init(_ deck: ReviewDeck) {
+        self.init(
+            cards: deck.cards.map(Components.Schemas.ReviewCard.init), newCount: Int64(deck.newCount),
+            learningCount: Int64(deck.learningCount), dueCount: Int64(deck.dueCount), comingBack: deck.comingBack.map(WireInstant.told))
+    }
+}
+
+/// An instant as the API tells it: whole seconds (RFC 3339 has no fraction here), within the
+/// years 1–9999 that it writes in four digits (`CardSchedule.instants`). The rules keep a card
+/// within them; one a store holds outside them is told at the nearest end.
+enum WireInstant {
+    static func told(_ date: Date) -> Date {
+        let seconds = date.timeIntervalSince1970.rounded(.down)
+        let range = Double(CardSchedule.instants.lowerBound)...Double(CardSchedule.instants.upperBound)
+        return Date(timeIntervalSince1970: min(max(seconds, range.lowerBound), range.upperBound))
     }
 }
 
