@@ -4,10 +4,12 @@ import SharedKernel
 
 // MARK: - LearningRepository
 
-/// Lessons, answers and reviews over the API. The learner's day goes with every call that
-/// needs one: the server never guesses it from its own clock. Everything the server sends
-/// passes SPEC's limits (`LearningMapping`): a lesson out of range is the server answering
-/// garbage (connectivity); an answer or card out of range in a list is left out and logged.
+/// Lessons, answers and reviews over the API. The learner's time (`StudyTime`: the instant in
+/// whole seconds and their UTC offset) goes with every call that needs one: the server never
+/// guesses it from its own clock. Everything the server sends passes SPEC's limits
+/// (`LearningMapping`): a lesson, a deck's counts or a schedule out of range is the server
+/// answering garbage (connectivity); an answer or card out of range in a list is left out and
+/// logged.
 extension RemoteStore: LearningRepository {
     /// The most cards one request gives (the API clamps `limit` into 0–100).
     static let deckPage = 100
@@ -56,7 +58,7 @@ extension RemoteStore: LearningRepository {
         }
     }
 
-    public func answer(_ chosen: Set<Int>, to ref: QuestionRef, userID: UserID, on day: LearnerDay) async throws(AppError) -> Answer {
+    public func answer(_ chosen: Set<Int>, to ref: QuestionRef, userID: UserID, at time: StudyTime) async throws(AppError) -> Answer {
         // What no question can take is refused here as the rules refuse it, unsent.
         guard ref.lesson >= 1, ref.question >= 0 else { throw .noSuchLesson(ref.courseID, ref.lesson) }
         guard !chosen.isEmpty, chosen.allSatisfy({ (0..<ContentLimits.choices.upperBound).contains($0) }) else {
@@ -64,13 +66,15 @@ extension RemoteStore: LearningRepository {
         }
         let path = Operations.AnswerQuestion.Input.Path(
             courseId: ref.courseID.rawValue, lesson: Int64(ref.lesson), question: Int64(ref.question))
-        let body = Components.Schemas.AnswerRequest(chosen: chosen.sorted().map(Int64.init), day: day.iso)
+        let body = Components.Schemas.AnswerRequest(
+            chosen: chosen.sorted().map(Int64.init), at: time.now, utcOffset: Int64(time.secondsFromGMT))
         let sent: Components.Schemas.Answer
         do {
             sent = try await authorized(as: userID) { client in try await client.answerQuestion(path: path, body: .json(body)).ok.body.json
             }
         } catch {
-            // 422 here is the rules' refusal of the choices (the day and the path are ours).
+            // 422 here is the rules' refusal of the choices (a time out of range is 400, and the
+            // path is ours).
             if case .api(422, .invalidRequest?, _, _) = error { throw .invalidAnswer(ref) }
             throw Self.appError(error, course: ref.courseID, lesson: ref.lesson)
         }
@@ -83,18 +87,22 @@ extension RemoteStore: LearningRepository {
         }
     }
 
-    public func reviewDeck(userID: UserID, on day: LearnerDay, limit: Int) async throws(AppError) -> ReviewDeck {
+    public func reviewDeck(userID: UserID, at time: StudyTime, limit: Int) async throws(AppError) -> ReviewDeck {
         let wanted = min(max(0, limit), Self.deckPage)
-        let query = Operations.GetReviewDeck.Input.Query(day: day.iso, limit: Int64(wanted))
+        let query = Operations.GetReviewDeck.Input.Query(at: time.now, utcOffset: Int64(time.secondsFromGMT), limit: Int64(wanted))
         let deck: Components.Schemas.ReviewDeck
         do {
             deck = try await authorized(as: userID) { client in try await client.getReviewDeck(query: query).ok.body.json }
         } catch {
             throw error.appError
         }
-        guard deck.cards.count <= wanted, let due = Int(exactly: deck.dueCount), (deck.cards.count...Self.largestCount).contains(due)
-        else { throw refusedAnswer("a deck of \(deck.cards.count) cards (\(wanted) asked for), \(deck.dueCount) due") }
-        let cards = deck.cards.compactMap { sent -> ReviewCard? in
+        var checked: ReviewDeck
+        do {
+            checked = try ReviewDeck.checkedCounts(deck, at: time, wanted: wanted, largest: Self.largestCount)
+        } catch {
+            throw refusedAnswer("a deck of \(deck.cards.count) cards (\(wanted) asked for): \(error)")
+        }
+        checked.cards = deck.cards.compactMap { sent -> ReviewCard? in
             do throws(RefusedLearning) {
                 return try ReviewCard.checked(sent)
             } catch {
@@ -102,13 +110,14 @@ extension RemoteStore: LearningRepository {
                 return nil
             }
         }
-        return ReviewDeck(cards: cards, dueCount: due)
+        return checked
     }
 
-    public func review(_ ref: QuestionRef, grade: ReviewGrade, userID: UserID, on day: LearnerDay) async throws(AppError) -> CardSchedule {
+    public func review(_ ref: QuestionRef, grade: ReviewGrade, userID: UserID, at time: StudyTime) async throws(AppError) -> CardSchedule {
         let body = Components.Schemas.ReviewRequest(
             courseId: ref.courseID.rawValue, lesson: Int64(ref.lesson), question: Int64(ref.question),
-            grade: Components.Schemas.ReviewRequest.GradePayload(rawValue: grade.rawValue) ?? .again, day: day.iso)
+            grade: Components.Schemas.ReviewRequest.GradePayload(rawValue: grade.rawValue) ?? .again, at: time.now,
+            utcOffset: Int64(time.secondsFromGMT))
         let sent: Components.Schemas.CardSchedule
         do {
             sent = try await authorized(as: userID) { client in try await client.reviewCard(body: .json(body)).ok.body.json }

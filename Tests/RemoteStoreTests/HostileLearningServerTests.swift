@@ -63,11 +63,14 @@ struct HostileLearningServerTests {
         router.get("/v1/me/reviews") { request, _ in
             let limit = request.uri.queryParameters.get("limit") ?? ""
             let cards = limit == "1" ? [Self.card(lesson: "1"), Self.card(lesson: "2")] : [Self.card(lesson: "0"), Self.card(lesson: "1")]
-            return RouterServer.json(#"{"cards": [\#(cards.joined(separator: ","))], "due_count": 2}"#)
+            return RouterServer.json(
+                #"{"cards": [\#(cards.joined(separator: ","))], "new_count": 1, "learning_count": 0, "due_count": 1}"#)
         }
         router.get("/v1/me/habit") { _, _ in RouterServer.json(#"{"streak_days": -3, "due_count": 0}"#) }
         router.post("/v1/me/reviews") { _, _ in
-            RouterServer.json(#"{"repetitions": 1, "ease_millis": 100, "interval_days": 1, "due": "2026-13-01"}"#)
+            RouterServer.json(
+                #"{"state": "review", "stability": 1.5, "difficulty": 11, "due": "2026-11-25T09:30:00Z", "last_review": "2026-11-24T09:30:00Z", "reviews": 1}"#
+            )
         }
         router.get("/v1/me/enrollments/:id/answers") { _, _ in
             RouterServer.json(
@@ -84,14 +87,14 @@ struct HostileLearningServerTests {
             let day = try #require(LearnerDay(iso: "2026-11-24"))
             let ref = QuestionRef(courseID: "c", lesson: 1, question: 0)
 
-            await #expect(throws: AppError.connectivity) { try await store.reviewDeck(userID: learner, on: day, limit: 1) }
-            let deck = try await store.reviewDeck(userID: learner, on: day, limit: 10)
+            await #expect(throws: AppError.connectivity) { try await store.reviewDeck(userID: learner, at: Self.time, limit: 1) }
+            let deck = try await store.reviewDeck(userID: learner, at: Self.time, limit: 10)
             await #expect(throws: AppError.connectivity) { try await store.habit(userID: learner, on: day, secondsFromGMT: 0) }
-            await #expect(throws: AppError.connectivity) { try await store.review(ref, grade: .good, userID: learner, on: day) }
+            await #expect(throws: AppError.connectivity) { try await store.review(ref, grade: .good, userID: learner, at: Self.time) }
             let answers = try await store.answers(userID: learner, courseID: "c")
 
             #expect(deck.cards.map(\.ref.lesson) == [1], "the card of lesson 0 is left out")
-            #expect(deck.dueCount == 2)
+            #expect(deck.newCount == 1 && deck.learningCount == 0 && deck.dueCount == 1 && deck.comingBack == nil)
             #expect(
                 answers.map(\.ref.question) == [1],
                 "an answer of choice 7, one whose right choice is 9, and one of another course, are left out")
@@ -99,7 +102,81 @@ struct HostileLearningServerTests {
         }
     }
 
-    static func card(lesson: String) -> String {
-        #"{"course_id": "c", "lesson": \#(lesson), "question": 0, "course_title": "C", "lesson_title": "L", "content": \#(question), "schedule": {"repetitions": 1, "ease_millis": 2500, "interval_days": 1, "due": "2026-11-24"}}"#
+    @Test(
+        "the learner's time goes as at, in whole seconds of UTC, and utc_offset: in the deck's query and in the answer's and review's bodies"
+    )
+    func sendsTheLearnersTime() async throws {
+        let router = Router()
+        RouterServer.addSignIn(to: router)
+        // Each answers as the API does only when it was sent the time it expects; else 400, whose
+        // message the store's error carries.
+        router.get("/v1/me/reviews") { request, _ in
+            let query = request.uri.queryParameters
+            let sent =
+                "at=\(query.get("at") ?? "none") utc_offset=\(query.get("utc_offset") ?? "none") limit=\(query.get("limit") ?? "none")"
+            guard sent == "at=2026-11-24T09:30:00Z utc_offset=3600 limit=5" else { return Self.refusal(sent) }
+            return RouterServer.json(#"{"cards": [], "new_count": 0, "learning_count": 0, "due_count": 0}"#)
+        }
+        router.put("/v1/me/enrollments/:id/lessons/:n/questions/:q/answer") { request, context in
+            let sent = try await request.decode(as: SentTime.self, context: context)
+            guard sent.description == "at=2026-11-24T09:30:00Z utc_offset=3600" else { return Self.refusal(sent.description) }
+            return RouterServer.json(
+                #"{"course_id": "c", "lesson": 1, "question": 0, "chosen": [1], "is_right": true, "correct": [1], "explanation": "B."}"#)
+        }
+        router.post("/v1/me/reviews") { request, context in
+            let sent = try await request.decode(as: SentTime.self, context: context)
+            guard sent.description == "at=2026-11-24T09:30:00Z utc_offset=3600" else { return Self.refusal(sent.description) }
+            return RouterServer.json(Self.schedule)
+        }
+        let server = try await RouterServer.start(router)
+        let url = server.url
+        try await server.stopping {
+            let client = TemporaryDirectory(prefix: "edugo-hostile-learning")
+            defer { client.remove() }
+            let store = RemoteStore(server: url, dataDirectory: client.url, httpClient: testHTTPClient)
+            let learner = try await store.signIn(email: "demo@edugo.dev", password: "edugo-demo").id
+            let ref = QuestionRef(courseID: "c", lesson: 1, question: 0)
+            // A clock between seconds: the time sent is the second it is in.
+            let time = StudyTime(now: Date(timeIntervalSince1970: 1_795_512_600.75), secondsFromGMT: 3_600)
+
+            let deck = try await store.reviewDeck(userID: learner, at: time, limit: 5)
+            let answer = try await store.answer([1], to: ref, userID: learner, at: time)
+            let schedule = try await store.review(ref, grade: .good, userID: learner, at: time)
+
+            #expect(deck.total == 0 && deck.cards.isEmpty)
+            #expect(answer.isRight && answer.chosen == [1])
+            #expect(schedule.card.state == .learning && schedule.card.step == 1 && schedule.reviews == 0)
+            #expect(schedule.card.due == Date(timeIntervalSince1970: 1_795_513_200) && schedule.card.lastReview == time.now)
+            #expect(schedule.card.stability == 2.3065 && schedule.card.difficulty == 2.118)
+        }
     }
+
+    /// 09:30 UTC on 2026-11-24, 10:30 where the learner is (UTC+01:00).
+    static let time = StudyTime(now: Date(timeIntervalSince1970: 1_795_512_600), secondsFromGMT: 3_600)
+
+    /// A card's schedule as the API sends it: answered right at `time`, at its second step.
+    static let schedule =
+        #"{"state": "learning", "step": 1, "stability": 2.3065, "difficulty": 2.118, "due": "2026-11-24T09:40:00Z", "last_review": "2026-11-24T09:30:00Z", "reviews": 0}"#
+
+    static func card(lesson: String, schedule: String = schedule) -> String {
+        #"{"course_id": "c", "lesson": \#(lesson), "question": 0, "course_title": "C", "lesson_title": "L", "content": \#(question), "schedule": \#(schedule)}"#
+    }
+
+    /// The API's 400, saying what was sent.
+    static func refusal(_ sent: String) -> Response {
+        RouterServer.json(#"{"error": "invalid_request", "message": "\#(sent)"}"#, status: .badRequest)
+    }
+}
+
+/// What a body says of the learner's time, as written.
+private struct SentTime: Decodable, CustomStringConvertible {
+    let at: String
+    let utcOffset: Int?
+
+    enum CodingKeys: String, CodingKey {
+        case at
+        case utcOffset = "utc_offset"
+    }
+
+    var description: String { "at=\(at) utc_offset=\(utcOffset.map(String.init) ?? "none")" }
 }

@@ -44,9 +44,10 @@ struct RemoteChangeFeedTests {
 
         _ = try await elsewhere.send("PUT", "/v1/me/enrollments/feed-2")
         let answer = try await elsewhere.send(
-            "PUT", "/v1/me/enrollments/feed-2/lessons/1/questions/0/answer", json: ["chosen": [0], "day": "2026-11-24"])
+            "PUT", "/v1/me/enrollments/feed-2/lessons/1/questions/0/answer", json: ["chosen": [0], "at": "2026-11-24T12:00:00Z"])
         let review = try await elsewhere.send(
-            "POST", "/v1/me/reviews", json: ["course_id": "feed-2", "lesson": 1, "question": 0, "grade": "easy", "day": "2026-11-25"])
+            "POST", "/v1/me/reviews",
+            json: ["course_id": "feed-2", "lesson": 1, "question": 0, "grade": "easy", "at": "2026-11-25T12:00:00Z"])
         let heard = [await news.next(), await news.next(), await news.next(), await news.next()]
 
         #expect([answer.status, review.status] == [Int](repeating: 200, count: 2))

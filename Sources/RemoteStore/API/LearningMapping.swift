@@ -1,4 +1,5 @@
 import EduGoAPI
+import Foundation
 import SharedKernel
 
 /// What the server sent about lessons, answers and reviews that is outside SPEC's limits:
@@ -104,15 +105,73 @@ extension Answer {
 }
 
 extension CardSchedule {
-    /// Repetitions up to 100,000, the easiness factor from 1.3 to 100, intervals up to the
-    /// 100 years SM-2 is capped at here, a real day.
+    /// The server's schedule, if it is one FSRS can work with (`CardSchedule.checked`): a state
+    /// it knows, a step only while (re)learning, stability and difficulty both there and in
+    /// range or both not, instants of years 1–9999 in whole seconds, reviews 0 to 10⁶.
     static func checked(_ schedule: Components.Schemas.CardSchedule) throws(RefusedLearning) -> CardSchedule {
-        guard let repetitions = Int(exactly: schedule.repetitions), (0...100_000).contains(repetitions),
-            let ease = Int(exactly: schedule.easeMillis), (CardSchedule.minimumEaseMillis...100_000).contains(ease),
-            let interval = Int(exactly: schedule.intervalDays), (0...36_500).contains(interval),
-            let due = LearnerDay(iso: schedule.due)
+        // Clamped, a step or a count past any `Int` is still out of the check's range.
+        guard let due = WireInstant.seconds(schedule.due),
+            let checked = CardSchedule.checked(
+                state: FSRSCardState(schedule.state).rawValue, step: schedule.step.map { Int(clamping: $0) },
+                stability: schedule.stability, difficulty: schedule.difficulty, dueSeconds: due,
+                lastReviewSeconds: try schedule.lastReview.map(WireInstant.checkedSeconds), reviews: Int(clamping: schedule.reviews))
         else { throw RefusedLearning(problem: "a schedule out of range") }
-        return CardSchedule(repetitions: repetitions, easeMillis: ease, intervalDays: interval, due: due)
+        return checked
+    }
+}
+
+extension FSRSCardState {
+    init(_ state: Components.Schemas.CardSchedule.StatePayload) {
+        switch state {
+        case .learning: self = .learning
+        case .review: self = .review
+        case .relearning: self = .relearning
+        }
+    }
+}
+
+extension ReviewDeck {
+    /// The server's deck at `time` without its cards (the caller checks them one by one): each
+    /// count from 0 to `largest`, no more cards than `wanted` nor than counted, and a card that
+    /// comes back doing so later on the learner's day.
+    static func checkedCounts(_ deck: Components.Schemas.ReviewDeck, at time: StudyTime, wanted: Int, largest: Int) throws(RefusedLearning)
+        -> ReviewDeck
+    {
+        func count(_ value: Int64, of part: String) throws(RefusedLearning) -> Int {
+            guard let exact = Int(exactly: value), (0...largest).contains(exact) else {
+                throw RefusedLearning(problem: "\(value) \(part)")
+            }
+            return exact
+        }
+        let new = try count(deck.newCount, of: "new")
+        let learning = try count(deck.learningCount, of: "learning")
+        let due = try count(deck.dueCount, of: "due")
+        guard deck.cards.count <= wanted, deck.cards.count <= new + learning + due else {
+            throw RefusedLearning(problem: "more cards than \(new) new, \(learning) learning and \(due) due")
+        }
+        var comingBack: Date?
+        if let sent = deck.comingBack {
+            guard WireInstant.seconds(sent) != nil, time.now < sent, sent < time.dayEnd else {
+                throw RefusedLearning(problem: "a card coming back at \(sent), not later on the learner's day")
+            }
+            comingBack = sent
+        }
+        return ReviewDeck(cards: [], newCount: new, learningCount: learning, dueCount: due, comingBack: comingBack)
+    }
+}
+
+/// Instants as the API sends them: whole seconds since 1970, of years 1–9999.
+enum WireInstant {
+    /// `date` in whole seconds if it is one of `CardSchedule.instants`, else nil (a fraction,
+    /// or an instant past the years the API writes).
+    static func seconds(_ date: Date) -> Int64? {
+        guard let seconds = Int64(exactly: date.timeIntervalSince1970), CardSchedule.instants.contains(seconds) else { return nil }
+        return seconds
+    }
+
+    static func checkedSeconds(_ date: Date) throws(RefusedLearning) -> Int64 {
+        guard let seconds = seconds(date) else { throw RefusedLearning(problem: "an instant out of range") }
+        return seconds
     }
 }
 
