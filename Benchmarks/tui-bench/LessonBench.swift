@@ -154,7 +154,9 @@ func measureReview(_ directory: URL, cards: Int) throws -> Double {
         throw BenchError.failed("the review tab never showed \(cards) due")
     }
     return milliseconds(last - sent)
+}
 
+extension LessonBench {
     /// Milliseconds to replay `count` reviews of one card, a grade and a gap of up to 23 days
     /// each from a seeded generator.
     static func replayReviews(_ count: Int) -> Double {

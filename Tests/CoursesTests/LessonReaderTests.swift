@@ -31,7 +31,8 @@ struct LessonReaderTests {
         let opened = Opened()
         let feature = CoursesFeature(
             learner: User.demo.id, enrollments: store, courses: store,
-            learning: LessonAccess(repository: store, time: { StudyTime(noonOf: Self.day, secondsFromGMT: 0) }), report: { opened.reports.append($0) })
+            learning: LessonAccess(repository: store, time: { StudyTime(noonOf: Self.day, secondsFromGMT: 0) }),
+            report: { opened.reports.append($0) })
         await feature.prepare()
         let screen = feature.makeReaderScreen(
             courseID: "learn", lesson: lesson, onOpenLesson: { opened.lessons.append($0) }, onBack: { opened.backs += 1 })

@@ -42,7 +42,9 @@ extension EndToEnd {
                 try await session.signInIfAsked()
                 try await session.waitFor("Agile and Scrum")
                 try session.send("5")
-                try await session.waitFor("the demo's cards due on day one") { $0.contains { $0.contains("Review  0 new · 0 learning · 18 due") } }
+                try await session.waitFor("the demo's cards due on day one") {
+                    $0.contains { $0.contains("Review  0 new · 0 learning · 18 due") }
+                }
 
                 try session.send("M-1")  // a card shows: the digits pick, Alt-1 is the catalog
                 try await session.takeLessonFour()

@@ -55,10 +55,17 @@ struct ReviewSchedulingTests {
     func deckCounts() throws {
         let time = StudyTime(noonOf: day, secondsFromGMT: 0)
         let new = try answered(right: false, at: time.adding(seconds: -120))
-        let learning = CardSchedule(card: FSRSCard(state: .relearning, step: 0, stability: 2, difficulty: 5, due: time.now, lastReview: nil), reviews: 3)
-        let later = CardSchedule(card: FSRSCard(state: .learning, step: 1, stability: 2, difficulty: 5, due: time.now.addingTimeInterval(300), lastReview: nil), reviews: 1)
-        let due = CardSchedule(card: FSRSCard(state: .review, step: nil, stability: 9, difficulty: 5, due: time.dayEnd.addingTimeInterval(-1), lastReview: nil), reviews: 2)
-        let tomorrow = CardSchedule(card: FSRSCard(state: .review, step: nil, stability: 9, difficulty: 5, due: time.dayEnd, lastReview: nil), reviews: 2)
+        let learning = CardSchedule(
+            card: FSRSCard(state: .relearning, step: 0, stability: 2, difficulty: 5, due: time.now, lastReview: nil), reviews: 3)
+        let later = CardSchedule(
+            card: FSRSCard(state: .learning, step: 1, stability: 2, difficulty: 5, due: time.now.addingTimeInterval(300), lastReview: nil),
+            reviews: 1)
+        let due = CardSchedule(
+            card: FSRSCard(
+                state: .review, step: nil, stability: 9, difficulty: 5, due: time.dayEnd.addingTimeInterval(-1), lastReview: nil),
+            reviews: 2)
+        let tomorrow = CardSchedule(
+            card: FSRSCard(state: .review, step: nil, stability: 9, difficulty: 5, due: time.dayEnd, lastReview: nil), reviews: 2)
 
         let deck = ReviewDeck(cards: [], counting: [new, learning, later, due, tomorrow], at: time)
         #expect([deck.newCount, deck.learningCount, deck.dueCount, deck.total] as [Int] == [1, 1, 1, 3])

@@ -66,7 +66,8 @@ struct AppDatabaseTests {
             tables == [
                 "answer", "catalog_revision", "catalog_size", "change_event", "change_horizon", "course", "course_search",
                 "course_search_config", "course_search_data", "course_search_docsize", "course_search_idx", "enrollment", "favourite",
-                "grdb_migrations", "lesson", "lesson_content", "lesson_progress", "refresh_token", "review_day", "session", "user",
+                "grdb_migrations", "lesson", "lesson_content", "lesson_progress", "refresh_token", "review_day", "review_log", "session",
+                "user",
             ])
     }
 

@@ -99,11 +99,13 @@ extension ContractCase {
             let reviewed = try await learning.review(first, grade: .easy, userID: user, at: lastButTwo.adding(seconds: 600))
             try checkEqual(reviewed.dueSeconds, CardSchedule.instants.upperBound, "due at the last instant")
             let last = StudyTime(noonOf: .latest, secondsFromGMT: 0)
-            try checkEqual(try await learning.reviewDeck(userID: user, at: last, limit: 10).cards.map(\.schedule), [reviewed], "in the deck")
+            try checkEqual(
+                try await learning.reviewDeck(userID: user, at: last, limit: 10).cards.map(\.schedule), [reviewed], "in the deck")
         },
         ContractCase(
             port: "learning",
-            name: "answered cards go through their learning steps by FSRS the same day; a review moves them on once; the deck is ordered and counted"
+            name:
+                "answered cards go through their learning steps by FSRS the same day; a review moves them on once; the deck is ordered and counted"
         ) {
             store in
             let (learning, user, time) = try await LearningFixture.arrange(store)
@@ -142,7 +144,8 @@ extension ContractCase {
             try checkEqual(after.total, 0, "nothing left now")
             try checkEqual(after.comingBack, at.now.addingTimeInterval(60), "the lapse comes back in this session")
             let later = try await learning.reviewDeck(userID: user, at: at.adding(seconds: 30 * 86_400), limit: 10)
-            try checkEqual([later.newCount, later.learningCount, later.dueCount], [0, 1, 1], "a month on: one in its steps, one in review")
+            try checkEqual(
+                [later.newCount, later.learningCount, later.dueCount], [0, 1, 1], "a month on: one in its steps, one in review")
             try await checkThrows(.noSuchLesson(LearningFixture.id, 1)) { () async throws(AppError) in
                 try await learning.review(
                     QuestionRef(courseID: LearningFixture.id, lesson: 1, question: 7), grade: .good, userID: user, at: at)

@@ -67,7 +67,8 @@ final class ReviewViewModel {
 
     init(
         learner: UserID, learning: any LearningRepository, time: @escaping @MainActor () -> StudyTime,
-        report: @escaping @MainActor (StatusMessage) -> Void, changes: Notices<Void> = Notices(), clock: any Clock<Duration> = ContinuousClock()
+        report: @escaping @MainActor (StatusMessage) -> Void, changes: Notices<Void> = Notices(),
+        clock: any Clock<Duration> = ContinuousClock()
     ) {
         self.learner = learner
         self.learning = learning

@@ -43,7 +43,8 @@ public enum LearningRules {
     public static func fuzz(_ ref: QuestionRef, userID: UserID, at time: StudyTime) -> SeededRandomGenerator {
         SeededRandomGenerator(
             seed: SeededRandomGenerator.seed(
-                "\(userID.rawValue)\u{1F}\(ref.courseID.rawValue)\u{1F}\(ref.lesson)\u{1F}\(ref.question)\u{1F}\(Int64(time.now.timeIntervalSince1970))"))
+                "\(userID.rawValue)\u{1F}\(ref.courseID.rawValue)\u{1F}\(ref.lesson)\u{1F}\(ref.question)\u{1F}\(Int64(time.now.timeIntervalSince1970))"
+            ))
     }
 
     /// The answer to keep: the one already stored, else `chosen` checked against the

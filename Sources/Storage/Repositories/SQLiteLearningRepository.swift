@@ -160,8 +160,10 @@ public struct SQLiteLearningRepository: LearningRepository {
                         state, step, stability, difficulty, due_at, last_review_at, reviews)
                     VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
                     """,
-                arguments: [userID.rawValue, ref.courseID.rawValue, ref.lesson, ref.question, log.grade.rawValue,
-                    Int64(log.reviewedAt.timeIntervalSince1970)] + StatementArguments(Self.values(of: log.before)))
+                arguments: [
+                    userID.rawValue, ref.courseID.rawValue, ref.lesson, ref.question, log.grade.rawValue,
+                    Int64(log.reviewedAt.timeIntervalSince1970),
+                ] + StatementArguments(Self.values(of: log.before)))
             try db.execute(
                 sql: "INSERT OR IGNORE INTO review_day (user_id, day) VALUES (?, ?)", arguments: [userID.rawValue, time.day.number])
             try ChangeRows.record(.learning(userID, nil), in: db)
@@ -190,7 +192,8 @@ public struct SQLiteLearningRepository: LearningRepository {
             let active = Set((lessonDays + reviewDays + answerDays).compactMap { $0.map(LearnerDay.init(number:)) })
             let dayEnd = Int64(StudyTime.end(of: day, secondsFromGMT: secondsFromGMT).timeIntervalSince1970)
             let due =
-                try Int.fetchOne(db, sql: "SELECT count(*) FROM answer WHERE user_id = ? AND due_at < ?", arguments: [userID.rawValue, dayEnd])
+                try Int.fetchOne(
+                    db, sql: "SELECT count(*) FROM answer WHERE user_id = ? AND due_at < ?", arguments: [userID.rawValue, dayEnd])
                 ?? 0
             return LearningHabit(streakDays: LearningHabit.streak(activeDays: active, today: day), dueCount: due)
         }
@@ -214,7 +217,8 @@ public struct SQLiteLearningRepository: LearningRepository {
     }
 
     /// The columns of a card's schedule, in the order `values(of:)` gives them.
-    static let scheduleColumns = "answer.state, answer.step, answer.stability, answer.difficulty, answer.due_at, answer.last_review_at, answer.reviews"
+    static let scheduleColumns =
+        "answer.state, answer.step, answer.stability, answer.difficulty, answer.due_at, answer.last_review_at, answer.reviews"
 
     static func values(of schedule: CardSchedule) -> [(any DatabaseValueConvertible)?] {
         [

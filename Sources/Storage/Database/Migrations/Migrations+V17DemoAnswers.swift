@@ -22,7 +22,8 @@ extension Migrations {
                 let questions = try SQLiteLearningRepository.content(plan.courseID, lesson, in: db, ifThere: true).questions
                 for (index, question) in questions.enumerated() {
                     let (chosen, card) = plan.answer(to: question, index: index, lesson: lesson)
-                    let answer = Answer(ref: QuestionRef(courseID: plan.courseID, lesson: lesson, question: index), chosen: chosen, to: question)
+                    let answer = Answer(
+                        ref: QuestionRef(courseID: plan.courseID, lesson: lesson, question: index), chosen: chosen, to: question)
                     // The columns as v16 made them: v20 carries the SM-2 card over to FSRS.
                     try db.execute(
                         sql: """
