@@ -405,6 +405,18 @@ final class ShellControllerTests {
         #expect(await store.storedEnrollment(User.demo.id, "next")?.status == .active)
     }
 
+    @Test("why a key did nothing goes once another key acts; another notice stays")
+    func refusalGoesWhenAKeyActs() async {
+        let (sut, _) = await makeSignedIn()
+        sut.enqueue([.key(.enter), .char("u")])
+        await sut.settle()
+        #expect(frame(sut).components(separatedBy: "\n")[23].contains("✗ You are not enrolled"))
+
+        sut.enqueue([.key(.down)])
+        await sut.settle()
+        #expect(!frame(sut).contains("✗ You are not enrolled"), "↓ acted: the refusal went")
+    }
+
     @Test("ESC and a digit read at once, on a screen that does not take digits: the two keys (the search closed, then tab 3)")
     func escapeAndDigitAtOnce() async {
         let (sut, _) = await makeSignedIn()

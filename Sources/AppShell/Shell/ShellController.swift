@@ -73,6 +73,9 @@ final class ShellController {
 
     // MARK: - Session
 
+    /// The last refusal posted (why a key did nothing), while it may still show.
+    private var refusal: StatusMessage?
+
     var session: SessionState { flow.session }
     var coordinator: AppCoordinator? { flow.scope?.coordinator }
     var frontScreen: (any Screen)? { flow.frontScreen }
@@ -175,9 +178,12 @@ final class ShellController {
         // A declared key that cannot act now says why, and does nothing else.
         if let reason = screen.refusal(of: event) {
             post(.error(reason))
+            refusal = notices.notice
             return .keepRunning
         }
         let result = await screen.handle(event)
+        // Why a key did nothing goes once another key acts (`Pick an answer first`, then `2`).
+        if result == .handled, let shown = refusal, notices.notice == shown { notices.clear() }
         defer { syncVisibleScreen() }
         if screen.isCapturingText || result == .handled || frontScreen !== screen { return .keepRunning }
         return handleGlobal(event)
