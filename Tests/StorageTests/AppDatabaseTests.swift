@@ -49,6 +49,33 @@ struct AppDatabaseTests {
         #expect(try await standard.read { db in try Int.fetchOne(db, sql: "PRAGMA cache_size") } == -2_000)
     }
 
+    @Test("four opens at once of one new data directory, five times: each opens the one database, migrated once")
+    func firstOpensAtOnce() async throws {
+        for _ in 0..<5 {
+            let directory = TemporaryDirectory()
+            defer { directory.remove() }
+            // Two terminals started together on a fresh directory: one exited 1 with `UNIQUE
+            // constraint failed: course.id` in 1 start of 6, before the migration lock.
+            let opened = await withTaskGroup(of: String?.self) { group in
+                for _ in 0..<4 {
+                    group.addTask {
+                        do {
+                            _ = try AppDatabase.open(directory: directory.url, passwordHasher: .fast)
+                            return nil
+                        } catch {
+                            return "\(error)"
+                        }
+                    }
+                }
+                return await group.reduce(into: [String]()) { failures, failure in failure.map { failures.append($0) } }
+            }
+            #expect(opened == [])
+            let database = try AppDatabase.open(directory: directory.url, passwordHasher: .fast)
+            let courses = try await database.writer.read { db in try Int.fetchOne(db, sql: "SELECT count(*) FROM course") }
+            #expect(courses == 64, "the built-in catalog, seeded once")
+        }
+    }
+
     @Test("a fresh directory is created with mode 0700 and migrated from empty")
     func migratesFromEmpty() async throws {
         let directory = TemporaryDirectory()

@@ -76,10 +76,6 @@ final class ReviewScreen: Screen {
     /// While a card shows, the digits pick its answers, never switch tabs.
     var takesDigits: Bool { viewModel.card != nil }
 
-    var statusMessage: StatusMessage? {
-        viewModel.reviewedElsewhere ? StatusMessage(ReviewViewModel.reviewedElsewhereText) : nil
-    }
-
     var isAnimating: Bool { viewModel.state.isLoading }
 
     func accepts(_ event: InputEvent) -> Bool {

@@ -80,30 +80,34 @@ public struct AppDatabase: Sendable {
         try createDirectory(directory)
         let path = directory.appendingPathComponent(fileName).path
         let migrator = Migrations.migrator(passwordHasher: passwordHasher, seedCatalog: seedCatalog, today: today)
-        let sideFiles = SideFiles(databasePath: path)
-        let createdFile = try createPrivateFile(at: path)
-        do throws(StorageError) {
-            if !createdFile { try checkExistingFile(at: path, migrator: migrator) }
-            var configuration = Configuration()
-            // Another instance's write is waited for, not reported as an error.
-            configuration.busyMode = .timeout(busy.timeout)
-            configuration.label = "EduGo"
-            if let pageCacheKibibytes {
-                configuration.prepareDatabase { db in try db.execute(sql: "PRAGMA cache_size = -\(max(64, pageCacheKibibytes))") }
-            }
-            let pool = try openPool(path: path, configuration: configuration)
-            do {
-                try migrator.migrate(pool)
+        // One process at a time creates, checks and migrates: see MigrationLock.
+        return try MigrationLock.holding(directory) { () throws(StorageError) -> AppDatabase in
+            let sideFiles = SideFiles(databasePath: path)
+            let createdFile = try createPrivateFile(at: path)
+            do throws(StorageError) {
+                if !createdFile { try checkExistingFile(at: path, migrator: migrator) }
+                var configuration = Configuration()
+                // Another instance's write is waited for, not reported as an error.
+                configuration.busyMode = .timeout(busy.timeout)
+                configuration.label = "EduGo"
+                if let pageCacheKibibytes {
+                    configuration.prepareDatabase { db in try db.execute(sql: "PRAGMA cache_size = -\(max(64, pageCacheKibibytes))") }
+                }
+                let pool = try openPool(path: path, configuration: configuration)
+                do {
+                    try migrator.migrate(pool)
+                } catch {
+                    try? pool.close()
+                    throw StorageError.cannotOpen(path: path, reason: Self.openReason(error))
+                }
+                sideFiles.makePrivate()
+                return AppDatabase(writer: pool, path: path, busy: busy)
             } catch {
-                try? pool.close()
-                throw StorageError.cannotOpen(path: path, reason: Self.openReason(error))
+                sideFiles.removeCreated()
+                if createdFile { unlink(path) }
+                throw error
             }
-            sideFiles.makePrivate()
-            return AppDatabase(writer: pool, path: path, busy: busy)
-        } catch {
-            sideFiles.removeCreated()
-            if createdFile { unlink(path) }
-            throw error
+
         }
     }
 
