@@ -109,11 +109,19 @@ final class ReviewScreen: Screen {
         var x = content.x + canvas.draw(texts("Review"), x: content.x, y: content.y, style: .bold)
         let deck = viewModel.state.value
         let reviewed = viewModel.reviewedToday
+        // The counts once the deck is read (or known empty): zeros while it loads would be untrue.
+        let known: Bool
+        switch viewModel.state {
+        case .loaded, .empty: known = true
+        case .idle, .loading, .error: known = deck != nil
+        }
         let counts =
             texts("\(deck?.newCount ?? 0) new") + " · " + texts("\(deck?.learningCount ?? 0) learning") + " · "
             + texts("\(deck?.dueCount ?? 0) due")
-        x += canvas.draw(
-            "  " + counts + (reviewed > 0 ? " · " + texts("\(reviewed) reviewed") : ""), x: x, y: content.y, style: .dim)
+        if known {
+            x += canvas.draw(
+                "  " + counts + (reviewed > 0 ? " · " + texts("\(reviewed) reviewed") : ""), x: x, y: content.y, style: .dim)
+        }
         let body = Rect(x: content.x, y: content.y + 2, width: min(content.width, 100), height: max(0, content.height - 2))
         var empty: [LocalizedText] =
             reviewed > 0 ? ["All done for now: \(reviewed) reviewed."] : [Self.emptyText]
