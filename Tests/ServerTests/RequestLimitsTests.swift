@@ -77,6 +77,31 @@ struct HashGateTests {
         try await first
         #expect(APIFailure.busy.code.rawValue == "unavailable" && APIFailure.busy.retryAfter == 1)
     }
+
+    @Test("a waiting request that is cancelled (its client gone) leaves the queue at once, and the next one still gets the slot")
+    func cancelledWaiter() async throws {
+        let sut = HashGate(slots: 1, maximumWait: .seconds(3_600), clock: ManualClock())
+        let hold = Gate()
+        let started = Gate()
+        async let first: Void = sut.run(from: "A") {
+            await started.open()
+            await hold.wait()
+        }
+        await started.wait()
+
+        let gone = Task { try await sut.run(from: "B") {} }
+        await sut.waitUntilQueued(1)
+        gone.cancel()
+        await #expect(throws: APIFailure.busy) { try await gone.value }
+        #expect(await sut.load.queued == 0, "out of the queue without waiting for the hour")
+
+        let next = Task { try await sut.run(from: "C") { true } }
+        await sut.waitUntilQueued(1)
+        await hold.open()
+        try await first
+        #expect(try await next.value)
+        #expect(await sut.load == (running: 0, queued: 0))
+    }
 }
 
 /// The order in which requests got a slot.

@@ -134,6 +134,7 @@ final class ReviewViewModel {
         highlighted = 0
         picked = []
         revealed = nil
+        comingBackAfter = [:]
         reviewedElsewhere = false
         order = card.map { ChoiceOrder.shuffled(count: $0.question.choices.count, for: $0.ref, on: time().day) } ?? ChoiceOrder(choices: [])
     }
@@ -171,6 +172,8 @@ final class ReviewViewModel {
             return
         }
         revealed = (picked, card.question.isRight(picked))
+        comingBackAfter = Dictionary(
+            uniqueKeysWithValues: LearningRules.scheduler.nextDue(for: card.schedule.card, at: time().now).map { ($0.grade, $0.interval) })
     }
 
     static let pickFirst: LocalizedText = "Pick an answer first"
@@ -264,11 +267,7 @@ final class ReviewViewModel {
         return (minutes / 60 < 10 ? "0" : "") + "\(minutes / 60):" + (minutes % 60 < 10 ? "0" : "") + "\(minutes % 60)"
     }
 
-    /// When each grade would bring the card in front back, for the grade keys.
-    var comingBackAfter: [ReviewGrade: TimeInterval] {
-        guard let card else { return [:] }
-        let now = time().now
-        return Dictionary(
-            uniqueKeysWithValues: LearningRules.scheduler.nextDue(for: card.schedule.card, at: now).map { ($0.grade, $0.interval) })
-    }
+    /// When each grade would bring the card in front back, for the grade keys: worked out
+    /// once, when its answer shows, not on every frame.
+    private(set) var comingBackAfter: [ReviewGrade: TimeInterval] = [:]
 }

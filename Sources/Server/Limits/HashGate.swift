@@ -60,10 +60,21 @@ actor HashGate {
         let id = nextID
         nextID += 1
         waiters[id] = .pending
-        // At the wait's deadline the queued waiter is cancelled, which takes it out of the
-        // queue; whether it got a slot is the gate's record, never who won the race: one given
-        // just as the wait ended is taken.
-        _ = try? await withDeadline(maximumWait, on: clock) { await self.queue(id, address) }
+        // The wait and its deadline race in one group this call owns. When the deadline's
+        // sleep ends — its time come, or cancelled because the request was, or because a slot
+        // came first — the waiter expires, which takes a waiter still queued out of the queue
+        // and does nothing to one admitted. Whether it got a slot is the gate's record, never
+        // who won the race: one given just as the wait ended is taken.
+        let (clock, maximumWait) = (self.clock, self.maximumWait)
+        await withTaskGroup(of: Void.self) { group in
+            group.addTask { _ = await self.wait(id, address) }
+            group.addTask {
+                try? await clock.sleep(for: maximumWait)
+                await self.expire(id)
+            }
+            await group.next()
+            group.cancelAll()
+        }
         return settle(id)
     }
 
@@ -72,16 +83,6 @@ actor HashGate {
         defer { waiters[id] = nil }
         if case .admitted? = waiters[id] { return true }
         return false
-    }
-
-    /// Waits in the address's queue until admitted; cancelled (its wait is over), it leaves
-    /// the queue.
-    private func queue(_ id: Int, _ address: String) async -> Bool {
-        await withTaskCancellationHandler {
-            await wait(id, address)
-        } onCancel: {
-            Task { await self.expire(id) }
-        }
     }
 
     private func wait(_ id: Int, _ address: String) async -> Bool {
