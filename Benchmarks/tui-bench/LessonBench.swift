@@ -168,7 +168,7 @@ extension LessonBench {
         }
         var fuzz = SeededRandomGenerator(seed: 7)
         let started = ContinuousClock.now
-        let replayed = LearningRules.scheduler.replay(history, from: FSRSCard(due: history[0].at), using: &fuzz)
+        let replayed = ReviewSettings.default.scheduler.replay(history, from: FSRSCard(due: history[0].at), using: &fuzz)
         let elapsed = milliseconds(ContinuousClock.now - started)
         precondition(replayed.log.count == count)
         return elapsed

@@ -48,7 +48,8 @@ public final class CoursesFeature {
             },
             answer: { chosen, ref throws(AppError) in
                 guard let learning else { throw .storage(.saving, detail: "this store keeps no answers yet") }
-                return try await learning.repository.answer(chosen, to: ref, userID: learner, at: await learning.time())
+                let (time, settings) = await (learning.time(), learning.settings())
+                return try await learning.repository.answer(chosen, to: ref, userID: learner, at: time, settings: settings)
             },
             today: { (learning?.time() ?? StudyTime(now: Date(), secondsFromGMT: TimeZone.current.secondsFromGMT())).day },
             report: report)

@@ -10,7 +10,7 @@ import SharedKernel
 /// days a learner reviewed. `LearningRules` decide inside each write's transaction, under row
 /// locks, so two servers of one database keep the first answer and review a due card once.
 public struct PostgresLearningRepository: LearningRepository {
-    private let database: PostgresDatabase
+    let database: PostgresDatabase
     /// When an answer is given: the course's last activity (`Enrollment.lastActiveAt`).
     public let now: @Sendable () -> Date
 
@@ -69,7 +69,9 @@ public struct PostgresLearningRepository: LearningRepository {
 
     /// The learner's enrollment row is locked first (`FOR UPDATE`): two answers to one course
     /// take turns, so the second sees the first, which is kept.
-    public func answer(_ chosen: Set<Int>, to ref: QuestionRef, userID: UserID, at time: StudyTime) async throws(AppError) -> Answer {
+    public func answer(_ chosen: Set<Int>, to ref: QuestionRef, userID: UserID, at time: StudyTime, settings: ReviewSettings)
+        async throws(AppError) -> Answer
+    {
         let logger = database.logger
         return try await database.transaction(.saving) { connection in
             let status = try await connection.query(
@@ -95,7 +97,7 @@ public struct PostgresLearningRepository: LearningRepository {
             }
             let decided = try LearningRules.answer(
                 chosen, to: ref, question: question, holdsPlace: status.map { $0 != EnrollmentStatus.dropped.rawValue } ?? false,
-                existing: existing, userID: userID, time: time)
+                existing: existing, userID: userID, time: time, settings: settings)
             if let card = decided.newCard {
                 try await Self.insertAnswer(
                     decided.answer, card: card, answeredOn: time.day, userID: userID, in: connection, logger: logger)
@@ -111,7 +113,9 @@ public struct PostgresLearningRepository: LearningRepository {
     /// Two statements on the index (user_id, due_at): the counts and when a card in its steps
     /// comes back, then the first cards. Every card to review now, and every one coming back
     /// today, is due before the day ends; those in their steps only once their time has come.
-    public func reviewDeck(userID: UserID, at time: StudyTime, limit: Int) async throws(AppError) -> ReviewDeck {
+    public func reviewDeck(userID: UserID, at time: StudyTime, limit: Int, settings: ReviewSettings) async throws(AppError)
+        -> ReviewDeck
+    {
         let logger = database.logger
         let now = Self.seconds(time.now)
         let dayEnd = Self.seconds(time.dayEnd)
@@ -152,8 +156,8 @@ public struct PostgresLearningRepository: LearningRepository {
                 guard let questions = QuestionsJSON.decode(questionsText), questions.indices.contains(ref.question) else { continue }
                 cards.append(
                     ReviewCard(
-                        ref: ref, courseTitle: courseTitle, lessonTitle: lessonTitle, question: questions[ref.question], schedule: schedule)
-                )
+                        ref: ref, courseTitle: courseTitle, lessonTitle: lessonTitle, question: questions[ref.question], schedule: schedule,
+                        intervals: settings.intervals(for: schedule.card, at: time.now)))
             }
             guard let counts else { return ReviewDeck(cards: cards, dueCount: 0) }
             var count = CellReader(counts)
@@ -165,7 +169,9 @@ public struct PostgresLearningRepository: LearningRepository {
 
     /// The card's row is locked (`FOR UPDATE`): a second review of it, from any server, waits
     /// and then finds it no longer due. The review's log entry keeps the card as it was.
-    public func review(_ ref: QuestionRef, grade: ReviewGrade, userID: UserID, at time: StudyTime) async throws(AppError) -> CardSchedule {
+    public func review(_ ref: QuestionRef, grade: ReviewGrade, userID: UserID, at time: StudyTime, settings: ReviewSettings)
+        async throws(AppError) -> CardSchedule
+    {
         let logger = database.logger
         return try await database.transaction(.saving) { connection in
             let rows = try await connection.prepared(
@@ -181,7 +187,8 @@ public struct PostgresLearningRepository: LearningRepository {
                 var cells = CellReader(row)
                 return try Self.schedule(&cells)
             }
-            guard let decided = try LearningRules.review(card, grade: grade, ref: ref, userID: userID, time: time) else {
+            guard let decided = try LearningRules.review(card, grade: grade, ref: ref, userID: userID, time: time, settings: settings)
+            else {
                 // Not due: reviewed meanwhile, elsewhere (the rules throw for no card at all).
                 guard let card else { throw AppError.noSuchLesson(ref.courseID, ref.lesson) }
                 return card

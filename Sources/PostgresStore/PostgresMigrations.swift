@@ -92,5 +92,12 @@ extension PostgresDatabase {
         Migration(version: 10, statements: schemaV10),
         Migration(version: 11) { connection, seed, logger in try await catalogOrders(seed, in: connection, logger: logger) },
         Migration(version: 12) { connection, _, logger in try await fsrsCards(in: connection, logger: logger) },
+        // An undo looks up a card's last grade, the memory picture a learner's grades since a time.
+        Migration(
+            version: 13,
+            statements: [
+                "CREATE INDEX review_log_by_card ON review_log (user_id, course_id, lesson, question, id)",
+                "CREATE INDEX review_log_by_time ON review_log (user_id, reviewed_at)",
+            ]),
     ]
 }

@@ -1,4 +1,5 @@
 import EduGoAPI
+import Foundation
 import Logging
 import SharedKernel
 
@@ -58,7 +59,9 @@ extension RemoteStore: LearningRepository {
         }
     }
 
-    public func answer(_ chosen: Set<Int>, to ref: QuestionRef, userID: UserID, at time: StudyTime) async throws(AppError) -> Answer {
+    public func answer(_ chosen: Set<Int>, to ref: QuestionRef, userID: UserID, at time: StudyTime, settings: ReviewSettings)
+        async throws(AppError) -> Answer
+    {
         // What no question can take is refused here as the rules refuse it, unsent.
         guard ref.lesson >= 1, ref.question >= 0 else { throw .noSuchLesson(ref.courseID, ref.lesson) }
         guard !chosen.isEmpty, chosen.allSatisfy({ (0..<ContentLimits.choices.upperBound).contains($0) }) else {
@@ -67,7 +70,7 @@ extension RemoteStore: LearningRepository {
         let path = Operations.AnswerQuestion.Input.Path(
             courseId: ref.courseID.rawValue, lesson: Int64(ref.lesson), question: Int64(ref.question))
         let body = Components.Schemas.AnswerRequest(
-            chosen: chosen.sorted().map(Int64.init), at: time.now, utcOffset: Int64(time.secondsFromGMT))
+            chosen: chosen.sorted().map(Int64.init), at: time.now, utcOffset: Int64(time.secondsFromGMT), settings: .init(settings))
         let sent: Components.Schemas.Answer
         do {
             sent = try await authorized(as: userID) { client in try await client.answerQuestion(path: path, body: .json(body)).ok.body.json
@@ -87,9 +90,14 @@ extension RemoteStore: LearningRepository {
         }
     }
 
-    public func reviewDeck(userID: UserID, at time: StudyTime, limit: Int) async throws(AppError) -> ReviewDeck {
+    public func reviewDeck(userID: UserID, at time: StudyTime, limit: Int, settings: ReviewSettings) async throws(AppError)
+        -> ReviewDeck
+    {
         let wanted = min(max(0, limit), Self.deckPage)
-        let query = Operations.GetReviewDeck.Input.Query(at: time.now, utcOffset: Int64(time.secondsFromGMT), limit: Int64(wanted))
+        let query = Operations.GetReviewDeck.Input.Query(
+            at: time.now, utcOffset: Int64(time.secondsFromGMT), retention: settings.retention,
+            learningSteps: ReviewStepsText.text(settings.learningSteps), relearningSteps: ReviewStepsText.text(settings.relearningSteps),
+            limit: Int64(wanted))
         let deck: Components.Schemas.ReviewDeck
         do {
             deck = try await authorized(as: userID) { client in try await client.getReviewDeck(query: query).ok.body.json }
@@ -113,11 +121,13 @@ extension RemoteStore: LearningRepository {
         return checked
     }
 
-    public func review(_ ref: QuestionRef, grade: ReviewGrade, userID: UserID, at time: StudyTime) async throws(AppError) -> CardSchedule {
+    public func review(_ ref: QuestionRef, grade: ReviewGrade, userID: UserID, at time: StudyTime, settings: ReviewSettings)
+        async throws(AppError) -> CardSchedule
+    {
         let body = Components.Schemas.ReviewRequest(
             courseId: ref.courseID.rawValue, lesson: Int64(ref.lesson), question: Int64(ref.question),
             grade: Components.Schemas.ReviewRequest.GradePayload(rawValue: grade.rawValue) ?? .again, at: time.now,
-            utcOffset: Int64(time.secondsFromGMT))
+            utcOffset: Int64(time.secondsFromGMT), settings: .init(settings))
         let sent: Components.Schemas.CardSchedule
         do {
             sent = try await authorized(as: userID) { client in try await client.reviewCard(body: .json(body)).ok.body.json }
@@ -128,6 +138,39 @@ extension RemoteStore: LearningRepository {
             return try CardSchedule.checked(sent)
         } catch {
             throw refusedAnswer("the schedule of \(ref): \(error)")
+        }
+    }
+
+    public func undoReview(_ ref: QuestionRef, reviewedAt: Date, userID: UserID) async throws(AppError) -> CardSchedule {
+        let body = Components.Schemas.ReviewUndoRequest(
+            courseId: ref.courseID.rawValue, lesson: Int64(ref.lesson), question: Int64(ref.question),
+            reviewedAt: Date(timeIntervalSince1970: reviewedAt.timeIntervalSince1970.rounded(.down)))
+        let sent: Components.Schemas.CardSchedule
+        do {
+            sent = try await authorized(as: userID) { client in try await client.undoReview(body: .json(body)).ok.body.json }
+        } catch {
+            if case .api(422, .nothingToUndo?, _, _) = error { throw .nothingToUndo(ref) }
+            throw Self.appError(error, course: ref.courseID, lesson: ref.lesson)
+        }
+        do {
+            return try CardSchedule.checked(sent)
+        } catch {
+            throw refusedAnswer("the schedule of \(ref) undone: \(error)")
+        }
+    }
+
+    public func memory(userID: UserID, at time: StudyTime) async throws(AppError) -> MemoryPicture {
+        let query = Operations.GetMemory.Input.Query(at: time.now, utcOffset: Int64(time.secondsFromGMT))
+        let sent: Components.Schemas.MemoryPicture
+        do {
+            sent = try await authorized(as: userID) { client in try await client.getMemory(query: query).ok.body.json }
+        } catch {
+            throw error.appError
+        }
+        do {
+            return try MemoryPicture.checked(sent, largest: Self.largestCount)
+        } catch {
+            throw refusedAnswer("a memory picture: \(error)")
         }
     }
 
@@ -144,5 +187,13 @@ extension RemoteStore: LearningRepository {
             let due = Int(exactly: sent.dueCount), (0...Self.largestCount).contains(due)
         else { throw refusedAnswer("a habit of \(sent.streakDays) days, \(sent.dueCount) due") }
         return LearningHabit(streakDays: streak, dueCount: due)
+    }
+}
+
+extension Components.Schemas.ReviewSettings {
+    init(_ settings: ReviewSettings) {
+        self.init(
+            retention: settings.retention, learningSteps: settings.learningSteps.map(Int64.init),
+            relearningSteps: settings.relearningSteps.map(Int64.init))
     }
 }

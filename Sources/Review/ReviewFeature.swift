@@ -9,17 +9,20 @@ public final class ReviewFeature {
     private let learner: UserID
     private let learning: any LearningRepository
     private let time: @MainActor () -> StudyTime
+    private let settings: @MainActor () -> ReviewSettings
     private let clock: any Clock<Duration>
     private let report: @MainActor (StatusMessage) -> Void
     private let changes = Notices<Void>()
 
     public init(
         learner: UserID, learning: any LearningRepository, time: @escaping @MainActor () -> StudyTime,
-        report: @escaping @MainActor (StatusMessage) -> Void, clock: any Clock<Duration> = ContinuousClock()
+        settings: @escaping @MainActor () -> ReviewSettings = { .default }, report: @escaping @MainActor (StatusMessage) -> Void,
+        clock: any Clock<Duration> = ContinuousClock()
     ) {
         self.learner = learner
         self.learning = learning
         self.time = time
+        self.settings = settings
         self.report = report
         self.clock = clock
     }
@@ -28,7 +31,7 @@ public final class ReviewFeature {
     public func makeReviewScreen() -> any Screen {
         ReviewScreen(
             viewModel: ReviewViewModel(
-                learner: learner, learning: learning, time: time, report: report, changes: changes, clock: clock))
+                learner: learner, learning: learning, time: time, settings: settings, report: report, changes: changes, clock: clock))
     }
 
     /// The learner answered or reviewed (here or elsewhere): the deck is read again where it

@@ -66,7 +66,12 @@ public enum ConfigFile {
         lines += ["# language = \"en\"", ""]
         lines += comment(
             "The accessible mode, as --accessible: the cursor on the selected row, words for marks, no box drawing or animation.")
-        lines += ["# accessible = false", "", "[theme]"]
+        lines += ["# accessible = false", "", "[review]"]
+        lines += comment(
+            "The share of cards you want to still know when they come back, from 0.70 to 0.97: higher means more reviews.")
+        lines += ["# retention = 0.9"]
+        lines += comment("Same-day steps of a new card, and of a card you forgot: s, m, h or d each, from 1s to 1d; \"\" for none.")
+        lines += ["# learning_steps = \"1m 10m\"", "# relearning_steps = \"10m\"", "", "[theme]"]
         lines += comment("The colours: \(themes). NO_COLOR=1 always means none.")
         lines += ["# name = \"default\"", "#"]
         lines += comment(
@@ -109,7 +114,8 @@ struct ConfigReader {
     let path: String
     let contexts: [KeyContext]
 
-    static let topLevel: Set<String> = ["theme", "profiles", "wide_layout_columns", "keys", "language", "accessible"]
+    static let topLevel: Set<String> = ["theme", "profiles", "wide_layout_columns", "keys", "language", "accessible", "review"]
+    static let reviewKeys: Set<String> = ["retention", "learning_steps", "relearning_steps"]
     static let themeKeys: Set<String> = Set(["name"] + Theme.roles.map(\.name))
     static let colourKeys: Set<String> = ["fg", "bg"]
     static let profileKeys: Set<String> = ["server", "email"]
@@ -140,6 +146,10 @@ struct ConfigReader {
             guard let flag = accessible.bool else { throw problem(["accessible"], "must be true or false") }
             settings.accessible = flag
         }
+        if let review = table["review"] {
+            guard let reviewTable = review.table else { throw problem(["review"], "must be a table: [review]") }
+            settings.review = try readReview(reviewTable)
+        }
         if let keys = table["keys"] {
             guard let keysTable = keys.table else { throw problem(["keys"], "must be a table: [keys]") }
             settings.keys = try readKeys(keysTable)
@@ -151,6 +161,39 @@ struct ConfigReader {
             }
         }
         return settings
+    }
+
+    /// `[review]`: each value checked alone, then together as the scheduler takes them.
+    private func readReview(_ table: TOMLTable) throws(ConfigProblem) -> ReviewSettings {
+        try checkKnown(table, Self.reviewKeys, in: ["review"])
+        let defaults = ReviewSettings.default
+        var retention = defaults.retention
+        if let value = table["retention"] {
+            guard let number = value.double ?? value.int.map(Double.init) else {
+                throw problem(["review", "retention"], "must be a number from 0.70 to 0.97")
+            }
+            retention = number
+        }
+        func steps(_ name: String, _ fallback: [Int]) throws(ConfigProblem) -> [Int] {
+            guard let value = table[name] else { return fallback }
+            guard let text = value.string, let steps = StepsText.seconds(text) else {
+                throw problem(["review", name], "must be steps in a string, like \"1m 10m\" (s, m, h or d each), or \"\" for none")
+            }
+            return steps
+        }
+        let learning = try steps("learning_steps", defaults.learningSteps)
+        let relearning = try steps("relearning_steps", defaults.relearningSteps)
+        do {
+            return try ReviewSettings(retention: retention, learningSteps: learning, relearningSteps: relearning)
+        } catch {
+            let key =
+                switch error {
+                case .retention: "retention"
+                case .tooManySteps(.learning), .stepOutOfRange(.learning): "learning_steps"
+                case .tooManySteps(.relearning), .stepOutOfRange(.relearning): "relearning_steps"
+                }
+            throw problem(["review", key], error.message)
+        }
     }
 
     private func readTheme(_ table: TOMLTable) throws(ConfigProblem) -> Theme {

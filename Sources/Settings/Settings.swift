@@ -18,10 +18,12 @@ public struct Settings: Hashable, Sendable {
     public var language: Language
     /// `accessible = true`: the accessible mode, as `--accessible`.
     public var accessible: Bool
+    /// `[review]`: the desired retention and the same-day steps of the scheduler.
+    public var review: ReviewSettings
 
     public init(
         theme: Theme = .standard, profiles: [String: ConnectionProfile] = [:], wideLayoutColumns: Int? = 140,
-        keys: KeyBindings = .none, language: Language = .english, accessible: Bool = false
+        keys: KeyBindings = .none, language: Language = .english, accessible: Bool = false, review: ReviewSettings = .default
     ) {
         self.theme = theme
         self.profiles = profiles
@@ -29,6 +31,7 @@ public struct Settings: Hashable, Sendable {
         self.keys = keys
         self.language = language
         self.accessible = accessible
+        self.review = review
     }
 
     /// The columns `wide_layout_columns` may name (0 aside): below 100 the list would be cramped.

@@ -13,11 +13,13 @@ struct ReviewShapesTests {
           {"course_id": "c", "lesson": 1, "question": 0, "course_title": "C", "lesson_title": "L",
            "content": {"prompt": "Which?", "choices": ["A", "B"], "correct": [1], "explanation": "B."},
            "schedule": {"state": "learning", "step": 1, "stability": 2.3065, "difficulty": 2.118,
-                        "due": "2026-11-24T09:40:00Z", "last_review": "2026-11-24T09:30:00Z", "reviews": 0}},
+                        "due": "2026-11-24T09:40:00Z", "last_review": "2026-11-24T09:30:00Z", "reviews": 0},
+           "intervals": {"again": 60, "hard": 360, "good": 600, "easy": 172800}},
           {"course_id": "c", "lesson": 1, "question": 1, "course_title": "C", "lesson_title": "L",
            "content": {"prompt": "Which?", "choices": ["A", "B"], "correct": [0], "explanation": "A."},
            "schedule": {"state": "review", "step": null, "stability": 12.5, "difficulty": 5,
-                        "due": "2026-12-06T09:45:00Z", "reviews": 3}}],
+                        "due": "2026-12-06T09:45:00Z", "reviews": 3},
+           "intervals": {"again": 600, "hard": 1036800, "good": 1555200, "easy": 2592000}}],
          "new_count": 1, "learning_count": 0, "due_count": 1, "coming_back": "2026-11-24T09:31:00Z"}
         """.utf8)
 
@@ -37,6 +39,33 @@ struct ReviewShapesTests {
         #expect(learning.lastReview == Date(timeIntervalSince1970: 1_795_512_600))
         let review = try #require(deck.cards.last?.schedule)
         #expect(review.state == .review && review.step == nil && review.lastReview == nil && review.reviews == 3)
+        let intervals = try #require(deck.cards.first?.intervals)
+        #expect([intervals.again, intervals.hard, intervals.good, intervals.easy] == [60, 360, 600, 172_800], "each grade's interval")
+    }
+
+    @Test("a card without its grades' intervals is not a deck's card; settings go in the requests, each left out the default")
+    func intervalsAndSettings() throws {
+        let encoder = JSONEncoder()
+        encoder.dateEncodingStrategy = .iso8601
+        encoder.outputFormatting = .sortedKeys
+        let decoder = JSONDecoder()
+        decoder.dateDecodingStrategy = .iso8601
+        let bare = String(decoding: Self.deck, as: UTF8.self).replacingOccurrences(
+            of: #",\s*"intervals": \{[^}]*\}"#, with: "", options: .regularExpression)
+        #expect(!bare.contains("intervals"))
+        do {
+            _ = try decoder.decode(Components.Schemas.ReviewDeck.self, from: Data(bare.utf8))
+            Issue.record("a deck without intervals decoded")
+        } catch DecodingError.keyNotFound(let key, _) {
+            #expect(key.stringValue == "intervals")
+        }
+        let request = Components.Schemas.ReviewRequest(
+            courseId: "c", lesson: 1, question: 0, grade: .good, at: Date(timeIntervalSince1970: 1_795_512_600),
+            settings: .init(retention: 0.85, learningSteps: [120]))
+        #expect(
+            String(decoding: try encoder.encode(request), as: UTF8.self)
+                == #"{"at":"2026-11-24T09:30:00Z","course_id":"c","grade":"good","lesson":1,"question":0,"settings":{"learning_steps":[120],"retention":0.85}}"#
+        )
     }
 
     @Test("a review request and an answer carry at and utc_offset; a day instead of at, or a state out of the three, does not decode")

@@ -180,6 +180,34 @@ extension HostileLearningServerTests {
         }
     }
 
+    @Test("a card whose grades' intervals are negative, past 100 years and a day, or missing is left out of the deck")
+    func intervalsOutOfRange() async throws {
+        let router = Router()
+        RouterServer.addSignIn(to: router)
+        let past = (36_501 * 86_400) + 1
+        router.get("/v1/me/reviews") { _, _ in
+            let cards = [
+                Self.card(lesson: "1", intervals: #"{"again": -1, "hard": 330, "good": 600, "easy": 86400}"#),
+                Self.card(lesson: "2", intervals: #"{"again": 60, "hard": 330, "good": 600, "easy": \#(past)}"#),
+                Self.card(lesson: "3"),
+                Self.card(lesson: "4", intervals: #"{"again": 60, "hard": 330, "good": 600, "easy": \#(past - 1)}"#),
+            ]
+            return RouterServer.json(
+                #"{"cards": [\#(cards.joined(separator: ", "))], "new_count": 0, "learning_count": 4, "due_count": 0}"#)
+        }
+        let server = try await RouterServer.start(router)
+        let url = server.url
+        try await server.stopping {
+            let client = TemporaryDirectory(prefix: "edugo-hostile-learning")
+            defer { client.remove() }
+            let store = RemoteStore(server: url, dataDirectory: client.url, httpClient: testHTTPClient)
+            let learner = try await store.signIn(email: "demo@edugo.dev", password: "edugo-demo").id
+            let deck = try await store.reviewDeck(userID: learner, at: Self.time, limit: 10)
+            #expect(deck.cards.map(\.ref.lesson) == [3, 4], "the cards whose intervals are in range")
+            #expect(deck.cards.first?.intervals == [.again: 60, .hard: 330, .good: 600, .easy: 86_400], "as sent")
+        }
+    }
+
     /// A deck of one card with `counts` (new, learning, due) and `comingBack` (JSON).
     static func deckJSON(counts: String, comingBack: String) -> String {
         let values = counts.split(separator: ",").map { $0.trimmingCharacters(in: .whitespaces) }

@@ -158,8 +158,11 @@ struct HostileLearningServerTests {
     static let schedule =
         #"{"state": "learning", "step": 1, "stability": 2.3065, "difficulty": 2.118, "due": "2026-11-24T09:40:00Z", "last_review": "2026-11-24T09:30:00Z", "reviews": 0}"#
 
-    static func card(lesson: String, schedule: String = schedule) -> String {
-        #"{"course_id": "c", "lesson": \#(lesson), "question": 0, "course_title": "C", "lesson_title": "L", "content": \#(question), "schedule": \#(schedule)}"#
+    /// When each grade would bring the card back, as the API sends it.
+    static let intervals = #"{"again": 60, "hard": 330, "good": 600, "easy": 86400}"#
+
+    static func card(lesson: String, schedule: String = schedule, intervals: String = intervals) -> String {
+        #"{"course_id": "c", "lesson": \#(lesson), "question": 0, "course_title": "C", "lesson_title": "L", "content": \#(question), "schedule": \#(schedule), "intervals": \#(intervals)}"#
     }
 
     /// The API's 400, saying what was sent.

@@ -38,6 +38,17 @@ struct ConfigFileTests {
         ("a language that is a locale, not a code", "\nlanguage = \"es_ES.UTF-8\"\n", 2, "language"),
         ("a language of the wrong type", "\n\nlanguage = 2\n", 3, "language"),
         ("accessible that is not true or false", "accessible = \"yes\"\n", 1, "accessible"),
+        ("review that is not a table", "review = 0.9\n", 1, "review"),
+        ("an unknown review key", "[review]\nretention = 0.9\nmaximum_interval = 30\n", 3, "review.maximum_interval"),
+        ("a retention too high", "[review]\n\nretention = 0.99\n", 3, "review.retention"),
+        ("a retention too low", "[review]\nretention = 0.5\n", 2, "review.retention"),
+        ("a retention as a percentage", "[review]\nretention = 90\n", 2, "review.retention"),
+        ("a retention of the wrong type", "[review]\nretention = \"high\"\n", 2, "review.retention"),
+        ("steps without units", "[review]\nlearning_steps = \"1 10\"\n", 2, "review.learning_steps"),
+        ("steps as a list", "[review]\nlearning_steps = [\"1m\"]\n", 2, "review.learning_steps"),
+        ("a step past a day", "[review]\nrelearning_steps = \"2d\"\n", 2, "review.relearning_steps"),
+        ("a step of nothing", "[review]\nrelearning_steps = \"0m\"\n", 2, "review.relearning_steps"),
+        ("eleven steps", "[review]\nlearning_steps = \"1m 1m 1m 1m 1m 1m 1m 1m 1m 1m 1m\"\n", 2, "review.learning_steps"),
     ]
 
     /// A catalog's actions beside two global ones, as the app gives them.
@@ -110,6 +121,22 @@ struct ConfigFileTests {
         #expect(set.language == .spanish && set.accessible)
         let unset = try ConfigFile.parse("", path: "config.toml")
         #expect(unset.language == .english && !unset.accessible)
+    }
+
+    @Test("[review] sets the retention and the steps, Anki's way (s, m, h, d); empty steps are none")
+    func review() throws {
+        let set = try ConfigFile.parse(
+            "[review]\nretention = 0.85\nlearning_steps = \"30s 5m 1h\"\nrelearning_steps = \"\"\n", path: "config.toml")
+        #expect(set.review == (try ReviewSettings(retention: 0.85, learningSteps: [30, 300, 3_600], relearningSteps: [])))
+        #expect(try ConfigFile.parse("[review]\nlearning_steps = \"1d\"\n", path: "c").review.learningSteps == [86_400])
+        #expect(try ConfigFile.parse("", path: "c").review == .default)
+        #expect(throws: ConfigProblem.self) { try ConfigFile.parse("[review]\nretention = 0.98\n", path: "c") }
+        do {
+            _ = try ConfigFile.parse("[review]\nretention = 0.98\n", path: "config.toml")
+        } catch {
+            #expect(error.description == "config.toml:2: review.retention: " + ReviewSettingsRejection.retention(0.98).message.english)
+            #expect(error.description.contains("0.70 to 0.97"), "the reason, whole")
+        }
     }
 
     @Test("a bad file is refused naming its line and key", arguments: bad.indices)

@@ -18,13 +18,15 @@ extension InMemoryStore {
             .sorted { ($0.ref.lesson, $0.ref.question) < ($1.ref.lesson, $1.ref.question) }
     }
 
-    public func answer(_ chosen: Set<Int>, to ref: QuestionRef, userID: UserID, at time: StudyTime) async throws(AppError) -> Answer {
+    public func answer(_ chosen: Set<Int>, to ref: QuestionRef, userID: UserID, at time: StudyTime, settings: ReviewSettings)
+        async throws(AppError) -> Answer
+    {
         try await record(.answer(chosen, ref, userID, time))
         let questions = (storedLessons(ref.courseID) ?? []).dropFirst(ref.lesson - 1).first?.content?.questions ?? []
         let decided = try LearningRules.answer(
             chosen, to: ref, question: ref.lesson >= 1 && questions.indices.contains(ref.question) ? questions[ref.question] : nil,
             holdsPlace: storedEnrollment(userID, ref.courseID)?.holdsPlace ?? false, existing: storedAnswers[userID]?[ref]?.answer,
-            userID: userID, time: time)
+            userID: userID, time: time, settings: settings)
         if let card = decided.newCard {
             storedAnswers[userID, default: [:]][ref] = (decided.answer, card, time.day)
             storedEnrollmentIndex(userID, ref.courseID).map { enrollments[$0].lastActiveAt = now() }
@@ -33,7 +35,9 @@ extension InMemoryStore {
         return decided.answer
     }
 
-    public func reviewDeck(userID: UserID, at time: StudyTime, limit: Int) async throws(AppError) -> ReviewDeck {
+    public func reviewDeck(userID: UserID, at time: StudyTime, limit: Int, settings: ReviewSettings) async throws(AppError)
+        -> ReviewDeck
+    {
         try await record(.reviewDeck(userID, time))
         let stored = storedAnswers[userID] ?? [:]
         let cards = stored.filter { $0.value.card.isDue(at: time) }.compactMap { ref, stored -> ReviewCard? in
@@ -43,7 +47,7 @@ extension InMemoryStore {
             else { return nil }
             return ReviewCard(
                 ref: ref, courseTitle: course.title, lessonTitle: lessons[ref.lesson - 1].title, question: questions[ref.question],
-                schedule: stored.card)
+                schedule: stored.card, intervals: settings.intervals(for: stored.card.card, at: time.now))
         }
         .sorted { a, b in
             (a.schedule.card.due, TextFolding.key(a.courseTitle), a.ref.courseID.rawValue, a.ref.lesson, a.ref.question)
@@ -52,10 +56,13 @@ extension InMemoryStore {
         return ReviewDeck(cards: Array(cards.prefix(max(0, limit))), counting: stored.values.map(\.card), at: time)
     }
 
-    public func review(_ ref: QuestionRef, grade: ReviewGrade, userID: UserID, at time: StudyTime) async throws(AppError) -> CardSchedule {
+    public func review(_ ref: QuestionRef, grade: ReviewGrade, userID: UserID, at time: StudyTime, settings: ReviewSettings)
+        async throws(AppError) -> CardSchedule
+    {
         try await record(.review(ref, grade, userID, time))
         let card = storedAnswers[userID]?[ref]?.card
-        guard let (next, log) = try LearningRules.review(card, grade: grade, ref: ref, userID: userID, time: time) else {
+        guard let (next, log) = try LearningRules.review(card, grade: grade, ref: ref, userID: userID, time: time, settings: settings)
+        else {
             return card ?? CardSchedule(card: FSRSCard(due: time.now), reviews: 0)
         }
         storedAnswers[userID]?[ref]?.card = next
@@ -63,6 +70,24 @@ extension InMemoryStore {
         reviewDays[userID, default: []].insert(time.day)
         note(.learning(userID, nil))
         return next
+    }
+
+    public func undoReview(_ ref: QuestionRef, reviewedAt: Date, userID: UserID) async throws(AppError) -> CardSchedule {
+        try await record(.undoReview(ref, reviewedAt, userID))
+        let log = reviewLog[userID] ?? []
+        let latest = log.lastIndex { $0.ref == ref }
+        let before = try LearningRules.undo(latest: latest.map { log[$0] }, ref: ref, reviewedAt: reviewedAt)
+        guard let latest else { throw .nothingToUndo(ref) }
+        storedAnswers[userID]?[ref]?.card = before
+        reviewLog[userID]?.remove(at: latest)
+        note(.learning(userID, nil))
+        return before
+    }
+
+    public func memory(userID: UserID, at time: StudyTime) async throws(AppError) -> MemoryPicture {
+        try await record(.memory(userID, time))
+        return MemoryPicture(
+            schedules: (storedAnswers[userID] ?? [:]).values.map(\.card), log: reviewLog[userID] ?? [], at: time)
     }
 
     public func habit(userID: UserID, on day: LearnerDay, secondsFromGMT: Int) async throws(AppError) -> LearningHabit {

@@ -34,6 +34,8 @@ public actor InMemoryStore: CourseRepository, EnrollmentRepository, FavouritesRe
         case reviewDeck(UserID, StudyTime)
         case review(QuestionRef, ReviewGrade, UserID, StudyTime)
         case habit(UserID, LearnerDay)
+        case undoReview(QuestionRef, Date, UserID)
+        case memory(UserID, StudyTime)
 
         /// Whether the call writes.
         public var isWrite: Bool {

@@ -5,7 +5,9 @@ import SharedKernel
 
 extension ContractCase {
     /// Run by every store that serves lessons' content, answers and reviews.
-    public static let learning: [ContractCase] = [
+    public static let learning: [ContractCase] = learningCore + learningUndoAndMemory
+
+    static let learningCore: [ContractCase] = [
         ContractCase(port: "learning", name: "a lesson's body and questions, one lesson at a time; the syllabus counts the questions") {
             store in
             let (learning, _, _) = try await LearningFixture.arrange(store)

@@ -1,3 +1,4 @@
+import Foundation
 import Logging
 import SharedKernel
 
@@ -177,21 +178,37 @@ struct InstrumentedLearningRepository: LearningRepository {
         }
     }
 
-    func answer(_ chosen: Set<Int>, to question: QuestionRef, userID: UserID, at time: StudyTime) async throws(AppError) -> Answer {
+    func answer(_ chosen: Set<Int>, to question: QuestionRef, userID: UserID, at time: StudyTime, settings: ReviewSettings)
+        async throws(AppError) -> Answer
+    {
         try await instrumentation.call("answer \(question.courseID) \(question.lesson).\(question.question)") { () async throws(AppError) in
-            try await base.answer(chosen, to: question, userID: userID, at: time)
+            try await base.answer(chosen, to: question, userID: userID, at: time, settings: settings)
         }
     }
 
-    func reviewDeck(userID: UserID, at time: StudyTime, limit: Int) async throws(AppError) -> ReviewDeck {
+    func reviewDeck(userID: UserID, at time: StudyTime, limit: Int, settings: ReviewSettings) async throws(AppError) -> ReviewDeck {
         try await instrumentation.call("review deck") { () async throws(AppError) in
-            try await base.reviewDeck(userID: userID, at: time, limit: limit)
+            try await base.reviewDeck(userID: userID, at: time, limit: limit, settings: settings)
         }
     }
 
-    func review(_ question: QuestionRef, grade: ReviewGrade, userID: UserID, at time: StudyTime) async throws(AppError) -> CardSchedule {
+    func review(_ question: QuestionRef, grade: ReviewGrade, userID: UserID, at time: StudyTime, settings: ReviewSettings)
+        async throws(AppError) -> CardSchedule
+    {
         try await instrumentation.call("review \(question.courseID) \(question.lesson).\(question.question)") { () async throws(AppError) in
-            try await base.review(question, grade: grade, userID: userID, at: time)
+            try await base.review(question, grade: grade, userID: userID, at: time, settings: settings)
+        }
+    }
+
+    func undoReview(_ question: QuestionRef, reviewedAt: Date, userID: UserID) async throws(AppError) -> CardSchedule {
+        try await instrumentation.call("undo \(question.courseID) \(question.lesson).\(question.question)") { () async throws(AppError) in
+            try await base.undoReview(question, reviewedAt: reviewedAt, userID: userID)
+        }
+    }
+
+    func memory(userID: UserID, at time: StudyTime) async throws(AppError) -> MemoryPicture {
+        try await instrumentation.call("memory") { () async throws(AppError) in
+            try await base.memory(userID: userID, at: time)
         }
     }
 

@@ -69,7 +69,7 @@ final class LearnerScope {
         readDue = { await habit()?.dueCount }
         let courses = CoursesFeature(
             learner: user.id, enrollments: ports.enrollments, courses: ports.courses,
-            learning: LessonAccess(repository: ports.learning, time: { calendar.studyTime }), report: report)
+            learning: LessonAccess(repository: ports.learning, time: { calendar.studyTime }, settings: { layout.review }), report: report)
         let favourites = FavouritesFeature(learner: user.id, favourites: ports.favourites, report: report)
         self.courses = courses
         self.favourites = favourites
@@ -79,7 +79,7 @@ final class LearnerScope {
             learner: lists.catalogLearner(id: user.id, learning: ports.learning, tasks: tasks),
             source: ports.server.map { .server(host: $0) } ?? .localDatabase, changes: catalogChanges, layout: layout)
         review = ReviewFeature(
-            learner: user.id, learning: ports.learning, time: { calendar.studyTime }, report: report)
+            learner: user.id, learning: ports.learning, time: { calendar.studyTime }, settings: { layout.review }, report: report)
         profile = ProfileFeature(
             learner: ProfileLearner(
                 user: { session.user ?? user },

@@ -36,6 +36,7 @@ final class ConfigReload {
                     guard fresh != self.settings else { continue }
                     if fresh.theme != self.settings.theme { terminal.apply(theme: fresh.theme) }
                     shell.layout.wideFrom = fresh.wideLayoutColumns
+                    shell.layout.review = fresh.review
                     shell.look.bindings = fresh.keys
                     if fresh.language != self.settings.language { shell.look.texts = Texts(language(fresh)) }
                     if fresh.accessible != self.settings.accessible { shell.look.accessible = fresh.accessible || accessibleOption }

@@ -103,7 +103,8 @@ public enum EduGoApp {
         var directory = configuration.dataDirectory.path
         if !home.isEmpty, directory.hasPrefix(home + "/") { directory = "~" + directory.dropFirst(home.count) }
         let shell = ShellController(
-            ports: ports, clock: clock, layout: LayoutSettings(wideFrom: configuration.settings.wideLayoutColumns),
+            ports: ports, clock: clock,
+            layout: LayoutSettings(wideFrom: configuration.settings.wideLayoutColumns, review: configuration.settings.review),
             store: configuration.server == nil ? .local(path: directory) : nil, signInEmail: configuration.signInEmail)
         shell.look.bindings = configuration.settings.keys
         shell.look.texts = Texts(configuration.language)

@@ -63,6 +63,7 @@ extension Components {
             case courseNotFound = "course_not_found"
             case notEnrolled = "not_enrolled"
             case lessonNotFound = "lesson_not_found"
+            case nothingToUndo = "nothing_to_undo"
             case alreadyEnrolled = "already_enrolled"
             case courseFull = "course_full"
             case courseInactive = "course_inactive"
@@ -869,25 +870,31 @@ extension Components {
             public var at: Components.Schemas.StudyInstant
             /// - Remark: Generated from `#/components/schemas/AnswerRequest/utc_offset`.
             public var utcOffset: Components.Schemas.UTCOffset?
+            /// - Remark: Generated from `#/components/schemas/AnswerRequest/settings`.
+            public var settings: Components.Schemas.ReviewSettings?
             /// Creates a new `AnswerRequest`.
             ///
             /// - Parameters:
             ///   - chosen: The indexes (from 0) of the choices picked, each once.
             ///   - at:
             ///   - utcOffset:
+            ///   - settings:
             public init(
                 chosen: [Swift.Int64],
                 at: Components.Schemas.StudyInstant,
-                utcOffset: Components.Schemas.UTCOffset? = nil
+                utcOffset: Components.Schemas.UTCOffset? = nil,
+                settings: Components.Schemas.ReviewSettings? = nil
             ) {
                 self.chosen = chosen
                 self.at = at
                 self.utcOffset = utcOffset
+                self.settings = settings
             }
             public enum CodingKeys: String, CodingKey {
                 case chosen
                 case at
                 case utcOffset = "utc_offset"
+                case settings
             }
             public init(from decoder: any Swift.Decoder) throws {
                 let container = try decoder.container(keyedBy: CodingKeys.self)
@@ -903,10 +910,15 @@ extension Components {
                     Components.Schemas.UTCOffset.self,
                     forKey: .utcOffset
                 )
+                self.settings = try container.decodeIfPresent(
+                    Components.Schemas.ReviewSettings.self,
+                    forKey: .settings
+                )
                 try decoder.ensureNoAdditionalProperties(knownKeys: [
                     "chosen",
                     "at",
-                    "utc_offset"
+                    "utc_offset",
+                    "settings"
                 ])
             }
         }
@@ -1075,6 +1087,8 @@ extension Components {
             public var content: Components.Schemas.Question
             /// - Remark: Generated from `#/components/schemas/ReviewCard/schedule`.
             public var schedule: Components.Schemas.CardSchedule
+            /// - Remark: Generated from `#/components/schemas/ReviewCard/intervals`.
+            public var intervals: Components.Schemas.GradeIntervals
             /// Creates a new `ReviewCard`.
             ///
             /// - Parameters:
@@ -1085,6 +1099,7 @@ extension Components {
             ///   - lessonTitle:
             ///   - content:
             ///   - schedule:
+            ///   - intervals:
             public init(
                 courseId: Components.Schemas.CourseID,
                 lesson: Swift.Int64,
@@ -1092,7 +1107,8 @@ extension Components {
                 courseTitle: Swift.String,
                 lessonTitle: Swift.String,
                 content: Components.Schemas.Question,
-                schedule: Components.Schemas.CardSchedule
+                schedule: Components.Schemas.CardSchedule,
+                intervals: Components.Schemas.GradeIntervals
             ) {
                 self.courseId = courseId
                 self.lesson = lesson
@@ -1101,6 +1117,7 @@ extension Components {
                 self.lessonTitle = lessonTitle
                 self.content = content
                 self.schedule = schedule
+                self.intervals = intervals
             }
             public enum CodingKeys: String, CodingKey {
                 case courseId = "course_id"
@@ -1110,6 +1127,7 @@ extension Components {
                 case lessonTitle = "lesson_title"
                 case content
                 case schedule
+                case intervals
             }
         }
         /// The cards to review now, and how many there are of each part: their sum is every card to review now, of which `cards` are the first.
@@ -1184,6 +1202,8 @@ extension Components {
             public var at: Components.Schemas.StudyInstant
             /// - Remark: Generated from `#/components/schemas/ReviewRequest/utc_offset`.
             public var utcOffset: Components.Schemas.UTCOffset?
+            /// - Remark: Generated from `#/components/schemas/ReviewRequest/settings`.
+            public var settings: Components.Schemas.ReviewSettings?
             /// Creates a new `ReviewRequest`.
             ///
             /// - Parameters:
@@ -1193,13 +1213,15 @@ extension Components {
             ///   - grade:
             ///   - at:
             ///   - utcOffset:
+            ///   - settings:
             public init(
                 courseId: Components.Schemas.CourseID,
                 lesson: Swift.Int64,
                 question: Swift.Int64,
                 grade: Components.Schemas.ReviewRequest.GradePayload,
                 at: Components.Schemas.StudyInstant,
-                utcOffset: Components.Schemas.UTCOffset? = nil
+                utcOffset: Components.Schemas.UTCOffset? = nil,
+                settings: Components.Schemas.ReviewSettings? = nil
             ) {
                 self.courseId = courseId
                 self.lesson = lesson
@@ -1207,6 +1229,7 @@ extension Components {
                 self.grade = grade
                 self.at = at
                 self.utcOffset = utcOffset
+                self.settings = settings
             }
             public enum CodingKeys: String, CodingKey {
                 case courseId = "course_id"
@@ -1215,6 +1238,7 @@ extension Components {
                 case grade
                 case at
                 case utcOffset = "utc_offset"
+                case settings
             }
             public init(from decoder: any Swift.Decoder) throws {
                 let container = try decoder.container(keyedBy: CodingKeys.self)
@@ -1242,14 +1266,216 @@ extension Components {
                     Components.Schemas.UTCOffset.self,
                     forKey: .utcOffset
                 )
+                self.settings = try container.decodeIfPresent(
+                    Components.Schemas.ReviewSettings.self,
+                    forKey: .settings
+                )
                 try decoder.ensureNoAdditionalProperties(knownKeys: [
                     "course_id",
                     "lesson",
                     "question",
                     "grade",
                     "at",
-                    "utc_offset"
+                    "utc_offset",
+                    "settings"
                 ])
+            }
+        }
+        /// The learner's scheduling choices, from their terminal's configuration; each left out is the default. 422 `invalid_request` for a value outside its range.
+        ///
+        /// - Remark: Generated from `#/components/schemas/ReviewSettings`.
+        public struct ReviewSettings: Codable, Hashable, Sendable {
+            /// The probability of recall at which a card in review falls due.
+            ///
+            /// - Remark: Generated from `#/components/schemas/ReviewSettings/retention`.
+            public var retention: Swift.Double?
+            /// - Remark: Generated from `#/components/schemas/ReviewSettings/learning_steps`.
+            public var learningSteps: Components.Schemas.ReviewSteps?
+            /// - Remark: Generated from `#/components/schemas/ReviewSettings/relearning_steps`.
+            public var relearningSteps: Components.Schemas.ReviewSteps?
+            /// Creates a new `ReviewSettings`.
+            ///
+            /// - Parameters:
+            ///   - retention: The probability of recall at which a card in review falls due.
+            ///   - learningSteps:
+            ///   - relearningSteps:
+            public init(
+                retention: Swift.Double? = nil,
+                learningSteps: Components.Schemas.ReviewSteps? = nil,
+                relearningSteps: Components.Schemas.ReviewSteps? = nil
+            ) {
+                self.retention = retention
+                self.learningSteps = learningSteps
+                self.relearningSteps = relearningSteps
+            }
+            public enum CodingKeys: String, CodingKey {
+                case retention
+                case learningSteps = "learning_steps"
+                case relearningSteps = "relearning_steps"
+            }
+            public init(from decoder: any Swift.Decoder) throws {
+                let container = try decoder.container(keyedBy: CodingKeys.self)
+                self.retention = try container.decodeIfPresent(
+                    Swift.Double.self,
+                    forKey: .retention
+                )
+                self.learningSteps = try container.decodeIfPresent(
+                    Components.Schemas.ReviewSteps.self,
+                    forKey: .learningSteps
+                )
+                self.relearningSteps = try container.decodeIfPresent(
+                    Components.Schemas.ReviewSteps.self,
+                    forKey: .relearningSteps
+                )
+                try decoder.ensureNoAdditionalProperties(knownKeys: [
+                    "retention",
+                    "learning_steps",
+                    "relearning_steps"
+                ])
+            }
+        }
+        /// Delays between the same-day reviews of a new card (learning, default 60 and 600) or of a forgotten one (relearning, default 600), in seconds.
+        ///
+        /// - Remark: Generated from `#/components/schemas/ReviewSteps`.
+        public typealias ReviewSteps = [Swift.Int64]
+        /// When each grade would bring the card back, in seconds from the deck's `at`.
+        ///
+        /// - Remark: Generated from `#/components/schemas/GradeIntervals`.
+        public struct GradeIntervals: Codable, Hashable, Sendable {
+            /// - Remark: Generated from `#/components/schemas/GradeIntervals/again`.
+            public var again: Swift.Int64
+            /// - Remark: Generated from `#/components/schemas/GradeIntervals/hard`.
+            public var hard: Swift.Int64
+            /// - Remark: Generated from `#/components/schemas/GradeIntervals/good`.
+            public var good: Swift.Int64
+            /// - Remark: Generated from `#/components/schemas/GradeIntervals/easy`.
+            public var easy: Swift.Int64
+            /// Creates a new `GradeIntervals`.
+            ///
+            /// - Parameters:
+            ///   - again:
+            ///   - hard:
+            ///   - good:
+            ///   - easy:
+            public init(
+                again: Swift.Int64,
+                hard: Swift.Int64,
+                good: Swift.Int64,
+                easy: Swift.Int64
+            ) {
+                self.again = again
+                self.hard = hard
+                self.good = good
+                self.easy = easy
+            }
+            public enum CodingKeys: String, CodingKey {
+                case again
+                case hard
+                case good
+                case easy
+            }
+        }
+        /// - Remark: Generated from `#/components/schemas/ReviewUndoRequest`.
+        public struct ReviewUndoRequest: Codable, Hashable, Sendable {
+            /// - Remark: Generated from `#/components/schemas/ReviewUndoRequest/course_id`.
+            public var courseId: Components.Schemas.CourseID
+            /// - Remark: Generated from `#/components/schemas/ReviewUndoRequest/lesson`.
+            public var lesson: Swift.Int64
+            /// - Remark: Generated from `#/components/schemas/ReviewUndoRequest/question`.
+            public var question: Swift.Int64
+            /// When the grade was given (the `at` of its review), in whole seconds.
+            ///
+            /// - Remark: Generated from `#/components/schemas/ReviewUndoRequest/reviewed_at`.
+            public var reviewedAt: Foundation.Date
+            /// Creates a new `ReviewUndoRequest`.
+            ///
+            /// - Parameters:
+            ///   - courseId:
+            ///   - lesson:
+            ///   - question:
+            ///   - reviewedAt: When the grade was given (the `at` of its review), in whole seconds.
+            public init(
+                courseId: Components.Schemas.CourseID,
+                lesson: Swift.Int64,
+                question: Swift.Int64,
+                reviewedAt: Foundation.Date
+            ) {
+                self.courseId = courseId
+                self.lesson = lesson
+                self.question = question
+                self.reviewedAt = reviewedAt
+            }
+            public enum CodingKeys: String, CodingKey {
+                case courseId = "course_id"
+                case lesson
+                case question
+                case reviewedAt = "reviewed_at"
+            }
+            public init(from decoder: any Swift.Decoder) throws {
+                let container = try decoder.container(keyedBy: CodingKeys.self)
+                self.courseId = try container.decode(
+                    Components.Schemas.CourseID.self,
+                    forKey: .courseId
+                )
+                self.lesson = try container.decode(
+                    Swift.Int64.self,
+                    forKey: .lesson
+                )
+                self.question = try container.decode(
+                    Swift.Int64.self,
+                    forKey: .question
+                )
+                self.reviewedAt = try container.decode(
+                    Foundation.Date.self,
+                    forKey: .reviewedAt
+                )
+                try decoder.ensureNoAdditionalProperties(knownKeys: [
+                    "course_id",
+                    "lesson",
+                    "question",
+                    "reviewed_at"
+                ])
+            }
+        }
+        /// - Remark: Generated from `#/components/schemas/MemoryPicture`.
+        public struct MemoryPicture: Codable, Hashable, Sendable {
+            /// Cards due on each day from the learner's today, 14 days.
+            ///
+            /// - Remark: Generated from `#/components/schemas/MemoryPicture/forecast`.
+            public var forecast: [Swift.Int64]
+            /// Of `reviewed`, the grades that were not `again`.
+            ///
+            /// - Remark: Generated from `#/components/schemas/MemoryPicture/recalled`.
+            public var recalled: Swift.Int64
+            /// Grades of cards in review (not in their steps) in the last 30 days.
+            ///
+            /// - Remark: Generated from `#/components/schemas/MemoryPicture/reviewed`.
+            public var reviewed: Swift.Int64
+            /// - Remark: Generated from `#/components/schemas/MemoryPicture/reviews_today`.
+            public var reviewsToday: Swift.Int64
+            /// Creates a new `MemoryPicture`.
+            ///
+            /// - Parameters:
+            ///   - forecast: Cards due on each day from the learner's today, 14 days.
+            ///   - recalled: Of `reviewed`, the grades that were not `again`.
+            ///   - reviewed: Grades of cards in review (not in their steps) in the last 30 days.
+            ///   - reviewsToday:
+            public init(
+                forecast: [Swift.Int64],
+                recalled: Swift.Int64,
+                reviewed: Swift.Int64,
+                reviewsToday: Swift.Int64
+            ) {
+                self.forecast = forecast
+                self.recalled = recalled
+                self.reviewed = reviewed
+                self.reviewsToday = reviewsToday
+            }
+            public enum CodingKeys: String, CodingKey {
+                case forecast
+                case recalled
+                case reviewed
+                case reviewsToday = "reviews_today"
             }
         }
         /// - Remark: Generated from `#/components/schemas/Habit`.

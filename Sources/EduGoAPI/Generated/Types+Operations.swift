@@ -4868,6 +4868,18 @@ public enum Operations {
                 ///
                 /// - Remark: Generated from `#/paths/v1/me/reviews/GET/query/utc_offset`.
                 public var utcOffset: Components.Parameters.StudyUTCOffset?
+                /// The learner's desired retention (`ReviewSettings`), for the cards' `intervals`.
+                ///
+                /// - Remark: Generated from `#/paths/v1/me/reviews/GET/query/retention`.
+                public var retention: Swift.Double?
+                /// The learner's learning steps (`ReviewSettings`) for the cards' `intervals`: seconds, separated by commas; empty for none.
+                ///
+                /// - Remark: Generated from `#/paths/v1/me/reviews/GET/query/learning_steps`.
+                public var learningSteps: Swift.String?
+                /// The learner's relearning steps (`ReviewSettings`) for the cards' `intervals`: seconds, separated by commas; empty for none.
+                ///
+                /// - Remark: Generated from `#/paths/v1/me/reviews/GET/query/relearning_steps`.
+                public var relearningSteps: Swift.String?
                 /// Cards to give; values outside 0–100 are clamped into it (0 gives the count only).
                 ///
                 /// - Remark: Generated from `#/paths/v1/me/reviews/GET/query/limit`.
@@ -4877,14 +4889,23 @@ public enum Operations {
                 /// - Parameters:
                 ///   - at: The learner's instant (`StudyInstant`); the `+` of an offset is written `%2B` in a query, or the time given in UTC (`Z`).
                 ///   - utcOffset: Seconds the learner's clock is east of UTC (`UTCOffset`).
+                ///   - retention: The learner's desired retention (`ReviewSettings`), for the cards' `intervals`.
+                ///   - learningSteps: The learner's learning steps (`ReviewSettings`) for the cards' `intervals`: seconds, separated by commas; empty for none.
+                ///   - relearningSteps: The learner's relearning steps (`ReviewSettings`) for the cards' `intervals`: seconds, separated by commas; empty for none.
                 ///   - limit: Cards to give; values outside 0–100 are clamped into it (0 gives the count only).
                 public init(
                     at: Components.Parameters.StudyInstant,
                     utcOffset: Components.Parameters.StudyUTCOffset? = nil,
+                    retention: Swift.Double? = nil,
+                    learningSteps: Swift.String? = nil,
+                    relearningSteps: Swift.String? = nil,
                     limit: Swift.Int64? = nil
                 ) {
                     self.at = at
                     self.utcOffset = utcOffset
+                    self.retention = retention
+                    self.learningSteps = learningSteps
+                    self.relearningSteps = relearningSteps
                     self.limit = limit
                 }
             }
@@ -5276,6 +5297,454 @@ public enum Operations {
             /// `unavailable`: the server is too busy to check a password now or to open another event stream, or its database is out of reach.
             ///
             /// - Remark: Generated from `#/paths//v1/me/reviews/post(reviewCard)/responses/503`.
+            ///
+            /// HTTP response code: `503 serviceUnavailable`.
+            case serviceUnavailable(Components.Responses.Unavailable)
+            /// The associated value of the enum case if `self` is `.serviceUnavailable`.
+            ///
+            /// - Throws: An error if `self` is not `.serviceUnavailable`.
+            /// - SeeAlso: `.serviceUnavailable`.
+            public var serviceUnavailable: Components.Responses.Unavailable {
+                get throws {
+                    switch self {
+                    case let .serviceUnavailable(response):
+                        return response
+                    default:
+                        try throwUnexpectedResponseStatus(
+                            expectedStatus: "serviceUnavailable",
+                            response: self
+                        )
+                    }
+                }
+            }
+            /// Undocumented response.
+            ///
+            /// A response with a code that is not documented in the OpenAPI document.
+            case undocumented(statusCode: Swift.Int, OpenAPIRuntime.UndocumentedPayload)
+        }
+        @frozen public enum AcceptableContentType: AcceptableProtocol {
+            case json
+            case other(Swift.String)
+            public init?(rawValue: Swift.String) {
+                switch rawValue.lowercased() {
+                case "application/json":
+                    self = .json
+                default:
+                    self = .other(rawValue)
+                }
+            }
+            public var rawValue: Swift.String {
+                switch self {
+                case let .other(string):
+                    return string
+                case .json:
+                    return "application/json"
+                }
+            }
+            public static var allCases: [Self] {
+                [
+                    .json
+                ]
+            }
+        }
+    }
+    /// Take back a grade: the card is as it was before the grade given at `reviewed_at`, and the grade leaves the learner's review log.
+    ///
+    /// Only the card's last grade can be taken back: 422 `nothing_to_undo` when the card was graded again or the grade undone since (in this or another client), or it was never given; nothing is written. 400 `invalid_request` for a `reviewed_at` that is not a time of the years 0001 to 9999 in whole seconds.
+    ///
+    /// - Remark: HTTP `POST /v1/me/reviews/undo`.
+    /// - Remark: Generated from `#/paths//v1/me/reviews/undo/post(undoReview)`.
+    public enum UndoReview {
+        public static let id: Swift.String = "undoReview"
+        public struct Input: Sendable, Hashable {
+            /// - Remark: Generated from `#/paths/v1/me/reviews/undo/POST/header`.
+            public struct Headers: Sendable, Hashable {
+                public var accept: [OpenAPIRuntime.AcceptHeaderContentType<Operations.UndoReview.AcceptableContentType>]
+                /// Creates a new `Headers`.
+                ///
+                /// - Parameters:
+                ///   - accept:
+                public init(accept: [OpenAPIRuntime.AcceptHeaderContentType<Operations.UndoReview.AcceptableContentType>] = .defaultValues()) {
+                    self.accept = accept
+                }
+            }
+            public var headers: Operations.UndoReview.Input.Headers
+            /// - Remark: Generated from `#/paths/v1/me/reviews/undo/POST/requestBody`.
+            @frozen public enum Body: Sendable, Hashable {
+                /// - Remark: Generated from `#/paths/v1/me/reviews/undo/POST/requestBody/content/application\/json`.
+                case json(Components.Schemas.ReviewUndoRequest)
+            }
+            public var body: Operations.UndoReview.Input.Body
+            /// Creates a new `Input`.
+            ///
+            /// - Parameters:
+            ///   - headers:
+            ///   - body:
+            public init(
+                headers: Operations.UndoReview.Input.Headers = .init(),
+                body: Operations.UndoReview.Input.Body
+            ) {
+                self.headers = headers
+                self.body = body
+            }
+        }
+        @frozen public enum Output: Sendable, Hashable {
+            public struct Ok: Sendable, Hashable {
+                /// - Remark: Generated from `#/paths/v1/me/reviews/undo/POST/responses/200/content`.
+                @frozen public enum Body: Sendable, Hashable {
+                    /// - Remark: Generated from `#/paths/v1/me/reviews/undo/POST/responses/200/content/application\/json`.
+                    case json(Components.Schemas.CardSchedule)
+                    /// The associated value of the enum case if `self` is `.json`.
+                    ///
+                    /// - Throws: An error if `self` is not `.json`.
+                    /// - SeeAlso: `.json`.
+                    public var json: Components.Schemas.CardSchedule {
+                        get throws {
+                            switch self {
+                            case let .json(body):
+                                return body
+                            }
+                        }
+                    }
+                }
+                /// Received HTTP response body
+                public var body: Operations.UndoReview.Output.Ok.Body
+                /// Creates a new `Ok`.
+                ///
+                /// - Parameters:
+                ///   - body: Received HTTP response body
+                public init(body: Operations.UndoReview.Output.Ok.Body) {
+                    self.body = body
+                }
+            }
+            /// The card's schedule as it was before the grade.
+            ///
+            /// - Remark: Generated from `#/paths//v1/me/reviews/undo/post(undoReview)/responses/200`.
+            ///
+            /// HTTP response code: `200 ok`.
+            case ok(Operations.UndoReview.Output.Ok)
+            /// The associated value of the enum case if `self` is `.ok`.
+            ///
+            /// - Throws: An error if `self` is not `.ok`.
+            /// - SeeAlso: `.ok`.
+            public var ok: Operations.UndoReview.Output.Ok {
+                get throws {
+                    switch self {
+                    case let .ok(response):
+                        return response
+                    default:
+                        try throwUnexpectedResponseStatus(
+                            expectedStatus: "ok",
+                            response: self
+                        )
+                    }
+                }
+            }
+            /// `invalid_request`: malformed JSON, or a parameter that is not of its type.
+            ///
+            /// - Remark: Generated from `#/paths//v1/me/reviews/undo/post(undoReview)/responses/400`.
+            ///
+            /// HTTP response code: `400 badRequest`.
+            case badRequest(Components.Responses.BadRequest)
+            /// The associated value of the enum case if `self` is `.badRequest`.
+            ///
+            /// - Throws: An error if `self` is not `.badRequest`.
+            /// - SeeAlso: `.badRequest`.
+            public var badRequest: Components.Responses.BadRequest {
+                get throws {
+                    switch self {
+                    case let .badRequest(response):
+                        return response
+                    default:
+                        try throwUnexpectedResponseStatus(
+                            expectedStatus: "badRequest",
+                            response: self
+                        )
+                    }
+                }
+            }
+            /// `unauthorized`, `token_expired` or `invalid_credentials`.
+            ///
+            /// - Remark: Generated from `#/paths//v1/me/reviews/undo/post(undoReview)/responses/401`.
+            ///
+            /// HTTP response code: `401 unauthorized`.
+            case unauthorized(Components.Responses.Unauthorized)
+            /// The associated value of the enum case if `self` is `.unauthorized`.
+            ///
+            /// - Throws: An error if `self` is not `.unauthorized`.
+            /// - SeeAlso: `.unauthorized`.
+            public var unauthorized: Components.Responses.Unauthorized {
+                get throws {
+                    switch self {
+                    case let .unauthorized(response):
+                        return response
+                    default:
+                        try throwUnexpectedResponseStatus(
+                            expectedStatus: "unauthorized",
+                            response: self
+                        )
+                    }
+                }
+            }
+            /// `payload_too_large`: the body is over 64 KiB.
+            ///
+            /// - Remark: Generated from `#/paths//v1/me/reviews/undo/post(undoReview)/responses/413`.
+            ///
+            /// HTTP response code: `413 contentTooLarge`.
+            case contentTooLarge(Components.Responses.PayloadTooLarge)
+            /// The associated value of the enum case if `self` is `.contentTooLarge`.
+            ///
+            /// - Throws: An error if `self` is not `.contentTooLarge`.
+            /// - SeeAlso: `.contentTooLarge`.
+            public var contentTooLarge: Components.Responses.PayloadTooLarge {
+                get throws {
+                    switch self {
+                    case let .contentTooLarge(response):
+                        return response
+                    default:
+                        try throwUnexpectedResponseStatus(
+                            expectedStatus: "contentTooLarge",
+                            response: self
+                        )
+                    }
+                }
+            }
+            /// `invalid_request` (a body of the wrong shape), `invalid_name`, `invalid_email` or `weak_password`.
+            ///
+            /// - Remark: Generated from `#/paths//v1/me/reviews/undo/post(undoReview)/responses/422`.
+            ///
+            /// HTTP response code: `422 unprocessableContent`.
+            case unprocessableContent(Components.Responses.Unprocessable)
+            /// The associated value of the enum case if `self` is `.unprocessableContent`.
+            ///
+            /// - Throws: An error if `self` is not `.unprocessableContent`.
+            /// - SeeAlso: `.unprocessableContent`.
+            public var unprocessableContent: Components.Responses.Unprocessable {
+                get throws {
+                    switch self {
+                    case let .unprocessableContent(response):
+                        return response
+                    default:
+                        try throwUnexpectedResponseStatus(
+                            expectedStatus: "unprocessableContent",
+                            response: self
+                        )
+                    }
+                }
+            }
+            /// `unavailable`: the server is too busy to check a password now or to open another event stream, or its database is out of reach.
+            ///
+            /// - Remark: Generated from `#/paths//v1/me/reviews/undo/post(undoReview)/responses/503`.
+            ///
+            /// HTTP response code: `503 serviceUnavailable`.
+            case serviceUnavailable(Components.Responses.Unavailable)
+            /// The associated value of the enum case if `self` is `.serviceUnavailable`.
+            ///
+            /// - Throws: An error if `self` is not `.serviceUnavailable`.
+            /// - SeeAlso: `.serviceUnavailable`.
+            public var serviceUnavailable: Components.Responses.Unavailable {
+                get throws {
+                    switch self {
+                    case let .serviceUnavailable(response):
+                        return response
+                    default:
+                        try throwUnexpectedResponseStatus(
+                            expectedStatus: "serviceUnavailable",
+                            response: self
+                        )
+                    }
+                }
+            }
+            /// Undocumented response.
+            ///
+            /// A response with a code that is not documented in the OpenAPI document.
+            case undocumented(statusCode: Swift.Int, OpenAPIRuntime.UndocumentedPayload)
+        }
+        @frozen public enum AcceptableContentType: AcceptableProtocol {
+            case json
+            case other(Swift.String)
+            public init?(rawValue: Swift.String) {
+                switch rawValue.lowercased() {
+                case "application/json":
+                    self = .json
+                default:
+                    self = .other(rawValue)
+                }
+            }
+            public var rawValue: Swift.String {
+                switch self {
+                case let .other(string):
+                    return string
+                case .json:
+                    return "application/json"
+                }
+            }
+            public static var allCases: [Self] {
+                [
+                    .json
+                ]
+            }
+        }
+    }
+    /// The learner's memory at `at`: the cards due on each of the next 14 days of their calendar (today's count holds the overdue ones), the true retention of the last 30 days (grades of cards in review, and how many were not `again`), and the grades given today.
+    ///
+    /// 400 `invalid_request` for `at` or `utc_offset` out of range.
+    ///
+    /// - Remark: HTTP `GET /v1/me/memory`.
+    /// - Remark: Generated from `#/paths//v1/me/memory/get(getMemory)`.
+    public enum GetMemory {
+        public static let id: Swift.String = "getMemory"
+        public struct Input: Sendable, Hashable {
+            /// - Remark: Generated from `#/paths/v1/me/memory/GET/query`.
+            public struct Query: Sendable, Hashable {
+                /// The learner's instant (`StudyInstant`); the `+` of an offset is written `%2B` in a query, or the time given in UTC (`Z`).
+                ///
+                /// - Remark: Generated from `#/paths/v1/me/memory/GET/query/at`.
+                public var at: Components.Parameters.StudyInstant
+                /// Seconds the learner's clock is east of UTC (`UTCOffset`).
+                ///
+                /// - Remark: Generated from `#/paths/v1/me/memory/GET/query/utc_offset`.
+                public var utcOffset: Components.Parameters.StudyUTCOffset?
+                /// Creates a new `Query`.
+                ///
+                /// - Parameters:
+                ///   - at: The learner's instant (`StudyInstant`); the `+` of an offset is written `%2B` in a query, or the time given in UTC (`Z`).
+                ///   - utcOffset: Seconds the learner's clock is east of UTC (`UTCOffset`).
+                public init(
+                    at: Components.Parameters.StudyInstant,
+                    utcOffset: Components.Parameters.StudyUTCOffset? = nil
+                ) {
+                    self.at = at
+                    self.utcOffset = utcOffset
+                }
+            }
+            public var query: Operations.GetMemory.Input.Query
+            /// - Remark: Generated from `#/paths/v1/me/memory/GET/header`.
+            public struct Headers: Sendable, Hashable {
+                public var accept: [OpenAPIRuntime.AcceptHeaderContentType<Operations.GetMemory.AcceptableContentType>]
+                /// Creates a new `Headers`.
+                ///
+                /// - Parameters:
+                ///   - accept:
+                public init(accept: [OpenAPIRuntime.AcceptHeaderContentType<Operations.GetMemory.AcceptableContentType>] = .defaultValues()) {
+                    self.accept = accept
+                }
+            }
+            public var headers: Operations.GetMemory.Input.Headers
+            /// Creates a new `Input`.
+            ///
+            /// - Parameters:
+            ///   - query:
+            ///   - headers:
+            public init(
+                query: Operations.GetMemory.Input.Query,
+                headers: Operations.GetMemory.Input.Headers = .init()
+            ) {
+                self.query = query
+                self.headers = headers
+            }
+        }
+        @frozen public enum Output: Sendable, Hashable {
+            public struct Ok: Sendable, Hashable {
+                /// - Remark: Generated from `#/paths/v1/me/memory/GET/responses/200/content`.
+                @frozen public enum Body: Sendable, Hashable {
+                    /// - Remark: Generated from `#/paths/v1/me/memory/GET/responses/200/content/application\/json`.
+                    case json(Components.Schemas.MemoryPicture)
+                    /// The associated value of the enum case if `self` is `.json`.
+                    ///
+                    /// - Throws: An error if `self` is not `.json`.
+                    /// - SeeAlso: `.json`.
+                    public var json: Components.Schemas.MemoryPicture {
+                        get throws {
+                            switch self {
+                            case let .json(body):
+                                return body
+                            }
+                        }
+                    }
+                }
+                /// Received HTTP response body
+                public var body: Operations.GetMemory.Output.Ok.Body
+                /// Creates a new `Ok`.
+                ///
+                /// - Parameters:
+                ///   - body: Received HTTP response body
+                public init(body: Operations.GetMemory.Output.Ok.Body) {
+                    self.body = body
+                }
+            }
+            /// The picture.
+            ///
+            /// - Remark: Generated from `#/paths//v1/me/memory/get(getMemory)/responses/200`.
+            ///
+            /// HTTP response code: `200 ok`.
+            case ok(Operations.GetMemory.Output.Ok)
+            /// The associated value of the enum case if `self` is `.ok`.
+            ///
+            /// - Throws: An error if `self` is not `.ok`.
+            /// - SeeAlso: `.ok`.
+            public var ok: Operations.GetMemory.Output.Ok {
+                get throws {
+                    switch self {
+                    case let .ok(response):
+                        return response
+                    default:
+                        try throwUnexpectedResponseStatus(
+                            expectedStatus: "ok",
+                            response: self
+                        )
+                    }
+                }
+            }
+            /// `invalid_request`: malformed JSON, or a parameter that is not of its type.
+            ///
+            /// - Remark: Generated from `#/paths//v1/me/memory/get(getMemory)/responses/400`.
+            ///
+            /// HTTP response code: `400 badRequest`.
+            case badRequest(Components.Responses.BadRequest)
+            /// The associated value of the enum case if `self` is `.badRequest`.
+            ///
+            /// - Throws: An error if `self` is not `.badRequest`.
+            /// - SeeAlso: `.badRequest`.
+            public var badRequest: Components.Responses.BadRequest {
+                get throws {
+                    switch self {
+                    case let .badRequest(response):
+                        return response
+                    default:
+                        try throwUnexpectedResponseStatus(
+                            expectedStatus: "badRequest",
+                            response: self
+                        )
+                    }
+                }
+            }
+            /// `unauthorized`, `token_expired` or `invalid_credentials`.
+            ///
+            /// - Remark: Generated from `#/paths//v1/me/memory/get(getMemory)/responses/401`.
+            ///
+            /// HTTP response code: `401 unauthorized`.
+            case unauthorized(Components.Responses.Unauthorized)
+            /// The associated value of the enum case if `self` is `.unauthorized`.
+            ///
+            /// - Throws: An error if `self` is not `.unauthorized`.
+            /// - SeeAlso: `.unauthorized`.
+            public var unauthorized: Components.Responses.Unauthorized {
+                get throws {
+                    switch self {
+                    case let .unauthorized(response):
+                        return response
+                    default:
+                        try throwUnexpectedResponseStatus(
+                            expectedStatus: "unauthorized",
+                            response: self
+                        )
+                    }
+                }
+            }
+            /// `unavailable`: the server is too busy to check a password now or to open another event stream, or its database is out of reach.
+            ///
+            /// - Remark: Generated from `#/paths//v1/me/memory/get(getMemory)/responses/503`.
             ///
             /// HTTP response code: `503 serviceUnavailable`.
             case serviceUnavailable(Components.Responses.Unavailable)

@@ -227,6 +227,20 @@ public protocol APIProtocol: Sendable {
     /// - Remark: HTTP `POST /v1/me/reviews`.
     /// - Remark: Generated from `#/paths//v1/me/reviews/post(reviewCard)`.
     func reviewCard(_ input: Operations.ReviewCard.Input) async throws -> Operations.ReviewCard.Output
+    /// Take back a grade: the card is as it was before the grade given at `reviewed_at`, and the grade leaves the learner's review log.
+    ///
+    /// Only the card's last grade can be taken back: 422 `nothing_to_undo` when the card was graded again or the grade undone since (in this or another client), or it was never given; nothing is written. 400 `invalid_request` for a `reviewed_at` that is not a time of the years 0001 to 9999 in whole seconds.
+    ///
+    /// - Remark: HTTP `POST /v1/me/reviews/undo`.
+    /// - Remark: Generated from `#/paths//v1/me/reviews/undo/post(undoReview)`.
+    func undoReview(_ input: Operations.UndoReview.Input) async throws -> Operations.UndoReview.Output
+    /// The learner's memory at `at`: the cards due on each of the next 14 days of their calendar (today's count holds the overdue ones), the true retention of the last 30 days (grades of cards in review, and how many were not `again`), and the grades given today.
+    ///
+    /// 400 `invalid_request` for `at` or `utc_offset` out of range.
+    ///
+    /// - Remark: HTTP `GET /v1/me/memory`.
+    /// - Remark: Generated from `#/paths//v1/me/memory/get(getMemory)`.
+    func getMemory(_ input: Operations.GetMemory.Input) async throws -> Operations.GetMemory.Output
     /// The learner's streak (days in a row, up to `day`, with a lesson done, a question answered or a card reviewed) and the cards due on `day`.
     ///
     /// - Remark: HTTP `GET /v1/me/habit`.
@@ -626,6 +640,36 @@ extension APIProtocol {
         try await reviewCard(Operations.ReviewCard.Input(
             headers: headers,
             body: body
+        ))
+    }
+    /// Take back a grade: the card is as it was before the grade given at `reviewed_at`, and the grade leaves the learner's review log.
+    ///
+    /// Only the card's last grade can be taken back: 422 `nothing_to_undo` when the card was graded again or the grade undone since (in this or another client), or it was never given; nothing is written. 400 `invalid_request` for a `reviewed_at` that is not a time of the years 0001 to 9999 in whole seconds.
+    ///
+    /// - Remark: HTTP `POST /v1/me/reviews/undo`.
+    /// - Remark: Generated from `#/paths//v1/me/reviews/undo/post(undoReview)`.
+    public func undoReview(
+        headers: Operations.UndoReview.Input.Headers = .init(),
+        body: Operations.UndoReview.Input.Body
+    ) async throws -> Operations.UndoReview.Output {
+        try await undoReview(Operations.UndoReview.Input(
+            headers: headers,
+            body: body
+        ))
+    }
+    /// The learner's memory at `at`: the cards due on each of the next 14 days of their calendar (today's count holds the overdue ones), the true retention of the last 30 days (grades of cards in review, and how many were not `again`), and the grades given today.
+    ///
+    /// 400 `invalid_request` for `at` or `utc_offset` out of range.
+    ///
+    /// - Remark: HTTP `GET /v1/me/memory`.
+    /// - Remark: Generated from `#/paths//v1/me/memory/get(getMemory)`.
+    public func getMemory(
+        query: Operations.GetMemory.Input.Query,
+        headers: Operations.GetMemory.Input.Headers = .init()
+    ) async throws -> Operations.GetMemory.Output {
+        try await getMemory(Operations.GetMemory.Input(
+            query: query,
+            headers: headers
         ))
     }
     /// The learner's streak (days in a row, up to `day`, with a lesson done, a question answered or a card reviewed) and the cards due on `day`.

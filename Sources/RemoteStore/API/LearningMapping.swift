@@ -183,6 +183,32 @@ extension ReviewCard {
         }
         return ReviewCard(
             ref: ref, courseTitle: card.courseTitle, lessonTitle: card.lessonTitle,
-            question: try Question.checked(card.content, at: "content"), schedule: try CardSchedule.checked(card.schedule))
+            question: try Question.checked(card.content, at: "content"), schedule: try CardSchedule.checked(card.schedule),
+            intervals: try intervals(card.intervals))
+    }
+
+    /// Seconds from 0 to FSRS's longest interval (100 years) and a day.
+    static let intervalSeconds: ClosedRange<Int64> = 0...Int64(FSRSParameters.default.maximumIntervalDays + 1) * 86_400
+
+    private static func intervals(_ sent: Components.Schemas.GradeIntervals) throws(RefusedLearning) -> [ReviewGrade: TimeInterval] {
+        let pairs: [(ReviewGrade, Int64)] = [(.again, sent.again), (.hard, sent.hard), (.good, sent.good), (.easy, sent.easy)]
+        guard pairs.allSatisfy({ intervalSeconds.contains($0.1) }) else {
+            throw RefusedLearning(problem: "a grade's interval out of range")
+        }
+        return Dictionary(uniqueKeysWithValues: pairs.map { ($0.0, TimeInterval($0.1)) })
+    }
+}
+
+extension MemoryPicture {
+    /// The server's picture, if it is one: 14 days of 0 to `largest` cards, no more recalled
+    /// than reviewed.
+    static func checked(_ sent: Components.Schemas.MemoryPicture, largest: Int) throws(RefusedLearning) -> MemoryPicture {
+        let counts = sent.forecast + [sent.recalled, sent.reviewed, sent.reviewsToday]
+        guard sent.forecast.count == MemoryPicture.forecastDays, counts.allSatisfy({ (0...Int64(largest)).contains($0) }),
+            sent.recalled <= sent.reviewed
+        else { throw RefusedLearning(problem: "a memory picture out of range") }
+        return MemoryPicture(
+            forecast: sent.forecast.map { Int($0) }, recalled: Int(sent.recalled), reviewed: Int(sent.reviewed),
+            reviewsToday: Int(sent.reviewsToday))
     }
 }

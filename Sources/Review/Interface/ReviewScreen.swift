@@ -24,11 +24,17 @@ final class ReviewScreen: Screen {
         static let good = KeyDeclaration(
             "g", "good", help: "after the answer: recalled (Enter: good if right, again if not)", action: "review.good")
         static let easy = KeyDeclaration("e", "easy", help: "after the answer: recalled at once; a longer wait", action: "review.easy")
+        static let undo = KeyDeclaration(
+            "z", "undo", help: "take back the last grade of this session: the card comes back to be answered again", action: "review.undo")
+        static let memory = KeyDeclaration(
+            "m", "memory", help: "the cards due in the next 14 days, the true retention and the streak (again: the card)",
+            action: "review.memory")
         static let retry = KeyDeclaration("r", "reload", help: "read the cards due again (retry after an error)", action: "review.reload")
     }
 
     nonisolated static let declaredKeys = [
-        Keys.choose, Keys.choice, Keys.pick, Keys.answer, Keys.nextCard, Keys.again, Keys.hard, Keys.good, Keys.easy, Keys.retry,
+        Keys.choose, Keys.choice, Keys.pick, Keys.answer, Keys.nextCard, Keys.again, Keys.hard, Keys.good, Keys.easy, Keys.undo,
+        Keys.memory, Keys.retry,
     ]
     static let emptyText: LocalizedText = "Nothing to review today — answer a lesson's questions and they come back here"
 
@@ -47,7 +53,20 @@ final class ReviewScreen: Screen {
             case .idle, .loading: return .unavailable(reason: "The cards are being read")
             }
         }
-        guard viewModel.card != nil else { return .dormant }
+        let ready: Bool
+        switch viewModel.state {
+        case .loaded, .empty: ready = true
+        case .idle, .loading, .error: ready = false
+        }
+        if key == Keys.undo {
+            guard ready else { return .dormant }
+            return viewModel.graded.isEmpty ? .unavailable(reason: ReviewViewModel.nothingToUndo) : .available
+        }
+        if key == Keys.memory {
+            // With nothing in front the picture shows by itself.
+            return ready && viewModel.card != nil ? .available : .dormant
+        }
+        guard viewModel.card != nil, !viewModel.showsMemory else { return .dormant }
         if viewModel.reviewedElsewhere {
             switch key {
             case Keys.nextCard: return .available
@@ -130,10 +149,26 @@ final class ReviewScreen: Screen {
         } else if reviewed > 0 {
             empty.append("More come due tomorrow.")
         }
-        StateView.draw(viewModel.state, in: &canvas, area: body, tick: frame.tick, texts: texts, empty: empty) { canvas, deck in
-            guard let card = deck.cards.first else { return }
-            drawCard(card, in: &canvas, area: body, texts: texts)
+        guard viewModel.memoryShown else {
+            StateView.draw(viewModel.state, in: &canvas, area: body, tick: frame.tick, texts: texts, empty: empty) { canvas, deck in
+                guard let card = deck.cards.first else { return }
+                drawCard(card, in: &canvas, area: body, texts: texts)
+            }
+            return
         }
+        // The picture below what the tab has to say: that all is done, or how to go back.
+        let said: [LocalizedText] = viewModel.card == nil ? empty : ["m: back to the card"]
+        var y = body.y
+        for (index, line) in said.enumerated() where y < body.maxY {
+            for row in TextWrapper.wrap(texts(line), width: max(1, body.width)) where y < body.maxY {
+                canvas.draw(row, x: body.x, y: y, width: body.width, style: index == 0 ? .bold : .dim)
+                y += 1
+            }
+        }
+        canvas.markFocus(x: body.x, y: body.y)
+        y += 1
+        guard let memory = viewModel.memory, y < body.maxY else { return }
+        MemoryView.draw(memory, in: &canvas, area: Rect(x: body.x, y: y, width: body.width, height: body.maxY - y), texts: texts)
     }
 
     private func drawCard(_ card: ReviewCard, in canvas: inout some Canvas, area: Rect, texts: Texts) {
@@ -165,7 +200,17 @@ final class ReviewScreen: Screen {
             await viewModel.load()
             return .handled
         }
-        guard viewModel.card != nil else { return .ignored }
+        if event == .key(.character("z")) {
+            guard availability(of: Keys.undo) == .available else { return .ignored }
+            await viewModel.undo()
+            return .handled
+        }
+        if event == .key(.character("m")) {
+            guard availability(of: Keys.memory) == .available else { return .ignored }
+            await viewModel.toggleMemory()
+            return .handled
+        }
+        guard viewModel.card != nil, !viewModel.showsMemory else { return .ignored }
         if viewModel.reviewedElsewhere {
             guard event == .key(.character(" ")) else { return .ignored }
             await viewModel.skipReviewedElsewhere()

@@ -37,6 +37,21 @@ final class ReviewViewModel {
             }
             if next.card.state != .review, next.card.due < dayEnd { comingBack = min(comingBack ?? next.card.due, next.card.due) }
         }
+
+        /// A grade taken back: its card counts again in `part`.
+        mutating func ungraded(_ part: CardSchedule.Part) {
+            switch part {
+            case .new: newCount += 1
+            case .learning: learningCount += 1
+            case .due: dueCount += 1
+            }
+        }
+    }
+
+    /// A grade given in this session: what `z` takes back.
+    struct Graded: Sendable {
+        var card: ReviewCard
+        var at: StudyTime
     }
 
     private(set) var state: ViewState<Deck> = .idle
@@ -54,10 +69,17 @@ final class ReviewViewModel {
     private(set) var revealed: (chosen: Set<Int>, isRight: Bool)?
     private(set) var reviewedToday = 0
     private(set) var isSaving = false
+    /// The grades of this session, the last one last; `z` takes them back one at a time.
+    private(set) var graded: [Graded] = []
+    /// `m`: the memory picture in place of the card; it shows by itself when nothing is due.
+    private(set) var showsMemory = false
+    /// The picture and the streak, as last read (while the picture shows).
+    private(set) var memory: (picture: MemoryPicture, streakDays: Int?)?
     @ObservationIgnored let tasks = OwnedTasks()
     @ObservationIgnored private let learner: UserID
     @ObservationIgnored private let learning: any LearningRepository
     @ObservationIgnored private let time: @MainActor () -> StudyTime
+    @ObservationIgnored private let settings: @MainActor () -> ReviewSettings
     @ObservationIgnored private let clock: any Clock<Duration>
     /// The wait for the next card in its steps, while nothing else is due.
     @ObservationIgnored private var waitingForComingBack: Task<Void, Never>?
@@ -67,12 +89,13 @@ final class ReviewViewModel {
 
     init(
         learner: UserID, learning: any LearningRepository, time: @escaping @MainActor () -> StudyTime,
-        report: @escaping @MainActor (StatusMessage) -> Void, changes: Notices<Void> = Notices(),
-        clock: any Clock<Duration> = ContinuousClock()
+        settings: @escaping @MainActor () -> ReviewSettings = { .default }, report: @escaping @MainActor (StatusMessage) -> Void,
+        changes: Notices<Void> = Notices(), clock: any Clock<Duration> = ContinuousClock()
     ) {
         self.learner = learner
         self.learning = learning
         self.time = time
+        self.settings = settings
         self.report = report
         self.clock = clock
         changes.listen(self) { [weak self] in
@@ -87,13 +110,15 @@ final class ReviewViewModel {
         if case .loading = state { return }
         if state.value == nil { state = .loading }
         do {
-            let deck = try await learning.reviewDeck(userID: learner, at: time(), limit: Self.batch)
+            let deck = try await learning.reviewDeck(userID: learner, at: time(), limit: Self.batch, settings: settings())
             state = deck.cards.isEmpty ? .empty : .loaded(Deck(deck))
             comingBack = deck.comingBack
             showFront()
         } catch {
             state = .error(message: error.userMessage)
+            return
         }
+        await readMemoryIfShown()
     }
 
     /// The deck changed (a card answered or reviewed here or in another terminal): read it
@@ -105,8 +130,10 @@ final class ReviewViewModel {
         case .loaded, .empty: break
         default: return
         }
-        guard !isSaving, let deck = try? await learning.reviewDeck(userID: learner, at: time(), limit: Self.batch), !isSaving
+        guard !isSaving, let deck = try? await learning.reviewDeck(userID: learner, at: time(), limit: Self.batch, settings: settings()),
+            !isSaving
         else { return }
+        defer { tasks.run { [weak self] in await self?.readMemoryIfShown() } }
         comingBack = deck.comingBack
         var cards = deck.cards
         if let shown = card {
@@ -172,8 +199,8 @@ final class ReviewViewModel {
             return
         }
         revealed = (picked, card.question.isRight(picked))
-        comingBackAfter = Dictionary(
-            uniqueKeysWithValues: LearningRules.scheduler.nextDue(for: card.schedule.card, at: time().now).map { ($0.grade, $0.interval) })
+        // The store's (a server's) word, worked out when the deck was read; else the settings'.
+        comingBackAfter = card.intervals.isEmpty ? settings().intervals(for: card.schedule.card, at: time().now) : card.intervals
     }
 
     static let pickFirst: LocalizedText = "Pick an answer first"
@@ -191,7 +218,7 @@ final class ReviewViewModel {
         if deck.cards.isEmpty {
             state = deck.total > 0 ? .loaded(deck) : .empty
             showFront()
-            if deck.total > 0 { await load() }
+            if deck.total > 0 { await load() } else { await readMemoryIfShown() }
         } else {
             state = .loaded(deck)
             showFront()
@@ -248,16 +275,77 @@ final class ReviewViewModel {
         let at = time()
         let next: CardSchedule
         do {
-            next = try await learning.review(card.ref, grade: grade, userID: learner, at: at)
+            next = try await learning.review(card.ref, grade: grade, userID: learner, at: at, settings: settings())
         } catch {
             report(.error(error.userMessage))
             return
         }
+        graded.append(Graded(card: card, at: at))
         reviewedToday += 1
         deck.cards.removeFirst()
         deck.graded(card.schedule.part, next: next, dayEnd: at.dayEnd)
         comingBack = deck.comingBack
         await show(deck)
+    }
+
+    /// `z`: takes back the last grade of this session. The card comes to the front as it was
+    /// before it, to be answered again; the one shown waits behind it. A grade another
+    /// terminal changed since (graded again, or undone) stays, and says so.
+    func undo() async {
+        guard let last = graded.last, !isSaving else { return }
+        isSaving = true
+        let restored: CardSchedule
+        do {
+            restored = try await learning.undoReview(last.card.ref, reviewedAt: last.at.now, userID: learner)
+        } catch {
+            isSaving = false
+            if case .nothingToUndo = error { graded.removeLast() }
+            report(.error(error.userMessage))
+            return
+        }
+        graded.removeLast()
+        reviewedToday = max(0, reviewedToday - 1)
+        var card = last.card
+        card.schedule = restored
+        var deck = state.value ?? Deck(ReviewDeck(cards: [], dueCount: 0))
+        deck.cards.removeAll { $0.ref == card.ref }
+        deck.cards.insert(card, at: 0)
+        deck.ungraded(restored.part)
+        state = .loaded(deck)
+        showsMemory = false
+        showFront()
+        isSaving = false
+        report(.success(Self.undone))
+        // The counts as the store has them now (the card may have come back in its steps).
+        await storeChanged()
+    }
+
+    static let undone: LocalizedText = "Grade undone — answer the card again"
+    static let nothingToUndo: LocalizedText = "No grade to undo in this session"
+
+    // MARK: - The memory picture
+
+    /// Whether the picture shows: asked for with `m`, or nothing is in front to review.
+    var memoryShown: Bool {
+        switch state {
+        case .loaded, .empty: showsMemory || card == nil
+        case .idle, .loading, .error: false
+        }
+    }
+
+    /// `m`: the picture in place of the card, or the card again.
+    func toggleMemory() async {
+        showsMemory.toggle()
+        await readMemoryIfShown()
+    }
+
+    /// Reads the picture and the streak while the picture shows; a failure keeps the last.
+    private func readMemoryIfShown() async {
+        guard memoryShown else { return }
+        let at = time()
+        guard let picture = try? await learning.memory(userID: learner, at: at) else { return }
+        let habit = try? await learning.habit(userID: learner, on: at.day, secondsFromGMT: at.secondsFromGMT)
+        memory = (picture, habit?.streakDays)
     }
 
     /// `10:42`: an instant on the learner's clock.

@@ -35,8 +35,9 @@ extension EduGoAPIHandler {
         guard (1...ContentLimits.choices.upperBound).contains(request.chosen.count), chosen.count == request.chosen.count else {
             throw APIFailure(.invalidAnswer(ref))
         }
+        let settings = try Self.settings(request.settings)
         let answer = try await call { () async throws(AppError) in
-            try await learning.answer(chosen, to: ref, userID: caller.userID, at: time)
+            try await learning.answer(chosen, to: ref, userID: caller.userID, at: time, settings: settings)
         }
         return .ok(.init(body: .json(.init(answer))))
     }
@@ -45,8 +46,20 @@ extension EduGoAPIHandler {
         let caller = try await currentCaller()
         let time = try Self.studyTime(at: input.query.at, utcOffset: input.query.utcOffset)
         let limit = Int(min(max(input.query.limit ?? Int64(Self.defaultDeckSize), 0), Int64(Self.deckSizes.upperBound)))
+        let steps = { (text: String?) throws(APIFailure) -> [Int64]? in
+            guard let text else { return nil }
+            guard let steps = ReviewStepsText.steps(text) else {
+                throw .invalidRequest(.badRequest, "Steps are seconds separated by commas, like 60,600.")
+            }
+            return steps.map(Int64.init)
+        }
+        let settings = try Self.settings(
+            .init(
+                retention: input.query.retention, learningSteps: try steps(input.query.learningSteps),
+                relearningSteps: try steps(input.query.relearningSteps)),
+            status: .badRequest)
         let deck = try await call { () async throws(AppError) in
-            try await learning.reviewDeck(userID: caller.userID, at: time, limit: limit)
+            try await learning.reviewDeck(userID: caller.userID, at: time, limit: limit, settings: settings)
         }
         return .ok(.init(body: .json(.init(deck))))
     }
@@ -61,10 +74,52 @@ extension EduGoAPIHandler {
         let grade = ReviewGrade(rawValue: request.grade.rawValue) ?? .again
         let ref = QuestionRef(
             courseID: CourseID(request.courseId), lesson: Int(clamping: request.lesson), question: Int(clamping: request.question))
+        let settings = try Self.settings(request.settings)
         let schedule = try await call { () async throws(AppError) in
-            try await learning.review(ref, grade: grade, userID: caller.userID, at: time)
+            try await learning.review(ref, grade: grade, userID: caller.userID, at: time, settings: settings)
         }
         return .ok(.init(body: .json(.init(schedule))))
+    }
+
+    func undoReview(_ input: Operations.UndoReview.Input) async throws -> Operations.UndoReview.Output {
+        let caller = try await currentCaller()
+        guard case .json(let request) = input.body else { throw APIFailure.invalidRequest(.badRequest, "Send JSON.") }
+        guard CourseLimits.isValidID(request.courseId) else {
+            throw APIFailure.invalidRequest(.unprocessableContent, "A course id is 1–64 characters of A–Z a–z 0–9 . _ -")
+        }
+        guard let seconds = Int64(exactly: request.reviewedAt.timeIntervalSince1970), CardSchedule.instants.contains(seconds) else {
+            throw APIFailure.invalidRequest(.badRequest, "reviewed_at must be a time of the years 0001 to 9999, in whole seconds.")
+        }
+        let ref = QuestionRef(
+            courseID: CourseID(request.courseId), lesson: Int(clamping: request.lesson), question: Int(clamping: request.question))
+        let schedule = try await call { () async throws(AppError) in
+            try await learning.undoReview(ref, reviewedAt: request.reviewedAt, userID: caller.userID)
+        }
+        return .ok(.init(body: .json(.init(schedule))))
+    }
+
+    func getMemory(_ input: Operations.GetMemory.Input) async throws -> Operations.GetMemory.Output {
+        let caller = try await currentCaller()
+        let time = try Self.studyTime(at: input.query.at, utcOffset: input.query.utcOffset)
+        let picture = try await call { () async throws(AppError) in try await learning.memory(userID: caller.userID, at: time) }
+        return .ok(.init(body: .json(.init(picture))))
+    }
+
+    /// The learner's settings (each left out is the default); one out of its range is
+    /// `status` `invalid_request` with the reason.
+    static func settings(_ sent: Components.Schemas.ReviewSettings?, status: HTTPResponse.Status = .unprocessableContent)
+        throws(APIFailure) -> ReviewSettings
+    {
+        guard let sent else { return .default }
+        let steps = { (sent: [Int64]?, fallback: [Int]) in sent.map { $0.map { Int(clamping: $0) } } ?? fallback }
+        do {
+            return try ReviewSettings(
+                retention: sent.retention ?? ReviewSettings.default.retention,
+                learningSteps: steps(sent.learningSteps, ReviewSettings.default.learningSteps),
+                relearningSteps: steps(sent.relearningSteps, ReviewSettings.default.relearningSteps))
+        } catch {
+            throw .invalidRequest(status, error.message)
+        }
     }
 
     func getHabit(_ input: Operations.GetHabit.Input) async throws -> Operations.GetHabit.Output {

@@ -145,7 +145,23 @@ extension Components.Schemas.ReviewCard {
         self.init(
             courseId: card.ref.courseID.rawValue, lesson: Int64(card.ref.lesson), question: Int64(card.ref.question),
             courseTitle: card.courseTitle, lessonTitle: card.lessonTitle, content: .init(card.question),
-            schedule: .init(card.schedule))
+            schedule: .init(card.schedule), intervals: .init(card.intervals))
+    }
+}
+
+extension Components.Schemas.GradeIntervals {
+    /// Whole seconds, never negative (a grade's preview is after the deck's `at`).
+    init(_ intervals: [ReviewGrade: TimeInterval]) {
+        let seconds = { (grade: ReviewGrade) in Int64(clamping: Int(max(0, (intervals[grade] ?? 0).rounded(.down)))) }
+        self.init(again: seconds(.again), hard: seconds(.hard), good: seconds(.good), easy: seconds(.easy))
+    }
+}
+
+extension Components.Schemas.MemoryPicture {
+    init(_ picture: MemoryPicture) {
+        self.init(
+            forecast: picture.forecast.map(Int64.init), recalled: Int64(picture.recalled), reviewed: Int64(picture.reviewed),
+            reviewsToday: Int64(picture.reviewsToday))
     }
 }
 

@@ -30,6 +30,9 @@ public enum AppError: Error, Hashable, Sendable {
     case noSuchLesson(CourseID, Int)
     /// An answer that is not 1 to 6 different choices of its question; nothing was written.
     case invalidAnswer(QuestionRef)
+    /// An undo of a grade that is not the card's last any more (graded again, or undone, in
+    /// another terminal) or was never given; nothing was written.
+    case nothingToUndo(QuestionRef)
     /// The store failed in a way the user cannot fix; `detail` is for the log only.
     case storage(DataOperation, detail: String)
     /// The caller stopped waiting (a newer request replaced this one); nobody is told.
@@ -55,6 +58,7 @@ public enum AppError: Error, Hashable, Sendable {
         case .notEnrolled: "You are not enrolled in this course."
         case .noSuchLesson: "This lesson is no longer part of the course."
         case .invalidAnswer: "Pick 1 to 6 of the question's choices."
+        case .nothingToUndo: "That grade can no longer be undone: the card changed in another terminal."
         case .storage(.reading, _): "Something went wrong while reading your data."
         case .storage(.saving, _): "Something went wrong while saving your data."
         case .cancelled: "Cancelled."
@@ -85,6 +89,8 @@ public enum AppError: Error, Hashable, Sendable {
         case .noSuchLesson(let id, let number): "no lesson \(number) in \(id)"
         case .invalidAnswer(let ref):
             "an answer that is not 1 to 6 choices of question \(ref.question) of lesson \(ref.lesson) in \(ref.courseID)"
+        case .nothingToUndo(let ref):
+            "nothing to undo for question \(ref.question) of lesson \(ref.lesson) in \(ref.courseID)"
         case .storage(let operation, let detail): "storage (\(operation.rawValue)): \(detail)"
         case .cancelled: "cancelled"
         }

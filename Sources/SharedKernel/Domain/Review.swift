@@ -104,13 +104,20 @@ public struct ReviewCard: Hashable, Sendable {
     public var lessonTitle: String
     public var question: Question
     public var schedule: CardSchedule
+    /// When each grade would bring the card back, in seconds from when the deck was read (by
+    /// the learner's settings, no fuzz): what the grade keys say.
+    public var intervals: [ReviewGrade: TimeInterval]
 
-    public init(ref: QuestionRef, courseTitle: String, lessonTitle: String, question: Question, schedule: CardSchedule) {
+    public init(
+        ref: QuestionRef, courseTitle: String, lessonTitle: String, question: Question, schedule: CardSchedule,
+        intervals: [ReviewGrade: TimeInterval] = [:]
+    ) {
         self.ref = ref
         self.courseTitle = courseTitle
         self.lessonTitle = lessonTitle
         self.question = question
         self.schedule = schedule
+        self.intervals = intervals
     }
 }
 
@@ -185,7 +192,8 @@ extension CardSchedule {
     public static func fromSM2(repetitions: Int, easeMillis: Int, intervalDays: Int, dueDay: LearnerDay) -> CardSchedule {
         let due = Date(timeIntervalSince1970: Double(dueDay.number) * 86_400 + 43_200)
         let card =
-            (try? LearningRules.scheduler.card(sm2Repetitions: repetitions, easeMillis: easeMillis, intervalDays: intervalDays, due: due))
+            (try? ReviewSettings.default.scheduler.card(
+                sm2Repetitions: repetitions, easeMillis: easeMillis, intervalDays: intervalDays, due: due))
             ?? FSRSCard(due: due)
         return CardSchedule(card: card, reviews: 1)
     }

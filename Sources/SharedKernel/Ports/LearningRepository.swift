@@ -15,18 +15,46 @@ public protocol LearningRepository: Sendable {
     /// from `time`; answering again returns the first answer and changes nothing.
     /// `.notEnrolled`; `.noSuchLesson` for a lesson or question that is not there;
     /// `.invalidAnswer` for `chosen` that is not 1 to 6 of the question's choices.
-    func answer(_ chosen: Set<Int>, to question: QuestionRef, userID: UserID, at time: StudyTime) async throws(AppError) -> Answer
+    func answer(_ chosen: Set<Int>, to question: QuestionRef, userID: UserID, at time: StudyTime, settings: ReviewSettings)
+        async throws(AppError) -> Answer
     /// The cards due at `time` (`CardSchedule.isDue`; earliest due first, then in course and
     /// lesson order): the first `limit`, the counts of each part, and when the next card in
     /// its steps comes back today (`ReviewDeck(cards:counting:at:)` says what is counted).
-    func reviewDeck(userID: UserID, at time: StudyTime, limit: Int) async throws(AppError) -> ReviewDeck
+    /// Each card says when each grade would bring it back, by `settings`.
+    func reviewDeck(userID: UserID, at time: StudyTime, limit: Int, settings: ReviewSettings) async throws(AppError) -> ReviewDeck
     /// Reviews a card due at `time` (`LearningRules.review`): its new schedule, with the grade
     /// in the learner's review log. A card not due (reviewed meanwhile in another terminal)
     /// keeps its schedule, which is returned. `.noSuchLesson` for a question not in the deck.
-    func review(_ question: QuestionRef, grade: ReviewGrade, userID: UserID, at time: StudyTime) async throws(AppError) -> CardSchedule
+    func review(_ question: QuestionRef, grade: ReviewGrade, userID: UserID, at time: StudyTime, settings: ReviewSettings)
+        async throws(AppError) -> CardSchedule
+    /// Takes back the grade given to `question` at `reviewedAt` (`LearningRules.undo`): the card
+    /// is as it was before it, and the grade leaves the log. `.nothingToUndo` unless that grade
+    /// is the card's last (graded again, or undone, elsewhere; or never given).
+    func undoReview(_ question: QuestionRef, reviewedAt: Date, userID: UserID) async throws(AppError) -> CardSchedule
+    /// The learner's memory at `time` (`MemoryPicture(schedules:log:at:)` says what is counted).
+    func memory(userID: UserID, at time: StudyTime) async throws(AppError) -> MemoryPicture
     /// The streak up to `day` and the cards due on it, at any time of it. A lesson's time of
     /// completion falls on the day `secondsFromGMT` gives it.
     func habit(userID: UserID, on day: LearnerDay, secondsFromGMT: Int) async throws(AppError) -> LearningHabit
+}
+
+extension LearningRepository {
+    /// `answer` by the default settings.
+    public func answer(_ chosen: Set<Int>, to question: QuestionRef, userID: UserID, at time: StudyTime) async throws(AppError) -> Answer {
+        try await answer(chosen, to: question, userID: userID, at: time, settings: .default)
+    }
+
+    /// `reviewDeck` by the default settings.
+    public func reviewDeck(userID: UserID, at time: StudyTime, limit: Int) async throws(AppError) -> ReviewDeck {
+        try await reviewDeck(userID: userID, at: time, limit: limit, settings: .default)
+    }
+
+    /// `review` by the default settings.
+    public func review(_ question: QuestionRef, grade: ReviewGrade, userID: UserID, at time: StudyTime) async throws(AppError)
+        -> CardSchedule
+    {
+        try await review(question, grade: grade, userID: userID, at: time, settings: .default)
+    }
 }
 
 /// The rules of answers and reviews, the same over every store, which reads the facts in its
@@ -34,9 +62,6 @@ public protocol LearningRepository: Sendable {
 public enum LearningRules {
     /// Days of learning a streak looks back over at most.
     public static let streakWindow = 400
-
-    /// The scheduler of every store: FSRS-6 with its default parameters.
-    public static let scheduler = FSRSScheduler()
 
     /// The fuzz of a card's review: the same numbers in every store for the same learner, card
     /// and instant, so a store's schedule can be checked against another's.
@@ -54,7 +79,7 @@ public enum LearningRules {
     /// answer is kept already (a bad request is told so, whatever was answered before).
     public static func answer(
         _ chosen: Set<Int>, to ref: QuestionRef, question: Question?, holdsPlace: Bool, existing: Answer?, userID: UserID,
-        time: StudyTime
+        time: StudyTime, settings: ReviewSettings = .default
     ) throws(AppError) -> (answer: Answer, newCard: CardSchedule?) {
         guard holdsPlace else { throw .notEnrolled(ref.courseID) }
         guard let question else { throw .noSuchLesson(ref.courseID, ref.lesson) }
@@ -64,7 +89,9 @@ public enum LearningRules {
         if let existing { return (existing, nil) }
         let answer = Answer(ref: ref, chosen: chosen, to: question)
         var fuzz = fuzz(ref, userID: userID, at: time)
-        let card = scheduler.review(FSRSCard(due: time.now), grade: .firstAnswer(isRight: answer.isRight), at: time.now, using: &fuzz).card
+        let card = settings.scheduler.review(
+            FSRSCard(due: time.now), grade: .firstAnswer(isRight: answer.isRight), at: time.now, using: &fuzz
+        ).card
         return (answer, CardSchedule(card: keptInRange(card), reviews: 0))
     }
 
@@ -78,15 +105,25 @@ public enum LearningRules {
     /// The schedule after reviewing `schedule` at `time`, with the log entry to keep; `nil`
     /// when it is not due (nothing to write).
     public static func review(
-        _ schedule: CardSchedule?, grade: ReviewGrade, ref: QuestionRef, userID: UserID, time: StudyTime
+        _ schedule: CardSchedule?, grade: ReviewGrade, ref: QuestionRef, userID: UserID, time: StudyTime,
+        settings: ReviewSettings = .default
     ) throws(AppError) -> (schedule: CardSchedule, log: ReviewLogEntry)? {
         guard let schedule else { throw .noSuchLesson(ref.courseID, ref.lesson) }
         guard schedule.isDue(at: time) else { return nil }
         var fuzz = fuzz(ref, userID: userID, at: time)
-        let card = scheduler.review(schedule.card, grade: grade, at: time.now, using: &fuzz).card
+        let card = settings.scheduler.review(schedule.card, grade: grade, at: time.now, using: &fuzz).card
         return (
             CardSchedule(card: keptInRange(card), reviews: schedule.reviews + 1),
             ReviewLogEntry(ref: ref, grade: grade, reviewedAt: time.now, before: schedule)
         )
+    }
+
+    /// The card an undo restores: the one before the grade at `reviewedAt`, when that grade is
+    /// `latest`, the card's last log entry (whole seconds, as every store keeps them).
+    public static func undo(latest: ReviewLogEntry?, ref: QuestionRef, reviewedAt: Date) throws(AppError) -> CardSchedule {
+        guard let latest, latest.ref == ref,
+            Int64(latest.reviewedAt.timeIntervalSince1970.rounded(.down)) == Int64(reviewedAt.timeIntervalSince1970.rounded(.down))
+        else { throw .nothingToUndo(ref) }
+        return latest.before
     }
 }

@@ -53,7 +53,9 @@ public struct SQLiteLearningRepository: LearningRepository {
         }
     }
 
-    public func answer(_ chosen: Set<Int>, to ref: QuestionRef, userID: UserID, at time: StudyTime) async throws(AppError) -> Answer {
+    public func answer(_ chosen: Set<Int>, to ref: QuestionRef, userID: UserID, at time: StudyTime, settings: ReviewSettings)
+        async throws(AppError) -> Answer
+    {
         try await database.write { db in
             let status = try String.fetchOne(
                 db, sql: "SELECT status FROM enrollment WHERE user_id = ? AND course_id = ?",
@@ -75,7 +77,7 @@ public struct SQLiteLearningRepository: LearningRepository {
             let decided = try LearningRules.answer(
                 chosen, to: ref, question: questions.indices.contains(ref.question) ? questions[ref.question] : nil,
                 holdsPlace: status.map { $0 != EnrollmentStatus.dropped.rawValue } ?? false, existing: existing, userID: userID,
-                time: time)
+                time: time, settings: settings)
             if let card = decided.newCard {
                 try Self.insert(decided.answer, card: card, answeredOn: time.day, userID: userID.rawValue, in: db)
                 try db.execute(
@@ -87,7 +89,9 @@ public struct SQLiteLearningRepository: LearningRepository {
         }
     }
 
-    public func reviewDeck(userID: UserID, at time: StudyTime, limit: Int) async throws(AppError) -> ReviewDeck {
+    public func reviewDeck(userID: UserID, at time: StudyTime, limit: Int, settings: ReviewSettings) async throws(AppError)
+        -> ReviewDeck
+    {
         let (now, dayEnd) = (Int64(time.now.timeIntervalSince1970), Int64(time.dayEnd.timeIntervalSince1970))
         return try await database.read { db in
             // Due: in review before the day ends, in steps once their time has come.
@@ -128,7 +132,8 @@ public struct SQLiteLearningRepository: LearningRepository {
                 else { return nil }
                 return ReviewCard(
                     ref: QuestionRef(courseID: CourseID(courseID), lesson: lesson, question: index), courseTitle: courseTitle,
-                    lessonTitle: lessonTitle, question: questions[index], schedule: schedule)
+                    lessonTitle: lessonTitle, question: questions[index], schedule: schedule,
+                    intervals: settings.intervals(for: schedule.card, at: time.now))
             }
             let count = { (name: String) in (try? counts.map { try RowReader(row: $0, what: "deck").int(RowColumn(name)) }) ?? 0 }
             return ReviewDeck(
@@ -137,14 +142,18 @@ public struct SQLiteLearningRepository: LearningRepository {
         }
     }
 
-    public func review(_ ref: QuestionRef, grade: ReviewGrade, userID: UserID, at time: StudyTime) async throws(AppError) -> CardSchedule {
+    public func review(_ ref: QuestionRef, grade: ReviewGrade, userID: UserID, at time: StudyTime, settings: ReviewSettings)
+        async throws(AppError) -> CardSchedule
+    {
         try await database.write { db in
             let schedule = try Row.fetchOne(
                 db,
                 sql: "SELECT \(Self.scheduleColumns) FROM answer WHERE user_id = ? AND course_id = ? AND lesson = ? AND question = ?",
                 arguments: [userID.rawValue, ref.courseID.rawValue, ref.lesson, ref.question]
             ).map { try Self.schedule(RowReader(row: $0, what: "review card")) }
-            guard let (next, log) = try LearningRules.review(schedule, grade: grade, ref: ref, userID: userID, time: time) else {
+            guard
+                let (next, log) = try LearningRules.review(schedule, grade: grade, ref: ref, userID: userID, time: time, settings: settings)
+            else {
                 return schedule ?? CardSchedule(card: FSRSCard(due: time.now), reviews: 0)
             }
             try db.execute(
@@ -168,6 +177,71 @@ public struct SQLiteLearningRepository: LearningRepository {
                 sql: "INSERT OR IGNORE INTO review_day (user_id, day) VALUES (?, ?)", arguments: [userID.rawValue, time.day.number])
             try ChangeRows.record(.learning(userID, nil), in: db)
             return next
+        }
+    }
+
+    public func undoReview(_ ref: QuestionRef, reviewedAt: Date, userID: UserID) async throws(AppError) -> CardSchedule {
+        try await database.write { db in
+            let row = try Row.fetchOne(
+                db,
+                sql: """
+                    SELECT id, grade, reviewed_at, \(Self.logScheduleColumns) FROM review_log
+                    WHERE user_id = ? AND course_id = ? AND lesson = ? AND question = ? ORDER BY id DESC LIMIT 1
+                    """, arguments: [userID.rawValue, ref.courseID.rawValue, ref.lesson, ref.question])
+            let latest = try row.map { row -> (id: Int64, entry: ReviewLogEntry) in
+                let reader = RowReader(row: row, what: "review log entry")
+                guard let grade = ReviewGrade(rawValue: try reader.string("grade")) else {
+                    throw DamagedRow(description: "review log entry: its grade is not one of the four")
+                }
+                let entry = ReviewLogEntry(
+                    ref: ref, grade: grade, reviewedAt: Date(timeIntervalSince1970: Double(try reader.int64("reviewed_at"))),
+                    before: try Self.schedule(reader))
+                return (try reader.int64("id"), entry)
+            }
+            let before = try LearningRules.undo(latest: latest?.entry, ref: ref, reviewedAt: reviewedAt)
+            try db.execute(
+                sql: """
+                    UPDATE answer SET state = ?, step = ?, stability = ?, difficulty = ?, due_at = ?, last_review_at = ?, reviews = ?
+                    WHERE user_id = ? AND course_id = ? AND lesson = ? AND question = ?
+                    """,
+                arguments: StatementArguments(Self.values(of: before)) + [userID.rawValue, ref.courseID.rawValue, ref.lesson, ref.question])
+            try db.execute(sql: "DELETE FROM review_log WHERE id = ?", arguments: [latest?.id])
+            try ChangeRows.record(.learning(userID, nil), in: db)
+            return before
+        }
+    }
+
+    public func memory(userID: UserID, at time: StudyTime) async throws(AppError) -> MemoryPicture {
+        let ends = MemoryPicture.dayEnds(at: time).map { Int64($0.timeIntervalSince1970) }
+        let now = Int64(time.now.timeIntervalSince1970)
+        let since = Int64(MemoryPicture.retentionSince(at: time).timeIntervalSince1970)
+        let todayStart = Int64(MemoryPicture.dayStart(at: time).timeIntervalSince1970)
+        return try await database.read { db in
+            var forecast = Array(repeating: 0, count: MemoryPicture.forecastDays)
+            // Days counted from the end of today: overdue cards fall on today.
+            let days = try Row.fetchAll(
+                db,
+                sql: """
+                    SELECT max(0, (due_at - :todayEnd) / 86400 + (due_at >= :todayEnd)) AS day, count(*) AS cards FROM answer
+                    WHERE user_id = :user AND due_at < :lastEnd GROUP BY 1
+                    """,
+                arguments: ["user": userID.rawValue, "todayEnd": ends[0], "lastEnd": ends[ends.count - 1]])
+            for row in days {
+                let reader = RowReader(row: row, what: "forecast")
+                let day = try reader.int("day", in: 0...(MemoryPicture.forecastDays - 1))
+                forecast[day] += try reader.int("cards")
+            }
+            let counts = try Row.fetchOne(
+                db,
+                sql: """
+                    SELECT count(*) FILTER (WHERE reviewed_at >= :since AND state = 2) AS reviewed,
+                        count(*) FILTER (WHERE reviewed_at >= :since AND state = 2 AND grade <> 'again') AS recalled,
+                        count(*) FILTER (WHERE reviewed_at >= :todayStart) AS today
+                    FROM review_log WHERE user_id = :user AND reviewed_at >= min(:since, :todayStart) AND reviewed_at <= :now
+                    """,
+                arguments: ["user": userID.rawValue, "since": since, "todayStart": todayStart, "now": now])
+            let count = { (name: String) in (try? counts.map { try RowReader(row: $0, what: "memory").int(RowColumn(name)) }) ?? 0 }
+            return MemoryPicture(forecast: forecast, recalled: count("recalled"), reviewed: count("reviewed"), reviewsToday: count("today"))
         }
     }
 
@@ -215,6 +289,9 @@ public struct SQLiteLearningRepository: LearningRepository {
                 day.number,
             ] + StatementArguments(values(of: card)))
     }
+
+    /// The columns of the card before a grade, in a `review_log` row.
+    static let logScheduleColumns = "state, step, stability, difficulty, due_at, last_review_at, reviews"
 
     /// The columns of a card's schedule, in the order `values(of:)` gives them.
     static let scheduleColumns =

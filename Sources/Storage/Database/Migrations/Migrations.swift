@@ -39,6 +39,7 @@ enum Migrations {
         migrator.registerMigration("v18-last-activity") { db in try v18LastActivity(db) }
         migrator.registerMigration("v19-catalog-orders") { db in try v19CatalogOrders(db) }
         migrator.registerMigration("v20-fsrs") { db in try v20FSRS(db) }
+        migrator.registerMigration("v21-review-log-lookups") { db in try v21ReviewLogLookups(db) }
         return migrator
     }
 }
