@@ -1,4 +1,5 @@
 import Foundation
+import ServerTestSupport
 import TestSupport
 import Testing
 
@@ -76,6 +77,73 @@ extension EndToEnd {
             }
             #expect(!next.contains { $0.contains(" ● ") })
             #expect(next.contains { $0.contains("Review  0 new · 0 learning · 17 due") })
+        }
+        @Test("z takes back a grade, in this terminal and the other's counts; m shows the memory picture; nothing left says why")
+        func undoAndMemory() async throws {
+            let directory = TemporaryDirectory(prefix: "edugo-e2e")
+            defer { directory.remove() }
+            let a = try TmuxSession(arguments: Self.today, dataDirectory: directory)
+            try await a.signInIfAsked()
+            let b = try TmuxSession(arguments: Self.today, dataDirectory: directory)
+            try await b.signInIfAsked()
+            try await a.waitFor("Agile and Scrum")
+            try await b.waitFor("Agile and Scrum")
+            try a.send("5")
+            try b.send("5")
+            let first = try await a.waitFor("Review  0 new · 0 learning · 18 due")
+            let prompt = first.first { $0.contains("·") && !$0.contains("Review") }
+            try await b.waitFor("Review  0 new · 0 learning · 18 due")
+
+            try a.send("z")
+            try await a.waitFor("✗ No grade to undo in this session")
+            try a.send("1", "Enter")
+            try await a.waitFor("How well did it come back?")
+            try a.send("a")
+            try await a.waitFor("Review  0 new · 0 learning · 17 due · 1 reviewed")
+            try await b.waitFor("Review  0 new · 0 learning · 17 due")
+
+            try a.send("z")
+            let back = try await a.waitFor("Grade undone — answer the card again")
+            #expect(back.contains { $0 == prompt }, "the graded card is in front again")
+            #expect(back.contains { $0.contains(" 1 ○ ") } && !back.contains { $0.contains(" ● ") }, "unanswered")
+            try await a.waitFor("Review  0 new · 0 learning · 18 due")
+            try await b.waitFor("B hears of the undo") { screen in
+                screen.contains { $0.contains("Review  0 new · 0 learning · 18 due") }
+            }
+
+            try a.send("m")
+            let memory = try await a.waitFor("Your memory")
+            #expect(memory.contains { $0.contains("Cards due in the next 14 days") })
+            #expect(memory.contains { $0.hasPrefix(" 18 ") }, "today's count under its bar")
+            #expect(memory.contains { $0.contains("Reviews today: 0") }, "the grade taken back is no review")
+            try a.send("m")
+            try await a.waitFor("the card again") { $0.contains { $0 == prompt } }
+        }
+
+        @Test("remote: a grade, its undo and the memory picture through edugo-server")
+        func remoteUndoAndMemory() async throws {
+            let server = try await ServerProcess(directory: try await ServerProcess.preparedDirectory())
+            defer {
+                server.signal(SIGKILL)
+                server.directory.remove()
+            }
+            let session = try await TmuxSession.onCatalog(of: server.baseURL)
+            try session.send("M-5")
+            let deck = try await session.waitFor("the deck, counted") { screen in
+                screen.contains { $0.contains(" Review  ") && $0.contains(" due") } && screen.contains { $0.contains(" 1 ○ ") }
+            }
+            let header = try #require(deck.first { $0.contains(" Review  ") })
+            try session.send("1", "Enter")
+            let answered = try await session.waitFor("How well did it come back?")
+            #expect(answered.last?.contains("a again 10m") == true, "the server's intervals on the grade keys")
+            try session.send("g")
+            try await session.waitFor("1 reviewed")
+            try session.send("z")
+            try await session.waitFor("Grade undone — answer the card again")
+            try await session.waitFor("the counts as before") { $0.contains(header) }
+            try session.send("m")
+            let memory = try await session.waitFor("Your memory")
+            #expect(memory.contains { $0.contains("True retention, last 30 days") })
         }
     }
 }

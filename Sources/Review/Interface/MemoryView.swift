@@ -28,8 +28,10 @@ enum MemoryView {
             chartAt = lines.count
         }
         let rows = chartAt == nil ? 0 : chartRows(for: area.height - 5)
-        lines.append((texts(retention(memory.picture)), .normal))
-        lines.append((texts(today(memory.picture.reviewsToday, streak: memory.streakDays)), .normal))
+        // Wrapped, never cut: the last words say the most.
+        for text in [retention(memory.picture), today(memory.picture.reviewsToday, streak: memory.streakDays)] {
+            for line in TextWrapper.wrap(texts(text), width: max(1, area.width)) { lines.append((line, .normal)) }
+        }
         var y = area.y
         for (index, line) in lines.enumerated() where y < area.maxY {
             if index == chartAt {
@@ -108,6 +110,7 @@ enum MemoryView {
         let streakText: LocalizedText =
             switch streak {
             case nil: "—"
+            case 0?: "none yet"
             case 1?: "1 day"
             case let days?: "\(days) days in a row"
             }
