@@ -140,9 +140,13 @@ func measurePeerLesson(work: String, columns: UInt16, rows: UInt16) throws -> (o
     return (milliseconds(last - terminal.spawnedAt), pages)
 }
 
-/// The time from `5` to the end of the review tab's first frame, `cards` due.
-func measureReview(_ directory: URL, cards: Int) throws -> Double {
-    let terminal = try PseudoTerminal(tui, ["--data-dir", directory.path], environment: environment)
+/// The review tab, `cards` due, at `columns`×`rows` on the store `arguments` name: the time from
+/// `5` to the end of its first frame, then of `grades` grades from the key to the end of the
+/// next card's frame (each card answered first: a digit and `Enter`, out of the timing).
+func measureReview(_ arguments: [String], cards: Int, grades: Int, columns: UInt16 = 80, rows: UInt16 = 24) throws
+    -> (first: Double, grades: [Double])
+{
+    let terminal = try PseudoTerminal(tui, arguments, environment: environment, rows: rows, columns: columns)
     guard terminal.readUntilQuiet(until: "Bench Reading").text.contains("Bench Reading") else {
         throw BenchError.failed("the catalog never showed the bench course")
     }
@@ -153,7 +157,20 @@ func measureReview(_ directory: URL, cards: Int) throws -> Double {
     guard output.text.contains("\(cards) new"), let last = output.lastByteAt else {
         throw BenchError.failed("the review tab never showed \(cards) due")
     }
-    return milliseconds(last - sent)
+    let first = milliseconds(last - sent)
+    _ = terminal.readUntilQuiet(quiet: .milliseconds(300))
+    var times: [Double] = []
+    for graded in 1...grades {
+        _ = press("1", in: terminal)
+        _ = press("\r", in: terminal)
+        let key = terminal.send("g")
+        let next = terminal.readUntilQuiet(until: "\(graded) reviewed")
+        guard next.text.contains("\(graded) reviewed"), let drawn = next.lastByteAt else {
+            throw BenchError.failed("grade \(graded) never showed the next card")
+        }
+        times.append(milliseconds(drawn - key))
+    }
+    return (first, times)
 }
 
 extension LessonBench {

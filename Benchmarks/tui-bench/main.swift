@@ -190,8 +190,38 @@ if options.lessons {
         layouts.append(milliseconds(ContinuousClock.now - parsed))
     }
     print("  256 KiB in process: parse \(format(median(parses))), lay out at 78 columns \(format(median(layouts)))")
-    let reviews = try (0..<options.runs).map { _ in try measureReview(directory, cards: cards) }
-    print("  review tab, \(cards) due: first frame \(format(median(reviews))) (p99 \(format(percentile(reviews, 0.99))))")
+    // Local, then (with --remote) through edugo-server on the same database.
+    var stores: [(name: String, arguments: [String])] = [("local", ["--data-dir", directory.path])]
+    var server: ServerProcess?
+    if options.remote {
+        let running = try await ServerProcess(directory: TemporaryDirectory(url: directory), arguments: ["--log-level", "error"])
+        let client = URL(fileURLWithPath: options.work).appendingPathComponent("remote-review-client")
+        try? FileManager.default.removeItem(at: client)
+        let http = RemoteHTTPClient()
+        _ = try await RemoteStore(server: running.baseURL, dataDirectory: client, httpClient: http).signIn(
+            email: "demo@edugo.dev", password: "edugo-demo")
+        await http.shutdown()
+        stores.append(("remote", ["--data-dir", client.path, "--server", running.baseURL.absoluteString]))
+        server = running
+    }
+    var gradedSoFar = 0
+    for store in stores {
+        for (columns, rows) in [(UInt16(80), UInt16(24)), (200, 50)] {
+            var firsts: [Double] = []
+            var grades: [Double] = []
+            for _ in 0..<options.runs {
+                // Each run grades cards of its own: the deck's next 20 of the 10,000.
+                let figures = try measureReview(store.arguments, cards: cards - gradedSoFar, grades: 20, columns: columns, rows: rows)
+                gradedSoFar += figures.grades.count
+                firsts.append(figures.first)
+                grades += figures.grades
+            }
+            print(
+                "  review tab, \(store.name), \(columns)×\(rows), \(cards) due: first frame \(format(median(firsts))) (p99 \(format(percentile(firsts, 0.99)))); a grade to the next card \(format(median(grades))) (p99 \(format(percentile(grades, 0.99))), \(grades.count) grades)"
+            )
+        }
+    }
+    server?.signal(SIGTERM)
     // The scheduler alone: 100,000 reviews of one card replayed (what carrying a large
     // history over costs), fuzz on.
     let replays = (0..<options.runs).map { _ in LessonBench.replayReviews(100_000) }

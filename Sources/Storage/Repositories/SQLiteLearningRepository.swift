@@ -94,32 +94,37 @@ public struct SQLiteLearningRepository: LearningRepository {
     {
         let (now, dayEnd) = (Int64(time.now.timeIntervalSince1970), Int64(time.dayEnd.timeIntervalSince1970))
         return try await database.read { db in
-            // Due: in review before the day ends, in steps once their time has come.
-            let due = "(answer.state = 2 AND answer.due_at < :dayEnd OR answer.state <> 2 AND answer.due_at <= :now)"
+            // Due: in review before the day ends, in steps once their time has come. Every
+            // card counted is due before the day ends: one range of `answer_by_due`.
+            let due = "answer.due_at < :dayEnd AND (answer.state = 2 OR answer.due_at <= :now)"
             let arguments: StatementArguments = ["user": userID.rawValue, "now": now, "dayEnd": dayEnd, "limit": max(0, limit)]
             let counts = try Row.fetchOne(
                 db,
                 sql: """
-                    SELECT count(*) FILTER (WHERE reviews = 0) AS new, count(*) FILTER (WHERE reviews > 0 AND state <> 2) AS learning,
-                        count(*) FILTER (WHERE reviews > 0 AND state = 2) AS due
-                    FROM answer WHERE user_id = :user AND \(due)
+                    SELECT count(*) FILTER (WHERE reviews = 0 AND (state = 2 OR due_at <= :now)) AS new,
+                        count(*) FILTER (WHERE reviews > 0 AND state <> 2 AND due_at <= :now) AS learning,
+                        count(*) FILTER (WHERE reviews > 0 AND state = 2) AS due,
+                        min(due_at) FILTER (WHERE state <> 2 AND due_at > :now) AS coming_back
+                    FROM answer WHERE user_id = :user AND due_at < :dayEnd
                     """, arguments: arguments)
-            let comingBack = try Int64.fetchOne(
-                db,
-                sql: "SELECT min(due_at) FROM answer WHERE user_id = :user AND state <> 2 AND due_at > :now AND due_at < :dayEnd",
-                arguments: arguments)
+            let comingBack = try counts.flatMap { try RowReader(row: $0, what: "deck").optionalInt("coming_back") }
+            // The first `limit` by the index and the course's order, then their lessons' text:
+            // only those cards' questions are read.
             let rows = try Row.fetchAll(
                 db,
                 sql: """
-                    SELECT answer.course_id, answer.lesson, answer.question, \(Self.scheduleColumns),
-                        course.title AS course_title, lesson.title AS lesson_title, lesson_content.questions
-                    FROM answer
-                    JOIN course ON course.id = answer.course_id
-                    JOIN lesson ON lesson.course_id = answer.course_id AND lesson.position = answer.lesson
-                    JOIN lesson_content ON lesson_content.course_id = answer.course_id AND lesson_content.position = answer.lesson
-                    WHERE answer.user_id = :user AND \(due)
-                    ORDER BY answer.due_at, course.sort_key, answer.course_id, answer.lesson, answer.question
-                    LIMIT :limit
+                    WITH picked AS (
+                        SELECT answer.course_id, answer.lesson, answer.question, \(Self.scheduleColumns),
+                            course.sort_key, course.title AS course_title
+                        FROM answer JOIN course ON course.id = answer.course_id
+                        WHERE answer.user_id = :user AND \(due)
+                        ORDER BY answer.due_at, course.sort_key, answer.course_id, answer.lesson, answer.question
+                        LIMIT :limit)
+                    SELECT picked.*, lesson.title AS lesson_title, lesson_content.questions
+                    FROM picked
+                    JOIN lesson ON lesson.course_id = picked.course_id AND lesson.position = picked.lesson
+                    JOIN lesson_content ON lesson_content.course_id = picked.course_id AND lesson_content.position = picked.lesson
+                    ORDER BY picked.due_at, picked.sort_key, picked.course_id, picked.lesson, picked.question
                     """, arguments: arguments)
             let cards = rows.compactMap { row -> ReviewCard? in
                 let reader = RowReader(row: row, what: "review card")
