@@ -187,12 +187,8 @@ public struct PostgresLearningRepository: LearningRepository {
                 var cells = CellReader(row)
                 return try Self.schedule(&cells)
             }
-            guard let decided = try LearningRules.review(card, grade: grade, ref: ref, userID: userID, time: time, settings: settings)
-            else {
-                // Not due: reviewed meanwhile, elsewhere (the rules throw for no card at all).
-                guard let card else { throw AppError.noSuchLesson(ref.courseID, ref.lesson) }
-                return card
-            }
+            // Not due (reviewed meanwhile, elsewhere) or no card: the rules throw, nothing is written.
+            let decided = try LearningRules.review(card, grade: grade, ref: ref, userID: userID, time: time, settings: settings)
             let next = decided.schedule
             try await connection.query(
                 """

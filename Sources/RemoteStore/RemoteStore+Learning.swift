@@ -132,6 +132,7 @@ extension RemoteStore: LearningRepository {
         do {
             sent = try await authorized(as: userID) { client in try await client.reviewCard(body: .json(body)).ok.body.json }
         } catch {
+            if case .api(422, .cardNotDue?, _, _) = error { throw .notDue(ref) }
             throw Self.appError(error, course: ref.courseID, lesson: ref.lesson)
         }
         do {

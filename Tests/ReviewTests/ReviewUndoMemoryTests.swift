@@ -64,6 +64,22 @@ struct ReviewUndoMemoryTests {
         #expect(await store.messages.count == writes + 1, "one call, refused, nothing more")
     }
 
+    @Test("a grade the store refuses as not due (graded elsewhere before the news came) counts nothing and says so")
+    func gradedElsewhereFirst() async throws {
+        let (screen, store, _) = try await base.makeSUT(at: ReviewScreenTests.tomorrow)
+        let card = try #require(screen.viewModel.card)
+        _ = await screen.handle(.char(try base.digit(for: 1, on: screen)))
+        _ = await screen.handle(.key(.enter))
+        // Another terminal grades it; this one has not heard yet.
+        _ = try await store.review(card.ref, grade: .easy, userID: User.demo.id, at: ReviewScreenTests.tomorrow)
+        _ = await screen.handle(.key(.character("g")))
+        await screen.settle()
+        #expect(screen.viewModel.reviewedElsewhere && screen.viewModel.card?.ref == card.ref, "the card stays, marked")
+        #expect(screen.viewModel.reviewedToday == 0 && screen.viewModel.graded.isEmpty, "nothing counted, nothing to undo")
+        #expect(base.draw(screen).contains { $0.contains("Reviewed in another terminal — Space for the next card") })
+        #expect(await store.reviewLog[User.demo.id]?.map(\.grade) == [.easy], "only the other terminal's grade")
+    }
+
     @Test("the grade keys say the intervals of the learner's settings, and the grade is scheduled by them")
     func settingsSchedule() async throws {
         let store = InMemoryStore(courses: [ReviewScreenTests.course], lessons: ["learn": ReviewScreenTests.lessons])

@@ -34,9 +34,11 @@ struct ReviewSchedulingTests {
     func review() throws {
         let time = StudyTime(noonOf: day, secondsFromGMT: 0)
         let card = try answered(right: true, at: time)
-        #expect(try LearningRules.review(card, grade: .good, ref: ref, userID: user, time: time) == nil, "not due yet")
+        #expect(throws: AppError.notDue(ref), "not due yet") {
+            try LearningRules.review(card, grade: .good, ref: ref, userID: user, time: time)
+        }
         let later = time.adding(seconds: 600)
-        let (next, log) = try #require(try LearningRules.review(card, grade: .good, ref: ref, userID: user, time: later))
+        let (next, log) = try LearningRules.review(card, grade: .good, ref: ref, userID: user, time: later)
         #expect(next.reviews == 1 && next.card.state == .review && next.part == .due)
         #expect(log == ReviewLogEntry(ref: ref, grade: .good, reviewedAt: later.now, before: card))
         #expect(throws: AppError.noSuchLesson("c", 1)) { try LearningRules.review(nil, grade: .good, ref: ref, userID: user, time: later) }

@@ -61,10 +61,7 @@ extension InMemoryStore {
     {
         try await record(.review(ref, grade, userID, time))
         let card = storedAnswers[userID]?[ref]?.card
-        guard let (next, log) = try LearningRules.review(card, grade: grade, ref: ref, userID: userID, time: time, settings: settings)
-        else {
-            return card ?? CardSchedule(card: FSRSCard(due: time.now), reviews: 0)
-        }
+        let (next, log) = try LearningRules.review(card, grade: grade, ref: ref, userID: userID, time: time, settings: settings)
         storedAnswers[userID]?[ref]?.card = next
         reviewLog[userID, default: []].append(log)
         reviewDays[userID, default: []].insert(time.day)

@@ -79,9 +79,9 @@ extension ContractCase {
                 "each grade's interval, by the settings")
             let graded = try await learning.review(second, grade: .good, userID: user, at: at, settings: settings)
             let rules = try LearningRules.review(card.schedule, grade: .good, ref: second, userID: user, time: at, settings: settings)
-            try checkEqual(graded, rules?.schedule, "graded by the settings' scheduler")
+            try checkEqual(graded, rules.schedule, "graded by the settings' scheduler")
             let byDefault = try LearningRules.review(card.schedule, grade: .good, ref: second, userID: user, time: at)
-            try check(graded != byDefault?.schedule, "which is not the default's")
+            try check(graded != byDefault.schedule, "which is not the default's")
         },
         ContractCase(port: "learning", name: "the memory picture: 14 days of cards due by the learner's day, true retention, reviews today")
         {

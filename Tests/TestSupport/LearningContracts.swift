@@ -136,10 +136,14 @@ extension ContractCase {
             let at = time.adding(seconds: 600)
             let expected = try LearningRules.review(tenMinutes.cards.last?.schedule, grade: .good, ref: first, userID: user, time: at)
             let good = try await learning.review(first, grade: .good, userID: user, at: at)
-            try checkEqual(good, expected?.schedule, "good, as FSRS schedules it")
+            try checkEqual(good, expected.schedule, "good, as FSRS schedules it")
             try checkEqual([good.card.state == .review ? 1 : 0, good.reviews], [1, 1], "through its steps: in review, graded once")
-            let twice = try await learning.review(first, grade: .again, userID: user, at: at)
-            try checkEqual(twice, good, "a card not due (reviewed already) keeps its schedule")
+            try await checkThrows(.notDue(first)) { () async throws(AppError) in
+                try await learning.review(first, grade: .again, userID: user, at: at)
+            }
+            try checkEqual(
+                try await learning.reviewDeck(userID: user, at: at.adding(seconds: 30 * 86_400), limit: 10).cards.first { $0.ref == first }?
+                    .schedule, good, "a card not due (reviewed already) is refused and keeps its schedule")
             let lapse = try await learning.review(second, grade: .again, userID: user, at: at)
             try checkEqual(lapse.card.due, at.now.addingTimeInterval(60), "again: its first step again, a minute on")
             let after = try await learning.reviewDeck(userID: user, at: at, limit: 10)

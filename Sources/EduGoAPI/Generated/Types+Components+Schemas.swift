@@ -64,6 +64,7 @@ extension Components {
             case notEnrolled = "not_enrolled"
             case lessonNotFound = "lesson_not_found"
             case nothingToUndo = "nothing_to_undo"
+            case cardNotDue = "card_not_due"
             case alreadyEnrolled = "already_enrolled"
             case courseFull = "course_full"
             case courseInactive = "course_inactive"

@@ -220,9 +220,9 @@ public protocol APIProtocol: Sendable {
     /// - Remark: HTTP `GET /v1/me/reviews`.
     /// - Remark: Generated from `#/paths//v1/me/reviews/get(getReviewDeck)`.
     func getReviewDeck(_ input: Operations.GetReviewDeck.Input) async throws -> Operations.GetReviewDeck.Output
-    /// Review a card due at `at` with a grade: its new schedule by FSRS-6, the grade kept in the learner's review log. A card not due (one reviewed already, in this or another client) keeps its schedule, which is given.
+    /// Review a card due at `at` with a grade: its new schedule by FSRS-6, the grade kept in the learner's review log. A card not due (one reviewed already, in this or another client) is 422 `card_not_due`, and keeps its schedule.
     ///
-    /// 404 `lesson_not_found` for a question that is not in the learner's deck. 400 `invalid_request` for `at` or `utc_offset` out of range; 422 `invalid_request` for a grade that is not one of the four.
+    /// 404 `lesson_not_found` for a question that is not in the learner's deck. 400 `invalid_request` for `at` or `utc_offset` out of range; 422 `invalid_request` for a grade that is not one of the four or settings out of range, `card_not_due` for a card not due at `at`; nothing is written.
     ///
     /// - Remark: HTTP `POST /v1/me/reviews`.
     /// - Remark: Generated from `#/paths//v1/me/reviews/post(reviewCard)`.
@@ -627,9 +627,9 @@ extension APIProtocol {
             headers: headers
         ))
     }
-    /// Review a card due at `at` with a grade: its new schedule by FSRS-6, the grade kept in the learner's review log. A card not due (one reviewed already, in this or another client) keeps its schedule, which is given.
+    /// Review a card due at `at` with a grade: its new schedule by FSRS-6, the grade kept in the learner's review log. A card not due (one reviewed already, in this or another client) is 422 `card_not_due`, and keeps its schedule.
     ///
-    /// 404 `lesson_not_found` for a question that is not in the learner's deck. 400 `invalid_request` for `at` or `utc_offset` out of range; 422 `invalid_request` for a grade that is not one of the four.
+    /// 404 `lesson_not_found` for a question that is not in the learner's deck. 400 `invalid_request` for `at` or `utc_offset` out of range; 422 `invalid_request` for a grade that is not one of the four or settings out of range, `card_not_due` for a card not due at `at`; nothing is written.
     ///
     /// - Remark: HTTP `POST /v1/me/reviews`.
     /// - Remark: Generated from `#/paths//v1/me/reviews/post(reviewCard)`.

@@ -276,6 +276,10 @@ final class ReviewViewModel {
         let next: CardSchedule
         do {
             next = try await learning.review(card.ref, grade: grade, userID: learner, at: at, settings: settings())
+        } catch .notDue {
+            // Graded elsewhere before the news came: it stays, says so, and counts nothing.
+            reviewedElsewhere = true
+            return
         } catch {
             report(.error(error.userMessage))
             return

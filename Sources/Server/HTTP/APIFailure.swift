@@ -81,6 +81,7 @@ struct APIFailure: Error, Hashable, Sendable {
         case .noSuchLesson: self.init(status: .notFound, code: .lessonNotFound, message: error.userMessage)
         case .invalidAnswer: self = .invalidRequest(.unprocessableContent, error.userMessage)
         case .nothingToUndo: self.init(status: .unprocessableContent, code: .nothingToUndo, message: error.userMessage)
+        case .notDue: self.init(status: .unprocessableContent, code: .cardNotDue, message: error.userMessage)
         case .notSignedIn, .sessionEnded: self = .unauthorized
         case .invalidCredentials: self.init(status: .unauthorized, code: .invalidCredentials, message: error.userMessage)
         case .emailTaken: self.init(status: .conflict, code: .emailTaken, message: error.userMessage)

@@ -33,6 +33,9 @@ public enum AppError: Error, Hashable, Sendable {
     /// An undo of a grade that is not the card's last any more (graded again, or undone, in
     /// another terminal) or was never given; nothing was written.
     case nothingToUndo(QuestionRef)
+    /// A review of a card not due (graded already, in this or another terminal); nothing
+    /// was written.
+    case notDue(QuestionRef)
     /// The store failed in a way the user cannot fix; `detail` is for the log only.
     case storage(DataOperation, detail: String)
     /// The caller stopped waiting (a newer request replaced this one); nobody is told.
@@ -59,6 +62,7 @@ public enum AppError: Error, Hashable, Sendable {
         case .noSuchLesson: "This lesson is no longer part of the course."
         case .invalidAnswer: "Pick 1 to 6 of the question's choices."
         case .nothingToUndo: "That grade can no longer be undone: the card changed in another terminal."
+        case .notDue: "This card is not due: it was reviewed already, perhaps in another terminal."
         case .storage(.reading, _): "Something went wrong while reading your data."
         case .storage(.saving, _): "Something went wrong while saving your data."
         case .cancelled: "Cancelled."
@@ -91,6 +95,7 @@ public enum AppError: Error, Hashable, Sendable {
             "an answer that is not 1 to 6 choices of question \(ref.question) of lesson \(ref.lesson) in \(ref.courseID)"
         case .nothingToUndo(let ref):
             "nothing to undo for question \(ref.question) of lesson \(ref.lesson) in \(ref.courseID)"
+        case .notDue(let ref): "question \(ref.question) of lesson \(ref.lesson) in \(ref.courseID) is not due"
         case .storage(let operation, let detail): "storage (\(operation.rawValue)): \(detail)"
         case .cancelled: "cancelled"
         }

@@ -23,8 +23,8 @@ public protocol LearningRepository: Sendable {
     /// Each card says when each grade would bring it back, by `settings`.
     func reviewDeck(userID: UserID, at time: StudyTime, limit: Int, settings: ReviewSettings) async throws(AppError) -> ReviewDeck
     /// Reviews a card due at `time` (`LearningRules.review`): its new schedule, with the grade
-    /// in the learner's review log. A card not due (reviewed meanwhile in another terminal)
-    /// keeps its schedule, which is returned. `.noSuchLesson` for a question not in the deck.
+    /// in the learner's review log. `.notDue` for a card not due (reviewed meanwhile, perhaps
+    /// in another terminal: nothing is written); `.noSuchLesson` for a question not in the deck.
     func review(_ question: QuestionRef, grade: ReviewGrade, userID: UserID, at time: StudyTime, settings: ReviewSettings)
         async throws(AppError) -> CardSchedule
     /// Takes back the grade given to `question` at `reviewedAt` (`LearningRules.undo`): the card
@@ -102,14 +102,14 @@ public enum LearningRules {
         return card
     }
 
-    /// The schedule after reviewing `schedule` at `time`, with the log entry to keep; `nil`
-    /// when it is not due (nothing to write).
+    /// The schedule after reviewing `schedule` at `time`, with the log entry to keep.
+    /// `.noSuchLesson` without a card; `.notDue` when it is not due (nothing to write).
     public static func review(
         _ schedule: CardSchedule?, grade: ReviewGrade, ref: QuestionRef, userID: UserID, time: StudyTime,
         settings: ReviewSettings = .default
-    ) throws(AppError) -> (schedule: CardSchedule, log: ReviewLogEntry)? {
+    ) throws(AppError) -> (schedule: CardSchedule, log: ReviewLogEntry) {
         guard let schedule else { throw .noSuchLesson(ref.courseID, ref.lesson) }
-        guard schedule.isDue(at: time) else { return nil }
+        guard schedule.isDue(at: time) else { throw .notDue(ref) }
         var fuzz = fuzz(ref, userID: userID, at: time)
         let card = settings.scheduler.review(schedule.card, grade: grade, at: time.now, using: &fuzz).card
         return (

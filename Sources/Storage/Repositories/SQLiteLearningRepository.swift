@@ -156,11 +156,7 @@ public struct SQLiteLearningRepository: LearningRepository {
                 sql: "SELECT \(Self.scheduleColumns) FROM answer WHERE user_id = ? AND course_id = ? AND lesson = ? AND question = ?",
                 arguments: [userID.rawValue, ref.courseID.rawValue, ref.lesson, ref.question]
             ).map { try Self.schedule(RowReader(row: $0, what: "review card")) }
-            guard
-                let (next, log) = try LearningRules.review(schedule, grade: grade, ref: ref, userID: userID, time: time, settings: settings)
-            else {
-                return schedule ?? CardSchedule(card: FSRSCard(due: time.now), reviews: 0)
-            }
+            let (next, log) = try LearningRules.review(schedule, grade: grade, ref: ref, userID: userID, time: time, settings: settings)
             try db.execute(
                 sql: """
                     UPDATE answer SET state = ?, step = ?, stability = ?, difficulty = ?, due_at = ?, last_review_at = ?, reviews = ?
