@@ -62,7 +62,9 @@ extension PostgresLearningRepository {
         let now = Self.seconds(time.now)
         let since = Self.seconds(MemoryPicture.retentionSince(at: time))
         let todayStart = Self.seconds(MemoryPicture.dayStart(at: time))
-        return try await database.read { connection in
+        // One snapshot for the forecast and the counts, as SQLite reads them.
+        return try await database.transaction(.reading) { connection in
+            try await connection.query("SET TRANSACTION ISOLATION LEVEL REPEATABLE READ, READ ONLY", logger: logger)
             var forecast = Array(repeating: 0, count: MemoryPicture.forecastDays)
             // Days counted from the end of today (floor division): overdue cards fall on today.
             let days = try await connection.query(

@@ -70,7 +70,7 @@ extension RemoteStore: LearningRepository {
         let path = Operations.AnswerQuestion.Input.Path(
             courseId: ref.courseID.rawValue, lesson: Int64(ref.lesson), question: Int64(ref.question))
         let body = Components.Schemas.AnswerRequest(
-            chosen: chosen.sorted().map(Int64.init), at: time.now, utcOffset: Int64(time.secondsFromGMT), settings: .init(settings))
+            chosen: chosen.sorted().map(Int64.init), at: time.now, utcOffset: Int64(time.secondsFromGMT), settings: .sent(settings))
         let sent: Components.Schemas.Answer
         do {
             sent = try await authorized(as: userID) { client in try await client.answerQuestion(path: path, body: .json(body)).ok.body.json
@@ -94,10 +94,12 @@ extension RemoteStore: LearningRepository {
         -> ReviewDeck
     {
         let wanted = min(max(0, limit), Self.deckPage)
+        // The defaults unsaid, as to a server older than settings.
+        let custom = settings != .default
         let query = Operations.GetReviewDeck.Input.Query(
-            at: time.now, utcOffset: Int64(time.secondsFromGMT), retention: settings.retention,
-            learningSteps: ReviewStepsText.text(settings.learningSteps), relearningSteps: ReviewStepsText.text(settings.relearningSteps),
-            limit: Int64(wanted))
+            at: time.now, utcOffset: Int64(time.secondsFromGMT), retention: custom ? settings.retention : nil,
+            learningSteps: custom ? ReviewStepsText.text(settings.learningSteps) : nil,
+            relearningSteps: custom ? ReviewStepsText.text(settings.relearningSteps) : nil, limit: Int64(wanted))
         let deck: Components.Schemas.ReviewDeck
         do {
             deck = try await authorized(as: userID) { client in try await client.getReviewDeck(query: query).ok.body.json }
@@ -127,7 +129,7 @@ extension RemoteStore: LearningRepository {
         let body = Components.Schemas.ReviewRequest(
             courseId: ref.courseID.rawValue, lesson: Int64(ref.lesson), question: Int64(ref.question),
             grade: Components.Schemas.ReviewRequest.GradePayload(rawValue: grade.rawValue) ?? .again, at: time.now,
-            utcOffset: Int64(time.secondsFromGMT), settings: .init(settings))
+            utcOffset: Int64(time.secondsFromGMT), settings: .sent(settings))
         let sent: Components.Schemas.CardSchedule
         do {
             sent = try await authorized(as: userID) { client in try await client.reviewCard(body: .json(body)).ok.body.json }
@@ -192,6 +194,12 @@ extension RemoteStore: LearningRepository {
 }
 
 extension Components.Schemas.ReviewSettings {
+    /// The settings to send: none for the defaults, which a server older than settings
+    /// (that refuses a field it does not know) takes too.
+    static func sent(_ settings: ReviewSettings) -> Self? {
+        settings == .default ? nil : .init(settings)
+    }
+
     init(_ settings: ReviewSettings) {
         self.init(
             retention: settings.retention, learningSteps: settings.learningSteps.map(Int64.init),

@@ -180,7 +180,7 @@ extension HostileLearningServerTests {
         }
     }
 
-    @Test("a card whose grades' intervals are negative, past 100 years and a day, or missing is left out of the deck")
+    @Test("a card whose grades' intervals are negative or past 100 years and a day is left out; none (an older server's) is no interval")
     func intervalsOutOfRange() async throws {
         let router = Router()
         RouterServer.addSignIn(to: router)
@@ -191,9 +191,10 @@ extension HostileLearningServerTests {
                 Self.card(lesson: "2", intervals: #"{"again": 60, "hard": 330, "good": 600, "easy": \#(past)}"#),
                 Self.card(lesson: "3"),
                 Self.card(lesson: "4", intervals: #"{"again": 60, "hard": 330, "good": 600, "easy": \#(past - 1)}"#),
+                Self.card(lesson: "5", intervals: "null"),
             ]
             return RouterServer.json(
-                #"{"cards": [\#(cards.joined(separator: ", "))], "new_count": 0, "learning_count": 4, "due_count": 0}"#)
+                #"{"cards": [\#(cards.joined(separator: ", "))], "new_count": 0, "learning_count": 5, "due_count": 0}"#)
         }
         let server = try await RouterServer.start(router)
         let url = server.url
@@ -203,7 +204,8 @@ extension HostileLearningServerTests {
             let store = RemoteStore(server: url, dataDirectory: client.url, httpClient: testHTTPClient)
             let learner = try await store.signIn(email: "demo@edugo.dev", password: "edugo-demo").id
             let deck = try await store.reviewDeck(userID: learner, at: Self.time, limit: 10)
-            #expect(deck.cards.map(\.ref.lesson) == [3, 4], "the cards whose intervals are in range")
+            #expect(deck.cards.map(\.ref.lesson) == [3, 4, 5], "the cards whose intervals are in range, or not sent")
+            #expect(deck.cards.last?.intervals == [:], "none sent: the app works them out")
             #expect(deck.cards.first?.intervals == [.again: 60, .hard: 330, .good: 600, .easy: 86_400], "as sent")
         }
     }

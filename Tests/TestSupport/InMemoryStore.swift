@@ -40,7 +40,7 @@ public actor InMemoryStore: CourseRepository, EnrollmentRepository, FavouritesRe
         /// Whether the call writes.
         public var isWrite: Bool {
             switch self {
-            case .enroll, .unenroll, .setLesson, .setFavourite, .updateName, .createAccount, .signOut, .answer, .review: true
+            case .enroll, .unenroll, .setLesson, .setFavourite, .updateName, .createAccount, .signOut, .answer, .review, .undoReview: true
             default: false
             }
         }

@@ -1089,7 +1089,7 @@ extension Components {
             /// - Remark: Generated from `#/components/schemas/ReviewCard/schedule`.
             public var schedule: Components.Schemas.CardSchedule
             /// - Remark: Generated from `#/components/schemas/ReviewCard/intervals`.
-            public var intervals: Components.Schemas.GradeIntervals
+            public var intervals: Components.Schemas.GradeIntervals?
             /// Creates a new `ReviewCard`.
             ///
             /// - Parameters:
@@ -1109,7 +1109,7 @@ extension Components {
                 lessonTitle: Swift.String,
                 content: Components.Schemas.Question,
                 schedule: Components.Schemas.CardSchedule,
-                intervals: Components.Schemas.GradeIntervals
+                intervals: Components.Schemas.GradeIntervals? = nil
             ) {
                 self.courseId = courseId
                 self.lesson = lesson

@@ -184,10 +184,11 @@ extension ReviewCard {
         return ReviewCard(
             ref: ref, courseTitle: card.courseTitle, lessonTitle: card.lessonTitle,
             question: try Question.checked(card.content, at: "content"), schedule: try CardSchedule.checked(card.schedule),
-            intervals: try intervals(card.intervals))
+            intervals: try card.intervals.map(intervals) ?? [:])
     }
 
-    /// Seconds from 0 to FSRS's longest interval (100 years) and a day.
+    /// Seconds from 0 to FSRS's longest interval (100 years) and a day. A server older than
+    /// intervals sends none: the app works them out from the learner's settings.
     static let intervalSeconds: ClosedRange<Int64> = 0...Int64(FSRSParameters.default.maximumIntervalDays + 1) * 86_400
 
     private static func intervals(_ sent: Components.Schemas.GradeIntervals) throws(RefusedLearning) -> [ReviewGrade: TimeInterval] {

@@ -27,7 +27,7 @@ final class ReviewScreen: Screen {
         static let undo = KeyDeclaration(
             "z", "undo", help: "take back the last grade of this session: the card comes back to be answered again", action: "review.undo")
         static let memory = KeyDeclaration(
-            "m", "memory", help: "the cards due in the next 14 days, the true retention and the streak (again: the card)",
+            "m", "memory", help: "the cards due in the next 14 days, the true retention and the streak (m once more: the card)",
             action: "review.memory")
         static let retry = KeyDeclaration("r", "reload", help: "read the cards due again (retry after an error)", action: "review.reload")
     }

@@ -84,6 +84,8 @@ final class ReviewViewModel {
     /// The wait for the next card in its steps, while nothing else is due.
     @ObservationIgnored private var waitingForComingBack: Task<Void, Never>?
     @ObservationIgnored private let report: @MainActor (StatusMessage) -> Void
+    /// Bumped by each grade and undo made here: a deck read that began before one is stale.
+    @ObservationIgnored private var writes = 0
     /// Cards read at once: a page of the deck; the next is read when it is done.
     static let batch = 50
 
@@ -130,8 +132,9 @@ final class ReviewViewModel {
         case .loaded, .empty: break
         default: return
         }
+        let before = writes
         guard !isSaving, let deck = try? await learning.reviewDeck(userID: learner, at: time(), limit: Self.batch, settings: settings()),
-            !isSaving
+            !isSaving, writes == before
         else { return }
         defer { tasks.run { [weak self] in await self?.readMemoryIfShown() } }
         comingBack = deck.comingBack
@@ -139,6 +142,8 @@ final class ReviewViewModel {
         if let shown = card {
             if let index = cards.firstIndex(where: { $0.ref == shown.ref }) {
                 cards.insert(cards.remove(at: index), at: 0)
+                // Due after all (a grade elsewhere taken back): it takes an answer again.
+                reviewedElsewhere = false
             } else {
                 cards.insert(shown, at: 0)
                 reviewedElsewhere = true
@@ -271,6 +276,7 @@ final class ReviewViewModel {
     func grade(_ grade: ReviewGrade) async {
         guard let card, revealed != nil, !reviewedElsewhere, !isSaving, case .loaded(var deck) = state else { return }
         isSaving = true
+        writes += 1
         defer { isSaving = false }
         let at = time()
         let next: CardSchedule
@@ -298,6 +304,7 @@ final class ReviewViewModel {
     func undo() async {
         guard let last = graded.last, !isSaving else { return }
         isSaving = true
+        writes += 1
         let restored: CardSchedule
         do {
             restored = try await learning.undoReview(last.card.ref, reviewedAt: last.at.now, userID: learner)

@@ -152,7 +152,8 @@ extension Components.Schemas.ReviewCard {
 extension Components.Schemas.GradeIntervals {
     /// Whole seconds, never negative (a grade's preview is after the deck's `at`).
     init(_ intervals: [ReviewGrade: TimeInterval]) {
-        let seconds = { (grade: ReviewGrade) in Int64(clamping: Int(max(0, (intervals[grade] ?? 0).rounded(.down)))) }
+        // A damaged row's NaN or infinity is 0, never a trap.
+        let seconds = { (grade: ReviewGrade) in Int64(exactly: max(0, (intervals[grade] ?? 0).rounded(.down))) ?? 0 }
         self.init(again: seconds(.again), hard: seconds(.hard), good: seconds(.good), easy: seconds(.easy))
     }
 }

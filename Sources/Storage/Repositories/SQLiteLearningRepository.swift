@@ -118,6 +118,9 @@ public struct SQLiteLearningRepository: LearningRepository {
                             course.sort_key, course.title AS course_title
                         FROM answer JOIN course ON course.id = answer.course_id
                         WHERE answer.user_id = :user AND \(due)
+                            -- A lesson no longer there (re-imported shorter) is skipped before the limit.
+                            AND EXISTS (SELECT 1 FROM lesson_content
+                                WHERE lesson_content.course_id = answer.course_id AND lesson_content.position = answer.lesson)
                         ORDER BY answer.due_at, course.sort_key, answer.course_id, answer.lesson, answer.question
                         LIMIT :limit)
                     SELECT picked.*, lesson.title AS lesson_title, lesson_content.questions
