@@ -108,14 +108,13 @@ public struct SQLiteLearningRepository: LearningRepository {
                     FROM answer WHERE user_id = :user AND due_at < :dayEnd
                     """, arguments: arguments)
             let comingBack = try counts.flatMap { try RowReader(row: $0, what: "deck").optionalInt("coming_back") }
-            // The first `limit` by the index and the course's order, then their lessons' text:
-            // only those cards' questions are read.
+            // The first `limit` from the index and the course's order, then their schedules and
+            // their lessons' text: only those cards are read from the tables.
             let rows = try Row.fetchAll(
                 db,
                 sql: """
                     WITH picked AS (
-                        SELECT answer.course_id, answer.lesson, answer.question, \(Self.scheduleColumns),
-                            course.sort_key, course.title AS course_title
+                        SELECT answer.course_id, answer.lesson, answer.question, answer.due_at, course.sort_key
                         FROM answer JOIN course ON course.id = answer.course_id
                         WHERE answer.user_id = :user AND \(due)
                             -- A lesson no longer there (re-imported shorter) is skipped before the limit.
@@ -123,8 +122,12 @@ public struct SQLiteLearningRepository: LearningRepository {
                                 WHERE lesson_content.course_id = answer.course_id AND lesson_content.position = answer.lesson)
                         ORDER BY answer.due_at, course.sort_key, answer.course_id, answer.lesson, answer.question
                         LIMIT :limit)
-                    SELECT picked.*, lesson.title AS lesson_title, lesson_content.questions
+                    SELECT picked.course_id, picked.lesson, picked.question, \(Self.scheduleColumns),
+                        course.title AS course_title, lesson.title AS lesson_title, lesson_content.questions
                     FROM picked
+                    JOIN answer ON answer.user_id = :user AND answer.course_id = picked.course_id AND answer.lesson = picked.lesson
+                        AND answer.question = picked.question
+                    JOIN course ON course.id = picked.course_id
                     JOIN lesson ON lesson.course_id = picked.course_id AND lesson.position = picked.lesson
                     JOIN lesson_content ON lesson_content.course_id = picked.course_id AND lesson_content.position = picked.lesson
                     ORDER BY picked.due_at, picked.sort_key, picked.course_id, picked.lesson, picked.question
