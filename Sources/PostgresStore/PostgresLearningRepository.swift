@@ -147,13 +147,17 @@ public struct PostgresLearningRepository: LearningRepository {
                 logger: logger
             )
             var cards: [ReviewCard] = []
+            // A lesson's questions are decoded (and checked) once, however many of its cards come.
+            var lessons: [QuestionRef: [Question]?] = [:]
             for try await row in rows {
                 var cells = CellReader(row)
                 let ref = QuestionRef(courseID: CourseID(try cells.string()), lesson: try cells.int(), question: try cells.int())
                 let schedule = try Self.schedule(&cells)
                 let (courseTitle, lessonTitle, questionsText) = (try cells.string(), try cells.string(), try cells.optionalString())
+                let key = QuestionRef(courseID: ref.courseID, lesson: ref.lesson, question: 0)
+                if lessons[key] == nil { lessons[key] = .some(QuestionsJSON.decode(questionsText)) }
                 // A question the course no longer has (re-imported shorter) is skipped.
-                guard let questions = QuestionsJSON.decode(questionsText), questions.indices.contains(ref.question) else { continue }
+                guard let questions = lessons[key] ?? nil, questions.indices.contains(ref.question) else { continue }
                 cards.append(
                     ReviewCard(
                         ref: ref, courseTitle: courseTitle, lessonTitle: lessonTitle, question: questions[ref.question], schedule: schedule,

@@ -64,6 +64,19 @@ struct ReviewUndoMemoryTests {
         #expect(await store.messages.count == writes + 1, "one call, refused, nothing more")
     }
 
+    @Test("a grade is one store call, and the next card's frame needs none (the deck in hand is used)")
+    func gradeCost() async throws {
+        let (screen, store, _) = try await base.makeSUT(at: ReviewScreenTests.tomorrow)
+        _ = await screen.handle(.char(try base.digit(for: 1, on: screen)))
+        _ = await screen.handle(.key(.enter))
+        let before = await store.messages.count
+        _ = await screen.handle(.key(.character("g")))
+        _ = base.draw(screen)
+        let calls = await store.messages.dropFirst(before)
+        #expect(calls.count == 1, "\(Array(calls))")
+        if case .review = calls.first {} else { Issue.record("the call is the review: \(Array(calls))") }
+    }
+
     @Test("a grade the store refuses as not due (graded elsewhere before the news came) counts nothing and says so")
     func gradedElsewhereFirst() async throws {
         let (screen, store, _) = try await base.makeSUT(at: ReviewScreenTests.tomorrow)

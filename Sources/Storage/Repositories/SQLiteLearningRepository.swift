@@ -132,12 +132,17 @@ public struct SQLiteLearningRepository: LearningRepository {
                     JOIN lesson_content ON lesson_content.course_id = picked.course_id AND lesson_content.position = picked.lesson
                     ORDER BY picked.due_at, picked.sort_key, picked.course_id, picked.lesson, picked.question
                     """, arguments: arguments)
+            // A lesson's questions are decoded (and checked) once, however many of its cards come.
+            var lessons: [QuestionRef: [Question]?] = [:]
             let cards = rows.compactMap { row -> ReviewCard? in
                 let reader = RowReader(row: row, what: "review card")
                 // A question the course no longer has (re-imported shorter), or a damaged row, is skipped.
                 guard let index = try? reader.int("question", in: 0...ContentLimits.questions.upperBound),
-                    let questions = QuestionsJSON.decode(try? reader.optionalString("questions")), questions.indices.contains(index),
-                    let courseID = try? reader.string("course_id"), let lesson = try? reader.int("lesson", in: CourseLimits.lessons),
+                    let courseID = try? reader.string("course_id"), let lesson = try? reader.int("lesson", in: CourseLimits.lessons)
+                else { return nil }
+                let key = QuestionRef(courseID: CourseID(courseID), lesson: lesson, question: 0)
+                if lessons[key] == nil { lessons[key] = .some(QuestionsJSON.decode(try? reader.optionalString("questions"))) }
+                guard let questions = lessons[key] ?? nil, questions.indices.contains(index),
                     let courseTitle = try? reader.string("course_title"), let lessonTitle = try? reader.string("lesson_title"),
                     let schedule = try? Self.schedule(reader)
                 else { return nil }
