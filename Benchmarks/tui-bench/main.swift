@@ -194,14 +194,8 @@ if options.lessons {
     var stores: [(name: String, arguments: [String])] = [("local", ["--data-dir", directory.path])]
     var server: ServerProcess?
     if options.remote {
-        let running = try await ServerProcess(directory: TemporaryDirectory(url: directory), arguments: ["--log-level", "error"])
-        let client = URL(fileURLWithPath: options.work).appendingPathComponent("remote-review-client")
-        try? FileManager.default.removeItem(at: client)
-        let http = RemoteHTTPClient()
-        _ = try await RemoteStore(server: running.baseURL, dataDirectory: client, httpClient: http).signIn(
-            email: "demo@edugo.dev", password: "edugo-demo")
-        await http.shutdown()
-        stores.append(("remote", ["--data-dir", client.path, "--server", running.baseURL.absoluteString]))
+        let (running, arguments) = try await remoteApp(on: directory, client: "remote-review-client")
+        stores.append(("remote", arguments))
         server = running
     }
     var gradedSoFar = 0
@@ -356,6 +350,20 @@ func press(_ key: String, in terminal: PseudoTerminal) -> (Double, Double) {
     return (milliseconds(last - sent), Double(output.bytes.count))
 }
 
+/// `edugo-server` on `directory`'s database, on loopback, and the app's arguments to use it
+/// from a data directory of its own (`client`, under the work folder) signed in as the demo
+/// learner. Stop the server when done.
+func remoteApp(on directory: URL, client name: String) async throws -> (ServerProcess, [String]) {
+    let server = try await ServerProcess(directory: TemporaryDirectory(url: directory), arguments: ["--log-level", "error"])
+    let client = URL(fileURLWithPath: options.work).appendingPathComponent(name)
+    try? FileManager.default.removeItem(at: client)
+    let http = RemoteHTTPClient()
+    _ = try await RemoteStore(server: server.baseURL, dataDirectory: client, httpClient: http).signIn(
+        email: "demo@edugo.dev", password: "edugo-demo")
+    await http.shutdown()
+    return (server, ["--data-dir", client.path, "--server", server.baseURL.absoluteString])
+}
+
 /// `arguments` choose the store: the local database, or `--server` with a session.
 func measureOurs(size: Int, arguments: [String], between: Duration = .zero) throws -> Figures {
     var figures = Figures()
@@ -503,16 +511,9 @@ for size in options.sizes {
     ours[size] = figures
     if options.remote {
         // The same database behind edugo-server on loopback, the app signed in through it.
-        let server = try await ServerProcess(directory: TemporaryDirectory(url: directory), arguments: ["--log-level", "error"])
+        let (server, arguments) = try await remoteApp(on: directory, client: "remote-client-\(size)")
         defer { server.signal(SIGTERM) }
-        let client = URL(fileURLWithPath: options.work).appendingPathComponent("remote-client-\(size)")
-        try? FileManager.default.removeItem(at: client)
-        let http = RemoteHTTPClient()
-        _ = try await RemoteStore(server: server.baseURL, dataDirectory: client, httpClient: http).signIn(
-            email: "demo@edugo.dev", password: "edugo-demo")
-        await http.shutdown()
-        var remoteFigures = try measureOurs(
-            size: size, arguments: ["--data-dir", client.path, "--server", server.baseURL.absoluteString], between: .seconds(1))
+        var remoteFigures = try measureOurs(size: size, arguments: arguments, between: .seconds(1))
         remoteFigures.filterCount = figures.filterCount
         remote[size] = remoteFigures
     }

@@ -51,6 +51,8 @@ extension EndToEnd {
             try session.send("y")
             try await session.waitFor("Status        Completed")
             try await session.waitFor("not enrolled")
+            // The save's own notice first: coming after the refusal below, it would replace it.
+            try await session.waitFor("Unenrolled from The Linux Command Line")
             try session.send("u")
             try await session.waitFor("✗ You are not enrolled in The Linux Command Line")
 

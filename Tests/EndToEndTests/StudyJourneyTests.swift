@@ -12,6 +12,22 @@ extension EndToEnd {
         /// The demo learner's 18 cards due on its first day.
         static let today = ["--today", "2026-11-24"]
 
+        /// Two terminals of the demo learner on `directory`, both on the Review tab with its 18
+        /// due, and the line of the card in front (course and lesson).
+        static func twoOnReview(_ directory: TemporaryDirectory) async throws -> (TmuxSession, TmuxSession, String?) {
+            let a = try TmuxSession(arguments: today, dataDirectory: directory)
+            try await a.signInIfAsked()
+            let b = try TmuxSession(arguments: today, dataDirectory: directory)
+            try await b.signInIfAsked()
+            try await a.waitFor("Agile and Scrum")
+            try await b.waitFor("Agile and Scrum")
+            try a.send("5")
+            try b.send("5")
+            try await a.waitFor("Review  0 new · 0 learning · 18 due")
+            let shown = try await b.waitFor("Review  0 new · 0 learning · 18 due")
+            return (a, b, shown.first { $0.contains("·") && !$0.contains("Review") })
+        }
+
         @Test("Enter with every choice ○ answers nothing and says to pick first; 1–6 pick; Alt-2 leaves for My courses")
         func pickFirstAndDigits() async throws {
             let session = try TmuxSession(arguments: Self.today)
@@ -43,17 +59,7 @@ extension EndToEnd {
         func reviewedInAnotherTerminal() async throws {
             let directory = TemporaryDirectory(prefix: "edugo-e2e")
             defer { directory.remove() }
-            let a = try TmuxSession(arguments: Self.today, dataDirectory: directory)
-            try await a.signInIfAsked()
-            let b = try TmuxSession(arguments: Self.today, dataDirectory: directory)
-            try await b.signInIfAsked()
-            try await a.waitFor("Agile and Scrum")
-            try await b.waitFor("Agile and Scrum")
-            try a.send("5")
-            try b.send("5")
-            try await a.waitFor("Review  0 new · 0 learning · 18 due")
-            let shown = try await b.waitFor("Review  0 new · 0 learning · 18 due")
-            let prompt = shown.first { $0.contains("·") && !$0.contains("Review") }
+            let (a, b, prompt) = try await Self.twoOnReview(directory)
 
             try b.send("1")
             try await b.waitFor("B's pick") { $0.contains { $0.trimmingCharacters(in: .whitespaces).hasPrefix("1 ● ") } }
@@ -82,17 +88,7 @@ extension EndToEnd {
         func undoAndMemory() async throws {
             let directory = TemporaryDirectory(prefix: "edugo-e2e")
             defer { directory.remove() }
-            let a = try TmuxSession(arguments: Self.today, dataDirectory: directory)
-            try await a.signInIfAsked()
-            let b = try TmuxSession(arguments: Self.today, dataDirectory: directory)
-            try await b.signInIfAsked()
-            try await a.waitFor("Agile and Scrum")
-            try await b.waitFor("Agile and Scrum")
-            try a.send("5")
-            try b.send("5")
-            let first = try await a.waitFor("Review  0 new · 0 learning · 18 due")
-            let prompt = first.first { $0.contains("·") && !$0.contains("Review") }
-            try await b.waitFor("Review  0 new · 0 learning · 18 due")
+            let (a, b, prompt) = try await Self.twoOnReview(directory)
 
             try a.send("z")
             try await a.waitFor("✗ No grade to undo in this session")
