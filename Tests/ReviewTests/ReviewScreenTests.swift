@@ -57,7 +57,7 @@ struct ReviewScreenTests {
         let (screen, _, reports) = try await makeSUT(at: Self.answered, clock: clock)
         let lines = draw(screen)
         #expect(lines[0].hasPrefix(" Review  0 new · 0 learning · 0 due"))
-        #expect(lines.contains { $0.contains("Nothing to review today") })
+        #expect(lines.contains { $0.contains("Nothing to review right now") })
         #expect(lines.contains { $0.contains("A card in its steps comes back at 12:01") })
 
         await clock.waitForSleeper()

@@ -93,6 +93,29 @@ struct ReviewUndoMemoryTests {
         #expect(await store.reviewLog[User.demo.id]?.map(\.grade) == [.easy], "only the other terminal's grade")
     }
 
+    @Test("news that comes while a grade is saved is read once it is: the other terminal's grade shows in the counts")
+    func newsWhileSaving() async throws {
+        let changes = Notices<Void>()
+        let (screen, store, _) = try await base.makeSUT(at: ReviewScreenTests.tomorrow, changes: changes)
+        let card = try #require(screen.viewModel.card)
+        _ = await screen.handle(.char(try base.digit(for: 1, on: screen)))
+        _ = await screen.handle(.key(.enter))
+        let gate = Gate()
+        await store.setGate(gate, only: { if case .review = $0 { true } else { false } })
+        async let grading = screen.handle(.key(.character("g")))
+        await gate.waitForArrivals(1)
+        // Another terminal grades the same card while this grade is held, and its news comes.
+        await store.setGate(nil)
+        _ = try await store.review(card.ref, grade: .easy, userID: User.demo.id, at: ReviewScreenTests.tomorrow)
+        changes.post(())
+        await screen.settle()
+        await gate.open()
+        _ = await grading
+        await screen.settle()
+        #expect(screen.viewModel.reviewedElsewhere, "this grade was refused: the card was not due any more")
+        #expect(base.draw(screen)[0].hasPrefix(" Review  1 new · 0 learning · 0 due"), "the counts as the store has them")
+    }
+
     @Test("the grade keys say the intervals of the learner's settings, and the grade is scheduled by them")
     func settingsSchedule() async throws {
         let store = InMemoryStore(courses: [ReviewScreenTests.course], lessons: ["learn": ReviewScreenTests.lessons])

@@ -131,7 +131,9 @@ final class FrameChrome {
         // A key the screen gives a meaning of its own now (`Esc` back to a lesson's text) is
         // offered once, with that meaning.
         let own = screen.availableKeys
-        let ownHints = own.map { KeyHint(content.bindings.display($0), screen.footerLabel(of: $0)) }
+        let ownHints = own.map {
+            KeyHint(content.bindings.display($0), screen.footerLabel(of: $0), short: screen.footerShortLabel(of: $0))
+        }
         var hints = ownHints + global.filter { hint in !ownHints.contains { $0.key == hint.key } }
         // A message never hides every key: the help key stays at the right, or, while `?`
         // would be typed into a field, the field's last key (`Esc clear`, `n no`).

@@ -4,10 +4,13 @@ import SharedKernel
 public struct KeyHint: Hashable, Sendable {
     public var key: String
     public var label: LocalizedText
+    /// What the footer says instead where the whole row does not fit (`10m` for `again 10m`).
+    public var short: LocalizedText?
 
-    public init(_ key: String, _ label: LocalizedText) {
+    public init(_ key: String, _ label: LocalizedText, short: LocalizedText? = nil) {
         self.key = key
         self.label = label
+        self.short = short
     }
 
     /// The key as the language writes it: a word (a mark's `full`, a filter's `is:free`) or

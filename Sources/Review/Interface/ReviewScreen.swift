@@ -85,11 +85,21 @@ final class ReviewScreen: Screen {
         }
     }
 
-    /// After the answer, each grade key says when the card would come back (`again 10m`).
+    /// After the answer, each grade key says when the card would come back (`again 10m`);
+    /// while the memory picture shows, `m` goes back to the card.
     func footerLabel(of key: KeyDeclaration) -> LocalizedText {
+        if key == Keys.memory, viewModel.showsMemory, viewModel.card != nil { return "card" }
         let grades: [KeyDeclaration: ReviewGrade] = [Keys.again: .again, Keys.hard: .hard, Keys.good: .good, Keys.easy: .easy]
         guard let grade = grades[key], viewModel.revealed != nil, let interval = viewModel.comingBackAfter[grade] else { return key.label }
         return "\(key.label) \(IntervalText.format(seconds: interval))"
+    }
+
+    /// In a narrow footer a grade key says only when the card comes back (`a 10m`): the four
+    /// fit where their words would not.
+    func footerShortLabel(of key: KeyDeclaration) -> LocalizedText? {
+        let grades: [KeyDeclaration: ReviewGrade] = [Keys.again: .again, Keys.hard: .hard, Keys.good: .good, Keys.easy: .easy]
+        guard let grade = grades[key], viewModel.revealed != nil, let interval = viewModel.comingBackAfter[grade] else { return nil }
+        return IntervalText.format(seconds: interval)
     }
 
     /// While a card shows, the digits pick its answers, never switch tabs.
@@ -142,8 +152,10 @@ final class ReviewScreen: Screen {
                 "  " + counts + (reviewed > 0 ? " · " + texts("\(reviewed) reviewed") : ""), x: x, y: content.y, style: .dim)
         }
         let body = Rect(x: content.x, y: content.y + 2, width: min(content.width, 100), height: max(0, content.height - 2))
+        // Nothing now, but a card coming back: not "nothing today".
         var empty: [LocalizedText] =
-            reviewed > 0 ? ["All done for now: \(reviewed) reviewed."] : [Self.emptyText]
+            reviewed > 0
+            ? ["All done for now: \(reviewed) reviewed."] : [viewModel.comingBack == nil ? Self.emptyText : "Nothing to review right now"]
         if let back = viewModel.comingBack {
             empty.append("A card in its steps comes back at \(verbatim: viewModel.clockTime(of: back))")
         } else if reviewed > 0 {

@@ -86,6 +86,8 @@ final class ReviewViewModel {
     @ObservationIgnored private let report: @MainActor (StatusMessage) -> Void
     /// Bumped by each grade and undo made here: a deck read that began before one is stale.
     @ObservationIgnored private var writes = 0
+    /// News of the deck came while a grade or an undo was being saved: read once it is done.
+    @ObservationIgnored private var missedNews = false
     /// Cards read at once: a page of the deck; the next is read when it is done.
     static let batch = 50
 
@@ -132,6 +134,7 @@ final class ReviewViewModel {
         case .loaded, .empty: break
         default: return
         }
+        if isSaving { missedNews = true }
         let before = writes
         guard !isSaving, let deck = try? await learning.reviewDeck(userID: learner, at: time(), limit: Self.batch, settings: settings()),
             !isSaving, writes == before
@@ -277,25 +280,37 @@ final class ReviewViewModel {
         guard let card, revealed != nil, !reviewedElsewhere, !isSaving, case .loaded(var deck) = state else { return }
         isSaving = true
         writes += 1
-        defer { isSaving = false }
         let at = time()
-        let next: CardSchedule
+        let result: Result<CardSchedule, AppError>
         do {
-            next = try await learning.review(card.ref, grade: grade, userID: learner, at: at, settings: settings())
-        } catch .notDue {
+            result = .success(try await learning.review(card.ref, grade: grade, userID: learner, at: at, settings: settings()))
+        } catch {
+            result = .failure(error)
+        }
+        isSaving = false
+        switch result {
+        case .failure(.notDue):
             // Graded elsewhere before the news came: it stays, says so, and counts nothing.
             reviewedElsewhere = true
-            return
-        } catch {
+        case .failure(let error):
             report(.error(error.userMessage))
-            return
+        case .success(let next):
+            graded.append(Graded(card: card, at: at))
+            reviewedToday += 1
+            deck.cards.removeFirst()
+            deck.graded(card.schedule.part, next: next, dayEnd: at.dayEnd)
+            comingBack = deck.comingBack
+            await show(deck)
         }
-        graded.append(Graded(card: card, at: at))
-        reviewedToday += 1
-        deck.cards.removeFirst()
-        deck.graded(card.schedule.part, next: next, dayEnd: at.dayEnd)
-        comingBack = deck.comingBack
-        await show(deck)
+        await readMissedNews()
+    }
+
+    /// The deck read again if news of it came while a grade or an undo was being saved (it
+    /// was not read then: the write decides what shows first).
+    private func readMissedNews() async {
+        guard missedNews else { return }
+        missedNews = false
+        await storeChanged()
     }
 
     /// `z`: takes back the last grade of this session. The card comes to the front as it was
@@ -312,6 +327,7 @@ final class ReviewViewModel {
             isSaving = false
             if case .nothingToUndo = error { graded.removeLast() }
             report(.error(error.userMessage))
+            await readMissedNews()
             return
         }
         graded.removeLast()
@@ -328,6 +344,7 @@ final class ReviewViewModel {
         isSaving = false
         report(.success(Self.undone))
         // The counts as the store has them now (the card may have come back in its steps).
+        missedNews = false
         await storeChanged()
     }
 

@@ -61,7 +61,7 @@ public enum AppError: Error, Hashable, Sendable {
         case .notEnrolled: "You are not enrolled in this course."
         case .noSuchLesson: "This lesson is no longer part of the course."
         case .invalidAnswer: "Pick 1 to 6 of the question's choices."
-        case .nothingToUndo: "That grade can no longer be undone: the card changed in another terminal."
+        case .nothingToUndo: "Not undone: that grade was changed in another terminal"
         case .notDue: "This card is not due: it was reviewed already, perhaps in another terminal."
         case .storage(.reading, _): "Something went wrong while reading your data."
         case .storage(.saving, _): "Something went wrong while saving your data."

@@ -45,6 +45,8 @@ public protocol Screen: AnyObject {
     var isAnimating: Bool { get }
     /// What the footer says `key` does now: its label, or more (`again 10m`).
     func footerLabel(of key: KeyDeclaration) -> LocalizedText
+    /// A shorter label for a narrow footer (nil: the label, or nothing once out of room).
+    func footerShortLabel(of key: KeyDeclaration) -> LocalizedText?
 
     /// False while the screen cannot apply `event` to what it shows yet, because what the
     /// key acts on is loading (a search, a page, the screen itself): the shell's queue holds
@@ -72,6 +74,7 @@ extension Screen {
     public var takesDigits: Bool { false }
     public var isAnimating: Bool { false }
     public func footerLabel(of key: KeyDeclaration) -> LocalizedText { key.label }
+    public func footerShortLabel(of key: KeyDeclaration) -> LocalizedText? { nil }
     public func accepts(_ event: InputEvent) -> Bool { true }
     public func appear() {}
     public func disappear() {}

@@ -43,8 +43,11 @@ public enum Footer {
             statusEnd = x
             x += 3
         }
+        // Where the whole row does not fit, the hints that have a shorter label use it.
+        let whole = hints.reduce(0) { $0 + $1.shownKey(texts).displayWidth + 1 + texts($1.label).displayWidth + 2 }
+        let short = x + whole - 2 > right
         for hint in hints {
-            let label = texts(hint.label)
+            let label = texts(short ? hint.short ?? hint.label : hint.label)
             let key = hint.shownKey(texts)
             let needed = key.displayWidth + 1 + label.displayWidth
             guard x + needed <= right else { break }

@@ -14,32 +14,38 @@ public enum QuestionCard {
     }
 
     /// Draws from the top of `area`, the choices in `order`, each with its number `1`–`6` (the
-    /// digit that picks it). Rows past the area are left out.
+    /// digit that picks it). Once answered, the verdict and the explanation come first: where
+    /// the whole card does not fit, only the right and the chosen choices are drawn, then the
+    /// prompt is shortened. Rows past the area are left out.
     public static func draw(
         _ question: Question, state: State, order: ChoiceOrder, in canvas: inout some Canvas, area: Rect, texts: Texts
     ) {
-        var y = area.y
-        y += drawMarkdown(question.prompt, style: .bold, in: &canvas, x: area.x, y: y, width: area.width, maxY: area.maxY)
-        y += 1
-        for (position, choice) in order.choices.enumerated() where y < area.maxY && question.choices.indices.contains(choice) {
-            let text = question.choices[choice]
-            let mark: String
-            var style: Style = .normal
-            switch state {
-            case .answered(let chosen, _, let correct, _):
-                let right = correct.contains(choice)
-                mark =
-                    canvas.isAccessible
-                    ? (right ? texts("right") : (chosen.contains(choice) ? texts("wrong") : ""))
-                    : (right ? "✓" : (chosen.contains(choice) ? "✗" : " "))
-                style = right ? .success : (chosen.contains(choice) ? .error : .dim)
-            case .open(let highlighted, let picked):
-                mark = canvas.isAccessible ? (picked.contains(choice) ? "[x]" : "[ ]") : (picked.contains(choice) ? "●" : "○")
-                if position == highlighted { style = .selection }
-            }
+        let accessible = canvas.isAccessible
+        var shown = order.choices.enumerated().filter { question.choices.indices.contains($0.element) }.map {
+            (position: $0.offset, choice: $0.element)
+        }
+        let lines = { (position: Int, choice: Int) -> (prefix: String, style: Style, lines: [String]) in
+            let (mark, style) = Self.mark(of: choice, at: position, state: state, accessible: accessible, texts: texts)
             let prefix = " \(position + 1) \(mark) "
-            let lines = TextWrapper.wrap(plain(text), width: max(1, area.width - prefix.displayWidth))
-            for (number, line) in lines.enumerated() where y < area.maxY {
+            return (prefix, style, TextWrapper.wrap(plain(question.choices[choice]), width: max(1, area.width - prefix.displayWidth)))
+        }
+        let prompt = MarkdownText(parsing: question.prompt).layout(width: area.width).lines.count
+        var promptRows = prompt
+        if case .answered(let chosen, _, let correct, let explanation) = state {
+            let tail = 2 + MarkdownText(parsing: explanation).layout(width: area.width).lines.count
+            let choiceRows = { shown.reduce(0) { $0 + lines($1.position, $1.choice).lines.count } }
+            if prompt + 1 + choiceRows() + tail > area.height {
+                shown = shown.filter { correct.contains($0.choice) || chosen.contains($0.choice) }
+            }
+            promptRows = max(1, min(prompt, area.height - 1 - choiceRows() - tail))
+        }
+        var y = area.y
+        y += drawMarkdown(
+            question.prompt, style: .bold, in: &canvas, x: area.x, y: y, width: area.width, maxY: min(area.maxY, area.y + promptRows))
+        y += 1
+        for (position, choice) in shown where y < area.maxY {
+            let (prefix, style, wrapped) = lines(position, choice)
+            for (number, line) in wrapped.enumerated() where y < area.maxY {
                 if style == .selection {
                     canvas.fill(Rect(x: area.x, y: y, width: area.width, height: 1), style: .selection)
                     if number == 0 { canvas.markFocus(x: area.x, y: y) }
@@ -52,11 +58,28 @@ public enum QuestionCard {
         guard case .answered(_, let isRight, _, let explanation) = state, y + 1 < area.maxY else { return }
         y += 1
         let verdict = isRight ? texts("Right") : texts("Not quite")
-        let mark = canvas.isAccessible ? "" : (isRight ? "✓ " : "✗ ")
+        let mark = accessible ? "" : (isRight ? "✓ " : "✗ ")
         canvas.draw(mark + verdict, x: area.x, y: y, style: isRight ? .success : .error)
         canvas.markFocus(x: area.x, y: y)
         y += 1
         _ = drawMarkdown(explanation, style: nil, in: &canvas, x: area.x, y: y, width: area.width, maxY: area.maxY)
+    }
+
+    /// A choice's mark and style: picked or not while open (the highlighted one selected);
+    /// right, wrong or neither once answered (words in the accessible mode).
+    private static func mark(of choice: Int, at position: Int, state: State, accessible: Bool, texts: Texts) -> (String, Style) {
+        switch state {
+        case .answered(let chosen, _, let correct, _):
+            let right = correct.contains(choice)
+            let mark =
+                accessible
+                ? (right ? texts("right") : (chosen.contains(choice) ? texts("wrong") : ""))
+                : (right ? "✓" : (chosen.contains(choice) ? "✗" : " "))
+            return (mark, right ? .success : (chosen.contains(choice) ? .error : .dim))
+        case .open(let highlighted, let picked):
+            let mark = accessible ? (picked.contains(choice) ? "[x]" : "[ ]") : (picked.contains(choice) ? "●" : "○")
+            return (mark, position == highlighted ? .selection : .normal)
+        }
     }
 
     /// Markdown in at most the rows up to `maxY`; `style` replaces the plain text's. Returns
