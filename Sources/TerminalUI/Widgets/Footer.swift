@@ -43,8 +43,10 @@ public enum Footer {
             statusEnd = x
             x += 3
         }
-        // Where the whole row does not fit, the hints that have a shorter label use it.
-        let whole = hints.reduce(0) { $0 + $1.shownKey(texts).displayWidth + 1 + texts($1.label).displayWidth + 2 }
+        // Where the hints up to the last with a shorter label do not all fit, those use it
+        // (the four grades of a card before the keys after them).
+        let shortening = hints.lastIndex { $0.short != nil }.map { hints[...$0] } ?? []
+        let whole = shortening.reduce(0) { $0 + $1.shownKey(texts).displayWidth + 1 + texts($1.label).displayWidth + 2 }
         let short = x + whole - 2 > right
         for hint in hints {
             let label = texts(short ? hint.short ?? hint.label : hint.label)
