@@ -19,8 +19,34 @@ struct TextsTests {
     func placeholders(_ language: Language) throws {
         let catalog = try TextCatalog.load(language)
         for (key, value) in catalog {
-            let wanted = key.split(separator: "#").first.map { $0.split(separator: "|").first ?? $0 } ?? Substring(key)
-            #expect(Self.placeholders(in: value) == Self.placeholders(in: String(wanted)), "\(language): \(key)")
+            #expect(Self.placeholders(in: value) == Self.placeholders(in: Self.text(of: key)), "\(language): \(key)")
+        }
+    }
+
+    /// A key's text: without its plural form (`#one`) or its context (`|courses`), and only
+    /// those (a `#` in the text, as in `"#rrggbb"`, is text).
+    static func text(of key: String) -> String {
+        var text = key
+        if let form = text.range(of: #"#(zero|one|two|few|many|other)$"#, options: .regularExpression) { text.removeSubrange(form) }
+        if let context = text.range(of: #"\|[a-z ]+$"#, options: .regularExpression) { text.removeSubrange(context) }
+        return text
+    }
+
+    @Test("English says each text whole, as its key writes it (a plural form aside): no value cut at a # or a quote")
+    func englishWhole() throws {
+        for (key, value) in try TextCatalog.load(.english)
+        where key.range(of: #"#(zero|one|two|few|many|other)$"#, options: .regularExpression) == nil {
+            #expect(value == Self.text(of: key), "\(key)")
+        }
+    }
+
+    @Test("no value is cut inside a quotation: its quotes and brackets close as its English's do", arguments: Language.all)
+    func closed(_ language: Language) throws {
+        let count = { (text: String, mark: Character) in text.filter { $0 == mark }.count }
+        for (key, value) in try TextCatalog.load(language) {
+            let english = Self.text(of: key)
+            #expect(count(value, "\"") % 2 == count(english, "\"") % 2, "\(language): \(key) = \(value)")
+            #expect(count(value, "(") - count(value, ")") == count(english, "(") - count(english, ")"), "\(language): \(key) = \(value)")
         }
     }
 
