@@ -82,9 +82,11 @@ extension EndToEnd {
             try session.send("Escape")
 
             try session.send("l")
-            let question = try await session.waitFor("¿Cerrar sesión? (y/n)")
+            let question = try await session.waitFor("¿Cerrar sesión? (s/n)")
             Self.expectSpanish(question, "log out")
-            try session.send("y")
+            #expect(question.last?.contains("s sí") == true, "the footer's key for yes is s")
+            // s for sí (issue 42 item 7).
+            try session.send("s")
             try await session.waitFor("Inicia sesión en EduGo")
             try session.send("C-c")
             #expect(try await session.waitForExit() == 0)

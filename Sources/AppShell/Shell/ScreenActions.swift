@@ -85,6 +85,12 @@ struct ScreenActions {
     /// action, a default key bound elsewhere as nothing (`nil`). Text typed into a field is
     /// text, whatever the bindings.
     func rebound(_ event: InputEvent) -> InputEvent? {
+        // A y/n question asks `(s/n)` in Spanish: `s` (sí) says yes there, as `y` does.
+        if case .key(.character(let letter)) = event, letter == "s" || letter == "S", texts.language == .spanish,
+            screen.availability(of: YesNoQuestion.yes) == .available
+        {
+            return .key(.character(letter == "s" ? "y" : "Y"))
+        }
         guard case .key(let key) = event, !configured.isEmpty else { return event }
         if screen.isCapturingText, case .character = key { return event }
         let own = screen.keys.filter { screen.availability(of: $0) != .dormant }
