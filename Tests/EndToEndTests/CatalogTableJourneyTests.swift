@@ -89,7 +89,7 @@ extension EndToEnd {
             let total = SeedCatalog.titles.count
             try await session.waitFor("the unknown filter's message over the whole catalog") { lines in
                 lines.contains { $0.contains("\(total) matches  1/\(total)") }
-                    && lines.contains { $0.contains("Unknown filter \"foo:\" — press ? for filters") }
+                    && lines.contains { $0.contains("Unknown filter \"foo:\" — the filters are cat:, level: and is:") }
             }
             try session.send("Escape", "?")
             try await session.waitFor("Search and filters")

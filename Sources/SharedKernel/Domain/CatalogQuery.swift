@@ -83,9 +83,11 @@ public struct CatalogQuery: Hashable, Sendable {
     /// Whether the answer depends on who asks (`is:open`, `is:enrolled`, `is:favourite`).
     public var dependsOnLearner: Bool { isOpen || isEnrolled || isFavourite }
 
-    /// The message for filters that were not understood: `Unknown filter "key:" — press ? for filters`.
+    /// The message for filters that were not understood: `Unknown filter "key:" — the filters
+    /// are cat:, level: and is:`. It names them, not a key: while the search field has the
+    /// keyboard, `?` would be typed into it.
     public var unknownMessage: LocalizedText? {
-        unknown.first.map { "Unknown filter \"\($0)\" — press ? for filters" }
+        unknown.first.map { "Unknown filter \"\($0)\" — the filters are cat:, level: and is:" }
     }
 
     public static func parse(_ text: String) -> CatalogQuery {
