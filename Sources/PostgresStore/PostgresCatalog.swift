@@ -326,3 +326,21 @@ enum PostgresCatalog {
         try await connection.query("ALTER TABLE course_term RENAME CONSTRAINT course_term_next_pkey TO course_term_pkey", logger: logger)
     }
 }
+
+extension PostgresCatalog {
+    /// How many columns `columns` has: what a query adds comes after them.
+    static let columnCount = columns.split(separator: ",").count
+}
+
+extension PostgresCatalog {
+    /// The column a sort orders by before the rank; nil for title order.
+    static func sortColumn(_ sort: CatalogSort) -> String? {
+        switch sort.field {
+        case .title: nil
+        case .price: "course.price_minor"
+        case .duration: "course.duration_minutes"
+        case .level: "course.level_rank"
+        case .newest: "course.added_seq"
+        }
+    }
+}

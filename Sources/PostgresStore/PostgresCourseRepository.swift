@@ -220,7 +220,7 @@ public struct PostgresCourseRepository: CourseRepository {
             let value: String
             // An order whose value the filters fix is title order within it.
             let fixed = query.fixedValue(of: sort.field)
-            if let column = Self.sortColumn(sort), fixed == nil {
+            if let column = PostgresCatalog.sortColumn(sort), fixed == nil {
                 order = "\(column) \(direction), course.sort_rank \(direction)"
                 value = "\(column)::bigint"
                 if let bound {
@@ -267,17 +267,6 @@ public struct PostgresCourseRepository: CourseRepository {
             if read < wanted || bound == start { break }
         }
         return (backwards ? rows.reversed() : rows, alongsideValue)
-    }
-
-    /// The column a sort orders by before the rank; nil for title order.
-    static func sortColumn(_ sort: CatalogSort) -> String? {
-        switch sort.field {
-        case .title: nil
-        case .price: "course.price_minor"
-        case .duration: "course.duration_minutes"
-        case .level: "course.level_rank"
-        case .newest: "course.added_seq"
-        }
     }
 
     /// How many courses match, stopping past the query's limit as the embedded store does;
@@ -399,9 +388,4 @@ public struct PostgresCourseRepository: CourseRepository {
             return "$\(binds.count)"
         }
     }
-}
-
-extension PostgresCatalog {
-    /// How many columns `columns` has: what a query adds comes after them.
-    static let columnCount = columns.split(separator: ",").count
 }

@@ -23,10 +23,23 @@ struct ReviewShapesTests {
          "new_count": 1, "learning_count": 0, "due_count": 1, "coming_back": "2026-11-24T09:31:00Z"}
         """.utf8)
 
-    @Test("a deck: each card's FSRS schedule, the counts of each part, and when a card comes back")
-    func decodesADeck() throws {
+    /// As the generated code reads and writes the API: RFC 3339 instants (keys sorted, to compare).
+    static func encoder() -> JSONEncoder {
+        let encoder = JSONEncoder()
+        encoder.dateEncodingStrategy = .iso8601
+        encoder.outputFormatting = .sortedKeys
+        return encoder
+    }
+
+    static func decoder() -> JSONDecoder {
         let decoder = JSONDecoder()
         decoder.dateDecodingStrategy = .iso8601
+        return decoder
+    }
+
+    @Test("a deck: each card's FSRS schedule, the counts of each part, and when a card comes back")
+    func decodesADeck() throws {
+        let decoder = Self.decoder()
 
         let deck = try decoder.decode(Components.Schemas.ReviewDeck.self, from: Self.deck)
 
@@ -45,11 +58,7 @@ struct ReviewShapesTests {
 
     @Test("a card without its grades' intervals (an older server's) has none; settings go in the requests, each left out the default")
     func intervalsAndSettings() throws {
-        let encoder = JSONEncoder()
-        encoder.dateEncodingStrategy = .iso8601
-        encoder.outputFormatting = .sortedKeys
-        let decoder = JSONDecoder()
-        decoder.dateDecodingStrategy = .iso8601
+        let (encoder, decoder) = (Self.encoder(), Self.decoder())
         let bare = String(decoding: Self.deck, as: UTF8.self).replacingOccurrences(
             of: #",\s*"intervals": \{[^}]*\}"#, with: "", options: .regularExpression)
         #expect(!bare.contains("intervals"))
@@ -66,11 +75,7 @@ struct ReviewShapesTests {
 
     @Test("a review request and an answer carry at and utc_offset; a day instead of at, or a state out of the three, does not decode")
     func learnersTime() throws {
-        let encoder = JSONEncoder()
-        encoder.dateEncodingStrategy = .iso8601
-        encoder.outputFormatting = .sortedKeys
-        let decoder = JSONDecoder()
-        decoder.dateDecodingStrategy = .iso8601
+        let (encoder, decoder) = (Self.encoder(), Self.decoder())
         let at = Date(timeIntervalSince1970: 1_795_512_600)
 
         let review = Components.Schemas.ReviewRequest(courseId: "c", lesson: 1, question: 0, grade: .good, at: at, utcOffset: 3_600)

@@ -196,13 +196,7 @@ extension HostileLearningServerTests {
             return RouterServer.json(
                 #"{"cards": [\#(cards.joined(separator: ", "))], "new_count": 0, "learning_count": 5, "due_count": 0}"#)
         }
-        let server = try await RouterServer.start(router)
-        let url = server.url
-        try await server.stopping {
-            let client = TemporaryDirectory(prefix: "edugo-hostile-learning")
-            defer { client.remove() }
-            let store = RemoteStore(server: url, dataDirectory: client.url, httpClient: testHTTPClient)
-            let learner = try await store.signIn(email: "demo@edugo.dev", password: "edugo-demo").id
+        try await Self.signedIn(on: router) { store, learner in
             let deck = try await store.reviewDeck(userID: learner, at: Self.time, limit: 10)
             #expect(deck.cards.map(\.ref.lesson) == [3, 4, 5], "the cards whose intervals are in range, or not sent")
             #expect(deck.cards.last?.intervals == [:], "none sent: the app works them out")

@@ -77,13 +77,7 @@ struct HostileLearningServerTests {
                 #"{"answers": [{"course_id": "c", "lesson": 1, "question": 0, "chosen": [7], "is_right": true, "correct": [0], "explanation": ""}, {"course_id": "c", "lesson": 1, "question": 1, "chosen": [0], "is_right": false, "correct": [1], "explanation": "B."}, {"course_id": "c", "lesson": 1, "question": 2, "chosen": [0], "is_right": false, "correct": [9], "explanation": ""}, {"course_id": "other", "lesson": 1, "question": 0, "chosen": [0], "is_right": false, "correct": [0], "explanation": ""}]}"#
             )
         }
-        let server = try await RouterServer.start(router)
-        let url = server.url
-        try await server.stopping {
-            let client = TemporaryDirectory(prefix: "edugo-hostile-learning")
-            defer { client.remove() }
-            let store = RemoteStore(server: url, dataDirectory: client.url, httpClient: testHTTPClient)
-            let learner = try await store.signIn(email: "demo@edugo.dev", password: "edugo-demo").id
+        try await Self.signedIn(on: router) { store, learner in
             let day = try #require(LearnerDay(iso: "2026-11-24"))
             let ref = QuestionRef(courseID: "c", lesson: 1, question: 0)
 
@@ -128,13 +122,7 @@ struct HostileLearningServerTests {
             guard sent.description == "at=2026-11-24T09:30:00Z utc_offset=3600" else { return Self.refusal(sent.description) }
             return RouterServer.json(Self.schedule)
         }
-        let server = try await RouterServer.start(router)
-        let url = server.url
-        try await server.stopping {
-            let client = TemporaryDirectory(prefix: "edugo-hostile-learning")
-            defer { client.remove() }
-            let store = RemoteStore(server: url, dataDirectory: client.url, httpClient: testHTTPClient)
-            let learner = try await store.signIn(email: "demo@edugo.dev", password: "edugo-demo").id
+        try await Self.signedIn(on: router) { store, learner in
             let ref = QuestionRef(courseID: "c", lesson: 1, question: 0)
             // A clock between seconds: the time sent is the second it is in.
             let time = StudyTime(now: Date(timeIntervalSince1970: 1_795_512_600.75), secondsFromGMT: 3_600)
@@ -163,6 +151,21 @@ struct HostileLearningServerTests {
 
     static func card(lesson: String, schedule: String = schedule, intervals: String = intervals) -> String {
         #"{"course_id": "c", "lesson": \#(lesson), "question": 0, "course_title": "C", "lesson_title": "L", "content": \#(question), "schedule": \#(schedule), "intervals": \#(intervals)}"#
+    }
+
+    /// The stand-in server of `router`, and a remote store on it with the demo learner signed
+    /// in, for `body`; the server stops after it.
+    static func signedIn(
+        on router: Router<BasicRequestContext>, _ body: (RemoteStore, UserID) async throws -> Void
+    ) async throws {
+        let server = try await RouterServer.start(router)
+        let url = server.url
+        try await server.stopping {
+            let client = TemporaryDirectory(prefix: "edugo-hostile-learning")
+            defer { client.remove() }
+            let store = RemoteStore(server: url, dataDirectory: client.url, httpClient: testHTTPClient)
+            try await body(store, try await store.signIn(email: "demo@edugo.dev", password: "edugo-demo").id)
+        }
     }
 
     /// The API's 400, saying what was sent.

@@ -32,6 +32,9 @@ final class ReviewScreen: Screen {
         static let retry = KeyDeclaration("r", "reload", help: "read the cards due again (retry after an error)", action: "review.reload")
     }
 
+    /// The grade each grade key gives.
+    static let grades: [KeyDeclaration: ReviewGrade] = [Keys.again: .again, Keys.hard: .hard, Keys.good: .good, Keys.easy: .easy]
+
     nonisolated static let declaredKeys = [
         Keys.choose, Keys.choice, Keys.pick, Keys.answer, Keys.nextCard, Keys.again, Keys.hard, Keys.good, Keys.easy, Keys.undo,
         Keys.memory, Keys.retry,
@@ -89,16 +92,16 @@ final class ReviewScreen: Screen {
     /// while the memory picture shows, `m` goes back to the card.
     func footerLabel(of key: KeyDeclaration) -> LocalizedText {
         if key == Keys.memory, viewModel.showsMemory, viewModel.card != nil { return "card" }
-        let grades: [KeyDeclaration: ReviewGrade] = [Keys.again: .again, Keys.hard: .hard, Keys.good: .good, Keys.easy: .easy]
-        guard let grade = grades[key], viewModel.revealed != nil, let interval = viewModel.comingBackAfter[grade] else { return key.label }
+        guard let grade = Self.grades[key], viewModel.revealed != nil, let interval = viewModel.comingBackAfter[grade] else {
+            return key.label
+        }
         return "\(key.label) \(IntervalText.format(seconds: interval))"
     }
 
     /// In a narrow footer a grade key says only when the card comes back (`a 10m`): the four
     /// fit where their words would not.
     func footerShortLabel(of key: KeyDeclaration) -> LocalizedText? {
-        let grades: [KeyDeclaration: ReviewGrade] = [Keys.again: .again, Keys.hard: .hard, Keys.good: .good, Keys.easy: .easy]
-        guard let grade = grades[key], viewModel.revealed != nil, let interval = viewModel.comingBackAfter[grade] else { return nil }
+        guard let grade = Self.grades[key], viewModel.revealed != nil, let interval = viewModel.comingBackAfter[grade] else { return nil }
         return IntervalText.format(seconds: interval)
     }
 
