@@ -186,6 +186,23 @@ final class MyCoursesScreenTests {
         await sut.settle()
     }
 
+    @Test("a course enrolled elsewhere comes in above the selection, which stays on its course, untouched by any key")
+    func liveRowKeepsSelection() async throws {
+        let (sut, viewModel, store, _) = await makeSUT()
+        let cloud = Course.fixture(id: "cloud", title: "Cloud Foundations", lessonCount: 6)
+        await store.addCourses([cloud])
+        #expect(viewModel.rows.selected?.id == "swift")
+
+        _ = try await store.enroll(userID: User.demo.id, courseID: "cloud")
+        await viewModel.model.storeChanged("cloud")
+
+        #expect(viewModel.courses.map(\.id) == ["cloud", "swift", "docker", "linux"])
+        #expect(viewModel.rows.selected?.id == "swift", "the selection follows its course")
+        #expect(viewModel.rows.list.selectedIndex == 1)
+        _ = await sut.handle(.key(.down))
+        #expect(viewModel.rows.selected?.id == "docker", "and moves on from there")
+    }
+
     // MARK: - Helpers
 
     static let enrolled: [Enrollment] = [

@@ -57,6 +57,17 @@ public struct KeyedSelection<ID: Hashable & Sendable>: Hashable, Sendable {
         items.isEmpty ? nil : items[index(in: items)]
     }
 
+    /// Holds on to the row selected now by its id, when no key has chosen one yet (the first
+    /// row, or the place of a row that left): a row that comes in above it later moves the
+    /// highlight down with its course, never onto itself.
+    public mutating func pin<Item: Identifiable>(in items: KeptList<Item>) where Item.ID == ID {
+        guard !items.isEmpty else { return }
+        if let selectedID, items.position(of: selectedID) != nil { return }
+        let index = min(lastIndex, items.count - 1)
+        lastIndex = index
+        selectedID = items[index].id
+    }
+
     /// Applies a list key; returns whether it was one.
     public mutating func handle<Item: Identifiable>(_ key: Key, items: KeptList<Item>, pageSize: Int) -> Bool where Item.ID == ID {
         var state = listState(over: items)

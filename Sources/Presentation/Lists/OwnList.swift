@@ -48,7 +48,9 @@ public final class OwnList<Item: Identifiable & Sendable> where Item.ID: Sendabl
         let read = self.read
         tasks.run { [weak self] in
             await read()
-            self?.isReading = false
+            guard let self else { return }
+            isReading = false
+            selection.pin(in: items())
         }
     }
 
