@@ -236,7 +236,7 @@ public struct PostgresCourseRepository: CourseRepository {
                 }
             }
             let sql = """
-                SELECT \(PostgresCatalog.courseColumns), \(selection.rank), \(value)\(alongside.map { ", \($0)::bigint" } ?? "")
+                SELECT \(PostgresCatalog.courseColumns), \(selection.rank), \(value), course.added_seq\(alongside.map { ", \($0)::bigint" } ?? "")
                 FROM \(selection.source)
                 WHERE \(selection.conditions.joined(separator: " AND "))
                 ORDER BY \(order) LIMIT \(selection.bind(Int64(wanted)))
@@ -252,7 +252,7 @@ public struct PostgresCourseRepository: CourseRepository {
                 read += 1
                 let cells = row.makeRandomAccess()
                 if alongside != nil, alongsideValue == nil {
-                    alongsideValue = (try? cells[PostgresCatalog.columnCount + 2].decode(Int64?.self)) ?? nil
+                    alongsideValue = (try? cells[PostgresCatalog.columnCount + 3].decode(Int64?.self)) ?? nil
                 }
                 guard let rank = try? cells[PostgresCatalog.columnCount].decode(Int64.self) else { continue }
                 let sortValue: Int64? = (try? cells[PostgresCatalog.columnCount + 1].decode(Int64?.self)) ?? nil
@@ -260,7 +260,8 @@ public struct PostgresCourseRepository: CourseRepository {
                 let key = CatalogKey(rank, sortValue: sort.field == .title ? nil : sortValue)
                 bound = key
                 if let course = try? PostgresCatalog.course(row) {
-                    rows.append(CatalogRow(key: key, course: course))
+                    let added = (try? cells[PostgresCatalog.columnCount + 2].decode(Int64?.self)) ?? nil
+                    rows.append(CatalogRow(key: key, course: course, added: added))
                 }
             }
             // The end, or rows so damaged that none gave a place to go on from.

@@ -40,7 +40,10 @@ extension RemoteStore: CourseRepository {
                     throw RemoteFailure.unreachable(detail: "a page key that is not the server's: \(item.value2.key.prefix(40))").appError
                 }
                 keys.append(key)
-                if let course = accepted(item.value1) { found.append(CatalogRow(key: keys[keys.count - 1], course: course)) }
+                if let course = accepted(item.value1) {
+                    found.append(
+                        CatalogRow(key: keys[keys.count - 1], course: course, added: item.value2.added.flatMap { $0 >= 0 ? $0 : nil }))
+                }
             }
             if forward { rows += found } else { rows.insert(contentsOf: found, at: 0) }
             // The next step starts where the server says the catalog goes on: past the last

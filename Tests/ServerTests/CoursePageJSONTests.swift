@@ -56,7 +56,8 @@ struct CoursePageJSONTests {
         let rows = prices.enumerated().map { index, price in
             CatalogRow(
                 key: CatalogKey(Int64(index) * 65_536),
-                course: Self.course(index, text: "Café \"Ω\" \\ /", price: price, optionals: index % 2 == 0))
+                course: Self.course(index, text: "Café \"Ω\" \\ /", price: price, optionals: index % 2 == 0),
+                added: index % 3 == 0 ? nil : Int64(index) * 1_000_003)
         }
         try Self.expectSame(
             CatalogPageAnswer(rows: rows, next: CatalogKey(999_999_999_999_999_999), previous: CatalogKey(1), total: .exactly(11)))

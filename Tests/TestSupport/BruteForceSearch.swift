@@ -29,9 +29,12 @@ public struct BruteForceIndex: Sendable {
     private let added: [CourseID: Int64]
 
     public init(_ courses: [Course], added: [CourseID: Int64]? = nil) {
-        rows = BruteForceSearch.catalogOrder(courses).enumerated().map { CatalogRow(key: CatalogKey(Int64($0 + 1)), course: $1) }
+        let added = added ?? Dictionary(courses.enumerated().map { ($1.id, Int64($0 + 1)) }, uniquingKeysWith: { first, _ in first })
+        rows = BruteForceSearch.catalogOrder(courses).enumerated().map {
+            CatalogRow(key: CatalogKey(Int64($0 + 1)), course: $1, added: added[$1.id])
+        }
         subjects = rows.map { CatalogQuery.Subject($0.course) }
-        self.added = added ?? Dictionary(courses.enumerated().map { ($1.id, Int64($0 + 1)) }, uniquingKeysWith: { first, _ in first })
+        self.added = added
     }
 
     /// The matches in the query's order, each keyed for it.
@@ -41,7 +44,7 @@ public struct BruteForceIndex: Sendable {
         let keyed = matched.map { row in
             CatalogRow(
                 key: CatalogKey(row.key.rawValue, sortValue: query.sort.value(of: row.course, added: added[row.course.id] ?? 0)),
-                course: row.course)
+                course: row.course, added: row.added)
         }
         return query.sort.descending ? keyed.sorted { $0.key > $1.key } : keyed.sorted { $0.key < $1.key }
     }

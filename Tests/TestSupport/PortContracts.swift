@@ -213,6 +213,40 @@ extension ContractCase {
                 }
             }
         },
+        ContractCase(port: "courses", name: "a row read in one order gives its key in every other order (a list keeps its selection on s)")
+        {
+            store in
+            let made: [(id: CourseID, title: String, price: Int, minutes: Int, level: CourseLevel)] = [
+                ("k-1", "Keyed Delta", 1000, 90, .intermediate), ("k-2", "Keyed Alpha", 0, 300, .advanced),
+                ("k-3", "Keyed Echo", 2500, 30, .beginner), ("k-4", "Keyed Bravo", 1000, 45, .beginner),
+            ]
+            try await store.addCourses(
+                made.map { id, title, price, minutes, level in
+                    var course = Contract.course(id, title, tags: ["keyedcase"])
+                    course.price = Price(minorUnits: price, currency: "EUR")
+                    course.durationMinutes = minutes
+                    course.level = level
+                    return (course, nil)
+                })
+            let sorts = CatalogSort.Field.allCases.flatMap { [CatalogSort($0), CatalogSort($0, reversed: true)] }
+            var keys: [CatalogSort: [CourseID: CatalogKey]] = [:]
+            var rows: [CatalogSort: [CatalogRow]] = [:]
+            for sort in sorts {
+                var query = CatalogQuery.parse("keyedcase")
+                query.sort = sort
+                rows[sort] = try await store.courses.page(query, for: nil, at: .first, limit: 10)
+                keys[sort] = Dictionary(uniqueKeysWithValues: (rows[sort] ?? []).map { ($0.course.id, $0.key) })
+                try checkEqual(keys[sort]?.count, 4, "\(sort.apiText): the four courses")
+            }
+            for from in sorts {
+                for row in rows[from] ?? [] {
+                    for to in sorts {
+                        try checkEqual(
+                            row.key(in: to), keys[to]?[row.course.id], "\(row.course.id) read in \(from.apiText), keyed in \(to.apiText)")
+                    }
+                }
+            }
+        },
         ContractCase(port: "courses", name: "search matches word prefixes of title, instructor and tags, ignoring case and accents") {
             store in
             try await store.addCourses([

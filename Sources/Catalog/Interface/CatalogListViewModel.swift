@@ -16,7 +16,7 @@ final class SearchTerms {
 @Observable
 @MainActor
 final class CatalogListViewModel {
-    let rows: PagedList<CatalogKey, Course>
+    let rows: PagedList<CatalogPlace, Course>
     let learner: CatalogLearner
     /// The search field; its text filters the list whether or not it is being edited.
     private(set) var searchField = TextField()
@@ -40,7 +40,7 @@ final class CatalogListViewModel {
                     let page = try await courses.page(terms.query, for: learner.id, at: CatalogPosition(position), limit: limit)
                     // The marks drawn beside the rows are known before the rows show.
                     await learner.prepare(page.map(\.course))
-                    return .success(page.map { PagedItem(key: $0.key, item: $0.course) })
+                    return .success(page.map { PagedItem(key: CatalogPlace(key: $0.key, added: $0.added), item: $0.course) })
                 } catch {
                     return .failure(ListLoadError(message: error.userMessage))
                 }
@@ -159,25 +159,38 @@ final class CatalogListViewModel {
         if hadText { rows.requery() }
     }
 
-    /// `s` (the next order) and `S` (this order reversed): the list is read again from its
-    /// start in the new order, the search kept.
+    /// `s` (the next order) and `S` (this order reversed): the list is read again in the new
+    /// order around the selected course, which stays selected; the search kept.
     func order(by sort: CatalogSort) {
         guard sort != self.sort else { return }
         self.sort = sort
         terms.query.sort = sort
         parsed.sort = sort
-        rows.requery()
+        let anchor = rows.selectedKey.flatMap { place in
+            rows.selected.flatMap { CatalogRow(key: place.key, course: $0, added: place.added).key(in: sort) }
+        }
+        rows.requery(around: anchor.map { CatalogPlace(key: $0, added: nil) })
     }
 
 }
 
+/// A row's place in the list: its key in the order shown, and when its course was added,
+/// which finds it in another order (`CatalogRow.key(in:)`). Compared by key alone.
+struct CatalogPlace: Comparable, Sendable {
+    let key: CatalogKey
+    let added: Int64?
+
+    static func < (lhs: CatalogPlace, rhs: CatalogPlace) -> Bool { lhs.key < rhs.key }
+    static func == (lhs: CatalogPlace, rhs: CatalogPlace) -> Bool { lhs.key == rhs.key }
+}
+
 extension CatalogPosition {
-    init(_ position: PagePosition<CatalogKey>) {
+    init(_ position: PagePosition<CatalogPlace>) {
         switch position {
         case .first: self = .first
         case .last: self = .last
-        case .after(let key): self = .after(key)
-        case .before(let key): self = .before(key)
+        case .after(let place): self = .after(place.key)
+        case .before(let place): self = .before(place.key)
         }
     }
 }

@@ -455,15 +455,25 @@ extension Components {
             public struct Value2Payload: Codable, Hashable, Sendable {
                 /// - Remark: Generated from `#/components/schemas/CatalogCourse/value2/key`.
                 public var key: Components.Schemas.CatalogKey
+                /// The course's place in the order courses were added to the catalog (what `newest` orders by). With it and the course's fields a client finds the course's key in any order, to keep it selected when the order changes. Left out by older servers.
+                ///
+                /// - Remark: Generated from `#/components/schemas/CatalogCourse/value2/added`.
+                public var added: Swift.Int64?
                 /// Creates a new `Value2Payload`.
                 ///
                 /// - Parameters:
                 ///   - key:
-                public init(key: Components.Schemas.CatalogKey) {
+                ///   - added: The course's place in the order courses were added to the catalog (what `newest` orders by). With it and the course's fields a client finds the course's key in any order, to keep it selected when the order changes. Left out by older servers.
+                public init(
+                    key: Components.Schemas.CatalogKey,
+                    added: Swift.Int64? = nil
+                ) {
                     self.key = key
+                    self.added = added
                 }
                 public enum CodingKeys: String, CodingKey {
                     case key
+                    case added
                 }
             }
             /// - Remark: Generated from `#/components/schemas/CatalogCourse/value2`.

@@ -220,6 +220,26 @@ public final class PagedList<ItemKey: Comparable & Sendable, Item: Identifiable 
         requeryTask = task
     }
 
+    /// The same items in another order (a sort): reads the rows around `anchor`, the selected
+    /// item's key in the new order, so that item stays selected, on the screen row it was on
+    /// where the rows allow. Without an anchor (or once the item is gone) it reads from the
+    /// top, as `requery()` does.
+    public func requery(around anchor: ItemKey?) {
+        guard let anchor, let kept = selected?.id else { return requery() }
+        requeryTask?.cancel()
+        isUnsettled = true
+        count = nil
+        generation += 1
+        let mine = generation
+        let screenRow = selection.selectedIndex - selection.scrollOffset
+        requeryTask = tasks.run { [weak self] in
+            await self?.replaceWindow(around: anchor, keeping: kept, screenRow: screenRow, claimed: mine)
+        }
+    }
+
+    /// The key the selected item has in the window.
+    public var selectedKey: ItemKey? { keys.indices.contains(selection.selectedIndex) ? keys[selection.selectedIndex] : nil }
+
     /// Waits for everything the list is doing: loads, a new query, prefetching.
     public func settle() async {
         await tasks.settle()
@@ -366,6 +386,38 @@ public final class PagedList<ItemKey: Comparable & Sendable, Item: Identifiable 
             selection.select(index, itemCount: page.count, pageSize: viewportHeight)
             extendIfNeeded()
         }
+    }
+
+    /// Replaces the window with the rows before `anchor` and a page from it: two reads, the
+    /// count beside them. The item is looked for by id; a page that no longer holds it (it
+    /// left the list meanwhile) selects the row that took its place.
+    private func replaceWindow(around anchor: ItemKey, keeping kept: Item.ID, screenRow: Int, claimed mine: Int) async {
+        extending.values.forEach { $0.cancel() }
+        extending = [:]
+        let fetchCount = self.fetchCount
+        async let counted = fetchCount()
+        let before = await fetchPage(.before(anchor), pageSize)
+        let earlier = (try? before.get()) ?? []
+        let from: PagePosition<ItemKey> = earlier.last.map { .after($0.key) } ?? .first
+        let result = await fetchPage(from, pageSize)
+        let total = await counted
+        guard mine == generation, !Task.isCancelled else { return }
+        guard case .success = before, case .success(let later) = result else {
+            // A failed read keeps nothing half-known: the list reads from the top instead.
+            return await replaceWindow(from: .first, claimed: mine)
+        }
+        isUnsettled = false
+        if case .success(let count) = total { self.count = count }
+        let page = earlier + later
+        keys = page.map(\.key)
+        hasMoreBefore = earlier.count >= pageSize
+        hasMoreAfter = later.count >= pageSize
+        windowStart = hasMoreBefore ? nil : 0
+        state = page.isEmpty ? .empty : .loaded(page.map(\.item))
+        let index = page.firstIndex { $0.item.id == kept } ?? earlier.count
+        selection = ListState(selectedIndex: index, scrollOffset: max(0, index - max(0, screenRow)))
+        selection.select(index, itemCount: page.count, pageSize: viewportHeight)
+        extendIfNeeded()
     }
 
     /// Adds the page after (or before) the window, and drops what is far from the selection.

@@ -155,7 +155,7 @@ extension Components.Schemas.CoursePage {
     init(_ answer: CatalogPageAnswer) {
         let (count, isLowerBound) = answer.totalParts
         self.init(
-            courses: answer.rows.map { .init(value1: .init($0.course), value2: .init(key: $0.key.pageKey)) },
+            courses: answer.rows.map { .init(value1: .init($0.course), value2: .init(key: $0.key.pageKey, added: $0.added)) },
             next: answer.next?.pageKey,
             previous: answer.previous?.pageKey,
             total: Int64(count),

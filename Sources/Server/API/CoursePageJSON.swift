@@ -27,7 +27,7 @@ enum CoursePageJSON {
         for row in answer.rows {
             json.separate()
             let start = json.bytes.count
-            writeCourse(row.course, key: row.key, into: &json)
+            writeCourse(row.course, key: row.key, added: row.added, into: &json)
             rowSizes.append(json.bytes.count - start)
         }
         json.close("]")
@@ -50,7 +50,7 @@ enum CoursePageJSON {
 
     /// `CatalogCourse`: the `Course` fields and its `key`. Optional fields left out when empty,
     /// as the generated encoding does.
-    private static func writeCourse(_ course: Course, key: CatalogKey, into json: inout JSONBytes) {
+    private static func writeCourse(_ course: Course, key: CatalogKey, added: Int64?, into json: inout JSONBytes) {
         json.open("{")
         json.key("id")
         json.string(course.id.rawValue)
@@ -95,6 +95,10 @@ enum CoursePageJSON {
         json.integer(course.lessonCount)
         json.key("key")
         json.string(key.pageKey)
+        if let added {
+            json.key("added")
+            json.integer(Int(added))
+        }
         json.close("}")
     }
 }

@@ -94,10 +94,22 @@ extension CatalogKey {
 public struct CatalogRow: Hashable, Sendable {
     public let key: CatalogKey
     public let course: Course
+    /// Its place in the order courses were added (what `newest` orders by), when the store
+    /// says: with it a list can find the course's place in any other order.
+    public let added: Int64?
 
-    public init(key: CatalogKey, course: Course) {
+    public init(key: CatalogKey, course: Course, added: Int64? = nil) {
         self.key = key
         self.course = course
+        self.added = added
+    }
+
+    /// The course's key in `sort`: its title rank (the same in every order) with the value
+    /// `sort` orders by. Nil in `newest` order when the store did not say when it was added.
+    public func key(in sort: CatalogSort) -> CatalogKey? {
+        guard sort.field != .title else { return CatalogKey(key.rawValue) }
+        guard sort.field != .newest || added != nil else { return nil }
+        return sort.value(of: course, added: added ?? 0).map { CatalogKey(key.rawValue, sortValue: $0) }
     }
 }
 

@@ -131,7 +131,7 @@ public struct SQLiteCourseRepository: CourseRepository {
             var read = 0
             while let row = try cursor.next() {
                 read += 1
-                // `catalog_key` and `sort_value` follow the course's columns (by position: see
+                // `catalog_key`, `sort_value` and `added_seq` follow the course's columns (by position: see
                 // `CourseRow`).
                 guard let rank = row[CourseRow.columnCount] as Int64? else { continue }
                 let value = row[CourseRow.columnCount + 1] as Int64?
@@ -139,7 +139,7 @@ public struct SQLiteCourseRepository: CourseRepository {
                 let key = CatalogKey(rank, sortValue: sort.field == .title ? nil : value)
                 bound = key
                 if let course = try? CourseRow.course(from: row) {
-                    rows.append(CatalogRow(key: key, course: course))
+                    rows.append(CatalogRow(key: key, course: course, added: row[CourseRow.columnCount + 2]))
                 }
             }
             // The end, or rows so damaged that none gave a place to go on from.
@@ -191,7 +191,7 @@ public struct SQLiteCourseRepository: CourseRepository {
         }
         _ = arguments.append(contentsOf: [limit])
         let sql = """
-            SELECT \(CourseRow.columns), course.sort_rank AS catalog_key, \(value) AS sort_value FROM \(source)
+            SELECT \(CourseRow.columns), course.sort_rank AS catalog_key, \(value) AS sort_value, course.added_seq FROM \(source)
             WHERE \(conditions.joined(separator: " AND "))
             ORDER BY \(order) LIMIT ?
             """

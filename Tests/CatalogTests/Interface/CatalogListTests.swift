@@ -307,7 +307,7 @@ final class CatalogListTests {
         _ = await sut.handle(.char("s"))
         await sut.settle()
         #expect(viewModel.rows.items.map(\.id) == ["b", "c", "a"])
-        #expect(draw(sut).lines[1].contains("↕ price, lowest first  1/3"))
+        #expect(draw(sut).lines[1].contains("↕ price, lowest first  3/3"), "Agile stays selected")
         _ = await sut.handle(.char("S"))
         await sut.settle()
         #expect(viewModel.rows.items.map(\.id) == ["a", "c", "b"])
@@ -335,6 +335,52 @@ final class CatalogListTests {
         _ = await sut.handle(.char("s"))
         await sut.settle()
         #expect(viewModel.rows.items.map(\.id) == ["a", "b", "c"], "after newest, title again")
+    }
+
+    @Test("s and S keep the selected course selected, in every order, however far it moves, with its neighbours in the new order")
+    func sortingKeepsSelection() async throws {
+        // Pages of 10 of 64 courses: the course moves to windows never read before.
+        let courses = (0..<64).map { number in
+            Course.fixture(
+                id: CourseID("c\(number)"), title: "Course \(String(format: "%02d", number))",
+                level: [.beginner, .intermediate, .advanced][number * 7 % 3], durationMinutes: 30 + number * 37 % 200,
+                price: Price(minorUnits: number * 53 % 97 * 100, currency: "EUR"))
+        }
+        let store = InMemoryStore(courses: courses)
+        let viewModel = CatalogListViewModel(courses: store, learner: LearnerStub().learner, pageSize: 10)
+        let sut = CatalogListScreen(viewModel: viewModel, onCourseSelected: { _ in })
+        leaks.track(viewModel)
+        leaks.track(sut)
+        sut.appear()
+        await sut.settle()
+        for _ in 0..<5 { _ = await sut.handle(.key(.down)) }
+        let chosen = try #require(viewModel.selectedCourse)
+        #expect(chosen.title == "Course 05")
+
+        for key in ["s", "S", "s", "s", "S", "s", "s"] {
+            _ = await sut.handle(.char(Character(key)))
+            await sut.settle()
+            var query = CatalogQuery.parse("")
+            query.sort = viewModel.sort
+            let order = try await store.page(query, for: nil, at: .first, limit: 100).map(\.course.id)
+            let place = try #require(order.firstIndex(of: chosen.id))
+            #expect(viewModel.selectedCourse?.id == chosen.id, "in \(viewModel.sort)")
+            // Its place is known where the rows before it were read to the top.
+            #expect(viewModel.positionText.english == (place < 10 ? "\(place + 1)/64" : "?/64"), "in \(viewModel.sort)")
+            #expect(draw(sut).text.contains("Course 05"), "on screen in \(viewModel.sort)")
+            // Its neighbours are the new order's.
+            if place > 0 {
+                _ = await sut.handle(.key(.up))
+                #expect(viewModel.selectedCourse?.id == order[place - 1], "in \(viewModel.sort)")
+                _ = await sut.handle(.key(.down))
+            }
+            if place < 63 {
+                _ = await sut.handle(.key(.down))
+                #expect(viewModel.selectedCourse?.id == order[place + 1], "in \(viewModel.sort)")
+                _ = await sut.handle(.key(.up))
+            }
+            #expect(viewModel.selectedCourse?.id == chosen.id)
+        }
     }
 
     private func makeSUT(
