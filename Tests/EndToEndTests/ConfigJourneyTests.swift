@@ -109,6 +109,9 @@ extension EndToEnd {
             try session.send("C-f")
             try session.type("docker")
             try await session.waitFor("1 match")
+            // In the field n and e are typed: the footer offers only the arrows to move.
+            let field = try await session.waitFor("the field's footer") { $0.last?.contains("Esc") == true }
+            #expect(field.last?.contains("n/↓") == false && field.last?.contains("e/↑") == false, "\(field.last ?? "")")
             // `f` and `/` did nothing: one favourite, and the search opened by Ctrl-F alone.
             try session.send("Escape", "3")
             try await session.waitFor("Favourites  1 course")

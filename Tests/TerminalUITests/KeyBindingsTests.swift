@@ -42,6 +42,24 @@ struct KeyBindingsTests {
         #expect(bindings.hint(Self.search) == KeyHint("Ctrl-F/F3", "search"))
     }
 
+    @Test("in a field a bound letter is typed: the footer shows only the keys that act there, and nothing for an action left without one")
+    func typing() {
+        let bindings = KeyBindings(
+            ["list.down": [.character("n"), .down], "list.up": [.character("e")], "catalog.search": [.control("f"), .character("/")]],
+            extra: ["catalog.favourite": [.character("F")]]
+        ).typing()
+        #expect(bindings.display(Self.move) == "↓", "e is typed; ↑ is bound elsewhere")
+        // Its own letter still reaches the screen (a question's `y`); a bound letter does not.
+        #expect(KeyBindings(["catalog.search": [.control("f"), .character("s")]]).typing().display(Self.search) == "//Ctrl-F")
+        #expect(bindings.display(Self.favourite) == "f", "a preset adds nothing in a field")
+        let colemak = KeyBindings(["list.down": [.character("n"), .down], "list.up": [.character("e"), .up]])
+        #expect(colemak.display(Self.move) == "e/↑ n/↓")
+        #expect(colemak.typing().display(Self.move) == "↑↓", "the arrows alone act in a field")
+        #expect(KeyBindings(["list.down": [.character("n")], "list.up": [.character("e")]]).typing().display(Self.move) == "")
+        #expect(colemak.typing().translate(.down, among: Self.declarations) == .down)
+        #expect(KeyBindings(["list.down": [.character("n")]]).typing().translate(.down, among: Self.declarations) == nil)
+    }
+
     @Test(
         "keys as a config file names them",
         arguments: [

@@ -131,8 +131,11 @@ final class FrameChrome {
         // A key the screen gives a meaning of its own now (`Esc` back to a lesson's text) is
         // offered once, with that meaning.
         let own = screen.availableKeys
-        let ownHints = own.map {
-            KeyHint(content.bindings.display($0), screen.footerLabel(of: $0), short: screen.footerShortLabel(of: $0))
+        // A key bound only to letters does nothing in a field: its hint goes.
+        let ownHints = own.compactMap { declaration -> KeyHint? in
+            let keys = content.bindings.display(declaration)
+            guard !keys.isEmpty else { return nil }
+            return KeyHint(keys, screen.footerLabel(of: declaration), short: screen.footerShortLabel(of: declaration))
         }
         var hints = ownHints + global.filter { hint in !ownHints.contains { $0.key == hint.key } }
         // A message never hides every key: the help key stays at the right, or, while `?`

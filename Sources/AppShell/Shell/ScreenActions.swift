@@ -22,7 +22,12 @@ struct ScreenActions {
 
     /// The bindings on the screen: a preset's key gives way to a key the screen or the global
     /// keys declare.
-    var bindings: KeyBindings { configured.on(screen.keys + GlobalKeys.all) }
+    /// While a field or a question holds the keyboard, bound letters are typed, not keys: the
+    /// footer and the palette then show only what acts there.
+    var bindings: KeyBindings {
+        let bindings = configured.on(screen.keys + GlobalKeys.all)
+        return screen.isCapturingText ? bindings.typing() : bindings
+    }
 
     /// Every action of the screen and the global ones, with the keys in force: those that act
     /// now, then those that cannot (with why), then the global ones.
@@ -95,9 +100,7 @@ struct ScreenActions {
         if screen.isCapturingText, case .character = key { return event }
         let own = screen.keys.filter { screen.availability(of: $0) != .dormant }
         let global = screen.isCapturingText ? [] : GlobalKeys.all
-        var bindings = self.bindings
-        // A field or a question has every key: a preset's arrow never leaves it.
-        if screen.isCapturingText { bindings.extra = [:] }
+        // A field or a question has every key: a preset's arrow never leaves it (`typing()`).
         return bindings.translate(key, among: own + global).map(InputEvent.key)
     }
 }

@@ -14,6 +14,12 @@ public enum Key: Hashable, Sendable {
 }
 
 extension Key {
+    /// A printable character: text, in a field.
+    public var isCharacter: Bool {
+        if case .character = self { return true }
+        return false
+    }
+
     /// The key a person writes as `name`: one character (`e`, `/`), `Enter`, `Esc`, `Space`,
     /// `Backspace`, `Tab`, or `Ctrl-` and a letter; `nil` for anything else (`↑↓`, `PgUp PgDn`).
     public init?(named name: String) {

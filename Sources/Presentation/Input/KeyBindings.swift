@@ -10,9 +10,23 @@ public struct KeyBindings: Hashable, Sendable {
     /// Action name → keys a preset adds to it, where they mean nothing else.
     public var extra: [String: [Key]]
 
+    /// A field or a question holds the keyboard: a letter pressed is text there (or the
+    /// question's own answer), never a bound key.
+    public private(set) var isTyping = false
+
     public init(_ keys: [String: [Key]] = [:], extra: [String: [Key]] = [:]) {
         self.keys = keys
         self.extra = extra
+    }
+
+    /// The bindings while a field or a question holds the keyboard: the letters bound to an
+    /// action are typed, not translated, so they do not act (nor does a preset's key); an
+    /// action's own letter reaches the screen as it is, so it still does (`y` in a question).
+    public func typing() -> KeyBindings {
+        var bindings = self
+        bindings.extra = [:]
+        bindings.isTyping = true
+        return bindings
     }
 
     public static let none = KeyBindings()
@@ -28,7 +42,10 @@ public struct KeyBindings: Hashable, Sendable {
 
     /// The keys bound to `action`, else its default.
     public func primaryKeys(of action: KeyAction) -> [Key] {
-        keys[action.name] ?? [action.key]
+        guard let bound = keys[action.name] else { return [action.key] }
+        guard isTyping else { return bound }
+        let acting = bound.filter { !$0.isCharacter }
+        return action.key.isCharacter && !acting.contains(action.key) ? [action.key] + acting : acting
     }
 
     /// The bindings on a screen that declares `declarations` (its own keys, in every state,
@@ -59,9 +76,11 @@ public struct KeyBindings: Hashable, Sendable {
     }
 
     /// `declaration`'s key as a person reads it, with the keys in force.
+    /// Empty when none of its keys acts now (a letter bound to it, while typing).
     public func display(_ declaration: KeyDeclaration) -> String {
-        guard declaration.actions.contains(where: { keys[$0.name] != nil || extra[$0.name] != nil }) else { return declaration.key }
-        return declaration.actions.map { action in keys(of: action).map(\.displayName).joined(separator: "/") }.joined(separator: " ")
+        let inForce = declaration.actions.map { keys(of: $0) }
+        guard zip(declaration.actions, inForce).contains(where: { $1 != [$0.key] }) else { return declaration.key }
+        return inForce.filter { !$0.isEmpty }.map { $0.map(\.displayName).joined(separator: "/") }.joined(separator: " ")
     }
 
     public func hint(_ declaration: KeyDeclaration) -> KeyHint { KeyHint(display(declaration), declaration.label) }
