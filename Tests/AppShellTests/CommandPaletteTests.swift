@@ -42,6 +42,35 @@ final class CommandPaletteTests {
         #expect(explained > 0, "some tab has an action that cannot act now")
     }
 
+    @Test("what can run comes first, the global actions included; what cannot comes last, its reason whole, wrapped in the box")
+    func unavailableLast() async throws {
+        let (sut, _) = await makeSignedIn()
+        var seen = 0
+        for tab: Character in ["1", "2", "3", "4", "5"] {
+            sut.enqueue([.char(tab)])
+            await sut.settle()
+            let screen = try #require(sut.frontScreen)
+            let items = sut.actions(on: screen).paletteItems()
+            let firstUnavailable = items.firstIndex { $0.unavailable != nil } ?? items.count
+            #expect(items[firstUnavailable...].allSatisfy { $0.unavailable != nil }, "tab \(tab): \(items.map(\.name))")
+            #expect(items[..<firstUnavailable].contains { $0.name == "global.quit" }, "tab \(tab)")
+            guard let last = items.last, let reason = last.unavailable else { continue }
+            seen += 1
+            // The last item selected: its title and reason show whole, over as many rows as they need.
+            sut.enqueue([.char(":"), .key(.pageDown), .key(.pageDown), .key(.pageDown), .key(.pageDown)])
+            await sut.settle()
+            let boxText = frame(sut).components(separatedBy: "\n").filter { $0.contains("│") }
+                .map { line in line.split(separator: "│").dropFirst().first.map(String.init) ?? "" }
+                .joined(separator: " ").split(whereSeparator: \.isWhitespace).joined(separator: " ")
+            #expect(
+                boxText.contains("\(last.title) — \(reason)".split(whereSeparator: \.isWhitespace).joined(separator: " ")),
+                "tab \(tab): \(boxText)")
+            sut.enqueue([.key(.escape)])
+            await sut.settle()
+        }
+        #expect(seen > 0, "some tab has an action that cannot run now")
+    }
+
     @Test("typed to, then Enter: the action runs as its key would; Esc closes it; it opens with : or Ctrl-P")
     func runs() async {
         let (sut, store) = await makeSignedIn()

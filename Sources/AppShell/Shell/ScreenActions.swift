@@ -29,26 +29,27 @@ struct ScreenActions {
         return screen.isCapturingText ? bindings.typing() : bindings
     }
 
-    /// Every action of the screen and the global ones, with the keys in force: those that act
-    /// now, then those that cannot (with why), then the global ones.
+    /// Every action of the screen and the global ones, with the keys in force: all that act
+    /// now (the screen's, then the global ones), then the screen's that cannot, with why.
     func paletteItems() -> [PaletteItem] {
         let bindings = self.bindings
         var all = items(screen.keys.filter { screen.availability(of: $0) == .available }, bindings: bindings)
-        // What cannot act now is listed too, after, with the reason: the palette is where
+        if let isAtRoot, !screen.isCapturingText {
+            let global = isAtRoot ? GlobalKeys.all.filter { $0 != GlobalKeys.back } : GlobalKeys.all
+            all += items(global.filter { $0 != GlobalKeys.palette }, bindings: bindings)
+            all += AppTab.allCases.map { tab in
+                PaletteItem(
+                    keys: "\(tab.rawValue + 1)", title: texts("Go to \(tab.title)"), name: "tab.\(tab.rawValue + 1)",
+                    key: .character(Character("\(tab.rawValue + 1)")))
+            }
+        }
+        // What cannot act now is listed too, last, with the reason: the palette is where
         // every action can be found.
         let reasons = screen.keys.compactMap { declaration -> (KeyDeclaration, String)? in
             if case .unavailable(let reason) = screen.availability(of: declaration) { return (declaration, texts(reason)) }
             return nil
         }
         all += items(reasons.map(\.0), bindings: bindings) { declaration in reasons.first { $0.0 == declaration }?.1 }
-        guard let isAtRoot, !screen.isCapturingText else { return all }
-        let global = isAtRoot ? GlobalKeys.all.filter { $0 != GlobalKeys.back } : GlobalKeys.all
-        all += items(global.filter { $0 != GlobalKeys.palette }, bindings: bindings)
-        all += AppTab.allCases.map { tab in
-            PaletteItem(
-                keys: "\(tab.rawValue + 1)", title: texts("Go to \(tab.title)"), name: "tab.\(tab.rawValue + 1)",
-                key: .character(Character("\(tab.rawValue + 1)")))
-        }
         return all
     }
 

@@ -76,17 +76,35 @@ public struct CommandPalette: Hashable, Sendable {
             canvas.draw(texts("No action matches"), x: inner.x, y: inner.y + 2, width: inner.width, style: .dim)
             return
         }
-        let first = max(0, min(selected - rows + 1, shown.count - rows))
         let keyWidth = min(16, (shown.map { KeyHint.shown($0.keys, texts).displayWidth }.max() ?? 0) + 2)
-        for (row, item) in shown.dropFirst(first).prefix(rows).enumerated() {
-            let y = inner.y + 2 + row
-            let isSelected = first + row == selected
-            if isSelected { canvas.fill(Rect(x: inner.x, y: y, width: inner.width, height: 1), style: .selection) }
-            canvas.draw(KeyHint.shown(item.keys, texts), x: inner.x, y: y, width: keyWidth - 1, style: isSelected ? .selection : .key)
-            let title = item.unavailable.map { "\(item.title) — \($0)" } ?? item.title
-            canvas.draw(
-                title, x: inner.x + keyWidth, y: y, width: inner.width - keyWidth,
-                style: isSelected ? .selection : item.unavailable == nil ? .normal : .dim)
+        // An action that cannot run says why in full: its reason wraps under its title.
+        let textWidth = inner.width - keyWidth
+        let lines = shown.map { item in
+            item.unavailable.map { TextWrapper.wrap("\(item.title) — \($0)", width: textWidth) } ?? [item.title]
+        }
+        // From the top while the selected item fits below; else the selected item last.
+        var first = min(selected, shown.count - 1)
+        var used = lines[first].count
+        while first > 0, used + lines[first - 1].count <= rows {
+            first -= 1
+            used += lines[first].count
+        }
+        var y = inner.y + 2
+        for index in first..<shown.count {
+            let item = shown[index]
+            guard y < inner.y + 2 + rows else { break }
+            let isSelected = index == selected
+            for (number, line) in lines[index].enumerated() where y < inner.y + 2 + rows {
+                if isSelected { canvas.fill(Rect(x: inner.x, y: y, width: inner.width, height: 1), style: .selection) }
+                if number == 0 {
+                    canvas.draw(
+                        KeyHint.shown(item.keys, texts), x: inner.x, y: y, width: keyWidth - 1, style: isSelected ? .selection : .key)
+                }
+                canvas.draw(
+                    line, x: inner.x + keyWidth, y: y, width: textWidth,
+                    style: isSelected ? .selection : item.unavailable == nil ? .normal : .dim)
+                y += 1
+            }
         }
     }
 }
