@@ -83,17 +83,21 @@ public struct ProfileFeature {
 public struct SignInFeature {
     private let sessions: any SessionRepository
     private let email: String?
+    private let server: String?
 
     /// `email`: what the form's email starts with (a profile's), the password then focused.
-    public init(sessions: any SessionRepository, email: String? = nil) {
+    /// `server`: the server (`host:port`) signed in to, in remote mode; the form names it.
+    public init(sessions: any SessionRepository, email: String? = nil, server: String? = nil) {
         self.sessions = sessions
         self.email = email
+        self.server = server
     }
 
     /// The sign-in screen (Ctrl-N switches to creating an account). `notice` is said above
     /// the form (why the learner is asked to sign in). `onSignedIn` gets the learner.
     public func makeLoginScreen(notice: LocalizedText? = nil, onSignedIn: @escaping @MainActor (User) -> Void) -> any Screen {
-        LoginScreen(viewModel: LoginViewModel(sessions: sessions, notice: notice, email: email, onSignedIn: onSignedIn))
+        LoginScreen(
+            viewModel: LoginViewModel(sessions: sessions, notice: notice, email: email, onSignedIn: onSignedIn), server: server)
     }
 
     /// Every key of the sign-in screen, for `tui --help`.

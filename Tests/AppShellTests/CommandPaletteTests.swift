@@ -71,6 +71,30 @@ final class CommandPaletteTests {
         #expect(seen > 0, "some tab has an action that cannot run now")
     }
 
+    @Test("a refused config file: the header keeps a mark, ? and the palette's first item give the whole reason, wrapped; mended, all goes")
+    func settingsProblem() async throws {
+        let (sut, _) = await makeSignedIn()
+        let reason: LocalizedText =
+            "/home/ana/.config/edugo/config.toml:3: theme.nmae: is not a setting here (the theme's are name, accent, selection, header, key, error)"
+        sut.settingsProblem = reason
+        #expect(frame(sut).components(separatedBy: "\n")[0].hasSuffix("✗ settings"))
+        let screen = try #require(sut.frontScreen)
+        #expect(sut.actions(on: screen).paletteItems().first?.title == "Show settings problem")
+
+        sut.enqueue([.key(.control("p")), .key(.enter)])
+        await sut.settle()
+        let help = frame(sut).components(separatedBy: "\n")
+        #expect(help.contains { $0.contains("Settings not applied: those before stay in force") })
+        let words = help.joined(separator: " ").split(whereSeparator: { $0.isWhitespace || $0 == "│" }).joined(separator: " ")
+        #expect(words.contains(reason.english), "\(help.joined(separator: "\n"))")
+
+        sut.enqueue([.key(.escape)])
+        sut.settingsProblem = nil
+        await sut.settle()
+        #expect(!frame(sut).contains("✗ settings"))
+        #expect(sut.actions(on: screen).paletteItems().first?.title != "Show settings problem")
+    }
+
     @Test("typed to, then Enter: the action runs as its key would; Esc closes it; it opens with : or Ctrl-P")
     func runs() async {
         let (sut, store) = await makeSignedIn()

@@ -41,7 +41,9 @@ extension EndToEnd {
             #expect(seen.contains { $0.contains("\(total)/\(total)") })
             let cut = SeedCatalog.titles.filter { title in !lines.contains { $0.contains(title) } }
             #expect(cut.isEmpty, "titles not shown whole: \(cut)")
-            #expect(!lines.contains { $0.contains("…") }, "nothing on the catalog's rows is cut: \(lines.filter { $0.contains("…") })")
+            // The header may shorten the data directory's name; the rows are another matter.
+            let rows = lines.filter { line in SeedCatalog.titles.contains { line.contains(String($0.prefix(12))) } }
+            #expect(!rows.contains { $0.contains("…") }, "nothing on the catalog's rows is cut: \(rows.filter { $0.contains("…") })")
         }
 
         @Test("plain letters find Søren, Łukasz and Yılmaz; cat:, level: and is: filters narrow; an unknown filter says so")

@@ -60,6 +60,15 @@ extension EndToEnd {
                 $0.joined().contains("Settings not applied:") && $0.joined().contains("config.toml:3: theme.nmae")
             }
             #expect(try await session.styledScreen().contains { $0.contains("Building a Desi") && $0.contains("48;5;117") })
+            // The mark stays in the header while the file is refused; ? gives the whole reason.
+            try await session.waitFor("the header's mark") { $0.first?.hasSuffix("✗ settings") == true }
+            try session.send("?")
+            try await session.waitFor("Settings not applied: those before stay in force")
+            try session.send("Escape")
+            try write("[theme]\nselection = { fg = \"#000000\", bg = \"#87d7ff\" }\n")
+            try await session.waitFor("the mark gone once the file is mended") {
+                $0.first?.contains("✗ settings") == false && $0.joined().contains("Settings applied from config.toml")
+            }
         }
 
         @Test("language and accessible set in the file while the app runs: Spanish from the next frame, the cursor on the selected row")
@@ -72,7 +81,7 @@ extension EndToEnd {
             try await session.waitFor("Catalog  64 courses")
             try "language = \"es\"\naccessible = true\n".write(to: file, atomically: true, encoding: .utf8)
             let spanish = try await session.waitFor("Catálogo  64 cursos")
-            #expect(spanish[0].contains("2 Mis cursos"))
+            #expect(spanish[0].contains("2 Míos"), "the short tabs of 80 columns, in Spanish")
             try session.send("Down")
             try await session.waitForCursor("on the second course") { _, y, screen in screen[y].contains("Building a Design System") }
         }
@@ -171,8 +180,11 @@ extension EndToEnd {
             try await session.waitFor(" 1/\(total)")
 
             // s: the next order, named in the title line; S reverses it.
+            // The selected course stays selected in the new order; g g goes to its top.
             try session.send("s")
-            let cheapest = try await session.waitFor("↕ price, lowest first")
+            try await session.waitFor("↕ price, lowest first")
+            try session.send("g", "g")
+            let cheapest = try await session.waitFor("the cheapest first") { $0.contains { $0.contains(" 1/\(total)") } }
             #expect(cheapest.contains { $0.contains("Free") })
             try session.send("S")
             try await session.waitFor("↕ price, highest first")

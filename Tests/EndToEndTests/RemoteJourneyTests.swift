@@ -54,10 +54,18 @@ extension EndToEnd {
             }
             #expect(courses.contains("photography-basics"))
 
+            // At 80 columns the header names the server, and so does the sign-in form.
+            let place = "\(server.baseURL.host ?? ""):\(server.baseURL.port ?? 0)"
+            // (Cut in its middle beside a 10-column name: its port and mark show.)
+            try await session.waitFor("the server in the header") {
+                $0.first?.contains(":\(server.baseURL.port ?? 0) ● · Zoë Remote") == true
+            }
             try session.send("l")
             try await session.waitFor("Log out? (y/n)")
             try session.send("y")
             try await session.waitFor("Sign in to EduGo")
+            let form = try await session.waitFor("On the server \(place)")
+            #expect(!form.contains { $0.contains("demo@edugo.dev /") }, "no local demo account against a server")
             try session.send("C-c")
             #expect(try await session.waitForExit() == 0)
             let sessions = session.dataDirectory.url.appendingPathComponent("sessions")
@@ -83,7 +91,7 @@ extension EndToEnd {
             _ = await server.waitForExit()
             // Loaded content stays, with the mark in the header and the countdown below.
             let marked = try await session.waitFor("Cannot reach 127.0.0.1:\(port) — retrying in")
-            #expect(marked.first?.hasSuffix("⚠ Demo Learner") == true)
+            #expect(marked.first?.contains(":\(port) ⚠ · ⚠ Demo Lear") == true, "\(marked.first ?? "")")
             #expect(marked.contains { $0.contains("My courses  2 enrolled") })
             // A page not loaded yet says so, and the keys keep working around it.
             try session.send("1", "Home", "Enter")

@@ -115,6 +115,24 @@ final class LoginTests {
         #expect(sut.fields[0].text == "ana@")
     }
 
+    @Test("against a server the form names it, not the local demo account; locally the demo account is offered")
+    func namesTheServer() async {
+        let (sut, _) = makeSUT()
+        func text(_ screen: LoginScreen) -> String {
+            var canvas = TextCanvas(size: Size(width: 80, height: 24))
+            screen.draw(in: &canvas, frame: Frame(area: Rect(x: 0, y: 1, width: 80, height: 22)))
+            return canvas.text
+        }
+        let remote = LoginScreen(viewModel: sut, server: "edugo.example.org:8080")
+        #expect(text(remote).contains("On the server edugo.example.org:8080"))
+        #expect(!text(remote).contains("demo@edugo.dev"))
+        _ = await remote.handle(.key(.control("n")))
+        #expect(text(remote).contains("On the server edugo.example.org:8080"))
+        #expect(text(remote).contains("Passwords need 8 or more characters"))
+        _ = await remote.handle(.key(.escape))
+        #expect(text(LoginScreen(viewModel: sut)).contains("Demo account: demo@edugo.dev / edugo-demo"))
+    }
+
     // MARK: - Helpers
 
     @MainActor

@@ -45,19 +45,28 @@ struct ChromeTests {
         #expect(wide.lines[0] == "  1 Catalog  2 My courses  3 Favourites  4 Profile  5 Review       Demo Learner")
     }
 
-    @Test("the status before the name: all of it when it fits, its first parts dropped first; never over the tabs")
+    @Test("the store and the counts before the name: all when they fit, the counts dropped first, the store kept from 80 columns")
     func status() {
         let tabs = ["Catalog", "My courses", "Favourites", "Profile", "Review"]
-        let context = ["edugo.example.org:8080 ●", "2 enrolled", "3 ★", "18 due"]
-        func header(width: Int) -> String {
+        let short = ["Catalog", "Mine", "Favs", "Profile", "Review"]
+        let context = ["2 enrolled", "3 ★", "18 due"]
+        func header(width: Int, name: String = "Ada") -> String {
             var canvas = TextCanvas(size: Size(width: width, height: 1))
-            HeaderBar.draw(in: &canvas, row: 0, tabs: tabs, selectedTab: 0, userName: "Ada", context: context)
+            HeaderBar.draw(
+                in: &canvas, row: 0, tabs: tabs, shortTabs: short, selectedTab: 0, userName: name, place: "edugo.example.org:8080 ●",
+                context: context)
             return canvas.lines[0]
         }
         #expect(header(width: 160).hasSuffix("edugo.example.org:8080 ● · 2 enrolled · 3 ★ · 18 due · Ada"))
-        #expect(header(width: 110).hasSuffix("   2 enrolled · 3 ★ · 18 due · Ada"))
-        #expect(!header(width: 110).contains("edugo"))
-        #expect(header(width: 80).hasSuffix("5 Review         Ada"), "no room: the name alone")
+        #expect(header(width: 120).hasSuffix("   edugo.example.org:8080 ● · 3 ★ · 18 due · Ada"), "\(header(width: 120))")
+        #expect(header(width: 120).contains("2 My courses"))
+        #expect(
+            header(width: 80, name: "Demo Learner")
+                == "  1 Catalog  2 Mine  3 Favs  4 Profile  5 Review    edug…:8080 ● · Demo Learner",
+            "the short titles make room for the store")
+        #expect(
+            HeaderBar.tab(atColumn: 18, tabs: tabs, shortTabs: short, width: 80, userName: "Ada", place: "edugo.example.org:8080 ●") == 1)
+        #expect(header(width: 79).hasSuffix("5 Review         Ada") == false && !header(width: 60).contains("edugo"), "below 80 it may go")
     }
 
     @Test("the footer shows the keys, and a status message before them")

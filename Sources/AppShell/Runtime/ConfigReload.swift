@@ -33,6 +33,11 @@ final class ConfigReload {
                     try ConfigFile.load(path: path, explicit: explicit, contexts: GlobalKeys.contexts)
                 }) {
                 case .success(let fresh):
+                    if fresh == self.settings, shell.settingsProblem != nil {
+                        // Mended back to what is in force: nothing to apply, nothing refused.
+                        shell.settingsProblem = nil
+                        shell.report(.success("Settings applied from \(name)"))
+                    }
                     guard fresh != self.settings else { continue }
                     if fresh.theme != self.settings.theme { terminal.apply(theme: fresh.theme) }
                     shell.layout.wideFrom = fresh.wideLayoutColumns
@@ -41,8 +46,12 @@ final class ConfigReload {
                     if fresh.language != self.settings.language { shell.look.texts = Texts(language(fresh)) }
                     if fresh.accessible != self.settings.accessible { shell.look.accessible = fresh.accessible || accessibleOption }
                     self.settings = fresh
+                    shell.settingsProblem = nil
                     shell.report(.success("Settings applied from \(name)"))
                 case .failure(let problem):
+                    // Said in the footer for its moment; kept in the header's mark, the help
+                    // and the palette until the file is mended.
+                    shell.settingsProblem = problem.text
                     shell.report(.error("Settings not applied: \(problem.brief)"))
                 }
             }

@@ -24,7 +24,9 @@ final class FrameChrome {
         var noticeOverProgress = false
         /// Remote mode: `Cannot reach …`, while the server cannot be reached.
         var outage: LocalizedText?
-        /// The header's status before the learner's name: the store, then the counts.
+        /// The store (data directory or server), named in the header from 80 columns.
+        var place: String?
+        /// The header's counts, between the store and the learner's name.
         var context: [String] = []
         /// The keys in force, for the footer's hints.
         var bindings = KeyBindings.none
@@ -35,6 +37,8 @@ final class FrameChrome {
         /// The notice was posted after the last key: in the accessible mode the cursor goes
         /// to it, so a screen reader says what the key did.
         var noticeIsNews = false
+        /// The config file was refused while the app runs: the header keeps a mark.
+        var settingsRefused = false
     }
 
     private let clock: ShellClock
@@ -99,7 +103,8 @@ final class FrameChrome {
             in: &canvas, row: 0, tabs: content.isSignedIn ? AppTab.allCases.map { texts($0.title) } : [],
             shortTabs: content.isSignedIn ? AppTab.allCases.map { texts($0.shortTitle) } : [],
             selectedTab: content.coordinator?.tab.rawValue ?? 0, userName: headerName,
-            context: content.isSignedIn ? content.context : []
+            mark: content.settingsRefused ? texts("✗ settings") : nil,
+            place: content.isSignedIn ? content.place : nil, context: content.isSignedIn ? content.context : []
         )
         let area = Self.screenArea(size)
         screen.draw(in: &canvas, frame: Frame(area: area, tick: tick, texts: texts))

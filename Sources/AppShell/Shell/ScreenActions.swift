@@ -19,6 +19,8 @@ struct ScreenActions {
     /// The help's title for the screen's own keys.
     let title: LocalizedText
     let accessible: Bool
+    /// Why the config file was refused while the app runs, if it was.
+    var settingsProblem: LocalizedText? = nil
 
     /// The bindings on the screen: a preset's key gives way to a key the screen or the global
     /// keys declare.
@@ -41,6 +43,13 @@ struct ScreenActions {
                 PaletteItem(
                     keys: "\(tab.rawValue + 1)", title: texts("Go to \(tab.title)"), name: "tab.\(tab.rawValue + 1)",
                     key: .character(Character("\(tab.rawValue + 1)")))
+            }
+            // The help opens on the whole reason.
+            if settingsProblem != nil, let help = GlobalKeys.help.actions.first {
+                let item = PaletteItem(
+                    keys: bindings.keys(of: help).map(\.displayName).joined(separator: "/"), title: texts("Show settings problem"),
+                    name: "settings.problem", key: help.key)
+                all.insert(item, at: 0)
             }
         }
         // What cannot act now is listed too, last, with the reason: the palette is where
@@ -75,7 +84,10 @@ struct ScreenActions {
     /// The screen's keys and notes, then the keys that work everywhere.
     func helpSections() -> [HelpSection] {
         let bindings = self.bindings
-        var sections = [HelpSection(title, keys: screen.keys.map(bindings.helpHint))]
+        // A refused config file first, its reason whole (it wraps).
+        var sections =
+            settingsProblem.map { [HelpSection("Settings not applied: those before stay in force", keys: [KeyHint("✗", $0)])] } ?? []
+        sections.append(HelpSection(title, keys: screen.keys.map(bindings.helpHint)))
         sections += screen.notes
         if isAtRoot != nil {
             sections.append(HelpSection("Everywhere", keys: GlobalKeys.all.map(bindings.helpHint)))

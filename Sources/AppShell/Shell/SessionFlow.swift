@@ -148,7 +148,8 @@ final class SessionFlow {
     }
 
     private func makeLoginScreen(notice: LocalizedText?) -> any Screen {
-        SignInFeature(sessions: ports.sessions, email: signInEmail).makeLoginScreen(notice: notice) { [weak self] user in
+        SignInFeature(sessions: ports.sessions, email: signInEmail, server: ports.server).makeLoginScreen(notice: notice) {
+            [weak self] user in
             self?.signedIn(as: user)
         }
     }

@@ -169,7 +169,9 @@ final class ShellController {
         }
         if palette != nil { return await handlePalette(event, on: screen) }
         if case .mouse(.click(let x, 0)) = event,
-            coordinator?.switchTab(atHeaderColumn: x, width: terminalSize.width, userName: session.displayName, texts: texts) == true
+            coordinator?.switchTab(
+                atHeaderColumn: x, width: terminalSize.width, userName: session.displayName,
+                place: store.status(isReconnecting: outage != nil), texts: texts) == true
         {
             syncVisibleScreen()
             return .keepRunning
@@ -204,8 +206,14 @@ final class ShellController {
         let signedIn = session.phase == .signedIn
         return ScreenActions(
             screen: screen, configured: look.bindings, texts: texts, isAtRoot: signedIn ? coordinator?.isAtRoot : nil,
-            title: coordinator.map { $0.isAtRoot ? $0.tab.title : "Course" } ?? "Sign in", accessible: look.accessible)
+            title: coordinator.map { $0.isAtRoot ? $0.tab.title : "Course" } ?? "Sign in", accessible: look.accessible,
+            settingsProblem: settingsProblem)
     }
+
+    /// Why the config file was last refused while the app runs, until it is applied again:
+    /// the header keeps a mark, and the help (and the palette's "Show settings problem")
+    /// give the whole reason.
+    var settingsProblem: LocalizedText?
 
     /// Tells the learner something from outside the screens (the config file reloaded).
     func report(_ message: StatusMessage) {
@@ -251,8 +259,8 @@ final class ShellController {
             screen: screen, coordinator: coordinator, isSignedIn: session.phase == .signedIn, userName: session.displayName,
             help: help.offset.map { ($0, actions.helpSections()) }, notice: notices.notice,
             noticeOverProgress: notices.isOverProgress, outage: outage,
-            context: store.status(isReconnecting: outage != nil) + (flow.scope?.counts ?? []).map { texts($0) },
+            place: store.status(isReconnecting: outage != nil), context: (flow.scope?.counts ?? []).map { texts($0) },
             bindings: actions.bindings, palette: palette.map { ($0, actions.paletteItems()) }, texts: texts,
-            noticeIsNews: notices.isNews)
+            noticeIsNews: notices.isNews, settingsRefused: settingsProblem != nil)
     }
 }

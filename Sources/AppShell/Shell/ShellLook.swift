@@ -1,5 +1,7 @@
+import Foundation
 import Presentation
 import SharedKernel
+import TerminalUI
 
 /// What the config file sets of how the shell looks and takes keys.
 struct ShellLook {
@@ -20,10 +22,23 @@ enum StoreLabel {
 
     /// The status's first part: the directory, or the server with `●` connected or `⚠`
     /// reconnecting.
-    func status(isReconnecting: Bool) -> [String] {
+    func status(isReconnecting: Bool, home: String? = ProcessInfo.processInfo.environment["HOME"]) -> String? {
         switch self {
-        case .local(let path): path.isEmpty ? [] : [path]
-        case .server(let host): [host + (isReconnecting ? " ⚠" : " ●")]
+        case .local(let path): path.isEmpty ? nil : Self.shortened(path, home: home)
+        case .server(let host): host + (isReconnecting ? " ⚠" : " ●")
         }
+    }
+
+    /// A data directory as the header names it: the home directory as `~`, and a long path
+    /// by its first and last parts (`~/…/edugo`), so it fits beside the tabs at 80 columns.
+    static func shortened(_ path: String, home: String?) -> String {
+        var path = path
+        if let home, home.count > 1, path == home || path.hasPrefix(home.hasSuffix("/") ? home : home + "/") {
+            path = "~" + path.dropFirst(home.hasSuffix("/") ? home.count - 1 : home.count)
+        }
+        guard path.displayWidth > 16 else { return path }
+        let parts = path.split(separator: "/", omittingEmptySubsequences: true)
+        guard parts.count > 2, let first = parts.first, let last = parts.last else { return path }
+        return (path.hasPrefix("/") ? "/" : "") + "\(first)/…/\(last)"
     }
 }

@@ -18,9 +18,12 @@ final class LoginScreen: Screen {
     nonisolated static let declaredKeys = [Keys.next, Keys.submit, Keys.switchMode, Keys.back, Keys.quit]
 
     private let viewModel: LoginViewModel
+    /// The server signed in to (remote mode): named where the local demo account's hint is.
+    private let server: String?
 
-    init(viewModel: LoginViewModel) {
+    init(viewModel: LoginViewModel, server: String? = nil) {
         self.viewModel = viewModel
+        self.server = server
     }
 
     var keys: [KeyDeclaration] { Self.declaredKeys }
@@ -57,8 +60,10 @@ final class LoginScreen: Screen {
         let fieldErrors = kinds.map { kind in viewModel.error(for: kind).map { TextWrapper.wrap(texts($0), width: fieldWidth) } ?? [] }
         let formError = viewModel.formError.map { TextWrapper.wrap(texts($0), width: width) } ?? []
         let notice = viewModel.notice.map { TextWrapper.wrap(texts($0), width: width) } ?? []
+        let subtitles = self.subtitles
         let height =
-            notice.count + (notice.isEmpty ? 0 : 1) + 3 + kinds.count * 2 + fieldErrors.reduce(0) { $0 + $1.count } + formError.count
+            notice.count + (notice.isEmpty ? 0 : 1) + 2 + subtitles.count + kinds.count * 2 + fieldErrors.reduce(0) { $0 + $1.count }
+            + formError.count
         let x = area.x + (area.width - width) / 2
         var y = area.y + max(0, (area.height - height) / 2)
         for line in notice {
@@ -69,10 +74,11 @@ final class LoginScreen: Screen {
         let title: LocalizedText = viewModel.mode == .signIn ? "Sign in to EduGo" : "Create an EduGo account"
         canvas.draw(texts(title), x: x, y: y, style: .bold)
         y += 1
-        let subtitle: LocalizedText =
-            viewModel.mode == .signIn ? "Demo account: demo@edugo.dev / edugo-demo" : "Passwords need 8 or more characters"
-        canvas.draw(texts(subtitle), x: x, y: y, width: width, style: .dim)
-        y += 2
+        for subtitle in subtitles {
+            canvas.draw(texts(subtitle), x: x, y: y, width: width, style: .dim)
+            y += 1
+        }
+        y += 1
         let fieldX = x + labelWidth
         for (index, kind) in kinds.enumerated() {
             let focused = index == viewModel.focus
@@ -90,6 +96,16 @@ final class LoginScreen: Screen {
         for line in formError {
             canvas.draw(line, x: x, y: y, width: width, style: .error)
             y += 1
+        }
+    }
+
+    /// Under the title: the server signed in to (remote mode), then the demo account (the
+    /// local database's) or what a password needs.
+    private var subtitles: [LocalizedText] {
+        let place: [LocalizedText] = server.map { ["On the server \(verbatim: $0)"] } ?? []
+        switch viewModel.mode {
+        case .signIn: return server == nil ? ["Demo account: demo@edugo.dev / edugo-demo"] : place
+        case .createAccount: return place + ["Passwords need 8 or more characters"]
         }
     }
 

@@ -13,17 +13,26 @@ public enum HeaderBar {
         var tabs: [Range<Int>]
     }
 
-    /// The tabs with their titles when they fit beside the name (at least 4 columns of it),
-    /// else with `shortTabs`; the brand only when everything fits.
-    private static func layout(tabs: [String], shortTabs: [String], width: Int, name: String) -> Layout {
+    /// From this width the store is always named: the tabs take their short titles for it.
+    public static let placeWidth = 80
+
+    /// The columns the store's name needs beside the name, from `placeWidth` on.
+    private static func placeRoom(_ place: String, width: Int) -> Int {
+        place.isEmpty || width < placeWidth ? 0 : place.displayWidth + 3
+    }
+
+    /// The tabs with their titles when they fit beside the name (at least 4 columns of it)
+    /// and the store, else with `shortTabs`; the brand only when everything fits.
+    private static func layout(tabs: [String], shortTabs: [String], width: Int, name: String, place: String) -> Layout {
         let full = tabs.enumerated().map { " \($0.offset + 1) \($0.element) " }
-        let nameRoom = name.isEmpty ? 0 : 2 + min(4, name.displayWidth)
+        let nameRoom = (name.isEmpty ? 0 : 2 + min(4, name.displayWidth)) + placeRoom(place, width: width)
         let fits = 1 + full.reduce(0) { $0 + $1.displayWidth } + nameRoom + 1 <= width
         let labels =
             fits || shortTabs.count != tabs.count ? full : shortTabs.enumerated().map { " \($0.offset + 1) \($0.element) " }
         let tabsWidth = labels.reduce(0) { $0 + $1.displayWidth }
         let brandWidth = brand.displayWidth + 2
-        let showBrand = 1 + brandWidth + tabsWidth + (name.isEmpty ? 0 : 2 + name.displayWidth) + 1 <= width
+        let showBrand =
+            1 + brandWidth + tabsWidth + (name.isEmpty ? 0 : 2 + name.displayWidth) + placeRoom(place, width: width) + 1 <= width
         var x = 1 + (showBrand ? brandWidth : 0)
         let ranges = labels.map { label in
             defer { x += label.displayWidth }
@@ -32,15 +41,27 @@ public enum HeaderBar {
         return Layout(showBrand: showBrand, labels: labels, tabs: ranges)
     }
 
+    /// `text` in `width` columns, a `…` for its middle where it is longer.
+    static func middleCut(_ text: String, toWidth width: Int) -> String {
+        guard text.displayWidth > width else { return text }
+        let port = text.lastIndex(of: ":").map { String(text[$0...]) }
+        let tail = port.flatMap { $0.displayWidth <= width - 4 ? $0 : nil } ?? String(text.suffix(min(8, text.count / 2)))
+        return TerminalText.truncate(text, toWidth: max(1, width - tail.displayWidth), ellipsis: true) + tail
+    }
+
     /// The tab under column `x`, if any.
-    public static func tab(atColumn x: Int, tabs: [String], shortTabs: [String] = [], width: Int, userName: String?) -> Int? {
+    public static func tab(
+        atColumn x: Int, tabs: [String], shortTabs: [String] = [], width: Int, userName: String?, place: String? = nil
+    ) -> Int? {
         let name = userName.map { TerminalText.clean($0, width: 30) } ?? ""
-        return layout(tabs: tabs, shortTabs: shortTabs, width: width, name: name).tabs.firstIndex { $0.contains(x) }
+        let place = place.map { TerminalText.clean($0, width: 60) } ?? ""
+        return layout(tabs: tabs, shortTabs: shortTabs, width: width, name: name, place: place).tabs.firstIndex { $0.contains(x) }
     }
 
     /// Draws the bar. `mark` (e.g. that the server cannot be reached) sits at the right edge.
-    /// `context` (the store, counts) goes before the name, as much of it as fits, its first
-    /// parts dropped first.
+    /// `place` (the store: a data directory, a server) goes before the name, always from
+    /// `placeWidth` columns; `context` (counts) between them, as much of it as fits, its
+    /// first parts dropped first.
     public static func draw(
         in canvas: inout some Canvas,
         row: Int,
@@ -49,12 +70,14 @@ public enum HeaderBar {
         selectedTab: Int,
         userName: String?,
         mark: String? = nil,
+        place: String? = nil,
         context: [String] = []
     ) {
         let width = canvas.size.width
         canvas.fill(Rect(x: 0, y: row, width: width, height: 1), style: .header)
         let name = userName.map { TerminalText.clean($0, width: 30) } ?? ""
-        let layout = layout(tabs: tabs, shortTabs: shortTabs, width: width, name: name)
+        let place = place.map { TerminalText.clean($0, width: 60) } ?? ""
+        let layout = layout(tabs: tabs, shortTabs: shortTabs, width: width, name: name, place: place)
         if layout.showBrand {
             canvas.draw(brand, x: 1, y: row, style: .header)
         }
@@ -71,12 +94,22 @@ public enum HeaderBar {
         let left = layout.tabs.last?.upperBound ?? (layout.showBrand ? 1 + brand.displayWidth : 1)
         let room = right - left - 1
         guard !name.isEmpty, room >= 4 else { return }
-        let shown = TerminalText.truncate(name, toWidth: room)
+        // The name gives way to the store where the store must show (for up to 16 columns of
+        // it), down to 12 columns; the store is cut in its middle past that.
+        let needed = placeRoom(place, width: width) == 0 ? 0 : min(placeRoom(place, width: width), 19) + 2
+        let shown = TerminalText.truncate(name, toWidth: needed == 0 ? room : max(min(12, room), room - needed))
         canvas.draw(shown, x: right - shown.displayWidth, y: row, style: .header)
-        // Two columns from the tabs, three (` · `) from the name.
-        var parts = context.map { TerminalText.clean($0, width: 60) }.filter { !$0.isEmpty }
+        // Two columns from the tabs, three (` · `) from the name. The counts go first, the
+        // first of them first; the store last.
+        var counts = context.map { TerminalText.clean($0, width: 60) }.filter { !$0.isEmpty }
         let contextRoom = room - shown.displayWidth - 3 - 2
-        while !parts.isEmpty, parts.joined(separator: " · ").displayWidth > contextRoom { parts.removeFirst() }
+        func parts() -> [String] { (place.isEmpty ? [] : [place]) + counts }
+        while !counts.isEmpty, parts().joined(separator: " · ").displayWidth > contextRoom { counts.removeFirst() }
+        var parts = parts()
+        if parts.joined(separator: " · ").displayWidth > contextRoom {
+            // The store alone, shortened in its middle: its end (the port, ● or ⚠) says most.
+            parts = width >= placeWidth && contextRoom >= 8 ? [middleCut(place, toWidth: contextRoom)] : []
+        }
         guard !parts.isEmpty else { return }
         let text = parts.joined(separator: " · ") + " · "
         canvas.draw(text, x: right - shown.displayWidth - text.displayWidth, y: row, style: .header)
