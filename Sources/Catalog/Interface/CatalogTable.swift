@@ -23,7 +23,7 @@ struct CatalogTable {
         case .category: TableColumn("Category", width: .flexible(min: 8, max: 20), givesWay: 2, droppable: true)
         case .level: TableColumn("Level", compactHeading: "Lvl", width: .choices([12, 3]), givesWay: 3)
         case .seats: TableColumn("Seats", width: .flexible(min: 5, max: 14), alignment: .trailing, givesWay: 1, droppable: true)
-        case .duration: TableColumn("Duration", width: .flexible(min: 8, max: 11), alignment: .trailing)
+        case .duration: TableColumn("Duration", compactHeading: "Dur.", width: .flexible(min: 8, max: 11), alignment: .trailing)
         case .price: TableColumn("Price", width: .flexible(min: 5, max: 14), alignment: .trailing, gap: 1)
         }
     }
@@ -46,7 +46,18 @@ struct CatalogTable {
         self.accessible = markWords != nil
         var columns = Self.columns.map { $0.translated(texts) }
         if let markWords { columns[Column.marks.rawValue] = TableColumn("", width: .fixed(markWords == 0 ? 1 : markWords + 1), gap: 0) }
-        table = Table(columns, contentWidths: contentWidths, width: width, primary: Column.title.rawValue, primaryTarget: Self.titleTarget)
+        let title = Column.title.rawValue
+        var table = Table(columns, contentWidths: contentWidths, width: width, primary: title, primaryTarget: Self.titleTarget)
+        if table.width(of: title) < min(contentWidths[title], width / 2) {
+            // The title keeps at least half the row: the duration and the price give way
+            // too, last, to their short forms (`2h10`, `25 €`).
+            columns[Column.duration.rawValue].width = .flexible(min: 5, max: 11)
+            columns[Column.duration.rawValue].givesWay = 5
+            columns[Column.price.rawValue].width = .flexible(min: 7, max: 14)
+            columns[Column.price.rawValue].givesWay = 6
+            table = Table(columns, contentWidths: contentWidths, width: width, primary: title, primaryTarget: Self.titleTarget)
+        }
+        self.table = table
     }
 
     /// The widest text of each column over `courses`, headings included. The block column
@@ -74,6 +85,10 @@ struct CatalogTable {
     func draw(_ row: Row, in canvas: inout some Canvas, x: Int, y: Int, isSelected: Bool) {
         let levelWidth = table.width(of: Column.level.rawValue)
         var cells = Column.allCases.map { row.text($0, levelWidth: levelWidth, texts: texts) }
+        // A duration or a price wider than its column takes its short form.
+        for column in [Column.duration, .price] where cells[column.rawValue].displayWidth > table.width(of: column.rawValue) {
+            cells[column.rawValue] = row.compactText(column, texts: texts)
+        }
         if accessible {
             cells[Column.marks.rawValue] = Row.markWords(favourite: row.marks.isFavourite, enrolled: row.marks.isEnrolled, texts: texts)
         }
@@ -108,6 +123,15 @@ struct CatalogTable {
             case .seats: texts(course.seatsLeft.map { "\($0) left" } ?? "no limit")
             case .duration: texts(DurationText.format(minutes: course.durationMinutes))
             case .price: texts("\(course.price)")
+            }
+        }
+
+        /// A duration or a price in a narrow column: `2h10`, `25 €`.
+        func compactText(_ column: Column, texts: Texts) -> String {
+            switch column {
+            case .duration: DurationText.compact(minutes: course.durationMinutes)
+            case .price: course.price.isFree ? texts("\(course.price)") : texts.language.compactAmount(course.price)
+            default: text(column, levelWidth: 12, texts: texts)
             }
         }
 

@@ -14,6 +14,17 @@ public enum DurationText {
         default: return "\(hours)h \(rest)min"
         }
     }
+
+    /// The same for a narrow column: `2h10`, `5h`, `45m`.
+    public static func compact(minutes: Int) -> String {
+        let minutes = max(0, minutes)
+        let (hours, rest) = (minutes / 60, minutes % 60)
+        switch (hours, rest) {
+        case (0, _): return "\(rest)m"
+        case (_, 0): return "\(hours)h"
+        default: return "\(hours)h\(rest < 10 ? "0" : "")\(rest)"
+        }
+    }
 }
 
 /// When a card comes back, as its grade key says it: `10m`, `5h`, `4d`, `2y` (in Spanish

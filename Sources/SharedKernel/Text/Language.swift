@@ -102,5 +102,16 @@ public struct Language: Hashable, Sendable, CustomStringConvertible {
         return "\(text) \(Self.symbols[price.currency] ?? price.currency)"
     }
 
+    /// `25 €`, `9.99 €`, `49 $`: no cents when there are none, a symbol where the currency
+    /// has a short one; for a narrow column (`25.00 EUR` does not fit).
+    public func compactAmount(_ price: Price) -> String {
+        let amount = price.minorUnits.magnitude
+        let cents = amount % 100
+        let whole = number(Int(clamping: amount / 100))
+        let text = "\(price.minorUnits < 0 ? "-" : "")\(whole)" + (cents == 0 ? "" : "\(decimalSeparator)\(cents < 10 ? "0" : "")\(cents)")
+        return "\(text) \(Self.compactSymbols[price.currency] ?? price.currency)"
+    }
+
     private static let symbols = ["EUR": "€", "USD": "US$", "GBP": "£", "JPY": "JPY", "MXN": "MXN", "CHF": "CHF"]
+    private static let compactSymbols = ["EUR": "€", "USD": "$", "GBP": "£"]
 }

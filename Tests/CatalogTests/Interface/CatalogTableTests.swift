@@ -46,15 +46,17 @@ struct CatalogTableTests {
         return canvas.lines
     }
 
-    @Test("60 columns: Seats, Category and the instructor give way, the level shortens; cut titles end in …")
+    @Test(
+        "60 columns: Seats, Category and the instructor give way, the level shortens, then the duration and the price take their short forms; the title keeps about half the row"
+    )
     func sixty() {
         #expect(
             Self.drawn(terminalWidth: 60) == [
-                "    Title                           Lvl  Duration     Price",
-                "    Agile and Scrum in Rea… full    Beg  2h 30min 35.99 EUR",
-                " ★  Deutsch für den Beruf   locked  Adv       10h 45.00 EUR",
-                " ★✓ 🎸 Guitar: First Steps…         Beg        4h      Free",
-                "    Swift 並行処理入門 — …          Int  2h 30min 35.99 EUR",
+                "    Title                                Lvl   Dur.   Price",
+                "    Agile and Scrum in Real Tea… full    Beg   2h30 35.99 €",
+                " ★  Deutsch für den Beruf        locked  Adv    10h    45 €",
+                " ★✓ 🎸 Guitar: First Steps 🎶            Beg     4h    Free",
+                "    Swift 並行処理入門 — 実践ガ…         Int   2h30 35.99 €",
             ])
     }
 
