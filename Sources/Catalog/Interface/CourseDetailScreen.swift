@@ -143,8 +143,18 @@ final class CourseDetailScreen: Screen {
             viewModel.state, in: &canvas, area: frame.area, tick: frame.tick, texts: texts, empty: ["This course has no details"]
         ) {
             canvas, page in
-            drawPage(page, in: &canvas, area: frame.area.insetBy(horizontal: 2), texts: texts)
+            drawPage(page, in: &canvas, area: Self.readingArea(frame.area), texts: texts)
         }
+    }
+
+    /// The widest the page runs: the reader's measure, centred on a wide terminal, so a
+    /// lesson's minutes stay near its title.
+    static let measure = 100
+
+    static func readingArea(_ area: Rect) -> Rect {
+        let inner = area.insetBy(horizontal: 2)
+        let width = min(inner.width, measure)
+        return Rect(x: inner.x + (inner.width - width) / 2, y: inner.y, width: width, height: inner.height)
     }
 
     static let labelWidth = 14

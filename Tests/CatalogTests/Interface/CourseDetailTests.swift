@@ -63,6 +63,19 @@ final class CourseDetailTests {
             ])
     }
 
+    @Test("at 200 columns the page keeps a reading width of 100, centred: a lesson's minutes stay near its title")
+    func readingWidth() async {
+        let (sut, _, _) = await makeSUT()
+
+        let lines = draw(sut, width: 200, height: 30).lines
+        let lesson = lines.first { $0.contains("1. From callbacks to async/await") } ?? ""
+        let title = lesson.range(of: "1. From")?.lowerBound.utf16Offset(in: lesson) ?? 0
+        let minutes = lesson.range(of: "40min")?.upperBound.utf16Offset(in: lesson) ?? 0
+        #expect(minutes - title <= 100, "\(lesson)")
+        #expect(title >= 50, "centred: \(lesson)")
+        #expect(lines.contains { $0.contains("Swift Concurrency in Practice") && $0.hasPrefix(String(repeating: " ", count: 50)) })
+    }
+
     @Test("opening a course reads the learner's marks on it afresh: lessons another terminal marked show, and the selection is past them")
     func opensWithFreshMarks() async {
         let learner = LearnerStub()
