@@ -45,8 +45,14 @@ struct CatalogTable {
         self.texts = texts
         self.accessible = markWords != nil
         var columns = Self.columns.map { $0.translated(texts) }
-        if let markWords { columns[Column.marks.rawValue] = TableColumn("", width: .fixed(markWords == 0 ? 1 : markWords + 1), gap: 0) }
+        var contentWidths = contentWidths
         let title = Column.title.rawValue
+        if let markWords {
+            // Spelled, the marks follow the title (`…, favourite, enrolled`): a column of
+            // them before every title took 21 columns of it at 80.
+            columns[Column.marks.rawValue] = TableColumn("", width: .fixed(1), gap: 0)
+            if markWords > 0, contentWidths.indices.contains(title) { contentWidths[title] += markWords + 2 }
+        }
         var table = Table(columns, contentWidths: contentWidths, width: width, primary: title, primaryTarget: Self.titleTarget)
         if table.width(of: title) < min(contentWidths[title], width / 2) {
             // The title keeps at least half the row: the duration and the price give way
@@ -90,7 +96,9 @@ struct CatalogTable {
             cells[column.rawValue] = row.compactText(column, texts: texts)
         }
         if accessible {
-            cells[Column.marks.rawValue] = Row.markWords(favourite: row.marks.isFavourite, enrolled: row.marks.isEnrolled, texts: texts)
+            let words = Row.markWords(favourite: row.marks.isFavourite, enrolled: row.marks.isEnrolled, texts: texts)
+            cells[Column.marks.rawValue] = ""
+            if !words.isEmpty { cells[Column.title.rawValue] += ", " + words }
         }
         var styles = [Style?](repeating: nil, count: cells.count)
         if !isSelected {
@@ -137,7 +145,7 @@ struct CatalogTable {
 
         /// `favourite enrolled`, the accessible mode's marks: words a screen reader says.
         static func markWords(favourite: Bool, enrolled: Bool, texts: Texts) -> String {
-            [favourite ? texts("favourite") : nil, enrolled ? texts("enrolled") : nil].compactMap { $0 }.joined(separator: " ")
+            [favourite ? texts("favourite") : nil, enrolled ? texts("enrolled") : nil].compactMap { $0 }.joined(separator: ", ")
         }
 
         /// `★` for a favourite, then `✓` when enrolled, each in its own column.

@@ -60,6 +60,23 @@ struct CatalogTableTests {
             ])
     }
 
+    @Test("accessible at 80 columns: the marks are words after the title, which keeps its room; no column of marks before it")
+    func accessibleMarks() {
+        var canvas = TextCanvas(size: Size(width: 80, height: Self.rows.count + 1))
+        let words = Self.rows.map {
+            CatalogTable.Row.markWords(favourite: $0.marks.isFavourite, enrolled: $0.marks.isEnrolled, texts: .english)
+        }
+        let table = CatalogTable(
+            contentWidths: CatalogTable.contentWidths(of: Self.rows.map(\.course), texts: .english), width: 78, texts: .english,
+            markWords: words.map(\.displayWidth).max())
+        for (index, row) in Self.rows.enumerated() {
+            table.draw(row, in: &canvas, x: 1, y: index + 1, isSelected: false)
+        }
+        #expect(canvas.lines[3].hasPrefix("   🎸 Guitar: First Steps 🎶, favourite, enrol"), "\(canvas.lines[3])")
+        #expect(canvas.lines[2].hasPrefix("   Deutsch für den Beruf, favourite "), "\(canvas.lines[2])")
+        #expect(canvas.lines[4].hasPrefix("   Swift 並行処理入門 — 実践ガイド "), "\(canvas.lines[4])")
+    }
+
     @Test("80 columns: the title gets the room, cut only past 42 columns")
     func eighty() {
         #expect(
