@@ -11,4 +11,10 @@ extension StatusMessage {
         let lessons: LocalizedText = "\(done) of \(plural: lessonCount) lessons"
         return .question("Unenroll from ", title, "? Your progress (\(lessons)) is kept. (y/n)", shorter: ["? \(lessons) kept. (y/n)"])
     }
+
+    /// The question before joining a paid course (a free one is joined at once): `Enroll in
+    /// <title> for 74.00 EUR? (y/n)`, the title cut where the line is short.
+    public static func enrollQuestion(title: String, price: Price) -> StatusMessage {
+        .question("Enroll in ", title, " for \(price)? (y/n)")
+    }
 }

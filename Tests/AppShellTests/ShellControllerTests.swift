@@ -257,7 +257,7 @@ final class ShellControllerTests {
     func enrollTwice() async {
         let (sut, store) = await makeSignedIn()
 
-        sut.enqueue([.key(.enter), .char("e")])
+        sut.enqueue([.key(.enter), .char("e"), .char("y")])
         await sut.settle()
         let writes = await store.writes.count
         sut.enqueue([.char("e")])
@@ -274,7 +274,7 @@ final class ShellControllerTests {
 
         sut.enqueue([.key(.enter)])
         await sut.settle()
-        sut.enqueue([.char("e")])
+        sut.enqueue([.char("e"), .char("y")])
         await sut.settle()
         let enrolled = frame(sut)
         clock.advance(by: .seconds(1))
@@ -339,7 +339,7 @@ final class ShellControllerTests {
         let clock = ManualClock()
         let (sut, _) = await makeSignedIn(clock: clock)
         let refusal = "✗ You are already enrolled in Agile and Scrum in Real Teams"
-        sut.enqueue([.key(.enter), .char("e")])
+        sut.enqueue([.key(.enter), .char("e"), .char("y")])
         await sut.settle()
 
         // A frame after each key, as the runtime draws them.
@@ -396,7 +396,7 @@ final class ShellControllerTests {
         sut.enqueue([.key(.enter), .char("u"), .char("y"), .key(.escape)])
         await sut.settle()
         let catalog = frame(sut)
-        sut.enqueue([.key(.down), .key(.enter), .char("e")])
+        sut.enqueue([.key(.down), .key(.enter), .char("e"), .char("y")])
         await sut.settle()
 
         #expect(await store.storedEnrollment(User.demo.id, "base")?.status == .dropped)

@@ -16,7 +16,7 @@ extension EndToEnd {
                 try await session.waitFor("Agile and Scrum")
                 try await session.openCourse("Agile and Scrum in Real Teams")
 
-                try session.send("e")
+                try session.send("e", "y")
                 let enrolled = try await session.waitFor("Enrolled in Agile and Scrum in Real Teams")
                 #expect(enrolled.contains { $0.contains("Status        ✓ Enrolled") })
 
@@ -78,7 +78,7 @@ extension EndToEnd {
             try await session.openCourse("UI Design Basics")
             try await session.waitFor("Seats left    26 of 90")
 
-            try session.send("e")
+            try session.send("e", "y")
 
             try await session.waitFor("Seats left    25 of 90")
         }

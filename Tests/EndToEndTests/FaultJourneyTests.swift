@@ -267,7 +267,8 @@ extension EndToEnd {
                 // saving; the Status line without "(saving…)" confirms both.
                 for title in ["Cloud Foundations on AWS", "Data Ethics and Privacy", "Guitar: First Steps"] {
                     try await session.openCourse(title)
-                    try session.send("e", "f")
+                    // A paid course asks first (y); Data Ethics is free.
+                    if title == "Data Ethics and Privacy" { try session.send("e", "f") } else { try session.send("e", "y", "f") }
                     try await session.waitFor("\(title) enrolled and favourite, saved") { lines in
                         lines.contains { $0.contains("Status        ✓ Enrolled   ★ Favourite") && !$0.contains("saving") }
                     }
@@ -372,8 +373,8 @@ extension EndToEnd {
             try await second.waitFor("Added \(SeedCatalog.titles[11]) to favourites")
             try await first.openCourse("Cloud Foundations on AWS")
             try await second.openCourse("Le français facile")
-            try first.send("e")
-            try second.send("e")
+            try first.send("e", "y")
+            try second.send("e", "y")
             try await first.waitFor("Enrolled in Cloud Foundations on AWS")
             try await second.waitFor("Enrolled in Le français facile")
 

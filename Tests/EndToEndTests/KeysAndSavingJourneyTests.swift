@@ -27,7 +27,7 @@ extension EndToEnd {
             try await session.waitFor("Agile and Scrum")
             try session.send("Enter")
             try await session.waitFor("by ")
-            try session.send("e")
+            try session.send("e", "y")
             try await session.waitFor("Enrolled in Agile and Scrum in Real Teams")
 
             try session.send("2", "u")

@@ -28,7 +28,7 @@ extension EndToEnd {
             try await session.signInIfAsked()
             try await session.waitFor("Agile and Scrum")
             try await session.openCourse("Agile and Scrum in Real Teams")
-            try session.send("e")
+            try session.send("e", "y")
             try await session.waitFor("the footer offering Space") { $0.last?.contains("Space done") == true }
             try session.send("Space", "Space", "Space")
             try await session.waitFor("Progress      3 of 6 lessons")
@@ -38,7 +38,7 @@ extension EndToEnd {
             try session.send("y")
             try await session.waitFor("Unenrolled from Agile and Scrum in Real Teams")
             try await session.waitFor("the footer offering e") { $0.last?.contains("e enroll") == true }
-            try session.send("e")
+            try session.send("e", "y")
             try await session.waitFor("Enrolled in Agile and Scrum in Real Teams")
             let back = try await session.waitFor("Progress      3 of 6 lessons")
             #expect(back.filter { $0.contains("✓") && $0.contains("min") }.count == 3, "the three lessons' ✓ are back")
@@ -61,7 +61,7 @@ extension EndToEnd {
             let open = try await session.waitFor("Prerequisite  The Linux Command Line — completed")
             #expect(!open.contains { $0.contains("Locked") })
             try await session.waitFor("the footer offering e") { $0.last?.contains("e enroll") == true }
-            try session.send("e")
+            try session.send("e", "y")
             try await session.waitFor("Enrolled in Git Beyond the Basics")
             try session.send("2")
             let mine = try await session.waitFor("My courses  3 enrolled · 1 left")
@@ -82,7 +82,7 @@ extension EndToEnd {
                 try await session.waitFor("Photography Basics: Light and Exposure")
                 try await session.waitFor("the footer offering e") { $0.last?.contains("e enroll") == true }
 
-                try session.send("e")
+                try session.send("e", "y")
                 try await session.waitFor("Enrolled in Photography Basics: Light and Exposure")
                 try await session.waitFor("the footer offering Space") { $0.last?.contains("Space done") == true }
                 for lesson in 1...6 {
@@ -96,7 +96,7 @@ extension EndToEnd {
                 try await session.waitFor("the prerequisite met") {
                     $0.contains { $0.contains("Prerequisite") && $0.contains("completed") }
                 }
-                try session.send("e")
+                try session.send("e", "y")
                 try await session.waitFor("Enrolled in Photo Editing in Lightroom")
                 try session.send("q", "q")
                 #expect(try await session.waitForExit() == 0)

@@ -20,7 +20,7 @@ extension EndToEnd {
 
             // B enrolls: A's catalog row gains its ✓.
             try await b.openCourse("Cloud Foundations on AWS")
-            try b.send("e")
+            try b.send("e", "y")
             try await b.waitFor("Enrolled in Cloud Foundations on AWS")
             try await a.waitFor("the ✓ on A's catalog row") { $0.contains { $0.contains("✓ Cloud Foundations on AWS") } }
 

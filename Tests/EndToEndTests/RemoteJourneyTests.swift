@@ -24,7 +24,7 @@ extension EndToEnd {
             try await session.waitFor("Catalog  64 courses")
 
             try await session.openCourse("Photography Basics: Light and Exposure")
-            try session.send("e")
+            try session.send("e", "y")
             try await session.waitFor("Enrolled in Photography Basics: Light and Exposure")
             try await session.waitFor("the footer offering Space") { $0.last?.contains("Space done") == true }
             try session.send("Space")
@@ -133,7 +133,7 @@ extension EndToEnd {
             let second = try await TmuxSession.onCatalog(of: server.baseURL)
 
             try await first.openCourse("Agile and Scrum in Real Teams")
-            try first.send("e")
+            try first.send("e", "y")
             try await first.waitFor("the footer offering Space") { $0.last?.contains("Space done") == true }
             try first.send("Space", "f")
             try await first.waitFor("Progress      1 of 6 lessons")
@@ -215,7 +215,7 @@ extension EndToEnd {
             let port = server.baseURL.port ?? 0
             let session = try await TmuxSession.onCatalog(of: server.baseURL)
             try await session.openCourse("Agile and Scrum in Real Teams")
-            try session.send("e")
+            try session.send("e", "y")
             try await session.waitFor("Status        ✓ Enrolled")
 
             server.signal(SIGKILL)

@@ -68,7 +68,7 @@ extension EndToEnd {
         /// favourites it and renames the learner; A shows each with no key pressed.
         static func actInB(_ b: TmuxSession, watchedBy a: TmuxSession) async throws {
             try await b.openCourse("Cloud Foundations on AWS")
-            try b.send("e")
+            try b.send("e", "y")
             try await b.waitFor("Enrolled in Cloud Foundations on AWS")
             try await a.waitFor("the ✓ on A's catalog row") { $0.contains { $0.contains("✓ Cloud Foundations on AWS") } }
 

@@ -7,7 +7,7 @@ import TerminalUI
 @MainActor
 final class CourseDetailScreen: Screen {
     enum Keys {
-        static let enroll = KeyDeclaration("e", "enroll", help: "enroll in the course", action: "course.enroll")
+        static let enroll = KeyDeclaration("e", "enroll", help: "enroll in the course (a paid one asks first)", action: "course.enroll")
         static let unenroll = KeyDeclaration("u", "unenroll", help: "unenroll, after y (your progress is kept)", action: "course.unenroll")
         static let favourite = KeyDeclaration("f", "favourite", help: "mark or unmark as a favourite ★", action: "course.favourite")
         static let lessonDone = KeyDeclaration(
@@ -59,7 +59,7 @@ final class CourseDetailScreen: Screen {
     var keys: [KeyDeclaration] { Self.declaredKeys }
 
     func availability(of key: KeyDeclaration) -> KeyAvailability {
-        let asking = viewModel.isConfirmingUnenroll
+        let asking = viewModel.isAsking
         switch key {
         case YesNoQuestion.yes, YesNoQuestion.no: return asking ? .available : .dormant
         case _ where asking: return .dormant
@@ -103,10 +103,13 @@ final class CourseDetailScreen: Screen {
             let done = viewModel.marks?.enrollment?.lessonsDone.count ?? 0
             return .unenrollQuestion(title: course.title, lessonsDone: done, of: course.lessonCount)
         }
+        if viewModel.isConfirmingEnroll, let course = viewModel.page?.course {
+            return .enrollQuestion(title: course.title, price: course.price)
+        }
         return nil
     }
 
-    var isCapturingText: Bool { viewModel.isConfirmingUnenroll }
+    var isCapturingText: Bool { viewModel.isAsking }
 
     func accepts(_ event: InputEvent) -> Bool {
         switch viewModel.state {
@@ -320,14 +323,22 @@ final class CourseDetailScreen: Screen {
             }
             return .handled
         }
+        if viewModel.isConfirmingEnroll {
+            switch YesNoQuestion.answer(to: event) {
+            case .yes: viewModel.confirmEnroll()
+            case .no: viewModel.cancelEnroll()
+            case nil: break
+            }
+            return .handled
+        }
         switch event {
         case .key(.backspace):
             onBack()
         case .key(.character("e")):
             // Offered only when it can succeed; the shell says why when it cannot (and the
             // rules refuse again here, with the reason, writing nothing).
-            guard viewModel.page != nil, !viewModel.isConfirmingUnenroll else { return .ignored }
-            viewModel.enroll()
+            guard viewModel.page != nil, !viewModel.isAsking else { return .ignored }
+            viewModel.requestEnroll()
         case .key(.character("u")):
             guard isAvailable(Keys.unenroll) else { return .ignored }
             viewModel.requestUnenroll()

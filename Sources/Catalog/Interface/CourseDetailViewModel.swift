@@ -25,6 +25,10 @@ final class CourseDetailViewModel {
     /// The selected lesson, from 0; meaningful while enrolled.
     private(set) var selectedLesson = 0
     private(set) var isConfirmingUnenroll = false
+    /// `e` on a paid course asks first: `Enroll in <title> for 74.00 EUR? (y/n)`.
+    private(set) var isConfirmingEnroll = false
+    /// A y/n question is asked: it has the keyboard.
+    var isAsking: Bool { isConfirmingUnenroll || isConfirmingEnroll }
     /// The seat the learner's own `e` takes (+1) or `u` frees (-1), until the page is read again.
     private(set) var seatCorrection = 0
     @ObservationIgnored let tasks = OwnedTasks()
@@ -138,6 +142,22 @@ final class CourseDetailViewModel {
         let wasEnrolled = isEnrolled
         let save = learner.enroll(page.course, page.prerequisite)
         if !wasEnrolled, isEnrolled { correctSeats(by: 1, until: save) } else { follow(save) }
+    }
+
+    /// `e`: a free course is joined at once; a paid one (not joined yet) asks first, as `u` does.
+    func requestEnroll() {
+        guard let page else { return }
+        guard !page.course.price.isFree, !isEnrolled, enrollRefusal == nil else { return enroll() }
+        isConfirmingEnroll = true
+    }
+
+    func cancelEnroll() {
+        isConfirmingEnroll = false
+    }
+
+    func confirmEnroll() {
+        isConfirmingEnroll = false
+        enroll()
     }
 
     /// `u`: asks `Unenroll from <title>? (y/n)`.

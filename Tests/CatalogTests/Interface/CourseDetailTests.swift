@@ -143,6 +143,7 @@ final class CourseDetailTests {
         let (sut, viewModel, _) = await makeSUT(learner: learner)
 
         _ = await sut.handle(.char("e"))
+        _ = await sut.handle(.char("y"))
         #expect(viewModel.shownCourse?.enrolledCount == 13)
         await gate.open()
         await sut.settle()
@@ -316,7 +317,32 @@ final class CourseDetailTests {
         #expect(learner.reported.first?.text.english.hasPrefix("Unenrolled from") == true)
     }
 
-    @Test("e Space Space Space in one burst: enrolled, then three lessons done, each key acting on what the one before did")
+    @Test("e on a paid course asks with its price; n leaves it, y enrolls; a free course is joined at once")
+    func paidAsks() async {
+        let learner = LearnerStub()
+        var course = Self.course
+        course.prerequisiteID = nil
+        let (sut, _, _) = await makeSUT(course: course, learner: learner)
+
+        _ = await sut.handle(.char("e"))
+        #expect(sut.statusMessage?.text == "Enroll in Swift Concurrency in Practice for 35.99 EUR? (y/n)")
+        #expect(sut.isCapturingText && sut.availableKeys.map(\.key) == ["y", "n"])
+        #expect(Texts(.spanish)(sut.statusMessage?.text ?? "") == "¿Inscribirte en Swift Concurrency in Practice por 35,99 €? (s/n)")
+        _ = await sut.handle(.char("n"))
+        #expect(sut.statusMessage == nil && learner.writes.isEmpty)
+        _ = await sut.handle(.char("e"))
+        _ = await sut.handle(.char("y"))
+        #expect(learner.writes == [.enroll(course.id, prerequisite: nil)])
+
+        course.price = Price(minorUnits: 0, currency: "EUR")
+        let free = LearnerStub()
+        let (freeScreen, _, _) = await makeSUT(course: course, learner: free)
+        _ = await freeScreen.handle(.char("e"))
+        #expect(freeScreen.statusMessage == nil)
+        #expect(free.writes == [.enroll(course.id, prerequisite: nil)])
+    }
+
+    @Test("e y Space Space Space in one burst: enrolled, then three lessons done, each key acting on what the one before did")
     func burst() async {
         let learner = LearnerStub()
         learner.gate = Gate()
@@ -324,7 +350,7 @@ final class CourseDetailTests {
         course.prerequisiteID = nil
         let (sut, _, _) = await makeSUT(course: course, learner: learner)
 
-        for key in [InputEvent.char("e"), .char(" "), .char(" "), .char(" ")] {
+        for key in [InputEvent.char("e"), .char("y"), .char(" "), .char(" "), .char(" ")] {
             _ = await sut.handle(key)
         }
 
