@@ -72,6 +72,26 @@ struct LessonReaderTests {
         #expect(screen.availability(of: LessonReaderScreen.Keys.questions) == .available)
     }
 
+    @Test("--accessible: the cursor is on the title, then after each Space on the first line Space brought, never back on the title")
+    func focusFollowsTheText() async {
+        let (screen, _, _, _) = await makeSUT()
+        func focus() -> (row: Int, line: String) {
+            var canvas = AccessibleCanvas(TextCanvas(size: Size(width: 50, height: 12)))
+            screen.draw(in: &canvas, frame: Frame(area: Rect(x: 0, y: 0, width: 50, height: 12)))
+            let row = canvas.focus?.y ?? -1
+            return (row, canvas.base.lines.indices.contains(row) ? canvas.base.lines[row] : "")
+        }
+        let before = draw(screen)
+        #expect(focus().row == 1, "the title")
+        _ = await screen.handle(.key(.character(" ")))
+        let after = draw(screen)
+        let landed = focus()
+        #expect(landed.row > 1, "on the text, not the title")
+        #expect(!before.contains(landed.line), "a line Space brought: \(landed.line)")
+        #expect(focus().row == landed.row, "drawn again, it stays")
+        #expect(after[landed.row] == landed.line)
+    }
+
     @Test("its question: pick with a digit, Enter answers and explains; the answer is stored; Space marks done and opens the next")
     func answersAndMarksDone() async throws {
         let (screen, store, opened, model) = await makeSUT()

@@ -136,6 +136,23 @@ struct ReviewScreenTests {
         #expect(relearn.cards.map(\.ref.question) == [0] && relearn.learningCount == 1, "the card graded again, in its steps")
     }
 
+    @Test("--accessible: a card's question has the cursor until a key moves among its choices; after a grade, the next card's question")
+    func focusOnTheQuestion() async throws {
+        let (screen, _, _) = try await makeSUT(at: Self.tomorrow)
+        func focusLine() -> String {
+            var canvas = AccessibleCanvas(TextCanvas(size: Size(width: 60, height: 14)))
+            screen.draw(in: &canvas, frame: Frame(area: Rect(x: 0, y: 0, width: 60, height: 14)))
+            return canvas.focus.map { canvas.base.lines[$0.y] } ?? ""
+        }
+        #expect(focusLine() == " Which one is B?")
+        _ = await screen.handle(.key(.down))
+        #expect(focusLine().hasPrefix("  2 "), "the highlighted choice once a key moves: \(focusLine())")
+        _ = await screen.handle(.char(try digit(for: 1, on: screen)))
+        _ = await screen.handle(.key(.enter))
+        _ = await screen.handle(.key(.character("g")))
+        #expect(focusLine() == " Which one is B?", "the new card's question, not its first choice")
+    }
+
     @Test("Enter with nothing picked answers nothing: it says to pick first, and the store is not written")
     func enterWithNothingPicked() async throws {
         let (screen, store, reports) = try await makeSUT(at: Self.tomorrow)

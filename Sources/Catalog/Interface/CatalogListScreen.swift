@@ -220,6 +220,8 @@ final class CatalogListScreen: Screen {
             let row = CatalogTable.Row(course: courses[index], marks: learner.marks(courses[index]))
             table.draw(row, in: &canvas, x: content.x, y: line.y, isSelected: isSelected)
         }
+        // `s`/`S` changed what the list is: a screen reader reads the line that names the order.
+        if viewModel.orderJustChanged, !filtering { canvas.markFocus(x: content.x, y: content.y) }
     }
 
     private func contentWidths(of courses: [Course], texts: Texts) -> [Int] {
@@ -231,6 +233,7 @@ final class CatalogListScreen: Screen {
     }
 
     func handle(_ event: InputEvent) async -> EventResult {
+        if event != .key(.character("s")), event != .key(.character("S")) { viewModel.keyPressed() }
         if viewModel.isEditingSearch { return await handleSearch(event) }
         switch event {
         case .key(.character("/")):

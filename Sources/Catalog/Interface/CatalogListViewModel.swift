@@ -25,6 +25,9 @@ final class CatalogListViewModel {
     private(set) var parsed = CatalogQuery.parse("")
     /// The order the list is read in (`s`, `S`); a search keeps it.
     private(set) var sort = CatalogSort.title
+    /// The last key changed the order: a screen reader is taken to the title line that names
+    /// it (`--accessible`), until the next key.
+    private(set) var orderJustChanged = false
     @ObservationIgnored let tasks = OwnedTasks()
     /// The query each fetch reads when it starts.
     @ObservationIgnored private let terms: SearchTerms
@@ -71,6 +74,11 @@ final class CatalogListViewModel {
         guard membership || seats else { return }
         let rows = self.rows
         tasks.run { await rows.refresh(recount: membership) }
+    }
+
+    /// Another key than `s`/`S`: what it changes is where a screen reader goes next.
+    func keyPressed() {
+        if orderJustChanged { orderJustChanged = false }
     }
 
     /// `r`: the catalog and the learner's marks, both as the store has them now.
@@ -164,6 +172,7 @@ final class CatalogListViewModel {
     func order(by sort: CatalogSort) {
         guard sort != self.sort else { return }
         self.sort = sort
+        orderJustChanged = true
         terms.query.sort = sort
         parsed.sort = sort
         let anchor = rows.selectedKey.flatMap { place in

@@ -51,6 +51,10 @@ final class LessonReaderScreen: Screen {
     /// reading position.
     private var laidOut: IncrementalMarkdownLayout?
     private var top = 0
+    /// The scroll last drawn, and the row of the first line the last scroll brought: where a
+    /// screen reader goes (`--accessible`), not back to the title on every `Space`.
+    private var shownTop = 0
+    private var newTextRow: Int?
     private var textHeight = 10
 
     init(viewModel: LessonReaderViewModel, onOpenLesson: @escaping @MainActor (Int) -> Void, onBack: @escaping @MainActor () -> Void) {
@@ -182,6 +186,13 @@ final class LessonReaderScreen: Screen {
         laid.prepare(lines: top.addingReportingOverflow(area.height + 2).overflow ? .max : top + area.height + 2)
         if laid.isComplete { top = min(top, maxTop(laid)) }
         laid.draw(in: &canvas, rect: area, top: top)
+        if top != shownTop {
+            // Down: the lines that were below come in under those still shown; up: at the top.
+            newTextRow = top > shownTop ? max(0, area.height - (top - shownTop)) : 0
+            shownTop = top
+        }
+        if top == 0 { newTextRow = nil }
+        if let row = newTextRow { canvas.markFocus(x: area.x, y: area.y + min(row, max(0, area.height - 1))) }
         let endRow = laid.lineCount - top + 1
         drawEnd(page, in: &canvas, x: area.x, y: area.y + endRow, width: area.width, height: area.height - endRow, texts: texts)
         let upMore = texts("↑ more")

@@ -198,6 +198,8 @@ final class ReviewScreen: Screen {
             ?? .open(highlighted: viewModel.highlighted, picked: viewModel.picked)
         let body = Rect(x: area.x, y: area.y + 1, width: area.width, height: max(0, area.height - 3))
         QuestionCard.draw(card.question, state: state, order: viewModel.order, in: &canvas, area: body, texts: texts)
+        // A new card: a screen reader reads its question first, then follows the choices.
+        if viewModel.revealed == nil, !viewModel.hasTouchedChoices { canvas.markFocus(x: body.x, y: body.y) }
         if viewModel.reviewedElsewhere, area.height > 2 {
             canvas.draw(texts(ReviewViewModel.reviewedElsewhereText), x: area.x, y: area.maxY - 1, width: area.width, style: .bold)
         } else if viewModel.revealed != nil, area.height > 2 {

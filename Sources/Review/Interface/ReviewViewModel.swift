@@ -167,6 +167,7 @@ final class ReviewViewModel {
     /// The card in front as it comes: nothing picked, its choices in the day's order.
     private func showFront() {
         highlighted = 0
+        hasTouchedChoices = false
         picked = []
         revealed = nil
         comingBackAfter = [:]
@@ -177,9 +178,14 @@ final class ReviewViewModel {
     /// Whether the card in front takes an answer now: shown, not answered, not reviewed elsewhere.
     var isOpen: Bool { card != nil && revealed == nil && !reviewedElsewhere }
 
+    /// A key has moved or picked among the card's choices: until then a screen reader is
+    /// taken to its question, not to the first choice (`--accessible`).
+    private(set) var hasTouchedChoices = false
+
     func moveHighlight(_ delta: Int) {
         guard let card, isOpen else { return }
         highlighted = min(max(0, highlighted + delta), card.question.choices.count - 1)
+        hasTouchedChoices = true
     }
 
     /// Space: picks the highlighted choice (on and off where several are right).
@@ -191,6 +197,7 @@ final class ReviewViewModel {
     func pick(at position: Int) {
         guard let card, isOpen, let choice = order.choice(at: position), card.question.choices.indices.contains(choice) else { return }
         highlighted = position
+        hasTouchedChoices = true
         if card.question.answerCount > 1 {
             if picked.contains(choice) { picked.remove(choice) } else { picked.insert(choice) }
         } else {

@@ -337,6 +337,24 @@ final class CatalogListTests {
         #expect(viewModel.rows.items.map(\.id) == ["a", "b", "c"], "after newest, title again")
     }
 
+    @Test("--accessible: after s the cursor is on the title line that names the new order; the next key takes it back to the rows")
+    func focusOnTheOrder() async {
+        let courses = (0..<5).map { Course.fixture(id: CourseID("c\($0)"), title: "Course \($0)") }
+        let (sut, _, _) = await makeSUT(courses)
+        func focusLine() -> String {
+            var canvas = AccessibleCanvas(TextCanvas(size: Size(width: 80, height: 24)))
+            sut.draw(in: &canvas, frame: Frame(area: Rect(x: 0, y: 1, width: 80, height: 22)))
+            return canvas.focus.map { canvas.base.lines[$0.y] } ?? ""
+        }
+        #expect(focusLine().contains("Course 0"))
+        _ = await sut.handle(.char("s"))
+        await sut.settle()
+        #expect(focusLine().contains("↕ price, lowest first"))
+        _ = await sut.handle(.key(.down))
+        #expect(focusLine().contains("Course "), "\(focusLine())")
+        #expect(!focusLine().contains("↕"))
+    }
+
     @Test("s and S keep the selected course selected, in every order, however far it moves, with its neighbours in the new order")
     func sortingKeepsSelection() async throws {
         // Pages of 10 of 64 courses: the course moves to windows never read before.
