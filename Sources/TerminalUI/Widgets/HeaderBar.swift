@@ -44,8 +44,9 @@ public enum HeaderBar {
     /// `text` in `width` columns, a `…` for its middle where it is longer.
     static func middleCut(_ text: String, toWidth width: Int) -> String {
         guard text.displayWidth > width else { return text }
-        let port = text.lastIndex(of: ":").map { String(text[$0...]) }
-        let tail = port.flatMap { $0.displayWidth <= width - 4 ? $0 : nil } ?? String(text.suffix(min(8, text.count / 2)))
+        // A server's port (and mark), a directory's last folder: the end that names it.
+        let end = (text.lastIndex(of: ":") ?? text.lastIndex(of: "/")).map { String(text[$0...]) }
+        let tail = end.flatMap { $0.displayWidth <= width - 1 ? $0 : nil } ?? String(text.suffix(min(8, text.count / 2)))
         return TerminalText.truncate(text, toWidth: max(1, width - tail.displayWidth), ellipsis: true) + tail
     }
 
