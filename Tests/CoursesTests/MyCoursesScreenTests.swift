@@ -203,6 +203,21 @@ final class MyCoursesScreenTests {
         #expect(viewModel.rows.selected?.id == "docker", "and moves on from there")
     }
 
+    @Test("the selected course left in another terminal: the row that took its place is selected, and keeps it when the course comes back")
+    func returningRowDoesNotTakeTheHighlight() async throws {
+        let (_, viewModel, store, _) = await makeSUT()
+        #expect(viewModel.rows.selected?.id == "swift")
+
+        _ = try await store.unenroll(userID: User.demo.id, courseID: "swift")
+        await viewModel.model.storeChanged("swift")
+        #expect(viewModel.rows.selected?.id == "docker", "the row that took its place")
+
+        _ = try await store.enroll(userID: User.demo.id, courseID: "swift")
+        await viewModel.model.storeChanged("swift")
+        #expect(viewModel.courses.first?.id == "swift")
+        #expect(viewModel.rows.selected?.id == "docker", "the course back does not take the highlight")
+    }
+
     // MARK: - Helpers
 
     static let enrolled: [Enrollment] = [

@@ -67,6 +67,12 @@ struct ChromeTests {
         #expect(
             HeaderBar.tab(atColumn: 18, tabs: tabs, shortTabs: short, width: 80, userName: "Ada", place: "edugo.example.org:8080 ●") == 1)
         #expect(header(width: 79).hasSuffix("5 Review         Ada") == false && !header(width: 60).contains("edugo"), "below 80 it may go")
+        // A short store and a 12-column name: the tabs shorten for them too.
+        var short80 = TextCanvas(size: Size(width: 80, height: 1))
+        HeaderBar.draw(in: &short80, row: 0, tabs: tabs, shortTabs: short, selectedTab: 0, userName: "Demo Learner", place: "/tmp/try1")
+        #expect(
+            short80.lines[0].hasSuffix("5 Review  /tmp/try1 · Demo Learner") || short80.lines[0].contains("/tmp/try1 · Demo Learner"),
+            "\(short80.lines[0])")
     }
 
     @Test("the footer shows the keys, and a status message before them")

@@ -61,11 +61,17 @@ public struct KeyedSelection<ID: Hashable & Sendable>: Hashable, Sendable {
     /// row, or the place of a row that left): a row that comes in above it later moves the
     /// highlight down with its course, never onto itself.
     public mutating func pin<Item: Identifiable>(in items: KeptList<Item>) where Item.ID == ID {
-        guard !items.isEmpty else { return }
-        if let selectedID, items.position(of: selectedID) != nil { return }
+        guard needsPin(in: items) else { return }
         let index = min(lastIndex, items.count - 1)
         lastIndex = index
         selectedID = items[index].id
+    }
+
+    /// Whether `pin` would change anything: rows show and none of them is held.
+    public func needsPin<Item: Identifiable>(in items: KeptList<Item>) -> Bool where Item.ID == ID {
+        guard !items.isEmpty else { return false }
+        guard let selectedID else { return true }
+        return items.position(of: selectedID) == nil
     }
 
     /// Applies a list key; returns whether it was one.

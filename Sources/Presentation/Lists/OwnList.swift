@@ -28,9 +28,26 @@ public final class OwnList<Item: Identifiable & Sendable> where Item.ID: Sendabl
         self.read = read
     }
 
-    public var list: ListState { selection.listState(over: items()) }
+    /// Holds the selection on a row of the list as it is now: the first time rows show, and
+    /// when the selected row left (news from another terminal), the row that took its place,
+    /// so a row coming back later does not take the highlight back. Written only when it
+    /// changes, so reading it while a frame is drawn asks for no other frame.
+    private func followRows(_ items: KeptList<Item>) {
+        guard selection.needsPin(in: items) else { return }
+        selection.pin(in: items)
+    }
 
-    public var selected: Item? { selection.selected(in: items()) }
+    public var list: ListState {
+        let items = self.items()
+        followRows(items)
+        return selection.listState(over: items)
+    }
+
+    public var selected: Item? {
+        let items = self.items()
+        followRows(items)
+        return selection.selected(in: items)
+    }
 
     public func moveSelection(_ key: Key, pageSize: Int) -> Bool {
         selection.handle(key, items: items(), pageSize: pageSize)

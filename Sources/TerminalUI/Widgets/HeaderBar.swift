@@ -25,14 +25,15 @@ public enum HeaderBar {
     /// and the store, else with `shortTabs`; the brand only when everything fits.
     private static func layout(tabs: [String], shortTabs: [String], width: Int, name: String, place: String) -> Layout {
         let full = tabs.enumerated().map { " \($0.offset + 1) \($0.element) " }
-        let nameRoom = (name.isEmpty ? 0 : 2 + min(4, name.displayWidth)) + placeRoom(place, width: width)
+        // Where the store must show, the name keeps up to 12 columns beside it (as `draw` gives it).
+        let place = placeRoom(place, width: width)
+        let nameRoom = (name.isEmpty ? 0 : 2 + min(place == 0 ? 4 : 12, name.displayWidth)) + place
         let fits = 1 + full.reduce(0) { $0 + $1.displayWidth } + nameRoom + 1 <= width
         let labels =
             fits || shortTabs.count != tabs.count ? full : shortTabs.enumerated().map { " \($0.offset + 1) \($0.element) " }
         let tabsWidth = labels.reduce(0) { $0 + $1.displayWidth }
         let brandWidth = brand.displayWidth + 2
-        let showBrand =
-            1 + brandWidth + tabsWidth + (name.isEmpty ? 0 : 2 + name.displayWidth) + placeRoom(place, width: width) + 1 <= width
+        let showBrand = 1 + brandWidth + tabsWidth + (name.isEmpty ? 0 : 2 + name.displayWidth) + place + 1 <= width
         var x = 1 + (showBrand ? brandWidth : 0)
         let ranges = labels.map { label in
             defer { x += label.displayWidth }
