@@ -126,6 +126,20 @@ enum Contract {
     }
 
     static let threeLessons = [Lesson(title: "One", minutes: 20), Lesson(title: "Two", minutes: 25), Lesson(title: "Three", minutes: 15)]
+
+    /// Courses that differ in every value an order sorts by, tagged `tag` so a search finds
+    /// them alone; added in the order given.
+    static func sortable(_ made: [(id: CourseID, title: String, price: Int, minutes: Int, level: CourseLevel)], tag: String) -> [(
+        Course, [Lesson]?
+    )] {
+        made.map { id, title, price, minutes, level in
+            var course = course(id, title, tags: [tag])
+            course.price = Price(minorUnits: price, currency: "EUR")
+            course.durationMinutes = minutes
+            course.level = level
+            return (course, nil)
+        }
+    }
 }
 
 // MARK: - CourseRepository
@@ -160,14 +174,7 @@ extension ContractCase {
                 ("o-5", "Sorted Charlie", 500, 90, .advanced),
             ]
             // Added in this order: o-5 is the newest.
-            try await store.addCourses(
-                made.map { id, title, price, minutes, level in
-                    var course = Contract.course(id, title, tags: ["ordercase"])
-                    course.price = Price(minorUnits: price, currency: "EUR")
-                    course.durationMinutes = minutes
-                    course.level = level
-                    return (course, nil)
-                })
+            try await store.addCourses(Contract.sortable(made, tag: "ordercase"))
             let expected: [(CatalogSort.Field, [Int])] = [
                 (.title, [2, 4, 5, 1, 3]), (.price, [2, 5, 4, 1, 3]), (.duration, [3, 4, 5, 1, 2]), (.level, [4, 3, 1, 2, 5]),
                 (.newest, [5, 4, 3, 2, 1]),
@@ -220,14 +227,7 @@ extension ContractCase {
                 ("k-1", "Keyed Delta", 1000, 90, .intermediate), ("k-2", "Keyed Alpha", 0, 300, .advanced),
                 ("k-3", "Keyed Echo", 2500, 30, .beginner), ("k-4", "Keyed Bravo", 1000, 45, .beginner),
             ]
-            try await store.addCourses(
-                made.map { id, title, price, minutes, level in
-                    var course = Contract.course(id, title, tags: ["keyedcase"])
-                    course.price = Price(minorUnits: price, currency: "EUR")
-                    course.durationMinutes = minutes
-                    course.level = level
-                    return (course, nil)
-                })
+            try await store.addCourses(Contract.sortable(made, tag: "keyedcase"))
             let sorts = CatalogSort.Field.allCases.flatMap { [CatalogSort($0), CatalogSort($0, reversed: true)] }
             var keys: [CatalogSort: [CourseID: CatalogKey]] = [:]
             var rows: [CatalogSort: [CatalogRow]] = [:]

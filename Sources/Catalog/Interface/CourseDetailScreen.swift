@@ -315,18 +315,11 @@ final class CourseDetailScreen: Screen {
     // MARK: - Keys
 
     func handle(_ event: InputEvent) async -> EventResult {
-        if viewModel.isConfirmingUnenroll {
+        if viewModel.isAsking {
+            let unenrolling = viewModel.isConfirmingUnenroll
             switch YesNoQuestion.answer(to: event) {
-            case .yes: viewModel.confirmUnenroll()
-            case .no: viewModel.cancelUnenroll()
-            case nil: break
-            }
-            return .handled
-        }
-        if viewModel.isConfirmingEnroll {
-            switch YesNoQuestion.answer(to: event) {
-            case .yes: viewModel.confirmEnroll()
-            case .no: viewModel.cancelEnroll()
+            case .yes: unenrolling ? viewModel.confirmUnenroll() : viewModel.confirmEnroll()
+            case .no: unenrolling ? viewModel.cancelUnenroll() : viewModel.cancelEnroll()
             case nil: break
             }
             return .handled
