@@ -20,8 +20,11 @@ extension EndToEnd {
             try session.send("Enter")
             try await session.waitFor("Esc clear")
             try session.send("Escape")
-            let restored = try await session.waitFor("64 courses")
-            #expect(restored.contains { $0.contains("Agile and Scrum") })
+            // The whole catalog again, the course selected in the filter still selected.
+            let restored = try await session.waitFor("the whole catalog around the course") { lines in
+                lines.contains { $0.contains("64 courses") } && lines.contains { $0.contains("Español conversac") }
+            }
+            #expect(!restored.contains { $0.contains(" 1/64") }, "not back at the top")
 
             try session.send("/")
             try session.type("zzz")

@@ -164,7 +164,8 @@ final class CatalogListViewModel {
         terms.query = CatalogQuery.parse("")
         terms.query.sort = sort
         parsed = terms.query
-        if hadText { rows.requery() }
+        // The whole catalog holds the course selected in the filter: it stays selected.
+        if hadText { rows.requery(around: selectedPlace(in: sort)) }
     }
 
     /// `s` (the next order) and `S` (this order reversed): the list is read again in the new
@@ -175,10 +176,15 @@ final class CatalogListViewModel {
         orderJustChanged = true
         terms.query.sort = sort
         parsed.sort = sort
-        let anchor = rows.selectedKey.flatMap { place in
-            rows.selected.flatMap { CatalogRow(key: place.key, course: $0, added: place.added).key(in: sort) }
+        rows.requery(around: selectedPlace(in: sort))
+    }
+
+    /// The selected course's place in `sort`'s order, when it can be known.
+    private func selectedPlace(in sort: CatalogSort) -> CatalogPlace? {
+        guard let place = rows.selectedKey, let course = rows.selected else { return nil }
+        return CatalogRow(key: place.key, course: course, added: place.added).key(in: sort).map {
+            CatalogPlace(key: $0, added: place.added)
         }
-        rows.requery(around: anchor.map { CatalogPlace(key: $0, added: nil) })
     }
 
 }

@@ -337,6 +337,28 @@ final class CatalogListTests {
         #expect(viewModel.rows.items.map(\.id) == ["a", "b", "c"], "after newest, title again")
     }
 
+    @Test("Esc on a kept filter shows the whole catalog again with the course selected in the filter still selected")
+    func clearingKeepsSelection() async throws {
+        let courses = (0..<40).map { Course.fixture(id: CourseID("c\($0)"), title: String(format: "Course %02d", $0)) }
+        let store = InMemoryStore(courses: courses)
+        let viewModel = CatalogListViewModel(courses: store, learner: LearnerStub().learner, pageSize: 10)
+        let sut = CatalogListScreen(viewModel: viewModel, onCourseSelected: { _ in })
+        leaks.track(viewModel)
+        leaks.track(sut)
+        sut.appear()
+        await sut.settle()
+        for key in [InputEvent.char("/"), .char("2"), .char("7")] { _ = await sut.handle(key) }
+        await sut.settle()
+        _ = await sut.handle(.key(.enter))
+        #expect(viewModel.selectedCourse?.title == "Course 27")
+
+        _ = await sut.handle(.key(.escape))
+        await sut.settle()
+        #expect(viewModel.selectedCourse?.title == "Course 27")
+        _ = await sut.handle(.key(.down))
+        #expect(viewModel.selectedCourse?.title == "Course 28", "its neighbours are the whole catalog's")
+    }
+
     @Test("--accessible: after s the cursor is on the title line that names the new order; the next key takes it back to the rows")
     func focusOnTheOrder() async {
         let courses = (0..<5).map { Course.fixture(id: CourseID("c\($0)"), title: "Course \($0)") }
