@@ -77,3 +77,17 @@ struct PageLines {
         return prefix.count + description.lines.count + position
     }
 }
+
+extension CourseDetailScreen {
+    /// The widest the page runs: the reader's measure, centred on a wide terminal, so a
+    /// lesson's minutes stay near its title.
+    static let measure = 100
+
+    static func readingArea(_ area: Rect) -> Rect {
+        let inner = area.insetBy(horizontal: 2)
+        let width = min(inner.width, measure)
+        return Rect(x: inner.x + (inner.width - width) / 2, y: inner.y, width: width, height: inner.height)
+    }
+
+    static let labelWidth = 14
+}

@@ -340,13 +340,7 @@ final class CatalogListTests {
     @Test("Esc on a kept filter shows the whole catalog again with the course selected in the filter still selected")
     func clearingKeepsSelection() async throws {
         let courses = (0..<40).map { Course.fixture(id: CourseID("c\($0)"), title: String(format: "Course %02d", $0)) }
-        let store = InMemoryStore(courses: courses)
-        let viewModel = CatalogListViewModel(courses: store, learner: LearnerStub().learner, pageSize: 10)
-        let sut = CatalogListScreen(viewModel: viewModel, onCourseSelected: { _ in })
-        leaks.track(viewModel)
-        leaks.track(sut)
-        sut.appear()
-        await sut.settle()
+        let (sut, viewModel, _) = await makeSUT(courses, pageSize: 10)
         for key in [InputEvent.char("/"), .char("2"), .char("7")] { _ = await sut.handle(key) }
         await sut.settle()
         _ = await sut.handle(.key(.enter))
@@ -386,13 +380,7 @@ final class CatalogListTests {
                 level: [.beginner, .intermediate, .advanced][number * 7 % 3], durationMinutes: 30 + number * 37 % 200,
                 price: Price(minorUnits: number * 53 % 97 * 100, currency: "EUR"))
         }
-        let store = InMemoryStore(courses: courses)
-        let viewModel = CatalogListViewModel(courses: store, learner: LearnerStub().learner, pageSize: 10)
-        let sut = CatalogListScreen(viewModel: viewModel, onCourseSelected: { _ in })
-        leaks.track(viewModel)
-        leaks.track(sut)
-        sut.appear()
-        await sut.settle()
+        let (sut, viewModel, store) = await makeSUT(courses, pageSize: 10)
         for _ in 0..<5 { _ = await sut.handle(.key(.down)) }
         let chosen = try #require(viewModel.selectedCourse)
         #expect(chosen.title == "Course 05")
@@ -431,11 +419,12 @@ final class CatalogListTests {
         source: CatalogSource = .localDatabase,
         changes: Notices<CatalogChange> = Notices(),
         layout: LayoutSettings = LayoutSettings(),
+        pageSize: Int = 100,
         onCourseSelected: @escaping @MainActor (CourseID) -> Void = { _ in }
     ) async -> (CatalogListScreen, CatalogListViewModel, InMemoryStore) {
         let store = InMemoryStore(courses: courses)
         if let failure { await store.setFailure(failure) }
-        let viewModel = CatalogListViewModel(courses: store, learner: learner.learner, changes: changes)
+        let viewModel = CatalogListViewModel(courses: store, learner: learner.learner, changes: changes, pageSize: pageSize)
         let screen = CatalogListScreen(viewModel: viewModel, source: source, layout: layout, onCourseSelected: onCourseSelected)
         leaks.track(viewModel)
         leaks.track(screen)
