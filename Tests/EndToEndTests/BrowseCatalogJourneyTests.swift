@@ -114,10 +114,10 @@ extension EndToEnd {
     @Suite("Command line")
     struct CommandLineTests {
         @Test("stdin or stdout not a terminal: exit 2 with SPEC's text")
-        func notATerminal() throws {
+        func notATerminal() async throws {
             let dataDirectory = FileManager.default.temporaryDirectory.appendingPathComponent("edugo-never-\(UUID())").path
 
-            let result = try runTUI(["--data-dir", dataDirectory])
+            let result = try await runTUI(["--data-dir", dataDirectory])
 
             #expect(result.status == 2)
             #expect(result.errors == "tui needs an interactive terminal\n")
@@ -125,16 +125,16 @@ extension EndToEnd {
         }
 
         @Test("--version prints the version")
-        func version() throws {
-            let result = try runTUI(["--version"])
+        func version() async throws {
+            let result = try await runTUI(["--version"])
 
             #expect(result.status == 0)
             #expect(result.output == "0.1.0\n")
         }
 
         @Test("--help lists the keys")
-        func help() throws {
-            let result = try runTUI(["--help"])
+        func help() async throws {
+            let result = try await runTUI(["--help"])
 
             #expect(result.status == 0)
             for needle in [
@@ -146,7 +146,7 @@ extension EndToEnd {
         }
 
         @Test("import-courses adds and updates with counts; a bad file exits 1 naming entry and field, changing nothing")
-        func importCourses() throws {
+        func importCourses() async throws {
             let directory = TemporaryDirectory(prefix: "edugo-e2e")
             defer { directory.remove() }
             let good = directory.url.appendingPathComponent("good.json").path
@@ -163,12 +163,12 @@ extension EndToEnd {
                         .utf8))
             let database = directory.url.appendingPathComponent("data")
 
-            let added = try runTUI(["import-courses", good, "--data-dir", database.path])
-            let refused = try runTUI(["--data-dir", database.path, "import-courses", bad])
+            let added = try await runTUI(["import-courses", good, "--data-dir", database.path])
+            let refused = try await runTUI(["--data-dir", database.path, "import-courses", bad])
             // The refused file's valid first entry was not stored: it is new now.
             _ = FileManager.default.createFile(
                 atPath: good, contents: Data("[\(entry.replacingOccurrences(of: "ID", with: "newer"))]".utf8))
-            let again = try runTUI(["import-courses", good, "--data-dir", database.path])
+            let again = try await runTUI(["import-courses", good, "--data-dir", database.path])
 
             #expect(added.status == 0)
             #expect(added.output.hasSuffix(": 1 added, 1 updated\n"), "\(added)")

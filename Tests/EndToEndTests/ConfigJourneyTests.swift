@@ -131,10 +131,10 @@ extension EndToEnd {
             }
             #expect(help.contains { $0.contains("e/↑ n/↓ ") && $0.contains("move (also k j)") })
 
-            let manual = try BuiltProduct.run("tui", ["--help"], environment: ["EDUGO_CONFIG": file.path])
+            let manual = try await BuiltProduct.run("tui", ["--help"], environment: ["EDUGO_CONFIG": file.path])
             #expect(manual.output.contains("Ctrl-F") && manual.output.contains("F2"), "\(manual.output)")
             // --config is read for the help too, before the options are parsed.
-            let named = try BuiltProduct.run("tui", ["--help", "--config", file.path])
+            let named = try await BuiltProduct.run("tui", ["--help", "--config", file.path])
             #expect(named.output.contains("Ctrl-F") && named.output.contains("F2"), "\(named.output)")
         }
 
@@ -249,31 +249,31 @@ extension EndToEnd {
         }
 
         @Test("tui config --check: 0 for a good file, 1 naming the line and key of a bad one; --print-defaults writes a valid file")
-        func check() throws {
+        func check() async throws {
             let directory = TemporaryDirectory(prefix: "edugo-e2e-config")
             defer { directory.remove() }
-            let defaults = try runTUI(["config", "--print-defaults"])
+            let defaults = try await runTUI(["config", "--print-defaults"])
             #expect(defaults.status == 0)
             #expect(defaults.output.contains("[theme]"))
             let good = directory.url.appendingPathComponent("good.toml")
             try defaults.output.write(to: good, atomically: true, encoding: .utf8)
-            let checked = try runTUI(["config", "--check", good.path])
+            let checked = try await runTUI(["config", "--check", good.path])
             #expect(checked.status == 0)
             #expect(checked.output.contains("good.toml: OK"))
 
             let bad = directory.url.appendingPathComponent("bad.toml")
             try "[theme]\nname = \"light\"\naccent = \"purpel\"\n".write(to: bad, atomically: true, encoding: .utf8)
-            let refused = try runTUI(["config", "--check", bad.path])
+            let refused = try await runTUI(["config", "--check", bad.path])
             #expect(refused.status == 1)
             #expect(refused.errors.contains("bad.toml:3: theme.accent: \"purpel\" is not a colour"), "\(refused.errors)")
 
-            let missing = try runTUI(["--config", directory.url.appendingPathComponent("none.toml").path, "config", "--check"])
+            let missing = try await runTUI(["--config", directory.url.appendingPathComponent("none.toml").path, "config", "--check"])
             #expect(missing.status == 1)
             #expect(missing.errors.contains("none.toml: no such file"), "\(missing.errors)")
         }
 
         @Test("tui config --check of a 1 GiB file says it is too large without reading it: it does so within 256 MiB of memory")
-        func hugeFile() throws {
+        func hugeFile() async throws {
             let directory = TemporaryDirectory(prefix: "edugo-e2e-config")
             defer { directory.remove() }
             let big = directory.url.appendingPathComponent("big.toml").path
@@ -283,17 +283,21 @@ extension EndToEnd {
             // prlimit (util-linux) bounds the app's own memory: a child's peak cannot be read
             // apart from this big test process, whose memory a spawned child inherits at exec.
             // The file read whole first (1.03-1.08 GB) cannot be done in it: "cannot be read".
-            let process = Process()
-            process.executableURL = URL(fileURLWithPath: "/usr/bin/prlimit")
-            process.arguments = ["--data=\(256 << 20)", try BuiltProduct.path("tui"), "config", "--check", big]
-            let errors = Pipe()
-            process.standardError = errors
-            process.standardOutput = FileHandle.nullDevice
-            try process.run()
-            let text = String(decoding: errors.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
-            process.waitUntilExit()
+            let tui = try BuiltProduct.path("tui")
+            let (status, text) = try await onOwnThread {
+                let process = Process()
+                process.executableURL = URL(fileURLWithPath: "/usr/bin/prlimit")
+                process.arguments = ["--data=\(256 << 20)", tui, "config", "--check", big]
+                let errors = Pipe()
+                process.standardError = errors
+                process.standardOutput = FileHandle.nullDevice
+                try process.run()
+                let text = String(decoding: errors.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+                process.waitUntilExit()
+                return (process.terminationStatus, text)
+            }
 
-            #expect(process.terminationStatus == 1)
+            #expect(status == 1)
             #expect(text.contains("big.toml: is larger than 1 MiB"), "\(text)")
         }
     }

@@ -183,7 +183,8 @@ extension EndToEnd {
             let entry =
                 #"[{"id": "aaa-huge", "title": "AAA Huge Course", "instructor": "I", "level": "beginner", "duration_minutes": 5, "price": 1, "currency": "EUR", "description": "\#(description)"}]"#
             _ = FileManager.default.createFile(atPath: file, contents: Data(entry.utf8))
-            #expect(try runTUI(["import-courses", file, "--data-dir", directory.url.appendingPathComponent("data").path]).status == 0)
+            #expect(
+                try await runTUI(["import-courses", file, "--data-dir", directory.url.appendingPathComponent("data").path]).status == 0)
             let session = try TmuxSession(dataDirectory: TemporaryDirectory(url: directory.url.appendingPathComponent("data")))
             try await session.signInIfAsked()
             try await session.waitFor("AAA Huge Course")
@@ -199,7 +200,7 @@ extension EndToEnd {
         }
 
         @Test("a course file that tries to drive the terminal through the error message cannot: stderr is printable")
-        func hostileImportMessage() throws {
+        func hostileImportMessage() async throws {
             let directory = TemporaryDirectory(prefix: "edugo-e2e")
             defer { directory.remove() }
             let file = directory.url.appendingPathComponent("hostile.json").path
@@ -207,7 +208,7 @@ extension EndToEnd {
                 #"[{"id": "x\u001b]52;c;cHduZWQ=\u0007\u001b]0;PWNED\u0007\u001b[2J", "title": "T", "instructor": "I", "level": "beginner", "duration_minutes": 5, "price": 1, "currency": "EUR", "description": "D"}]"#
             _ = FileManager.default.createFile(atPath: file, contents: Data(entry.utf8))
 
-            let result = try runTUI(["import-courses", file, "--data-dir", directory.url.appendingPathComponent("data").path])
+            let result = try await runTUI(["import-courses", file, "--data-dir", directory.url.appendingPathComponent("data").path])
 
             #expect(result.status == 1)
             #expect(result.errors.contains(#"field "id" must be 1 to 64 of the characters"#), "\(result.errors)")

@@ -69,7 +69,7 @@ extension EndToEnd {
                 #"{"id": "aardvark-basics", "title": "Aardvark Basics", "instructor": "Ana Ruiz", "level": "beginner", "duration_minutes": 30, "price": 0, "currency": "EUR", "description": "A course imported while the app runs."}"#
             _ = FileManager.default.createFile(atPath: file, contents: Data("[\(entry)]".utf8))
 
-            let imported = try runTUI(["import-courses", file, "--data-dir", directory.path])
+            let imported = try await runTUI(["import-courses", file, "--data-dir", directory.path])
 
             #expect(imported.status == 0)
             let screen = try await session.waitFor("the imported course on the first row") { lines in

@@ -46,8 +46,8 @@ extension EndToEnd {
         @Test(
             "every text the command line echoes is sanitised (stderr is not a terminal here, which changes nothing)",
             arguments: EchoCase.allCases)
-        func echoed(_ echo: EchoCase) throws {
-            let result = try runTUI(echo.arguments)
+        func echoed(_ echo: EchoCase) async throws {
+            let result = try await runTUI(echo.arguments)
 
             #expect(result.status != 0)
             #expect(result.errors.contains(echo.says), "\(result.errors)")

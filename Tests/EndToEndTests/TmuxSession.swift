@@ -387,6 +387,6 @@ final class TmuxSession {
 }
 
 /// Runs `tui` with pipes for stdin, stdout and stderr (so not a terminal).
-func runTUI(_ arguments: [String]) throws -> (status: Int32, output: String, errors: String) {
-    try BuiltProduct.run("tui", arguments)
+func runTUI(_ arguments: [String]) async throws -> (status: Int32, output: String, errors: String) {
+    try await BuiltProduct.run("tui", arguments)
 }

@@ -111,7 +111,7 @@ extension HostileLearningServerTests {
         try await server.stopping {
             let client = TemporaryDirectory(prefix: "edugo-hostile-learning")
             defer { client.remove() }
-            let store = RemoteStore(server: url, dataDirectory: client.url, httpClient: testHTTPClient)
+            let store = RemoteStore(server: url, dataDirectory: client.url, httpClient: testHTTPClient, timeLimitClock: ManualClock())
             let learner = try await store.signIn(email: "demo@edugo.dev", password: "edugo-demo").id
             let ref = QuestionRef(courseID: "c", lesson: 1, question: 0)
 
@@ -164,7 +164,7 @@ extension HostileLearningServerTests {
         try await server.stopping {
             let client = TemporaryDirectory(prefix: "edugo-hostile-learning")
             defer { client.remove() }
-            let store = RemoteStore(server: url, dataDirectory: client.url, httpClient: testHTTPClient)
+            let store = RemoteStore(server: url, dataDirectory: client.url, httpClient: testHTTPClient, timeLimitClock: ManualClock())
             let learner = try await store.signIn(email: "demo@edugo.dev", password: "edugo-demo").id
 
             let deck = await Self.result { () async throws(AppError) in

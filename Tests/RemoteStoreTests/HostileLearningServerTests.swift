@@ -43,7 +43,7 @@ struct HostileLearningServerTests {
         try await server.stopping {
             let client = TemporaryDirectory(prefix: "edugo-hostile-learning")
             defer { client.remove() }
-            let store = RemoteStore(server: url, dataDirectory: client.url, httpClient: testHTTPClient)
+            let store = RemoteStore(server: url, dataDirectory: client.url, httpClient: testHTTPClient, timeLimitClock: ManualClock())
 
             var failure: AppError?
             do throws(AppError) {
@@ -163,7 +163,7 @@ struct HostileLearningServerTests {
         try await server.stopping {
             let client = TemporaryDirectory(prefix: "edugo-hostile-learning")
             defer { client.remove() }
-            let store = RemoteStore(server: url, dataDirectory: client.url, httpClient: testHTTPClient)
+            let store = RemoteStore(server: url, dataDirectory: client.url, httpClient: testHTTPClient, timeLimitClock: ManualClock())
             try await body(store, try await store.signIn(email: "demo@edugo.dev", password: "edugo-demo").id)
         }
     }

@@ -115,7 +115,9 @@ struct HostileServerTests {
             let client = TemporaryDirectory(prefix: "edugo-hostile")
             defer { client.remove() }
             let log = LogRecorder()
-            let store = RemoteStore(server: server.url, dataDirectory: client.url, httpClient: testHTTPClient, logger: log.logger)
+            let store = RemoteStore(
+                server: server.url, dataDirectory: client.url, httpClient: testHTTPClient, logger: log.logger, timeLimitClock: ManualClock()
+            )
             let learner = try await store.signIn(email: "demo@edugo.dev", password: "edugo-demo")
 
             try await Self.expect(hostile.catalog) { try await store.page(matching: "", at: .first, limit: 20).map(\.course.id) }
@@ -168,7 +170,7 @@ struct HostileServerTests {
         try await server.stopping {
             let client = TemporaryDirectory(prefix: "edugo-hostile")
             defer { client.remove() }
-            let store = RemoteStore(server: url, dataDirectory: client.url, httpClient: testHTTPClient)
+            let store = RemoteStore(server: url, dataDirectory: client.url, httpClient: testHTTPClient, timeLimitClock: ManualClock())
             let learner = try await store.signIn(email: "demo@edugo.dev", password: "edugo-demo")
 
             let read: Result<EnrolledCourse?, AppError>
@@ -193,7 +195,8 @@ struct HostileServerTests {
         try await server.stopping {
             let client = TemporaryDirectory(prefix: "edugo-hostile")
             defer { client.remove() }
-            let store = RemoteStore(server: server.url, dataDirectory: client.url, httpClient: testHTTPClient)
+            let store = RemoteStore(
+                server: server.url, dataDirectory: client.url, httpClient: testHTTPClient, timeLimitClock: ManualClock())
 
             await #expect(throws: AppError.connectivity) { try await store.count(CatalogQuery(text: ""), for: nil) }
         }

@@ -101,7 +101,7 @@ struct RemoteChangeFeedTests {
             #"[{"id": "feed-2", "title": "Feed Two", "instructor": "Ana", "level": "beginner", "duration_minutes": 60, "price": 0, "currency": "EUR", "description": "Two."}]"#
                 .utf8
         ).write(to: file)
-        let imported = try BuiltProduct.run("edugo-server", ["import-courses", file.path, "--data-dir", directory.path])
+        let imported = try await BuiltProduct.run("edugo-server", ["import-courses", file.path, "--data-dir", directory.path])
         let restarted = try await ServerProcess(directory: directory, port: port)
         await clock.waitForSleeper()
         clock.advance(by: .seconds(1))

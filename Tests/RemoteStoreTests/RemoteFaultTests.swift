@@ -51,7 +51,8 @@ struct RemoteFaultTests {
         try await server.stopping {
             let client = TemporaryDirectory(prefix: "edugo-remote-fault")
             defer { client.remove() }
-            let store = RemoteStore(server: server.url, dataDirectory: client.url, httpClient: testHTTPClient)
+            let store = RemoteStore(
+                server: server.url, dataDirectory: client.url, httpClient: testHTTPClient, timeLimitClock: ManualClock())
             let learner = try await store.signIn(email: "demo@edugo.dev", password: "edugo-demo")
 
             await #expect(throws: AppError.connectivity) { try await store.page(matching: "", at: .first, limit: 20) }
@@ -147,7 +148,7 @@ struct RemoteReachabilityTests {
         try await server.stopping {
             let client = TemporaryDirectory(prefix: "edugo-remote-reach")
             defer { client.remove() }
-            let store = RemoteStore(server: url, dataDirectory: client.url, httpClient: testHTTPClient)
+            let store = RemoteStore(server: url, dataDirectory: client.url, httpClient: testHTTPClient, timeLimitClock: ManualClock())
             var events = store.events.makeAsyncIterator()
 
             #expect(await store.probe())

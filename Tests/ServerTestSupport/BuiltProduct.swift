@@ -1,4 +1,5 @@
 import Foundation
+import TestSupport
 
 /// An executable of this package, built next to the test bundle (`swift test` builds every
 /// product): `tui`, `edugo-server`.
@@ -20,12 +21,20 @@ public enum BuiltProduct {
     }
 
     /// Runs `name` to its end with pipes for stdin, stdout and stderr (so not a terminal);
-    /// `environment` is added to the test process's.
-    public static func run(_ name: String, _ arguments: [String], environment: [String: String] = [:]) throws -> (
+    /// `environment` is added to the test process's. The wait is on a thread of its own, never
+    /// one of the few cooperative threads every suite shares.
+    public static func run(_ name: String, _ arguments: [String], environment: [String: String] = [:]) async throws -> (
+        status: Int32, output: String, errors: String
+    ) {
+        let path = try path(name)
+        return try await onOwnThread { try runToEnd(path, arguments, environment: environment) }
+    }
+
+    private static func runToEnd(_ path: String, _ arguments: [String], environment: [String: String]) throws -> (
         status: Int32, output: String, errors: String
     ) {
         let process = Process()
-        process.executableURL = URL(fileURLWithPath: try path(name))
+        process.executableURL = URL(fileURLWithPath: path)
         process.arguments = arguments
         if !environment.isEmpty {
             process.environment = ProcessInfo.processInfo.environment.merging(environment, uniquingKeysWith: { $1 })

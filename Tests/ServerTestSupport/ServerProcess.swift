@@ -39,14 +39,25 @@ public final class ServerProcess: Sendable {
         try child.run()
         process = Mutex(child)
 
-        // The API's line, and the metrics address's when one is asked for, in either order.
+        // Waiting for the child to print (seconds, on a loaded machine) happens on a thread of
+        // its own: on a cooperative thread it stalled every other suite, whose stand-in
+        // servers' clients then missed their time limits.
+        let reading = output.fileHandleForReading
         let wantsMetrics = arguments.contains("--metrics-address")
+        let (api, metrics) = try await onOwnThread { try Self.readAddresses(from: reading, wantsMetrics: wantsMetrics, errors: lines) }
+        baseURL = api
+        metricsURL = metrics
+    }
+
+    /// The API's line, and the metrics address's when one is asked for, in either order;
+    /// blocks until the child wrote them (or ended).
+    private static func readAddresses(from reading: FileHandle, wantsMetrics: Bool, errors: LockedLines) throws -> (URL, URL?) {
         var text = ""
         var api: URL?
         var metrics: URL?
         while api == nil || (wantsMetrics && metrics == nil) {
-            let chunk = output.fileHandleForReading.availableData
-            if chunk.isEmpty { throw ServerTestError("edugo-server ended before it listened: \(lines.text)") }
+            let chunk = reading.availableData
+            if chunk.isEmpty { throw ServerTestError("edugo-server ended before it listened: \(errors.text)") }
             text += String(decoding: chunk, as: UTF8.self)
             // Whole lines only: the last piece is one still being written (or nothing).
             for line in text.split(separator: "\n", omittingEmptySubsequences: false).dropLast() {
@@ -61,8 +72,7 @@ public final class ServerProcess: Sendable {
             }
         }
         guard let api else { throw ServerTestError("no address in \(text)") }
-        baseURL = api
-        metricsURL = metrics
+        return (api, metrics)
     }
 
     deinit {
@@ -110,12 +120,13 @@ public final class ServerProcess: Sendable {
     public static func preparedDirectory(learners: Int = 0, courses: [CourseEntry] = []) async throws -> TemporaryDirectory {
         let directory = TemporaryDirectory(prefix: "edugo-server-tests")
         let hasher = PasswordHasher(rounds: 1)
-        let database = try AppDatabase.open(directory: directory.url, passwordHasher: hasher)
+        // Migrations and an import are long synchronous work: off the cooperative threads.
+        let database = try await onOwnThread { try AppDatabase.open(directory: directory.url, passwordHasher: hasher) }
         let accounts = AccountService(store: SQLiteAccountStore(database: database), hasher: hasher)
         for number in stride(from: 1, through: learners, by: 1) {
             _ = try await accounts.register(name: "Learner", email: "learner\(number)@example.com", password: "password-\(number)")
         }
-        if !courses.isEmpty { _ = try database.importCourses(entries: courses) }
+        if !courses.isEmpty { _ = try await onOwnThread { try database.importCourses(entries: courses) } }
         return directory
     }
 }

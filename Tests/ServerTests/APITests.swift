@@ -490,8 +490,8 @@ struct APITests {
             """.utf8
         ).write(to: file)
 
-        let imported = try BuiltProduct.run("edugo-server", ["import-courses", file.path, "--data-dir", directory.path])
-        let refused = try BuiltProduct.run("edugo-server", ["import-courses", "/no/such/file.json", "--data-dir", directory.path])
+        let imported = try await BuiltProduct.run("edugo-server", ["import-courses", file.path, "--data-dir", directory.path])
+        let refused = try await BuiltProduct.run("edugo-server", ["import-courses", "/no/such/file.json", "--data-dir", directory.path])
         let server = try await ServerProcess(directory: TemporaryDirectory(url: directory.url))
         let course = try await HTTPClient(baseURL: server.baseURL).get("/v1/courses/rust-101")
 

@@ -103,7 +103,7 @@ struct EventStreamTests {
               "duration_minutes": 60, "price": 0, "currency": "EUR", "description": "Ownership, gently."}]
             """.utf8
         ).write(to: file)
-        let imported = try BuiltProduct.run("edugo-server", ["import-courses", file.path, "--data-dir", directory.path])
+        let imported = try await BuiltProduct.run("edugo-server", ["import-courses", file.path, "--data-dir", directory.path])
         let after = try await ServerProcess(directory: directory)
         let again = HTTPClient(baseURL: after.baseURL, token: token)
         let resumed = try await EventStreamConnection(to: after.baseURL, token: token, lastEventID: last.id)

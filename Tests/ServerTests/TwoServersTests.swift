@@ -203,10 +203,10 @@ struct TwoServersTests {
               "duration_minutes": 60, "price": 0, "currency": "EUR", "description": "Ownership, gently.", "prerequisite_id": "rust-201"}]
             """)
 
-        let first = try BuiltProduct.run("edugo-server", ["import-courses", good, "--database", test.url])
-        let again = try BuiltProduct.run("edugo-server", ["import-courses", good, "--database", test.url])
-        let refusedUnknown = try BuiltProduct.run("edugo-server", ["import-courses", unknown, "--database", test.url])
-        let refusedCycle = try BuiltProduct.run("edugo-server", ["import-courses", cycle, "--database", test.url])
+        let first = try await BuiltProduct.run("edugo-server", ["import-courses", good, "--database", test.url])
+        let again = try await BuiltProduct.run("edugo-server", ["import-courses", good, "--database", test.url])
+        let refusedUnknown = try await BuiltProduct.run("edugo-server", ["import-courses", unknown, "--database", test.url])
+        let refusedCycle = try await BuiltProduct.run("edugo-server", ["import-courses", cycle, "--database", test.url])
         let server = try await ServerProcess(arguments: ["--database", test.url])
         let client = HTTPClient(baseURL: server.baseURL)
         let rust = try await client.get("/v1/courses/rust-101")

@@ -1,4 +1,5 @@
 import Foundation
+import Synchronization
 
 /// The app's words in one language: `LocalizedText` resolved through that language's
 /// catalog, with English's for any key the catalog lacks, and counts, prices and days written
@@ -20,7 +21,19 @@ public struct Texts: Sendable {
     public init(_ language: Language) {
         self.language = language
         self.fallback = Self.englishTable
-        self.table = language == .english ? Self.englishTable : (try? TextCatalog.load(language)) ?? [:]
+        self.table = Self.table(of: language)
+    }
+
+    /// Each catalog is read and parsed once for the process: a server makes the texts of every
+    /// language it speaks, and tests make many servers.
+    private static let loaded = Mutex<[String: [String: String]]>([:])
+
+    private static func table(of language: Language) -> [String: String] {
+        if language == .english { return englishTable }
+        if let table = loaded.withLock({ $0[language.code] }) { return table }
+        let table = (try? TextCatalog.load(language)) ?? [:]
+        loaded.withLock { $0[language.code] = table }
+        return table
     }
 
     /// A catalog given whole: English's own, and tests'.
