@@ -26,6 +26,14 @@ final class QuestionProbe: Screen {
     func handle(_ event: InputEvent) async -> EventResult { .ignored }
 }
 
+/// A screen that never asks and calls every key available, as the catalog list does with rows.
+@MainActor
+final class NoQuestionProbe: Screen {
+    var keys: [KeyDeclaration] { [QuestionProbe.sort] }
+    func draw(in canvas: inout some Canvas, frame: Frame) {}
+    func handle(_ event: InputEvent) async -> EventResult { .ignored }
+}
+
 @Suite("A y/n question in Spanish takes s for sí")
 @MainActor
 struct SpanishYesTests {
@@ -49,5 +57,11 @@ struct SpanishYesTests {
         #expect(actions(QuestionProbe(asking: true), .english).rebound(.key(.character("s"))) == .key(.character("s")))
         #expect(actions(QuestionProbe(asking: false), .spanish).rebound(.key(.character("s"))) == .key(.character("s")))
         #expect(KeyHint("y", "yes").shownKey(Texts(.english)) == "y")
+    }
+
+    @Test("a screen that asks no question keeps s in Spanish, whatever it says of keys it does not declare (the catalog's sort)")
+    func noQuestion() {
+        #expect(actions(NoQuestionProbe(), .spanish).rebound(.key(.character("s"))) == .key(.character("s")))
+        #expect(actions(NoQuestionProbe(), .spanish).rebound(.key(.character("S"))) == .key(.character("S")))
     }
 }

@@ -103,9 +103,11 @@ struct ScreenActions {
     /// action, a default key bound elsewhere as nothing (`nil`). Text typed into a field is
     /// text, whatever the bindings.
     func rebound(_ event: InputEvent) -> InputEvent? {
-        // A y/n question asks `(s/n)` in Spanish: `s` (sí) says yes there, as `y` does.
+        // A y/n question asks `(s/n)` in Spanish: `s` (sí) says yes there, as `y` does. Only
+        // on a screen that asks one: the catalog calls keys it does not know available, and
+        // its own `s` (sort) was taken for a yes to no question.
         if case .key(.character(let letter)) = event, letter == "s" || letter == "S", texts.language == .spanish,
-            screen.availability(of: YesNoQuestion.yes) == .available
+            screen.keys.contains(YesNoQuestion.yes), screen.availability(of: YesNoQuestion.yes) == .available
         {
             return .key(.character(letter == "s" ? "y" : "Y"))
         }
