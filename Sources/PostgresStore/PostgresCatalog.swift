@@ -337,7 +337,7 @@ extension PostgresCatalog {
     static func sortColumn(_ sort: CatalogSort) -> String? {
         switch sort.field {
         case .title: nil
-        case .price: "course.price_minor"
+        case .price: "course.price_order"
         case .duration: "course.duration_minutes"
         case .level: "course.level_rank"
         case .newest: "course.added_seq"

@@ -99,5 +99,20 @@ extension PostgresDatabase {
                 "CREATE INDEX review_log_by_card ON review_log (user_id, course_id, lesson, question, id)",
                 "CREATE INDEX review_log_by_time ON review_log (user_id, reviewed_at)",
             ]),
+        // Price order by currency, then amount (`CatalogSort.priceValue`): 49.00 EUR and 49.00
+        // USD no longer tie.
+        Migration(
+            version: 14,
+            statements: [
+                """
+                ALTER TABLE course ADD COLUMN price_order bigint GENERATED ALWAYS AS (
+                    CASE WHEN price_minor <= 0 THEN 0 ELSE
+                        (1 + (ascii(upper(substr(currency, 1, 1))) - 65) * 676 + (ascii(upper(substr(currency, 2, 1))) - 65) * 26
+                            + (ascii(upper(substr(currency, 3, 1))) - 65))::bigint * 1000000000 + price_minor
+                    END) STORED
+                """,
+                "DROP INDEX course_by_price",
+                "CREATE INDEX course_by_price ON course (price_order, sort_rank)",
+            ]),
     ]
 }

@@ -182,12 +182,12 @@ extension EndToEnd {
             // s: the next order, named in the title line; S reverses it.
             // The selected course stays selected in the new order; g g goes to its top.
             try session.send("s")
-            try await session.waitFor("↕ price, lowest first")
+            try await session.waitFor("↕ price by currency, lowest first")
             try session.send("g", "g")
             let cheapest = try await session.waitFor("the cheapest first") { $0.contains { $0.contains(" 1/\(total)") } }
             #expect(cheapest.contains { $0.contains("Free") })
             try session.send("S")
-            try await session.waitFor("↕ price, highest first")
+            try await session.waitFor("↕ price by currency, highest first")
 
             try session.send("?")
             // The footer says `Enter/l/→` too: the help is there when its line is.

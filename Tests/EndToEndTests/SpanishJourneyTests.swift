@@ -37,6 +37,13 @@ extension EndToEnd {
             #expect(catalog.last?.contains("? ayuda") == true)
             Self.expectSpanish(catalog, "catalog")
 
+            // `s` sorts in Spanish too (it is no `sí` where nothing is asked), and the title line
+            // says how: by currency, then amount.
+            try session.send("s")
+            try await session.waitFor("↕ precio por moneda, de menor a mayor")
+            try session.send("s", "s", "s", "s")
+            try await session.waitFor("↕ título A–Z")
+
             // A Spanish filter: the free beginners' courses.
             try session.send("/")
             try session.type("nivel:principiante es:gratis")

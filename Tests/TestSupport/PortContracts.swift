@@ -220,6 +220,50 @@ extension ContractCase {
                 }
             }
         },
+        ContractCase(port: "courses", name: "price order is free first, then by currency and amount: 49.00 EUR and 49.00 USD never tie") {
+            store in
+            let made: [(CourseID, String, Int, String)] = [
+                ("cur-1", "Money Alpha", 4900, "USD"), ("cur-2", "Money Bravo", 4900, "EUR"), ("cur-3", "Money Charlie", 1000, "USD"),
+                ("cur-4", "Money Delta", 0, "USD"), ("cur-5", "Money Echo", 9900, "GBP"), ("cur-6", "Money Foxtrot", 0, "EUR"),
+                ("cur-7", "Money Golf", 500, "usd"),
+            ]
+            try await store.addCourses(
+                made.map { id, title, price, currency in
+                    var course = Contract.course(id, title, tags: ["currencycase"])
+                    course.price = Price(minorUnits: price, currency: currency)
+                    return (course, nil)
+                })
+            let order: [CourseID] = ["cur-4", "cur-6", "cur-2", "cur-5", "cur-7", "cur-3", "cur-1"]
+            for reversed in [false, true] {
+                var search = CatalogQuery.parse("currencycase")
+                search.sort = CatalogSort(.price, reversed: reversed)
+                let expected = reversed ? order.reversed() : order
+                let found = try await store.courses.page(search, for: nil, at: .first, limit: 50)
+                try checkEqual(found.map(\.course.id), expected, "\(search.sort.apiText)")
+                try check(
+                    zip(found, found.dropFirst()).allSatisfy { reversed ? $0.key > $1.key : $0.key < $1.key },
+                    "\(search.sort.apiText): keys in the order's direction, no two equal")
+                for row in found {
+                    try checkEqual(row.key(in: search.sort), row.key, "\(row.course.id): the key a client works out is the store's")
+                }
+                // Two at a time both ways, across the currencies' edges.
+                var rows = try await store.courses.page(search, for: nil, at: .first, limit: 2)
+                var forwards = rows
+                while let last = rows.last {
+                    rows = try await store.courses.page(search, for: nil, at: .after(last.key), limit: 2)
+                    forwards += rows
+                    try check(forwards.count <= 100, "pages forwards never end")
+                }
+                try checkEqual(forwards.map(\.course.id), expected, "\(search.sort.apiText) two at a time")
+                let before = try await store.courses.page(search, for: nil, at: .before(found[4].key), limit: 2)
+                try checkEqual(before.map(\.course.id), Array(expected[2...3]), "\(search.sort.apiText) before")
+            }
+            var free = CatalogQuery.parse("currencycase is:free")
+            free.sort = CatalogSort(.price)
+            try checkEqual(
+                try await store.courses.page(free, for: nil, at: .first, limit: 50).map(\.course.id), ["cur-4", "cur-6"],
+                "free, any currency")
+        },
         ContractCase(port: "courses", name: "a row read in one order gives its key in every other order (a list keeps its selection on s)")
         {
             store in

@@ -207,7 +207,7 @@ final class CatalogListScreen: Screen {
             canvas.draw(position, x: positionStart, y: content.y, style: .dim)
         }
         if !filtering {
-            // The order, left of the position, where it fits: `↕ price, lowest first`.
+            // The order, left of the position, where it fits: `↕ price by currency, lowest first`.
             let order = "↕ " + texts(viewModel.sort.label)
             let x = positionStart - 2 - order.displayWidth
             if x >= sortEnd + 2 { canvas.draw(order, x: x, y: content.y, style: .dim) }

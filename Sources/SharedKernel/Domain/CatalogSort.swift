@@ -40,13 +40,13 @@ public struct CatalogSort: Hashable, Sendable {
         self.init(field, reversed: reversed)
     }
 
-    /// What the catalog's header says of the order: `title A–Z`, `price, lowest first`.
+    /// What the catalog's header says of the order: `title A–Z`, `price by currency, lowest first`.
     public var label: LocalizedText {
         switch (field, isReversed) {
         case (.title, false): "title A–Z"
         case (.title, true): "title Z–A"
-        case (.price, false): "price, lowest first"
-        case (.price, true): "price, highest first"
+        case (.price, false): "price by currency, lowest first"
+        case (.price, true): "price by currency, highest first"
         case (.duration, false): "duration, shortest first"
         case (.duration, true): "duration, longest first"
         case (.level, false): "level, beginner first"
@@ -74,12 +74,28 @@ public struct CatalogSort: Hashable, Sendable {
     public func value(of course: Course, added: Int64) -> Int64? {
         switch field {
         case .title: nil
-        case .price: Int64(course.price.minorUnits)
+        case .price: Self.priceValue(course.price)
         case .duration: Int64(course.durationMinutes)
         case .level: course.level.rank
         case .newest: added
         }
     }
+}
+
+extension CatalogSort {
+    /// Price order's value: free courses first (0), then by currency (`EUR` before `USD`) and
+    /// amount within it, so `49.00 USD` and `49.00 EUR` are never taken for the same price.
+    /// The currency's three letters, case folded, are a number from 1 to 26³ above the amount
+    /// (at most 10⁸ minor units); every store computes the same value in SQL.
+    public static func priceValue(_ price: Price) -> Int64 {
+        guard price.minorUnits > 0 else { return 0 }
+        let letters = Array(price.currency.uppercased().utf8.prefix(3))
+        let currency = letters.reduce(Int64(0)) { $0 * 26 + Int64($1) - 65 } + 1
+        return currency * priceCurrencyStep + Int64(price.minorUnits)
+    }
+
+    /// What one step of the currency weighs in `priceValue`: more than any amount.
+    public static let priceCurrencyStep: Int64 = 1_000_000_000
 }
 
 extension CourseLevel {

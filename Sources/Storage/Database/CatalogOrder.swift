@@ -18,15 +18,6 @@ enum CatalogOrder {
     /// Ranks are spread this far apart by `renumber`.
     static let gap: Int64 = 1 << 16
 
-    /// One index per order other than title's (`SQLiteCourseRepository.sortColumn`): the
-    /// whole catalog in that order is a walk of it, like title order's walk of the rank.
-    static let orderIndexes = """
-        CREATE INDEX course_by_price ON course(price_minor, sort_rank);
-        CREATE INDEX course_by_duration ON course(duration_minutes, sort_rank);
-        CREATE INDEX course_by_level ON course(level_rank, sort_rank);
-        CREATE INDEX course_by_added ON course(added_seq, sort_rank);
-        """
-
     /// The index as shipped migrations built it; each keeps its own, so an old database
     /// migrates through every step as it did then.
     enum Layout {

@@ -14,7 +14,10 @@ extension Migrations {
                 UPDATE course SET added_seq = rowid;
                 ALTER TABLE course ADD COLUMN level_rank INTEGER GENERATED ALWAYS AS (
                     CASE level WHEN 'beginner' THEN 0 WHEN 'intermediate' THEN 1 ELSE 2 END) VIRTUAL;
-                \(CatalogOrder.orderIndexes)
+                CREATE INDEX course_by_price ON course(price_minor, sort_rank);
+                CREATE INDEX course_by_duration ON course(duration_minutes, sort_rank);
+                CREATE INDEX course_by_level ON course(level_rank, sort_rank);
+                CREATE INDEX course_by_added ON course(added_seq, sort_rank);
                 """)
     }
 }

@@ -40,6 +40,7 @@ enum Migrations {
         migrator.registerMigration("v19-catalog-orders") { db in try v19CatalogOrders(db) }
         migrator.registerMigration("v20-fsrs") { db in try v20FSRS(db) }
         migrator.registerMigration("v21-review-log-lookups") { db in try v21ReviewLogLookups(db) }
+        migrator.registerMigration("v22-price-by-currency") { db in try v22PriceByCurrency(db) }
         return migrator
     }
 }
