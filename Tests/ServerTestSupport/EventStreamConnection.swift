@@ -185,7 +185,9 @@ public final class EventStreamConnection: @unchecked Sendable {
         let (bytes, error) = await withCheckedContinuation { (continuation: CheckedContinuation<([UInt8]?, Int32), Never>) in
             DispatchQueue.global().async {
                 var bytes = [UInt8](repeating: 0, count: 16 * 1024)
-                let count = recv(descriptor, &bytes, bytes.count, 0)
+                var count = recv(descriptor, &bytes, bytes.count, 0)
+                // A signal (a debugger attaching) interrupts the wait, nothing more.
+                while count < 0, errno == EINTR { count = recv(descriptor, &bytes, bytes.count, 0) }
                 continuation.resume(returning: (count > 0 ? Array(bytes[0..<count]) : nil, count < 0 ? errno : 0))
             }
         }

@@ -61,6 +61,8 @@ public final class RawConnection: @unchecked Sendable {
                         data.append(contentsOf: buffer[0..<count])
                         continue
                     }
+                    // A signal (a debugger attaching) interrupts the wait, nothing more.
+                    if count < 0, errno == EINTR { continue }
                     // 0: the server closed it; -1 with ECONNRESET: closed hard. A time-out is not closed.
                     let closed = count == 0 || errno == ECONNRESET
                     continuation.resume(returning: (String(decoding: data, as: UTF8.self), closed))

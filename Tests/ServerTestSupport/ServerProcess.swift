@@ -127,6 +127,9 @@ public final class ServerProcess: Sendable {
             _ = try await accounts.register(name: "Learner", email: "learner\(number)@example.com", password: "password-\(number)")
         }
         if !courses.isEmpty { _ = try await onOwnThread { try database.importCourses(entries: courses) } }
+        // Closed here, not when released: a test that opens the file next met the close's
+        // checkpoint holding the lock ("database is locked").
+        try await onOwnThread { try database.close() }
         return directory
     }
 }

@@ -63,6 +63,13 @@ public struct AppDatabase: Sendable {
     /// How many accesses wait for a connection of the pool and how many hold one (metrics).
     public let use = DatabaseUse()
 
+    /// Closes every connection now, the WAL's last checkpoint included, rather than whenever the
+    /// last reference goes: whoever hands the file to another program next (a test's server, a
+    /// test reading it) does not race that checkpoint's lock. Nothing may use it afterwards.
+    public func close() throws {
+        try writer.close()
+    }
+
     /// Opens (creating if needed) the database in `directory`, which is created with mode 0700.
     /// A file that is not ours, or is from a newer version, is refused and left untouched, as
     /// is one that cannot be opened (locked, unreadable, a full disk): each says why, and an
@@ -125,7 +132,7 @@ public struct AppDatabase: Sendable {
     private static func createPrivateFile(at path: String) throws(StorageError) -> Bool {
         let descriptor = Glibc.open(path, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0o600)
         if descriptor >= 0 {
-            close(descriptor)
+            Glibc.close(descriptor)
             return true
         }
         guard errno == EEXIST else { throw .cannotOpen(path: path, reason: String(cString: strerror(errno))) }
@@ -204,7 +211,7 @@ public struct AppDatabase: Sendable {
     private static func readHeader(_ path: String) throws(HeaderError) -> [UInt8] {
         let descriptor = Glibc.open(path, O_RDONLY | O_CLOEXEC)
         guard descriptor >= 0 else { throw HeaderError(description: String(cString: strerror(errno))) }
-        defer { close(descriptor) }
+        defer { Glibc.close(descriptor) }
         var header = [UInt8](repeating: 0, count: 16)
         let count = Glibc.read(descriptor, &header, header.count)
         guard count >= 0 else { throw HeaderError(description: String(cString: strerror(errno))) }
