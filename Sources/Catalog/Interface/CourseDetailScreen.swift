@@ -16,13 +16,21 @@ final class CourseDetailScreen: Screen {
             "Space", "not done", help: "on a done lesson: mark it not done", action: "course.lesson_not_done")
         static let selectLesson = KeyDeclaration(
             "↑↓", "lesson", help: "enrolled: select a lesson (also k j)",
-            actions: [KeyAction("course.lesson_up", .up), KeyAction("course.lesson_down", .down)])
+            actions: [
+                KeyAction("course.lesson_up", .up, title: "Previous lesson"), KeyAction("course.lesson_down", .down, title: "Next lesson"),
+            ])
         static let scrollLine = KeyDeclaration(
             "↑↓", "scroll", help: "not enrolled: scroll a line (also k j)",
-            actions: [KeyAction("course.scroll_up", .up), KeyAction("course.scroll_down", .down)])
+            actions: [
+                KeyAction("course.scroll_up", .up, title: "Scroll up a line"),
+                KeyAction("course.scroll_down", .down, title: "Scroll down a line"),
+            ])
         static let scroll = KeyDeclaration(
             "PgUp PgDn", "scroll", help: "scroll the page (Home End: top, bottom)", inFooter: false,
-            actions: [KeyAction("course.page_up", .pageUp), KeyAction("course.page_down", .pageDown)])
+            actions: [
+                KeyAction("course.page_up", .pageUp, title: "Scroll up a page"),
+                KeyAction("course.page_down", .pageDown, title: "Scroll down a page"),
+            ])
         static let prerequisite = KeyDeclaration("p", "prerequisite", help: "open the prerequisite course", action: "course.prerequisite")
         static let back = KeyDeclaration("Backspace", "back", help: "back (also Esc, q)", inFooter: false, action: "course.back")
         static let retry = KeyDeclaration(
@@ -273,6 +281,7 @@ final class CourseDetailScreen: Screen {
             let score: LocalizedText = "\(right) of \(page.answers.count) answered right"
             facts.append(fact("Score", open > 0 ? "\(score) · \(open) to answer" : score))
         }
+        facts = Self.wrappingValues(facts, width: width)
         facts.append(.text("", .normal))
 
         let description: WrappedText

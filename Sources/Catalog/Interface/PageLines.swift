@@ -90,4 +90,19 @@ extension CourseDetailScreen {
     }
 
     static let labelWidth = 14
+
+    /// The facts with each value wrapped in its column, under itself, rather than cut
+    /// (`15 por respond…` at 60 columns): a value's further lines have no label.
+    static func wrappingValues(_ facts: [Line], width: Int) -> [Line] {
+        let labels = facts.compactMap { line -> Int? in
+            if case .fact(let label, _) = line { return label.displayWidth }
+            return nil
+        }
+        let valueWidth = max(1, width - max(labelWidth, (labels.max() ?? 0) + 2))
+        return facts.flatMap { line -> [Line] in
+            guard case .fact(let label, let value) = line, value.displayWidth > valueWidth else { return [line] }
+            let wrapped = TextWrapper.wrap(value, width: valueWidth)
+            return wrapped.enumerated().map { .fact(label: $0.offset == 0 ? label : "", value: $0.element) }
+        }
+    }
 }

@@ -134,6 +134,31 @@ final class CourseDetailTests {
         #expect(draw(sut).lines.contains { $0.contains("Score") && $0.contains("1 of 1 answered right · 1 to answer") })
     }
 
+    @Test("a fact too long for its column wraps under itself, never cut: Spanish's score at 60 columns")
+    func factsWrap() async throws {
+        let learner = LearnerStub()
+        learner.enrollments = [Self.course.id: .fixture(courseID: Self.course.id)]
+        let changes = Notices<CatalogChange>()
+        let question = Question(prompt: "Which?", choices: ["A", "B"], correct: [0], explanation: "A.")
+        let (sut, _, store) = await makeSUT(learner: learner, changes: changes)
+        await store.setLessons(
+            [Lesson(title: "Asked", minutes: 10, content: LessonContent(questions: Array(repeating: question, count: 15)))]
+                + Self.lessons.dropFirst(),
+            of: Self.course.id)
+        changes.post(.course(Self.course.id))
+        await sut.settle()
+
+        var canvas = TextCanvas(size: Size(width: 60, height: 40))
+        sut.draw(in: &canvas, frame: Frame(area: Rect(x: 0, y: 1, width: 60, height: 38), texts: Texts(.spanish)))
+
+        let score = try #require(canvas.lines.firstIndex { $0.contains("Aciertos") })
+        let both = canvas.lines[score] + " " + canvas.lines[score + 1].trimmingCharacters(in: .whitespaces)
+        #expect(both.contains("0 de 0 respondidas bien · 15 por responder"), "\(canvas.lines[score...(score + 1)])")
+        #expect(!canvas.lines.contains { $0.contains("…") && $0.contains("responder") })
+        let column = try #require(canvas.lines[score].prefixWidth(upTo: "0 de 0"))
+        #expect(canvas.lines[score + 1].prefix(column).allSatisfy { $0 == " " }, "under the value, not the label")
+    }
+
     @Test("the learner's own e moves the seats shown at once, until the page is read again after the save")
     func ownEnrollMovesSeats() async {
         let learner = LearnerStub()
