@@ -9,7 +9,10 @@ extension StatusMessage {
         let done = min(max(0, lessonsDone), max(0, lessonCount))
         guard done > 0 else { return .question("Unenroll from ", title, "? (y/n)") }
         let lessons: LocalizedText = "\(done) of \(plural: lessonCount) lessons"
-        return .question("Unenroll from ", title, "? Your progress (\(lessons)) is kept. (y/n)", shorter: ["? \(lessons) kept. (y/n)"])
+        // The lessons done decide the verb where a language agrees it with them (`Se conserva 1
+        // de 6 lecciones`): their count rides along, not shown.
+        let kept = LocalizedText(key: "? %@ kept. (y/n)", arguments: [.localized(lessons), .pluralCount(done)])
+        return .question("Unenroll from ", title, "? Your progress (\(lessons)) is kept. (y/n)", shorter: [kept])
     }
 
     /// The question before joining a paid course (a free one is joined at once): `Enroll in

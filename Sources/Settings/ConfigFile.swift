@@ -62,7 +62,8 @@ public enum ConfigFile {
         lines += [""]
         lines += comment("From this many columns the catalog shows the selected course beside the list; 0: never.")
         lines += ["# wide_layout_columns = 140", ""]
-        lines += comment("The language: \(languages). --language, or a locale that names one (LC_ALL, LC_MESSAGES, LANG), comes first.")
+        lines += comment(
+            "The language: \(languages). Only --language comes first; without this line the locale (LC_ALL, LC_MESSAGES, LANG) decides.")
         lines += ["# language = \"en\"", ""]
         lines += comment(
             "The accessible mode, as --accessible: the cursor on the selected row, words for marks, no box drawing or animation.")

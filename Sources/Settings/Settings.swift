@@ -13,9 +13,10 @@ public struct Settings: Hashable, Sendable {
     public var wideLayoutColumns: Int?
     /// The keys bound to actions in place of their defaults (`[keys]`).
     public var keys: KeyBindings
-    /// `language = "es"`: the UI's language where neither `--language` nor the locale
-    /// (`LC_ALL`, `LC_MESSAGES`, `LANG`) names one the app has.
-    public var language: Language
+    /// `language = "es"`: the UI's language unless `--language` names one; it comes before the
+    /// locale (`LC_ALL`, `LC_MESSAGES`, `LANG`), which often names English only by default.
+    /// Nil: the file names none.
+    public var language: Language?
     /// `accessible = true`: the accessible mode, as `--accessible`.
     public var accessible: Bool
     /// `[review]`: the desired retention and the same-day steps of the scheduler.
@@ -23,7 +24,7 @@ public struct Settings: Hashable, Sendable {
 
     public init(
         theme: Theme = .standard, profiles: [String: ConnectionProfile] = [:], wideLayoutColumns: Int? = 140,
-        keys: KeyBindings = .none, language: Language = .english, accessible: Bool = false, review: ReviewSettings = .default
+        keys: KeyBindings = .none, language: Language? = nil, accessible: Bool = false, review: ReviewSettings = .default
     ) {
         self.theme = theme
         self.profiles = profiles

@@ -28,34 +28,39 @@ struct TUI: AsyncParsableCommand {
 
     @Option(
         help: ArgumentHelp(
-            EduGoApp.text("The config file (also $EDUGO_CONFIG; else $XDG_CONFIG_HOME/edugo/config.toml)."), valueName: "path"))
+            EduGoApp.text("The config file (also $EDUGO_CONFIG; else $XDG_CONFIG_HOME/edugo/config.toml)."),
+            valueName: EduGoApp.text("path")))
     var config: String?
 
-    @Option(help: ArgumentHelp(EduGoApp.text("A [profiles.NAME] of the config file: its server."), valueName: "name"))
+    @Option(help: ArgumentHelp(EduGoApp.text("A [profiles.NAME] of the config file: its server."), valueName: EduGoApp.text("name")))
     var profile: String?
 
-    @Option(name: .customLong("data-dir"), help: ArgumentHelp(EduGoApp.text("Where the database lives."), valueName: "path"))
+    @Option(name: .customLong("data-dir"), help: ArgumentHelp(EduGoApp.text("Where the database lives."), valueName: EduGoApp.text("path")))
     var dataDir: String?
 
     @Option(
         help: ArgumentHelp(EduGoApp.text("An EduGo server to use instead of the local database (also $EDUGO_SERVER)."), valueName: "url"))
     var server: String?
 
-    @Option(help: ArgumentHelp(EduGoApp.text("Development: every data call waits this many milliseconds first."), valueName: "ms"))
-    var latency: Int = 0
+    // No Swift default: ArgumentParser would add its own "(default: 0)", in English only.
+    @Option(
+        help: ArgumentHelp(EduGoApp.text("Development: every data call waits this many milliseconds first (default: 0)."), valueName: "ms"))
+    var latency: Int?
 
     @Flag(help: ArgumentHelp(EduGoApp.text("Development: every catalog data call fails as a connectivity error (signing in still works).")))
     var offline = false
 
     @Option(
         help: ArgumentHelp(
-            EduGoApp.text("Development: the app's calendar starts on this day (reviews and streaks can be seen)."), valueName: "YYYY-MM-DD")
+            EduGoApp.text("Development: the app's calendar starts on this day (reviews and streaks can be seen)."),
+            valueName: EduGoApp.text("YYYY-MM-DD"))
     )
     var today: String?
 
     @Option(
         help: ArgumentHelp(
-            EduGoApp.text("The language: en or es (else LC_ALL, LC_MESSAGES, LANG, else the config file's)."), valueName: "code"))
+            EduGoApp.text("The language: en or es (else the config file's, else LC_ALL, LC_MESSAGES, LANG)."),
+            valueName: EduGoApp.text("code")))
     var language: String?
 
     @Flag(
@@ -63,8 +68,13 @@ struct TUI: AsyncParsableCommand {
             EduGoApp.text("The accessible mode: the cursor on the selected row, words for marks, no box drawing or animation.")))
     var accessible = false
 
-    @Option(name: .customLong("log-level"), help: ArgumentHelp(EduGoApp.text("Log file detail.")))
-    var logLevel: AppConfiguration.LogLevel = .info
+    // Text, not the enum: ArgumentParser would list the values and the default in English.
+    @Option(
+        name: .customLong("log-level"),
+        help: ArgumentHelp(
+            EduGoApp.text("Log file detail: trace, debug, info, notice, warning, error or critical (default: info)."),
+            valueName: EduGoApp.text("level")))
+    var logLevel: String?
 
     /// As `AsyncParsableCommand`'s own, except that every message is sanitised before it is
     /// printed: an error echoes what was typed (an unknown option, a `--server` value), and
@@ -79,7 +89,7 @@ struct TUI: AsyncParsableCommand {
             }
         } catch {
             let code = exitCode(for: error)
-            let message = fullMessage(for: error)
+            let message = EduGoApp.parserText(fullMessage(for: error))
             if !message.isEmpty {
                 let text = Data((EduGoApp.printable(message) + "\n").utf8)
                 if code == .success { FileHandle.standardOutput.write(text) } else { FileHandle.standardError.write(text) }
@@ -89,7 +99,11 @@ struct TUI: AsyncParsableCommand {
     }
 
     func validate() throws {
-        guard latency >= 0 else { throw ValidationError(EduGoApp.text("--latency must be 0 or more milliseconds")) }
+        guard latency ?? 0 >= 0 else { throw ValidationError(EduGoApp.text("--latency must be 0 or more milliseconds")) }
+        if let logLevel, AppConfiguration.LogLevel(rawValue: logLevel) == nil {
+            let levels = AppConfiguration.LogLevel.allCases.map(\.rawValue).joined(separator: ", ")
+            throw ValidationError(EduGoApp.text("--log-level needs one of %@ (got \"%@\")", levels, logLevel))
+        }
         if let today, !AppConfiguration.isDay(today) {
             throw ValidationError(EduGoApp.text("--today needs a day as YYYY-MM-DD, e.g. 2026-11-25"))
         }
@@ -134,8 +148,8 @@ struct TUI: AsyncParsableCommand {
         let configuration = AppConfiguration(
             dataDirectory: DataDirectory.resolve(option: dataDir, environment: environment),
             server: serverURL,
-            conditions: DevelopmentConditions(latency: .milliseconds(latency), offline: offline),
-            logLevel: logLevel,
+            conditions: DevelopmentConditions(latency: .milliseconds(latency ?? 0), offline: offline),
+            logLevel: logLevel.flatMap(AppConfiguration.LogLevel.init(rawValue:)) ?? .info,
             environment: environment,
             today: today,
             settings: choice.settings,
@@ -148,8 +162,6 @@ struct TUI: AsyncParsableCommand {
         if code != 0 { throw ExitCode(code) }
     }
 }
-
-extension AppConfiguration.LogLevel: ExpressibleByArgument {}
 
 /// `tui import-courses FILE [--data-dir PATH]`
 struct ImportCourses: ParsableCommand {
@@ -165,7 +177,7 @@ struct ImportCourses: ParsableCommand {
         ].joined(separator: "\n\n")
     )
 
-    @Argument(help: ArgumentHelp(EduGoApp.text("The course JSON file."), valueName: "file"))
+    @Argument(help: ArgumentHelp(EduGoApp.text("The course JSON file."), valueName: EduGoApp.text("file")))
     var file: String
 
     /// `--data-dir` belongs to the app command and is accepted before or after this one.
@@ -199,7 +211,7 @@ struct Config: ParsableCommand {
     @Flag(help: ArgumentHelp(EduGoApp.text("Check a config file: the one named, else the one in force.")))
     var check = false
 
-    @Argument(help: ArgumentHelp(EduGoApp.text("The file --check reads."), valueName: "path"))
+    @Argument(help: ArgumentHelp(EduGoApp.text("The file --check reads."), valueName: EduGoApp.text("path")))
     var path: String?
 
     @ParentCommand var app: TUI

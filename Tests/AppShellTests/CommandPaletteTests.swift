@@ -42,6 +42,28 @@ final class CommandPaletteTests {
         #expect(explained > 0, "some tab has an action that cannot act now")
     }
 
+    @Test("each title says what its action does once: no label before its own word again (Sort: sort, Page: page up)")
+    func noStutter() async throws {
+        let (sut, _) = await makeSignedIn()
+        var titles: [String] = []
+        for tab: Character in ["1", "2", "3", "4", "5"] {
+            sut.enqueue([.char(tab)])
+            await sut.settle()
+            let screen = try #require(sut.frontScreen)
+            titles += sut.actions(on: screen).paletteItems().map(\.title)
+        }
+        #expect(titles.contains("Sort by the next order") && titles.contains("Reverse the order"), "\(titles)")
+        #expect(titles.contains("Move up") && titles.contains("Page down") && titles.contains("Last row"), "\(titles)")
+        for title in titles {
+            let words = title.lowercased().split { !$0.isLetter }
+            #expect(zip(words, words.dropFirst()).allSatisfy { $0 != $1 }, "a word twice in a row: \(title)")
+            if let colon = title.firstIndex(of: ":") {
+                let label = title[..<colon].lowercased()
+                #expect(!title[colon...].lowercased().contains(label), "the label again after it: \(title)")
+            }
+        }
+    }
+
     @Test("what can run comes first, the global actions included; what cannot comes last, its reason whole, wrapped in the box")
     func unavailableLast() async throws {
         let (sut, _) = await makeSignedIn()

@@ -145,6 +145,28 @@ extension EndToEnd {
             }
         }
 
+        @Test("--help in Spanish: ArgumentParser's headings, its own options and the defaults too, and its errors")
+        func spanishHelp() async throws {
+            let help = try await runTUI(["--help", "--language", "es"])
+            let config = try await runTUI(["config", "--help", "--language", "es"])
+            let unknown = try await runTUI(["--bogus", "--language", "es"])
+
+            #expect(help.status == 0)
+            for needle in [
+                "DESCRIPCIÓN:", "USO: tui [--config <ruta>]", "OPCIONES:", "SUBCOMANDOS:", "Muestra la versión.", "Muestra esta ayuda.",
+                "(por defecto: 0)", "(por defecto: info)", "Consulta 'tui help <subcomando>'", "--today <AAAA-MM-DD>",
+            ] {
+                #expect(help.output.contains(needle), "help lacks \(needle)")
+            }
+            for english in ["OVERVIEW", "USAGE", "OPTIONS", "SUBCOMMANDS", "Show ", "default:", "values:", "<path>", "See '"] {
+                #expect(!help.output.contains(english), "help says \(english)")
+            }
+            #expect(config.output.contains("ARGUMENTOS:\n  <ruta>"), "\(config.output)")
+            #expect(unknown.status != 0)
+            #expect(unknown.errors.contains("Error: Opción desconocida '--bogus'"), "\(unknown.errors)")
+            #expect(unknown.errors.contains("Consulta 'tui --help' para más información."), "\(unknown.errors)")
+        }
+
         @Test("import-courses adds and updates with counts; a bad file exits 1 naming entry and field, changing nothing")
         func importCourses() async throws {
             let directory = TemporaryDirectory(prefix: "edugo-e2e")

@@ -76,7 +76,8 @@ extension EndToEnd {
             let directory = TemporaryDirectory(prefix: "edugo-e2e-config")
             defer { directory.remove() }
             let file = try directory.file("config.toml", containing: "# nothing yet\n")
-            let session = try TmuxSession(arguments: ["--config", file.path])
+            // A locale that names English, as most systems' default does: the file's line wins.
+            let session = try TmuxSession(arguments: ["--config", file.path], environment: ["LANG": "en_US.UTF-8"])
             try await session.signInIfAsked()
             try await session.waitFor("Catalog  64 courses")
             try "language = \"es\"\naccessible = true\n".write(to: file, atomically: true, encoding: .utf8)

@@ -195,7 +195,7 @@ struct ReviewUndoMemoryTests {
         MemoryView.draw((tiny, nil), in: &small, area: Rect(x: 0, y: 0, width: 60, height: 12), texts: .english)
         #expect(small.lines[5].hasPrefix("███ ▁▁▁"), "a day with a card is never drawn empty")
         #expect(small.lines[6].hasPrefix("1k  1"))
-        #expect(lines.contains("True retention, last 30 days: 90 % (9 of 10 recalled)"))
+        #expect(lines.contains("True retention, last 30 days: 90% (9 of 10 recalled)"))
         #expect(lines.contains("Reviews today: 3 · Streak: 4 days in a row"))
     }
 }

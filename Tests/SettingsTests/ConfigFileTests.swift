@@ -115,12 +115,12 @@ struct ConfigFileTests {
         #expect(settings.keys.extra == KeyPreset.vim.extra)
     }
 
-    @Test("language and accessible are read; without them, English and the usual layout")
+    @Test("language and accessible are read; without them, no language named (the locale decides) and the usual layout")
     func languageAndAccessible() throws {
         let set = try ConfigFile.parse("language = \"es\"\naccessible = true\n", path: "config.toml")
         #expect(set.language == .spanish && set.accessible)
         let unset = try ConfigFile.parse("", path: "config.toml")
-        #expect(unset.language == .english && !unset.accessible)
+        #expect(unset.language == nil && !unset.accessible)
     }
 
     @Test("[review] sets the retention and the steps, Anki's way (s, m, h, d); empty steps are none")
@@ -163,9 +163,13 @@ struct ConfigFileTests {
         #expect(bound.keys.keys.count == 6)
         #expect(bound.keys.keys["list.down"] == [.down])
         for role in Theme.roles { #expect(text.contains("# \(role.name) = "), "\(role.name)") }
-        // Uncommented, each setting says what the default is (the example profile aside).
+        // Uncommented, each setting says what the default is (the example profile aside, and
+        // the language: unset, the locale decides; the line names English as an example).
+        #expect(text.contains("# language = \"en\""))
         let uncommented = text.split(separator: "\n", omittingEmptySubsequences: false).map { line -> String in
-            guard line.wholeMatch(of: /# [a-z_]+ = .*/) != nil, !line.contains("server ="), !line.contains("email =") else {
+            guard line.wholeMatch(of: /# [a-z_]+ = .*/) != nil, !line.contains("server ="), !line.contains("email ="),
+                !line.contains("language =")
+            else {
                 return String(line)
             }
             return String(line.dropFirst(2))

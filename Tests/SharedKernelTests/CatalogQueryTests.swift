@@ -96,7 +96,17 @@ struct CatalogQueryTests {
             ("es:gratis nivel:principiante", Asked(level: .beginner, free: true)),
             ("is:gratis es:abierto", Asked(free: true, open: true)),
             ("es:inscrito es:favorito", Asked(enrolled: true, favourite: true)),
-            ("nivel:ava categoria:Diseño", Asked(category: "diseno", level: .advanced)),
+            // A category by the name Spanish shows it with (`Diseño`): the data's own name.
+            ("nivel:ava categoria:Diseño", Asked(category: "design", level: .advanced)),
+            ("cat:negocios", Asked(category: "business")),
+            ("cat:neg", Asked(category: "business")),
+            ("cat:\"fotografía y m", Asked(category: "photographymusic")),
+            ("cat:idiomas", Asked(category: "languages")),
+            // A prefix of a name the data gives wins; one that starts several translated names stays.
+            ("cat:de", Asked(category: "de")),
+            ("cat:d", Asked(category: "d")),
+            ("cat:ciencia", Asked(category: "datascience")),
+            ("cat:zzz", Asked(category: "zzz")),
             ("nivel:inter", Asked(level: .intermediate)),
             ("nivel:experto", Asked(unknown: "Unknown filter \"nivel:experto\" — the filters are cat:, level: and is:")),
             ("es:caro", Asked(unknown: "Unknown filter \"es:caro\" — the filters are cat:, level: and is:")),

@@ -1,5 +1,6 @@
 import Foundation
 import SharedKernel
+import TestSupport
 import Testing
 
 @Suite("The app's words in every language: catalogs, plurals, numbers, prices and days")
@@ -113,16 +114,34 @@ struct TextsTests {
         #expect(Self.spanish("100% \("sure")") == "100% sure")
     }
 
+    @Test("a category shows in the learner's language where the catalog has its name; any other, and its %, as the data gives it")
+    func categoryNames() {
+        func shown(_ category: String, _ language: Language) -> String? {
+            var course = Course.fixture(id: "c", title: "C")
+            course.category = category
+            return course.categoryName.map { Texts(language)($0) }
+        }
+        #expect(shown("Business", .spanish) == "Negocios")
+        #expect(shown("DevOps & Cloud", .spanish) == "DevOps y nube")
+        #expect(shown("Business", .english) == "Business")
+        #expect(shown("Cooking", .spanish) == "Cooking")
+        #expect(shown("100% %@ Data", .spanish) == "100% %@ Data")
+    }
+
     @Test(
-        "the language: --language, else LC_ALL, LC_MESSAGES, LANG (the first not empty), else the config file's, else English",
+        "the language: --language, else the config file's, else LC_ALL, LC_MESSAGES, LANG (the first not empty), else English",
         arguments: [
             ("es", [:], nil, Language.spanish),
             (nil, ["LANG": "es_ES.UTF-8"], nil, .spanish),
             (nil, ["LC_ALL": "", "LC_MESSAGES": "es_MX", "LANG": "en_US.UTF-8"], nil, .spanish),
-            (nil, ["LC_ALL": "en_GB.UTF-8", "LANG": "es_ES.UTF-8"], "es", .english),
+            // The file's line wins over a locale that merely names English (the usual default).
+            (nil, ["LANG": "en_US.UTF-8"], "es", .spanish),
+            (nil, ["LC_ALL": "en_GB.UTF-8", "LANG": "es_ES.UTF-8"], "es", .spanish),
+            (nil, ["LANG": "es_ES.UTF-8"], "en", .english),
             (nil, ["LANG": "C.UTF-8"], "es", .spanish),
             (nil, ["LANG": "fr_FR.UTF-8"], "es", .spanish),
             (nil, ["LANG": "fr_FR.UTF-8"], nil, .english),
+            (nil, ["LC_ALL": "C"], nil, .english),
             ("en", ["LANG": "es_ES.UTF-8"], "es", .english),
         ] as [(String?, [String: String], String?, Language)])
     func choice(option: String?, environment: [String: String], configured: String?, expected: Language) {

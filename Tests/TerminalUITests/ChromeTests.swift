@@ -132,4 +132,35 @@ struct UnenrollQuestionTests {
         #expect(canvas.lines[0].hasPrefix(line))
         #expect(canvas.lines[0].hasSuffix("n no"))
     }
+
+    @Test(
+        "in Spanish the verb agrees with the lessons done, not with the lessons in all: se conserva 1, se conservan 3",
+        arguments: [
+            (1, 6, "¿Darte de baja de Agile and Scrum in Real Teams? Se conserva 1 de 6 lecciones. (s/n)"),
+            (3, 6, "¿Darte de baja de Agile and Scrum in Real Teams? Se conservan 3 de 6 lecciones. (s/n)"),
+            (1, 1, "¿Darte de baja de Agile and Scrum in Real Teams? Se conserva 1 de 1 lección. (s/n)"),
+        ])
+    func spanishAgreement(done: Int, lessons: Int, line: String) {
+        var canvas = TextCanvas(size: Size(width: 100, height: 1))
+
+        Footer.draw(
+            in: &canvas, row: 0, hints: [KeyHint("y", "yes")],
+            status: .unenrollQuestion(title: "Agile and Scrum in Real Teams", lessonsDone: done, of: lessons), pinned: KeyHint("n", "no"),
+            texts: Texts(.spanish))
+
+        #expect(canvas.lines[0].contains(line), "\(canvas.lines[0])")
+    }
+}
+
+@Suite("Progress bar")
+struct ProgressBarTests {
+    @Test(
+        "the percentage as the language writes it (16%, 16 %), right-aligned to 100's width so the bars of a column end together",
+        arguments: [
+            (Language.english, 16, "██░░░░░░░░░░░░░  16%"), (.english, 100, "███████████████ 100%"),
+            (.spanish, 16, "██░░░░░░░░░░░░  16 %"), (.spanish, 100, "██████████████ 100 %"),
+        ])
+    func percent(language: Language, percent: Int, expected: String) {
+        #expect(ProgressBar.text(percent: percent, width: 20, language: language) == expected)
+    }
 }

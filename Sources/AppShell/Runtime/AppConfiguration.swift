@@ -31,7 +31,7 @@ public struct AppConfiguration: Sendable {
     /// The accessible mode: `--accessible`, or the config file's `accessible = true`.
     public var accessible: Bool { accessibleOption || settings.accessible }
 
-    /// The UI's language: `--language`, else the locale, else the config file's.
+    /// The UI's language: `--language`, else the config file's, else the locale (`Language.chosen`).
     public var language: Language { Self.language(option: languageOption, environment: environment, settings: settings) }
 
     /// Why `--language CODE` cannot be used, if it cannot.
@@ -41,7 +41,7 @@ public struct AppConfiguration: Sendable {
     }
 
     static func language(option: String?, environment: [String: String], settings: Settings) -> Language {
-        Language.chosen(option: option, environment: environment, configured: settings.language.code)
+        Language.chosen(option: option, environment: environment, configured: settings.language?.code)
     }
 
     /// `today`: `--today`'s `YYYY-MM-DD`, checked first with `isDay`.

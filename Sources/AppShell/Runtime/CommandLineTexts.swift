@@ -3,25 +3,39 @@ import Settings
 import SharedKernel
 
 extension EduGoApp {
-    /// The words of `tui`'s own command line (its help, its refusals), in the language the
-    /// command line, the locale or the config file names. Worked out once, when first asked:
-    /// the help is written before the options are parsed, so `--language` and `--config` are
-    /// read here from the arguments themselves. The config file is read for it only when
-    /// neither `--language` nor the locale names a language (ArgumentParser asks for these
-    /// words on every start, to build its help).
+    /// The words of `tui`'s own command line (its help, its refusals), in the language
+    /// `--language`, the config file or the locale names, in that order (`Language.chosen`).
+    /// Worked out once, when first asked: the help is written before the options are parsed,
+    /// so `--language` and `--config` are read here from the arguments themselves; the config
+    /// file only when `--language` names no language.
     static let commandLineTexts: Texts = {
         let arguments = Array(CommandLine.arguments.dropFirst())
         let environment = ProcessInfo.processInfo.environment
-        if let named = Language.named(option: ConfigCommand.option("--language", in: arguments), environment: environment) {
-            return Texts(named)
-        }
+        let option = ConfigCommand.option("--language", in: arguments)
+        if let option, let named = Language(identifier: option) { return Texts(named) }
         let choice = try? ConfigCommand.choose(option: ConfigCommand.configOption(in: arguments), profile: nil, environment: environment)
             .get()
-        return Texts(choice?.settings.language ?? .english)
+        return Texts(Language.chosen(option: nil, environment: environment, configured: choice?.settings.language?.code))
     }()
 
     /// `english` (with `%@` where each of `arguments` goes) in the command line's language.
     public static func text(_ english: String, _ arguments: String...) -> String {
         commandLineTexts(LocalizedText(key: english, arguments: arguments.map { .verbatim($0) }))
+    }
+
+    /// ArgumentParser's own words in the help and the errors it writes, which it has in English
+    /// only. Each is replaced whole, the longer ones first where one holds another.
+    static let parserPhrases = [
+        "OVERVIEW:", "USAGE:", "ARGUMENTS:", "OPTIONS:", "SUBCOMMANDS:", "Show help information.", "Show the version.",
+        "' for detailed help.", "' for more information.", "See '", "<subcommand>", "Usage: ", "Help: ", "Unknown option",
+        "Missing value for", "Missing expected argument", "Unexpected argument",
+    ]
+
+    /// A message ArgumentParser wrote (the help, an error) in the command line's language.
+    public static func parserText(_ message: String) -> String {
+        guard commandLineTexts.language != .english else { return message }
+        return parserPhrases.reduce(message) { text, phrase in
+            text.replacingOccurrences(of: phrase, with: commandLineTexts(LocalizedText(key: phrase)))
+        }
     }
 }

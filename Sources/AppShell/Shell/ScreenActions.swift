@@ -67,12 +67,8 @@ struct ScreenActions {
     ) -> [PaletteItem] {
         declarations.flatMap { declaration in
             declaration.actions.map { action in
-                // One of several (↑ of ↑↓): its own part of the name says which.
-                let part = String(action.name.split(separator: ".").last ?? "").split(separator: "_").joined(separator: " ")
-                let title =
-                    declaration.actions.count > 1
-                    ? texts(declaration.label) + ": " + texts(LocalizedText(stringLiteral: part))
-                    : texts(declaration.help)
+                // One of several (↑ of ↑↓) has words of its own; the one action of a key, its help.
+                let title = texts(action.title ?? declaration.help)
                 return PaletteItem(
                     keys: bindings.keys(of: action).map(\.displayName).joined(separator: "/"),
                     title: title.prefix(1).uppercased() + title.dropFirst(), name: action.name, key: action.key,

@@ -19,7 +19,10 @@ final class CatalogListScreen: Screen {
         static let sort = KeyDeclaration(
             "s S", "sort", help: "sort: title, price, duration, level, newest (S reverses)", inFooter: false,
             keys: [.character("s"), .character("S")],
-            actions: [KeyAction("catalog.sort", .character("s")), KeyAction("catalog.reverse", .character("S"))])
+            actions: [
+                KeyAction("catalog.sort", .character("s"), title: "Sort by the next order"),
+                KeyAction("catalog.reverse", .character("S"), title: "Reverse the order"),
+            ])
     }
 
     nonisolated static let declaredKeys =

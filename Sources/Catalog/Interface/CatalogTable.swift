@@ -124,7 +124,7 @@ struct CatalogTable {
             case .title: course.title
             case .block: EnrollmentRules.block(for: course, marks: marks).map { texts($0.label) } ?? ""
             case .instructor: course.instructor
-            case .category: course.category ?? ""
+            case .category: course.categoryName.map { texts($0) } ?? ""
             case .level:
                 levelWidth >= texts(course.level.displayName).displayWidth
                     ? texts(course.level.displayName) : texts(course.level.shortName)

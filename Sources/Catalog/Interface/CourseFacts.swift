@@ -7,7 +7,7 @@ extension CourseDetailScreen {
     /// What every view of a course states first: the page's facts and the wide catalog's preview.
     nonisolated static func facts(of course: Course) -> [(label: LocalizedText, value: LocalizedText)] {
         [
-            ("Category", .verbatim(course.category ?? "—")),
+            ("Category", course.categoryName ?? .verbatim("—")),
             ("Level", course.level.displayName),
             ("Duration", DurationText.format(minutes: course.durationMinutes)),
             ("Price", "\(course.price)"),

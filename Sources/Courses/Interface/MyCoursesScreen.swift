@@ -174,7 +174,7 @@ final class MyCoursesScreen: Screen {
             switch column {
             case .gutter: ""
             case .title: item.course.title
-            case .progress: ProgressBar.text(percent: item.percent, width: width)
+            case .progress: ProgressBar.text(percent: item.percent, width: width, language: texts.language)
             case .status:
                 if isSaving {
                     texts("Saving…")

@@ -9,7 +9,7 @@ final class LessonReaderScreen: Screen {
     enum Keys {
         static let scroll = KeyDeclaration(
             "↑↓", "scroll", help: "scroll the lesson (also k j; PgUp PgDn Space, g G: top, end)",
-            actions: [KeyAction("reader.up", .up), KeyAction("reader.down", .down)])
+            actions: [KeyAction("reader.up", .up, title: "Scroll up"), KeyAction("reader.down", .down, title: "Scroll down")])
         static let more = KeyDeclaration("Space", "more", help: "the next page of the lesson", action: "reader.more")
         static let questions = KeyDeclaration(
             "Space", "questions", help: "at the end of the text: its questions", action: "reader.questions")
@@ -26,7 +26,9 @@ final class LessonReaderScreen: Screen {
             keys: (1...6).map { .character(Character(String($0))) })
         static let moveChoice = KeyDeclaration(
             "↑↓", "choice", help: "in a question: move between the choices",
-            actions: [KeyAction("reader.choice_up", .up), KeyAction("reader.choice_down", .down)])
+            actions: [
+                KeyAction("reader.choice_up", .up, title: "Previous choice"), KeyAction("reader.choice_down", .down, title: "Next choice"),
+            ])
         static let answer = KeyDeclaration("Enter", "answer", help: "answer the question with the choices picked", action: "reader.answer")
         static let next = KeyDeclaration("n", "next", help: "the next lesson", action: "reader.next_lesson")
         static let previous = KeyDeclaration("p", "previous", help: "the previous lesson", action: "reader.previous_lesson")

@@ -83,10 +83,14 @@ public struct KeyDeclaration: Hashable, Sendable {
 public struct KeyAction: Hashable, Sendable {
     public let name: String
     public let key: Key
+    /// The command palette's words for it, where its declaration does several things (`↑↓`:
+    /// `Move up`, `Move down`); nil for the declaration's one action, which its help names.
+    public let title: LocalizedText?
 
-    public init(_ name: String, _ key: Key) {
+    public init(_ name: String, _ key: Key, title: LocalizedText? = nil) {
         self.name = name
         self.key = key
+        self.title = title
     }
 }
 

@@ -3,14 +3,17 @@ import SharedKernel
 /// The keys every list shares, declared once for all of them.
 public enum ListKeys {
     public static let move = KeyDeclaration(
-        "↑↓", "move", help: "move (also k j)", actions: [KeyAction("list.up", .up), KeyAction("list.down", .down)])
+        "↑↓", "move", help: "move (also k j)",
+        actions: [KeyAction("list.up", .up, title: "Move up"), KeyAction("list.down", .down, title: "Move down")])
     /// Pages, half pages and the ends in one line of the help: the catalog's help keeps its
     /// marks and its filters on its first screen at 80×24.
     public static let page = KeyDeclaration(
         "PgUp PgDn", "page", help: "a page; Ctrl-U Ctrl-D half a page; Home End (g G) the ends", inFooter: false,
         actions: [
-            KeyAction("list.page_up", .pageUp), KeyAction("list.page_down", .pageDown), KeyAction("list.half_page_up", .control("u")),
-            KeyAction("list.half_page_down", .control("d")), KeyAction("list.first", .home), KeyAction("list.last", .end),
+            KeyAction("list.page_up", .pageUp, title: "Page up"), KeyAction("list.page_down", .pageDown, title: "Page down"),
+            KeyAction("list.half_page_up", .control("u"), title: "Half a page up"),
+            KeyAction("list.half_page_down", .control("d"), title: "Half a page down"), KeyAction("list.first", .home, title: "First row"),
+            KeyAction("list.last", .end, title: "Last row"),
         ])
     public static let mouse = KeyDeclaration("mouse", "", help: "wheel scrolls, click selects, double click opens", inFooter: false)
 

@@ -103,7 +103,7 @@ enum MemoryView {
     static func retention(_ picture: MemoryPicture) -> LocalizedText {
         guard let share = picture.retention else { return "True retention, last 30 days: — no card in review graded yet" }
         let percent = Int((share * 100).rounded())
-        return "True retention, last 30 days: \(percent) % (\(picture.recalled) of \(picture.reviewed) recalled)"
+        return "True retention, last 30 days: \(percent)% (\(picture.recalled) of \(picture.reviewed) recalled)"
     }
 
     static func today(_ reviews: Int, streak: Int?) -> LocalizedText {

@@ -10,7 +10,7 @@ final class ReviewScreen: Screen {
     enum Keys {
         static let choice = KeyDeclaration(
             "↑↓", "choice", help: "move between the choices (also k j)",
-            actions: [KeyAction("review.up", .up), KeyAction("review.down", .down)])
+            actions: [KeyAction("review.up", .up, title: "Previous choice"), KeyAction("review.down", .down, title: "Next choice")])
         static let choose = KeyDeclaration(
             "1-6", "choose", help: "pick an answer by its number (several where the card says so)",
             keys: (1...6).map { .character(Character(String($0))) })

@@ -143,7 +143,7 @@ public struct CatalogQuery: Hashable, Sendable {
         // language: the filters are the same words to every store and the API.
         switch key {
         case "cat", "category", "categoria":
-            if !folded.isEmpty { category = folded }
+            if !folded.isEmpty { category = Self.ownCategory(folded) }
         case "level", "nivel":
             guard !folded.isEmpty else { return }
             if let found = CourseLevel.allCases.first(where: { $0.rawValue.hasPrefix(folded) || $0.spanishName.hasPrefix(folded) }) {
@@ -163,6 +163,26 @@ public struct CatalogQuery: Hashable, Sendable {
         default:
             unknown.append("\(key):")
         }
+    }
+
+    /// A category's name as the data gives it and as each other language shows it, folded:
+    /// the catalog's `Name|category` entries.
+    static let translatedCategories: [(own: String, translated: String)] = Language.all.dropFirst().flatMap { language in
+        Texts.entries(of: language).compactMap { key, value -> (own: String, translated: String)? in
+            let suffix = "|" + Course.categoryContext
+            guard key.hasSuffix(suffix), !key.contains("#") else { return nil }
+            return (TextFolding.key(String(key.dropLast(suffix.count))), TextFolding.key(value))
+        }
+    }
+
+    /// `cat:` as the stores match it, on the data's names: a prefix of no category's own name
+    /// that starts the translated name of exactly one (`cat:negocios`, shown as `Negocios`)
+    /// stands for that category's own (`business`).
+    static func ownCategory(_ folded: String) -> String {
+        guard !translatedCategories.contains(where: { $0.own.hasPrefix(folded) }) else { return folded }
+        let owners = Set(translatedCategories.filter { $0.translated.hasPrefix(folded) }.map(\.own))
+        if owners.count == 1, let own = owners.first { return own }
+        return folded
     }
 
     /// A course as the search sees it: its folded words and category, worked out once.

@@ -59,3 +59,14 @@ public struct Course: Identifiable, Hashable, Sendable {
     /// any course holds (`CourseLimits.seats`), so a count can never overflow.
     public var isFull: Bool { enrolledCount >= (capacity ?? CourseLimits.seats.upperBound) }
 }
+
+extension Course {
+    /// The category as the learner's language names it: the seed catalog's are translated
+    /// (`Business`: `Negocios`), any other is shown as the data gives it.
+    public var categoryName: LocalizedText? {
+        category.map { LocalizedText(stringLiteral: $0).context(Self.categoryContext) }
+    }
+
+    /// The catalog context of a category's name (`Business|category`).
+    public static let categoryContext = "category"
+}

@@ -20,15 +20,17 @@ public struct Language: Hashable, Sendable, CustomStringConvertible {
     public let groupingFromDigits: Int
     /// Prices as `35,99 €` (a symbol after the amount) rather than `35.99 EUR`.
     public let currencySymbolAfter: Bool
+    /// `16 %` (a space before the sign, as Spanish writes it) rather than `16%`.
+    public let spaceBeforePercent: Bool
 
     public var description: String { code }
 
     public static let english = Language(
         code: "en", plural: .oneIsOne, decimalSeparator: ".", groupingSeparator: ",",
-        groupingFromDigits: .max, currencySymbolAfter: false)
+        groupingFromDigits: .max, currencySymbolAfter: false, spaceBeforePercent: false)
     public static let spanish = Language(
         code: "es", plural: .oneIsOne, decimalSeparator: ",", groupingSeparator: ".",
-        groupingFromDigits: 5, currencySymbolAfter: true)
+        groupingFromDigits: 5, currencySymbolAfter: true, spaceBeforePercent: true)
 
     /// Every language with a catalog; the first is the fallback for any text another lacks.
     public static let all: [Language] = [.english, .spanish]
@@ -43,7 +45,7 @@ public struct Language: Hashable, Sendable, CustomStringConvertible {
 
     private init(
         code: String, plural: PluralRule, decimalSeparator: String, groupingSeparator: String, groupingFromDigits: Int,
-        currencySymbolAfter: Bool
+        currencySymbolAfter: Bool, spaceBeforePercent: Bool
     ) {
         self.code = code
         self.plural = plural
@@ -51,6 +53,12 @@ public struct Language: Hashable, Sendable, CustomStringConvertible {
         self.groupingSeparator = groupingSeparator
         self.groupingFromDigits = groupingFromDigits
         self.currencySymbolAfter = currencySymbolAfter
+        self.spaceBeforePercent = spaceBeforePercent
+    }
+
+    /// A percentage as the language writes it: `16%`, `16 %`.
+    public func percent(_ value: Int) -> String {
+        number(value) + (spaceBeforePercent ? " %" : "%")
     }
 
     /// The plural category of `count`: `one` or `other`.
@@ -61,17 +69,19 @@ public struct Language: Hashable, Sendable, CustomStringConvertible {
         }
     }
 
-    /// The language a person asked for: `--language`, else the first non-empty of `LC_ALL`,
-    /// `LC_MESSAGES` and `LANG` (SPEC, Command line), else the config file's, else English. A
-    /// locale naming no language (`C`, `POSIX`) or one the app lacks falls through to the next.
+    /// The language a person asked for: `--language`, else the config file's `language`, else
+    /// the first non-empty of `LC_ALL`, `LC_MESSAGES` and `LANG` (SPEC, Command line), else
+    /// English. The file comes before the locale: a locale often names English only because it
+    /// is the system's default (`LANG=en_US.UTF-8`), the file's line was written on purpose. A
+    /// locale naming no language (`C`, `POSIX`) or one the app lacks falls through to English.
     public static func chosen(option: String?, environment: [String: String], configured: String?) -> Language {
-        named(option: option, environment: environment) ?? configured.flatMap(Language.init(identifier:)) ?? .english
+        if let option, let language = Language(identifier: option) { return language }
+        if let configured, let language = Language(identifier: configured) { return language }
+        return locale(environment) ?? .english
     }
 
-    /// The language `--language` or the locale names, if either names one the app has: the
-    /// config file is not asked then.
-    public static func named(option: String?, environment: [String: String]) -> Language? {
-        if let option, let language = Language(identifier: option) { return language }
+    /// The language the locale names, if it names one the app has.
+    public static func locale(_ environment: [String: String]) -> Language? {
         let locale = ["LC_ALL", "LC_MESSAGES", "LANG"].lazy.compactMap { environment[$0] }.first { !$0.isEmpty }
         return locale.flatMap(Language.init(identifier:))
     }

@@ -28,6 +28,11 @@ public struct Texts: Sendable {
     /// language it speaks, and tests make many servers.
     private static let loaded = Mutex<[String: [String: String]]>([:])
 
+    /// A language's catalog, key by key (English's own for English).
+    public static func entries(of language: Language) -> [String: String] {
+        table(of: language)
+    }
+
     private static func table(of language: Language) -> [String: String] {
         if language == .english { return englishTable }
         if let table = loaded.withLock({ $0[language.code] }) { return table }
