@@ -38,9 +38,9 @@ extension EndToEnd {
             Self.expectSpanish(catalog, "catalog")
 
             // `s` sorts in Spanish too (it is no `sí` where nothing is asked), and the title line
-            // says how: by currency, then amount.
+            // says how: by currency, then amount; in a word where the line is short.
             try session.send("s")
-            try await session.waitFor("↕ precio por moneda, de menor a mayor")
+            try await session.waitFor(width >= 80 ? "↕ precio por moneda, de menor a mayor" : "↕ precio ↑")
             try session.send("s", "s", "s", "s")
             try await session.waitFor("↕ título A–Z")
 

@@ -210,10 +210,11 @@ final class CatalogListScreen: Screen {
             canvas.draw(position, x: positionStart, y: content.y, style: .dim)
         }
         if !filtering {
-            // The order, left of the position, where it fits: `↕ price by currency, lowest first`.
-            let order = "↕ " + texts(viewModel.sort.label)
-            let x = positionStart - 2 - order.displayWidth
-            if x >= sortEnd + 2 { canvas.draw(order, x: x, y: content.y, style: .dim) }
+            // The order, left of the position: `↕ price by currency, lowest first`, else its
+            // short name (`↕ price ↑`) where that is all that fits.
+            let room = positionStart - 2 - (sortEnd + 2)
+            let order = [viewModel.sort.label, viewModel.sort.shortLabel].map { "↕ " + texts($0) }.first { $0.displayWidth <= room }
+            if let order { canvas.draw(order, x: positionStart - 2 - order.displayWidth, y: content.y, style: .dim) }
         }
         table.drawHeadings(in: &canvas, x: content.x, y: content.y + 1)
 

@@ -312,6 +312,8 @@ final class CatalogListTests {
         await sut.settle()
         #expect(viewModel.rows.items.map(\.id) == ["a", "c", "b"])
         #expect(draw(sut).lines[1].contains("↕ price by currency, highest first"))
+        #expect(draw(sut, width: 44).lines[1].contains("↕ price ↓  1/3"), "in a word where the whole label does not fit")
+        #expect(!draw(sut, width: 30).lines[1].contains("↕"), "nothing where not even that fits")
         _ = await sut.handle(.char("s"))
         await sut.settle()
         #expect(viewModel.rows.items.map(\.id) == ["b", "a", "c"], "duration, shortest first")
