@@ -57,7 +57,7 @@ extension EndToEnd {
             Self.expectSpanish(page, "course page")
 
             try session.send("e")
-            let enrolled = try await session.waitFor("Inscrito en ")
+            let enrolled = try await session.waitFor("Te has inscrito en ")
             #expect(enrolled.contains { $0.contains("Progreso") && $0.contains("de") && $0.contains("lecciones") })
             try session.send("Space")
             let done = try await session.waitFor("Lección hecha: ")
