@@ -12,7 +12,8 @@ extension StatusMessage {
         // The lessons done decide the verb where a language agrees it with them (`Se conserva 1
         // de 6 lecciones`): their count rides along, not shown.
         let kept = LocalizedText(key: "? %@ kept. (y/n)", arguments: [.localized(lessons), .pluralCount(done)])
-        return .question("Unenroll from ", title, "? Your progress (\(lessons)) is kept. (y/n)", shorter: [kept])
+        // Where not even that leaves room for a little of the title, the bare question.
+        return .question("Unenroll from ", title, "? Your progress (\(lessons)) is kept. (y/n)", shorter: [kept], bare: "? (y/n)")
     }
 
     /// The question before joining a paid course (a free one is joined at once): `Enroll in

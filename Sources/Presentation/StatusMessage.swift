@@ -26,6 +26,9 @@ public struct StatusMessage: Hashable, Sendable {
         /// Shorter endings, longest first, for a line too narrow for `after` with the
         /// subject whole (`? 3 of 6 lessons kept. (y/n)`).
         public var shorter: [LocalizedText] = []
+        /// The ending of last resort (`? (y/n)`), for a line where no other leaves room for
+        /// a little of the subject: the question stays answerable, its reassurance dropped.
+        public var bare: LocalizedText?
     }
 
     public init(_ text: LocalizedText, kind: Kind = .info) {
@@ -39,10 +42,10 @@ public struct StatusMessage: Hashable, Sendable {
     /// `before` + `subject` + `after`, where only the subject is ever cut; on a narrow line
     /// one of the `shorter` endings may stand for `after` (see `displayText(fitting:)`).
     public static func question(
-        _ before: LocalizedText, _ subject: String, _ after: LocalizedText, shorter: [LocalizedText] = []
+        _ before: LocalizedText, _ subject: String, _ after: LocalizedText, shorter: [LocalizedText] = [], bare: LocalizedText? = nil
     ) -> StatusMessage {
         var message = StatusMessage(before + .verbatim(subject) + after)
-        message.question = Question(before: before, subject: subject, after: after, shorter: shorter)
+        message.question = Question(before: before, subject: subject, after: after, shorter: shorter, bare: bare)
         return message
     }
 

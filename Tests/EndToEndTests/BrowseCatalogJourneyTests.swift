@@ -165,6 +165,16 @@ extension EndToEnd {
             #expect(unknown.status != 0)
             #expect(unknown.errors.contains("Error: Opción desconocida '--bogus'"), "\(unknown.errors)")
             #expect(unknown.errors.contains("Consulta 'tui --help' para más información."), "\(unknown.errors)")
+            // Within 80 columns, the usage line aside (ArgumentParser's, in either language).
+            let importHelp = try await runTUI(["import-courses", "--help", "--language", "es"])
+            let badLevel = try await runTUI(["--log-level", "x", "--language", "es"])
+            let badLevelInEnglish = try await runTUI(["--log-level", "x"])
+            for text in [help.output, config.output, importHelp.output, badLevel.errors, badLevelInEnglish.errors, unknown.errors] {
+                let long = text.split(separator: "\n").filter {
+                    $0.count > 80 && !$0.hasPrefix("USO:") && !$0.hasPrefix("Uso:") && !$0.hasPrefix("Usage:")
+                }
+                #expect(long.isEmpty, "\(long)")
+            }
         }
 
         @Test("import-courses adds and updates with counts; a bad file exits 1 naming entry and field, changing nothing")

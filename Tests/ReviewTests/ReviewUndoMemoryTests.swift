@@ -197,5 +197,10 @@ struct ReviewUndoMemoryTests {
         #expect(small.lines[6].hasPrefix("1k  1"))
         #expect(lines.contains("True retention, last 30 days: 90% (9 of 10 recalled)"))
         #expect(lines.contains("Reviews today: 3 · Streak: 4 days in a row"))
+        // Spanish: 90 %, and the participle agrees with the cards recalled.
+        let spanish = Texts(.spanish)
+        #expect(spanish(MemoryView.retention(picture)) == "Retención real de los últimos 30 días: 90 % (recordadas 9 de 10)")
+        let one = MemoryPicture(forecast: Array(repeating: 0, count: 14), recalled: 1, reviewed: 1, reviewsToday: 1)
+        #expect(spanish(MemoryView.retention(one)) == "Retención real de los últimos 30 días: 100 % (recordada 1 de 1)")
     }
 }

@@ -14,7 +14,7 @@ struct CompactFormsTests {
         #expect(Language.english.compactAmount(Price(minorUnits: 2_500, currency: "EUR")) == "25 €")
         #expect(Language.english.compactAmount(Price(minorUnits: 3_599, currency: "EUR")) == "35.99 €")
         #expect(Language.spanish.compactAmount(Price(minorUnits: 3_599, currency: "EUR")) == "35,99 €")
-        #expect(Language.english.compactAmount(Price(minorUnits: 4_900, currency: "USD")) == "49 $")
+        #expect(Language.english.compactAmount(Price(minorUnits: 4_900, currency: "USD")) == "49 US$")
         #expect(Language.english.compactAmount(Price(minorUnits: 120_000, currency: "JPY")) == "1200 JPY")
     }
 }

@@ -120,6 +120,8 @@ struct UnenrollQuestionTests {
             ("Agile and Scrum in Real Teams", 3, 6, 60, " Unenroll from Agile and…? 3 of 6 lessons kept. (y/n)"),
             ("Agile and Scrum in Real Teams", 0, 6, 60, " Unenroll from Agile and Scrum in Real Teams? (y/n)"),
             ("Lone", 1, 1, 80, " Unenroll from Lone? Your progress (1 of 1 lesson) is kept. (y/n)"),
+            // Where no ending leaves room for a little of the title: the bare question, still answerable.
+            ("Agile and Scrum in Real Teams", 3, 6, 44, " Unenroll from Agile and Scru…? (y/n)"),
         ])
     func fits(title: String, done: Int, lessons: Int, width: Int, line: String) {
         var canvas = TextCanvas(size: Size(width: width, height: 1))
@@ -142,6 +144,15 @@ struct UnenrollQuestionTests {
         ])
     func spanishAgreement(done: Int, lessons: Int, line: String) {
         var canvas = TextCanvas(size: Size(width: 100, height: 1))
+        defer {
+            // At 60 columns, Spanish's longer words: the bare question, never one cut before (s/n).
+            var narrow = TextCanvas(size: Size(width: 60, height: 1))
+            Footer.draw(
+                in: &narrow, row: 0, hints: [KeyHint("y", "yes")],
+                status: .unenrollQuestion(title: "Public Speaking for Engineers", lessonsDone: done, of: lessons),
+                pinned: KeyHint("n", "no"), texts: Texts(.spanish))
+            #expect(narrow.lines[0].contains("? (s/n)"), "\(narrow.lines[0])")
+        }
 
         Footer.draw(
             in: &canvas, row: 0, hints: [KeyHint("y", "yes")],

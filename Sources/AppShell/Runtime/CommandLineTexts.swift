@@ -1,6 +1,7 @@
 import Foundation
 import Settings
 import SharedKernel
+import TerminalUI
 
 extension EduGoApp {
     /// The words of `tui`'s own command line (its help, its refusals), in the language
@@ -31,11 +32,36 @@ extension EduGoApp {
         "Missing value for", "Missing expected argument", "Unexpected argument",
     ]
 
-    /// A message ArgumentParser wrote (the help, an error) in the command line's language.
+    /// A message ArgumentParser wrote (the help, an error) in the command line's language,
+    /// within 80 columns: a translated heading lengthens the overview's first line, and an
+    /// error is one line however long.
     public static func parserText(_ message: String) -> String {
-        guard commandLineTexts.language != .english else { return message }
-        return parserPhrases.reduce(message) { text, phrase in
-            text.replacingOccurrences(of: phrase, with: commandLineTexts(LocalizedText(key: phrase)))
+        let translated =
+            commandLineTexts.language == .english
+            ? message
+            : parserPhrases.reduce(message) { text, phrase in
+                text.replacingOccurrences(of: phrase, with: commandLineTexts(LocalizedText(key: phrase)))
+            }
+        return rewrapped(translated, width: 80)
+    }
+
+    /// The overview's paragraph and the `Error: ` lines wrapped again where they run past
+    /// `width`; the rest (the usage line, the options' columns) as ArgumentParser laid it out.
+    static func rewrapped(_ text: String, width: Int) -> String {
+        var lines = text.components(separatedBy: "\n")
+        let overview = commandLineTexts(LocalizedText(key: "OVERVIEW:")) + " "
+        if let first = lines.firstIndex(where: { $0.hasPrefix(overview) }), lines[first].displayWidth > width {
+            let end = lines[first...].firstIndex(where: \.isEmpty) ?? lines.endIndex
+            let paragraph = lines[first..<end].joined(separator: " ")
+            lines.replaceSubrange(first..<end, with: TextWrapper.wrap(paragraph, width: width))
         }
+        let error = "Error: "
+        lines = lines.flatMap { line -> [String] in
+            guard line.hasPrefix(error), line.displayWidth > width else { return [line] }
+            let indent = String(repeating: " ", count: error.count)
+            let wrapped = TextWrapper.wrap(String(line.dropFirst(error.count)), width: width - error.count)
+            return wrapped.enumerated().map { ($0.offset == 0 ? error : indent) + $0.element }
+        }
+        return lines.joined(separator: "\n")
     }
 }

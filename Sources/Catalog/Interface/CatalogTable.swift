@@ -31,6 +31,9 @@ struct CatalogTable {
     let table: Table
     let texts: Texts
     let accessible: Bool
+    /// The duration and price columns too narrow for their widest full text: every row takes
+    /// the short form there, so a column never mixes `25,00 €` and `49 US$`.
+    private let compactColumns: Set<Int>
 
     /// Lays the columns out for these courses (the loaded window, not only those shown, so
     /// the columns keep still while the selection moves).
@@ -64,6 +67,10 @@ struct CatalogTable {
             table = Table(columns, contentWidths: contentWidths, width: width, primary: title, primaryTarget: Self.titleTarget)
         }
         self.table = table
+        compactColumns = Set(
+            [Column.duration, .price].map(\.rawValue).filter {
+                contentWidths.indices.contains($0) && contentWidths[$0] > table.width(of: $0)
+            })
     }
 
     /// The widest text of each column over `courses`, headings included. The block column
@@ -91,8 +98,10 @@ struct CatalogTable {
     func draw(_ row: Row, in canvas: inout some Canvas, x: Int, y: Int, isSelected: Bool) {
         let levelWidth = table.width(of: Column.level.rawValue)
         var cells = Column.allCases.map { row.text($0, levelWidth: levelWidth, texts: texts) }
-        // A duration or a price wider than its column takes its short form.
-        for column in [Column.duration, .price] where cells[column.rawValue].displayWidth > table.width(of: column.rawValue) {
+        // A duration or a price takes its short form in a column too narrow for the widest
+        // (and a row measured after the layout, wider than its column).
+        for column in [Column.duration, .price]
+        where compactColumns.contains(column.rawValue) || cells[column.rawValue].displayWidth > table.width(of: column.rawValue) {
             cells[column.rawValue] = row.compactText(column, texts: texts)
         }
         if accessible {

@@ -143,7 +143,7 @@ final class MyCoursesScreen: Screen {
         switch column {
         case .gutter: .marks
         case .title: .title
-        case .progress: TableColumn("Progress", compactHeading: "Done", width: .choices([15, 4]), givesWay: 3)
+        case .progress: TableColumn("Progress", compactHeading: "Done", width: .choices([15, 5]), givesWay: 3)
         case .status: TableColumn("Status", width: .flexible(min: 12, max: 36), givesWay: 2)
         case .enrolled: TableColumn("Enrolled", width: .flexible(min: 8, max: 11), givesWay: 1, droppable: true)
         }

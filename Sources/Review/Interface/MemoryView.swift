@@ -103,7 +103,8 @@ enum MemoryView {
     static func retention(_ picture: MemoryPicture) -> LocalizedText {
         guard let share = picture.retention else { return "True retention, last 30 days: — no card in review graded yet" }
         let percent = Int((share * 100).rounded())
-        return "True retention, last 30 days: \(percent)% (\(picture.recalled) of \(picture.reviewed) recalled)"
+        // The cards recalled decide the participle's number (`recordada 1 de 1`), not the percentage.
+        return "True retention, last 30 days: \(percent)% (\(plural: picture.recalled) of \(picture.reviewed) recalled)"
     }
 
     static func today(_ reviews: Int, streak: Int?) -> LocalizedText {

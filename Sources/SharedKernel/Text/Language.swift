@@ -112,7 +112,7 @@ public struct Language: Hashable, Sendable, CustomStringConvertible {
         return "\(text) \(Self.symbols[price.currency] ?? price.currency)"
     }
 
-    /// `25 €`, `9.99 €`, `49 $`: no cents when there are none, a symbol where the currency
+    /// `25 €`, `9.99 €`, `49 US$`: no cents when there are none, a symbol where the currency
     /// has a short one; for a narrow column (`25.00 EUR` does not fit).
     public func compactAmount(_ price: Price) -> String {
         let amount = price.minorUnits.magnitude
@@ -123,5 +123,6 @@ public struct Language: Hashable, Sendable, CustomStringConvertible {
     }
 
     private static let symbols = ["EUR": "€", "USD": "US$", "GBP": "£", "JPY": "JPY", "MXN": "MXN", "CHF": "CHF"]
-    private static let compactSymbols = ["EUR": "€", "USD": "$", "GBP": "£"]
+    /// `$` alone would not say which dollar.
+    private static let compactSymbols = ["EUR": "€", "USD": "US$", "GBP": "£"]
 }

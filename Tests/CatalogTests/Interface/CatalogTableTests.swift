@@ -60,6 +60,23 @@ struct CatalogTableTests {
             ])
     }
 
+    @Test("at every width a price column is all full forms or all short ones, never 5.00 EUR over 45 €", arguments: 40...100)
+    func oneFormPerColumn(width: Int) {
+        let courses: [Course] = [
+            .fixture(id: "a", title: "A Rather Long Title For a Course", price: Price(minorUnits: 500, currency: "EUR")),
+            .fixture(id: "b", title: "Another Long Title For a Course", price: Price(minorUnits: 4500, currency: "EUR")),
+            .fixture(id: "c", title: "A Third Title", price: Price(minorUnits: 4900, currency: "USD")),
+        ]
+        var canvas = TextCanvas(size: Size(width: width, height: courses.count))
+        let table = CatalogTable(courses: courses, width: width - 2)
+        for (index, course) in courses.enumerated() {
+            table.draw(CatalogTable.Row(course: course, marks: CourseMarks()), in: &canvas, x: 1, y: index, isSelected: false)
+        }
+        let full = canvas.lines.filter { $0.hasSuffix(" EUR") || $0.hasSuffix(" USD") }.count
+        let short = canvas.lines.filter { $0.hasSuffix(" €") || $0.hasSuffix(" US$") }.count
+        #expect(full == 0 || short == 0, "\(canvas.lines)")
+    }
+
     @Test("accessible at 80 columns: the marks are words after the title, which keeps its room; no column of marks before it")
     func accessibleMarks() {
         var canvas = TextCanvas(size: Size(width: 80, height: Self.rows.count + 1))
