@@ -99,7 +99,8 @@ final class LearnerEnrollmentsTests {
         await sut.setLesson(2, titled: "Two", of: Self.open, done: true).value
         await sut.setLesson(3, titled: "Three", of: Self.open, done: true).value
 
-        #expect(reports.messages == [.success("Lesson done: One"), .success("Lesson done: Two"), .success("Completed Open Course")])
+        #expect(
+            reports.messages == [.success("Lesson done: One"), .success("Lesson done: Two"), .success("Course completed: Open Course")])
         #expect(sut.courses.first?.percent == 100)
         #expect(sut.hasCompleted("open"))
         await sut.setLesson(2, titled: "Two", of: Self.open, done: false).value

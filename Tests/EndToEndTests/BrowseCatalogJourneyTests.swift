@@ -210,6 +210,9 @@ extension EndToEnd {
                     #"nothing was changed: entry 1 (id "ID"): field "level" must be one of beginner, intermediate, advanced"#), "\(refused)"
             )
             #expect(again.output.hasSuffix(": 1 added, 0 updated\n"), "\(again)")
+            // In Spanish each count agrees with its own number.
+            let spanish = try await runTUI(["import-courses", good, "--data-dir", database.path, "--language", "es"])
+            #expect(spanish.output.hasSuffix(": 0 añadidos, 1 actualizado\n"), "\(spanish)")
         }
 
     }

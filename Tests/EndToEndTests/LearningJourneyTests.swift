@@ -89,7 +89,7 @@ extension EndToEnd {
                     try session.send("Space")
                     try await session.waitFor("Progress      \(lesson) of 6 lessons")
                 }
-                try await session.waitFor("Completed Photography Basics: Light and Exposure")
+                try await session.waitFor("Course completed: Photography Basics: Light and Exposure")
 
                 try session.send("Escape")
                 try await session.waitFor("Photo Editing in Lightroom")

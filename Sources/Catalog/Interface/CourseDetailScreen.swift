@@ -278,7 +278,8 @@ final class CourseDetailScreen: Screen {
         if questions > 0, marks.enrollment != nil || !page.answers.isEmpty {
             let right = page.answers.filter(\.isRight).count
             let open = max(0, questions - page.answers.count)
-            let score: LocalizedText = "\(right) of \(page.answers.count) answered right"
+            // The answers in all decide the participle (`1 de 1 respondida bien`).
+            let score: LocalizedText = "\(right) of \(plural: page.answers.count) answered right"
             facts.append(fact("Score", open > 0 ? "\(score) · \(open) to answer" : score))
         }
         facts = Self.wrappingValues(facts, width: width)

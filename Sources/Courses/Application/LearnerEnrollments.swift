@@ -284,7 +284,7 @@ final class LearnerEnrollments {
                 marked.enrollment = saved
                 Self.place(marked, in: &list)
             }
-            if completes && saved.status == .completed { return .success("Completed \(course.title)") }
+            if completes && saved.status == .completed { return .success("Course completed: \(course.title)") }
             return .success(done ? "Lesson done: \(lesson)" : "Lesson not done: \(lesson)")
         }
     }

@@ -9,7 +9,11 @@ public enum CourseImportReport {
     public static func imported(
         _ file: String, into database: String, added: Int, updated: Int, texts: Texts = .english, sanitize: (String) -> String
     ) -> Int32 {
-        print(sanitize(texts("Imported \(file) into \(database): \(added) added, \(updated) updated")))
+        // Each count its own text, so each agrees with its own number (`1 añadido, 3 actualizados`).
+        let addedText: LocalizedText = "\(added) added"
+        let updatedText: LocalizedText = "\(updated) updated"
+        let counts: LocalizedText = "\(addedText), \(updatedText)"
+        print(sanitize(texts("Imported \(file) into \(database): \(counts)")))
         return 0
     }
 
