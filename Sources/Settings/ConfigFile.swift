@@ -288,10 +288,15 @@ struct ConfigReader {
                 let bound = bindings.keys[clash.second] != nil ? clash.second : clash.first
                 throw problem(
                     ["keys"] + [bound],
-                    "\(clash.key.configName) would mean both \(clash.first) and \(clash.second) on the \(context.name) screen")
+                    "\(clash.key.configName) would mean both \(clash.first) and \(clash.second) on the \(Self.screen(context.name)) screen")
             }
         }
         return bindings
+    }
+
+    /// A screen's name in the learner's words (`catalog`: `del catálogo`).
+    private static func screen(_ name: String) -> LocalizedText {
+        LocalizedText(stringLiteral: name).context("screen")
     }
 
     private func readProfile(_ value: (any TOMLValueConvertible)?, named name: String) throws(ConfigProblem) -> ConnectionProfile {

@@ -109,7 +109,7 @@ extension EndToEnd {
             Self.expectSpanish(catalog, "catalog at 60×16")
             try session.send("4")
             let profile = try await session.waitFor("Miembro desde")
-            #expect(profile.contains { $0.contains("Cursos inscritos") })
+            #expect(profile.contains { $0.contains("Inscripciones") })
             Self.expectSpanish(profile, "profile at 60×16")
         }
     }

@@ -83,6 +83,18 @@ struct ConfigFileTests {
         }
     }
 
+    @Test("a key bound to two actions of one screen names the screen in the reader's words")
+    func clashNamesTheScreen() {
+        #expect {
+            try ConfigFile.parse("[keys]\n\"catalog.search\" = \"f\"\n", path: "config.toml", contexts: Self.contexts)
+        } throws: { error in
+            guard let problem = error as? ConfigProblem else { return false }
+            let english = Texts.english(problem.reason)
+            let spanish = Texts(.spanish)(problem.reason)
+            return english.hasSuffix("on the catalog screen") && spanish.hasSuffix("en la pantalla del catálogo")
+        }
+    }
+
     @Test("[keys] binds actions, by quoted names or nested tables, to one key or several")
     func keys() throws {
         let settings = try ConfigFile.parse(
