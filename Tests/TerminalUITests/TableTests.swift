@@ -37,6 +37,14 @@ struct TableTests {
         #expect(Self.layout(44, target: 20).widths == [27, nil, 6, 7], "a lower target leaves the size whole")
     }
 
+    @Test("a column that keeps its text whole goes rather than shrink below it")
+    func keepsWhole() {
+        var columns = Self.columns
+        columns[1].keepsWhole = true
+        let table = Table(columns, contentWidths: Self.content, width: 55, primary: 0, primaryTarget: 30)
+        #expect(table.widths == [30, nil, 6, 7], "the note would have shrunk to 6 of its 12")
+    }
+
     @Test("below its target the primary shrinks only when nothing else can give way")
     func primaryLast() {
         #expect(Self.layout(30, target: 20).widths == [17, nil, 2, 7])

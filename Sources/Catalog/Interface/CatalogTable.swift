@@ -22,7 +22,8 @@ struct CatalogTable {
         case .instructor: TableColumn("Instructor", width: .flexible(min: 10, max: 24), givesWay: 4, droppable: true)
         case .category: TableColumn("Category", width: .flexible(min: 8, max: 20), givesWay: 2, droppable: true)
         case .level: TableColumn("Level", compactHeading: "Lvl", width: .choices([12, 3]), givesWay: 3)
-        case .seats: TableColumn("Seats", width: .flexible(min: 5, max: 14), alignment: .trailing, givesWay: 1, droppable: true)
+        case .seats:
+            TableColumn("Seats", width: .flexible(min: 5, max: 14), alignment: .trailing, givesWay: 1, droppable: true, keepsWhole: true)
         case .duration: TableColumn("Duration", compactHeading: "Dur.", width: .flexible(min: 8, max: 11), alignment: .trailing)
         case .price: TableColumn("Price", width: .flexible(min: 5, max: 14), alignment: .trailing, gap: 1)
         }

@@ -69,10 +69,15 @@ final class ProfileScreen: Screen {
         canvas.draw(texts("Profile"), x: area.x, y: area.y, style: .bold)
         canvas.markFocus(x: area.x, y: area.y + 2)
         var y = area.y + 2
+        // A value longer than its column wraps under itself (`none yet — a lesson or a review
+        // today starts one` at 60 columns), never cut.
         func fact(_ label: LocalizedText, _ value: LocalizedText, style: Style = .normal, in canvas: inout some Canvas) {
             canvas.draw(texts(label), x: area.x, y: y, width: labelWidth, style: .dim)
-            canvas.draw(texts(value), x: valueX, y: y, width: valueWidth, style: style)
-            y += 1
+            let lines = TextWrapper.wrap(texts(value), width: max(1, valueWidth))
+            for line in lines.isEmpty ? [""] : lines {
+                canvas.draw(line, x: valueX, y: y, width: valueWidth, style: style)
+                y += 1
+            }
         }
         if let field = viewModel.nameField {
             canvas.draw(texts("Name"), x: area.x, y: y, width: labelWidth, style: .dim)

@@ -77,10 +77,11 @@ public struct CommandPalette: Hashable, Sendable {
             return
         }
         let keyWidth = min(16, (shown.map { KeyHint.shown($0.keys, texts).displayWidth }.max() ?? 0) + 2)
-        // An action that cannot run says why in full: its reason wraps under its title.
+        // An action says what it does in full, and one that cannot run why: a long title and
+        // its reason wrap under it, never cut.
         let textWidth = inner.width - keyWidth
         let lines = shown.map { item in
-            item.unavailable.map { TextWrapper.wrap("\(item.title) — \($0)", width: textWidth) } ?? [item.title]
+            TextWrapper.wrap(item.unavailable.map { "\(item.title) — \($0)" } ?? item.title, width: textWidth)
         }
         // From the top while the selected item fits below; else the selected item last.
         var first = min(selected, shown.count - 1)

@@ -28,6 +28,9 @@ public struct TableColumn: Sendable {
     /// (choices, flexible) and then, if `droppable`, goes.
     public var givesWay: Int?
     public var droppable: Bool
+    /// A droppable column whose text says nothing cut (`quedan …` for `quedan 40`): it shows
+    /// its widest text whole or goes, never narrower.
+    public var keepsWhole: Bool
     /// Columns of space before this one (none before the first shown).
     public var gap: Int
 
@@ -61,6 +64,7 @@ public struct TableColumn: Sendable {
         alignment: Alignment = .leading,
         givesWay: Int? = nil,
         droppable: Bool = false,
+        keepsWhole: Bool = false,
         gap: Int = 2
     ) {
         self.heading = heading
@@ -69,6 +73,7 @@ public struct TableColumn: Sendable {
         self.alignment = alignment
         self.givesWay = givesWay
         self.droppable = droppable
+        self.keepsWhole = keepsWhole
         self.gap = gap
     }
 }
@@ -135,7 +140,9 @@ public struct Table: Sendable {
             case .fixed:
                 break
             }
-            if total() > available, columns[index].droppable { widths[index] = nil }
+            let content = contentWidths.indices.contains(index) ? contentWidths[index] : 0
+            let cut = columns[index].keepsWhole && (widths[index] ?? 0) < content
+            if columns[index].droppable, total() > available || cut { widths[index] = nil }
         }
         // The primary column takes what is left, up to its content; below its minimum only
         // when nothing else could give way.
