@@ -51,6 +51,15 @@ struct TextsTests {
         }
     }
 
+    @Test("a value ends as its English does: a sentence with its stop, a question with its mark, a label with its colon", arguments: Language.all)
+    func closingPunctuation(_ language: Language) throws {
+        for (key, value) in try TextCatalog.load(language) {
+            let english = Self.text(of: key)
+            guard let last = english.last, ".?:…!".contains(last) else { continue }
+            #expect(value.last == last, "\(language): \(key) = \(value)")
+        }
+    }
+
     /// How many values a text takes: `%@`, `%1$@`…, not `%%`.
     private static func placeholders(in text: String) -> Int {
         var count = 0
