@@ -51,7 +51,9 @@ struct TextsTests {
         }
     }
 
-    @Test("a value ends as its English does: a sentence with its stop, a question with its mark, a label with its colon", arguments: Language.all)
+    @Test(
+        "a value ends as its English does: a sentence with its stop, a question with its mark, a label with its colon",
+        arguments: Language.all)
     func closingPunctuation(_ language: Language) throws {
         for (key, value) in try TextCatalog.load(language) {
             let english = Self.text(of: key)

@@ -112,20 +112,11 @@ final class CourseDetailTests {
 
     @Test("news of the learner's answers in this course (another terminal answered) reads the score again; another course's, nothing")
     func answersElsewhere() async throws {
-        let learner = LearnerStub()
-        learner.enrollments = [Self.course.id: .fixture(courseID: Self.course.id)]
-        let changes = Notices<CatalogChange>()
-        let question = Question(prompt: "Which?", choices: ["A", "B"], correct: [0], explanation: "A.")
-        let (sut, _, store) = await makeSUT(learner: learner, changes: changes)
-        await store.setLessons(
-            [Lesson(title: "Asked", minutes: 10, content: LessonContent(questions: [question, question]))] + Self.lessons.dropFirst(),
-            of: Self.course.id)
-        changes.post(.course(Self.course.id))
-        await sut.settle()
+        let (sut, learner, changes) = await enrolled(questions: 2)
         #expect(draw(sut).lines.contains { $0.contains("Score") && $0.contains("0 of 0 answered right · 2 to answer") })
 
         let ref = QuestionRef(courseID: Self.course.id, lesson: 1, question: 0)
-        learner.answers.set([Answer(ref: ref, chosen: [0], to: question)], of: Self.course.id)
+        learner.answers.set([Answer(ref: ref, chosen: [0], to: Self.question)], of: Self.course.id)
         changes.post(.answers("another-course"))
         await sut.settle()
         #expect(draw(sut).lines.contains { $0.contains("0 of 0 answered right") }, "another course's answers: not read")
@@ -136,17 +127,7 @@ final class CourseDetailTests {
 
     @Test("a fact too long for its column wraps under itself, never cut: Spanish's score at 60 columns")
     func factsWrap() async throws {
-        let learner = LearnerStub()
-        learner.enrollments = [Self.course.id: .fixture(courseID: Self.course.id)]
-        let changes = Notices<CatalogChange>()
-        let question = Question(prompt: "Which?", choices: ["A", "B"], correct: [0], explanation: "A.")
-        let (sut, _, store) = await makeSUT(learner: learner, changes: changes)
-        await store.setLessons(
-            [Lesson(title: "Asked", minutes: 10, content: LessonContent(questions: Array(repeating: question, count: 15)))]
-                + Self.lessons.dropFirst(),
-            of: Self.course.id)
-        changes.post(.course(Self.course.id))
-        await sut.settle()
+        let (sut, _, _) = await enrolled(questions: 15)
 
         var canvas = TextCanvas(size: Size(width: 60, height: 40))
         sut.draw(in: &canvas, frame: Frame(area: Rect(x: 0, y: 1, width: 60, height: 38), texts: Texts(.spanish)))
@@ -476,6 +457,22 @@ final class CourseDetailTests {
     }
 
     // MARK: - Helpers
+
+    static let question = Question(prompt: "Which?", choices: ["A", "B"], correct: [0], explanation: "A.")
+
+    /// The page of the course the learner is enrolled in, its first lesson asking `questions`.
+    private func enrolled(questions: Int) async -> (CourseDetailScreen, LearnerStub, Notices<CatalogChange>) {
+        let learner = LearnerStub()
+        learner.enrollments = [Self.course.id: .fixture(courseID: Self.course.id)]
+        let changes = Notices<CatalogChange>()
+        let (sut, _, store) = await makeSUT(learner: learner, changes: changes)
+        let asked = Lesson(
+            title: "Asked", minutes: 10, content: LessonContent(questions: Array(repeating: Self.question, count: questions)))
+        await store.setLessons([asked] + Self.lessons.dropFirst(), of: Self.course.id)
+        changes.post(.course(Self.course.id))
+        await sut.settle()
+        return (sut, learner, changes)
+    }
 
     private func makeSUT(
         course: Course = CourseDetailTests.course,
