@@ -63,10 +63,10 @@ extension EndToEnd {
             let done = try await session.waitFor("Lección hecha: ")
             Self.expectSpanish(done, "a lesson done")
             try session.send("f")
-            try await session.waitFor("añadido a favoritos")
+            try await session.waitFor("a favoritos")
 
             try session.send("2")
-            let mine = try await session.waitFor("Mis cursos  3 inscritos")
+            let mine = try await session.waitFor("Mis cursos  3 inscripciones")
             #expect(mine.contains { $0.contains("Progreso") && $0.contains("Estado") })
             Self.expectSpanish(mine, "my courses")
 

@@ -132,9 +132,9 @@ final class CourseDetailTests {
         var canvas = TextCanvas(size: Size(width: 60, height: 40))
         sut.draw(in: &canvas, frame: Frame(area: Rect(x: 0, y: 1, width: 60, height: 38), texts: Texts(.spanish)))
 
-        let score = try #require(canvas.lines.firstIndex { $0.contains("Aciertos") })
+        let score = try #require(canvas.lines.firstIndex { $0.contains("Preguntas") })
         let both = canvas.lines[score] + " " + canvas.lines[score + 1].trimmingCharacters(in: .whitespaces)
-        #expect(both.contains("0 de 0 respondidas bien · 15 por responder"), "\(canvas.lines[score...(score + 1)])")
+        #expect(both.contains("0 de 0 acertadas · 15 por responder"), "\(canvas.lines[score...(score + 1)])")
         #expect(!canvas.lines.contains { $0.contains("…") && $0.contains("responder") })
         let column = try #require(canvas.lines[score].prefixWidth(upTo: "0 de 0"))
         #expect(canvas.lines[score + 1].prefix(column).allSatisfy { $0 == " " }, "under the value, not the label")
