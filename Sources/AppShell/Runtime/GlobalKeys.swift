@@ -17,7 +17,9 @@ enum GlobalKeys {
         keys: (1...5).map { .alt(Character(String($0))) })
     static let nextTab = KeyDeclaration(
         "Tab", "next tab", help: "next tab (Shift-Tab: previous)", inFooter: false, action: "global.next_tab")
-    static let help = KeyDeclaration("?", "help", help: "this help: every key of the screen", action: "global.help")
+    static let help = KeyDeclaration(
+        "?", "help", help: "this help: every key of the screen",
+        actions: [KeyAction("global.help", .character("?"), title: "Show the help: every key of this screen")])
     static let back = KeyDeclaration("Esc", "back", help: "back", action: "global.back")
     static let quit = KeyDeclaration("q", "quit", help: "back; quit at a tab's root", action: "global.quit")
     static let interrupt = KeyDeclaration("Ctrl-C", "quit", help: "quit at once, from anywhere", inFooter: false)
