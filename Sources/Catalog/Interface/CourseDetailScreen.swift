@@ -242,27 +242,7 @@ final class CourseDetailScreen: Screen {
         if !course.tags.isEmpty {
             facts.append(fact("Tags", .verbatim(course.tags.joined(separator: ", "))))
         }
-        var status: [LocalizedText] = []
-        if let enrollment = marks.enrollment {
-            if enrollment.status == .completed, let date = enrollment.completedAt {
-                status.append("✓ Completed \(day: date)")
-            } else {
-                status.append("✓ Enrolled")
-            }
-        } else if let date = marks.completedAt {
-            // Left after completing it: history, which `e` brings back.
-            status.append("Completed \(day: date) · not enrolled")
-        }
-        if marks.isFavourite { status.append("★ Favourite") }
-        // By the rules `e` is answered by, so the page and its footer agree (a prerequisite
-        // no longer in the catalog blocks nothing).
-        switch viewModel.enrollRefusal {
-        case .courseInactive: status.append("Not open for enrollment")
-        case .courseFull: status.append("Full")
-        case .prerequisiteNotCompleted: status.append("Locked until its prerequisite is completed")
-        case .alreadyEnrolled, nil: break
-        }
-        if marks.isSavingEnrollment || marks.isSavingFavourite { status.append("(saving…)") }
+        let status = Self.status(marks: marks, refusal: viewModel.enrollRefusal)
         if !status.isEmpty {
             facts.append(.fact(label: texts("Status"), value: status.map { texts($0) }.joined(separator: "   ")))
         }

@@ -19,4 +19,30 @@ extension CourseDetailScreen {
         guard let capacity = course.capacity, let left = course.seatsLeft else { return "Unlimited" }
         return left == 0 ? "None — the course is full" : "\(left) of \(capacity)"
     }
+
+    /// The page's Status fact, in parts: enrolled or completed, a favourite, why `e` would be
+    /// refused (by the rules `e` is answered by, so the page and its footer agree; a
+    /// prerequisite no longer in the catalog blocks nothing), and a save under way.
+    nonisolated static func status(marks: CourseMarks, refusal: EnrollmentRefusal?) -> [LocalizedText] {
+        var status: [LocalizedText] = []
+        if let enrollment = marks.enrollment {
+            if enrollment.status == .completed, let date = enrollment.completedAt {
+                status.append("✓ Completed \(day: date)")
+            } else {
+                status.append("✓ Enrolled")
+            }
+        } else if let date = marks.completedAt {
+            // Left after completing it: history, which `e` brings back.
+            status.append("Completed \(day: date) · not enrolled")
+        }
+        if marks.isFavourite { status.append("★ Favourite") }
+        switch refusal {
+        case .courseInactive: status.append("Not open for enrollment")
+        case .courseFull: status.append("Full")
+        case .prerequisiteNotCompleted: status.append("Locked until its prerequisite is completed")
+        case .alreadyEnrolled, nil: break
+        }
+        if marks.isSavingEnrollment || marks.isSavingFavourite { status.append("(saving…)") }
+        return status
+    }
 }
