@@ -209,7 +209,7 @@ struct CourseLimitsTests {
 /// The in-memory double holds every port's contract, as the real stores do.
 @Suite("Port contracts: in memory")
 struct InMemoryContractTests {
-    @Test("in-memory store", arguments: ContractCase.all + ContractCase.learning)
+    @Test("in-memory store", arguments: ContractCase.all + ContractCase.learning + ContractCase.operations)
     func contract(_ contract: ContractCase) async throws {
         try await contract.run(.inMemory())
     }

@@ -53,6 +53,7 @@ extension ContractStore {
             refreshTokens: SQLiteRefreshTokenRepository(database: database),
             changes: SQLiteChangeLog(database: database),
             learning: SQLiteLearningRepository(database: database, now: { clock.now() }),
+            operations: SQLiteOperationRepository(database: database, now: { clock.now() }),
             addCourses: { entries in
                 _ = try database.importCourses(entries: entries.map { CourseEntry(course: $0.0, lessons: $0.1) })
             }

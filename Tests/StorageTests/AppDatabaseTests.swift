@@ -91,10 +91,10 @@ struct AppDatabaseTests {
         }
         #expect(
             tables == [
-                "answer", "catalog_revision", "catalog_size", "change_event", "change_horizon", "course", "course_search",
-                "course_search_config", "course_search_data", "course_search_docsize", "course_search_idx", "enrollment", "favourite",
-                "grdb_migrations", "lesson", "lesson_content", "lesson_progress", "refresh_token", "review_day", "review_log", "session",
-                "user",
+                "answer", "applied_operation", "catalog_revision", "catalog_size", "change_event", "change_horizon", "course",
+                "course_search", "course_search_config", "course_search_data", "course_search_docsize", "course_search_idx", "enrollment",
+                "favourite", "grdb_migrations", "lesson", "lesson_content", "lesson_progress", "merge_time", "refresh_token", "review_day",
+                "review_log", "session", "user",
             ])
     }
 

@@ -9,7 +9,7 @@ import Testing
 /// (and the remote and PostgreSQL stores) are held to.
 @Suite("Port contracts: SQLite")
 struct SQLiteContractTests {
-    @Test("SQLite store", arguments: ContractCase.all + ContractCase.learning)
+    @Test("SQLite store", arguments: ContractCase.all + ContractCase.learning + ContractCase.operations)
     func contract(_ contract: ContractCase) async throws {
         let directory = TemporaryDirectory()
         defer { directory.remove() }

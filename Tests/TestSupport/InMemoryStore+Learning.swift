@@ -29,6 +29,7 @@ extension InMemoryStore {
             userID: userID, time: time, settings: settings)
         if let card = decided.newCard {
             storedAnswers[userID, default: [:]][ref] = (decided.answer, card, time.day)
+            answerTimes[userID, default: [:]][ref] = time.now
             storedEnrollmentIndex(userID, ref.courseID).map { enrollments[$0].lastActiveAt = now() }
             note(.learning(userID, ref.courseID))
         }

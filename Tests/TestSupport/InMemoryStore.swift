@@ -5,7 +5,7 @@ import SharedKernel
 /// contract suites hold it to that), and recording every call so a test can state exactly
 /// what was asked. Calls can be held at a gate, or made to fail.
 public actor InMemoryStore: CourseRepository, EnrollmentRepository, FavouritesRepository, ProfileRepository, SessionRepository,
-    AccountRepository, AccountStore, RefreshTokenRepository, ChangeLog, LearningRepository
+    AccountRepository, AccountStore, RefreshTokenRepository, ChangeLog, LearningRepository, OperationRepository
 {
     public enum Message: Hashable, Sendable {
         case page(String, CatalogPosition, Int)
@@ -36,11 +36,14 @@ public actor InMemoryStore: CourseRepository, EnrollmentRepository, FavouritesRe
         case habit(UserID, LearnerDay)
         case undoReview(QuestionRef, Date, UserID)
         case memory(UserID, StudyTime)
+        case apply(SyncOperation, UserID)
 
         /// Whether the call writes.
         public var isWrite: Bool {
             switch self {
-            case .enroll, .unenroll, .setLesson, .setFavourite, .updateName, .createAccount, .signOut, .answer, .review, .undoReview: true
+            case .enroll, .unenroll, .setLesson, .setFavourite, .updateName, .createAccount, .signOut, .answer, .review, .undoReview,
+                .apply:
+                true
             default: false
             }
         }
@@ -49,7 +52,7 @@ public actor InMemoryStore: CourseRepository, EnrollmentRepository, FavouritesRe
     public private(set) var messages: [Message] = []
     public var writes: [Message] { messages.filter(\.isWrite) }
 
-    private var catalog: [CourseID: Course] {
+    var catalog: [CourseID: Course] {
         didSet { index = nil }
     }
     /// When each course was first added (`newest` orders by it).
@@ -68,9 +71,9 @@ public actor InMemoryStore: CourseRepository, EnrollmentRepository, FavouritesRe
         return built
     }
     private var lessons: [CourseID: [Lesson]]
-    private var users: [UserID: (user: User, password: String)]
+    var users: [UserID: (user: User, password: String)]
     var enrollments: [Enrollment] = []
-    private var favourites: [UserID: Set<CourseID>] = [:]
+    var favourites: [UserID: Set<CourseID>] = [:]
     private var storedSession: UserID?
     private var refreshTokens: [String: (record: RefreshTokenRecord, used: Bool, revoked: Bool)] = [:]
     private var nextID: Int64 = 100
@@ -87,6 +90,12 @@ public actor InMemoryStore: CourseRepository, EnrollmentRepository, FavouritesRe
     public internal(set) var reviewLog: [UserID: [ReviewLogEntry]] = [:]
     /// When lessons were marked done, for the streak.
     var lessonDoneTimes: [UserID: [Date]] = [:]
+    /// Operations applied: fingerprint and outcome, by learner and id.
+    var appliedOperations: [UserID: [OperationID: (fingerprint: String, outcome: OperationOutcome)]] = [:]
+    /// The time of each latest-wins item (`MergeRules.item`), by learner.
+    var mergeTimes: [UserID: [String: HybridTime]] = [:]
+    /// When each answer was given (answers arranged without one came first).
+    var answerTimes: [UserID: [QuestionRef: Date]] = [:]
     private var failOnly: ((Message) -> Bool)?
     private var gate: Gate?
     private var gateOnly: ((Message) -> Bool)?
@@ -232,11 +241,13 @@ public actor InMemoryStore: CourseRepository, EnrollmentRepository, FavouritesRe
 
     public func setLesson(_ number: Int, done: Bool, userID: UserID, courseID: CourseID) async throws(AppError) -> Enrollment {
         try await record(.setLesson(number, done: done, userID, courseID))
-        return try perform(MarkLesson(number, done: done, userID: userID, courseID: courseID, now: now()))
+        let marked = try perform(MarkLesson(number, done: done, userID: userID, courseID: courseID, now: now()))
+        stampNow(.lesson(courseID, number: number, done: done), userID: userID)
+        return marked
     }
 
     /// The SharedKernel's changes, as every store runs them; one actor turn is the transaction.
-    private func perform(_ change: some EnrollmentChange) throws(AppError) -> Enrollment {
+    func perform(_ change: some EnrollmentChange) throws(AppError) -> Enrollment {
         let facts = catalog[change.courseID].map { course in
             EnrollmentFacts(
                 course: course,
@@ -267,7 +278,7 @@ public actor InMemoryStore: CourseRepository, EnrollmentRepository, FavouritesRe
             if let index = storedEnrollmentIndex(change.userID, change.courseID) {
                 enrollments[index].lastActiveAt = at
                 if done { enrollments[index].lessonsDone.insert(number) } else { enrollments[index].lessonsDone.remove(number) }
-                if done { lessonDoneTimes[change.userID, default: []].append(now()) }
+                if done { lessonDoneTimes[change.userID, default: []].append(at) }
                 enrollments[index].status = status
                 enrollments[index].completedAt = completedAt
             }
@@ -316,6 +327,7 @@ public actor InMemoryStore: CourseRepository, EnrollmentRepository, FavouritesRe
             isFavourite
             ? favourites[userID, default: []].insert(courseID).inserted : favourites[userID]?.remove(courseID) != nil
         if changed { note(.favourite(userID, courseID)) }
+        stampNow(.favourite(courseID, isFavourite: isFavourite), userID: userID)
     }
 
     public func favourite(userID: UserID, courseID: CourseID) async throws(AppError) -> Course? {
@@ -348,6 +360,7 @@ public actor InMemoryStore: CourseRepository, EnrollmentRepository, FavouritesRe
         entry.user.name = name
         users[userID] = entry
         note(.profile(userID))
+        stampNow(.name(name), userID: userID)
         return entry.user
     }
 

@@ -15,6 +15,8 @@ public struct ContractStore: Sendable {
     public var changes: (any ChangeLog)?
     /// Lessons' content, answers and reviews (`ContractCase.learning`).
     public var learning: (any LearningRepository)?
+    /// Queued writes applied once each (`ContractCase.operations`).
+    public var operations: (any OperationRepository)?
     /// Stores courses with their lessons (`nil`: the course's single default lesson).
     public var addCourses: @Sendable ([(Course, [Lesson]?)]) async throws -> Void
 
@@ -28,6 +30,7 @@ public struct ContractStore: Sendable {
         refreshTokens: any RefreshTokenRepository,
         changes: (any ChangeLog)? = nil,
         learning: (any LearningRepository)? = nil,
+        operations: (any OperationRepository)? = nil,
         addCourses: @escaping @Sendable ([(Course, [Lesson]?)]) async throws -> Void
     ) {
         self.courses = courses
@@ -39,6 +42,7 @@ public struct ContractStore: Sendable {
         self.refreshTokens = refreshTokens
         self.changes = changes
         self.learning = learning
+        self.operations = operations
         self.addCourses = addCourses
     }
 
@@ -48,7 +52,7 @@ public struct ContractStore: Sendable {
         let store = InMemoryStore(courses: [], now: { clock.now() })
         return ContractStore(
             courses: store, enrollments: store, favourites: store, profiles: store, sessions: store,
-            accounts: store, refreshTokens: store, changes: store, learning: store,
+            accounts: store, refreshTokens: store, changes: store, learning: store, operations: store,
             addCourses: { entries in
                 for (course, lessons) in entries {
                     await store.importCourses([course])

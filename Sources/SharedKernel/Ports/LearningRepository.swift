@@ -96,7 +96,7 @@ public enum LearningRules {
     }
 
     /// Never due past the last instant a store and the API keep (9999-12-31T23:59:59Z).
-    private static func keptInRange(_ card: FSRSCard) -> FSRSCard {
+    static func keptInRange(_ card: FSRSCard) -> FSRSCard {
         var card = card
         card.due = min(card.due, Date(timeIntervalSince1970: Double(CardSchedule.instants.upperBound)))
         return card

@@ -17,16 +17,26 @@ public struct SQLiteEnrollmentRepository: EnrollmentRepository, EnrollmentTransa
     /// stored (dates to the millisecond, so what the caller shows is what is kept). The write
     /// lock is the whole database's, so `access` needs no row locks here.
     public func run(_ change: some EnrollmentChange) async throws(AppError) -> Enrollment {
-        try await database.write { db in
-            let write = try change.decide(try Self.facts(for: change, in: db))
-            try Self.apply(write, in: db)
-            try ChangeRows.record(.enrollment(change.userID, change.courseID), in: db)
-            if write.movesSeats { try ChangeRows.record(.course(change.courseID), in: db) }
-            guard let stored = try EnrollmentRow.fetch(userID: change.userID, courseID: change.courseID, in: db) else {
-                throw AppError.storage(.saving, detail: "enrollment vanished inside its own transaction")
+        let now = now()
+        return try await database.write { db in
+            let stored = try Self.run(change, in: db)
+            if let mark = change as? MarkLesson {
+                try MergeTimes.stampNow(.lesson(mark.courseID, number: mark.number, done: mark.done), userID: mark.userID, at: now, in: db)
             }
             return stored
         }
+    }
+
+    /// `run`'s work inside a write transaction (an operation's, too).
+    static func run(_ change: some EnrollmentChange, in db: Database) throws -> Enrollment {
+        let write = try change.decide(try Self.facts(for: change, in: db))
+        try Self.apply(write, in: db)
+        try ChangeRows.record(.enrollment(change.userID, change.courseID), in: db)
+        if write.movesSeats { try ChangeRows.record(.course(change.courseID), in: db) }
+        guard let stored = try EnrollmentRow.fetch(userID: change.userID, courseID: change.courseID, in: db) else {
+            throw AppError.storage(.saving, detail: "enrollment vanished inside its own transaction")
+        }
+        return stored
     }
 
     private static func facts(for change: some EnrollmentChange, in db: Database) throws -> EnrollmentFacts? {

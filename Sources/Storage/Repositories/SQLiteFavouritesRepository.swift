@@ -13,22 +13,28 @@ public struct SQLiteFavouritesRepository: FavouritesRepository {
     public func setFavourite(_ isFavourite: Bool, userID: UserID, courseID: CourseID) async throws(AppError) {
         let now = Date()
         try await database.write { db in
-            guard try Bool.fetchOne(db, sql: "SELECT 1 FROM course WHERE id = ?", arguments: [courseID.rawValue]) == true else {
-                throw AppError.courseNotFound(courseID)
-            }
-            if isFavourite {
-                try db.execute(
-                    sql: "INSERT OR IGNORE INTO favourite (user_id, course_id, created_at) VALUES (?, ?, ?)",
-                    arguments: [userID.rawValue, courseID.rawValue, now]
-                )
-            } else {
-                try db.execute(
-                    sql: "DELETE FROM favourite WHERE user_id = ? AND course_id = ?",
-                    arguments: [userID.rawValue, courseID.rawValue]
-                )
-            }
-            if db.changesCount > 0 { try ChangeRows.record(.favourite(userID, courseID), in: db) }
+            try Self.set(isFavourite, userID: userID, courseID: courseID, at: now, in: db)
+            try MergeTimes.stampNow(.favourite(courseID, isFavourite: isFavourite), userID: userID, at: now, in: db)
         }
+    }
+
+    /// `setFavourite`'s work inside a write transaction (an operation's, too).
+    static func set(_ isFavourite: Bool, userID: UserID, courseID: CourseID, at now: Date, in db: Database) throws {
+        guard try Bool.fetchOne(db, sql: "SELECT 1 FROM course WHERE id = ?", arguments: [courseID.rawValue]) == true else {
+            throw AppError.courseNotFound(courseID)
+        }
+        if isFavourite {
+            try db.execute(
+                sql: "INSERT OR IGNORE INTO favourite (user_id, course_id, created_at) VALUES (?, ?, ?)",
+                arguments: [userID.rawValue, courseID.rawValue, now]
+            )
+        } else {
+            try db.execute(
+                sql: "DELETE FROM favourite WHERE user_id = ? AND course_id = ?",
+                arguments: [userID.rawValue, courseID.rawValue]
+            )
+        }
+        if db.changesCount > 0 { try ChangeRows.record(.favourite(userID, courseID), in: db) }
     }
 
     public func favourites(userID: UserID) async throws(AppError) -> [Course] {

@@ -79,7 +79,7 @@ public struct SQLiteLearningRepository: LearningRepository {
                 holdsPlace: status.map { $0 != EnrollmentStatus.dropped.rawValue } ?? false, existing: existing, userID: userID,
                 time: time, settings: settings)
             if let card = decided.newCard {
-                try Self.insert(decided.answer, card: card, answeredOn: time.day, userID: userID.rawValue, in: db)
+                try Self.insert(decided.answer, card: card, at: time, userID: userID.rawValue, in: db)
                 try db.execute(
                     sql: "UPDATE enrollment SET active_at = ? WHERE user_id = ? AND course_id = ?",
                     arguments: [now(), userID.rawValue, ref.courseID.rawValue])
@@ -288,17 +288,19 @@ public struct SQLiteLearningRepository: LearningRepository {
     // MARK: - Rows
 
     /// Stores a first answer with the card it starts.
-    static func insert(_ answer: Answer, card: CardSchedule, answeredOn day: LearnerDay, userID: Int64, in db: Database) throws {
+    /// Stores a first answer with the card it starts (or, `INSERT OR REPLACE`, an earlier
+    /// answer in place of a later one: `MergeRules.answerReplaces`).
+    static func insert(_ answer: Answer, card: CardSchedule, at time: StudyTime, userID: Int64, in db: Database) throws {
         try db.cachedStatement(
             sql: """
-                INSERT INTO answer (user_id, course_id, lesson, question, chosen, is_right, answered_day,
+                INSERT OR REPLACE INTO answer (user_id, course_id, lesson, question, chosen, is_right, answered_day, answered_at,
                     state, step, stability, difficulty, due_at, last_review_at, reviews)
-                VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+                VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
                 """
         ).execute(
             arguments: [
                 userID, answer.ref.courseID.rawValue, answer.ref.lesson, answer.ref.question, text(of: answer.chosen), answer.isRight,
-                day.number,
+                time.day.number, Int64(time.now.timeIntervalSince1970),
             ] + StatementArguments(values(of: card)))
     }
 
@@ -337,7 +339,7 @@ public struct SQLiteLearningRepository: LearningRepository {
     }
 
     /// A card's schedule, if its values make one (`CardSchedule.checked`).
-    private static func schedule(_ reader: RowReader) throws -> CardSchedule {
+    static func schedule(_ reader: RowReader) throws -> CardSchedule {
         guard
             let schedule = CardSchedule.checked(
                 state: try reader.int("state"), step: try reader.optionalInt("step"), stability: try reader.optionalDouble("stability"),

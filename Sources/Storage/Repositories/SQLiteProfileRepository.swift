@@ -1,3 +1,4 @@
+import Foundation
 import GRDB
 import SharedKernel
 
@@ -19,13 +20,21 @@ public struct SQLiteProfileRepository: ProfileRepository {
     }
 
     public func updateName(userID: UserID, to name: String) async throws(AppError) -> User {
-        try await database.write { db in
-            try db.execute(sql: "UPDATE user SET name = ? WHERE id = ?", arguments: [name, userID.rawValue])
-            guard db.changesCount == 1,
-                let row = try Row.fetchOne(db, sql: "SELECT \(UserRow.columns) FROM user WHERE id = ?", arguments: [userID.rawValue])
-            else { throw AppError.notSignedIn }
-            try ChangeRows.record(.profile(userID), in: db)
-            return try UserRow.user(from: row)
+        let now = Date()
+        return try await database.write { db in
+            let user = try Self.rename(userID, to: name, in: db)
+            try MergeTimes.stampNow(.name(name), userID: userID, at: now, in: db)
+            return user
         }
+    }
+
+    /// `updateName`'s work inside a write transaction (an operation's, too).
+    static func rename(_ userID: UserID, to name: String, in db: Database) throws -> User {
+        try db.execute(sql: "UPDATE user SET name = ? WHERE id = ?", arguments: [name, userID.rawValue])
+        guard db.changesCount == 1,
+            let row = try Row.fetchOne(db, sql: "SELECT \(UserRow.columns) FROM user WHERE id = ?", arguments: [userID.rawValue])
+        else { throw AppError.notSignedIn }
+        try ChangeRows.record(.profile(userID), in: db)
+        return try UserRow.user(from: row)
     }
 }

@@ -1,0 +1,136 @@
+import Foundation
+import GRDB
+import SharedKernel
+
+/// Terminals' queued writes in SQLite: each in one IMMEDIATE transaction with its record in
+/// `applied_operation`, merged by the SharedKernel's `MergeRules`.
+public struct SQLiteOperationRepository: OperationRepository {
+    private let database: AppDatabase
+    /// The store's now: no operation is later than it (`HybridTime.clamped`).
+    public let now: @Sendable () -> Date
+
+    public init(database: AppDatabase, now: @escaping @Sendable () -> Date = { Date() }) {
+        self.database = database
+        self.now = now
+    }
+
+    public func apply(_ operation: SyncOperation, userID: UserID) async throws(AppError) -> OperationOutcome {
+        let now = now()
+        return try await database.write { db in
+            if let recorded = try Self.recorded(operation, userID: userID, in: db) { return recorded }
+            guard try Bool.fetchOne(db, sql: "SELECT 1 FROM user WHERE id = ?", arguments: [userID.rawValue]) == true else {
+                throw AppError.notSignedIn
+            }
+            var outcome = OperationOutcome.applied
+            do {
+                // A refusal leaves nothing of the operation's own writes, but its record stays.
+                try db.inSavepoint {
+                    outcome = try Self.perform(operation.kind, at: operation.time.clamped(notAfter: now), userID: userID, in: db)
+                    return .commit
+                }
+            } catch let error as AppError where OperationRecord.isFinal(error) {
+                outcome = .refused(error)
+            }
+            let (code, subject) = OperationRecord.code(of: outcome)
+            try db.execute(
+                sql: """
+                    INSERT INTO applied_operation (user_id, id, fingerprint, code, subject, applied_at) VALUES (?, ?, ?, ?, ?, ?)
+                    """,
+                arguments: [userID.rawValue, operation.id.rawValue, operation.fingerprint, code, subject, Int64(now.timeIntervalSince1970)])
+            return outcome
+        }
+    }
+
+    /// The outcome kept for an id seen before: the same again, or `.conflicting` for another
+    /// operation under it.
+    private static func recorded(_ operation: SyncOperation, userID: UserID, in db: Database) throws -> OperationOutcome? {
+        guard
+            let row = try Row.fetchOne(
+                db.cachedStatement(sql: "SELECT fingerprint, code, subject FROM applied_operation WHERE user_id = ? AND id = ?"),
+                arguments: [userID.rawValue, operation.id.rawValue])
+        else { return nil }
+        let reader = RowReader(row: row, what: "applied operation")
+        guard try reader.string("fingerprint") == operation.fingerprint else { return .conflicting }
+        guard
+            let outcome = OperationRecord.outcome(
+                code: try reader.string("code"), subject: try reader.string("subject"), of: operation.kind)
+        else { throw DamagedRow(description: "applied operation \(operation.id): an outcome not known") }
+        return outcome
+    }
+
+    private static func perform(_ kind: OperationKind, at time: HybridTime, userID: UserID, in db: Database) throws -> OperationOutcome {
+        try checkExists(kind, in: db)
+        if let item = MergeRules.item(of: kind) {
+            guard MergeRules.replaces(time, stored: try MergeTimes.time(of: item, userID: userID, in: db)) else { return .superseded }
+            try MergeTimes.stamp(item, time, userID: userID, in: db)
+        }
+        switch kind {
+        case .favourite(let courseID, let isFavourite):
+            try SQLiteFavouritesRepository.set(isFavourite, userID: userID, courseID: courseID, at: time.date, in: db)
+        case .lesson(let courseID, let number, let done):
+            _ = try SQLiteEnrollmentRepository.run(
+                MarkLesson(number, done: done, userID: userID, courseID: courseID, now: time.date), in: db)
+        case .enroll(let courseID):
+            do {
+                _ = try SQLiteEnrollmentRepository.run(Enroll(userID: userID, courseID: courseID, now: time.date), in: db)
+            } catch AppError.refused(.alreadyEnrolled) {
+                return .superseded
+            }
+        case .unenroll(let courseID):
+            do {
+                _ = try SQLiteEnrollmentRepository.run(Unenroll(userID: userID, courseID: courseID), in: db)
+            } catch AppError.notEnrolled {
+                return .superseded
+            }
+        case .name(let raw):
+            let name: String
+            switch ProfileName.validate(raw) {
+            case .success(let valid): name = valid
+            case .failure(let rejection): throw AppError.invalidName(rejection)
+            }
+            _ = try SQLiteProfileRepository.rename(userID, to: name, in: db)
+        case .answer(let ref, let chosen, let offset):
+            return try SQLiteLearningRepository.mergeAnswer(
+                chosen, to: ref, userID: userID, at: StudyTime(now: time.date, secondsFromGMT: offset), in: db)
+        case .review(let ref, let grade, let offset):
+            try SQLiteLearningRepository.mergeReview(
+                ReviewGrading(grade, at: time.date), of: ref, userID: userID, secondsFromGMT: offset, in: db)
+        case .undoReview(let ref, let reviewedAt):
+            try SQLiteLearningRepository.mergeUndo(ref, reviewedAt: reviewedAt, userID: userID, in: db)
+        }
+        return .applied
+    }
+
+    /// A course that is gone refuses every operation on it, whatever the times (as the
+    /// in-memory double and the server's other store do).
+    private static func checkExists(_ kind: OperationKind, in db: Database) throws {
+        guard let courseID = kind.courseID else { return }
+        guard try Bool.fetchOne(db, sql: "SELECT 1 FROM course WHERE id = ?", arguments: [courseID.rawValue]) == true else {
+            throw AppError.courseNotFound(courseID)
+        }
+    }
+}
+
+/// The time of each latest-wins item of a learner (`merge_time`).
+enum MergeTimes {
+    static func time(of item: String, userID: UserID, in db: Database) throws -> HybridTime? {
+        try String.fetchOne(
+            db.cachedStatement(sql: "SELECT time FROM merge_time WHERE user_id = ? AND item = ?"), arguments: [userID.rawValue, item]
+        ).flatMap(HybridTime.init)
+    }
+
+    static func stamp(_ item: String, _ time: HybridTime, userID: UserID, in db: Database) throws {
+        try db.cachedStatement(sql: "INSERT OR REPLACE INTO merge_time (user_id, item, time) VALUES (?, ?, ?)")
+            .execute(arguments: [userID.rawValue, item, time.description])
+    }
+
+    /// A write through the API's own routes happens now, on the server's clock: a queued
+    /// operation made before it does not undo it.
+    static func stampNow(_ kind: OperationKind, userID: UserID, at now: Date, in db: Database) throws {
+        guard let item = MergeRules.item(of: kind) else { return }
+        let time = HybridTime(now, node: "server")
+        if MergeRules.replaces(time, stored: try Self.time(of: item, userID: userID, in: db)) {
+            try stamp(item, time, userID: userID, in: db)
+        }
+    }
+}
