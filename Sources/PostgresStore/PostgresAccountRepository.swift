@@ -77,17 +77,25 @@ public struct PostgresProfileRepository: ProfileRepository {
 
     public func updateName(userID: UserID, to name: String) async throws(AppError) -> User {
         let logger = database.logger
+        let now = Date()
         return try await database.transaction(.saving) { connection in
-            var updated: User?
-            for try await row in try await connection.query(
-                "UPDATE learner SET name = \(name) WHERE id = \(userID.rawValue) RETURNING \(unescaped: Self.columns)", logger: logger
-            ) {
-                updated = try Self.user(row)
-            }
-            guard let updated else { throw AppError.notSignedIn }
-            try await PostgresChangeRows.record([.profile(userID)], in: connection, logger: logger)
-            return updated
+            let user = try await Self.rename(userID, to: name, in: connection, logger: logger)
+            try await PostgresMergeTimes.stampNow(.name(name), userID: userID, at: now, in: connection, logger: logger)
+            return user
         }
+    }
+
+    /// `updateName`'s work inside a transaction (an operation's, too).
+    static func rename(_ userID: UserID, to name: String, in connection: PostgresConnection, logger: Logger) async throws -> User {
+        var updated: User?
+        for try await row in try await connection.query(
+            "UPDATE learner SET name = \(name) WHERE id = \(userID.rawValue) RETURNING \(unescaped: Self.columns)", logger: logger
+        ) {
+            updated = try Self.user(row)
+        }
+        guard let updated else { throw AppError.notSignedIn }
+        try await PostgresChangeRows.record([.profile(userID)], in: connection, logger: logger)
+        return updated
     }
 }
 

@@ -17,18 +17,30 @@ public struct PostgresEnrollmentRepository: EnrollmentRepository, EnrollmentTran
     /// the enrollment as stored.
     public func run(_ change: some EnrollmentChange) async throws(AppError) -> Enrollment {
         let logger = database.logger
+        let now = now()
         return try await database.transaction(.saving) { connection in
-            let write = try change.decide(try await Self.facts(for: change, in: connection, logger: logger))
-            try await Self.apply(write, in: connection, logger: logger)
-            guard let stored = try await Self.enrollment(userID: change.userID, courseID: change.courseID, in: connection, logger: logger)
-            else {
-                throw AppError.storage(.saving, detail: "enrollment vanished inside its own transaction")
+            let stored = try await Self.run(change, in: connection, logger: logger)
+            if let mark = change as? MarkLesson {
+                try await PostgresMergeTimes.stampNow(
+                    .lesson(mark.courseID, number: mark.number, done: mark.done), userID: mark.userID, at: now, in: connection,
+                    logger: logger)
             }
-            var changes: [Change] = [.enrollment(change.userID, change.courseID)]
-            if write.movesSeats { changes.append(.course(change.courseID)) }
-            try await PostgresChangeRows.record(changes, in: connection, logger: logger)
             return stored
         }
+    }
+
+    /// `run`'s work inside a transaction (an operation's, too).
+    static func run(_ change: some EnrollmentChange, in connection: PostgresConnection, logger: Logger) async throws -> Enrollment {
+        let write = try change.decide(try await Self.facts(for: change, in: connection, logger: logger))
+        try await Self.apply(write, in: connection, logger: logger)
+        guard let stored = try await Self.enrollment(userID: change.userID, courseID: change.courseID, in: connection, logger: logger)
+        else {
+            throw AppError.storage(.saving, detail: "enrollment vanished inside its own transaction")
+        }
+        var changes: [Change] = [.enrollment(change.userID, change.courseID)]
+        if write.movesSeats { changes.append(.course(change.courseID)) }
+        try await PostgresChangeRows.record(changes, in: connection, logger: logger)
+        return stored
     }
 
     /// Joining or leaving locks the course's row (`FOR UPDATE`), so two changes of its seats,
@@ -254,31 +266,42 @@ public struct PostgresFavouritesRepository: FavouritesRepository {
         let now = Date()
         let logger = database.logger
         try await database.transaction(.saving) { connection in
-            if isFavourite {
-                let inserted = try await connection.prepared(
-                    """
-                    INSERT INTO favourite (user_id, course_id, course_rank, created_at)
-                    SELECT \(userID.rawValue), id, sort_rank, \(now) FROM course WHERE id = \(courseID.rawValue)
-                    ON CONFLICT DO NOTHING
-                    RETURNING 1
-                    """,
-                    logger: logger
-                ).decode(Int.self).first { _ in true }
-                if inserted == nil, try await PostgresCourseRepository.course(courseID, in: connection, logger: logger) == nil {
-                    throw AppError.courseNotFound(courseID)
-                }
-                // Noted only when it changed something.
-                if inserted != nil { try await PostgresChangeRows.record([.favourite(userID, courseID)], in: connection, logger: logger) }
-            } else {
-                let deleted = try await connection.prepared(
-                    "DELETE FROM favourite WHERE user_id = \(userID.rawValue) AND course_id = \(courseID.rawValue) RETURNING 1",
-                    logger: logger
-                ).decode(Int.self).first { _ in true }
-                if try await PostgresCourseRepository.course(courseID, in: connection, logger: logger) == nil {
-                    throw AppError.courseNotFound(courseID)
-                }
-                if deleted != nil { try await PostgresChangeRows.record([.favourite(userID, courseID)], in: connection, logger: logger) }
+            try await Self.set(isFavourite, userID: userID, courseID: courseID, at: now, in: connection, logger: logger)
+            try await PostgresMergeTimes.stampNow(
+                .favourite(courseID, isFavourite: isFavourite), userID: userID, at: now, in: connection, logger: logger)
+        }
+    }
+
+    /// `setFavourite`'s work inside a transaction (an operation's, too).
+    static func set(
+        _ isFavourite: Bool, userID: UserID, courseID: CourseID, at now: Date, in connection: PostgresConnection, logger: Logger
+    )
+        async throws
+    {
+        if isFavourite {
+            let inserted = try await connection.prepared(
+                """
+                INSERT INTO favourite (user_id, course_id, course_rank, created_at)
+                SELECT \(userID.rawValue), id, sort_rank, \(now) FROM course WHERE id = \(courseID.rawValue)
+                ON CONFLICT DO NOTHING
+                RETURNING 1
+                """,
+                logger: logger
+            ).decode(Int.self).first { _ in true }
+            if inserted == nil, try await PostgresCourseRepository.course(courseID, in: connection, logger: logger) == nil {
+                throw AppError.courseNotFound(courseID)
             }
+            // Noted only when it changed something.
+            if inserted != nil { try await PostgresChangeRows.record([.favourite(userID, courseID)], in: connection, logger: logger) }
+        } else {
+            let deleted = try await connection.prepared(
+                "DELETE FROM favourite WHERE user_id = \(userID.rawValue) AND course_id = \(courseID.rawValue) RETURNING 1",
+                logger: logger
+            ).decode(Int.self).first { _ in true }
+            if try await PostgresCourseRepository.course(courseID, in: connection, logger: logger) == nil {
+                throw AppError.courseNotFound(courseID)
+            }
+            if deleted != nil { try await PostgresChangeRows.record([.favourite(userID, courseID)], in: connection, logger: logger) }
         }
     }
 

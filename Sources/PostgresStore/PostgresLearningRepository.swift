@@ -99,8 +99,7 @@ public struct PostgresLearningRepository: LearningRepository {
                 chosen, to: ref, question: question, holdsPlace: status.map { $0 != EnrollmentStatus.dropped.rawValue } ?? false,
                 existing: existing, userID: userID, time: time, settings: settings)
             if let card = decided.newCard {
-                try await Self.insertAnswer(
-                    decided.answer, card: card, answeredOn: time.day, userID: userID, in: connection, logger: logger)
+                try await Self.insertAnswer(decided.answer, card: card, at: time, userID: userID, in: connection, logger: logger)
                 try await connection.query(
                     "UPDATE enrollment SET active_at = \(now()) WHERE user_id = \(userID.rawValue) AND course_id = \(ref.courseID.rawValue)",
                     logger: logger)
@@ -286,24 +285,33 @@ public struct PostgresLearningRepository: LearningRepository {
         return CardSchedule(card: card, reviews: try cells.int())
     }
 
-    private static func insertAnswer(
-        _ answer: Answer, card: CardSchedule, answeredOn day: LearnerDay, userID: UserID, in connection: PostgresConnection, logger: Logger
+    /// A first answer with the card it starts; with `replacing`, an earlier answer in place of
+    /// a later one (`MergeRules.answerReplaces`).
+    static func insertAnswer(
+        _ answer: Answer, card: CardSchedule, at time: StudyTime, userID: UserID, replacing: Bool = false,
+        in connection: PostgresConnection, logger: Logger
     ) async throws {
         let ref = answer.ref
-        try await connection.query(
-            """
-            INSERT INTO answer (user_id, course_id, lesson, question, chosen, is_right, answered_day, \(unescaped: scheduleColumns))
+        let values: PostgresQuery = """
+            INSERT INTO answer (user_id, course_id, lesson, question, chosen, is_right, answered_day, answered_at,
+                \(unescaped: scheduleColumns))
             VALUES (\(userID.rawValue), \(ref.courseID.rawValue), \(ref.lesson), \(ref.question), \(answer.chosen.sorted()),
-                \(answer.isRight), \(day.number), \(card.card.state.rawValue), \(card.card.step), \(card.card.stability),
-                \(card.card.difficulty), \(seconds(card.card.due)), \(card.card.lastReview.map(seconds)), \(card.reviews))
-            ON CONFLICT DO NOTHING
-            """,
-            logger: logger
-        )
+                \(answer.isRight), \(time.day.number), \(seconds(time.now)), \(card.card.state.rawValue), \(card.card.step),
+                \(card.card.stability), \(card.card.difficulty), \(seconds(card.card.due)), \(card.card.lastReview.map(seconds)),
+                \(card.reviews))
+            ON CONFLICT (user_id, course_id, lesson, question) DO \(unescaped: replacing ? Self.replaceAnswer : "NOTHING")
+            """
+        try await connection.query(values, logger: logger)
     }
 
+    private static let replaceAnswer = """
+        UPDATE SET chosen = excluded.chosen, is_right = excluded.is_right, answered_day = excluded.answered_day,
+            answered_at = excluded.answered_at, state = excluded.state, step = excluded.step, stability = excluded.stability,
+            difficulty = excluded.difficulty, due_at = excluded.due_at, last_review_at = excluded.last_review_at, reviews = excluded.reviews
+        """
+
     /// The review's entry in the learner's log, numbered in the order reviews were written.
-    private static func insertLog(_ entry: ReviewLogEntry, userID: UserID, in connection: PostgresConnection, logger: Logger) async throws {
+    static func insertLog(_ entry: ReviewLogEntry, userID: UserID, in connection: PostgresConnection, logger: Logger) async throws {
         let (ref, before) = (entry.ref, entry.before)
         try await connection.query(
             """
@@ -326,7 +334,7 @@ public struct PostgresLearningRepository: LearningRepository {
     }
 
     /// The choices of a stored answer, if they are a question's (2 to 6 choices).
-    private static func choices(_ numbers: [Int]) -> Set<Int>? {
+    static func choices(_ numbers: [Int]) -> Set<Int>? {
         guard !numbers.isEmpty, numbers.allSatisfy({ (0..<ContentLimits.choices.upperBound).contains($0) }) else { return nil }
         return Set(numbers)
     }

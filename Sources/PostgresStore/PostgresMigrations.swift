@@ -114,5 +114,31 @@ extension PostgresDatabase {
                 "DROP INDEX course_by_price",
                 "CREATE INDEX course_by_price ON course (price_order, sort_rank)",
             ]),
+        // Terminals' queued writes: each applied operation's id and outcome, each latest-wins
+        // item's time, and when each answer was given (the earliest is kept).
+        Migration(
+            version: 15,
+            statements: [
+                """
+                CREATE TABLE applied_operation (
+                    user_id bigint NOT NULL REFERENCES learner (id) ON DELETE CASCADE,
+                    id text COLLATE "C" NOT NULL,
+                    fingerprint text NOT NULL,
+                    code text NOT NULL,
+                    subject text NOT NULL,
+                    applied_at timestamptz NOT NULL,
+                    PRIMARY KEY (user_id, id)
+                )
+                """,
+                """
+                CREATE TABLE merge_time (
+                    user_id bigint NOT NULL REFERENCES learner (id) ON DELETE CASCADE,
+                    item text COLLATE "C" NOT NULL,
+                    time text COLLATE "C" NOT NULL,
+                    PRIMARY KEY (user_id, item)
+                )
+                """,
+                "ALTER TABLE answer ADD COLUMN answered_at bigint",
+            ]),
     ]
 }

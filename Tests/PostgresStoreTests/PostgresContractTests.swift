@@ -9,7 +9,7 @@ import Testing
 /// (`sessions`) is the terminal's, not a server's: its cases are not this store's.
 @Suite("Port contracts: PostgreSQL", .enabled(if: PostgresTestCluster.isAvailable, "EDUGO_TEST_POSTGRES names no cluster"))
 struct PostgresContractTests {
-    static let serverCases = ContractCase.all.filter { $0.port != "sessions" } + ContractCase.learning
+    static let serverCases = ContractCase.all.filter { $0.port != "sessions" } + ContractCase.learning + ContractCase.operations
 
     @Test("PostgreSQL store", arguments: serverCases)
     func contract(_ contract: ContractCase) async throws {

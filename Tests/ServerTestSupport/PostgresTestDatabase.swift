@@ -146,6 +146,7 @@ extension ContractStore {
             refreshTokens: PostgresRefreshTokenRepository(database: database),
             changes: PostgresChangeLog(database: database),
             learning: PostgresLearningRepository(database: database, now: { clock.now() }),
+            operations: PostgresOperationRepository(database: database, now: { clock.now() }),
             addCourses: { entries in _ = try await database.importCourses(entries.map { (course: $0.0, lessons: $0.1) }) }
         )
     }

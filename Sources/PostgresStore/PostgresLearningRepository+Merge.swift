@@ -1,0 +1,144 @@
+import Foundation
+import Logging
+import PostgresNIO
+import SharedKernel
+
+/// Answers and grades from queued operations, merged by `MergeRules` and
+/// `LearningRules.replay` inside an operation's transaction (the learner's row locked).
+extension PostgresLearningRepository {
+    /// An answer given at `time`: kept if it is the first, or earlier than the one kept (the
+    /// card then starts from it, its log replayed on top); otherwise `.superseded`.
+    static func mergeAnswer(
+        _ chosen: Set<Int>, to ref: QuestionRef, userID: UserID, at time: StudyTime, in connection: PostgresConnection, logger: Logger
+    ) async throws -> OperationOutcome {
+        let status = try await connection.query(
+            "SELECT status FROM enrollment WHERE user_id = \(userID.rawValue) AND course_id = \(ref.courseID.rawValue)", logger: logger
+        ).decode(String.self).first { _ in true }
+        let questions = try await content(ref.courseID, ref.lesson, in: connection, logger: logger)?.questions ?? []
+        let question = questions.indices.contains(ref.question) ? questions[ref.question] : nil
+        let kept = try await connection.query(
+            """
+            SELECT answered_at FROM answer WHERE user_id = \(userID.rawValue) AND course_id = \(ref.courseID.rawValue)
+                AND lesson = \(ref.lesson) AND question = \(ref.question)
+            """, logger: logger
+        ).decode(Int?.self).first { _ in true }
+        let replaces = kept.map { MergeRules.answerReplaces(time.now, stored: $0.map(date)) } ?? true
+        // The rules check the answer either way: a bad one is refused, whatever is kept.
+        let decided = try LearningRules.answer(
+            chosen, to: ref, question: question, holdsPlace: status.map { $0 != EnrollmentStatus.dropped.rawValue } ?? false,
+            existing: nil, userID: userID, time: time)
+        guard replaces, let card = decided.newCard else { return .superseded }
+        let log = try await logEntries(of: ref, userID: userID, from: nil, in: connection, logger: logger)
+        let replayed = LearningRules.replay(
+            log.map { ReviewGrading($0.entry.grade, at: $0.entry.reviewedAt) }, from: card, ref: ref, userID: userID)
+        try await rewrite(log.map(\.id), with: replayed.entries, userID: userID, in: connection, logger: logger)
+        try await insertAnswer(
+            decided.answer, card: replayed.schedule, at: time, userID: userID, replacing: kept != nil, in: connection, logger: logger)
+        try await connection.query(
+            """
+            UPDATE enrollment SET active_at = greatest(coalesce(active_at, enrolled_at), \(time.now))
+            WHERE user_id = \(userID.rawValue) AND course_id = \(ref.courseID.rawValue)
+            """, logger: logger)
+        try await PostgresChangeRows.record([.learning(userID, ref.courseID)], in: connection, logger: logger)
+        return .applied
+    }
+
+    /// A grade given at `grading.reviewedAt`, put in its place in the card's log.
+    static func mergeReview(
+        _ grading: ReviewGrading, of ref: QuestionRef, userID: UserID, secondsFromGMT: Int, in connection: PostgresConnection,
+        logger: Logger
+    ) async throws {
+        guard let current = try await card(ref, userID: userID, in: connection, logger: logger) else {
+            throw AppError.noSuchLesson(ref.courseID, ref.lesson)
+        }
+        let later = try await logEntries(of: ref, userID: userID, from: grading.reviewedAt, in: connection, logger: logger).filter {
+            $0.entry.reviewedAt > grading.reviewedAt
+        }
+        let merged = LearningRules.insert(grading, later: later.map(\.entry), current: current, ref: ref, userID: userID)
+        try await rewrite(later.map(\.id), with: merged.entries, userID: userID, in: connection, logger: logger)
+        try await setCard(ref, merged.schedule, userID: userID, in: connection, logger: logger)
+        let day = LearnerDay(grading.reviewedAt, secondsFromGMT: secondsFromGMT).number
+        try await connection.query(
+            "INSERT INTO review_day (user_id, day) VALUES (\(userID.rawValue), \(day)) ON CONFLICT DO NOTHING", logger: logger)
+        try await PostgresChangeRows.record([.learning(userID, nil)], in: connection, logger: logger)
+    }
+
+    /// The grade given at `reviewedAt` taken out of the card's log, the grades after it replayed.
+    static func mergeUndo(_ ref: QuestionRef, reviewedAt: Date, userID: UserID, in connection: PostgresConnection, logger: Logger)
+        async throws
+    {
+        let second = date(Int(seconds(reviewedAt)))
+        let from = try await logEntries(of: ref, userID: userID, from: second, in: connection, logger: logger)
+        guard let taken = from.first, taken.entry.reviewedAt == second else { throw AppError.nothingToUndo(ref) }
+        let merged = LearningRules.remove(taken.entry, later: from.dropFirst().map(\.entry), ref: ref, userID: userID)
+        try await rewrite(from.map(\.id), with: merged.entries, userID: userID, in: connection, logger: logger)
+        try await setCard(ref, merged.schedule, userID: userID, in: connection, logger: logger)
+        try await PostgresChangeRows.record([.learning(userID, nil)], in: connection, logger: logger)
+    }
+
+    // MARK: - Rows
+
+    private static func card(_ ref: QuestionRef, userID: UserID, in connection: PostgresConnection, logger: Logger) async throws
+        -> CardSchedule?
+    {
+        let rows = try await Array(
+            collecting: connection.query(
+                """
+                SELECT \(unescaped: scheduleColumns) FROM answer WHERE user_id = \(userID.rawValue)
+                    AND course_id = \(ref.courseID.rawValue) AND lesson = \(ref.lesson) AND question = \(ref.question)
+                """, logger: logger))
+        return try rows.first.map { row in
+            var cells = CellReader(row)
+            return try schedule(&cells)
+        }
+    }
+
+    private static func setCard(_ ref: QuestionRef, _ next: CardSchedule, userID: UserID, in connection: PostgresConnection, logger: Logger)
+        async throws
+    {
+        try await connection.query(
+            """
+            UPDATE answer SET state = \(next.card.state.rawValue), step = \(next.card.step), stability = \(next.card.stability),
+                difficulty = \(next.card.difficulty), due_at = \(seconds(next.card.due)),
+                last_review_at = \(next.card.lastReview.map(seconds)), reviews = \(next.reviews)
+            WHERE user_id = \(userID.rawValue) AND course_id = \(ref.courseID.rawValue) AND lesson = \(ref.lesson)
+                AND question = \(ref.question)
+            """, logger: logger)
+    }
+
+    /// The card's log in time order (then as written), from `from`'s second on (all of it for nil).
+    private static func logEntries(of ref: QuestionRef, userID: UserID, from: Date?, in connection: PostgresConnection, logger: Logger)
+        async throws -> [(id: Int, entry: ReviewLogEntry)]
+    {
+        let rows = try await Array(
+            collecting: connection.query(
+                """
+                SELECT id, grade, reviewed_at, \(unescaped: scheduleColumns) FROM review_log
+                WHERE user_id = \(userID.rawValue) AND course_id = \(ref.courseID.rawValue) AND lesson = \(ref.lesson)
+                    AND question = \(ref.question) AND reviewed_at >= \(from.map(seconds) ?? Int64.min)
+                ORDER BY reviewed_at, id
+                """, logger: logger))
+        return try rows.map { row in
+            var cells = CellReader(row)
+            let id = try cells.int()
+            let text = try cells.string()
+            guard let grade = ReviewGrade(rawValue: text) else {
+                throw AppError.storage(.reading, detail: "a review log entry graded \(text.debugDescription)")
+            }
+            let reviewedAt = date(try cells.int())
+            return (id, ReviewLogEntry(ref: ref, grade: grade, reviewedAt: reviewedAt, before: try schedule(&cells)))
+        }
+    }
+
+    /// Replaces the log rows `ids` with `entries`, written in their order (ids grow with it).
+    private static func rewrite(
+        _ ids: [Int], with entries: [ReviewLogEntry], userID: UserID, in connection: PostgresConnection, logger: Logger
+    )
+        async throws
+    {
+        if !ids.isEmpty {
+            try await connection.query("DELETE FROM review_log WHERE id = ANY(\(ids.map(Int64.init)))", logger: logger)
+        }
+        for entry in entries { try await insertLog(entry, userID: userID, in: connection, logger: logger) }
+    }
+}

@@ -1,0 +1,149 @@
+import Foundation
+import Logging
+import PostgresNIO
+import SharedKernel
+
+/// Terminals' queued writes in PostgreSQL: each in one transaction with its record in
+/// `applied_operation`, merged by the SharedKernel's `MergeRules`. The learner's row is locked
+/// first, so one learner's operations take turns on every server: an id sent to two servers
+/// at once is applied once.
+public struct PostgresOperationRepository: OperationRepository {
+    private let database: PostgresDatabase
+    /// The store's now: no operation is later than it (`HybridTime.clamped`).
+    public let now: @Sendable () -> Date
+
+    public init(database: PostgresDatabase, now: @escaping @Sendable () -> Date = { Date() }) {
+        self.database = database
+        self.now = now
+    }
+
+    public func apply(_ operation: SyncOperation, userID: UserID) async throws(AppError) -> OperationOutcome {
+        let logger = database.logger
+        let now = now()
+        return try await database.transaction(.saving) { connection in
+            guard
+                try await connection.query("SELECT 1 FROM learner WHERE id = \(userID.rawValue) FOR UPDATE", logger: logger)
+                    .decode(Int.self).first(where: { _ in true }) != nil
+            else { throw AppError.notSignedIn }
+            if let recorded = try await Self.recorded(operation, userID: userID, in: connection, logger: logger) { return recorded }
+            // A refusal leaves nothing of the operation's own writes, but its record stays.
+            try await connection.query("SAVEPOINT operation", logger: logger)
+            var outcome: OperationOutcome
+            do {
+                outcome = try await Self.perform(
+                    operation.kind, at: operation.time.clamped(notAfter: now), userID: userID, in: connection, logger: logger)
+                try await connection.query("RELEASE SAVEPOINT operation", logger: logger)
+            } catch let error as AppError where OperationRecord.isFinal(error) {
+                try await connection.query("ROLLBACK TO SAVEPOINT operation", logger: logger)
+                outcome = .refused(error)
+            }
+            let (code, subject) = OperationRecord.code(of: outcome)
+            try await connection.query(
+                """
+                INSERT INTO applied_operation (user_id, id, fingerprint, code, subject, applied_at)
+                VALUES (\(userID.rawValue), \(operation.id.rawValue), \(operation.fingerprint), \(code), \(subject), \(now))
+                """, logger: logger)
+            return outcome
+        }
+    }
+
+    /// The outcome kept for an id seen before: the same again, or `.conflicting` for another
+    /// operation under it.
+    private static func recorded(_ operation: SyncOperation, userID: UserID, in connection: PostgresConnection, logger: Logger)
+        async throws -> OperationOutcome?
+    {
+        guard
+            let (fingerprint, code, subject) = try await connection.query(
+                """
+                SELECT fingerprint, code, subject FROM applied_operation WHERE user_id = \(userID.rawValue) AND id = \(operation.id.rawValue)
+                """, logger: logger
+            ).decode((String, String, String).self).first(where: { _ in true })
+        else { return nil }
+        guard fingerprint == operation.fingerprint else { return .conflicting }
+        guard let outcome = OperationRecord.outcome(code: code, subject: subject, of: operation.kind) else {
+            throw AppError.storage(.reading, detail: "applied operation \(operation.id): an outcome not known")
+        }
+        return outcome
+    }
+
+    private static func perform(
+        _ kind: OperationKind, at time: HybridTime, userID: UserID, in connection: PostgresConnection, logger: Logger
+    ) async throws -> OperationOutcome {
+        // A course that is gone refuses every operation on it, whatever the times.
+        if let courseID = kind.courseID,
+            try await connection.query("SELECT 1 FROM course WHERE id = \(courseID.rawValue)", logger: logger)
+                .decode(Int.self).first(where: { _ in true }) == nil
+        {
+            throw AppError.courseNotFound(courseID)
+        }
+        if let item = MergeRules.item(of: kind) {
+            let stored = try await PostgresMergeTimes.time(of: item, userID: userID, in: connection, logger: logger)
+            guard MergeRules.replaces(time, stored: stored) else { return .superseded }
+            try await PostgresMergeTimes.stamp(item, time, userID: userID, in: connection, logger: logger)
+        }
+        switch kind {
+        case .favourite(let courseID, let isFavourite):
+            try await PostgresFavouritesRepository.set(
+                isFavourite, userID: userID, courseID: courseID, at: time.date, in: connection, logger: logger)
+        case .lesson(let courseID, let number, let done):
+            _ = try await PostgresEnrollmentRepository.run(
+                MarkLesson(number, done: done, userID: userID, courseID: courseID, now: time.date), in: connection, logger: logger)
+        case .enroll(let courseID):
+            do {
+                _ = try await PostgresEnrollmentRepository.run(
+                    Enroll(userID: userID, courseID: courseID, now: time.date), in: connection, logger: logger)
+            } catch AppError.refused(.alreadyEnrolled) {
+                return .superseded
+            }
+        case .unenroll(let courseID):
+            do {
+                _ = try await PostgresEnrollmentRepository.run(Unenroll(userID: userID, courseID: courseID), in: connection, logger: logger)
+            } catch AppError.notEnrolled {
+                return .superseded
+            }
+        case .name(let raw):
+            switch ProfileName.validate(raw) {
+            case .success(let name): _ = try await PostgresProfileRepository.rename(userID, to: name, in: connection, logger: logger)
+            case .failure(let rejection): throw AppError.invalidName(rejection)
+            }
+        case .answer(let ref, let chosen, let offset):
+            return try await PostgresLearningRepository.mergeAnswer(
+                chosen, to: ref, userID: userID, at: StudyTime(now: time.date, secondsFromGMT: offset), in: connection, logger: logger)
+        case .review(let ref, let grade, let offset):
+            try await PostgresLearningRepository.mergeReview(
+                ReviewGrading(grade, at: time.date), of: ref, userID: userID, secondsFromGMT: offset, in: connection, logger: logger)
+        case .undoReview(let ref, let reviewedAt):
+            try await PostgresLearningRepository.mergeUndo(ref, reviewedAt: reviewedAt, userID: userID, in: connection, logger: logger)
+        }
+        return .applied
+    }
+}
+
+/// The time of each latest-wins item of a learner (`merge_time`).
+enum PostgresMergeTimes {
+    static func time(of item: String, userID: UserID, in connection: PostgresConnection, logger: Logger) async throws -> HybridTime? {
+        try await connection.query(
+            "SELECT time FROM merge_time WHERE user_id = \(userID.rawValue) AND item = \(item)", logger: logger
+        ).decode(String.self).first(where: { _ in true }).flatMap(HybridTime.init)
+    }
+
+    static func stamp(_ item: String, _ time: HybridTime, userID: UserID, in connection: PostgresConnection, logger: Logger) async throws {
+        try await connection.query(
+            """
+            INSERT INTO merge_time (user_id, item, time) VALUES (\(userID.rawValue), \(item), \(time.description))
+            ON CONFLICT (user_id, item) DO UPDATE SET time = excluded.time
+            """, logger: logger)
+    }
+
+    /// A write through the API's own routes happens now, on the server's clock: a queued
+    /// operation made before it does not undo it.
+    static func stampNow(_ kind: OperationKind, userID: UserID, at now: Date, in connection: PostgresConnection, logger: Logger)
+        async throws
+    {
+        guard let item = MergeRules.item(of: kind) else { return }
+        let time = HybridTime(now, node: "server")
+        if MergeRules.replaces(time, stored: try await Self.time(of: item, userID: userID, in: connection, logger: logger)) {
+            try await stamp(item, time, userID: userID, in: connection, logger: logger)
+        }
+    }
+}
