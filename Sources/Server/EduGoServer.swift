@@ -129,12 +129,14 @@ extension EduGoServer {
                     case .exactly(let count), .atLeast(let count): count
                     }
                 }))
+        let languages = ServerLanguages()
         let handler = EduGoAPIHandler(
             courses: stores.courses,
             enrollments: stores.enrollments,
             favourites: stores.favourites,
             profiles: stores.profiles,
             learning: stores.learning,
+            operations: stores.operations,
             accounts: stores.accounts,
             tokens: tokens,
             signInLimiter: SignInRateLimiter(log: stores.signInAttempts ?? InMemorySignInAttempts(), now: now),
@@ -142,13 +144,14 @@ extension EduGoServer {
             hashGate: hashGate,
             events: EventStreams(hub: hub, log: stores.changes, ids: EventIDs(signingKey: stores.signingKey), tokens: tokens),
             ready: stores.ready,
-            metrics: metricsAddress == nil && MetricsAddress.isLoopback(host) ? metrics : nil
+            metrics: metricsAddress == nil && MetricsAddress.isLoopback(host) ? metrics : nil,
+            languages: languages
         )
 
         let router = Router(context: ServerRequestContext.self)
         router.middlewares.add(MetricsMiddleware(metrics: metrics))
         router.middlewares.add(
-            ErrorMiddleware(routes: try KnownRoutes(handler), bodyTimeLimit: limits.connectionTimeout, languages: ServerLanguages()))
+            ErrorMiddleware(routes: try KnownRoutes(handler), bodyTimeLimit: limits.connectionTimeout, languages: languages))
         router.middlewares.add(ClientAddressMiddleware())
         router.middlewares.add(ClientConnectionMiddleware())
         router.middlewares.add(ChangePokeMiddleware(hub: hub))

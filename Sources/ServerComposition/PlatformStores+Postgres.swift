@@ -16,6 +16,7 @@ extension PlatformStores {
             favourites: PostgresFavouritesRepository(database: database),
             profiles: PostgresProfileRepository(database: database),
             learning: PostgresLearningRepository(database: database, now: now),
+            operations: PostgresOperationRepository(database: database, now: now),
             accounts: AccountService(store: PostgresAccountStore(database: database), hasher: passwordHasher),
             refreshTokens: PostgresRefreshTokenRepository(database: database),
             signingKey: try await database.signingKey(),

@@ -15,6 +15,7 @@ extension PlatformStores {
             favourites: SQLiteFavouritesRepository(database: database),
             profiles: SQLiteProfileRepository(database: database),
             learning: SQLiteLearningRepository(database: database, now: now),
+            operations: SQLiteOperationRepository(database: database, now: now),
             accounts: AccountService(store: SQLiteAccountStore(database: database), hasher: passwordHasher),
             refreshTokens: SQLiteRefreshTokenRepository(database: database),
             signingKey: try SigningKey.loadOrCreate(in: dataDirectory),

@@ -11,7 +11,8 @@ import Testing
 /// refresh tokens) are the server's own and are held to their contract on SQLite.
 @Suite("Port contracts: remote", .timeLimit(.minutes(3)))
 struct RemoteContractTests {
-    static let clientCases = ContractCase.all.filter { !["accounts", "refreshTokens"].contains($0.port) } + ContractCase.learning
+    static let clientCases =
+        ContractCase.all.filter { !["accounts", "refreshTokens"].contains($0.port) } + ContractCase.learning + ContractCase.operations
 
     @Test("remote store", arguments: clientCases)
     func contract(_ contract: ContractCase) async throws {
@@ -31,6 +32,7 @@ struct RemoteContractTests {
                     // The server's own log: what the API's writes noted there.
                     changes: SQLiteChangeLog(database: server.database),
                     learning: store,
+                    operations: store,
                     addCourses: { try server.addCourses($0) }
                 )
             )

@@ -1448,6 +1448,201 @@ extension Components {
                 ])
             }
         }
+        /// - Remark: Generated from `#/components/schemas/OperationBatch`.
+        public struct OperationBatch: Codable, Hashable, Sendable {
+            /// - Remark: Generated from `#/components/schemas/OperationBatch/operations`.
+            public var operations: [Components.Schemas.QueuedOperation]
+            /// Creates a new `OperationBatch`.
+            ///
+            /// - Parameters:
+            ///   - operations:
+            public init(operations: [Components.Schemas.QueuedOperation]) {
+                self.operations = operations
+            }
+            public enum CodingKeys: String, CodingKey {
+                case operations
+            }
+            public init(from decoder: any Swift.Decoder) throws {
+                let container = try decoder.container(keyedBy: CodingKeys.self)
+                self.operations = try container.decode(
+                    [Components.Schemas.QueuedOperation].self,
+                    forKey: .operations
+                )
+                try decoder.ensureNoAdditionalProperties(knownKeys: [
+                    "operations"
+                ])
+            }
+        }
+        /// One write, as a terminal queued it. `kind` says which fields it carries: `favourite` (course_id, favourite), `lesson` (course_id, lesson, done), `enroll` and `unenroll` (course_id), `answer` (course_id, lesson, question, chosen, utc_offset), `review` (course_id, lesson, question, grade, utc_offset), `undo_review` (course_id, lesson, question, reviewed_at), `name` (name). Other fields are ignored.
+        ///
+        /// - Remark: Generated from `#/components/schemas/QueuedOperation`.
+        public struct QueuedOperation: Codable, Hashable, Sendable {
+            /// Made by the terminal, 8 to 64 of A–Z a–z 0–9 - _ (a UUID fits); the idempotency key.
+            ///
+            /// - Remark: Generated from `#/components/schemas/QueuedOperation/id`.
+            public var id: Swift.String
+            /// When it was made, on the terminal's hybrid logical clock: `MMMMMMMMMMMMM-CCCCC-NODE`, milliseconds since 1970 (13 digits), a counter (5 digits) and the terminal's node name (1 to 32 of A–Z a–z 0–9 - _).
+            ///
+            /// - Remark: Generated from `#/components/schemas/QueuedOperation/time`.
+            public var time: Swift.String
+            /// favourite, lesson, enroll, unenroll, answer, review, undo_review or name.
+            ///
+            /// - Remark: Generated from `#/components/schemas/QueuedOperation/kind`.
+            public var kind: Swift.String
+            /// - Remark: Generated from `#/components/schemas/QueuedOperation/course_id`.
+            public var courseId: Swift.String?
+            /// - Remark: Generated from `#/components/schemas/QueuedOperation/favourite`.
+            public var favourite: Swift.Bool?
+            /// - Remark: Generated from `#/components/schemas/QueuedOperation/lesson`.
+            public var lesson: Swift.Int64?
+            /// - Remark: Generated from `#/components/schemas/QueuedOperation/done`.
+            public var done: Swift.Bool?
+            /// - Remark: Generated from `#/components/schemas/QueuedOperation/question`.
+            public var question: Swift.Int64?
+            /// - Remark: Generated from `#/components/schemas/QueuedOperation/chosen`.
+            public var chosen: [Swift.Int64]?
+            /// - Remark: Generated from `#/components/schemas/QueuedOperation/grade`.
+            public var grade: Swift.String?
+            /// The learner's offset from UTC in seconds, which places an answer or a grade on their day.
+            ///
+            /// - Remark: Generated from `#/components/schemas/QueuedOperation/utc_offset`.
+            public var utcOffset: Swift.Int64?
+            /// - Remark: Generated from `#/components/schemas/QueuedOperation/reviewed_at`.
+            public var reviewedAt: Foundation.Date?
+            /// - Remark: Generated from `#/components/schemas/QueuedOperation/name`.
+            public var name: Swift.String?
+            /// Creates a new `QueuedOperation`.
+            ///
+            /// - Parameters:
+            ///   - id: Made by the terminal, 8 to 64 of A–Z a–z 0–9 - _ (a UUID fits); the idempotency key.
+            ///   - time: When it was made, on the terminal's hybrid logical clock: `MMMMMMMMMMMMM-CCCCC-NODE`, milliseconds since 1970 (13 digits), a counter (5 digits) and the terminal's node name (1 to 32 of A–Z a–z 0–9 - _).
+            ///   - kind: favourite, lesson, enroll, unenroll, answer, review, undo_review or name.
+            ///   - courseId:
+            ///   - favourite:
+            ///   - lesson:
+            ///   - done:
+            ///   - question:
+            ///   - chosen:
+            ///   - grade:
+            ///   - utcOffset: The learner's offset from UTC in seconds, which places an answer or a grade on their day.
+            ///   - reviewedAt:
+            ///   - name:
+            public init(
+                id: Swift.String,
+                time: Swift.String,
+                kind: Swift.String,
+                courseId: Swift.String? = nil,
+                favourite: Swift.Bool? = nil,
+                lesson: Swift.Int64? = nil,
+                done: Swift.Bool? = nil,
+                question: Swift.Int64? = nil,
+                chosen: [Swift.Int64]? = nil,
+                grade: Swift.String? = nil,
+                utcOffset: Swift.Int64? = nil,
+                reviewedAt: Foundation.Date? = nil,
+                name: Swift.String? = nil
+            ) {
+                self.id = id
+                self.time = time
+                self.kind = kind
+                self.courseId = courseId
+                self.favourite = favourite
+                self.lesson = lesson
+                self.done = done
+                self.question = question
+                self.chosen = chosen
+                self.grade = grade
+                self.utcOffset = utcOffset
+                self.reviewedAt = reviewedAt
+                self.name = name
+            }
+            public enum CodingKeys: String, CodingKey {
+                case id
+                case time
+                case kind
+                case courseId = "course_id"
+                case favourite
+                case lesson
+                case done
+                case question
+                case chosen
+                case grade
+                case utcOffset = "utc_offset"
+                case reviewedAt = "reviewed_at"
+                case name
+            }
+        }
+        /// - Remark: Generated from `#/components/schemas/OperationResults`.
+        public struct OperationResults: Codable, Hashable, Sendable {
+            /// - Remark: Generated from `#/components/schemas/OperationResults/results`.
+            public var results: [Components.Schemas.OperationResult]
+            /// Creates a new `OperationResults`.
+            ///
+            /// - Parameters:
+            ///   - results:
+            public init(results: [Components.Schemas.OperationResult]) {
+                self.results = results
+            }
+            public enum CodingKeys: String, CodingKey {
+                case results
+            }
+        }
+        /// - Remark: Generated from `#/components/schemas/OperationResult`.
+        public struct OperationResult: Codable, Hashable, Sendable {
+            /// The operation's id as sent.
+            ///
+            /// - Remark: Generated from `#/components/schemas/OperationResult/id`.
+            public var id: Swift.String
+            /// - Remark: Generated from `#/components/schemas/OperationResult/status`.
+            @frozen public enum StatusPayload: String, Codable, Hashable, Sendable, CaseIterable {
+                case applied = "applied"
+                case superseded = "superseded"
+                case refused = "refused"
+                case conflicting = "conflicting"
+                case invalid = "invalid"
+                case notTried = "not_tried"
+            }
+            /// - Remark: Generated from `#/components/schemas/OperationResult/status`.
+            public var status: Components.Schemas.OperationResult.StatusPayload
+            /// - Remark: Generated from `#/components/schemas/OperationResult/error`.
+            public var error: Components.Schemas.ErrorCode?
+            /// For `refused`, `invalid` and `not_tried`, in the request's `Accept-Language`.
+            ///
+            /// - Remark: Generated from `#/components/schemas/OperationResult/message`.
+            public var message: Swift.String?
+            /// For `refused`: what the code is about, for a client to say it in its own words: the course's title for `already_enrolled`, `course_full`, `course_inactive` and `prerequisite_missing` (the prerequisite's); for `invalid_name` the rule broken (`empty`, `characters`, or the longest name allowed).
+            ///
+            /// - Remark: Generated from `#/components/schemas/OperationResult/detail`.
+            public var detail: Swift.String?
+            /// Creates a new `OperationResult`.
+            ///
+            /// - Parameters:
+            ///   - id: The operation's id as sent.
+            ///   - status:
+            ///   - error:
+            ///   - message: For `refused`, `invalid` and `not_tried`, in the request's `Accept-Language`.
+            ///   - detail: For `refused`: what the code is about, for a client to say it in its own words: the course's title for `already_enrolled`, `course_full`, `course_inactive` and `prerequisite_missing` (the prerequisite's); for `invalid_name` the rule broken (`empty`, `characters`, or the longest name allowed).
+            public init(
+                id: Swift.String,
+                status: Components.Schemas.OperationResult.StatusPayload,
+                error: Components.Schemas.ErrorCode? = nil,
+                message: Swift.String? = nil,
+                detail: Swift.String? = nil
+            ) {
+                self.id = id
+                self.status = status
+                self.error = error
+                self.message = message
+                self.detail = detail
+            }
+            public enum CodingKeys: String, CodingKey {
+                case id
+                case status
+                case error
+                case message
+                case detail
+            }
+        }
         /// - Remark: Generated from `#/components/schemas/MemoryPicture`.
         public struct MemoryPicture: Codable, Hashable, Sendable {
             /// Cards due on each day from the learner's today, 14 days.

@@ -5586,6 +5586,244 @@ public enum Operations {
             }
         }
     }
+    /// Apply a terminal's queued writes (made offline), in order, each once: a repeat of an id (a lost answer, a retry after a crash) answers its first result again and changes nothing.
+    ///
+    /// Each operation is applied in a transaction of its own, at its `time` (a hybrid logical clock's reading; one later than the server's clock counts as the server's now), and merged: favourites, lesson marks and the name take the latest time per item (an older write arriving later is `superseded`); the earliest answer to a question is kept; a review takes its place in the card's log by time and the card is the replay of its log; an undo takes a grade out of the log. Each result is `applied`, `superseded`, `refused` (with the error code and message of the route that would have refused it, e.g. `course_full`: nothing written, and the same answer to a repeat), `conflicting` (the id was given before to another operation, which stands), `invalid` (an operation this server cannot read: a kind not known, a field missing or out of range; nothing written, nothing kept) or `not_tried` (the database failed on an earlier one: send it again). 400 `invalid_request` for broken JSON or more than 200 operations, 422 for JSON that is not a batch; nothing is applied.
+    ///
+    /// - Remark: HTTP `POST /v1/me/operations`.
+    /// - Remark: Generated from `#/paths//v1/me/operations/post(applyOperations)`.
+    public enum ApplyOperations {
+        public static let id: Swift.String = "applyOperations"
+        public struct Input: Sendable, Hashable {
+            /// - Remark: Generated from `#/paths/v1/me/operations/POST/header`.
+            public struct Headers: Sendable, Hashable {
+                public var accept: [OpenAPIRuntime.AcceptHeaderContentType<Operations.ApplyOperations.AcceptableContentType>]
+                /// Creates a new `Headers`.
+                ///
+                /// - Parameters:
+                ///   - accept:
+                public init(accept: [OpenAPIRuntime.AcceptHeaderContentType<Operations.ApplyOperations.AcceptableContentType>] = .defaultValues()) {
+                    self.accept = accept
+                }
+            }
+            public var headers: Operations.ApplyOperations.Input.Headers
+            /// - Remark: Generated from `#/paths/v1/me/operations/POST/requestBody`.
+            @frozen public enum Body: Sendable, Hashable {
+                /// - Remark: Generated from `#/paths/v1/me/operations/POST/requestBody/content/application\/json`.
+                case json(Components.Schemas.OperationBatch)
+            }
+            public var body: Operations.ApplyOperations.Input.Body
+            /// Creates a new `Input`.
+            ///
+            /// - Parameters:
+            ///   - headers:
+            ///   - body:
+            public init(
+                headers: Operations.ApplyOperations.Input.Headers = .init(),
+                body: Operations.ApplyOperations.Input.Body
+            ) {
+                self.headers = headers
+                self.body = body
+            }
+        }
+        @frozen public enum Output: Sendable, Hashable {
+            public struct Ok: Sendable, Hashable {
+                /// - Remark: Generated from `#/paths/v1/me/operations/POST/responses/200/content`.
+                @frozen public enum Body: Sendable, Hashable {
+                    /// - Remark: Generated from `#/paths/v1/me/operations/POST/responses/200/content/application\/json`.
+                    case json(Components.Schemas.OperationResults)
+                    /// The associated value of the enum case if `self` is `.json`.
+                    ///
+                    /// - Throws: An error if `self` is not `.json`.
+                    /// - SeeAlso: `.json`.
+                    public var json: Components.Schemas.OperationResults {
+                        get throws {
+                            switch self {
+                            case let .json(body):
+                                return body
+                            }
+                        }
+                    }
+                }
+                /// Received HTTP response body
+                public var body: Operations.ApplyOperations.Output.Ok.Body
+                /// Creates a new `Ok`.
+                ///
+                /// - Parameters:
+                ///   - body: Received HTTP response body
+                public init(body: Operations.ApplyOperations.Output.Ok.Body) {
+                    self.body = body
+                }
+            }
+            /// One result per operation, in the order sent.
+            ///
+            /// - Remark: Generated from `#/paths//v1/me/operations/post(applyOperations)/responses/200`.
+            ///
+            /// HTTP response code: `200 ok`.
+            case ok(Operations.ApplyOperations.Output.Ok)
+            /// The associated value of the enum case if `self` is `.ok`.
+            ///
+            /// - Throws: An error if `self` is not `.ok`.
+            /// - SeeAlso: `.ok`.
+            public var ok: Operations.ApplyOperations.Output.Ok {
+                get throws {
+                    switch self {
+                    case let .ok(response):
+                        return response
+                    default:
+                        try throwUnexpectedResponseStatus(
+                            expectedStatus: "ok",
+                            response: self
+                        )
+                    }
+                }
+            }
+            /// `invalid_request`: malformed JSON, or a parameter that is not of its type.
+            ///
+            /// - Remark: Generated from `#/paths//v1/me/operations/post(applyOperations)/responses/400`.
+            ///
+            /// HTTP response code: `400 badRequest`.
+            case badRequest(Components.Responses.BadRequest)
+            /// The associated value of the enum case if `self` is `.badRequest`.
+            ///
+            /// - Throws: An error if `self` is not `.badRequest`.
+            /// - SeeAlso: `.badRequest`.
+            public var badRequest: Components.Responses.BadRequest {
+                get throws {
+                    switch self {
+                    case let .badRequest(response):
+                        return response
+                    default:
+                        try throwUnexpectedResponseStatus(
+                            expectedStatus: "badRequest",
+                            response: self
+                        )
+                    }
+                }
+            }
+            /// `unauthorized`, `token_expired` or `invalid_credentials`.
+            ///
+            /// - Remark: Generated from `#/paths//v1/me/operations/post(applyOperations)/responses/401`.
+            ///
+            /// HTTP response code: `401 unauthorized`.
+            case unauthorized(Components.Responses.Unauthorized)
+            /// The associated value of the enum case if `self` is `.unauthorized`.
+            ///
+            /// - Throws: An error if `self` is not `.unauthorized`.
+            /// - SeeAlso: `.unauthorized`.
+            public var unauthorized: Components.Responses.Unauthorized {
+                get throws {
+                    switch self {
+                    case let .unauthorized(response):
+                        return response
+                    default:
+                        try throwUnexpectedResponseStatus(
+                            expectedStatus: "unauthorized",
+                            response: self
+                        )
+                    }
+                }
+            }
+            /// `payload_too_large`: the body is over 64 KiB.
+            ///
+            /// - Remark: Generated from `#/paths//v1/me/operations/post(applyOperations)/responses/413`.
+            ///
+            /// HTTP response code: `413 contentTooLarge`.
+            case contentTooLarge(Components.Responses.PayloadTooLarge)
+            /// The associated value of the enum case if `self` is `.contentTooLarge`.
+            ///
+            /// - Throws: An error if `self` is not `.contentTooLarge`.
+            /// - SeeAlso: `.contentTooLarge`.
+            public var contentTooLarge: Components.Responses.PayloadTooLarge {
+                get throws {
+                    switch self {
+                    case let .contentTooLarge(response):
+                        return response
+                    default:
+                        try throwUnexpectedResponseStatus(
+                            expectedStatus: "contentTooLarge",
+                            response: self
+                        )
+                    }
+                }
+            }
+            /// `invalid_request` (a body of the wrong shape), `invalid_name`, `invalid_email` or `weak_password`.
+            ///
+            /// - Remark: Generated from `#/paths//v1/me/operations/post(applyOperations)/responses/422`.
+            ///
+            /// HTTP response code: `422 unprocessableContent`.
+            case unprocessableContent(Components.Responses.Unprocessable)
+            /// The associated value of the enum case if `self` is `.unprocessableContent`.
+            ///
+            /// - Throws: An error if `self` is not `.unprocessableContent`.
+            /// - SeeAlso: `.unprocessableContent`.
+            public var unprocessableContent: Components.Responses.Unprocessable {
+                get throws {
+                    switch self {
+                    case let .unprocessableContent(response):
+                        return response
+                    default:
+                        try throwUnexpectedResponseStatus(
+                            expectedStatus: "unprocessableContent",
+                            response: self
+                        )
+                    }
+                }
+            }
+            /// `unavailable`: the server is too busy to check a password now or to open another event stream, or its database is out of reach.
+            ///
+            /// - Remark: Generated from `#/paths//v1/me/operations/post(applyOperations)/responses/503`.
+            ///
+            /// HTTP response code: `503 serviceUnavailable`.
+            case serviceUnavailable(Components.Responses.Unavailable)
+            /// The associated value of the enum case if `self` is `.serviceUnavailable`.
+            ///
+            /// - Throws: An error if `self` is not `.serviceUnavailable`.
+            /// - SeeAlso: `.serviceUnavailable`.
+            public var serviceUnavailable: Components.Responses.Unavailable {
+                get throws {
+                    switch self {
+                    case let .serviceUnavailable(response):
+                        return response
+                    default:
+                        try throwUnexpectedResponseStatus(
+                            expectedStatus: "serviceUnavailable",
+                            response: self
+                        )
+                    }
+                }
+            }
+            /// Undocumented response.
+            ///
+            /// A response with a code that is not documented in the OpenAPI document.
+            case undocumented(statusCode: Swift.Int, OpenAPIRuntime.UndocumentedPayload)
+        }
+        @frozen public enum AcceptableContentType: AcceptableProtocol {
+            case json
+            case other(Swift.String)
+            public init?(rawValue: Swift.String) {
+                switch rawValue.lowercased() {
+                case "application/json":
+                    self = .json
+                default:
+                    self = .other(rawValue)
+                }
+            }
+            public var rawValue: Swift.String {
+                switch self {
+                case let .other(string):
+                    return string
+                case .json:
+                    return "application/json"
+                }
+            }
+            public static var allCases: [Self] {
+                [
+                    .json
+                ]
+            }
+        }
+    }
     /// The learner's memory at `at`: the cards due on each of the next 14 days of their calendar (today's count holds the overdue ones), the true retention of the last 30 days (grades of cards in review, and how many were not `again`), and the grades given today.
     ///
     /// 400 `invalid_request` for `at` or `utc_offset` out of range.

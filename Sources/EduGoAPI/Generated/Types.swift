@@ -234,6 +234,13 @@ public protocol APIProtocol: Sendable {
     /// - Remark: HTTP `POST /v1/me/reviews/undo`.
     /// - Remark: Generated from `#/paths//v1/me/reviews/undo/post(undoReview)`.
     func undoReview(_ input: Operations.UndoReview.Input) async throws -> Operations.UndoReview.Output
+    /// Apply a terminal's queued writes (made offline), in order, each once: a repeat of an id (a lost answer, a retry after a crash) answers its first result again and changes nothing.
+    ///
+    /// Each operation is applied in a transaction of its own, at its `time` (a hybrid logical clock's reading; one later than the server's clock counts as the server's now), and merged: favourites, lesson marks and the name take the latest time per item (an older write arriving later is `superseded`); the earliest answer to a question is kept; a review takes its place in the card's log by time and the card is the replay of its log; an undo takes a grade out of the log. Each result is `applied`, `superseded`, `refused` (with the error code and message of the route that would have refused it, e.g. `course_full`: nothing written, and the same answer to a repeat), `conflicting` (the id was given before to another operation, which stands), `invalid` (an operation this server cannot read: a kind not known, a field missing or out of range; nothing written, nothing kept) or `not_tried` (the database failed on an earlier one: send it again). 400 `invalid_request` for broken JSON or more than 200 operations, 422 for JSON that is not a batch; nothing is applied.
+    ///
+    /// - Remark: HTTP `POST /v1/me/operations`.
+    /// - Remark: Generated from `#/paths//v1/me/operations/post(applyOperations)`.
+    func applyOperations(_ input: Operations.ApplyOperations.Input) async throws -> Operations.ApplyOperations.Output
     /// The learner's memory at `at`: the cards due on each of the next 14 days of their calendar (today's count holds the overdue ones), the true retention of the last 30 days (grades of cards in review, and how many were not `again`), and the grades given today.
     ///
     /// 400 `invalid_request` for `at` or `utc_offset` out of range.
@@ -653,6 +660,21 @@ extension APIProtocol {
         body: Operations.UndoReview.Input.Body
     ) async throws -> Operations.UndoReview.Output {
         try await undoReview(Operations.UndoReview.Input(
+            headers: headers,
+            body: body
+        ))
+    }
+    /// Apply a terminal's queued writes (made offline), in order, each once: a repeat of an id (a lost answer, a retry after a crash) answers its first result again and changes nothing.
+    ///
+    /// Each operation is applied in a transaction of its own, at its `time` (a hybrid logical clock's reading; one later than the server's clock counts as the server's now), and merged: favourites, lesson marks and the name take the latest time per item (an older write arriving later is `superseded`); the earliest answer to a question is kept; a review takes its place in the card's log by time and the card is the replay of its log; an undo takes a grade out of the log. Each result is `applied`, `superseded`, `refused` (with the error code and message of the route that would have refused it, e.g. `course_full`: nothing written, and the same answer to a repeat), `conflicting` (the id was given before to another operation, which stands), `invalid` (an operation this server cannot read: a kind not known, a field missing or out of range; nothing written, nothing kept) or `not_tried` (the database failed on an earlier one: send it again). 400 `invalid_request` for broken JSON or more than 200 operations, 422 for JSON that is not a batch; nothing is applied.
+    ///
+    /// - Remark: HTTP `POST /v1/me/operations`.
+    /// - Remark: Generated from `#/paths//v1/me/operations/post(applyOperations)`.
+    public func applyOperations(
+        headers: Operations.ApplyOperations.Input.Headers = .init(),
+        body: Operations.ApplyOperations.Input.Body
+    ) async throws -> Operations.ApplyOperations.Output {
+        try await applyOperations(Operations.ApplyOperations.Input(
             headers: headers,
             body: body
         ))

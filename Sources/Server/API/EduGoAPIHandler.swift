@@ -12,6 +12,7 @@ struct EduGoAPIHandler: APIProtocol {
     let favourites: any FavouritesRepository
     let profiles: any ProfileRepository
     let learning: any LearningRepository
+    let operations: any OperationRepository
     let accounts: any AccountRepository
     let tokens: TokenService
     let signInLimiter: SignInRateLimiter
@@ -22,6 +23,8 @@ struct EduGoAPIHandler: APIProtocol {
     let ready: @Sendable () async throws(AppError) -> Void
     /// The metrics, when this address serves them (`GET /metrics`); nil: 404.
     let metrics: ServerMetrics?
+    /// Every language's words, for messages inside a successful answer.
+    let languages: ServerLanguages
 
     static let pageSizes = 1...100
     static let defaultPageSize = 20

@@ -10,6 +10,8 @@ public struct PlatformStores: Sendable {
     public var favourites: any FavouritesRepository
     public var profiles: any ProfileRepository
     public var learning: any LearningRepository
+    /// Terminals' queued writes, applied once each.
+    public var operations: any OperationRepository
     public var accounts: any AccountRepository
     public var refreshTokens: any RefreshTokenRepository
     public var signingKey: [UInt8]
@@ -26,7 +28,8 @@ public struct PlatformStores: Sendable {
 
     public init(
         courses: any CourseRepository, enrollments: any EnrollmentRepository, favourites: any FavouritesRepository,
-        profiles: any ProfileRepository, learning: any LearningRepository, accounts: any AccountRepository,
+        profiles: any ProfileRepository, learning: any LearningRepository, operations: any OperationRepository,
+        accounts: any AccountRepository,
         refreshTokens: any RefreshTokenRepository, signingKey: [UInt8], signInAttempts: (any SignInAttemptLog)?, changes: any ChangeLog,
         changeWakeups: @escaping @Sendable () -> AsyncStream<Void>, ready: @escaping @Sendable () async throws(AppError) -> Void,
         databaseUse: DatabaseUse
@@ -36,6 +39,7 @@ public struct PlatformStores: Sendable {
         self.favourites = favourites
         self.profiles = profiles
         self.learning = learning
+        self.operations = operations
         self.accounts = accounts
         self.refreshTokens = refreshTokens
         self.signingKey = signingKey

@@ -9,11 +9,14 @@ public protocol OperationRepository: Sendable {
     /// the id came with another operation. A refusal for good (a full course) is recorded
     /// as an outcome; a failure for now (`.storage`) is thrown and records nothing.
     func apply(_ operation: SyncOperation, userID: UserID) async throws(AppError) -> OperationOutcome
+    /// Applies `operations` in order, each on its own. A failure for now stops there: the
+    /// rest are not tried (a later one may need an earlier), and come back as `nil`. A store
+    /// across a network sends them together.
+    func apply(_ operations: [SyncOperation], userID: UserID) async -> (outcomes: [OperationOutcome?], failure: AppError?)
 }
 
 extension OperationRepository {
-    /// Applies `operations` in order, each on its own. A failure for now stops there: the
-    /// rest are not tried (a later one may need an earlier), and come back as `nil`.
+    /// One by one, in order.
     public func apply(_ operations: [SyncOperation], userID: UserID) async -> (outcomes: [OperationOutcome?], failure: AppError?) {
         var outcomes: [OperationOutcome?] = Array(repeating: nil, count: operations.count)
         for (index, operation) in operations.enumerated() {
