@@ -54,7 +54,7 @@ extension PostgresLearningRepository {
         let later = try await logEntries(of: ref, userID: userID, from: grading.reviewedAt, in: connection, logger: logger).filter {
             $0.entry.reviewedAt > grading.reviewedAt
         }
-        let merged = LearningRules.insert(grading, later: later.map(\.entry), current: current, ref: ref, userID: userID)
+        let merged = try LearningRules.insert(grading, later: later.map(\.entry), current: current, ref: ref, userID: userID)
         try await rewrite(later.map(\.id), with: merged.entries, userID: userID, in: connection, logger: logger)
         try await setCard(ref, merged.schedule, userID: userID, in: connection, logger: logger)
         let day = LearnerDay(grading.reviewedAt, secondsFromGMT: secondsFromGMT).number

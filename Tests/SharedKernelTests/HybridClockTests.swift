@@ -70,7 +70,8 @@ struct HybridClockTests {
             (.enroll("c-1"), .refused(.refused(.prerequisiteNotCompleted(prerequisiteTitle: "Intro")))),
             (.enroll("c-1"), .refused(.courseNotFound("c-1"))), (.lesson("c-1", number: 4, done: true), .refused(.noSuchLesson("c-1", 4))),
             (.answer(ref, chosen: [9], secondsFromGMT: 0), .refused(.invalidAnswer(ref))),
-            (.undoReview(ref, reviewedAt: t0), .refused(.nothingToUndo(ref))), (.name(""), .refused(.invalidName(.empty))),
+            (.undoReview(ref, reviewedAt: t0), .refused(.nothingToUndo(ref))),
+            (.review(ref, grade: .easy, secondsFromGMT: 0), .refused(.notDue(ref))), (.name(""), .refused(.invalidName(.empty))),
             (.name(String(repeating: "x", count: 99)), .refused(.invalidName(.tooLong(maximum: 50)))),
         ]
         for (kind, outcome) in cases {

@@ -61,7 +61,7 @@ extension InMemoryStore {
             guard let current = storedAnswers[userID]?[ref]?.card else { throw .noSuchLesson(ref.courseID, ref.lesson) }
             let grading = ReviewGrading(grade, at: time.date)
             let later = cardLog(ref, userID: userID).filter { $0.reviewedAt > grading.reviewedAt }
-            let merged = LearningRules.insert(grading, later: later, current: current, ref: ref, userID: userID)
+            let merged = try LearningRules.insert(grading, later: later, current: current, ref: ref, userID: userID)
             replaceLog(of: ref, userID: userID, from: grading.reviewedAt, inclusive: false, with: merged.entries)
             storedAnswers[userID]?[ref]?.card = merged.schedule
             reviewDays[userID, default: []].insert(LearnerDay(grading.reviewedAt, secondsFromGMT: offset))

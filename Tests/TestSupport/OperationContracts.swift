@@ -106,6 +106,12 @@ extension ContractCase {
             try checkEqual(try await OperationFixture.card(store, user, ref), after.schedule, "good alone, replayed")
             let twice = SyncOperation(id: .random(), time: undo.time, kind: undo.kind)
             try checkEqual(try await operations.apply(twice, userID: user), .refused(.nothingToUndo(ref)), "nothing left to undo")
+            // A grade from before the card was answered had no card to grade.
+            let before = SyncOperation(
+                id: .random(), time: HybridTime(t0.now.addingTimeInterval(-86_400), node: "node-c"),
+                kind: .review(ref, grade: .easy, secondsFromGMT: 0))
+            try checkEqual(try await operations.apply(before, userID: user), .refused(.notDue(ref)), "a day before the answer")
+            try checkEqual(try await OperationFixture.card(store, user, ref), after.schedule, "the card unchanged")
         },
         ContractCase(port: "operations", name: "the earliest answer is kept, its card replayed; a bad answer is refused") { store in
             let (operations, user, time) = try await OperationFixture.arrangeLearning(store)

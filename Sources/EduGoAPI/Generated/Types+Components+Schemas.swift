@@ -1473,7 +1473,7 @@ extension Components {
                 ])
             }
         }
-        /// One write, as a terminal queued it. `kind` says which fields it carries: `favourite` (course_id, favourite), `lesson` (course_id, lesson, done), `enroll` and `unenroll` (course_id), `answer` (course_id, lesson, question, chosen, utc_offset), `review` (course_id, lesson, question, grade, utc_offset), `undo_review` (course_id, lesson, question, reviewed_at), `name` (name). Other fields are ignored.
+        /// One write, as a terminal queued it. `kind` says which fields it carries: `favourite` (course_id, favourite), `lesson` (course_id, lesson, done), `enroll` and `unenroll` (course_id), `answer` (course_id, lesson, question, chosen, utc_offset), `review` (course_id, lesson, question, grade, utc_offset), `undo_review` (course_id, lesson, question, reviewed_at), `name` (name). Other fields are ignored; null is left out.
         ///
         /// - Remark: Generated from `#/components/schemas/QueuedOperation`.
         public struct QueuedOperation: Codable, Hashable, Sendable {

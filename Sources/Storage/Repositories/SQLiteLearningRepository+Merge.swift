@@ -43,7 +43,7 @@ extension SQLiteLearningRepository {
         let later = try logEntries(of: ref, userID: userID, from: grading.reviewedAt, in: db).filter {
             $0.entry.reviewedAt > grading.reviewedAt
         }
-        let merged = LearningRules.insert(grading, later: later.map(\.entry), current: current, ref: ref, userID: userID)
+        let merged = try LearningRules.insert(grading, later: later.map(\.entry), current: current, ref: ref, userID: userID)
         try rewrite(later.map(\.id), with: merged.entries, userID: userID, in: db)
         try setCard(ref, merged.schedule, userID: userID, in: db)
         try db.execute(

@@ -63,13 +63,18 @@ extension LearningRules {
     /// A grade given at `grading.reviewedAt` merged into a card's log: `later` are the card's
     /// entries after that time (in time order), `current` the card now. The grade goes in its
     /// place and the entries after it are replayed on top; the result replaces `later`.
+    /// `.notDue` for a grade from before the card was answered (or from before the grade it
+    /// would follow, within its second): there was no such card to grade then.
     public static func insert(
         _ grading: ReviewGrading, later: [ReviewLogEntry], current: CardSchedule, ref: QuestionRef, userID: UserID,
         settings: ReviewSettings = .default
-    ) -> (entries: [ReviewLogEntry], schedule: CardSchedule) {
-        replay(
-            [grading] + later.map { ReviewGrading($0.grade, at: $0.reviewedAt) }, from: later.first?.before ?? current, ref: ref,
-            userID: userID, settings: settings)
+    ) throws(AppError) -> (entries: [ReviewLogEntry], schedule: CardSchedule) {
+        let start = later.first?.before ?? current
+        if let last = start.card.lastReview, grading.reviewedAt < Date(timeIntervalSince1970: last.timeIntervalSince1970.rounded(.down)) {
+            throw .notDue(ref)
+        }
+        return replay(
+            [grading] + later.map { ReviewGrading($0.grade, at: $0.reviewedAt) }, from: start, ref: ref, userID: userID, settings: settings)
     }
 
     /// The grade `taken` (an entry of the card's log) taken back: the card as it was before it,
