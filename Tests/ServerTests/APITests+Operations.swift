@@ -69,7 +69,7 @@ extension APITests {
             results.map { $0["status"] as? String }
                 == ["invalid", "invalid", "invalid", "invalid", "conflicting", "applied", "invalid", "applied"])
         #expect(results.first?["message"] as? String == "teleport no es un tipo de operación que este servidor conozca.")
-        #expect(results[1]["message"] as? String == "Una operación lesson necesita done.")
+        #expect(results[1]["message"] as? String == "Una operación de tipo lesson necesita done.")
         #expect(tooMany.status == 400 && tooMany.errorCode == "invalid_request")
         #expect(notABatch.status == 422 && notABatch.errorCode == "invalid_request", "JSON of the wrong shape")
         #expect(me.json["name"] as? String == "First Name", "the reused id's second operation was not applied")

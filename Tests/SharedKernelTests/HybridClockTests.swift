@@ -79,4 +79,22 @@ struct HybridClockTests {
             #expect(OperationRecord.outcome(code: code, subject: subject, of: kind) == outcome, "\(code)")
         }
     }
+
+    @Test("every kind of operation reads back from its fields (the outbox's JSON)")
+    func fields() throws {
+        let ref = QuestionRef(courseID: "c-1", lesson: 2, question: 1)
+        let kinds: [OperationKind] = [
+            .favourite("c-1", isFavourite: false), .lesson("c-1", number: 3, done: true), .enroll("c-1"), .unenroll("c-1"),
+            .answer(ref, chosen: [0, 2], secondsFromGMT: -3_600), .review(ref, grade: .hard, secondsFromGMT: 7_200),
+            .undoReview(ref, reviewedAt: t0), .name("Zoë O'Neil"),
+        ]
+        for kind in kinds {
+            let operation = SyncOperation(id: .random(), time: HybridTime(t0, node: "n-1"), kind: kind)
+            let data = try JSONEncoder().encode(OperationFields(operation))
+            #expect(try JSONDecoder().decode(OperationFields.self, from: data).operation == operation, "\(kind.name)")
+        }
+        var unknown = OperationFields(SyncOperation(id: .random(), time: HybridTime(t0, node: "n-1"), kind: .enroll("c-1")))
+        unknown.kind = "teleport"
+        #expect(unknown.operation == nil)
+    }
 }

@@ -71,7 +71,9 @@ extension EduGoAPIHandler {
             throw .invalidRequest(
                 .unprocessableContent, "An operation's time is milliseconds (13 digits), a counter (5 digits) and a node name, joined by -")
         }
-        let needs = { (field: String) in APIFailure.invalidRequest(.unprocessableContent, "A \(sent.kind) operation needs \(field).") }
+        let needs = { (field: String) in
+            APIFailure.invalidRequest(.unprocessableContent, "An operation of kind \(sent.kind) needs \(field).")
+        }
         let course = { () throws(APIFailure) -> CourseID in
             guard let text = sent.courseId else { throw needs("course_id") }
             return try courseID(text)

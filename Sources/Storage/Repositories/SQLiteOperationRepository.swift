@@ -16,29 +16,32 @@ public struct SQLiteOperationRepository: OperationRepository {
 
     public func apply(_ operation: SyncOperation, userID: UserID) async throws(AppError) -> OperationOutcome {
         let now = now()
-        return try await database.write { db in
-            if let recorded = try Self.recorded(operation, userID: userID, in: db) { return recorded }
-            guard try Bool.fetchOne(db, sql: "SELECT 1 FROM user WHERE id = ?", arguments: [userID.rawValue]) == true else {
-                throw AppError.notSignedIn
-            }
-            var outcome = OperationOutcome.applied
-            do {
-                // A refusal leaves nothing of the operation's own writes, but its record stays.
-                try db.inSavepoint {
-                    outcome = try Self.perform(operation.kind, at: operation.time.clamped(notAfter: now), userID: userID, in: db)
-                    return .commit
-                }
-            } catch let error as AppError where OperationRecord.isFinal(error) {
-                outcome = .refused(error)
-            }
-            let (code, subject) = OperationRecord.code(of: outcome)
-            try db.execute(
-                sql: """
-                    INSERT INTO applied_operation (user_id, id, fingerprint, code, subject, applied_at) VALUES (?, ?, ?, ?, ?, ?)
-                    """,
-                arguments: [userID.rawValue, operation.id.rawValue, operation.fingerprint, code, subject, Int64(now.timeIntervalSince1970)])
-            return outcome
+        return try await database.write { db in try Self.apply(operation, userID: userID, now: now, in: db) }
+    }
+
+    /// `apply`'s work inside a write transaction (a replica's local write, too).
+    static func apply(_ operation: SyncOperation, userID: UserID, now: Date, in db: Database) throws -> OperationOutcome {
+        if let recorded = try Self.recorded(operation, userID: userID, in: db) { return recorded }
+        guard try Bool.fetchOne(db, sql: "SELECT 1 FROM user WHERE id = ?", arguments: [userID.rawValue]) == true else {
+            throw AppError.notSignedIn
         }
+        var outcome = OperationOutcome.applied
+        do {
+            // A refusal leaves nothing of the operation's own writes, but its record stays.
+            try db.inSavepoint {
+                outcome = try Self.perform(operation.kind, at: operation.time.clamped(notAfter: now), userID: userID, in: db)
+                return .commit
+            }
+        } catch let error as AppError where OperationRecord.isFinal(error) {
+            outcome = .refused(error)
+        }
+        let (code, subject) = OperationRecord.code(of: outcome)
+        try db.execute(
+            sql: """
+                INSERT INTO applied_operation (user_id, id, fingerprint, code, subject, applied_at) VALUES (?, ?, ?, ?, ?, ?)
+                """,
+            arguments: [userID.rawValue, operation.id.rawValue, operation.fingerprint, code, subject, Int64(now.timeIntervalSince1970)])
+        return outcome
     }
 
     /// The outcome kept for an id seen before: the same again, or `.conflicting` for another

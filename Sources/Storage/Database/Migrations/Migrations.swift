@@ -42,6 +42,7 @@ enum Migrations {
         migrator.registerMigration("v21-review-log-lookups") { db in try v21ReviewLogLookups(db) }
         migrator.registerMigration("v22-price-by-currency") { db in try v22PriceByCurrency(db) }
         migrator.registerMigration("v23-operations") { db in try v23Operations(db) }
+        migrator.registerMigration("v24-outbox") { db in try v24Outbox(db) }
         return migrator
     }
 }

@@ -1,0 +1,120 @@
+import Foundation
+import GRDB
+import SharedKernel
+
+/// A terminal's writes in remote mode, kept on its own disk until the server has them: each is
+/// made an operation (a new id, the next reading of this replica's hybrid clock), applied to
+/// the replica by the same `MergeRules` the server runs, and queued, in one transaction, so a
+/// kill at any moment leaves both or neither. `send` hands the queue to the server in order.
+public struct SQLiteOutbox: Sendable {
+    private let database: AppDatabase
+    public let now: @Sendable () -> Date
+
+    public init(database: AppDatabase, now: @escaping @Sendable () -> Date = { Date() }) {
+        self.database = database
+        self.now = now
+    }
+
+    /// Makes, applies and queues one write. A write the replica refuses (a lesson of a course
+    /// not enrolled in) is not queued: the refusal is returned, and nothing is kept.
+    public func record(_ kind: OperationKind, userID: UserID) async throws(AppError) -> (SyncOperation, OperationOutcome) {
+        let now = now()
+        return try await database.write { db in
+            var clock = try Self.clock(in: db)
+            let operation = SyncOperation(id: .random(), time: clock.tick(now: now), kind: kind)
+            try Self.save(clock, in: db)
+            let outcome = try SQLiteOperationRepository.apply(operation, userID: userID, now: now, in: db)
+            if case .refused = outcome { return (operation, outcome) }
+            let fields = String(decoding: try JSONEncoder().encode(OperationFields(operation)), as: UTF8.self)
+            try db.execute(
+                sql: "INSERT INTO outbox (user_id, id, operation) VALUES (?, ?, ?)",
+                arguments: [userID.rawValue, operation.id.rawValue, fields])
+            return (operation, outcome)
+        }
+    }
+
+    /// The learner's queued operations, oldest first.
+    public func pending(userID: UserID, limit: Int = 200) async throws(AppError) -> [SyncOperation] {
+        try await database.read { db in
+            try String.fetchAll(
+                db, sql: "SELECT operation FROM outbox WHERE user_id = ? ORDER BY seq LIMIT ?", arguments: [userID.rawValue, limit]
+            ).map { text in
+                guard let operation = try? JSONDecoder().decode(OperationFields.self, from: Data(text.utf8)).operation else {
+                    throw DamagedRow(description: "an outbox operation that does not read back")
+                }
+                return operation
+            }
+        }
+    }
+
+    /// How many wait to be sent (`⇡ N to sync`).
+    public func count(userID: UserID) async throws(AppError) -> Int {
+        try await database.read { db in
+            try Int.fetchOne(db, sql: "SELECT count(*) FROM outbox WHERE user_id = ?", arguments: [userID.rawValue]) ?? 0
+        }
+    }
+
+    /// The server has these: they leave the queue.
+    public func acknowledge(_ ids: [OperationID]) async throws(AppError) {
+        guard !ids.isEmpty else { return }
+        try await database.write { db in
+            for id in ids { try db.execute(sql: "DELETE FROM outbox WHERE id = ?", arguments: [id.rawValue]) }
+        }
+    }
+
+    /// What a `send` did: how many the server answered, the refused ones (rolled back on
+    /// the server's word: the replica is to read the server's truth again), and the failure
+    /// that stopped it, if any (the rest stay queued).
+    public struct Sent: Sendable {
+        public var answered = 0
+        public var refused: [(SyncOperation, AppError)] = []
+        public var failure: AppError?
+    }
+
+    /// Sends the queue to `server` in order, in batches, acknowledging each answered one;
+    /// stops at a failure (the rest are sent next time, and a repeat is answered the same).
+    public func send(to server: any OperationRepository, userID: UserID) async -> Sent {
+        var sent = Sent()
+        while true {
+            let batch: [SyncOperation]
+            do {
+                batch = try await pending(userID: userID)
+            } catch {
+                sent.failure = error
+                return sent
+            }
+            guard !batch.isEmpty else { return sent }
+            let (outcomes, failure) = await server.apply(batch, userID: userID)
+            let answered = zip(batch, outcomes).compactMap { operation, outcome in outcome.map { (operation, $0) } }
+            for (operation, outcome) in answered {
+                if case .refused(let error) = outcome { sent.refused.append((operation, error)) }
+            }
+            do {
+                try await acknowledge(answered.map(\.0.id))
+            } catch {
+                sent.failure = error
+                return sent
+            }
+            sent.answered += answered.count
+            if let failure {
+                sent.failure = failure
+                return sent
+            }
+        }
+    }
+
+    /// This replica's clock: made with a random node name the first time.
+    private static func clock(in db: Database) throws -> HybridClock {
+        if let row = try Row.fetchOne(db, sql: "SELECT node, last FROM hybrid_clock WHERE id = 1") {
+            let reader = RowReader(row: row, what: "hybrid clock")
+            return HybridClock(node: try reader.string("node"), last: try reader.optionalString("last").flatMap(HybridTime.init))
+        }
+        let node = "t-" + String(UUID().uuidString.lowercased().replacingOccurrences(of: "-", with: "").prefix(12))
+        return HybridClock(node: node)
+    }
+
+    private static func save(_ clock: HybridClock, in db: Database) throws {
+        try db.execute(
+            sql: "INSERT OR REPLACE INTO hybrid_clock (id, node, last) VALUES (1, ?, ?)", arguments: [clock.node, clock.last?.description])
+    }
+}
