@@ -21,30 +21,65 @@ public struct PostgresOperationRepository: OperationRepository {
         let logger = database.logger
         let now = now()
         return try await database.transaction(.saving) { connection in
-            guard
-                try await connection.query("SELECT 1 FROM learner WHERE id = \(userID.rawValue) FOR UPDATE", logger: logger)
-                    .decode(Int.self).first(where: { _ in true }) != nil
-            else { throw AppError.notSignedIn }
-            if let recorded = try await Self.recorded(operation, userID: userID, in: connection, logger: logger) { return recorded }
-            // A refusal leaves nothing of the operation's own writes, but its record stays.
-            try await connection.query("SAVEPOINT operation", logger: logger)
-            var outcome: OperationOutcome
-            do {
-                outcome = try await Self.perform(
-                    operation.kind, at: operation.time.clamped(notAfter: now), userID: userID, in: connection, logger: logger)
-                try await connection.query("RELEASE SAVEPOINT operation", logger: logger)
-            } catch let error as AppError where OperationRecord.isFinal(error) {
-                try await connection.query("ROLLBACK TO SAVEPOINT operation", logger: logger)
-                outcome = .refused(error)
-            }
-            let (code, subject) = OperationRecord.code(of: outcome)
-            try await connection.query(
-                """
-                INSERT INTO applied_operation (user_id, id, fingerprint, code, subject, applied_at)
-                VALUES (\(userID.rawValue), \(operation.id.rawValue), \(operation.fingerprint), \(code), \(subject), \(now))
-                """, logger: logger)
-            return outcome
+            try await Self.lockLearner(userID, in: connection, logger: logger)
+            return try await Self.apply(operation, userID: userID, now: now, in: connection, logger: logger)
         }
+    }
+
+    /// A batch in one transaction, each operation in a savepoint of its own (a refusal
+    /// leaves the others), so a week offline costs one commit per batch, not one per write.
+    /// A failure for now rolls the whole batch back: none answered, all sent again.
+    public func apply(_ operations: [SyncOperation], userID: UserID) async -> (outcomes: [OperationOutcome?], failure: AppError?) {
+        guard !operations.isEmpty else { return ([], nil) }
+        let logger = database.logger
+        let now = now()
+        do {
+            let outcomes = try await database.transaction(.saving) { connection in
+                try await Self.lockLearner(userID, in: connection, logger: logger)
+                var outcomes: [OperationOutcome?] = []
+                for operation in operations {
+                    outcomes.append(try await Self.apply(operation, userID: userID, now: now, in: connection, logger: logger))
+                }
+                return outcomes
+            }
+            return (outcomes, nil)
+        } catch {
+            return (Array(repeating: nil, count: operations.count), error)
+        }
+    }
+
+    /// The learner's row, locked until the transaction ends: one learner's operations take
+    /// turns on every server. `.notSignedIn` for a learner who is gone.
+    private static func lockLearner(_ userID: UserID, in connection: PostgresConnection, logger: Logger) async throws {
+        guard
+            try await connection.query("SELECT 1 FROM learner WHERE id = \(userID.rawValue) FOR UPDATE", logger: logger)
+                .decode(Int.self).first(where: { _ in true }) != nil
+        else { throw AppError.notSignedIn }
+    }
+
+    /// One operation inside a transaction that holds the learner's row.
+    private static func apply(_ operation: SyncOperation, userID: UserID, now: Date, in connection: PostgresConnection, logger: Logger)
+        async throws -> OperationOutcome
+    {
+        if let recorded = try await Self.recorded(operation, userID: userID, in: connection, logger: logger) { return recorded }
+        // A refusal leaves nothing of the operation's own writes, but its record stays.
+        try await connection.query("SAVEPOINT operation", logger: logger)
+        var outcome: OperationOutcome
+        do {
+            outcome = try await Self.perform(
+                operation.kind, at: operation.time.clamped(notAfter: now), userID: userID, in: connection, logger: logger)
+            try await connection.query("RELEASE SAVEPOINT operation", logger: logger)
+        } catch let error as AppError where OperationRecord.isFinal(error) {
+            try await connection.query("ROLLBACK TO SAVEPOINT operation", logger: logger)
+            outcome = .refused(error)
+        }
+        let (code, subject) = OperationRecord.code(of: outcome)
+        try await connection.query(
+            """
+            INSERT INTO applied_operation (user_id, id, fingerprint, code, subject, applied_at)
+            VALUES (\(userID.rawValue), \(operation.id.rawValue), \(operation.fingerprint), \(code), \(subject), \(now))
+            """, logger: logger)
+        return outcome
     }
 
     /// The outcome kept for an id seen before: the same again, or `.conflicting` for another

@@ -47,8 +47,11 @@ public struct SyncSimulation: Sendable {
         while let terminal = pending.indices.filter({ !pending[$0].isEmpty }).randomElement(using: &random) {
             let batch = Array(pending[terminal].prefix(Int.random(in: 1...25, using: &random)))
             for _ in 0..<(Int.random(in: 0..<8, using: &random) == 0 ? 2 : 1) {
-                for operation in batch {
-                    let outcome = try await first.operations.apply(operation, userID: first.user)
+                // As a terminal sends: the batch together (the store's batch path).
+                let (answers, failure) = await first.operations.apply(batch, userID: first.user)
+                if let failure { throw ContractFailure(description: "a batch failed: \(failure)") }
+                for (operation, answer) in zip(batch, answers) {
+                    guard let outcome = answer else { throw ContractFailure(description: "\(operation.id) not answered") }
                     sent += 1
                     if let earlier = outcomes[operation.id], earlier != outcome {
                         throw ContractFailure(description: "\(operation.id) answered \(earlier), then \(outcome) when sent again")

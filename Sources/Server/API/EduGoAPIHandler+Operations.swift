@@ -16,34 +16,35 @@ extension EduGoAPIHandler {
             throw APIFailure.invalidRequest(.badRequest, "Send at most \(Self.operationsPerBatch) operations at once.")
         }
         let texts = languages.texts(accepting: AuthorizationMiddleware.acceptLanguage)
-        var results: [Components.Schemas.OperationResult] = []
-        var failure: AppError?
+        // Read every one first: those that cannot be read are answered alone, the rest
+        // applied together (one transaction, each in a savepoint of its own).
+        var read: [Result<SyncOperation, APIFailure>] = []
         for sent in batch.operations {
-            if failure != nil {
-                results.append(
-                    .init(
+            do {
+                read.append(.success(try Self.operation(sent)))
+            } catch {
+                read.append(.failure(error))
+            }
+        }
+        let valid = read.compactMap { try? $0.get() }
+        let (outcomes, failure) = await operations.apply(valid, userID: caller.userID)
+        if case .notSignedIn = failure { throw APIFailure.unauthorized }
+        var next = outcomes.makeIterator()
+        let results = zip(batch.operations, read).map { sent, read -> Components.Schemas.OperationResult in
+            switch read {
+            case .failure(let error):
+                return .init(id: sent.id, status: .invalid, error: error.code, message: texts(error.message))
+            case .success:
+                guard let outcome = next.next() ?? nil else {
+                    return .init(
                         id: sent.id, status: .notTried, error: .unavailable,
-                        message: texts("Not tried: an earlier operation could not be saved — send it again.")))
-                continue
-            }
-            let operation: SyncOperation
-            do {
-                operation = try Self.operation(sent)
-            } catch {
-                results.append(.init(id: sent.id, status: .invalid, error: error.code, message: texts(error.message)))
-                continue
-            }
-            do {
-                results.append(Self.result(try await operations.apply(operation, userID: caller.userID), id: sent.id, texts: texts))
-            } catch .notSignedIn {
-                throw APIFailure.unauthorized
-            } catch {
-                failure = error
-                results.append(.init(id: sent.id, status: .notTried, error: .unavailable, message: texts(error.userMessage)))
+                        message: texts("Not tried: an earlier operation could not be saved — send it again."))
+                }
+                return Self.result(outcome, id: sent.id, texts: texts)
             }
         }
         // Nothing done at all: the whole request failed, as any other route's would.
-        if let failure, results.allSatisfy({ $0.status == .notTried }) { throw APIFailure(failure) }
+        if let failure, !valid.isEmpty, outcomes.allSatisfy({ $0 == nil }) { throw APIFailure(failure) }
         return .ok(.init(body: .json(.init(results: results))))
     }
 

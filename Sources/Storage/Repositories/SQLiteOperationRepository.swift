@@ -19,6 +19,22 @@ public struct SQLiteOperationRepository: OperationRepository {
         return try await database.write { db in try Self.apply(operation, userID: userID, now: now, in: db) }
     }
 
+    /// A batch in one transaction, each operation in a savepoint of its own (a refusal
+    /// leaves the others), so a week offline costs one commit per batch, not one per write.
+    /// A failure for now rolls the whole batch back: none answered, all sent again.
+    public func apply(_ operations: [SyncOperation], userID: UserID) async -> (outcomes: [OperationOutcome?], failure: AppError?) {
+        guard !operations.isEmpty else { return ([], nil) }
+        let now = now()
+        do {
+            let outcomes = try await database.write { db in
+                try operations.map { try Self.apply($0, userID: userID, now: now, in: db) }
+            }
+            return (outcomes, nil)
+        } catch {
+            return (Array(repeating: nil, count: operations.count), error)
+        }
+    }
+
     /// `apply`'s work inside a write transaction (a replica's local write, too).
     static func apply(_ operation: SyncOperation, userID: UserID, now: Date, in db: Database) throws -> OperationOutcome {
         if let recorded = try Self.recorded(operation, userID: userID, in: db) { return recorded }
