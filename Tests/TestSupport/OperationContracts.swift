@@ -140,6 +140,16 @@ extension ContractCase {
                 id: .random(), time: HybridTime(Date().addingTimeInterval(2), node: "honest"), kind: .name("Made Later"))
             try checkEqual(try await operations.apply(soon, userID: user), .applied, "a later operation wins")
             try checkEqual(try await store.profiles.user(id: user).name, "Made Later", "the later name")
+            // Two writes of one skewed terminal, both far ahead, in one batch: both clamped to
+            // the same now, the second (made later, sent later) still wins.
+            let ahead = { (milliseconds: Int64, name: String) in
+                SyncOperation(id: .random(), time: HybridTime(milliseconds: milliseconds, node: "skewed")!, kind: .name(name))
+            }
+            let batch = [ahead(9_999_999_999_100, "Skewed First"), ahead(9_999_999_999_200, "Skewed Second")]
+            let (outcomes, failure) = await operations.apply(batch, userID: user)
+            try checkEqual(outcomes, [.applied, .applied], "both applied, in order")
+            try check(failure == nil, "no failure")
+            try checkEqual(try await store.profiles.user(id: user).name, "Skewed Second", "the one made later")
         },
     ]
 }

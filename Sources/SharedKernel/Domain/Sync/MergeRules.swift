@@ -5,8 +5,11 @@ import Foundation
 public enum MergeRules {
     /// Latest time wins, per item (a favourite, a lesson mark, the name): whether a write made
     /// at `incoming` replaces what the write at `stored` left. A store keeps each item's time.
+    /// An equal time is one node's (the node is part of it), and only a clock far ahead
+    /// clamped to the store's now makes two of its writes equal: the one arriving later was
+    /// made later (a terminal sends its queue in order), so it wins.
     public static func replaces(_ incoming: HybridTime, stored: HybridTime?) -> Bool {
-        stored.map { incoming > $0 } ?? true
+        stored.map { incoming >= $0 } ?? true
     }
 
     /// The earliest answer is kept: whether an answer given at `incoming` takes the place of
