@@ -33,6 +33,7 @@ extension APITests {
         #expect(again.status == 200 && statuses(again) == expected, "a repeat answers the first results")
         let refused = (first.json["results"] as? [[String: Any]])?.last
         #expect(refused?["error"] as? String == "course_not_found" && refused?["id"] as? String == "op-enroll-001")
+        #expect(refused?["detail"] == nil, "no detail where the code says it all")
         #expect(((favourites.json["courses"] as? [Any]) ?? []).count == 1, "the later set stands, once")
         #expect(me.json["name"] as? String == "Offline Olga")
     }

@@ -59,7 +59,7 @@ extension EduGoAPIHandler {
         case .refused(let error):
             .init(
                 id: id, status: .refused, error: APIFailure(error).code, message: texts(error.userMessage),
-                detail: OperationRecord.code(of: outcome).subject)
+                detail: Optional(OperationRecord.code(of: outcome).subject).flatMap { $0.isEmpty ? nil : $0 })
         }
     }
 

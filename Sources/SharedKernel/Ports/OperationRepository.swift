@@ -10,8 +10,9 @@ public protocol OperationRepository: Sendable {
     /// as an outcome; a failure for now (`.storage`) is thrown and records nothing.
     func apply(_ operation: SyncOperation, userID: UserID) async throws(AppError) -> OperationOutcome
     /// Applies `operations` in order, each on its own. A failure for now stops there: the
-    /// rest are not tried (a later one may need an earlier), and come back as `nil`. A store
-    /// across a network sends them together.
+    /// rest are not tried (a later one may need an earlier); each not applied (not tried, or
+    /// rolled back with a batch a store applies in one transaction) comes back as `nil`, to
+    /// be sent again. A store across a network sends them together.
     func apply(_ operations: [SyncOperation], userID: UserID) async -> (outcomes: [OperationOutcome?], failure: AppError?)
 }
 
