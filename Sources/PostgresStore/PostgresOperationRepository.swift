@@ -137,10 +137,7 @@ public struct PostgresOperationRepository: OperationRepository {
                 return .superseded
             }
         case .name(let raw):
-            switch ProfileName.validate(raw) {
-            case .success(let name): _ = try await PostgresProfileRepository.rename(userID, to: name, in: connection, logger: logger)
-            case .failure(let rejection): throw AppError.invalidName(rejection)
-            }
+            _ = try await PostgresProfileRepository.rename(userID, to: try ProfileName.checked(raw), in: connection, logger: logger)
         case .answer(let ref, let chosen, let offset):
             return try await PostgresLearningRepository.mergeAnswer(
                 chosen, to: ref, userID: userID, at: StudyTime(now: time.date, secondsFromGMT: offset), in: connection, logger: logger)

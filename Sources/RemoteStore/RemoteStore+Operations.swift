@@ -64,29 +64,13 @@ extension RemoteStore: OperationRepository {
         }
     }
 
+    /// The wire's operation: `OperationFields`, the outbox's form, field for field.
     static func queued(_ operation: SyncOperation) -> Components.Schemas.QueuedOperation {
-        var sent = Components.Schemas.QueuedOperation(
-            id: operation.id.rawValue, time: operation.time.description, kind: operation.kind.name,
-            courseId: operation.kind.courseID?.rawValue)
-        switch operation.kind {
-        case .favourite(_, let on): sent.favourite = on
-        case .lesson(_, let number, let done):
-            sent.lesson = Int64(number)
-            sent.done = done
-        case .enroll, .unenroll: break
-        case .answer(let ref, let chosen, let offset):
-            (sent.lesson, sent.question) = (Int64(ref.lesson), Int64(ref.question))
-            sent.chosen = chosen.sorted().map(Int64.init)
-            sent.utcOffset = Int64(offset)
-        case .review(let ref, let grade, let offset):
-            (sent.lesson, sent.question) = (Int64(ref.lesson), Int64(ref.question))
-            sent.grade = grade.rawValue
-            sent.utcOffset = Int64(offset)
-        case .undoReview(let ref, let at):
-            (sent.lesson, sent.question) = (Int64(ref.lesson), Int64(ref.question))
-            sent.reviewedAt = at
-        case .name(let name): sent.name = name
-        }
-        return sent
+        let fields = OperationFields(operation)
+        return Components.Schemas.QueuedOperation(
+            id: fields.id, time: fields.time, kind: fields.kind, courseId: fields.courseID, favourite: fields.favourite,
+            lesson: fields.lesson.map(Int64.init), done: fields.done, question: fields.question.map(Int64.init),
+            chosen: fields.chosen?.map(Int64.init), grade: fields.grade, utcOffset: fields.utcOffset.map(Int64.init),
+            reviewedAt: fields.reviewedAt.map { Date(timeIntervalSince1970: Double($0)) }, name: fields.name)
     }
 }

@@ -48,12 +48,7 @@ extension InMemoryStore {
                 return .superseded
             }
         case .name(let raw):
-            let name: String
-            switch ProfileName.validate(raw) {
-            case .success(let valid): name = valid
-            case .failure(let rejection): throw .invalidName(rejection)
-            }
-            users[userID]?.user.name = name
+            users[userID]?.user.name = try ProfileName.checked(raw)
             note(.profile(userID))
         case .answer(let ref, let chosen, let offset):
             return try mergeAnswer(chosen, to: ref, userID: userID, at: StudyTime(now: time.date, secondsFromGMT: offset))

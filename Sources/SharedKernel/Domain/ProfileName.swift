@@ -36,4 +36,12 @@ public enum ProfileName {
         }
         return allowed ? .success(name) : .failure(.invalidCharacters)
     }
+
+    /// The name to store, or `.invalidName` with why not (a store's operation refuses it so).
+    public static func checked(_ raw: String) throws(AppError) -> String {
+        switch validate(raw) {
+        case .success(let name): return name
+        case .failure(let rejection): throw .invalidName(rejection)
+        }
+    }
 }

@@ -102,12 +102,7 @@ public struct SQLiteOperationRepository: OperationRepository {
                 return .superseded
             }
         case .name(let raw):
-            let name: String
-            switch ProfileName.validate(raw) {
-            case .success(let valid): name = valid
-            case .failure(let rejection): throw AppError.invalidName(rejection)
-            }
-            _ = try SQLiteProfileRepository.rename(userID, to: name, in: db)
+            _ = try SQLiteProfileRepository.rename(userID, to: try ProfileName.checked(raw), in: db)
         case .answer(let ref, let chosen, let offset):
             return try SQLiteLearningRepository.mergeAnswer(
                 chosen, to: ref, userID: userID, at: StudyTime(now: time.date, secondsFromGMT: offset), in: db)
