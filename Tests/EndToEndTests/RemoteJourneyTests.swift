@@ -217,6 +217,14 @@ extension EndToEnd {
             try await session.openCourse("Agile and Scrum in Real Teams")
             try session.send("e", "y")
             try await session.waitFor("Status        ✓ Enrolled")
+            // The page shows the enrollment once the replica has it: the server is killed only
+            // once it has it too (else the terminal keeps it and gives it to the new server).
+            let (api, _) = try await HTTPClient(baseURL: server.baseURL).signedIn()
+            try await Self.waitUntil("the enrollment on the server") {
+                let enrollments = try await api.get("/v1/me/enrollments").json["enrollments"] as? [[String: Any]] ?? []
+                return enrollments.contains { ($0["course"] as? [String: Any])?["id"] as? String == "agile-scrum" }
+            }
+            try await session.waitFor("nothing waiting") { $0.first?.contains("⇡") == false }
 
             server.signal(SIGKILL)
             _ = await server.waitForExit()

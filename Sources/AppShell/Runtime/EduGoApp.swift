@@ -63,21 +63,61 @@ public enum EduGoApp {
         let store = RemoteStore(
             server: server, dataDirectory: configuration.dataDirectory, httpClient: httpClient, logger: logger,
             language: configuration.language.code)
-        let ports = AppPorts(
+        var ports = AppPorts(
             courses: store, enrollments: store, favourites: store, profiles: store, sessions: store, learning: store, changes: store,
             calendar: LearnerCalendar(start: configuration.startDay)
         )
-        .instrumented(conditions: configuration.conditions, logger: logger, server: store.hostDescription, clock: clock)
+        let status = SyncStatus()
+        let sync = openReplica(configuration, logger: logger).map { replica in
+            let sync = OutboxSync(outbox: replica.outbox, server: store) { report in status.take(report) }
+            let seen = SeenCourses()
+            let own = ReplicaPorts(
+                server: .init(courses: store, enrollments: store, favourites: store, profiles: store, sessions: store), seen: seen,
+                database: replica.database, outbox: replica.outbox, sync: sync)
+            let replicaStore = SQLiteReplica(database: replica.database)
+            let courses = ReplicaCourses(
+                server: store, seen: seen, replica: replicaStore, here: SQLiteCourseRepository(database: replica.database))
+            ports.courses = courses
+            let feed = ReplicaChangeFeed(server: store)
+            ports.changes = feed
+            status.readAgain = { feed.readEverything() }
+            ports.learning = ReplicaLearning(
+                server: store, courses: courses, replica: replicaStore, here: SQLiteLearningRepository(database: replica.database))
+            (ports.enrollments, ports.favourites, ports.profiles, ports.sessions) = (own, own, own, own)
+            return sync
+        }
+        ports = ports.instrumented(conditions: configuration.conditions, logger: logger, server: store.hostDescription, clock: clock)
         let outage = OutageMonitor(host: store.hostDescription, clock: clock, probe: { await store.probe() })
         let code = await runTerminal(configuration, ports: ports, clock: clock, logger: logger) { shell in
+            if sync != nil {
+                shell.sync = status
+                status.tell = { [weak shell] message in shell?.notices.post(message, overProgress: false) }
+            }
             let routing = RemoteEventRouting(shell: shell, outage: outage)
-            routing.connect(keyWaitLimit: RemoteStore.defaultTimeLimit)
+            let resend: (@Sendable () async -> Void)?
+            if let sync { resend = { await sync.send(catchingUp: true) } } else { resend = nil }
+            routing.connect(keyWaitLimit: RemoteStore.defaultTimeLimit, beforeReading: resend)
             await routing.route(store.events)
         }
         outage.stop()
         await store.finish()
         await httpClient.shutdown()
         return code
+    }
+
+    /// The replica remote mode keeps in `replica/` of the data directory, with its outbox;
+    /// nil (the server alone, as before) when it cannot be opened, which the log says.
+    @MainActor
+    private static func openReplica(_ configuration: AppConfiguration, logger: Logger) -> (database: AppDatabase, outbox: SQLiteOutbox)? {
+        do {
+            let database = try AppDatabase.open(
+                directory: configuration.dataDirectory.appendingPathComponent("replica", isDirectory: true), seedCatalog: { [] },
+                pageCacheKibibytes: 512)
+            return (database, SQLiteOutbox(database: database))
+        } catch {
+            logger.error("replica not opened: writes need the server", metadata: ["reason": "\(error.description)"])
+            return nil
+        }
     }
 
     /// Opens the terminal and runs the shell on `ports` until the learner quits; `watch` runs

@@ -8,11 +8,22 @@ struct RemoteEventRouting {
     let shell: ShellController
     let outage: OutageMonitor
 
-    /// Wires the monitor to the shell; call once, before `route`.
-    func connect(keyWaitLimit: Duration) {
+    /// Wires the monitor to the shell; call once, before `route`. `beforeReading` runs when
+    /// the server is back, before the screens read again (the queued writes are sent, so
+    /// what they read has them).
+    func connect(keyWaitLimit: Duration, beforeReading: (@Sendable () async -> Void)? = nil) {
         shell.outage = outage
         shell.keyWaitLimit = keyWaitLimit
-        outage.onRecovered = { [weak shell] in shell?.flow.serverAnswersAgain() }
+        guard let beforeReading else {
+            outage.onRecovered = { [weak shell] in shell?.flow.serverAnswersAgain() }
+            return
+        }
+        outage.onRecovered = { [weak shell] in
+            Task { @MainActor in
+                await beforeReading()
+                shell?.flow.serverAnswersAgain()
+            }
+        }
     }
 
     /// Routes every event until `events` ends or the calling task is cancelled.

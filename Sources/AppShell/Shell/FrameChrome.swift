@@ -39,6 +39,8 @@ final class FrameChrome {
         var noticeIsNews = false
         /// The config file was refused while the app runs: the header keeps a mark.
         var settingsRefused = false
+        /// Remote mode: the writes waiting for the server (`⇡ 3 to sync`), at the header's right.
+        var waitingWrites: String?
     }
 
     private let clock: ShellClock
@@ -103,7 +105,8 @@ final class FrameChrome {
             in: &canvas, row: 0, tabs: content.isSignedIn ? AppTab.allCases.map { texts($0.title) } : [],
             shortTabs: content.isSignedIn ? AppTab.allCases.map { texts($0.shortTitle) } : [],
             selectedTab: content.coordinator?.tab.rawValue ?? 0, userName: headerName,
-            mark: content.settingsRefused ? texts("✗ settings") : nil,
+            mark: [content.settingsRefused ? texts("✗ settings") : nil, content.waitingWrites].compactMap { $0 }.joined(separator: " ")
+                .nilIfEmpty,
             place: content.isSignedIn ? content.place : nil, context: content.isSignedIn ? content.context : []
         )
         let area = Self.screenArea(size)
@@ -222,4 +225,8 @@ final class FrameChrome {
         let tabs = digitsTaken ? GlobalKeys.altTabs : GlobalKeys.tabs
         return (coordinator.isAtRoot ? [tabs, GlobalKeys.quit] : [GlobalKeys.back, tabs]).map(bindings.hint)
     }
+}
+
+extension String {
+    fileprivate var nilIfEmpty: String? { isEmpty ? nil : self }
 }

@@ -23,6 +23,8 @@ final class ShellController {
     let notices = NoticeBoard()
     /// Remote mode: the server's outages, shown in the header and footer while they last.
     var outage: OutageMonitor?
+    /// Remote mode with a replica: the writes waiting for the server.
+    var sync: SyncStatus?
     /// Remote mode: the longest a key waits for the screen in front to take it (a screen
     /// waiting on a server that does not answer); past it the key is dropped and the learner
     /// told. Nil: keys wait as long as the screen takes, which the local store bounds.
@@ -261,6 +263,7 @@ final class ShellController {
             noticeOverProgress: notices.isOverProgress, outage: outage,
             place: store.status(isReconnecting: outage != nil), context: (flow.scope?.counts ?? []).map { texts($0) },
             bindings: actions.bindings, palette: palette.map { ($0, actions.paletteItems()) }, texts: texts,
-            noticeIsNews: notices.isNews, settingsRefused: settingsProblem != nil)
+            noticeIsNews: notices.isNews, settingsRefused: settingsProblem != nil,
+            waitingWrites: sync?.headerText(accessible: look.accessible).map { texts($0) })
     }
 }

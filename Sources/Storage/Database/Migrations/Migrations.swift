@@ -43,6 +43,7 @@ enum Migrations {
         migrator.registerMigration("v22-price-by-currency") { db in try v22PriceByCurrency(db) }
         migrator.registerMigration("v23-operations") { db in try v23Operations(db) }
         migrator.registerMigration("v24-outbox") { db in try v24Outbox(db) }
+        migrator.registerMigration("v25-replica-parts") { db in try v25ReplicaParts(db) }
         return migrator
     }
 }

@@ -1,0 +1,66 @@
+import SharedKernel
+import Storage
+
+/// Sends a remote-mode replica's queued writes to the server, one send at a time, and says
+/// after each what still waits and what the server refused.
+actor OutboxSync {
+    /// After a record or a send: how many of the learner's writes wait, and the refusals no
+    /// caller took as its own (an older queued write the server turned down).
+    struct Report: Sendable {
+        var waiting: Int
+        var refusals: [AppError] = []
+        /// A send no write waited on delivered writes: what the screens show may be the
+        /// replica's, and they should read the server's word again.
+        var caughtUp = false
+    }
+
+    private let outbox: SQLiteOutbox
+    private let server: any OperationRepository
+    private let report: @MainActor @Sendable (Report) -> Void
+    /// The learner whose queue is sent when the server comes back.
+    private var learner: UserID?
+    /// The last send started: the next waits for it, so the queue goes in order, once.
+    private var tail: Task<SQLiteOutbox.Sent, Never>?
+
+    init(outbox: SQLiteOutbox, server: any OperationRepository, report: @escaping @MainActor @Sendable (Report) -> Void) {
+        self.outbox = outbox
+        self.server = server
+        self.report = report
+    }
+
+    /// Whose queue is sent from now on (nil: nobody's, signed out).
+    func follow(_ userID: UserID?) async {
+        learner = userID
+        await tell(userID: userID, refusals: [])
+    }
+
+    /// Sends the followed learner's queue; nil when nobody is followed. `catchingUp`: the
+    /// report says when it delivered writes, for the screens to read again (at sign-in, on
+    /// the server's return: what they read meanwhile was the replica's).
+    @discardableResult
+    func send(catchingUp: Bool = false) async -> SQLiteOutbox.Sent? {
+        guard let learner else { return nil }
+        return await send(userID: learner, claiming: nil, catchingUp: catchingUp)
+    }
+
+    /// Sends `userID`'s queue after any send under way. The refusal of `claiming` is the
+    /// caller's to tell; every other refusal is reported.
+    func send(userID: UserID, claiming: OperationID?, catchingUp: Bool = false) async -> SQLiteOutbox.Sent {
+        let previous = tail
+        let task = Task { [outbox, server] in
+            _ = await previous?.value
+            return await outbox.send(to: server, userID: userID)
+        }
+        tail = task
+        let sent = await task.value
+        await tell(
+            userID: userID, refusals: sent.refused.filter { $0.0.id != claiming }.map(\.1), caughtUp: catchingUp && sent.answered > 0)
+        return sent
+    }
+
+    private func tell(userID: UserID?, refusals: [AppError], caughtUp: Bool = false) async {
+        var waiting = 0
+        if let userID { waiting = (try? await outbox.count(userID: userID)) ?? 0 }
+        await report(Report(waiting: waiting, refusals: refusals, caughtUp: caughtUp))
+    }
+}

@@ -1,0 +1,38 @@
+import SharedKernel
+import Synchronization
+
+/// The server's news, and `readEverything` when writes queued earlier reached the server:
+/// what the screens read meanwhile was the replica's, and may not be the server's word (the
+/// server forgot a place, a course filled).
+final class ReplicaChangeFeed: ChangeFeed {
+    private let server: any ChangeFeed
+    private let listeners = Mutex<[Int: AsyncStream<ChangeNews>.Continuation]>([:])
+    private let nextID = Mutex(0)
+
+    init(server: any ChangeFeed) {
+        self.server = server
+    }
+
+    func news(for learner: UserID) -> AsyncStream<ChangeNews> {
+        let (stream, continuation) = AsyncStream.makeStream(of: ChangeNews.self)
+        let id = nextID.withLock { next in
+            defer { next += 1 }
+            return next
+        }
+        listeners.withLock { $0[id] = continuation }
+        let forwarding = Task { [server] in
+            for await news in server.news(for: learner) { continuation.yield(news) }
+            continuation.finish()
+        }
+        continuation.onTermination = { [weak self] _ in
+            forwarding.cancel()
+            _ = self?.listeners.withLock { $0.removeValue(forKey: id) }
+        }
+        return stream
+    }
+
+    /// Every screen reads again what it shows.
+    func readEverything() {
+        for listener in listeners.withLock({ Array($0.values) }) { listener.yield(.readEverything) }
+    }
+}

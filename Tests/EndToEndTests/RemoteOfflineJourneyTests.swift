@@ -1,0 +1,72 @@
+import Foundation
+import ServerTestSupport
+import TestSupport
+import Testing
+
+extension EndToEnd {
+    /// Issue 43: remote mode keeps working while the server is down: the writes are kept on
+    /// the terminal's replica, counted in the header, and sent when the server is back.
+    @Suite("Journey: remote mode offline")
+    struct RemoteOfflineJourneyTests {
+        @Test("server killed: a lesson mark, a favourite and a new name are kept with ⇡ 3; back: sent, and another terminal shows them")
+        func offlineWritesSync() async throws {
+            let directory = try await ServerProcess.preparedDirectory()
+            defer { directory.remove() }
+            var server = try await ServerProcess(directory: directory)
+            let port = server.baseURL.port ?? 0
+            let session = try await TmuxSession.onCatalog(of: server.baseURL)
+            // The course page read while the server is up: the replica keeps it.
+            try session.send("2")
+            try await session.waitFor("My courses  2 enrolled")
+            try session.send("o")
+            try await session.waitFor("Progress      3 of 8 lessons")
+
+            server.signal(SIGKILL)
+            _ = await server.waitForExit()
+            try session.send("r")
+            try await session.waitFor("Cannot reach 127.0.0.1:\(port) — retrying in")
+            try await session.waitFor("the page again, from the replica") { $0.contains { $0.contains("Progress      3 of 8 lessons") } }
+            try session.send("Space")
+            try await session.waitFor("Progress      4 of 8 lessons")
+            try await session.waitFor("⇡ 1 to sync")
+            try session.send("f")
+            try await session.waitFor("⇡ 2 to sync")
+            try session.send("4")
+            try await session.waitFor("Name              Demo Learner")
+            try session.send("e", "C-u")
+            try session.type("Offline Olga")
+            try session.send("Enter")
+            try await session.waitFor("Name              Offline Olga")
+            let waiting = try await session.waitFor("⇡ 3 to sync")
+            #expect(waiting.first?.contains("⚠") == true, "the header still says the server is out of reach")
+            try session.send("3")
+            try await session.waitFor("Favourites  1 course")
+
+            // Back: no key pressed, the queue goes and the count leaves the header.
+            server = try await ServerProcess(directory: directory, port: port)
+            defer { server.signal(SIGKILL) }
+            try await session.waitFor("the header without ⇡ or ⚠") { lines in
+                guard let header = lines.first else { return false }
+                return !header.contains("⇡") && !header.contains("⚠")
+            }
+            let (api, _) = try await HTTPClient(baseURL: server.baseURL).signedIn()
+            let me = try await api.get("/v1/me").json
+            #expect(me["name"] as? String == "Offline Olga")
+            let favourites = try await api.get("/v1/me/favourites").json["courses"] as? [[String: Any]] ?? []
+            #expect(favourites.map { $0["id"] as? String } == ["swift-fundamentals"])
+            let enrollments = try await api.get("/v1/me/enrollments").json["enrollments"] as? [[String: Any]] ?? []
+            let swift = enrollments.first { ($0["course"] as? [String: Any])?["id"] as? String == "swift-fundamentals" }
+            #expect((swift?["lessons_done"] as? [Any])?.count == 4)
+
+            let second = try await TmuxSession.onCatalog(of: server.baseURL)
+            try second.send("3")
+            try await second.waitFor("Favourites  1 course")
+            try second.send("4")
+            try await second.waitFor("Name              Offline Olga")
+            try session.send("q")
+            try second.send("q")
+            #expect(try await session.waitForExit() == 0)
+            #expect(try await second.waitForExit() == 0)
+        }
+    }
+}

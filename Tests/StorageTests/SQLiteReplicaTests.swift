@@ -1,0 +1,106 @@
+import Foundation
+import Platform
+import SharedKernel
+import TestSupport
+import Testing
+
+@testable import Storage
+
+/// Remote mode's replica: the server's word is taken only while no write waits, and what a
+/// learner read stays readable.
+@Suite("Replica: the server's word, and the writes waiting on it")
+struct SQLiteReplicaTests {
+    static let one = Course.fixture(id: "rep-1", title: "Replica One", lessonCount: 2)
+    static let two = Course.fixture(id: "rep-2", title: "Replica Two")
+    static let learner = User(
+        id: UserID(41), name: "Rita Replica", email: "rita@example.org", role: .learner,
+        memberSince: Date(timeIntervalSince1970: 1_700_000_000))
+
+    private static func open(_ directory: TemporaryDirectory) throws -> AppDatabase {
+        try AppDatabase.open(directory: directory.url, passwordHasher: .fast, seedCatalog: { [] })
+    }
+
+    private static func enrolled(_ course: Course, done: Set<Int>) -> EnrolledCourse {
+        var enrollment = Enrollment(
+            id: EnrollmentID(900), userID: learner.id, courseID: course.id, enrolledAt: Date(timeIntervalSince1970: 1_790_000_000))
+        enrollment.lessonsDone = done
+        return EnrolledCourse(course: course, enrollment: enrollment)
+    }
+
+    @Test("the server's lists are taken whole, and a place no longer listed is given up with its marks kept")
+    func adoptsLists() async throws {
+        let directory = TemporaryDirectory()
+        defer { directory.remove() }
+        let database = try Self.open(directory)
+        let replica = SQLiteReplica(database: database)
+        try await replica.keep(user: Self.learner)
+        #expect(try await !replica.holds(.favourites, userID: Self.learner.id))
+        #expect(try await replica.adoptFavourites([Self.one, Self.two], userID: Self.learner.id))
+        #expect(try await replica.adoptEnrollments([Self.enrolled(Self.one, done: [1])], userID: Self.learner.id))
+        #expect(try await replica.holds(.favourites, userID: Self.learner.id))
+        #expect(try await replica.holds(.enrollments, userID: Self.learner.id))
+
+        let favourites = SQLiteFavouritesRepository(database: database)
+        let enrollments = SQLiteEnrollmentRepository(database: database)
+        #expect(try await favourites.favourites(userID: Self.learner.id).map(\.id) == ["rep-1", "rep-2"])
+        #expect(try await enrollments.enrolledCourse(userID: Self.learner.id, courseID: "rep-1")?.enrollment.lessonsDone == [1])
+        #expect(try await enrollments.enrolledCourse(userID: Self.learner.id, courseID: "rep-1")?.course.lessonCount == 2)
+
+        // Some of them again: one favourite gone, the place given up elsewhere.
+        #expect(try await replica.adoptFavourites([], among: ["rep-2"], userID: Self.learner.id))
+        #expect(try await replica.adoptEnrollments([], among: ["rep-1"], userID: Self.learner.id))
+        #expect(try await favourites.favourites(userID: Self.learner.id).map(\.id) == ["rep-1"])
+        #expect(try await enrollments.enrolledCourses(userID: Self.learner.id).isEmpty)
+        #expect(try await replica.hasEnrollment(userID: Self.learner.id, courseID: "rep-1"), "the row stays, as the server keeps progress")
+        #expect(try await SQLiteProfileRepository(database: database).user(id: Self.learner.id).name == "Rita Replica")
+    }
+
+    @Test("while a write waits, the server's word changes nothing: the replica's rows are the newer")
+    func waitingWriteWins() async throws {
+        let directory = TemporaryDirectory()
+        defer { directory.remove() }
+        let database = try Self.open(directory)
+        let replica = SQLiteReplica(database: database)
+        let outbox = SQLiteOutbox(database: database)
+        try await replica.keep(user: Self.learner)
+        #expect(try await replica.adoptFavourites([Self.one], userID: Self.learner.id))
+        _ = try await outbox.record(.favourite("rep-1", isFavourite: false), userID: Self.learner.id)
+        _ = try await outbox.record(.name("Rita Offline"), userID: Self.learner.id)
+
+        #expect(try await !replica.adoptFavourites([Self.one], userID: Self.learner.id))
+        try await replica.keep(user: Self.learner)
+        #expect(try await SQLiteFavouritesRepository(database: database).favourites(userID: Self.learner.id).isEmpty)
+        #expect(try await SQLiteProfileRepository(database: database).user(id: Self.learner.id).name == "Rita Offline")
+
+        try await outbox.acknowledge(try await outbox.pending(userID: Self.learner.id).map(\.id))
+        #expect(try await replica.adoptFavourites([Self.one], userID: Self.learner.id), "the queue is empty: the server's word again")
+        try await replica.keep(user: Self.learner)
+        #expect(try await SQLiteProfileRepository(database: database).user(id: Self.learner.id).name == "Rita Replica")
+    }
+
+    @Test("a lesson read stays readable; the course page again keeps it, a changed syllabus replaces it")
+    func keepsLessons() async throws {
+        let directory = TemporaryDirectory()
+        defer { directory.remove() }
+        let database = try Self.open(directory)
+        let replica = SQLiteReplica(database: database)
+        let lessons = [Lesson(title: "First", minutes: 10, questionCount: 1), Lesson(title: "Second", minutes: 12)]
+        let content = LessonContent(
+            body: "# First\nRead me offline.",
+            questions: [Question(prompt: "Which?", choices: ["A", "B"], correct: [0], explanation: "A it is.")])
+        #expect(try await !replica.keep(content, courseID: "rep-1", lesson: 1), "no title to hang it on yet")
+        try await replica.keep(syllabus: Syllabus(course: Self.one, lessons: lessons))
+        #expect(try await replica.keep(content, courseID: "rep-1", lesson: 1))
+        try await replica.keep(syllabus: Syllabus(course: Self.one, lessons: lessons))
+        try await replica.keep(courses: [Self.one])
+
+        let learning = SQLiteLearningRepository(database: database)
+        #expect(try await learning.lessonContent(courseID: "rep-1", lesson: 1) == content)
+        #expect(try await SQLiteCourseRepository(database: database).syllabus(of: "rep-1").lessons.map(\.title) == ["First", "Second"])
+
+        var changed = lessons
+        changed[0].title = "First, rewritten"
+        try await replica.keep(syllabus: Syllabus(course: Self.one, lessons: changed))
+        #expect(try await learning.lessonContent(courseID: "rep-1", lesson: 1).body == nil, "the old text went with its lesson")
+    }
+}
