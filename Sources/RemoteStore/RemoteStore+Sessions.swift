@@ -14,6 +14,13 @@ extension RemoteStore: SessionRepository {
         try await session.restore()
     }
 
+    /// `restoreSession`, letting `known` (the learner last signed in on this data directory,
+    /// as a replica keeps them) in while the server cannot be reached: their calls renew the
+    /// stored token once it answers.
+    public func restoreSession(knowing known: User?) async throws(AppError) -> User? {
+        try await session.restore(knowing: known)
+    }
+
     public func signIn(email: String, password: String) async throws(AppError) -> User {
         let started: Components.Schemas.Session
         do {

@@ -40,7 +40,9 @@ struct ReplicaPortsTests {
             sync = OutboxSync(outbox: outbox, server: server) { report in status.take(report) }
             let seen = SeenCourses()
             ports = ReplicaPorts(
-                server: .init(courses: server, enrollments: server, favourites: server, profiles: server, sessions: server),
+                server: .init(
+                    restore: { [server] _ throws(AppError) in try await server.restoreSession() }, courses: server, enrollments: server,
+                    favourites: server, profiles: server, sessions: server),
                 seen: seen, database: database, outbox: outbox, sync: sync)
             courses = ReplicaCourses(
                 server: server, seen: seen, replica: SQLiteReplica(database: database), here: SQLiteCourseRepository(database: database))

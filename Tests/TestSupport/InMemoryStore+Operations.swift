@@ -22,6 +22,11 @@ extension InMemoryStore {
         return outcome
     }
 
+    /// The outcome kept for operation `id` of `userID`; nil when it never arrived.
+    public func appliedOutcome(of id: OperationID, userID: UserID) -> OperationOutcome? {
+        appliedOperations[userID]?[id]?.outcome
+    }
+
     private func perform(_ kind: OperationKind, at time: HybridTime, userID: UserID) throws(AppError) -> OperationOutcome {
         if let courseID = kind.courseID, catalog[courseID] == nil { throw .courseNotFound(courseID) }
         if let item = MergeRules.item(of: kind) {

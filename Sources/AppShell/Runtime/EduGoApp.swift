@@ -72,7 +72,9 @@ public enum EduGoApp {
             let sync = OutboxSync(outbox: replica.outbox, server: store) { report in status.take(report) }
             let seen = SeenCourses()
             let own = ReplicaPorts(
-                server: .init(courses: store, enrollments: store, favourites: store, profiles: store, sessions: store), seen: seen,
+                server: .init(
+                    restore: { known throws(AppError) in try await store.restoreSession(knowing: known) }, courses: store,
+                    enrollments: store, favourites: store, profiles: store, sessions: store), seen: seen,
                 database: replica.database, outbox: replica.outbox, sync: sync)
             let replicaStore = SQLiteReplica(database: replica.database)
             let courses = ReplicaCourses(

@@ -11,6 +11,9 @@ import Storage
 struct ReplicaPorts: FavouritesRepository, EnrollmentRepository, ProfileRepository, SessionRepository {
     /// The same ports over the server's API.
     struct Server: Sendable {
+        /// The stored session renewed, or, while the server cannot be reached, the learner
+        /// given let in on it (`RemoteStore.restoreSession(knowing:)`).
+        var restore: @Sendable (User?) async throws(AppError) -> User?
         var courses: any CourseRepository
         var enrollments: any EnrollmentRepository
         var favourites: any FavouritesRepository
@@ -43,8 +46,11 @@ struct ReplicaPorts: FavouritesRepository, EnrollmentRepository, ProfileReposito
 
     // MARK: Sessions: the learner signed in is the replica's, and their queue is sent.
 
+    /// The stored session; while the server cannot be reached, the learner last signed in
+    /// here opens on the replica (their writes wait, `⇡`), and renews it once it answers.
     func restoreSession() async throws(AppError) -> User? {
-        let user = try await server.sessions.restoreSession()
+        let known = try? await replica.signedIn()
+        let user = try await server.restore(known)
         await started(user)
         return user
     }
@@ -62,8 +68,9 @@ struct ReplicaPorts: FavouritesRepository, EnrollmentRepository, ProfileReposito
     }
 
     func signOut(userID: UserID) async throws(AppError) {
-        try await server.sessions.signOut(userID: userID)
+        try? await replica.remember(signedIn: nil)
         await sync.follow(nil)
+        try await server.sessions.signOut(userID: userID)
     }
 
     /// The replica keeps the learner; writes queued before (an earlier run, a session the
@@ -73,6 +80,7 @@ struct ReplicaPorts: FavouritesRepository, EnrollmentRepository, ProfileReposito
         // A replica that cannot be written leaves the learner on the server alone: each
         // write then says why it could not be kept.
         try? await replica.keep(user: user)
+        try? await replica.remember(signedIn: user.id)
         await sync.follow(user.id)
         await sync.send(catchingUp: true)
     }

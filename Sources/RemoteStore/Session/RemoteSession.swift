@@ -24,6 +24,9 @@ actor RemoteSession {
     private(set) var refreshCount = 0
     /// Moves on at every sign-in and sign-out, so a refresh that ends after one is not taken.
     private var generation = 0
+    /// The learner let in while the server could not be reached (`restore(knowing:)`): their
+    /// first call renews the stored token, once the server answers.
+    private var awaited: User?
 
     init(
         requests: APIRequests, server: URL, file: SessionFile, now: @escaping @Sendable () -> Date,
@@ -42,23 +45,41 @@ actor RemoteSession {
     func adopt(_ session: Components.Schemas.Session) throws(AppError) -> User {
         generation += 1
         refreshing = nil
+        awaited = nil
         return try store(session).user
     }
 
     /// The learner of the stored refresh token, renewed now; nil when none is stored or the
     /// server refused it (then it is forgotten).
-    func restore() async throws(AppError) -> User? {
+    /// `known`: the learner this data directory last had signed in (remote mode's replica
+    /// keeps them); while the server cannot be reached they are let in with the stored token
+    /// unrenewed, and renew it on their first call the server answers.
+    func restore(knowing known: User? = nil) async throws(AppError) -> User? {
         guard file.read() != nil else { return nil }
         do {
             return try await refresh().user
         } catch .sessionEnded {
             return nil
+        } catch .unreachable(let host) {
+            guard let known else { throw .unreachable(host: host) }
+            awaited = known
+            return known
+        } catch .connectivity {
+            guard let known else { throw .connectivity }
+            awaited = known
+            return known
         }
     }
 
     /// Ends the session here at once, and on the server through `revoke` (given the access
     /// token), which the caller bounds in time: a learner never waits on a dead server to leave.
     func signOut(userID: UserID, revoke: @Sendable (String) async -> Void) async {
+        if tokens == nil, awaited?.id == userID {
+            // Let in offline and never renewed: no access token to revoke with; the stored
+            // one is forgotten here, and lapses on the server.
+            forget()
+            return
+        }
         guard let tokens, tokens.user.id == userID else { return }
         let access = tokens.access
         forget()
@@ -92,6 +113,7 @@ actor RemoteSession {
         generation += 1
         refreshing = nil
         tokens = nil
+        awaited = nil
         file.remove()
     }
 
@@ -112,9 +134,17 @@ actor RemoteSession {
     /// renewed first when it is about to expire, and once more if the server says it has.
     func authorized<T: Sendable>(as userID: UserID, _ call: @Sendable () async throws(RemoteFailure) -> T) async throws(RemoteFailure) -> T
     {
-        guard let current = tokens, current.user.id == userID else { throw .app(.notSignedIn) }
-        var access = current.access
-        if current.expiresAt <= now() { access = try await renewed(replacing: access) }
+        var access: String
+        if let current = tokens, current.user.id == userID {
+            access = current.access
+            if current.expiresAt <= now() { access = try await renewed(replacing: access) }
+        } else if tokens == nil, awaited?.id == userID {
+            // Let in offline: the stored token is renewed now (and says whose it is).
+            access = try await renewed(replacing: "")
+            guard tokens?.user.id == userID else { throw .app(.notSignedIn) }
+        } else {
+            throw .app(.notSignedIn)
+        }
         do {
             return try await Self.run(call, with: access)
         } catch {

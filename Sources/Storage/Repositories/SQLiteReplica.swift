@@ -47,6 +47,31 @@ public struct SQLiteReplica: Sendable {
         }
     }
 
+    /// The learner signed in on this data directory, for a start while the server cannot be
+    /// reached (nil: nobody, signed out).
+    public func signedIn() async throws(AppError) -> User? {
+        try await database.read { db in
+            try Row.fetchOne(
+                db,
+                sql:
+                    "SELECT user.id, user.name, user.email, user.role, user.created_at FROM session JOIN user ON user.id = session.user_id WHERE session.id = 1"
+            ).map(UserRow.user(from:))
+        }
+    }
+
+    /// Who is signed in here now (nil: nobody); `keep(user:)` first.
+    public func remember(signedIn userID: UserID?) async throws(AppError) {
+        let now = now()
+        try await database.write { db in
+            if let userID {
+                try db.execute(
+                    sql: "INSERT OR REPLACE INTO session (id, user_id, created_at) VALUES (1, ?, ?)", arguments: [userID.rawValue, now])
+            } else {
+                try db.execute(sql: "DELETE FROM session")
+            }
+        }
+    }
+
     /// Whether the learner's `part` was ever taken whole from the server.
     public func holds(_ part: Part, userID: UserID) async throws(AppError) -> Bool {
         try await database.read { db in
