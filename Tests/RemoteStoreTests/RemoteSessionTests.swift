@@ -153,6 +153,54 @@ struct RemoteSessionTests {
         }
     }
 
+    @Test("a restart with the server down lets the learner a replica knows in; their first call once it is back renews the token")
+    func restoreOffline() async throws {
+        let directory = TemporaryDirectory(prefix: "edugo-remote-tests")
+        let first = try await InProcessServer.start(directory: directory)
+        let client = TemporaryDirectory(prefix: "edugo-remote-client")
+        defer {
+            directory.remove()
+            client.remove()
+        }
+        let signedIn = RemoteStore(server: first.url, dataDirectory: client.url, httpClient: testHTTPClient, timeLimitClock: ManualClock())
+        let learner = try await signedIn.signIn(email: "demo@edugo.dev", password: "edugo-demo")
+        await first.stop()
+
+        let again = RemoteStore(server: first.url, dataDirectory: client.url, httpClient: testHTTPClient, timeLimitClock: ManualClock())
+        await #expect("nobody known: the server's absence, as before") {
+            _ = try await again.restoreSession(knowing: nil)
+        } throws: {
+            Self.isAbsence($0)
+        }
+        #expect(try await again.restoreSession(knowing: learner)?.id == learner.id, "known: let in")
+        await #expect {
+            try await again.favourites(userID: learner.id)
+        } throws: {
+            Self.isAbsence($0)
+        }
+        await #expect(throws: AppError.notSignedIn, "only the learner let in") { try await again.favourites(userID: UserID(999)) }
+
+        let back = try await InProcessServer.start(directory: directory, port: first.port)
+        let tries = await again.refreshCount
+        do {
+            #expect(try await again.favourites(userID: learner.id).isEmpty, "renewed on the first call")
+            #expect(try await again.user(id: learner.id).id == learner.id)
+        } catch {
+            await back.stop()
+            throw error
+        }
+        await back.stop()
+        #expect(await again.refreshCount == tries + 1, "renewed once, then its token used")
+    }
+
+    /// The server cannot be reached (which of the two a failure is depends on how it failed).
+    static func isAbsence(_ error: any Error) -> Bool {
+        switch error as? AppError {
+        case .unreachable, .connectivity: true
+        default: false
+        }
+    }
+
     @Test("two instances on one data directory refresh together for 5 rounds and both stay signed in (issue 22)")
     func twoInstancesOneDirectory() async throws {
         try await Signed.withSignedIn { signed async throws in

@@ -45,6 +45,22 @@ struct ChromeTests {
         #expect(wide.lines[0] == "  1 Catalog  2 My courses  3 Favourites  4 Profile  5 Review       Demo Learner")
     }
 
+    @Test("a mark at the right edge takes its room from the tabs' titles, never from a tab: five tabs still show, and clicks find them")
+    func markBesideFiveTabs() {
+        let tabs = ["Catálogo", "Mis cursos", "Favoritos", "Perfil", "Repaso"]
+        let short = ["Catálogo", "Míos", "Favs", "Perfil", "Repaso"]
+        let mark = "✗ ajustes ⇡ 3 por sincronizar"
+        var canvas = TextCanvas(size: Size(width: 80, height: 1))
+
+        HeaderBar.draw(in: &canvas, row: 0, tabs: tabs, shortTabs: short, selectedTab: 0, userName: "Demo Learner", mark: mark)
+
+        let line = canvas.lines[0]
+        #expect(line.contains("4 Perfil  5 Repaso"), "\(line)")
+        #expect(line.hasSuffix(mark))
+        let column = line.distance(from: line.startIndex, to: line.range(of: "5 Repaso")?.lowerBound ?? line.endIndex)
+        #expect(HeaderBar.tab(atColumn: column, tabs: tabs, shortTabs: short, width: 80, userName: "Demo Learner", mark: mark) == 4)
+    }
+
     @Test("the store and the counts before the name: all when they fit, the counts dropped first, the store kept from 80 columns")
     func status() {
         let tabs = ["Catalog", "My courses", "Favourites", "Profile", "Review"]

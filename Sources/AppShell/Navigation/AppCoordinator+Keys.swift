@@ -26,11 +26,11 @@ extension AppCoordinator {
 
     /// A click on the header's row at column `x`: the tab drawn there, if any, comes to the
     /// front. Whether one did.
-    func switchTab(atHeaderColumn x: Int, width: Int, userName: String?, place: String?, texts: Texts) -> Bool {
+    func switchTab(atHeaderColumn x: Int, width: Int, userName: String?, place: String?, mark: String? = nil, texts: Texts) -> Bool {
         guard
             let index = HeaderBar.tab(
                 atColumn: x, tabs: AppTab.allCases.map { texts($0.title) }, shortTabs: AppTab.allCases.map { texts($0.shortTitle) },
-                width: width, userName: userName, place: place),
+                width: width, userName: userName, place: place, mark: mark),
             let tab = AppTab(rawValue: index)
         else { return false }
         switchTab(to: tab)

@@ -95,6 +95,12 @@ final class FrameChrome {
         return draw(content, in: &canvas, tick: tick)
     }
 
+    /// The header's mark at its right edge: the config file refused, the writes waiting.
+    static func headerMark(settingsRefused: Bool, waitingWrites: String?, texts: Texts) -> String? {
+        let parts = [settingsRefused ? texts("✗ settings") : nil, waitingWrites].compactMap { $0 }
+        return parts.isEmpty ? nil : parts.joined(separator: " ")
+    }
+
     func draw<C: Canvas>(_ content: Content, in canvas: inout C, tick: Int) -> Bool {
         let size = canvas.size
         let screen = content.screen
@@ -105,8 +111,7 @@ final class FrameChrome {
             in: &canvas, row: 0, tabs: content.isSignedIn ? AppTab.allCases.map { texts($0.title) } : [],
             shortTabs: content.isSignedIn ? AppTab.allCases.map { texts($0.shortTitle) } : [],
             selectedTab: content.coordinator?.tab.rawValue ?? 0, userName: headerName,
-            mark: [content.settingsRefused ? texts("✗ settings") : nil, content.waitingWrites].compactMap { $0 }.joined(separator: " ")
-                .nilIfEmpty,
+            mark: Self.headerMark(settingsRefused: content.settingsRefused, waitingWrites: content.waitingWrites, texts: texts),
             place: content.isSignedIn ? content.place : nil, context: content.isSignedIn ? content.context : []
         )
         let area = Self.screenArea(size)
@@ -225,8 +230,4 @@ final class FrameChrome {
         let tabs = digitsTaken ? GlobalKeys.altTabs : GlobalKeys.tabs
         return (coordinator.isAtRoot ? [tabs, GlobalKeys.quit] : [GlobalKeys.back, tabs]).map(bindings.hint)
     }
-}
-
-extension String {
-    fileprivate var nilIfEmpty: String? { isEmpty ? nil : self }
 }

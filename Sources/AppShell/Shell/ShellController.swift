@@ -173,7 +173,9 @@ final class ShellController {
         if case .mouse(.click(let x, 0)) = event,
             coordinator?.switchTab(
                 atHeaderColumn: x, width: terminalSize.width, userName: session.displayName,
-                place: store.status(isReconnecting: outage != nil), texts: texts) == true
+                place: store.status(isReconnecting: outage != nil),
+                mark: FrameChrome.headerMark(settingsRefused: settingsProblem != nil, waitingWrites: waitingWrites, texts: texts),
+                texts: texts) == true
         {
             syncVisibleScreen()
             return .keepRunning
@@ -252,6 +254,11 @@ final class ShellController {
         chrome.draw(in: &canvas, tick: tick, accessible: look.accessible, texts: texts) { frameContent() }
     }
 
+    /// The header's count of writes waiting for the server, in the words the width allows.
+    private var waitingWrites: String? {
+        sync?.headerText(accessible: look.accessible, wide: terminalSize.width >= HeaderBar.placeWidth).map { texts($0) }
+    }
+
     /// What the frame shows: the screen in front, with the shell's notice, overlays and status.
     private func frameContent() -> FrameChrome.Content? {
         guard let screen = frontScreen else { return nil }
@@ -264,6 +271,6 @@ final class ShellController {
             place: store.status(isReconnecting: outage != nil), context: (flow.scope?.counts ?? []).map { texts($0) },
             bindings: actions.bindings, palette: palette.map { ($0, actions.paletteItems()) }, texts: texts,
             noticeIsNews: notices.isNews, settingsRefused: settingsProblem != nil,
-            waitingWrites: sync?.headerText(accessible: look.accessible).map { texts($0) })
+            waitingWrites: waitingWrites)
     }
 }

@@ -20,9 +20,11 @@ final class SyncStatus {
         if report.caughtUp { readAgain() }
     }
 
-    /// The header's words for what waits; nil when nothing does.
-    func headerText(accessible: Bool) -> LocalizedText? {
+    /// The header's words for what waits; nil when nothing does. Narrower than `wide`, the
+    /// arrow and the count alone, so the tabs keep their room; words in the accessible mode.
+    func headerText(accessible: Bool, wide: Bool = true) -> LocalizedText? {
         guard waiting > 0 else { return nil }
-        return accessible ? "changes to sync: \(waiting)" : "⇡ \(waiting) to sync"
+        if accessible { return "changes to sync: \(waiting)" }
+        return wide ? "⇡ \(waiting) to sync" : "⇡ \(waiting)"
     }
 }

@@ -21,19 +21,25 @@ public enum HeaderBar {
         place.isEmpty || width < placeWidth ? 0 : place.displayWidth + 3
     }
 
-    /// The tabs with their titles when they fit beside the name (at least 4 columns of it)
-    /// and the store, else with `shortTabs`; the brand only when everything fits.
-    private static func layout(tabs: [String], shortTabs: [String], width: Int, name: String, place: String) -> Layout {
+    /// The mark as drawn at the right edge: at most half the width.
+    private static func shownMark(_ mark: String?, width: Int) -> String? {
+        mark.map { TerminalText.clean($0, width: max(0, width / 2)) }.flatMap { $0.isEmpty ? nil : $0 }
+    }
+
+    /// The tabs with their titles when they fit beside the mark, the name (at least 4 columns
+    /// of it) and the store, else with `shortTabs`; the brand only when everything fits.
+    private static func layout(tabs: [String], shortTabs: [String], width: Int, name: String, place: String, mark: String?) -> Layout {
         let full = tabs.enumerated().map { " \($0.offset + 1) \($0.element) " }
         // Where the store must show, the name keeps up to 12 columns beside it (as `draw` gives it).
         let place = placeRoom(place, width: width)
-        let nameRoom = (name.isEmpty ? 0 : 2 + min(place == 0 ? 4 : 12, name.displayWidth)) + place
+        let markRoom = mark.map { $0.displayWidth + 2 } ?? 0
+        let nameRoom = (name.isEmpty ? 0 : 2 + min(place == 0 ? 4 : 12, name.displayWidth)) + place + markRoom
         let fits = 1 + full.reduce(0) { $0 + $1.displayWidth } + nameRoom + 1 <= width
         let labels =
             fits || shortTabs.count != tabs.count ? full : shortTabs.enumerated().map { " \($0.offset + 1) \($0.element) " }
         let tabsWidth = labels.reduce(0) { $0 + $1.displayWidth }
         let brandWidth = brand.displayWidth + 2
-        let showBrand = 1 + brandWidth + tabsWidth + (name.isEmpty ? 0 : 2 + name.displayWidth) + place + 1 <= width
+        let showBrand = 1 + brandWidth + tabsWidth + (name.isEmpty ? 0 : 2 + name.displayWidth) + place + markRoom + 1 <= width
         var x = 1 + (showBrand ? brandWidth : 0)
         let ranges = labels.map { label in
             defer { x += label.displayWidth }
@@ -53,11 +59,13 @@ public enum HeaderBar {
 
     /// The tab under column `x`, if any.
     public static func tab(
-        atColumn x: Int, tabs: [String], shortTabs: [String] = [], width: Int, userName: String?, place: String? = nil
+        atColumn x: Int, tabs: [String], shortTabs: [String] = [], width: Int, userName: String?, place: String? = nil,
+        mark: String? = nil
     ) -> Int? {
         let name = userName.map { TerminalText.clean($0, width: 30) } ?? ""
         let place = place.map { TerminalText.clean($0, width: 60) } ?? ""
-        return layout(tabs: tabs, shortTabs: shortTabs, width: width, name: name, place: place).tabs.firstIndex { $0.contains(x) }
+        return layout(tabs: tabs, shortTabs: shortTabs, width: width, name: name, place: place, mark: shownMark(mark, width: width))
+            .tabs.firstIndex { $0.contains(x) }
     }
 
     /// Draws the bar. `mark` (e.g. that the server cannot be reached) sits at the right edge.
@@ -79,7 +87,8 @@ public enum HeaderBar {
         canvas.fill(Rect(x: 0, y: row, width: width, height: 1), style: .header)
         let name = userName.map { TerminalText.clean($0, width: 30) } ?? ""
         let place = place.map { TerminalText.clean($0, width: 60) } ?? ""
-        let layout = layout(tabs: tabs, shortTabs: shortTabs, width: width, name: name, place: place)
+        let mark = shownMark(mark, width: width)
+        let layout = layout(tabs: tabs, shortTabs: shortTabs, width: width, name: name, place: place, mark: mark)
         if layout.showBrand {
             canvas.draw(brand, x: 1, y: row, style: .header)
         }
@@ -88,9 +97,8 @@ public enum HeaderBar {
         }
         var right = width - 1
         if let mark {
-            let shown = TerminalText.clean(mark, width: max(0, width / 2))
-            right -= shown.displayWidth
-            canvas.draw(shown, x: right, y: row, style: .activeTab)
+            right -= mark.displayWidth
+            canvas.draw(mark, x: right, y: row, style: .activeTab)
             right -= 2
         }
         let left = layout.tabs.last?.upperBound ?? (layout.showBrand ? 1 + brand.displayWidth : 1)
