@@ -114,7 +114,7 @@ final class LearnerStub {
                     enrollments = stored.enrollments
                 }
             },
-            answers: { [answers] id in answers.of(id) }
+            answers: { [answers] id throws(AppError) in try answers.of(id) }
         )
     }
 }
@@ -122,8 +122,15 @@ final class LearnerStub {
 /// Answers a test arranges, read from any task.
 final class StoredAnswers: Sendable {
     private let byCourse = Mutex<[CourseID: [Answer]]>([:])
+    /// When set, reading them fails with it (the server away).
+    private let failure = Mutex<AppError?>(nil)
 
-    func of(_ id: CourseID) -> [Answer] { byCourse.withLock { $0[id] ?? [] } }
+    func of(_ id: CourseID) throws(AppError) -> [Answer] {
+        if let failure = failure.withLock({ $0 }) { throw failure }
+        return byCourse.withLock { $0[id] ?? [] }
+    }
+
+    func fail(with error: AppError?) { failure.withLock { $0 = error } }
 
     func set(_ answers: [Answer], of id: CourseID) { byCourse.withLock { $0[id] = answers } }
 }

@@ -146,6 +146,17 @@ struct LessonReaderTests {
         #expect(opened.reports == [StatusMessage("Answered in another terminal: this is that answer")])
     }
 
+    @Test("answers that cannot be read (remote mode offline) leave the lesson readable, and the learner told once")
+    func answersUnread() async throws {
+        let (screen, store, opened, _) = await makeSUT()
+        await store.setFailure(.unreachable(host: "edugo.test:8080"), only: { if case .answers = $0 { true } else { false } })
+        _ = await screen.handle(.key(.character("r")))
+        await screen.settle()
+
+        #expect(draw(screen).joined().contains("Lesson 1 of"), "\(draw(screen))")
+        #expect(opened.reports == [.error("Your earlier answers could not be read")])
+    }
+
     @Test("a lesson without text says so; n and p move, and say why at either end")
     func noTextAndEnds() async {
         let (screen, _, opened, _) = await makeSUT(lesson: 2)

@@ -22,12 +22,23 @@ extension EndToEnd {
             try await session.waitFor("My courses  2 enrolled")
             try session.send("o")
             try await session.waitFor("Progress      3 of 8 lessons")
+            // The next lesson read while the server is up: the replica keeps its text too.
+            try session.send("Enter")
+            try await session.waitFor("Making decisions with if")
+            try session.send("Escape")
+            try await session.waitFor("Progress      3 of 8 lessons")
 
             server.signal(SIGKILL)
             _ = await server.waitForExit()
             try session.send("r")
             try await session.waitFor("Cannot reach 127.0.0.1:\(port) — retrying in")
             try await session.waitFor("the page again, from the replica") { $0.contains { $0.contains("Progress      3 of 8 lessons") } }
+            // The lesson reads offline; its answers, which only the server has, are said to be unread.
+            try session.send("Enter")
+            try await session.waitFor("Your earlier answers could not be read")
+            try await session.waitFor("Making decisions with if")
+            try session.send("Escape")
+            try await session.waitFor("Progress      3 of 8 lessons")
             try session.send("Space")
             try await session.waitFor("Progress      4 of 8 lessons")
             try await session.waitFor("⇡ 1 to sync")

@@ -49,7 +49,8 @@ struct ReplicaCourses: CourseRepository {
             try? await replica.keep(syllabus: syllabus)
             return syllabus
         } catch  where error.isUnreachable {
-            guard let kept = try? await here.syllabus(of: id) else { throw error }
+            // A course whose page was never read has no lessons here: no made-up syllabus.
+            guard let kept = try? await here.syllabus(of: id), kept.lessons.count == kept.course.lessonCount else { throw error }
             return kept
         }
     }

@@ -255,12 +255,14 @@ final class CourseDetailScreen: Screen {
             }
         }
         let questions = page.syllabus.lessons.reduce(0) { $0 + $1.questionCount }
-        if questions > 0, marks.enrollment != nil || !page.answers.isEmpty {
-            let right = page.answers.filter(\.isRight).count
-            let open = max(0, questions - page.answers.count)
+        if questions > 0, let answers = page.answers, marks.enrollment != nil || !answers.isEmpty {
+            let right = answers.filter(\.isRight).count
+            let open = max(0, questions - answers.count)
             // The answers in all decide the participle (`1 de 1 respondida bien`).
-            let score: LocalizedText = "\(right) of \(plural: page.answers.count) answered right"
+            let score: LocalizedText = "\(right) of \(plural: answers.count) answered right"
             facts.append(fact("Score", open > 0 ? "\(score) · \(open) to answer" : score))
+        } else if questions > 0, page.answers == nil, marks.enrollment != nil {
+            facts.append(fact("Score", "— (could not be read)"))
         }
         facts = Self.wrappingValues(facts, width: width)
         facts.append(.text("", .normal))

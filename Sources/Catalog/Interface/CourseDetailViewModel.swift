@@ -7,8 +7,9 @@ import SharedKernel
 struct CoursePage: Hashable, Sendable {
     var syllabus: Syllabus
     var prerequisite: Course?
-    /// The learner's answers to the course's questions: the page's score.
-    var answers: [Answer] = []
+    /// The learner's answers to the course's questions: the page's score; nil when they could
+    /// not be read (the server away).
+    var answers: [Answer]? = []
 
     var course: Course { syllabus.course }
 }
@@ -125,8 +126,8 @@ final class CourseDetailViewModel {
                     // A prerequisite removed from the catalog no longer blocks anything.
                 }
             }
-            // A score that cannot be read leaves the page without one, not in error.
-            let answers = (try? await learner.answers(courseID)) ?? []
+            // A score that cannot be read says so, and leaves the page not in error.
+            let answers = try? await learner.answers(courseID)
             return .success(CoursePage(syllabus: syllabus, prerequisite: prerequisite, answers: answers))
         } catch {
             return .failure(error)

@@ -74,10 +74,16 @@ final class LessonReaderViewModel {
             async let syllabus = ports.syllabus(courseID)
             async let content = ports.content(courseID, number)
             async let answers = ports.answers(courseID)
-            let (loadedSyllabus, loadedContent, loadedAnswers) = try await (syllabus, content, answers)
+            // Answers that cannot be read (the server away, the lesson kept offline) leave the
+            // lesson readable, and the learner told.
+            let loadedAnswers = try? await answers
+            let (loadedSyllabus, loadedContent) = try await (syllabus, content)
             guard loadedSyllabus.lessons.indices.contains(number - 1) else { throw AppError.noSuchLesson(courseID, number) }
+            if loadedAnswers == nil, !loadedContent.questions.isEmpty {
+                ports.report(.error("Your earlier answers could not be read"))
+            }
             let mine = Dictionary(
-                loadedAnswers.filter { $0.ref.lesson == number }.map { ($0.ref.question, $0) }, uniquingKeysWith: { a, _ in a })
+                (loadedAnswers ?? []).filter { $0.ref.lesson == number }.map { ($0.ref.question, $0) }, uniquingKeysWith: { a, _ in a })
             state = .loaded(
                 LessonPage(
                     syllabus: loadedSyllabus, number: number, content: loadedContent, answers: mine,

@@ -125,6 +125,21 @@ final class CourseDetailTests {
         #expect(draw(sut).lines.contains { $0.contains("Score") && $0.contains("1 of 1 answered right · 1 to answer") })
     }
 
+    @Test("answers that cannot be read (the server away) say so in the score, not 0 of 0; read again, the score")
+    func answersUnread() async throws {
+        let (sut, learner, changes) = await enrolled(questions: 2)
+        learner.answers.fail(with: .unreachable(host: "edugo.test:8080"))
+        changes.post(.answers(Self.course.id))
+        await sut.settle()
+        let lines = draw(sut).lines
+        #expect(lines.contains { $0.contains("Score") && $0.contains("— (could not be read)") }, "\(lines)")
+        #expect(!lines.contains { $0.contains("answered right") })
+        learner.answers.fail(with: nil)
+        changes.post(.answers(Self.course.id))
+        await sut.settle()
+        #expect(draw(sut).lines.contains { $0.contains("Score") && $0.contains("0 of 0 answered right · 2 to answer") })
+    }
+
     @Test("a fact too long for its column wraps under itself, never cut: Spanish's score at 60 columns")
     func factsWrap() async throws {
         let (sut, _, _) = await enrolled(questions: 15)
