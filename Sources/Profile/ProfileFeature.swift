@@ -24,6 +24,9 @@ public struct ProfileLearner: Sendable {
     public var report: @MainActor (StatusMessage) -> Void
     /// The learner's streak and cards due today; `nil` when they could not be read.
     public var habit: @MainActor () async -> LearningHabit?
+    /// How many of the learner's writes wait for the server (remote mode's replica): logging
+    /// out says so.
+    public var waitingWrites: @MainActor () -> Int
 
     public init(
         user: @escaping @MainActor () -> User,
@@ -34,9 +37,11 @@ public struct ProfileLearner: Sendable {
         onUserChanged: @escaping @MainActor (User) -> Void,
         onLoggedOut: @escaping @MainActor () -> Void,
         report: @escaping @MainActor (StatusMessage) -> Void,
-        habit: @escaping @MainActor () async -> LearningHabit? = { nil }
+        habit: @escaping @MainActor () async -> LearningHabit? = { nil },
+        waitingWrites: @escaping @MainActor () -> Int = { 0 }
     ) {
         self.habit = habit
+        self.waitingWrites = waitingWrites
         self.user = user
         self.pendingName = pendingName
         self.prepareCounts = prepareCounts

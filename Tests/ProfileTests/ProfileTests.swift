@@ -16,6 +16,7 @@ final class ShellSide {
     var savingNames: [String?] = []
     var reported: [StatusMessage] = []
     var counts: (Int?, Int?) = (3, 2)
+    var waitingWrites = 0
 
     var learner: ProfileLearner {
         ProfileLearner(
@@ -30,7 +31,8 @@ final class ShellSide {
             onUserChanged: { [self] user in self.user = user },
             onLoggedOut: { [self] in loggedOut += 1 },
             report: { [self] message in reported.append(message) },
-            habit: { LearningHabit(streakDays: 3, dueCount: 5) }
+            habit: { LearningHabit(streakDays: 3, dueCount: 5) },
+            waitingWrites: { [self] in waitingWrites }
         )
     }
 }
@@ -163,6 +165,18 @@ final class ProfileTests {
         #expect(sut.statusMessage == StatusMessage("Log out? (y/n)"))
         _ = await sut.handle(.char("y"))
 
+        #expect(shell.loggedOut == 1)
+    }
+
+    @Test("writes waiting for the server: the log-out question says how many (they stay for the next sign-in)")
+    func logOutWithWaitingWrites() async {
+        let (sut, shell, _) = await makeSUT()
+        shell.waitingWrites = 2
+
+        _ = await sut.handle(.char("l"))
+        #expect(sut.statusMessage == StatusMessage("\(2) changes not synced yet. Log out? (y/n)"))
+        #expect(Texts(.spanish)("\(2) changes not synced yet. Log out? (y/n)") == "2 cambios aún sin sincronizar. ¿Cerrar sesión? (s/n)")
+        _ = await sut.handle(.char("y"))
         #expect(shell.loggedOut == 1)
     }
 

@@ -53,7 +53,8 @@ final class LearnerScope {
         layout: LayoutSettings = LayoutSettings(),
         clock: ShellClock = ShellClock(),
         report: @escaping @MainActor (StatusMessage) -> Void,
-        onLoggedOut: @escaping @MainActor () -> Void
+        onLoggedOut: @escaping @MainActor () -> Void,
+        waitingWrites: @escaping @MainActor () -> Int = { 0 }
     ) {
         learner = user.id
         self.clock = clock
@@ -90,7 +91,8 @@ final class LearnerScope {
                 onUserChanged: { user in session.userChanged(user) },
                 onLoggedOut: onLoggedOut,
                 report: report,
-                habit: habit
+                habit: habit,
+                waitingWrites: waitingWrites
             ),
             profiles: ports.profiles,
             sessions: ports.sessions

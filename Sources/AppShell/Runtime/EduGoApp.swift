@@ -93,6 +93,7 @@ public enum EduGoApp {
         let code = await runTerminal(configuration, ports: ports, clock: clock, logger: logger) { shell in
             if sync != nil {
                 shell.sync = status
+                shell.flow.waitingWrites = { status.waiting }
                 status.tell = { [weak shell] message in shell?.notices.post(message, overProgress: false) }
             }
             let routing = RemoteEventRouting(shell: shell, outage: outage)

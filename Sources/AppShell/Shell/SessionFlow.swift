@@ -27,6 +27,8 @@ final class SessionFlow {
     @ObservationIgnored var report: @MainActor (StatusMessage) -> Void = { _ in }
     /// Called after another learner, or nobody, comes to the front.
     @ObservationIgnored var onSwitched: @MainActor () -> Void = {}
+    /// How many writes wait for the server (remote mode's replica), for the log-out question.
+    @ObservationIgnored var waitingWrites: @MainActor () -> Int = { 0 }
 
     @ObservationIgnored private let layout: LayoutSettings
 
@@ -126,7 +128,8 @@ final class SessionFlow {
             scope = LearnerScope(
                 user: user, ports: ports, session: session, layout: layout, clock: clock,
                 report: { [weak self] message in self?.report(message) },
-                onLoggedOut: { [weak self] in self?.signedOut() }
+                onLoggedOut: { [weak self] in self?.signedOut() },
+                waitingWrites: { [weak self] in self?.waitingWrites() ?? 0 }
             )
             scope?.follow()
         }

@@ -37,7 +37,11 @@ final class ProfileScreen: Screen {
     }
 
     var statusMessage: StatusMessage? {
-        if viewModel.isConfirmingLogout { return StatusMessage("Log out? (y/n)") }
+        if viewModel.isConfirmingLogout {
+            // Writes still waiting are kept for the learner's next sign-in here: said, not lost.
+            let waiting = viewModel.learner.waitingWrites()
+            return StatusMessage(waiting > 0 ? "\(waiting) changes not synced yet. Log out? (y/n)" : "Log out? (y/n)")
+        }
         return viewModel.isSaving ? StatusMessage("Saving…") : nil
     }
 
