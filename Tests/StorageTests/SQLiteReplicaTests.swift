@@ -68,13 +68,13 @@ struct SQLiteReplicaTests {
         _ = try await outbox.record(.name("Rita Offline"), userID: Self.learner.id)
 
         #expect(try await !replica.adoptFavourites([Self.one], userID: Self.learner.id))
-        try await replica.keep(user: Self.learner)
+        #expect(try await !replica.keep(user: Self.learner), "the waiting name stays")
         #expect(try await SQLiteFavouritesRepository(database: database).favourites(userID: Self.learner.id).isEmpty)
         #expect(try await SQLiteProfileRepository(database: database).user(id: Self.learner.id).name == "Rita Offline")
 
         try await outbox.acknowledge(try await outbox.pending(userID: Self.learner.id).map(\.id))
         #expect(try await replica.adoptFavourites([Self.one], userID: Self.learner.id), "the queue is empty: the server's word again")
-        try await replica.keep(user: Self.learner)
+        #expect(try await replica.keep(user: Self.learner))
         #expect(try await SQLiteProfileRepository(database: database).user(id: Self.learner.id).name == "Rita Replica")
     }
 

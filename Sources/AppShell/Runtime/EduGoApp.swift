@@ -68,25 +68,8 @@ public enum EduGoApp {
             calendar: LearnerCalendar(start: configuration.startDay)
         )
         let status = SyncStatus()
-        let sync = openReplica(configuration, logger: logger).map { replica in
-            let sync = OutboxSync(outbox: replica.outbox, server: store) { report in status.take(report) }
-            let seen = SeenCourses()
-            let own = ReplicaPorts(
-                server: .init(
-                    restore: { known throws(AppError) in try await store.restoreSession(knowing: known) }, courses: store,
-                    enrollments: store, favourites: store, profiles: store, sessions: store), seen: seen,
-                database: replica.database, outbox: replica.outbox, sync: sync)
-            let replicaStore = SQLiteReplica(database: replica.database)
-            let courses = ReplicaCourses(
-                server: store, seen: seen, replica: replicaStore, here: SQLiteCourseRepository(database: replica.database))
-            ports.courses = courses
-            let feed = ReplicaChangeFeed(server: store)
-            ports.changes = feed
-            status.readAgain = { feed.readEverything() }
-            ports.learning = ReplicaLearning(
-                server: store, courses: courses, replica: replicaStore, here: SQLiteLearningRepository(database: replica.database))
-            (ports.enrollments, ports.favourites, ports.profiles, ports.sessions) = (own, own, own, own)
-            return sync
+        let sync = openReplica(configuration, logger: logger).map { database in
+            ports.replicate(store, on: database, status: status)
         }
         ports = ports.instrumented(conditions: configuration.conditions, logger: logger, server: store.hostDescription, clock: clock)
         let outage = OutageMonitor(host: store.hostDescription, clock: clock, probe: { await store.probe() })
@@ -108,15 +91,14 @@ public enum EduGoApp {
         return code
     }
 
-    /// The replica remote mode keeps in `replica/` of the data directory, with its outbox;
-    /// nil (the server alone, as before) when it cannot be opened, which the log says.
+    /// The replica remote mode keeps in `replica/` of the data directory; nil (the server
+    /// alone, as before) when it cannot be opened, which the log says.
     @MainActor
-    private static func openReplica(_ configuration: AppConfiguration, logger: Logger) -> (database: AppDatabase, outbox: SQLiteOutbox)? {
+    private static func openReplica(_ configuration: AppConfiguration, logger: Logger) -> AppDatabase? {
         do {
-            let database = try AppDatabase.open(
+            return try AppDatabase.open(
                 directory: configuration.dataDirectory.appendingPathComponent("replica", isDirectory: true), seedCatalog: { [] },
                 pageCacheKibibytes: 512)
-            return (database, SQLiteOutbox(database: database))
         } catch {
             logger.error("replica not opened: writes need the server", metadata: ["reason": "\(error.description)"])
             return nil

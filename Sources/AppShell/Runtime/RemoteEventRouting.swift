@@ -18,12 +18,7 @@ struct RemoteEventRouting {
             outage.onRecovered = { [weak shell] in shell?.flow.serverAnswersAgain() }
             return
         }
-        outage.onRecovered = { [weak shell] in
-            Task { @MainActor in
-                await beforeReading()
-                shell?.flow.serverAnswersAgain()
-            }
-        }
+        outage.onRecovered = { [weak shell] in shell?.flow.serverAnswersAgain(after: beforeReading) }
     }
 
     /// Routes every event until `events` ends or the calling task is cancelled.

@@ -98,6 +98,16 @@ final class SessionFlow {
         }
     }
 
+    /// `serverAnswersAgain` once `before` has run (remote mode's queued writes sent), in a task
+    /// the flow owns: closing the flow cancels it.
+    func serverAnswersAgain(after before: @escaping @Sendable () async -> Void) {
+        tasks.run { [weak self] in
+            await before()
+            guard !Task.isCancelled else { return }
+            self?.serverAnswersAgain()
+        }
+    }
+
     /// Waits until the work the flow started (a stored session read again, the scope's lists
     /// read again) has finished.
     func settle() async {

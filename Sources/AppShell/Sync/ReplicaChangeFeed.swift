@@ -6,8 +6,8 @@ import Synchronization
 /// server forgot a place, a course filled).
 final class ReplicaChangeFeed: ChangeFeed {
     private let server: any ChangeFeed
-    private let listeners = Mutex<[Int: AsyncStream<ChangeNews>.Continuation]>([:])
-    private let nextID = Mutex(0)
+    /// The streams open now, by a number each, and the next number.
+    private let listeners = Mutex<(open: [Int: AsyncStream<ChangeNews>.Continuation], next: Int)>(([:], 0))
 
     init(server: any ChangeFeed) {
         self.server = server
@@ -15,24 +15,24 @@ final class ReplicaChangeFeed: ChangeFeed {
 
     func news(for learner: UserID) -> AsyncStream<ChangeNews> {
         let (stream, continuation) = AsyncStream.makeStream(of: ChangeNews.self)
-        let id = nextID.withLock { next in
-            defer { next += 1 }
-            return next
+        let id = listeners.withLock { listeners in
+            defer { listeners.next += 1 }
+            listeners.open[listeners.next] = continuation
+            return listeners.next
         }
-        listeners.withLock { $0[id] = continuation }
         let forwarding = Task { [server] in
             for await news in server.news(for: learner) { continuation.yield(news) }
             continuation.finish()
         }
         continuation.onTermination = { [weak self] _ in
             forwarding.cancel()
-            _ = self?.listeners.withLock { $0.removeValue(forKey: id) }
+            _ = self?.listeners.withLock { $0.open.removeValue(forKey: id) }
         }
         return stream
     }
 
     /// Every screen reads again what it shows.
     func readEverything() {
-        for listener in listeners.withLock({ Array($0.values) }) { listener.yield(.readEverything) }
+        for listener in listeners.withLock({ Array($0.open.values) }) { listener.yield(.readEverything) }
     }
 }

@@ -79,7 +79,7 @@ struct ReplicaPorts: FavouritesRepository, EnrollmentRepository, ProfileReposito
         guard let user else { return await sync.follow(nil) }
         // A replica that cannot be written leaves the learner on the server alone: each
         // write then says why it could not be kept.
-        try? await replica.keep(user: user)
+        _ = try? await replica.keep(user: user)
         try? await replica.remember(signedIn: user.id)
         await sync.follow(user.id)
         await sync.send(catchingUp: true)
@@ -125,7 +125,7 @@ struct ReplicaPorts: FavouritesRepository, EnrollmentRepository, ProfileReposito
     func enroll(userID: UserID, courseID: CourseID) async throws(AppError) -> Enrollment {
         let asked = try await needEnrollment(userID: userID, courseID: courseID)
         if try await write(.enroll(courseID), userID: userID) == .superseded {
-            throw .refused(.alreadyEnrolled(title: try await title(of: courseID)))
+            throw .refused(.alreadyEnrolled(title: await title(of: courseID)))
         }
         return try await enrollmentHere(userID: userID, courseID: courseID, asked: asked)
     }
@@ -179,8 +179,7 @@ struct ReplicaPorts: FavouritesRepository, EnrollmentRepository, ProfileReposito
     func user(id: UserID) async throws(AppError) -> User {
         try await read(.profile, userID: id) { () async throws(AppError) -> User? in
             let user = try await server.profiles.user(id: id)
-            try await replica.keep(user: user)
-            return try await outbox.count(userID: id) == 0 ? user : nil
+            return try await replica.keep(user: user) ? user : nil
         } here: { () async throws(AppError) in
             try await profilesHere.user(id: id)
         }
@@ -272,17 +271,7 @@ struct ReplicaPorts: FavouritesRepository, EnrollmentRepository, ProfileReposito
         return enrolled.enrollment
     }
 
-    private func title(of courseID: CourseID) async throws(AppError) -> String {
+    private func title(of courseID: CourseID) async -> String {
         (try? await coursesHere.course(id: courseID).title) ?? courseID.rawValue
-    }
-}
-
-extension AppError {
-    /// The server could not be reached: the replica answers, a write waits.
-    var isUnreachable: Bool {
-        switch self {
-        case .unreachable, .connectivity: true
-        default: false
-        }
     }
 }

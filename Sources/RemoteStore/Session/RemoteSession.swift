@@ -60,12 +60,8 @@ actor RemoteSession {
             return try await refresh().user
         } catch .sessionEnded {
             return nil
-        } catch .unreachable(let host) {
-            guard let known else { throw .unreachable(host: host) }
-            awaited = known
-            return known
-        } catch .connectivity {
-            guard let known else { throw .connectivity }
+        } catch {
+            guard let known, error.isUnreachable else { throw error }
             awaited = known
             return known
         }

@@ -107,3 +107,13 @@ public enum DataOperation: String, Hashable, Sendable {
     case reading
     case saving
 }
+
+extension AppError {
+    /// The server could not be reached (remote mode): a replica answers, a write waits.
+    public var isUnreachable: Bool {
+        switch self {
+        case .unreachable, .connectivity: true
+        default: false
+        }
+    }
+}

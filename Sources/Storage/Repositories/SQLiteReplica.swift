@@ -25,10 +25,11 @@ public struct SQLiteReplica: Sendable {
     }
 
     /// The learner as the server knows them: the row every other row of theirs hangs on. A
-    /// name waiting to be sent is kept.
-    public func keep(user: User) async throws(AppError) {
+    /// name waiting to be sent is kept: false then (the replica's name is the newer).
+    @discardableResult
+    public func keep(user: User) async throws(AppError) -> Bool {
         let now = now()
-        try await database.write { db in
+        return try await database.write { db in
             // Another account with this address (the seeded demo, a learner renumbered on the
             // server) gives way: the server's id is the one the operations carry.
             let key = AccountRules.emailKey(user.email)
@@ -44,6 +45,7 @@ public struct SQLiteReplica: Sendable {
                     """,
                 arguments: [user.id.rawValue, user.name, user.email, key, user.role.rawValue, user.memberSince, waiting])
             try Self.mark(.profile, userID: user.id, at: now, in: db)
+            return !waiting
         }
     }
 
