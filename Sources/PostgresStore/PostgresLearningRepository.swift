@@ -35,6 +35,26 @@ public struct PostgresLearningRepository: LearningRepository {
         }
     }
 
+    public func cards(userID: UserID, courseID: CourseID) async throws(AppError) -> [CourseCard] {
+        let logger = database.logger
+        return try await database.read { connection in
+            let rows = try await connection.query(
+                """
+                SELECT lesson, question, \(unescaped: Self.scheduleColumns) FROM answer
+                WHERE user_id = \(userID.rawValue) AND course_id = \(courseID.rawValue) ORDER BY lesson, question
+                """,
+                logger: logger
+            )
+            var cards: [CourseCard] = []
+            for try await row in rows {
+                var cells = CellReader(row)
+                let ref = QuestionRef(courseID: courseID, lesson: try cells.int(), question: try cells.int())
+                cards.append(CourseCard(ref: ref, schedule: try Self.schedule(&cells)))
+            }
+            return cards
+        }
+    }
+
     public func answers(userID: UserID, courseID: CourseID) async throws(AppError) -> [Answer] {
         let logger = database.logger
         return try await database.read { connection in

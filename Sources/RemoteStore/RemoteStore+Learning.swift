@@ -59,6 +59,26 @@ extension RemoteStore: LearningRepository {
         }
     }
 
+    public func cards(userID: UserID, courseID: CourseID) async throws(AppError) -> [CourseCard] {
+        let list: Components.Schemas.CardList
+        do {
+            list = try await authorized(as: userID) { client in
+                try await client.listCards(path: .init(courseId: courseID.rawValue)).ok.body.json
+            }
+        } catch {
+            throw Self.appError(error, course: courseID)
+        }
+        return list.cards.compactMap { sent -> CourseCard? in
+            do throws(RefusedLearning) {
+                let ref = try QuestionRef.checked(courseID: courseID.rawValue, lesson: sent.lesson, question: sent.question)
+                return CourseCard(ref: ref, schedule: try CardSchedule.checked(sent.schedule))
+            } catch {
+                requests.logger.warning("refused a review card from \(requests.host): \(error)")
+                return nil
+            }
+        }
+    }
+
     public func answer(_ chosen: Set<Int>, to ref: QuestionRef, userID: UserID, at time: StudyTime, settings: ReviewSettings)
         async throws(AppError) -> Answer
     {

@@ -103,4 +103,42 @@ struct SQLiteReplicaTests {
         try await replica.keep(syllabus: Syllabus(course: Self.one, lessons: changed))
         #expect(try await learning.lessonContent(courseID: "rep-1", lesson: 1).body == nil, "the old text went with its lesson")
     }
+
+    @Test("the server's answers reveal the kept questions' right choices, and its cards make the deck reviewed offline")
+    func adoptsLearning() async throws {
+        let directory = TemporaryDirectory()
+        defer { directory.remove() }
+        let database = try Self.open(directory)
+        let replica = SQLiteReplica(database: database)
+        try await replica.keep(user: Self.learner)
+        let question = Question(prompt: "Which?", choices: ["A", "B"], correct: [1], explanation: "B it is.")
+        try await replica.keep(
+            syllabus: Syllabus(
+                course: Self.one, lessons: [Lesson(title: "First", minutes: 10, questionCount: 1), Lesson(title: "Second", minutes: 5)]))
+        #expect(try await replica.unsavedLessons(of: "rep-1") == [1, 2])
+        // As a server serves it: the right choices only with the learner's answer.
+        try await replica.keep(LessonContent(body: "Read.", questions: [question.unanswered]), courseID: "rep-1", lesson: 1)
+        #expect(try await replica.unsavedLessons(of: "rep-1") == [2])
+
+        let ref = QuestionRef(courseID: "rep-1", lesson: 1, question: 0)
+        let time = StudyTime(noonOf: LearnerDay(iso: "2026-11-24")!, secondsFromGMT: 0)
+        let answer = Answer(ref: ref, chosen: [0], to: question)
+        let card = CourseCard(ref: ref, schedule: LearningRules.firstCard(of: answer, userID: Self.learner.id, time: time))
+        #expect(try await replica.adoptLearning([answer], cards: [card], courseID: "rep-1", userID: Self.learner.id))
+        let learning = SQLiteLearningRepository(database: database)
+        #expect(try await learning.answers(userID: Self.learner.id, courseID: "rep-1") == [answer])
+        #expect(try await learning.cards(userID: Self.learner.id, courseID: "rep-1") == [card])
+        #expect(try await replica.hasCard(ref, userID: Self.learner.id))
+        let deck = try await learning.reviewDeck(userID: Self.learner.id, at: time.adding(seconds: 86_400), limit: 10)
+        #expect(deck.cards.map(\.question) == [question], "the deck offline shows the right choice and why")
+
+        // A grade given here waits: the server's older word leaves the card as graded here.
+        let outbox = SQLiteOutbox(database: database, now: { time.now.addingTimeInterval(86_400) })
+        let (_, outcome) = try await outbox.record(.review(ref, grade: .good, secondsFromGMT: 0), userID: Self.learner.id)
+        #expect(outcome == .applied)
+        let graded = try await learning.cards(userID: Self.learner.id, courseID: "rep-1")
+        #expect(graded.first?.schedule.reviews == 1)
+        #expect(try await !replica.adoptLearning([answer], cards: [card], courseID: "rep-1", userID: Self.learner.id))
+        #expect(try await learning.cards(userID: Self.learner.id, courseID: "rep-1") == graded)
+    }
 }

@@ -18,6 +18,14 @@ extension InMemoryStore {
             .sorted { ($0.ref.lesson, $0.ref.question) < ($1.ref.lesson, $1.ref.question) }
     }
 
+    public func cards(userID: UserID, courseID: CourseID) async throws(AppError) -> [CourseCard] {
+        try await record(.cards(userID, courseID))
+        return (storedAnswers[userID] ?? [:]).filter { $0.key.courseID == courseID }.map {
+            CourseCard(ref: $0.key, schedule: $0.value.card)
+        }
+        .sorted { ($0.ref.lesson, $0.ref.question) < ($1.ref.lesson, $1.ref.question) }
+    }
+
     public func answer(_ chosen: Set<Int>, to ref: QuestionRef, userID: UserID, at time: StudyTime, settings: ReviewSettings)
         async throws(AppError) -> Answer
     {

@@ -30,6 +30,7 @@ public actor InMemoryStore: CourseRepository, EnrollmentRepository, FavouritesRe
         case signOut(UserID)
         case lessonContent(CourseID, Int)
         case answers(UserID, CourseID)
+        case cards(UserID, CourseID)
         case answer(Set<Int>, QuestionRef, UserID, StudyTime)
         case reviewDeck(UserID, StudyTime)
         case review(QuestionRef, ReviewGrade, UserID, StudyTime)

@@ -69,6 +69,29 @@ extension ContractCase {
             try checkEqual(try await learning.answer([2], to: second, userID: user, at: time), wrong, "an answer stands")
         },
         ContractCase(
+            port: "learning", name: "a course's cards: one per answer, the card its rules start, then where its grades left it"
+        ) {
+            store in
+            let (learning, user, time) = try await LearningFixture.arrange(store)
+            try checkEqual(try await learning.cards(userID: user, courseID: LearningFixture.id), [], "no answer, no card")
+            let second = QuestionRef(courseID: LearningFixture.id, lesson: 1, question: 1)
+            let first = QuestionRef(courseID: LearningFixture.id, lesson: 1, question: 0)
+            let wrong = try await learning.answer([0], to: second, userID: user, at: time)
+            let right = try await learning.answer([1], to: first, userID: user, at: time)
+            let started = [right, wrong].map {
+                CourseCard(ref: $0.ref, schedule: LearningRules.firstCard(of: $0, userID: user, time: time))
+            }
+            try checkEqual(
+                try await learning.cards(userID: user, courseID: LearningFixture.id), started,
+                "in lesson and question order, each as the rules start it (what a replica makes of the answer)")
+            let later = time.adding(seconds: 86_400 * 30)
+            let graded = try await learning.review(first, grade: .good, userID: user, at: later)
+            try checkEqual(
+                try await learning.cards(userID: user, courseID: LearningFixture.id).first, CourseCard(ref: first, schedule: graded),
+                "a grade moves the card")
+            try checkEqual(try await learning.cards(userID: user, courseID: "no-such-course"), [], "another course has none")
+        },
+        ContractCase(
             port: "learning", name: "an answer is 1 to 6 of the question's choices, else refused as invalid, also once one is kept"
         ) {
             store in

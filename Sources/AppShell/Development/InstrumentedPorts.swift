@@ -178,6 +178,12 @@ struct InstrumentedLearningRepository: LearningRepository {
         }
     }
 
+    func cards(userID: UserID, courseID: CourseID) async throws(AppError) -> [CourseCard] {
+        try await instrumentation.call("cards in \(courseID)") { () async throws(AppError) in
+            try await base.cards(userID: userID, courseID: courseID)
+        }
+    }
+
     func answer(_ chosen: Set<Int>, to question: QuestionRef, userID: UserID, at time: StudyTime, settings: ReviewSettings)
         async throws(AppError) -> Answer
     {

@@ -68,20 +68,20 @@ public enum EduGoApp {
             calendar: LearnerCalendar(start: configuration.startDay)
         )
         let status = SyncStatus()
-        let sync = openReplica(configuration, logger: logger).map { database in
+        let replication = openReplica(configuration, logger: logger).map { database in
             ports.replicate(store, on: database, status: status)
         }
         ports = ports.instrumented(conditions: configuration.conditions, logger: logger, server: store.hostDescription, clock: clock)
         let outage = OutageMonitor(host: store.hostDescription, clock: clock, probe: { await store.probe() })
         let code = await runTerminal(configuration, ports: ports, clock: clock, logger: logger) { shell in
-            if sync != nil {
+            if replication != nil {
                 shell.sync = status
                 shell.flow.waitingWrites = { status.waiting }
                 status.tell = { [weak shell] message in shell?.notices.post(message, overProgress: false) }
             }
             let routing = RemoteEventRouting(shell: shell, outage: outage)
             let resend: (@Sendable () async -> Void)?
-            if let sync { resend = { await sync.send(catchingUp: true) } } else { resend = nil }
+            if let replication { resend = { await replication.catchUp() } } else { resend = nil }
             routing.connect(keyWaitLimit: RemoteStore.defaultTimeLimit, beforeReading: resend)
             await routing.route(store.events)
         }

@@ -2,28 +2,48 @@ import RemoteStore
 import SharedKernel
 import Storage
 
+/// Remote mode's replica at work: the queue's sender and the saver of courses for offline.
+struct Replication: Sendable {
+    let sync: OutboxSync
+    let saver: OfflineSaver
+
+    /// The server answers again: the queue is sent (the screens then read again), and the
+    /// enrolled courses saved anew (their cards as the server merged them).
+    func catchUp() async {
+        await sync.send(catchingUp: true)
+        if let learner = await sync.following { await saver.start(learner) }
+    }
+}
+
 extension AppPorts {
     /// Remote mode over a replica in `database`: the learner's ports write through its outbox
-    /// and read it when writes wait or `store` is away; pages and lessons read are kept; the
-    /// news says when the screens read again. Returns the sender, whose reports go to `status`.
+    /// and read it when writes wait or `store` is away; pages and lessons read are kept, and
+    /// the enrolled courses saved; the news says when the screens read again. What the sender
+    /// and the saver report goes to `status`.
     @MainActor
-    mutating func replicate(_ store: RemoteStore, on database: AppDatabase, status: SyncStatus) -> OutboxSync {
+    mutating func replicate(_ store: RemoteStore, on database: AppDatabase, status: SyncStatus) -> Replication {
         let outbox = SQLiteOutbox(database: database)
         let sync = OutboxSync(outbox: outbox, server: store) { report in status.take(report) }
         let seen = SeenCourses()
         let replica = SQLiteReplica(database: database)
+        let courses = ReplicaCourses(server: store, seen: seen, replica: replica, here: SQLiteCourseRepository(database: database))
+        let learning = ReplicaLearning(
+            server: store, courses: courses, replica: replica, here: SQLiteLearningRepository(database: database), outbox: outbox,
+            sync: sync)
+        let saver = OfflineSaver(
+            enrolled: { id throws(AppError) in try await store.enrolledCourses(userID: id) }, courses: courses, learning: learning,
+            server: store, replica: replica, report: { progress in status.take(saving: progress) })
         let own = ReplicaPorts(
             server: .init(
                 restore: { known throws(AppError) in try await store.restoreSession(knowing: known) }, courses: store,
                 enrollments: store, favourites: store, profiles: store, sessions: store),
-            seen: seen, database: database, outbox: outbox, sync: sync)
-        let courses = ReplicaCourses(server: store, seen: seen, replica: replica, here: SQLiteCourseRepository(database: database))
+            seen: seen, database: database, outbox: outbox, sync: sync, saver: saver)
         let feed = ReplicaChangeFeed(server: store)
         status.readAgain = { feed.readEverything() }
         self.courses = courses
         changes = feed
-        learning = ReplicaLearning(server: store, courses: courses, replica: replica, here: SQLiteLearningRepository(database: database))
+        self.learning = learning
         (enrollments, favourites, profiles, sessions) = (own, own, own, own)
-        return sync
+        return Replication(sync: sync, saver: saver)
     }
 }

@@ -34,6 +34,9 @@ actor OutboxSync {
         await tell(userID: userID, refusals: [])
     }
 
+    /// The learner whose queue is sent (nil: nobody).
+    var following: UserID? { learner }
+
     /// Sends the followed learner's queue; nil when nobody is followed. `catchingUp`: the
     /// report says when it delivered writes, for the screens to read again (at sign-in, on
     /// the server's return: what they read meanwhile was the replica's).

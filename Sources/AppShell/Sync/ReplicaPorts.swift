@@ -31,9 +31,12 @@ struct ReplicaPorts: FavouritesRepository, EnrollmentRepository, ProfileReposito
     private let coursesHere: SQLiteCourseRepository
     /// The courses the server showed lately (`RememberingCourses` fills it).
     private let seen: SeenCourses
+    /// Saves the enrolled courses for offline; nil saves none (tests of these ports alone).
+    private let saver: OfflineSaver?
 
-    init(server: Server, seen: SeenCourses, database: AppDatabase, outbox: SQLiteOutbox, sync: OutboxSync) {
+    init(server: Server, seen: SeenCourses, database: AppDatabase, outbox: SQLiteOutbox, sync: OutboxSync, saver: OfflineSaver? = nil) {
         self.server = server
+        self.saver = saver
         self.seen = seen
         self.replica = SQLiteReplica(database: database)
         self.outbox = outbox
@@ -70,19 +73,24 @@ struct ReplicaPorts: FavouritesRepository, EnrollmentRepository, ProfileReposito
     func signOut(userID: UserID) async throws(AppError) {
         try? await replica.remember(signedIn: nil)
         await sync.follow(nil)
+        await saver?.start(nil)
         try await server.sessions.signOut(userID: userID)
     }
 
     /// The replica keeps the learner; writes queued before (an earlier run, a session the
     /// server ended) are sent before the screens read, so they read the server's word.
     private func started(_ user: User?) async {
-        guard let user else { return await sync.follow(nil) }
+        guard let user else {
+            await saver?.start(nil)
+            return await sync.follow(nil)
+        }
         // A replica that cannot be written leaves the learner on the server alone: each
         // write then says why it could not be kept.
         _ = try? await replica.keep(user: user)
         try? await replica.remember(signedIn: user.id)
         await sync.follow(user.id)
         await sync.send(catchingUp: true)
+        await saver?.start(user.id)
     }
 
     // MARK: Favourites
@@ -127,6 +135,7 @@ struct ReplicaPorts: FavouritesRepository, EnrollmentRepository, ProfileReposito
         if try await write(.enroll(courseID), userID: userID) == .superseded {
             throw .refused(.alreadyEnrolled(title: await title(of: courseID)))
         }
+        await saver?.start(userID)
         return try await enrollmentHere(userID: userID, courseID: courseID, asked: asked)
     }
 

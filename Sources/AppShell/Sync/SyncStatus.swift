@@ -9,6 +9,8 @@ import SharedKernel
 @MainActor
 final class SyncStatus {
     private(set) var waiting = 0
+    /// The enrolled courses being saved for offline, while lessons download.
+    private(set) var saving: OfflineSaver.Progress?
     /// Where a refusal is told (the shell's notices).
     @ObservationIgnored var tell: @MainActor (StatusMessage) -> Void = { _ in }
     /// Has the screens read again: writes queued earlier reached the server.
@@ -20,11 +22,20 @@ final class SyncStatus {
         if report.caughtUp { readAgain() }
     }
 
-    /// The header's words for what waits; nil when nothing does. Narrower than `wide`, the
-    /// arrow and the count alone, so the tabs keep their room; words in the accessible mode.
+    func take(saving progress: OfflineSaver.Progress?) {
+        if saving != progress { saving = progress }
+    }
+
+    /// The header's words for what waits, else for the courses being saved; nil when neither.
+    /// Narrower than `wide`, the arrows and the counts alone, so the tabs keep their room;
+    /// words in the accessible mode.
     func headerText(accessible: Bool, wide: Bool = true) -> LocalizedText? {
-        guard waiting > 0 else { return nil }
-        if accessible { return "changes to sync: \(waiting)" }
-        return wide ? "⇡ \(waiting) to sync" : "⇡ \(waiting)"
+        if waiting > 0 {
+            if accessible { return "changes to sync: \(waiting)" }
+            return wide ? "⇡ \(waiting) to sync" : "⇡ \(waiting)"
+        }
+        guard let saving else { return nil }
+        if accessible { return "courses saved for offline: \(saving.saved) of \(saving.of)" }
+        return wide ? "⇣ \(saving.saved) of \(saving.of) courses saved for offline" : "⇣ \(saving.saved)/\(saving.of)"
     }
 }

@@ -1005,6 +1005,52 @@ extension Components {
                 case answers
             }
         }
+        /// - Remark: Generated from `#/components/schemas/CardList`.
+        public struct CardList: Codable, Hashable, Sendable {
+            /// - Remark: Generated from `#/components/schemas/CardList/cards`.
+            public var cards: [Components.Schemas.CourseCard]
+            /// Creates a new `CardList`.
+            ///
+            /// - Parameters:
+            ///   - cards:
+            public init(cards: [Components.Schemas.CourseCard]) {
+                self.cards = cards
+            }
+            public enum CodingKeys: String, CodingKey {
+                case cards
+            }
+        }
+        /// A question's review card in a course the listing names.
+        ///
+        /// - Remark: Generated from `#/components/schemas/CourseCard`.
+        public struct CourseCard: Codable, Hashable, Sendable {
+            /// - Remark: Generated from `#/components/schemas/CourseCard/lesson`.
+            public var lesson: Swift.Int64
+            /// - Remark: Generated from `#/components/schemas/CourseCard/question`.
+            public var question: Swift.Int64
+            /// - Remark: Generated from `#/components/schemas/CourseCard/schedule`.
+            public var schedule: Components.Schemas.CardSchedule
+            /// Creates a new `CourseCard`.
+            ///
+            /// - Parameters:
+            ///   - lesson:
+            ///   - question:
+            ///   - schedule:
+            public init(
+                lesson: Swift.Int64,
+                question: Swift.Int64,
+                schedule: Components.Schemas.CardSchedule
+            ) {
+                self.lesson = lesson
+                self.question = question
+                self.schedule = schedule
+            }
+            public enum CodingKeys: String, CodingKey {
+                case lesson
+                case question
+                case schedule
+            }
+        }
         /// Where a card stands in FSRS-6 (py-fsrs 6.3.2's `Card`, default parameters): its state and step, its memory (stability and difficulty), when it is due, and how many times it was graded in review. Instants are RFC 3339 in whole seconds, never told outside the years 1–9999: a card due later than 9999-12-31T23:59:59Z is told due then.
         ///
         /// - Remark: Generated from `#/components/schemas/CardSchedule`.

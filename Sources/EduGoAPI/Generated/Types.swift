@@ -146,6 +146,13 @@ public protocol APIProtocol: Sendable {
     /// - Remark: HTTP `GET /v1/me/enrollments/{course_id}/answers`.
     /// - Remark: Generated from `#/paths//v1/me/enrollments/{course_id}/answers/get(listAnswers)`.
     func listAnswers(_ input: Operations.ListAnswers.Input) async throws -> Operations.ListAnswers.Output
+    /// The learner's review cards in one course, one per question answered, in lesson order: where each stands in FSRS-6, for a terminal that reviews them while the server cannot be reached (its grades come back as operations).
+    ///
+    /// Cards are history, as answers are: they stay when the learner leaves the course. None is an empty list.
+    ///
+    /// - Remark: HTTP `GET /v1/me/enrollments/{course_id}/cards`.
+    /// - Remark: Generated from `#/paths//v1/me/enrollments/{course_id}/cards/get(listCards)`.
+    func listCards(_ input: Operations.ListCards.Input) async throws -> Operations.ListCards.Output
     /// Answer a question of a course the learner holds a place in. The first answer is kept and puts the question in the review deck, new to review, scheduled by FSRS-6 from `at` as if graded good when right and again when not; answering again changes nothing and gives the first answer. Idempotent.
     ///
     /// 404 `not_enrolled` without a place in the course; `lesson_not_found` for a lesson or question that is not there. 422 `invalid_request` unless `chosen` is 1 to 6 different choices of the question, also when an answer is kept already. 400 `invalid_request` for `at` or `utc_offset` out of range. `at` is the learner's instant (their clock), not the server's.
@@ -504,6 +511,21 @@ extension APIProtocol {
         headers: Operations.ListAnswers.Input.Headers = .init()
     ) async throws -> Operations.ListAnswers.Output {
         try await listAnswers(Operations.ListAnswers.Input(
+            path: path,
+            headers: headers
+        ))
+    }
+    /// The learner's review cards in one course, one per question answered, in lesson order: where each stands in FSRS-6, for a terminal that reviews them while the server cannot be reached (its grades come back as operations).
+    ///
+    /// Cards are history, as answers are: they stay when the learner leaves the course. None is an empty list.
+    ///
+    /// - Remark: HTTP `GET /v1/me/enrollments/{course_id}/cards`.
+    /// - Remark: Generated from `#/paths//v1/me/enrollments/{course_id}/cards/get(listCards)`.
+    public func listCards(
+        path: Operations.ListCards.Input.Path,
+        headers: Operations.ListCards.Input.Headers = .init()
+    ) async throws -> Operations.ListCards.Output {
+        try await listCards(Operations.ListCards.Input(
             path: path,
             headers: headers
         ))

@@ -23,6 +23,19 @@ extension EduGoAPIHandler {
         return .ok(.init(body: .json(.init(answers: answers.map(Components.Schemas.Answer.init)))))
     }
 
+    func listCards(_ input: Operations.ListCards.Input) async throws -> Operations.ListCards.Output {
+        let caller = try await currentCaller()
+        let id = try Self.courseID(input.path.courseId)
+        let cards = try await call { () async throws(AppError) in try await learning.cards(userID: caller.userID, courseID: id) }
+        return .ok(
+            .init(
+                body: .json(
+                    .init(
+                        cards: cards.map {
+                            .init(lesson: Int64($0.ref.lesson), question: Int64($0.ref.question), schedule: .init($0.schedule))
+                        }))))
+    }
+
     func answerQuestion(_ input: Operations.AnswerQuestion.Input) async throws -> Operations.AnswerQuestion.Output {
         let caller = try await currentCaller()
         let id = try Self.courseID(input.path.courseId)

@@ -97,6 +97,18 @@ public struct Answer: Hashable, Sendable {
     }
 }
 
+/// A question's review card as the learner holds it, whatever its due: what a replica needs
+/// to review while the server cannot be reached.
+public struct CourseCard: Hashable, Sendable {
+    public var ref: QuestionRef
+    public var schedule: CardSchedule
+
+    public init(ref: QuestionRef, schedule: CardSchedule) {
+        self.ref = ref
+        self.schedule = schedule
+    }
+}
+
 /// A card to review: the question with where it comes from, and its schedule.
 public struct ReviewCard: Hashable, Sendable {
     public var ref: QuestionRef

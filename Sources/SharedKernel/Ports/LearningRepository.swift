@@ -10,6 +10,9 @@ public protocol LearningRepository: Sendable {
     /// The learner's answers in one course, one per question answered, in lesson order, each
     /// with its question's right choices and explanation as stored now.
     func answers(userID: UserID, courseID: CourseID) async throws(AppError) -> [Answer]
+    /// The learner's review cards in one course, one per question answered, in lesson and
+    /// question order, due or not.
+    func cards(userID: UserID, courseID: CourseID) async throws(AppError) -> [CourseCard]
     /// Answers a question of a course the learner holds a place in (`LearningRules.answer`):
     /// the first answer is kept, and puts the question in the review deck, scheduled by FSRS
     /// from `time`; answering again returns the first answer and changes nothing.
@@ -88,11 +91,19 @@ public enum LearningRules {
         }
         if let existing { return (existing, nil) }
         let answer = Answer(ref: ref, chosen: chosen, to: question)
-        var fuzz = fuzz(ref, userID: userID, at: time)
+        return (answer, firstCard(of: answer, userID: userID, time: time, settings: settings))
+    }
+
+    /// The card an answer given at `time` starts: its first review, good when right, again
+    /// when not (a replica makes the one the server made, from the server's answer).
+    public static func firstCard(of answer: Answer, userID: UserID, time: StudyTime, settings: ReviewSettings = .default)
+        -> CardSchedule
+    {
+        var fuzz = fuzz(answer.ref, userID: userID, at: time)
         let card = settings.scheduler.review(
             FSRSCard(due: time.now), grade: .firstAnswer(isRight: answer.isRight), at: time.now, using: &fuzz
         ).card
-        return (answer, CardSchedule(card: keptInRange(card), reviews: 0))
+        return CardSchedule(card: keptInRange(card), reviews: 0)
     }
 
     /// Never due past the last instant a store and the API keep (9999-12-31T23:59:59Z).

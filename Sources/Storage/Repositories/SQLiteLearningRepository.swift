@@ -53,6 +53,26 @@ public struct SQLiteLearningRepository: LearningRepository {
         }
     }
 
+    public func cards(userID: UserID, courseID: CourseID) async throws(AppError) -> [CourseCard] {
+        try await database.read { db in
+            try Row.fetchAll(
+                db,
+                sql: """
+                    SELECT lesson, question, \(Self.scheduleColumns) FROM answer
+                    WHERE user_id = ? AND course_id = ? ORDER BY lesson, question
+                    """, arguments: [userID.rawValue, courseID.rawValue]
+            ).compactMap { row in
+                // A damaged row (another program's) is left out, not fatal to the others.
+                let reader = RowReader(row: row, what: "review card")
+                guard let lesson = try? reader.int("lesson", in: CourseLimits.lessons),
+                    let question = try? reader.int("question", in: 0...ContentLimits.questions.upperBound),
+                    let schedule = try? Self.schedule(reader)
+                else { return nil }
+                return CourseCard(ref: QuestionRef(courseID: courseID, lesson: lesson, question: question), schedule: schedule)
+            }
+        }
+    }
+
     public func answer(_ chosen: Set<Int>, to ref: QuestionRef, userID: UserID, at time: StudyTime, settings: ReviewSettings)
         async throws(AppError) -> Answer
     {

@@ -16,12 +16,17 @@ public struct SQLiteOutbox: Sendable {
     }
 
     /// Makes, applies and queues one write. A write the replica refuses (a lesson of a course
-    /// not enrolled in) is not queued: the refusal is returned, and nothing is kept.
-    public func record(_ kind: OperationKind, userID: UserID) async throws(AppError) -> (SyncOperation, OperationOutcome) {
+    /// not enrolled in) is not queued: the refusal is returned, and nothing is kept. `time`:
+    /// when the learner made it, if a screen took the instant (a grade its undo names).
+    public func record(_ kind: OperationKind, userID: UserID, at time: Date? = nil) async throws(AppError)
+        -> (SyncOperation, OperationOutcome)
+    {
+        // The replica's clock (what a time far ahead is clamped to) is the wall's, whatever
+        // instant the write names.
         let now = now()
         return try await database.write { db in
             var clock = try Self.clock(in: db)
-            let operation = SyncOperation(id: .random(), time: clock.tick(now: now), kind: kind)
+            let operation = SyncOperation(id: .random(), time: clock.tick(now: time ?? now), kind: kind)
             try Self.save(clock, in: db)
             let outcome = try SQLiteOperationRepository.apply(operation, userID: userID, now: now, in: db)
             if case .refused = outcome { return (operation, outcome) }

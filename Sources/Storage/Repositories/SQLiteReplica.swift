@@ -14,10 +14,12 @@ public struct SQLiteReplica: Sendable {
         case profile
         case favourites
         case enrollments
+        /// The review cards of every course the learner was enrolled in, saved once.
+        case cards
     }
 
-    private let database: AppDatabase
-    private let now: @Sendable () -> Date
+    let database: AppDatabase
+    let now: @Sendable () -> Date
 
     public init(database: AppDatabase, now: @escaping @Sendable () -> Date = { Date() }) {
         self.database = database
@@ -162,11 +164,11 @@ public struct SQLiteReplica: Sendable {
         }
     }
 
-    private static func waits(_ userID: UserID, in db: Database) throws -> Bool {
+    static func waits(_ userID: UserID, in db: Database) throws -> Bool {
         try Bool.fetchOne(db, sql: "SELECT 1 FROM outbox WHERE user_id = ? LIMIT 1", arguments: [userID.rawValue]) ?? false
     }
 
-    private static func mark(_ part: Part, userID: UserID, at now: Date, in db: Database) throws {
+    static func mark(_ part: Part, userID: UserID, at now: Date, in db: Database) throws {
         try db.execute(
             sql: "INSERT OR REPLACE INTO replica_part (user_id, part, kept_at) VALUES (?, ?, ?)",
             arguments: [userID.rawValue, part.rawValue, Int64(now.timeIntervalSince1970)])

@@ -1,0 +1,90 @@
+import SharedKernel
+import Storage
+
+/// Saves the signed-in learner's enrolled courses in the replica, in the background, after
+/// sign-in, after each enrollment and when queued writes reach the server: each course's page,
+/// the lessons not saved yet, and the learner's answers and review cards in it, so lessons
+/// read and cards reviewed offline are all of them (SPEC, "Remote mode").
+actor OfflineSaver {
+    /// Courses saved of those enrolled in, while lessons are being downloaded.
+    struct Progress: Sendable, Equatable {
+        var saved: Int
+        var of: Int
+    }
+
+    /// The learner's enrolled courses (the replica's ports: the server's list, kept).
+    private let enrolled: @Sendable (UserID) async throws(AppError) -> [EnrolledCourse]
+    private let courses: ReplicaCourses
+    private let learning: ReplicaLearning
+    private let server: any LearningRepository
+    private let replica: SQLiteReplica
+    private let report: @MainActor @Sendable (Progress?) -> Void
+    /// The save under way; the next one cancels it and starts once it has stopped.
+    private var running: Task<Void, Never>?
+
+    init(
+        enrolled: @escaping @Sendable (UserID) async throws(AppError) -> [EnrolledCourse], courses: ReplicaCourses,
+        learning: ReplicaLearning, server: any LearningRepository, replica: SQLiteReplica,
+        report: @escaping @MainActor @Sendable (Progress?) -> Void
+    ) {
+        self.enrolled = enrolled
+        self.courses = courses
+        self.learning = learning
+        self.server = server
+        self.replica = replica
+        self.report = report
+    }
+
+    /// Saves `userID`'s courses from now on (nil: stops, signed out).
+    func start(_ userID: UserID?) {
+        let previous = running
+        previous?.cancel()
+        running = Task { [weak self] in
+            _ = await previous?.value
+            guard let self, let userID, !Task.isCancelled else { return }
+            await self.save(userID)
+        }
+    }
+
+    /// Waits for the save under way (tests).
+    func finished() async {
+        await running?.value
+    }
+
+    private func save(_ userID: UserID) async {
+        guard let list = try? await enrolled(userID) else { return }
+        var complete = true
+        var downloading = false
+        for (index, one) in list.enumerated() {
+            guard !Task.isCancelled else { break }
+            do throws(AppError) {
+                try await save(one.course.id, userID: userID) {
+                    downloading = true
+                    await self.report(Progress(saved: index, of: list.count))
+                }
+            } catch {
+                complete = false
+                if error.isUnreachable { break }
+            }
+            if downloading { await report(Progress(saved: index + 1, of: list.count)) }
+        }
+        if complete, !Task.isCancelled { try? await replica.markCardsSaved(userID: userID) }
+        if downloading { await report(nil) }
+    }
+
+    /// One course: its page, each lesson not saved yet (`downloading` before the first), and
+    /// the learner's answers and cards in it (kept unless a write waits).
+    private func save(_ courseID: CourseID, userID: UserID, downloading: () async -> Void) async throws(AppError) {
+        _ = try await courses.syllabus(of: courseID)
+        let missing = try await replica.unsavedLessons(of: courseID)
+        if !missing.isEmpty { await downloading() }
+        for lesson in missing {
+            guard !Task.isCancelled else { return }
+            let content = try await server.lessonContent(courseID: courseID, lesson: lesson)
+            await learning.keep(content, courseID: courseID, lesson: lesson)
+        }
+        let answers = try await server.answers(userID: userID, courseID: courseID)
+        let cards = try await server.cards(userID: userID, courseID: courseID)
+        try await replica.adoptLearning(answers, cards: cards, courseID: courseID, userID: userID)
+    }
+}

@@ -1,0 +1,204 @@
+import Foundation
+import SharedKernel
+import Storage
+import Synchronization
+
+/// Remote mode's lessons, answers and reviews over the replica. Lessons read are kept for
+/// reading offline; answers need the server (it reveals the right choices), and each is kept
+/// with the card the same rules start, so it can be reviewed offline. Reviews and their undo
+/// go to the server while nothing waits (with the learner's settings), mirrored here; while
+/// the server cannot be reached, a card saved here is graded here and the grade queued as an
+/// operation (`⇡`), merged into the card's log on the server.
+struct ReplicaLearning: LearningRepository {
+    let server: any LearningRepository
+    /// For the lessons' titles a lesson's text hangs on, when the replica has none yet.
+    let courses: ReplicaCourses
+    let replica: SQLiteReplica
+    let here: SQLiteLearningRepository
+    let outbox: SQLiteOutbox
+    let sync: OutboxSync
+    /// When each grade queued here was kept, by the instant the screen gave it: the outbox's
+    /// clock never goes back, so a grade may be kept a moment after the screen's instant,
+    /// which its undo names.
+    let gradeTimes = GradeTimes()
+
+    func lessonContent(courseID: CourseID, lesson: Int) async throws(AppError) -> LessonContent {
+        do {
+            let content = try await server.lessonContent(courseID: courseID, lesson: lesson)
+            await keep(content, courseID: courseID, lesson: lesson)
+            return content
+        } catch  where error.isUnreachable {
+            guard let kept = try? await here.lessonContent(courseID: courseID, lesson: lesson), kept.body != nil || !kept.questions.isEmpty
+            else { throw error }
+            return kept
+        }
+    }
+
+    /// A replica that cannot keep the lesson leaves it as the server gave it: the learner
+    /// reads it now, and only offline would miss it.
+    func keep(_ content: LessonContent, courseID: CourseID, lesson: Int) async {
+        do {
+            guard try await !replica.keep(content, courseID: courseID, lesson: lesson) else { return }
+            _ = try await courses.syllabus(of: courseID)
+            try await replica.keep(content, courseID: courseID, lesson: lesson)
+        } catch {
+            return
+        }
+    }
+
+    func answers(userID: UserID, courseID: CourseID) async throws(AppError) -> [Answer] {
+        try await read(userID: userID) { () async throws(AppError) in
+            try await server.answers(userID: userID, courseID: courseID)
+        } here: { () async throws(AppError) in
+            try await here.answers(userID: userID, courseID: courseID)
+        }
+    }
+
+    func cards(userID: UserID, courseID: CourseID) async throws(AppError) -> [CourseCard] {
+        try await read(userID: userID) { () async throws(AppError) in
+            try await server.cards(userID: userID, courseID: courseID)
+        } here: { () async throws(AppError) in
+            try await here.cards(userID: userID, courseID: courseID)
+        }
+    }
+
+    /// The server's verdict, after the writes queued before it (an enrollment made offline);
+    /// kept here with its card for reviewing offline.
+    func answer(_ chosen: Set<Int>, to question: QuestionRef, userID: UserID, at time: StudyTime, settings: ReviewSettings)
+        async throws(AppError) -> Answer
+    {
+        _ = await sendQueue(userID: userID)
+        let answer = try await server.answer(chosen, to: question, userID: userID, at: time, settings: settings)
+        let card = LearningRules.firstCard(of: answer, userID: userID, time: time, settings: settings)
+        try? await replica.keep(answer, card: card, at: time, userID: userID)
+        return answer
+    }
+
+    func reviewDeck(userID: UserID, at time: StudyTime, limit: Int, settings: ReviewSettings) async throws(AppError) -> ReviewDeck {
+        // Grades waiting to be sent are in the replica's deck only.
+        if try await outbox.count(userID: userID) > 0, try await replica.holds(.cards, userID: userID) {
+            return try await here.reviewDeck(userID: userID, at: time, limit: limit, settings: settings)
+        }
+        do {
+            return try await server.reviewDeck(userID: userID, at: time, limit: limit, settings: settings)
+        } catch  where error.isUnreachable {
+            guard try await replica.holds(.cards, userID: userID) else { throw error }
+            return try await here.reviewDeck(userID: userID, at: time, limit: limit, settings: settings)
+        }
+    }
+
+    func review(_ question: QuestionRef, grade: ReviewGrade, userID: UserID, at time: StudyTime, settings: ReviewSettings)
+        async throws(AppError) -> CardSchedule
+    {
+        if await sendQueue(userID: userID) {
+            do {
+                let schedule = try await server.review(question, grade: grade, userID: userID, at: time, settings: settings)
+                // Mirrored, for an undo offline; a card the replica has older may refuse it.
+                _ = try? await here.review(question, grade: grade, userID: userID, at: time, settings: settings)
+                return schedule
+            } catch  where error.isUnreachable {
+                guard try await replica.hasCard(question, userID: userID) else { throw error }
+            }
+        } else if try await !replica.hasCard(question, userID: userID) {
+            // Not saved here: the server's word (most likely that it cannot be reached).
+            return try await server.review(question, grade: grade, userID: userID, at: time, settings: settings)
+        }
+        let kept = try await write(.review(question, grade: grade, secondsFromGMT: time.secondsFromGMT), userID: userID, at: time.now)
+        gradeTimes.remember(question, asked: time.now, kept: kept)
+        return try await card(question, userID: userID)
+    }
+
+    func undoReview(_ question: QuestionRef, reviewedAt asked: Date, userID: UserID) async throws(AppError) -> CardSchedule {
+        let reviewedAt = gradeTimes.kept(question, asked: asked)
+        if await sendQueue(userID: userID) {
+            do {
+                let schedule = try await server.undoReview(question, reviewedAt: reviewedAt, userID: userID)
+                _ = try? await here.undoReview(question, reviewedAt: reviewedAt, userID: userID)
+                return schedule
+            } catch  where error.isUnreachable {
+                guard try await replica.hasGrade(question, reviewedAt: reviewedAt, userID: userID) else { throw error }
+            }
+        } else if try await !replica.hasGrade(question, reviewedAt: reviewedAt, userID: userID) {
+            return try await server.undoReview(question, reviewedAt: reviewedAt, userID: userID)
+        }
+        try await write(.undoReview(question, reviewedAt: reviewedAt), userID: userID, at: nil)
+        return try await card(question, userID: userID)
+    }
+
+    func memory(userID: UserID, at time: StudyTime) async throws(AppError) -> MemoryPicture {
+        try await server.memory(userID: userID, at: time)
+    }
+
+    func habit(userID: UserID, on day: LearnerDay, secondsFromGMT: Int) async throws(AppError) -> LearningHabit {
+        try await server.habit(userID: userID, on: day, secondsFromGMT: secondsFromGMT)
+    }
+
+    // MARK: The rules of reading and writing
+
+    /// The server's word while nothing waits; the replica's while writes wait or the server
+    /// cannot be reached, once every enrolled course's cards were saved here.
+    private func read<Value>(
+        userID: UserID, fromServer: () async throws(AppError) -> Value, here: () async throws(AppError) -> Value
+    ) async throws(AppError) -> Value {
+        let saved = try await replica.holds(.cards, userID: userID)
+        if saved, try await outbox.count(userID: userID) > 0 { return try await here() }
+        do {
+            return try await fromServer()
+        } catch  where error.isUnreachable {
+            guard saved else { throw error }
+            return try await here()
+        }
+    }
+
+    /// Sends what waits; whether nothing waits now (the server can be asked directly).
+    private func sendQueue(userID: UserID) async -> Bool {
+        guard (try? await outbox.count(userID: userID)) != 0 else { return true }
+        _ = await sync.send(userID: userID, claiming: nil)
+        return (try? await outbox.count(userID: userID)) == 0
+    }
+
+    /// Grades here and queues the grade, then sends the queue; the server's refusal of it is
+    /// thrown, once the card's course is saved again from the server.
+    /// Returns when the write was kept (its operation's time).
+    @discardableResult
+    private func write(_ kind: OperationKind, userID: UserID, at time: Date?) async throws(AppError) -> Date {
+        let (operation, outcome) = try await outbox.record(kind, userID: userID, at: time)
+        if case .refused(let error) = outcome { throw error }
+        let sent = await sync.send(userID: userID, claiming: operation.id)
+        guard let refusal = sent.refused.first(where: { $0.0.id == operation.id }) else { return operation.time.date }
+        if let courseID = kind.courseID, (try? await outbox.count(userID: userID)) == 0,
+            let answers = try? await server.answers(userID: userID, courseID: courseID),
+            let cards = try? await server.cards(userID: userID, courseID: courseID)
+        {
+            _ = try? await replica.adoptLearning(answers, cards: cards, courseID: courseID, userID: userID)
+        }
+        throw refusal.1
+    }
+
+    private func card(_ ref: QuestionRef, userID: UserID) async throws(AppError) -> CardSchedule {
+        guard let card = try await here.cards(userID: userID, courseID: ref.courseID).first(where: { $0.ref == ref }) else {
+            throw .noSuchLesson(ref.courseID, ref.lesson)
+        }
+        return card.schedule
+    }
+}
+
+/// The instants grades queued in this run were kept at, by the instant their screen gave.
+final class GradeTimes: Sendable {
+    private let times = Mutex<[QuestionRef: (asked: Int64, kept: Date)]>([:])
+
+    func remember(_ ref: QuestionRef, asked: Date, kept: Date) {
+        times.withLock { $0[ref] = (Self.second(asked), kept) }
+    }
+
+    /// When the grade the screen gave `ref` at `asked` was kept (`asked` itself for one not
+    /// queued here in this run).
+    func kept(_ ref: QuestionRef, asked: Date) -> Date {
+        times.withLock { times in
+            guard let known = times[ref], known.asked == Self.second(asked) else { return asked }
+            return known.kept
+        }
+    }
+
+    private static func second(_ date: Date) -> Int64 { Int64(date.timeIntervalSince1970.rounded(.down)) }
+}

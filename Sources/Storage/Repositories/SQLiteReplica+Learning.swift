@@ -1,0 +1,125 @@
+import Foundation
+import GRDB
+import Platform
+import SharedKernel
+
+/// The learner's answers and review cards in the replica, for reviewing while the server
+/// cannot be reached: the server's word per course, and the answers it gave here since.
+extension SQLiteReplica {
+    /// The learner's answers and cards in `courseID` as the server listed them: the answers'
+    /// right choices and explanations go into the lessons kept here, and the cards replace the
+    /// replica's. False, and nothing changed, while a write of theirs waits (a grade given here
+    /// is newer than what the server said before it has it).
+    @discardableResult
+    public func adoptLearning(_ answers: [Answer], cards: [CourseCard], courseID: CourseID, userID: UserID) async throws(AppError)
+        -> Bool
+    {
+        try await database.write { db in
+            guard try !Self.waits(userID, in: db) else { return false }
+            try Self.reveal(answers, courseID: courseID, in: db)
+            let schedules = Dictionary(cards.map { ($0.ref, $0.schedule) }, uniquingKeysWith: { first, _ in first })
+            try db.execute(sql: "DELETE FROM answer WHERE user_id = ? AND course_id = ?", arguments: [userID.rawValue, courseID.rawValue])
+            for answer in answers {
+                // An answer without its card (listed between two reads) waits for the next save.
+                guard let schedule = schedules[answer.ref] else { continue }
+                try Self.insert(answer, card: schedule, answeredAt: nil, userID: userID, in: db)
+            }
+            return true
+        }
+    }
+
+    /// An answer the server just kept, with the card the same rules start from it, for
+    /// reviewing here later; an answer kept already stays (the first is kept).
+    public func keep(_ answer: Answer, card: CardSchedule, at time: StudyTime, userID: UserID) async throws(AppError) {
+        try await database.write { db in
+            try Self.reveal([answer], courseID: answer.ref.courseID, in: db)
+            let kept = try Bool.fetchOne(
+                db, sql: "SELECT 1 FROM answer WHERE user_id = ? AND course_id = ? AND lesson = ? AND question = ?",
+                arguments: [userID.rawValue, answer.ref.courseID.rawValue, answer.ref.lesson, answer.ref.question])
+            guard kept != true else { return }
+            try Self.insert(answer, card: card, answeredAt: time.now, userID: userID, in: db)
+        }
+    }
+
+    /// Records that every enrolled course's cards were saved (`Part.cards`): the deck read
+    /// here is then the learner's whole deck, as far as it goes.
+    public func markCardsSaved(userID: UserID) async throws(AppError) {
+        let now = now()
+        try await database.write { db in try Self.mark(.cards, userID: userID, at: now, in: db) }
+    }
+
+    /// The lessons of `courseID` whose title is here and whose body and questions are not.
+    public func unsavedLessons(of courseID: CourseID) async throws(AppError) -> [Int] {
+        try await database.read { db in
+            try Int.fetchAll(
+                db,
+                sql: """
+                    SELECT position FROM lesson WHERE course_id = ?
+                        AND position NOT IN (SELECT position FROM lesson_content WHERE course_id = ?)
+                    ORDER BY position
+                    """, arguments: [courseID.rawValue, courseID.rawValue])
+        }
+    }
+
+    /// Whether the replica has the learner's card for `ref` (a grade of it can be given here).
+    public func hasCard(_ ref: QuestionRef, userID: UserID) async throws(AppError) -> Bool {
+        try await database.read { db in
+            try Bool.fetchOne(
+                db, sql: "SELECT 1 FROM answer WHERE user_id = ? AND course_id = ? AND lesson = ? AND question = ?",
+                arguments: [userID.rawValue, ref.courseID.rawValue, ref.lesson, ref.question]) ?? false
+        }
+    }
+
+    /// Whether the grade given to `ref` at `reviewedAt` (whole seconds) is in the replica's log
+    /// (given here: it can be taken back here).
+    public func hasGrade(_ ref: QuestionRef, reviewedAt: Date, userID: UserID) async throws(AppError) -> Bool {
+        try await database.read { db in
+            try Bool.fetchOne(
+                db,
+                sql: """
+                    SELECT 1 FROM review_log WHERE user_id = ? AND course_id = ? AND lesson = ? AND question = ? AND reviewed_at = ?
+                    """,
+                arguments: [
+                    userID.rawValue, ref.courseID.rawValue, ref.lesson, ref.question,
+                    Int64(reviewedAt.timeIntervalSince1970.rounded(.down)),
+                ]) ?? false
+        }
+    }
+
+    /// What the answers reveal (right choices, explanation) written into the questions of the
+    /// lessons kept here, which the server served unanswered.
+    private static func reveal(_ answers: [Answer], courseID: CourseID, in db: Database) throws {
+        for (lesson, revealed) in Dictionary(grouping: answers, by: \.ref.lesson) {
+            guard
+                let text = try String.fetchOne(
+                    db, sql: "SELECT questions FROM lesson_content WHERE course_id = ? AND position = ?",
+                    arguments: [courseID.rawValue, lesson]),
+                var questions = QuestionsJSON.decode(text)
+            else { continue }
+            for answer in revealed where questions.indices.contains(answer.ref.question) && !answer.correct.isEmpty {
+                questions[answer.ref.question].correct = answer.correct
+                questions[answer.ref.question].explanation = answer.explanation
+            }
+            try db.execute(
+                sql: "UPDATE lesson_content SET questions = ? WHERE course_id = ? AND position = ?",
+                arguments: [QuestionsJSON.encode(questions), courseID.rawValue, lesson])
+        }
+    }
+
+    /// An answer row with its card. `answeredAt` nil: a time the server did not say, which
+    /// no answer made here replaces (`MergeRules.answerReplaces`: it came first).
+    private static func insert(_ answer: Answer, card: CardSchedule, answeredAt: Date?, userID: UserID, in db: Database) throws {
+        let answered = answeredAt ?? card.card.lastReview ?? card.card.due
+        try db.execute(
+            sql: """
+                INSERT OR REPLACE INTO answer (user_id, course_id, lesson, question, chosen, is_right, answered_day, answered_at,
+                    state, step, stability, difficulty, due_at, last_review_at, reviews)
+                VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+                """,
+            arguments: [
+                userID.rawValue, answer.ref.courseID.rawValue, answer.ref.lesson, answer.ref.question,
+                SQLiteLearningRepository.text(of: answer.chosen), answer.isRight, LearnerDay(answered, secondsFromGMT: 0).number,
+                answeredAt.map { Int64($0.timeIntervalSince1970) },
+            ] + StatementArguments(SQLiteLearningRepository.values(of: card)))
+    }
+}

@@ -1,0 +1,150 @@
+import Foundation
+import Platform
+import SharedKernel
+import Storage
+import TestSupport
+import Testing
+
+@testable import AppShell
+
+/// Remote mode's study offline: the enrolled courses are saved in the background, and cards
+/// saved are reviewed while the server is out of reach, each grade sent once when it is back.
+@Suite("Replica learning: courses saved for offline, cards reviewed offline")
+@MainActor
+struct ReplicaLearningTests {
+    static let question = Question(prompt: "Which?", choices: ["A", "B", "C"], correct: [1], explanation: "B it is.")
+    static let course = Course.fixture(id: "rl-1", title: "Learning Offline", capacity: nil, lessonCount: 2)
+    static let lessons = [
+        Lesson(title: "Asked", minutes: 10, content: LessonContent(body: "Read me.", questions: [question, question])),
+        Lesson(title: "Told", minutes: 5, content: LessonContent(body: "Only text.")),
+    ]
+    static let offline = AppError.unreachable(host: "edugo.test:8080")
+
+    @MainActor
+    final class Rig {
+        let server: InMemoryStore
+        let database: AppDatabase
+        let sync: OutboxSync
+        let saver: OfflineSaver
+        let ports: ReplicaPorts
+        let learning: ReplicaLearning
+        let status = SyncStatus()
+        /// What the saver reported, in order.
+        let progress = ProgressLog()
+
+        init(_ directory: TemporaryDirectory) async throws {
+            server = InMemoryStore(courses: [ReplicaLearningTests.course], lessons: ["rl-1": ReplicaLearningTests.lessons])
+            database = try AppDatabase.open(
+                directory: directory.url, passwordHasher: PasswordHasher(rounds: 1_000), seedCatalog: { [] })
+            let outbox = SQLiteOutbox(database: database)
+            let status = status
+            sync = OutboxSync(outbox: outbox, server: server) { report in status.take(report) }
+            let seen = SeenCourses()
+            let replica = SQLiteReplica(database: database)
+            let courses = ReplicaCourses(server: server, seen: seen, replica: replica, here: SQLiteCourseRepository(database: database))
+            learning = ReplicaLearning(
+                server: server, courses: courses, replica: replica, here: SQLiteLearningRepository(database: database), outbox: outbox,
+                sync: sync)
+            let progress = progress
+            saver = OfflineSaver(
+                enrolled: { [server] id throws(AppError) in try await server.enrolledCourses(userID: id) }, courses: courses,
+                learning: learning, server: server, replica: replica,
+                report: { reported in
+                    progress.items.append(reported)
+                    status.take(saving: reported)
+                })
+            ports = ReplicaPorts(
+                server: .init(
+                    restore: { [server] _ throws(AppError) in try await server.restoreSession() }, courses: server, enrollments: server,
+                    favourites: server, profiles: server, sessions: server),
+                seen: seen, database: database, outbox: outbox, sync: sync, saver: saver)
+        }
+    }
+
+    @Test("enrolling saves the course; offline, its cards are graded, undone and graded again; back online, one grade reaches the server")
+    func reviewOffline() async throws {
+        let directory = TemporaryDirectory()
+        defer { directory.remove() }
+        let rig = try await Rig(directory)
+        let user = try await rig.ports.signIn(email: "demo@edugo.dev", password: "edugo-demo")
+        _ = try await rig.ports.enroll(userID: user.id, courseID: "rl-1")
+        await rig.saver.finished()
+        #expect(rig.progress.items == [.init(saved: 0, of: 1), .init(saved: 1, of: 1), nil], "told while lessons download, then gone")
+        let replica = SQLiteReplica(database: rig.database)
+        #expect(try await replica.unsavedLessons(of: "rl-1").isEmpty, "both lessons saved without being opened")
+        #expect(try await replica.holds(.cards, userID: user.id))
+
+        let time = StudyTime(noonOf: LearnerDay(iso: "2026-11-24")!, secondsFromGMT: 0)
+        let first = QuestionRef(courseID: "rl-1", lesson: 1, question: 0)
+        let second = QuestionRef(courseID: "rl-1", lesson: 1, question: 1)
+        #expect(try await rig.learning.answer([1], to: first, userID: user.id, at: time).isRight)
+        #expect(try await !rig.learning.answer([0], to: second, userID: user.id, at: time).isRight)
+        #expect(
+            try await SQLiteLearningRepository(database: rig.database).cards(userID: user.id, courseID: "rl-1")
+                == (try await rig.server.cards(userID: user.id, courseID: "rl-1")),
+            "the replica made the server's cards from its answers")
+
+        await rig.server.setFailure(Self.offline)
+        let later = time.adding(seconds: 86_400 * 3)
+        let deck = try await rig.learning.reviewDeck(userID: user.id, at: later, limit: 20)
+        #expect(Set(deck.cards.map(\.ref)) == [first, second], "the saved cards, read from the replica")
+        #expect(deck.cards.allSatisfy { $0.question == Self.question }, "the questions offline with their right choices")
+        let graded = try await rig.learning.review(first, grade: .good, userID: user.id, at: later)
+        #expect(graded.reviews == 1)
+        #expect(rig.status.waiting == 1)
+        #expect(try await rig.learning.reviewDeck(userID: user.id, at: later, limit: 20).cards.map(\.ref) == [second])
+        _ = try await rig.learning.undoReview(first, reviewedAt: later.now, userID: user.id)
+        #expect(try await rig.learning.reviewDeck(userID: user.id, at: later, limit: 20).cards.count == 2, "the undo puts it back")
+        let again = later.adding(seconds: 60)
+        #expect(try await rig.learning.review(first, grade: .hard, userID: user.id, at: again).reviews == 1)
+        #expect(rig.status.waiting == 3)
+
+        await rig.server.setFailure(nil)
+        #expect(try await rig.server.cards(userID: user.id, courseID: "rl-1").allSatisfy { $0.schedule.reviews == 0 }, "nothing sent")
+        await Replication(sync: rig.sync, saver: rig.saver).catchUp()
+        await rig.saver.finished()
+        #expect(rig.status.waiting == 0)
+        let onServer = try await rig.server.cards(userID: user.id, courseID: "rl-1")
+        #expect(onServer.first { $0.ref == first }?.schedule.reviews == 1, "graded once: the undone grade is gone")
+        #expect(try await SQLiteLearningRepository(database: rig.database).cards(userID: user.id, courseID: "rl-1") == onServer)
+    }
+
+    @Test("offline, a card never saved here is the server's to grade: nothing is queued")
+    func unsavedCardNeedsServer() async throws {
+        let directory = TemporaryDirectory()
+        defer { directory.remove() }
+        let rig = try await Rig(directory)
+        // Signed in elsewhere: nothing was ever saved here.
+        let user = try await rig.server.signIn(email: "demo@edugo.dev", password: "edugo-demo")
+        _ = try await rig.server.enroll(userID: user.id, courseID: "rl-1")
+        let time = StudyTime(noonOf: LearnerDay(iso: "2026-11-24")!, secondsFromGMT: 0)
+        let first = QuestionRef(courseID: "rl-1", lesson: 1, question: 0)
+        _ = try await rig.server.answer([1], to: first, userID: user.id, at: time)
+
+        await rig.server.setFailure(Self.offline)
+        let later = time.adding(seconds: 86_400 * 3)
+        let refused = await failure { () async throws(AppError) in
+            try await rig.learning.review(first, grade: .good, userID: user.id, at: later)
+        }
+        #expect(refused == Self.offline)
+        #expect(rig.status.waiting == 0)
+        let deck = await failure { () async throws(AppError) in try await rig.learning.reviewDeck(userID: user.id, at: later, limit: 5) }
+        #expect(deck == Self.offline, "no deck made up from a replica that never saved the cards")
+    }
+}
+
+@MainActor
+final class ProgressLog {
+    var items: [OfflineSaver.Progress?] = []
+}
+
+/// The error `body` throws; nil when it returns.
+@MainActor
+private func failure<T>(_ body: () async throws(AppError) -> T) async -> AppError? {
+    do {
+        _ = try await body()
+        return nil
+    } catch {
+        return error
+    }
+}
