@@ -17,7 +17,7 @@ struct TUI: AsyncParsableCommand {
                     + "Demo account: demo@edugo.dev / edugo-demo."),
             EduGoApp.text(
                 "With --server URL (or $EDUGO_SERVER) the app is a client of an EduGo server (edugo-server): "
-                    + "the data directory then keeps only the session and the log."),
+                    + "the data directory then keeps the session, the log and a replica of the learner's data for working offline."),
             EduGoApp.text(
                 "A lesson's links are clickable (OSC 8) in terminals known to show them; EDUGO_HYPERLINKS=on or off decides instead."),
             EduGoApp.keysManual,

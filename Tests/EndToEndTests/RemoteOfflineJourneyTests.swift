@@ -9,13 +9,14 @@ extension EndToEnd {
     @Suite("Journey: remote mode offline")
     struct RemoteOfflineJourneyTests {
         @Test(
-            "server killed: a lesson mark, a favourite and a new name kept with ⇡ 3, also after a restart offline; back: sent, and another terminal shows them"
+            "server killed: a lesson mark, a favourite, a new name and five cards graded kept with ⇡ 8, also after a restart offline; back: sent once, and another terminal shows them"
         )
         func offlineWritesSync() async throws {
             let directory = try await ServerProcess.preparedDirectory()
             defer { directory.remove() }
             var server = try await ServerProcess(directory: directory)
             let port = server.baseURL.port ?? 0
+            let graded = try await Self.grades(server.baseURL)
             let session = try await TmuxSession.onCatalog(of: server.baseURL)
             // The course page read while the server is up: the replica keeps it.
             try session.send("2")
@@ -33,9 +34,9 @@ extension EndToEnd {
             try session.send("r")
             try await session.waitFor("Cannot reach 127.0.0.1:\(port) — retrying in")
             try await session.waitFor("the page again, from the replica") { $0.contains { $0.contains("Progress      3 of 8 lessons") } }
-            // The lesson reads offline; its answers, which only the server has, are said to be unread.
+            // The courses were saved at sign-in: the score and the lesson read offline.
+            try await session.waitFor("Score         7 of 9 answered right")
             try session.send("Enter")
-            try await session.waitFor("Your earlier answers could not be read")
             try await session.waitFor("Making decisions with if")
             try session.send("Escape")
             try await session.waitFor("Progress      3 of 8 lessons")
@@ -54,13 +55,24 @@ extension EndToEnd {
             #expect(waiting.first?.contains("⚠") == true, "the header still says the server is out of reach")
             try session.send("3")
             try await session.waitFor("Favourites  1 course")
+            // Five cards reviewed offline, from the cards saved at sign-in.
+            try session.send("5")
+            try await session.waitFor("the deck from the replica") { $0.count > 1 && $0[1].contains(" due") }
+            for reviewed in 1...5 {
+                try session.send("1")
+                try session.send("Enter")
+                try await session.waitFor("the grade keys") { $0.last.map { $0.contains("  h ") && $0.contains("  g ") } ?? false }
+                try session.send("Enter")
+                try await session.waitFor("\(reviewed) reviewed")
+            }
+            try await session.waitFor("⇡ 8 to sync")
 
             // Quit and start again, the server still down: the learner opens on the replica,
             // with what they did and the count of it.
             try session.send("q")
             #expect(try await session.waitForExit() == 0)
             let again = try TmuxSession(arguments: ["--server", server.baseURL.absoluteString], dataDirectory: session.dataDirectory)
-            try await again.waitFor("⇡ 3 to sync")
+            try await again.waitFor("⇡ 8 to sync")
             try again.send("3")
             try await again.waitFor("Favourites  1 course")
             try again.send("2")
@@ -81,6 +93,7 @@ extension EndToEnd {
             let enrollments = try await api.get("/v1/me/enrollments").json["enrollments"] as? [[String: Any]] ?? []
             let swift = enrollments.first { ($0["course"] as? [String: Any])?["id"] as? String == "swift-fundamentals" }
             #expect((swift?["lessons_done"] as? [Any])?.count == 4)
+            #expect(try await Self.grades(server.baseURL) == graded + 5, "each grade given offline counted once")
 
             let second = try await TmuxSession.onCatalog(of: server.baseURL)
             try second.send("3")
@@ -91,6 +104,17 @@ extension EndToEnd {
             try second.send("q")
             #expect(try await again.waitForExit() == 0)
             #expect(try await second.waitForExit() == 0)
+        }
+
+        /// How many grades the demo learner's cards have had, over their enrolled courses.
+        static func grades(_ baseURL: URL) async throws -> Int {
+            let (api, _) = try await HTTPClient(baseURL: baseURL).signedIn()
+            var total = 0
+            for course in ["swift-fundamentals", "linux-command-line"] {
+                let cards = try await api.get("/v1/me/enrollments/\(course)/cards").json["cards"] as? [[String: Any]] ?? []
+                total += cards.compactMap { ($0["schedule"] as? [String: Any])?["reviews"] as? Int }.reduce(0, +)
+            }
+            return total
         }
     }
 }

@@ -61,6 +61,26 @@ struct ChromeTests {
         #expect(HeaderBar.tab(atColumn: column, tabs: tabs, shortTabs: short, width: 80, userName: "Demo Learner", mark: mark) == 4)
     }
 
+    @Test("the courses being saved for offline beside five tabs at 80 columns, in English and Spanish")
+    func savingBesideFiveTabs() {
+        let languages = [
+            (
+                ["Catalog", "My courses", "Favourites", "Profile", "Review"], ["Catalog", "Mine", "Favs", "Profile", "Review"],
+                "⇣ 3 of 8 saved for offline", "5 Review"
+            ),
+            (
+                ["Catálogo", "Mis cursos", "Favoritos", "Perfil", "Repaso"], ["Catálogo", "Míos", "Favs", "Perfil", "Repaso"],
+                "⇣ 3 de 8 guardados sin conexión", "5 Repaso"
+            ),
+        ]
+        for (tabs, short, mark, last) in languages {
+            var canvas = TextCanvas(size: Size(width: 80, height: 1))
+            HeaderBar.draw(in: &canvas, row: 0, tabs: tabs, shortTabs: short, selectedTab: 0, userName: "Demo Learner", mark: mark)
+            #expect(canvas.lines[0].contains(last), "\(canvas.lines[0])")
+            #expect(canvas.lines[0].hasSuffix(mark), "\(canvas.lines[0])")
+        }
+    }
+
     @Test("the store and the counts before the name: all when they fit, the counts dropped first, the store kept from 80 columns")
     func status() {
         let tabs = ["Catalog", "My courses", "Favourites", "Profile", "Review"]

@@ -36,6 +36,6 @@ final class SyncStatus {
         }
         guard let saving else { return nil }
         if accessible { return "courses saved for offline: \(saving.saved) of \(saving.of)" }
-        return wide ? "⇣ \(saving.saved) of \(saving.of) courses saved for offline" : "⇣ \(saving.saved)/\(saving.of)"
+        return wide ? "⇣ \(saving.saved) of \(saving.of) saved for offline" : "⇣ \(saving.saved)/\(saving.of)"
     }
 }
