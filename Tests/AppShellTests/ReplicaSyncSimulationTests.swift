@@ -12,8 +12,10 @@ import Testing
 /// replica and outbox on disk and its own line to one server, a week of writes through the
 /// ports remote mode runs on. Lines go down and come back in any order; up, they drop
 /// acknowledgements and send batches twice; terminals are killed between a write and its send.
-/// Checked throughout: a write reads back at once, online or not. After: every queue is empty,
-/// the server holds the latest write of each item, and every replica equals the server.
+/// Cards are graded and undone too, online or from the replica's deck. Checked throughout: a
+/// write reads back at once, online or not. After: every queue is empty, the server holds the
+/// latest write of each item, each card has every grade that stood once, and every replica
+/// equals the server (its cards saved afresh).
 @Suite("Sync simulation: replicas and their outboxes")
 @MainActor
 struct ReplicaSyncSimulationTests {
@@ -28,11 +30,16 @@ struct ReplicaSyncSimulationTests {
         let server = InMemoryStore(
             courses: [Course.fixture(id: Self.course, title: "Simulation 101", capacity: nil, lessonCount: 3)]
                 + Self.favourites.map { Course.fixture(id: $0, title: "Fav \($0.rawValue)", capacity: nil) },
-            lessons: [Self.course: (1...3).map { Lesson(title: "Lesson \($0)", minutes: 10) }])
+            lessons: [Self.course: Self.lessons])
         let learner = try await server.signIn(email: "demo@edugo.dev", password: "edugo-demo").id
         _ = try await server.enroll(userID: learner, courseID: Self.course)
         var random = SeededRandomGenerator(seed: seed)
         let start = Date(timeIntervalSince1970: 1_790_000_000)
+        // Cards to review: every question answered before the week, a day before it starts.
+        for ref in Self.questions {
+            _ = try await server.answer(
+                [0], to: ref, userID: learner, at: StudyTime(now: start.addingTimeInterval(-86_400), secondsFromGMT: 0))
+        }
         let world = SimClock(start)
         var terminals: [SimTerminal] = []
         for index in 0..<3 {
@@ -65,6 +72,15 @@ struct ReplicaSyncSimulationTests {
                 }
             }
             try await Self.checkLatestWins(terminals.flatMap(\.link.sent), server: server, learner: learner)
+            try await Self.checkGradesCountedOnce(terminals, server: server, learner: learner)
+            // Enrolled again (an unenrolled course is not saved), each saves it afresh.
+            if try await server.enrolledCourse(userID: learner, courseID: Self.course)?.enrollment.holdsPlace != true {
+                _ = try await server.enroll(userID: learner, courseID: Self.course)
+            }
+            for terminal in terminals {
+                try await terminal.readEverything(learner)
+                await terminal.save()
+            }
             for terminal in terminals { try await terminal.checkEqual(to: server, learner: learner) }
         } catch let failure as SimulationFailure {
             throw SimulationFailure(description: "seed \(seed): \(failure.description)")
@@ -75,8 +91,11 @@ struct ReplicaSyncSimulationTests {
     static func checkLatestWins(_ sent: [SyncOperation], server: InMemoryStore, learner: UserID) async throws {
         var latest: [String: SyncOperation] = [:]
         for operation in sent {
-            guard let item = MergeRules.item(of: operation.kind), await server.appliedOutcome(of: operation.id, userID: learner) != nil
+            // A refused write (a mark on a place given up meanwhile) was told, and holds nothing.
+            guard let item = MergeRules.item(of: operation.kind),
+                let outcome = await server.appliedOutcome(of: operation.id, userID: learner)
             else { continue }
+            if case .refused = outcome { continue }
             if latest[item].map({ operation.time > $0.time }) ?? true { latest[item] = operation }
         }
         let favourites = await server.storedFavourites(of: learner)
@@ -101,25 +120,29 @@ final class SimTerminal {
     let link: SimulatedLink
     private let directory = TemporaryDirectory()
     /// The terminal's clock: the world's, skewed its own way (the hybrid clock orders them).
-    private let clock: @Sendable () -> Date
+    let clock: @Sendable () -> Date
     private(set) var sync: OutboxSync
-    private var database: AppDatabase
+    private(set) var database: AppDatabase
     private var ports: ReplicaPorts
+    private(set) var learning: ReplicaLearning
+    private var saver: OfflineSaver
     private let status = SyncStatus()
     private var user: User?
+    /// Grades given here that stood (undone ones taken off), per card.
+    var grades: [QuestionRef: Int] = [:]
 
     init(index: Int, server: InMemoryStore, seed: UInt64, world: SimClock) throws {
         self.index = index
         link = SimulatedLink(server: server, seed: seed)
         let skew = TimeInterval([0, -90, 300][index % 3])
         clock = { world.now.addingTimeInterval(skew) }
-        (database, sync, ports) = try Self.open(directory, link: link, clock: clock, status: status)
+        (database, sync, ports, learning, saver) = try Self.open(directory, link: link, clock: clock, status: status)
     }
 
     private static func open(
         _ directory: TemporaryDirectory, link: SimulatedLink, clock: @escaping @Sendable () -> Date, status: SyncStatus
     ) throws -> (
-        AppDatabase, OutboxSync, ReplicaPorts
+        AppDatabase, OutboxSync, ReplicaPorts, ReplicaLearning, OfflineSaver
     ) {
         let database = try AppDatabase.open(directory: directory.url, passwordHasher: PasswordHasher(rounds: 1_000), seedCatalog: { [] })
         let outbox = SQLiteOutbox(database: database, now: clock)
@@ -135,7 +158,16 @@ final class SimTerminal {
                 },
                 courses: link, enrollments: link, favourites: link, profiles: link, sessions: link),
             seen: SeenCourses(), database: database, outbox: outbox, sync: sync)
-        return (database, sync, ports)
+        // Saved at set points (`save`), not in the background: the simulation stays seeded.
+        let replica = SQLiteReplica(database: database)
+        let courses = ReplicaCourses(server: link, seen: SeenCourses(), replica: replica, here: SQLiteCourseRepository(database: database))
+        let learning = ReplicaLearning(
+            server: link, courses: courses, replica: replica, here: SQLiteLearningRepository(database: database), outbox: outbox,
+            sync: sync)
+        let saver = OfflineSaver(
+            enrolled: { [link] id throws(AppError) in try await link.server.enrolledCourses(userID: id) }, courses: courses,
+            learning: learning, server: link, replica: replica, report: { _ in })
+        return (database, sync, ports, learning, saver)
     }
 
     func remove() {
@@ -150,13 +182,21 @@ final class SimTerminal {
         let courses = ReplicaCourses(
             server: link, seen: SeenCourses(), replica: SQLiteReplica(database: database), here: SQLiteCourseRepository(database: database))
         for id in [ReplicaSyncSimulationTests.course] + ReplicaSyncSimulationTests.favourites { _ = try await courses.syllabus(of: id) }
+        await save()
+    }
+
+    /// The enrolled courses saved for offline, as the app does after sign-in and each catch-up.
+    func save() async {
+        guard let user else { return }
+        await saver.start(user.id)
+        await saver.finished()
     }
 
     /// Killed and started again: the replica and its queue are what the disk has; the learner
     /// comes back, from the replica while the line is down.
     func restart() async throws {
         try database.close()
-        (database, sync, ports) = try Self.open(directory, link: link, clock: clock, status: status)
+        (database, sync, ports, learning, saver) = try Self.open(directory, link: link, clock: clock, status: status)
         guard try await ports.restoreSession() != nil else {
             throw SimulationFailure(description: "terminal \(index): no learner after a restart")
         }
@@ -174,14 +214,14 @@ final class SimTerminal {
     func act(using random: inout SeededRandomGenerator, learner: UserID) async throws {
         let course = ReplicaSyncSimulationTests.course
         switch Int.random(in: 0..<100, using: &random) {
-        case 0..<30:
+        case 0..<25:
             let id = ReplicaSyncSimulationTests.favourites.randomElement(using: &random) ?? course
             let on = Bool.random(using: &random)
             try await ports.setFavourite(on, userID: learner, courseID: id)
             let waits = try await waiting(learner)
             let shown = try await ports.favourite(userID: learner, courseID: id) != nil
             try check(!waits || shown == on, "terminal \(index): favourite \(id) not read back")
-        case 30..<60:
+        case 25..<50:
             let number = Int.random(in: 1...3, using: &random)
             let done = Bool.random(using: &random)
             let ports = ports
@@ -202,13 +242,15 @@ final class SimTerminal {
             } else {
                 try check(!waits || again?.enrollment.holdsPlace != true, "terminal \(index): refused, yet holding a place")
             }
-        case 60..<75:
+        case 50..<60:
             let name = ReplicaSyncSimulationTests.names.randomElement(using: &random) ?? "Sim"
             try check(try await ports.updateName(userID: learner, to: name).name == name, "terminal \(index): name not kept")
             let waits = try await waiting(learner)
             let shown = try await ports.user(id: learner).name
             try check(!waits || shown == name, "terminal \(index): name not read back")
-        case 75..<82:
+        case 60..<80:
+            try await review(using: &random, learner: learner)
+        case 80..<85:
             let ports = ports
             switch await Self.outcome({ () async throws(AppError) in try await ports.unenroll(userID: learner, courseID: course) }) {
             case .success, .failure(.notEnrolled): break  // given up already: nothing queued
@@ -217,7 +259,7 @@ final class SimTerminal {
             let waits = try await waiting(learner)
             let shown = try await ports.enrolledCourse(userID: learner, courseID: course)
             try check(!waits || shown?.enrollment.holdsPlace != true, "terminal \(index): still holding a place")
-        case 82..<90:
+        case 85..<92:
             let ports = ports
             switch await Self.outcome({ () async throws(AppError) in try await ports.enroll(userID: learner, courseID: course) }) {
             case .success, .failure(.refused(.alreadyEnrolled)): break  // enrolled already: nothing new
@@ -233,7 +275,7 @@ final class SimTerminal {
     }
 
     /// What `body` gave, or the error it threw, to switch on.
-    private static func outcome<Value>(_ body: () async throws(AppError) -> Value) async -> Result<Value, AppError> {
+    static func outcome<Value>(_ body: () async throws(AppError) -> Value) async -> Result<Value, AppError> {
         do {
             return .success(try await body())
         } catch {
@@ -262,6 +304,8 @@ final class SimTerminal {
     /// The replica holds what the server holds.
     func checkEqual(to server: InMemoryStore, learner: UserID) async throws {
         let course = ReplicaSyncSimulationTests.course
+        let cards = try await SQLiteLearningRepository(database: database).cards(userID: learner, courseID: course)
+        try check(cards == (try await server.cards(userID: learner, courseID: course)), "terminal \(index): cards \(cards)")
         let favourites = Set(try await SQLiteFavouritesRepository(database: database).favourites(userID: learner).map(\.id))
         try check(favourites == (await server.storedFavourites(of: learner)), "terminal \(index): favourites \(favourites)")
         let here = try await SQLiteEnrollmentRepository(database: database).enrolledCourse(userID: learner, courseID: course)
@@ -277,170 +321,11 @@ final class SimTerminal {
     }
 }
 
-/// A terminal's line to the server: down (every call cannot reach it), or up and, while
-/// `lossy`, losing one batch's acknowledgement in five after the server applied it and
-/// sending one batch in eight twice.
-final class SimulatedLink: CourseRepository, EnrollmentRepository, FavouritesRepository, ProfileRepository, SessionRepository,
-    OperationRepository, Sendable
-{
-    private struct State {
-        var up = true
-        var lossy = true
-        var random: SeededRandomGenerator
-        var sent: [SyncOperation] = []
-        var attempted: Set<OperationID> = []
-    }
-
-    let server: InMemoryStore
-    private let state: Mutex<State>
-    static let down = AppError.unreachable(host: "sim.edugo.test")
-
-    init(server: InMemoryStore, seed: UInt64) {
-        self.server = server
-        state = Mutex(State(random: SeededRandomGenerator(seed: seed)))
-    }
-
-    func setUp(_ up: Bool) { state.withLock { $0.up = up } }
-    var isUp: Bool { state.withLock { $0.up } }
-    func setLossy(_ lossy: Bool) { state.withLock { $0.lossy = lossy } }
-    /// Every operation that reached the server.
-    var sent: [SyncOperation] { state.withLock { $0.sent } }
-    /// Every operation the terminal tried to send, the line up or not.
-    var attempted: Set<OperationID> { state.withLock { $0.attempted } }
-
-    private func line() throws(AppError) {
-        guard state.withLock({ $0.up }) else { throw Self.down }
-    }
-
-    func apply(_ operations: [SyncOperation], userID: UserID) async -> (outcomes: [OperationOutcome?], failure: AppError?) {
-        let none = [OperationOutcome?](repeating: nil, count: operations.count)
-        let (up, drop, twice) = state.withLock { state in
-            state.sent += state.up ? operations : []
-            state.attempted.formUnion(operations.map(\.id))
-            return (
-                state.up, state.lossy && Int.random(in: 0..<5, using: &state.random) == 0,
-                state.lossy && Int.random(in: 0..<8, using: &state.random) == 0
-            )
-        }
-        guard up else { return (none, Self.down) }
-        var answer = await server.apply(operations, userID: userID)
-        if twice { answer = await server.apply(operations, userID: userID) }
-        return drop ? (none, Self.down) : answer
-    }
-
-    func apply(_ operation: SyncOperation, userID: UserID) async throws(AppError) -> OperationOutcome {
-        try line()
-        state.withLock { $0.sent.append(operation) }
-        return try await server.apply(operation, userID: userID)
-    }
-
-    func page(_ query: CatalogQuery, for learner: UserID?, at position: CatalogPosition, limit: Int) async throws(AppError) -> [CatalogRow]
-    {
-        try line()
-        return try await server.page(query, for: learner, at: position, limit: limit)
-    }
-
-    func count(_ query: CatalogQuery, for learner: UserID?) async throws(AppError) -> CatalogCount {
-        try line()
-        return try await server.count(query, for: learner)
-    }
-
-    func course(id: CourseID) async throws(AppError) -> Course {
-        try line()
-        return try await server.course(id: id)
-    }
-
-    func syllabus(of id: CourseID) async throws(AppError) -> Syllabus {
-        try line()
-        return try await server.syllabus(of: id)
-    }
-
-    func enroll(userID: UserID, courseID: CourseID) async throws(AppError) -> Enrollment {
-        try line()
-        return try await server.enroll(userID: userID, courseID: courseID)
-    }
-
-    func unenroll(userID: UserID, courseID: CourseID) async throws(AppError) {
-        try line()
-        try await server.unenroll(userID: userID, courseID: courseID)
-    }
-
-    func setLesson(_ number: Int, done: Bool, userID: UserID, courseID: CourseID) async throws(AppError) -> Enrollment {
-        try line()
-        return try await server.setLesson(number, done: done, userID: userID, courseID: courseID)
-    }
-
-    func enrolledCourses(userID: UserID) async throws(AppError) -> [EnrolledCourse] {
-        try line()
-        return try await server.enrolledCourses(userID: userID)
-    }
-
-    func enrolledCourse(userID: UserID, courseID: CourseID) async throws(AppError) -> EnrolledCourse? {
-        try line()
-        return try await server.enrolledCourse(userID: userID, courseID: courseID)
-    }
-
-    func enrolledCourses(userID: UserID, among ids: [CourseID]) async throws(AppError) -> [EnrolledCourse] {
-        try line()
-        return try await server.enrolledCourses(userID: userID, among: ids)
-    }
-
-    func setFavourite(_ isFavourite: Bool, userID: UserID, courseID: CourseID) async throws(AppError) {
-        try line()
-        try await server.setFavourite(isFavourite, userID: userID, courseID: courseID)
-    }
-
-    func favourites(userID: UserID) async throws(AppError) -> [Course] {
-        try line()
-        return try await server.favourites(userID: userID)
-    }
-
-    func favourite(userID: UserID, courseID: CourseID) async throws(AppError) -> Course? {
-        try line()
-        return try await server.favourite(userID: userID, courseID: courseID)
-    }
-
-    func favourites(userID: UserID, among ids: [CourseID]) async throws(AppError) -> [Course] {
-        try line()
-        return try await server.favourites(userID: userID, among: ids)
-    }
-
-    func user(id: UserID) async throws(AppError) -> User {
-        try line()
-        return try await server.user(id: id)
-    }
-
-    func updateName(userID: UserID, to name: String) async throws(AppError) -> User {
-        try line()
-        return try await server.updateName(userID: userID, to: name)
-    }
-
-    func restoreSession() async throws(AppError) -> User? {
-        try line()
-        return try await server.restoreSession()
-    }
-
-    func signIn(email: String, password: String) async throws(AppError) -> User {
-        try line()
-        return try await server.signIn(email: email, password: password)
-    }
-
-    func createAccount(name: String, email: String, password: String) async throws(AppError) -> User {
-        try line()
-        return try await server.createAccount(name: name, email: email, password: password)
-    }
-
-    func signOut(userID: UserID) async throws(AppError) {
-        try line()
-        try await server.signOut(userID: userID)
-    }
-}
-
 struct SimulationFailure: Error, CustomStringConvertible {
     let description: String
 }
 
-private func check(_ condition: Bool, _ message: @autoclosure () -> String) throws {
+func check(_ condition: Bool, _ message: @autoclosure () -> String) throws {
     guard condition else { throw SimulationFailure(description: message()) }
 }
 
