@@ -99,24 +99,30 @@ public struct CatalogFeature {
     private let source: CatalogSource
     private let changes: Notices<CatalogChange>
     private let layout: LayoutSettings
+    private let savedSearch: @MainActor () -> Int?
 
     /// `changes` tells the catalog's screens, while they exist, what the store changed;
-    /// `layout` says from how many columns the list shows the selected course beside it.
+    /// `layout` says from how many columns the list shows the selected course beside it;
+    /// `savedSearch`, how many saved courses the catalog searches while the server cannot be
+    /// reached (remote mode's replica; nil: the store's whole catalog).
     public init(
         courses: any CourseRepository, learner: CatalogLearner, source: CatalogSource = .localDatabase,
-        changes: Notices<CatalogChange> = Notices(), layout: LayoutSettings = LayoutSettings()
+        changes: Notices<CatalogChange> = Notices(), layout: LayoutSettings = LayoutSettings(),
+        savedSearch: @escaping @MainActor () -> Int? = { nil }
     ) {
         self.courses = courses
         self.learner = learner
         self.source = source
         self.changes = changes
         self.layout = layout
+        self.savedSearch = savedSearch
     }
 
     /// The catalog tab's root list. `onCourseSelected` is called on `Enter`.
     public func makeListScreen(onCourseSelected: @escaping @MainActor (CourseID) -> Void) -> any Screen {
         CatalogListScreen(
-            viewModel: CatalogListViewModel(courses: courses, learner: learner, changes: changes), source: source,
+            viewModel: CatalogListViewModel(courses: courses, learner: learner, changes: changes, savedSearch: savedSearch),
+            source: source,
             layout: layout, onCourseSelected: onCourseSelected)
     }
 

@@ -133,6 +133,41 @@ struct ReplicaLearningTests {
     }
 }
 
+extension ReplicaLearningTests {
+    @Test("offline, the catalog searches the courses saved here and says how many; the server back, its catalog again")
+    func catalogOffline() async throws {
+        let directory = TemporaryDirectory()
+        defer { directory.remove() }
+        let rig = try await Rig(directory)
+        let searched = SearchedLog()
+        let courses = ReplicaCourses(
+            server: rig.server, seen: SeenCourses(), replica: SQLiteReplica(database: rig.database),
+            here: SQLiteCourseRepository(database: rig.database), searching: { searched.items.append($0) })
+        await rig.server.setFailure(Self.offline)
+        let never = await failure { () async throws(AppError) in try await courses.count(CatalogQuery.parse(""), for: nil) }
+        #expect(never == Self.offline, "nothing saved: the server's absence stands")
+
+        await rig.server.setFailure(nil)
+        let user = try await rig.ports.signIn(email: "demo@edugo.dev", password: "edugo-demo")
+        _ = try await rig.ports.enroll(userID: user.id, courseID: "rl-1")
+        await rig.saver.finished()
+        await rig.server.setFailure(Self.offline)
+        let query = CatalogQuery.parse("offline")
+        #expect(try await courses.page(query, for: user.id, at: .first, limit: 10).map(\.course.id) == ["rl-1"])
+        #expect(try await courses.count(CatalogQuery.parse("nothing-like-it"), for: user.id) == .exactly(0))
+        #expect(searched.items.last == 1)
+
+        await rig.server.setFailure(nil)
+        _ = try await courses.count(query, for: user.id)
+        #expect(searched.items.last == .some(nil), "the server's catalog again")
+    }
+}
+
+@MainActor
+final class SearchedLog {
+    var items: [Int?] = []
+}
+
 @MainActor
 final class ProgressLog {
     var items: [OfflineSaver.Progress?] = []

@@ -54,7 +54,8 @@ final class LearnerScope {
         clock: ShellClock = ShellClock(),
         report: @escaping @MainActor (StatusMessage) -> Void,
         onLoggedOut: @escaping @MainActor () -> Void,
-        waitingWrites: @escaping @MainActor () -> Int = { 0 }
+        waitingWrites: @escaping @MainActor () -> Int = { 0 },
+        savedSearch: @escaping @MainActor () -> Int? = { nil }
     ) {
         learner = user.id
         self.clock = clock
@@ -78,7 +79,8 @@ final class LearnerScope {
         catalog = CatalogFeature(
             courses: ports.courses,
             learner: lists.catalogLearner(id: user.id, learning: ports.learning, tasks: tasks),
-            source: ports.server.map { .server(host: $0) } ?? .localDatabase, changes: catalogChanges, layout: layout)
+            source: ports.server.map { .server(host: $0) } ?? .localDatabase, changes: catalogChanges, layout: layout,
+            savedSearch: savedSearch)
         review = ReviewFeature(
             learner: user.id, learning: ports.learning, time: { calendar.studyTime }, settings: { layout.review }, report: report)
         profile = ProfileFeature(

@@ -77,6 +77,7 @@ public enum EduGoApp {
             if replication != nil {
                 shell.sync = status
                 shell.flow.waitingWrites = { status.waiting }
+                shell.flow.savedSearch = { status.savedSearch }
                 status.tell = { [weak shell] message in shell?.notices.post(message, overProgress: false) }
             }
             let routing = RemoteEventRouting(shell: shell, outage: outage)

@@ -29,6 +29,8 @@ final class SessionFlow {
     @ObservationIgnored var onSwitched: @MainActor () -> Void = {}
     /// How many writes wait for the server (remote mode's replica), for the log-out question.
     @ObservationIgnored var waitingWrites: @MainActor () -> Int = { 0 }
+    /// How many saved courses the catalog searches while the server cannot be reached.
+    @ObservationIgnored var savedSearch: @MainActor () -> Int? = { nil }
 
     @ObservationIgnored private let layout: LayoutSettings
 
@@ -139,7 +141,8 @@ final class SessionFlow {
                 user: user, ports: ports, session: session, layout: layout, clock: clock,
                 report: { [weak self] message in self?.report(message) },
                 onLoggedOut: { [weak self] in self?.signedOut() },
-                waitingWrites: { [weak self] in self?.waitingWrites() ?? 0 }
+                waitingWrites: { [weak self] in self?.waitingWrites() ?? 0 },
+                savedSearch: { [weak self] in self?.savedSearch() }
             )
             scope?.follow()
         }

@@ -26,7 +26,9 @@ extension AppPorts {
         let sync = OutboxSync(outbox: outbox, server: store) { report in status.take(report) }
         let seen = SeenCourses()
         let replica = SQLiteReplica(database: database)
-        let courses = ReplicaCourses(server: store, seen: seen, replica: replica, here: SQLiteCourseRepository(database: database))
+        let courses = ReplicaCourses(
+            server: store, seen: seen, replica: replica, here: SQLiteCourseRepository(database: database),
+            searching: { count in status.take(savedSearch: count) })
         let learning = ReplicaLearning(
             server: store, courses: courses, replica: replica, here: SQLiteLearningRepository(database: database), outbox: outbox,
             sync: sync)

@@ -10,24 +10,53 @@ struct ReplicaCourses: CourseRepository {
     let seen: SeenCourses
     let replica: SQLiteReplica
     let here: SQLiteCourseRepository
+    /// Told how many saved courses the catalog searches while the server cannot be reached
+    /// (nil once it answers again).
+    var searching: @MainActor @Sendable (Int?) -> Void = { _ in }
 
     func page(_ query: CatalogQuery, for learner: UserID?, at position: CatalogPosition, limit: Int) async throws(AppError) -> [CatalogRow]
     {
-        let rows = try await server.page(query, for: learner, at: position, limit: limit)
-        seen.remember(rows.lazy.map(\.course))
-        return rows
+        do {
+            let rows = try await server.page(query, for: learner, at: position, limit: limit)
+            seen.remember(rows.lazy.map(\.course))
+            await searching(nil)
+            return rows
+        } catch  where error.isUnreachable {
+            try await searchSaved(error)
+            return try await here.page(query, for: learner, at: position, limit: limit)
+        }
     }
 
     func count(_ query: CatalogQuery, for learner: UserID?) async throws(AppError) -> CatalogCount {
-        try await server.count(query, for: learner)
+        do {
+            let count = try await server.count(query, for: learner)
+            await searching(nil)
+            return count
+        } catch  where error.isUnreachable {
+            try await searchSaved(error)
+            return try await here.count(query, for: learner)
+        }
     }
 
     func countedPage(_ query: CatalogQuery, for learner: UserID?, at position: CatalogPosition, limit: Int) async throws(AppError)
         -> CountedPage
     {
-        let page = try await server.countedPage(query, for: learner, at: position, limit: limit)
-        seen.remember(page.rows.lazy.map(\.course))
-        return page
+        do {
+            let page = try await server.countedPage(query, for: learner, at: position, limit: limit)
+            seen.remember(page.rows.lazy.map(\.course))
+            await searching(nil)
+            return page
+        } catch  where error.isUnreachable {
+            try await searchSaved(error)
+            return try await here.countedPage(query, for: learner, at: position, limit: limit)
+        }
+    }
+
+    /// The server cannot be reached: the catalog searches the courses saved here, and says
+    /// how many; with none saved, `error` stands.
+    private func searchSaved(_ error: AppError) async throws(AppError) {
+        guard case .exactly(let saved) = try await here.count(CatalogQuery.parse(""), for: nil), saved > 0 else { throw error }
+        await searching(saved)
     }
 
     func course(id: CourseID) async throws(AppError) -> Course {

@@ -11,6 +11,8 @@ final class SyncStatus {
     private(set) var waiting = 0
     /// The enrolled courses being saved for offline, while lessons download.
     private(set) var saving: OfflineSaver.Progress?
+    /// How many saved courses the catalog searches, while the server cannot be reached.
+    private(set) var savedSearch: Int?
     /// Where a refusal is told (the shell's notices).
     @ObservationIgnored var tell: @MainActor (StatusMessage) -> Void = { _ in }
     /// Has the screens read again: writes queued earlier reached the server.
@@ -20,6 +22,10 @@ final class SyncStatus {
         if waiting != report.waiting { waiting = report.waiting }
         for refusal in report.refusals { tell(.error("Not synced: \(refusal.userMessage)")) }
         if report.caughtUp { readAgain() }
+    }
+
+    func take(savedSearch count: Int?) {
+        if savedSearch != count { savedSearch = count }
     }
 
     func take(saving progress: OfflineSaver.Progress?) {

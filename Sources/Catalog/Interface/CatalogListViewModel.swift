@@ -7,6 +7,11 @@ import SharedKernel
 @MainActor
 final class SearchTerms {
     var query = CatalogQuery.parse("")
+    /// The last page read came from the courses saved on the terminal (offline).
+    var fromSaved = false
+    /// Reads the list from the top: a page of the other source came, whose places do not
+    /// compare with those of the rows around it.
+    var restart: @MainActor () -> Void = {}
 }
 
 /// The catalog list: a window of its rows read a page at a time however large the catalog
@@ -31,9 +36,15 @@ final class CatalogListViewModel {
     @ObservationIgnored let tasks = OwnedTasks()
     /// The query each fetch reads when it starts.
     @ObservationIgnored private let terms: SearchTerms
+    /// How many saved courses the rows come from while the server cannot be reached.
+    @ObservationIgnored private let savedSearch: @MainActor () -> Int?
 
-    init(courses: any CourseRepository, learner: CatalogLearner, changes: Notices<CatalogChange> = Notices(), pageSize: Int = 100) {
+    init(
+        courses: any CourseRepository, learner: CatalogLearner, changes: Notices<CatalogChange> = Notices(), pageSize: Int = 100,
+        savedSearch: @escaping @MainActor () -> Int? = { nil }
+    ) {
         self.learner = learner
+        self.savedSearch = savedSearch
         let terms = SearchTerms()
         self.terms = terms
         rows = PagedList(
@@ -41,6 +52,13 @@ final class CatalogListViewModel {
             fetchPage: { position, limit in
                 do throws(AppError) {
                     let page = try await courses.page(terms.query, for: learner.id, at: CatalogPosition(position), limit: limit)
+                    // The server gone or back between two pages: the window is read again
+                    // from the top, where both sources agree on what comes first.
+                    let fromSaved = savedSearch() != nil
+                    if fromSaved != terms.fromSaved {
+                        terms.fromSaved = fromSaved
+                        if case .first = position {} else { terms.restart() }
+                    }
                     // The marks drawn beside the rows are known before the rows show.
                     await learner.prepare(page.map(\.course))
                     return .success(page.map { PagedItem(key: CatalogPlace(key: $0.key, added: $0.added), item: $0.course) })
@@ -60,6 +78,7 @@ final class CatalogListViewModel {
             }
         )
         changes.listen(self) { [weak self] change in self?.storeChanged(change) }
+        terms.restart = { [weak self] in self?.rows.requery() }
     }
 
     /// The store changed a course on screen (its seats), the learner's marks, or maybe
@@ -96,9 +115,15 @@ final class CatalogListViewModel {
     var selectedCourse: Course? { rows.selected }
 
     /// `N courses` (or `N matches` while searching), once counted.
-    /// `12 courses`, `10000+ courses`; while searching, `2 matches`.
+    /// `12 courses`, `10000+ courses`; while searching, `2 matches`. Offline, what the saved
+    /// courses give: `Offline — searching 412 saved courses`, `2 of 412 saved`.
     func countText(matches: Bool) -> LocalizedText? {
-        switch (rows.count, matches) {
+        if let saved = savedSearch() {
+            guard matches else { return "Offline — searching \(saved) saved courses" }
+            guard case .exactly(let count) = rows.count else { return nil }
+            return "\(count) of \(saved) saved"
+        }
+        return switch (rows.count, matches) {
         case (.exactly(let count), false): "\(count) courses"
         case (.exactly(let count), true): "\(count) matches"
         case (.atLeast(let count), false): "\(count)+ courses"
