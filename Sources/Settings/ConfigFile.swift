@@ -72,7 +72,7 @@ public enum ConfigFile {
             "The share of cards you want to still know when they come back, from 0.70 to 0.97: higher means more reviews.")
         lines += ["# retention = 0.9"]
         lines += comment("Same-day steps of a new card, and of a card you forgot: s, m, h or d each, from 1s to 1d; \"\" for none.")
-        lines += ["# learning_steps = \"1m 10m\"", "# relearning_steps = \"10m\"", "", "[theme]"]
+        lines += ["# learning_steps = \"1m 10m\"", "# relearning_steps = \"10m\"", ""] + offlineLines(comment) + ["[theme]"]
         lines += comment("The colours: \(themes). NO_COLOR=1 always means none.")
         lines += ["# name = \"default\"", "#"]
         lines += comment(
@@ -115,7 +115,9 @@ struct ConfigReader {
     let path: String
     let contexts: [KeyContext]
 
-    static let topLevel: Set<String> = ["theme", "profiles", "wide_layout_columns", "keys", "language", "accessible", "review"]
+    static let topLevel: Set<String> = [
+        "theme", "profiles", "wide_layout_columns", "keys", "language", "accessible", "review", "offline",
+    ]
     static let reviewKeys: Set<String> = ["retention", "learning_steps", "relearning_steps"]
     static let themeKeys: Set<String> = Set(["name"] + Theme.roles.map(\.name))
     static let colourKeys: Set<String> = ["fg", "bg"]
@@ -151,6 +153,7 @@ struct ConfigReader {
             guard let reviewTable = review.table else { throw problem(["review"], "must be a table: [review]") }
             settings.review = try readReview(reviewTable)
         }
+        if let offline = table["offline"] { settings.offlineMegabytes = try readOffline(offline) }
         if let keys = table["keys"] {
             guard let keysTable = keys.table else { throw problem(["keys"], "must be a table: [keys]") }
             settings.keys = try readKeys(keysTable)
@@ -327,13 +330,13 @@ struct ConfigReader {
     }
 
     /// Refuses the first key of `table` that is not one of `known`.
-    private func checkKnown(_ table: TOMLTable, _ known: Set<String>, in parent: [String]) throws(ConfigProblem) {
+    func checkKnown(_ table: TOMLTable, _ known: Set<String>, in parent: [String]) throws(ConfigProblem) {
         if let unknown = table.keys.sorted().first(where: { !known.contains($0) }) {
             throw problem(parent + [unknown], "is not a setting here; known: \(known.sorted().joined(separator: ", "))")
         }
     }
 
-    private func problem(_ key: [String], _ reason: LocalizedText) -> ConfigProblem {
+    func problem(_ key: [String], _ reason: LocalizedText) -> ConfigProblem {
         ConfigProblem(path: path, line: Self.line(of: key, in: text), key: key.joined(separator: "."), reason: reason)
     }
 

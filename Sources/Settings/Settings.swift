@@ -21,11 +21,16 @@ public struct Settings: Hashable, Sendable {
     public var accessible: Bool
     /// `[review]`: the desired retention and the same-day steps of the scheduler.
     public var review: ReviewSettings
+    /// `[offline] max_megabytes`: how much of the enrolled courses' lessons remote mode saves
+    /// on the terminal for reading offline (0: none).
+    public var offlineMegabytes: Int
 
     public init(
         theme: Theme = .standard, profiles: [String: ConnectionProfile] = [:], wideLayoutColumns: Int? = 140,
-        keys: KeyBindings = .none, language: Language? = nil, accessible: Bool = false, review: ReviewSettings = .default
+        keys: KeyBindings = .none, language: Language? = nil, accessible: Bool = false, review: ReviewSettings = .default,
+        offlineMegabytes: Int = 200
     ) {
+        self.offlineMegabytes = offlineMegabytes
         self.theme = theme
         self.profiles = profiles
         self.wideLayoutColumns = wideLayoutColumns
@@ -37,6 +42,8 @@ public struct Settings: Hashable, Sendable {
 
     /// The columns `wide_layout_columns` may name (0 aside): below 100 the list would be cramped.
     public static let wideLayoutRange = 100...10_000
+    /// What `[offline] max_megabytes` may say.
+    public static let offlineMegabytesRange = 0...100_000
 
     public static let defaults = Settings()
 }

@@ -32,7 +32,7 @@ struct ReplicaLearningTests {
         /// What the saver reported, in order.
         let progress = ProgressLog()
 
-        init(_ directory: TemporaryDirectory) async throws {
+        init(_ directory: TemporaryDirectory, maxBytes: Int = 200_000_000) async throws {
             server = InMemoryStore(courses: [ReplicaLearningTests.course], lessons: ["rl-1": ReplicaLearningTests.lessons])
             database = try AppDatabase.open(
                 directory: directory.url, passwordHasher: PasswordHasher(rounds: 1_000), seedCatalog: { [] })
@@ -48,7 +48,7 @@ struct ReplicaLearningTests {
             let progress = progress
             saver = OfflineSaver(
                 enrolled: { [server] id throws(AppError) in try await server.enrolledCourses(userID: id) }, courses: courses,
-                learning: learning, server: server, replica: replica,
+                learning: learning, server: server, replica: replica, maxBytes: maxBytes,
                 report: { reported in
                     progress.items.append(reported)
                     status.take(saving: reported)
@@ -107,6 +107,20 @@ struct ReplicaLearningTests {
         let onServer = try await rig.server.cards(userID: user.id, courseID: "rl-1")
         #expect(onServer.first { $0.ref == first }?.schedule.reviews == 1, "graded once: the undone grade is gone")
         #expect(try await SQLiteLearningRepository(database: rig.database).cards(userID: user.id, courseID: "rl-1") == onServer)
+    }
+
+    @Test("past [offline] max_megabytes no more lessons are saved; the answers and cards still are")
+    func savedUpToTheCap() async throws {
+        let directory = TemporaryDirectory()
+        defer { directory.remove() }
+        let rig = try await Rig(directory, maxBytes: 5)
+        let user = try await rig.ports.signIn(email: "demo@edugo.dev", password: "edugo-demo")
+        _ = try await rig.ports.enroll(userID: user.id, courseID: "rl-1")
+        await rig.saver.finished()
+        let replica = SQLiteReplica(database: rig.database)
+        #expect(try await replica.unsavedLessons(of: "rl-1") == [2], "the first lesson went past the cap: the second waits")
+        #expect(try await replica.savedLessonBytes() > 5)
+        #expect(try await replica.holds(.cards, userID: user.id))
     }
 
     @Test("offline, a card never saved here is the server's to grade: nothing is queued")

@@ -48,6 +48,9 @@ struct ConfigFileTests {
         ("steps as a list", "[review]\nlearning_steps = [\"1m\"]\n", 2, "review.learning_steps"),
         ("a step past a day", "[review]\nrelearning_steps = \"2d\"\n", 2, "review.relearning_steps"),
         ("a step of nothing", "[review]\nrelearning_steps = \"0m\"\n", 2, "review.relearning_steps"),
+        ("an offline cap below nothing", "[offline]\nmax_megabytes = -1\n", 2, "offline.max_megabytes"),
+        ("an offline cap in words", "[offline]\nmax_megabytes = \"lots\"\n", 2, "offline.max_megabytes"),
+        ("an unknown offline key", "[offline]\nmax_courses = 8\n", 2, "offline.max_courses"),
         ("eleven steps", "[review]\nlearning_steps = \"1m 1m 1m 1m 1m 1m 1m 1m 1m 1m 1m\"\n", 2, "review.learning_steps"),
     ]
 
@@ -133,6 +136,14 @@ struct ConfigFileTests {
         #expect(set.language == .spanish && set.accessible)
         let unset = try ConfigFile.parse("", path: "config.toml")
         #expect(unset.language == nil && !unset.accessible)
+    }
+
+    @Test("[offline] max_megabytes caps what remote mode saves; 200 unless said, 0 saves none")
+    func offline() throws {
+        #expect(try ConfigFile.parse("", path: "c").offlineMegabytes == 200)
+        #expect(try ConfigFile.parse("[offline]\nmax_megabytes = 50\n", path: "c").offlineMegabytes == 50)
+        #expect(try ConfigFile.parse("[offline]\nmax_megabytes = 0\n", path: "c").offlineMegabytes == 0)
+        #expect(try ConfigFile.parse("[offline]\n", path: "c").offlineMegabytes == 200)
     }
 
     @Test("[review] sets the retention and the steps, Anki's way (s, m, h, d); empty steps are none")

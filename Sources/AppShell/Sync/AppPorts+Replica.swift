@@ -21,7 +21,7 @@ extension AppPorts {
     /// the enrolled courses saved; the news says when the screens read again. What the sender
     /// and the saver report goes to `status`.
     @MainActor
-    mutating func replicate(_ store: RemoteStore, on database: AppDatabase, status: SyncStatus) -> Replication {
+    mutating func replicate(_ store: RemoteStore, on database: AppDatabase, status: SyncStatus, savingUpTo maxBytes: Int) -> Replication {
         let outbox = SQLiteOutbox(database: database)
         let sync = OutboxSync(outbox: outbox, server: store) { report in status.take(report) }
         let seen = SeenCourses()
@@ -34,7 +34,7 @@ extension AppPorts {
             sync: sync)
         let saver = OfflineSaver(
             enrolled: { id throws(AppError) in try await store.enrolledCourses(userID: id) }, courses: courses, learning: learning,
-            server: store, replica: replica, report: { progress in status.take(saving: progress) })
+            server: store, replica: replica, maxBytes: maxBytes, report: { progress in status.take(saving: progress) })
         let own = ReplicaPorts(
             server: .init(
                 restore: { known throws(AppError) in try await store.restoreSession(knowing: known) }, courses: store,

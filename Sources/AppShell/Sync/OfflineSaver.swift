@@ -1,3 +1,4 @@
+import Platform
 import SharedKernel
 import Storage
 
@@ -19,14 +20,20 @@ actor OfflineSaver {
     private let server: any LearningRepository
     private let replica: SQLiteReplica
     private let report: @MainActor @Sendable (Progress?) -> Void
+    /// How many bytes of lessons the replica may hold (`[offline] max_megabytes`): past it,
+    /// no more lessons are saved (the answers and cards still are: they are small).
+    private let maxBytes: Int
     /// The save under way; the next one cancels it and starts once it has stopped.
     private var running: Task<Void, Never>?
+    /// Bytes of lessons the replica holds, counted once per save and added to as it saves.
+    private var used = 0
 
     init(
         enrolled: @escaping @Sendable (UserID) async throws(AppError) -> [EnrolledCourse], courses: ReplicaCourses,
-        learning: ReplicaLearning, server: any LearningRepository, replica: SQLiteReplica,
+        learning: ReplicaLearning, server: any LearningRepository, replica: SQLiteReplica, maxBytes: Int = 200_000_000,
         report: @escaping @MainActor @Sendable (Progress?) -> Void
     ) {
+        self.maxBytes = maxBytes
         self.enrolled = enrolled
         self.courses = courses
         self.learning = learning
@@ -52,7 +59,8 @@ actor OfflineSaver {
     }
 
     private func save(_ userID: UserID) async {
-        guard let list = try? await enrolled(userID) else { return }
+        guard let list = try? await enrolled(userID), let used = try? await replica.savedLessonBytes() else { return }
+        self.used = used
         var complete = true
         var downloading = false
         for (index, one) in list.enumerated() {
@@ -76,12 +84,13 @@ actor OfflineSaver {
     /// the learner's answers and cards in it (kept unless a write waits).
     private func save(_ courseID: CourseID, userID: UserID, downloading: () async -> Void) async throws(AppError) {
         _ = try await courses.syllabus(of: courseID)
-        let missing = try await replica.unsavedLessons(of: courseID)
+        let missing = used < maxBytes ? try await replica.unsavedLessons(of: courseID) : []
         if !missing.isEmpty { await downloading() }
         for lesson in missing {
-            guard !Task.isCancelled else { return }
+            guard !Task.isCancelled, used < maxBytes else { break }
             let content = try await server.lessonContent(courseID: courseID, lesson: lesson)
             await learning.keep(content, courseID: courseID, lesson: lesson)
+            used += (content.body?.utf8.count ?? 0) + (QuestionsJSON.encode(content.questions)?.utf8.count ?? 0)
         }
         let answers = try await server.answers(userID: userID, courseID: courseID)
         let cards = try await server.cards(userID: userID, courseID: courseID)

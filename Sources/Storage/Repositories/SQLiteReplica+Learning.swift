@@ -61,6 +61,18 @@ extension SQLiteReplica {
         }
     }
 
+    /// Bytes of lessons' bodies and questions saved here (`[offline] max_megabytes` caps them).
+    public func savedLessonBytes() async throws(AppError) -> Int {
+        try await database.read { db in
+            try Int.fetchOne(
+                db,
+                sql: """
+                    SELECT coalesce(sum(length(CAST(body AS BLOB))), 0) + coalesce(sum(length(CAST(questions AS BLOB))), 0)
+                    FROM lesson_content
+                    """) ?? 0
+        }
+    }
+
     /// Whether the replica has the learner's card for `ref` (a grade of it can be given here).
     public func hasCard(_ ref: QuestionRef, userID: UserID) async throws(AppError) -> Bool {
         try await database.read { db in
