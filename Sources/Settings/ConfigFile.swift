@@ -167,39 +167,6 @@ struct ConfigReader {
         return settings
     }
 
-    /// `[review]`: each value checked alone, then together as the scheduler takes them.
-    private func readReview(_ table: TOMLTable) throws(ConfigProblem) -> ReviewSettings {
-        try checkKnown(table, Self.reviewKeys, in: ["review"])
-        let defaults = ReviewSettings.default
-        var retention = defaults.retention
-        if let value = table["retention"] {
-            guard let number = value.double ?? value.int.map(Double.init) else {
-                throw problem(["review", "retention"], "must be a number from 0.70 to 0.97")
-            }
-            retention = number
-        }
-        func steps(_ name: String, _ fallback: [Int]) throws(ConfigProblem) -> [Int] {
-            guard let value = table[name] else { return fallback }
-            guard let text = value.string, let steps = StepsText.seconds(text) else {
-                throw problem(["review", name], "must be steps in a string, like \"1m 10m\" (s, m, h or d each), or \"\" for none")
-            }
-            return steps
-        }
-        let learning = try steps("learning_steps", defaults.learningSteps)
-        let relearning = try steps("relearning_steps", defaults.relearningSteps)
-        do {
-            return try ReviewSettings(retention: retention, learningSteps: learning, relearningSteps: relearning)
-        } catch {
-            let key =
-                switch error {
-                case .retention: "retention"
-                case .tooManySteps(.learning), .stepOutOfRange(.learning): "learning_steps"
-                case .tooManySteps(.relearning), .stepOutOfRange(.relearning): "relearning_steps"
-                }
-            throw problem(["review", key], error.message)
-        }
-    }
-
     private func readTheme(_ table: TOMLTable) throws(ConfigProblem) -> Theme {
         try checkKnown(table, Self.themeKeys, in: ["theme"])
         var theme = Theme.standard
