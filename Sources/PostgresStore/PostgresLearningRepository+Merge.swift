@@ -43,17 +43,18 @@ extension PostgresLearningRepository {
         return .applied
     }
 
-    /// A grade given at `grading.reviewedAt`, put in its place in the card's log.
+    /// A grade given at `grading.reviewedAt`, put in its place in the card's log; false for one
+    /// there already (`LearningRules.isRepeat`).
     static func mergeReview(
         _ grading: ReviewGrading, of ref: QuestionRef, userID: UserID, secondsFromGMT: Int, in connection: PostgresConnection,
         logger: Logger
-    ) async throws {
+    ) async throws -> Bool {
         guard let current = try await card(ref, userID: userID, in: connection, logger: logger) else {
             throw AppError.noSuchLesson(ref.courseID, ref.lesson)
         }
-        let later = try await logEntries(of: ref, userID: userID, from: grading.reviewedAt, in: connection, logger: logger).filter {
-            $0.entry.reviewedAt > grading.reviewedAt
-        }
+        let from = try await logEntries(of: ref, userID: userID, from: grading.reviewedAt, in: connection, logger: logger)
+        guard !LearningRules.isRepeat(grading, in: from.map(\.entry)) else { return false }
+        let later = from.filter { $0.entry.reviewedAt > grading.reviewedAt }
         let merged = try LearningRules.insert(grading, later: later.map(\.entry), current: current, ref: ref, userID: userID)
         try await rewrite(later.map(\.id), with: merged.entries, userID: userID, in: connection, logger: logger)
         try await setCard(ref, merged.schedule, userID: userID, in: connection, logger: logger)
@@ -61,6 +62,7 @@ extension PostgresLearningRepository {
         try await connection.query(
             "INSERT INTO review_day (user_id, day) VALUES (\(userID.rawValue), \(day)) ON CONFLICT DO NOTHING", logger: logger)
         try await PostgresChangeRows.record([.learning(userID, nil)], in: connection, logger: logger)
+        return true
     }
 
     /// The grade given at `reviewedAt` taken out of the card's log, the grades after it replayed.

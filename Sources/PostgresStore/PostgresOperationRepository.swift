@@ -142,8 +142,10 @@ public struct PostgresOperationRepository: OperationRepository {
             return try await PostgresLearningRepository.mergeAnswer(
                 chosen, to: ref, userID: userID, at: StudyTime(now: time.date, secondsFromGMT: offset), in: connection, logger: logger)
         case .review(let ref, let grade, let offset):
-            try await PostgresLearningRepository.mergeReview(
-                ReviewGrading(grade, at: time.date), of: ref, userID: userID, secondsFromGMT: offset, in: connection, logger: logger)
+            guard
+                try await PostgresLearningRepository.mergeReview(
+                    ReviewGrading(grade, at: time.date), of: ref, userID: userID, secondsFromGMT: offset, in: connection, logger: logger)
+            else { return .superseded }
         case .undoReview(let ref, let reviewedAt):
             try await PostgresLearningRepository.mergeUndo(ref, reviewedAt: reviewedAt, userID: userID, in: connection, logger: logger)
         }

@@ -67,6 +67,7 @@ struct ReplicaLearningTests {
         defer { directory.remove() }
         let rig = try await Rig(directory)
         let user = try await rig.ports.signIn(email: "demo@edugo.dev", password: "edugo-demo")
+        await rig.saver.finished()
         _ = try await rig.ports.enroll(userID: user.id, courseID: "rl-1")
         await rig.saver.finished()
         #expect(rig.progress.items == [.init(saved: 0, of: 1), .init(saved: 1, of: 1), nil], "told while lessons download, then gone")

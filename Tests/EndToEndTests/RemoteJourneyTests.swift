@@ -75,7 +75,9 @@ extension EndToEnd {
                 "no course data on disk")
         }
 
-        @Test("the server killed: Cannot reach with a countdown, keys still work; started again: the screen recovers by itself")
+        @Test(
+            "the server killed: Cannot reach with a countdown, the saved courses still listed and open; started again: the screen recovers by itself"
+        )
         func outage() async throws {
             let directory = try await ServerProcess.preparedDirectory()
             defer { directory.remove() }
@@ -86,6 +88,8 @@ extension EndToEnd {
             // first frame: killing the server at once could come before it).
             try session.send("2")
             try await session.waitFor("My courses  2 enrolled")
+            // The enrolled courses saved in the background at sign-in, before the server goes.
+            try await session.waitForLog("saved for offline")
 
             server.signal(SIGKILL)
             _ = await server.waitForExit()
@@ -93,21 +97,23 @@ extension EndToEnd {
             let marked = try await session.waitFor("Cannot reach 127.0.0.1:\(port) — retrying in")
             #expect(marked.first?.contains(":\(port) ⚠ · ⚠ Demo Lear") == true, "\(marked.first ?? "")")
             #expect(marked.contains { $0.contains("My courses  2 enrolled") })
-            // A page not loaded yet says so, and the keys keep working around it.
-            try session.send("1", "Home", "Enter")
-            let failed = try await session.waitFor("Press r to retry")
-            #expect(
-                failed.contains { $0.trimmingCharacters(in: .whitespaces) == "Cannot reach 127.0.0.1:\(port)" },
-                "the error state names the server")
+            // The catalog searches the courses saved at sign-in, and says so; the keys keep
+            // working: a saved course's page opens.
+            try session.send("1")
+            try await session.waitFor("Offline — searching 2 saved courses")
+            try session.send("Home", "Enter")
+            try await session.waitFor("Syllabus  8 lessons")
             try session.send("Escape", "3")
             try await session.waitFor("tab 3 in front") { $0.first?.contains("⚠") == true && $0.contains { $0.contains("Cannot reach") } }
-            try session.send("1", "Enter")
-            try await session.waitFor("Press r to retry")
+            try session.send("1")
+            try await session.waitFor("Offline — searching 2 saved courses")
 
-            // Back: no key pressed, the page loads by itself and the mark goes.
+            // Back: no key pressed, the server's catalog comes by itself and the mark goes.
             server = try await ServerProcess(directory: directory, port: port)
             defer { server.signal(SIGKILL) }
-            let recovered = try await session.waitFor("Syllabus  6 lessons")
+            let recovered = try await session.waitFor("the server's catalog") { lines in
+                lines.contains { $0.contains(" Catalog  ") && $0.contains(" courses") && !$0.contains("Offline") }
+            }
             #expect(recovered.first?.hasSuffix("Demo Learner") == true && recovered.first?.contains("⚠") == false)
             try session.send("q", "q")
             #expect(try await session.waitForExit() == 0)

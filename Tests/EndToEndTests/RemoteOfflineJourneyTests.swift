@@ -29,6 +29,8 @@ extension EndToEnd {
             try session.send("Escape")
             try await session.waitFor("Progress      3 of 8 lessons")
 
+            // The enrolled courses saved in the background at sign-in, before the server goes.
+            try await session.waitForLog("saved for offline")
             server.signal(SIGKILL)
             _ = await server.waitForExit()
             try session.send("r")

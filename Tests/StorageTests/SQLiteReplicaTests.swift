@@ -131,6 +131,9 @@ struct SQLiteReplicaTests {
         #expect(try await replica.hasCard(ref, userID: Self.learner.id))
         let deck = try await learning.reviewDeck(userID: Self.learner.id, at: time.adding(seconds: 86_400), limit: 10)
         #expect(deck.cards.map(\.question) == [question], "the deck offline shows the right choice and why")
+        // The lesson read again online comes unanswered: what the answer revealed stays.
+        try await replica.keep(LessonContent(body: "Read again.", questions: [question.unanswered]), courseID: "rep-1", lesson: 1)
+        #expect(try await learning.lessonContent(courseID: "rep-1", lesson: 1).questions == [question])
 
         // A grade given here waits: the server's older word leaves the card as graded here.
         let outbox = SQLiteOutbox(database: database, now: { time.now.addingTimeInterval(86_400) })
@@ -140,5 +143,9 @@ struct SQLiteReplicaTests {
         #expect(graded.first?.schedule.reviews == 1)
         #expect(try await !replica.adoptLearning([answer], cards: [card], courseID: "rep-1", userID: Self.learner.id))
         #expect(try await learning.cards(userID: Self.learner.id, courseID: "rep-1") == graded)
+        // Sent: the server's word read before the grade reached it is older than the card here.
+        try await outbox.acknowledge(try await outbox.pending(userID: Self.learner.id).map(\.id))
+        #expect(try await replica.adoptLearning([answer], cards: [card], courseID: "rep-1", userID: Self.learner.id))
+        #expect(try await learning.cards(userID: Self.learner.id, courseID: "rep-1") == graded, "the newer card stays")
     }
 }

@@ -70,7 +70,7 @@ struct ChromeTests {
             ),
             (
                 ["Catálogo", "Mis cursos", "Favoritos", "Perfil", "Repaso"], ["Catálogo", "Míos", "Favs", "Perfil", "Repaso"],
-                "⇣ 3 de 8 guardados sin conexión", "5 Repaso"
+                "⇣ 3 de 8 cursos descargados", "5 Repaso"
             ),
         ]
         for (tabs, short, mark, last) in languages {

@@ -60,6 +60,7 @@ extension InMemoryStore {
         case .review(let ref, let grade, let offset):
             guard let current = storedAnswers[userID]?[ref]?.card else { throw .noSuchLesson(ref.courseID, ref.lesson) }
             let grading = ReviewGrading(grade, at: time.date)
+            guard !LearningRules.isRepeat(grading, in: cardLog(ref, userID: userID)) else { return .superseded }
             let later = cardLog(ref, userID: userID).filter { $0.reviewedAt > grading.reviewedAt }
             let merged = try LearningRules.insert(grading, later: later, current: current, ref: ref, userID: userID)
             replaceLog(of: ref, userID: userID, from: grading.reviewedAt, inclusive: false, with: merged.entries)

@@ -113,6 +113,25 @@ extension ContractCase {
             try checkEqual(try await operations.apply(before, userID: user), .refused(.notDue(ref)), "a day before the answer")
             try checkEqual(try await OperationFixture.card(store, user, ref), after.schedule, "the card unchanged")
         },
+        ContractCase(
+            port: "operations", name: "a grade given through the review route, sent again as an operation (its answer lost), counts once"
+        ) { store in
+            let (operations, user, ref, initial, t0) = try await OperationFixture.arrangeCard(store)
+            // Due by then, and before the store's now (a time ahead of it would be clamped to it).
+            let day = t0.adding(seconds: 86_400 * 4)
+            let direct = try await store.learning?.review(ref, grade: .good, userID: user, at: day)
+            let again = SyncOperation(
+                id: .random(), time: HybridTime(day.now.addingTimeInterval(0.4), node: "node-a"),
+                kind: .review(ref, grade: .good, secondsFromGMT: 0))
+            try checkEqual(try await operations.apply(again, userID: user), .superseded, "the same grade in the same second")
+            try checkEqual(try await OperationFixture.card(store, user, ref), direct, "graded once")
+            let other = SyncOperation(
+                id: .random(), time: HybridTime(day.now.addingTimeInterval(0.4), node: "node-b"),
+                kind: .review(ref, grade: .hard, secondsFromGMT: 0))
+            try checkEqual(try await operations.apply(other, userID: user), .applied, "another grade in that second is another grade")
+            try checkEqual(try await OperationFixture.card(store, user, ref)?.reviews, 2, "both")
+            _ = initial
+        },
         ContractCase(port: "operations", name: "the earliest answer is kept, its card replayed; a bad answer is refused") { store in
             let (operations, user, time) = try await OperationFixture.arrangeLearning(store)
             let ref = QuestionRef(courseID: LearningFixture.id, lesson: 1, question: 0)

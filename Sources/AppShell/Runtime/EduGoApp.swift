@@ -69,7 +69,8 @@ public enum EduGoApp {
         )
         let status = SyncStatus()
         let replication = openReplica(configuration, logger: logger).map { database in
-            ports.replicate(store, on: database, status: status, savingUpTo: configuration.settings.offlineMegabytes * 1_000_000)
+            ports.replicate(
+                store, on: database, status: status, savingUpTo: configuration.settings.offlineMegabytes * 1_000_000, logger: logger)
         }
         ports = ports.instrumented(conditions: configuration.conditions, logger: logger, server: store.hostDescription, clock: clock)
         let outage = OutageMonitor(host: store.hostDescription, clock: clock, probe: { await store.probe() })

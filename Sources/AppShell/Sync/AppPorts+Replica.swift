@@ -1,3 +1,4 @@
+import Logging
 import RemoteStore
 import SharedKernel
 import Storage
@@ -7,11 +8,12 @@ struct Replication: Sendable {
     let sync: OutboxSync
     let saver: OfflineSaver
 
-    /// The server answers again: the queue is sent (the screens then read again), and the
-    /// enrolled courses saved anew (their cards as the server merged them).
+    /// The server answers again: the queue is sent (the screens then read again), and when
+    /// it delivered writes, the enrolled courses are saved anew (their cards as the server
+    /// merged them); not on every return, which would read every course each time.
     func catchUp() async {
-        await sync.send(catchingUp: true)
-        if let learner = await sync.following { await saver.start(learner) }
+        guard let sent = await sync.send(catchingUp: true), sent.answered > 0, let learner = await sync.following else { return }
+        await saver.start(learner)
     }
 }
 
@@ -21,7 +23,9 @@ extension AppPorts {
     /// the enrolled courses saved; the news says when the screens read again. What the sender
     /// and the saver report goes to `status`.
     @MainActor
-    mutating func replicate(_ store: RemoteStore, on database: AppDatabase, status: SyncStatus, savingUpTo maxBytes: Int) -> Replication {
+    mutating func replicate(
+        _ store: RemoteStore, on database: AppDatabase, status: SyncStatus, savingUpTo maxBytes: Int, logger: Logger? = nil
+    ) -> Replication {
         let outbox = SQLiteOutbox(database: database)
         let sync = OutboxSync(outbox: outbox, server: store) { report in status.take(report) }
         let seen = SeenCourses()
@@ -34,7 +38,7 @@ extension AppPorts {
             sync: sync)
         let saver = OfflineSaver(
             enrolled: { id throws(AppError) in try await store.enrolledCourses(userID: id) }, courses: courses, learning: learning,
-            server: store, replica: replica, maxBytes: maxBytes, report: { progress in status.take(saving: progress) })
+            server: store, replica: replica, maxBytes: maxBytes, logger: logger, report: { progress in status.take(saving: progress) })
         let own = ReplicaPorts(
             server: .init(
                 restore: { known throws(AppError) in try await store.restoreSession(knowing: known) }, courses: store,

@@ -1,3 +1,4 @@
+import Logging
 import Platform
 import SharedKernel
 import Storage
@@ -23,6 +24,8 @@ actor OfflineSaver {
     /// How many bytes of lessons the replica may hold (`[offline] max_megabytes`): past it,
     /// no more lessons are saved (the answers and cards still are: they are small).
     private let maxBytes: Int
+    /// Where each save's outcome is written (the data directory's log).
+    private let logger: Logger?
     /// The save under way; the next one cancels it and starts once it has stopped.
     private var running: Task<Void, Never>?
     /// Bytes of lessons the replica holds, counted once per save and added to as it saves.
@@ -31,9 +34,10 @@ actor OfflineSaver {
     init(
         enrolled: @escaping @Sendable (UserID) async throws(AppError) -> [EnrolledCourse], courses: ReplicaCourses,
         learning: ReplicaLearning, server: any LearningRepository, replica: SQLiteReplica, maxBytes: Int = 200_000_000,
-        report: @escaping @MainActor @Sendable (Progress?) -> Void
+        logger: Logger? = nil, report: @escaping @MainActor @Sendable (Progress?) -> Void
     ) {
         self.maxBytes = maxBytes
+        self.logger = logger
         self.enrolled = enrolled
         self.courses = courses
         self.learning = learning
@@ -76,7 +80,12 @@ actor OfflineSaver {
             }
             if downloading { await report(Progress(saved: index + 1, of: list.count)) }
         }
-        if complete, !Task.isCancelled { try? await replica.markCardsSaved(userID: userID) }
+        if complete, !Task.isCancelled, (try? await replica.markCardsSaved(userID: userID)) != nil {
+            logger?.info(
+                "saved for offline", metadata: ["courses": "\(list.count)", "lesson_bytes": "\(self.used)", "cap_bytes": "\(maxBytes)"])
+        } else {
+            logger?.info("saving for offline stopped", metadata: ["courses": "\(list.count)"])
+        }
         if downloading { await report(nil) }
     }
 
@@ -94,6 +103,8 @@ actor OfflineSaver {
         }
         let answers = try await server.answers(userID: userID, courseID: courseID)
         let cards = try await server.cards(userID: userID, courseID: courseID)
+        // Stopped meanwhile (signed out, or a save anew): nothing more is written.
+        guard !Task.isCancelled else { return }
         try await replica.adoptLearning(answers, cards: cards, courseID: courseID, userID: userID)
     }
 }

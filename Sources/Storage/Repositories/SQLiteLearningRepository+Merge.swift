@@ -37,12 +37,15 @@ extension SQLiteLearningRepository {
         return .applied
     }
 
-    /// A grade given at `grading.reviewedAt`, put in its place in the card's log.
-    static func mergeReview(_ grading: ReviewGrading, of ref: QuestionRef, userID: UserID, secondsFromGMT: Int, in db: Database) throws {
+    /// A grade given at `grading.reviewedAt`, put in its place in the card's log; false for one
+    /// there already (`LearningRules.isRepeat`).
+    static func mergeReview(_ grading: ReviewGrading, of ref: QuestionRef, userID: UserID, secondsFromGMT: Int, in db: Database) throws
+        -> Bool
+    {
         guard let current = try card(ref, userID: userID, in: db) else { throw AppError.noSuchLesson(ref.courseID, ref.lesson) }
-        let later = try logEntries(of: ref, userID: userID, from: grading.reviewedAt, in: db).filter {
-            $0.entry.reviewedAt > grading.reviewedAt
-        }
+        let from = try logEntries(of: ref, userID: userID, from: grading.reviewedAt, in: db)
+        guard !LearningRules.isRepeat(grading, in: from.map(\.entry)) else { return false }
+        let later = from.filter { $0.entry.reviewedAt > grading.reviewedAt }
         let merged = try LearningRules.insert(grading, later: later.map(\.entry), current: current, ref: ref, userID: userID)
         try rewrite(later.map(\.id), with: merged.entries, userID: userID, in: db)
         try setCard(ref, merged.schedule, userID: userID, in: db)
@@ -50,6 +53,7 @@ extension SQLiteLearningRepository {
             sql: "INSERT OR IGNORE INTO review_day (user_id, day) VALUES (?, ?)",
             arguments: [userID.rawValue, LearnerDay(grading.reviewedAt, secondsFromGMT: secondsFromGMT).number])
         try ChangeRows.record(.learning(userID, nil), in: db)
+        return true
     }
 
     /// The grade given at `reviewedAt` taken out of the card's log, the grades after it replayed.

@@ -107,8 +107,10 @@ public struct SQLiteOperationRepository: OperationRepository {
             return try SQLiteLearningRepository.mergeAnswer(
                 chosen, to: ref, userID: userID, at: StudyTime(now: time.date, secondsFromGMT: offset), in: db)
         case .review(let ref, let grade, let offset):
-            try SQLiteLearningRepository.mergeReview(
-                ReviewGrading(grade, at: time.date), of: ref, userID: userID, secondsFromGMT: offset, in: db)
+            guard
+                try SQLiteLearningRepository.mergeReview(
+                    ReviewGrading(grade, at: time.date), of: ref, userID: userID, secondsFromGMT: offset, in: db)
+            else { return .superseded }
         case .undoReview(let ref, let reviewedAt):
             try SQLiteLearningRepository.mergeUndo(ref, reviewedAt: reviewedAt, userID: userID, in: db)
         }

@@ -18,10 +18,19 @@ extension SQLiteReplica {
             guard try !Self.waits(userID, in: db) else { return false }
             try Self.reveal(answers, courseID: courseID, in: db)
             let schedules = Dictionary(cards.map { ($0.ref, $0.schedule) }, uniquingKeysWith: { first, _ in first })
-            try db.execute(sql: "DELETE FROM answer WHERE user_id = ? AND course_id = ?", arguments: [userID.rawValue, courseID.rawValue])
+            // A card graded here since the server was asked (a review mirrored, an answer kept)
+            // is newer than its word: it stays. Answers are never taken back, so none is removed.
+            let gradedHere = try Dictionary(
+                Row.fetchAll(
+                    db, sql: "SELECT lesson, question, coalesce(last_review_at, 0) AS last FROM answer WHERE user_id = ? AND course_id = ?",
+                    arguments: [userID.rawValue, courseID.rawValue]
+                ).map { row in
+                    (QuestionRef(courseID: courseID, lesson: row["lesson"], question: row["question"]), row["last"] as Int64)
+                }, uniquingKeysWith: { first, _ in first })
             for answer in answers {
                 // An answer without its card (listed between two reads) waits for the next save.
                 guard let schedule = schedules[answer.ref] else { continue }
+                if let here = gradedHere[answer.ref], here > (schedule.lastReviewSeconds ?? 0) { continue }
                 try Self.insert(answer, card: schedule, answeredAt: nil, userID: userID, in: db)
             }
             return true

@@ -199,10 +199,29 @@ public struct SQLiteReplica: Sendable {
                 try Bool.fetchOne(
                     db, sql: "SELECT 1 FROM lesson WHERE course_id = ? AND position = ?", arguments: [courseID.rawValue, lesson]) == true
             else { return false }
+            // A server serves questions unanswered: what the learner's answers revealed here stays.
+            let kept = try String.fetchOne(
+                db, sql: "SELECT questions FROM lesson_content WHERE course_id = ? AND position = ?",
+                arguments: [courseID.rawValue, lesson])
+            let questions = Self.revealed(content.questions, keeping: QuestionsJSON.decode(kept) ?? [])
             try db.execute(
                 sql: "INSERT OR REPLACE INTO lesson_content (course_id, position, body, questions) VALUES (?, ?, ?, ?)",
-                arguments: [courseID.rawValue, lesson, content.body, QuestionsJSON.encode(content.questions)])
+                arguments: [courseID.rawValue, lesson, content.body, QuestionsJSON.encode(questions)])
             return true
+        }
+    }
+
+    /// `questions` as served, each unanswered one with the right choices and explanation
+    /// `kept` has for the same question (its prompt and choices).
+    static func revealed(_ questions: [Question], keeping kept: [Question]) -> [Question] {
+        questions.enumerated().map { index, question in
+            guard question.correct.isEmpty, kept.indices.contains(index), !kept[index].correct.isEmpty,
+                kept[index].prompt == question.prompt, kept[index].choices == question.choices
+            else { return question }
+            var known = question
+            known.correct = kept[index].correct
+            known.explanation = kept[index].explanation
+            return known
         }
     }
 

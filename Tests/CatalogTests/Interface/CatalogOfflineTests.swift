@@ -40,6 +40,28 @@ struct CatalogOfflineTests {
         await screen.settle()
         #expect(draw(screen).lines[1].hasPrefix(" Catalog  2 courses"), "\(draw(screen).lines[1])")
     }
+
+    @Test("the server back between two pages: the list is read again from the top, the places of the two not being comparable")
+    func sourceFlipsMidScroll() async {
+        let offline = SavedCount()
+        let store = InMemoryStore(courses: Self.saved)
+        let viewModel = CatalogListViewModel(
+            courses: store, learner: LearnerStub().learner, pageSize: 1, savedSearch: { offline.count })
+        let screen = CatalogListScreen(viewModel: viewModel, onCourseSelected: { _ in })
+        screen.appear()
+        await screen.settle()
+        let before = await store.messages.count
+        offline.count = nil
+        _ = await screen.handle(.key(.down))
+        await screen.settle()
+        let pages = await store.messages.dropFirst(before).filter {
+            if case .page = $0 { true } else { false }
+        }
+        let firstAgain = pages.contains {
+            if case .page(_, .first, _) = $0 { true } else { false }
+        }
+        #expect(firstAgain, "the list read again from the top: \(pages)")
+    }
 }
 
 @MainActor

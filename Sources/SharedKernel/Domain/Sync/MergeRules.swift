@@ -63,6 +63,12 @@ extension LearningRules {
         return (entries, schedule)
     }
 
+    /// Whether `grading` is in the card's log already: the same grade in the same second is
+    /// one grade (the review route's, whose answer was lost, sent again as an operation).
+    public static func isRepeat(_ grading: ReviewGrading, in log: [ReviewLogEntry]) -> Bool {
+        log.contains { $0.reviewedAt == grading.reviewedAt && $0.grade == grading.grade }
+    }
+
     /// A grade given at `grading.reviewedAt` merged into a card's log: `later` are the card's
     /// entries after that time (in time order), `current` the card now. The grade goes in its
     /// place and the entries after it are replayed on top; the result replaces `later`.
