@@ -1,5 +1,6 @@
 import Foundation
 import Platform
+import Presentation
 import SharedKernel
 import Storage
 import TestSupport
@@ -31,6 +32,8 @@ struct ReplicaLearningTests {
         let status = SyncStatus()
         /// What the saver reported, in order.
         let progress = ProgressLog()
+        /// What the saver told the learner.
+        let told = ToldLog()
 
         init(_ directory: TemporaryDirectory, maxBytes: Int = 200_000_000) async throws {
             server = InMemoryStore(courses: [ReplicaLearningTests.course], lessons: ["rl-1": ReplicaLearningTests.lessons])
@@ -45,10 +48,11 @@ struct ReplicaLearningTests {
             learning = ReplicaLearning(
                 server: server, courses: courses, replica: replica, here: SQLiteLearningRepository(database: database), outbox: outbox,
                 sync: sync)
-            let progress = progress
+            let (progress, told) = (progress, told)
             saver = OfflineSaver(
                 enrolled: { [server] id throws(AppError) in try await server.enrolledCourses(userID: id) }, courses: courses,
                 learning: learning, server: server, replica: replica, maxBytes: maxBytes,
+                tell: { told.items.append($0) },
                 report: { reported in
                     progress.items.append(reported)
                     status.take(saving: reported)
@@ -122,6 +126,7 @@ struct ReplicaLearningTests {
         #expect(try await replica.unsavedLessons(of: "rl-1") == [2], "the first lesson went past the cap: the second waits")
         #expect(try await replica.savedLessonBytes() > 5)
         #expect(try await replica.holds(.cards, userID: user.id))
+        #expect(rig.told.items.map(\.text) == ["Saved for offline up to \(0) MB ([offline] max_megabytes)"], "told once")
     }
 
     @Test("offline, a card never saved here is the server's to grade: nothing is queued")
@@ -176,6 +181,11 @@ extension ReplicaLearningTests {
         _ = try await courses.count(query, for: user.id)
         #expect(searched.items.last == .some(nil), "the server's catalog again")
     }
+}
+
+@MainActor
+final class ToldLog {
+    var items: [StatusMessage] = []
 }
 
 @MainActor

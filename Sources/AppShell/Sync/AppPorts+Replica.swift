@@ -38,7 +38,8 @@ extension AppPorts {
             sync: sync)
         let saver = OfflineSaver(
             enrolled: { id throws(AppError) in try await store.enrolledCourses(userID: id) }, courses: courses, learning: learning,
-            server: store, replica: replica, maxBytes: maxBytes, logger: logger, report: { progress in status.take(saving: progress) })
+            server: store, replica: replica, maxBytes: maxBytes, logger: logger, tell: { message in status.tell(message) },
+            report: { progress in status.take(saving: progress) })
         let own = ReplicaPorts(
             server: .init(
                 restore: { known throws(AppError) in try await store.restoreSession(knowing: known) }, courses: store,

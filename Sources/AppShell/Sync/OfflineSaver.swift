@@ -1,5 +1,6 @@
 import Logging
 import Platform
+import Presentation
 import SharedKernel
 import Storage
 
@@ -21,6 +22,8 @@ actor OfflineSaver {
     private let server: any LearningRepository
     private let replica: SQLiteReplica
     private let report: @MainActor @Sendable (Progress?) -> Void
+    /// Where the learner is told that the cap stopped the save (the footer).
+    private let tell: @MainActor @Sendable (StatusMessage) -> Void
     /// How many bytes of lessons the replica may hold (`[offline] max_megabytes`): past it,
     /// no more lessons are saved (the answers and cards still are: they are small).
     private let maxBytes: Int
@@ -30,12 +33,17 @@ actor OfflineSaver {
     private var running: Task<Void, Never>?
     /// Bytes of lessons the replica holds, counted once per save and added to as it saves.
     private var used = 0
+    /// This save left lessons unsaved for the cap.
+    private var capped = false
+    private var toldCapped = false
 
     init(
         enrolled: @escaping @Sendable (UserID) async throws(AppError) -> [EnrolledCourse], courses: ReplicaCourses,
         learning: ReplicaLearning, server: any LearningRepository, replica: SQLiteReplica, maxBytes: Int = 200_000_000,
-        logger: Logger? = nil, report: @escaping @MainActor @Sendable (Progress?) -> Void
+        logger: Logger? = nil, tell: @escaping @MainActor @Sendable (StatusMessage) -> Void = { _ in },
+        report: @escaping @MainActor @Sendable (Progress?) -> Void
     ) {
+        self.tell = tell
         self.maxBytes = maxBytes
         self.logger = logger
         self.enrolled = enrolled
@@ -65,20 +73,24 @@ actor OfflineSaver {
     private func save(_ userID: UserID) async {
         guard let list = try? await enrolled(userID), let used = try? await replica.savedLessonBytes() else { return }
         self.used = used
+        capped = false
         var complete = true
         var downloading = false
-        for (index, one) in list.enumerated() {
+        // Courses saved whole: one that failed partway is not counted.
+        var saved = 0
+        for one in list {
             guard !Task.isCancelled else { break }
             do throws(AppError) {
                 try await save(one.course.id, userID: userID) {
                     downloading = true
-                    await self.report(Progress(saved: index, of: list.count))
+                    await self.report(Progress(saved: saved, of: list.count))
                 }
+                saved += 1
             } catch {
                 complete = false
                 if error.isUnreachable { break }
             }
-            if downloading { await report(Progress(saved: index + 1, of: list.count)) }
+            if downloading { await report(Progress(saved: saved, of: list.count)) }
         }
         if complete, !Task.isCancelled, (try? await replica.markCardsSaved(userID: userID)) != nil {
             logger?.info(
@@ -87,16 +99,27 @@ actor OfflineSaver {
             logger?.info("saving for offline stopped", metadata: ["courses": "\(list.count)"])
         }
         if downloading { await report(nil) }
+        // Told the first time a save leaves lessons for the cap (none asked for with 0): the
+        // learner reads why some are missing offline, once a run.
+        if capped, maxBytes > 0, !toldCapped {
+            toldCapped = true
+            let megabytes = maxBytes / 1_000_000
+            await tell(StatusMessage("Saved for offline up to \(megabytes) MB ([offline] max_megabytes)"))
+        }
     }
 
     /// One course: its page, each lesson not saved yet (`downloading` before the first), and
     /// the learner's answers and cards in it (kept unless a write waits).
     private func save(_ courseID: CourseID, userID: UserID, downloading: () async -> Void) async throws(AppError) {
         _ = try await courses.syllabus(of: courseID)
-        let missing = used < maxBytes ? try await replica.unsavedLessons(of: courseID) : []
-        if !missing.isEmpty { await downloading() }
+        let missing = try await replica.unsavedLessons(of: courseID)
+        if !missing.isEmpty, used < maxBytes { await downloading() }
         for lesson in missing {
-            guard !Task.isCancelled, used < maxBytes else { break }
+            guard !Task.isCancelled else { break }
+            guard used < maxBytes else {
+                capped = true
+                break
+            }
             let content = try await server.lessonContent(courseID: courseID, lesson: lesson)
             await learning.keep(content, courseID: courseID, lesson: lesson)
             used += (content.body?.utf8.count ?? 0) + (QuestionsJSON.encode(content.questions)?.utf8.count ?? 0)
