@@ -218,7 +218,7 @@ final class TmuxSession {
 
     /// Reads with `read` every 40 ms, on a thread of its own (tmux is a process run and waited
     /// for), until `until` holds or `seconds` pass: the last reading, and whether it held.
-    private static func poll<Reading: Sendable>(
+    static func poll<Reading: Sendable>(
         seconds: Double, read: @escaping @Sendable () -> Reading?, until: @escaping @Sendable (Reading) -> Bool
     ) async -> (Reading?, Bool) {
         await withCheckedContinuation { continuation in
@@ -273,17 +273,6 @@ final class TmuxSession {
         if found { return data }
         Issue.record("never saw \(description) in the output (\(data.count) bytes)", sourceLocation: sourceLocation)
         throw TmuxError.timedOut(description)
-    }
-
-    /// Waits until the app's log (`tui.log` in its data directory) has `text`: work the app
-    /// does out of sight (remote mode's save for offline) says there when it is done.
-    func waitForLog(_ text: String, sourceLocation: SourceLocation = #_sourceLocation) async throws {
-        let log = dataDirectory.url.appendingPathComponent("tui.log")
-        let (_, found) = await Self.poll(seconds: 20, read: { try? String(contentsOf: log, encoding: .utf8) }, until: { $0.contains(text) })
-        guard found else {
-            Issue.record("never saw \(text.debugDescription) in tui.log", sourceLocation: sourceLocation)
-            throw TmuxError.timedOut(text)
-        }
     }
 
     /// Waits until `text` appears anywhere on the screen.
