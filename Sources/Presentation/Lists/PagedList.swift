@@ -15,7 +15,7 @@ public final class PagedList<ItemKey: Comparable & Sendable, Item: Identifiable 
     public typealias FetchCount = @MainActor () async -> Result<ListCount, ListLoadError>
 
     /// The loaded window: `value` holds its items.
-    public private(set) var state: ViewState<[Item]> {
+    public internal(set) var state: ViewState<[Item]> {
         get {
             changes.read()
             return shown.state
@@ -28,9 +28,9 @@ public final class PagedList<ItemKey: Comparable & Sendable, Item: Identifiable 
     }
     /// Changes whenever `state` is set: what is worked out from the whole window (a table's
     /// column widths) is worked out again only when this changes, not on every frame.
-    public private(set) var revision = 0
+    public internal(set) var revision = 0
     /// Selection and scroll, relative to the window.
-    public private(set) var selection: ListState {
+    public internal(set) var selection: ListState {
         get {
             changes.read()
             return shown.selection
@@ -41,7 +41,7 @@ public final class PagedList<ItemKey: Comparable & Sendable, Item: Identifiable 
         }
     }
     /// How many items the whole list has, once counted.
-    public private(set) var count: ListCount? {
+    public internal(set) var count: ListCount? {
         get {
             changes.read()
             return shown.count
@@ -52,7 +52,7 @@ public final class PagedList<ItemKey: Comparable & Sendable, Item: Identifiable 
         }
     }
     /// The whole list's index of the window's first item, when it is known.
-    private(set) var windowStart: Int? {
+    var windowStart: Int? {
         get {
             changes.read()
             return shown.windowStart
@@ -63,7 +63,7 @@ public final class PagedList<ItemKey: Comparable & Sendable, Item: Identifiable 
         }
     }
     /// True while content on screen is being read again (a spinner shows beside it).
-    public private(set) var isRefreshing: Bool {
+    public internal(set) var isRefreshing: Bool {
         get {
             changes.read()
             return shown.isRefreshing
@@ -75,7 +75,7 @@ public final class PagedList<ItemKey: Comparable & Sendable, Item: Identifiable 
     }
     /// True while what the list should show is not what it shows yet: the first load, a new
     /// query, a jump to an end. Keys that act on the rows wait for this to clear.
-    public private(set) var isUnsettled: Bool {
+    public internal(set) var isUnsettled: Bool {
         get {
             changes.read()
             return shown.isUnsettled
@@ -103,20 +103,20 @@ public final class PagedList<ItemKey: Comparable & Sendable, Item: Identifiable 
 
     /// Items read per fetch.
     public let pageSize: Int
-    private var keys: [ItemKey] = []
-    private var hasMoreBefore = false
-    private var hasMoreAfter = false
-    private var extending: [Bool: Task<Void, Never>] = [:]  // true: after
+    var keys: [ItemKey] = []
+    var hasMoreBefore = false
+    var hasMoreAfter = false
+    var extending: [Bool: Task<Void, Never>] = [:]  // true: after
     private var refreshAgain = false
     /// A refresh asked for while one was in flight must count the list again.
     private var recountAgain = false
     /// Counts window replacements; a fetch started before the newest one is dropped.
-    private var generation = 0
-    private var viewportHeight = 20
+    var generation = 0
+    var viewportHeight = 20
     private var requeryTask: Task<Void, Never>?
-    private let tasks = OwnedTasks()
-    private let fetchPage: FetchPage
-    private let fetchCount: FetchCount
+    let tasks = OwnedTasks()
+    let fetchPage: FetchPage
+    let fetchCount: FetchCount
 
     public init(pageSize: Int = 100, fetchPage: @escaping FetchPage, fetchCount: @escaping FetchCount) {
         self.pageSize = max(1, pageSize)
@@ -124,7 +124,7 @@ public final class PagedList<ItemKey: Comparable & Sendable, Item: Identifiable 
         self.fetchCount = fetchCount
     }
 
-    private var windowLimit: Int { pageSize * 3 }
+    var windowLimit: Int { pageSize * 3 }
 
     public var items: [Item] { state.value ?? [] }
 
@@ -309,7 +309,7 @@ public final class PagedList<ItemKey: Comparable & Sendable, Item: Identifiable 
     }
 
     /// Reads the next page before the selection gets to the window's edge.
-    private func extendIfNeeded() {
+    func extendIfNeeded() {
         let margin = pageSize
         if hasMoreAfter, selection.selectedIndex >= items.count - margin, extending[true] == nil {
             tasks.run { [weak self] in await self?.extend(after: true) }
@@ -317,157 +317,5 @@ public final class PagedList<ItemKey: Comparable & Sendable, Item: Identifiable 
         if hasMoreBefore, selection.selectedIndex < margin, extending[false] == nil {
             tasks.run { [weak self] in await self?.extend(after: false) }
         }
-    }
-
-    // MARK: - Fetching
-
-    private func jump(to position: PagePosition<ItemKey>) async {
-        let toEnd: Bool
-        if case .last = position { toEnd = true } else { toEnd = false }
-        isUnsettled = true
-        // The list is the same, so its count is too: only the window moves.
-        await replaceWindow(from: position, selectLast: toEnd, recount: false)
-    }
-
-    /// Replaces the window with a page read from `position`.
-    private func replaceWindow(
-        from position: PagePosition<ItemKey>,
-        keepingSelection: Bool = false,
-        start: Int? = nil,
-        size: Int? = nil,
-        selectLast: Bool = false,
-        recount: Bool = true,
-        claimed: Int? = nil
-    ) async {
-        if claimed == nil { generation += 1 }
-        let mine = claimed ?? generation
-        extending.values.forEach { $0.cancel() }
-        extending = [:]
-        let fetchCount = self.fetchCount
-        async let counted = recount ? fetchCount() : nil
-        let result = await fetchPage(position, size ?? pageSize)
-        let total = await counted
-        guard mine == generation, !Task.isCancelled else { return }
-        isUnsettled = false
-        if case .success(let count)? = total { self.count = count }
-        switch result {
-        case .failure(let error):
-            // A refresh that fails keeps what is on screen; anything else shows the error.
-            if !keepingSelection || state.value == nil { state = .error(message: error.message) }
-        case .success(let page):
-            let full = page.count >= (size ?? pageSize)
-            let keep = keepingSelection ? selected?.id : nil
-            let previous = selection.selectedIndex
-            keys = page.map(\.key)
-            switch position {
-            case .first:
-                (hasMoreBefore, hasMoreAfter, windowStart) = (false, full, 0)
-            case .last:
-                hasMoreBefore = full
-                hasMoreAfter = false
-                if case .exactly(let count) = count { windowStart = count - page.count } else { windowStart = full ? nil : 0 }
-            case .after:
-                (hasMoreBefore, hasMoreAfter, windowStart) = (true, full, start)
-            case .before:
-                (hasMoreBefore, hasMoreAfter, windowStart) = (full, true, nil)
-            }
-            state = page.isEmpty ? .empty : .loaded(page.map(\.item))
-            let index: Int
-            if selectLast {
-                index = page.count - 1
-            } else if let keep, let found = page.firstIndex(where: { $0.item.id == keep }) {
-                index = found
-            } else if keepingSelection {
-                index = previous
-            } else {
-                index = 0
-                selection = ListState()
-            }
-            selection.select(index, itemCount: page.count, pageSize: viewportHeight)
-            extendIfNeeded()
-        }
-    }
-
-    /// Replaces the window with the rows before `anchor` and a page from it: two reads, the
-    /// count beside them. The item is looked for by id; a page that no longer holds it (it
-    /// left the list meanwhile) selects the row that took its place.
-    private func replaceWindow(around anchor: ItemKey, keeping kept: Item.ID, screenRow: Int, claimed mine: Int) async {
-        extending.values.forEach { $0.cancel() }
-        extending = [:]
-        let fetchCount = self.fetchCount
-        async let counted = fetchCount()
-        let before = await fetchPage(.before(anchor), pageSize)
-        let earlier = (try? before.get()) ?? []
-        let from: PagePosition<ItemKey> = earlier.last.map { .after($0.key) } ?? .first
-        let result = await fetchPage(from, pageSize)
-        let total = await counted
-        guard mine == generation, !Task.isCancelled else { return }
-        guard case .success = before, case .success(let later) = result else {
-            // A failed read keeps nothing half-known: the list reads from the top instead.
-            return await replaceWindow(from: .first, claimed: mine)
-        }
-        isUnsettled = false
-        if case .success(let count) = total { self.count = count }
-        let page = earlier + later
-        keys = page.map(\.key)
-        hasMoreBefore = earlier.count >= pageSize
-        hasMoreAfter = later.count >= pageSize
-        windowStart = hasMoreBefore ? nil : 0
-        state = page.isEmpty ? .empty : .loaded(page.map(\.item))
-        let index = page.firstIndex { $0.item.id == kept } ?? earlier.count
-        selection = ListState(selectedIndex: index, scrollOffset: max(0, index - max(0, screenRow)))
-        selection.select(index, itemCount: page.count, pageSize: viewportHeight)
-        extendIfNeeded()
-    }
-
-    /// Adds the page after (or before) the window, and drops what is far from the selection.
-    /// One at a time per side: a second caller waits for the first.
-    private func extend(after: Bool) async {
-        if let running = extending[after] {
-            await running.value
-            return
-        }
-        guard let edge = after ? keys.last : keys.first else { return }
-        let mine = generation
-        let task = Task { @MainActor [weak self] in
-            guard let self else { return }
-            let result = await self.fetchPage(after ? .after(edge) : .before(edge), self.pageSize)
-            guard mine == self.generation, !Task.isCancelled else { return }
-            self.extending[after] = nil
-            self.apply(result, after: after)
-        }
-        extending[after] = task
-        await task.value
-    }
-
-    private func apply(_ result: Result<[PagedItem<ItemKey, Item>], ListLoadError>, after: Bool) {
-        guard case .success(let page) = result, var items = state.value else { return }
-        let full = page.count >= pageSize
-        if after {
-            keys += page.map(\.key)
-            items += page.map(\.item)
-            hasMoreAfter = full
-            let excess = items.count - windowLimit
-            if excess > 0 {
-                keys.removeFirst(excess)
-                items.removeFirst(excess)
-                selection.shift(by: -excess)
-                windowStart = windowStart.map { $0 + excess }
-                hasMoreBefore = true
-            }
-        } else {
-            keys = page.map(\.key) + keys
-            items = page.map(\.item) + items
-            selection.shift(by: page.count)
-            windowStart = windowStart.map { $0 - page.count }
-            hasMoreBefore = full
-            let excess = items.count - windowLimit
-            if excess > 0 {
-                keys.removeLast(excess)
-                items.removeLast(excess)
-                hasMoreAfter = true
-            }
-        }
-        state = .loaded(items)
     }
 }

@@ -311,6 +311,11 @@ public struct SQLiteLearningRepository: LearningRepository {
     /// Stores a first answer with the card it starts (or, `INSERT OR REPLACE`, an earlier
     /// answer in place of a later one: `MergeRules.answerReplaces`).
     static func insert(_ answer: Answer, card: CardSchedule, at time: StudyTime, userID: Int64, in db: Database) throws {
+        try insert(answer, card: card, day: time.day.number, at: time.now, userID: userID, in: db)
+    }
+
+    /// The same, on `day`, at `answeredAt` (nil: a time not known, which no answer replaces).
+    static func insert(_ answer: Answer, card: CardSchedule, day: Int, at answeredAt: Date?, userID: Int64, in db: Database) throws {
         try db.cachedStatement(
             sql: """
                 INSERT OR REPLACE INTO answer (user_id, course_id, lesson, question, chosen, is_right, answered_day, answered_at,
@@ -320,7 +325,7 @@ public struct SQLiteLearningRepository: LearningRepository {
         ).execute(
             arguments: [
                 userID, answer.ref.courseID.rawValue, answer.ref.lesson, answer.ref.question, text(of: answer.chosen), answer.isRight,
-                time.day.number, Int64(time.now.timeIntervalSince1970),
+                day, answeredAt.map { Int64($0.timeIntervalSince1970) },
             ] + StatementArguments(values(of: card)))
     }
 

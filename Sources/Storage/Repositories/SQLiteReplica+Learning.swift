@@ -131,16 +131,7 @@ extension SQLiteReplica {
     /// no answer made here replaces (`MergeRules.answerReplaces`: it came first).
     private static func insert(_ answer: Answer, card: CardSchedule, answeredAt: Date?, userID: UserID, in db: Database) throws {
         let answered = answeredAt ?? card.card.lastReview ?? card.card.due
-        try db.execute(
-            sql: """
-                INSERT OR REPLACE INTO answer (user_id, course_id, lesson, question, chosen, is_right, answered_day, answered_at,
-                    state, step, stability, difficulty, due_at, last_review_at, reviews)
-                VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
-                """,
-            arguments: [
-                userID.rawValue, answer.ref.courseID.rawValue, answer.ref.lesson, answer.ref.question,
-                SQLiteLearningRepository.text(of: answer.chosen), answer.isRight, LearnerDay(answered, secondsFromGMT: 0).number,
-                answeredAt.map { Int64($0.timeIntervalSince1970) },
-            ] + StatementArguments(SQLiteLearningRepository.values(of: card)))
+        try SQLiteLearningRepository.insert(
+            answer, card: card, day: LearnerDay(answered, secondsFromGMT: 0).number, at: answeredAt, userID: userID.rawValue, in: db)
     }
 }
