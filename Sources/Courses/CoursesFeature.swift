@@ -13,6 +13,7 @@ public final class CoursesFeature {
     private let courses: (any CourseRepository)?
     private let learning: LessonAccess?
     private let report: @MainActor @Sendable (StatusMessage) -> Void
+    private let answersChanged = Notices<CourseID?>()
 
     /// `report` is told the outcome of every save (the shell shows it in the footer).
     /// `learning`: where lessons' text and answers come from; `nil` where the store has none.
@@ -54,7 +55,8 @@ public final class CoursesFeature {
             today: { (learning?.time() ?? StudyTime(now: Date(), secondsFromGMT: TimeZone.current.secondsFromGMT())).day },
             report: report)
         return LessonReaderScreen(
-            viewModel: LessonReaderViewModel(courseID: courseID, number: lesson, ports: ports, progress: model),
+            viewModel: LessonReaderViewModel(
+                courseID: courseID, number: lesson, ports: ports, progress: model, answersChanged: answersChanged),
             onOpenLesson: onOpenLesson, onBack: onBack)
     }
 
@@ -101,6 +103,12 @@ public final class CoursesFeature {
     /// them (nil): what shows, the whole list once it is loaded, the glimpsed marks before.
     public func readAgain(_ id: CourseID?) async {
         await model.readAgain(id)
+    }
+
+    /// The learner's answers in the course changed (nil: maybe in any): a lesson of it in the
+    /// reader reads its answers again.
+    public func answersChanged(_ id: CourseID?) {
+        answersChanged.post(id)
     }
 
     /// The store changed the learner's enrollment in the course elsewhere: it is read afresh.

@@ -41,9 +41,14 @@ struct ReplicaLearningTests {
                 directory: directory.url, passwordHasher: PasswordHasher(rounds: 1_000), seedCatalog: { [] })
             let outbox = SQLiteOutbox(database: database)
             let status = status
-            sync = OutboxSync(outbox: outbox, server: server) { report in status.take(report) }
-            let seen = SeenCourses()
             let replica = SQLiteReplica(database: database)
+            let refresh = LearningRefresh(server: server, replica: replica, outbox: outbox)
+            sync = OutboxSync(outbox: outbox, server: server) { userID, courses in
+                for courseID in courses { await refresh.refresh(courseID, userID: userID) }
+            } report: { report in
+                status.take(report)
+            }
+            let seen = SeenCourses()
             let courses = ReplicaCourses(server: server, seen: seen, replica: replica, here: SQLiteCourseRepository(database: database))
             learning = ReplicaLearning(
                 server: server, courses: courses, replica: replica, here: SQLiteLearningRepository(database: database), outbox: outbox,
@@ -200,7 +205,7 @@ final class ProgressLog {
 
 /// The error `body` throws; nil when it returns.
 @MainActor
-private func failure<T>(_ body: () async throws(AppError) -> T) async -> AppError? {
+func failure<T>(_ body: () async throws(AppError) -> T) async -> AppError? {
     do {
         _ = try await body()
         return nil

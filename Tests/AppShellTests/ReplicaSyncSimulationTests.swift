@@ -146,7 +146,13 @@ final class SimTerminal {
     ) {
         let database = try AppDatabase.open(directory: directory.url, passwordHasher: PasswordHasher(rounds: 1_000), seedCatalog: { [] })
         let outbox = SQLiteOutbox(database: database, now: clock)
-        let sync = OutboxSync(outbox: outbox, server: link) { report in status.take(report) }
+        let replica = SQLiteReplica(database: database)
+        let refresh = LearningRefresh(server: link, replica: replica, outbox: outbox)
+        let sync = OutboxSync(outbox: outbox, server: link) { userID, courses in
+            for courseID in courses { await refresh.refresh(courseID, userID: userID) }
+        } report: { report in
+            status.take(report)
+        }
         let ports = ReplicaPorts(
             server: .init(
                 restore: { [link] known throws(AppError) in
@@ -159,7 +165,6 @@ final class SimTerminal {
                 courses: link, enrollments: link, favourites: link, profiles: link, sessions: link),
             seen: SeenCourses(), database: database, outbox: outbox, sync: sync)
         // Saved at set points (`save`), not in the background: the simulation stays seeded.
-        let replica = SQLiteReplica(database: database)
         let courses = ReplicaCourses(server: link, seen: SeenCourses(), replica: replica, here: SQLiteCourseRepository(database: database))
         let learning = ReplicaLearning(
             server: link, courses: courses, replica: replica, here: SQLiteLearningRepository(database: database), outbox: outbox,

@@ -9,7 +9,7 @@ extension EndToEnd {
     @Suite("Journey: remote mode offline")
     struct RemoteOfflineJourneyTests {
         @Test(
-            "server killed: a lesson mark, a favourite, a new name and five cards graded kept with ⇡ 8, also after a restart offline; back: sent once, and another terminal shows them"
+            "server killed: an answer, a lesson mark, a favourite, a new name and five cards graded kept with ⇡ 9, also after a restart offline; back: sent once, and another terminal shows them"
         )
         func offlineWritesSync() async throws {
             let directory = try await ServerProcess.preparedDirectory()
@@ -40,20 +40,33 @@ extension EndToEnd {
             try await session.waitFor("Score         7 of 9 answered right")
             try session.send("Enter")
             try await session.waitFor("Making decisions with if")
+            // Its first question answered offline: kept unchecked (only the server knows the
+            // right choices), and said so.
+            try session.send("G")
+            try await session.waitFor("End of the lesson · 3 questions follow")
+            try session.send("Space")
+            let question = try await session.waitFor("Question 1 of 3")
+            let digit = try #require(question.first { $0.hasSuffix("○ 1, 2, 3") }?.split(separator: " ").first)
+            try session.send(String(digit))
+            try session.send("Enter")
+            try await session.waitFor("⇡ Answer saved — checked when back online")
+            try await session.waitFor("⇡ 1 to sync")
             try session.send("Escape")
-            try await session.waitFor("Progress      3 of 8 lessons")
+            try await session.waitFor("End of the lesson · 3 questions follow")
+            try session.send("Escape")
+            try await session.waitFor("Score         7 of 9 answered right · 1 to be checked")
             try session.send("Space")
             try await session.waitFor("Progress      4 of 8 lessons")
-            try await session.waitFor("⇡ 1 to sync")
-            try session.send("f")
             try await session.waitFor("⇡ 2 to sync")
+            try session.send("f")
+            try await session.waitFor("⇡ 3 to sync")
             try session.send("4")
             try await session.waitFor("Name              Demo Learner")
             try session.send("e", "C-u")
             try session.type("Offline Olga")
             try session.send("Enter")
             try await session.waitFor("Name              Offline Olga")
-            let waiting = try await session.waitFor("⇡ 3 to sync")
+            let waiting = try await session.waitFor("⇡ 4 to sync")
             #expect(waiting.first?.contains("⚠") == true, "the header still says the server is out of reach")
             try session.send("3")
             try await session.waitFor("Favourites  1 course")
@@ -67,14 +80,14 @@ extension EndToEnd {
                 try session.send("Enter")
                 try await session.waitFor("\(reviewed) reviewed")
             }
-            try await session.waitFor("⇡ 8 to sync")
+            try await session.waitFor("⇡ 9 to sync")
 
             // Quit and start again, the server still down: the learner opens on the replica,
             // with what they did and the count of it.
             try session.send("q")
             #expect(try await session.waitForExit() == 0)
             let again = try TmuxSession(arguments: ["--server", server.baseURL.absoluteString], dataDirectory: session.dataDirectory)
-            try await again.waitFor("⇡ 8 to sync")
+            try await again.waitFor("⇡ 9 to sync")
             try again.send("3")
             try await again.waitFor("Favourites  1 course")
             try again.send("2")
@@ -96,12 +109,21 @@ extension EndToEnd {
             let swift = enrollments.first { ($0["course"] as? [String: Any])?["id"] as? String == "swift-fundamentals" }
             #expect((swift?["lessons_done"] as? [Any])?.count == 4)
             #expect(try await Self.grades(server.baseURL) == graded + 5, "each grade given offline counted once")
+            let answers = try await api.get("/v1/me/enrollments/swift-fundamentals/answers").json["answers"] as? [[String: Any]] ?? []
+            let answered = answers.first { $0["lesson"] as? Int == 4 && $0["question"] as? Int == 0 }
+            #expect(answered?["is_right"] as? Bool == true, "the answer given offline, checked by the server")
 
             let second = try await TmuxSession.onCatalog(of: server.baseURL)
             try second.send("3")
             try await second.waitFor("Favourites  1 course")
             try second.send("4")
             try await second.waitFor("Name              Offline Olga")
+            try second.send("2")
+            try await second.waitFor("My courses  2 enrolled")
+            try second.send("o")
+            try await second.waitFor("Score         8 of 10 answered right")
+            try second.send("Escape")
+            try await second.waitFor("My courses  2 enrolled")
             try again.send("q")
             try second.send("q")
             #expect(try await again.waitForExit() == 0)

@@ -211,6 +211,11 @@ final class LearnerScope {
             for id in marks.favourites { tasks.run { await favourites.storeChanged(id) } }
         }
         if everything || marks.profile { profileFreshness.storeChanged() }
+        if everything {
+            courses.answersChanged(nil)
+        } else {
+            for id in marks.answered { courses.answersChanged(id) }
+        }
         if everything || marks.learning {
             review.learningChanged()
             profile.learningChanged()

@@ -27,15 +27,21 @@ extension AppPorts {
         _ store: RemoteStore, on database: AppDatabase, status: SyncStatus, savingUpTo maxBytes: Int, logger: Logger? = nil
     ) -> Replication {
         let outbox = SQLiteOutbox(database: database)
-        let sync = OutboxSync(outbox: outbox, server: store) { report in status.take(report) }
-        let seen = SeenCourses()
         let replica = SQLiteReplica(database: database)
+        let refresh = LearningRefresh(server: store, replica: replica, outbox: outbox)
+        let sync = OutboxSync(outbox: outbox, server: store) { userID, courses in
+            for courseID in courses { await refresh.refresh(courseID, userID: userID) }
+        } report: { report in
+            status.take(report)
+        }
+        let seen = SeenCourses()
         let courses = ReplicaCourses(
             server: store, seen: seen, replica: replica, here: SQLiteCourseRepository(database: database),
             searching: { count in status.take(savedSearch: count) })
+        let feed = ReplicaChangeFeed(server: store)
         let learning = ReplicaLearning(
             server: store, courses: courses, replica: replica, here: SQLiteLearningRepository(database: database), outbox: outbox,
-            sync: sync)
+            sync: sync, feed: feed)
         let saver = OfflineSaver(
             enrolled: { id throws(AppError) in try await store.enrolledCourses(userID: id) }, courses: courses, learning: learning,
             server: store, replica: replica, maxBytes: maxBytes, logger: logger, tell: { message in status.tell(message) },
@@ -45,7 +51,6 @@ extension AppPorts {
                 restore: { known throws(AppError) in try await store.restoreSession(knowing: known) }, courses: store,
                 enrollments: store, favourites: store, profiles: store, sessions: store),
             seen: seen, database: database, outbox: outbox, sync: sync, saver: saver)
-        let feed = ReplicaChangeFeed(server: store)
         status.readAgain = { feed.readEverything() }
         self.courses = courses
         changes = feed

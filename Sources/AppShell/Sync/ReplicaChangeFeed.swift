@@ -33,6 +33,16 @@ final class ReplicaChangeFeed: ChangeFeed {
 
     /// Every screen reads again what it shows.
     func readEverything() {
-        for listener in listeners.withLock({ Array($0.open.values) }) { listener.yield(.readEverything) }
+        tell(.readEverything)
+    }
+
+    /// A change made here that the server does not know of yet (an answer queued offline):
+    /// the screens that show it read it again, from the replica.
+    func changedHere(_ change: Change) {
+        tell(.changed([change]))
+    }
+
+    private func tell(_ news: ChangeNews) {
+        for listener in listeners.withLock({ Array($0.open.values) }) { listener.yield(news) }
     }
 }

@@ -4,8 +4,9 @@ import Storage
 import Synchronization
 
 /// Remote mode's lessons, answers and reviews over the replica. Lessons read are kept for
-/// reading offline; answers need the server (it reveals the right choices), and each is kept
-/// with the card the same rules start, so it can be reviewed offline. Reviews and their undo
+/// reading offline. An answer is checked by the server (it alone knows the right choices) and
+/// kept with the card the same rules start, so it can be reviewed offline; one given while the
+/// server cannot be reached is queued unchecked, and checked when it is sent. Reviews and their undo
 /// go to the server while nothing waits (with the learner's settings), mirrored here; while
 /// the server cannot be reached, a card saved here is graded here and the grade queued as an
 /// operation (`⇡`), merged into the card's log on the server.
@@ -17,6 +18,8 @@ struct ReplicaLearning: LearningRepository {
     let here: SQLiteLearningRepository
     let outbox: SQLiteOutbox
     let sync: OutboxSync
+    /// Where an answer queued here is told, for the screens showing the course to read it.
+    var feed: ReplicaChangeFeed?
     /// When each grade queued here was kept, by the instant the screen gave it: the outbox's
     /// clock never goes back, so a grade may be kept a moment after the screen's instant,
     /// which its undo names.
@@ -46,12 +49,24 @@ struct ReplicaLearning: LearningRepository {
         }
     }
 
+    var refresh: LearningRefresh { LearningRefresh(server: server, replica: replica, outbox: outbox) }
+
+    /// With the answers queued and not checked yet.
     func answers(userID: UserID, courseID: CourseID) async throws(AppError) -> [Answer] {
-        try await read(userID: userID) { () async throws(AppError) in
+        let answers = try await read(userID: userID) { () async throws(AppError) in
             try await server.answers(userID: userID, courseID: courseID)
         } here: { () async throws(AppError) in
             try await here.answers(userID: userID, courseID: courseID)
         }
+        return try await withQueued(answers, userID: userID, courseID: courseID)
+    }
+
+    /// `answers`, and after them those queued for other questions (the first queued of a
+    /// question: the one the server keeps).
+    private func withQueued(_ answers: [Answer], userID: UserID, courseID: CourseID) async throws(AppError) -> [Answer] {
+        let queued = try await outbox.pendingAnswers(userID: userID, courseID: courseID)
+        var answered = Set(answers.map(\.ref))
+        return answers + queued.filter { answered.insert($0.ref).inserted }
     }
 
     func cards(userID: UserID, courseID: CourseID) async throws(AppError) -> [CourseCard] {
@@ -63,15 +78,44 @@ struct ReplicaLearning: LearningRepository {
     }
 
     /// The server's verdict, after the writes queued before it (an enrollment made offline);
-    /// kept here with its card for reviewing offline.
+    /// kept here with its card for reviewing offline. While the server cannot be reached (or
+    /// writes before it cannot be sent), the answer is queued unchecked, if the lesson is
+    /// saved here; one kept or queued before for the question is the one returned.
     func answer(_ chosen: Set<Int>, to question: QuestionRef, userID: UserID, at time: StudyTime, settings: ReviewSettings)
         async throws(AppError) -> Answer
     {
-        _ = await sendQueue(userID: userID)
-        let answer = try await server.answer(chosen, to: question, userID: userID, at: time, settings: settings)
-        let card = LearningRules.firstCard(of: answer, userID: userID, time: time, settings: settings)
-        try? await replica.keep(answer, card: card, at: time, userID: userID)
-        return answer
+        var unreachable: AppError?
+        if await sendQueue(userID: userID) {
+            do {
+                let answer = try await server.answer(chosen, to: question, userID: userID, at: time, settings: settings)
+                let card = LearningRules.firstCard(of: answer, userID: userID, time: time, settings: settings)
+                try? await replica.keep(answer, card: card, at: time, userID: userID)
+                return answer
+            } catch  where error.isUnreachable {
+                unreachable = error
+            }
+        }
+        let kept = try await withQueued(
+            here.answers(userID: userID, courseID: question.courseID), userID: userID, courseID: question.courseID)
+        if let first = kept.first(where: { $0.ref == question }) { return first }
+        let operation: SyncOperation
+        do {
+            operation = try await outbox.queueAnswer(chosen, to: question, userID: userID, at: time)
+        } catch {
+            // A lesson not saved here needed the server: that is the reason to tell.
+            if case .noSuchLesson = error, let unreachable { throw unreachable }
+            throw error
+        }
+        let sent = await sync.send(userID: userID, claiming: operation.id)
+        if let refusal = sent.refused.first(where: { $0.0.id == operation.id }) { throw refusal.1 }
+        // Sent after all (the server came back): checked, and read back when the send ended.
+        if sent.checkedAnswers.contains(question.courseID),
+            let checked = try? await here.answers(userID: userID, courseID: question.courseID).first(where: { $0.ref == question })
+        {
+            return checked
+        }
+        feed?.changedHere(.learning(userID, question.courseID))
+        return .unchecked(chosen, to: question)
     }
 
     func reviewDeck(userID: UserID, at time: StudyTime, limit: Int, settings: ReviewSettings) async throws(AppError) -> ReviewDeck {
@@ -166,12 +210,7 @@ struct ReplicaLearning: LearningRepository {
         if case .refused(let error) = outcome { throw error }
         let sent = await sync.send(userID: userID, claiming: operation.id)
         guard let refusal = sent.refused.first(where: { $0.0.id == operation.id }) else { return operation.time.date }
-        if let courseID = kind.courseID, (try? await outbox.count(userID: userID)) == 0,
-            let answers = try? await server.answers(userID: userID, courseID: courseID),
-            let cards = try? await server.cards(userID: userID, courseID: courseID)
-        {
-            _ = try? await replica.adoptLearning(answers, cards: cards, courseID: courseID, userID: userID)
-        }
+        if let courseID = kind.courseID { await refresh.refresh(courseID, userID: userID) }
         throw refusal.1
     }
 

@@ -256,10 +256,13 @@ final class CourseDetailScreen: Screen {
         }
         let questions = page.syllabus.lessons.reduce(0) { $0 + $1.questionCount }
         if questions > 0, let answers = page.answers, marks.enrollment != nil || !answers.isEmpty {
-            let right = answers.filter(\.isRight).count
+            // Answers given offline count once the server has checked them.
+            let checked = answers.filter(\.isChecked)
+            let right = checked.filter(\.isRight).count
             let open = max(0, questions - answers.count)
             // The answers in all decide the participle (`1 de 1 respondida bien`).
-            let score: LocalizedText = "\(right) of \(plural: answers.count) answered right"
+            var score: LocalizedText = "\(right) of \(plural: checked.count) answered right"
+            if checked.count < answers.count { score = "\(score) · \(answers.count - checked.count) to be checked" }
             facts.append(fact("Score", open > 0 ? "\(score) · \(open) to answer" : score))
         } else if questions > 0, page.answers == nil, marks.enrollment != nil {
             facts.append(fact("Score", "— (could not be read)"))

@@ -228,7 +228,9 @@ final class LessonReaderScreen: Screen {
             x: area.x, y: area.y, width: area.width, style: .dim)
         let state: QuestionCard.State =
             viewModel.answer(to: index).map {
-                .answered(chosen: $0.chosen, isRight: $0.isRight, correct: $0.correct, explanation: $0.explanation)
+                $0.isChecked
+                    ? .answered(chosen: $0.chosen, isRight: $0.isRight, correct: $0.correct, explanation: $0.explanation)
+                    : .waiting(chosen: $0.chosen)
             }
             ?? .open(highlighted: viewModel.highlighted, picked: viewModel.picked)
         QuestionCard.draw(

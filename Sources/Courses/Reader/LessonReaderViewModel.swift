@@ -51,11 +51,20 @@ final class LessonReaderViewModel {
     @ObservationIgnored private let ports: ReaderPorts
     @ObservationIgnored private let progress: LearnerEnrollments
 
-    init(courseID: CourseID, number: Int, ports: ReaderPorts, progress: LearnerEnrollments) {
+    /// `answersChanged`: news that the learner's answers in a course (nil: any) changed
+    /// elsewhere, or were checked once sent from the queue; the lesson's are read again.
+    init(
+        courseID: CourseID, number: Int, ports: ReaderPorts, progress: LearnerEnrollments,
+        answersChanged: Notices<CourseID?> = Notices()
+    ) {
         self.courseID = courseID
         self.number = number
         self.ports = ports
         self.progress = progress
+        answersChanged.listen(self) { [weak self] id in
+            guard let self, id == nil || id == courseID else { return }
+            tasks.run { [weak self] in await self?.readAnswers() }
+        }
     }
 
     var page: LessonPage? { state.value }
@@ -82,11 +91,9 @@ final class LessonReaderViewModel {
             if loadedAnswers == nil, !loadedContent.questions.isEmpty {
                 ports.report(.error("Your earlier answers could not be read"))
             }
-            let mine = Dictionary(
-                (loadedAnswers ?? []).filter { $0.ref.lesson == number }.map { ($0.ref.question, $0) }, uniquingKeysWith: { a, _ in a })
             state = .loaded(
                 LessonPage(
-                    syllabus: loadedSyllabus, number: number, content: loadedContent, answers: mine,
+                    syllabus: loadedSyllabus, number: number, content: loadedContent, answers: mine(loadedAnswers ?? []),
                     text: loadedContent.body.map { MarkdownText(parsing: $0) }))
         } catch is CancellationError {
             state = .idle
@@ -95,6 +102,21 @@ final class LessonReaderViewModel {
         } catch {
             state = .error(message: AppError.storage(.reading, detail: "\(error)").userMessage)
         }
+    }
+
+    /// The lesson's answers read again, over those shown (one that cannot be read keeps
+    /// what shows): an answer given offline shows checked once the server has it.
+    func readAnswers() async {
+        guard let page, !page.questions.isEmpty, let fresh = try? await ports.answers(courseID),
+            case .loaded(var shown) = state
+        else { return }
+        shown.answers.merge(mine(fresh)) { _, fresh in fresh }
+        state = .loaded(shown)
+    }
+
+    /// This lesson's answers, by question.
+    private func mine(_ answers: [Answer]) -> [Int: Answer] {
+        Dictionary(answers.filter { $0.ref.lesson == number }.map { ($0.ref.question, $0) }, uniquingKeysWith: { a, _ in a })
     }
 
     func touch() {

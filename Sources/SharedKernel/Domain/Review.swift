@@ -82,13 +82,22 @@ public struct Answer: Hashable, Sendable {
     public var isRight: Bool
     public var correct: Set<Int>
     public var explanation: String
+    /// False for one given offline in remote mode and not yet checked by the server (which
+    /// alone knows the right choices): `isRight`, `correct` and `explanation` say nothing yet.
+    public var isChecked: Bool
 
-    public init(ref: QuestionRef, chosen: Set<Int>, isRight: Bool, correct: Set<Int>, explanation: String) {
+    public init(ref: QuestionRef, chosen: Set<Int>, isRight: Bool, correct: Set<Int>, explanation: String, isChecked: Bool = true) {
         self.ref = ref
         self.chosen = chosen
         self.isRight = isRight
         self.correct = correct
         self.explanation = explanation
+        self.isChecked = isChecked
+    }
+
+    /// `chosen`, kept to be sent and checked when the server answers again.
+    public static func unchecked(_ chosen: Set<Int>, to ref: QuestionRef) -> Answer {
+        Answer(ref: ref, chosen: chosen, isRight: false, correct: [], explanation: "", isChecked: false)
     }
 
     /// `chosen` as the answer to `question`, checked against it.

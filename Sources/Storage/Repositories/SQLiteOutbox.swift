@@ -30,11 +30,50 @@ public struct SQLiteOutbox: Sendable {
             try Self.save(clock, in: db)
             let outcome = try SQLiteOperationRepository.apply(operation, userID: userID, now: now, in: db)
             if case .refused = outcome { return (operation, outcome) }
-            let fields = String(decoding: try JSONEncoder().encode(OperationFields(operation)), as: UTF8.self)
-            try db.execute(
-                sql: "INSERT INTO outbox (user_id, id, operation) VALUES (?, ?, ?)",
-                arguments: [userID.rawValue, operation.id.rawValue, fields])
+            try Self.queue(operation, userID: userID, in: db)
             return (operation, outcome)
+        }
+    }
+
+    /// Queues an answer the replica cannot check: the right choices are the server's until
+    /// it reveals them, so nothing is applied here; the answer waits in the queue, and
+    /// `pendingAnswers` shows it meanwhile. Refused, with nothing queued, unless the learner
+    /// holds a place in the course, the lesson's questions are saved here, and `chosen` are
+    /// choices of the question (the checks the server makes before its own).
+    public func queueAnswer(_ chosen: Set<Int>, to ref: QuestionRef, userID: UserID, at time: StudyTime) async throws(AppError)
+        -> SyncOperation
+    {
+        try await database.write { db in
+            let status = try String.fetchOne(
+                db, sql: "SELECT status FROM enrollment WHERE user_id = ? AND course_id = ?",
+                arguments: [userID.rawValue, ref.courseID.rawValue])
+            let questions = try SQLiteLearningRepository.content(ref.courseID, ref.lesson, in: db, ifThere: true).questions
+            _ = try LearningRules.answer(
+                chosen, to: ref, question: questions.indices.contains(ref.question) ? questions[ref.question] : nil,
+                holdsPlace: status.map { $0 != EnrollmentStatus.dropped.rawValue } ?? false, existing: nil, userID: userID, time: time)
+            var clock = try Self.clock(in: db)
+            let operation = SyncOperation(
+                id: .random(), time: clock.tick(now: time.now),
+                kind: .answer(ref, chosen: chosen, secondsFromGMT: time.secondsFromGMT))
+            try Self.save(clock, in: db)
+            try Self.queue(operation, userID: userID, in: db)
+            return operation
+        }
+    }
+
+    /// The answers in the course queued and not sent yet, unchecked.
+    public func pendingAnswers(userID: UserID, courseID: CourseID) async throws(AppError) -> [Answer] {
+        try await database.read { db in
+            try String.fetchAll(
+                db,
+                sql: """
+                    SELECT operation FROM outbox WHERE user_id = ?
+                    AND json_extract(operation, '$.kind') = 'answer' AND json_extract(operation, '$.courseID') = ? ORDER BY seq
+                    """, arguments: [userID.rawValue, courseID.rawValue]
+            ).compactMap { text in
+                guard case .answer(let ref, let chosen, _) = try Self.operation(text).kind, ref.courseID == courseID else { return nil }
+                return Answer.unchecked(chosen, to: ref)
+            }
         }
     }
 
@@ -43,13 +82,15 @@ public struct SQLiteOutbox: Sendable {
         try await database.read { db in
             try String.fetchAll(
                 db, sql: "SELECT operation FROM outbox WHERE user_id = ? ORDER BY seq LIMIT ?", arguments: [userID.rawValue, limit]
-            ).map { text in
-                guard let operation = try? JSONDecoder().decode(OperationFields.self, from: Data(text.utf8)).operation else {
-                    throw DamagedRow(description: "an outbox operation that does not read back")
-                }
-                return operation
-            }
+            ).map(Self.operation)
         }
+    }
+
+    private static func operation(_ text: String) throws -> SyncOperation {
+        guard let operation = try? JSONDecoder().decode(OperationFields.self, from: Data(text.utf8)).operation else {
+            throw DamagedRow(description: "an outbox operation that does not read back")
+        }
+        return operation
     }
 
     /// How many wait to be sent (`⇡ N to sync`).
@@ -72,6 +113,9 @@ public struct SQLiteOutbox: Sendable {
     /// that stopped it, if any (the rest stay queued).
     public struct Sent: Sendable {
         public var answered = 0
+        /// The courses of the answers the server checked (applied, or kept an earlier one):
+        /// only the server's reading of them reveals the right choices.
+        public var checkedAnswers: Set<CourseID> = []
         public var refused: [(SyncOperation, AppError)] = []
         public var failure: AppError?
     }
@@ -92,7 +136,11 @@ public struct SQLiteOutbox: Sendable {
             let (outcomes, failure) = await server.apply(batch, userID: userID)
             let answered = zip(batch, outcomes).compactMap { operation, outcome in outcome.map { (operation, $0) } }
             for (operation, outcome) in answered {
-                if case .refused(let error) = outcome { sent.refused.append((operation, error)) }
+                if case .refused(let error) = outcome {
+                    sent.refused.append((operation, error))
+                } else if case .answer(let ref, _, _) = operation.kind {
+                    sent.checkedAnswers.insert(ref.courseID)
+                }
             }
             do {
                 try await acknowledge(answered.map(\.0.id))
@@ -106,6 +154,13 @@ public struct SQLiteOutbox: Sendable {
                 return sent
             }
         }
+    }
+
+    private static func queue(_ operation: SyncOperation, userID: UserID, in db: Database) throws {
+        let fields = String(decoding: try JSONEncoder().encode(OperationFields(operation)), as: UTF8.self)
+        try db.execute(
+            sql: "INSERT INTO outbox (user_id, id, operation) VALUES (?, ?, ?)",
+            arguments: [userID.rawValue, operation.id.rawValue, fields])
     }
 
     /// This replica's clock: made with a random node name the first time.

@@ -11,6 +11,8 @@ public enum QuestionCard {
         case open(highlighted: Int, picked: Set<Int>)
         /// Answered: what was chosen, and what the answer revealed (the right choices, why).
         case answered(chosen: Set<Int>, isRight: Bool, correct: Set<Int>, explanation: String)
+        /// Answered offline: what was chosen, kept to be checked when the server answers.
+        case waiting(chosen: Set<Int>)
     }
 
     /// Draws from the top of `area`, the choices in `order`, each with its number `1`–`6` (the
@@ -55,6 +57,13 @@ public enum QuestionCard {
                 y += 1
             }
         }
+        if case .waiting = state, y + 1 < area.maxY {
+            canvas.draw(
+                (accessible ? "" : "⇡ ") + texts("Answer saved — checked when back online"), x: area.x, y: y + 1, width: area.width,
+                style: .accent)
+            canvas.markFocus(x: area.x, y: y + 1)
+            return
+        }
         guard case .answered(_, let isRight, _, let explanation) = state, y + 1 < area.maxY else { return }
         y += 1
         let verdict = isRight ? texts("Right") : texts("Not quite")
@@ -76,6 +85,9 @@ public enum QuestionCard {
                 ? (right ? texts("right") : (chosen.contains(choice) ? texts("wrong") : ""))
                 : (right ? "✓" : (chosen.contains(choice) ? "✗" : " "))
             return (mark, right ? .success : (chosen.contains(choice) ? .error : .dim))
+        case .waiting(let chosen):
+            let mark = accessible ? (chosen.contains(choice) ? texts("chosen") : "") : (chosen.contains(choice) ? "●" : " ")
+            return (mark, chosen.contains(choice) ? .normal : .dim)
         case .open(let highlighted, let picked):
             let mark = accessible ? (picked.contains(choice) ? "[x]" : "[ ]") : (picked.contains(choice) ? "●" : "○")
             return (mark, position == highlighted ? .selection : .normal)

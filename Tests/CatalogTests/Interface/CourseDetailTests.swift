@@ -125,6 +125,20 @@ final class CourseDetailTests {
         #expect(draw(sut).lines.contains { $0.contains("Score") && $0.contains("1 of 1 answered right · 1 to answer") })
     }
 
+    @Test("an answer given offline and not checked yet counts apart from the score: neither right nor wrong")
+    func answersToBeChecked() async throws {
+        let (sut, learner, changes) = await enrolled(questions: 2)
+        let (first, second) = (
+            QuestionRef(courseID: Self.course.id, lesson: 1, question: 0), QuestionRef(courseID: Self.course.id, lesson: 1, question: 1)
+        )
+        learner.answers.set([Answer(ref: first, chosen: [0], to: Self.question), .unchecked([1], to: second)], of: Self.course.id)
+        changes.post(.answers(Self.course.id))
+        await sut.settle()
+        let lines = draw(sut).lines
+        #expect(lines.contains { $0.contains("Score") && $0.contains("1 of 1 answered right · 1 to be checked") }, "\(lines)")
+        #expect(!lines.contains { $0.contains("to answer") }, "both are answered")
+    }
+
     @Test("answers that cannot be read (the server away) say so in the score, not 0 of 0; read again, the score")
     func answersUnread() async throws {
         let (sut, learner, changes) = await enrolled(questions: 2)

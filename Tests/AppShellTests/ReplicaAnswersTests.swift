@@ -1,0 +1,121 @@
+import Foundation
+import Presentation
+import SharedKernel
+import Storage
+import TerminalUI
+import TestSupport
+import Testing
+
+@testable import AppShell
+@testable import Courses
+
+/// Answers given while the server cannot be reached: only the server knows the right
+/// choices, so each is queued unchecked, shown so, and checked once it is sent.
+extension ReplicaLearningTests {
+    static let noon = StudyTime(noonOf: LearnerDay(iso: "2026-11-24")!, secondsFromGMT: 0)
+
+    @Test("offline, an answer to a saved lesson is queued unchecked, once; a bad one is refused; sent, the first answer given is kept")
+    func answerOffline() async throws {
+        let directory = TemporaryDirectory()
+        defer { directory.remove() }
+        let rig = try await Rig(directory)
+        let user = try await rig.ports.signIn(email: "demo@edugo.dev", password: "edugo-demo")
+        _ = try await rig.ports.enroll(userID: user.id, courseID: "rl-1")
+        await rig.saver.finished()
+        let (first, second) = (QuestionRef(courseID: "rl-1", lesson: 1, question: 0), QuestionRef(courseID: "rl-1", lesson: 1, question: 1))
+
+        // On the wall's clock: an operation's time never goes back past the enrollment's.
+        let now = StudyTime(now: Date(), secondsFromGMT: 0)
+        await rig.server.setFailure(Self.offline)
+        let given = try await rig.learning.answer([1], to: first, userID: user.id, at: now)
+        #expect(given == .unchecked([1], to: first))
+        #expect(rig.status.waiting == 1)
+        let again = try await rig.learning.answer([0], to: first, userID: user.id, at: now.adding(seconds: 5))
+        #expect(again == given, "the first answer stands; nothing more queued")
+        let bad = await failure { () async throws(AppError) in
+            try await rig.learning.answer([7], to: second, userID: user.id, at: now)
+        }
+        #expect(bad == .invalidAnswer(second))
+        let early = try await rig.learning.answer([2], to: second, userID: user.id, at: now.adding(seconds: 60))
+        #expect(!early.isChecked)
+        #expect(rig.status.waiting == 2)
+        #expect(try await rig.learning.answers(userID: user.id, courseID: "rl-1") == [given, early])
+        #expect(
+            try await rig.learning.reviewDeck(userID: user.id, at: now.adding(seconds: 120), limit: 5).cards.isEmpty,
+            "no card before the server checks")
+
+        // Meanwhile another terminal answered the second question, later: the earlier answer is kept.
+        await rig.server.setFailure(nil)
+        _ = try await rig.server.answer([1], to: second, userID: user.id, at: now.adding(seconds: 3_600))
+        await Replication(sync: rig.sync, saver: rig.saver).catchUp()
+        await rig.saver.finished()
+        #expect(rig.status.waiting == 0)
+        let onServer = try await rig.server.answers(userID: user.id, courseID: "rl-1")
+        #expect(Set(onServer.map { [$0.ref.question: $0.chosen] }) == [[0: [1]], [1: [2]]], "each question's first answer")
+        #expect(onServer.allSatisfy { $0.isChecked })
+        let here = SQLiteLearningRepository(database: rig.database)
+        #expect(Set(try await here.answers(userID: user.id, courseID: "rl-1")) == Set(onServer), "the replica holds them checked")
+        #expect(try await here.cards(userID: user.id, courseID: "rl-1") == (try await rig.server.cards(userID: user.id, courseID: "rl-1")))
+    }
+
+    @Test("offline, a lesson never saved here cannot be answered: the server's absence is the reason, nothing queued")
+    func unsavedLessonNeedsServer() async throws {
+        let directory = TemporaryDirectory()
+        defer { directory.remove() }
+        let rig = try await Rig(directory, maxBytes: 0)
+        let user = try await rig.ports.signIn(email: "demo@edugo.dev", password: "edugo-demo")
+        _ = try await rig.ports.enroll(userID: user.id, courseID: "rl-1")
+        await rig.saver.finished()
+        await rig.server.setFailure(Self.offline)
+        let refused = await failure { () async throws(AppError) in
+            try await rig.learning.answer([1], to: QuestionRef(courseID: "rl-1", lesson: 1, question: 0), userID: user.id, at: Self.noon)
+        }
+        #expect(refused == Self.offline)
+        #expect(rig.status.waiting == 0)
+    }
+
+    @Test("the reader offline: the answer shows saved and waiting, the choice marked; once sent, the reader shows it checked")
+    func readerShowsWaiting() async throws {
+        let directory = TemporaryDirectory()
+        defer { directory.remove() }
+        let rig = try await Rig(directory)
+        let user = try await rig.ports.signIn(email: "demo@edugo.dev", password: "edugo-demo")
+        _ = try await rig.ports.enroll(userID: user.id, courseID: "rl-1")
+        await rig.saver.finished()
+        let feature = CoursesFeature(
+            learner: user.id, enrollments: rig.ports, courses: rig.learning.courses,
+            learning: LessonAccess(repository: rig.learning, time: { Self.noon }), report: { _ in })
+        await feature.prepare()
+        await rig.server.setFailure(Self.offline)
+        let reader = try #require(
+            feature.makeReaderScreen(courseID: "rl-1", lesson: 1, onOpenLesson: { _ in }, onBack: {}) as? LessonReaderScreen)
+        reader.appear()
+        await reader.settle()
+        func draw() -> [String] {
+            var canvas = TextCanvas(size: Size(width: 60, height: 14))
+            reader.draw(in: &canvas, frame: Frame(area: Rect(x: 0, y: 0, width: 60, height: 14)))
+            return canvas.lines
+        }
+        _ = draw()
+        _ = await reader.handle(.key(.character("G")))
+        _ = draw()
+        _ = await reader.handle(.key(.character(" ")))
+        let ref = QuestionRef(courseID: "rl-1", lesson: 1, question: 0)
+        let b = try #require(ChoiceOrder.shuffled(count: 3, for: ref, on: Self.noon.day).position(of: 1)) + 1
+        _ = await reader.handle(.key(.character(Character(String(b)))))
+        _ = await reader.handle(.key(.enter))
+        let waiting = draw()
+        #expect(waiting.contains { $0.hasPrefix("  \(b) ● B") }, "\(waiting)")
+        #expect(waiting.contains { $0.contains("⇡ Answer saved — checked when back online") }, "\(waiting)")
+        #expect(!waiting.contains { $0.contains("Right") })
+
+        await rig.server.setFailure(nil)
+        await Replication(sync: rig.sync, saver: rig.saver).catchUp()
+        await rig.saver.finished()
+        feature.answersChanged("rl-1")
+        await reader.settle()
+        let checked = draw()
+        #expect(checked.contains { $0.contains("✓ Right") }, "\(checked)")
+        #expect(checked.contains { $0.contains("B it is.") })
+    }
+}
