@@ -259,7 +259,7 @@ let package = Package(
         .testTarget(
             name: "AppShellTests",
             dependencies: [
-                "AppShell", "Courses", "Favourites", "Presentation", "SharedKernel", "Storage", "TerminalUI", "TestSupport",
+                "AppShell", "Courses", "Favourites", "Presentation", "Profile", "SharedKernel", "Storage", "TerminalUI", "TestSupport",
                 .product(name: "Logging", package: "swift-log"),
             ]
         ),

@@ -27,6 +27,8 @@ public struct ProfileLearner: Sendable {
     /// How many of the learner's writes wait for the server (remote mode's replica): logging
     /// out says so.
     public var waitingWrites: @MainActor () -> Int
+    /// Remote mode's lessons saved for offline; nil in local mode.
+    public var offline: OfflineShelf?
 
     public init(
         user: @escaping @MainActor () -> User,
@@ -38,8 +40,10 @@ public struct ProfileLearner: Sendable {
         onLoggedOut: @escaping @MainActor () -> Void,
         report: @escaping @MainActor (StatusMessage) -> Void,
         habit: @escaping @MainActor () async -> LearningHabit? = { nil },
-        waitingWrites: @escaping @MainActor () -> Int = { 0 }
+        waitingWrites: @escaping @MainActor () -> Int = { 0 },
+        offline: OfflineShelf? = nil
     ) {
+        self.offline = offline
         self.habit = habit
         self.waitingWrites = waitingWrites
         self.user = user
@@ -50,6 +54,34 @@ public struct ProfileLearner: Sendable {
         self.onUserChanged = onUserChanged
         self.onLoggedOut = onLoggedOut
         self.report = report
+    }
+}
+
+/// What remote mode saved on this terminal for offline: the courses and lessons kept, and
+/// their size.
+public struct SavedOffline: Hashable, Sendable {
+    public var courses: Int
+    public var lessons: Int
+    public var bytes: Int
+
+    public init(courses: Int, lessons: Int, bytes: Int) {
+        self.courses = courses
+        self.lessons = lessons
+        self.bytes = bytes
+    }
+}
+
+/// Remote mode's lessons saved for offline, as the profile shows and clears them.
+public struct OfflineShelf: Sendable {
+    /// What is saved now; nil when it could not be read.
+    public var saved: @Sendable () async -> SavedOffline?
+    /// Forgets the saved lessons (those with an answered question stay, for review offline);
+    /// how many were forgotten, nil when they could not be.
+    public var clear: @Sendable () async -> Int?
+
+    public init(saved: @escaping @Sendable () async -> SavedOffline?, clear: @escaping @Sendable () async -> Int?) {
+        self.saved = saved
+        self.clear = clear
     }
 }
 

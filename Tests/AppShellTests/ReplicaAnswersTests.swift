@@ -1,5 +1,6 @@
 import Foundation
 import Presentation
+import Profile
 import SharedKernel
 import Storage
 import TerminalUI
@@ -117,5 +118,30 @@ extension ReplicaLearningTests {
         let checked = draw()
         #expect(checked.contains { $0.contains("✓ Right") }, "\(checked)")
         #expect(checked.contains { $0.contains("B it is.") })
+    }
+
+    @Test("clearing what is saved forgets the lessons but those answered in: offline, their cards still review, the others need the server")
+    func clearSaved() async throws {
+        let directory = TemporaryDirectory()
+        defer { directory.remove() }
+        let rig = try await Rig(directory)
+        let user = try await rig.ports.signIn(email: "demo@edugo.dev", password: "edugo-demo")
+        _ = try await rig.ports.enroll(userID: user.id, courseID: "rl-1")
+        await rig.saver.finished()
+        let first = QuestionRef(courseID: "rl-1", lesson: 1, question: 0)
+        _ = try await rig.learning.answer([1], to: first, userID: user.id, at: Self.noon)
+        let before = try #require(await rig.saver.saved())
+        #expect(before.courses == 1 && before.lessons == 2)
+
+        #expect(await rig.saver.clear() == 1, "the lesson without an answer")
+        let left = try #require(await rig.saver.saved())
+        #expect(left.courses == 1 && left.lessons == 1)
+        #expect(left.bytes > 0)
+
+        await rig.server.setFailure(Self.offline)
+        let deck = try await rig.learning.reviewDeck(userID: user.id, at: Self.noon.adding(seconds: 86_400 * 3), limit: 5)
+        #expect(deck.cards.map(\.ref) == [first], "the answered lesson's card, with its question")
+        let gone = await failure { () async throws(AppError) in try await rig.learning.lessonContent(courseID: "rl-1", lesson: 2) }
+        #expect(gone == Self.offline)
     }
 }

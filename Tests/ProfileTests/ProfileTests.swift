@@ -17,6 +17,8 @@ final class ShellSide {
     var reported: [StatusMessage] = []
     var counts: (Int?, Int?) = (3, 2)
     var waitingWrites = 0
+    /// Remote mode's saved lessons (nil: local mode, no shelf).
+    var shelf: Shelf?
 
     var learner: ProfileLearner {
         ProfileLearner(
@@ -32,9 +34,29 @@ final class ShellSide {
             onLoggedOut: { [self] in loggedOut += 1 },
             report: { [self] message in reported.append(message) },
             habit: { LearningHabit(streakDays: 3, dueCount: 5) },
-            waitingWrites: { [self] in waitingWrites }
+            waitingWrites: { [self] in waitingWrites },
+            offline: shelf.map { shelf in
+                OfflineShelf(saved: { await shelf.saved() }, clear: { await shelf.clear() })
+            }
         )
     }
+}
+
+/// Lessons saved for offline, as a replica would count and clear them.
+actor Shelf {
+    var kept = SavedOffline(courses: 3, lessons: 41, bytes: 247_600)
+    /// How many lessons stay after a clear (answered ones).
+    var keeps = 2
+    private(set) var clears = 0
+
+    func clear() -> Int? {
+        clears += 1
+        let gone = kept.lessons - keeps
+        kept = SavedOffline(courses: 1, lessons: keeps, bytes: 3_100)
+        return gone
+    }
+
+    func saved() -> SavedOffline? { kept }
 }
 
 @Suite("Profile tab")
@@ -180,11 +202,49 @@ final class ProfileTests {
         #expect(shell.loggedOut == 1)
     }
 
+    @Test("remote mode: what is saved for offline shows; c then y clears it and says how many lessons went; n keeps it")
+    func savedOffline() async throws {
+        let shelf = Shelf()
+        let (sut, shell, _) = await makeSUT(shelf: shelf)
+        func line() -> String? {
+            var canvas = TextCanvas(size: Size(width: 80, height: 24))
+            sut.draw(in: &canvas, frame: Frame(area: Rect(x: 0, y: 1, width: 80, height: 22)))
+            return canvas.lines.first { $0.contains("Saved offline") }
+        }
+        #expect(line() == "  Saved offline     3 courses · 41 lessons · 248 KB")
+
+        _ = await sut.handle(.char("c"))
+        #expect(sut.statusMessage == StatusMessage("Clear the lessons saved for offline? (y/n)"))
+        _ = await sut.handle(.char("n"))
+        #expect(sut.statusMessage == nil)
+        #expect(await shelf.clears == 0)
+
+        _ = await sut.handle(.char("c"))
+        _ = await sut.handle(.char("y"))
+        #expect(await shelf.clears == 1)
+        #expect(shell.reported == [.success("\(plural: 39) saved lessons cleared — saved again at your next sign-in")])
+        #expect(line() == "  Saved offline     1 course · 2 lessons · 4 KB")
+        #expect(
+            Texts(.spanish)("\(plural: 1) saved lessons cleared — saved again at your next sign-in")
+                == "1 lección descargada borrada: se descarga de nuevo al volver a iniciar sesión")
+    }
+
+    @Test("local mode: no saved-offline line, and c does nothing")
+    func noShelfLocally() async {
+        let (sut, _, _) = await makeSUT()
+        var canvas = TextCanvas(size: Size(width: 80, height: 24))
+        sut.draw(in: &canvas, frame: Frame(area: Rect(x: 0, y: 1, width: 80, height: 22)))
+        #expect(!canvas.lines.contains { $0.contains("Saved offline") })
+        #expect(await sut.handle(.char("c")) == .ignored)
+        #expect(sut.statusMessage == nil)
+    }
+
     // MARK: - Helpers
 
-    private func makeSUT(load: Bool = true) async -> (any Screen, ShellSide, InMemoryStore) {
+    private func makeSUT(load: Bool = true, shelf: Shelf? = nil) async -> (any Screen, ShellSide, InMemoryStore) {
         let store = InMemoryStore()
         let shell = ShellSide()
+        shell.shelf = shelf
         let screen = ProfileFeature(learner: shell.learner, profiles: store, sessions: store).makeProfileScreen()
         leaks.track(screen)
         if load {

@@ -55,7 +55,8 @@ final class LearnerScope {
         report: @escaping @MainActor (StatusMessage) -> Void,
         onLoggedOut: @escaping @MainActor () -> Void,
         waitingWrites: @escaping @MainActor () -> Int = { 0 },
-        savedSearch: @escaping @MainActor () -> Int? = { nil }
+        savedSearch: @escaping @MainActor () -> Int? = { nil },
+        offline: OfflineShelf? = nil
     ) {
         learner = user.id
         self.clock = clock
@@ -94,7 +95,8 @@ final class LearnerScope {
                 onLoggedOut: onLoggedOut,
                 report: report,
                 habit: habit,
-                waitingWrites: waitingWrites
+                waitingWrites: waitingWrites,
+                offline: offline
             ),
             profiles: ports.profiles,
             sessions: ports.sessions

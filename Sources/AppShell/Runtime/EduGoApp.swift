@@ -79,6 +79,7 @@ public enum EduGoApp {
                 shell.sync = status
                 shell.flow.waitingWrites = { status.waiting }
                 shell.flow.savedSearch = { status.savedSearch }
+                shell.flow.offline = replication?.shelf
                 status.tell = { [weak shell] message in shell?.notices.post(message, overProgress: false) }
             }
             let routing = RemoteEventRouting(shell: shell, outage: outage)

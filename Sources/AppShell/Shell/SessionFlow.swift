@@ -31,6 +31,8 @@ final class SessionFlow {
     @ObservationIgnored var waitingWrites: @MainActor () -> Int = { 0 }
     /// How many saved courses the catalog searches while the server cannot be reached.
     @ObservationIgnored var savedSearch: @MainActor () -> Int? = { nil }
+    /// Remote mode's lessons saved for offline, which the profile shows and clears.
+    @ObservationIgnored var offline: OfflineShelf?
 
     @ObservationIgnored private let layout: LayoutSettings
 
@@ -142,7 +144,8 @@ final class SessionFlow {
                 report: { [weak self] message in self?.report(message) },
                 onLoggedOut: { [weak self] in self?.signedOut() },
                 waitingWrites: { [weak self] in self?.waitingWrites() ?? 0 },
-                savedSearch: { [weak self] in self?.savedSearch() }
+                savedSearch: { [weak self] in self?.savedSearch() },
+                offline: offline
             )
             scope?.follow()
         }

@@ -1,4 +1,5 @@
 import Logging
+import Profile
 import RemoteStore
 import SharedKernel
 import Storage
@@ -14,6 +15,11 @@ struct Replication: Sendable {
     func catchUp() async {
         guard let sent = await sync.send(catchingUp: true), sent.answered > 0, let learner = await sync.following else { return }
         await saver.start(learner)
+    }
+
+    /// The lessons saved, as the profile shows and clears them.
+    var shelf: OfflineShelf {
+        OfflineShelf(saved: { await saver.saved() }, clear: { await saver.clear() })
     }
 }
 

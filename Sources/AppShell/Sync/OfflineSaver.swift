@@ -1,6 +1,7 @@
 import Logging
 import Platform
 import Presentation
+import Profile
 import SharedKernel
 import Storage
 
@@ -63,6 +64,22 @@ actor OfflineSaver {
             guard let self, let userID, !Task.isCancelled else { return }
             await self.save(userID)
         }
+    }
+
+    /// What is saved now; nil when it could not be read.
+    func saved() async -> SavedOffline? {
+        guard let saved = try? await replica.savedLessons() else { return nil }
+        return SavedOffline(courses: saved.courses, lessons: saved.lessons, bytes: saved.bytes)
+    }
+
+    /// Stops the save under way and forgets the saved lessons (those with an answered question
+    /// stay: a card offline shows its question); how many went, nil when they could not.
+    func clear() async -> Int? {
+        let previous = running
+        previous?.cancel()
+        running = nil
+        await previous?.value
+        return try? await replica.clearSavedLessons()
     }
 
     /// Waits for the save under way (tests).

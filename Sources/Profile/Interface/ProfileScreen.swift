@@ -11,9 +11,13 @@ final class ProfileScreen: Screen {
         static let cancel = KeyDeclaration("Esc", "cancel", help: "while editing: keep the name as it was", action: "profile.cancel")
         static let clear = KeyDeclaration("Ctrl-U", "clear", help: "while editing: clear the field", action: "profile.clear")
         static let logOut = KeyDeclaration("l", "log out", help: "log out, after y", action: "profile.log_out")
+        static let clearSaved = KeyDeclaration(
+            "c", "clear saved", help: "remote mode: clear the lessons saved for offline, after y", action: "profile.clear_saved")
     }
 
-    nonisolated static let declaredKeys = [Keys.edit, Keys.save, Keys.cancel, Keys.clear, Keys.logOut, YesNoQuestion.yes, YesNoQuestion.no]
+    nonisolated static let declaredKeys = [
+        Keys.edit, Keys.save, Keys.cancel, Keys.clear, Keys.logOut, Keys.clearSaved, YesNoQuestion.yes, YesNoQuestion.no,
+    ]
     static let labelWidth = 18
 
     private let viewModel: ProfileViewModel
@@ -27,8 +31,11 @@ final class ProfileScreen: Screen {
     func availability(of key: KeyDeclaration) -> KeyAvailability {
         switch key {
         case Keys.save, Keys.cancel, Keys.clear: viewModel.isEditing ? .available : .dormant
-        case YesNoQuestion.yes, YesNoQuestion.no: viewModel.isConfirmingLogout ? .available : .dormant
-        case _ where viewModel.isEditing || viewModel.isConfirmingLogout: .dormant
+        case YesNoQuestion.yes, YesNoQuestion.no: viewModel.isConfirmingLogout || viewModel.isConfirmingClear ? .available : .dormant
+        case _ where viewModel.isEditing || viewModel.isConfirmingLogout || viewModel.isConfirmingClear: .dormant
+        case Keys.clearSaved:
+            viewModel.learner.offline == nil
+                ? .dormant : (viewModel.saved?.lessons ?? 0) > 0 ? .available : .unavailable(reason: "No lessons are saved for offline")
         case Keys.edit: viewModel.isSaving ? .unavailable(reason: "Your name is being saved — edit it again once it is") : .available
         // Signing out always works, a rename under way or not.
         case Keys.logOut: .available
@@ -37,6 +44,9 @@ final class ProfileScreen: Screen {
     }
 
     var statusMessage: StatusMessage? {
+        if viewModel.isConfirmingClear {
+            return StatusMessage("Clear the lessons saved for offline? (y/n)")
+        }
         if viewModel.isConfirmingLogout {
             // Writes still waiting are kept for the learner's next sign-in here: said, not lost.
             let waiting = viewModel.learner.waitingWrites()
@@ -46,7 +56,7 @@ final class ProfileScreen: Screen {
     }
 
     /// While the name is edited, or the y/n question is open, every key but Ctrl-C stays here.
-    var isCapturingText: Bool { viewModel.isEditing || viewModel.isConfirmingLogout }
+    var isCapturingText: Bool { viewModel.isEditing || viewModel.isConfirmingLogout || viewModel.isConfirmingClear }
 
     func appear() {
         guard !viewModel.isEditing else { return }
@@ -112,10 +122,24 @@ final class ProfileScreen: Screen {
         fact("Streak", loaded ? habit.map { Self.days($0.streakDays) } ?? "— (could not be read)" : "…", in: &canvas)
         fact(
             "To review", loaded ? habit.map { "\($0.dueCount) due today (tab 5)" } ?? "— (could not be read)" : "…", in: &canvas)
+        if viewModel.learner.offline != nil {
+            fact("Saved offline", loaded ? viewModel.saved.map(Self.saved) ?? "— (could not be read)" : "…", in: &canvas)
+        }
     }
 
     /// The facts' labels, whose longest sets the values' column.
-    static let labels: [LocalizedText] = ["Name", "Email", "Role", "Member since", "Enrolled courses", "Favourites", "Streak", "To review"]
+    static let labels: [LocalizedText] = [
+        "Name", "Email", "Role", "Member since", "Enrolled courses", "Favourites", "Streak", "To review", "Saved offline",
+    ]
+
+    /// `3 courses · 41 lessons · 248 KB`; `nothing yet`.
+    static func saved(_ saved: SavedOffline) -> LocalizedText {
+        guard saved.lessons > 0 else { return "nothing yet — enrolled courses are saved after sign-in" }
+        let kilobytes = (saved.bytes + 999) / 1_000
+        let size: LocalizedText = kilobytes < 10_000 ? "\(kilobytes) KB" : "\(kilobytes / 1_000) MB"
+        let (courses, lessons): (LocalizedText, LocalizedText) = ("\(plural: saved.courses) courses", "\(plural: saved.lessons) lessons")
+        return "\(courses) · \(lessons) · \(size)"
+    }
 
     /// `3 days in a row`; `none yet` for none: a lesson or a review today starts one.
     static func days(_ count: Int) -> LocalizedText {
@@ -137,6 +161,14 @@ final class ProfileScreen: Screen {
             }
             return .handled
         }
+        if viewModel.isConfirmingClear {
+            switch YesNoQuestion.answer(to: event) {
+            case .yes: await viewModel.clearSaved()
+            case .no: viewModel.cancelClear()
+            case nil: break
+            }
+            return .handled
+        }
         if viewModel.isConfirmingLogout {
             switch YesNoQuestion.answer(to: event) {
             case .yes: await viewModel.logOut()
@@ -152,6 +184,10 @@ final class ProfileScreen: Screen {
         case .key(.character("e")):
             guard isAvailable(Keys.edit) else { return .ignored }
             viewModel.beginEditing()
+            return .handled
+        case .key(.character("c")) where viewModel.learner.offline != nil:
+            guard isAvailable(Keys.clearSaved) else { return .ignored }
+            viewModel.requestClear()
             return .handled
         default:
             return .ignored

@@ -17,6 +17,11 @@ final class ProfileViewModel {
     private(set) var countsLoaded = false
     /// The streak and the cards due, read with the counts.
     private(set) var habit: LearningHabit?
+    /// What is saved for offline (remote mode), read with the counts; nil before, or when it
+    /// could not be read.
+    private(set) var saved: SavedOffline?
+    /// `c` was pressed; waiting for `y` or `n` to clear what is saved for offline.
+    private(set) var isConfirmingClear = false
     @ObservationIgnored let tasks = OwnedTasks()
     /// Counts renames; a read of the learner started before one is stale.
     @ObservationIgnored private var renames = 0
@@ -54,8 +59,10 @@ final class ProfileViewModel {
     func refresh() async {
         let started = renames
         async let habit = learner.habit()
+        async let saved = learner.offline?.saved()
         await learner.prepareCounts()
         self.habit = await habit
+        self.saved = await saved
         countsLoaded = true
         if let fresh = try? await profiles.user(id: user.id), started == renames, !isSaving {
             learner.onUserChanged(fresh)
@@ -111,6 +118,27 @@ final class ProfileViewModel {
             learner.onNameSaving(nil)
         }
         tasks.run { await save.value }
+    }
+
+    /// `c`: asks whether to clear the lessons saved for offline.
+    func requestClear() {
+        isConfirmingClear = true
+    }
+
+    func cancelClear() {
+        isConfirmingClear = false
+    }
+
+    /// `y`: forgets the saved lessons, then reads what is left and says how many went.
+    func clearSaved() async {
+        isConfirmingClear = false
+        guard let offline = learner.offline else { return }
+        guard let cleared = await offline.clear() else {
+            learner.report(.error("The saved lessons could not be cleared"))
+            return
+        }
+        saved = await offline.saved()
+        learner.report(.success("\(plural: cleared) saved lessons cleared — saved again at your next sign-in"))
     }
 
     /// `l`: asks `Log out? (y/n)`.

@@ -82,6 +82,37 @@ extension SQLiteReplica {
         }
     }
 
+    /// What is saved here for offline: the courses and lessons whose text or questions are
+    /// kept, and their bytes.
+    public func savedLessons() async throws(AppError) -> (courses: Int, lessons: Int, bytes: Int) {
+        try await database.read { db in
+            guard
+                let row = try Row.fetchOne(
+                    db,
+                    sql: """
+                        SELECT count(DISTINCT course_id) AS courses, count(*) AS lessons,
+                            coalesce(sum(length(CAST(body AS BLOB))), 0) + coalesce(sum(length(CAST(questions AS BLOB))), 0) AS bytes
+                        FROM lesson_content
+                        """)
+            else { return (0, 0, 0) }
+            let reader = RowReader(row: row, what: "saved lessons")
+            return (try reader.int("courses"), try reader.int("lessons"), try reader.int("bytes"))
+        }
+    }
+
+    /// Forgets the lessons saved here but those with a question answered: their questions are
+    /// what a card shows when reviewed offline. Returns how many were forgotten.
+    public func clearSavedLessons() async throws(AppError) -> Int {
+        try await database.write { db in
+            try db.execute(
+                sql: """
+                    DELETE FROM lesson_content WHERE NOT EXISTS (
+                        SELECT 1 FROM answer WHERE answer.course_id = lesson_content.course_id AND answer.lesson = lesson_content.position)
+                    """)
+            return db.changesCount
+        }
+    }
+
     /// Whether the replica has the learner's card for `ref` (a grade of it can be given here).
     public func hasCard(_ ref: QuestionRef, userID: UserID) async throws(AppError) -> Bool {
         try await database.read { db in
