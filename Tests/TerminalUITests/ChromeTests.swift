@@ -111,6 +111,24 @@ struct ChromeTests {
             "\(short80.lines[0])")
     }
 
+    @Test("the server out of reach: ⚠ once, in the store's place; before the name only where the place gives way (writes waiting)")
+    func outageMarkOnce() {
+        let tabs = ["Catalog", "My courses", "Favourites", "Profile", "Review"]
+        let short = ["Catalog", "Mine", "Favs", "Profile", "Review"]
+        func header(width: Int, mark: String? = nil) -> String {
+            var canvas = TextCanvas(size: Size(width: width, height: 1))
+            HeaderBar.draw(
+                in: &canvas, row: 0, tabs: tabs, shortTabs: short, selectedTab: 0, userName: "Demo Learner", mark: mark,
+                place: "127.0.0.1:8811 ⚠", nameMark: "⚠")
+            return canvas.lines[0]
+        }
+        #expect(header(width: 80) == "  1 Catalog  2 Mine  3 Favs  4 Profile  5 Review    127.…:8811 ⚠ · Demo Learner")
+        let waiting = header(width: 80, mark: "⇡ 1 to sync")
+        #expect(!waiting.contains("127"), "the place gave way: \(waiting)")
+        #expect(waiting.contains("⚠ Demo"), "so the name carries the mark: \(waiting)")
+        #expect(waiting.filter { $0 == "⚠" }.count == 1)
+    }
+
     @Test("the footer shows the keys, and a status message before them")
     func footer() {
         var canvas = TextCanvas(size: Size(width: 80, height: 2))

@@ -105,14 +105,18 @@ final class FrameChrome {
         let size = canvas.size
         let screen = content.screen
         let texts = content.texts
-        // The mark in the header: the server is out of reach, what shows may be behind.
-        let headerName = content.outage == nil ? content.userName : "⚠ " + (content.userName ?? texts("offline"))
+        // The mark in the header: the server is out of reach, what shows may be behind. A
+        // server's place says it too (`host ⚠`): the name carries it only where that is not drawn.
+        let outOfReach = content.outage != nil
+        let placeSaysIt = outOfReach && content.isSignedIn && content.place?.hasSuffix("⚠") == true
+        let headerName = !outOfReach || placeSaysIt ? content.userName : "⚠ " + (content.userName ?? texts("offline"))
         HeaderBar.draw(
             in: &canvas, row: 0, tabs: content.isSignedIn ? AppTab.allCases.map { texts($0.title) } : [],
             shortTabs: content.isSignedIn ? AppTab.allCases.map { texts($0.shortTitle) } : [],
             selectedTab: content.coordinator?.tab.rawValue ?? 0, userName: headerName,
             mark: Self.headerMark(settingsRefused: content.settingsRefused, waitingWrites: content.waitingWrites, texts: texts),
-            place: content.isSignedIn ? content.place : nil, context: content.isSignedIn ? content.context : []
+            place: content.isSignedIn ? content.place : nil, context: content.isSignedIn ? content.context : [],
+            nameMark: placeSaysIt ? "⚠" : nil
         )
         let area = Self.screenArea(size)
         screen.draw(in: &canvas, frame: Frame(area: area, tick: tick, texts: texts))

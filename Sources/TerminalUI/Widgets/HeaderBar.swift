@@ -68,10 +68,11 @@ public enum HeaderBar {
             .tabs.firstIndex { $0.contains(x) }
     }
 
-    /// Draws the bar. `mark` (e.g. that the server cannot be reached) sits at the right edge.
-    /// `place` (the store: a data directory, a server) goes before the name, always from
-    /// `placeWidth` columns; `context` (counts) between them, as much of it as fits, its
-    /// first parts dropped first.
+    /// Draws the bar. `mark` (e.g. the writes waiting) sits at the right edge. `place` (the
+    /// store: a data directory, a server) goes before the name, always from `placeWidth`
+    /// columns; `context` (counts) between them, as much of it as fits, its first parts
+    /// dropped first. `nameMark` (that the server cannot be reached, which the place names
+    /// too) goes before the name where the place is not drawn.
     public static func draw(
         in canvas: inout some Canvas,
         row: Int,
@@ -81,11 +82,13 @@ public enum HeaderBar {
         userName: String?,
         mark: String? = nil,
         place: String? = nil,
-        context: [String] = []
+        context: [String] = [],
+        nameMark: String? = nil
     ) {
         let width = canvas.size.width
         canvas.fill(Rect(x: 0, y: row, width: width, height: 1), style: .header)
-        let name = userName.map { TerminalText.clean($0, width: 30) } ?? ""
+        let plainName = userName.map { TerminalText.clean($0, width: 30) } ?? ""
+        let name = (nameMark.map { $0 + " " } ?? "") + plainName
         let place = place.map { TerminalText.clean($0, width: 60) } ?? ""
         let mark = shownMark(mark, width: width)
         let layout = layout(tabs: tabs, shortTabs: shortTabs, width: width, name: name, place: place, mark: mark)
@@ -107,21 +110,29 @@ public enum HeaderBar {
         // The name gives way to the store where the store must show (for up to 16 columns of
         // it), down to 12 columns; the store is cut in its middle past that.
         let needed = placeRoom(place, width: width) == 0 ? 0 : min(placeRoom(place, width: width), 19) + 2
-        let shown = TerminalText.truncate(name, toWidth: needed == 0 ? room : max(min(12, room), room - needed))
-        canvas.draw(shown, x: right - shown.displayWidth, y: row, style: .header)
-        // Two columns from the tabs, three (` · `) from the name. The counts go first, the
-        // first of them first; the store last.
-        var counts = context.map { TerminalText.clean($0, width: 60) }.filter { !$0.isEmpty }
-        let contextRoom = room - shown.displayWidth - 3 - 2
-        func parts() -> [String] { (place.isEmpty ? [] : [place]) + counts }
-        while !counts.isEmpty, parts().joined(separator: " · ").displayWidth > contextRoom { counts.removeFirst() }
-        var parts = parts()
-        if parts.joined(separator: " · ").displayWidth > contextRoom {
-            // The store alone, shortened in its middle: its end (the port, ● or ⚠) says most.
-            parts = width >= placeWidth && contextRoom >= 8 ? [middleCut(place, toWidth: contextRoom)] : []
+        let nameWidth = needed == 0 ? room : max(min(12, room), room - needed)
+        var shown = TerminalText.truncate(name, toWidth: nameWidth)
+        var parts = contextParts(place: place, context: context, width: width, room: room - shown.displayWidth - 3 - 2)
+        if nameMark != nil, !place.isEmpty, !parts.isEmpty {
+            // The place is drawn (first), and says it: the name goes without the mark.
+            shown = TerminalText.truncate(plainName, toWidth: nameWidth)
+            parts = contextParts(place: place, context: context, width: width, room: room - shown.displayWidth - 3 - 2)
         }
+        canvas.draw(shown, x: right - shown.displayWidth, y: row, style: .header)
         guard !parts.isEmpty else { return }
         let text = parts.joined(separator: " · ") + " · "
         canvas.draw(text, x: right - shown.displayWidth - text.displayWidth, y: row, style: .header)
+    }
+
+    /// What goes between the tabs and the name in `room` columns (two from the tabs, three,
+    /// ` · `, from the name): the counts first, the first of them first; the store last.
+    private static func contextParts(place: String, context: [String], width: Int, room: Int) -> [String] {
+        var counts = context.map { TerminalText.clean($0, width: 60) }.filter { !$0.isEmpty }
+        func parts() -> [String] { (place.isEmpty ? [] : [place]) + counts }
+        while !counts.isEmpty, parts().joined(separator: " · ").displayWidth > room { counts.removeFirst() }
+        let parts = parts()
+        guard parts.joined(separator: " · ").displayWidth > room else { return parts }
+        // The store alone, shortened in its middle: its end (the port, ● or ⚠) says most.
+        return width >= placeWidth && room >= 8 ? [middleCut(place, toWidth: room)] : []
     }
 }
