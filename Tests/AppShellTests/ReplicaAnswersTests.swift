@@ -144,4 +144,38 @@ extension ReplicaLearningTests {
         let gone = await failure { () async throws(AppError) in try await rig.learning.lessonContent(courseID: "rl-1", lesson: 2) }
         #expect(gone == Self.offline)
     }
+
+    @Test("the server's news of a grade in another terminal: once the news is quiet, the cards saved here are read again")
+    func cardsFollowOtherTerminals() async throws {
+        let directory = TemporaryDirectory()
+        defer { directory.remove() }
+        let clock = ManualClock()
+        let rig = try await Rig(directory, clock: clock)
+        let user = try await rig.ports.signIn(email: "demo@edugo.dev", password: "edugo-demo")
+        _ = try await rig.ports.enroll(userID: user.id, courseID: "rl-1")
+        await rig.saver.finished()
+        let first = QuestionRef(courseID: "rl-1", lesson: 1, question: 0)
+        _ = try await rig.learning.answer([1], to: first, userID: user.id, at: Self.noon)
+        let server = ManualChangeFeed()
+        let feed = ReplicaChangeFeed(server: server)
+        let saver = rig.saver
+        feed.whenLearningChanges { learner, courseID in await saver.learningChanged(learner, courseID: courseID) }
+        let news = feed.news(for: user.id)
+        let here = SQLiteLearningRepository(database: rig.database)
+
+        // Another terminal grades the card: its news comes, and the cards are read once it is quiet.
+        let later = Self.noon.adding(seconds: 86_400 * 3)
+        _ = try await rig.server.review(first, grade: .good, userID: user.id, at: later)
+        server.send(.changed([.learning(user.id, nil)]), to: user.id)
+        await clock.waitForSleeper()
+        #expect(try await here.cards(userID: user.id, courseID: "rl-1") != (try await rig.server.cards(userID: user.id, courseID: "rl-1")))
+        clock.advance(by: .seconds(10))
+        await saver.refreshFinished()
+        #expect(try await here.cards(userID: user.id, courseID: "rl-1") == (try await rig.server.cards(userID: user.id, courseID: "rl-1")))
+
+        await rig.server.setFailure(Self.offline)
+        let deck = try await rig.learning.reviewDeck(userID: user.id, at: later, limit: 5)
+        #expect(!deck.cards.contains { $0.ref == first }, "graded elsewhere: not due here either")
+        _ = news
+    }
 }

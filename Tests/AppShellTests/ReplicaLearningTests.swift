@@ -35,7 +35,7 @@ struct ReplicaLearningTests {
         /// What the saver told the learner.
         let told = ToldLog()
 
-        init(_ directory: TemporaryDirectory, maxBytes: Int = 200_000_000) async throws {
+        init(_ directory: TemporaryDirectory, maxBytes: Int = 200_000_000, clock: any Clock<Duration> = ContinuousClock()) async throws {
             server = InMemoryStore(courses: [ReplicaLearningTests.course], lessons: ["rl-1": ReplicaLearningTests.lessons])
             database = try AppDatabase.open(
                 directory: directory.url, passwordHasher: PasswordHasher(rounds: 1_000), seedCatalog: { [] })
@@ -57,7 +57,7 @@ struct ReplicaLearningTests {
             saver = OfflineSaver(
                 enrolled: { [server] id throws(AppError) in try await server.enrolledCourses(userID: id) }, courses: courses,
                 learning: learning, server: server, replica: replica, maxBytes: maxBytes,
-                tell: { told.items.append($0) },
+                tell: { told.items.append($0) }, clock: clock,
                 report: { reported in
                     progress.items.append(reported)
                     status.take(saving: reported)

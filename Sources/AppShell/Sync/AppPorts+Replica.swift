@@ -58,6 +58,7 @@ extension AppPorts {
                 enrollments: store, favourites: store, profiles: store, sessions: store),
             seen: seen, database: database, outbox: outbox, sync: sync, saver: saver)
         status.readAgain = { feed.readEverything() }
+        feed.whenLearningChanges { learner, courseID in await saver.learningChanged(learner, courseID: courseID) }
         self.courses = courses
         changes = feed
         self.learning = learning

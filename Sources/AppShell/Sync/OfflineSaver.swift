@@ -37,13 +37,28 @@ actor OfflineSaver {
     /// This save left lessons unsaved for the cap.
     private var capped = false
     private var toldCapped = false
+    /// How long learning news must be quiet before what it names is read again, and the
+    /// pause between two courses read (an idle terminal asks little of the server: SPEC).
+    private let quiet: Duration
+    private let pace: Duration
+    private let clock: any Clock<Duration>
+    /// The refresh waiting for the news to be quiet, or under way.
+    private var refreshing: Task<Void, Never>?
+    /// Courses whose answers and cards the news said changed; `allStale` for a grade, whose
+    /// news names no course.
+    private var stale: Set<CourseID> = []
+    private var allStale = false
 
     init(
         enrolled: @escaping @Sendable (UserID) async throws(AppError) -> [EnrolledCourse], courses: ReplicaCourses,
         learning: ReplicaLearning, server: any LearningRepository, replica: SQLiteReplica, maxBytes: Int = 200_000_000,
         logger: Logger? = nil, tell: @escaping @MainActor @Sendable (StatusMessage) -> Void = { _ in },
+        clock: any Clock<Duration> = ContinuousClock(), quiet: Duration = .seconds(10), pace: Duration = .seconds(1),
         report: @escaping @MainActor @Sendable (Progress?) -> Void
     ) {
+        self.clock = clock
+        self.quiet = quiet
+        self.pace = pace
         self.tell = tell
         self.maxBytes = maxBytes
         self.logger = logger
@@ -59,10 +74,49 @@ actor OfflineSaver {
     func start(_ userID: UserID?) {
         let previous = running
         previous?.cancel()
+        if userID == nil { stopRefreshing() }
         running = Task { [weak self] in
             _ = await previous?.value
             guard let self, let userID, !Task.isCancelled else { return }
             await self.save(userID)
+        }
+    }
+
+    /// The server's news of the learner's answers or grades (here or in another terminal):
+    /// the answers and cards saved here for the course (nil: a grade, any course) are read
+    /// again once the news has been quiet for a while, a course at a time, so a deck read
+    /// offline later is the server's, not the one saved at sign-in.
+    func learningChanged(_ userID: UserID, courseID: CourseID?) {
+        if let courseID { stale.insert(courseID) } else { allStale = true }
+        refreshing?.cancel()
+        refreshing = Task { [weak self, clock, quiet] in
+            guard (try? await clock.sleep(for: quiet)) != nil else { return }
+            await self?.refreshStale(userID)
+        }
+    }
+
+    /// Waits for the refresh under way, if any (tests).
+    func refreshFinished() async {
+        await refreshing?.value
+    }
+
+    private func stopRefreshing() {
+        refreshing?.cancel()
+        refreshing = nil
+        (stale, allStale) = ([], false)
+    }
+
+    private func refreshStale(_ userID: UserID) async {
+        var courses = Array(stale)
+        if allStale, let list = try? await enrolled(userID) { courses = list.map(\.course.id) }
+        (stale, allStale) = ([], false)
+        for (index, courseID) in courses.enumerated() {
+            // A new piece of news starts again once quiet: what was not read yet stays stale.
+            if index > 0, (try? await clock.sleep(for: pace)) == nil || Task.isCancelled {
+                stale.formUnion(courses[index...])
+                return
+            }
+            await learning.refresh.refresh(courseID, userID: userID)
         }
     }
 

@@ -8,6 +8,9 @@ final class ReplicaChangeFeed: ChangeFeed {
     private let server: any ChangeFeed
     /// The streams open now, by a number each, and the next number.
     private let listeners = Mutex<(open: [Int: AsyncStream<ChangeNews>.Continuation], next: Int)>(([:], 0))
+    /// Told of the server's news of the learner's answers and grades (the course, nil for a
+    /// grade or news missed), for the replica to read them again.
+    private let learningNews = Mutex<(@Sendable (UserID, CourseID?) async -> Void)?>(nil)
 
     init(server: any ChangeFeed) {
         self.server = server
@@ -20,8 +23,15 @@ final class ReplicaChangeFeed: ChangeFeed {
             listeners.open[listeners.next] = continuation
             return listeners.next
         }
-        let forwarding = Task { [server] in
-            for await news in server.news(for: learner) { continuation.yield(news) }
+        // Subscribed here, not in the task: no news is missed before it starts.
+        let upstream = server.news(for: learner)
+        let forwarding = Task { [weak self] in
+            for await news in upstream {
+                if let hear = self?.learningNews.withLock({ $0 }) {
+                    for courseID in Self.learning(in: news) { await hear(learner, courseID) }
+                }
+                continuation.yield(news)
+            }
             continuation.finish()
         }
         continuation.onTermination = { [weak self] _ in
@@ -29,6 +39,24 @@ final class ReplicaChangeFeed: ChangeFeed {
             _ = self?.listeners.withLock { $0.open.removeValue(forKey: id) }
         }
         return stream
+    }
+
+    /// `hear` is told of the server's news of the learner's answers and grades from now on.
+    func whenLearningChanges(_ hear: @escaping @Sendable (UserID, CourseID?) async -> Void) {
+        learningNews.withLock { $0 = hear }
+    }
+
+    /// The courses whose answers or cards `news` says changed: nil for any (a grade, whose
+    /// news names no course, or news missed).
+    private static func learning(in news: ChangeNews) -> [CourseID?] {
+        switch news {
+        case .readEverything: return [nil]
+        case .changed(let changes):
+            return changes.compactMap { change in
+                guard case .learning(_, let courseID) = change else { return nil }
+                return .some(courseID)
+            }
+        }
     }
 
     /// Every screen reads again what it shows.
