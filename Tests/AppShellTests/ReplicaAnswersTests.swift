@@ -178,4 +178,38 @@ extension ReplicaLearningTests {
         #expect(!deck.cards.contains { $0.ref == first }, "graded elsewhere: not due here either")
         _ = news
     }
+
+    @Test("an answer sent whose checked answer cannot be read back yet still shows answered, is never queued again, and is read back later")
+    func sentNotReadBack() async throws {
+        let directory = TemporaryDirectory()
+        defer { directory.remove() }
+        let rig = try await Rig(directory)
+        let user = try await rig.ports.signIn(email: "demo@edugo.dev", password: "edugo-demo")
+        _ = try await rig.ports.enroll(userID: user.id, courseID: "rl-1")
+        await rig.saver.finished()
+        let first = QuestionRef(courseID: "rl-1", lesson: 1, question: 0)
+        let now = StudyTime(now: Date(), secondsFromGMT: 0)
+        await rig.server.setFailure(Self.offline)
+        _ = try await rig.learning.answer([1], to: first, userID: user.id, at: now)
+
+        // Back, but the answers cannot be read: the queue goes, the answer is not read back.
+        await rig.server.setFailure(nil)
+        await rig.server.setFailure(Self.offline, only: { if case .answers = $0 { true } else { false } })
+        await Replication(sync: rig.sync, saver: rig.saver).catchUp()
+        await rig.saver.finished()
+        #expect(rig.status.waiting == 0, "sent: nothing waits")
+
+        await rig.server.setFailure(Self.offline)
+        #expect(try await rig.learning.answers(userID: user.id, courseID: "rl-1") == [.unchecked([1], to: first)], "still answered")
+        let again = try await rig.learning.answer([0], to: first, userID: user.id, at: now.adding(seconds: 30))
+        #expect(again == .unchecked([1], to: first))
+        #expect(rig.status.waiting == 0, "nothing queued again")
+
+        await rig.server.setFailure(nil)
+        await rig.saver.start(user.id)
+        await rig.saver.finished()
+        let here = try await SQLiteLearningRepository(database: rig.database).answers(userID: user.id, courseID: "rl-1")
+        #expect(here.map(\.chosen) == [[1]] && here.allSatisfy { $0.isChecked && $0.isRight }, "read back checked")
+        #expect(try await SQLiteOutbox(database: rig.database).pendingAnswers(userID: user.id, courseID: "rl-1").isEmpty)
+    }
 }

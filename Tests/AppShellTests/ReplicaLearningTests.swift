@@ -42,10 +42,7 @@ struct ReplicaLearningTests {
             let outbox = SQLiteOutbox(database: database)
             let status = status
             let replica = SQLiteReplica(database: database)
-            let refresh = LearningRefresh(server: server, replica: replica, outbox: outbox)
-            sync = OutboxSync(outbox: outbox, server: server) { userID, courses in
-                for courseID in courses { await refresh.refresh(courseID, userID: userID) }
-            } report: { report in
+            sync = OutboxSync(outbox: outbox, server: server, refresh: LearningRefresh(server: server, replica: replica)) { report in
                 status.take(report)
             }
             let seen = SeenCourses()

@@ -147,10 +147,7 @@ final class SimTerminal {
         let database = try AppDatabase.open(directory: directory.url, passwordHasher: PasswordHasher(rounds: 1_000), seedCatalog: { [] })
         let outbox = SQLiteOutbox(database: database, now: clock)
         let replica = SQLiteReplica(database: database)
-        let refresh = LearningRefresh(server: link, replica: replica, outbox: outbox)
-        let sync = OutboxSync(outbox: outbox, server: link) { userID, courses in
-            for courseID in courses { await refresh.refresh(courseID, userID: userID) }
-        } report: { report in
+        let sync = OutboxSync(outbox: outbox, server: link, refresh: LearningRefresh(server: link, replica: replica)) { report in
             status.take(report)
         }
         let ports = ReplicaPorts(

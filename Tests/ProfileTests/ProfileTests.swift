@@ -222,11 +222,11 @@ final class ProfileTests {
         _ = await sut.handle(.char("c"))
         _ = await sut.handle(.char("y"))
         #expect(await shelf.clears == 1)
-        #expect(shell.reported == [.success("\(plural: 39) saved lessons cleared — saved again at your next sign-in")])
+        #expect(shell.reported == [.success("\(plural: 39) saved lessons cleared — saved again at the next sign-in or enrollment")])
         #expect(line() == "  Saved offline     1 course · 2 lessons · 4 KB")
         #expect(
-            Texts(.spanish)("\(plural: 1) saved lessons cleared — saved again at your next sign-in")
-                == "1 lección descargada borrada: se descarga de nuevo al volver a iniciar sesión")
+            Texts(.spanish)("\(plural: 1) saved lessons cleared — saved again at the next sign-in or enrollment")
+                == "1 lección descargada borrada: se descarga de nuevo al iniciar sesión o inscribirte")
     }
 
     @Test("local mode: no saved-offline line, and c does nothing")

@@ -72,7 +72,7 @@ struct SQLiteReplicaTests {
         #expect(try await SQLiteFavouritesRepository(database: database).favourites(userID: Self.learner.id).isEmpty)
         #expect(try await SQLiteProfileRepository(database: database).user(id: Self.learner.id).name == "Rita Offline")
 
-        try await outbox.acknowledge(try await outbox.pending(userID: Self.learner.id).map(\.id))
+        try await outbox.acknowledge(try await outbox.pending(userID: Self.learner.id).map { ($0, .applied) })
         #expect(try await replica.adoptFavourites([Self.one], userID: Self.learner.id), "the queue is empty: the server's word again")
         #expect(try await replica.keep(user: Self.learner))
         #expect(try await SQLiteProfileRepository(database: database).user(id: Self.learner.id).name == "Rita Replica")
@@ -144,7 +144,7 @@ struct SQLiteReplicaTests {
         #expect(try await !replica.adoptLearning([answer], cards: [card], courseID: "rep-1", userID: Self.learner.id))
         #expect(try await learning.cards(userID: Self.learner.id, courseID: "rep-1") == graded)
         // Sent: the server's word read before the grade reached it is older than the card here.
-        try await outbox.acknowledge(try await outbox.pending(userID: Self.learner.id).map(\.id))
+        try await outbox.acknowledge(try await outbox.pending(userID: Self.learner.id).map { ($0, .applied) })
         #expect(try await replica.adoptLearning([answer], cards: [card], courseID: "rep-1", userID: Self.learner.id))
         #expect(try await learning.cards(userID: Self.learner.id, courseID: "rep-1") == graded, "the newer card stays")
     }

@@ -213,7 +213,9 @@ final class LearnerScope {
             for id in marks.favourites { tasks.run { await favourites.storeChanged(id) } }
         }
         if everything || marks.profile { profileFreshness.storeChanged() }
-        if everything {
+        // The catalog's marks stand for every course's (answers included): any lesson open
+        // reads its answers again.
+        if everything || marks.catalog {
             courses.answersChanged(nil)
         } else {
             for id in marks.answered { courses.answersChanged(id) }

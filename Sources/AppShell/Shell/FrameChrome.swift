@@ -24,8 +24,12 @@ final class FrameChrome {
         var noticeOverProgress = false
         /// Remote mode: `Cannot reach …`, while the server cannot be reached.
         var outage: LocalizedText?
+        /// The outage's words without the host, for a footer whose keys need the room.
+        var shortOutage: LocalizedText?
         /// The store (data directory or server), named in the header from 80 columns.
         var place: String?
+        /// The place names a server, whose mark (`●`, `⚠`) says whether it can be reached.
+        var placeIsServer = false
         /// The header's counts, between the store and the learner's name.
         var context: [String] = []
         /// The keys in force, for the footer's hints.
@@ -108,7 +112,7 @@ final class FrameChrome {
         // The mark in the header: the server is out of reach, what shows may be behind. A
         // server's place says it too (`host ⚠`): the name carries it only where that is not drawn.
         let outOfReach = content.outage != nil
-        let placeSaysIt = outOfReach && content.isSignedIn && content.place?.hasSuffix("⚠") == true
+        let placeSaysIt = outOfReach && content.isSignedIn && content.placeIsServer
         let headerName = !outOfReach || placeSaysIt ? content.userName : "⚠ " + (content.userName ?? texts("offline"))
         HeaderBar.draw(
             in: &canvas, row: 0, tabs: content.isSignedIn ? AppTab.allCases.map { texts($0.title) } : [],
@@ -160,7 +164,16 @@ final class FrameChrome {
         var status = visibleStatus(statusToShow(screen.statusMessage, notice: content.notice, overProgress: content.noticeOverProgress))
         if let outage = content.outage {
             // The countdown needs a frame a second; the screen's own news still comes first.
-            if status == nil { status = StatusMessage(outage, kind: .error) }
+            // A screen that works offline keeps its keys (a card's grades): the host, which
+            // the header names, goes where they would not fit.
+            if status == nil {
+                let long = StatusMessage(outage, kind: .error)
+                let keys = ownHints.reduce(0) { $0 + $1.shownKey(texts).displayWidth + 1 + texts($1.short ?? $1.label).displayWidth + 2 }
+                let help = content.bindings.hint(GlobalKeys.help)
+                let helpWidth = help.shownKey(texts).displayWidth + 1 + texts(help.label).displayWidth + 2
+                let fits = 1 + long.displayText(texts).displayWidth + 3 + keys + helpWidth <= size.width
+                status = fits ? long : StatusMessage(content.shortOutage ?? outage, kind: .error)
+            }
             let tick = clock.now + .seconds(1)
             statusExpiry = min(statusExpiry ?? tick, tick)
         }

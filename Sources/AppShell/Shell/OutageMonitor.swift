@@ -54,10 +54,13 @@ final class OutageMonitor {
         onRecovered()
     }
 
-    /// `Cannot reach <host> — retrying in Ns`, while the server cannot be reached.
-    func message(at now: Duration) -> LocalizedText? {
+    /// `Cannot reach <host> — retrying in Ns`, while the server cannot be reached; `short`:
+    /// `Offline — retrying in Ns`, for a footer whose keys need the room (the header names
+    /// the host).
+    func message(at now: Duration, short: Bool = false) -> LocalizedText? {
         guard let retryAt else { return nil }
         let left = max(0, (retryAt - now).components.seconds) + ((retryAt - now).components.attoseconds > 0 ? 1 : 0)
+        if short { return left > 0 ? "Offline — retrying in \(Int(left))s" : "Offline — retrying now" }
         return left > 0 ? "Cannot reach \(host) — retrying in \(Int(left))s" : "Cannot reach \(host) — retrying now"
     }
 

@@ -263,12 +263,13 @@ final class ShellController {
     private func frameContent() -> FrameChrome.Content? {
         guard let screen = frontScreen else { return nil }
         let actions = actions(on: screen)
-        let outage = outage?.message(at: clock.now)
+        let (outage, shortOutage) = (outage?.message(at: clock.now), outage?.message(at: clock.now, short: true))
         return FrameChrome.Content(
             screen: screen, coordinator: coordinator, isSignedIn: session.phase == .signedIn, userName: session.displayName,
             help: help.offset.map { ($0, actions.helpSections()) }, notice: notices.notice,
-            noticeOverProgress: notices.isOverProgress, outage: outage,
-            place: store.status(isReconnecting: outage != nil), context: (flow.scope?.counts ?? []).map { texts($0) },
+            noticeOverProgress: notices.isOverProgress, outage: outage, shortOutage: shortOutage,
+            place: store.status(isReconnecting: outage != nil), placeIsServer: store.isServer,
+            context: (flow.scope?.counts ?? []).map { texts($0) },
             bindings: actions.bindings, palette: palette.map { ($0, actions.paletteItems()) }, texts: texts,
             noticeIsNews: notices.isNews, settingsRefused: settingsProblem != nil,
             waitingWrites: waitingWrites)

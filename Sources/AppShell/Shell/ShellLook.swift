@@ -20,6 +20,10 @@ enum StoreLabel {
     case local(path: String)
     case server(host: String)
 
+    var isServer: Bool {
+        if case .server = self { true } else { false }
+    }
+
     /// The status's first part: the directory, or the server with `●` connected or `⚠`
     /// reconnecting.
     func status(isReconnecting: Bool, home: String? = ProcessInfo.processInfo.environment["HOME"]) -> String? {

@@ -34,10 +34,7 @@ extension AppPorts {
     ) -> Replication {
         let outbox = SQLiteOutbox(database: database)
         let replica = SQLiteReplica(database: database)
-        let refresh = LearningRefresh(server: store, replica: replica, outbox: outbox)
-        let sync = OutboxSync(outbox: outbox, server: store) { userID, courses in
-            for courseID in courses { await refresh.refresh(courseID, userID: userID) }
-        } report: { report in
+        let sync = OutboxSync(outbox: outbox, server: store, refresh: LearningRefresh(server: store, replica: replica)) { report in
             status.take(report)
         }
         let seen = SeenCourses()

@@ -107,12 +107,24 @@ actor OfflineSaver {
     }
 
     private func refreshStale(_ userID: UserID) async {
+        // Taken before any wait: news meanwhile marks afresh what it names.
         var courses = Array(stale)
-        if allStale, let list = try? await enrolled(userID) { courses = list.map(\.course.id) }
+        let all = allStale
         (stale, allStale) = ([], false)
+        if all {
+            guard let list = try? await enrolled(userID), !Task.isCancelled else {
+                // Read once the news is quiet again, or at the next save.
+                allStale = true
+                stale.formUnion(courses)
+                return
+            }
+            courses = list.map(\.course.id)
+        }
         for (index, courseID) in courses.enumerated() {
-            // A new piece of news starts again once quiet: what was not read yet stays stale.
-            if index > 0, (try? await clock.sleep(for: pace)) == nil || Task.isCancelled {
+            // Newer news starts again once quiet: what was not read yet stays stale.
+            var stopped = Task.isCancelled
+            if !stopped, index > 0 { stopped = (try? await clock.sleep(for: pace)) == nil }
+            if stopped {
                 stale.formUnion(courses[index...])
                 return
             }
@@ -129,11 +141,15 @@ actor OfflineSaver {
     /// Stops the save under way and forgets the saved lessons (those with an answered question
     /// stay: a card offline shows its question); how many went, nil when they could not.
     func clear() async -> Int? {
+        // In the chain of saves: one started meanwhile waits for the clear, never mixes with it.
         let previous = running
         previous?.cancel()
-        running = nil
-        await previous?.value
-        return try? await replica.clearSavedLessons()
+        let clearing = Task { [replica] () -> Int? in
+            _ = await previous?.value
+            return try? await replica.clearSavedLessons()
+        }
+        running = Task { _ = await clearing.value }
+        return await clearing.value
     }
 
     /// Waits for the save under way (tests).

@@ -18,21 +18,20 @@ actor OutboxSync {
     private let server: any OperationRepository
     private let report: @MainActor @Sendable (Report) -> Void
     /// Reads back what the server made of answers sent from the queue (before the report,
-    /// so the screens that read again find them checked).
-    private let checked: @Sendable (UserID, Set<CourseID>) async -> Void
+    /// so the screens that read again find them checked); nil: nothing is read back.
+    private let refresh: LearningRefresh?
     /// The learner whose queue is sent when the server comes back.
     private var learner: UserID?
     /// The last send started: the next waits for it, so the queue goes in order, once.
     private var tail: Task<SQLiteOutbox.Sent, Never>?
 
     init(
-        outbox: SQLiteOutbox, server: any OperationRepository,
-        checked: @escaping @Sendable (UserID, Set<CourseID>) async -> Void = { _, _ in },
+        outbox: SQLiteOutbox, server: any OperationRepository, refresh: LearningRefresh? = nil,
         report: @escaping @MainActor @Sendable (Report) -> Void
     ) {
         self.outbox = outbox
         self.server = server
-        self.checked = checked
+        self.refresh = refresh
         self.report = report
     }
 
@@ -64,7 +63,7 @@ actor OutboxSync {
         }
         tail = task
         let sent = await task.value
-        if !sent.checkedAnswers.isEmpty { await checked(userID, sent.checkedAnswers) }
+        if !sent.checkedAnswers.isEmpty { await refresh?.refresh(sent.checkedAnswers, userID: userID) }
         await tell(
             userID: userID, refusals: sent.refused.filter { $0.0.id != claiming }.map(\.1), caughtUp: catchingUp && sent.answered > 0)
         return sent

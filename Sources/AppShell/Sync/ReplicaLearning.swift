@@ -49,7 +49,7 @@ struct ReplicaLearning: LearningRepository {
         }
     }
 
-    var refresh: LearningRefresh { LearningRefresh(server: server, replica: replica, outbox: outbox) }
+    var refresh: LearningRefresh { LearningRefresh(server: server, replica: replica) }
 
     /// With the answers queued and not checked yet.
     func answers(userID: UserID, courseID: CourseID) async throws(AppError) -> [Answer] {
@@ -95,16 +95,19 @@ struct ReplicaLearning: LearningRepository {
                 unreachable = error
             }
         }
-        let kept = try await withQueued(
-            here.answers(userID: userID, courseID: question.courseID), userID: userID, courseID: question.courseID)
-        if let first = kept.first(where: { $0.ref == question }) { return first }
-        let operation: SyncOperation
+        let queued: SyncOperation?
         do {
-            operation = try await outbox.queueAnswer(chosen, to: question, userID: userID, at: time)
+            queued = try await outbox.queueAnswer(chosen, to: question, userID: userID, at: time)
         } catch {
             // A lesson not saved here needed the server: that is the reason to tell.
             if case .noSuchLesson = error, let unreachable { throw unreachable }
             throw error
+        }
+        guard let operation = queued else {
+            // Answered before, here or in the queue: that first answer stands.
+            let kept = try await withQueued(
+                here.answers(userID: userID, courseID: question.courseID), userID: userID, courseID: question.courseID)
+            return kept.first { $0.ref == question } ?? .unchecked(chosen, to: question)
         }
         let sent = await sync.send(userID: userID, claiming: operation.id)
         if let refusal = sent.refused.first(where: { $0.0.id == operation.id }) { throw refusal.1 }

@@ -260,9 +260,10 @@ final class CourseDetailScreen: Screen {
             let checked = answers.filter(\.isChecked)
             let right = checked.filter(\.isRight).count
             let open = max(0, questions - answers.count)
-            // The answers in all decide the participle (`1 de 1 respondida bien`).
+            let waiting = answers.count - checked.count
+            // The checked answers decide the participle (`1 de 1 acertada`).
             var score: LocalizedText = "\(right) of \(plural: checked.count) answered right"
-            if checked.count < answers.count { score = "\(score) · \(answers.count - checked.count) to be checked" }
+            if waiting > 0 { score = checked.isEmpty ? "\(waiting) to be checked" : "\(score) · \(waiting) to be checked" }
             facts.append(fact("Score", open > 0 ? "\(score) · \(open) to answer" : score))
         } else if questions > 0, page.answers == nil, marks.enrollment != nil {
             facts.append(fact("Score", "— (could not be read)"))

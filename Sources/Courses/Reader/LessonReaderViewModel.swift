@@ -48,6 +48,8 @@ final class LessonReaderViewModel {
     /// on the width it draws at): the frame is drawn again.
     private(set) var scrolls = 0
     @ObservationIgnored let tasks = OwnedTasks()
+    /// Counts the reads of the answers: one that a later read overtook is dropped.
+    @ObservationIgnored private var answerReads = 0
     @ObservationIgnored private let ports: ReaderPorts
     @ObservationIgnored private let progress: LearnerEnrollments
 
@@ -107,8 +109,10 @@ final class LessonReaderViewModel {
     /// The lesson's answers read again, over those shown (one that cannot be read keeps
     /// what shows): an answer given offline shows checked once the server has it.
     func readAnswers() async {
+        answerReads &+= 1
+        let read = answerReads
         guard let page, !page.questions.isEmpty, let fresh = try? await ports.answers(courseID),
-            case .loaded(var shown) = state
+            read == answerReads, case .loaded(var shown) = state
         else { return }
         shown.answers.merge(mine(fresh)) { _, fresh in fresh }
         state = .loaded(shown)

@@ -138,7 +138,11 @@ final class ProfileViewModel {
             return
         }
         saved = await offline.saved()
-        learner.report(.success("\(plural: cleared) saved lessons cleared — saved again at your next sign-in"))
+        guard cleared > 0 else {
+            learner.report(StatusMessage("Nothing to clear: the lessons left have answered questions, kept for review offline"))
+            return
+        }
+        learner.report(.success("\(plural: cleared) saved lessons cleared — saved again at the next sign-in or enrollment"))
     }
 
     /// `l`: asks `Log out? (y/n)`.

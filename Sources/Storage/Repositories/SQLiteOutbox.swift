@@ -39,11 +39,16 @@ public struct SQLiteOutbox: Sendable {
     /// it reveals them, so nothing is applied here; the answer waits in the queue, and
     /// `pendingAnswers` shows it meanwhile. Refused, with nothing queued, unless the learner
     /// holds a place in the course, the lesson's questions are saved here, and `chosen` are
-    /// choices of the question (the checks the server makes before its own).
+    /// choices of the question (the checks the server makes before its own). Nil, and nothing
+    /// queued, when the question has an answer here or in the queue: the first one stands.
     public func queueAnswer(_ chosen: Set<Int>, to ref: QuestionRef, userID: UserID, at time: StudyTime) async throws(AppError)
-        -> SyncOperation
+        -> SyncOperation?
     {
         try await database.write { db in
+            let answered = try Bool.fetchOne(
+                db, sql: "SELECT 1 FROM answer WHERE user_id = ? AND course_id = ? AND lesson = ? AND question = ?",
+                arguments: [userID.rawValue, ref.courseID.rawValue, ref.lesson, ref.question])
+            guard answered != true, try Self.queuedAnswer(to: ref, userID: userID, in: db) == nil else { return nil }
             let status = try String.fetchOne(
                 db, sql: "SELECT status FROM enrollment WHERE user_id = ? AND course_id = ?",
                 arguments: [userID.rawValue, ref.courseID.rawValue])
@@ -61,7 +66,7 @@ public struct SQLiteOutbox: Sendable {
         }
     }
 
-    /// The answers in the course queued and not sent yet, unchecked.
+    /// The answers in the course queued, or sent and not yet read back checked: unchecked.
     public func pendingAnswers(userID: UserID, courseID: CourseID) async throws(AppError) -> [Answer] {
         try await database.read { db in
             try String.fetchAll(
@@ -77,11 +82,23 @@ public struct SQLiteOutbox: Sendable {
         }
     }
 
+    /// The id of the answer to `ref` in the outbox, queued or sent, if any.
+    static func queuedAnswer(to ref: QuestionRef, userID: UserID, in db: Database) throws -> String? {
+        try String.fetchOne(
+            db,
+            sql: """
+                SELECT id FROM outbox WHERE user_id = ? AND json_extract(operation, '$.kind') = 'answer'
+                AND json_extract(operation, '$.courseID') = ? AND json_extract(operation, '$.lesson') = ?
+                AND json_extract(operation, '$.question') = ?
+                """, arguments: [userID.rawValue, ref.courseID.rawValue, ref.lesson, ref.question])
+    }
+
     /// The learner's queued operations, oldest first.
     public func pending(userID: UserID, limit: Int = 200) async throws(AppError) -> [SyncOperation] {
         try await database.read { db in
             try String.fetchAll(
-                db, sql: "SELECT operation FROM outbox WHERE user_id = ? ORDER BY seq LIMIT ?", arguments: [userID.rawValue, limit]
+                db, sql: "SELECT operation FROM outbox WHERE user_id = ? AND sent = 0 ORDER BY seq LIMIT ?",
+                arguments: [userID.rawValue, limit]
             ).map(Self.operation)
         }
     }
@@ -96,15 +113,23 @@ public struct SQLiteOutbox: Sendable {
     /// How many wait to be sent (`⇡ N to sync`).
     public func count(userID: UserID) async throws(AppError) -> Int {
         try await database.read { db in
-            try Int.fetchOne(db, sql: "SELECT count(*) FROM outbox WHERE user_id = ?", arguments: [userID.rawValue]) ?? 0
+            try Int.fetchOne(db, sql: "SELECT count(*) FROM outbox WHERE user_id = ? AND sent = 0", arguments: [userID.rawValue]) ?? 0
         }
     }
 
-    /// The server has these: they leave the queue.
-    public func acknowledge(_ ids: [OperationID]) async throws(AppError) {
-        guard !ids.isEmpty else { return }
+    /// The server has these: they leave the queue. An answer it checked stays, marked sent,
+    /// until the replica reads it back checked (`SQLiteReplica.adoptLearning`): it shows
+    /// answered meanwhile, and is never answered twice.
+    public func acknowledge(_ answered: [(SyncOperation, OperationOutcome)]) async throws(AppError) {
+        guard !answered.isEmpty else { return }
         try await database.write { db in
-            for id in ids { try db.execute(sql: "DELETE FROM outbox WHERE id = ?", arguments: [id.rawValue]) }
+            for (operation, outcome) in answered {
+                if case .answer = operation.kind, Self.checks(outcome) {
+                    try db.execute(sql: "UPDATE outbox SET sent = 1 WHERE id = ?", arguments: [operation.id.rawValue])
+                } else {
+                    try db.execute(sql: "DELETE FROM outbox WHERE id = ?", arguments: [operation.id.rawValue])
+                }
+            }
         }
     }
 
@@ -138,12 +163,12 @@ public struct SQLiteOutbox: Sendable {
             for (operation, outcome) in answered {
                 if case .refused(let error) = outcome {
                     sent.refused.append((operation, error))
-                } else if case .answer(let ref, _, _) = operation.kind {
+                } else if case .answer(let ref, _, _) = operation.kind, Self.checks(outcome) {
                     sent.checkedAnswers.insert(ref.courseID)
                 }
             }
             do {
-                try await acknowledge(answered.map(\.0.id))
+                try await acknowledge(answered)
             } catch {
                 sent.failure = error
                 return sent
@@ -153,6 +178,15 @@ public struct SQLiteOutbox: Sendable {
                 sent.failure = failure
                 return sent
             }
+        }
+    }
+
+    /// Whether the server holds a checked answer after `outcome` of an answer: this one, or
+    /// the one it kept before.
+    private static func checks(_ outcome: OperationOutcome) -> Bool {
+        switch outcome {
+        case .applied, .superseded: true
+        case .refused, .conflicting: false
         }
     }
 

@@ -8,14 +8,15 @@ import SharedKernel
 extension SQLiteReplica {
     /// The learner's answers and cards in `courseID` as the server listed them: the answers'
     /// right choices and explanations go into the lessons kept here, and the cards replace the
-    /// replica's. False, and nothing changed, while a write of theirs waits (a grade given here
-    /// is newer than what the server said before it has it).
+    /// replica's. While a write of theirs waits, only answers not here yet are taken, with
+    /// their cards (a grade given here is newer than what the server said before it has it),
+    /// and false is returned. An answer sent from the outbox leaves it once read back here.
     @discardableResult
     public func adoptLearning(_ answers: [Answer], cards: [CourseCard], courseID: CourseID, userID: UserID) async throws(AppError)
         -> Bool
     {
         try await database.write { db in
-            guard try !Self.waits(userID, in: db) else { return false }
+            let waits = try Self.waits(userID, in: db)
             try Self.reveal(answers, courseID: courseID, in: db)
             let schedules = Dictionary(cards.map { ($0.ref, $0.schedule) }, uniquingKeysWith: { first, _ in first })
             // A card graded here since the server was asked (a review mirrored, an answer kept)
@@ -30,11 +31,24 @@ extension SQLiteReplica {
             for answer in answers {
                 // An answer without its card (listed between two reads) waits for the next save.
                 guard let schedule = schedules[answer.ref] else { continue }
-                if let here = gradedHere[answer.ref], here > (schedule.lastReviewSeconds ?? 0) { continue }
+                if let here = gradedHere[answer.ref], waits || here > (schedule.lastReviewSeconds ?? 0) { continue }
                 try Self.insert(answer, card: schedule, answeredAt: nil, userID: userID, in: db)
             }
-            return true
+            try Self.dropSentAnswers(courseID: courseID, userID: userID, in: db)
+            return !waits
         }
+    }
+
+    /// The answers sent from the outbox whose checked answer the replica now holds.
+    private static func dropSentAnswers(courseID: CourseID, userID: UserID, in db: Database) throws {
+        try db.execute(
+            sql: """
+                DELETE FROM outbox WHERE user_id = ? AND sent = 1 AND json_extract(operation, '$.courseID') = ?
+                AND EXISTS (
+                    SELECT 1 FROM answer WHERE answer.user_id = outbox.user_id AND answer.course_id = json_extract(outbox.operation, '$.courseID')
+                    AND answer.lesson = json_extract(outbox.operation, '$.lesson')
+                    AND answer.question = json_extract(outbox.operation, '$.question'))
+                """, arguments: [userID.rawValue, courseID.rawValue])
     }
 
     /// An answer the server just kept, with the card the same rules start from it, for
@@ -100,14 +114,18 @@ extension SQLiteReplica {
         }
     }
 
-    /// Forgets the lessons saved here but those with a question answered: their questions are
-    /// what a card shows when reviewed offline. Returns how many were forgotten.
+    /// Forgets the lessons saved here but those with a question answered, or an answer queued:
+    /// their questions are what a card shows when reviewed offline. Returns how many went.
     public func clearSavedLessons() async throws(AppError) -> Int {
         try await database.write { db in
             try db.execute(
                 sql: """
                     DELETE FROM lesson_content WHERE NOT EXISTS (
                         SELECT 1 FROM answer WHERE answer.course_id = lesson_content.course_id AND answer.lesson = lesson_content.position)
+                    AND NOT EXISTS (
+                        SELECT 1 FROM outbox WHERE json_extract(operation, '$.kind') = 'answer'
+                        AND json_extract(operation, '$.courseID') = lesson_content.course_id
+                        AND json_extract(operation, '$.lesson') = lesson_content.position)
                     """)
             return db.changesCount
         }

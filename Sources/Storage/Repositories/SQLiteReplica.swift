@@ -165,7 +165,7 @@ public struct SQLiteReplica: Sendable {
     }
 
     static func waits(_ userID: UserID, in db: Database) throws -> Bool {
-        try Bool.fetchOne(db, sql: "SELECT 1 FROM outbox WHERE user_id = ? LIMIT 1", arguments: [userID.rawValue]) ?? false
+        try Bool.fetchOne(db, sql: "SELECT 1 FROM outbox WHERE user_id = ? AND sent = 0 LIMIT 1", arguments: [userID.rawValue]) ?? false
     }
 
     static func mark(_ part: Part, userID: UserID, at now: Date, in db: Database) throws {

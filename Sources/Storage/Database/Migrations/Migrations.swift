@@ -44,6 +44,7 @@ enum Migrations {
         migrator.registerMigration("v23-operations") { db in try v23Operations(db) }
         migrator.registerMigration("v24-outbox") { db in try v24Outbox(db) }
         migrator.registerMigration("v25-replica-parts") { db in try v25ReplicaParts(db) }
+        migrator.registerMigration("v26-sent-answers") { db in try v26SentAnswers(db) }
         return migrator
     }
 }

@@ -1,0 +1,47 @@
+import Presentation
+import SharedKernel
+import TerminalUI
+import TestSupport
+import Testing
+
+@testable import AppShell
+
+/// A screen that works offline with four keys in its footer, each with a short label (as a
+/// card's grades: `a 10m`).
+@MainActor
+final class GradesProbe: Screen {
+    static let grades = ["a", "h", "g", "e"].map { KeyDeclaration($0, "grade \($0)", help: "grade", action: "probe.\($0)") }
+
+    var keys: [KeyDeclaration] { Self.grades }
+    func footerShortLabel(of key: KeyDeclaration) -> LocalizedText? { "10m" }
+    func draw(in canvas: inout some Canvas, frame: Frame) {}
+    func handle(_ event: InputEvent) async -> EventResult { .ignored }
+}
+
+@Suite("The footer while the server is out of reach")
+@MainActor
+struct OutageFooterTests {
+    func footer(width: Int, keys: Bool) -> String {
+        let screen: any Screen = keys ? GradesProbe() : ScreenProbe("none")
+        var canvas = TextCanvas(size: Size(width: width, height: 24))
+        let content = FrameChrome.Content(
+            screen: screen, coordinator: nil, isSignedIn: true, userName: "Demo Learner",
+            outage: "Cannot reach 127.0.0.1:8811 — retrying in \(2)s", shortOutage: "Offline — retrying in \(2)s",
+            place: "127.0.0.1:8811 ⚠", bindings: KeyBindings.none)
+        _ = FrameChrome(clock: ShellClock(ManualClock())).draw(content, in: &canvas, tick: 0)
+        return canvas.lines[23]
+    }
+
+    @Test("a screen's keys keep their room at 80 columns: the countdown goes without the host, which the header names")
+    func keysKeepTheirRoom() {
+        let line = footer(width: 80, keys: true)
+        #expect(line.hasPrefix(" ✗ Offline — retrying in 2s"), "\(line)")
+        for key in ["a", "h", "g", "e"] { #expect(line.contains(" \(key) 10m") || line.contains(" \(key) grade \(key)"), "\(line)") }
+    }
+
+    @Test("where there is room, or no key needs it, the host is named")
+    func hostWhereRoom() {
+        #expect(footer(width: 160, keys: true).hasPrefix(" ✗ Cannot reach 127.0.0.1:8811 — retrying in 2s"))
+        #expect(footer(width: 80, keys: false).hasPrefix(" ✗ Cannot reach 127.0.0.1:8811 — retrying in 2s"))
+    }
+}
