@@ -148,4 +148,30 @@ struct SQLiteReplicaTests {
         #expect(try await replica.adoptLearning([answer], cards: [card], courseID: "rep-1", userID: Self.learner.id))
         #expect(try await learning.cards(userID: Self.learner.id, courseID: "rep-1") == graded, "the newer card stays")
     }
+
+    @Test("an answer here that lost to another terminal's earlier one gives way to it, with its card, however recent its own")
+    func losingAnswerGivesWay() async throws {
+        let directory = TemporaryDirectory()
+        defer { directory.remove() }
+        let database = try Self.open(directory)
+        let replica = SQLiteReplica(database: database)
+        try await replica.keep(user: Self.learner)
+        let question = Question(prompt: "Which?", choices: ["A", "B"], correct: [0], explanation: "A.")
+        try await replica.keep(syllabus: Syllabus(course: Self.one, lessons: [Lesson(title: "First", minutes: 10, questionCount: 1)]))
+        try await replica.keep(LessonContent(body: "Read.", questions: [question.unanswered]), courseID: "rep-1", lesson: 1)
+        let ref = QuestionRef(courseID: "rep-1", lesson: 1, question: 0)
+        let early = StudyTime(noonOf: LearnerDay(iso: "2026-11-24")!, secondsFromGMT: 0)
+        // This terminal's answer (wrong), read back from the server once it applied it.
+        let mine = Answer(ref: ref, chosen: [1], to: question)
+        let myCard = CourseCard(
+            ref: ref, schedule: LearningRules.firstCard(of: mine, userID: Self.learner.id, time: early.adding(seconds: 6)))
+        #expect(try await replica.adoptLearning([mine], cards: [myCard], courseID: "rep-1", userID: Self.learner.id))
+        // Another terminal's earlier answer (right) then replaced it on the server.
+        let theirs = Answer(ref: ref, chosen: [0], to: question)
+        let theirCard = CourseCard(ref: ref, schedule: LearningRules.firstCard(of: theirs, userID: Self.learner.id, time: early))
+        #expect(try await replica.adoptLearning([theirs], cards: [theirCard], courseID: "rep-1", userID: Self.learner.id))
+        let learning = SQLiteLearningRepository(database: database)
+        #expect(try await learning.answers(userID: Self.learner.id, courseID: "rep-1") == [theirs])
+        #expect(try await learning.cards(userID: Self.learner.id, courseID: "rep-1") == [theirCard])
+    }
 }

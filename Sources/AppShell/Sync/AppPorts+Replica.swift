@@ -47,7 +47,7 @@ extension AppPorts {
             sync: sync, feed: feed)
         let saver = OfflineSaver(
             enrolled: { id throws(AppError) in try await store.enrolledCourses(userID: id) }, courses: courses, learning: learning,
-            server: store, replica: replica, maxBytes: maxBytes, logger: logger, tell: { message in status.tell(message) },
+            server: store, replica: replica, maxBytes: maxBytes, logger: logger, tell: { message in status.say(message) },
             report: { progress in status.take(saving: progress) })
         let own = ReplicaPorts(
             server: .init(
@@ -55,6 +55,9 @@ extension AppPorts {
                 enrollments: store, favourites: store, profiles: store, sessions: store),
             seen: seen, database: database, outbox: outbox, sync: sync, saver: saver)
         status.readAgain = { feed.readEverything() }
+        status.answersChecked = { learner, courses in
+            for courseID in courses.sorted(by: { $0.rawValue < $1.rawValue }) { feed.changedHere(.learning(learner, courseID)) }
+        }
         feed.whenLearningChanges { learner, courseID in await saver.learningChanged(learner, courseID: courseID) }
         self.courses = courses
         changes = feed

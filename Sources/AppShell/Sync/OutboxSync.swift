@@ -12,6 +12,10 @@ actor OutboxSync {
         /// A send no write waited on delivered writes: what the screens show may be the
         /// replica's, and they should read the server's word again.
         var caughtUp = false
+        /// The learner's courses whose answers sent the server checked (read back since):
+        /// the screens showing them read them again, whether or not the server's news of
+        /// them arrived (a stream not yet open after a start offline).
+        var checkedAnswers: (learner: UserID, courses: Set<CourseID>)?
     }
 
     private let outbox: SQLiteOutbox
@@ -65,13 +69,16 @@ actor OutboxSync {
         let sent = await task.value
         if !sent.checkedAnswers.isEmpty { await refresh?.refresh(sent.checkedAnswers, userID: userID) }
         await tell(
-            userID: userID, refusals: sent.refused.filter { $0.0.id != claiming }.map(\.1), caughtUp: catchingUp && sent.answered > 0)
+            userID: userID, refusals: sent.refused.filter { $0.0.id != claiming }.map(\.1), caughtUp: catchingUp && sent.answered > 0,
+            checked: sent.checkedAnswers)
         return sent
     }
 
-    private func tell(userID: UserID?, refusals: [AppError], caughtUp: Bool = false) async {
+    private func tell(userID: UserID?, refusals: [AppError], caughtUp: Bool = false, checked: Set<CourseID> = []) async {
         var waiting = 0
         if let userID { waiting = (try? await outbox.count(userID: userID)) ?? 0 }
-        await report(Report(waiting: waiting, refusals: refusals, caughtUp: caughtUp))
+        var report = Report(waiting: waiting, refusals: refusals, caughtUp: caughtUp)
+        if let userID, !checked.isEmpty { report.checkedAnswers = (userID, checked) }
+        await self.report(report)
     }
 }

@@ -13,15 +13,32 @@ final class SyncStatus {
     private(set) var saving: OfflineSaver.Progress?
     /// How many saved courses the catalog searches, while the server cannot be reached.
     private(set) var savedSearch: Int?
-    /// Where a refusal is told (the shell's notices).
-    @ObservationIgnored var tell: @MainActor (StatusMessage) -> Void = { _ in }
+    /// Where a refusal is told (the shell's notices): those reported before it is set (a
+    /// queue sent as the app starts) are told once it is.
+    @ObservationIgnored var tell: (@MainActor (StatusMessage) -> Void)? {
+        didSet {
+            guard let tell else { return }
+            for message in untold { tell(message) }
+            untold = []
+        }
+    }
+    @ObservationIgnored private var untold: [StatusMessage] = []
     /// Has the screens read again: writes queued earlier reached the server.
     @ObservationIgnored var readAgain: @MainActor () -> Void = {}
+    /// Has the screens showing a learner's courses read their answers again: answers sent
+    /// were checked by the server.
+    @ObservationIgnored var answersChecked: @MainActor (UserID, Set<CourseID>) -> Void = { _, _ in }
 
     func take(_ report: OutboxSync.Report) {
         if waiting != report.waiting { waiting = report.waiting }
-        for refusal in report.refusals { tell(.error("Not synced: \(refusal.userMessage)")) }
+        for refusal in report.refusals { say(.error("Not synced: \(refusal.userMessage)")) }
+        if let checked = report.checkedAnswers { answersChecked(checked.learner, checked.courses) }
         if report.caughtUp { readAgain() }
+    }
+
+    /// Tells the learner now, or as soon as the shell says where.
+    func say(_ message: StatusMessage) {
+        if let tell { tell(message) } else { untold.append(message) }
     }
 
     func take(savedSearch count: Int?) {

@@ -20,18 +20,30 @@ extension SQLiteReplica {
             try Self.reveal(answers, courseID: courseID, in: db)
             let schedules = Dictionary(cards.map { ($0.ref, $0.schedule) }, uniquingKeysWith: { first, _ in first })
             // A card graded here since the server was asked (a review mirrored, an answer kept)
-            // is newer than its word: it stays. Answers are never taken back, so none is removed.
-            let gradedHere = try Dictionary(
+            // is newer than its word: it stays, if it is the server's answer's card. Answers are
+            // never taken back, so none is removed.
+            let here = try Dictionary(
                 Row.fetchAll(
-                    db, sql: "SELECT lesson, question, coalesce(last_review_at, 0) AS last FROM answer WHERE user_id = ? AND course_id = ?",
+                    db,
+                    sql: """
+                        SELECT lesson, question, chosen, coalesce(last_review_at, 0) AS last FROM answer
+                        WHERE user_id = ? AND course_id = ?
+                        """,
                     arguments: [userID.rawValue, courseID.rawValue]
                 ).map { row in
-                    (QuestionRef(courseID: courseID, lesson: row["lesson"], question: row["question"]), row["last"] as Int64)
+                    (
+                        QuestionRef(courseID: courseID, lesson: row["lesson"], question: row["question"]),
+                        (chosen: SQLiteLearningRepository.choices(row["chosen"]), last: row["last"] as Int64)
+                    )
                 }, uniquingKeysWith: { first, _ in first })
             for answer in answers {
                 // An answer without its card (listed between two reads) waits for the next save.
                 guard let schedule = schedules[answer.ref] else { continue }
-                if let here = gradedHere[answer.ref], waits || here > (schedule.lastReviewSeconds ?? 0) { continue }
+                // Another answer here lost to the server's (an earlier one, from another
+                // terminal): its card goes with it, whatever waits.
+                if let kept = here[answer.ref], kept.chosen == answer.chosen, waits || kept.last > (schedule.lastReviewSeconds ?? 0) {
+                    continue
+                }
                 try Self.insert(answer, card: schedule, answeredAt: nil, userID: userID, in: db)
             }
             try Self.dropSentAnswers(courseID: courseID, userID: userID, in: db)

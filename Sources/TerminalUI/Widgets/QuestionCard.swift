@@ -58,10 +58,11 @@ public enum QuestionCard {
             }
         }
         if case .waiting = state, y + 1 < area.maxY {
-            canvas.draw(
-                (accessible ? "" : "⇡ ") + texts("Answer saved — checked when back online"), x: area.x, y: y + 1, width: area.width,
-                style: .accent)
             canvas.markFocus(x: area.x, y: y + 1)
+            let said = (accessible ? "" : "⇡ ") + texts("Answer saved — checked when back online")
+            for (row, line) in TextWrapper.wrap(said, width: max(1, area.width)).enumerated() where y + 1 + row < area.maxY {
+                canvas.draw(line, x: area.x, y: y + 1 + row, width: area.width, style: .accent)
+            }
             return
         }
         guard case .answered(_, let isRight, _, let explanation) = state, y + 1 < area.maxY else { return }
