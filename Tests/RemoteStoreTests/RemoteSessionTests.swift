@@ -193,6 +193,26 @@ struct RemoteSessionTests {
         #expect(await again.refreshCount == tries + 1, "renewed once, then its token used")
     }
 
+    @Test("a restart with the server up lets the learner a replica knows in at once; a session the server ended says so on the renewal")
+    func restoreKnownAtOnce() async throws {
+        try await Signed.withSignedIn { signed async throws in
+            let again = RemoteStore(
+                server: signed.server.url, dataDirectory: signed.client.url, httpClient: testHTTPClient, timeLimitClock: ManualClock())
+            #expect(try await again.restoreSession(knowing: signed.learner)?.id == signed.learner.id, "let in before any renewal")
+            #expect(try await again.favourites(userID: signed.learner.id).isEmpty, "the renewal under way serves the first call")
+            #expect(await again.refreshCount == 1, "renewed once")
+
+            // The server forgets every sign-in: the next restart still lets them in, then says it ended.
+            try await signed.server.database.writer.write { try $0.execute(sql: "DELETE FROM refresh_token") }
+            let third = RemoteStore(
+                server: signed.server.url, dataDirectory: signed.client.url, httpClient: testHTTPClient, timeLimitClock: ManualClock())
+            var events = third.events.makeAsyncIterator()
+            #expect(try await third.restoreSession(knowing: signed.learner)?.id == signed.learner.id)
+            #expect(await events.next() == .sessionEnded, "told without a call")
+            await #expect(throws: AppError.notSignedIn) { try await third.favourites(userID: signed.learner.id) }
+        }
+    }
+
     /// The server cannot be reached (which of the two a failure is depends on how it failed).
     static func isAbsence(_ error: any Error) -> Bool {
         switch error as? AppError {

@@ -48,7 +48,7 @@ extension AppPorts {
         let saver = OfflineSaver(
             enrolled: { id throws(AppError) in try await store.enrolledCourses(userID: id) }, courses: courses, learning: learning,
             server: store, replica: replica, maxBytes: maxBytes, logger: logger, tell: { message in status.say(message) },
-            report: { progress in status.take(saving: progress) })
+            delay: .seconds(2), report: { progress in status.take(saving: progress) })
         let own = ReplicaPorts(
             server: .init(
                 restore: { known throws(AppError) in try await store.restoreSession(knowing: known) }, courses: store,

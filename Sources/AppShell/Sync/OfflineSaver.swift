@@ -41,6 +41,8 @@ actor OfflineSaver {
     /// pause between two courses read (an idle terminal asks little of the server: SPEC).
     private let quiet: Duration
     private let pace: Duration
+    /// How long after it is asked a save starts.
+    private let delay: Duration
     private let clock: any Clock<Duration>
     /// The refresh waiting for the news to be quiet, or under way.
     private var refreshing: Task<Void, Never>?
@@ -54,8 +56,9 @@ actor OfflineSaver {
         learning: ReplicaLearning, server: any LearningRepository, replica: SQLiteReplica, maxBytes: Int = 200_000_000,
         logger: Logger? = nil, tell: @escaping @MainActor @Sendable (StatusMessage) -> Void = { _ in },
         clock: any Clock<Duration> = ContinuousClock(), quiet: Duration = .seconds(10), pace: Duration = .seconds(1),
-        report: @escaping @MainActor @Sendable (Progress?) -> Void
+        delay: Duration = .zero, report: @escaping @MainActor @Sendable (Progress?) -> Void
     ) {
+        self.delay = delay
         self.clock = clock
         self.quiet = quiet
         self.pace = pace
@@ -75,8 +78,10 @@ actor OfflineSaver {
         let previous = running
         previous?.cancel()
         if userID == nil { stopRefreshing() }
-        running = Task { [weak self] in
+        running = Task { [weak self, clock, delay] in
             _ = await previous?.value
+            // The screens' first reads go first: a learner's hundreds of courses are read behind them.
+            if delay > .zero, userID != nil { _ = try? await clock.sleep(for: delay) }
             guard let self, let userID, !Task.isCancelled else { return }
             await self.save(userID)
         }

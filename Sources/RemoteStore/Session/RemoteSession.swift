@@ -52,10 +52,18 @@ actor RemoteSession {
     /// The learner of the stored refresh token, renewed now; nil when none is stored or the
     /// server refused it (then it is forgotten).
     /// `known`: the learner this data directory last had signed in (remote mode's replica
-    /// keeps them); while the server cannot be reached they are let in with the stored token
-    /// unrenewed, and renew it on their first call the server answers.
+    /// keeps them): let in at once with the stored token, renewed meanwhile (or on their first
+    /// call the server answers, while it cannot be reached).
     func restore(knowing known: User? = nil) async throws(AppError) -> User? {
         guard file.read() != nil else { return nil }
+        if let known {
+            // Let in at once, so the first frame waits on no renewal: the renewal starts now,
+            // their first call awaits it, and a session the server ended says so then
+            // (`sessionEnded`, reported once).
+            awaited = known
+            if refreshing == nil { refreshing = Task { try await self.sendRefresh() } }
+            return known
+        }
         do {
             return try await refresh().user
         } catch .sessionEnded {
