@@ -11,9 +11,15 @@ import Testing
 @MainActor
 final class GradesProbe: Screen {
     static let grades = ["a", "h", "g", "e"].map { KeyDeclaration($0, "grade \($0)", help: "grade", action: "probe.\($0)") }
+    /// Whether its keys have short labels (a card's grades do; a list's keys do not).
+    let short: Bool
+
+    init(short: Bool = true) {
+        self.short = short
+    }
 
     var keys: [KeyDeclaration] { Self.grades }
-    func footerShortLabel(of key: KeyDeclaration) -> LocalizedText? { "10m" }
+    func footerShortLabel(of key: KeyDeclaration) -> LocalizedText? { short ? "10m" : nil }
     func draw(in canvas: inout some Canvas, frame: Frame) {}
     func handle(_ event: InputEvent) async -> EventResult { .ignored }
 }
@@ -21,8 +27,8 @@ final class GradesProbe: Screen {
 @Suite("The footer while the server is out of reach")
 @MainActor
 struct OutageFooterTests {
-    func footer(width: Int, keys: Bool) -> String {
-        let screen: any Screen = keys ? GradesProbe() : ScreenProbe("none")
+    func footer(width: Int, keys: Bool, short: Bool = true) -> String {
+        let screen: any Screen = keys ? GradesProbe(short: short) : ScreenProbe("none")
         var canvas = TextCanvas(size: Size(width: width, height: 24))
         let content = FrameChrome.Content(
             screen: screen, coordinator: nil, isSignedIn: true, userName: "Demo Learner",
@@ -39,9 +45,10 @@ struct OutageFooterTests {
         for key in ["a", "h", "g", "e"] { #expect(line.contains(" \(key) 10m") || line.contains(" \(key) grade \(key)"), "\(line)") }
     }
 
-    @Test("where there is room, or no key needs it, the host is named")
+    @Test("where there is room, or no key needs it, or the keys are a list's (no short labels), SPEC's words name the host")
     func hostWhereRoom() {
         #expect(footer(width: 160, keys: true).hasPrefix(" ✗ Cannot reach 127.0.0.1:8811 — retrying in 2s"))
         #expect(footer(width: 80, keys: false).hasPrefix(" ✗ Cannot reach 127.0.0.1:8811 — retrying in 2s"))
+        #expect(footer(width: 60, keys: true, short: false).hasPrefix(" ✗ Cannot reach 127.0.0.1:8811 — retrying in 2s"))
     }
 }

@@ -20,9 +20,7 @@ extension ReplicaLearningTests {
         let directory = TemporaryDirectory()
         defer { directory.remove() }
         let rig = try await Rig(directory)
-        let user = try await rig.ports.signIn(email: "demo@edugo.dev", password: "edugo-demo")
-        _ = try await rig.ports.enroll(userID: user.id, courseID: "rl-1")
-        await rig.saver.finished()
+        let user = try await rig.enrolled()
         let (first, second) = (QuestionRef(courseID: "rl-1", lesson: 1, question: 0), QuestionRef(courseID: "rl-1", lesson: 1, question: 1))
 
         // On the wall's clock: an operation's time never goes back past the enrollment's.
@@ -64,9 +62,7 @@ extension ReplicaLearningTests {
         let directory = TemporaryDirectory()
         defer { directory.remove() }
         let rig = try await Rig(directory, maxBytes: 0)
-        let user = try await rig.ports.signIn(email: "demo@edugo.dev", password: "edugo-demo")
-        _ = try await rig.ports.enroll(userID: user.id, courseID: "rl-1")
-        await rig.saver.finished()
+        let user = try await rig.enrolled()
         await rig.server.setFailure(Self.offline)
         let refused = await failure { () async throws(AppError) in
             try await rig.learning.answer([1], to: QuestionRef(courseID: "rl-1", lesson: 1, question: 0), userID: user.id, at: Self.noon)
@@ -80,9 +76,7 @@ extension ReplicaLearningTests {
         let directory = TemporaryDirectory()
         defer { directory.remove() }
         let rig = try await Rig(directory)
-        let user = try await rig.ports.signIn(email: "demo@edugo.dev", password: "edugo-demo")
-        _ = try await rig.ports.enroll(userID: user.id, courseID: "rl-1")
-        await rig.saver.finished()
+        let user = try await rig.enrolled()
         let feature = CoursesFeature(
             learner: user.id, enrollments: rig.ports, courses: rig.learning.courses,
             learning: LessonAccess(repository: rig.learning, time: { Self.noon }), report: { _ in })
@@ -125,9 +119,7 @@ extension ReplicaLearningTests {
         let directory = TemporaryDirectory()
         defer { directory.remove() }
         let rig = try await Rig(directory)
-        let user = try await rig.ports.signIn(email: "demo@edugo.dev", password: "edugo-demo")
-        _ = try await rig.ports.enroll(userID: user.id, courseID: "rl-1")
-        await rig.saver.finished()
+        let user = try await rig.enrolled()
         let first = QuestionRef(courseID: "rl-1", lesson: 1, question: 0)
         _ = try await rig.learning.answer([1], to: first, userID: user.id, at: Self.noon)
         let before = try #require(await rig.saver.saved())
@@ -151,9 +143,7 @@ extension ReplicaLearningTests {
         defer { directory.remove() }
         let clock = ManualClock()
         let rig = try await Rig(directory, clock: clock)
-        let user = try await rig.ports.signIn(email: "demo@edugo.dev", password: "edugo-demo")
-        _ = try await rig.ports.enroll(userID: user.id, courseID: "rl-1")
-        await rig.saver.finished()
+        let user = try await rig.enrolled()
         let first = QuestionRef(courseID: "rl-1", lesson: 1, question: 0)
         _ = try await rig.learning.answer([1], to: first, userID: user.id, at: Self.noon)
         let server = ManualChangeFeed()
@@ -184,9 +174,7 @@ extension ReplicaLearningTests {
         let directory = TemporaryDirectory()
         defer { directory.remove() }
         let rig = try await Rig(directory)
-        let user = try await rig.ports.signIn(email: "demo@edugo.dev", password: "edugo-demo")
-        _ = try await rig.ports.enroll(userID: user.id, courseID: "rl-1")
-        await rig.saver.finished()
+        let user = try await rig.enrolled()
         let first = QuestionRef(courseID: "rl-1", lesson: 1, question: 0)
         let now = StudyTime(now: Date(), secondsFromGMT: 0)
         await rig.server.setFailure(Self.offline)
@@ -211,5 +199,15 @@ extension ReplicaLearningTests {
         let here = try await SQLiteLearningRepository(database: rig.database).answers(userID: user.id, courseID: "rl-1")
         #expect(here.map(\.chosen) == [[1]] && here.allSatisfy { $0.isChecked && $0.isRight }, "read back checked")
         #expect(try await SQLiteOutbox(database: rig.database).pendingAnswers(userID: user.id, courseID: "rl-1").isEmpty)
+    }
+}
+
+extension ReplicaLearningTests.Rig {
+    /// The demo learner signed in here and enrolled in the course, which is saved for offline.
+    func enrolled() async throws -> User {
+        let user = try await ports.signIn(email: "demo@edugo.dev", password: "edugo-demo")
+        _ = try await ports.enroll(userID: user.id, courseID: "rl-1")
+        await saver.finished()
+        return user
     }
 }

@@ -164,15 +164,17 @@ final class FrameChrome {
         var status = visibleStatus(statusToShow(screen.statusMessage, notice: content.notice, overProgress: content.noticeOverProgress))
         if let outage = content.outage {
             // The countdown needs a frame a second; the screen's own news still comes first.
-            // A screen that works offline keeps its keys (a card's grades): the host, which
-            // the header names, goes where they would not fit.
-            if status == nil {
+            // A card's grades (keys with short labels) keep their room: the host, which the
+            // header names, goes where they would not fit. Elsewhere the words are SPEC's.
+            if status == nil, ownHints.contains(where: { $0.short != nil }) {
                 let long = StatusMessage(outage, kind: .error)
                 let keys = ownHints.reduce(0) { $0 + $1.shownKey(texts).displayWidth + 1 + texts($1.short ?? $1.label).displayWidth + 2 }
                 let help = content.bindings.hint(GlobalKeys.help)
                 let helpWidth = help.shownKey(texts).displayWidth + 1 + texts(help.label).displayWidth + 2
                 let fits = 1 + long.displayText(texts).displayWidth + 3 + keys + helpWidth <= size.width
                 status = fits ? long : StatusMessage(content.shortOutage ?? outage, kind: .error)
+            } else if status == nil {
+                status = StatusMessage(outage, kind: .error)
             }
             let tick = clock.now + .seconds(1)
             statusExpiry = min(statusExpiry ?? tick, tick)

@@ -137,7 +137,7 @@ final class ProfileScreen: Screen {
         guard saved.lessons > 0 else { return "nothing yet — enrolled courses are saved after sign-in" }
         let kilobytes = (saved.bytes + 999) / 1_000
         let size: LocalizedText = kilobytes < 10_000 ? "\(kilobytes) KB" : "\(kilobytes / 1_000) MB"
-        let (courses, lessons): (LocalizedText, LocalizedText) = ("\(plural: saved.courses) courses", "\(plural: saved.lessons) lessons")
+        let (courses, lessons): (LocalizedText, LocalizedText) = ("\(saved.courses) courses", "\(saved.lessons) lessons")
         return "\(courses) · \(lessons) · \(size)"
     }
 
