@@ -12,10 +12,28 @@ extension ReplicaSyncSimulationTests {
     static let question = Question(prompt: "Which?", choices: ["A", "B", "C"], correct: [1], explanation: "B.")
     static let lessons = [
         Lesson(title: "Lesson 1", minutes: 10, content: LessonContent(body: "Cards.", questions: Array(repeating: question, count: 4))),
-        Lesson(title: "Lesson 2", minutes: 10),
+        Lesson(title: "Lesson 2", minutes: 10, content: LessonContent(body: "Quiz.", questions: Array(repeating: question, count: 3))),
         Lesson(title: "Lesson 3", minutes: 10),
     ]
     static let questions = (0..<4).map { QuestionRef(courseID: course, lesson: 1, question: $0) }
+    /// Lesson 2's questions, answered during the week, online or offline, by any terminal.
+    static let quizzes = (0..<3).map { QuestionRef(courseID: course, lesson: 2, question: $0) }
+
+    /// Each quiz answered on the server has one answer, one a terminal gave, and none waits
+    /// in a queue or shows unchecked once everything was sent.
+    static func checkAnswers(_ terminals: [SimTerminal], server: InMemoryStore, learner: UserID) async throws {
+        let answers = try await server.answers(userID: learner, courseID: course)
+        for ref in quizzes {
+            let given = terminals.reduce(into: Set<Set<Int>>()) { $0.formUnion($1.given[ref] ?? []) }
+            let kept = answers.filter { $0.ref == ref }
+            try check(kept.count <= 1, "quiz \(ref): \(kept.count) answers on the server")
+            if let answer = kept.first { try check(given.contains(answer.chosen), "quiz \(ref): \(answer.chosen) was never given") }
+        }
+        for terminal in terminals {
+            let waiting = try await SQLiteOutbox(database: terminal.database).pendingAnswers(userID: learner, courseID: course)
+            try check(waiting.isEmpty, "terminal \(terminal.index): answers still unchecked \(waiting.map(\.ref))")
+        }
+    }
 
     /// Every grade that stood in a terminal reached the server once: a card's count of grades
     /// there is the sum of the terminals' (none lost, none doubled by a repeat).
@@ -62,6 +80,29 @@ extension SimTerminal {
         case .failure(let error) where error.isUnreachable: return
         case .failure(let error): throw error
         }
+    }
+}
+
+extension SimTerminal {
+    /// A quiz answered (queued unchecked while offline or writes wait), and read back at once:
+    /// answered, checked or not. A place given up meanwhile answers nothing.
+    func answer(using random: inout SeededRandomGenerator, learner: UserID) async throws {
+        guard let ref = ReplicaSyncSimulationTests.quizzes.randomElement(using: &random) else { return }
+        let chosen: Set<Int> = [Int.random(in: 0..<3, using: &random)]
+        let time = StudyTime(now: clock(), secondsFromGMT: 0)
+        let learning = learning
+        switch await Self.outcome({ () async throws(AppError) in try await learning.answer(chosen, to: ref, userID: learner, at: time) }) {
+        case .success: given[ref, default: []].insert(chosen)
+        case .failure(.notEnrolled): return
+        case .failure(let error) where error.isUnreachable: return
+        case .failure(let error): throw error
+        }
+        guard
+            case .success(let shown) = await Self.outcome({ () async throws(AppError) in
+                try await learning.answers(userID: learner, courseID: ref.courseID)
+            })
+        else { return }
+        try check(shown.contains { $0.ref == ref }, "terminal \(index): \(ref) answered, not read back")
     }
 }
 

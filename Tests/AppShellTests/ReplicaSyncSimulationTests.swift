@@ -12,10 +12,12 @@ import Testing
 /// replica and outbox on disk and its own line to one server, a week of writes through the
 /// ports remote mode runs on. Lines go down and come back in any order; up, they drop
 /// acknowledgements and send batches twice; terminals are killed between a write and its send.
-/// Cards are graded and undone too, online or from the replica's deck. Checked throughout: a
+/// Cards are graded and undone too, online or from the replica's deck, and lesson 2's quizzes
+/// answered, online or queued unchecked. Checked throughout: a
 /// write reads back at once, online or not. After: every queue is empty, the server holds the
-/// latest write of each item, each card has every grade that stood once, and every replica
-/// equals the server (its cards saved afresh).
+/// latest write of each item, each card has every grade that stood once, each quiz one answer a
+/// terminal gave, none left unchecked, and every replica equals the server (its answers and
+/// cards saved afresh).
 @Suite("Sync simulation: replicas and their outboxes")
 @MainActor
 struct ReplicaSyncSimulationTests {
@@ -73,6 +75,7 @@ struct ReplicaSyncSimulationTests {
             }
             try await Self.checkLatestWins(terminals.flatMap(\.link.sent), server: server, learner: learner)
             try await Self.checkGradesCountedOnce(terminals, server: server, learner: learner)
+            try await Self.checkAnswers(terminals, server: server, learner: learner)
             // Enrolled again (an unenrolled course is not saved), each saves it afresh.
             if try await server.enrolledCourse(userID: learner, courseID: Self.course)?.enrollment.holdsPlace != true {
                 _ = try await server.enroll(userID: learner, courseID: Self.course)
@@ -130,6 +133,8 @@ final class SimTerminal {
     private var user: User?
     /// Grades given here that stood (undone ones taken off), per card.
     var grades: [QuestionRef: Int] = [:]
+    /// The choices answered here, per quiz (the first given stands; each was a candidate).
+    var given: [QuestionRef: Set<Set<Int>>] = [:]
 
     init(index: Int, server: InMemoryStore, seed: UInt64, world: SimClock) throws {
         self.index = index
@@ -250,8 +255,10 @@ final class SimTerminal {
             let waits = try await waiting(learner)
             let shown = try await ports.user(id: learner).name
             try check(!waits || shown == name, "terminal \(index): name not read back")
-        case 60..<80:
+        case 60..<74:
             try await review(using: &random, learner: learner)
+        case 74..<80:
+            try await answer(using: &random, learner: learner)
         case 80..<85:
             let ports = ports
             switch await Self.outcome({ () async throws(AppError) in try await ports.unenroll(userID: learner, courseID: course) }) {
@@ -308,6 +315,8 @@ final class SimTerminal {
         let course = ReplicaSyncSimulationTests.course
         let cards = try await SQLiteLearningRepository(database: database).cards(userID: learner, courseID: course)
         try check(cards == (try await server.cards(userID: learner, courseID: course)), "terminal \(index): cards \(cards)")
+        let answers = Set(try await SQLiteLearningRepository(database: database).answers(userID: learner, courseID: course))
+        try check(answers == Set(try await server.answers(userID: learner, courseID: course)), "terminal \(index): answers \(answers)")
         let favourites = Set(try await SQLiteFavouritesRepository(database: database).favourites(userID: learner).map(\.id))
         try check(favourites == (await server.storedFavourites(of: learner)), "terminal \(index): favourites \(favourites)")
         let here = try await SQLiteEnrollmentRepository(database: database).enrolledCourse(userID: learner, courseID: course)
