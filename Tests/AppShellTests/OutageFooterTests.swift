@@ -51,4 +51,17 @@ struct OutageFooterTests {
         #expect(footer(width: 80, keys: false).hasPrefix(" ✗ Cannot reach 127.0.0.1:8811 — retrying in 2s"))
         #expect(footer(width: 60, keys: true, short: false).hasPrefix(" ✗ Cannot reach 127.0.0.1:8811 — retrying in 2s"))
     }
+
+    @Test("--accessible: the header says offline in words, which a screen reader says as they mean, never ⚠")
+    func accessibleWords() {
+        var canvas = AccessibleCanvas(TextCanvas(size: Size(width: 100, height: 24)))
+        let content = FrameChrome.Content(
+            screen: ScreenProbe("none"), coordinator: nil, isSignedIn: true, userName: "Demo Learner",
+            outage: "Cannot reach 127.0.0.1:8811 — retrying in \(2)s", shortOutage: "Offline — retrying in \(2)s",
+            place: "127.0.0.1:8811 ⚠", placeIsServer: true, bindings: KeyBindings.none)
+        _ = FrameChrome(clock: ShellClock(ManualClock())).draw(content, in: &canvas, tick: 0)
+        let header = canvas.base.lines[0]
+        #expect(header.contains(":8811 offline · Demo Learner"), "\(header)")
+        #expect(!header.contains("⚠"))
+    }
 }

@@ -113,14 +113,20 @@ final class FrameChrome {
         // server's place says it too (`host ⚠`): the name carries it only where that is not drawn.
         let outOfReach = content.outage != nil
         let placeSaysIt = outOfReach && content.isSignedIn && content.placeIsServer
-        let headerName = !outOfReach || placeSaysIt ? content.userName : "⚠ " + (content.userName ?? texts("offline"))
+        // Words in the accessible mode, which a screen reader says as they mean.
+        let offline = canvas.isAccessible ? texts("offline") : "⚠"
+        let headerName = !outOfReach || placeSaysIt ? content.userName : offline + " " + (content.userName ?? texts("offline"))
+        var place = content.place
+        if canvas.isAccessible, content.placeIsServer, let marked = place, marked.hasSuffix(" ⚠") || marked.hasSuffix(" ●") {
+            place = String(marked.dropLast(2)) + " " + texts(outOfReach ? "offline" : "online")
+        }
         HeaderBar.draw(
             in: &canvas, row: 0, tabs: content.isSignedIn ? AppTab.allCases.map { texts($0.title) } : [],
             shortTabs: content.isSignedIn ? AppTab.allCases.map { texts($0.shortTitle) } : [],
             selectedTab: content.coordinator?.tab.rawValue ?? 0, userName: headerName,
             mark: Self.headerMark(settingsRefused: content.settingsRefused, waitingWrites: content.waitingWrites, texts: texts),
-            place: content.isSignedIn ? content.place : nil, context: content.isSignedIn ? content.context : [],
-            nameMark: placeSaysIt ? "⚠" : nil
+            place: content.isSignedIn ? place : nil, context: content.isSignedIn ? content.context : [],
+            nameMark: placeSaysIt ? offline : nil
         )
         let area = Self.screenArea(size)
         screen.draw(in: &canvas, frame: Frame(area: area, tick: tick, texts: texts))
