@@ -143,9 +143,13 @@ struct APITests {
 
     @Test("tokens: missing, forged (another learner, same signature) or garbage → 401 unauthorized; expired → 401 token_expired")
     func tokens() async throws {
-        let server = try await ServerProcess(
+        // Tokens that live an hour for the checks a busy machine must not turn into expiries;
+        // another server's, that live a second, for the expiry.
+        let server = try await ServerProcess(directory: try await ServerProcess.preparedDirectory())
+        let shortLived = try await ServerProcess(
             directory: try await ServerProcess.preparedDirectory(), arguments: ["--access-token-ttl", "1"])
         let (client, _) = try await HTTPClient(baseURL: server.baseURL).signedIn()
+        let (expiring, _) = try await HTTPClient(baseURL: shortLived.baseURL).signedIn()
         let token = try #require(client.token)
         var tampered = client
         // Another learner's id in the payload, the signature left as it was.
@@ -161,10 +165,12 @@ struct APITests {
         let forgedAnswer = try await tampered.get("/v1/me")
         let garbageAnswer = try await garbage.get("/v1/me")
         let missing = try await HTTPClient(baseURL: server.baseURL).get("/v1/me")
-        // The token lives one second: wait for the clock, not for a guess.
-        let expiry = (payload["exp"] as? Double) ?? 0
+        // The short-lived token lives one second: wait for the clock, not for a guess.
+        let shortToken = try #require(expiring.token).split(separator: ".").map(String.init)
+        let shortPayload = try JSONSerialization.jsonObject(with: Data(base64URL: shortToken[1])) as! [String: Any]
+        let expiry = (shortPayload["exp"] as? Double) ?? 0
         while Date().timeIntervalSince1970 <= expiry { try await Task.sleep(for: .milliseconds(50)) }
-        let expired = try await client.get("/v1/me")
+        let expired = try await expiring.get("/v1/me")
 
         #expect(fresh.status == 200)
         #expect(forgedAnswer.status == 401 && forgedAnswer.errorCode == "unauthorized")
