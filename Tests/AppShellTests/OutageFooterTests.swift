@@ -58,7 +58,9 @@ struct OutageFooterTests {
         let content = FrameChrome.Content(
             screen: ScreenProbe("none"), coordinator: nil, isSignedIn: true, userName: "Demo Learner",
             outage: "Cannot reach 127.0.0.1:8811 — retrying in \(2)s", shortOutage: "Offline — retrying in \(2)s",
-            place: "127.0.0.1:8811 ⚠", placeIsServer: true, bindings: KeyBindings.none)
+            place: StoreLabel.server(host: "127.0.0.1:8811").status(isReconnecting: true, words: ("online", "offline")),
+            placeIsServer: true,
+            bindings: KeyBindings.none)
         _ = FrameChrome(clock: ShellClock(ManualClock())).draw(content, in: &canvas, tick: 0)
         let header = canvas.base.lines[0]
         #expect(header.contains(":8811 offline · Demo Learner"), "\(header)")

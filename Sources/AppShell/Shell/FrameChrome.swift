@@ -116,16 +116,12 @@ final class FrameChrome {
         // Words in the accessible mode, which a screen reader says as they mean.
         let offline = canvas.isAccessible ? texts("offline") : "⚠"
         let headerName = !outOfReach || placeSaysIt ? content.userName : offline + " " + (content.userName ?? texts("offline"))
-        var place = content.place
-        if canvas.isAccessible, content.placeIsServer, let marked = place, marked.hasSuffix(" ⚠") || marked.hasSuffix(" ●") {
-            place = String(marked.dropLast(2)) + " " + texts(outOfReach ? "offline" : "online")
-        }
         HeaderBar.draw(
             in: &canvas, row: 0, tabs: content.isSignedIn ? AppTab.allCases.map { texts($0.title) } : [],
             shortTabs: content.isSignedIn ? AppTab.allCases.map { texts($0.shortTitle) } : [],
             selectedTab: content.coordinator?.tab.rawValue ?? 0, userName: headerName,
             mark: Self.headerMark(settingsRefused: content.settingsRefused, waitingWrites: content.waitingWrites, texts: texts),
-            place: content.isSignedIn ? place : nil, context: content.isSignedIn ? content.context : [],
+            place: content.isSignedIn ? content.place : nil, context: content.isSignedIn ? content.context : [],
             nameMark: placeSaysIt ? offline : nil
         )
         let area = Self.screenArea(size)

@@ -173,7 +173,7 @@ final class ShellController {
         if case .mouse(.click(let x, 0)) = event,
             coordinator?.switchTab(
                 atHeaderColumn: x, width: terminalSize.width, userName: session.displayName,
-                place: store.status(isReconnecting: outage != nil),
+                place: store.status(isReconnecting: outage != nil, words: statusWords),
                 mark: FrameChrome.headerMark(settingsRefused: settingsProblem != nil, waitingWrites: waitingWrites, texts: texts),
                 texts: texts) == true
         {
@@ -259,6 +259,11 @@ final class ShellController {
         sync?.headerText(accessible: look.accessible, wide: terminalSize.width >= HeaderBar.placeWidth).map { texts($0) }
     }
 
+    /// The server's state in words, in the accessible mode.
+    private var statusWords: (online: String, offline: String)? {
+        look.accessible ? (texts("online"), texts("offline")) : nil
+    }
+
     /// What the frame shows: the screen in front, with the shell's notice, overlays and status.
     private func frameContent() -> FrameChrome.Content? {
         guard let screen = frontScreen else { return nil }
@@ -268,7 +273,7 @@ final class ShellController {
             screen: screen, coordinator: coordinator, isSignedIn: session.phase == .signedIn, userName: session.displayName,
             help: help.offset.map { ($0, actions.helpSections()) }, notice: notices.notice,
             noticeOverProgress: notices.isOverProgress, outage: outage, shortOutage: shortOutage,
-            place: store.status(isReconnecting: outage != nil), placeIsServer: store.isServer,
+            place: store.status(isReconnecting: outage != nil, words: statusWords), placeIsServer: store.isServer,
             context: (flow.scope?.counts ?? []).map { texts($0) },
             bindings: actions.bindings, palette: palette.map { ($0, actions.paletteItems()) }, texts: texts,
             noticeIsNews: notices.isNews, settingsRefused: settingsProblem != nil,

@@ -25,11 +25,15 @@ enum StoreLabel {
     }
 
     /// The status's first part: the directory, or the server with `●` connected or `⚠`
-    /// reconnecting.
-    func status(isReconnecting: Bool, home: String? = ProcessInfo.processInfo.environment["HOME"]) -> String? {
+    /// reconnecting (`words` in their place in the accessible mode: a screen reader says them
+    /// as they mean).
+    func status(
+        isReconnecting: Bool, words: (online: String, offline: String)? = nil,
+        home: String? = ProcessInfo.processInfo.environment["HOME"]
+    ) -> String? {
         switch self {
         case .local(let path): path.isEmpty ? nil : Self.shortened(path, home: home)
-        case .server(let host): host + (isReconnecting ? " ⚠" : " ●")
+        case .server(let host): host + " " + (isReconnecting ? words?.offline ?? "⚠" : words?.online ?? "●")
         }
     }
 

@@ -31,8 +31,8 @@ final class ProfileScreen: Screen {
     func availability(of key: KeyDeclaration) -> KeyAvailability {
         switch key {
         case Keys.save, Keys.cancel, Keys.clear: viewModel.isEditing ? .available : .dormant
-        case YesNoQuestion.yes, YesNoQuestion.no: viewModel.isConfirmingLogout || viewModel.isConfirmingClear ? .available : .dormant
-        case _ where viewModel.isEditing || viewModel.isConfirmingLogout || viewModel.isConfirmingClear: .dormant
+        case YesNoQuestion.yes, YesNoQuestion.no: viewModel.asking != nil ? .available : .dormant
+        case _ where viewModel.isEditing || viewModel.asking != nil: .dormant
         case Keys.clearSaved:
             viewModel.learner.offline == nil
                 ? .dormant : (viewModel.saved?.lessons ?? 0) > 0 ? .available : .unavailable(reason: "No lessons are saved for offline")
@@ -44,19 +44,18 @@ final class ProfileScreen: Screen {
     }
 
     var statusMessage: StatusMessage? {
-        if viewModel.isConfirmingClear {
-            return StatusMessage("Clear the lessons saved for offline? (y/n)")
-        }
-        if viewModel.isConfirmingLogout {
+        switch viewModel.asking {
+        case .clearSaved: return StatusMessage("Clear the lessons saved for offline? (y/n)")
+        case .logOut:
             // Writes still waiting are kept for the learner's next sign-in here: said, not lost.
             let waiting = viewModel.learner.waitingWrites()
             return StatusMessage(waiting > 0 ? "\(waiting) changes not synced yet. Log out? (y/n)" : "Log out? (y/n)")
+        case nil: return viewModel.isSaving ? StatusMessage("Saving…") : nil
         }
-        return viewModel.isSaving ? StatusMessage("Saving…") : nil
     }
 
     /// While the name is edited, or the y/n question is open, every key but Ctrl-C stays here.
-    var isCapturingText: Bool { viewModel.isEditing || viewModel.isConfirmingLogout || viewModel.isConfirmingClear }
+    var isCapturingText: Bool { viewModel.isEditing || viewModel.asking != nil }
 
     func appear() {
         guard !viewModel.isEditing else { return }
@@ -161,25 +160,13 @@ final class ProfileScreen: Screen {
             }
             return .handled
         }
-        if viewModel.isConfirmingClear {
-            switch YesNoQuestion.answer(to: event) {
-            case .yes: await viewModel.clearSaved()
-            case .no: viewModel.cancelClear()
-            case nil: break
-            }
-            return .handled
-        }
-        if viewModel.isConfirmingLogout {
-            switch YesNoQuestion.answer(to: event) {
-            case .yes: await viewModel.logOut()
-            case .no: viewModel.cancelLogout()
-            case nil: break
-            }
+        if viewModel.asking != nil {
+            if let answer = YesNoQuestion.answer(to: event) { await viewModel.answer(yes: answer == .yes) }
             return .handled
         }
         switch event {
         case .key(.character("l")):
-            viewModel.requestLogout()
+            viewModel.ask(.logOut)
             return .handled
         case .key(.character("e")):
             guard isAvailable(Keys.edit) else { return .ignored }
@@ -187,7 +174,7 @@ final class ProfileScreen: Screen {
             return .handled
         case .key(.character("c")) where viewModel.learner.offline != nil:
             guard isAvailable(Keys.clearSaved) else { return .ignored }
-            viewModel.requestClear()
+            viewModel.ask(.clearSaved)
             return .handled
         default:
             return .ignored

@@ -12,16 +12,18 @@ final class ProfileViewModel {
     /// Why the typed name was refused, shown under the field while it stays open.
     private(set) var rejection: LocalizedText?
     private(set) var isSaving = false
-    /// `l` was pressed; waiting for `y` or `n`.
-    private(set) var isConfirmingLogout = false
+    /// What `y` or `n` answers now: `l` asked to log out, `c` to clear what is saved offline.
+    enum Question {
+        case logOut, clearSaved
+    }
+
+    private(set) var asking: Question?
     private(set) var countsLoaded = false
     /// The streak and the cards due, read with the counts.
     private(set) var habit: LearningHabit?
     /// What is saved for offline (remote mode), read with the counts; nil before, or when it
     /// could not be read.
     private(set) var saved: SavedOffline?
-    /// `c` was pressed; waiting for `y` or `n` to clear what is saved for offline.
-    private(set) var isConfirmingClear = false
     @ObservationIgnored let tasks = OwnedTasks()
     /// Counts renames; a read of the learner started before one is stale.
     @ObservationIgnored private var renames = 0
@@ -120,18 +122,24 @@ final class ProfileViewModel {
         tasks.run { await save.value }
     }
 
-    /// `c`: asks whether to clear the lessons saved for offline.
-    func requestClear() {
-        isConfirmingClear = true
+    /// `l` or `c`: asks its question, `y` or `n`.
+    func ask(_ question: Question) {
+        asking = question
     }
 
-    func cancelClear() {
-        isConfirmingClear = false
+    /// `y` or `n` to the question asked.
+    func answer(yes: Bool) async {
+        guard let question = asking else { return }
+        asking = nil
+        guard yes else { return }
+        switch question {
+        case .logOut: await logOut()
+        case .clearSaved: await clearSaved()
+        }
     }
 
-    /// `y`: forgets the saved lessons, then reads what is left and says how many went.
-    func clearSaved() async {
-        isConfirmingClear = false
+    /// Forgets the saved lessons, then reads what is left and says how many went.
+    private func clearSaved() async {
         guard let offline = learner.offline else { return }
         guard let cleared = await offline.clear() else {
             learner.report(.error("The saved lessons could not be cleared"))
@@ -145,19 +153,9 @@ final class ProfileViewModel {
         learner.report(.success("\(plural: cleared) saved lessons cleared — saved again at the next sign-in or enrollment"))
     }
 
-    /// `l`: asks `Log out? (y/n)`.
-    func requestLogout() {
-        isConfirmingLogout = true
-    }
-
-    func cancelLogout() {
-        isConfirmingLogout = false
-    }
-
-    /// `y`: ends the session. It ends here whether or not the store could be told: a learner
-    /// can always sign out.
-    func logOut() async {
-        isConfirmingLogout = false
+    /// Ends the session. It ends here whether or not the store could be told: a learner can
+    /// always sign out.
+    private func logOut() async {
         try? await sessions.signOut(userID: user.id)
         learner.onLoggedOut()
     }
