@@ -9,7 +9,8 @@ extension PostgresLearningRepository {
     /// An answer given at `time`: kept if it is the first, or earlier than the one kept (the
     /// card then starts from it, its log replayed on top); otherwise `.superseded`.
     static func mergeAnswer(
-        _ chosen: Set<Int>, to ref: QuestionRef, userID: UserID, at time: StudyTime, in connection: PostgresConnection, logger: Logger
+        _ chosen: Set<Int>, to ref: QuestionRef, userID: UserID, at time: StudyTime, settings: ReviewSettings,
+        in connection: PostgresConnection, logger: Logger
     ) async throws -> OperationOutcome {
         let status = try await connection.query(
             "SELECT status FROM enrollment WHERE user_id = \(userID.rawValue) AND course_id = \(ref.courseID.rawValue)", logger: logger
@@ -26,11 +27,11 @@ extension PostgresLearningRepository {
         // The rules check the answer either way: a bad one is refused, whatever is kept.
         let decided = try LearningRules.answer(
             chosen, to: ref, question: question, holdsPlace: status.map { $0 != EnrollmentStatus.dropped.rawValue } ?? false,
-            existing: nil, userID: userID, time: time)
+            existing: nil, userID: userID, time: time, settings: settings)
         guard replaces, let card = decided.newCard else { return .superseded }
         let log = try await logEntries(of: ref, userID: userID, from: nil, in: connection, logger: logger)
         let replayed = LearningRules.replay(
-            log.map { ReviewGrading($0.entry.grade, at: $0.entry.reviewedAt) }, from: card, ref: ref, userID: userID)
+            log.map { ReviewGrading($0.entry.grade, at: $0.entry.reviewedAt) }, from: card, ref: ref, userID: userID, settings: settings)
         try await rewrite(log.map(\.id), with: replayed.entries, userID: userID, in: connection, logger: logger)
         try await insertAnswer(
             decided.answer, card: replayed.schedule, at: time, userID: userID, replacing: kept != nil, in: connection, logger: logger)
@@ -46,8 +47,8 @@ extension PostgresLearningRepository {
     /// A grade given at `grading.reviewedAt`, put in its place in the card's log; false for one
     /// there already (`LearningRules.isRepeat`).
     static func mergeReview(
-        _ grading: ReviewGrading, of ref: QuestionRef, userID: UserID, secondsFromGMT: Int, in connection: PostgresConnection,
-        logger: Logger
+        _ grading: ReviewGrading, of ref: QuestionRef, userID: UserID, secondsFromGMT: Int, settings: ReviewSettings,
+        in connection: PostgresConnection, logger: Logger
     ) async throws -> Bool {
         guard let current = try await card(ref, userID: userID, in: connection, logger: logger) else {
             throw AppError.noSuchLesson(ref.courseID, ref.lesson)
@@ -55,7 +56,8 @@ extension PostgresLearningRepository {
         let from = try await logEntries(of: ref, userID: userID, from: grading.reviewedAt, in: connection, logger: logger)
         guard !LearningRules.isRepeat(grading, in: from.map(\.entry)) else { return false }
         let later = from.filter { $0.entry.reviewedAt > grading.reviewedAt }
-        let merged = try LearningRules.insert(grading, later: later.map(\.entry), current: current, ref: ref, userID: userID)
+        let merged = try LearningRules.insert(
+            grading, later: later.map(\.entry), current: current, ref: ref, userID: userID, settings: settings)
         try await rewrite(later.map(\.id), with: merged.entries, userID: userID, in: connection, logger: logger)
         try await setCard(ref, merged.schedule, userID: userID, in: connection, logger: logger)
         let day = LearnerDay(grading.reviewedAt, secondsFromGMT: secondsFromGMT).number
@@ -66,13 +68,14 @@ extension PostgresLearningRepository {
     }
 
     /// The grade given at `reviewedAt` taken out of the card's log, the grades after it replayed.
-    static func mergeUndo(_ ref: QuestionRef, reviewedAt: Date, userID: UserID, in connection: PostgresConnection, logger: Logger)
-        async throws
-    {
+    static func mergeUndo(
+        _ ref: QuestionRef, reviewedAt: Date, userID: UserID, settings: ReviewSettings, in connection: PostgresConnection,
+        logger: Logger
+    ) async throws {
         let second = date(Int(seconds(reviewedAt)))
         let from = try await logEntries(of: ref, userID: userID, from: second, in: connection, logger: logger)
         guard let taken = from.first, taken.entry.reviewedAt == second else { throw AppError.nothingToUndo(ref) }
-        let merged = LearningRules.remove(taken.entry, later: from.dropFirst().map(\.entry), ref: ref, userID: userID)
+        let merged = LearningRules.remove(taken.entry, later: from.dropFirst().map(\.entry), ref: ref, userID: userID, settings: settings)
         try await rewrite(from.map(\.id), with: merged.entries, userID: userID, in: connection, logger: logger)
         try await setCard(ref, merged.schedule, userID: userID, in: connection, logger: logger)
         try await PostgresChangeRows.record([.learning(userID, nil)], in: connection, logger: logger)

@@ -67,7 +67,8 @@ public struct PostgresOperationRepository: OperationRepository {
         var outcome: OperationOutcome
         do {
             outcome = try await Self.perform(
-                operation.kind, at: operation.time.clamped(notAfter: now), userID: userID, in: connection, logger: logger)
+                operation.kind, at: operation.time.clamped(notAfter: now), settings: operation.settings, userID: userID, in: connection,
+                logger: logger)
             try await connection.query("RELEASE SAVEPOINT operation", logger: logger)
         } catch let error as AppError where OperationRecord.isFinal(error) {
             try await connection.query("ROLLBACK TO SAVEPOINT operation", logger: logger)
@@ -102,7 +103,8 @@ public struct PostgresOperationRepository: OperationRepository {
     }
 
     private static func perform(
-        _ kind: OperationKind, at time: HybridTime, userID: UserID, in connection: PostgresConnection, logger: Logger
+        _ kind: OperationKind, at time: HybridTime, settings: ReviewSettings, userID: UserID, in connection: PostgresConnection,
+        logger: Logger
     ) async throws -> OperationOutcome {
         // A course that is gone refuses every operation on it, whatever the times.
         if let courseID = kind.courseID,
@@ -140,14 +142,17 @@ public struct PostgresOperationRepository: OperationRepository {
             _ = try await PostgresProfileRepository.rename(userID, to: try ProfileName.checked(raw), in: connection, logger: logger)
         case .answer(let ref, let chosen, let offset):
             return try await PostgresLearningRepository.mergeAnswer(
-                chosen, to: ref, userID: userID, at: StudyTime(now: time.date, secondsFromGMT: offset), in: connection, logger: logger)
+                chosen, to: ref, userID: userID, at: StudyTime(now: time.date, secondsFromGMT: offset), settings: settings,
+                in: connection, logger: logger)
         case .review(let ref, let grade, let offset):
             guard
                 try await PostgresLearningRepository.mergeReview(
-                    ReviewGrading(grade, at: time.date), of: ref, userID: userID, secondsFromGMT: offset, in: connection, logger: logger)
+                    ReviewGrading(grade, at: time.date), of: ref, userID: userID, secondsFromGMT: offset, settings: settings,
+                    in: connection, logger: logger)
             else { return .superseded }
         case .undoReview(let ref, let reviewedAt):
-            try await PostgresLearningRepository.mergeUndo(ref, reviewedAt: reviewedAt, userID: userID, in: connection, logger: logger)
+            try await PostgresLearningRepository.mergeUndo(
+                ref, reviewedAt: reviewedAt, userID: userID, settings: settings, in: connection, logger: logger)
         }
         return .applied
     }

@@ -71,6 +71,7 @@ extension RemoteStore: OperationRepository {
             id: fields.id, time: fields.time, kind: fields.kind, courseId: fields.courseID, favourite: fields.favourite,
             lesson: fields.lesson.map(Int64.init), done: fields.done, question: fields.question.map(Int64.init),
             chosen: fields.chosen?.map(Int64.init), grade: fields.grade, utcOffset: fields.utcOffset.map(Int64.init),
-            reviewedAt: fields.reviewedAt.map { Date(timeIntervalSince1970: Double($0)) }, name: fields.name)
+            reviewedAt: fields.reviewedAt.map { Date(timeIntervalSince1970: Double($0)) }, name: fields.name,
+            settings: .sent(operation.settings))
     }
 }

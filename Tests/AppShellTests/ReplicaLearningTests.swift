@@ -3,6 +3,7 @@ import Platform
 import Presentation
 import SharedKernel
 import Storage
+import Synchronization
 import TestSupport
 import Testing
 
@@ -35,11 +36,15 @@ struct ReplicaLearningTests {
         /// What the saver told the learner.
         let told = ToldLog()
 
-        init(_ directory: TemporaryDirectory, maxBytes: Int = 200_000_000, clock: any Clock<Duration> = ContinuousClock()) async throws {
+        /// `now`: the outbox's wall clock, which its operations' times never fall behind.
+        init(
+            _ directory: TemporaryDirectory, maxBytes: Int = 200_000_000, clock: any Clock<Duration> = ContinuousClock(),
+            now: @escaping @Sendable () -> Date = { Date() }
+        ) async throws {
             server = InMemoryStore(courses: [ReplicaLearningTests.course], lessons: ["rl-1": ReplicaLearningTests.lessons])
             database = try AppDatabase.open(
                 directory: directory.url, passwordHasher: PasswordHasher(rounds: 1_000), seedCatalog: { [] })
-            let outbox = SQLiteOutbox(database: database)
+            let outbox = SQLiteOutbox(database: database, now: now)
             let status = status
             let replica = SQLiteReplica(database: database)
             sync = OutboxSync(outbox: outbox, server: server, refresh: LearningRefresh(server: server, replica: replica)) { report in
@@ -114,6 +119,47 @@ struct ReplicaLearningTests {
         let onServer = try await rig.server.cards(userID: user.id, courseID: "rl-1")
         #expect(onServer.first { $0.ref == first }?.schedule.reviews == 1, "graded once: the undone grade is gone")
         #expect(try await SQLiteLearningRepository(database: rig.database).cards(userID: user.id, courseID: "rl-1") == onServer)
+    }
+
+    @Test("offline, an answer and grades made by the learner's own review settings reach the server scheduled by them")
+    func settingsTravel() async throws {
+        let directory = TemporaryDirectory()
+        defer { directory.remove() }
+        let time = StudyTime(noonOf: LearnerDay(iso: "2026-11-24")!, secondsFromGMT: 0)
+        // The outbox's wall clock, set by the test: the operations keep the screen's times.
+        let wall = Mutex(time.now)
+        let rig = try await Rig(directory, now: { wall.withLock { $0 } })
+        let user = try await rig.ports.signIn(email: "demo@edugo.dev", password: "edugo-demo")
+        _ = try await rig.ports.enroll(userID: user.id, courseID: "rl-1")
+        await rig.saver.finished()
+        let mine = try ReviewSettings(retention: 0.8, learningSteps: [30], relearningSteps: [120, 900])
+        let first = QuestionRef(courseID: "rl-1", lesson: 1, question: 0)
+        let second = QuestionRef(courseID: "rl-1", lesson: 1, question: 1)
+        _ = try await rig.learning.answer([1], to: first, userID: user.id, at: time, settings: mine)
+
+        await rig.server.setFailure(Self.offline)
+        let later = time.adding(seconds: 600)
+        wall.withLock { $0 = later.now.addingTimeInterval(3_600) }
+        #expect(try await !rig.learning.answer([1], to: second, userID: user.id, at: later, settings: mine).isChecked)
+        _ = try await rig.learning.review(first, grade: .again, userID: user.id, at: later, settings: mine)
+        let graded = try await rig.learning.review(first, grade: .good, userID: user.id, at: later.adding(seconds: 60), settings: mine)
+
+        await rig.server.setFailure(nil)
+        await Replication(sync: rig.sync, saver: rig.saver).catchUp()
+        await rig.saver.finished()
+        #expect(rig.status.waiting == 0)
+        let answer = try #require(try await rig.server.answers(userID: user.id, courseID: "rl-1").first { $0.ref == first })
+        let byDefaults = LearningRules.replay(
+            [ReviewGrading(.again, at: later.now), ReviewGrading(.good, at: later.now.addingTimeInterval(60))],
+            from: LearningRules.firstCard(of: answer, userID: user.id, time: time, settings: mine), ref: first, userID: user.id)
+        #expect(graded != byDefaults.schedule, "the learner's settings schedule these grades otherwise than the defaults")
+        let onServer = try await rig.server.cards(userID: user.id, courseID: "rl-1")
+        #expect(
+            onServer.first { $0.ref == first }?.schedule == graded, "the server replayed the grades by the settings they were given with")
+        #expect(try await SQLiteLearningRepository(database: rig.database).cards(userID: user.id, courseID: "rl-1") == onServer)
+        let checked = try await rig.server.cards(userID: user.id, courseID: "rl-1").first { $0.ref == second }
+        let answered = try #require(try await rig.server.answers(userID: user.id, courseID: "rl-1").first { $0.ref == second })
+        #expect(checked?.schedule == LearningRules.firstCard(of: answered, userID: user.id, time: later, settings: mine))
     }
 
     @Test("past [offline] max_megabytes no more lessons are saved; the answers and cards still are")

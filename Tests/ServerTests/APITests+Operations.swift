@@ -38,7 +38,7 @@ extension APITests {
         #expect(me.json["name"] as? String == "Offline Olga")
     }
 
-    @Test("bad operations are answered one by one (unknown kind, missing field, bad id or time, reused id), the rest applied")
+    @Test("bad operations are answered one by one (unknown kind, missing field, bad id, time or settings, reused id), the rest applied")
     func badOperations() async throws {
         let (client, _, server) = try await Self.enrolledLearner()
         _ = try await client.send(
@@ -53,6 +53,9 @@ extension APITests {
             Self.queued("op-future-001", "favourite", ["course_id": "learn-api", "favourite": true]).merging(["time": far]) { _, new in new
             },
             Self.queued("op-grade-0001", "review", ["course_id": "learn-api", "lesson": 1, "question": 0, "grade": "meh"]),
+            Self.queued(
+                "op-settings-01", "review",
+                ["course_id": "learn-api", "lesson": 1, "question": 0, "grade": "good", "settings": ["retention": 0.5]]),
             Self.queued("op-fine-00001", "lesson", ["course_id": "learn-api", "lesson": 1, "done": true]),
         ]
         let answer = try await client.send("POST", "/v1/me/operations", json: ["operations": batch], headers: ["Accept-Language": "es"])
@@ -68,9 +71,10 @@ extension APITests {
         #expect(answer.status == 200 && results.count == batch.count)
         #expect(
             results.map { $0["status"] as? String }
-                == ["invalid", "invalid", "invalid", "invalid", "conflicting", "applied", "invalid", "applied"])
+                == ["invalid", "invalid", "invalid", "invalid", "conflicting", "applied", "invalid", "invalid", "applied"])
         #expect(results.first?["message"] as? String == "teleport no es un tipo de operación que este servidor conozca.")
         #expect(results[1]["message"] as? String == "Una operación de tipo lesson necesita done.")
+        #expect(results[7]["error"] as? String == "invalid_request", "review settings out of range")
         #expect(tooMany.status == 400 && tooMany.errorCode == "invalid_request")
         #expect(notABatch.status == 422 && notABatch.errorCode == "invalid_request", "JSON of the wrong shape")
         #expect(me.json["name"] as? String == "First Name", "the reused id's second operation was not applied")

@@ -97,4 +97,30 @@ struct HybridClockTests {
         unknown.kind = "teleport"
         #expect(unknown.operation == nil)
     }
+
+    @Test("the learner's review settings go with the kinds that schedule cards, and change the fingerprint; the defaults add nothing")
+    func settings() throws {
+        let ref = QuestionRef(courseID: "c-1", lesson: 2, question: 1)
+        let mine = try ReviewSettings(retention: 0.85, learningSteps: [30], relearningSteps: [300, 900])
+        let time = HybridTime(t0, node: "n-1")
+        let kinds: [OperationKind] = [
+            .favourite("c-1", isFavourite: true), .answer(ref, chosen: [1], secondsFromGMT: 0),
+            .review(ref, grade: .hard, secondsFromGMT: 0),
+            .undoReview(ref, reviewedAt: t0),
+        ]
+        for kind in kinds {
+            let operation = SyncOperation(id: .random(), time: time, kind: kind, settings: mine)
+            #expect(operation.settings == (kind.schedulesCards ? mine : .default), "\(kind.name)")
+            let data = try JSONEncoder().encode(OperationFields(operation))
+            #expect(try JSONDecoder().decode(OperationFields.self, from: data).operation == operation, "\(kind.name)")
+        }
+        let review = OperationKind.review(ref, grade: .hard, secondsFromGMT: 7_200)
+        let plain = SyncOperation(id: .random(), time: time, kind: review)
+        // An operation queued before settings were carried is recorded by this fingerprint.
+        #expect(plain.fingerprint == "review\u{1F}\(time)\u{1F}c-1\u{1F}2\u{1F}1\u{1F}hard\u{1F}7200")
+        #expect(SyncOperation(id: plain.id, time: time, kind: review, settings: mine).fingerprint != plain.fingerprint)
+        var bad = OperationFields(SyncOperation(id: .random(), time: time, kind: review, settings: mine))
+        bad.retention = 2
+        #expect(bad.operation == nil, "settings out of range make no operation")
+    }
 }

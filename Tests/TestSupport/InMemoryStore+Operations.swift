@@ -14,7 +14,7 @@ extension InMemoryStore {
         guard users[userID] != nil else { throw .notSignedIn }
         let outcome: OperationOutcome
         do {
-            outcome = try perform(operation.kind, at: operation.time.clamped(notAfter: now()), userID: userID)
+            outcome = try perform(operation.kind, at: operation.time.clamped(notAfter: now()), settings: operation.settings, userID: userID)
         } catch  where OperationRecord.isFinal(error) {
             outcome = .refused(error)
         }
@@ -27,7 +27,9 @@ extension InMemoryStore {
         appliedOperations[userID]?[id]?.outcome
     }
 
-    private func perform(_ kind: OperationKind, at time: HybridTime, userID: UserID) throws(AppError) -> OperationOutcome {
+    private func perform(_ kind: OperationKind, at time: HybridTime, settings: ReviewSettings, userID: UserID) throws(AppError)
+        -> OperationOutcome
+    {
         if let courseID = kind.courseID, catalog[courseID] == nil { throw .courseNotFound(courseID) }
         if let item = MergeRules.item(of: kind) {
             guard MergeRules.replaces(time, stored: mergeTimes[userID]?[item]) else { return .superseded }
@@ -56,13 +58,15 @@ extension InMemoryStore {
             users[userID]?.user.name = try ProfileName.checked(raw)
             note(.profile(userID))
         case .answer(let ref, let chosen, let offset):
-            return try mergeAnswer(chosen, to: ref, userID: userID, at: StudyTime(now: time.date, secondsFromGMT: offset))
+            return try mergeAnswer(
+                chosen, to: ref, userID: userID, at: StudyTime(now: time.date, secondsFromGMT: offset), settings: settings)
         case .review(let ref, let grade, let offset):
             guard let current = storedAnswers[userID]?[ref]?.card else { throw .noSuchLesson(ref.courseID, ref.lesson) }
             let grading = ReviewGrading(grade, at: time.date)
             guard !LearningRules.isRepeat(grading, in: cardLog(ref, userID: userID)) else { return .superseded }
             let later = cardLog(ref, userID: userID).filter { $0.reviewedAt > grading.reviewedAt }
-            let merged = try LearningRules.insert(grading, later: later, current: current, ref: ref, userID: userID)
+            let merged = try LearningRules.insert(
+                grading, later: later, current: current, ref: ref, userID: userID, settings: settings)
             replaceLog(of: ref, userID: userID, from: grading.reviewedAt, inclusive: false, with: merged.entries)
             storedAnswers[userID]?[ref]?.card = merged.schedule
             reviewDays[userID, default: []].insert(LearnerDay(grading.reviewedAt, secondsFromGMT: offset))
@@ -71,7 +75,7 @@ extension InMemoryStore {
             let second = Date(timeIntervalSince1970: reviewedAt.timeIntervalSince1970.rounded(.down))
             let from = cardLog(ref, userID: userID).filter { $0.reviewedAt >= second }
             guard let taken = from.first, taken.reviewedAt == second else { throw .nothingToUndo(ref) }
-            let merged = LearningRules.remove(taken, later: Array(from.dropFirst()), ref: ref, userID: userID)
+            let merged = LearningRules.remove(taken, later: Array(from.dropFirst()), ref: ref, userID: userID, settings: settings)
             replaceLog(of: ref, userID: userID, from: second, inclusive: true, with: merged.entries)
             storedAnswers[userID]?[ref]?.card = merged.schedule
             note(.learning(userID, nil))
@@ -80,20 +84,21 @@ extension InMemoryStore {
         return .applied
     }
 
-    private func mergeAnswer(_ chosen: Set<Int>, to ref: QuestionRef, userID: UserID, at time: StudyTime) throws(AppError)
-        -> OperationOutcome
-    {
+    private func mergeAnswer(
+        _ chosen: Set<Int>, to ref: QuestionRef, userID: UserID, at time: StudyTime, settings: ReviewSettings
+    ) throws(AppError) -> OperationOutcome {
         let questions = (storedLessons(ref.courseID) ?? []).dropFirst(ref.lesson - 1).first?.content?.questions ?? []
         let decided = try LearningRules.answer(
             chosen, to: ref, question: ref.lesson >= 1 && questions.indices.contains(ref.question) ? questions[ref.question] : nil,
-            holdsPlace: storedEnrollment(userID, ref.courseID)?.holdsPlace ?? false, existing: nil, userID: userID, time: time)
+            holdsPlace: storedEnrollment(userID, ref.courseID)?.holdsPlace ?? false, existing: nil, userID: userID, time: time,
+            settings: settings)
         let kept = storedAnswers[userID]?[ref] != nil
         guard !kept || MergeRules.answerReplaces(time.now, stored: answerTimes[userID]?[ref]), let card = decided.newCard else {
             return .superseded
         }
         let log = cardLog(ref, userID: userID)
         let replayed = LearningRules.replay(
-            log.map { ReviewGrading($0.grade, at: $0.reviewedAt) }, from: card, ref: ref, userID: userID)
+            log.map { ReviewGrading($0.grade, at: $0.reviewedAt) }, from: card, ref: ref, userID: userID, settings: settings)
         replaceLog(of: ref, userID: userID, from: .distantPast, inclusive: true, with: replayed.entries)
         storedAnswers[userID, default: [:]][ref] = (decided.answer, replayed.schedule, time.day)
         answerTimes[userID, default: [:]][ref] = time.now

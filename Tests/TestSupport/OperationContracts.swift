@@ -113,6 +113,23 @@ extension ContractCase {
             try checkEqual(try await operations.apply(before, userID: user), .refused(.notDue(ref)), "a day before the answer")
             try checkEqual(try await OperationFixture.card(store, user, ref), after.schedule, "the card unchanged")
         },
+        ContractCase(port: "operations", name: "grades are scheduled by the settings they were given with, in a replay too") { store in
+            let (operations, user, ref, initial, t0) = try await OperationFixture.arrangeCard(store)
+            let mine = try ReviewSettings(retention: 0.8, learningSteps: [30], relearningSteps: [120, 900])
+            let again = SyncOperation(
+                id: .random(), time: HybridTime(t0.now.addingTimeInterval(86_400), node: "node-a"),
+                kind: .review(ref, grade: .again, secondsFromGMT: 0), settings: mine)
+            let good = SyncOperation(
+                id: .random(), time: HybridTime(t0.now.addingTimeInterval(43_200), node: "node-b"),
+                kind: .review(ref, grade: .good, secondsFromGMT: 0), settings: mine)
+            try checkEqual(try await operations.apply(again, userID: user), .applied, "a day later, arriving first")
+            try checkEqual(try await operations.apply(good, userID: user), .applied, "half a day later: the later one replayed")
+            let gradings = [ReviewGrading(.good, at: good.time.date), ReviewGrading(.again, at: again.time.date)]
+            let expected = LearningRules.replay(gradings, from: initial, ref: ref, userID: user, settings: mine).schedule
+            let byDefaults = LearningRules.replay(gradings, from: initial, ref: ref, userID: user).schedule
+            try check(expected != byDefaults, "the settings schedule these grades otherwise than the defaults")
+            try checkEqual(try await OperationFixture.card(store, user, ref), expected, "replayed by the learner's settings")
+        },
         ContractCase(
             port: "operations", name: "a grade given through the review route, sent again as an operation (its answer lost), counts once"
         ) { store in

@@ -97,7 +97,7 @@ struct ReplicaLearning: LearningRepository {
         }
         let queued: SyncOperation?
         do {
-            queued = try await outbox.queueAnswer(chosen, to: question, userID: userID, at: time)
+            queued = try await outbox.queueAnswer(chosen, to: question, userID: userID, at: time, settings: settings)
         } catch {
             // A lesson not saved here needed the server: that is the reason to tell.
             if case .noSuchLesson = error, let unreachable { throw unreachable }
@@ -137,6 +137,7 @@ struct ReplicaLearning: LearningRepository {
     func review(_ question: QuestionRef, grade: ReviewGrade, userID: UserID, at time: StudyTime, settings: ReviewSettings)
         async throws(AppError) -> CardSchedule
     {
+        gradeTimes.use(settings)
         if await sendQueue(userID: userID) {
             do {
                 let schedule = try await server.review(question, grade: grade, userID: userID, at: time, settings: settings)
@@ -150,7 +151,8 @@ struct ReplicaLearning: LearningRepository {
             // Not saved here: the server's word (most likely that it cannot be reached).
             return try await server.review(question, grade: grade, userID: userID, at: time, settings: settings)
         }
-        let kept = try await write(.review(question, grade: grade, secondsFromGMT: time.secondsFromGMT), userID: userID, at: time.now)
+        let kept = try await write(
+            .review(question, grade: grade, secondsFromGMT: time.secondsFromGMT), settings: settings, userID: userID, at: time.now)
         gradeTimes.remember(question, asked: time.now, kept: kept)
         return try await card(question, userID: userID)
     }
@@ -168,7 +170,8 @@ struct ReplicaLearning: LearningRepository {
         } else if try await !replica.hasGrade(question, reviewedAt: reviewedAt, userID: userID) {
             return try await server.undoReview(question, reviewedAt: reviewedAt, userID: userID)
         }
-        try await write(.undoReview(question, reviewedAt: reviewedAt), userID: userID, at: nil)
+        // The grades after the one taken back are replayed by the settings the learner grades by.
+        try await write(.undoReview(question, reviewedAt: reviewedAt), settings: gradeTimes.settings, userID: userID, at: nil)
         return try await card(question, userID: userID)
     }
 
@@ -208,8 +211,8 @@ struct ReplicaLearning: LearningRepository {
     /// thrown, once the card's course is saved again from the server.
     /// Returns when the write was kept (its operation's time).
     @discardableResult
-    private func write(_ kind: OperationKind, userID: UserID, at time: Date?) async throws(AppError) -> Date {
-        let (operation, outcome) = try await outbox.record(kind, userID: userID, at: time)
+    private func write(_ kind: OperationKind, settings: ReviewSettings, userID: UserID, at time: Date?) async throws(AppError) -> Date {
+        let (operation, outcome) = try await outbox.record(kind, userID: userID, at: time, settings: settings)
         if case .refused(let error) = outcome { throw error }
         let sent = await sync.send(userID: userID, claiming: operation.id)
         guard let refusal = sent.refused.first(where: { $0.0.id == operation.id }) else { return operation.time.date }
@@ -225,9 +228,15 @@ struct ReplicaLearning: LearningRepository {
     }
 }
 
-/// The instants grades queued in this run were kept at, by the instant their screen gave.
+/// The instants grades queued in this run were kept at, by the instant their screen gave, and
+/// the settings the latest grade was given by (an undo is asked without them).
 final class GradeTimes: Sendable {
     private let times = Mutex<[QuestionRef: (asked: Int64, kept: Date)]>([:])
+    private let latest = Mutex<ReviewSettings>(.default)
+
+    func use(_ settings: ReviewSettings) { latest.withLock { $0 = settings } }
+
+    var settings: ReviewSettings { latest.withLock { $0 } }
 
     func remember(_ ref: QuestionRef, asked: Date, kept: Date) {
         times.withLock { $0[ref] = (Self.second(asked), kept) }

@@ -1519,7 +1519,7 @@ extension Components {
                 ])
             }
         }
-        /// One write, as a terminal queued it. `kind` says which fields it carries: `favourite` (course_id, favourite), `lesson` (course_id, lesson, done), `enroll` and `unenroll` (course_id), `answer` (course_id, lesson, question, chosen, utc_offset), `review` (course_id, lesson, question, grade, utc_offset), `undo_review` (course_id, lesson, question, reviewed_at), `name` (name). Other fields are ignored; null is left out.
+        /// One write, as a terminal queued it. `kind` says which fields it carries: `favourite` (course_id, favourite), `lesson` (course_id, lesson, done), `enroll` and `unenroll` (course_id), `answer` (course_id, lesson, question, chosen, utc_offset), `review` (course_id, lesson, question, grade, utc_offset), `undo_review` (course_id, lesson, question, reviewed_at), `name` (name); `answer`, `review` and `undo_review` also `settings`, the learner's review settings when it was made, by which the card is scheduled (left out: the defaults). Other fields are ignored; null is left out.
         ///
         /// - Remark: Generated from `#/components/schemas/QueuedOperation`.
         public struct QueuedOperation: Codable, Hashable, Sendable {
@@ -1557,6 +1557,8 @@ extension Components {
             public var reviewedAt: Foundation.Date?
             /// - Remark: Generated from `#/components/schemas/QueuedOperation/name`.
             public var name: Swift.String?
+            /// - Remark: Generated from `#/components/schemas/QueuedOperation/settings`.
+            public var settings: Components.Schemas.ReviewSettings?
             /// Creates a new `QueuedOperation`.
             ///
             /// - Parameters:
@@ -1573,6 +1575,7 @@ extension Components {
             ///   - utcOffset: The learner's offset from UTC in seconds, which places an answer or a grade on their day.
             ///   - reviewedAt:
             ///   - name:
+            ///   - settings:
             public init(
                 id: Swift.String,
                 time: Swift.String,
@@ -1586,7 +1589,8 @@ extension Components {
                 grade: Swift.String? = nil,
                 utcOffset: Swift.Int64? = nil,
                 reviewedAt: Foundation.Date? = nil,
-                name: Swift.String? = nil
+                name: Swift.String? = nil,
+                settings: Components.Schemas.ReviewSettings? = nil
             ) {
                 self.id = id
                 self.time = time
@@ -1601,6 +1605,7 @@ extension Components {
                 self.utcOffset = utcOffset
                 self.reviewedAt = reviewedAt
                 self.name = name
+                self.settings = settings
             }
             public enum CodingKeys: String, CodingKey {
                 case id
@@ -1616,6 +1621,7 @@ extension Components {
                 case utcOffset = "utc_offset"
                 case reviewedAt = "reviewed_at"
                 case name
+                case settings
             }
         }
         /// - Remark: Generated from `#/components/schemas/OperationResults`.

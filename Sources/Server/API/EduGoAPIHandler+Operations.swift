@@ -119,6 +119,6 @@ extension EduGoAPIHandler {
         default:
             throw .invalidRequest(.unprocessableContent, "\(String(sent.kind.prefix(40))) is not a kind of operation this server knows.")
         }
-        return SyncOperation(id: id, time: time, kind: kind)
+        return SyncOperation(id: id, time: time, kind: kind, settings: try settings(sent.settings))
     }
 }

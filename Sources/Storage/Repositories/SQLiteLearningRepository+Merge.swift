@@ -7,9 +7,9 @@ import SharedKernel
 extension SQLiteLearningRepository {
     /// An answer given at `time`: kept if it is the first, or earlier than the one kept (the
     /// card then starts from it, its log replayed on top); otherwise `.superseded`.
-    static func mergeAnswer(_ chosen: Set<Int>, to ref: QuestionRef, userID: UserID, at time: StudyTime, in db: Database) throws
-        -> OperationOutcome
-    {
+    static func mergeAnswer(
+        _ chosen: Set<Int>, to ref: QuestionRef, userID: UserID, at time: StudyTime, settings: ReviewSettings, in db: Database
+    ) throws -> OperationOutcome {
         let status = try String.fetchOne(
             db, sql: "SELECT status FROM enrollment WHERE user_id = ? AND course_id = ?",
             arguments: [userID.rawValue, ref.courseID.rawValue])
@@ -23,11 +23,11 @@ extension SQLiteLearningRepository {
         // The rules check the answer either way: a bad one is refused, whatever is kept.
         let decided = try LearningRules.answer(
             chosen, to: ref, question: question, holdsPlace: status.map { $0 != EnrollmentStatus.dropped.rawValue } ?? false,
-            existing: nil, userID: userID, time: time)
+            existing: nil, userID: userID, time: time, settings: settings)
         guard replaces, let card = decided.newCard else { return .superseded }
         let log = try logEntries(of: ref, userID: userID, from: nil, in: db)
         let replayed = LearningRules.replay(
-            log.map { ReviewGrading($0.entry.grade, at: $0.entry.reviewedAt) }, from: card, ref: ref, userID: userID)
+            log.map { ReviewGrading($0.entry.grade, at: $0.entry.reviewedAt) }, from: card, ref: ref, userID: userID, settings: settings)
         try rewrite(log.map(\.id), with: replayed.entries, userID: userID, in: db)
         try insert(decided.answer, card: replayed.schedule, at: time, userID: userID.rawValue, in: db)
         try db.execute(
@@ -39,14 +39,15 @@ extension SQLiteLearningRepository {
 
     /// A grade given at `grading.reviewedAt`, put in its place in the card's log; false for one
     /// there already (`LearningRules.isRepeat`).
-    static func mergeReview(_ grading: ReviewGrading, of ref: QuestionRef, userID: UserID, secondsFromGMT: Int, in db: Database) throws
-        -> Bool
-    {
+    static func mergeReview(
+        _ grading: ReviewGrading, of ref: QuestionRef, userID: UserID, secondsFromGMT: Int, settings: ReviewSettings, in db: Database
+    ) throws -> Bool {
         guard let current = try card(ref, userID: userID, in: db) else { throw AppError.noSuchLesson(ref.courseID, ref.lesson) }
         let from = try logEntries(of: ref, userID: userID, from: grading.reviewedAt, in: db)
         guard !LearningRules.isRepeat(grading, in: from.map(\.entry)) else { return false }
         let later = from.filter { $0.entry.reviewedAt > grading.reviewedAt }
-        let merged = try LearningRules.insert(grading, later: later.map(\.entry), current: current, ref: ref, userID: userID)
+        let merged = try LearningRules.insert(
+            grading, later: later.map(\.entry), current: current, ref: ref, userID: userID, settings: settings)
         try rewrite(later.map(\.id), with: merged.entries, userID: userID, in: db)
         try setCard(ref, merged.schedule, userID: userID, in: db)
         try db.execute(
@@ -57,11 +58,11 @@ extension SQLiteLearningRepository {
     }
 
     /// The grade given at `reviewedAt` taken out of the card's log, the grades after it replayed.
-    static func mergeUndo(_ ref: QuestionRef, reviewedAt: Date, userID: UserID, in db: Database) throws {
+    static func mergeUndo(_ ref: QuestionRef, reviewedAt: Date, userID: UserID, settings: ReviewSettings, in db: Database) throws {
         let second = Date(timeIntervalSince1970: reviewedAt.timeIntervalSince1970.rounded(.down))
         let from = try logEntries(of: ref, userID: userID, from: second, in: db)
         guard let taken = from.first, taken.entry.reviewedAt == second else { throw AppError.nothingToUndo(ref) }
-        let merged = LearningRules.remove(taken.entry, later: from.dropFirst().map(\.entry), ref: ref, userID: userID)
+        let merged = LearningRules.remove(taken.entry, later: from.dropFirst().map(\.entry), ref: ref, userID: userID, settings: settings)
         try rewrite(from.map(\.id), with: merged.entries, userID: userID, in: db)
         try setCard(ref, merged.schedule, userID: userID, in: db)
         try ChangeRows.record(.learning(userID, nil), in: db)

@@ -45,7 +45,8 @@ public struct SQLiteOperationRepository: OperationRepository {
         do {
             // A refusal leaves nothing of the operation's own writes, but its record stays.
             try db.inSavepoint {
-                outcome = try Self.perform(operation.kind, at: operation.time.clamped(notAfter: now), userID: userID, in: db)
+                outcome = try Self.perform(
+                    operation.kind, at: operation.time.clamped(notAfter: now), settings: operation.settings, userID: userID, in: db)
                 return .commit
             }
         } catch let error as AppError where OperationRecord.isFinal(error) {
@@ -77,7 +78,9 @@ public struct SQLiteOperationRepository: OperationRepository {
         return outcome
     }
 
-    private static func perform(_ kind: OperationKind, at time: HybridTime, userID: UserID, in db: Database) throws -> OperationOutcome {
+    private static func perform(_ kind: OperationKind, at time: HybridTime, settings: ReviewSettings, userID: UserID, in db: Database)
+        throws -> OperationOutcome
+    {
         try checkExists(kind, in: db)
         if let item = MergeRules.item(of: kind) {
             guard MergeRules.replaces(time, stored: try MergeTimes.time(of: item, userID: userID, in: db)) else { return .superseded }
@@ -105,14 +108,14 @@ public struct SQLiteOperationRepository: OperationRepository {
             _ = try SQLiteProfileRepository.rename(userID, to: try ProfileName.checked(raw), in: db)
         case .answer(let ref, let chosen, let offset):
             return try SQLiteLearningRepository.mergeAnswer(
-                chosen, to: ref, userID: userID, at: StudyTime(now: time.date, secondsFromGMT: offset), in: db)
+                chosen, to: ref, userID: userID, at: StudyTime(now: time.date, secondsFromGMT: offset), settings: settings, in: db)
         case .review(let ref, let grade, let offset):
             guard
                 try SQLiteLearningRepository.mergeReview(
-                    ReviewGrading(grade, at: time.date), of: ref, userID: userID, secondsFromGMT: offset, in: db)
+                    ReviewGrading(grade, at: time.date), of: ref, userID: userID, secondsFromGMT: offset, settings: settings, in: db)
             else { return .superseded }
         case .undoReview(let ref, let reviewedAt):
-            try SQLiteLearningRepository.mergeUndo(ref, reviewedAt: reviewedAt, userID: userID, in: db)
+            try SQLiteLearningRepository.mergeUndo(ref, reviewedAt: reviewedAt, userID: userID, settings: settings, in: db)
         }
         return .applied
     }

@@ -17,16 +17,17 @@ public struct SQLiteOutbox: Sendable {
 
     /// Makes, applies and queues one write. A write the replica refuses (a lesson of a course
     /// not enrolled in) is not queued: the refusal is returned, and nothing is kept. `time`:
-    /// when the learner made it, if a screen took the instant (a grade its undo names).
-    public func record(_ kind: OperationKind, userID: UserID, at time: Date? = nil) async throws(AppError)
-        -> (SyncOperation, OperationOutcome)
+    /// when the learner made it, if a screen took the instant (a grade its undo names);
+    /// `settings`: the learner's review settings, for a kind that schedules cards.
+    public func record(_ kind: OperationKind, userID: UserID, at time: Date? = nil, settings: ReviewSettings = .default)
+        async throws(AppError) -> (SyncOperation, OperationOutcome)
     {
         // The replica's clock (what a time far ahead is clamped to) is the wall's, whatever
         // instant the write names.
         let now = now()
         return try await database.write { db in
             var clock = try Self.clock(in: db)
-            let operation = SyncOperation(id: .random(), time: clock.tick(now: time ?? now), kind: kind)
+            let operation = SyncOperation(id: .random(), time: clock.tick(now: time ?? now), kind: kind, settings: settings)
             try Self.save(clock, in: db)
             let outcome = try SQLiteOperationRepository.apply(operation, userID: userID, now: now, in: db)
             if case .refused = outcome { return (operation, outcome) }
@@ -41,9 +42,9 @@ public struct SQLiteOutbox: Sendable {
     /// holds a place in the course, the lesson's questions are saved here, and `chosen` are
     /// choices of the question (the checks the server makes before its own). Nil, and nothing
     /// queued, when the question has an answer here or in the queue: the first one stands.
-    public func queueAnswer(_ chosen: Set<Int>, to ref: QuestionRef, userID: UserID, at time: StudyTime) async throws(AppError)
-        -> SyncOperation?
-    {
+    public func queueAnswer(
+        _ chosen: Set<Int>, to ref: QuestionRef, userID: UserID, at time: StudyTime, settings: ReviewSettings = .default
+    ) async throws(AppError) -> SyncOperation? {
         try await database.write { db in
             let answered = try Bool.fetchOne(
                 db, sql: "SELECT 1 FROM answer WHERE user_id = ? AND course_id = ? AND lesson = ? AND question = ?",
@@ -59,7 +60,7 @@ public struct SQLiteOutbox: Sendable {
             var clock = try Self.clock(in: db)
             let operation = SyncOperation(
                 id: .random(), time: clock.tick(now: time.now),
-                kind: .answer(ref, chosen: chosen, secondsFromGMT: time.secondsFromGMT))
+                kind: .answer(ref, chosen: chosen, secondsFromGMT: time.secondsFromGMT), settings: settings)
             try Self.save(clock, in: db)
             try Self.queue(operation, userID: userID, in: db)
             return operation

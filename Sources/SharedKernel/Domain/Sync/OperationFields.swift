@@ -17,6 +17,10 @@ public struct OperationFields: Codable, Hashable, Sendable {
     /// Whole seconds since 1970.
     public var reviewedAt: Int64?
     public var name: String?
+    /// The review settings, when not the defaults (`SyncOperation.settings`).
+    public var retention: Double?
+    public var learningSteps: [Int]?
+    public var relearningSteps: [Int]?
 
     public init(_ operation: SyncOperation) {
         id = operation.id.rawValue
@@ -35,12 +39,26 @@ public struct OperationFields: Codable, Hashable, Sendable {
             (lesson, question, reviewedAt) = (ref.lesson, ref.question, Int64(at.timeIntervalSince1970.rounded(.down)))
         case .name(let text): name = text
         }
+        if operation.settings != .default {
+            retention = operation.settings.retention
+            learningSteps = operation.settings.learningSteps
+            relearningSteps = operation.settings.relearningSteps
+        }
+    }
+
+    /// The review settings these fields carry: the defaults for each one left out; nil for
+    /// settings `ReviewSettings` refuses.
+    public var settings: ReviewSettings? {
+        let standard = ReviewSettings.default
+        return try? ReviewSettings(
+            retention: retention ?? standard.retention, learningSteps: learningSteps ?? standard.learningSteps,
+            relearningSteps: relearningSteps ?? standard.relearningSteps)
     }
 
     /// The operation these fields make; nil when one is missing or the kind is not known.
     public var operation: SyncOperation? {
-        guard let id = OperationID(id), let time = HybridTime(time), let kind = operationKind else { return nil }
-        return SyncOperation(id: id, time: time, kind: kind)
+        guard let id = OperationID(id), let time = HybridTime(time), let kind = operationKind, let settings else { return nil }
+        return SyncOperation(id: id, time: time, kind: kind, settings: settings)
     }
 
     private var operationKind: OperationKind? {

@@ -46,6 +46,14 @@ public enum OperationKind: Hashable, Sendable {
         }
     }
 
+    /// Whether applying it schedules review cards (by the settings the operation carries).
+    public var schedulesCards: Bool {
+        switch self {
+        case .answer, .review, .undoReview: true
+        case .favourite, .lesson, .enroll, .unenroll, .name: false
+        }
+    }
+
     /// The course it touches, if any.
     public var courseID: CourseID? {
         switch self {
@@ -61,11 +69,17 @@ public struct SyncOperation: Hashable, Sendable {
     /// When the learner made it, on the terminal's hybrid clock.
     public let time: HybridTime
     public let kind: OperationKind
+    /// The learner's review settings when it was made, by which an answer's first card, a
+    /// grade and the grades replayed after either are scheduled wherever it is merged (a
+    /// replay by other settings would move the learner's cards). The defaults for the kinds
+    /// that schedule nothing.
+    public let settings: ReviewSettings
 
-    public init(id: OperationID, time: HybridTime, kind: OperationKind) {
+    public init(id: OperationID, time: HybridTime, kind: OperationKind, settings: ReviewSettings = .default) {
         self.id = id
         self.time = time
         self.kind = kind
+        self.settings = kind.schedulesCards ? settings : .default
     }
 
     /// Everything the operation says, in one text: an id sent again with another fingerprint
@@ -81,7 +95,13 @@ public struct SyncOperation: Hashable, Sendable {
         case .undoReview(let ref, let at): what = "\(Self.text(ref))\u{1F}\(Int64(at.timeIntervalSince1970.rounded(.down)))"
         case .name(let name): what = name
         }
-        return "\(kind.name)\u{1F}\(time)\u{1F}\(what)"
+        // Default settings add nothing, so an operation queued before settings were carried
+        // keeps its fingerprint.
+        let scheduled =
+            settings == .default
+            ? ""
+            : "\u{1F}\(settings.retention)\u{1F}\(settings.learningSteps)\u{1F}\(settings.relearningSteps)"
+        return "\(kind.name)\u{1F}\(time)\u{1F}\(what)\(scheduled)"
     }
 
     private static func text(_ ref: QuestionRef) -> String { "\(ref.courseID.rawValue)\u{1F}\(ref.lesson)\u{1F}\(ref.question)" }
