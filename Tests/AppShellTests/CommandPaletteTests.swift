@@ -9,7 +9,7 @@ import Testing
 
 /// `:` or `Ctrl-P`: every action that can be asked now, found by typing part of it, run with
 /// `Enter` as its key would.
-@Suite("Shell: the command palette", .timeLimit(.minutes(1)))
+@Suite("Shell: the command palette")
 @MainActor
 final class CommandPaletteTests {
     private let leaks = LeakTracker()

@@ -10,7 +10,7 @@ import Testing
 
 /// The store's news reaches every screen that shows what it names, with no key pressed:
 /// another terminal's enrollment, favourite and rename, and the catalog's seats.
-@Suite("Live: the store's news on every screen", .timeLimit(.minutes(1)))
+@Suite("Live: the store's news on every screen")
 @MainActor
 final class LiveChangesTests {
     /// What `makeSUT` made: each must be gone once the test is.

@@ -12,7 +12,7 @@ import Testing
 /// a second whatever comes, and a course that is not on screen reads nothing. The store's
 /// reads are counted: in remote mode each of these is one request (a page of up to 100 rows,
 /// a count, a list, the learner, their habit).
-@Suite("News floods: an idle terminal's reads stay within budget", .timeLimit(.minutes(1)))
+@Suite("News floods: an idle terminal's reads stay within budget")
 @MainActor
 final class NewsFloodTests {
     private let leaks = LeakTracker()

@@ -11,7 +11,7 @@ import Testing
 /// changes commit, whatever order their transactions took them in; a NOTIFY at each commit;
 /// and old changes forgotten as the SQLite store forgets them.
 @Suite(
-    "PostgreSQL change log", .serialized, .timeLimit(.minutes(3)),
+    "PostgreSQL change log", .serialized,
     .enabled(if: PostgresTestCluster.isAvailable, "EDUGO_TEST_POSTGRES names no cluster"))
 struct PostgresChangeLogTests {
     @Test("a transaction notes its change only once every earlier noting one committed: no reader sees a later id before an earlier one")

@@ -10,7 +10,7 @@ import Testing
 /// A server's PostgreSQL calls slower than a threshold are logged with where their time went:
 /// waiting to start, for a connection, on the connection, and handing the answer back.
 @Suite(
-    "PostgreSQL: the log of slow calls", .serialized, .timeLimit(.minutes(1)),
+    "PostgreSQL: the log of slow calls", .serialized,
     .enabled(if: PostgresTestCluster.isAvailable, "EDUGO_TEST_POSTGRES names no cluster"))
 struct SlowCallLogTests {
     @Test("a call slower than the threshold is one warning with its four phases, the time on the connection holding the statement's")

@@ -8,7 +8,7 @@ import Testing
 /// Issue 39, item 6: a course is at most 64 KiB of JSON, and no answer passes the terminal's
 /// 4 MiB cap. A catalog of the largest courses pages through whole; a course stored before
 /// the limits that is past them is left out, and the rest loads.
-@Suite("Remote: the largest courses and the terminal's cap", .timeLimit(.minutes(3)))
+@Suite("Remote: the largest courses and the terminal's cap")
 struct LargeCoursesTests {
     @Test("100 courses of the largest size come through, in order, in pages the server keeps under the cap")
     func largestCourses() async throws {

@@ -8,7 +8,7 @@ import Testing
 
 /// The remote store's news: the server's event stream as `ChangeNews`, for changes made by
 /// any client, resumed over a restart of the server, ended with the sign-in.
-@Suite("Remote change feed", .timeLimit(.minutes(3)))
+@Suite("Remote change feed")
 struct RemoteChangeFeedTests {
     @Test("the news say what another client changed for this learner, and the public seats, but not another learner's own changes")
     func newsOfOtherClients() async throws {

@@ -10,7 +10,7 @@ import Testing
 
 /// The learner's session against a real server: refreshed without the learner noticing,
 /// once for many callers, rotated, and ended cleanly when the server refuses it.
-@Suite("Remote sessions", .timeLimit(.minutes(3)))
+@Suite("Remote sessions")
 struct RemoteSessionTests {
     /// A server, a client directory and a store signed in as the demo learner.
     struct Signed {

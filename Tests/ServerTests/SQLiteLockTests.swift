@@ -15,7 +15,7 @@ import Testing
 /// Issue 39, item 7: with another program holding SQLite's write lock, a write the server
 /// cannot start within its time limit answers 503 `unavailable` with `Retry-After`, as on
 /// PostgreSQL, and does not land once the lock goes (its client gave up and was told it failed).
-@Suite("Server: SQLite locked by another program", .serialized, .timeLimit(.minutes(1)))
+@Suite("Server: SQLite locked by another program", .serialized)
 struct SQLiteLockTests {
     @Test("PUT a favourite past the write's limit: 503 unavailable with Retry-After, and not written when the lock goes")
     func favouriteInProcess() async throws {

@@ -9,7 +9,7 @@ import Testing
 
 /// The local feed: writes through another open database on the same file (as another process
 /// makes them) reach a learner's news with nothing but the file's own events to wake it.
-@Suite("SQLite change feed", .timeLimit(.minutes(1)))
+@Suite("SQLite change feed")
 struct SQLiteChangeFeedTests {
     @Test("another connection's writes arrive as the changes they noted, the learner's and the catalog's, in order")
     func news_otherConnectionWrites_arriveInOrder() async throws {

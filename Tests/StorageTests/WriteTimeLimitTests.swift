@@ -11,7 +11,7 @@ import Testing
 /// Issue 39, item 7: the server's writes have a time limit (`WriteTimeLimit`). A write that
 /// cannot take the lock within it is refused, and never lands once the lock goes. The app's
 /// writes have none (`SQLiteEnrollmentRepositoryTests`: another program's lock is waited out).
-@Suite("SQLite: a write's time limit", .timeLimit(.minutes(1)))
+@Suite("SQLite: a write's time limit")
 struct WriteTimeLimitTests {
     @Test("another program holding the lock past the limit: the write is refused, and is not written when the lock goes")
     func lockedPastTheLimit() async throws {
