@@ -89,12 +89,27 @@ extension RemoteStore: CourseRepository {
         let request = Operations.ListCourses.Input.Query(
             query: text.isEmpty ? nil : text, sort: query.sort == .title ? nil : query.sort.apiText, after: after, before: before,
             limit: Int64(limit))
+        // The learner's own filters need the token; the rest of the catalog is public.
+        let asker = query.dependsOnLearner ? learner : nil
+        let key = KeptPages.Key(query: request, learner: asker)
+        let pages = self.pages
         let operation: @Sendable (Client) async throws -> Components.Schemas.CoursePage = { client in
-            try await client.listCourses(query: request).ok.body.json
+            let kept = pages.kept(key)
+            switch try await client.listCourses(query: request, headers: .init(ifNoneMatch: kept?.etag)) {
+            case .notModified:
+                guard let kept else { throw RemoteFailure.unreachable(detail: "304 for a catalog page this terminal never had") }
+                return kept.page
+            case .ok(let ok):
+                let page = try ok.body.json
+                if let etag = ok.headers.eTag { pages.keep(page, etag: etag, for: key) }
+                return page
+            case let other:
+                _ = try other.ok
+                throw RemoteFailure.unreachable(detail: "an answer the catalog route does not give")
+            }
         }
         do {
-            // The learner's own filters need the token; the rest of the catalog is public.
-            if let learner, query.dependsOnLearner { return try await authorized(as: learner, operation) }
+            if let asker { return try await authorized(as: asker, operation) }
             return try await open(operation)
         } catch {
             throw error.appError

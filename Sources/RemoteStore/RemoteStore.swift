@@ -57,6 +57,8 @@ public struct RemoteStore: Sendable {
     let clock: any Clock<Duration>
     /// The lessons read in this session.
     let lessons = LessonCache()
+    /// The catalog pages shown, asked again with their `ETag`s.
+    let pages = KeptPages()
 
     /// - Parameters:
     ///   - server: the server's base URL (`http://host:port`).

@@ -116,14 +116,17 @@ extension EduGoServer {
     ) async throws -> some Service {
         let tokens = await TokenService(
             signingKey: stores.signingKey, refreshTokens: stores.refreshTokens, accessTokenTTL: accessTokenTTL, now: now)
+        let pages = limits.pageCacheBytes > 0 ? PageCache(capacity: limits.pageCacheBytes) : nil
         let hub = ChangeHub(
             log: stores.changes, keepAliveInterval: limits.keepAliveInterval, stallLimit: limits.connectionTimeout,
-            streamsPerLearner: limits.streamsPerLearner, maximumStreams: limits.maximumEventStreams, clock: clock, logger: logger)
+            streamsPerLearner: limits.streamsPerLearner, maximumStreams: limits.maximumEventStreams, clock: clock, logger: logger,
+            hear: { pages?.hear($0) })
         let hashGate = HashGate(slots: limits.hashSlots, maximumWait: limits.hashWait)
         let courses = stores.courses
         let metrics = ServerMetrics(
             readings: .init(
                 eventStreams: { hub.streamCount }, hashes: { await hashGate.load }, database: stores.databaseUse,
+                pageCache: { pages?.counts }, changesRead: { hub.readThrough },
                 catalogSize: { () async throws(AppError) -> Int in
                     switch try await courses.count(CatalogQuery(text: ""), for: nil) {
                     case .exactly(let count), .atLeast(let count): count
@@ -145,7 +148,8 @@ extension EduGoServer {
             events: EventStreams(hub: hub, log: stores.changes, ids: EventIDs(signingKey: stores.signingKey), tokens: tokens),
             ready: stores.ready,
             metrics: metricsAddress == nil && MetricsAddress.isLoopback(host) ? metrics : nil,
-            languages: languages
+            languages: languages,
+            pages: pages
         )
 
         let router = Router(context: ServerRequestContext.self)
@@ -162,7 +166,7 @@ extension EduGoServer {
             configuration: Configuration(dateTranscoder: RequestDateTranscoder(), jsonEncodingOptions: [.withoutEscapingSlashes]),
             middlewares: operationMiddlewares
         )
-        let catalog = CatalogRoute(handler: handler, middlewares: operationMiddlewares)
+        let catalog = CatalogRoute(handler: handler, middlewares: operationMiddlewares, cache: pages)
         router.on(RouterPath(CatalogRoute.path), method: CatalogRoute.method) { request, _ in try await catalog.respond(to: request) }
         let listener = ListenerLimits(limits, maximumConnections: limits.maximumConnections)
         let application = Application(

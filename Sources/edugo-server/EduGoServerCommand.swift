@@ -73,6 +73,13 @@ struct EduGoServerCommand: AsyncParsableCommand {
     var streamsPerLearner = ServerLimits().streamsPerLearner
 
     @Option(
+        name: .customLong("page-cache-megabytes"),
+        help: ArgumentHelp(
+            "Memory for the public catalog pages kept to answer again without the database; 0 keeps none.", valueName: "n")
+    )
+    var pageCacheMegabytes = ServerLimits().pageCacheBytes >> 20
+
+    @Option(
         name: .customLong("metrics-address"),
         help: ArgumentHelp(
             "Serve /metrics (with /ready and /health) on a listener of its own. Without it /metrics is on the API's address when that is a loopback one, and nowhere otherwise.",
@@ -90,6 +97,7 @@ struct EduGoServerCommand: AsyncParsableCommand {
         guard (1...60).contains(connectionTimeout) else { throw ValidationError("--connection-timeout must be 1 to 60 seconds") }
         guard (16...1_000_000).contains(maxConnections) else { throw ValidationError("--max-connections must be 16 to 1000000") }
         guard (1...1_000).contains(streamsPerLearner) else { throw ValidationError("--streams-per-learner must be 1 to 1000") }
+        guard (0...65_536).contains(pageCacheMegabytes) else { throw ValidationError("--page-cache-megabytes must be 0 to 65536") }
     }
 
     func run() async throws {
@@ -98,6 +106,7 @@ struct EduGoServerCommand: AsyncParsableCommand {
         limits.connectionTimeout = .seconds(connectionTimeout)
         limits.maximumConnections = maxConnections
         limits.streamsPerLearner = streamsPerLearner
+        limits.pageCacheBytes = pageCacheMegabytes << 20
         let store = ServerStore(databaseURL: database, dataDirectory: dataDir, environment: ProcessInfo.processInfo.environment)
         let configuration = ServerConfiguration(
             host: host,

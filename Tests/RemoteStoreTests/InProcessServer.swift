@@ -51,6 +51,21 @@ struct InProcessServer: Sendable {
     func addCourses(_ entries: [(Course, [Lesson]?)]) throws {
         _ = try database.importCourses(entries: entries.map { CourseEntry(course: $0.0, lessons: $0.1) })
     }
+
+    /// `addCourses`, then waits until the server has read the import from its change log, as
+    /// a terminal that reads again on the `catalog` event does: its kept pages are the import's.
+    func addCoursesRead(_ entries: [(Course, [Lesson]?)]) async throws {
+        try addCourses(entries)
+        let newest = try await SQLiteChangeLog(database: database).newestChangeID()
+        let metrics = HTTPClient(baseURL: url)
+        while true {
+            let text = String(decoding: try await metrics.get("/metrics").body, as: UTF8.self)
+            let read = text.split(separator: "\n").first { $0.hasPrefix("edugo_change_log_read_through ") }
+                .flatMap { $0.split(separator: " ").last }.flatMap { Double($0) }
+            if let read, Int64(read) >= newest { return }
+            try await Task.sleep(for: .milliseconds(5))
+        }
+    }
 }
 
 /// A wall clock a test moves forward, to expire tokens without waiting; never the same

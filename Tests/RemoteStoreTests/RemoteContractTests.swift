@@ -9,7 +9,7 @@ import Testing
 /// The remote store holds the same port contracts as the SQLite store and the in-memory
 /// double, through a real server on a loopback port. The server-side ports (accounts,
 /// refresh tokens) are the server's own and are held to their contract on SQLite.
-@Suite("Port contracts: remote", .timeLimit(.minutes(3)))
+@Suite("Port contracts: remote")
 struct RemoteContractTests {
     static let clientCases =
         ContractCase.all.filter { !["accounts", "refreshTokens"].contains($0.port) } + ContractCase.learning + ContractCase.operations
@@ -33,7 +33,7 @@ struct RemoteContractTests {
                     changes: SQLiteChangeLog(database: server.database),
                     learning: store,
                     operations: store,
-                    addCourses: { try server.addCourses($0) }
+                    addCourses: { try await server.addCoursesRead($0) }
                 )
             )
         } catch {

@@ -179,6 +179,8 @@ public struct HTTPClient: Sendable {
     {
         var request = URLRequest(url: URL(string: path, relativeTo: baseURL)!)
         request.httpMethod = method
+        // What the server answers, never a copy kept by URLSession (a 304 is a 304).
+        request.cachePolicy = .reloadIgnoringLocalCacheData
         if let token { request.setValue("Bearer \(token)", forHTTPHeaderField: "Authorization") }
         if let json {
             request.httpBody = try JSONSerialization.data(withJSONObject: json)

@@ -78,6 +78,32 @@ struct TwoServersTests {
         await test.drop()
     }
 
+    @Test("a page kept on one server is dropped when a seat on it moves on the other, before that server's streams hear of it")
+    func keptPageAcrossServers() async throws {
+        let (test, one, two) = try await Self.twoServers()
+        let (onOne, _) = try await HTTPClient(baseURL: one.baseURL).signedIn()
+        var onTwo = HTTPClient(baseURL: two.baseURL)
+        onTwo.token = onOne.token
+        let stream = try await EventStreamConnection(to: two.baseURL, token: try #require(onTwo.token))
+        #expect(try await stream.nextEvent()?.name == "ready")
+        let open = try await onOne.get("/v1/courses?limit=100&query=is:open").json["courses"] as? [[String: Any]] ?? []
+        let id = try #require(open.first?["id"] as? String)
+        let search = "/v1/courses?limit=100"
+        let kept = try await onTwo.get(search)
+        #expect(try await onTwo.get(search).body == kept.body, "kept on the second server")
+        let seats = (kept.json["courses"] as? [[String: Any]] ?? []).first { $0["id"] as? String == id }?["enrolled_count"] as? Int
+
+        #expect(try await onOne.send("PUT", "/v1/me/enrollments/\(id)").status == 201)
+        var heard: String?
+        repeat { heard = try await stream.nextEvent()?.name } while heard != nil && heard != "course"
+        let fresh = try await onTwo.get(search)
+        let row = (fresh.json["courses"] as? [[String: Any]] ?? []).first { $0["id"] as? String == id }
+        #expect(heard == "course")
+        #expect(seats != nil && row?["enrolled_count"] as? Int == seats.map { $0 + 1 }, "the page as it is once the change is heard")
+        withExtendedLifetime(stream) {}
+        await test.drop()
+    }
+
     @Test("a token from one server works on the other; a refresh token replayed on the other ends the sign-in everywhere")
     func tokensAcrossServers() async throws {
         let (test, one, two) = try await Self.twoServers()

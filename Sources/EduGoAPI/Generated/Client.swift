@@ -996,6 +996,13 @@ public struct Client: APIProtocol {
     /// it reverses the order. Ties are in title order, in the order's direction. A page key
     /// belongs to its order: a key of another order is refused.
     ///
+    /// Every page carries an `ETag` (the same page has the same one on every server) and
+    /// `Cache-Control: no-cache` (`private, no-cache` for a page of the learner's own filters):
+    /// a client may keep it and ask again with `If-None-Match`, answered `304` with no body
+    /// while the page is unchanged. A page that depends on no learner is answered from the
+    /// server's memory while no change it shows (an import, a seat taken or freed) has been
+    /// read from the change log (`edugo_page_cache_*` in `/metrics`).
+    ///
     ///
     /// - Remark: HTTP `GET /v1/courses`.
     /// - Remark: Generated from `#/paths//v1/courses/get(listCourses)`.
@@ -1013,6 +1020,11 @@ public struct Client: APIProtocol {
                     method: .get
                 )
                 suppressMutabilityWarning(&request)
+                try converter.setHeaderFieldAsURI(
+                    in: &request.headerFields,
+                    name: "If-None-Match",
+                    value: input.headers.ifNoneMatch
+                )
                 try converter.setQueryItemAsURI(
                     in: &request,
                     style: .form,
@@ -1057,6 +1069,18 @@ public struct Client: APIProtocol {
             deserializer: { response, responseBody in
                 switch response.status.code {
                 case 200:
+                    let headers: Operations.ListCourses.Output.Ok.Headers = .init(
+                        eTag: try converter.getOptionalHeaderFieldAsURI(
+                            in: response.headerFields,
+                            name: "ETag",
+                            as: Swift.String.self
+                        ),
+                        cacheControl: try converter.getOptionalHeaderFieldAsURI(
+                            in: response.headerFields,
+                            name: "Cache-Control",
+                            as: Swift.String.self
+                        )
+                    )
                     let contentType = converter.extractContentTypeIfPresent(in: response.headerFields)
                     let body: Operations.ListCourses.Output.Ok.Body
                     let chosenContentType = try converter.bestContentType(
@@ -1077,7 +1101,17 @@ public struct Client: APIProtocol {
                     default:
                         preconditionFailure("bestContentType chose an invalid content type.")
                     }
-                    return .ok(.init(body: body))
+                    return .ok(.init(
+                        headers: headers,
+                        body: body
+                    ))
+                case 304:
+                    let headers: Operations.ListCourses.Output.NotModified.Headers = .init(eTag: try converter.getOptionalHeaderFieldAsURI(
+                        in: response.headerFields,
+                        name: "ETag",
+                        as: Swift.String.self
+                    ))
+                    return .notModified(.init(headers: headers))
                 case 400:
                     let contentType = converter.extractContentTypeIfPresent(in: response.headerFields)
                     let body: Components.Responses.BadRequest.Body

@@ -1193,6 +1193,13 @@ fileprivate extension UniversalServer where APIHandler: APIProtocol {
     /// it reverses the order. Ties are in title order, in the order's direction. A page key
     /// belongs to its order: a key of another order is refused.
     ///
+    /// Every page carries an `ETag` (the same page has the same one on every server) and
+    /// `Cache-Control: no-cache` (`private, no-cache` for a page of the learner's own filters):
+    /// a client may keep it and ask again with `If-None-Match`, answered `304` with no body
+    /// while the page is unchanged. A page that depends on no learner is answered from the
+    /// server's memory while no change it shows (an import, a seat taken or freed) has been
+    /// read from the change log (`edugo_page_cache_*` in `/metrics`).
+    ///
     ///
     /// - Remark: HTTP `GET /v1/courses`.
     /// - Remark: Generated from `#/paths//v1/courses/get(listCourses)`.
@@ -1247,7 +1254,14 @@ fileprivate extension UniversalServer where APIHandler: APIProtocol {
                         as: Swift.Int64.self
                     )
                 )
-                let headers: Operations.ListCourses.Input.Headers = .init(accept: try converter.extractAcceptHeaderIfPresent(in: request.headerFields))
+                let headers: Operations.ListCourses.Input.Headers = .init(
+                    ifNoneMatch: try converter.getOptionalHeaderFieldAsURI(
+                        in: request.headerFields,
+                        name: "If-None-Match",
+                        as: Swift.String.self
+                    ),
+                    accept: try converter.extractAcceptHeaderIfPresent(in: request.headerFields)
+                )
                 return Operations.ListCourses.Input(
                     query: query,
                     headers: headers
@@ -1259,6 +1273,16 @@ fileprivate extension UniversalServer where APIHandler: APIProtocol {
                     suppressUnusedWarning(value)
                     var response = HTTPTypes.HTTPResponse(soar_statusCode: 200)
                     suppressMutabilityWarning(&response)
+                    try converter.setHeaderFieldAsURI(
+                        in: &response.headerFields,
+                        name: "ETag",
+                        value: value.headers.eTag
+                    )
+                    try converter.setHeaderFieldAsURI(
+                        in: &response.headerFields,
+                        name: "Cache-Control",
+                        value: value.headers.cacheControl
+                    )
                     let body: OpenAPIRuntime.HTTPBody
                     switch value.body {
                     case let .json(value):
@@ -1273,6 +1297,16 @@ fileprivate extension UniversalServer where APIHandler: APIProtocol {
                         )
                     }
                     return (response, body)
+                case let .notModified(value):
+                    suppressUnusedWarning(value)
+                    var response = HTTPTypes.HTTPResponse(soar_statusCode: 304)
+                    suppressMutabilityWarning(&response)
+                    try converter.setHeaderFieldAsURI(
+                        in: &response.headerFields,
+                        name: "ETag",
+                        value: value.headers.eTag
+                    )
+                    return (response, nil)
                 case let .badRequest(value):
                     suppressUnusedWarning(value)
                     var response = HTTPTypes.HTTPResponse(soar_statusCode: 400)

@@ -1296,6 +1296,13 @@ public enum Operations {
     /// it reverses the order. Ties are in title order, in the order's direction. A page key
     /// belongs to its order: a key of another order is refused.
     ///
+    /// Every page carries an `ETag` (the same page has the same one on every server) and
+    /// `Cache-Control: no-cache` (`private, no-cache` for a page of the learner's own filters):
+    /// a client may keep it and ask again with `If-None-Match`, answered `304` with no body
+    /// while the page is unchanged. A page that depends on no learner is answered from the
+    /// server's memory while no change it shows (an import, a seat taken or freed) has been
+    /// read from the change log (`edugo_page_cache_*` in `/metrics`).
+    ///
     ///
     /// - Remark: HTTP `GET /v1/courses`.
     /// - Remark: Generated from `#/paths//v1/courses/get(listCourses)`.
@@ -1345,12 +1352,21 @@ public enum Operations {
             public var query: Operations.ListCourses.Input.Query
             /// - Remark: Generated from `#/paths/v1/courses/GET/header`.
             public struct Headers: Sendable, Hashable {
+                /// The `ETag` of the page the client has; `304` while it is still the page.
+                ///
+                /// - Remark: Generated from `#/paths/v1/courses/GET/header/If-None-Match`.
+                public var ifNoneMatch: Swift.String?
                 public var accept: [OpenAPIRuntime.AcceptHeaderContentType<Operations.ListCourses.AcceptableContentType>]
                 /// Creates a new `Headers`.
                 ///
                 /// - Parameters:
+                ///   - ifNoneMatch: The `ETag` of the page the client has; `304` while it is still the page.
                 ///   - accept:
-                public init(accept: [OpenAPIRuntime.AcceptHeaderContentType<Operations.ListCourses.AcceptableContentType>] = .defaultValues()) {
+                public init(
+                    ifNoneMatch: Swift.String? = nil,
+                    accept: [OpenAPIRuntime.AcceptHeaderContentType<Operations.ListCourses.AcceptableContentType>] = .defaultValues()
+                ) {
+                    self.ifNoneMatch = ifNoneMatch
                     self.accept = accept
                 }
             }
@@ -1370,6 +1386,31 @@ public enum Operations {
         }
         @frozen public enum Output: Sendable, Hashable {
             public struct Ok: Sendable, Hashable {
+                /// - Remark: Generated from `#/paths/v1/courses/GET/responses/200/headers`.
+                public struct Headers: Sendable, Hashable {
+                    /// The page's validator, for `If-None-Match`.
+                    ///
+                    /// - Remark: Generated from `#/paths/v1/courses/GET/responses/200/headers/ETag`.
+                    public var eTag: Swift.String?
+                    /// `no-cache`, or `private, no-cache` for a page of the learner's own filters.
+                    ///
+                    /// - Remark: Generated from `#/paths/v1/courses/GET/responses/200/headers/Cache-Control`.
+                    public var cacheControl: Swift.String?
+                    /// Creates a new `Headers`.
+                    ///
+                    /// - Parameters:
+                    ///   - eTag: The page's validator, for `If-None-Match`.
+                    ///   - cacheControl: `no-cache`, or `private, no-cache` for a page of the learner's own filters.
+                    public init(
+                        eTag: Swift.String? = nil,
+                        cacheControl: Swift.String? = nil
+                    ) {
+                        self.eTag = eTag
+                        self.cacheControl = cacheControl
+                    }
+                }
+                /// Received HTTP response headers
+                public var headers: Operations.ListCourses.Output.Ok.Headers
                 /// - Remark: Generated from `#/paths/v1/courses/GET/responses/200/content`.
                 @frozen public enum Body: Sendable, Hashable {
                     /// - Remark: Generated from `#/paths/v1/courses/GET/responses/200/content/application\/json`.
@@ -1392,8 +1433,13 @@ public enum Operations {
                 /// Creates a new `Ok`.
                 ///
                 /// - Parameters:
+                ///   - headers: Received HTTP response headers
                 ///   - body: Received HTTP response body
-                public init(body: Operations.ListCourses.Output.Ok.Body) {
+                public init(
+                    headers: Operations.ListCourses.Output.Ok.Headers = .init(),
+                    body: Operations.ListCourses.Output.Ok.Body
+                ) {
+                    self.headers = headers
                     self.body = body
                 }
             }
@@ -1415,6 +1461,54 @@ public enum Operations {
                     default:
                         try throwUnexpectedResponseStatus(
                             expectedStatus: "ok",
+                            response: self
+                        )
+                    }
+                }
+            }
+            public struct NotModified: Sendable, Hashable {
+                /// - Remark: Generated from `#/paths/v1/courses/GET/responses/304/headers`.
+                public struct Headers: Sendable, Hashable {
+                    /// The page's validator.
+                    ///
+                    /// - Remark: Generated from `#/paths/v1/courses/GET/responses/304/headers/ETag`.
+                    public var eTag: Swift.String?
+                    /// Creates a new `Headers`.
+                    ///
+                    /// - Parameters:
+                    ///   - eTag: The page's validator.
+                    public init(eTag: Swift.String? = nil) {
+                        self.eTag = eTag
+                    }
+                }
+                /// Received HTTP response headers
+                public var headers: Operations.ListCourses.Output.NotModified.Headers
+                /// Creates a new `NotModified`.
+                ///
+                /// - Parameters:
+                ///   - headers: Received HTTP response headers
+                public init(headers: Operations.ListCourses.Output.NotModified.Headers = .init()) {
+                    self.headers = headers
+                }
+            }
+            /// The page named by `If-None-Match` is still the page; no body.
+            ///
+            /// - Remark: Generated from `#/paths//v1/courses/get(listCourses)/responses/304`.
+            ///
+            /// HTTP response code: `304 notModified`.
+            case notModified(Operations.ListCourses.Output.NotModified)
+            /// The associated value of the enum case if `self` is `.notModified`.
+            ///
+            /// - Throws: An error if `self` is not `.notModified`.
+            /// - SeeAlso: `.notModified`.
+            public var notModified: Operations.ListCourses.Output.NotModified {
+                get throws {
+                    switch self {
+                    case let .notModified(response):
+                        return response
+                    default:
+                        try throwUnexpectedResponseStatus(
+                            expectedStatus: "notModified",
                             response: self
                         )
                     }

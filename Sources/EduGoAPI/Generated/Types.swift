@@ -78,6 +78,13 @@ public protocol APIProtocol: Sendable {
     /// it reverses the order. Ties are in title order, in the order's direction. A page key
     /// belongs to its order: a key of another order is refused.
     ///
+    /// Every page carries an `ETag` (the same page has the same one on every server) and
+    /// `Cache-Control: no-cache` (`private, no-cache` for a page of the learner's own filters):
+    /// a client may keep it and ask again with `If-None-Match`, answered `304` with no body
+    /// while the page is unchanged. A page that depends on no learner is answered from the
+    /// server's memory while no change it shows (an import, a seat taken or freed) has been
+    /// read from the change log (`edugo_page_cache_*` in `/metrics`).
+    ///
     ///
     /// - Remark: HTTP `GET /v1/courses`.
     /// - Remark: Generated from `#/paths//v1/courses/get(listCourses)`.
@@ -356,6 +363,13 @@ extension APIProtocol {
     /// `level` (beginner first) or `newest` (the most recently added course first); a `-` before
     /// it reverses the order. Ties are in title order, in the order's direction. A page key
     /// belongs to its order: a key of another order is refused.
+    ///
+    /// Every page carries an `ETag` (the same page has the same one on every server) and
+    /// `Cache-Control: no-cache` (`private, no-cache` for a page of the learner's own filters):
+    /// a client may keep it and ask again with `If-None-Match`, answered `304` with no body
+    /// while the page is unchanged. A page that depends on no learner is answered from the
+    /// server's memory while no change it shows (an import, a seat taken or freed) has been
+    /// read from the change log (`edugo_page_cache_*` in `/metrics`).
     ///
     ///
     /// - Remark: HTTP `GET /v1/courses`.

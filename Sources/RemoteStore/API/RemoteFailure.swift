@@ -68,8 +68,9 @@ enum RemoteFailure: Error, Sendable {
 }
 
 /// Turns every answer that is not a success into a `RemoteFailure` before the generated code
-/// reads it, so each call handles its success only. A body that is not SPEC's error shape,
-/// or any 5xx, counts as the server being unusable, not as the learner's fault.
+/// reads it, so each call handles its success only (and a `304`, the answer to a request that
+/// asked for one with `If-None-Match`). A body that is not SPEC's error shape, or any 5xx,
+/// counts as the server being unusable, not as the learner's fault.
 struct FailureMiddleware: ClientMiddleware {
     /// An error body is a few hundred bytes; anything far larger is not the API's.
     static let errorBodyLimit = 64 * 1024
@@ -80,6 +81,7 @@ struct FailureMiddleware: ClientMiddleware {
     ) async throws -> (HTTPResponse, HTTPBody?) {
         let (response, responseBody) = try await next(request, body, baseURL)
         guard response.status.kind != .successful else { return (response, responseBody) }
+        if response.status == .notModified, request.headerFields[.ifNoneMatch] != nil { return (response, responseBody) }
         let status = response.status.code
         let data: Data
         do {

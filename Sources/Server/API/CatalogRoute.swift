@@ -1,14 +1,18 @@
+import Foundation
 import HTTPTypes
 import Hummingbird
 import NIOCore
 import OpenAPIHummingbird
 import OpenAPIRuntime
+import SharedKernel
 
 /// `GET /v1/courses`, the API's busiest address, answered by `CoursePageJSON` instead of the
 /// generated operation's `JSONEncoder`. The query is read with the generated decoding, the
 /// page made by the same `EduGoAPIHandler.catalogPage`, and the request goes through the same
 /// list of operation middlewares as every generated route (`middlewares`, the one list both
-/// are given), so only the writing differs.
+/// are given), so only the writing differs. A page that depends on no learner is kept in
+/// `cache`, when there is one; every page carries its `ETag`, and `If-None-Match` naming it
+/// is answered `304` with no body.
 struct CatalogRoute: Sendable {
     static let method = HTTPRequest.Method.get
     static let path = "/v1/courses"
@@ -16,14 +20,30 @@ struct CatalogRoute: Sendable {
 
     let handler: EduGoAPIHandler
     let middlewares: [any ServerMiddleware]
+    var cache: PageCache?
 
     func respond(to request: Request) async throws -> Response {
-        let handler = self.handler
+        let (handler, cache) = (handler, cache)
         let page: @Sendable (HTTPRequest, HTTPBody?, ServerRequestMetadata) async throws -> (HTTPResponse, HTTPBody?) = { head, _, _ in
-            let answer = try await handler.catalogPage(try CatalogPageRequest(request: head))
+            let ask = try await handler.catalogAsk(try CatalogPageRequest(request: head))
+            let key = ask.publicKey
+            let written: PageCache.Page
+            if let key, let kept = cache?.page(for: key) {
+                written = kept
+            } else {
+                let ticket = key == nil ? nil : cache?.ticket()
+                let answer = try await handler.catalogPage(ask)
+                written = PageCache.Page(body: CoursePageJSON.write(answer))
+                if let key, let ticket { cache?.keep(written, showing: answer.rows.map(\.course.id), for: key, ticket: ticket) }
+            }
             var headers = HTTPFields()
+            headers[.eTag] = written.etag
+            headers[.cacheControl] = key == nil ? "private, no-cache" : "no-cache"
+            if let asked = head.headerFields[.ifNoneMatch], Self.names(asked, written.etag) {
+                return (HTTPResponse(status: .notModified, headerFields: headers), nil)
+            }
             headers[.contentType] = "application/json; charset=utf-8"
-            return (HTTPResponse(status: .ok, headerFields: headers), HTTPBody(CoursePageJSON.write(answer)))
+            return (HTTPResponse(status: .ok, headerFields: headers), HTTPBody(written.body))
         }
         // The first middleware is the outermost, as the generated routes apply them.
         let chain = middlewares.reversed().reduce(page) { next, middleware in
@@ -35,6 +55,18 @@ struct CatalogRoute: Sendable {
         var bytes = ByteBuffer()
         if let body { bytes = ByteBuffer(bytes: try await [UInt8](collecting: body, upTo: .max)) }
         return Response(status: response.status, headers: response.headerFields, body: ResponseBody(byteBuffer: bytes))
+    }
+
+    /// Whether an `If-None-Match` value names `etag`: `*`, or one of its comma-separated tags
+    /// (a weak `W/` one compares by its tag, as RFC 9110 says for `If-None-Match`). A value
+    /// percent-encoded is read decoded: OpenAPI clients encode a header parameter's quotes.
+    static func names(_ value: String, _ etag: String) -> Bool {
+        let value = value.contains("%") ? value.removingPercentEncoding ?? value : value
+        return value.split(separator: ",").contains { part in
+            var tag = part.trimmingCharacters(in: .whitespaces)
+            if tag.hasPrefix("W/") { tag.removeFirst(2) }
+            return tag == "*" || tag == etag
+        }
     }
 }
 

@@ -28,6 +28,13 @@ extension EduGoAPIHandler {
         }
         let valid = read.compactMap { try? $0.get() }
         let (outcomes, failure) = await operations.apply(valid, userID: caller.userID)
+        pages?.seatsMoved(
+            in: zip(valid, outcomes).compactMap { operation, outcome in
+                switch (operation.kind, outcome) {
+                case (.enroll(let id), .applied), (.unenroll(let id), .applied): id
+                default: nil
+                }
+            })
         if case .notSignedIn = failure { throw APIFailure.unauthorized }
         var next = outcomes.makeIterator()
         let results = zip(batch.operations, read).map { sent, read -> Components.Schemas.OperationResult in

@@ -25,6 +25,9 @@ struct EduGoAPIHandler: APIProtocol {
     let metrics: ServerMetrics?
     /// Every language's words, for messages inside a successful answer.
     let languages: ServerLanguages
+    /// The catalog pages kept (`PageCache`), told of a seat this server moved before its
+    /// answer goes: its learner reads the page again at once, before the change log is read.
+    let pages: PageCache?
 
     static let pageSizes = 1...100
     static let defaultPageSize = 20
@@ -105,9 +108,25 @@ struct EduGoAPIHandler: APIProtocol {
         .ok(.init(body: .json(.init(try await catalogPage(CatalogPageRequest(input.query))))))
     }
 
-    /// A page of the catalog: what `listCourses` answers, and what the catalog route
-    /// (`CatalogRoute`) writes without the generated encoding.
+    /// A page of the catalog: what `listCourses` answers.
     func catalogPage(_ request: CatalogPageRequest) async throws -> CatalogPageAnswer {
+        try await catalogPage(try await catalogAsk(request))
+    }
+
+    /// What a request for a catalog page asks, checked: its query, where the page starts, how
+    /// many courses it holds, and who asks (a bearer token is checked whatever the query).
+    struct CatalogAsk: Sendable {
+        var query: CatalogQuery
+        var position: CatalogPosition
+        var limit: Int
+        var learner: UserID?
+
+        /// The key its page is kept under (`PageCache`), when it depends on no learner.
+        var publicKey: CatalogPageKey? { CatalogPageKey(query, position: position, limit: limit) }
+    }
+
+    /// `request` checked, as `catalogPage` checks it (the catalog route asks its cache between).
+    func catalogAsk(_ request: CatalogPageRequest) async throws -> CatalogAsk {
         let text = request.text ?? ""
         guard text.count <= Self.maximumQueryLength else {
             throw APIFailure.invalidRequest(.badRequest, "The query is longer than \(Self.maximumQueryLength) characters.")
@@ -130,6 +149,13 @@ struct EduGoAPIHandler: APIProtocol {
         let after = try request.after.map { text throws(APIFailure) in try CatalogKeyText.decode(text, sort: query.sort) }
         let before = try request.before.map { text throws(APIFailure) in try CatalogKeyText.decode(text, sort: query.sort) }
         let position: CatalogPosition = if let after { .after(after) } else if let before { .before(before) } else { .first }
+        return CatalogAsk(query: query, position: position, limit: limit, learner: learner)
+    }
+
+    /// The page `ask` names, read from the store: what the catalog route writes without the
+    /// generated encoding (`CoursePageJSON`).
+    func catalogPage(_ ask: CatalogAsk) async throws -> CatalogPageAnswer {
+        let (query, position, limit, learner) = (ask.query, ask.position, ask.limit, ask.learner)
         // One more than asked tells whether there is a page beyond this one.
         let page = try await call { () async throws(AppError) in
             try await courses.countedPage(query, for: learner, at: position, limit: limit + 1)
@@ -218,6 +244,7 @@ struct EduGoAPIHandler: APIProtocol {
         let caller = try await currentCaller()
         let id = try Self.courseID(input.path.courseId)
         let enrollment = try await call { () async throws(AppError) in try await enrollments.enroll(userID: caller.userID, courseID: id) }
+        pages?.seatsMoved(in: [id])
         let course = try await call { () async throws(AppError) in try await courses.course(id: id) }
         return .created(.init(body: .json(.init(course: course, enrollment: enrollment))))
     }
@@ -226,6 +253,7 @@ struct EduGoAPIHandler: APIProtocol {
         let caller = try await currentCaller()
         let id = try Self.courseID(input.path.courseId)
         try await call { () async throws(AppError) in try await enrollments.unenroll(userID: caller.userID, courseID: id) }
+        pages?.seatsMoved(in: [id])
         return .noContent(.init())
     }
 

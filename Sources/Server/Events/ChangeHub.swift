@@ -34,6 +34,17 @@ final class ChangeHub: Sendable {
         var readFailed = false
     }
 
+    /// What the hub reads, told to whoever keeps what a change may alter (`PageCache`) before
+    /// any stream hears of it.
+    enum News: Sendable {
+        /// Where the log stands: every change from here on will be told.
+        case ready
+        case changes([Change])
+        /// Changes were forgotten before the hub read them: anything may have changed.
+        case gap
+    }
+
+    private let hear: @Sendable (News) -> Void
     private let state = Mutex(State())
     private let pokes: AsyncStream<Void>
     private let poker: AsyncStream<Void>.Continuation
@@ -41,9 +52,10 @@ final class ChangeHub: Sendable {
     /// A stream whose client takes nothing for `stallLimit` is closed (within a tick more).
     init(
         log: any ChangeLog, keepAliveInterval: Duration, stallLimit: Duration, streamsPerLearner: Int = .max, maximumStreams: Int = .max,
-        clock: any Clock<Duration>, logger: Logger
+        clock: any Clock<Duration>, logger: Logger, hear: @escaping @Sendable (News) -> Void = { _ in }
     ) {
         self.log = log
+        self.hear = hear
         self.streamsPerLearner = streamsPerLearner
         self.maximumStreams = maximumStreams
         self.clock = clock
@@ -94,6 +106,9 @@ final class ChangeHub: Sendable {
 
     /// Streams open now.
     var streamCount: Int { state.withLock { $0.mailboxes.count } }
+
+    /// The id through which every change was read and handed out; nil until the first read.
+    var readThrough: Int64? { state.withLock { $0.last } }
 
     /// How a stream asked to be subscribed fared.
     enum Subscribing {
@@ -148,6 +163,7 @@ final class ChangeHub: Sendable {
                     if state.last == nil { state.last = newest }
                     state.readFailed = false
                 }
+                hear(.ready)
                 return
             }
             while true {
@@ -156,11 +172,13 @@ final class ChangeHub: Sendable {
                     // Changes were forgotten before this process read them (or the database is
                     // not the one it was): every stream reads everything again.
                     logger.warning("change log gap", metadata: ["after": "\(after)", "newest": "\(newest)"])
+                    hear(.gap)
                     handOut(through: newest) { $0.readEverything(through: newest) }
                     after = newest
                 case .events(let events):
                     let fresh = events.filter { $0.id > after }
                     if let newest = fresh.last?.id {
+                        hear(.changes(fresh.map(\.change)))
                         handOut(through: newest) { $0.deliver(fresh) }
                         after = newest
                     }

@@ -28,6 +28,8 @@ public struct ServerLimits: Sendable {
     /// Event streams one learner may hold at once, whatever their addresses and sign-ins: a
     /// terminal holds one; past this a new one is refused (429 `too_many_requests`).
     public var streamsPerLearner = 8
+    /// Memory for the public catalog pages kept (`PageCache`); 0 keeps none.
+    public var pageCacheBytes = 64 << 20
     /// The metrics listener's connections in all (`--metrics-address`): its clients are a few
     /// scrapers, and its files come out of the same process's limit as the API's.
     public var metricsConnections = 64

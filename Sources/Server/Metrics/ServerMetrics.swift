@@ -17,6 +17,10 @@ final class ServerMetrics: Sendable {
         var eventStreams: @Sendable () -> Int
         var hashes: @Sendable () async -> (running: Int, queued: Int)
         var database: DatabaseUse
+        /// The page cache's counts; nil without one.
+        var pageCache: @Sendable () -> PageCache.Counts?
+        /// The change log's id this process has read through; nil before its first read.
+        var changesRead: @Sendable () -> Int64?
         var catalogSize: @Sendable () async throws(AppError) -> Int
     }
 
@@ -30,6 +34,8 @@ final class ServerMetrics: Sendable {
     /// `/ready` tell that). Until one is read, a scrape waits for it.
     static let readingLimit: Duration = .milliseconds(250)
     private let sizeKnown = Mutex(false)
+    /// The page cache's counts as last scraped: its counters move by what was done since.
+    private let cacheScraped = Mutex(PageCache.Counts())
 
     private struct EndpointKey: Hashable {
         var route: String
@@ -78,6 +84,8 @@ final class ServerMetrics: Sendable {
         gauge("edugo_password_hashes", hashes.queued, [("state", "queued")])
         gauge("edugo_database_connections", readings.database.inUse, [("state", "in_use")])
         gauge("edugo_database_connections", readings.database.waiting, [("state", "waiting")])
+        if let counts = readings.pageCache() { scrape(counts) }
+        if let read = readings.changesRead() { gauge("edugo_change_log_read_through", Int(clamping: read)) }
         let catalogSize = readings.catalogSize
         let size: Int? =
             if sizeKnown.withLock({ $0 }) {
@@ -90,6 +98,24 @@ final class ServerMetrics: Sendable {
             sizeKnown.withLock { $0 = true }
         }
         return registry.emitToBuffer()
+    }
+
+    /// The page cache's counters moved on to `counts`, and what it holds now.
+    private func scrape(_ counts: PageCache.Counts) {
+        let before = cacheScraped.withLock { scraped in
+            defer { scraped = counts }
+            return scraped
+        }
+        let counters: [(String, Int)] = [
+            ("edugo_page_cache_hits_total", counts.hits - before.hits), ("edugo_page_cache_misses_total", counts.misses - before.misses),
+            ("edugo_page_cache_evictions_total", counts.evictions - before.evictions),
+            ("edugo_page_cache_dropped_total", counts.dropped - before.dropped),
+        ]
+        for (label, moved) in counters {
+            CoreMetrics.Counter(label: label, dimensions: [], factory: factory).increment(by: max(0, moved))
+        }
+        gauge("edugo_page_cache_bytes", counts.bytes)
+        gauge("edugo_page_cache_pages", counts.pages)
     }
 
     private func gauge(_ label: String, _ value: Int, _ dimensions: [(String, String)] = []) {

@@ -1,0 +1,264 @@
+import SharedKernel
+import Synchronization
+
+/// The public catalog pages this server wrote (no learner's `is:` filter), kept as written so
+/// the hottest pages are answered without the database, within `capacity` bytes (the least
+/// recently asked go first).
+///
+/// Truthful by what this server's `ChangeHub` reads: a page is dropped when a change it shows
+/// is read (`.course`: its seats; `.catalog`: an import), before any event stream hears of
+/// it, so a terminal that reads again on an event gets the page as it is now. A page read
+/// while a change was being read is not kept (its `Ticket` is stale): it may predate the
+/// change. Nothing is kept until the hub knows where the log stands (`hear(.ready)`).
+final class PageCache: Sendable {
+    /// A page as the route writes it, with the validator its answers carry.
+    struct Page: Sendable {
+        let body: [UInt8]
+        let etag: String
+
+        init(body: [UInt8]) {
+            self.body = body
+            etag = Self.etag(of: body)
+        }
+
+        /// A strong validator of the bytes (FNV-1a, 64 bits, in hex): the same page, from any
+        /// server and at any time, has the same one.
+        static func etag(of body: [UInt8]) -> String {
+            var hash: UInt64 = 0xcbf2_9ce4_8422_2325
+            for byte in body {
+                hash = (hash ^ UInt64(byte)) &* 0x0000_0100_0000_01b3
+            }
+            let hex = String(hash, radix: 16)
+            return "\"p" + String(repeating: "0", count: 16 - hex.count) + hex + "\""
+        }
+    }
+
+    /// What the cache did since the server started, and holds now (`/metrics`).
+    struct Counts: Hashable, Sendable {
+        var hits = 0
+        var misses = 0
+        /// Pages dropped to make room.
+        var evictions = 0
+        /// Pages dropped because a change they show was read.
+        var dropped = 0
+        var bytes = 0
+        var pages = 0
+    }
+
+    /// A read's claim to keep what it reads: the generation when it began.
+    struct Ticket: Sendable {
+        fileprivate let generation: UInt64
+    }
+
+    /// What a kept page costs besides its bytes (its key, its slot, its courses' index).
+    static let overhead = 256
+
+    let capacity: Int
+    private let state = Mutex(State())
+    private let hits = Atomic(0)
+    private let misses = Atomic(0)
+    private let evictions = Atomic(0)
+    private let dropped = Atomic(0)
+
+    init(capacity: Int) {
+        self.capacity = capacity
+    }
+
+    var counts: Counts {
+        let (bytes, pages) = state.withLock { ($0.bytes, $0.index.count) }
+        return Counts(
+            hits: hits.load(ordering: .relaxed), misses: misses.load(ordering: .relaxed), evictions: evictions.load(ordering: .relaxed),
+            dropped: dropped.load(ordering: .relaxed), bytes: bytes, pages: pages)
+    }
+
+    /// The page kept for `key`, counted as a hit or a miss; nil before the hub is ready.
+    func page(for key: CatalogPageKey) -> Page? {
+        let found = state.withLock { state -> Page?? in
+            guard state.isLive else { return .none }
+            return .some(state.touch(key))
+        }
+        guard case .some(let page) = found else { return nil }
+        if page == nil { misses.add(1, ordering: .relaxed) } else { hits.add(1, ordering: .relaxed) }
+        return page
+    }
+
+    /// A claim to keep a page about to be read; nil while the hub is not ready.
+    func ticket() -> Ticket? {
+        state.withLock { $0.isLive ? Ticket(generation: $0.generation) : nil }
+    }
+
+    /// Keeps `page`, which shows `courses`, unless a change was read since `ticket`, or it
+    /// alone is larger than the whole cache.
+    func keep(_ page: Page, showing courses: [CourseID], for key: CatalogPageKey, ticket: Ticket) {
+        let cost = page.body.count + Self.overhead
+        guard cost <= capacity else { return }
+        let evicted = state.withLock { state -> Int in
+            guard state.isLive, state.generation == ticket.generation else { return 0 }
+            state.insert(key, page: page, courses: courses, cost: cost)
+            var evicted = 0
+            while state.bytes > capacity, state.removeOldest() { evicted += 1 }
+            return evicted
+        }
+        evictions.add(evicted, ordering: .relaxed)
+    }
+
+    /// Drops the pages showing `courses`, whose seats this server just moved (the change log
+    /// says so too, a moment later).
+    func seatsMoved(in courses: [CourseID]) {
+        guard !courses.isEmpty else { return }
+        hear(.changes(courses.map { .course($0) }))
+    }
+
+    /// Drops what `news` may have changed.
+    func hear(_ news: ChangeHub.News) {
+        let evicted = state.withLock { state -> Int in
+            switch news {
+            case .ready:
+                state.isLive = true
+                return 0
+            case .gap:
+                state.generation &+= 1
+                return state.removeAll()
+            case .changes(let changes):
+                var evicted = 0
+                for change in changes {
+                    switch change {
+                    case .catalog:
+                        state.generation &+= 1
+                        evicted += state.removeAll()
+                    case .course(let id):
+                        state.generation &+= 1
+                        evicted += state.remove(showing: id)
+                    case .enrollment, .favourite, .learning, .profile, .signedOut:
+                        continue
+                    }
+                }
+                return evicted
+            }
+        }
+        dropped.add(evicted, ordering: .relaxed)
+    }
+
+    // MARK: - The list, most recently asked first
+
+    private struct Slot {
+        var key: CatalogPageKey
+        var page: Page
+        var courses: [CourseID]
+        var cost: Int
+        /// Neighbours in the list (-1: none).
+        var newer = -1
+        var older = -1
+    }
+
+    private struct State {
+        var isLive = false
+        var generation: UInt64 = 0
+        var slots: [Slot?] = []
+        var free: [Int] = []
+        var index: [CatalogPageKey: Int] = [:]
+        var byCourse: [CourseID: Set<Int>] = [:]
+        var newest = -1
+        var oldest = -1
+        var bytes = 0
+
+        /// The page for `key`, moved to the front.
+        mutating func touch(_ key: CatalogPageKey) -> Page? {
+            guard let slot = index[key], let page = slots[slot]?.page else { return nil }
+            unlink(slot)
+            linkFirst(slot)
+            return page
+        }
+
+        mutating func insert(_ key: CatalogPageKey, page: Page, courses: [CourseID], cost: Int) {
+            if let kept = index[key] { remove(kept) }
+            let entry = Slot(key: key, page: page, courses: courses, cost: cost)
+            let slot: Int
+            if let reused = free.popLast() {
+                slot = reused
+                slots[slot] = entry
+            } else {
+                slot = slots.count
+                slots.append(entry)
+            }
+            index[key] = slot
+            for course in courses { byCourse[course, default: []].insert(slot) }
+            bytes += cost
+            linkFirst(slot)
+        }
+
+        /// Drops the least recently asked page; false when none is kept.
+        mutating func removeOldest() -> Bool {
+            guard oldest >= 0 else { return false }
+            remove(oldest)
+            return true
+        }
+
+        mutating func remove(showing course: CourseID) -> Int {
+            guard let kept = byCourse[course] else { return 0 }
+            for slot in kept { remove(slot) }
+            return kept.count
+        }
+
+        mutating func removeAll() -> Int {
+            let count = index.count
+            self = State(isLive: isLive, generation: generation)
+            return count
+        }
+
+        private mutating func remove(_ slot: Int) {
+            guard let entry = slots[slot] else { return }
+            unlink(slot)
+            index[entry.key] = nil
+            for course in entry.courses {
+                byCourse[course]?.remove(slot)
+                if byCourse[course]?.isEmpty == true { byCourse[course] = nil }
+            }
+            bytes -= entry.cost
+            slots[slot] = nil
+            free.append(slot)
+        }
+
+        private mutating func unlink(_ slot: Int) {
+            guard let entry = slots[slot] else { return }
+            if entry.newer >= 0 { slots[entry.newer]?.older = entry.older } else { newest = entry.older }
+            if entry.older >= 0 { slots[entry.older]?.newer = entry.newer } else { oldest = entry.newer }
+            slots[slot]?.newer = -1
+            slots[slot]?.older = -1
+        }
+
+        private mutating func linkFirst(_ slot: Int) {
+            slots[slot]?.older = newest
+            slots[slot]?.newer = -1
+            if newest >= 0 { slots[newest]?.newer = slot }
+            newest = slot
+            if oldest < 0 { oldest = slot }
+        }
+    }
+}
+
+/// A public page's request as the catalog answers it: two requests that ask the same (however
+/// typed: spaces, case, accents, a limit out of range) share one kept page.
+struct CatalogPageKey: Hashable, Sendable {
+    var words: [String]
+    var category: String?
+    var level: CourseLevel?
+    var isFree: Bool
+    var matchesNothing: Bool
+    var sort: CatalogSort
+    var position: CatalogPosition
+    var limit: Int
+
+    /// The key of a page that depends on no learner; nil for a learner's own filters.
+    init?(_ query: CatalogQuery, position: CatalogPosition, limit: Int) {
+        guard !query.isOpen, !query.isEnrolled, !query.isFavourite else { return nil }
+        words = query.words
+        category = query.category
+        level = query.level
+        isFree = query.isFree
+        matchesNothing = query.matchesNothing
+        sort = query.sort
+        self.position = position
+        self.limit = limit
+    }
+}
