@@ -18,14 +18,16 @@ server="$(swift build "${build[@]}" --show-bin-path)/edugo-server"
 work="$(mktemp -d "$root/.build-bench/server-XXXXXX")"
 trap 'kill "$pid" 2>/dev/null; wait "$pid" 2>/dev/null; rm -rf "$work"' EXIT
 cp "$source_dir"/edugo.sqlite* "$work/"
-"$server" --port 0 --data-dir "$work" --log-level warning >"$work/stdout" 2>"$work/log" &
+# EDUGO_SERVER_ARGS: more options for the server (`--page-cache-megabytes 0`: every page read cold).
+read -ra extra <<<"${EDUGO_SERVER_ARGS:-}"
+"$server" --port 0 --data-dir "$work" --log-level warning "${extra[@]}" >"$work/stdout" 2>"$work/log" &
 pid=$!
 for _ in $(seq 1 600); do grep -q listening "$work/stdout" 2>/dev/null && break; sleep 0.1; done
 base="$(sed -n 's/^EduGo server listening on //p' "$work/stdout")"
 token="$(curl -sf -X POST "$base/v1/sessions" -H 'Content-Type: application/json' \
     -d '{"email": "demo@edugo.dev", "password": "edugo-demo"}' | python3 -c 'import json, sys; print(json.load(sys.stdin)["access_token"])')"
 courses="$(curl -sf "$base/v1/courses?limit=1" | python3 -c 'import json, sys; d = json.load(sys.stdin); print(d["total"], d["total_is_lower_bound"])')"
-echo "edugo-server $(git -C "$root" rev-parse --short HEAD), $courses courses, wrk -t2 -c16 -d${seconds}s (writes: -t2 -c2), $(nproc) cores"
+echo "edugo-server $(git -C "$root" rev-parse --short HEAD) ${EDUGO_SERVER_ARGS:-}, $courses courses, wrk -t2 -c16 -d${seconds}s (writes: -t2 -c2), $(nproc) cores"
 printf '%-40s %10s %9s %9s %9s %8s\n' endpoint requests/s p50 p99 max non-2xx
 
 measure() {
@@ -64,6 +66,7 @@ open="$(curl -sf "$base/v1/courses?limit=100&query=is:open" | python3 -c '
 import json, sys
 print(" ".join([c["id"] for c in json.load(sys.stdin)["courses"] if not c.get("prerequisite_id")][:2]))')"
 measure "PUT+DELETE enrollment pairs" -t2 -c2 -s "$root/Benchmarks/server-bench/enroll-pairs.lua" "$base" -- "$token" $open
+echo "page cache: $(curl -sf "$base/metrics" | awk '/^edugo_page_cache_(hits|misses|evictions|dropped)_total / {sub("edugo_page_cache_", "", $1); printf "%s %d  ", $1, $2}')"
 start=$(date +%s%N)
 for _ in 1 2 3 4 5 6 7 8 9 10; do
     curl -sf -o /dev/null -X POST "$base/v1/sessions" -H 'Content-Type: application/json' -d '{"email": "demo@edugo.dev", "password": "edugo-demo"}'

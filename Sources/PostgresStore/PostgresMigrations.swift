@@ -36,15 +36,20 @@ extension PostgresDatabase {
         }
     }
 
-    /// `migrate`, given up after `limit`: a database that does not answer at start is an
-    /// error to report, not a wait without end (the pool retries a refused connection for
-    /// as long as it is asked).
+    /// `migrate`, once the database answers within `limit`: one that does not answer at start
+    /// is an error to report, not a wait without end (the pool retries a refused connection
+    /// for as long as it is asked). The migration itself has no limit: it may wait for another
+    /// server's under its lock, or rebuild a large table, on a machine as busy as it is.
     public func migrate(within limit: Duration, seed: @escaping @Sendable () throws -> PostgresSeed) async throws {
+        let logger = self.logger
         do {
-            try await withDeadline(limit, on: ContinuousClock()) { try await self.migrate(seed: seed) }
+            try await withDeadline(limit, on: ContinuousClock()) {
+                try await self.unlimitedTransaction(.reading) { connection in _ = try await connection.query("SELECT 1", logger: logger) }
+            }
         } catch is DeadlineExceeded {
             throw PostgresUnreachable(target: target, limit: limit)
         }
+        try await migrate(seed: seed)
     }
 
     /// Any number, the same in every server: the key of the migrations' advisory lock.
