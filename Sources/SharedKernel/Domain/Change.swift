@@ -47,4 +47,13 @@ public enum ChangeNews: Hashable, Sendable {
     /// Changes may have been missed (the feed dropped beyond what the store keeps, or the
     /// store is not the one it was): read again everything that shows.
     case readEverything
+
+    /// This news and `later` as one: what either names, once each; everything when either
+    /// says so, or when together they name more than `limit` changes.
+    public func merged(with later: ChangeNews, limit: Int) -> ChangeNews {
+        guard case .changed(let first) = self, case .changed(let second) = later else { return .readEverything }
+        var seen = Set(first)
+        let changes = first + second.filter { seen.insert($0).inserted }
+        return changes.count > limit ? .readEverything : .changed(changes)
+    }
 }
