@@ -1558,7 +1558,7 @@ extension Components {
             /// - Remark: Generated from `#/components/schemas/QueuedOperation/name`.
             public var name: Swift.String?
             /// - Remark: Generated from `#/components/schemas/QueuedOperation/settings`.
-            public var settings: Components.Schemas.ReviewSettings?
+            public var settings: Components.Schemas.QueuedReviewSettings?
             /// Creates a new `QueuedOperation`.
             ///
             /// - Parameters:
@@ -1590,7 +1590,7 @@ extension Components {
                 utcOffset: Swift.Int64? = nil,
                 reviewedAt: Foundation.Date? = nil,
                 name: Swift.String? = nil,
-                settings: Components.Schemas.ReviewSettings? = nil
+                settings: Components.Schemas.QueuedReviewSettings? = nil
             ) {
                 self.id = id
                 self.time = time
@@ -1622,6 +1622,37 @@ extension Components {
                 case reviewedAt = "reviewed_at"
                 case name
                 case settings
+            }
+        }
+        /// The review settings a queued operation was made with, as `ReviewSettings` says them, each left out the default; checked with the operation (one out of its range makes that operation `invalid`, as any field of it does).
+        ///
+        /// - Remark: Generated from `#/components/schemas/QueuedReviewSettings`.
+        public struct QueuedReviewSettings: Codable, Hashable, Sendable {
+            /// - Remark: Generated from `#/components/schemas/QueuedReviewSettings/retention`.
+            public var retention: Swift.Double?
+            /// - Remark: Generated from `#/components/schemas/QueuedReviewSettings/learning_steps`.
+            public var learningSteps: [Swift.Int64]?
+            /// - Remark: Generated from `#/components/schemas/QueuedReviewSettings/relearning_steps`.
+            public var relearningSteps: [Swift.Int64]?
+            /// Creates a new `QueuedReviewSettings`.
+            ///
+            /// - Parameters:
+            ///   - retention:
+            ///   - learningSteps:
+            ///   - relearningSteps:
+            public init(
+                retention: Swift.Double? = nil,
+                learningSteps: [Swift.Int64]? = nil,
+                relearningSteps: [Swift.Int64]? = nil
+            ) {
+                self.retention = retention
+                self.learningSteps = learningSteps
+                self.relearningSteps = relearningSteps
+            }
+            public enum CodingKeys: String, CodingKey {
+                case retention
+                case learningSteps = "learning_steps"
+                case relearningSteps = "relearning_steps"
             }
         }
         /// - Remark: Generated from `#/components/schemas/OperationResults`.

@@ -126,6 +126,9 @@ extension EduGoAPIHandler {
         default:
             throw .invalidRequest(.unprocessableContent, "\(String(sent.kind.prefix(40))) is not a kind of operation this server knows.")
         }
-        return SyncOperation(id: id, time: time, kind: kind, settings: try settings(sent.settings))
+        let sentSettings = sent.settings.map {
+            Components.Schemas.ReviewSettings(retention: $0.retention, learningSteps: $0.learningSteps, relearningSteps: $0.relearningSteps)
+        }
+        return SyncOperation(id: id, time: time, kind: kind, settings: try settings(sentSettings))
     }
 }
