@@ -72,10 +72,8 @@ extension RemoteStore: OperationRepository {
             lesson: fields.lesson.map(Int64.init), done: fields.done, question: fields.question.map(Int64.init),
             chosen: fields.chosen?.map(Int64.init), grade: fields.grade, utcOffset: fields.utcOffset.map(Int64.init),
             reviewedAt: fields.reviewedAt.map { Date(timeIntervalSince1970: Double($0)) }, name: fields.name,
-            settings: operation.settings == .default
-                ? nil
-                : .init(
-                    retention: operation.settings.retention, learningSteps: operation.settings.learningSteps.map(Int64.init),
-                    relearningSteps: operation.settings.relearningSteps.map(Int64.init)))
+            settings: Components.Schemas.ReviewSettings.sent(operation.settings).map {
+                .init(retention: $0.retention, learningSteps: $0.learningSteps, relearningSteps: $0.relearningSteps)
+            })
     }
 }

@@ -40,6 +40,7 @@ struct ReplicaChangeFeedTests {
             .course("c-0"), .course("c-1"), .course("c-2"), .learning(UserID(1), "c-0"), .learning(UserID(1), "c-1"),
         ]
         #expect(Set(read.flatMap(Self.changes)) == expected, "every change named, none lost")
+        await feed.learningDelivered()
         #expect(Set(heard.withLock { $0 }) == ["c-0", "c-1"])
     }
 

@@ -58,11 +58,7 @@ struct InProcessServer: Sendable {
         try addCourses(entries)
         let newest = try await SQLiteChangeLog(database: database).newestChangeID()
         let metrics = HTTPClient(baseURL: url)
-        while true {
-            let text = String(decoding: try await metrics.get("/metrics").body, as: UTF8.self)
-            let read = text.split(separator: "\n").first { $0.hasPrefix("edugo_change_log_read_through ") }
-                .flatMap { $0.split(separator: " ").last }.flatMap { Double($0) }
-            if let read, Int64(read) >= newest { return }
+        while try Int64(PrometheusText(try await metrics.get("/metrics")).value("edugo_change_log_read_through")) < newest {
             try await Task.sleep(for: .milliseconds(5))
         }
     }

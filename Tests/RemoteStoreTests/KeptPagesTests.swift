@@ -12,11 +12,8 @@ import Testing
 struct KeptPagesTests {
     /// Requests to the catalog route the server answered with `status`, from its `/metrics`.
     static func catalogAnswers(_ server: InProcessServer, status: Int) async throws -> Int {
-        let text = String(decoding: try await HTTPClient(baseURL: server.url).get("/metrics").body, as: UTF8.self)
-        let line = text.split(separator: "\n").first {
-            $0.hasPrefix("edugo_http_requests_total{") && $0.contains("route=\"/v1/courses\"") && $0.contains("status=\"\(status)\"")
-        }
-        return line.flatMap { $0.split(separator: " ").last }.flatMap { Double($0) }.map { Int($0) } ?? 0
+        let scrape = try PrometheusText(try await HTTPClient(baseURL: server.url).get("/metrics"))
+        return Int(scrape.value("edugo_http_requests_total", ["route": "/v1/courses", "method": "GET", "status": "\(status)"]))
     }
 
     @Test("a page asked again is revalidated: the 304 is answered with the page kept; a seat taken brings the page whole")

@@ -22,7 +22,8 @@ final class ReplicaChangeFeed: ChangeFeed {
     private struct LearningPending {
         var courses: Set<CourseID> = []
         var anyCourse = false
-        var delivering = false
+        /// The delivery under way, if any.
+        var delivery: Task<Void, Never>?
     }
 
     init(server: any ChangeFeed) {
@@ -61,23 +62,26 @@ final class ReplicaChangeFeed: ChangeFeed {
     private func noteLearning(in news: ChangeNews, of learner: UserID) {
         let courses = Self.learning(in: news)
         guard !courses.isEmpty, learningNews.withLock({ $0 }) != nil else { return }
-        let start = learningPending.withLock { pending -> Bool in
+        learningPending.withLock { pending in
             for courseID in courses {
                 if let courseID { pending.courses.insert(courseID) } else { pending.anyCourse = true }
             }
-            defer { pending.delivering = true }
-            return !pending.delivering
+            if pending.delivery == nil { pending.delivery = Task { await self.deliverLearning(of: learner) } }
         }
-        if start { Task { await self.deliverLearning(of: learner) } }
+    }
+
+    /// Waits until the learning news kept so far was told (tests).
+    func learningDelivered() async {
+        while let delivery = learningPending.withLock({ $0.delivery }) { await delivery.value }
     }
 
     /// Tells the saver what was kept, again while more comes meanwhile.
     private func deliverLearning(of learner: UserID) async {
-        guard let hear = learningNews.withLock({ $0 }) else { return learningPending.withLock { $0.delivering = false } }
+        guard let hear = learningNews.withLock({ $0 }) else { return learningPending.withLock { $0.delivery = nil } }
         while true {
             let taken = learningPending.withLock { pending -> (courses: Set<CourseID>, anyCourse: Bool)? in
                 guard !pending.courses.isEmpty || pending.anyCourse else {
-                    pending.delivering = false
+                    pending.delivery = nil
                     return nil
                 }
                 defer { (pending.courses, pending.anyCourse) = ([], false) }

@@ -240,24 +240,14 @@ final class PageCache: Sendable {
 /// A public page's request as the catalog answers it: two requests that ask the same (however
 /// typed: spaces, case, accents, a limit out of range) share one kept page.
 struct CatalogPageKey: Hashable, Sendable {
-    var words: [String]
-    var category: String?
-    var level: CourseLevel?
-    var isFree: Bool
-    var matchesNothing: Bool
-    var sort: CatalogSort
+    var query: CatalogQuery.Meaning
     var position: CatalogPosition
     var limit: Int
 
     /// The key of a page that depends on no learner; nil for a learner's own filters.
     init?(_ query: CatalogQuery, position: CatalogPosition, limit: Int) {
-        guard !query.isOpen, !query.isEnrolled, !query.isFavourite else { return nil }
-        words = query.words
-        category = query.category
-        level = query.level
-        isFree = query.isFree
-        matchesNothing = query.matchesNothing
-        sort = query.sort
+        guard !query.dependsOnLearner else { return nil }
+        self.query = query.meaning
         self.position = position
         self.limit = limit
     }

@@ -46,11 +46,25 @@ public struct CatalogQuery: Hashable, Sendable {
         words.isEmpty && !hasFilters && !matchesNothing
     }
 
+    /// What a query asks, however it was typed (spaces, case, accents): equal for two queries
+    /// that ask the same, and a key for what is kept by query (`PageCache`).
+    public struct Meaning: Hashable, Sendable {
+        let words: [String]
+        let category: String?
+        let level: CourseLevel?
+        let filters: [Bool]
+        let sort: CatalogSort
+    }
+
+    public var meaning: Meaning {
+        Meaning(
+            words: words, category: category, level: level, filters: [isFree, isOpen, isEnrolled, isFavourite, matchesNothing],
+            sort: sort)
+    }
+
     /// Whether two queries ask the same, however they were typed (spaces, case, accents).
     public func asksTheSame(as other: CatalogQuery) -> Bool {
-        words == other.words && category == other.category && level == other.level && isFree == other.isFree
-            && isOpen == other.isOpen && isEnrolled == other.isEnrolled && isFavourite == other.isFavourite
-            && matchesNothing == other.matchesNothing && sort == other.sort
+        meaning == other.meaning
     }
 
     /// The query in title order: what its count is kept under (the order never changes a count).
