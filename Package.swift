@@ -311,7 +311,10 @@ let package = Package(
         .testTarget(name: "SettingsTests", dependencies: ["Presentation", "Settings", "SharedKernel", "TerminalUI"]),
         .testTarget(
             name: "StorageTests",
-            dependencies: ["Platform", "SharedKernel", "Storage", "TestSupport", .product(name: "GRDB", package: "GRDB.swift")]
+            dependencies: [
+                "Platform", "SharedKernel", "Storage", "TestSupport", .product(name: "GRDB", package: "GRDB.swift"),
+                .product(name: "GRDBSQLite", package: "GRDB.swift"),
+            ]
         ),
         .testTarget(name: "PlatformTests", dependencies: ["Platform", "SharedKernel", "TestSupport"]),
         .testTarget(

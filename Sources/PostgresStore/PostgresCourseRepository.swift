@@ -19,11 +19,10 @@ public struct PostgresCourseRepository: CourseRepository {
         let logger = database.logger
         return try await database.read { connection in
             let terms = try await orderedTerms(query, in: connection, logger: logger)
-            return try await Self.page(
+            return try await rows(
                 query, terms: terms, for: learner, at: position, limit: limit,
                 walkingOrder: try await walksOrder(query, terms: terms, for: learner, in: connection, logger: logger), in: connection,
-                logger: logger
-            ).rows
+                logger: logger)
         }
     }
 
@@ -72,11 +71,10 @@ public struct PostgresCourseRepository: CourseRepository {
             // Counted once: the count also chooses the page's plan.
             let total = try await count(query, terms: terms, for: learner, in: connection, logger: logger)
             return CountedPage(
-                rows: try await Self.page(
+                rows: try await rows(
                     query, terms: terms, for: learner, at: position, limit: limit,
                     walkingOrder: try await walksOrder(query, terms: terms, for: learner, counted: total, in: connection, logger: logger),
-                    in: connection, logger: logger
-                ).rows,
+                    in: connection, logger: logger),
                 total: total
             )
         }
@@ -188,6 +186,47 @@ public struct PostgresCourseRepository: CourseRepository {
     /// Queries of at most this many terms run as prepared statements: their shapes are few,
     /// where longer ones would each be a statement kept on every connection.
     static let preparedTerms = 4
+
+    private func rows(
+        _ query: CatalogQuery, terms: [String], for learner: UserID?, at position: CatalogPosition, limit: Int, walkingOrder: Bool,
+        in connection: PostgresConnection, logger: Logger
+    ) async throws -> [CatalogRow] {
+        guard walkingOrder, query.sort.field == .level, query.level == nil else {
+            return try await Self.page(
+                query, terms: terms, for: learner, at: position, limit: limit, walkingOrder: walkingOrder, in: connection, logger: logger
+            ).rows
+        }
+        // A search with many matches in level order, read as one title-order search per level,
+        // as the embedded store does (`SQLiteCourseRepository.levelByLevel`): walking the level
+        // index passes every course of a level whose title sorts before the matches.
+        let bound: CatalogKey?
+        let backwards: Bool
+        switch position {
+        case .first: (bound, backwards) = (nil, false)
+        case .last: (bound, backwards) = (nil, true)
+        case .after(let key): (bound, backwards) = (key, false)
+        case .before(let key): (bound, backwards) = (key, true)
+        }
+        let descending = backwards != query.sort.descending
+        var rows: [CatalogRow] = []
+        for level in CourseLevel.allCases.sorted(by: { descending ? $0.rank > $1.rank : $0.rank < $1.rank }) where rows.count < limit {
+            var from: CatalogPosition = backwards ? .last : .first
+            if let bound {
+                // A key always carries its level in level order; one without is past none.
+                let boundLevel = bound.sortValue ?? CourseLevel.beginner.rank
+                if descending ? level.rank > boundLevel : level.rank < boundLevel { continue }
+                if level.rank == boundLevel { from = position }
+            }
+            var one = query
+            one.level = level
+            let found = try await Self.page(
+                one, terms: try await orderedTerms(one, in: connection, logger: logger), for: learner, at: from, limit: limit - rows.count,
+                in: connection, logger: logger
+            ).rows
+            rows = backwards ? found + rows : rows + found
+        }
+        return rows
+    }
 
     /// `alongside`: a scalar subquery read in the same statement, given back with the rows
     /// (nil when no row came to carry it).

@@ -162,8 +162,9 @@ struct CrossStoreCatalogTests {
     }
 
     /// Every order, both ways round, over the whole catalog and searches of each shape: the
-    /// words, a facet (whose order may be fixed by it), the learner's own list, `is:open`.
-    static let orderCases: [(String, CatalogSort)] = ["", "swift", "level:adv", "is:favourite", "is:open cat:d"].flatMap { text in
+    /// words, a category (whose titles sort together: level order reads it level by level), a
+    /// facet (whose order may be fixed by it), the learner's own list, `is:open`.
+    static let orderCases: [(String, CatalogSort)] = ["", "swift", "cat:s", "level:adv", "is:favourite", "is:open cat:d"].flatMap { text in
         CatalogSort.Field.allCases.flatMap { field in [false, true].map { (text, CatalogSort(field, reversed: $0)) } }
     }
 

@@ -15,11 +15,13 @@ public struct SQLiteCourseRepository: CourseRepository {
         -> [CatalogRow]
     {
         guard !query.matchesNothing else { return [] }
-        return try await database.read { db in
-            try Self.page(
-                query, plan: try plan(of: query, in: db), for: learner, at: position, limit: limit,
-                walkingOrder: try walksOrder(query, for: learner, in: db), in: db)
-        }
+        return try await database.read { db in try page(query, for: learner, at: position, limit: limit, in: db) }
+    }
+
+    /// A page read in `db`: the async `page` in a read of its own.
+    func page(_ query: CatalogQuery, for learner: UserID?, at position: CatalogPosition, limit: Int, in db: Database) throws -> [CatalogRow]
+    {
+        try rows(query, for: learner, at: position, limit: limit, walkingOrder: try walksOrder(query, for: learner, in: db), in: db)
     }
 
     public func count(_ query: CatalogQuery, for learner: UserID?) async throws(AppError) -> CatalogCount {
@@ -37,8 +39,8 @@ public struct SQLiteCourseRepository: CourseRepository {
             // Counted once: the count also chooses the page's plan.
             let total = try count(query, for: learner, in: db)
             return CountedPage(
-                rows: try Self.page(
-                    query, plan: try plan(of: query, in: db), for: learner, at: position, limit: limit,
+                rows: try rows(
+                    query, for: learner, at: position, limit: limit,
                     walkingOrder: try walksOrder(query, for: learner, counted: total, in: db), in: db),
                 total: total
             )
@@ -78,6 +80,52 @@ public struct SQLiteCourseRepository: CourseRepository {
             return counted
         }
         return rarest.first.map(plan.driven(by:)) ?? plan
+    }
+
+    private func rows(
+        _ query: CatalogQuery, for learner: UserID?, at position: CatalogPosition, limit: Int, walkingOrder: Bool, in db: Database
+    ) throws -> [CatalogRow] {
+        guard walkingOrder, query.sort.field == .level, query.level == nil else {
+            return try Self.page(
+                query, plan: try plan(of: query, in: db), for: learner, at: position, limit: limit, walkingOrder: walkingOrder, in: db)
+        }
+        return try levelByLevel(query, for: learner, at: position, limit: limit, in: db)
+    }
+
+    /// A search with many matches in level order, read as one title-order search per level
+    /// (`level:beginner`, then the next): walking the level index instead passes every course
+    /// of a level that sorts before the matches by title, and a category's titles sort
+    /// together (`cat:Rust` read 330 k beginners' rows before the first Rust one: 600 ms at
+    /// 1 M, against 1-2 ms this way).
+    private func levelByLevel(
+        _ query: CatalogQuery, for learner: UserID?, at position: CatalogPosition, limit: Int, in db: Database
+    ) throws -> [CatalogRow] {
+        let bound: CatalogKey?
+        let backwards: Bool
+        switch position {
+        case .first: (bound, backwards) = (nil, false)
+        case .last: (bound, backwards) = (nil, true)
+        case .after(let key): (bound, backwards) = (key, false)
+        case .before(let key): (bound, backwards) = (key, true)
+        }
+        let descending = backwards != query.sort.descending
+        let levels = CourseLevel.allCases.sorted { descending ? $0.rank > $1.rank : $0.rank < $1.rank }
+        var rows: [CatalogRow] = []
+        for level in levels where rows.count < limit {
+            var levelBound: CatalogKey?
+            if let bound {
+                // A key always carries its level in level order; one without is past none.
+                let boundLevel = bound.sortValue ?? CourseLevel.beginner.rank
+                if descending ? level.rank > boundLevel : level.rank < boundLevel { continue }
+                if level.rank == boundLevel { levelBound = bound }
+            }
+            var one = query
+            one.level = level
+            rows += try Self.readPage(
+                try plan(of: one, in: db), learner: learner, sort: one.sort, bound: levelBound, descending: descending,
+                limit: max(0, limit - rows.count), in: db)
+        }
+        return backwards ? rows.reversed() : rows
     }
 
     private static func page(
