@@ -159,12 +159,15 @@ extension EduGoServer {
         router.middlewares.add(ClientAddressMiddleware())
         router.middlewares.add(ClientConnectionMiddleware())
         router.middlewares.add(ChangePokeMiddleware(hub: hub))
-        // Compact JSON in field order: pretty-printing and sorted keys are the generator's
-        // default, and cost bytes and time on every page. A time that is not one is 400.
+        // Compact JSON with sorted keys: pretty-printing is the generator's default, and costs
+        // bytes and time on every answer; without sorted keys an object of two parts (a course
+        // with its lessons) came in the process's hash order, so each server tagged the same
+        // course differently. A time that is not one is 400.
         try handler.registerHandlers(
             on: GeneratedRoutes(router: router, leftOut: (CatalogRoute.method, CatalogRoute.path)),
-            configuration: Configuration(dateTranscoder: RequestDateTranscoder(), jsonEncodingOptions: [.withoutEscapingSlashes]),
-            middlewares: operationMiddlewares
+            configuration: Configuration(
+                dateTranscoder: RequestDateTranscoder(), jsonEncodingOptions: [.withoutEscapingSlashes, .sortedKeys]),
+            middlewares: operationMiddlewares + [PublicPageMiddleware(cache: pages)]
         )
         let catalog = CatalogRoute(handler: handler, middlewares: operationMiddlewares, cache: pages)
         router.on(RouterPath(CatalogRoute.path), method: CatalogRoute.method) { request, _ in try await catalog.respond(to: request) }

@@ -56,4 +56,48 @@ extension APITests {
         #expect(dropped.value("edugo_page_cache_dropped_total") - before.value("edugo_page_cache_dropped_total") >= 1)
         withExtendedLifetime((server, stream)) {}
     }
+
+    @Test(
+        "a course and a lesson carry an ETag, the same from every server; If-None-Match is 304; both are kept until a seat on the course moves"
+    )
+    func coursePageValidators() async throws {
+        let server = try await ServerProcess(directory: try await ServerProcess.preparedDirectory())
+        // Another process of its own: its own hash seed, which once ordered a course's fields.
+        let other = try await ServerProcess(directory: try await ServerProcess.preparedDirectory())
+        let (client, _) = try await HTTPClient(baseURL: server.baseURL).signedIn()
+        let stream = try await EventStreamConnection(to: server.baseURL, token: try #require(client.token))
+        #expect(try await stream.nextEvent()?.name == "ready")
+        let open = try await client.get("/v1/courses?limit=100&query=is:open").json["courses"] as? [[String: Any]] ?? []
+        let id = try #require(open.first { $0["prerequisite_id"] == nil }?["id"] as? String)
+        let before = try PrometheusText(try await client.get("/metrics"))
+
+        let course = try await client.get("/v1/courses/\(id)")
+        let etag = try #require(course.headers["etag"])
+        let lesson = try await client.get("/v1/courses/\(id)/lessons/1")
+        let lessonTag = try #require(lesson.headers["etag"])
+        let courseAgain = try await client.send("GET", "/v1/courses/\(id)", headers: ["If-None-Match": etag])
+        let lessonAgain = try await client.send("GET", "/v1/courses/\(id)/lessons/1", headers: ["If-None-Match": lessonTag])
+        let stale = try await client.send("GET", "/v1/courses/\(id)", headers: ["If-None-Match": lessonTag])
+        let elsewhere = try await HTTPClient(baseURL: other.baseURL).get("/v1/courses/\(id)")
+        let missing = try await client.get("/v1/courses/no-such-course")
+        let kept = try PrometheusText(try await client.get("/metrics"))
+
+        #expect(course.status == 200 && course.headers["cache-control"] == "no-cache")
+        #expect(lesson.status == 200 && lesson.headers["cache-control"] == "no-cache" && lessonTag != etag)
+        #expect(courseAgain.status == 304 && courseAgain.body.isEmpty && courseAgain.headers["etag"] == etag)
+        #expect(lessonAgain.status == 304 && lessonAgain.body.isEmpty)
+        #expect(stale.status == 200 && stale.body == course.body)
+        #expect(elsewhere.status == 200 && elsewhere.body == course.body && elsewhere.headers["etag"] == etag)
+        #expect(missing.status == 404 && missing.headers["etag"] == nil, "a refusal is neither kept nor tagged")
+        let moved = { (name: String) in kept.value(name) - before.value(name) }
+        #expect(moved("edugo_page_cache_misses_total") == 3, "the course, the lesson, and the course that is not")
+        #expect(moved("edugo_page_cache_hits_total") == 3)
+
+        // A seat taken in the course: its learner reads it again at once and sees it.
+        let seats = try #require(course.json["enrolled_count"] as? Int)
+        #expect(try await client.send("PUT", "/v1/me/enrollments/\(id)").status == 201)
+        let after = try await client.send("GET", "/v1/courses/\(id)", headers: ["If-None-Match": etag])
+        #expect(after.status == 200 && after.json["enrolled_count"] as? Int == seats + 1 && after.headers["etag"] != etag)
+        withExtendedLifetime((server, other, stream)) {}
+    }
 }

@@ -7,8 +7,8 @@ import Testing
 /// older than the changes the hub has read.
 @Suite("Server: the page cache")
 struct PageCacheTests {
-    static func key(_ words: String, limit: Int = 20) -> CatalogPageKey {
-        CatalogPageKey(CatalogQuery.parse(words), position: .first, limit: limit)!
+    static func key(_ words: String, limit: Int = 20) -> PublicPageKey {
+        .catalog(CatalogPageKey(CatalogQuery.parse(words), position: .first, limit: limit)!)
     }
 
     static func page(_ text: String, size: Int = 100) -> PageCache.Page {

@@ -1073,12 +1073,12 @@ public struct Client: APIProtocol {
                         eTag: try converter.getOptionalHeaderFieldAsURI(
                             in: response.headerFields,
                             name: "ETag",
-                            as: Swift.String.self
+                            as: Components.Headers.ETag.self
                         ),
                         cacheControl: try converter.getOptionalHeaderFieldAsURI(
                             in: response.headerFields,
                             name: "Cache-Control",
-                            as: Swift.String.self
+                            as: Components.Headers.CacheControl.self
                         )
                     )
                     let contentType = converter.extractContentTypeIfPresent(in: response.headerFields)
@@ -1106,10 +1106,10 @@ public struct Client: APIProtocol {
                         body: body
                     ))
                 case 304:
-                    let headers: Operations.ListCourses.Output.NotModified.Headers = .init(eTag: try converter.getOptionalHeaderFieldAsURI(
+                    let headers: Components.Responses.NotModified.Headers = .init(eTag: try converter.getOptionalHeaderFieldAsURI(
                         in: response.headerFields,
                         name: "ETag",
-                        as: Swift.String.self
+                        as: Components.Headers.ETag.self
                     ))
                     return .notModified(.init(headers: headers))
                 case 400:
@@ -1170,6 +1170,11 @@ public struct Client: APIProtocol {
     }
     /// One course with its lessons.
     ///
+    /// Public, and validated as a catalog page is: an `ETag` (the same on every server) and
+    /// `Cache-Control: no-cache`, `If-None-Match` answered `304`; answered from the server's
+    /// memory while no change to the course has been read.
+    ///
+    ///
     /// - Remark: HTTP `GET /v1/courses/{course_id}`.
     /// - Remark: Generated from `#/paths//v1/courses/{course_id}/get(getCourse)`.
     public func getCourse(_ input: Operations.GetCourse.Input) async throws -> Operations.GetCourse.Output {
@@ -1188,6 +1193,11 @@ public struct Client: APIProtocol {
                     method: .get
                 )
                 suppressMutabilityWarning(&request)
+                try converter.setHeaderFieldAsURI(
+                    in: &request.headerFields,
+                    name: "If-None-Match",
+                    value: input.headers.ifNoneMatch
+                )
                 converter.setAcceptHeader(
                     in: &request.headerFields,
                     contentTypes: input.headers.accept
@@ -1197,6 +1207,18 @@ public struct Client: APIProtocol {
             deserializer: { response, responseBody in
                 switch response.status.code {
                 case 200:
+                    let headers: Operations.GetCourse.Output.Ok.Headers = .init(
+                        eTag: try converter.getOptionalHeaderFieldAsURI(
+                            in: response.headerFields,
+                            name: "ETag",
+                            as: Components.Headers.ETag.self
+                        ),
+                        cacheControl: try converter.getOptionalHeaderFieldAsURI(
+                            in: response.headerFields,
+                            name: "Cache-Control",
+                            as: Components.Headers.CacheControl.self
+                        )
+                    )
                     let contentType = converter.extractContentTypeIfPresent(in: response.headerFields)
                     let body: Operations.GetCourse.Output.Ok.Body
                     let chosenContentType = try converter.bestContentType(
@@ -1217,7 +1239,17 @@ public struct Client: APIProtocol {
                     default:
                         preconditionFailure("bestContentType chose an invalid content type.")
                     }
-                    return .ok(.init(body: body))
+                    return .ok(.init(
+                        headers: headers,
+                        body: body
+                    ))
+                case 304:
+                    let headers: Components.Responses.NotModified.Headers = .init(eTag: try converter.getOptionalHeaderFieldAsURI(
+                        in: response.headerFields,
+                        name: "ETag",
+                        as: Components.Headers.ETag.self
+                    ))
+                    return .notModified(.init(headers: headers))
                 case 400:
                     let contentType = converter.extractContentTypeIfPresent(in: response.headerFields)
                     let body: Components.Responses.BadRequest.Body
@@ -1280,7 +1312,8 @@ public struct Client: APIProtocol {
     /// every learner, so a client may keep it for its session. A lesson without text has a
     /// null `body`; one without questions an empty `questions`. The questions come without
     /// their right choices and explanation, which the learner's answer brings (SPEC). 404
-    /// `course_not_found` for no such course, `lesson_not_found` past its syllabus.
+    /// `course_not_found` for no such course, `lesson_not_found` past its syllabus. Validated
+    /// and kept in memory as a course is.
     ///
     ///
     /// - Remark: HTTP `GET /v1/courses/{course_id}/lessons/{lesson}`.
@@ -1302,6 +1335,11 @@ public struct Client: APIProtocol {
                     method: .get
                 )
                 suppressMutabilityWarning(&request)
+                try converter.setHeaderFieldAsURI(
+                    in: &request.headerFields,
+                    name: "If-None-Match",
+                    value: input.headers.ifNoneMatch
+                )
                 converter.setAcceptHeader(
                     in: &request.headerFields,
                     contentTypes: input.headers.accept
@@ -1311,6 +1349,18 @@ public struct Client: APIProtocol {
             deserializer: { response, responseBody in
                 switch response.status.code {
                 case 200:
+                    let headers: Operations.GetLessonContent.Output.Ok.Headers = .init(
+                        eTag: try converter.getOptionalHeaderFieldAsURI(
+                            in: response.headerFields,
+                            name: "ETag",
+                            as: Components.Headers.ETag.self
+                        ),
+                        cacheControl: try converter.getOptionalHeaderFieldAsURI(
+                            in: response.headerFields,
+                            name: "Cache-Control",
+                            as: Components.Headers.CacheControl.self
+                        )
+                    )
                     let contentType = converter.extractContentTypeIfPresent(in: response.headerFields)
                     let body: Operations.GetLessonContent.Output.Ok.Body
                     let chosenContentType = try converter.bestContentType(
@@ -1331,7 +1381,17 @@ public struct Client: APIProtocol {
                     default:
                         preconditionFailure("bestContentType chose an invalid content type.")
                     }
-                    return .ok(.init(body: body))
+                    return .ok(.init(
+                        headers: headers,
+                        body: body
+                    ))
+                case 304:
+                    let headers: Components.Responses.NotModified.Headers = .init(eTag: try converter.getOptionalHeaderFieldAsURI(
+                        in: response.headerFields,
+                        name: "ETag",
+                        as: Components.Headers.ETag.self
+                    ))
+                    return .notModified(.init(headers: headers))
                 case 400:
                     let contentType = converter.extractContentTypeIfPresent(in: response.headerFields)
                     let body: Components.Responses.BadRequest.Body

@@ -1258,7 +1258,7 @@ fileprivate extension UniversalServer where APIHandler: APIProtocol {
                     ifNoneMatch: try converter.getOptionalHeaderFieldAsURI(
                         in: request.headerFields,
                         name: "If-None-Match",
-                        as: Swift.String.self
+                        as: Components.Parameters.IfNoneMatch.self
                     ),
                     accept: try converter.extractAcceptHeaderIfPresent(in: request.headerFields)
                 )
@@ -1351,6 +1351,11 @@ fileprivate extension UniversalServer where APIHandler: APIProtocol {
     }
     /// One course with its lessons.
     ///
+    /// Public, and validated as a catalog page is: an `ETag` (the same on every server) and
+    /// `Cache-Control: no-cache`, `If-None-Match` answered `304`; answered from the server's
+    /// memory while no change to the course has been read.
+    ///
+    ///
     /// - Remark: HTTP `GET /v1/courses/{course_id}`.
     /// - Remark: Generated from `#/paths//v1/courses/{course_id}/get(getCourse)`.
     func getCourse(
@@ -1372,7 +1377,14 @@ fileprivate extension UniversalServer where APIHandler: APIProtocol {
                     name: "course_id",
                     as: Components.Parameters.CourseID.self
                 ))
-                let headers: Operations.GetCourse.Input.Headers = .init(accept: try converter.extractAcceptHeaderIfPresent(in: request.headerFields))
+                let headers: Operations.GetCourse.Input.Headers = .init(
+                    ifNoneMatch: try converter.getOptionalHeaderFieldAsURI(
+                        in: request.headerFields,
+                        name: "If-None-Match",
+                        as: Components.Parameters.IfNoneMatch.self
+                    ),
+                    accept: try converter.extractAcceptHeaderIfPresent(in: request.headerFields)
+                )
                 return Operations.GetCourse.Input(
                     path: path,
                     headers: headers
@@ -1384,6 +1396,16 @@ fileprivate extension UniversalServer where APIHandler: APIProtocol {
                     suppressUnusedWarning(value)
                     var response = HTTPTypes.HTTPResponse(soar_statusCode: 200)
                     suppressMutabilityWarning(&response)
+                    try converter.setHeaderFieldAsURI(
+                        in: &response.headerFields,
+                        name: "ETag",
+                        value: value.headers.eTag
+                    )
+                    try converter.setHeaderFieldAsURI(
+                        in: &response.headerFields,
+                        name: "Cache-Control",
+                        value: value.headers.cacheControl
+                    )
                     let body: OpenAPIRuntime.HTTPBody
                     switch value.body {
                     case let .json(value):
@@ -1398,6 +1420,16 @@ fileprivate extension UniversalServer where APIHandler: APIProtocol {
                         )
                     }
                     return (response, body)
+                case let .notModified(value):
+                    suppressUnusedWarning(value)
+                    var response = HTTPTypes.HTTPResponse(soar_statusCode: 304)
+                    suppressMutabilityWarning(&response)
+                    try converter.setHeaderFieldAsURI(
+                        in: &response.headerFields,
+                        name: "ETag",
+                        value: value.headers.eTag
+                    )
+                    return (response, nil)
                 case let .badRequest(value):
                     suppressUnusedWarning(value)
                     var response = HTTPTypes.HTTPResponse(soar_statusCode: 400)
@@ -1446,7 +1478,8 @@ fileprivate extension UniversalServer where APIHandler: APIProtocol {
     /// every learner, so a client may keep it for its session. A lesson without text has a
     /// null `body`; one without questions an empty `questions`. The questions come without
     /// their right choices and explanation, which the learner's answer brings (SPEC). 404
-    /// `course_not_found` for no such course, `lesson_not_found` past its syllabus.
+    /// `course_not_found` for no such course, `lesson_not_found` past its syllabus. Validated
+    /// and kept in memory as a course is.
     ///
     ///
     /// - Remark: HTTP `GET /v1/courses/{course_id}/lessons/{lesson}`.
@@ -1477,7 +1510,14 @@ fileprivate extension UniversalServer where APIHandler: APIProtocol {
                         as: Components.Parameters.LessonNumber.self
                     )
                 )
-                let headers: Operations.GetLessonContent.Input.Headers = .init(accept: try converter.extractAcceptHeaderIfPresent(in: request.headerFields))
+                let headers: Operations.GetLessonContent.Input.Headers = .init(
+                    ifNoneMatch: try converter.getOptionalHeaderFieldAsURI(
+                        in: request.headerFields,
+                        name: "If-None-Match",
+                        as: Components.Parameters.IfNoneMatch.self
+                    ),
+                    accept: try converter.extractAcceptHeaderIfPresent(in: request.headerFields)
+                )
                 return Operations.GetLessonContent.Input(
                     path: path,
                     headers: headers
@@ -1489,6 +1529,16 @@ fileprivate extension UniversalServer where APIHandler: APIProtocol {
                     suppressUnusedWarning(value)
                     var response = HTTPTypes.HTTPResponse(soar_statusCode: 200)
                     suppressMutabilityWarning(&response)
+                    try converter.setHeaderFieldAsURI(
+                        in: &response.headerFields,
+                        name: "ETag",
+                        value: value.headers.eTag
+                    )
+                    try converter.setHeaderFieldAsURI(
+                        in: &response.headerFields,
+                        name: "Cache-Control",
+                        value: value.headers.cacheControl
+                    )
                     let body: OpenAPIRuntime.HTTPBody
                     switch value.body {
                     case let .json(value):
@@ -1503,6 +1553,16 @@ fileprivate extension UniversalServer where APIHandler: APIProtocol {
                         )
                     }
                     return (response, body)
+                case let .notModified(value):
+                    suppressUnusedWarning(value)
+                    var response = HTTPTypes.HTTPResponse(soar_statusCode: 304)
+                    suppressMutabilityWarning(&response)
+                    try converter.setHeaderFieldAsURI(
+                        in: &response.headerFields,
+                        name: "ETag",
+                        value: value.headers.eTag
+                    )
+                    return (response, nil)
                 case let .badRequest(value):
                     suppressUnusedWarning(value)
                     var response = HTTPTypes.HTTPResponse(soar_statusCode: 400)

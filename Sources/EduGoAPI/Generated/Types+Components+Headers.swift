@@ -17,5 +17,14 @@ import struct Foundation.Data
 import struct Foundation.Date
 extension Components {
     /// Types generated from the `#/components/headers` section of the OpenAPI document.
-    public enum Headers {}
+    public enum Headers {
+        /// The page's validator, for `If-None-Match`.
+        ///
+        /// - Remark: Generated from `#/components/headers/ETag`.
+        public typealias ETag = Swift.String
+        /// `no-cache`, or `private, no-cache` for a page of the learner's own filters.
+        ///
+        /// - Remark: Generated from `#/components/headers/CacheControl`.
+        public typealias CacheControl = Swift.String
+    }
 }

@@ -32,6 +32,10 @@ extension Components {
         ///
         /// - Remark: Generated from `#/components/parameters/CourseIDs`.
         public typealias CourseIDs = [Components.Schemas.CourseID]
+        /// The `ETag` of the page the client has; `304` while it is still the page.
+        ///
+        /// - Remark: Generated from `#/components/parameters/IfNoneMatch`.
+        public typealias IfNoneMatch = Swift.String
         /// The lesson's number in the syllabus, from 1.
         ///
         /// - Remark: Generated from `#/components/parameters/LessonNumber`.

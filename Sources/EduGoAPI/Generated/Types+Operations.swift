@@ -1355,7 +1355,7 @@ public enum Operations {
                 /// The `ETag` of the page the client has; `304` while it is still the page.
                 ///
                 /// - Remark: Generated from `#/paths/v1/courses/GET/header/If-None-Match`.
-                public var ifNoneMatch: Swift.String?
+                public var ifNoneMatch: Components.Parameters.IfNoneMatch?
                 public var accept: [OpenAPIRuntime.AcceptHeaderContentType<Operations.ListCourses.AcceptableContentType>]
                 /// Creates a new `Headers`.
                 ///
@@ -1363,7 +1363,7 @@ public enum Operations {
                 ///   - ifNoneMatch: The `ETag` of the page the client has; `304` while it is still the page.
                 ///   - accept:
                 public init(
-                    ifNoneMatch: Swift.String? = nil,
+                    ifNoneMatch: Components.Parameters.IfNoneMatch? = nil,
                     accept: [OpenAPIRuntime.AcceptHeaderContentType<Operations.ListCourses.AcceptableContentType>] = .defaultValues()
                 ) {
                     self.ifNoneMatch = ifNoneMatch
@@ -1391,19 +1391,19 @@ public enum Operations {
                     /// The page's validator, for `If-None-Match`.
                     ///
                     /// - Remark: Generated from `#/paths/v1/courses/GET/responses/200/headers/ETag`.
-                    public var eTag: Swift.String?
+                    public var eTag: Components.Headers.ETag?
                     /// `no-cache`, or `private, no-cache` for a page of the learner's own filters.
                     ///
                     /// - Remark: Generated from `#/paths/v1/courses/GET/responses/200/headers/Cache-Control`.
-                    public var cacheControl: Swift.String?
+                    public var cacheControl: Components.Headers.CacheControl?
                     /// Creates a new `Headers`.
                     ///
                     /// - Parameters:
                     ///   - eTag: The page's validator, for `If-None-Match`.
                     ///   - cacheControl: `no-cache`, or `private, no-cache` for a page of the learner's own filters.
                     public init(
-                        eTag: Swift.String? = nil,
-                        cacheControl: Swift.String? = nil
+                        eTag: Components.Headers.ETag? = nil,
+                        cacheControl: Components.Headers.CacheControl? = nil
                     ) {
                         self.eTag = eTag
                         self.cacheControl = cacheControl
@@ -1466,42 +1466,17 @@ public enum Operations {
                     }
                 }
             }
-            public struct NotModified: Sendable, Hashable {
-                /// - Remark: Generated from `#/paths/v1/courses/GET/responses/304/headers`.
-                public struct Headers: Sendable, Hashable {
-                    /// The page's validator.
-                    ///
-                    /// - Remark: Generated from `#/paths/v1/courses/GET/responses/304/headers/ETag`.
-                    public var eTag: Swift.String?
-                    /// Creates a new `Headers`.
-                    ///
-                    /// - Parameters:
-                    ///   - eTag: The page's validator.
-                    public init(eTag: Swift.String? = nil) {
-                        self.eTag = eTag
-                    }
-                }
-                /// Received HTTP response headers
-                public var headers: Operations.ListCourses.Output.NotModified.Headers
-                /// Creates a new `NotModified`.
-                ///
-                /// - Parameters:
-                ///   - headers: Received HTTP response headers
-                public init(headers: Operations.ListCourses.Output.NotModified.Headers = .init()) {
-                    self.headers = headers
-                }
-            }
             /// The page named by `If-None-Match` is still the page; no body.
             ///
             /// - Remark: Generated from `#/paths//v1/courses/get(listCourses)/responses/304`.
             ///
             /// HTTP response code: `304 notModified`.
-            case notModified(Operations.ListCourses.Output.NotModified)
+            case notModified(Components.Responses.NotModified)
             /// The associated value of the enum case if `self` is `.notModified`.
             ///
             /// - Throws: An error if `self` is not `.notModified`.
             /// - SeeAlso: `.notModified`.
-            public var notModified: Operations.ListCourses.Output.NotModified {
+            public var notModified: Components.Responses.NotModified {
                 get throws {
                     switch self {
                     case let .notModified(response):
@@ -1593,6 +1568,11 @@ public enum Operations {
     }
     /// One course with its lessons.
     ///
+    /// Public, and validated as a catalog page is: an `ETag` (the same on every server) and
+    /// `Cache-Control: no-cache`, `If-None-Match` answered `304`; answered from the server's
+    /// memory while no change to the course has been read.
+    ///
+    ///
     /// - Remark: HTTP `GET /v1/courses/{course_id}`.
     /// - Remark: Generated from `#/paths//v1/courses/{course_id}/get(getCourse)`.
     public enum GetCourse {
@@ -1613,12 +1593,21 @@ public enum Operations {
             public var path: Operations.GetCourse.Input.Path
             /// - Remark: Generated from `#/paths/v1/courses/{course_id}/GET/header`.
             public struct Headers: Sendable, Hashable {
+                /// The `ETag` of the page the client has; `304` while it is still the page.
+                ///
+                /// - Remark: Generated from `#/paths/v1/courses/{course_id}/GET/header/If-None-Match`.
+                public var ifNoneMatch: Components.Parameters.IfNoneMatch?
                 public var accept: [OpenAPIRuntime.AcceptHeaderContentType<Operations.GetCourse.AcceptableContentType>]
                 /// Creates a new `Headers`.
                 ///
                 /// - Parameters:
+                ///   - ifNoneMatch: The `ETag` of the page the client has; `304` while it is still the page.
                 ///   - accept:
-                public init(accept: [OpenAPIRuntime.AcceptHeaderContentType<Operations.GetCourse.AcceptableContentType>] = .defaultValues()) {
+                public init(
+                    ifNoneMatch: Components.Parameters.IfNoneMatch? = nil,
+                    accept: [OpenAPIRuntime.AcceptHeaderContentType<Operations.GetCourse.AcceptableContentType>] = .defaultValues()
+                ) {
+                    self.ifNoneMatch = ifNoneMatch
                     self.accept = accept
                 }
             }
@@ -1638,6 +1627,31 @@ public enum Operations {
         }
         @frozen public enum Output: Sendable, Hashable {
             public struct Ok: Sendable, Hashable {
+                /// - Remark: Generated from `#/paths/v1/courses/{course_id}/GET/responses/200/headers`.
+                public struct Headers: Sendable, Hashable {
+                    /// The page's validator, for `If-None-Match`.
+                    ///
+                    /// - Remark: Generated from `#/paths/v1/courses/{course_id}/GET/responses/200/headers/ETag`.
+                    public var eTag: Components.Headers.ETag?
+                    /// `no-cache`, or `private, no-cache` for a page of the learner's own filters.
+                    ///
+                    /// - Remark: Generated from `#/paths/v1/courses/{course_id}/GET/responses/200/headers/Cache-Control`.
+                    public var cacheControl: Components.Headers.CacheControl?
+                    /// Creates a new `Headers`.
+                    ///
+                    /// - Parameters:
+                    ///   - eTag: The page's validator, for `If-None-Match`.
+                    ///   - cacheControl: `no-cache`, or `private, no-cache` for a page of the learner's own filters.
+                    public init(
+                        eTag: Components.Headers.ETag? = nil,
+                        cacheControl: Components.Headers.CacheControl? = nil
+                    ) {
+                        self.eTag = eTag
+                        self.cacheControl = cacheControl
+                    }
+                }
+                /// Received HTTP response headers
+                public var headers: Operations.GetCourse.Output.Ok.Headers
                 /// - Remark: Generated from `#/paths/v1/courses/{course_id}/GET/responses/200/content`.
                 @frozen public enum Body: Sendable, Hashable {
                     /// - Remark: Generated from `#/paths/v1/courses/{course_id}/GET/responses/200/content/application\/json`.
@@ -1660,8 +1674,13 @@ public enum Operations {
                 /// Creates a new `Ok`.
                 ///
                 /// - Parameters:
+                ///   - headers: Received HTTP response headers
                 ///   - body: Received HTTP response body
-                public init(body: Operations.GetCourse.Output.Ok.Body) {
+                public init(
+                    headers: Operations.GetCourse.Output.Ok.Headers = .init(),
+                    body: Operations.GetCourse.Output.Ok.Body
+                ) {
+                    self.headers = headers
                     self.body = body
                 }
             }
@@ -1683,6 +1702,29 @@ public enum Operations {
                     default:
                         try throwUnexpectedResponseStatus(
                             expectedStatus: "ok",
+                            response: self
+                        )
+                    }
+                }
+            }
+            /// The page named by `If-None-Match` is still the page; no body.
+            ///
+            /// - Remark: Generated from `#/paths//v1/courses/{course_id}/get(getCourse)/responses/304`.
+            ///
+            /// HTTP response code: `304 notModified`.
+            case notModified(Components.Responses.NotModified)
+            /// The associated value of the enum case if `self` is `.notModified`.
+            ///
+            /// - Throws: An error if `self` is not `.notModified`.
+            /// - SeeAlso: `.notModified`.
+            public var notModified: Components.Responses.NotModified {
+                get throws {
+                    switch self {
+                    case let .notModified(response):
+                        return response
+                    default:
+                        try throwUnexpectedResponseStatus(
+                            expectedStatus: "notModified",
                             response: self
                         )
                     }
@@ -1771,7 +1813,8 @@ public enum Operations {
     /// every learner, so a client may keep it for its session. A lesson without text has a
     /// null `body`; one without questions an empty `questions`. The questions come without
     /// their right choices and explanation, which the learner's answer brings (SPEC). 404
-    /// `course_not_found` for no such course, `lesson_not_found` past its syllabus.
+    /// `course_not_found` for no such course, `lesson_not_found` past its syllabus. Validated
+    /// and kept in memory as a course is.
     ///
     ///
     /// - Remark: HTTP `GET /v1/courses/{course_id}/lessons/{lesson}`.
@@ -1803,12 +1846,21 @@ public enum Operations {
             public var path: Operations.GetLessonContent.Input.Path
             /// - Remark: Generated from `#/paths/v1/courses/{course_id}/lessons/{lesson}/GET/header`.
             public struct Headers: Sendable, Hashable {
+                /// The `ETag` of the page the client has; `304` while it is still the page.
+                ///
+                /// - Remark: Generated from `#/paths/v1/courses/{course_id}/lessons/{lesson}/GET/header/If-None-Match`.
+                public var ifNoneMatch: Components.Parameters.IfNoneMatch?
                 public var accept: [OpenAPIRuntime.AcceptHeaderContentType<Operations.GetLessonContent.AcceptableContentType>]
                 /// Creates a new `Headers`.
                 ///
                 /// - Parameters:
+                ///   - ifNoneMatch: The `ETag` of the page the client has; `304` while it is still the page.
                 ///   - accept:
-                public init(accept: [OpenAPIRuntime.AcceptHeaderContentType<Operations.GetLessonContent.AcceptableContentType>] = .defaultValues()) {
+                public init(
+                    ifNoneMatch: Components.Parameters.IfNoneMatch? = nil,
+                    accept: [OpenAPIRuntime.AcceptHeaderContentType<Operations.GetLessonContent.AcceptableContentType>] = .defaultValues()
+                ) {
+                    self.ifNoneMatch = ifNoneMatch
                     self.accept = accept
                 }
             }
@@ -1828,6 +1880,31 @@ public enum Operations {
         }
         @frozen public enum Output: Sendable, Hashable {
             public struct Ok: Sendable, Hashable {
+                /// - Remark: Generated from `#/paths/v1/courses/{course_id}/lessons/{lesson}/GET/responses/200/headers`.
+                public struct Headers: Sendable, Hashable {
+                    /// The page's validator, for `If-None-Match`.
+                    ///
+                    /// - Remark: Generated from `#/paths/v1/courses/{course_id}/lessons/{lesson}/GET/responses/200/headers/ETag`.
+                    public var eTag: Components.Headers.ETag?
+                    /// `no-cache`, or `private, no-cache` for a page of the learner's own filters.
+                    ///
+                    /// - Remark: Generated from `#/paths/v1/courses/{course_id}/lessons/{lesson}/GET/responses/200/headers/Cache-Control`.
+                    public var cacheControl: Components.Headers.CacheControl?
+                    /// Creates a new `Headers`.
+                    ///
+                    /// - Parameters:
+                    ///   - eTag: The page's validator, for `If-None-Match`.
+                    ///   - cacheControl: `no-cache`, or `private, no-cache` for a page of the learner's own filters.
+                    public init(
+                        eTag: Components.Headers.ETag? = nil,
+                        cacheControl: Components.Headers.CacheControl? = nil
+                    ) {
+                        self.eTag = eTag
+                        self.cacheControl = cacheControl
+                    }
+                }
+                /// Received HTTP response headers
+                public var headers: Operations.GetLessonContent.Output.Ok.Headers
                 /// - Remark: Generated from `#/paths/v1/courses/{course_id}/lessons/{lesson}/GET/responses/200/content`.
                 @frozen public enum Body: Sendable, Hashable {
                     /// - Remark: Generated from `#/paths/v1/courses/{course_id}/lessons/{lesson}/GET/responses/200/content/application\/json`.
@@ -1850,8 +1927,13 @@ public enum Operations {
                 /// Creates a new `Ok`.
                 ///
                 /// - Parameters:
+                ///   - headers: Received HTTP response headers
                 ///   - body: Received HTTP response body
-                public init(body: Operations.GetLessonContent.Output.Ok.Body) {
+                public init(
+                    headers: Operations.GetLessonContent.Output.Ok.Headers = .init(),
+                    body: Operations.GetLessonContent.Output.Ok.Body
+                ) {
+                    self.headers = headers
                     self.body = body
                 }
             }
@@ -1873,6 +1955,29 @@ public enum Operations {
                     default:
                         try throwUnexpectedResponseStatus(
                             expectedStatus: "ok",
+                            response: self
+                        )
+                    }
+                }
+            }
+            /// The page named by `If-None-Match` is still the page; no body.
+            ///
+            /// - Remark: Generated from `#/paths//v1/courses/{course_id}/lessons/{lesson}/get(getLessonContent)/responses/304`.
+            ///
+            /// HTTP response code: `304 notModified`.
+            case notModified(Components.Responses.NotModified)
+            /// The associated value of the enum case if `self` is `.notModified`.
+            ///
+            /// - Throws: An error if `self` is not `.notModified`.
+            /// - SeeAlso: `.notModified`.
+            public var notModified: Components.Responses.NotModified {
+                get throws {
+                    switch self {
+                    case let .notModified(response):
+                        return response
+                    default:
+                        try throwUnexpectedResponseStatus(
+                            expectedStatus: "notModified",
                             response: self
                         )
                     }

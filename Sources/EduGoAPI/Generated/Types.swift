@@ -91,6 +91,11 @@ public protocol APIProtocol: Sendable {
     func listCourses(_ input: Operations.ListCourses.Input) async throws -> Operations.ListCourses.Output
     /// One course with its lessons.
     ///
+    /// Public, and validated as a catalog page is: an `ETag` (the same on every server) and
+    /// `Cache-Control: no-cache`, `If-None-Match` answered `304`; answered from the server's
+    /// memory while no change to the course has been read.
+    ///
+    ///
     /// - Remark: HTTP `GET /v1/courses/{course_id}`.
     /// - Remark: Generated from `#/paths//v1/courses/{course_id}/get(getCourse)`.
     func getCourse(_ input: Operations.GetCourse.Input) async throws -> Operations.GetCourse.Output
@@ -100,7 +105,8 @@ public protocol APIProtocol: Sendable {
     /// every learner, so a client may keep it for its session. A lesson without text has a
     /// null `body`; one without questions an empty `questions`. The questions come without
     /// their right choices and explanation, which the learner's answer brings (SPEC). 404
-    /// `course_not_found` for no such course, `lesson_not_found` past its syllabus.
+    /// `course_not_found` for no such course, `lesson_not_found` past its syllabus. Validated
+    /// and kept in memory as a course is.
     ///
     ///
     /// - Remark: HTTP `GET /v1/courses/{course_id}/lessons/{lesson}`.
@@ -385,6 +391,11 @@ extension APIProtocol {
     }
     /// One course with its lessons.
     ///
+    /// Public, and validated as a catalog page is: an `ETag` (the same on every server) and
+    /// `Cache-Control: no-cache`, `If-None-Match` answered `304`; answered from the server's
+    /// memory while no change to the course has been read.
+    ///
+    ///
     /// - Remark: HTTP `GET /v1/courses/{course_id}`.
     /// - Remark: Generated from `#/paths//v1/courses/{course_id}/get(getCourse)`.
     public func getCourse(
@@ -402,7 +413,8 @@ extension APIProtocol {
     /// every learner, so a client may keep it for its session. A lesson without text has a
     /// null `body`; one without questions an empty `questions`. The questions come without
     /// their right choices and explanation, which the learner's answer brings (SPEC). 404
-    /// `course_not_found` for no such course, `lesson_not_found` past its syllabus.
+    /// `course_not_found` for no such course, `lesson_not_found` past its syllabus. Validated
+    /// and kept in memory as a course is.
     ///
     ///
     /// - Remark: HTTP `GET /v1/courses/{course_id}/lessons/{lesson}`.

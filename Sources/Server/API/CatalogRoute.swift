@@ -26,7 +26,7 @@ struct CatalogRoute: Sendable {
         let (handler, cache) = (handler, cache)
         let page: @Sendable (HTTPRequest, HTTPBody?, ServerRequestMetadata) async throws -> (HTTPResponse, HTTPBody?) = { head, _, _ in
             let ask = try await handler.catalogAsk(try CatalogPageRequest(request: head))
-            let key = ask.publicKey
+            let key = ask.publicKey.map(PublicPageKey.catalog)
             let written: PageCache.Page
             if let key, let kept = cache?.page(for: key) {
                 written = kept

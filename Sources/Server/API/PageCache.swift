@@ -1,9 +1,9 @@
 import SharedKernel
 import Synchronization
 
-/// The public catalog pages this server wrote (no learner's `is:` filter), kept as written so
-/// the hottest pages are answered without the database, within `capacity` bytes (the least
-/// recently asked go first).
+/// The public pages this server wrote (catalog pages with no learner's `is:` filter, courses,
+/// lessons), kept as written so the hottest pages are answered without the database, within
+/// `capacity` bytes (the least recently asked go first).
 ///
 /// Truthful by what this server's `ChangeHub` reads: a page is dropped when a change it shows
 /// is read (`.course`: its seats; `.catalog`: an import), before any event stream hears of
@@ -72,7 +72,7 @@ final class PageCache: Sendable {
     }
 
     /// The page kept for `key`, counted as a hit or a miss; nil before the hub is ready.
-    func page(for key: CatalogPageKey) -> Page? {
+    func page(for key: PublicPageKey) -> Page? {
         let found = state.withLock { state -> Page?? in
             guard state.isLive else { return .none }
             return .some(state.touch(key))
@@ -89,7 +89,7 @@ final class PageCache: Sendable {
 
     /// Keeps `page`, which shows `courses`, unless a change was read since `ticket`, or it
     /// alone is larger than the whole cache.
-    func keep(_ page: Page, showing courses: [CourseID], for key: CatalogPageKey, ticket: Ticket) {
+    func keep(_ page: Page, showing courses: [CourseID], for key: PublicPageKey, ticket: Ticket) {
         let cost = page.body.count + Self.overhead
         guard cost <= capacity else { return }
         let evicted = state.withLock { state -> Int in
@@ -142,7 +142,7 @@ final class PageCache: Sendable {
     // MARK: - The list, most recently asked first
 
     private struct Slot {
-        var key: CatalogPageKey
+        var key: PublicPageKey
         var page: Page
         var courses: [CourseID]
         var cost: Int
@@ -156,21 +156,21 @@ final class PageCache: Sendable {
         var generation: UInt64 = 0
         var slots: [Slot?] = []
         var free: [Int] = []
-        var index: [CatalogPageKey: Int] = [:]
+        var index: [PublicPageKey: Int] = [:]
         var byCourse: [CourseID: Set<Int>] = [:]
         var newest = -1
         var oldest = -1
         var bytes = 0
 
         /// The page for `key`, moved to the front.
-        mutating func touch(_ key: CatalogPageKey) -> Page? {
+        mutating func touch(_ key: PublicPageKey) -> Page? {
             guard let slot = index[key], let page = slots[slot]?.page else { return nil }
             unlink(slot)
             linkFirst(slot)
             return page
         }
 
-        mutating func insert(_ key: CatalogPageKey, page: Page, courses: [CourseID], cost: Int) {
+        mutating func insert(_ key: PublicPageKey, page: Page, courses: [CourseID], cost: Int) {
             if let kept = index[key] { remove(kept) }
             let entry = Slot(key: key, page: page, courses: courses, cost: cost)
             let slot: Int
@@ -233,6 +233,23 @@ final class PageCache: Sendable {
             if newest >= 0 { slots[newest]?.newer = slot }
             newest = slot
             if oldest < 0 { oldest = slot }
+        }
+    }
+}
+
+/// A page that depends on no learner, by what it shows.
+enum PublicPageKey: Hashable, Sendable {
+    case catalog(CatalogPageKey)
+    /// `GET /v1/courses/{id}`: the course and its syllabus.
+    case course(CourseID)
+    /// `GET /v1/courses/{id}/lessons/{n}`: a lesson's body and questions.
+    case lesson(CourseID, Int)
+
+    /// The one course the page shows; nil for a catalog page, which shows its rows'.
+    var course: CourseID? {
+        switch self {
+        case .catalog: nil
+        case .course(let id), .lesson(let id, _): id
         }
     }
 }
