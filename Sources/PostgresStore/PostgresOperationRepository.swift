@@ -21,8 +21,10 @@ public struct PostgresOperationRepository: OperationRepository {
         let logger = database.logger
         let now = now()
         return try await database.transaction(.saving) { connection in
-            try await Self.lockLearner(userID, in: connection, logger: logger)
-            return try await Self.apply(operation, userID: userID, now: now, in: connection, logger: logger)
+            guard let outcome = try await Self.run([operation], userID: userID, now: now, in: connection, logger: logger).first else {
+                throw AppError.storage(.saving, detail: "an operation without its outcome")
+            }
+            return outcome
         }
     }
 
@@ -35,17 +37,36 @@ public struct PostgresOperationRepository: OperationRepository {
         let now = now()
         do {
             let outcomes = try await database.transaction(.saving) { connection in
-                try await Self.lockLearner(userID, in: connection, logger: logger)
-                var outcomes: [OperationOutcome?] = []
-                for operation in operations {
-                    outcomes.append(try await Self.apply(operation, userID: userID, now: now, in: connection, logger: logger))
-                }
-                return outcomes
+                try await Self.run(operations, userID: userID, now: now, in: connection, logger: logger)
             }
-            return (outcomes, nil)
+            return (outcomes.map(Optional.some), nil)
         } catch {
             return (Array(repeating: nil, count: operations.count), error)
         }
+    }
+
+    /// The operations in order, inside a transaction. What each needs to be decided (its id's
+    /// record, its course, its item's time) is read for all of them in one statement first,
+    /// and what they leave besides their own writes (their records, their items' times, the
+    /// changes they made) is written for all of them at the end: an operation costs its own
+    /// writes and a savepoint, where it cost about ten statements in turn.
+    private static func run(_ operations: [SyncOperation], userID: UserID, now: Date, in connection: PostgresConnection, logger: Logger)
+        async throws -> [OperationOutcome]
+    {
+        try await lockLearner(userID, in: connection, logger: logger)
+        var batch = try await OperationBatch.read(operations, userID: userID, in: connection, logger: logger)
+        let deferred = PostgresChangeRows.Deferred()
+        var outcomes: [OperationOutcome] = []
+        try await PostgresChangeRows.$deferred.withValue(deferred) {
+            for operation in operations {
+                outcomes.append(
+                    try await apply(operation, userID: userID, now: now, batch: &batch, deferred: deferred, in: connection, logger: logger))
+            }
+        }
+        try await batch.write(userID: userID, now: now, in: connection, logger: logger)
+        // The last statement: the lock that orders the notes is held only from here to the commit.
+        try await PostgresChangeRows.record(deferred.noted, in: connection, logger: logger)
+        return outcomes
     }
 
     /// The learner's row, locked until the transaction ends: one learner's operations take
@@ -57,48 +78,36 @@ public struct PostgresOperationRepository: OperationRepository {
         else { throw AppError.notSignedIn }
     }
 
-    /// One operation inside a transaction that holds the learner's row.
-    private static func apply(_ operation: SyncOperation, userID: UserID, now: Date, in connection: PostgresConnection, logger: Logger)
-        async throws -> OperationOutcome
-    {
-        if let recorded = try await Self.recorded(operation, userID: userID, in: connection, logger: logger) { return recorded }
-        // A refusal leaves nothing of the operation's own writes, but its record stays.
-        try await connection.query("SAVEPOINT operation", logger: logger)
+    /// One operation of a batch, inside its transaction.
+    private static func apply(
+        _ operation: SyncOperation, userID: UserID, now: Date, batch: inout OperationBatch, deferred: PostgresChangeRows.Deferred,
+        in connection: PostgresConnection, logger: Logger
+    ) async throws -> OperationOutcome {
+        if let recorded = try batch.recorded(operation) { return recorded }
+        let time = operation.time.clamped(notAfter: now)
+        let item = MergeRules.item(of: operation.kind)
         var outcome: OperationOutcome
-        do {
-            outcome = try await Self.perform(
-                operation.kind, at: operation.time.clamped(notAfter: now), settings: operation.settings, userID: userID, in: connection,
-                logger: logger)
-            try await connection.query("RELEASE SAVEPOINT operation", logger: logger)
-        } catch let error as AppError where OperationRecord.isFinal(error) {
-            try await connection.query("ROLLBACK TO SAVEPOINT operation", logger: logger)
-            outcome = .refused(error)
+        if let courseID = operation.kind.courseID, !batch.courses.contains(courseID.rawValue) {
+            // A course that is gone refuses every operation on it, whatever the times.
+            outcome = .refused(.courseNotFound(courseID))
+        } else if let item, !MergeRules.replaces(time, stored: batch.times[item]) {
+            outcome = .superseded
+        } else {
+            // A refusal leaves nothing of the operation's own writes, but its record stays.
+            let noted = deferred.count
+            try await connection.query("SAVEPOINT operation", logger: logger)
+            do {
+                outcome = try await perform(
+                    operation.kind, at: time, settings: operation.settings, userID: userID, in: connection, logger: logger)
+                try await connection.query("RELEASE SAVEPOINT operation", logger: logger)
+                if let item { batch.stamp(item, time) }
+            } catch let error as AppError where OperationRecord.isFinal(error) {
+                try await connection.query("ROLLBACK TO SAVEPOINT operation", logger: logger)
+                deferred.rollBack(to: noted)
+                outcome = .refused(error)
+            }
         }
-        let (code, subject) = OperationRecord.code(of: outcome)
-        try await connection.query(
-            """
-            INSERT INTO applied_operation (user_id, id, fingerprint, code, subject, applied_at)
-            VALUES (\(userID.rawValue), \(operation.id.rawValue), \(operation.fingerprint), \(code), \(subject), \(now))
-            """, logger: logger)
-        return outcome
-    }
-
-    /// The outcome kept for an id seen before: the same again, or `.conflicting` for another
-    /// operation under it.
-    private static func recorded(_ operation: SyncOperation, userID: UserID, in connection: PostgresConnection, logger: Logger)
-        async throws -> OperationOutcome?
-    {
-        guard
-            let (fingerprint, code, subject) = try await connection.query(
-                """
-                SELECT fingerprint, code, subject FROM applied_operation WHERE user_id = \(userID.rawValue) AND id = \(operation.id.rawValue)
-                """, logger: logger
-            ).decode((String, String, String).self).first(where: { _ in true })
-        else { return nil }
-        guard fingerprint == operation.fingerprint else { return .conflicting }
-        guard let outcome = OperationRecord.outcome(code: code, subject: subject, of: operation.kind) else {
-            throw AppError.storage(.reading, detail: "applied operation \(operation.id): an outcome not known")
-        }
+        batch.record(operation, outcome)
         return outcome
     }
 
@@ -106,18 +115,6 @@ public struct PostgresOperationRepository: OperationRepository {
         _ kind: OperationKind, at time: HybridTime, settings: ReviewSettings, userID: UserID, in connection: PostgresConnection,
         logger: Logger
     ) async throws -> OperationOutcome {
-        // A course that is gone refuses every operation on it, whatever the times.
-        if let courseID = kind.courseID,
-            try await connection.query("SELECT 1 FROM course WHERE id = \(courseID.rawValue)", logger: logger)
-                .decode(Int.self).first(where: { _ in true }) == nil
-        {
-            throw AppError.courseNotFound(courseID)
-        }
-        if let item = MergeRules.item(of: kind) {
-            let stored = try await PostgresMergeTimes.time(of: item, userID: userID, in: connection, logger: logger)
-            guard MergeRules.replaces(time, stored: stored) else { return .superseded }
-            try await PostgresMergeTimes.stamp(item, time, userID: userID, in: connection, logger: logger)
-        }
         switch kind {
         case .favourite(let courseID, let isFavourite):
             try await PostgresFavouritesRepository.set(

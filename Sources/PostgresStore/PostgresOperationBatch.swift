@@ -1,0 +1,91 @@
+import Foundation
+import Logging
+import PostgresNIO
+import SharedKernel
+
+/// What a batch of queued operations needs besides their own writes, read in one statement
+/// before the first and written in two after the last (`PostgresOperationRepository.run`):
+/// the records of their ids, which of their courses exist, and their items' times. The
+/// learner's row is locked for the whole batch, so nothing else writes them meanwhile but the
+/// API's own routes, which stamp their items' times as they did before.
+struct OperationBatch {
+    /// The outcome kept under each id: read, or made by this batch.
+    private var records: [String: (fingerprint: String, code: String, subject: String)] = [:]
+    /// The batch's courses that exist.
+    private(set) var courses: Set<String> = []
+    /// Each latest-wins item's time: read, or moved by this batch.
+    private(set) var times: [String: HybridTime] = [:]
+    /// What this batch adds: records to insert, times to write.
+    private var newRecords: [(id: String, fingerprint: String, code: String, subject: String)] = []
+    private var stamps: [String: HybridTime] = [:]
+
+    static func read(_ operations: [SyncOperation], userID: UserID, in connection: PostgresConnection, logger: Logger) async throws
+        -> OperationBatch
+    {
+        let ids = Array(Set(operations.map(\.id.rawValue)))
+        let courses = Array(Set(operations.compactMap { $0.kind.courseID?.rawValue }))
+        let items = Array(Set(operations.compactMap { MergeRules.item(of: $0.kind) }))
+        let rows = try await connection.query(
+            """
+            SELECT 'record', id, fingerprint, code, subject FROM applied_operation
+                WHERE user_id = \(userID.rawValue) AND id = ANY(\(ids)::text[])
+            UNION ALL SELECT 'course', id, NULL, NULL, NULL FROM course WHERE id = ANY(\(courses)::text[])
+            UNION ALL SELECT 'time', item, time, NULL, NULL FROM merge_time
+                WHERE user_id = \(userID.rawValue) AND item = ANY(\(items)::text[])
+            """, logger: logger)
+        var batch = OperationBatch()
+        for try await (kind, key, first, second, third) in rows.decode((String, String, String?, String?, String?).self) {
+            switch kind {
+            case "record": batch.records[key] = (first ?? "", second ?? "", third ?? "")
+            case "course": batch.courses.insert(key)
+            default: batch.times[key] = first.flatMap(HybridTime.init)
+            }
+        }
+        return batch
+    }
+
+    /// The outcome kept for an id seen before: the same again, or `.conflicting` for another
+    /// operation under it.
+    func recorded(_ operation: SyncOperation) throws -> OperationOutcome? {
+        guard let (fingerprint, code, subject) = records[operation.id.rawValue] else { return nil }
+        guard fingerprint == operation.fingerprint else { return .conflicting }
+        guard let outcome = OperationRecord.outcome(code: code, subject: subject, of: operation.kind) else {
+            throw AppError.storage(.reading, detail: "applied operation \(operation.id): an outcome not known")
+        }
+        return outcome
+    }
+
+    mutating func record(_ operation: SyncOperation, _ outcome: OperationOutcome) {
+        let (code, subject) = OperationRecord.code(of: outcome)
+        records[operation.id.rawValue] = (operation.fingerprint, code, subject)
+        newRecords.append((operation.id.rawValue, operation.fingerprint, code, subject))
+    }
+
+    /// An item's new time, once its operation was applied.
+    mutating func stamp(_ item: String, _ time: HybridTime) {
+        times[item] = time
+        stamps[item] = time
+    }
+
+    /// The records and times this batch made, in two statements.
+    func write(userID: UserID, now: Date, in connection: PostgresConnection, logger: Logger) async throws {
+        if !newRecords.isEmpty {
+            try await connection.query(
+                """
+                INSERT INTO applied_operation (user_id, id, fingerprint, code, subject, applied_at)
+                SELECT \(userID.rawValue), record.id, record.fingerprint, record.code, record.subject, \(now)
+                FROM unnest(\(newRecords.map(\.id))::text[], \(newRecords.map(\.fingerprint))::text[], \(newRecords.map(\.code))::text[],
+                            \(newRecords.map(\.subject))::text[]) AS record (id, fingerprint, code, subject)
+                """, logger: logger)
+        }
+        if !stamps.isEmpty {
+            let (items, times) = (Array(stamps.keys), stamps.keys.map { stamps[$0]?.description ?? "" })
+            try await connection.query(
+                """
+                INSERT INTO merge_time (user_id, item, time)
+                SELECT \(userID.rawValue), stamp.item, stamp.time FROM unnest(\(items)::text[], \(times)::text[]) AS stamp (item, time)
+                ON CONFLICT (user_id, item) DO UPDATE SET time = excluded.time
+                """, logger: logger)
+        }
+    }
+}
