@@ -199,31 +199,15 @@ public struct PostgresCourseRepository: CourseRepository {
         // A search with many matches in level order, read as one title-order search per level,
         // as the embedded store does (`SQLiteCourseRepository.levelByLevel`): walking the level
         // index passes every course of a level whose title sorts before the matches.
-        let bound: CatalogKey?
-        let backwards: Bool
-        switch position {
-        case .first: (bound, backwards) = (nil, false)
-        case .last: (bound, backwards) = (nil, true)
-        case .after(let key): (bound, backwards) = (key, false)
-        case .before(let key): (bound, backwards) = (key, true)
-        }
-        let descending = backwards != query.sort.descending
         var rows: [CatalogRow] = []
-        for level in CourseLevel.allCases.sorted(by: { descending ? $0.rank > $1.rank : $0.rank < $1.rank }) where rows.count < limit {
-            var from: CatalogPosition = backwards ? .last : .first
-            if let bound {
-                // A key always carries its level in level order; one without is past none.
-                let boundLevel = bound.sortValue ?? CourseLevel.beginner.rank
-                if descending ? level.rank > boundLevel : level.rank < boundLevel { continue }
-                if level.rank == boundLevel { from = position }
-            }
+        for (level, from) in position.levelByLevel(descending: query.sort.descending) where rows.count < limit {
             var one = query
             one.level = level
             let found = try await Self.page(
                 one, terms: try await orderedTerms(one, in: connection, logger: logger), for: learner, at: from, limit: limit - rows.count,
                 in: connection, logger: logger
             ).rows
-            rows = backwards ? found + rows : rows + found
+            rows = position.walk.backwards ? found + rows : rows + found
         }
         return rows
     }
@@ -238,14 +222,8 @@ public struct PostgresCourseRepository: CourseRepository {
         // catalog in another order walks that order's index (value, rank), and a search in
         // another order sorts its matches. Backwards pages are read against the order, then
         // turned around.
-        var bound: CatalogKey?
-        let backwards: Bool
-        switch position {
-        case .first: (bound, backwards) = (nil, false)
-        case .last: (bound, backwards) = (nil, true)
-        case .after(let key): (bound, backwards) = (key, false)
-        case .before(let key): (bound, backwards) = (key, true)
-        }
+        var bound = position.walk.bound
+        let backwards = position.walk.backwards
         let sort = query.sort
         let descending = backwards != sort.descending
         let direction = descending ? "DESC" : "ASC"

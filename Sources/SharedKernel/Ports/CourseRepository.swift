@@ -123,6 +123,35 @@ public enum CatalogPosition: Hashable, Sendable {
     case after(CatalogKey)
     /// The courses right before this key.
     case before(CatalogKey)
+
+    /// The key a page is read past (nil at either end), and whether it is read backwards
+    /// (`last`, `before`: against the order, then turned around), as every store reads it.
+    public var walk: (bound: CatalogKey?, backwards: Bool) {
+        switch self {
+        case .first: (nil, false)
+        case .last: (nil, true)
+        case .after(let key): (key, false)
+        case .before(let key): (key, true)
+        }
+    }
+
+    /// A page in level order (`descending`: advanced first) read as one title-order page per
+    /// level: the levels to read, in reading order, each with where its read starts. The
+    /// bound's own level starts at the bound; the levels before it are past, those after it
+    /// read from their start (their end, backwards).
+    public func levelByLevel(descending: Bool) -> [(level: CourseLevel, from: CatalogPosition)] {
+        let (bound, backwards) = walk
+        let reading = backwards != descending
+        let levels = CourseLevel.allCases.sorted { reading ? $0.rank > $1.rank : $0.rank < $1.rank }
+        return levels.compactMap { level in
+            guard let bound else { return (level, self) }
+            // A key in level order carries its level; one without is taken as the first's.
+            let boundLevel = bound.sortValue ?? CourseLevel.beginner.rank
+            if level.rank == boundLevel { return (level, self) }
+            let past = reading ? level.rank > boundLevel : level.rank < boundLevel
+            return past ? nil : (level, backwards ? .last : .first)
+        }
+    }
 }
 
 /// How many courses there are.

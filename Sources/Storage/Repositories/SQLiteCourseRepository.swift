@@ -100,32 +100,14 @@ public struct SQLiteCourseRepository: CourseRepository {
     private func levelByLevel(
         _ query: CatalogQuery, for learner: UserID?, at position: CatalogPosition, limit: Int, in db: Database
     ) throws -> [CatalogRow] {
-        let bound: CatalogKey?
-        let backwards: Bool
-        switch position {
-        case .first: (bound, backwards) = (nil, false)
-        case .last: (bound, backwards) = (nil, true)
-        case .after(let key): (bound, backwards) = (key, false)
-        case .before(let key): (bound, backwards) = (key, true)
-        }
-        let descending = backwards != query.sort.descending
-        let levels = CourseLevel.allCases.sorted { descending ? $0.rank > $1.rank : $0.rank < $1.rank }
         var rows: [CatalogRow] = []
-        for level in levels where rows.count < limit {
-            var levelBound: CatalogKey?
-            if let bound {
-                // A key always carries its level in level order; one without is past none.
-                let boundLevel = bound.sortValue ?? CourseLevel.beginner.rank
-                if descending ? level.rank > boundLevel : level.rank < boundLevel { continue }
-                if level.rank == boundLevel { levelBound = bound }
-            }
+        for (level, from) in position.levelByLevel(descending: query.sort.descending) where rows.count < limit {
             var one = query
             one.level = level
-            rows += try Self.readPage(
-                try plan(of: one, in: db), learner: learner, sort: one.sort, bound: levelBound, descending: descending,
-                limit: max(0, limit - rows.count), in: db)
+            let found = try Self.page(one, plan: try plan(of: one, in: db), for: learner, at: from, limit: limit - rows.count, in: db)
+            rows = position.walk.backwards ? found + rows : rows + found
         }
-        return backwards ? rows.reversed() : rows
+        return rows
     }
 
     private static func page(
@@ -139,14 +121,7 @@ public struct SQLiteCourseRepository: CourseRepository {
         // in another order walks that order's index (value, rank); a search in another order
         // sorts its matches, or with many walks the index too (`walksOrder`). Backwards pages
         // are read against the order, then turned around.
-        let bound: CatalogKey?
-        let backwards: Bool
-        switch position {
-        case .first: (bound, backwards) = (nil, false)
-        case .last: (bound, backwards) = (nil, true)
-        case .after(let key): (bound, backwards) = (key, false)
-        case .before(let key): (bound, backwards) = (key, true)
-        }
+        let (bound, backwards) = position.walk
         let rows = try readPage(
             plan, learner: learner, sort: query.sort, walkingOrder: walkingOrder, bound: bound,
             descending: backwards != query.sort.descending, limit: max(0, limit), in: db)
