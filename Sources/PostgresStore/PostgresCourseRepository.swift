@@ -60,7 +60,8 @@ public struct PostgresCourseRepository: CourseRepository {
                     if let kept = matchCounts.count(of: query, at: revision) {
                         total = kept
                     } else {
-                        total = try await Self.countMatches(query, terms: terms, for: learner, in: connection, logger: logger)
+                        total = try await Self.countMatches(
+                            query, terms: terms, counts: termCounts.counts(of: terms), for: learner, in: connection, logger: logger)
                         matchCounts.keep(total, of: query, at: revision)
                     }
                 // No row to carry it (an empty page), or a count that depends on the learner.
@@ -298,7 +299,8 @@ public struct PostgresCourseRepository: CourseRepository {
             return .exactly(0)
         }
         guard !query.dependsOnLearner else {
-            return try await Self.countMatches(query, terms: terms, for: learner, in: connection, logger: logger)
+            return try await Self.countMatches(
+                query, terms: terms, counts: termCounts.counts(of: terms), for: learner, in: connection, logger: logger)
         }
         // Read before counting: a change after it moves the revision, and the count kept
         // under this one is simply not used again.
@@ -309,19 +311,21 @@ public struct PostgresCourseRepository: CourseRepository {
             revision = value
         }
         if let kept = matchCounts.count(of: query, at: revision) { return kept }
-        let count = try await Self.countMatches(query, terms: terms, for: learner, in: connection, logger: logger)
+        let count = try await Self.countMatches(
+            query, terms: terms, counts: termCounts.counts(of: terms), for: learner, in: connection, logger: logger)
         matchCounts.keep(count, of: query, at: revision)
         return count
     }
 
     private static func countMatches(
-        _ query: CatalogQuery, terms: [String], for learner: UserID?, in connection: PostgresConnection, logger: Logger
+        _ query: CatalogQuery, terms: [String], counts: [String: Int], for learner: UserID?, in connection: PostgresConnection,
+        logger: Logger
     ) async throws -> CatalogCount {
         let limit = query.countLimit
-        var selection = Selection(query, terms: terms, learner: learner)
+        var selection = Selection(query, terms: terms, learner: learner, joining: joined(terms, counts: counts))
         // Words and facets only: the term index alone answers (an index-only scan), no course
         // row is read: 10,000 matches of `swift` cost 30 ms through the courses, 2 ms without.
-        let source = selection.onlyTerms ? "course_term AS walked" : selection.source
+        let source = selection.onlyTerms ? "course_term AS walked\(selection.joins)" : selection.source
         let sql = """
             SELECT count(*) FROM (SELECT 1 FROM \(source) WHERE \(selection.conditions.joined(separator: " AND "))
             LIMIT \(selection.bind(Int64(limit + 1)))) AS matches
@@ -336,6 +340,21 @@ public struct PostgresCourseRepository: CourseRepository {
         return count > limit ? .atLeast(limit) : .exactly(count)
     }
 
+    /// The terms a count joins to the walked one rather than probing per row: those at most
+    /// `joinedRatio` times as common as it. Counting every match walks the whole of the first
+    /// term, so a merge of two lists of like length beats a probe of the index per row:
+    /// `débutants finanzas` at 1 M, 39 k and 45 k courses, counted in 20 ms against 129.
+    /// A page stops after its rows, and probes (`Selection`).
+    static func joined(_ terms: [String], counts: [String: Int]) -> Set<String> {
+        guard let walked = terms.first else { return [] }
+        let base = counts[walked] ?? TermCounts.bound
+        return Set(terms.dropFirst().filter { (counts[$0] ?? TermCounts.bound) <= joinedRatio * max(1, base) })
+    }
+
+    /// Past this, a probe per walked row costs less than reading the longer list: a probe
+    /// costs about 3.3 µs, a merged entry 0.25 µs (measured at 1 M).
+    static let joinedRatio = 8
+
     /// Where a query's rows come from, the rank that orders them, and the conditions on them,
     /// with their bound values.
     private struct Selection {
@@ -346,10 +365,12 @@ public struct PostgresCourseRepository: CourseRepository {
         /// Whether the conditions are on terms only (no learner, no seats), so they need no
         /// course row.
         var onlyTerms = false
+        /// For a count of terms only: the terms joined to the walked one (`joined`).
+        var joins = ""
 
         /// `terms`: the query's, the first of them walked (`orderedTerms`). `walkingOrder`:
         /// every term is probed on the course rows an order's index walks.
-        init(_ query: CatalogQuery, terms: [String], learner: UserID?, walkingOrder: Bool = false) {
+        init(_ query: CatalogQuery, terms: [String], learner: UserID?, walkingOrder: Bool = false, joining: Set<String> = []) {
             // A learner's own lists, for nobody: nothing (an id no account has).
             let learnerID = learner?.rawValue ?? -1
             var terms = terms
@@ -380,7 +401,12 @@ public struct PostgresCourseRepository: CourseRepository {
             } else {
                 conditions.append("true")
             }
-            for term in terms {
+            for (index, term) in terms.enumerated() {
+                if onlyTerms, joining.contains(term) {
+                    joins += " JOIN course_term AS joined\(index) ON joined\(index).rank = walked.rank"
+                    conditions.append("joined\(index).term = \(bind(term))")
+                    continue
+                }
                 // A probe of the index per row walked (OFFSET 0 keeps the planner from making it
                 // a merge join, which reads the whole of a long list such as a level's to find
                 // the few courses of a short one: 3 ms against 0.2 ms at 100 k).
