@@ -18,7 +18,8 @@ function init(args)
     total = total + 1 / ((#paths) ^ exponent)
     cumulative[#paths] = total
   end
-  ok, modified, other = 0, 0, 0
+  ok, other = 0, 0
+  refusal = nil
 end
 
 function request()
@@ -37,6 +38,8 @@ function response(status, headers, body)
     ok = ok + 1
   else
     other = other + 1
+    -- The first refusal's status and body, to say what it was.
+    if other == 1 then refusal = status .. " " .. (body or ""):sub(1, 200) end
   end
 end
 
@@ -46,4 +49,8 @@ function done(summary, latency, requests)
     for name, _ in pairs(totals) do totals[name] = totals[name] + thread:get(name) end
   end
   io.write(string.format("zipf: 200 %d other %d\n", totals.ok, totals.other))
+  for _, thread in ipairs(threads) do
+    local refusal = thread:get("refusal")
+    if refusal then io.write("refused: " .. refusal .. "\n") end
+  end
 end

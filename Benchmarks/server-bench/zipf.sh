@@ -66,6 +66,7 @@ measure() {  # label, cache (on/off), requests file, servers...
     if [ "$cache" = on ] && [ $((hits + misses)) -gt 0 ]; then ratio="$((100 * hits / (hits + misses))) %"; fi
     printf '%-30s %-5s %9s %9s %6s %9s %9s %9s %7s\n' "$label" "$cache" "$health" "$rps" \
         "$((100 * rps / health)) %" "$p50" "$p99" "$ratio" "$other"
+    grep -h '^refused:' "$work"/zipf.* || true
     rm -f "$work"/health.* "$work"/zipf.*
 }
 wait_all() {  # the wrk jobs, not the servers (also this shell's jobs)
