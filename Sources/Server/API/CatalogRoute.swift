@@ -36,14 +36,7 @@ struct CatalogRoute: Sendable {
                 written = PageCache.Page(body: CoursePageJSON.write(answer))
                 if let key, let ticket { cache?.keep(written, showing: answer.rows.map(\.course.id), for: key, ticket: ticket) }
             }
-            var headers = HTTPFields()
-            headers[.eTag] = written.etag
-            headers[.cacheControl] = key == nil ? "private, no-cache" : "no-cache"
-            if let asked = head.headerFields[.ifNoneMatch], Self.names(asked, written.etag) {
-                return (HTTPResponse(status: .notModified, headerFields: headers), nil)
-            }
-            headers[.contentType] = "application/json; charset=utf-8"
-            return (HTTPResponse(status: .ok, headerFields: headers), HTTPBody(written.body))
+            return written.answer(to: head, cacheControl: key == nil ? "private, no-cache" : "no-cache")
         }
         // The first middleware is the outermost, as the generated routes apply them.
         let chain = middlewares.reversed().reduce(page) { next, middleware in

@@ -1,3 +1,5 @@
+import HTTPTypes
+import OpenAPIRuntime
 import SharedKernel
 import Synchronization
 
@@ -19,6 +21,19 @@ final class PageCache: Sendable {
         init(body: [UInt8]) {
             self.body = body
             etag = Self.etag(of: body)
+        }
+
+        /// The page as the answer to `request`: with its tag and `cacheControl`, and `304`
+        /// with no body when the request's `If-None-Match` names the tag.
+        func answer(to request: HTTPRequest, cacheControl: String) -> (HTTPResponse, HTTPBody?) {
+            var headers = HTTPFields()
+            headers[.eTag] = etag
+            headers[.cacheControl] = cacheControl
+            if let asked = request.headerFields[.ifNoneMatch], CatalogRoute.names(asked, etag) {
+                return (HTTPResponse(status: .notModified, headerFields: headers), nil)
+            }
+            headers[.contentType] = "application/json; charset=utf-8"
+            return (HTTPResponse(status: .ok, headerFields: headers), HTTPBody(body))
         }
 
         /// A strong validator of the bytes (FNV-1a, 64 bits, in hex): the same page, from any

@@ -35,14 +35,7 @@ struct PublicPageMiddleware: ServerMiddleware {
             // course's content, and a course changed is read as the course.
             if let ticket, let course = key.course { cache?.keep(written, showing: [course], for: key, ticket: ticket) }
         }
-        var headers = HTTPFields()
-        headers[.eTag] = written.etag
-        headers[.cacheControl] = "no-cache"
-        if let asked = request.headerFields[.ifNoneMatch], CatalogRoute.names(asked, written.etag) {
-            return (HTTPResponse(status: .notModified, headerFields: headers), nil)
-        }
-        headers[.contentType] = "application/json; charset=utf-8"
-        return (HTTPResponse(status: .ok, headerFields: headers), HTTPBody(written.body))
+        return written.answer(to: request, cacheControl: "no-cache")
     }
 
     /// The page a request asks for, by the address's parameters; nil for any other operation,
