@@ -263,7 +263,8 @@ public struct PostgresLearningRepository: LearningRepository {
             ).first
             var cells = counted.map(CellReader.init)
             let due = try cells?.int() ?? 0
-            return LearningHabit(streakDays: LearningHabit.streak(activeDays: days, today: day), dueCount: due)
+            return LearningHabit(
+                streakDays: LearningHabit.streak(activeDays: days, today: day), dueCount: due, activeToday: days.contains(day))
         }
     }
 

@@ -209,7 +209,7 @@ extension RemoteStore: LearningRepository {
         guard let streak = Int(exactly: sent.streakDays), (0...LearningRules.streakWindow + 1).contains(streak),
             let due = Int(exactly: sent.dueCount), (0...Self.largestCount).contains(due)
         else { throw refusedAnswer("a habit of \(sent.streakDays) days, \(sent.dueCount) due") }
-        return LearningHabit(streakDays: streak, dueCount: due)
+        return LearningHabit(streakDays: streak, dueCount: due, activeToday: sent.activeToday)
     }
 }
 

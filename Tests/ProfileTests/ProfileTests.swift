@@ -33,7 +33,7 @@ final class ShellSide {
             onUserChanged: { [self] user in self.user = user },
             onLoggedOut: { [self] in loggedOut += 1 },
             report: { [self] message in reported.append(message) },
-            habit: { LearningHabit(streakDays: 3, dueCount: 5) },
+            habit: { LearningHabit(streakDays: 3, dueCount: 5, activeToday: false) },
             waitingWrites: { [self] in waitingWrites },
             offline: shelf.map { shelf in
                 OfflineShelf(saved: { await shelf.saved() }, clear: { await shelf.clear() })

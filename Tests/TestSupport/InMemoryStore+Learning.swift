@@ -103,6 +103,7 @@ extension InMemoryStore {
         let active = Set(lessonDays + answerDays).union(reviewDays[userID] ?? [])
         let dayEnd = StudyTime.end(of: day, secondsFromGMT: secondsFromGMT)
         let due = (storedAnswers[userID] ?? [:]).values.filter { $0.card.card.due < dayEnd }.count
-        return LearningHabit(streakDays: LearningHabit.streak(activeDays: active, today: day), dueCount: due)
+        return LearningHabit(
+            streakDays: LearningHabit.streak(activeDays: active, today: day), dueCount: due, activeToday: active.contains(day))
     }
 }

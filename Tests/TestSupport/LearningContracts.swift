@@ -204,8 +204,9 @@ extension ContractCase {
             let habit = { (offset: Int) async throws(AppError) -> LearningHabit in
                 try await learning.habit(userID: user, on: day.adding(days: offset), secondsFromGMT: 0)
             }
-            try checkEqual(try await habit(1), LearningHabit(streakDays: 2, dueCount: 0), "the day of the review")
-            try checkEqual(try await habit(2).streakDays, 2, "the next day, not yet active")
+            try checkEqual(try await habit(1), LearningHabit(streakDays: 2, dueCount: 0, activeToday: true), "the day of the review")
+            try checkEqual(
+                try await habit(2), LearningHabit(streakDays: 2, dueCount: 0, activeToday: false), "the next day, not yet active")
             try checkEqual(try await habit(3).streakDays, 0, "a day missed")
             let dueDay = LearnerDay(reviewed.card.due, secondsFromGMT: 0)
             try checkEqual(try await learning.habit(userID: user, on: dueDay, secondsFromGMT: 0).dueCount, 1, "due again on its day")

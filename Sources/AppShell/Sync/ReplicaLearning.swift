@@ -175,28 +175,44 @@ struct ReplicaLearning: LearningRepository {
         return try await card(question, userID: userID)
     }
 
+    /// The server's, kept for offline; the replica's (its cards, and the grades given here
+    /// added to the server's last counts) by the rules of `read`, once the server gave one.
     func memory(userID: UserID, at time: StudyTime) async throws(AppError) -> MemoryPicture {
-        try await server.memory(userID: userID, at: time)
+        try await read(userID: userID) { () async throws(AppError) in
+            let picture = try await server.memory(userID: userID, at: time)
+            try? await replica.keep(picture, at: time, userID: userID)
+            return picture
+        } here: { () async throws(AppError) in
+            try await replica.memory(userID: userID, at: time)
+        }
     }
 
+    /// As `memory`: the streak the server last gave, extended by the days learnt on here.
     func habit(userID: UserID, on day: LearnerDay, secondsFromGMT: Int) async throws(AppError) -> LearningHabit {
-        try await server.habit(userID: userID, on: day, secondsFromGMT: secondsFromGMT)
+        try await read(userID: userID) { () async throws(AppError) in
+            let habit = try await server.habit(userID: userID, on: day, secondsFromGMT: secondsFromGMT)
+            try? await replica.keep(habit, on: day, userID: userID)
+            return habit
+        } here: { () async throws(AppError) in
+            try await replica.habit(userID: userID, on: day, secondsFromGMT: secondsFromGMT)
+        }
     }
 
     // MARK: The rules of reading and writing
 
     /// The server's word while nothing waits; the replica's while writes wait or the server
-    /// cannot be reached, once every enrolled course's cards were saved here.
+    /// cannot be reached, once every enrolled course's cards were saved here (and the replica
+    /// has an answer: nil, it has none of its own).
     private func read<Value>(
-        userID: UserID, fromServer: () async throws(AppError) -> Value, here: () async throws(AppError) -> Value
+        userID: UserID, fromServer: () async throws(AppError) -> Value, here: () async throws(AppError) -> Value?
     ) async throws(AppError) -> Value {
         let saved = try await replica.holds(.cards, userID: userID)
-        if saved, try await outbox.count(userID: userID) > 0 { return try await here() }
+        if saved, try await outbox.count(userID: userID) > 0, let kept = try await here() { return kept }
         do {
             return try await fromServer()
         } catch  where error.isUnreachable {
-            guard saved else { throw error }
-            return try await here()
+            guard saved, let kept = try await here() else { throw error }
+            return kept
         }
     }
 

@@ -1773,21 +1773,29 @@ extension Components {
             public var streakDays: Swift.Int64
             /// - Remark: Generated from `#/components/schemas/Habit/due_count`.
             public var dueCount: Swift.Int64
+            /// Whether `day` has a lesson done, a question answered or a card reviewed already: the streak's days are then the `streak_days` up to `day`, else those up to the day before (what a terminal extends offline with its own learning).
+            ///
+            /// - Remark: Generated from `#/components/schemas/Habit/active_today`.
+            public var activeToday: Swift.Bool
             /// Creates a new `Habit`.
             ///
             /// - Parameters:
             ///   - streakDays:
             ///   - dueCount:
+            ///   - activeToday: Whether `day` has a lesson done, a question answered or a card reviewed already: the streak's days are then the `streak_days` up to `day`, else those up to the day before (what a terminal extends offline with its own learning).
             public init(
                 streakDays: Swift.Int64,
-                dueCount: Swift.Int64
+                dueCount: Swift.Int64,
+                activeToday: Swift.Bool
             ) {
                 self.streakDays = streakDays
                 self.dueCount = dueCount
+                self.activeToday = activeToday
             }
             public enum CodingKeys: String, CodingKey {
                 case streakDays = "streak_days"
                 case dueCount = "due_count"
+                case activeToday = "active_today"
             }
         }
     }

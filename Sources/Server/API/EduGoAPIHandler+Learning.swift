@@ -142,7 +142,10 @@ extension EduGoAPIHandler {
         let habit = try await call { () async throws(AppError) in
             try await learning.habit(userID: caller.userID, on: day, secondsFromGMT: offset)
         }
-        return .ok(.init(body: .json(.init(streakDays: Int64(habit.streakDays), dueCount: Int64(habit.dueCount)))))
+        return .ok(
+            .init(
+                body: .json(
+                    .init(streakDays: Int64(habit.streakDays), dueCount: Int64(habit.dueCount), activeToday: habit.activeToday))))
     }
 
     static let deckSizes = 0...100

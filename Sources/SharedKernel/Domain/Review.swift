@@ -186,10 +186,20 @@ public struct LearningHabit: Hashable, Sendable {
     /// done or a card reviewed.
     public var streakDays: Int
     public var dueCount: Int
+    /// Whether the day asked about has some learning already: with it the streak's days are
+    /// known (ending on it, or on the day before), so a replica can extend them offline.
+    public var activeToday: Bool
 
-    public init(streakDays: Int, dueCount: Int) {
+    public init(streakDays: Int, dueCount: Int, activeToday: Bool) {
         self.streakDays = streakDays
         self.dueCount = dueCount
+        self.activeToday = activeToday
+    }
+
+    /// The days of the streak that ends on `today`, as `streak(activeDays:today:)` counted them.
+    public static func streakDays(_ streak: Int, endingOn today: LearnerDay, activeToday: Bool) -> Set<LearnerDay> {
+        let last = activeToday ? today : today.adding(days: -1)
+        return Set((0..<max(0, streak)).map { last.adding(days: -$0) })
     }
 
     /// The streak that ends on `today`, from the days with some learning: today not yet

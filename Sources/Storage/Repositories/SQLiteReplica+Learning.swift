@@ -72,7 +72,7 @@ extension SQLiteReplica {
                 db, sql: "SELECT 1 FROM answer WHERE user_id = ? AND course_id = ? AND lesson = ? AND question = ?",
                 arguments: [userID.rawValue, answer.ref.courseID.rawValue, answer.ref.lesson, answer.ref.question])
             guard kept != true else { return }
-            try Self.insert(answer, card: card, answeredAt: time.now, userID: userID, in: db)
+            try Self.insert(answer, card: card, answeredAt: time.now, day: time.day, userID: userID, in: db)
         }
     }
 
@@ -190,9 +190,13 @@ extension SQLiteReplica {
 
     /// An answer row with its card. `answeredAt` nil: a time the server did not say, which
     /// no answer made here replaces (`MergeRules.answerReplaces`: it came first).
-    private static func insert(_ answer: Answer, card: CardSchedule, answeredAt: Date?, userID: UserID, in db: Database) throws {
+    /// `day`: the learner's, when answered here (the streak offline counts it).
+    private static func insert(
+        _ answer: Answer, card: CardSchedule, answeredAt: Date?, day: LearnerDay? = nil, userID: UserID, in db: Database
+    ) throws {
         let answered = answeredAt ?? card.card.lastReview ?? card.card.due
         try SQLiteLearningRepository.insert(
-            answer, card: card, day: LearnerDay(answered, secondsFromGMT: 0).number, at: answeredAt, userID: userID.rawValue, in: db)
+            answer, card: card, day: (day ?? LearnerDay(answered, secondsFromGMT: 0)).number, at: answeredAt, userID: userID.rawValue,
+            in: db)
     }
 }

@@ -45,6 +45,7 @@ enum Migrations {
         migrator.registerMigration("v24-outbox") { db in try v24Outbox(db) }
         migrator.registerMigration("v25-replica-parts") { db in try v25ReplicaParts(db) }
         migrator.registerMigration("v26-sent-answers") { db in try v26SentAnswers(db) }
+        migrator.registerMigration("v27-learning-digest") { db in try v27LearningDigest(db) }
         return migrator
     }
 }
