@@ -157,6 +157,23 @@ struct LessonReaderTests {
         #expect(opened.reports == [.error("Your earlier answers could not be read")])
     }
 
+    @Test("a lesson the server cannot give (remote mode offline, not saved here) says so, and r reads it once the server is back")
+    func notSavedOffline() async throws {
+        let (screen, store, _, _) = await makeSUT()
+        await store.setFailure(.unreachable(host: "edugo.test:8080"), only: { if case .lessonContent = $0 { true } else { false } })
+        _ = await screen.handle(.key(.character("r")))
+        await screen.settle()
+        // The message wraps at the screen's width.
+        let offline = draw(screen).map { $0.trimmingCharacters(in: .whitespaces) }.filter { !$0.isEmpty }.joined(separator: " ")
+        #expect(offline.contains("This lesson is not saved for offline: it opens when"), "\(offline)")
+        #expect(offline.contains("edugo.test:8080 answers again") && offline.contains("Press r to retry"), "\(offline)")
+
+        await store.setFailure(nil)
+        _ = await screen.handle(.key(.character("r")))
+        await screen.settle()
+        #expect(draw(screen).joined().contains("Lesson 1 of"))
+    }
+
     @Test("a lesson without text says so; n and p move, and say why at either end")
     func noTextAndEnds() async {
         let (screen, _, opened, _) = await makeSUT(lesson: 2)

@@ -100,10 +100,17 @@ final class LessonReaderViewModel {
         } catch is CancellationError {
             state = .idle
         } catch let error as AppError {
-            state = .error(message: error.userMessage)
+            state = .error(message: Self.unreadable(error))
         } catch {
             state = .error(message: AppError.storage(.reading, detail: "\(error)").userMessage)
         }
+    }
+
+    /// Why the lesson cannot be read. Remote mode reads a lesson saved for offline from the
+    /// replica whenever the server is away, so the server's absence means one not saved here.
+    static func unreadable(_ error: AppError) -> LocalizedText {
+        guard case .unreachable(let host) = error else { return error.userMessage }
+        return "This lesson is not saved for offline: it opens when \(host) answers again"
     }
 
     /// The lesson's answers read again, over those shown (one that cannot be read keeps
