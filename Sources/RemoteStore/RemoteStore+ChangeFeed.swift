@@ -107,12 +107,12 @@ private struct RemoteChangeFeed: Sendable {
         // A first stream cannot know what changed between `news(for:)` and its start.
         case "ready": change = stream.isFirst ? .readEverything : nil
         case "read_everything":
-            store.lessons.forgetAll()
+            store.lessons.markStale()
             change = .readEverything
         case "profile": change = .changed([.profile(learner)])
         case "catalog":
             // An import may have rewritten lessons read this session.
-            store.lessons.forgetAll()
+            store.lessons.markStale()
             change = .changed([.catalog])
         case "enrollment": change = course(of: event, stream).map { .changed([.enrollment(learner, $0)]) }
         case "favourite": change = course(of: event, stream).map { .changed([.favourite(learner, $0)]) }

@@ -91,14 +91,14 @@ extension RemoteStore: CourseRepository {
             limit: Int64(limit))
         // The learner's own filters need the token; the rest of the catalog is public.
         let asker = query.dependsOnLearner ? learner : nil
-        let key = KeptPages.Key(query: request, learner: asker)
+        let key = CatalogRequest(query: request, learner: asker)
         let pages = self.pages
         let operation: @Sendable (Client) async throws -> Components.Schemas.CoursePage = { client in
             let kept = pages.kept(key)
             switch try await client.listCourses(query: request, headers: .init(ifNoneMatch: kept?.etag)) {
             case .notModified:
                 guard let kept else { throw RemoteFailure.unreachable(detail: "304 for a catalog page this terminal never had") }
-                return kept.page
+                return kept.value
             case .ok(let ok):
                 let page = try ok.body.json
                 if let etag = ok.headers.eTag { pages.keep(page, etag: etag, for: key) }
@@ -120,17 +120,36 @@ extension RemoteStore: CourseRepository {
         try await syllabus(of: id).course
     }
 
+    /// Asked with the `ETag` of the one kept, if any: a `304` is answered with it.
     public func syllabus(of id: CourseID) async throws(AppError) -> Syllabus {
-        let detail: Components.Schemas.CourseDetail
+        let kept = courses.kept(id)
+        let answer: Revalidated<Components.Schemas.CourseDetail>
         do {
-            detail = try await open { client in try await client.getCourse(path: .init(courseId: id.rawValue)).ok.body.json }
+            answer = try await open { client in
+                switch try await client.getCourse(path: .init(courseId: id.rawValue), headers: .init(ifNoneMatch: kept?.etag)) {
+                case .notModified: return .notModified
+                case .ok(let ok): return .sent(try ok.body.json, etag: ok.headers.eTag)
+                case let other:
+                    _ = try other.ok
+                    throw RemoteFailure.unreachable(detail: "an answer the course route does not give")
+                }
+            }
         } catch {
             throw Self.appError(error, course: id)
         }
-        do {
-            return try Syllabus.checked(detail)
-        } catch {
-            throw refused(error)
+        switch answer {
+        case .notModified:
+            guard let kept else { throw refusedAnswer("304 for course \(id.rawValue.debugDescription), which this terminal never had") }
+            return kept.value
+        case .sent(let detail, let etag):
+            let syllabus: Syllabus
+            do {
+                syllabus = try Syllabus.checked(detail)
+            } catch {
+                throw refused(error)
+            }
+            if let etag { courses.keep(syllabus, etag: etag, for: id) }
+            return syllabus
         }
     }
 

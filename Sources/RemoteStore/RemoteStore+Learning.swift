@@ -16,26 +16,44 @@ extension RemoteStore: LearningRepository {
     static let deckPage = 100
 
     /// Read once per session (`LessonCache`): a lesson is its course's, the same for everyone.
+    /// After news of an import, the one kept is asked again with its `ETag`.
     public func lessonContent(courseID: CourseID, lesson: Int) async throws(AppError) -> LessonContent {
         let key = LessonCache.Key(courseID: courseID, lesson: lesson)
-        if let kept = lessons.content(of: key) { return kept }
+        let kept = lessons.kept(key)
+        if let kept, !kept.stale { return kept.content }
         guard lesson >= 1 else { throw .noSuchLesson(courseID, lesson) }
-        let sent: Components.Schemas.LessonContent
+        let answer: Revalidated<Components.Schemas.LessonContent>
         do {
-            sent = try await open { client in
-                try await client.getLessonContent(path: .init(courseId: courseID.rawValue, lesson: Int64(lesson))).ok.body.json
+            answer = try await open { client in
+                let path = Operations.GetLessonContent.Input.Path(courseId: courseID.rawValue, lesson: Int64(lesson))
+                switch try await client.getLessonContent(path: path, headers: .init(ifNoneMatch: kept?.etag)) {
+                case .notModified: return .notModified
+                case .ok(let ok): return .sent(try ok.body.json, etag: ok.headers.eTag)
+                case let other:
+                    _ = try other.ok
+                    throw RemoteFailure.unreachable(detail: "an answer the lesson route does not give")
+                }
             }
         } catch {
             throw Self.appError(error, course: courseID, lesson: lesson)
         }
-        let content: LessonContent
-        do {
-            content = try LessonContent.checked(sent)
-        } catch {
-            throw refusedAnswer("lesson \(lesson) of \(courseID.rawValue.debugDescription): \(error)")
+        switch answer {
+        case .notModified:
+            guard let kept, kept.etag != nil else {
+                throw refusedAnswer("304 for lesson \(lesson) of \(courseID.rawValue.debugDescription), which this terminal never had")
+            }
+            lessons.confirm(key)
+            return kept.content
+        case .sent(let sent, let etag):
+            let content: LessonContent
+            do {
+                content = try LessonContent.checked(sent)
+            } catch {
+                throw refusedAnswer("lesson \(lesson) of \(courseID.rawValue.debugDescription): \(error)")
+            }
+            lessons.keep(content, etag: etag, of: key)
+            return content
         }
-        lessons.keep(content, of: key)
-        return content
     }
 
     public func answers(userID: UserID, courseID: CourseID) async throws(AppError) -> [Answer] {

@@ -57,8 +57,10 @@ public struct RemoteStore: Sendable {
     let clock: any Clock<Duration>
     /// The lessons read in this session.
     let lessons = LessonCache()
-    /// The catalog pages shown, asked again with their `ETag`s.
-    let pages = KeptPages()
+    /// The catalog pages shown, asked again with their `ETag`s; a page is 1 to 60 KiB.
+    let pages = KeptAnswers<CatalogRequest, Components.Schemas.CoursePage>(capacity: 128)
+    /// The courses opened, asked again with their `ETag`s; a course is 1 to 20 KiB.
+    let courses = KeptAnswers<CourseID, Syllabus>(capacity: 256)
 
     /// - Parameters:
     ///   - server: the server's base URL (`http://host:port`).
