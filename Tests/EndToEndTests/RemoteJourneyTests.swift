@@ -97,16 +97,21 @@ extension EndToEnd {
             let marked = try await session.waitFor("Cannot reach 127.0.0.1:\(port) — retrying in")
             #expect(marked.first?.contains(":\(port) ⚠ · Demo Learner") == true, "the mark once: \(marked.first ?? "")")
             #expect(marked.contains { $0.contains("My courses  2 enrolled") })
-            // The catalog searches the courses saved at sign-in, and says so; the keys keep
-            // working: a saved course's page opens.
+            // The catalog searches the courses saved (the enrolled ones, and the catalog page
+            // the app opened on), and says so; the keys keep working: a saved course's page opens.
             try session.send("1")
-            try await session.waitFor("Offline — searching 2 saved courses")
-            try session.send("Home", "Enter")
+            let offline: @Sendable ([String]) -> Bool = { lines in
+                lines.contains { $0.contains("Offline — searching ") && $0.contains(" saved courses") }
+            }
+            try await session.waitFor("the catalog of saved courses", offline)
+            try session.send("/")
+            try session.type("swift fundamentals")
+            try session.send("Enter", "Enter")
             try await session.waitFor("Syllabus  8 lessons")
-            try session.send("Escape", "3")
+            try session.send("Escape", "Escape", "3")
             try await session.waitFor("tab 3 in front") { $0.first?.contains("⚠") == true && $0.contains { $0.contains("Cannot reach") } }
             try session.send("1")
-            try await session.waitFor("Offline — searching 2 saved courses")
+            try await session.waitFor("the catalog of saved courses again", offline)
 
             // Back: no key pressed, the server's catalog comes by itself and the mark goes.
             server = try await ServerProcess(directory: directory, port: port)

@@ -38,10 +38,11 @@ extension AppPorts {
             status.take(report)
         }
         let seen = SeenCourses()
+        let feed = ReplicaChangeFeed(server: store)
+        let opening = OpeningPage()
         let courses = ReplicaCourses(
             server: store, seen: seen, replica: replica, here: SQLiteCourseRepository(database: database),
-            searching: { count in status.take(savedSearch: count) })
-        let feed = ReplicaChangeFeed(server: store)
+            searching: { count in status.take(savedSearch: count) }, opening: opening, changed: { feed.changedHere($0) })
         let learning = ReplicaLearning(
             server: store, courses: courses, replica: replica, here: SQLiteLearningRepository(database: database), outbox: outbox,
             sync: sync, feed: feed)
@@ -53,7 +54,7 @@ extension AppPorts {
             server: .init(
                 restore: { known throws(AppError) in try await store.restoreSession(knowing: known) }, courses: store,
                 enrollments: store, favourites: store, profiles: store, sessions: store),
-            seen: seen, database: database, outbox: outbox, sync: sync, saver: saver)
+            seen: seen, database: database, outbox: outbox, sync: sync, saver: saver, opening: opening)
         status.readAgain = { feed.readEverything() }
         status.answersChecked = { learner, courses in
             for courseID in courses.sorted(by: { $0.rawValue < $1.rawValue }) { feed.changedHere(.learning(learner, courseID)) }

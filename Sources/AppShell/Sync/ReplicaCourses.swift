@@ -13,24 +13,48 @@ struct ReplicaCourses: CourseRepository {
     /// Told how many saved courses the catalog searches while the server cannot be reached
     /// (nil once it answers again).
     var searching: @MainActor @Sendable (Int?) -> Void = { _ in }
+    /// The run's first catalog page, drawn from disk (nil: always the server's first).
+    var opening: OpeningPage?
+    /// Told when the catalog should read again: the server's first page was not the one
+    /// drawn from disk.
+    var changed: @Sendable (Change) -> Void = { _ in }
 
     func page(_ query: CatalogQuery, for learner: UserID?, at position: CatalogPosition, limit: Int) async throws(AppError) -> [CatalogRow]
+    {
+        if case .first = position, let opening {
+            if let kept = opening.page(of: query), Self.covers(kept, limit) { return Array(kept.rows.prefix(limit)) }
+            if opening.begin() { return try await open(query, for: learner, limit: limit, opening: opening) }
+        }
+        return try await serverPage(query, for: learner, at: position, limit: limit)
+    }
+
+    /// The server's page, or offline the saved courses' (`fromServer` false).
+    private func serverPage(_ query: CatalogQuery, for learner: UserID?, at position: CatalogPosition, limit: Int) async throws(AppError)
+        -> [CatalogRow]
+    {
+        try await read(query, for: learner, at: position, limit: limit).rows
+    }
+
+    private func read(_ query: CatalogQuery, for learner: UserID?, at position: CatalogPosition, limit: Int) async throws(AppError)
+        -> (rows: [CatalogRow], fromServer: Bool)
     {
         do {
             let rows = try await server.page(query, for: learner, at: position, limit: limit)
             seen.remember(rows.lazy.map(\.course))
             await searching(nil)
-            return rows
+            return (rows, true)
         } catch  where error.isUnreachable {
             try await searchSaved(error)
-            return try await here.page(query, for: learner, at: position, limit: limit)
+            return (try await here.page(query, for: learner, at: position, limit: limit), false)
         }
     }
 
     func count(_ query: CatalogQuery, for learner: UserID?) async throws(AppError) -> CatalogCount {
+        if let kept = opening?.page(of: query) { return kept.total }
         do {
             let count = try await server.count(query, for: learner)
             await searching(nil)
+            if let opening, let page = opening.counted(count, of: query) { keep(page, of: query, for: learner, opening: opening) }
             return count
         } catch  where error.isUnreachable {
             try await searchSaved(error)
@@ -50,6 +74,50 @@ struct ReplicaCourses: CourseRepository {
             try await searchSaved(error)
             return try await here.countedPage(query, for: learner, at: position, limit: limit)
         }
+    }
+
+    /// The run's first page: the one kept from the last start, when it has the rows asked,
+    /// while the server is asked behind the frame; else the server's, kept for the next start.
+    private func open(_ query: CatalogQuery, for learner: UserID?, limit: Int, opening: OpeningPage) async throws(AppError)
+        -> [CatalogRow]
+    {
+        if let kept = try? await replica.opening(query, learner: learner), Self.covers(kept, limit) {
+            opening.drawn(kept, of: query) { await self.reopen(query, for: learner, kept: kept, opening: opening) }
+            return Array(kept.rows.prefix(limit))
+        }
+        let (rows, fromServer) = try await read(query, for: learner, at: .first, limit: limit)
+        guard fromServer else { return rows }
+        if let page = opening.read(rows, of: query) { keep(page, of: query, for: learner, opening: opening) }
+        return rows
+    }
+
+    /// The server's first page and count, as the catalog read them, kept for the next start.
+    private func keep(_ page: CountedPage, of query: CatalogQuery, for learner: UserID?, opening: OpeningPage) {
+        opening.behind { try? await self.replica.keep(opening: page, of: query, learner: learner) }
+    }
+
+    /// The server's first page in place of the one drawn from disk: kept for the next start,
+    /// and read again by the catalog if it differs (or the server could not be reached).
+    private func reopen(_ query: CatalogQuery, for learner: UserID?, kept: CountedPage, opening: OpeningPage) async {
+        let fresh = try? await keepOpening(query, for: learner, limit: kept.rows.count, unless: kept)
+        opening.finish()
+        if fresh != kept { changed(.catalog) }
+    }
+
+    /// The server's first page of `query` with its count, kept as the opening page unless it
+    /// is `kept` already.
+    private func keepOpening(_ query: CatalogQuery, for learner: UserID?, limit: Int, unless kept: CountedPage)
+        async throws(AppError) -> CountedPage
+    {
+        let page = try await server.countedPage(query, for: learner, at: .first, limit: limit)
+        seen.remember(page.rows.lazy.map(\.course))
+        if page != kept { try await replica.keep(opening: page, of: query, learner: learner) }
+        return page
+    }
+
+    /// Whether `kept` has the rows a page of `limit` shows: as many, or every match.
+    private static func covers(_ kept: CountedPage, _ limit: Int) -> Bool {
+        kept.rows.count >= limit || kept.total == .exactly(kept.rows.count)
     }
 
     /// The server cannot be reached: the catalog searches the courses saved here, and says

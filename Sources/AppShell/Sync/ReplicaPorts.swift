@@ -33,10 +33,16 @@ struct ReplicaPorts: FavouritesRepository, EnrollmentRepository, ProfileReposito
     private let seen: SeenCourses
     /// Saves the enrolled courses for offline; nil saves none (tests of these ports alone).
     private let saver: OfflineSaver?
+    /// While the first catalog page is drawn from disk, the marks on it are the replica's.
+    private let opening: OpeningPage?
 
-    init(server: Server, seen: SeenCourses, database: AppDatabase, outbox: SQLiteOutbox, sync: OutboxSync, saver: OfflineSaver? = nil) {
+    init(
+        server: Server, seen: SeenCourses, database: AppDatabase, outbox: SQLiteOutbox, sync: OutboxSync, saver: OfflineSaver? = nil,
+        opening: OpeningPage? = nil
+    ) {
         self.server = server
         self.saver = saver
+        self.opening = opening
         self.seen = seen
         self.replica = SQLiteReplica(database: database)
         self.outbox = outbox
@@ -111,7 +117,8 @@ struct ReplicaPorts: FavouritesRepository, EnrollmentRepository, ProfileReposito
     }
 
     func favourites(userID: UserID, among ids: [CourseID]) async throws(AppError) -> [Course] {
-        try await read(.favourites, userID: userID) { () async throws(AppError) -> [Course]? in
+        if try await drawsFromDisk(.favourites, userID: userID) { return try await favouritesHere.favourites(userID: userID, among: ids) }
+        return try await read(.favourites, userID: userID) { () async throws(AppError) -> [Course]? in
             let courses = try await server.favourites.favourites(userID: userID, among: ids)
             return try await replica.adoptFavourites(courses, among: ids, userID: userID) ? courses : nil
         } here: { () async throws(AppError) in
@@ -175,7 +182,10 @@ struct ReplicaPorts: FavouritesRepository, EnrollmentRepository, ProfileReposito
     }
 
     func enrolledCourses(userID: UserID, among ids: [CourseID]) async throws(AppError) -> [EnrolledCourse] {
-        try await read(.enrollments, userID: userID) { () async throws(AppError) -> [EnrolledCourse]? in
+        if try await drawsFromDisk(.enrollments, userID: userID) {
+            return try await enrollmentsHere.enrolledCourses(userID: userID, among: ids)
+        }
+        return try await read(.enrollments, userID: userID) { () async throws(AppError) -> [EnrolledCourse]? in
             let enrolled = try await server.enrollments.enrolledCourses(userID: userID, among: ids)
             return try await replica.adoptEnrollments(enrolled, among: ids, userID: userID) ? enrolled : nil
         } here: { () async throws(AppError) in
@@ -200,6 +210,13 @@ struct ReplicaPorts: FavouritesRepository, EnrollmentRepository, ProfileReposito
     }
 
     // MARK: The rules of reading and writing
+
+    /// Whether the marks of the first frame are the replica's: it is drawn from disk, and the
+    /// replica holds the whole list (the server's whole list follows it, behind the frame).
+    private func drawsFromDisk(_ part: SQLiteReplica.Part, userID: UserID) async throws(AppError) -> Bool {
+        guard opening?.drawsFromDisk == true else { return false }
+        return try await replica.holds(part, userID: userID)
+    }
 
     /// The server's answer while nothing waits (nil from `fromServer`: it was not kept, a
     /// write came meanwhile); else, or when the server cannot be reached and the replica

@@ -31,6 +31,13 @@ public struct SQLiteReplica: Sendable {
     @discardableResult
     public func keep(user: User) async throws(AppError) -> Bool {
         let now = now()
+        // Every start keeps the learner: one already here as the server has them costs a
+        // read, not a write (the first frame waits for it).
+        let kept = try await database.read { db -> Bool? in
+            guard try Self.holds(user, in: db) else { return nil }
+            return try !Self.waits(user.id, in: db)
+        }
+        if let kept { return kept }
         return try await database.write { db in
             // Another account with this address (the seeded demo, a learner renumbered on the
             // server) gives way: the server's id is the one the operations carry.
@@ -63,8 +70,23 @@ public struct SQLiteReplica: Sendable {
         }
     }
 
+    /// Whether the replica has `user` as the server described them, and their profile.
+    private static func holds(_ user: User, in db: Database) throws -> Bool {
+        guard
+            let row = try Row.fetchOne(
+                db,
+                sql: """
+                    SELECT user.id, user.name, user.email, user.role, user.created_at FROM user
+                    JOIN replica_part ON replica_part.user_id = user.id AND replica_part.part = ?
+                    WHERE user.id = ? AND user.email_key = ?
+                    """, arguments: [Part.profile.rawValue, user.id.rawValue, AccountRules.emailKey(user.email)])
+        else { return false }
+        return (try? UserRow.user(from: row)) == user
+    }
+
     /// Who is signed in here now (nil: nobody); `keep(user:)` first.
     public func remember(signedIn userID: UserID?) async throws(AppError) {
+        if let userID, try await signedIn()?.id == userID { return }
         let now = now()
         try await database.write { db in
             if let userID {
@@ -227,7 +249,7 @@ public struct SQLiteReplica: Sendable {
 
     /// The courses as the catalog's rows, with the server's lesson count. A course already
     /// here has its fields updated and keeps its lessons.
-    private static func store(_ courses: [Course], in db: Database) throws {
+    static func store(_ courses: [Course], in db: Database) throws {
         guard !courses.isEmpty else { return }
         let update = try db.cachedStatement(
             sql: """

@@ -46,6 +46,7 @@ enum Migrations {
         migrator.registerMigration("v25-replica-parts") { db in try v25ReplicaParts(db) }
         migrator.registerMigration("v26-sent-answers") { db in try v26SentAnswers(db) }
         migrator.registerMigration("v27-learning-digest") { db in try v27LearningDigest(db) }
+        migrator.registerMigration("v28-opening-pages") { db in try v28OpeningPages(db) }
         return migrator
     }
 }
