@@ -64,6 +64,8 @@ final class PseudoTerminal {
     struct Output {
         var bytes: [UInt8] = []
         var lastByteAt: ContinuousClock.Instant?
+        /// When the marker waited for came (its frame drawn, whatever is redrawn after it).
+        var markerAt: ContinuousClock.Instant?
         var text: String { String(decoding: bytes, as: UTF8.self) }
     }
 
@@ -88,7 +90,10 @@ final class PseudoTerminal {
             if count <= 0 { break }
             output.bytes += buffer[0..<count]
             output.lastByteAt = clock.now
-            if !sawMarker, let marker, output.text.contains(marker) { sawMarker = true }
+            if !sawMarker, let marker, output.text.contains(marker) {
+                sawMarker = true
+                output.markerAt = output.lastByteAt
+            }
         }
         return output
     }
