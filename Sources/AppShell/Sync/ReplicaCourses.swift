@@ -25,16 +25,10 @@ struct ReplicaCourses: CourseRepository {
             if let kept = opening.page(of: query), Self.covers(kept, limit) { return Array(kept.rows.prefix(limit)) }
             if opening.begin() { return try await open(query, for: learner, limit: limit, opening: opening) }
         }
-        return try await serverPage(query, for: learner, at: position, limit: limit)
+        return try await read(query, for: learner, at: position, limit: limit).rows
     }
 
     /// The server's page, or offline the saved courses' (`fromServer` false).
-    private func serverPage(_ query: CatalogQuery, for learner: UserID?, at position: CatalogPosition, limit: Int) async throws(AppError)
-        -> [CatalogRow]
-    {
-        try await read(query, for: learner, at: position, limit: limit).rows
-    }
-
     private func read(_ query: CatalogQuery, for learner: UserID?, at position: CatalogPosition, limit: Int) async throws(AppError)
         -> (rows: [CatalogRow], fromServer: Bool)
     {

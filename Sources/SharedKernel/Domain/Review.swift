@@ -197,7 +197,7 @@ public struct LearningHabit: Hashable, Sendable {
     }
 
     /// The days of the streak that ends on `today`, as `streak(activeDays:today:)` counted them.
-    public static func streakDays(_ streak: Int, endingOn today: LearnerDay, activeToday: Bool) -> Set<LearnerDay> {
+    public static func days(ofStreak streak: Int, endingOn today: LearnerDay, activeToday: Bool) -> Set<LearnerDay> {
         let last = activeToday ? today : today.adding(days: -1)
         return Set((0..<max(0, streak)).map { last.adding(days: -$0) })
     }

@@ -61,8 +61,8 @@ extension SQLiteReplica {
                     db, sql: "SELECT day, streak_days, active_today FROM replica_habit WHERE user_id = ?", arguments: [userID.rawValue])
             else { return nil }
             let reader = RowReader(row: kept, what: "kept habit")
-            let server = LearningHabit.streakDays(
-                try reader.int("streak_days"), endingOn: LearnerDay(number: try reader.int("day")),
+            let server = LearningHabit.days(
+                ofStreak: try reader.int("streak_days"), endingOn: LearnerDay(number: try reader.int("day")),
                 activeToday: try reader.int("active_today") != 0)
             let active = server.union(
                 try Self.learningDays(
