@@ -2,7 +2,8 @@
 # and tui-bench (`bin`), makes a work folder (`work`, named by `work_prefix`) that the exit
 # cleans up with every server in `pids`, and sets `url` to a PostgreSQL database holding the
 # 1 M catalog: EDUGO_BENCH_POSTGRES if it names one (tui-bench --load-postgres URL), else a
-# throwaway cluster loaded now (about 6 minutes), stopped on exit.
+# throwaway cluster loaded now (about 6 minutes), stopped on exit; none with
+# EDUGO_BENCH_SQLITE_ONLY=1, for the scripts that can leave PostgreSQL out (zipf.sh).
 # EDUGO_BUILD_PATH: a build folder of its own (`.build-release`), to keep `.build` a debug one.
 build=(--package-path "$root" -c release --build-path "${EDUGO_BUILD_PATH:-$root/.build}")
 swift build "${build[@]}" --product edugo-server >/dev/null
@@ -38,7 +39,9 @@ trap cleanup EXIT
 trap "exit 143" TERM
 trap "exit 130" INT
 
-if [ -n "${EDUGO_BENCH_POSTGRES:-}" ]; then
+if [ "${EDUGO_BENCH_SQLITE_ONLY:-}" = 1 ]; then
+    url=""
+elif [ -n "${EDUGO_BENCH_POSTGRES:-}" ]; then
     url="$EDUGO_BENCH_POSTGRES"
 else
     eval "$("$root/Scripts/postgres-cluster.sh" start)"

@@ -6,13 +6,16 @@
 # without it (every page read from the database), all on the same 1 M-course catalog.
 #
 # Usage: Benchmarks/server-bench/zipf.sh [seconds per configuration] [distinct requests]
+#   EDUGO_ZIPF_WARMUP: seconds of the mix before a run with the page cache (60; 5 without it)
 #   needs .build-bench/catalog-1000000 (tui-bench --sizes 1000000), wrk and PostgreSQL; loads the
-#   catalog into a throwaway cluster unless EDUGO_BENCH_POSTGRES names a database holding it.
+#   catalog into a throwaway cluster unless EDUGO_BENCH_POSTGRES names a database holding it;
+#   EDUGO_BENCH_SQLITE_ONLY=1 measures SQLite alone.
 set -euo pipefail
 root="$(cd "$(dirname "$0")/../.." && pwd)"
 here="$root/Benchmarks/server-bench"
 seconds="${1:-20}"
 distinct="${2:-12000}"
+warm="${EDUGO_ZIPF_WARMUP:-60}"  # seconds of the mix before a run with the cache
 source_dir="$root/.build-bench/catalog-1000000"
 [ -f "$source_dir/edugo.sqlite" ] || { echo "no catalog at $source_dir: run tui-bench --sizes 1000000 first"; exit 1; }
 command -v wrk >/dev/null || { echo "wrk is missing: apt-get install wrk"; exit 1; }
@@ -30,31 +33,38 @@ counter() {  # server, metric → its value (0 without the page cache, which has
 zipf() {  # threads, connections, seconds, server, requests file
     wrk --latency -t"$1" -c"$2" -d"$3s" -s "$here/zipf.lua" "$4" -- "$5"
 }
-# One configuration: /health, 5 s of the mix to warm up, the mix measured; on every server
+# One configuration: /health, the mix to warm up (`warm` seconds with the cache), the mix measured; on every server
 # given at once (one wrk each, the connections shared out).
 measure() {  # label, cache (on/off), requests file, servers...
     local label="$1" cache="$2" requests="$3"; shift 3
     local servers=("$@") count=$#
     local threads=$((2 / count)) connections=$((16 / count))
-    local health=0 rps=0 p50="" p99="" hits=0 misses=0 other=0
-    local index
+    local health=0 rps=0 p50="" p99="" hits=0 misses=0 other=0 refused=0 evictions=0
+    local index warmup=5
+    # A server that has run a while has asked most of the mix's pages already: with a 5 s
+    # warm-up, one ask in twelve of the run was a page's first (a miss no cache can avoid).
+    [ "$cache" = on ] && warmup="$warm"
     for index in "${!servers[@]}"; do
         wrk -t"$threads" -c"$connections" -d"${seconds}s" "${servers[$index]}/health" >"$work/health.$index" &
     done
     wait_all
     for index in "${!servers[@]}"; do
-        zipf "$threads" "$connections" 5 "${servers[$index]}" "$requests" >/dev/null &
+        zipf "$threads" "$connections" "$warmup" "${servers[$index]}" "$requests" >/dev/null &
     done
     wait_all
     for index in "${!servers[@]}"; do
         hits=$((hits - $(counter "${servers[$index]}" edugo_page_cache_hits_total)))
         misses=$((misses - $(counter "${servers[$index]}" edugo_page_cache_misses_total)))
+        refused=$((refused - $(counter "${servers[$index]}" edugo_page_cache_refused_total)))
+        evictions=$((evictions - $(counter "${servers[$index]}" edugo_page_cache_evictions_total)))
         zipf "$threads" "$connections" "$seconds" "${servers[$index]}" "$requests" >"$work/zipf.$index" &
     done
     wait_all
     for index in "${!servers[@]}"; do
         hits=$((hits + $(counter "${servers[$index]}" edugo_page_cache_hits_total)))
         misses=$((misses + $(counter "${servers[$index]}" edugo_page_cache_misses_total)))
+        refused=$((refused + $(counter "${servers[$index]}" edugo_page_cache_refused_total)))
+        evictions=$((evictions + $(counter "${servers[$index]}" edugo_page_cache_evictions_total)))
     done
     health="$(cat "$work"/health.* | awk '/Requests\/sec/ {sum += $2} END {printf "%.0f", sum}')"
     rps="$(cat "$work"/zipf.* | awk '/Requests\/sec/ {sum += $2} END {printf "%.0f", sum}')"
@@ -66,6 +76,7 @@ measure() {  # label, cache (on/off), requests file, servers...
     if [ "$cache" = on ] && [ $((hits + misses)) -gt 0 ]; then ratio="$((100 * hits / (hits + misses))) %"; fi
     printf '%-30s %-5s %9s %9s %6s %9s %9s %9s %7s\n' "$label" "$cache" "$health" "$rps" \
         "$((100 * rps / health)) %" "$p50" "$p99" "$ratio" "$other"
+    if [ "$cache" = on ]; then echo "  the run's misses: $misses, of which not kept (refused): $refused; pages evicted: $evictions"; fi
     grep -h '^refused:' "$work"/zipf.* || true
     rm -f "$work"/health.* "$work"/zipf.*
 }
@@ -76,7 +87,7 @@ wait_all() {  # the wrk jobs, not the servers (also this shell's jobs)
     done
 }
 
-echo "edugo-server $(git -C "$root" rev-parse --short HEAD), 1000000 courses, $distinct distinct requests, ${seconds}s per configuration after 5 s of warm-up, wrk -t2 -c16 in all (split between two servers), $(nproc) cores"
+echo "edugo-server $(git -C "$root" rev-parse --short HEAD), 1000000 courses, $distinct distinct requests, ${seconds}s per configuration after $warm s of warm-up (5 s without the cache), wrk -t2 -c16 in all (split between two servers), $(nproc) cores"
 printf '%-30s %-5s %9s %9s %6s %9s %9s %9s %7s\n' configuration cache "health/s" "pages/s" share p50 p99 "hits" "non-200"
 for cache in on off; do
     megabytes=64
@@ -85,6 +96,7 @@ for cache in on off; do
     [ -f "$work/sqlite.requests" ] || python3 "$here/zipf-requests.py" "$sqlite" "$work/edugo.sqlite" "$distinct" >"$work/sqlite.requests"
     measure "SQLite, one server" "$cache" "$work/sqlite.requests" "$sqlite"
     stop_servers
+    [ -n "$url" ] || continue
     start_server postgres --database "$url" --rate-limit 0 --page-cache-megabytes "$megabytes"; postgres="$address"
     start_server second --database "$url" --rate-limit 0 --page-cache-megabytes "$megabytes"; second="$address"
     # The same searches; the deeper pages' keys as this store gives them.

@@ -37,15 +37,56 @@ struct PageCacheTests {
         let cost = 100 + PageCache.overhead
         let cache = Self.live(capacity: 2 * cost)
         for name in ["a", "b"] {
+            #expect(cache.page(for: Self.key(name)) == nil)
             cache.keep(Self.page(name), showing: [], for: Self.key(name), ticket: try #require(cache.ticket()))
         }
         #expect(cache.page(for: Self.key("a")) != nil, "a asked: b is now the oldest")
+        for _ in 0..<2 { #expect(cache.page(for: Self.key("c")) == nil) }
         cache.keep(Self.page("c"), showing: [], for: Self.key("c"), ticket: try #require(cache.ticket()))
         #expect(cache.page(for: Self.key("b")) == nil)
         #expect(cache.page(for: Self.key("a")) != nil && cache.page(for: Self.key("c")) != nil)
-        #expect(cache.counts == PageCache.Counts(hits: 3, misses: 1, evictions: 1, dropped: 0, bytes: 2 * cost, pages: 2))
+        #expect(cache.counts == PageCache.Counts(hits: 3, misses: 5, evictions: 1, dropped: 0, refused: 0, bytes: 2 * cost, pages: 2))
         cache.keep(Self.page("huge", size: 3 * cost), showing: [], for: Self.key("huge"), ticket: try #require(cache.ticket()))
         #expect(cache.counts.pages == 2, "a page larger than the whole cache is not kept")
+    }
+
+    @Test("a page asked once does not push out a page asked more often; asked as often again, it does")
+    func askedOftenStays() throws {
+        let cost = 100 + PageCache.overhead
+        let cache = Self.live(capacity: 10 * cost)
+        let hot = (0..<10).map { Self.key("hot \($0)") }
+        for key in hot {
+            for _ in 0..<3 { _ = cache.page(for: key) }
+            cache.keep(Self.page("hot"), showing: [], for: key, ticket: try #require(cache.ticket()))
+        }
+        // A crawl of 200 pages, each asked once: under plain LRU it would flush every hot page.
+        for number in 0..<200 {
+            let key = Self.key("tail \(number)")
+            #expect(cache.page(for: key) == nil)
+            cache.keep(Self.page("tail"), showing: [], for: key, ticket: try #require(cache.ticket()))
+        }
+        #expect(hot.allSatisfy { cache.page(for: $0) != nil })
+        #expect(cache.counts.refused == 200 && cache.counts.evictions == 0)
+        // A page becoming popular gets in: asked more often than the least recently asked.
+        let rising = Self.key("rising")
+        for _ in 0..<5 { #expect(cache.page(for: rising) == nil) }
+        cache.keep(Self.page("rising"), showing: [], for: rising, ticket: try #require(cache.ticket()))
+        #expect(cache.page(for: rising) != nil && cache.counts.evictions == 1)
+    }
+
+    @Test("the sketch never counts a key below its asks, and halves its counts as asks go by")
+    func sketch() {
+        var sketch = FrequencySketch(keys: 4096)
+        for key in 0..<64 {
+            for _ in 0..<(key % 8) { sketch.record(key) }
+        }
+        #expect((0..<64).allSatisfy { Int(sketch.estimate($0)) >= $0 % 8 })
+        #expect((1_000..<1_100).filter { sketch.estimate($0) > 0 }.count < 10, "keys never asked are mostly at nothing")
+        for _ in 0..<100 { sketch.record(7) }
+        #expect(sketch.estimate(7) == FrequencySketch.ceiling, "a count stops at the ceiling")
+        // 40,960 counted asks (ten per counter of a row) make a period: the counts are halved.
+        for key in 100_000..<141_000 { sketch.record(key) }
+        #expect(sketch.estimate(7) < FrequencySketch.ceiling && sketch.estimate(7) >= FrequencySketch.ceiling / 2)
     }
 
     @Test("a seat moved drops the pages showing its course; an import or a gap drops them all")

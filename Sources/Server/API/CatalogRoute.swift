@@ -45,8 +45,9 @@ struct CatalogRoute: Sendable {
             }
         }
         let (response, body) = try await chain(request.head, nil, ServerRequestMetadata())
+        // Written once into the answer's buffer (a kept page is not copied on the way).
         var bytes = ByteBuffer()
-        if let body { bytes = ByteBuffer(bytes: try await [UInt8](collecting: body, upTo: .max)) }
+        if let body { for try await chunk in body { bytes.writeBytes(chunk) } }
         return Response(status: response.status, headers: response.headerFields, body: ResponseBody(byteBuffer: bytes))
     }
 

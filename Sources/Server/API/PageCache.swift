@@ -5,7 +5,8 @@ import Synchronization
 
 /// The public pages this server wrote (catalog pages with no learner's `is:` filter, courses,
 /// lessons), kept as written so the hottest pages are answered without the database, within
-/// `capacity` bytes (the least recently asked go first).
+/// `capacity` bytes: the least recently asked go first, and a page is kept only when it was
+/// asked more often lately than the one it would push out (`FrequencySketch`).
 ///
 /// Truthful by what this server's `ChangeHub` reads: a page is dropped when a change it shows
 /// is read (`.course`: its seats; `.catalog`: an import), before any event stream hears of
@@ -56,6 +57,8 @@ final class PageCache: Sendable {
         var evictions = 0
         /// Pages dropped because a change they show was read.
         var dropped = 0
+        /// Pages read and not kept: the cache was full of pages asked more often.
+        var refused = 0
         var bytes = 0
         var pages = 0
     }
@@ -74,16 +77,20 @@ final class PageCache: Sendable {
     private let misses = Atomic(0)
     private let evictions = Atomic(0)
     private let dropped = Atomic(0)
+    private let refused = Atomic(0)
 
     init(capacity: Int) {
         self.capacity = capacity
+        // About one counter a kilobyte kept (a few times as many keys as pages fit), and never
+        // so few that keys share counters by chance.
+        state.withLock { $0.frequency = FrequencySketch(keys: max(4096, capacity / 1024)) }
     }
 
     var counts: Counts {
         let (bytes, pages) = state.withLock { ($0.bytes, $0.index.count) }
         return Counts(
             hits: hits.load(ordering: .relaxed), misses: misses.load(ordering: .relaxed), evictions: evictions.load(ordering: .relaxed),
-            dropped: dropped.load(ordering: .relaxed), bytes: bytes, pages: pages)
+            dropped: dropped.load(ordering: .relaxed), refused: refused.load(ordering: .relaxed), bytes: bytes, pages: pages)
     }
 
     /// The page kept for `key`, counted as a hit or a miss; nil before the hub is ready.
@@ -102,19 +109,20 @@ final class PageCache: Sendable {
         state.withLock { $0.isLive ? Ticket(generation: $0.generation) : nil }
     }
 
-    /// Keeps `page`, which shows `courses`, unless a change was read since `ticket`, or it
-    /// alone is larger than the whole cache.
+    /// Keeps `page`, which shows `courses`, unless a change was read since `ticket`, it alone
+    /// is larger than the whole cache, or the pages it would push out were asked as often.
     func keep(_ page: Page, showing courses: [CourseID], for key: PublicPageKey, ticket: Ticket) {
         let cost = page.body.count + Self.overhead
         guard cost <= capacity else { return }
-        let evicted = state.withLock { state -> Int in
+        let evicted = state.withLock { state -> Int? in
             guard state.isLive, state.generation == ticket.generation else { return 0 }
+            guard state.admits(key, cost: cost, within: capacity) else { return nil }
             state.insert(key, page: page, courses: courses, cost: cost)
             var evicted = 0
             while state.bytes > capacity, state.removeOldest() { evicted += 1 }
             return evicted
         }
-        evictions.add(evicted, ordering: .relaxed)
+        if let evicted { evictions.add(evicted, ordering: .relaxed) } else { refused.add(1, ordering: .relaxed) }
     }
 
     /// Drops the pages showing `courses`, whose seats this server just moved (the change log
@@ -169,6 +177,7 @@ final class PageCache: Sendable {
     private struct State {
         var isLive = false
         var generation: UInt64 = 0
+        var frequency = FrequencySketch(keys: 0)
         var slots: [Slot?] = []
         var free: [Int] = []
         var index: [PublicPageKey: Int] = [:]
@@ -177,8 +186,9 @@ final class PageCache: Sendable {
         var oldest = -1
         var bytes = 0
 
-        /// The page for `key`, moved to the front.
+        /// The page for `key`, moved to the front; the ask counted either way.
         mutating func touch(_ key: PublicPageKey) -> Page? {
+            frequency.record(key.hashValue)
             guard let slot = index[key], let page = slots[slot]?.page else { return nil }
             unlink(slot)
             linkFirst(slot)
@@ -202,6 +212,22 @@ final class PageCache: Sendable {
             linkFirst(slot)
         }
 
+        /// Whether a page for `key` costing `cost` may be kept: it fits beside the pages kept, or
+        /// it was asked more often lately than each page that would go to make room for it.
+        func admits(_ key: PublicPageKey, cost: Int, within capacity: Int) -> Bool {
+            let wanted = frequency.estimate(key.hashValue)
+            var room = capacity - bytes
+            var victim = oldest
+            while room < cost, victim >= 0, let entry = slots[victim] {
+                if entry.key != key {
+                    guard frequency.estimate(entry.key.hashValue) < wanted else { return false }
+                }
+                room += entry.cost
+                victim = entry.newer
+            }
+            return true
+        }
+
         /// Drops the least recently asked page; false when none is kept.
         mutating func removeOldest() -> Bool {
             guard oldest >= 0 else { return false }
@@ -217,7 +243,7 @@ final class PageCache: Sendable {
 
         mutating func removeAll() -> Int {
             let count = index.count
-            self = State(isLive: isLive, generation: generation)
+            self = State(isLive: isLive, generation: generation, frequency: frequency)
             return count
         }
 

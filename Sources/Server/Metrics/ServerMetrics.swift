@@ -110,6 +110,7 @@ final class ServerMetrics: Sendable {
             ("edugo_page_cache_hits_total", counts.hits - before.hits), ("edugo_page_cache_misses_total", counts.misses - before.misses),
             ("edugo_page_cache_evictions_total", counts.evictions - before.evictions),
             ("edugo_page_cache_dropped_total", counts.dropped - before.dropped),
+            ("edugo_page_cache_refused_total", counts.refused - before.refused),
         ]
         for (label, moved) in counters {
             CoreMetrics.Counter(label: label, dimensions: [], factory: factory).increment(by: max(0, moved))
