@@ -92,7 +92,8 @@ struct AppDatabaseTests {
         #expect(
             tables == [
                 "answer", "applied_operation", "catalog_revision", "catalog_size", "change_event", "change_horizon", "course",
-                "course_search", "course_search_config", "course_search_data", "course_search_docsize", "course_search_idx", "enrollment",
+                "course_search", "course_search_config", "course_search_data", "course_search_docsize", "course_search_idx",
+                "course_search_terms", "enrollment",
                 "favourite", "grdb_migrations", "hybrid_clock", "lesson", "lesson_content", "lesson_progress", "merge_time", "outbox",
                 "refresh_token", "replica_habit", "replica_memory", "replica_page", "replica_part", "review_day", "review_log", "session",
                 "user",

@@ -48,6 +48,8 @@ struct CourseSearchTests {
         "results equal a brute-force filter, in catalog order",
         arguments: [
             "swift", "design", "JAVASCRIPT", "zoe", "photo", "beginner", "e", "data science", "ilker", "o b",
+            // Past the index's longest prefix (six), asked by the terms they begin (`PrefixTerms`).
+            "fundamentals", "photograph", "kubernetes devel", "concurrency practice", "developers", "conversacional", "zzzzzzzz",
         ])
     func agreesWithBruteForce(query: String) async throws {
         let (sut, directory) = try makeSUT()
@@ -57,6 +59,41 @@ struct CourseSearchTests {
         let found = try await sut.find(query)
 
         #expect(found.map(\.id) == BruteForceSearch.matches(all, query: query).map(\.id))
+    }
+
+    @Test("a word past the longest prefix, asked once, still finds a course added after it (the terms are kept per revision)")
+    func longWordAfterImport() async throws {
+        let directory = TemporaryDirectory()
+        defer { directory.remove() }
+        let database = try AppDatabase.open(directory: directory.url, passwordHasher: .fast, seedCatalog: { Self.seed })
+        let sut = SQLiteCourseRepository(database: database)
+        #expect(try await sut.find("fundamentals").count >= 1)
+        #expect(try await sut.find("fundamentalist").isEmpty)
+        #expect(try await sut.find("cat:photography").count >= 1)
+
+        let added = Course(
+            id: "fundamentalist-course", title: "Fundamentalists of Photography", instructor: "Ana Ruiz", category: "Photography & Music",
+            level: .beginner, durationMinutes: 60, price: Price(minorUnits: 0, currency: "USD"),
+            description: "A course added after the searches.")
+        _ = try database.importCourses([added])
+
+        #expect(try await sut.find("fundamentalist").map(\.id) == ["fundamentalist-course"])
+        let all = try await sut.everyCourse()
+        for query in ["fundamentals", "fundament", "cat:photography", "cat:devops"] {
+            #expect(try await sut.find(query).map(\.id) == BruteForceSearch.matches(all, query: query).map(\.id), "\(query)")
+        }
+    }
+
+    @Test("the index is asked for a long word's terms, OR'ed; a short word or one beginning many terms as a prefix")
+    func askedByTerms() throws {
+        let query = CatalogQuery.parse("fundamentals swift cat:programming")
+        #expect(FullTextQuery.prefixes(of: query) == ["fundamentals", "swift", "_catprogramming"])
+        let plan = FullTextQuery(query, terms: ["fundamentals": ["fundamentals", "fundamentalsx"], "_catprogramming": []])
+        #expect(
+            plan.match
+                == #"search_key : ("fundamentals" OR "fundamentalsx") AND search_key : "swift"* AND search_facets : ("_catprogramming")"#)
+        #expect(PrefixTerms.expands("fundamentals") && PrefixTerms.expands("_catdata"))
+        #expect(!PrefixTerms.expands("swift") && !PrefixTerms.expands("conversación"), "short, or folded by FTS5's own rules")
     }
 
     private func makeSUT() throws -> (SQLiteCourseRepository, TemporaryDirectory) {

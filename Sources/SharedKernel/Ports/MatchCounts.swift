@@ -6,8 +6,10 @@ import Synchronization
 /// learner are never kept. Shared by the copies of one repository; each store keeps its
 /// revision in its database, so several processes stay right.
 public final class MatchCounts: Sendable {
-    /// Enough for every query in use; when full it starts again (a recount costs one page).
-    public static let capacity = 4_096
+    /// Enough for every query in use (a school's read mix asks about 10,000: BENCHMARKS.md,
+    /// "A school's read mix"), a few megabytes; when full it starts again (a recount of two
+    /// common words costs 2 ms at 1 M, four times their page).
+    public static let capacity = 16_384
 
     private let entries = Mutex<(revision: Int64, counts: [CatalogQuery: CatalogCount])>((0, [:]))
 

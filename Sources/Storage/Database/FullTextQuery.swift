@@ -27,16 +27,24 @@ struct FullTextQuery {
         case both
     }
 
-    init(_ query: CatalogQuery) {
+    /// `terms`: for a prefix of `prefixes(of: query)`, the index's terms it begins
+    /// (`PrefixTerms`), asked instead of the prefix.
+    init(_ query: CatalogQuery, terms: [String: [String]] = [:]) {
         // Words are runs of folded letters and digits, quoted: no FTS5 syntax (quotes, `*`,
         // `-`, parentheses, column names) can reach the engine.
+        func asked(_ column: String, _ prefix: String) -> String {
+            guard let exact = terms[prefix] else { return "\(column) : \"\(prefix)\"*" }
+            // No term begins with it: the prefix as a term, which no course has, matches none.
+            let alternatives = (exact.isEmpty ? [prefix] : exact).map { "\"" + $0.replacing("\"", with: "\"\"") + "\"" }
+            return "\(column) : (\(alternatives.joined(separator: " OR ")))"
+        }
         var facets: [String] = []
-        if let category = query.category { facets.append("search_facets : \"_cat\(category)\"*") }
+        if let category = query.category { facets.append(asked("search_facets", "_cat\(category)")) }
         if let level = query.level { facets.append("search_facets : \"_lvl\(level.rawValue)\"") }
         if query.isFree { facets.append("search_facets : \"_isfree\"") }
         if query.isOpen { facets.append("search_facets : \"_isavail\"") }
-        let terms = query.words.map { "search_key : \"\($0)\"*" } + facets
-        match = terms.isEmpty ? nil : terms.joined(separator: " AND ")
+        let all = query.words.map { asked("search_key", $0) } + facets
+        match = all.isEmpty ? nil : all.joined(separator: " AND ")
         facetTerms = facets
         switch (query.isFavourite, query.isEnrolled) {
         case (true, true): mine = .both
@@ -81,6 +89,11 @@ struct FullTextQuery {
         driven.match = term
         driven.checksFiltersOnRows = true
         return driven
+    }
+
+    /// What `query` asks the index as prefixes: its words, and its category's facet.
+    static func prefixes(of query: CatalogQuery) -> [String] {
+        query.words + (query.category.map { ["_cat\($0)"] } ?? [])
     }
 
     /// The value `sort`'s field has in every match, when a filter fixes it.

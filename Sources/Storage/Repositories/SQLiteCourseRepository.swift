@@ -6,6 +6,7 @@ public struct SQLiteCourseRepository: CourseRepository {
     private let database: AppDatabase
     private let matchCounts = MatchCounts()
     private let termCounts = TermCounts()
+    private let prefixTerms = PrefixTerms()
 
     public init(database: AppDatabase) {
         self.database = database
@@ -70,7 +71,7 @@ public struct SQLiteCourseRepository: CourseRepository {
     /// filter's matches and check the others on each row (`FullTextQuery.driven(by:)`); each
     /// filter's count is kept a few minutes (`TermCounts`), and only chooses the plan.
     func plan(of query: CatalogQuery, in db: Database) throws -> FullTextQuery {
-        let plan = FullTextQuery(query)
+        let plan = try fullText(query, in: db)
         guard plan.mine == nil, query.words.isEmpty, plan.facetTerms.count >= 2 else { return plan }
         let rarest = try termCounts.rarestFirst(plan.facetTerms) { missing in
             let count = try db.cachedStatement(
@@ -80,6 +81,12 @@ public struct SQLiteCourseRepository: CourseRepository {
             return counted
         }
         return rarest.first.map(plan.driven(by:)) ?? plan
+    }
+
+    /// The query as the index is asked it: a word past the longest prefix index by the terms
+    /// it begins (`PrefixTerms`).
+    private func fullText(_ query: CatalogQuery, in db: Database) throws -> FullTextQuery {
+        FullTextQuery(query, terms: try prefixTerms.terms(of: FullTextQuery.prefixes(of: query), in: db))
     }
 
     private func rows(
@@ -301,18 +308,19 @@ public struct SQLiteCourseRepository: CourseRepository {
         if query.isEverything {
             return .exactly(try Int.fetchOne(db.cachedStatement(sql: "SELECT courses FROM catalog_size WHERE id = 1")) ?? 0)
         }
-        guard !query.dependsOnLearner else { return try Self.countMatches(query, for: learner, in: db) }
+        guard !query.dependsOnLearner else { return try Self.countMatches(query, plan: fullText(query, in: db), for: learner, in: db) }
         // Read in the same transaction as the count: the revision is the one counted.
         let revision = try CatalogRevision.read(in: db)
         if let kept = matchCounts.count(of: query, at: revision) { return kept }
-        let count = try Self.countMatches(query, for: learner, in: db)
+        let count = try Self.countMatches(query, plan: fullText(query, in: db), for: learner, in: db)
         matchCounts.keep(count, of: query, at: revision)
         return count
     }
 
     /// Counts what `query` matches, up to its limit.
-    private static func countMatches(_ query: CatalogQuery, for learner: UserID?, in db: Database) throws -> CatalogCount {
-        let plan = FullTextQuery(query)
+    private static func countMatches(_ query: CatalogQuery, plan: FullTextQuery, for learner: UserID?, in db: Database) throws
+        -> CatalogCount
+    {
         // Counting stops past the query's limit: 10,000 `is:open` checks take 13 ms.
         let limit = query.countLimit
         var all = StatementArguments()

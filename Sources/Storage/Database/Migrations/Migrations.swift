@@ -47,6 +47,7 @@ enum Migrations {
         migrator.registerMigration("v26-sent-answers") { db in try v26SentAnswers(db) }
         migrator.registerMigration("v27-learning-digest") { db in try v27LearningDigest(db) }
         migrator.registerMigration("v28-opening-pages") { db in try v28OpeningPages(db) }
+        migrator.registerMigration("v29-search-terms") { db in try v29SearchTerms(db) }
         return migrator
     }
 }
