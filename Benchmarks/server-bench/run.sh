@@ -41,6 +41,7 @@ measure() {
     max="$(awk '$1 == "Latency" {print $4}' <<<"$output")"
     errors="$(awk '/Non-2xx/ {print $5}' <<<"$output")"
     printf '%-40s %10s %9s %9s %9s %8s\n' "$name" "$rps" "$p50" "$p99" "$max" "${errors:-0}"
+    grep '^refused:' <<<"$output" || true  # what a script says its refusals were (enroll-pairs.lua)
 }
 
 auth="Authorization: Bearer $token"
