@@ -72,7 +72,7 @@ final class PageCache: Sendable {
     static let overhead = 256
 
     let capacity: Int
-    private let state = Mutex(State())
+    private let state: Mutex<State>
     private let hits = Atomic(0)
     private let misses = Atomic(0)
     private let evictions = Atomic(0)
@@ -83,7 +83,7 @@ final class PageCache: Sendable {
         self.capacity = capacity
         // About one counter a kilobyte kept (a few times as many keys as pages fit), and never
         // so few that keys share counters by chance.
-        state.withLock { $0.frequency = FrequencySketch(keys: max(4096, capacity / 1024)) }
+        state = Mutex(State(frequency: FrequencySketch(keys: max(4096, capacity / 1024))))
     }
 
     var counts: Counts {
@@ -177,7 +177,7 @@ final class PageCache: Sendable {
     private struct State {
         var isLive = false
         var generation: UInt64 = 0
-        var frequency = FrequencySketch(keys: 0)
+        var frequency: FrequencySketch
         var slots: [Slot?] = []
         var free: [Int] = []
         var index: [PublicPageKey: Int] = [:]
