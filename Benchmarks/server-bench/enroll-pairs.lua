@@ -15,9 +15,10 @@ function init(args)
   enrolled = false
 end
 
--- The method follows the last answer, not a count of calls: wrk calls request() again for a
--- request it could not write at once (a connection just opened), and a count then sent a
--- DELETE first, answered 404 not_enrolled (the one non-2xx of every earlier run).
+-- The method follows the last answer, not a count of calls: with a count, one thread's first
+-- refusal was its second request, a DELETE, answered 404 not_enrolled (the one non-2xx of the
+-- runs that printed it), most likely because wrk calls request() again for a request it could
+-- not write at once on a connection just opened.
 function request()
   return wrk.format(enrolled and "DELETE" or "PUT", "/v1/me/enrollments/" .. course, { ["Authorization"] = "Bearer " .. token })
 end

@@ -4,8 +4,9 @@ import SharedKernel
 /// A catalog query as SQLite answers it: the FTS5 expression for its words and the filters
 /// the index holds as facets, and what is left to check against the learner's own rows.
 struct FullTextQuery {
-    /// `search_key : "w"*` for each word, `search_facets : …` for each filter the index
-    /// holds; nil when nothing is searched in the index.
+    /// `search_key : "w"*` for each word (or the terms it begins, `PrefixTerms`),
+    /// `search_facets : …` for each filter the index holds; nil when nothing is searched in
+    /// the index.
     private(set) var match: String?
     /// The filters' own terms in `match`, each as the index matches it.
     let facetTerms: [String]
