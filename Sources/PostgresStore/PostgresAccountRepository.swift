@@ -1,5 +1,6 @@
 import Foundation
 import Logging
+import Platform
 import PostgresNIO
 import SharedKernel
 
@@ -199,10 +200,12 @@ extension PostgresDatabase {
     /// Imports courses (an import file's entries) in one transaction. `check` sees what the
     /// file's checks need of the stored catalog, inside that transaction (the stored ids among
     /// `prerequisites`, and every stored course's prerequisite); what it throws refuses the
-    /// whole import, as `.storage(.saving, detail:)` with its description.
+    /// whole import, as `.storage(.saving, detail:)` with its description. `progress` is told
+    /// each step after the checks (which belong to reading the file).
     public func importCourses(
         _ entries: [(course: Course, lessons: [Lesson]?)],
         prerequisites: Set<CourseID> = [],
+        progress: ImportProgress? = nil,
         check: @escaping @Sendable (_ stored: Set<CourseID>, _ storedPrerequisite: [CourseID: CourseID]) throws -> Void = { _, _ in }
     ) async throws(AppError) -> (added: Int, updated: Int) {
         let logger = self.logger
@@ -220,8 +223,9 @@ extension PostgresDatabase {
                 "SELECT id, prerequisite_id FROM course WHERE prerequisite_id IS NOT NULL", logger: logger)
             for try await (id, prerequisite) in links.decode((String, String).self) { chain[CourseID(id)] = CourseID(prerequisite) }
             do { try check(stored, chain) } catch { throw AppError.storage(.saving, detail: String(describing: error)) }
-            let summary = try await PostgresCatalog.upsert(entries, in: connection, logger: logger)
+            let summary = try await PostgresCatalog.upsert(entries, in: connection, logger: logger, progress: progress)
             // One note for the whole import: whoever shows the catalog reads it again.
+            progress?.begin(.finishing)
             if !entries.isEmpty { try await PostgresChangeRows.record([.catalog], in: connection, logger: logger) }
             return summary
         }

@@ -21,7 +21,8 @@ extension PostgresCatalog {
     private static let aside: Int64 = -(1 << 62)
 
     static func upsertInBulk(
-        _ entries: [(course: Course, lessons: [Lesson]?)], withContent: Bool, in connection: PostgresConnection, logger: Logger
+        _ entries: [(course: Course, lessons: [Lesson]?)], withContent: Bool, in connection: PostgresConnection, logger: Logger,
+        progress: ImportProgress?
     ) async throws -> (added: Int, updated: Int) {
         // A file names each course once (CourseFile refuses a repeat); any other caller's repeat
         // is one row, its last entry, as writing them in turn would leave it.
@@ -43,8 +44,73 @@ extension PostgresCatalog {
             """,
             logger: logger
         )
+        try await send(unique, in: connection, logger: logger, progress: progress)
+        // The order of the whole catalog after the import: the stored courses the file does
+        // not name, and the file's.
+        progress?.begin(.ordering)
+        try await connection.query(
+            """
+            CREATE TEMP TABLE course_order ON COMMIT DROP AS
+            SELECT id, row_number() OVER (ORDER BY sort_key, id) * \(gap)::bigint AS rank FROM (
+                SELECT id, sort_key FROM course WHERE NOT EXISTS (SELECT 1 FROM course_incoming i WHERE i.id = course.id)
+                UNION ALL SELECT id, sort_key FROM course_incoming
+            ) AS every
+            """,
+            logger: logger
+        )
+        // Out of the way: a stored course whose rank is about to go to another. One already at
+        // its final rank stays (no other course's final rank is its own).
+        try await connection.query(
+            """
+            UPDATE course SET sort_rank = \(aside) + o.rank / \(gap)::bigint
+            FROM course_order o WHERE o.id = course.id AND course.sort_rank <> o.rank
+            """,
+            logger: logger
+        )
+        progress?.begin(.writing)
+        let written = try await connection.query(
+            """
+            WITH written AS (
+                INSERT INTO course (id, title, sort_key, sort_rank, instructor, category, category_key, level, duration_minutes,
+                    price_minor, currency, capacity, enrolled_count, tags, prerequisite_id, active, description, lesson_count, search_terms)
+                SELECT i.id, i.title, i.sort_key, o.rank, i.instructor, i.category, i.category_key, i.level, i.duration_minutes,
+                    i.price_minor, i.currency, i.capacity, i.enrolled_count, i.tags, i.prerequisite_id, i.active, i.description,
+                    i.lesson_count, i.search_terms
+                FROM course_incoming i JOIN course_order o ON o.id = i.id
+                ON CONFLICT (id) DO UPDATE SET sort_rank = excluded.sort_rank, \(unescaped: Self.updatedByImport)
+                RETURNING (xmax = 0) AS added
+            )
+            SELECT count(*) FILTER (WHERE added) FROM written
+            """,
+            logger: logger
+        )
+        let added = try await written.decode(Int.self).first { _ in true } ?? 0
+        try await connection.query(
+            "UPDATE course SET sort_rank = o.rank FROM course_order o WHERE o.id = course.id AND course.sort_rank <> o.rank",
+            logger: logger
+        )
+        let batchSize = 1_000
+        progress?.begin(.lessons, total: unique.count)
+        for start in stride(from: 0, to: unique.count, by: batchSize) {
+            let batch = unique[start..<min(start + batchSize, unique.count)]
+            try await storeLessons(
+                batch.map { ($0.course.id, $0.lessons ?? []) }, withContent: withContent, in: connection, logger: logger)
+            progress?.advance(to: start + batch.count)
+        }
+        // Last, so the moment the new term index takes the old one's place is next to the commit.
+        progress?.begin(.indexing)
+        try await rebuildTerms(connection, logger: logger)
+        return (added, unique.count - added)
+    }
+
+    /// Streams the courses by `COPY` into `course_incoming`, a megabyte at a time.
+    private static func send(
+        _ unique: [(course: Course, lessons: [Lesson]?)], in connection: PostgresConnection, logger: Logger, progress: ImportProgress?
+    ) async throws {
+        progress?.begin(.sending, total: unique.count)
         try await connection.copyFrom(table: "course_incoming", logger: logger) { writer in
             var rows = CopyText()
+            var sent = 0
             // Instructors and tags repeat across a catalog: each is folded once.
             var folded: [String: [String]] = [:]
             let words = { (text: String) -> [String] in
@@ -74,61 +140,15 @@ extension PostgresCatalog {
                 rows.field(course.description)
                 rows.field(entry.lessons?.count ?? 1)
                 rows.array(Self.terms(of: course, foldedTitle: sortKey, words: words), last: true)
-                if rows.bytes.readableBytes >= 1 << 20 { try await writer.write(rows.take()) }
+                sent += 1
+                if rows.bytes.readableBytes >= 1 << 20 {
+                    try await writer.write(rows.take())
+                    progress?.advance(to: sent)
+                }
             }
             if rows.bytes.readableBytes > 0 { try await writer.write(rows.take()) }
         }
-        // The order of the whole catalog after the import: the stored courses the file does
-        // not name, and the file's.
-        try await connection.query(
-            """
-            CREATE TEMP TABLE course_order ON COMMIT DROP AS
-            SELECT id, row_number() OVER (ORDER BY sort_key, id) * \(gap)::bigint AS rank FROM (
-                SELECT id, sort_key FROM course WHERE NOT EXISTS (SELECT 1 FROM course_incoming i WHERE i.id = course.id)
-                UNION ALL SELECT id, sort_key FROM course_incoming
-            ) AS every
-            """,
-            logger: logger
-        )
-        // Out of the way: a stored course whose rank is about to go to another. One already at
-        // its final rank stays (no other course's final rank is its own).
-        try await connection.query(
-            """
-            UPDATE course SET sort_rank = \(aside) + o.rank / \(gap)::bigint
-            FROM course_order o WHERE o.id = course.id AND course.sort_rank <> o.rank
-            """,
-            logger: logger
-        )
-        let written = try await connection.query(
-            """
-            WITH written AS (
-                INSERT INTO course (id, title, sort_key, sort_rank, instructor, category, category_key, level, duration_minutes,
-                    price_minor, currency, capacity, enrolled_count, tags, prerequisite_id, active, description, lesson_count, search_terms)
-                SELECT i.id, i.title, i.sort_key, o.rank, i.instructor, i.category, i.category_key, i.level, i.duration_minutes,
-                    i.price_minor, i.currency, i.capacity, i.enrolled_count, i.tags, i.prerequisite_id, i.active, i.description,
-                    i.lesson_count, i.search_terms
-                FROM course_incoming i JOIN course_order o ON o.id = i.id
-                ON CONFLICT (id) DO UPDATE SET sort_rank = excluded.sort_rank, \(unescaped: Self.updatedByImport)
-                RETURNING (xmax = 0) AS added
-            )
-            SELECT count(*) FILTER (WHERE added) FROM written
-            """,
-            logger: logger
-        )
-        let added = try await written.decode(Int.self).first { _ in true } ?? 0
-        try await connection.query(
-            "UPDATE course SET sort_rank = o.rank FROM course_order o WHERE o.id = course.id AND course.sort_rank <> o.rank",
-            logger: logger
-        )
-        let batchSize = 1_000
-        for start in stride(from: 0, to: unique.count, by: batchSize) {
-            let batch = unique[start..<min(start + batchSize, unique.count)]
-            try await storeLessons(
-                batch.map { ($0.course.id, $0.lessons ?? []) }, withContent: withContent, in: connection, logger: logger)
-        }
-        // Last, so the moment the new term index takes the old one's place is next to the commit.
-        try await rebuildTerms(connection, logger: logger)
-        return (added, unique.count - added)
+        progress?.advance(to: unique.count)
     }
 }
 

@@ -134,7 +134,8 @@ enum PostgresCatalog {
     /// terms follow. The caller's transaction holds; catalog writes take one lock in turn.
     /// `withContent: false` writes lessons as the schema before v8 holds them (the seed of v2).
     static func upsert(
-        _ entries: [(course: Course, lessons: [Lesson]?)], withContent: Bool = true, in connection: PostgresConnection, logger: Logger
+        _ entries: [(course: Course, lessons: [Lesson]?)], withContent: Bool = true, in connection: PostgresConnection, logger: Logger,
+        progress: ImportProgress? = nil
     ) async throws -> (added: Int, updated: Int) {
         try await connection.query("SELECT pg_advisory_xact_lock(\(writeLock))", logger: logger)
         let size =
@@ -143,10 +144,11 @@ enum PostgresCatalog {
         // Many courses (a first load, a large file) are written at their final ranks in one
         // pass (`upsertInBulk`); a few are each placed in a gap, moving nothing else.
         if entries.count > 200, entries.count * 20 > size {
-            return try await upsertInBulk(entries, withContent: withContent, in: connection, logger: logger)
+            return try await upsertInBulk(entries, withContent: withContent, in: connection, logger: logger, progress: progress)
         }
         var added = 0
         var updated = 0
+        progress?.begin(.writing, total: entries.count)
         for entry in entries {
             var course = entry.course
             course.lessonCount = entry.lessons?.count ?? 1
@@ -202,6 +204,7 @@ enum PostgresCatalog {
                 "UPDATE enrollment SET course_rank = \(rank) WHERE course_id = \(course.id.rawValue)", logger: logger)
             try await storeLessons([(course.id, entry.lessons ?? [])], withContent: withContent, in: connection, logger: logger)
             if existing == nil { added += 1 } else { updated += 1 }
+            progress?.advance(to: added + updated)
         }
         return (added, updated)
     }

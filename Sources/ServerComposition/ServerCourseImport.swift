@@ -17,26 +17,38 @@ public enum ServerCourseImport {
     }
 
     public static func run(file: String, dataDirectory: URL) -> Int32 {
-        switch CourseFileImport.run(file: file, dataDirectory: dataDirectory) {
+        let display = ImportProgressDisplay.forStandardError(texts: .english)
+        display?.start()
+        let outcome = CourseFileImport.run(file: file, dataDirectory: dataDirectory, progress: display?.progress)
+        display?.stop()
+        switch outcome {
         case .imported(let file, let database, let summary):
-            CourseImportReport.imported(file, into: database, added: summary.added, updated: summary.updated) { PrintableText.sanitize($0) }
+            return CourseImportReport.imported(file, into: database, added: summary.added, updated: summary.updated) {
+                PrintableText.sanitize($0)
+            }
         case .failed(let reason):
-            CourseImportReport.failed(reason, program: "edugo-server") { PrintableText.sanitize($0) }
+            return CourseImportReport.failed(reason, program: "edugo-server") { PrintableText.sanitize($0) }
         }
     }
 
     /// The same import into a PostgreSQL database (migrated and seeded first if it is new):
     /// the same file checks, in the import's transaction.
     public static func run(file path: String, databaseURL: String) async -> Int32 {
+        let display = ImportProgressDisplay.forStandardError(texts: .english)
+        display?.start()
         func fail(_ message: String) -> Int32 {
-            CourseImportReport.failed(.verbatim(message), program: "edugo-server") { PrintableText.sanitize($0) }
+            display?.stop()
+            return CourseImportReport.failed(.verbatim(message), program: "edugo-server") { PrintableText.sanitize($0) }
         }
+        let progress = display?.progress
+        progress?.begin(.reading)
         let courses: CourseFile
         do {
             courses = try CourseJSON.parse(try CourseFileReader.read(path: path))
         } catch {
             return fail(error.description)
         }
+        progress?.advance(to: courses.entries.count)
         let database: PostgresDatabase
         do {
             database = try PostgresDatabase(url: databaseURL, logger: Logger(label: "edugo-server"))
@@ -50,11 +62,13 @@ public enum ServerCourseImport {
                 let hasher = PasswordHasher()
                 try await database.migrate(within: .seconds(15)) { try PlatformStores.postgresSeed(passwordHasher: hasher) }
                 let summary = try await database.importCourses(
-                    courses.entries.map { (course: $0.course, lessons: $0.lessons) }, prerequisites: courses.outsidePrerequisites
+                    courses.entries.map { (course: $0.course, lessons: $0.lessons) }, prerequisites: courses.outsidePrerequisites,
+                    progress: progress
                 ) { stored, chain in
                     try courses.checkPrerequisites(stored: stored)
                     try courses.checkCycles { chain[$0] }
                 }
+                display?.stop()
                 return CourseImportReport.imported(
                     path, into: PostgresDatabase.redacted(databaseURL), added: summary.added, updated: summary.updated
                 ) { PrintableText.sanitize($0) }

@@ -199,6 +199,39 @@ extension EndToEnd {
             #expect(try await session.terminalRestored())
         }
 
+        @Test("import-courses in a terminal draws its progress: each step ticked off with its count and time, then the summary")
+        func importProgress() async throws {
+            enum ImportProgressLineSigns {
+                static let spinner: [Character] = ["⠋", "⠙", "⠹", "⠸", "⠼", "⠴", "⠦", "⠧", "⠇", "⠏"]
+            }
+            let directory = TemporaryDirectory(prefix: "edugo-e2e")
+            defer { directory.remove() }
+            let file = directory.url.appendingPathComponent("many.json").path
+            // Enough to take the bulk path (more than 1,000 and a tenth of the catalog).
+            let entries = (0..<3_000).map { index in
+                #"{"id": "gen-\#(index)", "title": "Generated \#(index)", "instructor": "I", "level": "beginner", "duration_minutes": 5, "price": 1, "currency": "EUR", "description": "D"}"#
+            }
+            _ = FileManager.default.createFile(atPath: file, contents: Data("[\(entries.joined(separator: ","))]".utf8))
+            // Drawn from the start: a small import on a fast machine may be over before the
+            // half second after which the display shows itself.
+            let session = try TmuxSession(arguments: ["import-courses", file], environment: ["EDUGO_IMPORT_PROGRESS_AFTER_MS": "0"])
+
+            #expect(try await session.waitForExit() == 0)
+            let screen = try await session.screen()
+            let steps = screen.filter { $0.hasPrefix("✓ ") }.map { $0.split(separator: "·").first.map(String.init) ?? $0 }
+            #expect(
+                steps == [
+                    "✓ Reading the file ", "✓ Ordering the catalog ", "✓ Writing courses ", "✓ Indexing for search ",
+                    "✓ Compacting the search index ", "✓ Finishing ",
+                ], "\(screen)")
+            #expect(screen.contains { $0.hasPrefix("✓ Reading the file · 3000 courses · ") && $0.hasSuffix(" s") }, "\(screen)")
+            #expect(screen.contains { $0.hasPrefix("✓ Writing courses · 3000 courses · ") }, "\(screen)")
+            // The summary names the file's whole path: it may wrap.
+            #expect(screen.joined().contains(": 3000 added, 0 updated"), "\(screen)")
+            // Nothing of the running line is left behind.
+            #expect(!screen.contains { line in ImportProgressLineSigns.spinner.contains { line.contains($0) } }, "\(screen)")
+        }
+
         @Test("a course file that tries to drive the terminal through the error message cannot: stderr is printable")
         func hostileImportMessage() async throws {
             let directory = TemporaryDirectory(prefix: "edugo-e2e")

@@ -101,6 +101,24 @@ struct PostgresBulkImportTests {
         await test.drop()
     }
 
+    @Test("an import tells its steps as it goes: a bulk one every step in order with whole counts, a small one its writes")
+    func progressSteps() async throws {
+        let test = try await PostgresTestDatabase.seeded()
+        let courses = (0..<300).map { Self.course($0, title: "Step \($0)") }
+        let bulk = ImportProgress()
+        _ = try await test.database.importCourses(courses.map { (course: $0, lessons: nil) }, progress: bulk)
+        bulk.end()
+        #expect(bulk.snapshot.finished.map(\.step) == [.sending, .ordering, .writing, .lessons, .indexing, .finishing])
+        #expect(bulk.snapshot.finished.map(\.count) == [300, nil, nil, 300, nil, nil])
+
+        let small = ImportProgress()
+        _ = try await test.database.importCourses([(course: Self.course(300, title: "Step 300"), lessons: nil)], progress: small)
+        small.end()
+        #expect(small.snapshot.finished.map(\.step) == [.writing, .finishing])
+        #expect(small.snapshot.finished.map(\.count) == [1, nil])
+        await test.drop()
+    }
+
     @Test(
         "importing them again with new titles (a new order) and new courses beside: every course in its place, each found by its new title only"
     )

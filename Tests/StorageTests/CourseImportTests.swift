@@ -362,6 +362,30 @@ struct CourseImportTests {
         }
     }
 
+    @Test("an import tells its steps as it goes: a bulk one every step in order with whole counts, a small one its writes")
+    func progressSteps() async throws {
+        let directory = TemporaryDirectory()
+        defer { directory.remove() }
+        let database = try await onOwnThread {
+            try AppDatabase.open(directory: directory.url, passwordHasher: .fast, seedCatalog: { Self.catalog.entries })
+        }
+        let courses = GeneratedCatalog.courses(count: 2_500)
+        let bulk = ImportProgress()
+
+        _ = try await onOwnThread { try database.importCourses(courses, progress: bulk) }
+        bulk.end()
+
+        #expect(bulk.snapshot.finished.map(\.step) == [.ordering, .writing, .indexing, .compacting, .finishing])
+        // The search index is filled with the whole catalog: the stored courses too.
+        #expect(bulk.snapshot.finished.map(\.count) == [nil, 2_500, 2_502, nil, nil])
+
+        let small = ImportProgress()
+        _ = try await onOwnThread { try database.importCourses([.fixture(id: "one-more", title: "One More")], progress: small) }
+        small.end()
+        #expect(small.snapshot.finished.map(\.step) == [.ordering, .writing, .finishing])
+        #expect(small.snapshot.finished.map(\.count) == [nil, 1, nil])
+    }
+
     @Test("a failure in the middle of the writes leaves nothing of the file behind")
     func allOrNothing() async throws {
         let (database, directory) = try makeSUT()

@@ -4,13 +4,18 @@ import Presentation
 import Storage
 import TerminalUI
 
-/// `tui import-courses FILE`: adds or updates courses from a course JSON file.
+/// `tui import-courses FILE`: adds or updates courses from a course JSON file, with its
+/// progress drawn on a terminal.
 public enum CourseImportCommand {
     /// Imports the file into the database of `dataDirectory`, prints the counts or the reason
     /// it changed nothing, and returns the process exit code.
     public static func run(file path: String, dataDirectory: URL) -> Int32 {
         let texts = EduGoApp.commandLineTexts
-        switch CourseFileImport.run(file: path, dataDirectory: dataDirectory) {
+        let display = ImportProgressDisplay.forStandardError(texts: texts)
+        display?.start()
+        let outcome = CourseFileImport.run(file: path, dataDirectory: dataDirectory, progress: display?.progress)
+        display?.stop()
+        switch outcome {
         case .imported(let file, let database, let summary):
             return CourseImportReport.imported(
                 file, into: database, added: summary.added, updated: summary.updated, texts: texts

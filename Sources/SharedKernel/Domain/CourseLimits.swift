@@ -116,7 +116,11 @@ public enum CourseLimits {
     /// characters, format characters and whole escape sequences are removed: `"\u{1B}[2J"`
     /// would be a blank row.
     public static func saysSomething(_ text: String) -> Bool {
-        !PrintableText.sanitize(text).trimmingCharacters(in: .whitespacesAndNewlines).isEmpty
+        let shown = PrintableText.sanitize(text)
+        // Nearly every text has a visible ASCII character, never a space: Foundation's trimming
+        // was 8 % of importing a file of 200,000 courses.
+        if shown.utf8.contains(where: { $0 > 0x20 && $0 < 0x7F }) { return true }
+        return !shown.trimmingCharacters(in: .whitespacesAndNewlines).isEmpty
     }
 
     /// What is wrong with a course's required texts, if anything (`saysSomething`).

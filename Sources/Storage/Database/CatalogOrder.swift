@@ -1,4 +1,6 @@
 import GRDB
+import Platform
+import Synchronization
 
 /// The catalog order as data: `course.sort_rank` grows with (sort_key, id), with gaps so a
 /// course can usually be placed between two others without moving any. The full-text index
@@ -111,14 +113,14 @@ enum CatalogOrder {
 
     /// What `renumber` does once every course already has its rank in catalog order (a bulk
     /// import, placed in memory before it was written): the search index and the learners' ranks.
-    static func reindex(_ db: Database) throws {
-        try CatalogRevision.whileRewriting(db) { try rebuild(db, layout: .v9, ranking: false) }
+    static func reindex(_ db: Database, progress: ImportProgress? = nil) throws {
+        try CatalogRevision.whileRewriting(db) { try rebuild(db, layout: .v9, ranking: false, progress: progress) }
     }
 
     /// Ranks in catalog order as `renumber` gives them: `gap` times the course's place.
     static func rank(atPlace place: Int) -> Int64 { Int64(place + 1) * gap }
 
-    private static func rebuild(_ db: Database, layout: Layout, ranking: Bool) throws {
+    private static func rebuild(_ db: Database, layout: Layout, ranking: Bool, progress: ImportProgress? = nil) throws {
         for name in searchTriggers + [rankTrigger] {
             try db.execute(sql: "DROP TRIGGER IF EXISTS \(name)")
         }
@@ -135,15 +137,19 @@ enum CatalogOrder {
         // (1 M: 90 s against 35 s in order).
         let list = columns(layout).joined(separator: ", ")
         try db.execute(sql: "INSERT INTO course_search (course_search) VALUES ('delete-all')")
-        try db.execute(
-            sql: """
-                INSERT INTO course_search (rowid, \(list))
-                SELECT sort_rank, \(list) FROM course WHERE sort_rank IS NOT NULL ORDER BY sort_rank
-                """)
+        try IndexingCount.counting(in: db, progress: progress) { rank in
+            try db.execute(
+                sql: """
+                    INSERT INTO course_search (rowid, \(list))
+                    SELECT \(rank), \(list) FROM course WHERE sort_rank IS NOT NULL ORDER BY sort_rank
+                    """)
+        }
         // One segment: a rebuilt index is left in many, and then every prefix lookup merges
         // them all. Probing a learner's favourites against a prefix costs 135 µs a course on
         // a million-course index as rebuilt, 7 µs once optimised (8 s for the million).
+        progress?.begin(.compacting)
         try db.execute(sql: "INSERT INTO course_search (course_search) VALUES ('optimize')")
+        progress?.begin(.finishing)
         if layout == .v9 {
             try db.execute(sql: "UPDATE favourite SET course_rank = (SELECT sort_rank FROM course WHERE id = favourite.course_id)")
             try db.execute(sql: "UPDATE enrollment SET course_rank = (SELECT sort_rank FROM course WHERE id = enrollment.course_id)")
@@ -180,5 +186,30 @@ enum CatalogOrder {
         case (nil, let high?): return high > 1 ? high / 2 : nil
         case (let low?, let high?): return high - low >= 2 ? low + (high - low) / 2 : nil
         }
+    }
+}
+
+/// The rows the search index has taken while it is filled, for an import's progress: the
+/// rank each row is filled at goes through a function that counts it (a few hundred
+/// nanoseconds a row), registered only while someone watches.
+private enum IndexingCount {
+    static func counting(in db: Database, progress: ImportProgress?, _ fill: (_ rank: String) throws -> Void) throws {
+        guard let progress else { return try fill("sort_rank") }
+        let total = try Int.fetchOne(db, sql: "SELECT count(*) FROM course WHERE sort_rank IS NOT NULL") ?? 0
+        progress.begin(.indexing, total: total)
+        let rows = Rows()
+        let counted = DatabaseFunction("edugo_indexing_counted", argumentCount: 1, pure: false) { values in
+            let done = rows.count.add(1, ordering: .relaxed).newValue
+            if done % 1_024 == 0 { progress.advance(to: done) }
+            return values[0]
+        }
+        db.add(function: counted)
+        defer { db.remove(function: counted) }
+        try fill("edugo_indexing_counted(sort_rank)")
+        progress.advance(to: rows.count.load(ordering: .relaxed))
+    }
+
+    private final class Rows: Sendable {
+        let count = Atomic<Int>(0)
     }
 }

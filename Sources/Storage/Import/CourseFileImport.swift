@@ -14,8 +14,10 @@ public enum CourseFileImport {
 
     }
 
-    /// Reads the file at `path` and imports it into the database of `dataDirectory`.
-    public static func run(file path: String, dataDirectory: URL) -> Outcome {
+    /// Reads the file at `path` and imports it into the database of `dataDirectory`, telling
+    /// `progress` each step.
+    public static func run(file path: String, dataDirectory: URL, progress: ImportProgress? = nil) -> Outcome {
+        progress?.begin(.reading)
         let data: Data
         do {
             data = try CourseFileReader.read(path: path)
@@ -29,7 +31,7 @@ public enum CourseFileImport {
             return .failed(.verbatim(error.description))
         }
         do {
-            return .imported(file: path, database: database.path, summary: try database.importCourses(from: data))
+            return .imported(file: path, database: database.path, summary: try database.importCourses(from: data, progress: progress))
         } catch {
             return .failed("cannot import \(path), nothing was changed: \(error.text)")
         }

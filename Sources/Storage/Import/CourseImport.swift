@@ -33,31 +33,33 @@ public enum CourseImportError: Error, Equatable, Sendable, CustomStringConvertib
 extension AppDatabase {
     /// Adds or updates every course of a course JSON file in one IMMEDIATE transaction: the
     /// whole file is stored, or, on the first problem, nothing. Prerequisites may name courses
-    /// of the file or courses already stored.
-    public func importCourses(from data: Data) throws(CourseImportError) -> CourseImportSummary {
+    /// of the file or courses already stored. `progress` is told each step (the reading is
+    /// the caller's to begin; its count is told here).
+    public func importCourses(from data: Data, progress: ImportProgress? = nil) throws(CourseImportError) -> CourseImportSummary {
         let file: CourseFile
         do {
             file = try CourseJSON.parse(data)
         } catch {
             throw .badFile(error)
         }
-        return try write(file)
+        progress?.advance(to: file.entries.count)
+        return try write(file, progress: progress)
     }
 
     /// Adds or updates courses already in memory (e.g. a generated catalog), by the same
     /// rules as a file: one transaction, prerequisites checked, all or nothing.
-    public func importCourses(_ courses: [Course]) throws(CourseImportError) -> CourseImportSummary {
-        try importCourses(entries: courses.map { CourseEntry(course: $0) })
+    public func importCourses(_ courses: [Course], progress: ImportProgress? = nil) throws(CourseImportError) -> CourseImportSummary {
+        try importCourses(entries: courses.map { CourseEntry(course: $0) }, progress: progress)
     }
 
     /// Adds or updates courses with their lessons, by the same rules as a file.
-    public func importCourses(entries: [CourseEntry]) throws(CourseImportError) -> CourseImportSummary {
-        try write(CourseFile(entries: entries))
+    public func importCourses(entries: [CourseEntry], progress: ImportProgress? = nil) throws(CourseImportError) -> CourseImportSummary {
+        try write(CourseFile(entries: entries), progress: progress)
     }
 
     /// One IMMEDIATE transaction; another process holding the write lock is waited for (the
     /// busy timeout, then again), so an import never fails for someone else's write.
-    private func write(_ file: CourseFile) throws(CourseImportError) -> CourseImportSummary {
+    private func write(_ file: CourseFile, progress: ImportProgress?) throws(CourseImportError) -> CourseImportSummary {
         while true {
             do {
                 return try writer.writeWithoutTransaction { db in
@@ -68,7 +70,8 @@ extension AppDatabase {
                         try file.checkCycles { id in
                             try String.fetchOne(prerequisite, arguments: [id.rawValue]).map { CourseID($0) }
                         }
-                        summary = try Self.store(file.entries, in: db)
+                        summary = try Self.store(file.entries, in: db, progress: progress)
+                        progress?.begin(.finishing)
                         return .commit
                     }
                     return summary
@@ -87,7 +90,8 @@ extension AppDatabase {
     /// catalog order one by one (one with no room left between its neighbours renumbers the
     /// whole order). Many at once are placed in memory with the whole catalog (`BulkPlaces`)
     /// and written at their final ranks, then the search index is filled in one pass.
-    static func store(_ entries: [CourseEntry], in db: Database) throws -> CourseImportSummary {
+    static func store(_ entries: [CourseEntry], in db: Database, progress: ImportProgress? = nil) throws -> CourseImportSummary {
+        progress?.begin(.ordering)
         let stored = try Int.fetchOne(db, sql: "SELECT courses FROM catalog_size WHERE id = 1") ?? 0
         let bulk = entries.count > max(1_000, stored / 10)
         var added = 0
@@ -98,12 +102,15 @@ extension AppDatabase {
         // fastest), each at its final rank when many come at once.
         func write(_ placement: (Int) -> CourseRow.Placement) throws -> Bool {
             var renumber = false
+            progress?.begin(.writing, total: entries.count)
             for index in entries.indices {
+                if index % 1_024 == 0 { progress?.advance(to: index) }
                 let outcome = try CourseRow.upsert(
                     entries[index], keys: keys[index], placement: placement(index), addedSeq: firstSeq + Int64(index), in: db)
                 if outcome.added { added += 1 }
                 if outcome.needsRenumbering { renumber = true }
             }
+            progress?.advance(to: entries.count)
             return renumber
         }
         if bulk {
@@ -112,7 +119,7 @@ extension AppDatabase {
                 _ = try write { .at(places.ranks[$0]) }
                 let move = try db.cachedStatement(sql: "UPDATE course SET sort_rank = ? WHERE id = ?")
                 for (id, rank) in places.moves { try move.execute(arguments: [rank, id]) }
-                try CatalogOrder.reindex(db)
+                try CatalogOrder.reindex(db, progress: progress)
             }
         } else if try write({ _ in .between }) {
             try CatalogOrder.renumber(db)
