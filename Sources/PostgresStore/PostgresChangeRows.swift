@@ -18,8 +18,6 @@ import Synchronization
 enum PostgresChangeRows {
     /// The key of the advisory lock that orders the notes (the migrations' is …01, the catalog's …02).
     static let lock = 0x6564_7567_6f00_0003
-    /// The channel every noting transaction notifies at its commit, with its newest id.
-    static let channel = "edugo_changes"
 
     static let schema = [
         """
@@ -37,14 +35,13 @@ enum PostgresChangeRows {
         "INSERT INTO change_horizon (id, forgotten_through) VALUES (1, 0)",
     ]
 
-    /// Notes `changes`, in order, as the last statement of the caller's transaction, and
-    /// notifies `channel` at its commit. Each 1,024th id forgets what lies more than
-    /// `ChangeRetention.kept` changes back.
+    /// Notes `changes`, in order, as the last statement of the caller's transaction; other
+    /// servers find them by reading the log (`PostgresChangeSignal`). Each 1,024th id forgets
+    /// what lies more than `ChangeRetention.kept` changes back.
     ///
     /// One statement, one round trip (before: four of an enrollment's fourteen): the
     /// rows to insert join the lock's one row and are sorted, so the lock is held before the
-    /// first id is drawn; the notification is a condition on the inserted ids, so it is sent
-    /// with their newest.
+    /// first id is drawn.
     static func record(_ changes: [Change], in connection: PostgresConnection, logger: Logger) async throws {
         guard !changes.isEmpty else { return }
         if let deferred {
@@ -53,7 +50,6 @@ enum PostgresChangeRows {
         }
         var binds = PostgresBindings()
         binds.append(Int64(lock))
-        binds.append(channel)
         var rows: [String] = []
         for (position, change) in changes.enumerated() {
             let (kind, user, course, signIn) = columns(of: change)
@@ -75,7 +71,7 @@ enum PostgresChangeRows {
                     ORDER BY change.position
                     RETURNING id
                 )
-                SELECT array_agg(id ORDER BY id) FROM noted HAVING pg_notify($2, max(id)::text) IS NOT NULL
+                SELECT array_agg(id ORDER BY id) FROM noted
                 """,
             binds: binds)
         let noted = try await connection.query(statement, logger: logger).decode([Int64].self).first { _ in true }
