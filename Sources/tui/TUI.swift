@@ -185,7 +185,7 @@ struct ImportCourses: ParsableCommand {
 
     func run() throws {
         let directory = DataDirectory.resolve(option: app.dataDir, environment: ProcessInfo.processInfo.environment)
-        let code = CourseImportCommand.run(file: file, dataDirectory: directory)
+        let code = CourseImportCommand.run(file: file, dataDirectory: directory, accessible: app.accessible)
         if code != 0 { throw ExitCode(code) }
     }
 }

@@ -218,6 +218,7 @@ extension EndToEnd {
 
             #expect(try await session.waitForExit() == 0)
             let screen = try await session.screen()
+            #expect(!screen.contains { $0.contains(": done") }, "\(screen)")
             let steps = screen.filter { $0.hasPrefix("✓ ") }.map { $0.split(separator: "·").first.map(String.init) ?? $0 }
             #expect(
                 steps == [
@@ -230,6 +231,30 @@ extension EndToEnd {
             #expect(screen.joined().contains(": 3000 added, 0 updated"), "\(screen)")
             // Nothing of the running line is left behind.
             #expect(!screen.contains { line in ImportProgressLineSigns.spinner.contains { line.contains($0) } }, "\(screen)")
+        }
+
+        @Test("with --accessible, import-courses says each step in words once it ends, and draws nothing again")
+        func importProgressAccessible() async throws {
+            let directory = TemporaryDirectory(prefix: "edugo-e2e")
+            defer { directory.remove() }
+            let file = directory.url.appendingPathComponent("many.json").path
+            let entries = (0..<3_000).map { index in
+                #"{"id": "gen-\#(index)", "title": "Generated \#(index)", "instructor": "I", "level": "beginner", "duration_minutes": 5, "price": 1, "currency": "EUR", "description": "D"}"#
+            }
+            _ = FileManager.default.createFile(atPath: file, contents: Data("[\(entries.joined(separator: ","))]".utf8))
+            let session = try TmuxSession(
+                arguments: ["--accessible", "import-courses", file], environment: ["EDUGO_IMPORT_PROGRESS_AFTER_MS": "0"])
+
+            #expect(try await session.waitForExit() == 0)
+            let screen = try await session.screen()
+            let steps = screen.filter { $0.contains(": done, ") }.map { $0.components(separatedBy: ": done").first ?? $0 }
+            #expect(
+                steps == [
+                    "Reading the file", "Ordering the catalog", "Writing courses", "Indexing for search", "Compacting the search index",
+                    "Finishing",
+                ], "\(screen)")
+            #expect(screen.contains { $0.hasPrefix("Writing courses: done, 3000 courses, ") }, "\(screen)")
+            #expect(!screen.contains { $0.contains("✓") || $0.contains("━") }, "\(screen)")
         }
 
         @Test("a course file that tries to drive the terminal through the error message cannot: stderr is printable")

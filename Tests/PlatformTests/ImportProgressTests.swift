@@ -63,6 +63,11 @@ struct ImportProgressTests {
         #expect(
             ImportProgressLine.finished(.init(step: .reading, count: 1, duration: .milliseconds(50)), texts: spanish)
                 == "✓ Leyendo el archivo · 1 curso · 0,0 s")
+        // For a screen reader: words, not marks.
+        #expect(
+            ImportProgressLine.finished(writing, texts: .english, accessible: true) == "Writing courses: done, 1000000 courses, 15.0 s")
+        #expect(
+            ImportProgressLine.finished(ordering, texts: spanish, accessible: true) == "Ordenando el catálogo: hecho, 1 min 4 s")
     }
 
     @Test("a counted step shows a bar, the counts, the rate and the time left, in the width it has")

@@ -19,6 +19,16 @@ extension EduGoApp {
         return Texts(Language.chosen(option: nil, environment: environment, configured: choice?.settings.language?.code))
     }()
 
+    /// Whether the config file `--config` or the usual place names asks for the accessible mode,
+    /// for the subcommands (the app reads it with the rest of its settings).
+    static var commandLineAccessible: Bool {
+        let arguments = Array(CommandLine.arguments.dropFirst())
+        let environment = ProcessInfo.processInfo.environment
+        let choice = try? ConfigCommand.choose(option: ConfigCommand.configOption(in: arguments), profile: nil, environment: environment)
+            .get()
+        return choice?.settings.accessible ?? false
+    }
+
     /// `english` (with `%@` where each of `arguments` goes) in the command line's language.
     public static func text(_ english: String, _ arguments: String...) -> String {
         commandLineTexts(LocalizedText(key: english, arguments: arguments.map { .verbatim($0) }))

@@ -8,10 +8,11 @@ import TerminalUI
 /// progress drawn on a terminal.
 public enum CourseImportCommand {
     /// Imports the file into the database of `dataDirectory`, prints the counts or the reason
-    /// it changed nothing, and returns the process exit code.
-    public static func run(file path: String, dataDirectory: URL) -> Int32 {
+    /// it changed nothing, and returns the process exit code. `accessible` (`--accessible`, or
+    /// the config file's): its progress told a step at a time, with nothing drawn again.
+    public static func run(file path: String, dataDirectory: URL, accessible: Bool = false) -> Int32 {
         let texts = EduGoApp.commandLineTexts
-        let display = ImportProgressDisplay.forStandardError(texts: texts)
+        let display = ImportProgressDisplay.forStandardError(texts: texts, accessible: accessible || EduGoApp.commandLineAccessible)
         display?.start()
         let outcome = CourseFileImport.run(file: path, dataDirectory: dataDirectory, progress: display?.progress)
         display?.stop()

@@ -11,29 +11,33 @@ import Glibc
 /// a terminal: each step that ended on a line of its own, the running one redrawn in place.
 /// An import done within `after` draws nothing, so a small file's output is its summary alone;
 /// neither does one whose standard error is a file or a pipe (a script's log stays clean).
+/// `accessible`: no spinner, bar or line drawn again (a screen reader would read each); each
+/// step's line once it ends, begun with a word instead of a mark.
 public final class ImportProgressDisplay: Sendable {
     public let progress: ImportProgress
     private let texts: Texts
     private let started = ContinuousClock.now
     private let after: Duration
+    private let accessible: Bool
     private let queue = DispatchQueue(label: "edugo.import-progress")
     private let timer = Mutex<(any DispatchSourceTimer)?>(nil)
     private let drawing = Mutex<(frame: Int, printed: Int, shown: Bool)>((0, 0, false))
 
     /// A display for this process's standard error, or nil when it is not a terminal.
     /// `EDUGO_IMPORT_PROGRESS_AFTER_MS` moves `after` (the journeys draw from the start).
-    public static func forStandardError(texts: Texts, environment: [String: String] = ProcessInfo.processInfo.environment)
-        -> ImportProgressDisplay?
-    {
+    public static func forStandardError(
+        texts: Texts, accessible: Bool = false, environment: [String: String] = ProcessInfo.processInfo.environment
+    ) -> ImportProgressDisplay? {
         guard isatty(STDERR_FILENO) == 1, environment["TERM"] != "dumb" else { return nil }
         let after = environment["EDUGO_IMPORT_PROGRESS_AFTER_MS"].flatMap(Int.init).map { Duration.milliseconds(max($0, 0)) }
-        return ImportProgressDisplay(texts: texts, after: after ?? .milliseconds(500))
+        return ImportProgressDisplay(texts: texts, after: after ?? .milliseconds(500), accessible: accessible)
     }
 
-    init(texts: Texts, after: Duration) {
+    init(texts: Texts, after: Duration, accessible: Bool) {
         self.progress = ImportProgress()
         self.texts = texts
         self.after = after
+        self.accessible = accessible
     }
 
     public func start() {
@@ -66,12 +70,12 @@ public final class ImportProgressDisplay: Sendable {
                 guard now - started >= after else { return nil }
                 state.shown = true
             }
-            var out = "\r\u{1B}[K"
+            var out = accessible ? "" : "\r\u{1B}[K"
             for finished in snapshot.finished.dropFirst(state.printed) {
-                out += ImportProgressLine.finished(finished, texts: texts) + "\n"
+                out += ImportProgressLine.finished(finished, texts: texts, accessible: accessible) + "\n"
             }
             state.printed = snapshot.finished.count
-            if !final {
+            if !final, !accessible {
                 state.frame += 1
                 let width = Self.columns() - 1
                 out += ImportProgressLine.running(snapshot, now: now, frame: state.frame, width: width, texts: texts) ?? ""

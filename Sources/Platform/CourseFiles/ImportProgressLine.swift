@@ -11,11 +11,13 @@ import SharedKernel
 public enum ImportProgressLine {
     static let spinner: [Character] = ["⠋", "⠙", "⠹", "⠸", "⠼", "⠴", "⠦", "⠧", "⠇", "⠏"]
 
-    public static func finished(_ step: ImportProgress.Finished, texts: Texts) -> String {
-        var parts = [texts(step.step.title)]
+    /// `accessible`: words and commas, for a screen reader, instead of `✓` and `·`
+    /// (`Writing courses: done, 1000000 courses, 15.0 s`).
+    public static func finished(_ step: ImportProgress.Finished, texts: Texts, accessible: Bool = false) -> String {
+        var parts = [accessible ? texts("\(step.step.title): done") : texts(step.step.title)]
         if let count = step.count { parts.append(texts("\(count) courses")) }
         parts.append(texts(elapsed(step.duration, texts: texts)))
-        return "✓ " + parts.joined(separator: " · ")
+        return accessible ? parts.joined(separator: ", ") : "✓ " + parts.joined(separator: " · ")
     }
 
     /// The running step at `now`, at most `width` columns; `frame` turns the spinner.
