@@ -2,14 +2,15 @@ import Logging
 import PostgresNIO
 import ServerTestSupport
 import SharedKernel
+import Synchronization
 import TestSupport
 import Testing
 
 @testable import PostgresStore
 
 /// What the PostgreSQL change log promises beyond the port contract: ids in the order the
-/// changes commit, whatever order their transactions took them in; a NOTIFY at each commit;
-/// and old changes forgotten as the SQLite store forgets them.
+/// changes commit, whatever order their transactions took them in; a commit seen by the next
+/// read of the log; and old changes forgotten as the SQLite store forgets them.
 @Suite(
     "PostgreSQL change log", .serialized,
     .enabled(if: PostgresTestCluster.isAvailable, "EDUGO_TEST_POSTGRES names no cluster"))
@@ -73,24 +74,28 @@ struct PostgresChangeLogTests {
         await test.drop()
     }
 
-    @Test("a commit that notes a change, in this process or any other, wakes the listeners at the next read of the log")
+    @Test("a commit that notes a change, in this process or any other, wakes the listeners at the next read of the log, and only then")
     func commitsWakeListeners() async throws {
         let test = try await PostgresTestDatabase.migrated(courses: [(course: .fixture(id: "swift-101", title: "Swift 101"), lessons: nil)])
         let clock = ManualClock()
-        var wakeups = PostgresChangeSignal(database: test.database, interval: .milliseconds(100), clock: clock).wakeups()
-            .makeAsyncIterator()
-        // The first read wakes them: what came before it was told to nobody.
-        _ = await wakeups.next()
+        let signal = PostgresChangeSignal(database: test.database, interval: .milliseconds(100), clock: clock)
+        let wakes = Mutex(0)
+        let polling = Task { await signal.poll { wakes.withLock { $0 += 1 } } }
+        // The first read wakes them: what came before it was told to nobody. Each wait below
+        // returns once a read is over and the poll sleeps again.
         await clock.waitForSleeper()
-        // A read that finds nothing new, then the change.
+        #expect(wakes.withLock { $0 } == 1)
         clock.advance(by: .milliseconds(100))
         await clock.waitForSleeper()
+        #expect(wakes.withLock { $0 } == 1, "a read that finds nothing new wakes nobody")
+
         try await PostgresFavouritesRepository(database: test.database).setFavourite(true, userID: UserID(1), courseID: "swift-101")
-
         clock.advance(by: .milliseconds(100))
-        let woken: Void? = await wakeups.next()
+        await clock.waitForSleeper()
 
-        #expect(woken != nil)
+        #expect(wakes.withLock { $0 } == 2)
+        polling.cancel()
+        await polling.value
         await test.drop()
     }
 

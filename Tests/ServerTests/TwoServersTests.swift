@@ -153,7 +153,7 @@ struct TwoServersTests {
         await test.drop()
     }
 
-    @Test("a write on one server reaches a stream on the other (NOTIFY); a stream resumed on the other picks up where it stopped")
+    @Test("a write on one server reaches a stream on the other (the log polled); a stream resumed on the other picks up where it stopped")
     func eventsAcrossServers() async throws {
         let (test, one, two) = try await Self.twoServers(learners: 1)
         let (onOne, _) = try await HTTPClient(baseURL: one.baseURL).signedIn()

@@ -3,11 +3,11 @@ import SharedKernel
 import Synchronization
 
 /// One server process's fan-out of its database's change log to its event streams. One reader
-/// reads the log after the last id it has, once at start and again when woken (PostgreSQL's
-/// NOTIFY from any server, SQLite's file events, or a write this process just answered), and
-/// hands each change to the mailbox of every stream that should hear of it (public ones to
-/// all). Nothing polls: an idle database costs a keep-alive tick, which also retries a read
-/// that failed.
+/// reads the log after the last id it has, once at start and again when woken (a read of
+/// PostgreSQL's log every 100 ms that finds another server's change, SQLite's file events, or a
+/// write this process just answered), and hands each change to the mailbox of every stream that
+/// should hear of it (public ones to all). On SQLite nothing polls: an idle database costs a
+/// keep-alive tick, which also retries a read that failed.
 final class ChangeHub: Sendable {
     /// Changes read from the log at a time.
     static let batch = 500
