@@ -20,7 +20,7 @@ public enum ServerCourseImport {
         let display = ImportProgressDisplay.forStandardError(texts: .english)
         display?.start()
         let outcome = CourseFileImport.run(file: file, dataDirectory: dataDirectory, progress: display?.progress)
-        display?.stop()
+        display?.stop(succeeded: outcome.succeeded)
         switch outcome {
         case .imported(let file, let database, let summary):
             return CourseImportReport.imported(file, into: database, added: summary.added, updated: summary.updated) {
@@ -37,7 +37,7 @@ public enum ServerCourseImport {
         let display = ImportProgressDisplay.forStandardError(texts: .english)
         display?.start()
         func fail(_ message: String) -> Int32 {
-            display?.stop()
+            display?.stop(succeeded: false)
             return CourseImportReport.failed(.verbatim(message), program: "edugo-server") { PrintableText.sanitize($0) }
         }
         let progress = display?.progress

@@ -2,6 +2,7 @@ import Foundation
 import GRDB
 import Platform
 import SharedKernel
+import Synchronization
 import TestSupport
 import Testing
 
@@ -276,16 +277,25 @@ struct CourseImportTests {
         // included (which rewrites every rank with the catalog's triggers off).
         let counting = SQLiteCourseRepository(database: database)
         var counts: [CatalogCount] = []
+        // The steps each import told: the one that renumbers shows it, the others do not.
+        var steps: [[ImportProgress.Step]] = []
         for number in 0..<40 {
             let title = "Other Course \(String(repeating: "z", count: 40 - number))"
             let entry = Self.newEntry
                 .replacingOccurrences(of: #""id": "new-one""#, with: #""id": "placed-\#(number)""#)
                 .replacingOccurrences(of: "New One", with: title)
-            _ = try database.importCourses(from: Data("[\(entry)]".utf8))
+            let progress = ImportProgress()
+            _ = try database.importCourses(from: Data("[\(entry)]".utf8), progress: progress)
+            progress.end()
+            steps.append(progress.snapshot.finished.map(\.step))
             imported.append(.fixture(id: CourseID("placed-\(number)"), title: title))
             counts.append(try await counting.count(matching: "other cour z"))
         }
         #expect(counts == (1...40).map { .exactly($0) })
+        let renumbering: [ImportProgress.Step] = [.ordering, .writing, .ordering, .indexing, .compacting, .finishing]
+        let renumbered = steps.filter { $0 == renumbering }.count
+        #expect(renumbered >= 1)
+        #expect(steps.filter { $0 == [.ordering, .writing, .finishing] }.count == 40 - renumbered, "\(Set(steps.map { "\($0)" }))")
         // A title that changes moves its course.
         let renamed = Self.newEntry
             .replacingOccurrences(of: #""id": "new-one""#, with: #""id": "placed-0""#)
@@ -384,6 +394,34 @@ struct CourseImportTests {
         small.end()
         #expect(small.snapshot.finished.map(\.step) == [.ordering, .writing, .finishing])
         #expect(small.snapshot.finished.map(\.count) == [nil, 1, nil])
+    }
+
+    @Test("the search index's fill counts each row as it reaches the index, in rank order, with the rank's index dropped")
+    func indexingCountedInOrder() throws {
+        let queue = try DatabaseQueue()
+        let calls = Mutex<[Int64]>([])
+        try queue.write { db in
+            // No index on the rank, as in a bulk import: SQLite sorts the rows.
+            try db.execute(sql: "CREATE TABLE course (id INTEGER PRIMARY KEY, sort_rank INTEGER, a TEXT)")
+            try db.execute(sql: "CREATE VIRTUAL TABLE course_search USING fts5(a, content = 'course', content_rowid = 'sort_rank')")
+            for id in 0..<500 {
+                // Ranks out of the table's order.
+                try db.execute(
+                    sql: "INSERT INTO course (id, sort_rank, a) VALUES (?, ?, ?)",
+                    arguments: [id, (id * 7_919) % 500 * 10 + 1, "word\(id)"])
+            }
+            db.add(
+                function: DatabaseFunction(IndexingCount.function, argumentCount: 1, pure: false) { values in
+                    calls.withLock { $0.append(Int64.fromDatabaseValue(values[0]) ?? -1) }
+                    return values[0]
+                })
+            try db.execute(sql: IndexingCount.statement("a", counted: true))
+            #expect(try Int.fetchOne(db, sql: "SELECT count(*) FROM course_search WHERE course_search MATCH 'word1*'") == 111)
+        }
+        let ranks = calls.withLock { $0 }
+        #expect(ranks.count == 500)
+        let inOrder = zip(ranks, ranks.dropFirst()).allSatisfy { $0 < $1 }
+        #expect(inOrder, "counted as the table was scanned, before the sort: \(ranks.prefix(5))…")
     }
 
     @Test("a failure in the middle of the writes leaves nothing of the file behind")

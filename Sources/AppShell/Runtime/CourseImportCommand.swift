@@ -15,7 +15,7 @@ public enum CourseImportCommand {
         let display = ImportProgressDisplay.forStandardError(texts: texts, accessible: accessible || EduGoApp.commandLineAccessible)
         display?.start()
         let outcome = CourseFileImport.run(file: path, dataDirectory: dataDirectory, progress: display?.progress)
-        display?.stop()
+        display?.stop(succeeded: outcome.succeeded)
         switch outcome {
         case .imported(let file, let database, let summary):
             return CourseImportReport.imported(

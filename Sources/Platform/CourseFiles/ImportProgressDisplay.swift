@@ -51,9 +51,9 @@ public final class ImportProgressDisplay: Sendable {
     }
 
     /// The import is over: the last steps' lines, the running line cleared. Call before the
-    /// summary or the reason is printed.
-    public func stop() {
-        progress.end()
+    /// summary or the reason is printed. A step that did not get through is not ticked off.
+    public func stop(succeeded: Bool = true) {
+        if succeeded { progress.end() }
         timer.withLock { timer in
             timer?.cancel()
             timer = nil
@@ -63,6 +63,9 @@ public final class ImportProgressDisplay: Sendable {
     }
 
     private func draw(final: Bool) {
+        // A job put in the background draws nothing (it would write over the shell's line);
+        // what it missed comes when it is back in front.
+        guard tcgetpgrp(STDERR_FILENO) == getpgrp() else { return }
         let now = ContinuousClock.now
         let snapshot = progress.snapshot
         let lines = drawing.withLock { state -> String? in
@@ -82,7 +85,19 @@ public final class ImportProgressDisplay: Sendable {
             }
             return out
         }
-        if let lines { FileHandle.standardError.write(Data(lines.utf8)) }
+        if let lines { Self.write(lines) }
+    }
+
+    /// Straight to the descriptor, every failure ignored: a terminal gone (hung up) must not
+    /// stop an import that would commit.
+    private static func write(_ text: String) {
+        var bytes = Array(text.utf8)[...]
+        while !bytes.isEmpty {
+            let written = bytes.withUnsafeBytes { Glibc.write(STDERR_FILENO, $0.baseAddress, $0.count) }
+            if written < 0, errno == EINTR { continue }
+            guard written > 0 else { return }
+            bytes = bytes.dropFirst(written)
+        }
     }
 
     /// Standard error's width (the last column left free: some terminals wrap on it).

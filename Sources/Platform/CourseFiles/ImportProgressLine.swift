@@ -3,8 +3,8 @@ import SharedKernel
 /// The lines an import's progress is drawn with: one per step that ended, and the running
 /// step's, which is drawn again in place and so must fit the terminal's width:
 ///
-///     ✓ Reading the file · 1,000,000 courses · 3.2 s
-///     ⠹ Writing courses ━━━━━━━━╸━━━━━━━━━━━ 412,000 of 1,000,000 · 48,210/s · 12 s left
+///     ✓ Reading the file · 200000 courses · 4.0 s
+///     ⠹ Writing courses ━━━━━━━━━━━╸─────────────── 81920 of 200000 · 74210/s · 2 s left
 ///
 /// A step with no count shows how long it has run. What does not fit goes, least needed
 /// first: the bar, the rate, the counts; then the line is cut.

@@ -107,8 +107,8 @@ enum CatalogOrder {
 
     /// Gives every course a fresh rank in catalog order, rebuilds the search index, and (v9)
     /// gives the learners' favourites and enrollments their courses' new ranks.
-    static func renumber(_ db: Database, layout: Layout = .v9) throws {
-        try CatalogRevision.whileRewriting(db) { try rebuild(db, layout: layout, ranking: true) }
+    static func renumber(_ db: Database, layout: Layout = .v9, progress: ImportProgress? = nil) throws {
+        try CatalogRevision.whileRewriting(db) { try rebuild(db, layout: layout, ranking: true, progress: progress) }
     }
 
     /// What `renumber` does once every course already has its rank in catalog order (a bulk
@@ -125,6 +125,7 @@ enum CatalogOrder {
             try db.execute(sql: "DROP TRIGGER IF EXISTS \(name)")
         }
         if ranking {
+            progress?.begin(.ordering)
             try db.execute(
                 sql: """
                     WITH ordered AS (SELECT id, row_number() OVER (ORDER BY sort_key, id) AS position FROM course)
@@ -137,13 +138,7 @@ enum CatalogOrder {
         // (1 M: 90 s against 35 s in order).
         let list = columns(layout).joined(separator: ", ")
         try db.execute(sql: "INSERT INTO course_search (course_search) VALUES ('delete-all')")
-        try IndexingCount.counting(in: db, progress: progress) { rank in
-            try db.execute(
-                sql: """
-                    INSERT INTO course_search (rowid, \(list))
-                    SELECT \(rank), \(list) FROM course WHERE sort_rank IS NOT NULL ORDER BY sort_rank
-                    """)
-        }
+        try IndexingCount.fill(list, in: db, progress: progress)
         // One segment: a rebuilt index is left in many, and then every prefix lookup merges
         // them all. Probing a learner's favourites against a prefix costs 135 µs a course on
         // a million-course index as rebuilt, 7 µs once optimised (8 s for the million).
@@ -189,23 +184,42 @@ enum CatalogOrder {
     }
 }
 
-/// The rows the search index has taken while it is filled, for an import's progress: the
-/// rank each row is filled at goes through a function that counts it (a few hundred
+/// The search index filled from the courses in rank order, and for an import's progress the
+/// rows it has taken: each row's rank goes through a function that counts it (a few hundred
 /// nanoseconds a row), registered only while someone watches.
-private enum IndexingCount {
-    static func counting(in db: Database, progress: ImportProgress?, _ fill: (_ rank: String) throws -> Void) throws {
-        guard let progress else { return try fill("sort_rank") }
+enum IndexingCount {
+    static let function = "edugo_indexing_counted"
+
+    /// The fill, its rank through `function` when `counted`. Counted, the sorted rows come
+    /// from a subquery that cannot be flattened (`LIMIT -1 OFFSET 0`): with the rank's index
+    /// dropped (a bulk import) SQLite sorts, and a function of the outer query's columns was
+    /// called as the table was scanned, before the sort, so the count was whole before the
+    /// first row reached the index.
+    static func statement(_ list: String, counted: Bool) -> String {
+        guard counted else {
+            return
+                "INSERT INTO course_search (rowid, \(list)) SELECT sort_rank, \(list) FROM course WHERE sort_rank IS NOT NULL ORDER BY sort_rank"
+        }
+        return """
+            INSERT INTO course_search (rowid, \(list))
+            SELECT \(function)(ranked), \(list) FROM (
+                SELECT sort_rank AS ranked, \(list) FROM course WHERE sort_rank IS NOT NULL ORDER BY sort_rank LIMIT -1 OFFSET 0)
+            """
+    }
+
+    static func fill(_ list: String, in db: Database, progress: ImportProgress?) throws {
+        guard let progress else { return try db.execute(sql: statement(list, counted: false)) }
         let total = try Int.fetchOne(db, sql: "SELECT count(*) FROM course WHERE sort_rank IS NOT NULL") ?? 0
         progress.begin(.indexing, total: total)
         let rows = Rows()
-        let counted = DatabaseFunction("edugo_indexing_counted", argumentCount: 1, pure: false) { values in
+        let counted = DatabaseFunction(function, argumentCount: 1, pure: false) { values in
             let done = rows.count.add(1, ordering: .relaxed).newValue
             if done % 1_024 == 0 { progress.advance(to: done) }
             return values[0]
         }
         db.add(function: counted)
         defer { db.remove(function: counted) }
-        try fill("edugo_indexing_counted(sort_rank)")
+        try db.execute(sql: statement(list, counted: true))
         progress.advance(to: rows.count.load(ordering: .relaxed))
     }
 

@@ -12,6 +12,10 @@ public enum CourseFileImport {
         /// Nothing was changed, for this reason.
         case failed(LocalizedText)
 
+        public var succeeded: Bool {
+            if case .imported = self { return true }
+            return false
+        }
     }
 
     /// Reads the file at `path` and imports it into the database of `dataDirectory`, telling

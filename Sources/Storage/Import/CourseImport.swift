@@ -122,7 +122,8 @@ extension AppDatabase {
                 try CatalogOrder.reindex(db, progress: progress)
             }
         } else if try write({ _ in .between }) {
-            try CatalogOrder.renumber(db)
+            // No room left between neighbours: the whole order and index again, shown as such.
+            try CatalogOrder.renumber(db, progress: progress)
         }
         if !entries.isEmpty { try ChangeRows.record(.catalog, in: db) }
         return CourseImportSummary(added: added, updated: entries.count - added)
