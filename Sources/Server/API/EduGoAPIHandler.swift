@@ -319,7 +319,7 @@ struct EduGoAPIHandler: APIProtocol {
     func streamEvents(_ input: Operations.StreamEvents.Input) async throws -> Operations.StreamEvents.Output {
         let caller = try await currentCaller()
         let stream = try await events.open(for: caller, lastEventID: input.headers.lastEventID, connection: ClientConnection.current)
-        let body = HTTPBody(stream.asEncodedServerSentEventsWithJSONData(), length: .unknown, iterationBehavior: .single)
+        let body = HTTPBody(ServerSentEventBytes(events: stream), length: .unknown, iterationBehavior: .single)
         return .ok(.init(body: .textEventStream(body)))
     }
 

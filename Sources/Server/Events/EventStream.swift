@@ -30,6 +30,11 @@ struct EventStream: AsyncSequence, Sendable {
         let ids: EventIDs
         var ended: Bool
 
+        /// An event already at hand, without waiting for the mailbox.
+        mutating func nextAtHand() -> Element? {
+            pending.popFirst()
+        }
+
         mutating func next() async -> Element? {
             while true {
                 if let first = pending.popFirst() { return first }
