@@ -201,17 +201,9 @@ extension EndToEnd {
 
         @Test("import-courses in a terminal draws its progress: each step ticked off with its count and time, then the summary")
         func importProgress() async throws {
-            enum ImportProgressLineSigns {
-                static let spinner: [Character] = ["⠋", "⠙", "⠹", "⠸", "⠼", "⠴", "⠦", "⠧", "⠇", "⠏"]
-            }
             let directory = TemporaryDirectory(prefix: "edugo-e2e")
             defer { directory.remove() }
-            let file = directory.url.appendingPathComponent("many.json").path
-            // Enough to take the bulk path (more than 1,000 and a tenth of the catalog).
-            let entries = (0..<3_000).map { index in
-                #"{"id": "gen-\#(index)", "title": "Generated \#(index)", "instructor": "I", "level": "beginner", "duration_minutes": 5, "price": 1, "currency": "EUR", "description": "D"}"#
-            }
-            _ = FileManager.default.createFile(atPath: file, contents: Data("[\(entries.joined(separator: ","))]".utf8))
+            let file = Self.manyCourses(in: directory)
             // Drawn from the start: a small import on a fast machine may be over before the
             // half second after which the display shows itself.
             let session = try TmuxSession(arguments: ["import-courses", file], environment: ["EDUGO_IMPORT_PROGRESS_AFTER_MS": "0"])
@@ -230,18 +222,26 @@ extension EndToEnd {
             // The summary names the file's whole path: it may wrap.
             #expect(screen.joined().contains(": 3000 added, 0 updated"), "\(screen)")
             // Nothing of the running line is left behind.
-            #expect(!screen.contains { line in ImportProgressLineSigns.spinner.contains { line.contains($0) } }, "\(screen)")
+            let spinner: [Character] = ["⠋", "⠙", "⠹", "⠸", "⠼", "⠴", "⠦", "⠧", "⠇", "⠏"]
+            #expect(!screen.contains { line in spinner.contains { line.contains($0) } }, "\(screen)")
+        }
+
+        /// A file of 3,000 courses, enough for an import's bulk path (more than 1,000 and a
+        /// tenth of the catalog): its path.
+        static func manyCourses(in directory: TemporaryDirectory) -> String {
+            let file = directory.url.appendingPathComponent("many.json").path
+            let entries = (0..<3_000).map { index in
+                #"{"id": "gen-\#(index)", "title": "Generated \#(index)", "instructor": "I", "level": "beginner", "duration_minutes": 5, "price": 1, "currency": "EUR", "description": "D"}"#
+            }
+            _ = FileManager.default.createFile(atPath: file, contents: Data("[\(entries.joined(separator: ","))]".utf8))
+            return file
         }
 
         @Test("with --accessible, import-courses says each step in words once it ends, and draws nothing again")
         func importProgressAccessible() async throws {
             let directory = TemporaryDirectory(prefix: "edugo-e2e")
             defer { directory.remove() }
-            let file = directory.url.appendingPathComponent("many.json").path
-            let entries = (0..<3_000).map { index in
-                #"{"id": "gen-\#(index)", "title": "Generated \#(index)", "instructor": "I", "level": "beginner", "duration_minutes": 5, "price": 1, "currency": "EUR", "description": "D"}"#
-            }
-            _ = FileManager.default.createFile(atPath: file, contents: Data("[\(entries.joined(separator: ","))]".utf8))
+            let file = Self.manyCourses(in: directory)
             let session = try TmuxSession(
                 arguments: ["--accessible", "import-courses", file], environment: ["EDUGO_IMPORT_PROGRESS_AFTER_MS": "0"])
 
