@@ -40,19 +40,29 @@ public struct PostgresChangeSignal: Sendable {
     /// 4 … 30 s, said once in the log.
     func poll(wake: @Sendable () -> Void) async {
         let log = PostgresChangeLog(database: database)
+        await Self.poll(
+            every: interval, on: clock, logger: database.logger, read: { () async throws(AppError) in try await log.newestChangeID() },
+            wake: wake)
+    }
+
+    /// `poll`'s loop, over any read of the newest id.
+    static func poll(
+        every interval: Duration, on clock: any Clock<Duration>, logger: Logger, read: () async throws(AppError) -> Int64,
+        wake: @Sendable () -> Void
+    ) async {
         var seen: Int64?
         var wait = Duration.zero
         var failed = false
         while (try? await clock.sleep(for: wait)) != nil {
             do throws(AppError) {
-                let newest = try await log.newestChangeID()
+                let newest = try await read()
                 if newest != seen { wake() }
                 seen = newest
                 wait = interval
                 failed = false
             } catch {
                 if !failed, !Task.isCancelled {
-                    database.logger.warning("reading the change log stopped", metadata: ["detail": "\(error.technicalMessage)"])
+                    logger.warning("reading the change log stopped", metadata: ["detail": "\(error.technicalMessage)"])
                 }
                 wait = failed ? min(wait * 2, .seconds(30)) : .seconds(1)
                 failed = true

@@ -64,7 +64,7 @@ public final class ImportProgressDisplay: Sendable {
 
     private func draw(final: Bool) {
         // A job put in the background draws nothing (it would write over the shell's line);
-        // what it missed comes when it is back in front.
+        // what it missed comes if it is brought back in front before it ends.
         guard tcgetpgrp(STDERR_FILENO) == getpgrp() else { return }
         let now = ContinuousClock.now
         let snapshot = progress.snapshot
