@@ -17,11 +17,7 @@ public enum ServerCourseImport {
     }
 
     public static func run(file: String, dataDirectory: URL) -> Int32 {
-        let display = ImportProgressDisplay.forStandardError(texts: .english)
-        display?.start()
-        let outcome = CourseFileImport.run(file: file, dataDirectory: dataDirectory, progress: display?.progress)
-        display?.stop(succeeded: outcome.succeeded)
-        switch outcome {
+        switch CourseFileImport.run(file: file, dataDirectory: dataDirectory, showingProgressIn: .english) {
         case .imported(let file, let database, let summary):
             return CourseImportReport.imported(file, into: database, added: summary.added, updated: summary.updated) {
                 PrintableText.sanitize($0)

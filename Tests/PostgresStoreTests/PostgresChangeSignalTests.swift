@@ -9,7 +9,7 @@ import Testing
 @Suite("PostgreSQL change signal")
 struct PostgresChangeSignalTests {
     @Test("a read of the log that fails is tried again after 1, 2, 4 … 30 s; one that succeeds wakes and goes back to the interval")
-    func backoff() async throws {
+    func backoff() async {
         let clock = ManualClock()
         // nil: the read fails.
         let outcomes = Mutex<[Int64?]>([nil, nil, nil, nil, nil, nil, nil, 5])
@@ -25,13 +25,7 @@ struct PostgresChangeSignalTests {
                 },
                 wake: { wakes.withLock { $0 += 1 } })
         }
-        var waits: [Duration] = []
-        for _ in 0..<9 {
-            await clock.waitForSleeper()
-            let wait = try #require(clock.timeToNextWake)
-            waits.append(wait)
-            clock.advance(by: wait)
-        }
+        let waits = await clock.runSleeps(9)
         polling.cancel()
         await polling.value
 

@@ -114,13 +114,7 @@ struct HostileEventStreamTests {
             let learner = try await store.signIn(email: "demo@edugo.dev", password: "edugo-demo")
 
             let told = Self.collect(store.news(for: learner.id))
-            var waits: [Duration] = []
-            for _ in 0..<7 {
-                await clock.waitForSleeper()
-                let wait = try #require(clock.timeToNextWake)
-                waits.append(wait)
-                clock.advance(by: wait)
-            }
+            let waits = await clock.runSleeps(7)
             told.cancel()
 
             #expect(waits == [1, 2, 4, 8, 16, 30, 30].map { Duration.seconds($0) })

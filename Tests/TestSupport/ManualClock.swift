@@ -91,6 +91,19 @@ public final class ManualClock: Clock, Sendable {
         state.withLock { state in state.sleepers.map(\.deadline).min().map { state.now.duration(to: $0) } }
     }
 
+    /// The next `count` sleeps, each waited for and then run out: how long each was (a timer's
+    /// backoff, read without waiting for the wall clock).
+    public func runSleeps(_ count: Int) async -> [Duration] {
+        var waits: [Duration] = []
+        for _ in 0..<count {
+            await waitForSleeper()
+            guard let wait = timeToNextWake else { break }
+            waits.append(wait)
+            advance(by: wait)
+        }
+        return waits
+    }
+
     /// Returns once somebody sleeps on this clock (at once if somebody does already): a test
     /// advances the clock after the timer it means is set, without polling for it.
     public func waitForSleeper() async {

@@ -10,24 +10,21 @@ extension EduGoApp {
     /// so `--language` and `--config` are read here from the arguments themselves; the config
     /// file only when `--language` names no language.
     static let commandLineTexts: Texts = {
-        let arguments = Array(CommandLine.arguments.dropFirst())
-        let environment = ProcessInfo.processInfo.environment
-        let option = ConfigCommand.option("--language", in: arguments)
+        let option = ConfigCommand.option("--language", in: Array(CommandLine.arguments.dropFirst()))
         if let option, let named = Language(identifier: option) { return Texts(named) }
-        let choice = try? ConfigCommand.choose(option: ConfigCommand.configOption(in: arguments), profile: nil, environment: environment)
-            .get()
-        return Texts(Language.chosen(option: nil, environment: environment, configured: choice?.settings.language?.code))
+        return Texts(
+            Language.chosen(option: nil, environment: ProcessInfo.processInfo.environment, configured: commandLineSettings?.language?.code))
     }()
 
-    /// Whether the config file `--config` or the usual place names asks for the accessible mode,
-    /// for the subcommands (the app reads it with the rest of its settings).
-    static var commandLineAccessible: Bool {
+    /// The config file `--config` or the usual place names, read once for the subcommands
+    /// (the app reads it with the rest of its settings); nil when there is none or it is bad.
+    static let commandLineSettings: Settings? = {
         let arguments = Array(CommandLine.arguments.dropFirst())
-        let environment = ProcessInfo.processInfo.environment
-        let choice = try? ConfigCommand.choose(option: ConfigCommand.configOption(in: arguments), profile: nil, environment: environment)
-            .get()
-        return choice?.settings.accessible ?? false
-    }
+        let choice = try? ConfigCommand.choose(
+            option: ConfigCommand.configOption(in: arguments), profile: nil, environment: ProcessInfo.processInfo.environment
+        ).get()
+        return choice?.settings
+    }()
 
     /// `english` (with `%@` where each of `arguments` goes) in the command line's language.
     public static func text(_ english: String, _ arguments: String...) -> String {

@@ -1,6 +1,7 @@
 import Foundation
 import Platform
 import Presentation
+import Settings
 import Storage
 import TerminalUI
 
@@ -12,11 +13,8 @@ public enum CourseImportCommand {
     /// the config file's): its progress told a step at a time, with nothing drawn again.
     public static func run(file path: String, dataDirectory: URL, accessible: Bool = false) -> Int32 {
         let texts = EduGoApp.commandLineTexts
-        let display = ImportProgressDisplay.forStandardError(texts: texts, accessible: accessible || EduGoApp.commandLineAccessible)
-        display?.start()
-        let outcome = CourseFileImport.run(file: path, dataDirectory: dataDirectory, progress: display?.progress)
-        display?.stop(succeeded: outcome.succeeded)
-        switch outcome {
+        let accessible = accessible || EduGoApp.commandLineSettings?.accessible == true
+        switch CourseFileImport.run(file: path, dataDirectory: dataDirectory, showingProgressIn: texts, accessible: accessible) {
         case .imported(let file, let database, let summary):
             return CourseImportReport.imported(
                 file, into: database, added: summary.added, updated: summary.updated, texts: texts

@@ -56,10 +56,10 @@ public final class ImportProgress: Sendable {
     public struct Snapshot: Sendable {
         public var finished: [Finished] = []
         public var step: Step?
-        public var done = 0
+        /// How much the running step has done; nil while it has told no count.
+        public var done: Int?
         public var total: Int?
         public var stepStarted: ContinuousClock.Instant
-        public var counted = false
     }
 
     private let clock: @Sendable () -> ContinuousClock.Instant
@@ -79,19 +79,15 @@ public final class ImportProgress: Sendable {
             guard state.step != step else { return }
             Self.end(&state, at: now)
             state.step = step
-            state.done = 0
+            state.done = nil
             state.total = total
-            state.counted = false
             state.stepStarted = now
         }
     }
 
     /// The running step has done `done` (of its total, when it has one).
     public func advance(to done: Int) {
-        state.withLock { state in
-            state.done = done
-            state.counted = true
-        }
+        state.withLock { $0.done = done }
     }
 
     /// The running step ends: call once the last step is through.
@@ -107,6 +103,6 @@ public final class ImportProgress: Sendable {
 
     private static func end(_ state: inout Snapshot, at now: ContinuousClock.Instant) {
         guard let step = state.step else { return }
-        state.finished.append(Finished(step: step, count: state.counted ? state.done : nil, duration: now - state.stepStarted))
+        state.finished.append(Finished(step: step, count: state.done, duration: now - state.stepStarted))
     }
 }

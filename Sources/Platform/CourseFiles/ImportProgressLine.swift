@@ -27,11 +27,10 @@ public enum ImportProgressLine {
         guard let step = snapshot.step else { return nil }
         let head = "\(spinner[frame % spinner.count]) \(texts(step.title))"
         let ran = now - snapshot.stepStarted
-        guard snapshot.counted else { return fit(head + " · " + texts(elapsed(ran, texts: texts)), width: width) }
-        let done = snapshot.done
+        guard let done = snapshot.done else { return fit(head + " · " + texts(elapsed(ran, texts: texts)), width: width) }
         let counts = texts(snapshot.total.map { "\(done) of \($0)" } ?? "\(done) courses")
         // A rate from the first half second says little: none is shown before.
-        let seconds = Double(ran.components.seconds) + Double(ran.components.attoseconds) / 1e18
+        let seconds = ran / .seconds(1)
         var pace: [String] = []
         if seconds >= 0.5, done > 0 {
             let rate = Double(done) / seconds
@@ -64,7 +63,7 @@ public enum ImportProgressLine {
 
     /// How long a step took: `3.2 s`, `1 min 4 s`.
     static func elapsed(_ duration: Duration, texts: Texts) -> LocalizedText {
-        let tenths = Int(duration.components.seconds) * 10 + Int(duration.components.attoseconds / 100_000_000_000_000_000)
+        let tenths = Int(duration / .milliseconds(100))
         if tenths < 600 {
             let seconds = "\(tenths / 10)\(texts.language.decimalSeparator)\(tenths % 10)"
             return "\(seconds) s"

@@ -1,5 +1,3 @@
-import Synchronization
-
 /// Counts of matches, kept per query for one revision of the catalog (a number the store
 /// moves whenever what a search matches may change): a search page needs its count, and
 /// counting up to 10,000 matches cost more than the page itself. Queries that depend on the
@@ -11,23 +9,16 @@ public final class MatchCounts: Sendable {
     /// common words costs 2 ms at 1 M, four times their page).
     public static let capacity = 16_384
 
-    private let entries = Mutex<(revision: Int64, counts: [CatalogQuery: CatalogCount])>((0, [:]))
+    private let kept = RevisionKept<CatalogQuery, CatalogCount>(capacity: capacity)
 
     public init() {}
 
     /// The count kept for `query` at `revision`, if any.
     public func count(of query: CatalogQuery, at revision: Int64) -> CatalogCount? {
-        entries.withLock { $0.revision == revision ? $0.counts[query.unsorted] : nil }
+        kept.values(for: [query.unsorted], at: revision)[query.unsorted]
     }
 
     public func keep(_ count: CatalogCount, of query: CatalogQuery, at revision: Int64) {
-        entries.withLock { entries in
-            // A read that started before a change may finish after one that started later.
-            guard revision >= entries.revision else { return }
-            if revision > entries.revision || entries.counts.count >= Self.capacity {
-                entries = (revision, [:])
-            }
-            entries.counts[query.unsorted] = count
-        }
+        kept.keep([query.unsorted: count], at: revision)
     }
 }

@@ -1,5 +1,5 @@
 import GRDB
-import Synchronization
+import SharedKernel
 
 /// The search index's terms that begin with a searched word longer than the index's longest
 /// prefix (six), kept per catalog revision (`CatalogRevision`).
@@ -18,7 +18,8 @@ final class PrefixTerms: Sendable {
     /// Enough for every word in use; when full it starts again (a lookup costs a page).
     static let capacity = 4_096
 
-    private let kept = Mutex<(revision: Int64, terms: [String: [String]?])>((0, [:]))
+    /// Each prefix's terms, nil for one that begins more than `most`.
+    private let kept = RevisionKept<String, [String]?>(capacity: capacity)
 
     init() {}
 
@@ -36,17 +37,9 @@ final class PrefixTerms: Sendable {
         let wanted = prefixes.filter(Self.expands)
         guard !wanted.isEmpty else { return [:] }
         let revision = try CatalogRevision.read(in: db)
-        var found: [String: [String]] = [:]
-        var missing: [String] = []
-        kept.withLock { kept in
-            for prefix in wanted {
-                if kept.revision == revision, let terms = kept.terms[prefix] {
-                    if let terms { found[prefix] = terms }
-                } else {
-                    missing.append(prefix)
-                }
-            }
-        }
+        let known = kept.values(for: wanted, at: revision)
+        var found = known.compactMapValues { $0 }
+        let missing = wanted.filter { known[$0] == nil }
         guard !missing.isEmpty else { return found }
         let lookup = try db.cachedStatement(sql: "SELECT term FROM course_search_terms WHERE term >= ? AND term < ? LIMIT ?")
         var read: [String: [String]?] = [:]
@@ -57,12 +50,7 @@ final class PrefixTerms: Sendable {
             read[prefix] = terms.count > Self.most ? .some(nil) : .some(terms)
             if terms.count <= Self.most { found[prefix] = terms }
         }
-        kept.withLock { kept in
-            // A read that began before a change may finish after one that began later.
-            guard revision >= kept.revision else { return }
-            if revision > kept.revision || kept.terms.count + read.count > Self.capacity { kept = (revision, [:]) }
-            kept.terms.merge(read) { _, new in new }
-        }
+        kept.keep(read, at: revision)
         return found
     }
 }

@@ -18,6 +18,17 @@ public enum CourseFileImport {
         }
     }
 
+    /// As `run(file:dataDirectory:progress:)`, its progress drawn on standard error when that is
+    /// a terminal (`ImportProgressDisplay`), in `texts`' language; the display is gone before
+    /// the outcome is told.
+    public static func run(file path: String, dataDirectory: URL, showingProgressIn texts: Texts, accessible: Bool = false) -> Outcome {
+        let display = ImportProgressDisplay.forStandardError(texts: texts, accessible: accessible)
+        display?.start()
+        let outcome = run(file: path, dataDirectory: dataDirectory, progress: display?.progress)
+        display?.stop(succeeded: outcome.succeeded)
+        return outcome
+    }
+
     /// Reads the file at `path` and imports it into the database of `dataDirectory`, telling
     /// `progress` each step.
     public static func run(file path: String, dataDirectory: URL, progress: ImportProgress? = nil) -> Outcome {
