@@ -58,6 +58,14 @@ struct EduGoServerCommand: AsyncParsableCommand {
     var connectionTimeout = Int(ServerLimits().connectionTimeout.components.seconds)
 
     @Option(
+        name: .customLong("hash-wait"),
+        help: ArgumentHelp(
+            "How long a sign-in or new account may wait for a password-hashing slot before it is answered 503.",
+            valueName: "seconds")
+    )
+    var hashWait = Int(ServerLimits().hashWait.components.seconds)
+
+    @Option(
         name: .customLong("max-connections"),
         help: ArgumentHelp(
             "Open connections in all; an eighth (at least 8) is kept from event streams for short requests. The default is below the process's limit on open files, at most 4096.",
@@ -95,6 +103,7 @@ struct EduGoServerCommand: AsyncParsableCommand {
         guard (1...86_400).contains(accessTokenTTL) else { throw ValidationError("--access-token-ttl must be 1 to 86400 seconds") }
         guard (0...1_000_000).contains(rateLimit) else { throw ValidationError("--rate-limit must be 0 to 1000000") }
         guard (1...60).contains(connectionTimeout) else { throw ValidationError("--connection-timeout must be 1 to 60 seconds") }
+        guard (1...600).contains(hashWait) else { throw ValidationError("--hash-wait must be 1 to 600 seconds") }
         guard (16...1_000_000).contains(maxConnections) else { throw ValidationError("--max-connections must be 16 to 1000000") }
         guard (1...1_000).contains(streamsPerLearner) else { throw ValidationError("--streams-per-learner must be 1 to 1000") }
         guard (0...65_536).contains(pageCacheMegabytes) else { throw ValidationError("--page-cache-megabytes must be 0 to 65536") }
@@ -104,6 +113,7 @@ struct EduGoServerCommand: AsyncParsableCommand {
         var limits = ServerLimits()
         limits.requestsPerMinute = rateLimit
         limits.connectionTimeout = .seconds(connectionTimeout)
+        limits.hashWait = .seconds(hashWait)
         limits.maximumConnections = maxConnections
         limits.streamsPerLearner = streamsPerLearner
         limits.pageCacheBytes = pageCacheMegabytes << 20

@@ -140,8 +140,9 @@ extension TmuxSession {
         try send("Enter")
         try await waitFor("the footer offering to mark it done") { $0.last?.contains("Space mark done and continue") == true }
         try send("Space")
-        try await waitFor("Lesson 5 of 8 · Swift Fundamentals")
+        // The save's notice first: it shows for 5 s, and lesson 5 may come long before or after it.
         try await waitFor("Lesson done: Control flow with if, switch and loops")
+        try await waitFor("Lesson 5 of 8 · Swift Fundamentals")
         try send("Escape")
         try await waitFor("Progress      4 of 8 lessons")
         // The demo's 9 answers of lessons 1 to 3, and these 3.

@@ -28,11 +28,11 @@ extension EndToEnd {
             try await session.waitFor("Enrolled in Photography Basics: Light and Exposure")
             try await session.waitFor("the footer offering Space") { $0.last?.contains("Space done") == true }
             try session.send("Space")
-            try await session.waitFor("Progress      1 of 6 lessons")
-            // The progress shows at once; the server's answer comes with its message. The
-            // favourite's own message is waited for after it: a slow answer to the lesson would
-            // otherwise come second and replace it.
+            // The progress shows at once; the server's answer comes with its message, which shows
+            // for 5 s: waited for first. The favourite's own message is waited for after it: a
+            // slow answer to the lesson would otherwise come second and replace it.
             try await session.waitFor("Lesson done: How a camera sees light")
+            try await session.waitFor("Progress      1 of 6 lessons")
             try session.send("f")
             try await session.waitFor("Added Photography Basics: Light and Exposure to favourites")
 

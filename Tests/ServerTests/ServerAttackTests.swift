@@ -42,7 +42,11 @@ struct ServerAttackTests {
 
     @Test("a flood of sign-ins from one address gets 429, while a learner at another address signs in meanwhile")
     func flood() async throws {
-        let server = try await ServerProcess(directory: try await ServerProcess.preparedDirectory(learners: 1))
+        // The learner's turn comes after one hash at most (round robin); how long a hash takes
+        // is the machine's load (over 3 s once, on a loaded 2-core machine), so the wait past
+        // which a sign-in is 503 is taken out of this test (HashGateTests has it).
+        let server = try await ServerProcess(
+            directory: try await ServerProcess.preparedDirectory(learners: 1), arguments: ["--hash-wait", "600"])
         // The whole flood is sent before the learner's request, so the learner comes in behind it.
         var flood: [RawConnection] = []
         for number in 0..<60 {
@@ -65,15 +69,14 @@ struct ServerAttackTests {
             )
         }
 
-        #expect(learner.status == 201)
+        #expect(learner.status == 201, "\(learner.status) \(String(decoding: learner.body, as: UTF8.self))")
         let limited = answers.filter { $0.status == 429 }
         // 20 a minute per address: a bucket of 20, refilled one every 3 s while the flood arrives.
         #expect(limited.count >= 30, "\(answers.map(\.status))")
         #expect(limited.allSatisfy { $0.headers["retry-after"].flatMap(Int.init) ?? 0 > 0 })
         #expect(limited.allSatisfy { $0.errorCode == "too_many_requests" }, "the address's limit, not the email's")
         #expect(
-            answers.allSatisfy { [401, 429, 503].contains($0.status) },
-            "401, or 503 past the hashing queue's limit: \(answers.map(\.status))")
+            answers.allSatisfy { [401, 429].contains($0.status) }, "401 or 429, none left waiting: \(answers.map(\.status))")
         #expect(accounts.filter { $0.status == 429 }.count >= 5, "account creation is limited too: \(accounts.map(\.status))")
     }
 
