@@ -45,6 +45,7 @@ public enum ServerCourseImport {
             return fail(error.description)
         }
         progress?.advance(to: courses.entries.count)
+        progress?.begin(.opening)
         let database: PostgresDatabase
         do {
             database = try PostgresDatabase(url: databaseURL, logger: Logger(label: "edugo-server"))

@@ -214,7 +214,8 @@ extension EndToEnd {
             let steps = screen.filter { $0.hasPrefix("✓ ") }.map { $0.split(separator: "·").first.map(String.init) ?? $0 }
             #expect(
                 steps == [
-                    "✓ Reading the file ", "✓ Ordering the catalog ", "✓ Writing courses ", "✓ Indexing for search ",
+                    "✓ Reading the file ", "✓ Opening the database ", "✓ Ordering the catalog ", "✓ Writing courses ",
+                    "✓ Indexing for search ",
                     "✓ Compacting the search index ", "✓ Finishing ",
                 ], "\(screen)")
             #expect(screen.contains { $0.hasPrefix("✓ Reading the file · 3000 courses · ") && $0.hasSuffix(" s") }, "\(screen)")
@@ -250,7 +251,8 @@ extension EndToEnd {
             let steps = screen.filter { $0.contains(": done, ") }.map { $0.components(separatedBy: ": done").first ?? $0 }
             #expect(
                 steps == [
-                    "Reading the file", "Ordering the catalog", "Writing courses", "Indexing for search", "Compacting the search index",
+                    "Reading the file", "Opening the database", "Ordering the catalog", "Writing courses", "Indexing for search",
+                    "Compacting the search index",
                     "Finishing",
                 ], "\(screen)")
             #expect(screen.contains { $0.hasPrefix("Writing courses: done, 3000 courses, ") }, "\(screen)")

@@ -396,6 +396,35 @@ struct CourseImportTests {
         #expect(small.snapshot.finished.map(\.count) == [nil, 1, nil])
     }
 
+    @Test(
+        "a file import tells its reading, then the opening of the database (a new one made and seeded), then its writes; a broken file makes no database"
+    )
+    func fileImportSteps() async throws {
+        let directory = TemporaryDirectory()
+        defer { directory.remove() }
+        let file = directory.url.appendingPathComponent("courses.json")
+        try Data(
+            #"[{"id": "one", "title": "One", "instructor": "I", "level": "beginner", "duration_minutes": 5, "price": 1, "currency": "EUR", "description": "D"}]"#
+                .utf8
+        ).write(to: file)
+        let data = directory.url.appendingPathComponent("data")
+        let progress = ImportProgress()
+
+        let outcome = try await onOwnThread { CourseFileImport.run(file: file.path, dataDirectory: data, progress: progress) }
+        progress.end()
+
+        #expect(outcome.succeeded)
+        #expect(progress.snapshot.finished.map(\.step) == [.reading, .opening, .ordering, .writing, .finishing])
+        #expect(progress.snapshot.finished.map(\.count) == [1, nil, nil, 1, nil])
+
+        let broken = directory.url.appendingPathComponent("broken.json")
+        try Data("[{".utf8).write(to: broken)
+        let never = directory.url.appendingPathComponent("never")
+        let failed = try await onOwnThread { CourseFileImport.run(file: broken.path, dataDirectory: never) }
+        #expect(!failed.succeeded)
+        #expect(!FileManager.default.fileExists(atPath: never.path))
+    }
+
     @Test("the search index's fill counts each row as it reaches the index, in rank order, with the rank's index dropped")
     func indexingCountedInOrder() throws {
         let queue = try DatabaseQueue()

@@ -11,6 +11,8 @@ public final class ImportProgress: Sendable {
     public enum Step: Sendable, Hashable, CaseIterable {
         /// The file read and checked.
         case reading
+        /// The database opened, and brought up to date (made and seeded when it is new).
+        case opening
         /// The rows sent to the database server (PostgreSQL's `COPY`).
         case sending
         /// The whole catalog's order worked out.
@@ -28,6 +30,7 @@ public final class ImportProgress: Sendable {
         public var title: LocalizedText {
             switch self {
             case .reading: "Reading the file"
+            case .opening: "Opening the database"
             case .sending: "Sending courses"
             case .ordering: "Ordering the catalog"
             case .writing: "Writing courses"

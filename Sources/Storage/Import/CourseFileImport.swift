@@ -39,6 +39,16 @@ public enum CourseFileImport {
         } catch {
             return .failed(error.text)
         }
+        // Parsed before the database is opened, so a new one (made, migrated and seeded) is
+        // its own step, not part of the reading, and a broken file makes no data directory.
+        let file: CourseFile
+        do {
+            file = try CourseJSON.parse(data)
+        } catch {
+            return .failed("cannot import \(path), nothing was changed: \(error.text)")
+        }
+        progress?.advance(to: file.entries.count)
+        progress?.begin(.opening)
         let database: AppDatabase
         do {
             database = try AppDatabase.open(directory: dataDirectory)
@@ -46,7 +56,7 @@ public enum CourseFileImport {
             return .failed(.verbatim(error.description))
         }
         do {
-            return .imported(file: path, database: database.path, summary: try database.importCourses(from: data, progress: progress))
+            return .imported(file: path, database: database.path, summary: try database.importCourses(file, progress: progress))
         } catch {
             return .failed("cannot import \(path), nothing was changed: \(error.text)")
         }

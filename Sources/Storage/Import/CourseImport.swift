@@ -52,6 +52,11 @@ extension AppDatabase {
         try importCourses(entries: courses.map { CourseEntry(course: $0) }, progress: progress)
     }
 
+    /// Adds or updates the courses of a file already read (`CourseJSON.parse`).
+    public func importCourses(_ file: CourseFile, progress: ImportProgress? = nil) throws(CourseImportError) -> CourseImportSummary {
+        try write(file, progress: progress)
+    }
+
     /// Adds or updates courses with their lessons, by the same rules as a file.
     public func importCourses(entries: [CourseEntry], progress: ImportProgress? = nil) throws(CourseImportError) -> CourseImportSummary {
         try write(CourseFile(entries: entries), progress: progress)
