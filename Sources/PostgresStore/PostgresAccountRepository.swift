@@ -201,7 +201,7 @@ extension PostgresDatabase {
     /// file's checks need of the stored catalog, inside that transaction (the stored ids among
     /// `prerequisites`, and every stored course's prerequisite); what it throws refuses the
     /// whole import, as `.storage(.saving, detail:)` with its description. `progress` is told
-    /// each step after the checks (which belong to reading the file).
+    /// each step after the checks (which show as opening the database).
     public func importCourses(
         _ entries: [(course: Course, lessons: [Lesson]?)],
         prerequisites: Set<CourseID> = [],

@@ -4,8 +4,8 @@ import Testing
 @testable import Markdown
 
 /// Parses on a thread of its own: these parses take seconds in a debug build, and on Swift's
-/// cooperative pool (two threads on a 2-core machine) two of them at once stalled every other
-/// test of the process for 37 s, long enough for a PostgreSQL test's 30 s limit to pass.
+/// cooperative pool (two threads on a 2-core machine) they would hold up the other tests of
+/// the process meanwhile.
 private func parsedOffThePool(_ markdown: String) async -> MarkdownDocument {
     await withCheckedContinuation { continuation in
         Thread.detachNewThread { continuation.resume(returning: MarkdownDocument(parsing: markdown)) }

@@ -410,7 +410,9 @@ struct CourseImportTests {
         let data = directory.url.appendingPathComponent("data")
         let progress = ImportProgress()
 
-        let outcome = try await onOwnThread { CourseFileImport.run(file: file.path, dataDirectory: data, progress: progress) }
+        let outcome = try await onOwnThread {
+            CourseFileImport.run(file: file.path, dataDirectory: data, progress: progress, passwordHasher: .fast)
+        }
         progress.end()
 
         #expect(outcome.succeeded)
@@ -420,8 +422,16 @@ struct CourseImportTests {
         let broken = directory.url.appendingPathComponent("broken.json")
         try Data("[{".utf8).write(to: broken)
         let never = directory.url.appendingPathComponent("never")
-        let failed = try await onOwnThread { CourseFileImport.run(file: broken.path, dataDirectory: never) }
-        #expect(!failed.succeeded)
+        let brokenProgress = ImportProgress()
+        let failed = try await onOwnThread {
+            CourseFileImport.run(file: broken.path, dataDirectory: never, progress: brokenProgress, passwordHasher: .fast)
+        }
+        guard case .failed(let reason) = failed else {
+            Issue.record("a broken file was imported")
+            return
+        }
+        #expect(reason.english.hasPrefix("cannot import \(broken.path), nothing was changed: "), "\(reason.english)")
+        #expect(brokenProgress.snapshot.step == .reading && brokenProgress.snapshot.finished.isEmpty, "the database never opened")
         #expect(!FileManager.default.fileExists(atPath: never.path))
     }
 

@@ -11,7 +11,8 @@ public final class ImportProgress: Sendable {
     public enum Step: Sendable, Hashable, CaseIterable {
         /// The file read and checked.
         case reading
-        /// The database opened, and brought up to date (made and seeded when it is new).
+        /// The database opened, and brought up to date (made and seeded when it is new); then
+        /// the write lock waited for, and the file's checks against the stored catalog.
         case opening
         /// The rows sent to the database server (PostgreSQL's `COPY`).
         case sending

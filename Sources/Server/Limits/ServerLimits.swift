@@ -8,7 +8,8 @@ public struct ServerLimits: Sendable {
     public var requestsPerMinute = 20
     /// Password hashes at once; the rest wait their turn (`HashGate`).
     public var hashSlots = max(1, ProcessInfo.processInfo.activeProcessorCount)
-    /// How long a sign-in may wait for a hashing slot before it is told the server is busy.
+    /// How long a sign-in or a new account may wait for a hashing slot before it is told the
+    /// server is busy (`--hash-wait`).
     public var hashWait: Duration = .seconds(3)
     /// How long a connection may stay idle, take to send its headers, or its body.
     public var connectionTimeout: Duration = .seconds(30)

@@ -31,7 +31,10 @@ public enum CourseFileImport {
 
     /// Reads the file at `path` and imports it into the database of `dataDirectory`, telling
     /// `progress` each step.
-    public static func run(file path: String, dataDirectory: URL, progress: ImportProgress? = nil) -> Outcome {
+    /// `passwordHasher`: the one a new database's demo account is seeded with (tests' cheap one).
+    public static func run(
+        file path: String, dataDirectory: URL, progress: ImportProgress? = nil, passwordHasher: PasswordHasher = PasswordHasher()
+    ) -> Outcome {
         progress?.begin(.reading)
         let data: Data
         do {
@@ -51,7 +54,7 @@ public enum CourseFileImport {
         progress?.begin(.opening)
         let database: AppDatabase
         do {
-            database = try AppDatabase.open(directory: dataDirectory)
+            database = try AppDatabase.open(directory: dataDirectory, passwordHasher: passwordHasher)
         } catch {
             return .failed(.verbatim(error.description))
         }
