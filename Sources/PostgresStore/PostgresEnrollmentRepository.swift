@@ -29,18 +29,34 @@ public struct PostgresEnrollmentRepository: EnrollmentRepository, EnrollmentTran
         }
     }
 
-    /// `run`'s work inside a transaction (an operation's, too).
+    /// `run`'s work inside a transaction: the enrollment as it is now stored.
     static func run(_ change: some EnrollmentChange, in connection: PostgresConnection, logger: Logger) async throws -> Enrollment {
-        let write = try change.decide(try await Self.facts(for: change, in: connection, logger: logger))
-        try await Self.apply(write, in: connection, logger: logger)
+        let changes = try await decideAndApply(change, in: connection, logger: logger)
         guard let stored = try await Self.enrollment(userID: change.userID, courseID: change.courseID, in: connection, logger: logger)
         else {
             throw AppError.storage(.saving, detail: "enrollment vanished inside its own transaction")
         }
-        var changes: [Change] = [.enrollment(change.userID, change.courseID)]
-        if write.movesSeats { changes.append(.course(change.courseID)) }
+        // Last: noting takes the lock that orders every server's notes until the commit.
         try await PostgresChangeRows.record(changes, in: connection, logger: logger)
         return stored
+    }
+
+    /// `run` for an operation, which answers no enrollment: one read fewer.
+    static func write(_ change: some EnrollmentChange, in connection: PostgresConnection, logger: Logger) async throws {
+        try await PostgresChangeRows.record(
+            try await decideAndApply(change, in: connection, logger: logger), in: connection, logger: logger)
+    }
+
+    /// The change decided on the facts read (a refusal is thrown before any write), then
+    /// written; gives the changes to note.
+    private static func decideAndApply(_ change: some EnrollmentChange, in connection: PostgresConnection, logger: Logger) async throws
+        -> [Change]
+    {
+        let write = try change.decide(try await Self.facts(for: change, in: connection, logger: logger))
+        try await Self.apply(write, in: connection, logger: logger)
+        var changes: [Change] = [.enrollment(change.userID, change.courseID)]
+        if write.movesSeats { changes.append(.course(change.courseID)) }
+        return changes
     }
 
     /// Joining or leaving locks the course's row (`FOR UPDATE`), so two changes of its seats,
@@ -272,9 +288,11 @@ public struct PostgresFavouritesRepository: FavouritesRepository {
         }
     }
 
-    /// `setFavourite`'s work inside a transaction (an operation's, too).
+    /// `setFavourite`'s work inside a transaction (an operation's, too). `courseKnown`: the
+    /// caller read the course in this transaction, so a removal need not look it up again.
     static func set(
-        _ isFavourite: Bool, userID: UserID, courseID: CourseID, at now: Date, in connection: PostgresConnection, logger: Logger
+        _ isFavourite: Bool, userID: UserID, courseID: CourseID, at now: Date, courseKnown: Bool = false,
+        in connection: PostgresConnection, logger: Logger
     )
         async throws
     {
@@ -288,7 +306,7 @@ public struct PostgresFavouritesRepository: FavouritesRepository {
                 """,
                 logger: logger
             ).decode(Int.self).first { _ in true }
-            if inserted == nil, try await PostgresCourseRepository.course(courseID, in: connection, logger: logger) == nil {
+            if inserted == nil, !courseKnown, try await PostgresCourseRepository.course(courseID, in: connection, logger: logger) == nil {
                 throw AppError.courseNotFound(courseID)
             }
             // Noted only when it changed something.
@@ -298,7 +316,7 @@ public struct PostgresFavouritesRepository: FavouritesRepository {
                 "DELETE FROM favourite WHERE user_id = \(userID.rawValue) AND course_id = \(courseID.rawValue) RETURNING 1",
                 logger: logger
             ).decode(Int.self).first { _ in true }
-            if try await PostgresCourseRepository.course(courseID, in: connection, logger: logger) == nil {
+            if !courseKnown, try await PostgresCourseRepository.course(courseID, in: connection, logger: logger) == nil {
                 throw AppError.courseNotFound(courseID)
             }
             if deleted != nil { try await PostgresChangeRows.record([.favourite(userID, courseID)], in: connection, logger: logger) }

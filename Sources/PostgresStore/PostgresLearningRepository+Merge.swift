@@ -29,17 +29,14 @@ extension PostgresLearningRepository {
             chosen, to: ref, question: question, holdsPlace: status.map { $0 != EnrollmentStatus.dropped.rawValue } ?? false,
             existing: nil, userID: userID, time: time, settings: settings)
         guard replaces, let card = decided.newCard else { return .superseded }
-        let log = try await logEntries(of: ref, userID: userID, from: nil, in: connection, logger: logger)
+        let log = try await cardAndLog(ref, userID: userID, from: nil, in: connection, logger: logger).log
         let replayed = LearningRules.replay(
             log.map { ReviewGrading($0.entry.grade, at: $0.entry.reviewedAt) }, from: card, ref: ref, userID: userID, settings: settings)
-        try await rewrite(log.map(\.id), with: replayed.entries, userID: userID, in: connection, logger: logger)
-        try await insertAnswer(
-            decided.answer, card: replayed.schedule, at: time, userID: userID, replacing: kept != nil, in: connection, logger: logger)
-        try await connection.query(
-            """
-            UPDATE enrollment SET active_at = greatest(coalesce(active_at, enrolled_at), \(time.now))
-            WHERE user_id = \(userID.rawValue) AND course_id = \(ref.courseID.rawValue)
-            """, logger: logger)
+        var write = LearningWrite()
+        write.rewriteLog(log.map(\.id), with: replayed.entries, userID: userID)
+        write.insertAnswer(decided.answer, card: replayed.schedule, at: time, userID: userID, replacing: kept != nil)
+        write.activeAt(time.now, atLeast: true, courseID: ref.courseID, userID: userID)
+        try await write.run(in: connection, logger: logger)
         try await PostgresChangeRows.record([.learning(userID, ref.courseID)], in: connection, logger: logger)
         return .applied
     }
@@ -50,19 +47,17 @@ extension PostgresLearningRepository {
         _ grading: ReviewGrading, of ref: QuestionRef, userID: UserID, secondsFromGMT: Int, settings: ReviewSettings,
         in connection: PostgresConnection, logger: Logger
     ) async throws -> Bool {
-        guard let current = try await card(ref, userID: userID, in: connection, logger: logger) else {
-            throw AppError.noSuchLesson(ref.courseID, ref.lesson)
-        }
-        let from = try await logEntries(of: ref, userID: userID, from: grading.reviewedAt, in: connection, logger: logger)
+        let (current, from) = try await cardAndLog(ref, userID: userID, from: grading.reviewedAt, in: connection, logger: logger)
+        guard let current else { throw AppError.noSuchLesson(ref.courseID, ref.lesson) }
         guard !LearningRules.isRepeat(grading, in: from.map(\.entry)) else { return false }
         let later = from.filter { $0.entry.reviewedAt > grading.reviewedAt }
         let merged = try LearningRules.insert(
             grading, later: later.map(\.entry), current: current, ref: ref, userID: userID, settings: settings)
-        try await rewrite(later.map(\.id), with: merged.entries, userID: userID, in: connection, logger: logger)
-        try await setCard(ref, merged.schedule, userID: userID, in: connection, logger: logger)
-        let day = LearnerDay(grading.reviewedAt, secondsFromGMT: secondsFromGMT).number
-        try await connection.query(
-            "INSERT INTO review_day (user_id, day) VALUES (\(userID.rawValue), \(day)) ON CONFLICT DO NOTHING", logger: logger)
+        var write = LearningWrite()
+        write.rewriteLog(later.map(\.id), with: merged.entries, userID: userID)
+        write.setCard(ref, merged.schedule, userID: userID)
+        write.reviewDay(LearnerDay(grading.reviewedAt, secondsFromGMT: secondsFromGMT).number, userID: userID)
+        try await write.run(in: connection, logger: logger)
         try await PostgresChangeRows.record([.learning(userID, nil)], in: connection, logger: logger)
         return true
     }
@@ -73,77 +68,54 @@ extension PostgresLearningRepository {
         logger: Logger
     ) async throws {
         let second = date(Int(seconds(reviewedAt)))
-        let from = try await logEntries(of: ref, userID: userID, from: second, in: connection, logger: logger)
+        let from = try await cardAndLog(ref, userID: userID, from: second, in: connection, logger: logger).log
         guard let taken = from.first, taken.entry.reviewedAt == second else { throw AppError.nothingToUndo(ref) }
         let merged = LearningRules.remove(taken.entry, later: from.dropFirst().map(\.entry), ref: ref, userID: userID, settings: settings)
-        try await rewrite(from.map(\.id), with: merged.entries, userID: userID, in: connection, logger: logger)
-        try await setCard(ref, merged.schedule, userID: userID, in: connection, logger: logger)
+        var write = LearningWrite()
+        write.rewriteLog(from.map(\.id), with: merged.entries, userID: userID)
+        write.setCard(ref, merged.schedule, userID: userID)
+        try await write.run(in: connection, logger: logger)
         try await PostgresChangeRows.record([.learning(userID, nil)], in: connection, logger: logger)
     }
 
     // MARK: - Rows
 
-    private static func card(_ ref: QuestionRef, userID: UserID, in connection: PostgresConnection, logger: Logger) async throws
-        -> CardSchedule?
+    /// The card (nil without an answer) and its log in time order (then as written), from
+    /// `from`'s second on (all of it for nil), in one statement: the card's row first.
+    private static func cardAndLog(_ ref: QuestionRef, userID: UserID, from: Date?, in connection: PostgresConnection, logger: Logger)
+        async throws -> (card: CardSchedule?, log: [(id: Int, entry: ReviewLogEntry)])
     {
         let rows = try await Array(
             collecting: connection.query(
                 """
-                SELECT \(unescaped: scheduleColumns) FROM answer WHERE user_id = \(userID.rawValue)
-                    AND course_id = \(ref.courseID.rawValue) AND lesson = \(ref.lesson) AND question = \(ref.question)
-                """, logger: logger))
-        return try rows.first.map { row in
-            var cells = CellReader(row)
-            return try schedule(&cells)
-        }
-    }
-
-    private static func setCard(_ ref: QuestionRef, _ next: CardSchedule, userID: UserID, in connection: PostgresConnection, logger: Logger)
-        async throws
-    {
-        try await connection.query(
-            """
-            UPDATE answer SET state = \(next.card.state.rawValue), step = \(next.card.step), stability = \(next.card.stability),
-                difficulty = \(next.card.difficulty), due_at = \(seconds(next.card.due)),
-                last_review_at = \(next.card.lastReview.map(seconds)), reviews = \(next.reviews)
-            WHERE user_id = \(userID.rawValue) AND course_id = \(ref.courseID.rawValue) AND lesson = \(ref.lesson)
-                AND question = \(ref.question)
-            """, logger: logger)
-    }
-
-    /// The card's log in time order (then as written), from `from`'s second on (all of it for nil).
-    private static func logEntries(of ref: QuestionRef, userID: UserID, from: Date?, in connection: PostgresConnection, logger: Logger)
-        async throws -> [(id: Int, entry: ReviewLogEntry)]
-    {
-        let rows = try await Array(
-            collecting: connection.query(
-                """
-                SELECT id, grade, reviewed_at, \(unescaped: scheduleColumns) FROM review_log
+                SELECT 0 AS part, 0::bigint AS id, NULL::text AS grade, 0::bigint AS reviewed_at, \(unescaped: scheduleColumns)
+                FROM answer WHERE user_id = \(userID.rawValue) AND course_id = \(ref.courseID.rawValue) AND lesson = \(ref.lesson)
+                    AND question = \(ref.question)
+                UNION ALL
+                SELECT 1, id, grade, reviewed_at, \(unescaped: scheduleColumns) FROM review_log
                 WHERE user_id = \(userID.rawValue) AND course_id = \(ref.courseID.rawValue) AND lesson = \(ref.lesson)
                     AND question = \(ref.question) AND reviewed_at >= \(from.map(seconds) ?? Int64.min)
-                ORDER BY reviewed_at, id
+                ORDER BY part, reviewed_at, id
                 """, logger: logger))
-        return try rows.map { row in
+        var card: CardSchedule?
+        var log: [(id: Int, entry: ReviewLogEntry)] = []
+        for row in rows {
             var cells = CellReader(row)
+            let part = try cells.int()
             let id = try cells.int()
+            guard part == 1 else {
+                _ = try cells.optionalString()
+                _ = try cells.int()
+                card = try schedule(&cells)
+                continue
+            }
             let text = try cells.string()
             guard let grade = ReviewGrade(rawValue: text) else {
                 throw AppError.storage(.reading, detail: "a review log entry graded \(text.debugDescription)")
             }
             let reviewedAt = date(try cells.int())
-            return (id, ReviewLogEntry(ref: ref, grade: grade, reviewedAt: reviewedAt, before: try schedule(&cells)))
+            log.append((id, ReviewLogEntry(ref: ref, grade: grade, reviewedAt: reviewedAt, before: try schedule(&cells))))
         }
-    }
-
-    /// Replaces the log rows `ids` with `entries`, written in their order (ids grow with it).
-    private static func rewrite(
-        _ ids: [Int], with entries: [ReviewLogEntry], userID: UserID, in connection: PostgresConnection, logger: Logger
-    )
-        async throws
-    {
-        if !ids.isEmpty {
-            try await connection.query("DELETE FROM review_log WHERE id = ANY(\(ids.map(Int64.init)))", logger: logger)
-        }
-        for entry in entries { try await insertLog(entry, userID: userID, in: connection, logger: logger) }
+        return (card, log)
     }
 }

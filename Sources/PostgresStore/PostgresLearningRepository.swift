@@ -119,10 +119,10 @@ public struct PostgresLearningRepository: LearningRepository {
                 chosen, to: ref, question: question, holdsPlace: status.map { $0 != EnrollmentStatus.dropped.rawValue } ?? false,
                 existing: existing, userID: userID, time: time, settings: settings)
             if let card = decided.newCard {
-                try await Self.insertAnswer(decided.answer, card: card, at: time, userID: userID, in: connection, logger: logger)
-                try await connection.query(
-                    "UPDATE enrollment SET active_at = \(now()) WHERE user_id = \(userID.rawValue) AND course_id = \(ref.courseID.rawValue)",
-                    logger: logger)
+                var write = LearningWrite()
+                write.insertAnswer(decided.answer, card: card, at: time, userID: userID, replacing: false)
+                write.activeAt(now(), atLeast: false, courseID: ref.courseID, userID: userID)
+                try await write.run(in: connection, logger: logger)
                 try await PostgresChangeRows.record([.learning(userID, ref.courseID)], in: connection, logger: logger)
             }
             return decided.answer
@@ -213,20 +213,11 @@ public struct PostgresLearningRepository: LearningRepository {
             // Not due (reviewed meanwhile, elsewhere) or no card: the rules throw, nothing is written.
             let decided = try LearningRules.review(card, grade: grade, ref: ref, userID: userID, time: time, settings: settings)
             let next = decided.schedule
-            try await connection.query(
-                """
-                UPDATE answer SET state = \(next.card.state.rawValue), step = \(next.card.step), stability = \(next.card.stability),
-                    difficulty = \(next.card.difficulty), due_at = \(Self.seconds(next.card.due)),
-                    last_review_at = \(next.card.lastReview.map(Self.seconds)), reviews = \(next.reviews)
-                WHERE user_id = \(userID.rawValue) AND course_id = \(ref.courseID.rawValue) AND lesson = \(ref.lesson)
-                    AND question = \(ref.question)
-                """,
-                logger: logger
-            )
-            try await Self.insertLog(decided.log, userID: userID, in: connection, logger: logger)
-            try await connection.query(
-                "INSERT INTO review_day (user_id, day) VALUES (\(userID.rawValue), \(time.day.number)) ON CONFLICT DO NOTHING",
-                logger: logger)
+            var write = LearningWrite()
+            write.setCard(ref, next, userID: userID)
+            write.rewriteLog([], with: [decided.log], userID: userID)
+            write.reviewDay(time.day.number, userID: userID)
+            try await write.run(in: connection, logger: logger)
             try await PostgresChangeRows.record([.learning(userID, nil)], in: connection, logger: logger)
             return next
         }
@@ -304,45 +295,6 @@ public struct PostgresLearningRepository: LearningRepository {
             state: state, step: try cells.optionalInt(), stability: try cells.optionalDouble(), difficulty: try cells.optionalDouble(),
             due: date(try cells.int()), lastReview: try cells.optionalInt().map(date))
         return CardSchedule(card: card, reviews: try cells.int())
-    }
-
-    /// A first answer with the card it starts; with `replacing`, an earlier answer in place of
-    /// a later one (`MergeRules.answerReplaces`).
-    static func insertAnswer(
-        _ answer: Answer, card: CardSchedule, at time: StudyTime, userID: UserID, replacing: Bool = false,
-        in connection: PostgresConnection, logger: Logger
-    ) async throws {
-        let ref = answer.ref
-        let values: PostgresQuery = """
-            INSERT INTO answer (user_id, course_id, lesson, question, chosen, is_right, answered_day, answered_at,
-                \(unescaped: scheduleColumns))
-            VALUES (\(userID.rawValue), \(ref.courseID.rawValue), \(ref.lesson), \(ref.question), \(answer.chosen.sorted()),
-                \(answer.isRight), \(time.day.number), \(seconds(time.now)), \(card.card.state.rawValue), \(card.card.step),
-                \(card.card.stability), \(card.card.difficulty), \(seconds(card.card.due)), \(card.card.lastReview.map(seconds)),
-                \(card.reviews))
-            ON CONFLICT (user_id, course_id, lesson, question) DO \(unescaped: replacing ? Self.replaceAnswer : "NOTHING")
-            """
-        try await connection.query(values, logger: logger)
-    }
-
-    private static let replaceAnswer = """
-        UPDATE SET chosen = excluded.chosen, is_right = excluded.is_right, answered_day = excluded.answered_day,
-            answered_at = excluded.answered_at, state = excluded.state, step = excluded.step, stability = excluded.stability,
-            difficulty = excluded.difficulty, due_at = excluded.due_at, last_review_at = excluded.last_review_at, reviews = excluded.reviews
-        """
-
-    /// The review's entry in the learner's log, numbered in the order reviews were written.
-    static func insertLog(_ entry: ReviewLogEntry, userID: UserID, in connection: PostgresConnection, logger: Logger) async throws {
-        let (ref, before) = (entry.ref, entry.before)
-        try await connection.query(
-            """
-            INSERT INTO review_log (user_id, course_id, lesson, question, grade, reviewed_at, \(unescaped: scheduleColumns))
-            VALUES (\(userID.rawValue), \(ref.courseID.rawValue), \(ref.lesson), \(ref.question), \(entry.grade.rawValue),
-                \(seconds(entry.reviewedAt)), \(before.card.state.rawValue), \(before.card.step), \(before.card.stability),
-                \(before.card.difficulty), \(seconds(before.card.due)), \(before.card.lastReview.map(seconds)), \(before.reviews))
-            """,
-            logger: logger
-        )
     }
 
     /// An instant as the store keeps it: whole seconds since 1970 (`StudyTime` has no others).

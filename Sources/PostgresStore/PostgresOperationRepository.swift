@@ -28,8 +28,8 @@ public struct PostgresOperationRepository: OperationRepository {
         }
     }
 
-    /// A batch in one transaction, each operation in a savepoint of its own (a refusal
-    /// leaves the others), so a week offline costs one commit per batch, not one per write.
+    /// A batch in one transaction (a refusal leaves the others: it comes before any write of
+    /// its operation), so a week offline costs one commit per batch, not one per write.
     /// A failure for now rolls the whole batch back: none answered, all sent again.
     public func apply(_ operations: [SyncOperation], userID: UserID) async -> (outcomes: [OperationOutcome?], failure: AppError?) {
         guard !operations.isEmpty else { return ([], nil) }
@@ -49,7 +49,8 @@ public struct PostgresOperationRepository: OperationRepository {
     /// record, its course, its item's time) is read for all of them in one statement first,
     /// and what they leave besides their own writes (their records, their items' times, the
     /// changes they made) is written for all of them at the end: an operation costs its own
-    /// writes and a savepoint, where it cost about ten statements in turn.
+    /// reads and writes (`PostgresOperationCostTests` counts them), where it cost about ten
+    /// statements in turn.
     private static func run(_ operations: [SyncOperation], userID: UserID, now: Date, in connection: PostgresConnection, logger: Logger)
         async throws -> [OperationOutcome]
     {
@@ -93,16 +94,14 @@ public struct PostgresOperationRepository: OperationRepository {
         } else if let item, !MergeRules.replaces(time, stored: batch.times[item]) {
             outcome = .superseded
         } else {
-            // A refusal leaves nothing of the operation's own writes, but its record stays.
+            // A refusal comes before the operation's first write (`perform`), so it leaves none
+            // and needs no savepoint; its record stays.
             let noted = deferred.count
-            try await connection.query("SAVEPOINT operation", logger: logger)
             do {
                 outcome = try await perform(
                     operation.kind, at: time, settings: operation.settings, userID: userID, in: connection, logger: logger)
-                try await connection.query("RELEASE SAVEPOINT operation", logger: logger)
                 if let item { batch.stamp(item, time) }
             } catch let error as AppError where OperationRecord.isFinal(error) {
-                try await connection.query("ROLLBACK TO SAVEPOINT operation", logger: logger)
                 deferred.rollBack(to: noted)
                 outcome = .refused(error)
             }
@@ -111,27 +110,31 @@ public struct PostgresOperationRepository: OperationRepository {
         return outcome
     }
 
+    /// One operation's writes. Every kind reads, decides (where a refusal is thrown), then
+    /// writes, so a refusal leaves nothing to take back: a savepoint per operation was two of
+    /// a merged review's seven round trips. A failing statement fails the whole batch.
     private static func perform(
         _ kind: OperationKind, at time: HybridTime, settings: ReviewSettings, userID: UserID, in connection: PostgresConnection,
         logger: Logger
     ) async throws -> OperationOutcome {
         switch kind {
         case .favourite(let courseID, let isFavourite):
+            // The batch read the course in this transaction.
             try await PostgresFavouritesRepository.set(
-                isFavourite, userID: userID, courseID: courseID, at: time.date, in: connection, logger: logger)
+                isFavourite, userID: userID, courseID: courseID, at: time.date, courseKnown: true, in: connection, logger: logger)
         case .lesson(let courseID, let number, let done):
-            _ = try await PostgresEnrollmentRepository.run(
+            try await PostgresEnrollmentRepository.write(
                 MarkLesson(number, done: done, userID: userID, courseID: courseID, now: time.date), in: connection, logger: logger)
         case .enroll(let courseID):
             do {
-                _ = try await PostgresEnrollmentRepository.run(
+                try await PostgresEnrollmentRepository.write(
                     Enroll(userID: userID, courseID: courseID, now: time.date), in: connection, logger: logger)
             } catch AppError.refused(.alreadyEnrolled) {
                 return .superseded
             }
         case .unenroll(let courseID):
             do {
-                _ = try await PostgresEnrollmentRepository.run(Unenroll(userID: userID, courseID: courseID), in: connection, logger: logger)
+                try await PostgresEnrollmentRepository.write(Unenroll(userID: userID, courseID: courseID), in: connection, logger: logger)
             } catch AppError.notEnrolled {
                 return .superseded
             }

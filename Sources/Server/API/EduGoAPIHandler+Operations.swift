@@ -17,7 +17,7 @@ extension EduGoAPIHandler {
         }
         let texts = languages.texts(accepting: AuthorizationMiddleware.acceptLanguage)
         // Read every one first: those that cannot be read are answered alone, the rest
-        // applied together (one transaction, each in a savepoint of its own).
+        // applied together (one transaction; a refusal leaves the others).
         var read: [Result<SyncOperation, APIFailure>] = []
         for sent in batch.operations {
             do {

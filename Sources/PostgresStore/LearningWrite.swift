@@ -1,0 +1,122 @@
+import Foundation
+import Logging
+import PostgresNIO
+import SharedKernel
+
+/// A review's or an answer's writes as one statement: each a data-modifying `WITH` part, run
+/// once and to completion whatever the main query reads. A merged review cost five round
+/// trips (log rows out, each entry in, the card, the day), each about as dear as the
+/// database's own work; the parts touch different tables, or different rows of one, so
+/// running them in one snapshot changes nothing they do.
+struct LearningWrite {
+    private var binds = PostgresBindings()
+    private var parts: [String] = []
+
+    /// True when nothing was added.
+    var isEmpty: Bool { parts.isEmpty }
+
+    /// Adds a value to bind and gives its placeholder.
+    private mutating func bind(_ value: some PostgresDynamicTypeEncodable) -> String {
+        binds.append(value)
+        return "$\(binds.count)"
+    }
+
+    private mutating func bind(_ value: (some PostgresDynamicTypeEncodable)?) -> String {
+        binds.append(value)
+        return "$\(binds.count)"
+    }
+
+    /// The card's key in a `WHERE`.
+    private mutating func card(_ ref: QuestionRef, userID: UserID) -> String {
+        "user_id = \(bind(userID.rawValue)) AND course_id = \(bind(ref.courseID.rawValue)) AND lesson = \(bind(ref.lesson))"
+            + " AND question = \(bind(ref.question))"
+    }
+
+    /// The log rows `ids` replaced by `entries`, inserted in their order (ids grow with it).
+    mutating func rewriteLog(_ ids: [Int], with entries: [ReviewLogEntry], userID: UserID) {
+        if !ids.isEmpty { parts.append("DELETE FROM review_log WHERE id = ANY(\(bind(ids.map(Int64.init)))::bigint[])") }
+        guard !entries.isEmpty else { return }
+        var rows: [String] = []
+        for (position, entry) in entries.enumerated() {
+            let (ref, before) = (entry.ref, entry.before)
+            // Typed, as a column of NULLs alone would not be.
+            rows.append(
+                """
+                (\(bind(position))::integer, \(bind(ref.courseID.rawValue))::text, \(bind(ref.lesson))::integer, \
+                \(bind(ref.question))::integer, \(bind(entry.grade.rawValue))::text, \
+                \(bind(PostgresLearningRepository.seconds(entry.reviewedAt)))::bigint, \(bind(before.card.state.rawValue))::smallint, \
+                \(bind(before.card.step))::integer, \(bind(before.card.stability))::double precision, \
+                \(bind(before.card.difficulty))::double precision, \(bind(PostgresLearningRepository.seconds(before.card.due)))::bigint, \
+                \(bind(before.card.lastReview.map(PostgresLearningRepository.seconds)))::bigint, \(bind(before.reviews))::integer)
+                """)
+        }
+        parts.append(
+            """
+            INSERT INTO review_log (user_id, course_id, lesson, question, grade, reviewed_at, \(PostgresLearningRepository.scheduleColumns))
+            SELECT \(bind(userID.rawValue)), e.course_id, e.lesson, e.question, e.grade, e.reviewed_at, \
+            \(PostgresLearningRepository.scheduleColumns(of: "e"))
+            FROM (VALUES \(rows.joined(separator: ", "))) AS e (position, course_id, lesson, question, grade, reviewed_at, \
+            \(PostgresLearningRepository.scheduleColumns))
+            ORDER BY e.position
+            """)
+    }
+
+    /// The card's schedule in its answer's row.
+    mutating func setCard(_ ref: QuestionRef, _ next: CardSchedule, userID: UserID) {
+        parts.append(
+            """
+            UPDATE answer SET state = \(bind(next.card.state.rawValue)), step = \(bind(next.card.step)), \
+            stability = \(bind(next.card.stability)), difficulty = \(bind(next.card.difficulty)), \
+            due_at = \(bind(PostgresLearningRepository.seconds(next.card.due))), \
+            last_review_at = \(bind(next.card.lastReview.map(PostgresLearningRepository.seconds))), reviews = \(bind(next.reviews))
+            WHERE \(card(ref, userID: userID))
+            """)
+    }
+
+    /// A day the learner reviewed on (their streak's).
+    mutating func reviewDay(_ day: Int, userID: UserID) {
+        parts.append("INSERT INTO review_day (user_id, day) VALUES (\(bind(userID.rawValue)), \(bind(day))) ON CONFLICT DO NOTHING")
+    }
+
+    /// A first answer with the card it starts; with `replacing`, an earlier answer in place of
+    /// a later one (`MergeRules.answerReplaces`).
+    mutating func insertAnswer(_ answer: Answer, card: CardSchedule, at time: StudyTime, userID: UserID, replacing: Bool) {
+        let ref = answer.ref
+        parts.append(
+            """
+            INSERT INTO answer (user_id, course_id, lesson, question, chosen, is_right, answered_day, answered_at, \
+            \(PostgresLearningRepository.scheduleColumns))
+            VALUES (\(bind(userID.rawValue)), \(bind(ref.courseID.rawValue)), \(bind(ref.lesson)), \(bind(ref.question)), \
+            \(bind(answer.chosen.sorted())), \(bind(answer.isRight)), \(bind(time.day.number)), \
+            \(bind(PostgresLearningRepository.seconds(time.now))), \(bind(card.card.state.rawValue)), \(bind(card.card.step)), \
+            \(bind(card.card.stability)), \(bind(card.card.difficulty)), \(bind(PostgresLearningRepository.seconds(card.card.due))), \
+            \(bind(card.card.lastReview.map(PostgresLearningRepository.seconds))), \(bind(card.reviews)))
+            ON CONFLICT (user_id, course_id, lesson, question) DO \(replacing ? Self.replaceAnswer : "NOTHING")
+            """)
+    }
+
+    private static let replaceAnswer = """
+        UPDATE SET chosen = excluded.chosen, is_right = excluded.is_right, answered_day = excluded.answered_day,
+            answered_at = excluded.answered_at, state = excluded.state, step = excluded.step, stability = excluded.stability,
+            difficulty = excluded.difficulty, due_at = excluded.due_at, last_review_at = excluded.last_review_at, reviews = excluded.reviews
+        """
+
+    /// The enrollment's last activity: `time`, or `at_least` it (a merged answer may be older
+    /// than the activity kept).
+    mutating func activeAt(_ time: Date, atLeast: Bool, courseID: CourseID, userID: UserID) {
+        let value = bind(time)
+        parts.append(
+            """
+            UPDATE enrollment SET active_at = \(atLeast ? "greatest(coalesce(active_at, enrolled_at), \(value))" : value)
+            WHERE user_id = \(bind(userID.rawValue)) AND course_id = \(bind(courseID.rawValue))
+            """)
+    }
+
+    /// Runs the parts added, in one statement (nothing for none).
+    func run(in connection: PostgresConnection, logger: Logger) async throws {
+        guard !parts.isEmpty else { return }
+        let named = parts.enumerated().map { "write\($0.offset) AS (\($0.element))" }
+        try await connection.query(
+            PostgresQuery(unsafeSQL: "WITH \(named.joined(separator: ",\n")) SELECT 1", binds: binds), logger: logger)
+    }
+}

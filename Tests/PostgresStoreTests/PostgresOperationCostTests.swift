@@ -1,0 +1,97 @@
+import Foundation
+import PostgresNIO
+import ServerTestSupport
+import SharedKernel
+import TestSupport
+import Testing
+
+@testable import PostgresStore
+
+/// What a queued operation costs the database, counted rather than timed: each round trip
+/// through PostgresNIO costs about as much as the database's work in it, so statements per
+/// operation is what the batch route's rate follows (BENCHMARKS, "Queued writes"). Counted by
+/// `pg_stat_statements` (preloaded by Scripts/postgres-cluster.sh) for the test's database
+/// alone; a batch's fixed statements cancel out between a batch of 5 and one of 15.
+@Suite("PostgreSQL: statements per queued operation", .enabled(if: PostgresTestCluster.isAvailable, "EDUGO_TEST_POSTGRES names no cluster"))
+struct PostgresOperationCostTests {
+    /// The most statements each kind may cost: a merged review reads its card and log in one
+    /// and writes in one; a favourite and a name write in one; a lesson mark reads the course,
+    /// locks the enrollment, then reads its lessons done (after the lock, so no mark made
+    /// meanwhile is missed), and writes the mark and the enrollment. Measured before this guard
+    /// (a savepoint each, the lookups since merged): 7, 3.4, 3 and 8.
+    static let budget: [(kind: String, statements: Int)] = [("review", 2), ("favourite", 1), ("name", 1), ("lesson", 5)]
+
+    @Test("each kind within its statements", arguments: budget.map(\.kind))
+    func statements(kind: String) async throws {
+        let questions = [
+            Question(prompt: "Which?", choices: ["A", "B"], correct: [0]), Question(prompt: "Which?", choices: ["A", "B"], correct: [1]),
+        ]
+        let course = Course.fixture(id: "cost-101", title: "Cost 101", capacity: nil, lessonCount: 2)
+        let lessons = (1...2).map { Lesson(title: "Lesson \($0)", minutes: 5, content: LessonContent(questions: questions)) }
+        let test = try await PostgresTestDatabase.migrated(courses: [(course, lessons)])
+        do {
+            let perOperation = try await Self.measure(kind, in: test)
+            await test.drop()
+            let allowed = Self.budget.first { $0.kind == kind }?.statements ?? 0
+            #expect(perOperation <= Double(allowed), "\(kind): \(perOperation) statements an operation, at most \(allowed)")
+        } catch {
+            await test.drop()
+            throw error
+        }
+    }
+
+    /// Statements per operation of `kind`: a batch of 15 less a batch of 5, over 10.
+    private static func measure(_ kind: String, in test: PostgresTestDatabase) async throws -> Double {
+        let store = ContractStore.postgres(test.database)
+        let operations = PostgresOperationRepository(database: test.database)
+        let user = try await store.sessions.signIn(email: "demo@edugo.dev", password: "edugo-demo").id
+        _ = try await store.enrollments.enroll(userID: user, courseID: "cost-101")
+        let start = Date().addingTimeInterval(-60 * 86_400)
+        let refs = (1...2).flatMap { lesson in (0..<2).map { QuestionRef(courseID: "cost-101", lesson: lesson, question: $0) } }
+        for ref in refs {
+            _ = try await store.learning?.answer([0], to: ref, userID: user, at: StudyTime(now: start, secondsFromGMT: 0))
+        }
+        var made = 0
+        /// The next operations of `kind`, each later than the last.
+        func next(_ count: Int) -> [SyncOperation] {
+            (0..<count).map { _ in
+                made += 1
+                let operationKind: OperationKind =
+                    switch kind {
+                    case "review": .review(refs[made % refs.count], grade: .good, secondsFromGMT: 0)
+                    case "favourite": .favourite("cost-101", isFavourite: made % 2 == 0)
+                    case "name": .name(["Ana Cost", "Bo Cost", "Cai Cost"][made % 3])
+                    default: .lesson("cost-101", number: made % 2 + 1, done: made % 3 != 0)
+                    }
+                return SyncOperation(
+                    id: .random(), time: HybridTime(start.addingTimeInterval(Double(made) * 3_600), node: "cost"), kind: operationKind)
+            }
+        }
+        try await test.database.execute("CREATE EXTENSION IF NOT EXISTS pg_stat_statements")
+        var counted: [Int] = []
+        for size in [5, 15] {
+            let batch = next(size)
+            try await test.database.execute(
+                "SELECT pg_stat_statements_reset(0, (SELECT oid FROM pg_database WHERE datname = current_database()), 0)")
+            let result = await operations.apply(batch, userID: user)
+            if let failure = result.failure { throw failure }
+            #expect(result.outcomes.allSatisfy { $0 == .applied }, "\(kind): \(result.outcomes)")
+            counted.append(try await statementsRun(in: test))
+        }
+        return Double(counted[1] - counted[0]) / 10
+    }
+
+    /// Statements run on the test's database since the reset, but for this count and the
+    /// reset themselves and the pool's keep-alive (`SELECT 1`).
+    private static func statementsRun(in test: PostgresTestDatabase) async throws -> Int {
+        try await test.database.read { connection in
+            try await connection.query(
+                """
+                SELECT coalesce(sum(calls), 0)::bigint FROM pg_stat_statements
+                WHERE dbid = (SELECT oid FROM pg_database WHERE datname = current_database())
+                    AND query NOT LIKE '%pg_stat_statements%' AND query !~ '^SELECT \\$1;?$'
+                """, logger: test.database.logger
+            ).decode(Int.self).first { _ in true } ?? 0
+        }
+    }
+}
