@@ -51,35 +51,34 @@ public struct SQLiteEnrollmentRepository: EnrollmentRepository, EnrollmentTransa
     private static func apply(_ write: EnrollmentWrite, in db: Database) throws {
         switch write {
         case .join(let userID, let courseID, let at):
-            try db.execute(
+            try db.cachedStatement(
                 sql: """
                     INSERT INTO enrollment (user_id, course_id, enrolled_at, active_at, status, progress) VALUES (?, ?, ?, ?, 'active', 0)
-                    """,
-                arguments: [userID.rawValue, courseID.rawValue, at, at]
+                    """
+            ).execute(arguments: [userID.rawValue, courseID.rawValue, at, at]
             )
             try takeSeat(courseID, in: db)
         case .rejoin(let id, let courseID, let at, let status):
-            try db.execute(
-                sql: "UPDATE enrollment SET status = ?, enrolled_at = ?, active_at = ? WHERE id = ?",
+            try db.cachedStatement(sql: "UPDATE enrollment SET status = ?, enrolled_at = ?, active_at = ? WHERE id = ?").execute(
                 arguments: [status.rawValue, at, at, id.rawValue])
             try takeSeat(courseID, in: db)
         case .leave(let id, let courseID):
-            try db.execute(sql: "UPDATE enrollment SET status = 'dropped' WHERE id = ?", arguments: [id.rawValue])
-            try db.execute(
-                sql: "UPDATE course SET enrolled_count = max(0, enrolled_count - 1) WHERE id = ?", arguments: [courseID.rawValue]
+            try db.cachedStatement(sql: "UPDATE enrollment SET status = 'dropped' WHERE id = ?").execute(arguments: [id.rawValue])
+            try db.cachedStatement(sql: "UPDATE course SET enrolled_count = max(0, enrolled_count - 1) WHERE id = ?").execute(arguments: [
+                courseID.rawValue
+            ]
             )
         case .markLesson(let id, let number, let done, let at, let status, let completedAt):
             if done {
-                try db.execute(
-                    sql: "INSERT OR IGNORE INTO lesson_progress (enrollment_id, position, done_at) VALUES (?, ?, ?)",
-                    arguments: [id.rawValue, number, at]
-                )
+                try db.cachedStatement(sql: "INSERT OR IGNORE INTO lesson_progress (enrollment_id, position, done_at) VALUES (?, ?, ?)")
+                    .execute(arguments: [id.rawValue, number, at]
+                    )
             } else {
-                try db.execute(
-                    sql: "DELETE FROM lesson_progress WHERE enrollment_id = ? AND position = ?", arguments: [id.rawValue, number])
+                try db.cachedStatement(sql: "DELETE FROM lesson_progress WHERE enrollment_id = ? AND position = ?").execute(arguments: [
+                    id.rawValue, number,
+                ])
             }
-            try db.execute(
-                sql: "UPDATE enrollment SET status = ?, completed_at = ?, active_at = ? WHERE id = ?",
+            try db.cachedStatement(sql: "UPDATE enrollment SET status = ?, completed_at = ?, active_at = ? WHERE id = ?").execute(
                 arguments: [status.rawValue, completedAt, at, id.rawValue]
             )
         }
@@ -87,7 +86,9 @@ public struct SQLiteEnrollmentRepository: EnrollmentRepository, EnrollmentTransa
 
     /// The rules saw a seat left, so the count stays within CourseLimits.seats.
     private static func takeSeat(_ courseID: CourseID, in db: Database) throws {
-        try db.execute(sql: "UPDATE course SET enrolled_count = enrolled_count + 1 WHERE id = ?", arguments: [courseID.rawValue])
+        try db.cachedStatement(sql: "UPDATE course SET enrolled_count = enrolled_count + 1 WHERE id = ?").execute(arguments: [
+            courseID.rawValue
+        ])
     }
 
     public func enrolledCourses(userID: UserID) async throws(AppError) -> [EnrolledCourse] {

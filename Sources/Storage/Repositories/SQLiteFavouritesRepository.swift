@@ -20,18 +20,17 @@ public struct SQLiteFavouritesRepository: FavouritesRepository {
 
     /// `setFavourite`'s work inside a write transaction (an operation's, too).
     static func set(_ isFavourite: Bool, userID: UserID, courseID: CourseID, at now: Date, in db: Database) throws {
-        guard try Bool.fetchOne(db, sql: "SELECT 1 FROM course WHERE id = ?", arguments: [courseID.rawValue]) == true else {
+        guard try Bool.fetchOne(db.cachedStatement(sql: "SELECT 1 FROM course WHERE id = ?"), arguments: [courseID.rawValue]) == true else {
             throw AppError.courseNotFound(courseID)
         }
         if isFavourite {
-            try db.execute(
-                sql: "INSERT OR IGNORE INTO favourite (user_id, course_id, created_at) VALUES (?, ?, ?)",
+            try db.cachedStatement(sql: "INSERT OR IGNORE INTO favourite (user_id, course_id, created_at) VALUES (?, ?, ?)").execute(
                 arguments: [userID.rawValue, courseID.rawValue, now]
             )
         } else {
-            try db.execute(
-                sql: "DELETE FROM favourite WHERE user_id = ? AND course_id = ?",
-                arguments: [userID.rawValue, courseID.rawValue]
+            try db.cachedStatement(sql: "DELETE FROM favourite WHERE user_id = ? AND course_id = ?").execute(arguments: [
+                userID.rawValue, courseID.rawValue,
+            ]
             )
         }
         if db.changesCount > 0 { try ChangeRows.record(.favourite(userID, courseID), in: db) }

@@ -11,12 +11,12 @@ extension SQLiteLearningRepository {
         _ chosen: Set<Int>, to ref: QuestionRef, userID: UserID, at time: StudyTime, settings: ReviewSettings, in db: Database
     ) throws -> OperationOutcome {
         let status = try String.fetchOne(
-            db, sql: "SELECT status FROM enrollment WHERE user_id = ? AND course_id = ?",
+            db.cachedStatement(sql: "SELECT status FROM enrollment WHERE user_id = ? AND course_id = ?"),
             arguments: [userID.rawValue, ref.courseID.rawValue])
         let questions = try content(ref.courseID, ref.lesson, in: db, ifThere: true).questions
         let question = questions.indices.contains(ref.question) ? questions[ref.question] : nil
         let kept = try Row.fetchOne(
-            db, sql: "SELECT answered_at FROM answer WHERE user_id = ? AND course_id = ? AND lesson = ? AND question = ?",
+            db.cachedStatement(sql: "SELECT answered_at FROM answer WHERE user_id = ? AND course_id = ? AND lesson = ? AND question = ?"),
             arguments: [userID.rawValue, ref.courseID.rawValue, ref.lesson, ref.question]
         ).map { row in (try? RowReader(row: row, what: "answer").optionalInt("answered_at")).flatMap { $0 } }
         let replaces = kept.map { MergeRules.answerReplaces(time.now, stored: $0.map { Date(timeIntervalSince1970: Double($0)) }) } ?? true
@@ -30,9 +30,9 @@ extension SQLiteLearningRepository {
             log.map { ReviewGrading($0.entry.grade, at: $0.entry.reviewedAt) }, from: card, ref: ref, userID: userID, settings: settings)
         try rewrite(log.map(\.id), with: replayed.entries, userID: userID, in: db)
         try insert(decided.answer, card: replayed.schedule, at: time, userID: userID.rawValue, in: db)
-        try db.execute(
-            sql: "UPDATE enrollment SET active_at = max(coalesce(active_at, enrolled_at), ?) WHERE user_id = ? AND course_id = ?",
-            arguments: [time.now, userID.rawValue, ref.courseID.rawValue])
+        try db.cachedStatement(
+            sql: "UPDATE enrollment SET active_at = max(coalesce(active_at, enrolled_at), ?) WHERE user_id = ? AND course_id = ?"
+        ).execute(arguments: [time.now, userID.rawValue, ref.courseID.rawValue])
         try ChangeRows.record(.learning(userID, ref.courseID), in: db)
         return .applied
     }
@@ -50,9 +50,9 @@ extension SQLiteLearningRepository {
             grading, later: later.map(\.entry), current: current, ref: ref, userID: userID, settings: settings)
         try rewrite(later.map(\.id), with: merged.entries, userID: userID, in: db)
         try setCard(ref, merged.schedule, userID: userID, in: db)
-        try db.execute(
-            sql: "INSERT OR IGNORE INTO review_day (user_id, day) VALUES (?, ?)",
-            arguments: [userID.rawValue, LearnerDay(grading.reviewedAt, secondsFromGMT: secondsFromGMT).number])
+        try db.cachedStatement(sql: "INSERT OR IGNORE INTO review_day (user_id, day) VALUES (?, ?)").execute(arguments: [
+            userID.rawValue, LearnerDay(grading.reviewedAt, secondsFromGMT: secondsFromGMT).number,
+        ])
         try ChangeRows.record(.learning(userID, nil), in: db)
         return true
     }
@@ -72,18 +72,19 @@ extension SQLiteLearningRepository {
 
     private static func card(_ ref: QuestionRef, userID: UserID, in db: Database) throws -> CardSchedule? {
         try Row.fetchOne(
-            db, sql: "SELECT \(scheduleColumns) FROM answer WHERE user_id = ? AND course_id = ? AND lesson = ? AND question = ?",
+            db.cachedStatement(
+                sql: "SELECT \(scheduleColumns) FROM answer WHERE user_id = ? AND course_id = ? AND lesson = ? AND question = ?"),
             arguments: [userID.rawValue, ref.courseID.rawValue, ref.lesson, ref.question]
         ).map { try schedule(RowReader(row: $0, what: "review card")) }
     }
 
     private static func setCard(_ ref: QuestionRef, _ schedule: CardSchedule, userID: UserID, in db: Database) throws {
-        try db.execute(
+        try db.cachedStatement(
             sql: """
                 UPDATE answer SET state = ?, step = ?, stability = ?, difficulty = ?, due_at = ?, last_review_at = ?, reviews = ?
                 WHERE user_id = ? AND course_id = ? AND lesson = ? AND question = ?
-                """,
-            arguments: StatementArguments(values(of: schedule)) + [userID.rawValue, ref.courseID.rawValue, ref.lesson, ref.question])
+                """
+        ).execute(arguments: StatementArguments(values(of: schedule)) + [userID.rawValue, ref.courseID.rawValue, ref.lesson, ref.question])
     }
 
     /// The card's log in time order (then as written), from `from`'s second on (all of it for nil).
@@ -91,12 +92,12 @@ extension SQLiteLearningRepository {
         -> [(id: Int64, entry: ReviewLogEntry)]
     {
         try Row.fetchAll(
-            db,
-            sql: """
-                SELECT id, grade, reviewed_at, \(logScheduleColumns) FROM review_log
-                WHERE user_id = ? AND course_id = ? AND lesson = ? AND question = ? AND reviewed_at >= ?
-                ORDER BY reviewed_at, id
-                """,
+            db.cachedStatement(
+                sql: """
+                    SELECT id, grade, reviewed_at, \(logScheduleColumns) FROM review_log
+                    WHERE user_id = ? AND course_id = ? AND lesson = ? AND question = ? AND reviewed_at >= ?
+                    ORDER BY reviewed_at, id
+                    """),
             arguments: [
                 userID.rawValue, ref.courseID.rawValue, ref.lesson, ref.question, from.map { Int64($0.timeIntervalSince1970) } ?? Int64.min,
             ]
@@ -114,7 +115,7 @@ extension SQLiteLearningRepository {
 
     /// Replaces the log rows `ids` with `entries`, written in their order (ids grow with it).
     private static func rewrite(_ ids: [Int64], with entries: [ReviewLogEntry], userID: UserID, in db: Database) throws {
-        for id in ids { try db.execute(sql: "DELETE FROM review_log WHERE id = ?", arguments: [id]) }
+        for id in ids { try db.cachedStatement(sql: "DELETE FROM review_log WHERE id = ?").execute(arguments: [id]) }
         for entry in entries {
             try db.cachedStatement(
                 sql: """

@@ -38,7 +38,7 @@ public struct SQLiteOperationRepository: OperationRepository {
     /// `apply`'s work inside a write transaction (a replica's local write, too).
     static func apply(_ operation: SyncOperation, userID: UserID, now: Date, in db: Database) throws -> OperationOutcome {
         if let recorded = try Self.recorded(operation, userID: userID, in: db) { return recorded }
-        guard try Bool.fetchOne(db, sql: "SELECT 1 FROM user WHERE id = ?", arguments: [userID.rawValue]) == true else {
+        guard try Bool.fetchOne(db.cachedStatement(sql: "SELECT 1 FROM user WHERE id = ?"), arguments: [userID.rawValue]) == true else {
             throw AppError.notSignedIn
         }
         var outcome = OperationOutcome.applied
@@ -53,11 +53,13 @@ public struct SQLiteOperationRepository: OperationRepository {
             outcome = .refused(error)
         }
         let (code, subject) = OperationRecord.code(of: outcome)
-        try db.execute(
+        try db.cachedStatement(
             sql: """
                 INSERT INTO applied_operation (user_id, id, fingerprint, code, subject, applied_at) VALUES (?, ?, ?, ?, ?, ?)
-                """,
-            arguments: [userID.rawValue, operation.id.rawValue, operation.fingerprint, code, subject, Int64(now.timeIntervalSince1970)])
+                """
+        ).execute(arguments: [
+            userID.rawValue, operation.id.rawValue, operation.fingerprint, code, subject, Int64(now.timeIntervalSince1970),
+        ])
         return outcome
     }
 
@@ -124,7 +126,7 @@ public struct SQLiteOperationRepository: OperationRepository {
     /// in-memory double and the server's other store do).
     private static func checkExists(_ kind: OperationKind, in db: Database) throws {
         guard let courseID = kind.courseID else { return }
-        guard try Bool.fetchOne(db, sql: "SELECT 1 FROM course WHERE id = ?", arguments: [courseID.rawValue]) == true else {
+        guard try Bool.fetchOne(db.cachedStatement(sql: "SELECT 1 FROM course WHERE id = ?"), arguments: [courseID.rawValue]) == true else {
             throw AppError.courseNotFound(courseID)
         }
     }

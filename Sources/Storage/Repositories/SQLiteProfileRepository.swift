@@ -30,9 +30,10 @@ public struct SQLiteProfileRepository: ProfileRepository {
 
     /// `updateName`'s work inside a write transaction (an operation's, too).
     static func rename(_ userID: UserID, to name: String, in db: Database) throws -> User {
-        try db.execute(sql: "UPDATE user SET name = ? WHERE id = ?", arguments: [name, userID.rawValue])
+        try db.cachedStatement(sql: "UPDATE user SET name = ? WHERE id = ?").execute(arguments: [name, userID.rawValue])
         guard db.changesCount == 1,
-            let row = try Row.fetchOne(db, sql: "SELECT \(UserRow.columns) FROM user WHERE id = ?", arguments: [userID.rawValue])
+            let row = try Row.fetchOne(
+                db.cachedStatement(sql: "SELECT \(UserRow.columns) FROM user WHERE id = ?"), arguments: [userID.rawValue])
         else { throw AppError.notSignedIn }
         try ChangeRows.record(.profile(userID), in: db)
         return try UserRow.user(from: row)
