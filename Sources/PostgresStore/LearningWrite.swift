@@ -9,11 +9,29 @@ import SharedKernel
 /// database's own work; the parts touch different tables, or different rows of one, so
 /// running them in one snapshot changes nothing they do.
 struct LearningWrite {
+    /// Log rows in one statement at most: 13 binds each, well inside PostgreSQL's 65,535 (a
+    /// merged answer replays its card's whole log, however long).
+    private let rowsPerStatement: Int
+    /// Statements ended before the one being added to, run first, in order.
+    private var ended: [PostgresQuery] = []
     private var binds = PostgresBindings()
     private var parts: [String] = []
 
-    /// True when nothing was added.
-    var isEmpty: Bool { parts.isEmpty }
+    init(rowsPerStatement: Int = 1_000) {
+        self.rowsPerStatement = max(1, rowsPerStatement)
+    }
+
+    /// Ends the statement being added to; what is added next goes in a new one, run after it.
+    private mutating func endStatement() {
+        guard !parts.isEmpty else { return }
+        ended.append(Self.statement(parts, binds))
+        (parts, binds) = ([], PostgresBindings())
+    }
+
+    private static func statement(_ parts: [String], _ binds: PostgresBindings) -> PostgresQuery {
+        let named = parts.enumerated().map { "write\($0.offset) AS (\($0.element))" }
+        return PostgresQuery(unsafeSQL: "WITH \(named.joined(separator: ",\n")) SELECT 1", binds: binds)
+    }
 
     /// Adds a value to bind and gives its placeholder.
     private mutating func bind(_ value: some PostgresDynamicTypeEncodable) -> String {
@@ -35,7 +53,15 @@ struct LearningWrite {
     /// The log rows `ids` replaced by `entries`, inserted in their order (ids grow with it).
     mutating func rewriteLog(_ ids: [Int], with entries: [ReviewLogEntry], userID: UserID) {
         if !ids.isEmpty { parts.append("DELETE FROM review_log WHERE id = ANY(\(bind(ids.map(Int64.init)))::bigint[])") }
-        guard !entries.isEmpty else { return }
+        for (index, chunk) in stride(from: 0, to: entries.count, by: rowsPerStatement).enumerated() {
+            // Each chunk after the first in a statement of its own: statements run in turn,
+            // so ids still grow in the entries' order.
+            if index > 0 { endStatement() }
+            insertLog(entries[chunk..<min(chunk + rowsPerStatement, entries.count)], userID: userID)
+        }
+    }
+
+    private mutating func insertLog(_ entries: ArraySlice<ReviewLogEntry>, userID: UserID) {
         var rows: [String] = []
         for (position, entry) in entries.enumerated() {
             let (ref, before) = (entry.ref, entry.before)
@@ -112,11 +138,10 @@ struct LearningWrite {
             """)
     }
 
-    /// Runs the parts added, in one statement (nothing for none).
+    /// Runs the parts added, in one statement (nothing for none; more for a long log).
     func run(in connection: PostgresConnection, logger: Logger) async throws {
+        for statement in ended { try await connection.query(statement, logger: logger) }
         guard !parts.isEmpty else { return }
-        let named = parts.enumerated().map { "write\($0.offset) AS (\($0.element))" }
-        try await connection.query(
-            PostgresQuery(unsafeSQL: "WITH \(named.joined(separator: ",\n")) SELECT 1", binds: binds), logger: logger)
+        try await connection.query(Self.statement(parts, binds), logger: logger)
     }
 }

@@ -19,29 +19,23 @@ public struct PostgresEnrollmentRepository: EnrollmentRepository, EnrollmentTran
         let logger = database.logger
         let now = now()
         return try await database.transaction(.saving) { connection in
-            let stored = try await Self.run(change, in: connection, logger: logger)
+            let changes = try await Self.decideAndApply(change, in: connection, logger: logger)
             if let mark = change as? MarkLesson {
                 try await PostgresMergeTimes.stampNow(
                     .lesson(mark.courseID, number: mark.number, done: mark.done), userID: mark.userID, at: now, in: connection,
                     logger: logger)
             }
+            guard let stored = try await Self.enrollment(userID: change.userID, courseID: change.courseID, in: connection, logger: logger)
+            else {
+                throw AppError.storage(.saving, detail: "enrollment vanished inside its own transaction")
+            }
+            // Last: noting takes the lock that orders every server's notes until the commit.
+            try await PostgresChangeRows.record(changes, in: connection, logger: logger)
             return stored
         }
     }
 
-    /// `run`'s work inside a transaction: the enrollment as it is now stored.
-    static func run(_ change: some EnrollmentChange, in connection: PostgresConnection, logger: Logger) async throws -> Enrollment {
-        let changes = try await decideAndApply(change, in: connection, logger: logger)
-        guard let stored = try await Self.enrollment(userID: change.userID, courseID: change.courseID, in: connection, logger: logger)
-        else {
-            throw AppError.storage(.saving, detail: "enrollment vanished inside its own transaction")
-        }
-        // Last: noting takes the lock that orders every server's notes until the commit.
-        try await PostgresChangeRows.record(changes, in: connection, logger: logger)
-        return stored
-    }
-
-    /// `run` for an operation, which answers no enrollment: one read fewer.
+    /// `run`'s work for an operation, inside its transaction: nothing read back.
     static func write(_ change: some EnrollmentChange, in connection: PostgresConnection, logger: Logger) async throws {
         try await PostgresChangeRows.record(
             try await decideAndApply(change, in: connection, logger: logger), in: connection, logger: logger)
@@ -288,39 +282,35 @@ public struct PostgresFavouritesRepository: FavouritesRepository {
         }
     }
 
-    /// `setFavourite`'s work inside a transaction (an operation's, too). `courseKnown`: the
-    /// caller read the course in this transaction, so a removal need not look it up again.
+    /// `setFavourite`'s work inside a transaction (an operation's, too), in one statement: the
+    /// course is looked up with the write, so one gone meanwhile (an import on any server) is
+    /// refused with nothing written; a course gone has no favourites left to delete.
     static func set(
-        _ isFavourite: Bool, userID: UserID, courseID: CourseID, at now: Date, courseKnown: Bool = false,
-        in connection: PostgresConnection, logger: Logger
-    )
-        async throws
-    {
-        if isFavourite {
-            let inserted = try await connection.prepared(
+        _ isFavourite: Bool, userID: UserID, courseID: CourseID, at now: Date, in connection: PostgresConnection, logger: Logger
+    ) async throws {
+        let statement: PostgresQuery =
+            if isFavourite {
                 """
-                INSERT INTO favourite (user_id, course_id, course_rank, created_at)
-                SELECT \(userID.rawValue), id, sort_rank, \(now) FROM course WHERE id = \(courseID.rawValue)
-                ON CONFLICT DO NOTHING
-                RETURNING 1
-                """,
-                logger: logger
-            ).decode(Int.self).first { _ in true }
-            if inserted == nil, !courseKnown, try await PostgresCourseRepository.course(courseID, in: connection, logger: logger) == nil {
-                throw AppError.courseNotFound(courseID)
+                WITH target AS (SELECT id, sort_rank FROM course WHERE id = \(courseID.rawValue)),
+                changed AS (
+                    INSERT INTO favourite (user_id, course_id, course_rank, created_at)
+                    SELECT \(userID.rawValue), id, sort_rank, \(now) FROM target
+                    ON CONFLICT DO NOTHING
+                    RETURNING 1
+                )
+                SELECT EXISTS (SELECT 1 FROM target), EXISTS (SELECT 1 FROM changed)
+                """
+            } else {
+                """
+                WITH target AS (SELECT id FROM course WHERE id = \(courseID.rawValue)),
+                changed AS (DELETE FROM favourite WHERE user_id = \(userID.rawValue) AND course_id = \(courseID.rawValue) RETURNING 1)
+                SELECT EXISTS (SELECT 1 FROM target), EXISTS (SELECT 1 FROM changed)
+                """
             }
-            // Noted only when it changed something.
-            if inserted != nil { try await PostgresChangeRows.record([.favourite(userID, courseID)], in: connection, logger: logger) }
-        } else {
-            let deleted = try await connection.prepared(
-                "DELETE FROM favourite WHERE user_id = \(userID.rawValue) AND course_id = \(courseID.rawValue) RETURNING 1",
-                logger: logger
-            ).decode(Int.self).first { _ in true }
-            if !courseKnown, try await PostgresCourseRepository.course(courseID, in: connection, logger: logger) == nil {
-                throw AppError.courseNotFound(courseID)
-            }
-            if deleted != nil { try await PostgresChangeRows.record([.favourite(userID, courseID)], in: connection, logger: logger) }
-        }
+        let found = try await connection.prepared(statement, logger: logger).decode((Bool, Bool).self).first { _ in true }
+        guard let (exists, changed) = found, exists else { throw AppError.courseNotFound(courseID) }
+        // Noted only when it changed something.
+        if changed { try await PostgresChangeRows.record([.favourite(userID, courseID)], in: connection, logger: logger) }
     }
 
     public func favourites(userID: UserID) async throws(AppError) -> [Course] {

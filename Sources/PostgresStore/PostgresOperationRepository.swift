@@ -119,9 +119,8 @@ public struct PostgresOperationRepository: OperationRepository {
     ) async throws -> OperationOutcome {
         switch kind {
         case .favourite(let courseID, let isFavourite):
-            // The batch read the course in this transaction.
             try await PostgresFavouritesRepository.set(
-                isFavourite, userID: userID, courseID: courseID, at: time.date, courseKnown: true, in: connection, logger: logger)
+                isFavourite, userID: userID, courseID: courseID, at: time.date, in: connection, logger: logger)
         case .lesson(let courseID, let number, let done):
             try await PostgresEnrollmentRepository.write(
                 MarkLesson(number, done: done, userID: userID, courseID: courseID, now: time.date), in: connection, logger: logger)

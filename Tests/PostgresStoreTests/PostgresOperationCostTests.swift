@@ -10,8 +10,9 @@ import Testing
 /// What a queued operation costs the database, counted rather than timed: each round trip
 /// through PostgresNIO costs about as much as the database's work in it, so statements per
 /// operation is what the batch route's rate follows (BENCHMARKS, "Queued writes"). Counted by
-/// `pg_stat_statements` (preloaded by Scripts/postgres-cluster.sh) for the test's database
-/// alone; a batch's fixed statements cancel out between a batch of 5 and one of 15.
+/// `pg_stat_statements` (preloaded by Scripts/postgres-cluster.sh, tracking nothing) turned on
+/// for the test's database alone, so no other test's statements can crowd its entries out; a
+/// batch's fixed statements cancel out between a batch of 5 and one of 15.
 @Suite("PostgreSQL: statements per queued operation", .enabled(if: PostgresTestCluster.isAvailable, "EDUGO_TEST_POSTGRES names no cluster"))
 struct PostgresOperationCostTests {
     /// The most statements each kind may cost: a merged review reads its card and log in one
@@ -28,12 +29,49 @@ struct PostgresOperationCostTests {
         ]
         let course = Course.fixture(id: "cost-101", title: "Cost 101", capacity: nil, lessonCount: 2)
         let lessons = (1...2).map { Lesson(title: "Lesson \($0)", minutes: 5, content: LessonContent(questions: questions)) }
-        let test = try await PostgresTestDatabase.migrated(courses: [(course, lessons)])
+        let test = try await PostgresTestDatabase.migrated(
+            courses: [(course, lessons)], settings: [(name: "pg_stat_statements.track", value: "top")])
         do {
             let perOperation = try await Self.measure(kind, in: test)
             await test.drop()
             let allowed = Self.budget.first { $0.kind == kind }?.statements ?? 0
             #expect(perOperation <= Double(allowed), "\(kind): \(perOperation) statements an operation, at most \(allowed)")
+        } catch {
+            await test.drop()
+            throw error
+        }
+    }
+
+    @Test("a log longer than a statement holds is written in statements in turn, in its order")
+    func longLog() async throws {
+        let test = try await PostgresTestDatabase.migrated()
+        do {
+            let user = try await ContractStore.postgres(test.database).sessions.signIn(email: "demo@edugo.dev", password: "edugo-demo").id
+            let ref = QuestionRef(courseID: "long-101", lesson: 1, question: 0)
+            let start = Date(timeIntervalSince1970: 1_780_000_000)
+            // Out of time order on purpose: the rows keep the order given, not the times'.
+            let grades: [ReviewGrade] = [.good, .again, .easy, .hard, .good, .again, .easy]
+            let entries = grades.enumerated().map { index, grade in
+                ReviewLogEntry(
+                    ref: ref, grade: grade, reviewedAt: start.addingTimeInterval(Double(index % 3) * 60),
+                    before: CardSchedule(card: FSRSCard(due: start), reviews: index))
+            }
+            var write = LearningWrite(rowsPerStatement: 2)
+            write.rewriteLog([], with: entries, userID: user)
+            write.reviewDay(7, userID: user)
+            let written = write
+            try await test.database.transaction(.saving) { connection in
+                try await written.run(in: connection, logger: test.database.logger)
+            }
+            let stored = try await test.database.read { connection in
+                try await Array(
+                    collecting: connection.query(
+                        "SELECT grade, reviews FROM review_log WHERE user_id = \(user.rawValue) ORDER BY id", logger: test.database.logger
+                    ).decode((String, Int).self))
+            }
+            await test.drop()
+            #expect(stored.map(\.0) == grades.map(\.rawValue))
+            #expect(stored.map(\.1) == Array(0..<grades.count))
         } catch {
             await test.drop()
             throw error
@@ -67,6 +105,13 @@ struct PostgresOperationCostTests {
                     id: .random(), time: HybridTime(start.addingTimeInterval(Double(made) * 3_600), node: "cost"), kind: operationKind)
             }
         }
+        let preloaded = try await test.database.read { connection in
+            try await connection.query("SELECT current_setting('shared_preload_libraries')", logger: test.database.logger)
+                .decode(String.self).first { _ in true } ?? ""
+        }
+        try #require(
+            preloaded.contains("pg_stat_statements"),
+            "the cluster must preload pg_stat_statements: start it with Scripts/postgres-cluster.sh")
         try await test.database.execute("CREATE EXTENSION IF NOT EXISTS pg_stat_statements")
         var counted: [Int] = []
         for size in [5, 15] {

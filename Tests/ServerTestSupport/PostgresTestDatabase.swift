@@ -28,19 +28,23 @@ public final class PostgresTestDatabase: Sendable {
     public let database: PostgresDatabase
     private let pool: Task<Void, Never>
 
-    /// A new, empty database (not migrated).
-    public static func create() async throws -> PostgresTestDatabase {
+    /// A new, empty database (not migrated), its sessions started with `settings` (names and
+    /// values of the test's own, set before any connection to it).
+    public static func create(settings: [(name: String, value: String)] = []) async throws -> PostgresTestDatabase {
         guard let admin = PostgresTestCluster.adminURL else { throw ServerTestError("EDUGO_TEST_POSTGRES is not set") }
         let name = "edugo_test_\(UUID().uuidString.lowercased().replacingOccurrences(of: "-", with: ""))"
         try await Self.administer(admin, "CREATE DATABASE \(name)")
+        for setting in settings { try await Self.administer(admin, "ALTER DATABASE \(name) SET \(setting.name) = '\(setting.value)'") }
         guard var url = URLComponents(string: admin) else { throw ServerTestError("EDUGO_TEST_POSTGRES is not a URL") }
         url.path = "/\(name)"
         return try PostgresTestDatabase(name: name, url: url.string ?? admin)
     }
 
     /// A new database, migrated: the demo learner (hashed cheaply), and `courses`.
-    public static func migrated(courses: [(course: Course, lessons: [Lesson]?)] = []) async throws -> PostgresTestDatabase {
-        let test = try await create()
+    public static func migrated(
+        courses: [(course: Course, lessons: [Lesson]?)] = [], settings: [(name: String, value: String)] = []
+    ) async throws -> PostgresTestDatabase {
+        let test = try await create(settings: settings)
         let hasher = TestPasswordHasher.cheap
         try await test.database.migrate {
             PostgresSeed(
