@@ -3,7 +3,7 @@ import Logging
 import PostgresNIO
 import SharedKernel
 
-/// A review's or an answer's writes as one statement: each a data-modifying `WITH` part, run
+/// A review's or an answer's writes as one statement (more only for a long log): each a data-modifying `WITH` part, run
 /// once and to completion whatever the main query reads. A merged review cost five round
 /// trips (log rows out, each entry in, the card, the day), each about as dear as the
 /// database's own work; the parts touch different tables, or different rows of one, so

@@ -80,9 +80,9 @@ public struct PostgresProfileRepository: ProfileRepository {
         let logger = database.logger
         let now = Date()
         return try await database.transaction(.saving) { connection in
-            let user = try await Self.rename(userID, to: name, in: connection, logger: logger)
+            // The time before the rename's note, as a queued batch orders them (no deadlock).
             try await PostgresMergeTimes.stampNow(.name(name), userID: userID, at: now, in: connection, logger: logger)
-            return user
+            return try await Self.rename(userID, to: name, in: connection, logger: logger)
         }
     }
 

@@ -276,15 +276,18 @@ public struct PostgresFavouritesRepository: FavouritesRepository {
         let now = Date()
         let logger = database.logger
         try await database.transaction(.saving) { connection in
-            try await Self.set(isFavourite, userID: userID, courseID: courseID, at: now, in: connection, logger: logger)
+            // The time first: `set` notes the change, which takes the lock that orders every
+            // server's notes; a queued batch stamps its times before its notes too, so taking
+            // them in the other order could deadlock with one. A refusal rolls both back.
             try await PostgresMergeTimes.stampNow(
                 .favourite(courseID, isFavourite: isFavourite), userID: userID, at: now, in: connection, logger: logger)
+            try await Self.set(isFavourite, userID: userID, courseID: courseID, at: now, in: connection, logger: logger)
         }
     }
 
     /// `setFavourite`'s work inside a transaction (an operation's, too), in one statement: the
-    /// course is looked up with the write, so one gone meanwhile (an import on any server) is
-    /// refused with nothing written; a course gone has no favourites left to delete.
+    /// course is looked up with the write, so one the batch saw that is gone by now is refused
+    /// with nothing written, not answered as applied; a course gone has no favourites left.
     static func set(
         _ isFavourite: Bool, userID: UserID, courseID: CourseID, at now: Date, in connection: PostgresConnection, logger: Logger
     ) async throws {

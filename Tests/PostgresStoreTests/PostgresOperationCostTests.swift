@@ -42,36 +42,53 @@ struct PostgresOperationCostTests {
         }
     }
 
-    @Test("a log longer than a statement holds is written in statements in turn, in its order")
+    @Test("a log longer than a statement holds is written in statements in turn, in its order, the rows it replaces gone")
     func longLog() async throws {
         let test = try await PostgresTestDatabase.migrated()
         do {
             let user = try await ContractStore.postgres(test.database).sessions.signIn(email: "demo@edugo.dev", password: "edugo-demo").id
             let ref = QuestionRef(courseID: "long-101", lesson: 1, question: 0)
             let start = Date(timeIntervalSince1970: 1_780_000_000)
-            // Out of time order on purpose: the rows keep the order given, not the times'.
+            func entries(_ grades: [ReviewGrade], from first: Int) -> [ReviewLogEntry] {
+                // Out of time order on purpose: the rows keep the order given, not the times'.
+                grades.enumerated().map { index, grade in
+                    ReviewLogEntry(
+                        ref: ref, grade: grade, reviewedAt: start.addingTimeInterval(Double(index % 3) * 60),
+                        before: CardSchedule(card: FSRSCard(due: start), reviews: first + index))
+                }
+            }
+            func stored() async throws -> [(id: Int, grade: String, reviews: Int)] {
+                try await test.database.read { connection in
+                    try await Array(
+                        collecting: connection.query(
+                            "SELECT id, grade, reviews FROM review_log WHERE user_id = \(user.rawValue) ORDER BY id",
+                            logger: test.database.logger
+                        ).decode((Int, String, Int).self)
+                    ).map { (id: $0.0, grade: $0.1, reviews: $0.2) }
+                }
+            }
+            func run(_ write: LearningWrite) async throws {
+                try await test.database.transaction(.saving) { connection in
+                    try await write.run(in: connection, logger: test.database.logger)
+                }
+            }
+            var first = LearningWrite()
+            first.rewriteLog([], with: entries([.hard, .hard, .hard], from: 100), userID: user)
+            try await run(first)
+            let before = try await stored()
+
+            // The last two rows replaced by seven, two rows a statement: four statements.
             let grades: [ReviewGrade] = [.good, .again, .easy, .hard, .good, .again, .easy]
-            let entries = grades.enumerated().map { index, grade in
-                ReviewLogEntry(
-                    ref: ref, grade: grade, reviewedAt: start.addingTimeInterval(Double(index % 3) * 60),
-                    before: CardSchedule(card: FSRSCard(due: start), reviews: index))
-            }
             var write = LearningWrite(rowsPerStatement: 2)
-            write.rewriteLog([], with: entries, userID: user)
+            write.rewriteLog(before.suffix(2).map(\.id), with: entries(grades, from: 0), userID: user)
             write.reviewDay(7, userID: user)
-            let written = write
-            try await test.database.transaction(.saving) { connection in
-                try await written.run(in: connection, logger: test.database.logger)
-            }
-            let stored = try await test.database.read { connection in
-                try await Array(
-                    collecting: connection.query(
-                        "SELECT grade, reviews FROM review_log WHERE user_id = \(user.rawValue) ORDER BY id", logger: test.database.logger
-                    ).decode((String, Int).self))
-            }
+            try await run(write)
+            let after = try await stored()
             await test.drop()
-            #expect(stored.map(\.0) == grades.map(\.rawValue))
-            #expect(stored.map(\.1) == Array(0..<grades.count))
+            #expect(before.count == 3)
+            #expect(after.first?.id == before.first?.id, "the row not replaced stays first")
+            #expect(after.map(\.grade) == ["hard"] + grades.map(\.rawValue))
+            #expect(after.map(\.reviews) == [100] + Array(0..<grades.count))
         } catch {
             await test.drop()
             throw error

@@ -34,7 +34,10 @@ public final class PostgresTestDatabase: Sendable {
         guard let admin = PostgresTestCluster.adminURL else { throw ServerTestError("EDUGO_TEST_POSTGRES is not set") }
         let name = "edugo_test_\(UUID().uuidString.lowercased().replacingOccurrences(of: "-", with: ""))"
         try await Self.administer(admin, "CREATE DATABASE \(name)")
-        for setting in settings { try await Self.administer(admin, "ALTER DATABASE \(name) SET \(setting.name) = '\(setting.value)'") }
+        for setting in settings {
+            try await Self.administer(
+                admin, "ALTER DATABASE \(name) SET \(setting.name) = '\(setting.value.replacingOccurrences(of: "'", with: "''"))'")
+        }
         guard var url = URLComponents(string: admin) else { throw ServerTestError("EDUGO_TEST_POSTGRES is not a URL") }
         url.path = "/\(name)"
         return try PostgresTestDatabase(name: name, url: url.string ?? admin)

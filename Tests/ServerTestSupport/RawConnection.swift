@@ -75,9 +75,10 @@ public final class RawConnection: @unchecked Sendable {
     /// One request and its whole answer, on a connection of its own from `source`
     /// (`Connection: close`, so the answer ends with the connection).
     public static func exchange(
-        _ server: URL, from source: String, method: String, path: String, json: [String: Any]? = nil, headers: [String: String] = [:]
+        _ server: URL, from source: String, method: String, path: String, json: [String: Any]? = nil, headers: [String: String] = [:],
+        readLimit: Duration = .seconds(30)
     ) async throws -> HTTPAnswer {
-        let connection = try RawConnection(to: server, from: source)
+        let connection = try RawConnection(to: server, from: source, readLimit: readLimit)
         let body = try json.map { String(decoding: try JSONSerialization.data(withJSONObject: $0), as: UTF8.self) } ?? ""
         var request = "\(method) \(path) HTTP/1.1\r\nHost: 127.0.0.1\r\nConnection: close\r\nContent-Length: \(body.utf8.count)\r\n"
         if json != nil { request += "Content-Type: application/json\r\n" }

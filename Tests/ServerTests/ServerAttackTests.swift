@@ -44,13 +44,18 @@ struct ServerAttackTests {
     func flood() async throws {
         // The learner's turn comes after one hash at most (round robin); how long a hash takes
         // is the machine's load (over 3 s once, on a loaded 2-core machine), so the wait past
-        // which a sign-in is 503 is taken out of this test (HashGateTests has it).
+        // which a sign-in is 503 is taken out of this test (HashGateTests has it). The server
+        // answers every sign-in within that wait, so the reads wait as long, and the usual 30 s
+        // more: the flood's last hashes wait their turn behind twenty others (a read limit of
+        // 30 s alone gave up on one in CI, with nothing answered yet).
+        let hashWait = 600
+        let readLimit = Duration.seconds(hashWait + 30)
         let server = try await ServerProcess(
-            directory: try await ServerProcess.preparedDirectory(learners: 1), arguments: ["--hash-wait", "600"])
+            directory: try await ServerProcess.preparedDirectory(learners: 1), arguments: ["--hash-wait", "\(hashWait)"])
         // The whole flood is sent before the learner's request, so the learner comes in behind it.
         var flood: [RawConnection] = []
         for number in 0..<60 {
-            let connection = try RawConnection(to: server.baseURL, from: "127.0.0.2")
+            let connection = try RawConnection(to: server.baseURL, from: "127.0.0.2", readLimit: readLimit)
             try connection.send(
                 Self.request("POST", "/v1/sessions", json: ["email": "nobody\(number)@example.com", "password": "password-x"]))
             flood.append(connection)
@@ -58,14 +63,14 @@ struct ServerAttackTests {
 
         let learner = try await RawConnection.exchange(
             server.baseURL, from: "127.0.0.3", method: "POST", path: "/v1/sessions",
-            json: ["email": "learner1@example.com", "password": "password-1"]
+            json: ["email": "learner1@example.com", "password": "password-1"], readLimit: readLimit
         )
         var answers: [HTTPAnswer] = []
         for connection in flood { answers.append(try HTTPAnswer(raw: await connection.readUntilClosed().text)) }
         let accounts = try await Self.concurrently(30) { number in
             try await RawConnection.exchange(
                 server.baseURL, from: "127.0.0.4", method: "POST", path: "/v1/accounts",
-                json: ["name": "Flood", "email": "demo@edugo.dev", "password": "password-\(number)"]
+                json: ["name": "Flood", "email": "demo@edugo.dev", "password": "password-\(number)"], readLimit: readLimit
             )
         }
 
