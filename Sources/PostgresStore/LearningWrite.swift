@@ -3,11 +3,11 @@ import Logging
 import PostgresNIO
 import SharedKernel
 
-/// A review's or an answer's writes as one statement (more only for a long log): each a data-modifying `WITH` part, run
-/// once and to completion whatever the main query reads. A merged review cost five round
-/// trips (log rows out, each entry in, the card, the day), each about as dear as the
-/// database's own work; the parts touch different tables, or different rows of one, so
-/// running them in one snapshot changes nothing they do.
+/// A review's or an answer's writes as one statement (more only for a long log): each a
+/// data-modifying `WITH` part, run once and to completion whatever the main query reads. A
+/// merged review cost five round trips (log rows out, each entry in, the card, the day), each
+/// about as dear as the database's own work; the parts touch different tables, or different
+/// rows of one, so running them in one snapshot changes nothing they do.
 struct LearningWrite {
     /// Log rows in one statement at most: 13 binds each, well inside PostgreSQL's 65,535 (a
     /// merged answer replays its card's whole log, however long).
@@ -33,12 +33,7 @@ struct LearningWrite {
         return PostgresQuery(unsafeSQL: "WITH \(named.joined(separator: ",\n")) SELECT 1", binds: binds)
     }
 
-    /// Adds a value to bind and gives its placeholder.
-    private mutating func bind(_ value: some PostgresDynamicTypeEncodable) -> String {
-        binds.append(value)
-        return "$\(binds.count)"
-    }
-
+    /// Adds a value (or NULL) to bind and gives its placeholder.
     private mutating func bind(_ value: (some PostgresDynamicTypeEncodable)?) -> String {
         binds.append(value)
         return "$\(binds.count)"
