@@ -39,6 +39,13 @@ struct HybridClockTests {
         #expect(HybridTime("0001790000000000-00000-a") == nil, "too many digits")
         #expect(HybridTime("1790000000000-00000-") == nil, "no node")
         #expect(HybridTime("1790000000000-00000-a b") == nil, "a space in the node")
+        #expect(HybridTime("1790000000000-00000-node-with-dashes")?.node == "node-with-dashes")
+        #expect(HybridTime("+790000000000-00000-a") == nil, "a sign")
+        #expect(HybridTime("1790000000000_00000-a") == nil, "another separator")
+        #expect(HybridTime("179000000000-000000-a") == nil, "a digit in the wrong part")
+        #expect(HybridTime("179000000000٣-00000-a") == nil, "a digit not ASCII")
+        #expect(HybridTime("9999999999999-99999-a") == HybridTime(milliseconds: 9_999_999_999_999, counter: 99_999, node: "a"))
+        #expect(HybridTime("") == nil)
         #expect(HybridTime(milliseconds: -1, node: "a") == nil)
     }
 

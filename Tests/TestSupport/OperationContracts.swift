@@ -80,6 +80,28 @@ extension ContractCase {
             let name = OperationFixture.operation(.name("   "), secondsAgo: 3)
             try checkEqual(try await operations.apply(name, userID: user), .refused(.invalidName(.empty)), "a blank name")
         },
+        ContractCase(port: "operations", name: "a refused mark or name leaves no time behind: an earlier one that can be applied is") {
+            store in
+            let (operations, user) = try await OperationFixture.arrange(store)
+            let course = OperationFixture.open
+            let mark = { (ago: Double) in
+                try await operations.apply(
+                    OperationFixture.operation(.lesson(course, number: 1, done: true), secondsAgo: ago), userID: user)
+            }
+            guard case .refused = try await mark(10) else {
+                throw ContractFailure(description: "a mark in a course not enrolled in is refused")
+            }
+            _ = try await store.enrollments.enroll(userID: user, courseID: course)
+            try checkEqual(try await mark(20), .applied, "an earlier mark, once enrolled")
+            try checkEqual(
+                try await store.enrollments.enrolledCourse(userID: user, courseID: course)?.enrollment.lessonsDone, [1], "lesson 1 done")
+            let name = { (raw: String, ago: Double) in
+                try await operations.apply(OperationFixture.operation(.name(raw), secondsAgo: ago), userID: user)
+            }
+            try checkEqual(try await name("   ", 10), .refused(.invalidName(.empty)), "a blank name")
+            try checkEqual(try await name("Earlier Name", 20), .applied, "an earlier name")
+            try checkEqual(try await store.profiles.user(id: user).name, "Earlier Name", "the earlier name holds")
+        },
         ContractCase(port: "operations", name: "two terminals' reviews of one card both count once, in time order, in any order of arrival")
         {
             store in

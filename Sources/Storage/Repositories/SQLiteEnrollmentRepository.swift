@@ -29,14 +29,20 @@ public struct SQLiteEnrollmentRepository: EnrollmentRepository, EnrollmentTransa
 
     /// `run`'s work inside a write transaction (an operation's, too).
     static func run(_ change: some EnrollmentChange, in db: Database) throws -> Enrollment {
-        let write = try change.decide(try Self.facts(for: change, in: db))
-        try Self.apply(write, in: db)
-        try ChangeRows.record(.enrollment(change.userID, change.courseID), in: db)
-        if write.movesSeats { try ChangeRows.record(.course(change.courseID), in: db) }
+        try write(change, in: db)
         guard let stored = try EnrollmentRow.fetch(userID: change.userID, courseID: change.courseID, in: db) else {
             throw AppError.storage(.saving, detail: "enrollment vanished inside its own transaction")
         }
         return stored
+    }
+
+    /// `run` without reading the enrollment back, for a queued operation, whose answer
+    /// does not carry it.
+    static func write(_ change: some EnrollmentChange, in db: Database) throws {
+        let write = try change.decide(try Self.facts(for: change, in: db))
+        try Self.apply(write, in: db)
+        try ChangeRows.record(.enrollment(change.userID, change.courseID), in: db)
+        if write.movesSeats { try ChangeRows.record(.course(change.courseID), in: db) }
     }
 
     private static func facts(for change: some EnrollmentChange, in db: Database) throws -> EnrollmentFacts? {

@@ -44,10 +44,9 @@ public struct SQLiteOperationRepository: OperationRepository {
         var outcome = OperationOutcome.applied
         do {
             // A refusal leaves nothing of the operation's own writes, but its record stays.
-            try db.inSavepoint {
-                outcome = try Self.perform(
+            outcome = try Self.inSavepoint(db) {
+                try Self.perform(
                     operation.kind, at: operation.time.clamped(notAfter: now), settings: operation.settings, userID: userID, in: db)
-                return .commit
             }
         } catch let error as AppError where OperationRecord.isFinal(error) {
             outcome = .refused(error)
@@ -61,6 +60,23 @@ public struct SQLiteOperationRepository: OperationRepository {
             userID.rawValue, operation.id.rawValue, operation.fingerprint, code, subject, Int64(now.timeIntervalSince1970),
         ])
         return outcome
+    }
+
+    /// `body` in a savepoint, taken back if it throws. GRDB's `inSavepoint` prepares its
+    /// SAVEPOINT and RELEASE anew each time (its authorizer reading them): kept prepared here,
+    /// as the operations' own statements are. A rollback that fails throws its own error,
+    /// which no caller takes for a refusal.
+    private static func inSavepoint<T>(_ db: Database, _ body: () throws -> T) throws -> T {
+        try db.cachedStatement(sql: "SAVEPOINT operation").execute()
+        do {
+            let value = try body()
+            try db.cachedStatement(sql: "RELEASE SAVEPOINT operation").execute()
+            return value
+        } catch {
+            try db.cachedStatement(sql: "ROLLBACK TO SAVEPOINT operation").execute()
+            try db.cachedStatement(sql: "RELEASE SAVEPOINT operation").execute()
+            throw error
+        }
     }
 
     /// The outcome kept for an id seen before: the same again, or `.conflicting` for another
@@ -92,17 +108,17 @@ public struct SQLiteOperationRepository: OperationRepository {
         case .favourite(let courseID, let isFavourite):
             try SQLiteFavouritesRepository.set(isFavourite, userID: userID, courseID: courseID, at: time.date, in: db)
         case .lesson(let courseID, let number, let done):
-            _ = try SQLiteEnrollmentRepository.run(
+            try SQLiteEnrollmentRepository.write(
                 MarkLesson(number, done: done, userID: userID, courseID: courseID, now: time.date), in: db)
         case .enroll(let courseID):
             do {
-                _ = try SQLiteEnrollmentRepository.run(Enroll(userID: userID, courseID: courseID, now: time.date), in: db)
+                try SQLiteEnrollmentRepository.write(Enroll(userID: userID, courseID: courseID, now: time.date), in: db)
             } catch AppError.refused(.alreadyEnrolled) {
                 return .superseded
             }
         case .unenroll(let courseID):
             do {
-                _ = try SQLiteEnrollmentRepository.run(Unenroll(userID: userID, courseID: courseID), in: db)
+                try SQLiteEnrollmentRepository.write(Unenroll(userID: userID, courseID: courseID), in: db)
             } catch AppError.notEnrolled {
                 return .superseded
             }
