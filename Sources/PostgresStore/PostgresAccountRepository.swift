@@ -80,7 +80,11 @@ public struct PostgresProfileRepository: ProfileRepository {
         let logger = database.logger
         let now = Date()
         return try await database.transaction(.saving) { connection in
-            // The time before the rename's note, as a queued batch orders them (no deadlock).
+            // The learner's row first, as a queued batch locks it: the name's time is a row a
+            // batch writes last, so a rename holding it while it waited for the batch's lock
+            // on the learner would deadlock with it. Then the time before the rename's note,
+            // as a batch orders them.
+            try await PostgresOperationRepository.lockLearner(userID, in: connection, logger: logger)
             try await PostgresMergeTimes.stampNow(.name(name), userID: userID, at: now, in: connection, logger: logger)
             return try await Self.rename(userID, to: name, in: connection, logger: logger)
         }

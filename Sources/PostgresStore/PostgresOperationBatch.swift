@@ -8,6 +8,12 @@ import SharedKernel
 /// the records of their ids, which of their courses exist, and their items' times. The
 /// learner's row is locked for the whole batch, so nothing else writes them meanwhile but the
 /// API's own routes, which stamp their items' times as they did before.
+///
+/// The same statement locks the cards the batch schedules. The review and answer routes lock
+/// a card's row, not the learner's: a merge that read a card unlocked while a route's review
+/// of it was under way would write the card back without that review (its log row kept, the
+/// card no longer the replay of its log). Locked first, each merge's later reads (a statement
+/// each, so each sees what committed before it) find the route's review, or the route waits.
 struct OperationBatch {
     /// The outcome kept under each id: read, or made by this batch.
     private var records: [String: (fingerprint: String, code: String, subject: String)] = [:]
@@ -25,20 +31,31 @@ struct OperationBatch {
         let ids = Array(Set(operations.map(\.id.rawValue)))
         let courses = Array(Set(operations.compactMap { $0.kind.courseID?.rawValue }))
         let items = Array(Set(operations.compactMap { MergeRules.item(of: $0.kind) }))
+        let cards = Array(Set(operations.compactMap(\.kind.card)))
         let rows = try await connection.query(
             """
+            WITH card AS (
+                SELECT 1 FROM answer
+                WHERE user_id = \(userID.rawValue) AND (course_id, lesson, question) IN (
+                    SELECT * FROM unnest(\(cards.map(\.courseID.rawValue))::text[], \(cards.map(\.lesson))::integer[],
+                                         \(cards.map(\.question))::integer[]))
+                ORDER BY course_id, lesson, question
+                FOR UPDATE
+            )
             SELECT 'record', id, fingerprint, code, subject FROM applied_operation
                 WHERE user_id = \(userID.rawValue) AND id = ANY(\(ids)::text[])
             UNION ALL SELECT 'course', id, NULL, NULL, NULL FROM course WHERE id = ANY(\(courses)::text[])
             UNION ALL SELECT 'time', item, time, NULL, NULL FROM merge_time
                 WHERE user_id = \(userID.rawValue) AND item = ANY(\(items)::text[])
+            UNION ALL SELECT 'cards', count(*)::text, NULL, NULL, NULL FROM card
             """, logger: logger)
         var batch = OperationBatch()
         for try await (kind, key, first, second, third) in rows.decode((String, String, String?, String?, String?).self) {
             switch kind {
             case "record": batch.records[key] = (first ?? "", second ?? "", third ?? "")
             case "course": batch.courses.insert(key)
-            default: batch.times[key] = first.flatMap(HybridTime.init)
+            case "time": batch.times[key] = first.flatMap(HybridTime.init)
+            default: break  // the cards locked, counted so the database reads them all
             }
         }
         return batch
@@ -86,6 +103,16 @@ struct OperationBatch {
                 SELECT \(userID.rawValue), stamp.item, stamp.time FROM unnest(\(items)::text[], \(times)::text[]) AS stamp (item, time)
                 ON CONFLICT (user_id, item) DO UPDATE SET time = excluded.time
                 """, logger: logger)
+        }
+    }
+}
+
+extension OperationKind {
+    /// The card an answer, a grade or an undo schedules.
+    fileprivate var card: QuestionRef? {
+        switch self {
+        case .answer(let ref, _, _), .review(let ref, _, _), .undoReview(let ref, _): ref
+        case .favourite, .lesson, .enroll, .unenroll, .name: nil
         }
     }
 }

@@ -71,10 +71,13 @@ public struct PostgresOperationRepository: OperationRepository {
     }
 
     /// The learner's row, locked until the transaction ends: one learner's operations take
-    /// turns on every server. `.notSignedIn` for a learner who is gone.
-    private static func lockLearner(_ userID: UserID, in connection: PostgresConnection, logger: Logger) async throws {
+    /// turns on every server. `.notSignedIn` for a learner who is gone. `NO KEY UPDATE`, not
+    /// `UPDATE`: a route's insert of a row that names the learner (a review's log row) checks
+    /// its key with a `KEY SHARE` lock, which `UPDATE` would make wait for the batch while the
+    /// batch waits for the card that route holds (a deadlock, one of them failed).
+    static func lockLearner(_ userID: UserID, in connection: PostgresConnection, logger: Logger) async throws {
         guard
-            try await connection.query("SELECT 1 FROM learner WHERE id = \(userID.rawValue) FOR UPDATE", logger: logger)
+            try await connection.query("SELECT 1 FROM learner WHERE id = \(userID.rawValue) FOR NO KEY UPDATE", logger: logger)
                 .decode(Int.self).first(where: { _ in true }) != nil
         else { throw AppError.notSignedIn }
     }

@@ -1,9 +1,13 @@
 import Foundation
-import PostgresStore
+import Logging
+import PostgresNIO
 import ServerTestSupport
 import SharedKernel
+import Synchronization
 import TestSupport
 import Testing
+
+@testable import PostgresStore
 
 /// What the operation contract cannot say of PostgreSQL alone: operations racing on one
 /// database from many connections (as from many servers), where only row locks keep them apart.
@@ -50,5 +54,115 @@ struct PostgresOperationRaceTests {
         #expect(afterOne?.cards.first?.schedule.reviews == 1, "applied once")
         #expect(each == Array(repeating: .applied, count: 12))
         #expect(afterAll?.cards.first?.schedule.reviews == 13, "no review lost to a race")
+    }
+
+    /// Held by the test on a connection of its own, the card's row lock stands for a review
+    /// route's transaction under way: the batch must wait for it before it reads the card, or
+    /// it writes the card back without that review.
+    @Test("a queued review of a card a review route holds waits for it: the card is the replay of both")
+    func reviewBesideRoute() async throws {
+        let question = Question(prompt: "Which?", choices: ["A", "B"], correct: [0])
+        let course = Course.fixture(id: "race-102", title: "Race 102", capacity: nil, lessonCount: 1)
+        let test = try await PostgresTestDatabase.migrated(courses: [
+            (course, [Lesson(title: "One", minutes: 5, content: LessonContent(questions: [question]))])
+        ])
+        let store = ContractStore.postgres(test.database)
+        let operations = PostgresOperationRepository(database: test.database)
+        let ref = QuestionRef(courseID: "race-102", lesson: 1, question: 0)
+        let answeredAt = Date(timeIntervalSince1970: (Date().timeIntervalSince1970 - 30 * 86_400).rounded(.down))
+        let user = try await store.sessions.signIn(email: "demo@edugo.dev", password: "edugo-demo").id
+        _ = try await store.enrollments.enroll(userID: user, courseID: "race-102")
+        _ = try await store.learning?.answer([0], to: ref, userID: user, at: StudyTime(now: answeredAt, secondsFromGMT: 0))
+        let years = StudyTime(noonOf: LearnerDay(iso: "2036-01-01")!, secondsFromGMT: 0)
+        let card = { () async throws -> CardSchedule? in
+            try await store.learning?.reviewDeck(userID: user, at: years, limit: 5).cards.first { $0.ref == ref }?.schedule
+        }
+        let initial = try #require(try await card())
+        let routeTime = StudyTime(now: answeredAt.addingTimeInterval(86_400), secondsFromGMT: 0)
+        let queued = SyncOperation(
+            id: .random(), time: HybridTime(answeredAt.addingTimeInterval(2 * 86_400), node: "train"),
+            kind: .review(ref, grade: .good, secondsFromGMT: 0))
+        let logger = Logger(label: "edugo-tests-route")
+
+        let outcome = try await test.database.service.withConnection { route in
+            try await route.query("BEGIN", logger: logger)
+            _ = try await route.query(
+                """
+                SELECT 1 FROM answer WHERE user_id = \(user.rawValue) AND course_id = 'race-102' AND lesson = 1 AND question = 0
+                FOR UPDATE
+                """, logger: logger)
+            // The batch is in: waiting for the card (or, were it not locked first, for its write).
+            let batch = try await Self.waitingForALock(in: test) { try await operations.apply(queued, userID: user) }
+            let decided = try LearningRules.review(initial, grade: .hard, ref: ref, userID: user, time: routeTime)
+            var write = LearningWrite()
+            write.setCard(ref, decided.schedule, userID: user)
+            write.rewriteLog([], with: [decided.log], userID: user)
+            try await write.run(in: route, logger: logger)
+            try await route.query("COMMIT", logger: logger)
+            return try await batch.value
+        }
+        let merged = try await card()
+        await test.drop()
+
+        #expect(outcome == .applied)
+        let both = LearningRules.replay(
+            [ReviewGrading(.hard, at: routeTime.now), ReviewGrading(.good, at: queued.time.date)], from: initial, ref: ref,
+            userID: user)
+        #expect(merged == both.schedule, "the route's review and the queued one, replayed in time order")
+    }
+
+    /// A rename through the route, while a queued batch of the learner's (held by the test on
+    /// a connection of its own) has the learner's row and is about to write its items' times.
+    @Test("a rename through the route waits for a queued batch that holds the learner, and then stands")
+    func renameBesideBatch() async throws {
+        let test = try await PostgresTestDatabase.migrated()
+        let store = ContractStore.postgres(test.database)
+        let user = try await store.sessions.signIn(email: "demo@edugo.dev", password: "edugo-demo").id
+        _ = try await store.profiles.updateName(userID: user, to: "First Name")  // the name's time, a row now
+        let logger = Logger(label: "edugo-tests-batch")
+        let queuedTime = HybridTime(Date().addingTimeInterval(-60), node: "train")
+
+        let renamed = try await test.database.service.withConnection { batch in
+            try await batch.query("BEGIN", logger: logger)
+            _ = try await batch.query("SELECT 1 FROM learner WHERE id = \(user.rawValue) FOR NO KEY UPDATE", logger: logger)
+            let route = try await Self.waitingForALock(in: test) { try await store.profiles.updateName(userID: user, to: "Route Name") }
+            // What a batch writes last: its items' times, the name's among them.
+            try await batch.query(
+                """
+                INSERT INTO merge_time (user_id, item, time) VALUES (\(user.rawValue), 'name', \(queuedTime.description))
+                ON CONFLICT (user_id, item) DO UPDATE SET time = excluded.time
+                """, logger: logger)
+            try await batch.query("COMMIT", logger: logger)
+            return try await route.value
+        }
+        let stored = try await store.profiles.user(id: user).name
+        await test.drop()
+
+        #expect(renamed.name == "Route Name")
+        #expect(stored == "Route Name", "the route's rename, later than the batch's")
+    }
+
+    /// `work` started, once it waits for a lock held elsewhere (or has ended: one that ended
+    /// without waiting failed, and its task says why).
+    private static func waitingForALock<T: Sendable>(
+        in test: PostgresTestDatabase, _ work: @escaping @Sendable () async throws -> T
+    ) async throws -> Task<T, any Error> {
+        let ended = Atomic(false)
+        let task = Task {
+            defer { ended.store(true, ordering: .sequentiallyConsistent) }
+            return try await work()
+        }
+        let logger = Logger(label: "edugo-tests-locks")
+        while !ended.load(ordering: .sequentiallyConsistent),
+            try await test.database.service.query(
+                """
+                SELECT count(*) FROM pg_stat_activity
+                WHERE datname = current_database() AND wait_event_type = 'Lock' AND pid != pg_backend_pid()
+                """, logger: logger
+            ).decode(Int.self).first(where: { _ in true }) == 0
+        {
+            try await Task.sleep(for: .milliseconds(5))
+        }
+        return task
     }
 }
