@@ -82,8 +82,7 @@ public struct PostgresProfileRepository: ProfileRepository {
         return try await database.transaction(.saving) { connection in
             // The learner's row first, as a queued batch locks it: the name's time is a row a
             // batch writes last, so a rename holding it while it waited for the batch's lock
-            // on the learner would deadlock with it. Then the time before the rename's note,
-            // as a batch orders them.
+            // on the learner would deadlock with it.
             try await PostgresOperationRepository.lockLearner(userID, in: connection, logger: logger)
             try await PostgresMergeTimes.stampNow(.name(name), userID: userID, at: now, in: connection, logger: logger)
             return try await Self.rename(userID, to: name, in: connection, logger: logger)

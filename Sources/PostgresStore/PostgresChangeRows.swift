@@ -35,19 +35,26 @@ enum PostgresChangeRows {
         "INSERT INTO change_horizon (id, forgotten_through) VALUES (1, 0)",
     ]
 
-    /// Notes `changes`, in order, as the last statement of the caller's transaction; other
-    /// servers find them by reading the log (`PostgresChangeSignal`). Each 1,024th id forgets
-    /// what lies more than `ChangeRetention.kept` changes back.
-    ///
-    /// One statement, one round trip (before: four of an enrollment's fourteen): the
-    /// rows to insert join the lock's one row and are sorted, so the lock is held before the
-    /// first id is drawn.
+    /// Notes `changes`, in order, to be written as the last statement of the caller's
+    /// transaction (`PostgresDatabase.transaction` writes what was noted after its body);
+    /// other servers find them by reading the log (`PostgresChangeSignal`).
     static func record(_ changes: [Change], in connection: PostgresConnection, logger: Logger) async throws {
         guard !changes.isEmpty else { return }
         if let deferred {
             deferred.note(changes)
             return
         }
+        try await write(changes, in: connection, logger: logger)
+    }
+
+    /// Writes `changes` now. Each 1,024th id forgets what lies more than
+    /// `ChangeRetention.kept` changes back.
+    ///
+    /// One statement, one round trip (before: four of an enrollment's fourteen): the
+    /// rows to insert join the lock's one row and are sorted, so the lock is held before the
+    /// first id is drawn.
+    static func write(_ changes: [Change], in connection: PostgresConnection, logger: Logger) async throws {
+        guard !changes.isEmpty else { return }
         var binds = PostgresBindings()
         binds.append(Int64(lock))
         var rows: [String] = []
@@ -85,9 +92,10 @@ enum PostgresChangeRows {
         }
     }
 
-    /// The changes of a batch of queued operations, noted together as its transaction's last
-    /// statement: noted as each operation ran, the first one's note took the lock that orders
-    /// every server's writes and held it for the rest of the batch (up to 2 s for 200).
+    /// Changes noted in a transaction, written together as its last statement: written as
+    /// they were noted, a batch's first operation's note took the lock that orders every
+    /// server's writes and held it for the rest of the batch (up to 2 s for 200), and a route
+    /// that wrote after its note could deadlock with a batch.
     final class Deferred: Sendable {
         private let changes = Mutex<[Change]>([])
 
@@ -111,8 +119,9 @@ enum PostgresChangeRows {
         }
     }
 
-    /// Set while a batch's operations run (`PostgresOperationRepository`): `record` notes
-    /// into it instead of writing.
+    /// Set while a transaction's body runs (`PostgresDatabase.transaction`), and while a
+    /// batch's operations run (`PostgresOperationRepository`, which takes back a refused
+    /// operation's notes): `record` notes into it instead of writing.
     @TaskLocal static var deferred: Deferred?
 
     static func newestID(in connection: PostgresConnection, logger: Logger) async throws -> Int64 {

@@ -82,7 +82,10 @@ public final class PostgresDatabase: Sendable {
 
     /// Runs `body` in one transaction (READ COMMITTED; the stores take row locks where a race
     /// could break a rule). An `AppError` thrown inside comes out as it is; anything else is a
-    /// storage failure of `kind`.
+    /// storage failure of `kind`. The changes `body` notes (`PostgresChangeRows.record`) are
+    /// written after it, as the transaction's last statement, whatever order it wrote them in:
+    /// the note's lock orders every server's writes, so one taken early would be held (and
+    /// waited for) through the rest, and could close a cycle of waits with another writer.
     func transaction<T: Sendable>(
         _ kind: DataOperation,
         _ body: @escaping @Sendable (PostgresConnection) async throws -> T
@@ -98,7 +101,10 @@ public final class PostgresDatabase: Sendable {
                 visit.hold()
                 phases?.mark(.leased)
                 defer { phases?.mark(.answered) }
-                return try await body(connection)
+                let notes = PostgresChangeRows.Deferred()
+                let value = try await PostgresChangeRows.$deferred.withValue(notes) { try await body(connection) }
+                try await PostgresChangeRows.write(notes.noted, in: connection, logger: logger)
+                return value
             }
         }
     }

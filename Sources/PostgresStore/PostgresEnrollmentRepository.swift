@@ -29,7 +29,6 @@ public struct PostgresEnrollmentRepository: EnrollmentRepository, EnrollmentTran
             else {
                 throw AppError.storage(.saving, detail: "enrollment vanished inside its own transaction")
             }
-            // Last: noting takes the lock that orders every server's notes until the commit.
             try await PostgresChangeRows.record(changes, in: connection, logger: logger)
             return stored
         }
@@ -276,9 +275,7 @@ public struct PostgresFavouritesRepository: FavouritesRepository {
         let now = Date()
         let logger = database.logger
         try await database.transaction(.saving) { connection in
-            // The time first: `set` notes the change, which takes the lock that orders every
-            // server's notes; a queued batch stamps its times before its notes too, so taking
-            // them in the other order could deadlock with one. A refusal rolls both back.
+            // A refusal rolls the time back with the change.
             try await PostgresMergeTimes.stampNow(
                 .favourite(courseID, isFavourite: isFavourite), userID: userID, at: now, in: connection, logger: logger)
             try await Self.set(isFavourite, userID: userID, courseID: courseID, at: now, in: connection, logger: logger)

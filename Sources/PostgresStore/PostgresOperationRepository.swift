@@ -65,7 +65,7 @@ public struct PostgresOperationRepository: OperationRepository {
             }
         }
         try await batch.write(userID: userID, now: now, in: connection, logger: logger)
-        // The last statement: the lock that orders the notes is held only from here to the commit.
+        // Each change once, written as the transaction's last statement.
         try await PostgresChangeRows.record(deferred.noted, in: connection, logger: logger)
         return outcomes
     }

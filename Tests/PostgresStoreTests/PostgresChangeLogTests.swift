@@ -74,6 +74,26 @@ struct PostgresChangeLogTests {
         await test.drop()
     }
 
+    @Test("a store's transaction writes its notes after its body: a note taken early holds the notes' lock through nothing else")
+    func notesLast() async throws {
+        let test = try await PostgresTestDatabase.migrated()
+        let log = PostgresChangeLog(database: test.database)
+        let start = try await log.newestChangeID()
+        let lockedInBody = try await test.database.transaction(.saving) { connection in
+            try await PostgresChangeRows.record([.course("swift-101")], in: connection, logger: Self.logger)
+            try await PostgresChangeRows.record([.catalog, .course("swift-101")], in: connection, logger: Self.logger)
+            // Writes after the note: were it written, its lock would be held through them.
+            return try await connection.query(
+                "SELECT count(*) FROM pg_locks WHERE locktype = 'advisory' AND pid = pg_backend_pid()", logger: Self.logger
+            ).decode(Int.self).first { _ in true }
+        }
+        let events = try await Self.events(log, after: start)
+        await test.drop()
+
+        #expect(lockedInBody == 0, "no advisory lock held while the body runs")
+        #expect(events.map(\.change) == [.course("swift-101"), .catalog], "each change once, in the order first noted")
+    }
+
     @Test("a commit that notes a change, in this process or any other, wakes the listeners at the next read of the log, and only then")
     func commitsWakeListeners() async throws {
         let test = try await PostgresTestDatabase.migrated(courses: [(course: .fixture(id: "swift-101", title: "Swift 101"), lessons: nil)])
