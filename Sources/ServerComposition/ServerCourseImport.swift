@@ -32,17 +32,17 @@ public enum ServerCourseImport {
     public static func run(file path: String, databaseURL: String) async -> Int32 {
         let display = ImportProgressDisplay.forStandardError(texts: .english)
         display?.start()
-        func fail(_ message: String) -> Int32 {
+        func fail(_ reason: LocalizedText) -> Int32 {
             display?.stop(succeeded: false)
-            return CourseImportReport.failed(.verbatim(message), program: "edugo-server") { PrintableText.sanitize($0) }
+            return CourseImportReport.failed(reason, program: "edugo-server") { PrintableText.sanitize($0) }
         }
         let progress = display?.progress
         progress?.begin(.reading)
         let courses: CourseFile
         do {
-            courses = try CourseJSON.parse(try CourseFileReader.read(path: path))
+            courses = try CourseFileImport.read(path: path)
         } catch {
-            return fail(error.description)
+            return fail(error.reason)
         }
         progress?.advance(to: courses.entries.count)
         progress?.begin(.opening)
@@ -50,7 +50,7 @@ public enum ServerCourseImport {
         do {
             database = try PostgresDatabase(url: databaseURL, logger: Logger(label: "edugo-server"))
         } catch {
-            return fail(error.description)
+            return fail(.verbatim(error.description))
         }
         return await withTaskGroup(of: Void.self) { group in
             group.addTask { await database.run() }
@@ -76,7 +76,7 @@ public enum ServerCourseImport {
                     case let other?: other.userMessage.english
                     case nil: String(describing: error)
                     }
-                return fail("cannot import \(path), nothing was changed: \(reason)")
+                return fail(.verbatim("cannot import \(path), nothing was changed: \(reason)"))
             }
         }
     }

@@ -233,6 +233,10 @@ struct TwoServersTests {
         let again = try await BuiltProduct.run("edugo-server", ["import-courses", good, "--database", test.url])
         let refusedUnknown = try await BuiltProduct.run("edugo-server", ["import-courses", unknown, "--database", test.url])
         let refusedCycle = try await BuiltProduct.run("edugo-server", ["import-courses", cycle, "--database", test.url])
+        // A file that does not parse reads the same whatever the store (one reader for both).
+        let broken = try file("broken.json", #"[{"id": "rust-101", "level": "expert"}]"#)
+        let brokenHere = try await BuiltProduct.run("edugo-server", ["import-courses", broken, "--database", test.url])
+        let brokenThere = try await BuiltProduct.run("edugo-server", ["import-courses", broken, "--data-dir", directory.path])
         let server = try await ServerProcess(arguments: ["--database", test.url])
         let client = HTTPClient(baseURL: server.baseURL)
         let rust = try await client.get("/v1/courses/rust-101")
@@ -243,6 +247,9 @@ struct TwoServersTests {
         #expect(again.status == 0 && again.output.contains("0 added, 2 updated"))
         #expect(refusedUnknown.status == 1 && refusedUnknown.errors.contains("nowhere"), "\(refusedUnknown.errors)")
         #expect(refusedCycle.status == 1 && refusedCycle.errors.contains("nothing was changed"), "\(refusedCycle.errors)")
+        #expect(
+            brokenHere.status == 1 && brokenHere.errors.contains("cannot import \(broken), nothing was changed: "), "\(brokenHere.errors)")
+        #expect(brokenHere.errors == brokenThere.errors && brokenThere.status == 1, "\(brokenHere.errors) / \(brokenThere.errors)")
         #expect(rust.status == 200 && rust.json["prerequisite_id"] == nil)
         #expect(go.status == 404)
         #expect(all.json["total"] as? Int == 66, "the built-in 64 and the 2 imported")

@@ -29,6 +29,26 @@ public enum CourseFileImport {
         return outcome
     }
 
+    /// Why a course file could not be read or parsed, as every import command tells it.
+    public struct Unreadable: Error {
+        public let reason: LocalizedText
+    }
+
+    /// The course file at `path`, read and parsed: every store's import starts here.
+    public static func read(path: String) throws(Unreadable) -> CourseFile {
+        let data: Data
+        do {
+            data = try CourseFileReader.read(path: path)
+        } catch {
+            throw Unreadable(reason: error.text)
+        }
+        do {
+            return try CourseJSON.parse(data)
+        } catch {
+            throw Unreadable(reason: "cannot import \(path), nothing was changed: \(error.text)")
+        }
+    }
+
     /// Reads the file at `path` and imports it into the database of `dataDirectory`, telling
     /// `progress` each step.
     /// `passwordHasher`: the one a new database's demo account is seeded with (tests' cheap one).
@@ -36,19 +56,13 @@ public enum CourseFileImport {
         file path: String, dataDirectory: URL, progress: ImportProgress? = nil, passwordHasher: PasswordHasher = PasswordHasher()
     ) -> Outcome {
         progress?.begin(.reading)
-        let data: Data
-        do {
-            data = try CourseFileReader.read(path: path)
-        } catch {
-            return .failed(error.text)
-        }
         // Parsed before the database is opened, so a new one (made, migrated and seeded) is
         // its own step, not part of the reading, and a broken file makes no data directory.
         let file: CourseFile
         do {
-            file = try CourseJSON.parse(data)
+            file = try read(path: path)
         } catch {
-            return .failed("cannot import \(path), nothing was changed: \(error.text)")
+            return .failed(error.reason)
         }
         progress?.advance(to: file.entries.count)
         progress?.begin(.opening)
