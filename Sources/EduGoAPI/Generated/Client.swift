@@ -514,8 +514,9 @@ public struct Client: APIProtocol {
     /// are counted before they are checked: after 10 failures for one email from one client
     /// address in 15 minutes (or 100 from all addresses) the email is refused there with 429
     /// until the window has room again (`Retry-After`, in seconds). Each client address may
-    /// send 20 sign-ins a minute (429 past it). A sign-in that would wait over 3 s for a
-    /// password-hashing slot gets 503 `unavailable` with `Retry-After`.
+    /// send 20 sign-ins a minute (429 past it). A sign-in that would wait longer than the
+    /// server's hash wait (`--hash-wait`, 3 s unless set) for a password-hashing slot gets 503
+    /// `unavailable` with `Retry-After`.
     ///
     ///
     /// - Remark: HTTP `POST /v1/sessions`.
