@@ -138,7 +138,10 @@ public final class PostgresDatabase: Sendable {
         _ body: @escaping @Sendable (PostgresConnection) async throws -> T
     ) async throws(AppError) -> T {
         do {
-            return try await client.withTransaction(logger: logger) { connection in try await body(connection) }
+            // Outside any store transaction's notes: were one inherited, it would write them.
+            return try await PostgresChangeRows.$deferred.withValue(nil) {
+                try await client.withTransaction(logger: logger) { connection in try await body(connection) }
+            }
         } catch {
             throw Self.appError(error, kind)
         }

@@ -13,12 +13,15 @@ public struct PostgresEnrollmentRepository: EnrollmentRepository, EnrollmentTran
         self.now = now
     }
 
-    /// One transaction: the facts under `access`'s row locks, the rules' decision, its SQL,
-    /// the enrollment as stored.
+    /// One transaction: the learner's row locked as a queued batch locks it (the batch reads
+    /// its items' times once, unlocked, and writes them last: a mark committed meanwhile would
+    /// be undone by an older one), then the facts under `access`'s row locks, the rules'
+    /// decision, its SQL, the enrollment as stored.
     public func run(_ change: some EnrollmentChange) async throws(AppError) -> Enrollment {
         let logger = database.logger
         let now = now()
         return try await database.transaction(.saving) { connection in
+            try await PostgresOperationRepository.lockLearner(change.userID, in: connection, logger: logger)
             let changes = try await Self.decideAndApply(change, in: connection, logger: logger)
             if let mark = change as? MarkLesson {
                 try await PostgresMergeTimes.stampNow(
@@ -275,7 +278,9 @@ public struct PostgresFavouritesRepository: FavouritesRepository {
         let now = Date()
         let logger = database.logger
         try await database.transaction(.saving) { connection in
+            // After a queued batch of the learner's, as `PostgresEnrollmentRepository.run`.
             // A refusal rolls the time back with the change.
+            try await PostgresOperationRepository.lockLearner(userID, in: connection, logger: logger)
             try await PostgresMergeTimes.stampNow(
                 .favourite(courseID, isFavourite: isFavourite), userID: userID, at: now, in: connection, logger: logger)
             try await Self.set(isFavourite, userID: userID, courseID: courseID, at: now, in: connection, logger: logger)

@@ -87,13 +87,16 @@ public struct PostgresLearningRepository: LearningRepository {
         }
     }
 
-    /// The learner's enrollment row is locked first (`FOR UPDATE`): two answers to one course
-    /// take turns, so the second sees the first, which is kept.
+    /// The learner's row is locked first, as a queued batch locks it (a batch's merged answer
+    /// read before this one committed would be dropped, not kept as the earlier), then the
+    /// enrollment's (`FOR UPDATE`): two answers to one course take turns, so the second sees
+    /// the first, which is kept.
     public func answer(_ chosen: Set<Int>, to ref: QuestionRef, userID: UserID, at time: StudyTime, settings: ReviewSettings)
         async throws(AppError) -> Answer
     {
         let logger = database.logger
         return try await database.transaction(.saving) { connection in
+            try await PostgresOperationRepository.lockLearner(userID, in: connection, logger: logger)
             let status = try await connection.query(
                 """
                 SELECT status FROM enrollment WHERE user_id = \(userID.rawValue) AND course_id = \(ref.courseID.rawValue) FOR UPDATE

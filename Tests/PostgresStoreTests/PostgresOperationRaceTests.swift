@@ -84,8 +84,7 @@ struct PostgresOperationRaceTests {
             kind: .review(ref, grade: .good, secondsFromGMT: 0))
         let logger = Logger(label: "edugo-tests-route")
 
-        let outcome = try await test.database.service.withConnection { route in
-            try await route.query("BEGIN", logger: logger)
+        let batch = try await Self.holding(in: test) { route in
             _ = try await route.query(
                 """
                 SELECT 1 FROM answer WHERE user_id = \(user.rawValue) AND course_id = 'race-102' AND lesson = 1 AND question = 0
@@ -98,9 +97,9 @@ struct PostgresOperationRaceTests {
             write.setCard(ref, decided.schedule, userID: user)
             write.rewriteLog([], with: [decided.log], userID: user)
             try await write.run(in: route, logger: logger)
-            try await route.query("COMMIT", logger: logger)
-            return try await batch.value
+            return batch
         }
+        let outcome = try await batch.value
         let merged = try await card()
         await test.drop()
 
@@ -122,8 +121,7 @@ struct PostgresOperationRaceTests {
         let logger = Logger(label: "edugo-tests-batch")
         let queuedTime = HybridTime(Date().addingTimeInterval(-60), node: "train")
 
-        let renamed = try await test.database.service.withConnection { batch in
-            try await batch.query("BEGIN", logger: logger)
+        let route = try await Self.holding(in: test) { batch in
             _ = try await batch.query("SELECT 1 FROM learner WHERE id = \(user.rawValue) FOR NO KEY UPDATE", logger: logger)
             let route = try await Self.waitingForALock(in: test) { try await store.profiles.updateName(userID: user, to: "Route Name") }
             // What a batch writes last: its items' times, the name's among them.
@@ -132,14 +130,67 @@ struct PostgresOperationRaceTests {
                 INSERT INTO merge_time (user_id, item, time) VALUES (\(user.rawValue), 'name', \(queuedTime.description))
                 ON CONFLICT (user_id, item) DO UPDATE SET time = excluded.time
                 """, logger: logger)
-            try await batch.query("COMMIT", logger: logger)
-            return try await route.value
+            return route
         }
+        let renamed = try await route.value
         let stored = try await store.profiles.user(id: user).name
         await test.drop()
 
         #expect(renamed.name == "Route Name")
         #expect(stored == "Route Name", "the route's rename, later than the batch's")
+    }
+
+    /// A favourite set through the route while a queued batch (held by the test) has read
+    /// the item's time and is about to apply an older unset: the route waits for the batch,
+    /// then stands, later than it.
+    @Test("a favourite through the route waits for a queued batch that holds the learner: the later one stands")
+    func favouriteBesideBatch() async throws {
+        let test = try await PostgresTestDatabase.migrated(courses: [(Course.fixture(id: "race-103", title: "Race 103"), nil)])
+        let store = ContractStore.postgres(test.database)
+        let user = try await store.sessions.signIn(email: "demo@edugo.dev", password: "edugo-demo").id
+        let logger = Logger(label: "edugo-tests-batch")
+        let item = MergeRules.item(of: .favourite("race-103", isFavourite: false)) ?? ""
+        let queuedTime = HybridTime(Date().addingTimeInterval(-60), node: "train")
+
+        let route = try await Self.holding(in: test) { batch in
+            _ = try await batch.query("SELECT 1 FROM learner WHERE id = \(user.rawValue) FOR NO KEY UPDATE", logger: logger)
+            // The batch read the item's time (none) before the route began: its unset wins.
+            let route = try await Self.waitingForALock(in: test) {
+                try await store.favourites.setFavourite(true, userID: user, courseID: "race-103")
+            }
+            try await batch.query(
+                "DELETE FROM favourite WHERE user_id = \(user.rawValue) AND course_id = 'race-103'", logger: logger)
+            try await batch.query(
+                """
+                INSERT INTO merge_time (user_id, item, time) VALUES (\(user.rawValue), \(item), \(queuedTime.description))
+                ON CONFLICT (user_id, item) DO UPDATE SET time = excluded.time
+                """, logger: logger)
+            return route
+        }
+        try await route.value
+        let favourite = try await store.favourites.favourite(userID: user, courseID: "race-103")
+        await test.drop()
+
+        #expect(favourite != nil, "the route's favourite, made after the batch's unset")
+    }
+
+    /// `body` in a transaction on a connection of the test's own, committed after it; rolled
+    /// back if it throws, so no lock it took outlives the test.
+    private static func holding<T: Sendable>(in test: PostgresTestDatabase, _ body: (PostgresConnection) async throws -> T)
+        async throws -> T
+    {
+        let logger = Logger(label: "edugo-tests-held")
+        return try await test.database.service.withConnection { connection in
+            try await connection.query("BEGIN", logger: logger)
+            do {
+                let value = try await body(connection)
+                try await connection.query("COMMIT", logger: logger)
+                return value
+            } catch {
+                _ = try? await connection.query("ROLLBACK", logger: logger)
+                throw error
+            }
+        }
     }
 
     /// `work` started, once it waits for a lock held elsewhere (or has ended: one that ended

@@ -73,6 +73,8 @@ public struct SQLiteOperationRepository: OperationRepository {
             try db.cachedStatement(sql: "RELEASE SAVEPOINT operation").execute()
             return value
         } catch {
+            // SQLite ended the whole transaction (an interrupt, a full disk): nothing to take back.
+            guard db.isInsideTransaction else { throw error }
             try db.cachedStatement(sql: "ROLLBACK TO SAVEPOINT operation").execute()
             try db.cachedStatement(sql: "RELEASE SAVEPOINT operation").execute()
             throw error

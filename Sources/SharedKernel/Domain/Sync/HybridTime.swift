@@ -39,8 +39,9 @@ public struct HybridTime: Hashable, Comparable, Sendable, CustomStringConvertibl
     /// Read byte by byte: every queued operation and every stored merge time is parsed, and
     /// splitting into `Character`s was 3 % of the operation route's time.
     public init?(_ text: String) {
-        let bytes = Array(text.utf8)
         let nodeStart = Self.millisecondDigits + 1 + Self.counterDigits + 1
+        guard text.utf8.count <= nodeStart + 32 else { return nil }  // a node is 32 at most
+        let bytes = Array(text.utf8)
         guard bytes.count > nodeStart, bytes[Self.millisecondDigits] == 0x2D, bytes[nodeStart - 1] == 0x2D,
             let milliseconds = Self.number(bytes[0..<Self.millisecondDigits]),
             let counter = Self.number(bytes[(Self.millisecondDigits + 1)..<(nodeStart - 1)])
