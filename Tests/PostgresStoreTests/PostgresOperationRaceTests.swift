@@ -15,18 +15,7 @@ import Testing
 struct PostgresOperationRaceTests {
     @Test("one operation sent 12 times at once is applied once; 12 reviews of one card at once all count, each once")
     func races() async throws {
-        let question = Question(prompt: "Which?", choices: ["A", "B"], correct: [0])
-        let course = Course.fixture(id: "race-101", title: "Race 101", capacity: nil, lessonCount: 1)
-        let test = try await PostgresTestDatabase.migrated(courses: [
-            (course, [Lesson(title: "One", minutes: 5, content: LessonContent(questions: [question]))])
-        ])
-        let store = ContractStore.postgres(test.database)
-        let operations = PostgresOperationRepository(database: test.database)
-        let ref = QuestionRef(courseID: "race-101", lesson: 1, question: 0)
-        let answeredAt = Date().addingTimeInterval(-30 * 86_400)
-        let user = try await store.sessions.signIn(email: "demo@edugo.dev", password: "edugo-demo").id
-        _ = try await store.enrollments.enroll(userID: user, courseID: "race-101")
-        _ = try await store.learning?.answer([0], to: ref, userID: user, at: StudyTime(now: answeredAt, secondsFromGMT: 0))
+        let (test, store, operations, ref, user, answeredAt) = try await Self.answered("race-101")
 
         let once = SyncOperation(
             id: .random(), time: HybridTime(answeredAt.addingTimeInterval(86_400), node: "racer"),
@@ -61,18 +50,7 @@ struct PostgresOperationRaceTests {
     /// it writes the card back without that review.
     @Test("a queued review of a card a review route holds waits for it: the card is the replay of both")
     func reviewBesideRoute() async throws {
-        let question = Question(prompt: "Which?", choices: ["A", "B"], correct: [0])
-        let course = Course.fixture(id: "race-102", title: "Race 102", capacity: nil, lessonCount: 1)
-        let test = try await PostgresTestDatabase.migrated(courses: [
-            (course, [Lesson(title: "One", minutes: 5, content: LessonContent(questions: [question]))])
-        ])
-        let store = ContractStore.postgres(test.database)
-        let operations = PostgresOperationRepository(database: test.database)
-        let ref = QuestionRef(courseID: "race-102", lesson: 1, question: 0)
-        let answeredAt = Date(timeIntervalSince1970: (Date().timeIntervalSince1970 - 30 * 86_400).rounded(.down))
-        let user = try await store.sessions.signIn(email: "demo@edugo.dev", password: "edugo-demo").id
-        _ = try await store.enrollments.enroll(userID: user, courseID: "race-102")
-        _ = try await store.learning?.answer([0], to: ref, userID: user, at: StudyTime(now: answeredAt, secondsFromGMT: 0))
+        let (test, store, operations, ref, user, answeredAt) = try await Self.answered("race-102")
         let years = StudyTime(noonOf: LearnerDay(iso: "2036-01-01")!, secondsFromGMT: 0)
         let card = { () async throws -> CardSchedule? in
             try await store.learning?.reviewDeck(userID: user, at: years, limit: 5).cards.first { $0.ref == ref }?.schedule
@@ -172,6 +150,25 @@ struct PostgresOperationRaceTests {
         await test.drop()
 
         #expect(favourite != nil, "the route's favourite, made after the batch's unset")
+    }
+
+    /// A database with one course of one question, which the demo learner answered 30 days
+    /// ago (a whole second, as the log keeps times).
+    private static func answered(_ courseID: CourseID) async throws -> (
+        PostgresTestDatabase, ContractStore, PostgresOperationRepository, QuestionRef, UserID, Date
+    ) {
+        let question = Question(prompt: "Which?", choices: ["A", "B"], correct: [0])
+        let course = Course.fixture(id: courseID, title: "Race", capacity: nil, lessonCount: 1)
+        let test = try await PostgresTestDatabase.migrated(courses: [
+            (course, [Lesson(title: "One", minutes: 5, content: LessonContent(questions: [question]))])
+        ])
+        let store = ContractStore.postgres(test.database)
+        let ref = QuestionRef(courseID: courseID, lesson: 1, question: 0)
+        let answeredAt = Date(timeIntervalSince1970: (Date().timeIntervalSince1970 - 30 * 86_400).rounded(.down))
+        let user = try await store.sessions.signIn(email: "demo@edugo.dev", password: "edugo-demo").id
+        _ = try await store.enrollments.enroll(userID: user, courseID: courseID)
+        _ = try await store.learning?.answer([0], to: ref, userID: user, at: StudyTime(now: answeredAt, secondsFromGMT: 0))
+        return (test, store, PostgresOperationRepository(database: test.database), ref, user, answeredAt)
     }
 
     /// `body` in a transaction on a connection of the test's own, committed after it; rolled
