@@ -56,8 +56,10 @@ public struct PostgresEnrollmentRepository: EnrollmentRepository, EnrollmentTran
     }
 
     /// Joining or leaving locks the course's row (`FOR UPDATE`), so two changes of its seats,
-    /// from any server, take turns and the last seat goes once; marking a lesson locks the
-    /// learner's enrollment row, so two marks of one enrollment take turns.
+    /// from any server, take turns and the last seat goes once. Every caller holds the
+    /// learner's row (`run`, a queued batch), and so does every other writer of a learner's
+    /// enrollments: two marks of one enrollment take turns without its own lock, and the
+    /// enrollment is read with its lessons done in one statement.
     private static func facts(for change: some EnrollmentChange, in connection: PostgresConnection, logger: Logger) async throws
         -> EnrollmentFacts?
     {
@@ -65,8 +67,7 @@ public struct PostgresEnrollmentRepository: EnrollmentRepository, EnrollmentTran
         guard let course = try await PostgresCourseRepository.course(change.courseID, locking: seats, in: connection, logger: logger) else {
             return nil
         }
-        let enrollment = try await Self.enrollment(
-            userID: change.userID, courseID: course.id, locking: !seats, in: connection, logger: logger)
+        let enrollment = try await Self.enrollment(userID: change.userID, courseID: course.id, in: connection, logger: logger)
         var facts = EnrollmentFacts(course: course, enrollment: enrollment)
         if seats, let prerequisiteID = course.prerequisiteID,
             let required = try await PostgresCourseRepository.course(prerequisiteID, in: connection, logger: logger)
@@ -100,26 +101,25 @@ public struct PostgresEnrollmentRepository: EnrollmentRepository, EnrollmentTran
                 "UPDATE course SET enrolled_count = greatest(0, enrolled_count - 1) WHERE id = \(courseID.rawValue)", logger: logger
             )
         case .markLesson(let id, let number, let done, let at, let status, let completedAt):
-            if done {
-                try await connection.prepared(
+            // The lesson's row and the enrollment's in one statement (two tables, one row each).
+            let progress: PostgresQuery =
+                if done {
                     """
-                    INSERT INTO lesson_progress (enrollment_id, position, done_at) VALUES (\(id.rawValue), \(number), \(at))
-                    ON CONFLICT DO NOTHING
-                    """,
-                    logger: logger
-                )
-            } else {
-                try await connection.prepared(
-                    "DELETE FROM lesson_progress WHERE enrollment_id = \(id.rawValue) AND position = \(number)", logger: logger
-                )
-            }
-            try await connection.query(
-                """
-                UPDATE enrollment SET status = \(status.rawValue), completed_at = \(completedAt), active_at = \(at)
-                WHERE id = \(id.rawValue)
-                """,
-                logger: logger
-            )
+                    WITH progress AS (
+                        INSERT INTO lesson_progress (enrollment_id, position, done_at) VALUES (\(id.rawValue), \(number), \(at))
+                        ON CONFLICT DO NOTHING
+                    )
+                    UPDATE enrollment SET status = \(status.rawValue), completed_at = \(completedAt), active_at = \(at)
+                    WHERE id = \(id.rawValue)
+                    """
+                } else {
+                    """
+                    WITH progress AS (DELETE FROM lesson_progress WHERE enrollment_id = \(id.rawValue) AND position = \(number))
+                    UPDATE enrollment SET status = \(status.rawValue), completed_at = \(completedAt), active_at = \(at)
+                    WHERE id = \(id.rawValue)
+                    """
+                }
+            try await connection.prepared(progress, logger: logger)
         }
     }
 
@@ -215,33 +215,24 @@ public struct PostgresEnrollmentRepository: EnrollmentRepository, EnrollmentTran
         """
     static let enrollmentColumnCount = 7
 
-    /// The learner's enrollment in a course with its lessons done. One round trip, or two when
-    /// `locking`: a statement that waited for the row's lock reads the other tables as they
-    /// were when it began, so the lessons a mark committed meanwhile are read by the next one.
-    static func enrollment(
-        userID: UserID, courseID: CourseID, locking: Bool = false, in connection: PostgresConnection, logger: Logger
-    ) async throws -> Enrollment? {
+    /// The learner's enrollment in a course with its lessons done, in one round trip.
+    static func enrollment(userID: UserID, courseID: CourseID, in connection: PostgresConnection, logger: Logger) async throws
+        -> Enrollment?
+    {
         let rows = try await connection.prepared(
             """
-            SELECT \(unescaped: enrollmentColumns), \(unescaped: locking ? "NULL::integer[]" : lessonsDone)
+            SELECT \(unescaped: enrollmentColumns), \(unescaped: lessonsDone)
             FROM enrollment WHERE user_id = \(userID.rawValue) AND course_id = \(courseID.rawValue)
-            \(unescaped: locking ? "FOR UPDATE" : "")
             """,
             logger: logger
         )
-        var found: (enrollment: Enrollment, lessons: [Int]?)?
+        var found: Enrollment?
         for try await row in rows {
-            found = (try enrollment(row, from: 0), try row.makeRandomAccess()[enrollmentColumnCount].decode([Int]?.self))
+            var enrollment = try enrollment(row, from: 0)
+            enrollment.lessonsDone = Set(try row.makeRandomAccess()[enrollmentColumnCount].decode([Int].self))
+            found = enrollment
         }
-        guard var (enrollment, lessons) = found else { return nil }
-        if lessons == nil {
-            let done = try await connection.prepared(
-                "SELECT position FROM lesson_progress WHERE enrollment_id = \(enrollment.id.rawValue)", logger: logger
-            )
-            lessons = try await Array(collecting: done.decode(Int.self))
-        }
-        enrollment.lessonsDone = Set(lessons ?? [])
-        return enrollment
+        return found
     }
 
     /// The positions of an enrollment's lessons done, as a column of the enrollment's row.
