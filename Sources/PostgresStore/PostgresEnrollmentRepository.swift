@@ -58,7 +58,8 @@ public struct PostgresEnrollmentRepository: EnrollmentRepository, EnrollmentTran
     /// Joining or leaving locks the course's row (`FOR UPDATE`), so two changes of its seats,
     /// from any server, take turns and the last seat goes once. Every caller holds the
     /// learner's row (`run`, a queued batch), and so does every other writer of a learner's
-    /// enrollments: two marks of one enrollment take turns without its own lock, and the
+    /// enrollments' status and lessons (the answer route; an import moves only their courses'
+    /// rank): two marks of one enrollment take turns without its own lock, and the
     /// enrollment is read with its lessons done in one statement.
     private static func facts(for change: some EnrollmentChange, in connection: PostgresConnection, logger: Logger) async throws
         -> EnrollmentFacts?
