@@ -6,10 +6,10 @@ import SharedKernel
 /// What a batch of queued operations needs besides their own writes, read in one statement
 /// before the first and written in two after the last (`PostgresOperationRepository.run`):
 /// the records of their ids, which of their courses exist, and their items' times. The
-/// learner's row is locked for the whole batch, so nothing else writes them meanwhile but the
-/// API's own routes, which stamp their items' times as they did before.
+/// learner's row is locked for the whole batch, and every route that stamps an item's time
+/// (favourite, lesson mark, name) locks it first, so nothing else writes them meanwhile.
 ///
-/// The same statement locks the cards the batch schedules. The review and answer routes lock
+/// The same statement locks the cards the batch schedules. The review and undo routes lock
 /// a card's row, not the learner's: a merge that read a card unlocked while a route's review
 /// of it was under way would write the card back without that review (its log row kept, the
 /// card no longer the replay of its log). Locked first, each merge's later reads (a statement
