@@ -15,8 +15,12 @@ import Testing
 struct WriteTimeLimitTests {
     @Test("another program holding the lock past the limit: the write is refused, and is not written when the lock goes")
     func lockedPastTheLimit() async throws {
-        // SQLite waits for the lock on the wall clock: a short limit, and only the outcome is checked.
-        let (sut, database, directory) = try makeSUT(limit: WriteTimeLimit(.milliseconds(100)))
+        // SQLite waits for the lock on the wall clock (0.1 s here); the limit's own clock moves
+        // only when that wait ends busy, so no other write of the test (its sign-in, its last
+        // write) can outlast the limit on a stalled machine, as one did in a full run.
+        let clock = ManualClock()
+        let (sut, database, directory) = try makeSUT(
+            limit: WriteTimeLimit(.milliseconds(100), clock: clock), waitingAgain: { clock.advance(by: .seconds(1)) })
         defer { directory.remove() }
         let user = try await database.signInDemo().id
         let other = try Self.connection(to: database)
@@ -24,9 +28,7 @@ struct WriteTimeLimitTests {
 
         let refused = await #expect(throws: AppError.self) { try await sut.setFavourite(true, userID: user, courseID: "open") }
         try other.inDatabase { db in try db.execute(sql: "COMMIT") }
-        // The writer is serial: anything left of the refused write would have run before this
-        // one, which has no limit of its own (on a loaded machine 0.1 s of wall clock can pass
-        // before even a free lock is taken).
+        // The writer is serial: anything left of the refused write would have run before this one.
         try await database.write { _ in }
 
         #expect(Self.isTimedOut(refused))
@@ -75,14 +77,16 @@ struct WriteTimeLimitTests {
         return detail.contains("time limit")
     }
 
-    private func makeSUT(limit: WriteTimeLimit) throws -> (SQLiteFavouritesRepository, AppDatabase, TemporaryDirectory) {
+    private func makeSUT(limit: WriteTimeLimit, waitingAgain: @escaping @Sendable () -> Void = {}) throws -> (
+        SQLiteFavouritesRepository, AppDatabase, TemporaryDirectory
+    ) {
         let directory = TemporaryDirectory()
         let database = try AppDatabase.open(
             directory: directory.url, passwordHasher: .fast,
             seedCatalog: {
                 [CourseEntry(course: .fixture(id: "open", title: "Open")), CourseEntry(course: .fixture(id: "other", title: "Other"))]
             },
-            busy: BusyPolicy(writeTimeLimit: limit))
+            busy: BusyPolicy(writeTimeLimit: limit, waitingAgain: waitingAgain))
         return (SQLiteFavouritesRepository(database: database), database, directory)
     }
 
