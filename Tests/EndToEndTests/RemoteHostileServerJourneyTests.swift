@@ -61,7 +61,8 @@ extension EndToEnd {
         func eventFlood() async throws {
             let reads = Counter()
             let flooding = Counter()
-            let server = try await RouterServer.start(Self.floodingRouter(reads: reads, flooding: flooding))
+            let go = Counter()
+            let server = try await RouterServer.start(Self.floodingRouter(reads: reads, flooding: flooding, go: go))
             let url = server.url
             try await server.stopping {
                 let session = try TmuxSession(arguments: ["--server", url.absoluteString])
@@ -70,7 +71,10 @@ extension EndToEnd {
                 let pid = try #require(try session.appPID())
                 let memoryBefore = try #require(ProcessMemory.resident(pid: pid))
 
-                // The app opens the stream, the flood starts; it ends 20 s later on its own.
+                // The app has opened the stream; the flood starts now (not while the sign-in is
+                // still being drawn: once, on a loaded machine, the tabs were not up 20 s after
+                // it) and ends 20 s later on its own.
+                go.add(1)
                 try await Self.waitUntil("the flood started") { flooding.value == 1 }
                 let readsBefore = reads.value
                 let started = ContinuousClock.now
@@ -96,10 +100,11 @@ extension EndToEnd {
             }
         }
 
-        /// A server with one course on screen whose stream floods every kind of event for 20 s
-        /// once opened (`flooding` is 1 while it does, 2 after), then stays open and quiet;
-        /// `reads` counts every read of the app's (pages, counts, its lists, the learner, the habit).
-        static func floodingRouter(reads: Counter, flooding: Counter) -> Router<BasicRequestContext> {
+        /// A server with one course on screen whose stream, once opened, floods every kind of
+        /// event for 20 s from when `go` is set (`flooding` is 1 while it does, 2 after), then
+        /// stays open and quiet; `reads` counts every read of the app's (pages, counts, its
+        /// lists, the learner, the habit).
+        static func floodingRouter(reads: Counter, flooding: Counter, go: Counter) -> Router<BasicRequestContext> {
             let router = Router()
             RouterServer.addSignIn(to: router, withEmptyLists: false)
             router.get("/v1/courses") { _, _ -> Response in
@@ -133,6 +138,8 @@ extension EndToEnd {
                 ]
                 let body = ResponseBody { writer in
                     var id = 0
+                    guard flooding.value == 0 else { return }
+                    while go.value == 0, !RunningService.isShuttingDown { try await Task.sleep(for: .milliseconds(20)) }
                     guard flooding.value == 0 else { return }
                     flooding.add(1)
                     let end = ContinuousClock.now + .seconds(20)
