@@ -3,8 +3,9 @@ import Logging
 import PostgresNIO
 import SharedKernel
 
-/// Answers and grades from queued operations, merged by `MergeRules` and
-/// `LearningRules.replay` inside an operation's transaction (the learner's row locked).
+/// Answers from queued operations, merged by `MergeRules` and `LearningRules.replay` inside
+/// an operation's transaction (the learner's row locked). Grades and undos are merged in
+/// memory over the batch's cards (`BatchCards`).
 extension PostgresLearningRepository {
     /// An answer given at `time`: kept if it is the first, or earlier than the one kept (the
     /// card then starts from it, its log replayed on top); otherwise `.superseded`.
@@ -29,7 +30,7 @@ extension PostgresLearningRepository {
             chosen, to: ref, question: question, holdsPlace: status.map { $0 != EnrollmentStatus.dropped.rawValue } ?? false,
             existing: nil, userID: userID, time: time, settings: settings)
         guard replaces, let card = decided.newCard else { return .superseded }
-        let log = try await cardAndLog(ref, userID: userID, from: nil, in: connection, logger: logger).log
+        let log = try await cardAndLog(ref, userID: userID, in: connection, logger: logger).log
         let replayed = LearningRules.replay(
             log.map { ReviewGrading($0.entry.grade, at: $0.entry.reviewedAt) }, from: card, ref: ref, userID: userID, settings: settings)
         var write = LearningWrite()
@@ -41,48 +42,11 @@ extension PostgresLearningRepository {
         return .applied
     }
 
-    /// A grade given at `grading.reviewedAt`, put in its place in the card's log; false for one
-    /// there already (`LearningRules.isRepeat`).
-    static func mergeReview(
-        _ grading: ReviewGrading, of ref: QuestionRef, userID: UserID, secondsFromGMT: Int, settings: ReviewSettings,
-        in connection: PostgresConnection, logger: Logger
-    ) async throws -> Bool {
-        let (current, from) = try await cardAndLog(ref, userID: userID, from: grading.reviewedAt, in: connection, logger: logger)
-        guard let current else { throw AppError.noSuchLesson(ref.courseID, ref.lesson) }
-        guard !LearningRules.isRepeat(grading, in: from.map(\.entry)) else { return false }
-        let later = from.filter { $0.entry.reviewedAt > grading.reviewedAt }
-        let merged = try LearningRules.insert(
-            grading, later: later.map(\.entry), current: current, ref: ref, userID: userID, settings: settings)
-        var write = LearningWrite()
-        write.rewriteLog(later.map(\.id), with: merged.entries, userID: userID)
-        write.setCard(ref, merged.schedule, userID: userID)
-        write.reviewDay(LearnerDay(grading.reviewedAt, secondsFromGMT: secondsFromGMT).number, userID: userID)
-        try await write.run(in: connection, logger: logger)
-        try await PostgresChangeRows.record([.learning(userID, nil)], in: connection, logger: logger)
-        return true
-    }
-
-    /// The grade given at `reviewedAt` taken out of the card's log, the grades after it replayed.
-    static func mergeUndo(
-        _ ref: QuestionRef, reviewedAt: Date, userID: UserID, settings: ReviewSettings, in connection: PostgresConnection,
-        logger: Logger
-    ) async throws {
-        let second = date(Int(seconds(reviewedAt)))
-        let from = try await cardAndLog(ref, userID: userID, from: second, in: connection, logger: logger).log
-        guard let taken = from.first, taken.entry.reviewedAt == second else { throw AppError.nothingToUndo(ref) }
-        let merged = LearningRules.remove(taken.entry, later: from.dropFirst().map(\.entry), ref: ref, userID: userID, settings: settings)
-        var write = LearningWrite()
-        write.rewriteLog(from.map(\.id), with: merged.entries, userID: userID)
-        write.setCard(ref, merged.schedule, userID: userID)
-        try await write.run(in: connection, logger: logger)
-        try await PostgresChangeRows.record([.learning(userID, nil)], in: connection, logger: logger)
-    }
-
     // MARK: - Rows
 
-    /// The card (nil without an answer) and its log in time order (then as written), from
-    /// `from`'s second on (all of it for nil), in one statement: the card's row first.
-    private static func cardAndLog(_ ref: QuestionRef, userID: UserID, from: Date?, in connection: PostgresConnection, logger: Logger)
+    /// The card (nil without an answer) and its whole log in time order (then as written), in
+    /// one statement: the card's row first.
+    private static func cardAndLog(_ ref: QuestionRef, userID: UserID, in connection: PostgresConnection, logger: Logger)
         async throws -> (card: CardSchedule?, log: [(id: Int, entry: ReviewLogEntry)])
     {
         let rows = try await Array(
@@ -94,7 +58,7 @@ extension PostgresLearningRepository {
                 UNION ALL
                 SELECT 1, id, grade, reviewed_at, \(unescaped: scheduleColumns) FROM review_log
                 WHERE user_id = \(userID.rawValue) AND course_id = \(ref.courseID.rawValue) AND lesson = \(ref.lesson)
-                    AND question = \(ref.question) AND reviewed_at >= \(from.map(seconds) ?? Int64.min)
+                    AND question = \(ref.question)
                 ORDER BY part, reviewed_at, id
                 """, logger: logger))
         var card: CardSchedule?
@@ -109,13 +73,18 @@ extension PostgresLearningRepository {
                 card = try schedule(&cells)
                 continue
             }
-            let text = try cells.string()
-            guard let grade = ReviewGrade(rawValue: text) else {
-                throw AppError.storage(.reading, detail: "a review log entry graded \(text.debugDescription)")
-            }
-            let reviewedAt = date(try cells.int())
-            log.append((id, ReviewLogEntry(ref: ref, grade: grade, reviewedAt: reviewedAt, before: try schedule(&cells))))
+            log.append((id, try logEntry(of: ref, &cells)))
         }
         return (card, log)
+    }
+
+    /// A log entry in the next cells: its grade, its time, then `scheduleColumns`.
+    static func logEntry(of ref: QuestionRef, _ cells: inout CellReader) throws -> ReviewLogEntry {
+        let text = try cells.string()
+        guard let grade = ReviewGrade(rawValue: text) else {
+            throw AppError.storage(.reading, detail: "a review log entry graded \(text.debugDescription)")
+        }
+        let reviewedAt = date(try cells.int())
+        return ReviewLogEntry(ref: ref, grade: grade, reviewedAt: reviewedAt, before: try schedule(&cells))
     }
 }

@@ -56,14 +56,21 @@ public struct PostgresOperationRepository: OperationRepository {
     {
         try await lockLearner(userID, in: connection, logger: logger)
         var batch = try await OperationBatch.read(operations, userID: userID, in: connection, logger: logger)
+        // Read after the statement that locks them, so a review that committed meanwhile is seen.
+        var cards = BatchCards(operations, now: now)
+        try await cards.read(userID: userID, in: connection, logger: logger)
         let deferred = PostgresChangeRows.Deferred()
         var outcomes: [OperationOutcome] = []
         try await PostgresChangeRows.$deferred.withValue(deferred) {
             for operation in operations {
                 outcomes.append(
-                    try await apply(operation, userID: userID, now: now, batch: &batch, deferred: deferred, in: connection, logger: logger))
+                    try await apply(
+                        operation, userID: userID, now: now, batch: &batch, cards: &cards, deferred: deferred, in: connection,
+                        logger: logger
+                    ))
             }
         }
+        try await cards.write(userID: userID, in: connection, logger: logger)
         try await batch.write(userID: userID, now: now, in: connection, logger: logger)
         // Each change once, written as the transaction's last statement.
         try await PostgresChangeRows.record(deferred.noted, in: connection, logger: logger)
@@ -84,8 +91,8 @@ public struct PostgresOperationRepository: OperationRepository {
 
     /// One operation of a batch, inside its transaction.
     private static func apply(
-        _ operation: SyncOperation, userID: UserID, now: Date, batch: inout OperationBatch, deferred: PostgresChangeRows.Deferred,
-        in connection: PostgresConnection, logger: Logger
+        _ operation: SyncOperation, userID: UserID, now: Date, batch: inout OperationBatch, cards: inout BatchCards,
+        deferred: PostgresChangeRows.Deferred, in connection: PostgresConnection, logger: Logger
     ) async throws -> OperationOutcome {
         if let recorded = try batch.recorded(operation) { return recorded }
         let time = operation.time.clamped(notAfter: now)
@@ -102,7 +109,7 @@ public struct PostgresOperationRepository: OperationRepository {
             let noted = deferred.count
             do {
                 outcome = try await perform(
-                    operation.kind, at: time, settings: operation.settings, userID: userID, in: connection, logger: logger)
+                    operation.kind, at: time, settings: operation.settings, userID: userID, cards: &cards, in: connection, logger: logger)
                 if let item { batch.stamp(item, time) }
             } catch let error as AppError where OperationRecord.isFinal(error) {
                 deferred.rollBack(to: noted)
@@ -115,10 +122,11 @@ public struct PostgresOperationRepository: OperationRepository {
 
     /// One operation's writes. Every kind reads, decides (where a refusal is thrown), then
     /// writes, so a refusal leaves nothing to take back: a savepoint per operation was two of
-    /// a merged review's seven round trips. A failing statement fails the whole batch.
+    /// a merged review's seven round trips. A failing statement fails the whole batch. Grades
+    /// and undos change `cards` only, written at the batch's end.
     private static func perform(
-        _ kind: OperationKind, at time: HybridTime, settings: ReviewSettings, userID: UserID, in connection: PostgresConnection,
-        logger: Logger
+        _ kind: OperationKind, at time: HybridTime, settings: ReviewSettings, userID: UserID, cards: inout BatchCards,
+        in connection: PostgresConnection, logger: Logger
     ) async throws -> OperationOutcome {
         switch kind {
         case .favourite(let courseID, let isFavourite):
@@ -143,18 +151,20 @@ public struct PostgresOperationRepository: OperationRepository {
         case .name(let raw):
             _ = try await PostgresProfileRepository.rename(userID, to: try ProfileName.checked(raw), in: connection, logger: logger)
         case .answer(let ref, let chosen, let offset):
+            // The answer replays the card's log in the database: what the batch changed first.
+            try await cards.write(userID: userID, in: connection, logger: logger)
             return try await PostgresLearningRepository.mergeAnswer(
                 chosen, to: ref, userID: userID, at: StudyTime(now: time.date, secondsFromGMT: offset), settings: settings,
                 in: connection, logger: logger)
         case .review(let ref, let grade, let offset):
-            guard
-                try await PostgresLearningRepository.mergeReview(
-                    ReviewGrading(grade, at: time.date), of: ref, userID: userID, secondsFromGMT: offset, settings: settings,
-                    in: connection, logger: logger)
+            try await cards.read(ref, userID: userID, in: connection, logger: logger)
+            guard try cards.review(ReviewGrading(grade, at: time.date), of: ref, userID: userID, secondsFromGMT: offset, settings: settings)
             else { return .superseded }
+            try await PostgresChangeRows.record([.learning(userID, nil)], in: connection, logger: logger)
         case .undoReview(let ref, let reviewedAt):
-            try await PostgresLearningRepository.mergeUndo(
-                ref, reviewedAt: reviewedAt, userID: userID, settings: settings, in: connection, logger: logger)
+            try await cards.read(ref, userID: userID, in: connection, logger: logger)
+            try cards.undo(ref, reviewedAt: reviewedAt, userID: userID, settings: settings)
+            try await PostgresChangeRows.record([.learning(userID, nil)], in: connection, logger: logger)
         }
         return .applied
     }
