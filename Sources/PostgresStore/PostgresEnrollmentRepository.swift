@@ -279,10 +279,10 @@ public struct PostgresFavouritesRepository: FavouritesRepository {
         }
     }
 
-    /// `setFavourite`'s work inside a transaction (an operation's, too), in one statement: the
-    /// course is looked up with the write, so one the batch saw that is gone by now is refused
-    /// with nothing written, not answered as applied; a course gone has no favourites left.
-    static func set(
+    /// `setFavourite`'s work inside its transaction, in one statement: the course is looked up
+    /// with the write, so one that is gone is refused with nothing written. (A queued batch
+    /// decides its favourites in memory: `OperationBatch.favourite`.)
+    private static func set(
         _ isFavourite: Bool, userID: UserID, courseID: CourseID, at now: Date, in connection: PostgresConnection, logger: Logger
     ) async throws {
         let statement: PostgresQuery =

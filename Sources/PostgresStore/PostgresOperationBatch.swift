@@ -4,8 +4,10 @@ import PostgresNIO
 import SharedKernel
 
 /// What a batch of queued operations needs besides their own writes, read in one statement
-/// before the first and written in two after the last (`PostgresOperationRepository.run`):
-/// the records of their ids, which of their courses exist, and their items' times. The
+/// before the first and written in one after the last (`PostgresOperationRepository.run`):
+/// the records of their ids, which of their courses exist, and their items' times; and the
+/// favourites and the name, decided here in memory, so that neither costs a statement of its
+/// own (each was one, a round trip through PostgresNIO). The
 /// learner's row is locked for the whole batch, and every route that stamps an item's time
 /// (favourite, lesson mark, name) locks it first, so nothing else writes them meanwhile.
 ///
@@ -24,6 +26,12 @@ struct OperationBatch {
     /// What this batch adds: records to insert, times to write.
     private var newRecords: [(id: String, fingerprint: String, code: String, subject: String)] = []
     private var stamps: [String: HybridTime] = [:]
+    /// The batch's favourite courses that are the learner's: read, then as its operations left them.
+    private var favourites: Set<String> = []
+    /// The favourites the batch changed: the time of the one it made, nil for one it took away.
+    private var favouritesMade: [String: Date?] = [:]
+    /// The last name the batch gave.
+    private var name: String?
 
     static func read(_ operations: [SyncOperation], userID: UserID, in connection: PostgresConnection, logger: Logger) async throws
         -> OperationBatch
@@ -32,6 +40,11 @@ struct OperationBatch {
         let courses = Array(Set(operations.compactMap { $0.kind.courseID?.rawValue }))
         let items = Array(Set(operations.compactMap { MergeRules.item(of: $0.kind) }))
         let cards = Array(Set(operations.compactMap(\.kind.card)))
+        let favourites = Array(
+            Set(
+                operations.compactMap {
+                    if case .favourite(let courseID, _) = $0.kind { courseID.rawValue } else { nil }
+                }))
         let rows = try await connection.query(
             """
             WITH card AS (
@@ -47,6 +60,8 @@ struct OperationBatch {
             UNION ALL SELECT 'course', id, NULL, NULL, NULL FROM course WHERE id = ANY(\(courses)::text[])
             UNION ALL SELECT 'time', item, time, NULL, NULL FROM merge_time
                 WHERE user_id = \(userID.rawValue) AND item = ANY(\(items)::text[])
+            UNION ALL SELECT 'favourite', course_id, NULL, NULL, NULL FROM favourite
+                WHERE user_id = \(userID.rawValue) AND course_id = ANY(\(favourites)::text[])
             UNION ALL SELECT 'cards', count(*)::text, NULL, NULL, NULL FROM card
             """, logger: logger)
         var batch = OperationBatch()
@@ -55,6 +70,7 @@ struct OperationBatch {
             case "record": batch.records[key] = (first ?? "", second ?? "", third ?? "")
             case "course": batch.courses.insert(key)
             case "time": batch.times[key] = first.flatMap(HybridTime.init)
+            case "favourite": batch.favourites.insert(key)
             default: break  // the cards locked, counted so the database reads them all
             }
         }
@@ -84,26 +100,57 @@ struct OperationBatch {
         stamps[item] = time
     }
 
-    /// The records and times this batch made, in two statements.
+    /// A course made a favourite or taken away at `time` (the batch knows the course exists);
+    /// true when that changed it.
+    mutating func favourite(_ isFavourite: Bool, courseID: CourseID, at time: Date) -> Bool {
+        let id = courseID.rawValue
+        guard isFavourite ? favourites.insert(id).inserted : favourites.remove(id) != nil else { return false }
+        // Made again after being taken away, it is made at this time, as a row inserted anew.
+        favouritesMade.updateValue(isFavourite ? time : nil, forKey: id)
+        return true
+    }
+
+    private static let postgresEpoch = Date(timeIntervalSince1970: 946_684_800)
+
+    /// The learner's name given by an operation (checked by the caller).
+    mutating func rename(to name: String) {
+        self.name = name
+    }
+
+    /// What this batch made, in one statement: its records, its items' times, the favourites
+    /// it changed and the name it gave.
     func write(userID: UserID, now: Date, in connection: PostgresConnection, logger: Logger) async throws {
-        if !newRecords.isEmpty {
-            try await connection.query(
-                """
+        guard !newRecords.isEmpty || !stamps.isEmpty || !favouritesMade.isEmpty || name != nil else { return }
+        let (items, times) = (Array(stamps.keys), stamps.keys.map { stamps[$0]?.description ?? "" })
+        // Times as PostgresNIO binds a `Date` (microseconds since 2000, cut), which has no array.
+        let made = favouritesMade.compactMap { id, time in
+            time.map { (id: id, micros: Int64($0.timeIntervalSince(Self.postgresEpoch) * 1_000_000)) }
+        }
+        let takenAway = favouritesMade.filter { $0.value == nil }.map(\.key)
+        try await connection.query(
+            """
+            WITH record AS (
                 INSERT INTO applied_operation (user_id, id, fingerprint, code, subject, applied_at)
                 SELECT \(userID.rawValue), record.id, record.fingerprint, record.code, record.subject, \(now)
                 FROM unnest(\(newRecords.map(\.id))::text[], \(newRecords.map(\.fingerprint))::text[], \(newRecords.map(\.code))::text[],
                             \(newRecords.map(\.subject))::text[]) AS record (id, fingerprint, code, subject)
-                """, logger: logger)
-        }
-        if !stamps.isEmpty {
-            let (items, times) = (Array(stamps.keys), stamps.keys.map { stamps[$0]?.description ?? "" })
-            try await connection.query(
-                """
+            ),
+            stamp AS (
                 INSERT INTO merge_time (user_id, item, time)
                 SELECT \(userID.rawValue), stamp.item, stamp.time FROM unnest(\(items)::text[], \(times)::text[]) AS stamp (item, time)
                 ON CONFLICT (user_id, item) DO UPDATE SET time = excluded.time
-                """, logger: logger)
-        }
+            ),
+            taken_away AS (DELETE FROM favourite WHERE user_id = \(userID.rawValue) AND course_id = ANY(\(takenAway)::text[])),
+            made AS (
+                INSERT INTO favourite (user_id, course_id, course_rank, created_at)
+                SELECT \(userID.rawValue), course.id, course.sort_rank, timestamptz '2000-01-01 00:00:00+00' + made.micros * interval '1 microsecond'
+                FROM unnest(\(made.map(\.id))::text[], \(made.map(\.micros))::bigint[]) AS made (id, micros)
+                JOIN course ON course.id = made.id
+                ON CONFLICT (user_id, course_id) DO UPDATE SET created_at = excluded.created_at
+            ),
+            name AS (UPDATE learner SET name = \(name) WHERE id = \(userID.rawValue) AND \(name)::text IS NOT NULL)
+            SELECT 1
+            """, logger: logger)
     }
 }
 

@@ -109,7 +109,8 @@ public struct PostgresOperationRepository: OperationRepository {
             let noted = deferred.count
             do {
                 outcome = try await perform(
-                    operation.kind, at: time, settings: operation.settings, userID: userID, cards: &cards, in: connection, logger: logger)
+                    operation.kind, at: time, settings: operation.settings, userID: userID, batch: &batch, cards: &cards, in: connection,
+                    logger: logger)
                 if let item { batch.stamp(item, time) }
             } catch let error as AppError where OperationRecord.isFinal(error) {
                 deferred.rollBack(to: noted)
@@ -123,15 +124,17 @@ public struct PostgresOperationRepository: OperationRepository {
     /// One operation's writes. Every kind reads, decides (where a refusal is thrown), then
     /// writes, so a refusal leaves nothing to take back: a savepoint per operation was two of
     /// a merged review's seven round trips. A failing statement fails the whole batch. Grades
-    /// and undos change `cards` only, written at the batch's end.
+    /// and undos change `cards` only, favourites and names `batch`, written at its end.
     private static func perform(
-        _ kind: OperationKind, at time: HybridTime, settings: ReviewSettings, userID: UserID, cards: inout BatchCards,
-        in connection: PostgresConnection, logger: Logger
+        _ kind: OperationKind, at time: HybridTime, settings: ReviewSettings, userID: UserID, batch: inout OperationBatch,
+        cards: inout BatchCards, in connection: PostgresConnection, logger: Logger
     ) async throws -> OperationOutcome {
         switch kind {
         case .favourite(let courseID, let isFavourite):
-            try await PostgresFavouritesRepository.set(
-                isFavourite, userID: userID, courseID: courseID, at: time.date, in: connection, logger: logger)
+            // Noted only when it changed something.
+            if batch.favourite(isFavourite, courseID: courseID, at: time.date) {
+                try await PostgresChangeRows.record([.favourite(userID, courseID)], in: connection, logger: logger)
+            }
         case .lesson(let courseID, let number, let done):
             try await PostgresEnrollmentRepository.write(
                 MarkLesson(number, done: done, userID: userID, courseID: courseID, now: time.date), in: connection, logger: logger)
@@ -149,7 +152,8 @@ public struct PostgresOperationRepository: OperationRepository {
                 return .superseded
             }
         case .name(let raw):
-            _ = try await PostgresProfileRepository.rename(userID, to: try ProfileName.checked(raw), in: connection, logger: logger)
+            batch.rename(to: try ProfileName.checked(raw))
+            try await PostgresChangeRows.record([.profile(userID)], in: connection, logger: logger)
         case .answer(let ref, let chosen, let offset):
             // The answer replays the card's log in the database: what the batch changed first.
             try await cards.write(userID: userID, in: connection, logger: logger)
