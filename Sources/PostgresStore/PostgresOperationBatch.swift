@@ -32,9 +32,17 @@ struct OperationBatch {
     private var favouritesMade: [String: Date?] = [:]
     /// The last name the batch gave.
     private var name: String?
+    /// The cards its grades and undos merge, and the enrollments its lesson marks change.
+    var cards: BatchCards
+    var enrollments: BatchEnrollments
 
-    static func read(_ operations: [SyncOperation], userID: UserID, in connection: PostgresConnection, logger: Logger) async throws
-        -> OperationBatch
+    private init(_ operations: [SyncOperation], now: Date) {
+        cards = BatchCards(operations, now: now)
+        enrollments = BatchEnrollments(operations)
+    }
+
+    static func read(_ operations: [SyncOperation], userID: UserID, now: Date, in connection: PostgresConnection, logger: Logger)
+        async throws -> OperationBatch
     {
         let ids = Array(Set(operations.map(\.id.rawValue)))
         let courses = Array(Set(operations.compactMap { $0.kind.courseID?.rawValue }))
@@ -64,7 +72,7 @@ struct OperationBatch {
                 WHERE user_id = \(userID.rawValue) AND course_id = ANY(\(favourites)::text[])
             UNION ALL SELECT 'cards', count(*)::text, NULL, NULL, NULL FROM card
             """, logger: logger)
-        var batch = OperationBatch()
+        var batch = OperationBatch(operations, now: now)
         for try await (kind, key, first, second, third) in rows.decode((String, String, String?, String?, String?).self) {
             switch kind {
             case "record": batch.records[key] = (first ?? "", second ?? "", third ?? "")
@@ -74,6 +82,9 @@ struct OperationBatch {
             default: break  // the cards locked, counted so the database reads them all
             }
         }
+        // Read after the statement that locks them, so a review that committed meanwhile is seen.
+        try await batch.cards.read(userID: userID, in: connection, logger: logger)
+        try await batch.enrollments.read(userID: userID, in: connection, logger: logger)
         return batch
     }
 
@@ -110,22 +121,19 @@ struct OperationBatch {
         return true
     }
 
-    private static let postgresEpoch = Date(timeIntervalSince1970: 946_684_800)
-
     /// The learner's name given by an operation (checked by the caller).
     mutating func rename(to name: String) {
         self.name = name
     }
 
-    /// What this batch made, in one statement: its records, its items' times, the favourites
-    /// it changed and the name it gave.
-    func write(userID: UserID, now: Date, in connection: PostgresConnection, logger: Logger) async throws {
+    /// What this batch made: its cards and enrollments, then in one statement its records, its
+    /// items' times, the favourites it changed and the name it gave.
+    mutating func write(userID: UserID, now: Date, in connection: PostgresConnection, logger: Logger) async throws {
+        try await cards.write(userID: userID, in: connection, logger: logger)
+        try await enrollments.write(in: connection, logger: logger)
         guard !newRecords.isEmpty || !stamps.isEmpty || !favouritesMade.isEmpty || name != nil else { return }
         let (items, times) = (Array(stamps.keys), stamps.keys.map { stamps[$0]?.description ?? "" })
-        // Times as PostgresNIO binds a `Date` (microseconds since 2000, cut), which has no array.
-        let made = favouritesMade.compactMap { id, time in
-            time.map { (id: id, micros: Int64($0.timeIntervalSince(Self.postgresEpoch) * 1_000_000)) }
-        }
+        let made = favouritesMade.compactMap { id, time in time.map { (id: id, micros: Micros.of($0)) } }
         let takenAway = favouritesMade.filter { $0.value == nil }.map(\.key)
         try await connection.query(
             """
@@ -143,7 +151,7 @@ struct OperationBatch {
             taken_away AS (DELETE FROM favourite WHERE user_id = \(userID.rawValue) AND course_id = ANY(\(takenAway)::text[])),
             made AS (
                 INSERT INTO favourite (user_id, course_id, course_rank, created_at)
-                SELECT \(userID.rawValue), course.id, course.sort_rank, timestamptz '2000-01-01 00:00:00+00' + made.micros * interval '1 microsecond'
+                SELECT \(userID.rawValue), course.id, course.sort_rank, \(unescaped: Micros.timestamp("made.micros"))
                 FROM unnest(\(made.map(\.id))::text[], \(made.map(\.micros))::bigint[]) AS made (id, micros)
                 JOIN course ON course.id = made.id
                 ON CONFLICT (user_id, course_id) DO UPDATE SET created_at = excluded.created_at

@@ -55,22 +55,18 @@ public struct PostgresOperationRepository: OperationRepository {
         async throws -> [OperationOutcome]
     {
         try await lockLearner(userID, in: connection, logger: logger)
-        var batch = try await OperationBatch.read(operations, userID: userID, in: connection, logger: logger)
-        // Read after the statement that locks them, so a review that committed meanwhile is seen.
-        var cards = BatchCards(operations, now: now)
-        try await cards.read(userID: userID, in: connection, logger: logger)
+        var batch = try await OperationBatch.read(operations, userID: userID, now: now, in: connection, logger: logger)
         let deferred = PostgresChangeRows.Deferred()
         var outcomes: [OperationOutcome] = []
         try await PostgresChangeRows.$deferred.withValue(deferred) {
             for operation in operations {
                 outcomes.append(
                     try await apply(
-                        operation, userID: userID, now: now, batch: &batch, cards: &cards, deferred: deferred, in: connection,
+                        operation, userID: userID, now: now, batch: &batch, deferred: deferred, in: connection,
                         logger: logger
                     ))
             }
         }
-        try await cards.write(userID: userID, in: connection, logger: logger)
         try await batch.write(userID: userID, now: now, in: connection, logger: logger)
         // Each change once, written as the transaction's last statement.
         try await PostgresChangeRows.record(deferred.noted, in: connection, logger: logger)
@@ -91,7 +87,7 @@ public struct PostgresOperationRepository: OperationRepository {
 
     /// One operation of a batch, inside its transaction.
     private static func apply(
-        _ operation: SyncOperation, userID: UserID, now: Date, batch: inout OperationBatch, cards: inout BatchCards,
+        _ operation: SyncOperation, userID: UserID, now: Date, batch: inout OperationBatch,
         deferred: PostgresChangeRows.Deferred, in connection: PostgresConnection, logger: Logger
     ) async throws -> OperationOutcome {
         if let recorded = try batch.recorded(operation) { return recorded }
@@ -109,7 +105,7 @@ public struct PostgresOperationRepository: OperationRepository {
             let noted = deferred.count
             do {
                 outcome = try await perform(
-                    operation.kind, at: time, settings: operation.settings, userID: userID, batch: &batch, cards: &cards, in: connection,
+                    operation.kind, at: time, settings: operation.settings, userID: userID, batch: &batch, in: connection,
                     logger: logger)
                 if let item { batch.stamp(item, time) }
             } catch let error as AppError where OperationRecord.isFinal(error) {
@@ -124,10 +120,10 @@ public struct PostgresOperationRepository: OperationRepository {
     /// One operation's writes. Every kind reads, decides (where a refusal is thrown), then
     /// writes, so a refusal leaves nothing to take back: a savepoint per operation was two of
     /// a merged review's seven round trips. A failing statement fails the whole batch. Grades
-    /// and undos change `cards` only, favourites and names `batch`, written at its end.
+    /// and undos, lesson marks, favourites and names change `batch` only, written at its end.
     private static func perform(
         _ kind: OperationKind, at time: HybridTime, settings: ReviewSettings, userID: UserID, batch: inout OperationBatch,
-        cards: inout BatchCards, in connection: PostgresConnection, logger: Logger
+        in connection: PostgresConnection, logger: Logger
     ) async throws -> OperationOutcome {
         switch kind {
         case .favourite(let courseID, let isFavourite):
@@ -136,9 +132,12 @@ public struct PostgresOperationRepository: OperationRepository {
                 try await PostgresChangeRows.record([.favourite(userID, courseID)], in: connection, logger: logger)
             }
         case .lesson(let courseID, let number, let done):
-            try await PostgresEnrollmentRepository.write(
-                MarkLesson(number, done: done, userID: userID, courseID: courseID, now: time.date), in: connection, logger: logger)
+            try await batch.enrollments.read(courseID, userID: userID, in: connection, logger: logger)
+            try batch.enrollments.mark(MarkLesson(number, done: done, userID: userID, courseID: courseID, now: time.date))
+            try await PostgresChangeRows.record([.enrollment(userID, courseID)], in: connection, logger: logger)
         case .enroll(let courseID):
+            // Joining and leaving read and write enrollments in the database: the marks first.
+            try await batch.enrollments.write(in: connection, logger: logger)
             do {
                 try await PostgresEnrollmentRepository.write(
                     Enroll(userID: userID, courseID: courseID, now: time.date), in: connection, logger: logger)
@@ -146,6 +145,7 @@ public struct PostgresOperationRepository: OperationRepository {
                 return .superseded
             }
         case .unenroll(let courseID):
+            try await batch.enrollments.write(in: connection, logger: logger)
             do {
                 try await PostgresEnrollmentRepository.write(Unenroll(userID: userID, courseID: courseID), in: connection, logger: logger)
             } catch AppError.notEnrolled {
@@ -155,19 +155,23 @@ public struct PostgresOperationRepository: OperationRepository {
             batch.rename(to: try ProfileName.checked(raw))
             try await PostgresChangeRows.record([.profile(userID)], in: connection, logger: logger)
         case .answer(let ref, let chosen, let offset):
-            // The answer replays the card's log in the database: what the batch changed first.
-            try await cards.write(userID: userID, in: connection, logger: logger)
+            // The answer replays the card's log and reads and writes the enrollment in the
+            // database: what the batch changed of them first.
+            try await batch.cards.write(userID: userID, in: connection, logger: logger)
+            try await batch.enrollments.write(in: connection, logger: logger)
             return try await PostgresLearningRepository.mergeAnswer(
                 chosen, to: ref, userID: userID, at: StudyTime(now: time.date, secondsFromGMT: offset), settings: settings,
                 in: connection, logger: logger)
         case .review(let ref, let grade, let offset):
-            try await cards.read(ref, userID: userID, in: connection, logger: logger)
-            guard try cards.review(ReviewGrading(grade, at: time.date), of: ref, userID: userID, secondsFromGMT: offset, settings: settings)
+            try await batch.cards.read(ref, userID: userID, in: connection, logger: logger)
+            guard
+                try batch.cards.review(
+                    ReviewGrading(grade, at: time.date), of: ref, userID: userID, secondsFromGMT: offset, settings: settings)
             else { return .superseded }
             try await PostgresChangeRows.record([.learning(userID, nil)], in: connection, logger: logger)
         case .undoReview(let ref, let reviewedAt):
-            try await cards.read(ref, userID: userID, in: connection, logger: logger)
-            try cards.undo(ref, reviewedAt: reviewedAt, userID: userID, settings: settings)
+            try await batch.cards.read(ref, userID: userID, in: connection, logger: logger)
+            try batch.cards.undo(ref, reviewedAt: reviewedAt, userID: userID, settings: settings)
             try await PostgresChangeRows.record([.learning(userID, nil)], in: connection, logger: logger)
         }
         return .applied

@@ -1,0 +1,120 @@
+import Foundation
+import Logging
+import PostgresNIO
+import SharedKernel
+
+/// The enrollments a batch of queued operations marks lessons of, merged in memory: each
+/// course with the learner's enrollment and its lessons done read in one statement (the batch
+/// holds the learner's row, as every writer of a learner's enrollments does), each mark
+/// decided by `MarkLesson` on that state as the statements did, and what changed written in
+/// one statement at the batch's end. A mark cost three statements (the course, the enrollment,
+/// the write), each a round trip through PostgresNIO.
+///
+/// Joining, leaving and answering read and write enrollments in the database: what is pending
+/// is written first, and the enrollments are read again when a later mark needs them.
+struct BatchEnrollments {
+    /// Each course's facts as its marks left them; nil for a course that is gone.
+    private var facts: [CourseID: EnrollmentFacts?] = [:]
+    /// The lessons the batch changed, per enrollment: the time of one it marked done, nil for
+    /// one it marked not done.
+    private var lessons: [EnrollmentID: [Int: Date?]] = [:]
+    /// The enrollments the batch changed, as they are now.
+    private var changed: [EnrollmentID: Enrollment] = [:]
+    private let courses: Set<CourseID>
+
+    init(_ operations: [SyncOperation]) {
+        courses = Set(
+            operations.compactMap {
+                if case .lesson(let courseID, _, _) = $0.kind { courseID } else { nil }
+            })
+    }
+
+    /// Reads the courses the batch marks lessons of that are not in memory: all of them at its
+    /// start, one again after a join, a leave or an answer (`write`). Nothing when they all are.
+    mutating func read(_ only: CourseID? = nil, userID: UserID, in connection: PostgresConnection, logger: Logger) async throws {
+        let wanted = (only.map { [$0] } ?? Array(courses)).filter { facts[$0] == nil }
+        guard !wanted.isEmpty else { return }
+        for courseID in wanted { facts[courseID] = .some(nil) }
+        let rows = try await connection.query(
+            """
+            SELECT \(unescaped: PostgresCatalog.courseColumns), \(unescaped: PostgresEnrollmentRepository.enrollmentColumns),
+                ARRAY(SELECT position FROM lesson_progress WHERE lesson_progress.enrollment_id = enrollment.id)
+            FROM course LEFT JOIN enrollment ON enrollment.course_id = course.id AND enrollment.user_id = \(userID.rawValue)
+            WHERE course.id = ANY(\(wanted.map(\.rawValue))::text[])
+            """, logger: logger)
+        for try await row in rows {
+            let course = try PostgresCatalog.course(row)
+            let first = PostgresCatalog.columnCount
+            let cells = row.makeRandomAccess()
+            var enrollment: Enrollment?
+            if try cells[first].decode(Int64?.self) != nil {
+                enrollment = try PostgresEnrollmentRepository.enrollment(row, from: first)
+                enrollment?.lessonsDone = Set(try cells[first + PostgresEnrollmentRepository.enrollmentColumnCount].decode([Int].self))
+            }
+            facts[course.id] = EnrollmentFacts(course: course, enrollment: enrollment)
+        }
+    }
+
+    /// A lesson marked done or not at `time`, decided as `PostgresEnrollmentRepository` decides
+    /// it (a refusal is thrown before anything changes).
+    mutating func mark(_ change: MarkLesson) throws {
+        guard let known = facts[change.courseID] else { throw AppError.storage(.saving, detail: "a lesson marked before it was read") }
+        guard case .markLesson(let id, let number, let done, let at, let status, let completedAt) = try change.decide(known),
+            var enrollment = known?.enrollment
+        else { throw AppError.storage(.saving, detail: "a lesson mark decided as another change") }
+        if done != enrollment.lessonsDone.contains(number) {
+            // Marked again as it is, a lesson keeps its row and its time.
+            lessons[id, default: [:]].updateValue(done ? at : nil, forKey: number)
+        }
+        if done { enrollment.lessonsDone.insert(number) } else { enrollment.lessonsDone.remove(number) }
+        (enrollment.status, enrollment.completedAt, enrollment.lastActiveAt) = (status, completedAt, at)
+        facts[change.courseID]??.enrollment = enrollment
+        changed[id] = enrollment
+    }
+
+    /// What the batch changed, in one statement: the lessons' rows, then their enrollments.
+    /// The enrollments are then forgotten, to be read again if a later mark needs them.
+    mutating func write(in connection: PostgresConnection, logger: Logger) async throws {
+        defer { (facts, lessons, changed) = ([:], [:], [:]) }
+        guard !changed.isEmpty else { return }
+        let rows = lessons.flatMap { id, marks in marks.map { (id: id.rawValue, position: $0.key, doneAt: $0.value) } }
+        let done = rows.compactMap { row in row.doneAt.map { (row.id, row.position, Micros.of($0)) } }
+        let undone = rows.filter { $0.doneAt == nil }
+        let enrollments = Array(changed.values)
+        try await connection.query(
+            """
+            WITH undone AS (
+                DELETE FROM lesson_progress USING unnest(\(undone.map(\.id))::bigint[], \(undone.map(\.position))::integer[]) AS u (id, position)
+                WHERE lesson_progress.enrollment_id = u.id AND lesson_progress.position = u.position
+            ),
+            done AS (
+                INSERT INTO lesson_progress (enrollment_id, position, done_at)
+                SELECT d.id, d.position, \(unescaped: Micros.timestamp("d.micros"))
+                FROM unnest(\(done.map(\.0))::bigint[], \(done.map(\.1))::integer[], \(done.map(\.2))::bigint[]) AS d (id, position, micros)
+                ON CONFLICT (enrollment_id, position) DO UPDATE SET done_at = excluded.done_at
+            )
+            UPDATE enrollment SET status = e.status, completed_at = \(unescaped: Micros.timestamp("nullif(e.completed, \(Micros.never))")),
+                active_at = \(unescaped: Micros.timestamp("e.active"))
+            FROM unnest(\(enrollments.map(\.id.rawValue))::bigint[], \(enrollments.map(\.status.rawValue))::text[],
+                        \(enrollments.map { $0.completedAt.map(Micros.of) ?? Micros.never })::bigint[],
+                        \(enrollments.map { Micros.of($0.lastActiveAt) })::bigint[]) AS e (id, status, completed, active)
+            WHERE enrollment.id = e.id
+            """, logger: logger)
+    }
+}
+
+/// An instant as PostgresNIO binds a `Date` (whole microseconds since 2000, cut), for arrays,
+/// which PostgresNIO binds for no `Date` and no optional: a missing one is `never`.
+enum Micros {
+    static let never = Int64.min
+    private static let epoch = Date(timeIntervalSince1970: 946_684_800)
+
+    static func of(_ date: Date) -> Int64 {
+        Int64(date.timeIntervalSince(epoch) * 1_000_000)
+    }
+
+    /// `column`, a count of microseconds (or NULL), as a `timestamptz` in SQL.
+    static func timestamp(_ column: String) -> String {
+        "(timestamptz '2000-01-01 00:00:00+00' + (\(column)) * interval '1 microsecond')"
+    }
+}
