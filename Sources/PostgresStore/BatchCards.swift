@@ -9,8 +9,8 @@ import SharedKernel
 /// changed written in one statement at the batch's end. A merged review cost two statements
 /// (its card and log read, then written), each a round trip through PostgresNIO.
 ///
-/// An answer replays a card's whole log in the database (`mergeAnswer`): what is pending is
-/// written first, and the cards are read again when a later grade needs them.
+/// An answer replays a card's whole log in the database (`mergeAnswer`): what is pending of
+/// that card is written first, and the card read again when a later grade needs it.
 struct BatchCards {
     private struct Card {
         /// Nil for a question not answered: there is no card to grade (or to write).
@@ -70,7 +70,7 @@ struct BatchCards {
     }
 
     /// Reads the cards the batch grades that are not in memory: all of them at its start, one
-    /// again after an answer (`write`). Nothing when they all are.
+    /// again after an answer to it (`write`). Nothing when they all are.
     mutating func read(_ only: QuestionRef? = nil, userID: UserID, in connection: PostgresConnection, logger: Logger) async throws {
         let refs = (only.map { [$0] } ?? Array(since.keys)).filter { cards[$0] == nil && since[$0] != nil }
         guard !refs.isEmpty else { return }
@@ -148,17 +148,23 @@ struct BatchCards {
 
     /// What the batch changed, in one statement: the rows replaced deleted, the entries that
     /// replace them inserted in their order (ids grow with it), the cards and the days. The
-    /// cards are then forgotten: their new rows' ids are the database's.
-    mutating func write(userID: UserID, in connection: PostgresConnection, logger: Logger) async throws {
-        defer { (cards, days) = ([:], []) }
+    /// cards are then forgotten: their new rows' ids are the database's. With `only`, that
+    /// card alone (an answer is about to change it in the database), the days kept for later.
+    mutating func write(_ only: QuestionRef? = nil, userID: UserID, in connection: PostgresConnection, logger: Logger) async throws {
+        let refs = only.map { [$0] } ?? Array(cards.keys)
+        let days = only == nil ? days : []
+        defer {
+            for ref in refs { cards[ref] = nil }
+            if only == nil { self.days = [] }
+        }
         var (gone, entries, changed): ([Int], [ReviewLogEntry], [(QuestionRef, CardSchedule)]) = ([], [], [])
-        for (ref, card) in cards {
-            guard let from = card.changedFrom else { continue }
+        for ref in refs {
+            guard let card = cards[ref], let from = card.changedFrom else { continue }
             gone += card.rows[from...]
             entries += card.log[from...]
             if let schedule = card.schedule { changed.append((ref, schedule)) }
         }
-        guard !entries.isEmpty || !gone.isEmpty || !changed.isEmpty else { return }
+        guard !entries.isEmpty || !gone.isEmpty || !changed.isEmpty || !days.isEmpty else { return }
         let log = Columns(entries.map { ($0.ref, $0.before) })
         let card = Columns(changed)
         try await connection.query(

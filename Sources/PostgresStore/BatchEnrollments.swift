@@ -11,7 +11,7 @@ import SharedKernel
 /// the write), each a round trip through PostgresNIO.
 ///
 /// Joining, leaving and answering read and write enrollments in the database: what is pending
-/// is written first, and the enrollments are read again when a later mark needs them.
+/// (of the answer's course) is written first, and read again when a later mark needs it.
 struct BatchEnrollments {
     /// Each course's facts as its marks left them; nil for a course that is gone.
     private var facts: [CourseID: EnrollmentFacts?] = [:]
@@ -73,14 +73,23 @@ struct BatchEnrollments {
     }
 
     /// What the batch changed, in one statement: the lessons' rows, then their enrollments.
-    /// The enrollments are then forgotten, to be read again if a later mark needs them.
-    mutating func write(in connection: PostgresConnection, logger: Logger) async throws {
-        defer { (facts, lessons, changed) = ([:], [:], [:]) }
-        guard !changed.isEmpty else { return }
+    /// The enrollments are then forgotten, to be read again if a later mark needs them. With
+    /// `only`, that course's alone (an answer is about to read and write it).
+    mutating func write(_ only: CourseID? = nil, in connection: PostgresConnection, logger: Logger) async throws {
+        let enrollments = changed.values.filter { only == nil || $0.courseID == only }
+        let lessons = enrollments.compactMap { enrollment in self.lessons[enrollment.id].map { (enrollment.id, $0) } }
+        defer {
+            if let only {
+                facts[only] = nil
+                for enrollment in enrollments { (changed[enrollment.id], self.lessons[enrollment.id]) = (nil, nil) }
+            } else {
+                (facts, self.lessons, changed) = ([:], [:], [:])
+            }
+        }
+        guard !enrollments.isEmpty else { return }
         let rows = lessons.flatMap { id, marks in marks.map { (id: id.rawValue, position: $0.key, doneAt: $0.value) } }
         let done = rows.compactMap { row in row.doneAt.map { (row.id, row.position, Micros.of($0)) } }
         let undone = rows.filter { $0.doneAt == nil }
-        let enrollments = Array(changed.values)
         try await connection.query(
             """
             WITH undone AS (

@@ -157,8 +157,8 @@ public struct PostgresOperationRepository: OperationRepository {
         case .answer(let ref, let chosen, let offset):
             // The answer replays the card's log and reads and writes the enrollment in the
             // database: what the batch changed of them first.
-            try await batch.cards.write(userID: userID, in: connection, logger: logger)
-            try await batch.enrollments.write(in: connection, logger: logger)
+            try await batch.cards.write(ref, userID: userID, in: connection, logger: logger)
+            try await batch.enrollments.write(ref.courseID, in: connection, logger: logger)
             return try await PostgresLearningRepository.mergeAnswer(
                 chosen, to: ref, userID: userID, at: StudyTime(now: time.date, secondsFromGMT: offset), settings: settings,
                 in: connection, logger: logger)
