@@ -1,20 +1,23 @@
 import Foundation
 import Logging
+import Platform
 import PostgresNIO
 import SharedKernel
 
-/// The cards a batch of queued operations grades or takes grades back from, merged in memory:
-/// read in one statement once the batch holds their rows (`OperationBatch.read` locks them),
-/// each grade and undo decided on that state by `MergeRules` as the statements did, and what
-/// changed written in one statement at the batch's end. A merged review cost two statements
-/// (its card and log read, then written), each a round trip through PostgresNIO.
-///
-/// An answer replays a card's whole log in the database (`mergeAnswer`): what is pending of
-/// that card is written first, and the card read again when a later grade needs it.
+/// The cards a batch of queued operations answers, grades or takes grades back from, merged in
+/// memory: read once the batch holds their rows (`OperationBatch.read` locks them), each
+/// answer, grade and undo decided on that state by `LearningRules` and `MergeRules` as the
+/// statements did, and what changed written in one statement at the batch's end. A merged
+/// review cost two statements (its card and log read, then written), an answer five, each a
+/// round trip through PostgresNIO.
 struct BatchCards {
     private struct Card {
         /// Nil for a question not answered: there is no card to grade (or to write).
         var schedule: CardSchedule?
+        /// When the kept answer was given (`answered_at`, whole seconds; nil for an old row).
+        var answeredAt: Date?
+        /// The answer this batch gave, to be written with the card.
+        var answer: (answer: Answer, day: Int, at: Date)?
         /// The log from `since` on, in time order (then as written).
         var log: [ReviewLogEntry]
         /// The ids of the rows `log` was read from, in its order.
@@ -47,9 +50,12 @@ struct BatchCards {
         }
     }
 
-    /// From which second each card's log is read: its earliest grade or undo in the batch.
+    /// From which second each card's log is read: its earliest grade or undo in the batch; all
+    /// of it for a card answered (the answer replays it whole).
     private let since: [QuestionRef: Int64]
     private var cards: [QuestionRef: Card] = [:]
+    /// The questions of the lessons the batch answers, by course and lesson.
+    private var questions: [CourseID: [Int: [Question]]] = [:]
     /// The days the batch's grades were given on (the learner's streak).
     private var days: Set<Int> = []
 
@@ -61,7 +67,10 @@ struct BatchCards {
             switch operation.kind {
             case .review(let graded, _, _): (ref, time) = (graded, operation.time.clamped(notAfter: now).date)
             case .undoReview(let graded, let reviewedAt): (ref, time) = (graded, reviewedAt)
-            case .favourite, .lesson, .enroll, .unenroll, .name, .answer: continue
+            case .answer(let answered, _, _):
+                since[answered] = Int64.min
+                continue
+            case .favourite, .lesson, .enroll, .unenroll, .name: continue
             }
             let second = PostgresLearningRepository.seconds(time)
             since[ref] = min(since[ref] ?? second, second)
@@ -69,12 +78,13 @@ struct BatchCards {
         self.since = since
     }
 
-    /// Reads the cards the batch grades that are not in memory: all of them at its start, one
-    /// again after an answer to it (`write`). Nothing when they all are.
-    mutating func read(_ only: QuestionRef? = nil, userID: UserID, in connection: PostgresConnection, logger: Logger) async throws {
-        let refs = (only.map { [$0] } ?? Array(since.keys)).filter { cards[$0] == nil && since[$0] != nil }
+    /// Reads the batch's cards with their logs (from `since`), in one statement, and the
+    /// questions of the lessons it answers, in another.
+    mutating func read(userID: UserID, in connection: PostgresConnection, logger: Logger) async throws {
+        let refs = Array(since.keys)
         guard !refs.isEmpty else { return }
         for ref in refs { cards[ref] = Card(schedule: nil, log: [], rows: []) }
+        try await readQuestions(of: refs.filter { since[$0] == Int64.min }, in: connection, logger: logger)
         let rows = try await connection.query(
             """
             WITH wanted AS (
@@ -82,7 +92,7 @@ struct BatchCards {
                                      \(refs.map(\.question))::integer[], \(refs.map { since[$0] ?? 0 })::bigint[])
                     AS wanted (course_id, lesson, question, since)
             )
-            SELECT 0 AS part, a.course_id, a.lesson, a.question, 0::bigint AS id, NULL::text AS grade, 0::bigint AS reviewed_at,
+            SELECT 0 AS part, a.course_id, a.lesson, a.question, 0::bigint AS id, NULL::text AS grade, a.answered_at AS reviewed_at,
                 \(unescaped: PostgresLearningRepository.scheduleColumns(of: "a"))
             FROM answer a JOIN wanted w ON (a.course_id, a.lesson, a.question) = (w.course_id, w.lesson, w.question)
             WHERE a.user_id = \(userID.rawValue)
@@ -100,13 +110,62 @@ struct BatchCards {
             let id = try cells.int()
             if part == 0 {
                 _ = try cells.optionalString()
-                _ = try cells.int()
+                cards[ref]?.answeredAt = try cells.optionalInt().map(PostgresLearningRepository.date)
                 cards[ref]?.schedule = try PostgresLearningRepository.schedule(&cells)
             } else {
                 cards[ref]?.log.append(try PostgresLearningRepository.logEntry(of: ref, &cells))
                 cards[ref]?.rows.append(id)
             }
         }
+    }
+
+    /// The questions of the lessons of `refs`, as `PostgresLearningRepository.content` finds
+    /// them: none for a lesson without content, or whose content is damaged.
+    private mutating func readQuestions(of refs: [QuestionRef], in connection: PostgresConnection, logger: Logger) async throws {
+        guard !refs.isEmpty else { return }
+        let lessons = Array(Set(refs.map { LessonKey(courseID: $0.courseID, lesson: $0.lesson) }))
+        let rows = try await connection.query(
+            """
+            SELECT content.course_id, content.position, octet_length(content.body), content.questions
+            FROM lesson_content content
+            JOIN unnest(\(lessons.map(\.courseID.rawValue))::text[], \(lessons.map(\.lesson))::integer[]) AS wanted (course_id, position)
+                ON (content.course_id, content.position) = (wanted.course_id, wanted.position)
+            """, logger: logger)
+        for try await row in rows {
+            var cells = CellReader(row)
+            let (courseID, lesson) = (CourseID(try cells.string()), try cells.int())
+            let bodyBytes = try cells.optionalInt() ?? 0
+            let readable = bodyBytes <= ContentLimits.bodyBytes ? QuestionsJSON.decode(try cells.optionalString()) : nil
+            questions[courseID, default: [:]][lesson] = readable ?? []
+        }
+    }
+
+    private struct LessonKey: Hashable {
+        var courseID: CourseID
+        var lesson: Int
+    }
+
+    /// An answer given at `time`: kept if it is the first, or earlier than the one kept (the
+    /// card then starts from it, its whole log replayed on top); otherwise `.superseded`. The
+    /// rules check it either way: a bad one is refused, whatever is kept.
+    mutating func answer(
+        _ chosen: Set<Int>, to ref: QuestionRef, at time: StudyTime, holdsPlace: Bool, userID: UserID, settings: ReviewSettings
+    ) throws -> OperationOutcome {
+        var card = try self.card(ref)
+        let lesson = questions[ref.courseID]?[ref.lesson] ?? []
+        let replaces = card.schedule == nil || MergeRules.answerReplaces(time.now, stored: card.answeredAt)
+        let decided = try LearningRules.answer(
+            chosen, to: ref, question: lesson.indices.contains(ref.question) ? lesson[ref.question] : nil, holdsPlace: holdsPlace,
+            existing: nil, userID: userID, time: time, settings: settings)
+        guard replaces, let start = decided.newCard else { return .superseded }
+        let replayed = LearningRules.replay(
+            card.log.map { ReviewGrading($0.grade, at: $0.reviewedAt) }, from: start, ref: ref, userID: userID, settings: settings)
+        card.replace(from: 0, with: replayed)
+        card.schedule = Card.stored(replayed.schedule)
+        card.answeredAt = Card.second(time.now)
+        card.answer = (decided.answer, time.day.number, time.now)
+        cards[ref] = card
+        return .applied
     }
 
     /// A grade given at `grading.reviewedAt`, put in its place in the card's log; false for one
@@ -147,34 +206,35 @@ struct BatchCards {
     }
 
     /// What the batch changed, in one statement: the rows replaced deleted, the entries that
-    /// replace them inserted in their order (ids grow with it), the cards and the days. The
-    /// cards are then forgotten: their new rows' ids are the database's. With `only`, that
-    /// card alone (an answer is about to change it in the database), the days kept for later.
-    mutating func write(_ only: QuestionRef? = nil, userID: UserID, in connection: PostgresConnection, logger: Logger) async throws {
-        let refs = only.map { [$0] } ?? Array(cards.keys)
-        let days = only == nil ? days : []
-        defer {
-            for ref in refs { cards[ref] = nil }
-            if only == nil { self.days = [] }
-        }
-        var (gone, entries, changed): ([Int], [ReviewLogEntry], [(QuestionRef, CardSchedule)]) = ([], [], [])
-        for ref in refs {
-            guard let card = cards[ref], let from = card.changedFrom else { continue }
+    /// replace them inserted in their order (ids grow with it), the answers given with their
+    /// cards, the other cards, and the days.
+    func write(userID: UserID, in connection: PostgresConnection, logger: Logger) async throws {
+        var (gone, entries, changed, answered): ([Int], [ReviewLogEntry], [(QuestionRef, CardSchedule)], [(QuestionRef, CardSchedule)]) =
+            ([], [], [], [])
+        var answers: [(answer: Answer, day: Int, at: Date)] = []
+        for (ref, card) in cards {
+            guard let from = card.changedFrom else { continue }
             gone += card.rows[from...]
             entries += card.log[from...]
-            if let schedule = card.schedule { changed.append((ref, schedule)) }
+            guard let schedule = card.schedule else { continue }
+            if let answer = card.answer {
+                answered.append((ref, schedule))
+                answers.append(answer)
+            } else {
+                changed.append((ref, schedule))
+            }
         }
-        guard !entries.isEmpty || !gone.isEmpty || !changed.isEmpty || !days.isEmpty else { return }
+        guard !entries.isEmpty || !gone.isEmpty || !changed.isEmpty || !answered.isEmpty || !days.isEmpty else { return }
         let log = Columns(entries.map { ($0.ref, $0.before) })
         let card = Columns(changed)
+        let given = Columns(answered)
         try await connection.query(
             """
             WITH gone AS (DELETE FROM review_log WHERE id = ANY(\(gone.map(Int64.init))::bigint[])),
             added AS (
                 INSERT INTO review_log (user_id, course_id, lesson, question, grade, reviewed_at, \
             \(unescaped: PostgresLearningRepository.scheduleColumns))
-                SELECT \(userID.rawValue), e.course_id, e.lesson, e.question, e.grade, e.reviewed_at, e.state, nullif(e.step, -1),
-                    nullif(e.stability, 'NaN'), nullif(e.difficulty, 'NaN'), e.due_at, nullif(e.last_review_at, \(Columns.never)), e.reviews
+                SELECT \(userID.rawValue), e.course_id, e.lesson, e.question, e.grade, e.reviewed_at, \(unescaped: Columns.schedule("e"))
                 FROM unnest(\(log.courses)::text[], \(log.lessons)::integer[], \(log.questions)::integer[],
                             \(entries.map(\.grade.rawValue))::text[], \(entries.map { PostgresLearningRepository.seconds($0.reviewedAt) })::bigint[],
                             \(log.states)::smallint[], \(log.steps)::integer[], \(log.stabilities)::double precision[],
@@ -183,6 +243,26 @@ struct BatchCards {
                     WITH ORDINALITY AS e (course_id, lesson, question, grade, reviewed_at, state, step, stability, difficulty, due_at,
                                           last_review_at, reviews, position)
                 ORDER BY e.position
+            ),
+            answered AS (
+                -- Under the learner's lock, which every writer of answers takes: a row that was
+                -- not there when the batch read it is not there now, and one that was is replaced.
+                INSERT INTO answer (user_id, course_id, lesson, question, chosen, is_right, answered_day, answered_at, \
+            \(unescaped: PostgresLearningRepository.scheduleColumns))
+                SELECT \(userID.rawValue), n.course_id, n.lesson, n.question, n.chosen::bigint[], n.is_right, n.answered_day, n.answered_at,
+                    \(unescaped: Columns.schedule("n"))
+                FROM unnest(\(given.courses)::text[], \(given.lessons)::integer[], \(given.questions)::integer[],
+                            \(answers.map { "{" + $0.answer.chosen.sorted().map(String.init).joined(separator: ",") + "}" })::text[],
+                            \(answers.map(\.answer.isRight))::boolean[], \(answers.map(\.day))::integer[],
+                            \(answers.map { PostgresLearningRepository.seconds($0.at) })::bigint[], \(given.states)::smallint[],
+                            \(given.steps)::integer[], \(given.stabilities)::double precision[], \(given.difficulties)::double precision[],
+                            \(given.dues)::bigint[], \(given.lastReviews)::bigint[], \(given.reviews)::integer[])
+                    AS n (course_id, lesson, question, chosen, is_right, answered_day, answered_at, state, step, stability, difficulty,
+                          due_at, last_review_at, reviews)
+                ON CONFLICT (user_id, course_id, lesson, question) DO UPDATE SET chosen = excluded.chosen, is_right = excluded.is_right,
+                    answered_day = excluded.answered_day, answered_at = excluded.answered_at, state = excluded.state,
+                    step = excluded.step, stability = excluded.stability, difficulty = excluded.difficulty, due_at = excluded.due_at,
+                    last_review_at = excluded.last_review_at, reviews = excluded.reviews
             ),
             card AS (
                 UPDATE answer SET state = c.state, step = nullif(c.step, -1), stability = nullif(c.stability, 'NaN'),
@@ -206,6 +286,15 @@ struct BatchCards {
     /// a missing last review `never`, each turned back into NULL by the statement.
     private struct Columns {
         static let never = Int64.min
+
+        /// The schedule's columns of `table` (made of these arrays), the NULLs back.
+        static func schedule(_ table: String) -> String {
+            """
+            \(table).state, nullif(\(table).step, -1), nullif(\(table).stability, 'NaN'), nullif(\(table).difficulty, 'NaN'), \
+            \(table).due_at, nullif(\(table).last_review_at, \(never)), \(table).reviews
+            """
+        }
+
         var courses: [String] = [], lessons: [Int] = [], questions: [Int] = [], states: [Int] = [], steps: [Int] = []
         var stabilities: [Double] = [], difficulties: [Double] = [], dues: [Int64] = [], lastReviews: [Int64] = [], reviews: [Int] = []
 

@@ -3,15 +3,15 @@ import Logging
 import PostgresNIO
 import SharedKernel
 
-/// The enrollments a batch of queued operations marks lessons of, merged in memory: each
+/// The enrollments a batch of queued operations marks lessons of or answers in, merged in memory: each
 /// course with the learner's enrollment and its lessons done read in one statement (the batch
 /// holds the learner's row, as every writer of a learner's enrollments does), each mark
 /// decided by `MarkLesson` on that state as the statements did, and what changed written in
 /// one statement at the batch's end. A mark cost three statements (the course, the enrollment,
 /// the write), each a round trip through PostgresNIO.
 ///
-/// Joining, leaving and answering read and write enrollments in the database: what is pending
-/// (of the answer's course) is written first, and read again when a later mark needs it.
+/// Joining and leaving read and write enrollments in the database: what is pending is written
+/// first, and read again when a later mark or answer needs it.
 struct BatchEnrollments {
     /// Each course's facts as its marks left them; nil for a course that is gone.
     private var facts: [CourseID: EnrollmentFacts?] = [:]
@@ -21,18 +21,24 @@ struct BatchEnrollments {
     /// The enrollments the batch changed, as they are now.
     private var changed: [EnrollmentID: Enrollment] = [:]
     private let courses: Set<CourseID>
+    /// The courses whose rows `PostgresCatalog.course` refuses.
+    private var damaged: Set<CourseID> = []
 
     init(_ operations: [SyncOperation]) {
         courses = Set(
             operations.compactMap {
-                if case .lesson(let courseID, _, _) = $0.kind { courseID } else { nil }
+                switch $0.kind {
+                case .lesson(let courseID, _, _): courseID
+                case .answer(let ref, _, _): ref.courseID
+                case .favourite, .enroll, .unenroll, .name, .review, .undoReview: nil
+                }
             })
     }
 
     /// Reads the courses the batch marks lessons of that are not in memory: all of them at its
     /// start, one again after a join, a leave or an answer (`write`). Nothing when they all are.
     mutating func read(_ only: CourseID? = nil, userID: UserID, in connection: PostgresConnection, logger: Logger) async throws {
-        let wanted = (only.map { [$0] } ?? Array(courses)).filter { facts[$0] == nil }
+        let wanted = (only.map { [$0] } ?? Array(courses)).filter { facts[$0] == nil && !damaged.contains($0) }
         guard !wanted.isEmpty else { return }
         for courseID in wanted { facts[courseID] = .some(nil) }
         let rows = try await connection.query(
@@ -43,7 +49,12 @@ struct BatchEnrollments {
             WHERE course.id = ANY(\(wanted.map(\.rawValue))::text[])
             """, logger: logger)
         for try await row in rows {
-            let course = try PostgresCatalog.course(row)
+            // A damaged course fails only the operation that needs it, as its own read did: a
+            // batch resent with it recorded, or superseded, still answers.
+            guard let course = try? PostgresCatalog.course(row) else {
+                damaged.insert(CourseID(try row.makeRandomAccess()[0].decode(String.self)))
+                continue
+            }
             let first = PostgresCatalog.columnCount
             let cells = row.makeRandomAccess()
             var enrollment: Enrollment?
@@ -58,7 +69,7 @@ struct BatchEnrollments {
     /// A lesson marked done or not at `time`, decided as `PostgresEnrollmentRepository` decides
     /// it (a refusal is thrown before anything changes).
     mutating func mark(_ change: MarkLesson) throws {
-        guard let known = facts[change.courseID] else { throw AppError.storage(.saving, detail: "a lesson marked before it was read") }
+        let known = try self.known(change.courseID)
         guard case .markLesson(let id, let number, let done, let at, let status, let completedAt) = try change.decide(known),
             var enrollment = known?.enrollment
         else { throw AppError.storage(.saving, detail: "a lesson mark decided as another change") }
@@ -72,21 +83,32 @@ struct BatchEnrollments {
         changed[id] = enrollment
     }
 
+    /// Whether the learner holds a place in the course (an answer counts only then).
+    func holdsPlace(_ courseID: CourseID) throws -> Bool {
+        try known(courseID)?.enrollment?.holdsPlace ?? false
+    }
+
+    /// The course's facts as read (nil for a course that is gone).
+    private func known(_ courseID: CourseID) throws -> EnrollmentFacts? {
+        if damaged.contains(courseID) { throw AppError.storage(.reading, detail: "course \(courseID.rawValue) is damaged") }
+        guard let known = facts[courseID] else { throw AppError.storage(.saving, detail: "an enrollment used before it was read") }
+        return known
+    }
+
+    /// An answer given in the course at `time`: its enrollment was active then, if not later.
+    mutating func answered(_ courseID: CourseID, at time: Date) {
+        guard var enrollment = facts[courseID]??.enrollment else { return }
+        enrollment.lastActiveAt = max(enrollment.lastActiveAt, time)
+        facts[courseID]??.enrollment = enrollment
+        changed[enrollment.id] = enrollment
+    }
+
     /// What the batch changed, in one statement: the lessons' rows, then their enrollments.
-    /// The enrollments are then forgotten, to be read again if a later mark needs them. With
-    /// `only`, that course's alone (an answer is about to read and write it).
-    mutating func write(_ only: CourseID? = nil, in connection: PostgresConnection, logger: Logger) async throws {
-        let enrollments = changed.values.filter { only == nil || $0.courseID == only }
-        let lessons = enrollments.compactMap { enrollment in self.lessons[enrollment.id].map { (enrollment.id, $0) } }
-        defer {
-            if let only {
-                facts[only] = nil
-                for enrollment in enrollments { (changed[enrollment.id], self.lessons[enrollment.id]) = (nil, nil) }
-            } else {
-                (facts, self.lessons, changed) = ([:], [:], [:])
-            }
-        }
-        guard !enrollments.isEmpty else { return }
+    /// The enrollments are then forgotten, to be read again if a later mark needs them.
+    mutating func write(in connection: PostgresConnection, logger: Logger) async throws {
+        defer { (facts, lessons, changed) = ([:], [:], [:]) }
+        guard !changed.isEmpty else { return }
+        let enrollments = Array(changed.values)
         let rows = lessons.flatMap { id, marks in marks.map { (id: id.rawValue, position: $0.key, doneAt: $0.value) } }
         let done = rows.compactMap { row in row.doneAt.map { (row.id, row.position, Micros.of($0)) } }
         let undone = rows.filter { $0.doneAt == nil }

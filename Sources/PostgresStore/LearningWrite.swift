@@ -9,8 +9,8 @@ import SharedKernel
 /// about as dear as the database's own work; the parts touch different tables, or different
 /// rows of one, so running them in one snapshot changes nothing they do.
 struct LearningWrite {
-    /// Log rows in one statement at most: 13 binds each, well inside PostgreSQL's 65,535 (a
-    /// merged answer replays its card's whole log, however long).
+    /// Log rows in one statement at most: 13 binds each, well inside PostgreSQL's 65,535,
+    /// however many entries are written.
     private let rowsPerStatement: Int
     /// Statements ended before the one being added to, run first, in order.
     private var ended: [PostgresQuery] = []
@@ -99,9 +99,8 @@ struct LearningWrite {
         parts.append("INSERT INTO review_day (user_id, day) VALUES (\(bind(userID.rawValue)), \(bind(day))) ON CONFLICT DO NOTHING")
     }
 
-    /// A first answer with the card it starts; with `replacing`, an earlier answer in place of
-    /// a later one (`MergeRules.answerReplaces`).
-    mutating func insertAnswer(_ answer: Answer, card: CardSchedule, at time: StudyTime, userID: UserID, replacing: Bool) {
+    /// A first answer with the card it starts (one there already stays).
+    mutating func insertAnswer(_ answer: Answer, card: CardSchedule, at time: StudyTime, userID: UserID) {
         let ref = answer.ref
         parts.append(
             """
@@ -112,23 +111,15 @@ struct LearningWrite {
             \(bind(PostgresLearningRepository.seconds(time.now))), \(bind(card.card.state.rawValue)), \(bind(card.card.step)), \
             \(bind(card.card.stability)), \(bind(card.card.difficulty)), \(bind(PostgresLearningRepository.seconds(card.card.due))), \
             \(bind(card.card.lastReview.map(PostgresLearningRepository.seconds))), \(bind(card.reviews)))
-            ON CONFLICT (user_id, course_id, lesson, question) DO \(replacing ? Self.replaceAnswer : "NOTHING")
+            ON CONFLICT (user_id, course_id, lesson, question) DO NOTHING
             """)
     }
 
-    private static let replaceAnswer = """
-        UPDATE SET chosen = excluded.chosen, is_right = excluded.is_right, answered_day = excluded.answered_day,
-            answered_at = excluded.answered_at, state = excluded.state, step = excluded.step, stability = excluded.stability,
-            difficulty = excluded.difficulty, due_at = excluded.due_at, last_review_at = excluded.last_review_at, reviews = excluded.reviews
-        """
-
-    /// The enrollment's last activity: `time`, or `at_least` it (a merged answer may be older
-    /// than the activity kept).
-    mutating func activeAt(_ time: Date, atLeast: Bool, courseID: CourseID, userID: UserID) {
-        let value = bind(time)
+    /// The enrollment's last activity.
+    mutating func activeAt(_ time: Date, courseID: CourseID, userID: UserID) {
         parts.append(
             """
-            UPDATE enrollment SET active_at = \(atLeast ? "greatest(coalesce(active_at, enrolled_at), \(value))" : value)
+            UPDATE enrollment SET active_at = \(bind(time))
             WHERE user_id = \(bind(userID.rawValue)) AND course_id = \(bind(courseID.rawValue))
             """)
     }

@@ -79,11 +79,10 @@ public struct PostgresProfileRepository: ProfileRepository {
     public func updateName(userID: UserID, to name: String) async throws(AppError) -> User {
         let logger = database.logger
         let now = Date()
-        return try await database.transaction(.saving) { connection in
-            // The learner's row first, as a queued batch locks it: the name's time is a row a
-            // batch writes last, so a rename holding it while it waited for the batch's lock
-            // on the learner would deadlock with it.
-            try await PostgresOperationRepository.lockLearner(userID, in: connection, logger: logger)
+        // The learner's row first, as a queued batch locks it: the name's time is a row a batch
+        // writes last, so a rename holding it while it waited for the batch's lock on the
+        // learner would deadlock with it.
+        return try await database.transaction(.saving, learner: userID) { connection in
             try await PostgresMergeTimes.stampNow(.name(name), userID: userID, at: now, in: connection, logger: logger)
             return try await Self.rename(userID, to: name, in: connection, logger: logger)
         }

@@ -109,6 +109,27 @@ public final class PostgresDatabase: Sendable {
         }
     }
 
+    /// A write of one learner's data: `transaction` with the learner's row locked first, until
+    /// it ends, so that learner's writes take turns on every server and take their locks in
+    /// one order, the learner's first (a queued batch, the routes that write what a batch
+    /// writes). `.notSignedIn` for a learner who is gone. `NO KEY UPDATE`, not `UPDATE`: a
+    /// route's insert of a row that names the learner (a review's log row) checks its key with
+    /// a `KEY SHARE` lock, which `UPDATE` would make wait for a batch while the batch waits for
+    /// the card that route holds (a deadlock, one of them failed).
+    func transaction<T: Sendable>(
+        _ kind: DataOperation, learner userID: UserID,
+        _ body: @escaping @Sendable (PostgresConnection) async throws -> T
+    ) async throws(AppError) -> T {
+        let logger = self.logger
+        return try await transaction(kind) { connection in
+            guard
+                try await connection.query("SELECT 1 FROM learner WHERE id = \(userID.rawValue) FOR NO KEY UPDATE", logger: logger)
+                    .decode(Int.self).first(where: { _ in true }) != nil
+            else { throw AppError.notSignedIn }
+            return try await body(connection)
+        }
+    }
+
     /// A read outside a transaction (one statement sees one snapshot).
     func read<T: Sendable>(_ body: @escaping @Sendable (PostgresConnection) async throws -> T) async throws(AppError) -> T {
         let client = self.client

@@ -20,8 +20,7 @@ public struct PostgresEnrollmentRepository: EnrollmentRepository, EnrollmentTran
     public func run(_ change: some EnrollmentChange) async throws(AppError) -> Enrollment {
         let logger = database.logger
         let now = now()
-        return try await database.transaction(.saving) { connection in
-            try await PostgresOperationRepository.lockLearner(change.userID, in: connection, logger: logger)
+        return try await database.transaction(.saving, learner: change.userID) { connection in
             let changes = try await Self.decideAndApply(change, in: connection, logger: logger)
             if let mark = change as? MarkLesson {
                 try await PostgresMergeTimes.stampNow(
@@ -269,10 +268,9 @@ public struct PostgresFavouritesRepository: FavouritesRepository {
     public func setFavourite(_ isFavourite: Bool, userID: UserID, courseID: CourseID) async throws(AppError) {
         let now = Date()
         let logger = database.logger
-        try await database.transaction(.saving) { connection in
-            // After a queued batch of the learner's, as `PostgresEnrollmentRepository.run`.
-            // A refusal rolls the time back with the change.
-            try await PostgresOperationRepository.lockLearner(userID, in: connection, logger: logger)
+        // After a queued batch of the learner's, as `PostgresEnrollmentRepository.run`. A
+        // refusal rolls the time back with the change.
+        try await database.transaction(.saving, learner: userID) { connection in
             try await PostgresMergeTimes.stampNow(
                 .favourite(courseID, isFavourite: isFavourite), userID: userID, at: now, in: connection, logger: logger)
             try await Self.set(isFavourite, userID: userID, courseID: courseID, at: now, in: connection, logger: logger)

@@ -95,8 +95,7 @@ public struct PostgresLearningRepository: LearningRepository {
         async throws(AppError) -> Answer
     {
         let logger = database.logger
-        return try await database.transaction(.saving) { connection in
-            try await PostgresOperationRepository.lockLearner(userID, in: connection, logger: logger)
+        return try await database.transaction(.saving, learner: userID) { connection in
             let status = try await connection.query(
                 """
                 SELECT status FROM enrollment WHERE user_id = \(userID.rawValue) AND course_id = \(ref.courseID.rawValue) FOR UPDATE
@@ -123,8 +122,8 @@ public struct PostgresLearningRepository: LearningRepository {
                 existing: existing, userID: userID, time: time, settings: settings)
             if let card = decided.newCard {
                 var write = LearningWrite()
-                write.insertAnswer(decided.answer, card: card, at: time, userID: userID, replacing: false)
-                write.activeAt(now(), atLeast: false, courseID: ref.courseID, userID: userID)
+                write.insertAnswer(decided.answer, card: card, at: time, userID: userID)
+                write.activeAt(now(), courseID: ref.courseID, userID: userID)
                 try await write.run(in: connection, logger: logger)
                 try await PostgresChangeRows.record([.learning(userID, ref.courseID)], in: connection, logger: logger)
             }
@@ -298,6 +297,16 @@ public struct PostgresLearningRepository: LearningRepository {
             state: state, step: try cells.optionalInt(), stability: try cells.optionalDouble(), difficulty: try cells.optionalDouble(),
             due: date(try cells.int()), lastReview: try cells.optionalInt().map(date))
         return CardSchedule(card: card, reviews: try cells.int())
+    }
+
+    /// A log entry in the next cells: its grade, its time, then `scheduleColumns`.
+    static func logEntry(of ref: QuestionRef, _ cells: inout CellReader) throws -> ReviewLogEntry {
+        let text = try cells.string()
+        guard let grade = ReviewGrade(rawValue: text) else {
+            throw AppError.storage(.reading, detail: "a review log entry graded \(text.debugDescription)")
+        }
+        let reviewedAt = date(try cells.int())
+        return ReviewLogEntry(ref: ref, grade: grade, reviewedAt: reviewedAt, before: try schedule(&cells))
     }
 
     /// An instant as the store keeps it: whole seconds since 1970 (`StudyTime` has no others).

@@ -14,8 +14,10 @@ import SharedKernel
 /// The same statement locks the cards the batch schedules. The review and undo routes lock
 /// a card's row, not the learner's: a merge that read a card unlocked while a route's review
 /// of it was under way would write the card back without that review (its log row kept, the
-/// card no longer the replay of its log). Locked first, each merge's later reads (a statement
-/// each, so each sees what committed before it) find the route's review, or the route waits.
+/// card no longer the replay of its log). Locked first, the cards are read in the next
+/// statement (`BatchCards.read`), which sees what committed before it: the route's review,
+/// or the route waits. (Read in the locking statement itself, they would be its snapshot's,
+/// taken before it waited.)
 struct OperationBatch {
     /// The outcome kept under each id: read, or made by this batch.
     private var records: [String: (fingerprint: String, code: String, subject: String)] = [:]
@@ -154,7 +156,7 @@ struct OperationBatch {
                 SELECT \(userID.rawValue), course.id, course.sort_rank, \(unescaped: Micros.timestamp("made.micros"))
                 FROM unnest(\(made.map(\.id))::text[], \(made.map(\.micros))::bigint[]) AS made (id, micros)
                 JOIN course ON course.id = made.id
-                ON CONFLICT (user_id, course_id) DO UPDATE SET created_at = excluded.created_at
+                ON CONFLICT (user_id, course_id) DO UPDATE SET course_rank = excluded.course_rank, created_at = excluded.created_at
             ),
             name AS (UPDATE learner SET name = \(name) WHERE id = \(userID.rawValue) AND \(name)::text IS NOT NULL)
             SELECT 1

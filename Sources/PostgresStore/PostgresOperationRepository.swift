@@ -5,8 +5,8 @@ import SharedKernel
 
 /// Terminals' queued writes in PostgreSQL: each in one transaction with its record in
 /// `applied_operation`, merged by the SharedKernel's `MergeRules`. The learner's row is locked
-/// first, so one learner's operations take turns on every server: an id sent to two servers
-/// at once is applied once.
+/// first (`PostgresDatabase.transaction(_:learner:_:)`), so one learner's operations take turns
+/// on every server: an id sent to two servers at once is applied once.
 public struct PostgresOperationRepository: OperationRepository {
     private let database: PostgresDatabase
     /// The store's now: no operation is later than it (`HybridTime.clamped`).
@@ -20,7 +20,7 @@ public struct PostgresOperationRepository: OperationRepository {
     public func apply(_ operation: SyncOperation, userID: UserID) async throws(AppError) -> OperationOutcome {
         let logger = database.logger
         let now = now()
-        return try await database.transaction(.saving) { connection in
+        return try await database.transaction(.saving, learner: userID) { connection in
             guard let outcome = try await Self.run([operation], userID: userID, now: now, in: connection, logger: logger).first else {
                 throw AppError.storage(.saving, detail: "an operation without its outcome")
             }
@@ -36,7 +36,7 @@ public struct PostgresOperationRepository: OperationRepository {
         let logger = database.logger
         let now = now()
         do {
-            let outcomes = try await database.transaction(.saving) { connection in
+            let outcomes = try await database.transaction(.saving, learner: userID) { connection in
                 try await Self.run(operations, userID: userID, now: now, in: connection, logger: logger)
             }
             return (outcomes.map(Optional.some), nil)
@@ -45,16 +45,15 @@ public struct PostgresOperationRepository: OperationRepository {
         }
     }
 
-    /// The operations in order, inside a transaction. What each needs to be decided (its id's
-    /// record, its course, its item's time) is read for all of them in one statement first,
-    /// and what they leave besides their own writes (their records, their items' times, the
-    /// changes they made) is written for all of them at the end: an operation costs its own
-    /// reads and writes (`PostgresOperationCostTests` counts them), where it cost about ten
-    /// statements in turn.
+    /// The operations in order, inside a transaction. What they need to be decided (their ids'
+    /// records, their courses, their items' times, their favourites, cards and enrollments)
+    /// is read for all of them in a few statements first, each is decided in memory, and what
+    /// they changed is written for all of them in a few at the end (`OperationBatch`): a batch
+    /// of 200 costs about ten statements, where each operation cost one to ten in turn
+    /// (`PostgresOperationCostTests` counts them). Joining and leaving still cost their own.
     private static func run(_ operations: [SyncOperation], userID: UserID, now: Date, in connection: PostgresConnection, logger: Logger)
         async throws -> [OperationOutcome]
     {
-        try await lockLearner(userID, in: connection, logger: logger)
         var batch = try await OperationBatch.read(operations, userID: userID, now: now, in: connection, logger: logger)
         let deferred = PostgresChangeRows.Deferred()
         var outcomes: [OperationOutcome] = []
@@ -71,18 +70,6 @@ public struct PostgresOperationRepository: OperationRepository {
         // Each change once, written as the transaction's last statement.
         try await PostgresChangeRows.record(deferred.noted, in: connection, logger: logger)
         return outcomes
-    }
-
-    /// The learner's row, locked until the transaction ends: one learner's operations take
-    /// turns on every server. `.notSignedIn` for a learner who is gone. `NO KEY UPDATE`, not
-    /// `UPDATE`: a route's insert of a row that names the learner (a review's log row) checks
-    /// its key with a `KEY SHARE` lock, which `UPDATE` would make wait for the batch while the
-    /// batch waits for the card that route holds (a deadlock, one of them failed).
-    static func lockLearner(_ userID: UserID, in connection: PostgresConnection, logger: Logger) async throws {
-        guard
-            try await connection.query("SELECT 1 FROM learner WHERE id = \(userID.rawValue) FOR NO KEY UPDATE", logger: logger)
-                .decode(Int.self).first(where: { _ in true }) != nil
-        else { throw AppError.notSignedIn }
     }
 
     /// One operation of a batch, inside its transaction.
@@ -155,22 +142,22 @@ public struct PostgresOperationRepository: OperationRepository {
             batch.rename(to: try ProfileName.checked(raw))
             try await PostgresChangeRows.record([.profile(userID)], in: connection, logger: logger)
         case .answer(let ref, let chosen, let offset):
-            // The answer replays the card's log and reads and writes the enrollment in the
-            // database: what the batch changed of them first.
-            try await batch.cards.write(ref, userID: userID, in: connection, logger: logger)
-            try await batch.enrollments.write(ref.courseID, in: connection, logger: logger)
-            return try await PostgresLearningRepository.mergeAnswer(
-                chosen, to: ref, userID: userID, at: StudyTime(now: time.date, secondsFromGMT: offset), settings: settings,
-                in: connection, logger: logger)
+            try await batch.enrollments.read(ref.courseID, userID: userID, in: connection, logger: logger)
+            let time = StudyTime(now: time.date, secondsFromGMT: offset)
+            guard
+                try batch.cards.answer(
+                    chosen, to: ref, at: time, holdsPlace: try batch.enrollments.holdsPlace(ref.courseID), userID: userID,
+                    settings: settings) == .applied
+            else { return .superseded }
+            batch.enrollments.answered(ref.courseID, at: time.now)
+            try await PostgresChangeRows.record([.learning(userID, ref.courseID)], in: connection, logger: logger)
         case .review(let ref, let grade, let offset):
-            try await batch.cards.read(ref, userID: userID, in: connection, logger: logger)
             guard
                 try batch.cards.review(
                     ReviewGrading(grade, at: time.date), of: ref, userID: userID, secondsFromGMT: offset, settings: settings)
             else { return .superseded }
             try await PostgresChangeRows.record([.learning(userID, nil)], in: connection, logger: logger)
         case .undoReview(let ref, let reviewedAt):
-            try await batch.cards.read(ref, userID: userID, in: connection, logger: logger)
             try batch.cards.undo(ref, reviewedAt: reviewedAt, userID: userID, settings: settings)
             try await PostgresChangeRows.record([.learning(userID, nil)], in: connection, logger: logger)
         }

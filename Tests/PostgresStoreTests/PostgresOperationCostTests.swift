@@ -20,8 +20,9 @@ struct PostgresOperationCostTests {
     /// cards; their enrollments), decides each operation in memory, and writes what they
     /// changed in a few at its end (`OperationBatch`, `BatchCards`, `BatchEnrollments`).
     /// Measured before this guard (a savepoint each, the lookups since merged): review 7,
-    /// favourite 3.4, name 3, lesson mark 8; then 2, 1, 1 and 3 until each was decided in memory.
-    static let budget: [(kind: String, statements: Int)] = [("review", 0), ("favourite", 0), ("name", 0), ("lesson", 0)]
+    /// favourite 3.4, name 3, lesson mark 8; then 2, 1, 1 and 3, and an answer 5, until each
+    /// was decided in memory.
+    static let budget: [(kind: String, statements: Int)] = [("review", 0), ("answer", 0), ("favourite", 0), ("name", 0), ("lesson", 0)]
 
     @Test("each kind within its statements", arguments: budget.map(\.kind))
     func statements(kind: String) async throws {
@@ -115,12 +116,15 @@ struct PostgresOperationCostTests {
                 let operationKind: OperationKind =
                     switch kind {
                     case "review": .review(refs[made % refs.count], grade: .good, secondsFromGMT: 0)
+                    // Each earlier than the one kept, so each is applied: the card starts again.
+                    case "answer": .answer(refs[made % refs.count], chosen: [made % 2], secondsFromGMT: 0)
                     case "favourite": .favourite("cost-101", isFavourite: made % 2 == 0)
                     case "name": .name(["Ana Cost", "Bo Cost", "Cai Cost"][made % 3])
                     default: .lesson("cost-101", number: made % 2 + 1, done: made % 3 != 0)
                     }
+                let hours = kind == "answer" ? -Double(made) : Double(made)
                 return SyncOperation(
-                    id: .random(), time: HybridTime(start.addingTimeInterval(Double(made) * 3_600), node: "cost"), kind: operationKind)
+                    id: .random(), time: HybridTime(start.addingTimeInterval(hours * 3_600), node: "cost"), kind: operationKind)
             }
         }
         let preloaded = try await test.database.read { connection in

@@ -188,6 +188,74 @@ extension ContractCase {
             try checkEqual(kept?.isRight, true, "right")
             try checkEqual(try await answer([7], 0), .refused(.invalidAnswer(ref)), "not a choice")
         },
+        ContractCase(
+            port: "operations",
+            name: "a batch ends as its operations sent one at a time: grades around answers, marks around joining, a favourite made again"
+        ) { store in
+            // A store may decide a batch in memory (PostgreSQL does): one learner gets these one
+            // by one, another (signed in after, as a terminal of theirs would be) as one batch,
+            // and both must end the same.
+            let (operations, first, t0) = try await OperationFixture.arrangeLearning(store)
+            try await store.addCourses([(Contract.course(OperationFixture.open, "Open Course", capacity: 10), Contract.threeLessons)])
+            let (q0, q1) = (
+                QuestionRef(courseID: LearningFixture.id, lesson: 1, question: 0),
+                QuestionRef(courseID: LearningFixture.id, lesson: 1, question: 1)
+            )
+            let (course, open) = (LearningFixture.id, OperationFixture.open)
+            let hour = 3_600.0
+            let kinds: [(hours: Double, kind: OperationKind)] = [
+                (0, .answer(q0, chosen: [1], secondsFromGMT: 0)), (24, .review(q0, grade: .good, secondsFromGMT: 0)),
+                (-1, .answer(q0, chosen: [0], secondsFromGMT: 0)), (48, .review(q0, grade: .again, secondsFromGMT: 0)),
+                (49, .undoReview(q0, reviewedAt: t0.now.addingTimeInterval(24 * hour))), (1, .lesson(course, number: 1, done: true)),
+                (2, .lesson(course, number: 1, done: false)), (1, .favourite(open, isFavourite: true)),
+                (2, .favourite(open, isFavourite: false)), (3, .enroll(open)), (3, .favourite(open, isFavourite: true)),
+                (4, .lesson(course, number: 1, done: true)), (5, .lesson(open, number: 1, done: true)), (1, .name("First Name")),
+                (2, .name("Second Name")), (6, .answer(q1, chosen: [0, 2], secondsFromGMT: 0)),
+                (7, .review(q1, grade: .hard, secondsFromGMT: 0)),
+                (8, .lesson(course, number: 2, done: true)), (9, .lesson(course, number: 3, done: true)),
+                (10, .review(q0, grade: .easy, secondsFromGMT: 0)),
+            ]
+            func made(_ node: String) -> [SyncOperation] {
+                kinds.map {
+                    SyncOperation(id: .random(), time: HybridTime(t0.now.addingTimeInterval($0.hours * hour), node: node), kind: $0.kind)
+                }
+            }
+            /// What the learner's operations left: cards, answers, enrollments, favourites,
+            /// name, streak.
+            func state(_ user: UserID) async throws -> [String] {
+                var state: [String] = []
+                for ref in [q0, q1] {
+                    state.append("card \(ref): \(String(describing: try await OperationFixture.card(store, user, ref)))")
+                }
+                let answers = try await store.learning?.answers(userID: user, courseID: course) ?? []
+                state.append("answers: \(answers.map { $0.chosen.sorted() })")
+                for enrolled in try await store.enrollments.enrolledCourses(userID: user).sorted(by: { $0.course.id < $1.course.id }) {
+                    let enrollment = enrolled.enrollment
+                    state.append(
+                        "\(enrolled.course.id) \(enrollment.status) \(enrollment.lessonsDone.sorted()) "
+                            + "\(String(describing: enrollment.completedAt)) \(enrollment.lastActiveAt)")
+                }
+                state.append("favourites: \(try await store.favourites.favourites(userID: user).map(\.id))")
+                state.append("name: \(try await store.profiles.user(id: user).name)")
+                let day = LearnerDay(t0.now.addingTimeInterval(72 * hour), secondsFromGMT: 0)
+                state.append("habit: \(String(describing: try await store.learning?.habit(userID: user, on: day, secondsFromGMT: 0)))")
+                return state
+            }
+            var oneByOne: [OperationOutcome] = []
+            for operation in made("one") { oneByOne.append(try await operations.apply(operation, userID: first)) }
+            try checkEqual(oneByOne.filter { $0 == .applied }.count, kinds.count, "every one applied (the test would show little else)")
+            let expected = try await state(first)
+
+            _ = try await store.accounts.register(name: "Second Learner", email: "batch-b@example.com", password: "password-1")
+            let second = try await store.sessions.signIn(email: "batch-b@example.com", password: "password-1").id
+            _ = try await store.enrollments.enroll(userID: second, courseID: course)
+            let batch = await operations.apply(made("all"), userID: second)
+            try check(batch.failure == nil, "the batch applied: \(String(describing: batch.failure))")
+            try checkEqual(batch.outcomes, oneByOne.map(Optional.some), "the same outcomes")
+            let got = try await state(second)
+            for (line, wanted) in zip(got, expected) { try checkEqual(line, wanted, "one by one and in a batch") }
+            try checkEqual(got.count, expected.count, "as many enrollments")
+        },
         ContractCase(port: "operations", name: "a time far ahead of the store's clock counts as the store's now") { store in
             let (operations, user) = try await OperationFixture.arrange(store)
             let future = SyncOperation(
