@@ -13,15 +13,18 @@ import SharedKernel
 /// Joining and leaving read and write enrollments in the database: what is pending is written
 /// first, and read again when a later mark or answer needs it.
 struct BatchEnrollments {
-    /// Each course's facts as its marks left them; nil for a course that is gone.
-    private var facts: [CourseID: EnrollmentFacts?] = [:]
+    /// Each course read: its row, nil for one that is gone or damaged.
+    private var courseRows: [CourseID: Course?] = [:]
+    /// The learner's enrollments in them, as the batch's marks and answers left them.
+    private var enrollments: [CourseID: Enrollment] = [:]
     /// The lessons the batch changed, per enrollment: the time of one it marked done, nil for
     /// one it marked not done.
     private var lessons: [EnrollmentID: [Int: Date?]] = [:]
     /// The enrollments the batch changed, as they are now.
     private var changed: [EnrollmentID: Enrollment] = [:]
     private let courses: Set<CourseID>
-    /// The courses whose rows `PostgresCatalog.course` refuses.
+    /// The courses whose rows `PostgresCatalog.course` refuses: a mark in one fails (an answer
+    /// needs only the enrollment, as its own statements read it).
     private var damaged: Set<CourseID> = []
 
     init(_ operations: [SyncOperation]) {
@@ -38,9 +41,9 @@ struct BatchEnrollments {
     /// Reads the courses the batch marks lessons of that are not in memory: all of them at its
     /// start, one again after a join, a leave or an answer (`write`). Nothing when they all are.
     mutating func read(_ only: CourseID? = nil, userID: UserID, in connection: PostgresConnection, logger: Logger) async throws {
-        let wanted = (only.map { [$0] } ?? Array(courses)).filter { facts[$0] == nil && !damaged.contains($0) }
+        let wanted = (only.map { [$0] } ?? Array(courses)).filter { courseRows[$0] == nil }
         guard !wanted.isEmpty else { return }
-        for courseID in wanted { facts[courseID] = .some(nil) }
+        for courseID in wanted { courseRows[courseID] = .some(nil) }
         let rows = try await connection.query(
             """
             SELECT \(unescaped: PostgresCatalog.courseColumns), \(unescaped: PostgresEnrollmentRepository.enrollmentColumns),
@@ -49,29 +52,28 @@ struct BatchEnrollments {
             WHERE course.id = ANY(\(wanted.map(\.rawValue))::text[])
             """, logger: logger)
         for try await row in rows {
+            let cells = row.makeRandomAccess()
+            let courseID = CourseID(try cells[0].decode(String.self))
+            let first = PostgresCatalog.columnCount
+            if try cells[first].decode(Int64?.self) != nil {
+                var enrollment = try PostgresEnrollmentRepository.enrollment(row, from: first)
+                enrollment.lessonsDone = Set(try cells[first + PostgresEnrollmentRepository.enrollmentColumnCount].decode([Int].self))
+                enrollments[courseID] = enrollment
+            }
             // A damaged course fails only the operation that needs it, as its own read did: a
             // batch resent with it recorded, or superseded, still answers.
-            guard let course = try? PostgresCatalog.course(row) else {
-                damaged.insert(CourseID(try row.makeRandomAccess()[0].decode(String.self)))
-                continue
-            }
-            let first = PostgresCatalog.columnCount
-            let cells = row.makeRandomAccess()
-            var enrollment: Enrollment?
-            if try cells[first].decode(Int64?.self) != nil {
-                enrollment = try PostgresEnrollmentRepository.enrollment(row, from: first)
-                enrollment?.lessonsDone = Set(try cells[first + PostgresEnrollmentRepository.enrollmentColumnCount].decode([Int].self))
-            }
-            facts[course.id] = EnrollmentFacts(course: course, enrollment: enrollment)
+            if let course = try? PostgresCatalog.course(row) { courseRows[courseID] = course } else { damaged.insert(courseID) }
         }
     }
 
     /// A lesson marked done or not at `time`, decided as `PostgresEnrollmentRepository` decides
     /// it (a refusal is thrown before anything changes).
     mutating func mark(_ change: MarkLesson) throws {
-        let known = try self.known(change.courseID)
+        let courseID = change.courseID
+        if damaged.contains(courseID) { throw AppError.storage(.reading, detail: "course \(courseID.rawValue) is damaged") }
+        let known = try course(courseID).map { EnrollmentFacts(course: $0, enrollment: enrollments[courseID]) }
         guard case .markLesson(let id, let number, let done, let at, let status, let completedAt) = try change.decide(known),
-            var enrollment = known?.enrollment
+            var enrollment = enrollments[courseID]
         else { throw AppError.storage(.saving, detail: "a lesson mark decided as another change") }
         if done != enrollment.lessonsDone.contains(number) {
             // Marked again as it is, a lesson keeps its row and its time.
@@ -79,34 +81,34 @@ struct BatchEnrollments {
         }
         if done { enrollment.lessonsDone.insert(number) } else { enrollment.lessonsDone.remove(number) }
         (enrollment.status, enrollment.completedAt, enrollment.lastActiveAt) = (status, completedAt, at)
-        facts[change.courseID]??.enrollment = enrollment
+        enrollments[courseID] = enrollment
         changed[id] = enrollment
     }
 
     /// Whether the learner holds a place in the course (an answer counts only then).
     func holdsPlace(_ courseID: CourseID) throws -> Bool {
-        try known(courseID)?.enrollment?.holdsPlace ?? false
+        _ = try course(courseID)
+        return enrollments[courseID]?.holdsPlace ?? false
     }
 
-    /// The course's facts as read (nil for a course that is gone).
-    private func known(_ courseID: CourseID) throws -> EnrollmentFacts? {
-        if damaged.contains(courseID) { throw AppError.storage(.reading, detail: "course \(courseID.rawValue) is damaged") }
-        guard let known = facts[courseID] else { throw AppError.storage(.saving, detail: "an enrollment used before it was read") }
-        return known
+    /// The course's row as read (nil for one that is gone or damaged).
+    private func course(_ courseID: CourseID) throws -> Course? {
+        guard let row = courseRows[courseID] else { throw AppError.storage(.saving, detail: "an enrollment used before it was read") }
+        return row
     }
 
     /// An answer given in the course at `time`: its enrollment was active then, if not later.
     mutating func answered(_ courseID: CourseID, at time: Date) {
-        guard var enrollment = facts[courseID]??.enrollment else { return }
+        guard var enrollment = enrollments[courseID] else { return }
         enrollment.lastActiveAt = max(enrollment.lastActiveAt, time)
-        facts[courseID]??.enrollment = enrollment
+        enrollments[courseID] = enrollment
         changed[enrollment.id] = enrollment
     }
 
     /// What the batch changed, in one statement: the lessons' rows, then their enrollments.
     /// The enrollments are then forgotten, to be read again if a later mark needs them.
     mutating func write(in connection: PostgresConnection, logger: Logger) async throws {
-        defer { (facts, lessons, changed) = ([:], [:], [:]) }
+        defer { (courseRows, enrollments, damaged, lessons, changed) = ([:], [:], [], [:], [:]) }
         guard !changed.isEmpty else { return }
         let enrollments = Array(changed.values)
         let rows = lessons.flatMap { id, marks in marks.map { (id: id.rawValue, position: $0.key, doneAt: $0.value) } }

@@ -11,7 +11,8 @@ import SharedKernel
 /// learner's row is locked for the whole batch, and every route that stamps an item's time
 /// (favourite, lesson mark, name) locks it first, so nothing else writes them meanwhile.
 ///
-/// The same statement locks the cards the batch schedules. The review and undo routes lock
+/// The same statement locks the courses whose seats the batch may change, in one order, and
+/// the cards the batch schedules. The review and undo routes lock
 /// a card's row, not the learner's: a merge that read a card unlocked while a route's review
 /// of it was under way would write the card back without that review (its log row kept, the
 /// card no longer the replay of its log). Locked first, the cards are read in the next
@@ -55,6 +56,17 @@ struct OperationBatch {
                 operations.compactMap {
                     if case .favourite(let courseID, _) = $0.kind { courseID.rawValue } else { nil }
                 }))
+        // The courses whose seats the batch may change: locked in one order before the first
+        // operation, not each as its operation comes (two batches joining two courses in
+        // opposite orders each held the course the other wanted next: a deadlock).
+        let seats = Array(
+            Set(
+                operations.compactMap {
+                    switch $0.kind {
+                    case .enroll(let courseID), .unenroll(let courseID): courseID.rawValue
+                    case .favourite, .lesson, .name, .answer, .review, .undoReview: nil
+                    }
+                }))
         let rows = try await connection.query(
             """
             WITH card AS (
@@ -64,7 +76,8 @@ struct OperationBatch {
                                          \(cards.map(\.question))::integer[]))
                 ORDER BY course_id, lesson, question
                 FOR UPDATE
-            )
+            ),
+            seat AS (SELECT 1 FROM course WHERE id = ANY(\(seats)::text[]) ORDER BY id FOR UPDATE)
             SELECT 'record', id, fingerprint, code, subject FROM applied_operation
                 WHERE user_id = \(userID.rawValue) AND id = ANY(\(ids)::text[])
             UNION ALL SELECT 'course', id, NULL, NULL, NULL FROM course WHERE id = ANY(\(courses)::text[])
@@ -73,6 +86,7 @@ struct OperationBatch {
             UNION ALL SELECT 'favourite', course_id, NULL, NULL, NULL FROM favourite
                 WHERE user_id = \(userID.rawValue) AND course_id = ANY(\(favourites)::text[])
             UNION ALL SELECT 'cards', count(*)::text, NULL, NULL, NULL FROM card
+            UNION ALL SELECT 'seats', count(*)::text, NULL, NULL, NULL FROM seat
             """, logger: logger)
         var batch = OperationBatch(operations, now: now)
         for try await (kind, key, first, second, third) in rows.decode((String, String, String?, String?, String?).self) {
@@ -81,7 +95,7 @@ struct OperationBatch {
             case "course": batch.courses.insert(key)
             case "time": batch.times[key] = first.flatMap(HybridTime.init)
             case "favourite": batch.favourites.insert(key)
-            default: break  // the cards locked, counted so the database reads them all
+            default: break  // the cards and seats locked, counted so the database reads them all
             }
         }
         // Read after the statement that locks them, so a review that committed meanwhile is seen.

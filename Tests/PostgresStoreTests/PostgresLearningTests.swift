@@ -12,6 +12,36 @@ import Testing
 /// holding when many servers' requests race on one card.
 @Suite("PostgreSQL: lessons and reviews", .enabled(if: PostgresTestCluster.isAvailable, "EDUGO_TEST_POSTGRES names no cluster"))
 struct PostgresLearningTests {
+    /// A course whose row the catalog refuses (a lesson count out of range, written by hand)
+    /// fails a queued mark in it for now, as the mark's own read of the course did; an answer
+    /// in it needs only the learner's enrollment, and is applied.
+    @Test("a queued answer in a course whose row is damaged is applied; a mark in it fails for now, nothing recorded")
+    func damagedCourse() async throws {
+        let course = Course.fixture(id: "damaged-101", title: "Damaged 101", capacity: nil, lessonCount: 1)
+        let content = LessonContent(questions: [Question(prompt: "Which?", choices: ["A", "B"], correct: [0])])
+        let test = try await PostgresTestDatabase.migrated(courses: [(course, [Lesson(title: "One", minutes: 5, content: content)])])
+        let store = ContractStore.postgres(test.database)
+        let user = try await store.sessions.signIn(email: "demo@edugo.dev", password: "edugo-demo").id
+        _ = try await store.enrollments.enroll(userID: user, courseID: "damaged-101")
+        try await test.database.execute("UPDATE course SET lesson_count = 500 WHERE id = 'damaged-101'")
+        let operations = PostgresOperationRepository(database: test.database)
+        let queued = { (kind: OperationKind) in
+            SyncOperation(id: .random(), time: HybridTime(Date().addingTimeInterval(-60), node: "train"), kind: kind)
+        }
+        let answered = await operations.apply(
+            [queued(.answer(QuestionRef(courseID: "damaged-101", lesson: 1, question: 0), chosen: [0], secondsFromGMT: 0))], userID: user)
+        let marked = await operations.apply([queued(.lesson("damaged-101", number: 1, done: true))], userID: user)
+        await test.drop()
+
+        #expect(answered.failure == nil)
+        #expect(answered.outcomes == [.applied])
+        #expect(marked.outcomes == [nil], "not answered: sent again")
+        guard case .storage = marked.failure else {
+            Issue.record("a mark in a damaged course fails for now, not \(String(describing: marked.failure))")
+            return
+        }
+    }
+
     @Test("a new database has the built-in lessons' bodies and questions, and the demo learner cards due today")
     func seed() async throws {
         let test = try await PostgresTestDatabase.seeded()

@@ -152,6 +152,43 @@ struct PostgresOperationRaceTests {
         #expect(favourite != nil, "the route's favourite, made after the batch's unset")
     }
 
+    /// Another learner's queued batch holds the first course's seats (as one joining both
+    /// courses, in their order, does); this learner's batch joins them in the other order. It
+    /// waits for the first before it takes the second: taken as each join came, the second
+    /// would be held while waiting for the first, and the other batch, wanting it next, would
+    /// deadlock with it (one of the two failed after a second).
+    @Test("a queued batch joining two courses takes their seats' locks in one order, before its first join")
+    func seatsInOrder() async throws {
+        let courses = ["race-201", "race-202"].map { (Course.fixture(id: CourseID($0), title: $0, capacity: nil), [Lesson]?.none) }
+        let test = try await PostgresTestDatabase.migrated(courses: courses)
+        let store = ContractStore.postgres(test.database)
+        let user = try await store.sessions.signIn(email: "demo@edugo.dev", password: "edugo-demo").id
+        let operations = PostgresOperationRepository(database: test.database)
+        let batch = ["race-202", "race-201"].map {
+            SyncOperation(id: .random(), time: HybridTime(Date().addingTimeInterval(-60), node: "train"), kind: .enroll(CourseID($0)))
+        }
+        let logger = Logger(label: "edugo-tests-seats")
+        let (queued, secondFree) = try await Self.holding(in: test) { other in
+            _ = try await other.query("SELECT 1 FROM course WHERE id = 'race-201' FOR UPDATE", logger: logger)
+            let queued = try await Self.waitingForALock(in: test) { await operations.apply(batch, userID: user) }
+            do {
+                // Fails at once if the waiting batch holds it (read to its end: the failure comes
+                // with the rows, not with the statement's start).
+                let locked = try await other.query("SELECT 1 FROM course WHERE id = 'race-202' FOR UPDATE NOWAIT", logger: logger)
+                    .decode(Int.self).first { _ in true }
+                return (queued, locked == 1)
+            } catch {
+                return (queued, false)  // the transaction is aborted: its COMMIT rolls it back
+            }
+        }
+        let outcomes = try await queued.value
+        await test.drop()
+
+        #expect(secondFree, "the second course's seats were free while the batch waited for the first's")
+        #expect(outcomes.failure == nil)
+        #expect(outcomes.outcomes == [.applied, .applied])
+    }
+
     /// A database with one course of one question, which the demo learner answered 30 days
     /// ago (a whole second, as the log keeps times).
     private static func answered(_ courseID: CourseID) async throws -> (
