@@ -63,11 +63,11 @@ struct PostgresOperationRaceTests {
         let logger = Logger(label: "edugo-tests-route")
 
         let batch = try await Self.holding(in: test) { route in
-            _ = try await route.query(
+            try await Self.lock(
                 """
                 SELECT 1 FROM answer WHERE user_id = \(user.rawValue) AND course_id = 'race-102' AND lesson = 1 AND question = 0
                 FOR UPDATE
-                """, logger: logger)
+                """, on: route)
             // The batch is in: waiting for the card (or, were it not locked first, for its write).
             let batch = try await Self.waitingForALock(in: test) { try await operations.apply(queued, userID: user) }
             let decided = try LearningRules.review(initial, grade: .hard, ref: ref, userID: user, time: routeTime)
@@ -100,7 +100,7 @@ struct PostgresOperationRaceTests {
         let queuedTime = HybridTime(Date().addingTimeInterval(-60), node: "train")
 
         let route = try await Self.holding(in: test) { batch in
-            _ = try await batch.query("SELECT 1 FROM learner WHERE id = \(user.rawValue) FOR NO KEY UPDATE", logger: logger)
+            try await Self.lock("SELECT 1 FROM learner WHERE id = \(user.rawValue) FOR NO KEY UPDATE", on: batch)
             let route = try await Self.waitingForALock(in: test) { try await store.profiles.updateName(userID: user, to: "Route Name") }
             // What a batch writes last: its items' times, the name's among them.
             try await batch.query(
@@ -131,7 +131,7 @@ struct PostgresOperationRaceTests {
         let queuedTime = HybridTime(Date().addingTimeInterval(-60), node: "train")
 
         let route = try await Self.holding(in: test) { batch in
-            _ = try await batch.query("SELECT 1 FROM learner WHERE id = \(user.rawValue) FOR NO KEY UPDATE", logger: logger)
+            try await Self.lock("SELECT 1 FROM learner WHERE id = \(user.rawValue) FOR NO KEY UPDATE", on: batch)
             // The batch read the item's time (none) before the route began: its unset wins.
             let route = try await Self.waitingForALock(in: test) {
                 try await store.favourites.setFavourite(true, userID: user, courseID: "race-103")
@@ -169,7 +169,7 @@ struct PostgresOperationRaceTests {
         }
         let logger = Logger(label: "edugo-tests-seats")
         let (queued, secondFree) = try await Self.holding(in: test) { other in
-            _ = try await other.query("SELECT 1 FROM course WHERE id = 'race-201' FOR UPDATE", logger: logger)
+            try await Self.lock("SELECT 1 FROM course WHERE id = 'race-201' FOR UPDATE", on: other)
             let queued = try await Self.waitingForALock(in: test) { await operations.apply(batch, userID: user) }
             do {
                 // Fails at once if the waiting batch holds it (read to its end: the failure comes
@@ -206,6 +206,12 @@ struct PostgresOperationRaceTests {
         _ = try await store.enrollments.enroll(userID: user, courseID: courseID)
         _ = try await store.learning?.answer([0], to: ref, userID: user, at: StudyTime(now: answeredAt, secondsFromGMT: 0))
         return (test, store, PostgresOperationRepository(database: test.database), ref, user, answeredAt)
+    }
+
+    /// Runs a locking `SELECT` to its end: PostgresNIO gives a statement's rows (and a failure
+    /// in running it) after the call returns, so a lock is held only once its rows are read.
+    private static func lock(_ query: PostgresQuery, on connection: PostgresConnection) async throws {
+        for try await _ in try await connection.query(query, logger: Logger(label: "edugo-tests-lock")) {}
     }
 
     /// `body` in a transaction on a connection of the test's own, committed after it; rolled
