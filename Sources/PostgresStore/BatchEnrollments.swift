@@ -38,8 +38,8 @@ struct BatchEnrollments {
             })
     }
 
-    /// Reads the courses the batch marks lessons of that are not in memory: all of them at its
-    /// start, one again after a join, a leave or an answer (`write`). Nothing when they all are.
+    /// Reads the courses the batch marks lessons of or answers in that are not in memory: all of
+    /// them at its start, one again after a join or a leave (`write`). Nothing when they all are.
     mutating func read(_ only: CourseID? = nil, userID: UserID, in connection: PostgresConnection, logger: Logger) async throws {
         let wanted = (only.map { [$0] } ?? Array(courses)).filter { courseRows[$0] == nil }
         guard !wanted.isEmpty else { return }
@@ -106,7 +106,7 @@ struct BatchEnrollments {
     }
 
     /// What the batch changed, in one statement: the lessons' rows, then their enrollments.
-    /// The enrollments are then forgotten, to be read again if a later mark needs them.
+    /// The enrollments are then forgotten, to be read again if a later mark or answer needs them.
     mutating func write(in connection: PostgresConnection, logger: Logger) async throws {
         defer { (courseRows, enrollments, damaged, lessons, changed) = ([:], [:], [], [:], [:]) }
         guard !changed.isEmpty else { return }
