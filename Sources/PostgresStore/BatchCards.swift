@@ -1,6 +1,5 @@
 import Foundation
 import Logging
-import Platform
 import PostgresNIO
 import SharedKernel
 
@@ -135,8 +134,8 @@ struct BatchCards {
             var cells = CellReader(row)
             let (courseID, lesson) = (CourseID(try cells.string()), try cells.int())
             let bodyBytes = try cells.optionalInt() ?? 0
-            let readable = bodyBytes <= ContentLimits.bodyBytes ? QuestionsJSON.decode(try cells.optionalString()) : nil
-            questions[courseID, default: [:]][lesson] = readable ?? []
+            questions[courseID, default: [:]][lesson] =
+                PostgresLearningRepository.questions(try cells.optionalString(), bodyBytes: bodyBytes) ?? []
         }
     }
 

@@ -272,8 +272,14 @@ public struct PostgresLearningRepository: LearningRepository {
             "SELECT body, questions FROM lesson_content WHERE course_id = \(courseID.rawValue) AND position = \(lesson)", logger: logger
         ).decode((String?, String?).self).first { _ in true }
         guard let row else { return .empty }
-        guard let questions = QuestionsJSON.decode(row.1), (row.0?.utf8.count ?? 0) <= ContentLimits.bodyBytes else { return nil }
+        guard let questions = questions(row.1, bodyBytes: row.0?.utf8.count ?? 0) else { return nil }
         return LessonContent(body: row.0, questions: questions)
+    }
+
+    /// A stored lesson's questions, if its content is within SPEC's limits (`nil` when damaged).
+    static func questions(_ json: String?, bodyBytes: Int) -> [Question]? {
+        guard let questions = QuestionsJSON.decode(json), bodyBytes <= ContentLimits.bodyBytes else { return nil }
+        return questions
     }
 
     /// A card's columns in `answer` (and its `before` in `review_log`), as `schedule` reads them.

@@ -208,8 +208,8 @@ struct PostgresOperationRaceTests {
         return (test, store, PostgresOperationRepository(database: test.database), ref, user, answeredAt)
     }
 
-    /// Runs a locking `SELECT` to its end: PostgresNIO gives a statement's rows (and a failure
-    /// in running it) after the call returns, so a lock is held only once its rows are read.
+    /// Runs a locking `SELECT` to its end: PostgresNIO gives a statement's rows, and a failure
+    /// in running it, after `query` returns, so only once they are read is the lock known held.
     private static func lock(_ query: PostgresQuery, on connection: PostgresConnection) async throws {
         for try await _ in try await connection.query(query, logger: Logger(label: "edugo-tests-lock")) {}
     }
