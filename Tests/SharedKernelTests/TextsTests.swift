@@ -168,8 +168,12 @@ struct TextsTests {
             "a \\"quoted\\" word" = "una palabra \\"citada\\"";
             // a line comment
             "two\\nlines" = "dos\\nlíneas";
+            "acción \\ü" = "€ 😀\\t";
             """)
-        #expect(entries == ["a \"quoted\" word": "una palabra \"citada\"", "two\nlines": "dos\nlíneas"])
+        #expect(
+            entries == [
+                "a \"quoted\" word": "una palabra \"citada\"", "two\nlines": "dos\nlíneas", "acción ü": "€ 😀\t",
+            ])
         #expect(throws: TextCatalog.Malformed.self) { try TextCatalog.parse("\"a\" = \"b\";\n\"a\" = \"c\";\n") }
         do {
             _ = try TextCatalog.parse("\"a\" = \"b\";\n\"c\" = \"d\"\n\"e\" = \"f\";")
