@@ -93,6 +93,32 @@ struct OpeningPageTests {
         #expect(await server.messages.count > before + asked.count, "once answered, the server's again")
     }
 
+    @Test("the count asked before the page (the catalog asks both at once) is the kept one too: the server counts nothing for the frame")
+    func countedFirst() async throws {
+        let directory = TemporaryDirectory()
+        defer { directory.remove() }
+        let (server, database, user) = try await Self.arrange(directory)
+        let before = await server.messages.count
+
+        // The server's pages held: what is asked behind the frame waits, and a count asked
+        // of the server would be seen (counts are not held, so a wrong answer cannot hang).
+        let gate = Gate()
+        await server.setGate(gate) { if case .page = $0 { true } else { false } }
+
+        let run = Run(server: server, database: database)
+        let everything = CatalogQuery.parse("")
+        #expect(try await run.courses.count(everything, for: user) == .exactly(5))
+        #expect(try await run.courses.page(everything, for: user, at: .first, limit: 3).map(\.course.id) == ["op-1", "op-2", "op-3"])
+        let drawing = await server.messages.dropFirst(before)
+        #expect(!drawing.contains { if case .count = $0 { true } else { false } }, "no count asked of the server: \(drawing)")
+
+        await gate.open()
+        await run.opening.settled()
+        let asked = await server.messages.dropFirst(before)
+        #expect(asked.contains { if case .page = $0 { true } else { false } }, "the server's page asked behind the frame")
+        #expect(run.told.isEmpty)
+    }
+
     @Test("a page changed on the server since: drawn as kept, then the catalog is told to read again, and reads the server's")
     func changedSince() async throws {
         let directory = TemporaryDirectory()

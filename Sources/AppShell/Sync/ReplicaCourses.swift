@@ -21,11 +21,11 @@ struct ReplicaCourses: CourseRepository {
 
     func page(_ query: CatalogQuery, for learner: UserID?, at position: CatalogPosition, limit: Int) async throws(AppError) -> [CatalogRow]
     {
-        if case .first = position, let opening {
-            if let kept = opening.page(of: query), Self.covers(kept, limit) { return Array(kept.rows.prefix(limit)) }
-            if opening.begin() { return try await open(query, for: learner, limit: limit, opening: opening) }
-        }
-        return try await read(query, for: learner, at: position, limit: limit).rows
+        guard case .first = position, let opening else { return try await read(query, for: learner, at: position, limit: limit).rows }
+        if let kept = await kept(query, for: learner, opening: opening), Self.covers(kept, limit) { return Array(kept.rows.prefix(limit)) }
+        let (rows, fromServer) = try await read(query, for: learner, at: .first, limit: limit)
+        if fromServer, let page = opening.read(rows, of: query) { keep(page, of: query, for: learner, opening: opening) }
+        return rows
     }
 
     /// The server's page, or offline the saved courses' (`fromServer` false).
@@ -44,7 +44,7 @@ struct ReplicaCourses: CourseRepository {
     }
 
     func count(_ query: CatalogQuery, for learner: UserID?) async throws(AppError) -> CatalogCount {
-        if let kept = opening?.page(of: query) { return kept.total }
+        if let opening, let kept = await kept(query, for: learner, opening: opening) { return kept.total }
         do {
             let count = try await server.count(query, for: learner)
             await searching(nil)
@@ -70,19 +70,15 @@ struct ReplicaCourses: CourseRepository {
         }
     }
 
-    /// The run's first page: the one kept from the last start, when it has the rows asked,
-    /// while the server is asked behind the frame; else the server's, kept for the next start.
-    private func open(_ query: CatalogQuery, for learner: UserID?, limit: Int, opening: OpeningPage) async throws(AppError)
-        -> [CatalogRow]
-    {
-        if let kept = try? await replica.opening(query, learner: learner), Self.covers(kept, limit) {
-            opening.drawn(kept, of: query) { await self.reopen(query, for: learner, kept: kept, opening: opening) }
-            return Array(kept.rows.prefix(limit))
+    /// The page the last start kept for `query`, while the run's first frame is drawn from
+    /// it (the server asked behind the frame), else nil: the page and the count of the run's
+    /// first read both take it, whichever the catalog asks first.
+    private func kept(_ query: CatalogQuery, for learner: UserID?, opening: OpeningPage) async -> CountedPage? {
+        await opening.kept(query) {
+            try? await replica.opening(query, learner: learner)
+        } ask: { kept in
+            await reopen(query, for: learner, kept: kept, opening: opening)
         }
-        let (rows, fromServer) = try await read(query, for: learner, at: .first, limit: limit)
-        guard fromServer else { return rows }
-        if let page = opening.read(rows, of: query) { keep(page, of: query, for: learner, opening: opening) }
-        return rows
     }
 
     /// The server's first page and count, as the catalog read them, kept for the next start.
