@@ -94,6 +94,10 @@ public enum CatalogSource: Hashable, Sendable {
 /// screens. Everything that leaves the feature goes through the closures passed in.
 @MainActor
 public struct CatalogFeature {
+    /// How many rows the catalog's list reads at a time, its first page among them (remote
+    /// mode keeps that page for its next start, `ReplicaCourses.openingRows`).
+    public nonisolated static let pageSize = 100
+
     private let courses: any CourseRepository
     private let learner: CatalogLearner
     private let source: CatalogSource

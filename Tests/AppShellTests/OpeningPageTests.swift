@@ -26,7 +26,8 @@ struct OpeningPageTests {
         let changes = ToldChanges()
         let searched = SearchedLog()
 
-        init(server: InMemoryStore, database: AppDatabase) {
+        /// `openingRows`: the catalog's page size (the tests' pages are of 3).
+        init(server: InMemoryStore, database: AppDatabase, openingRows: Int = 3) {
             let replica = SQLiteReplica(database: database)
             let outbox = SQLiteOutbox(database: database)
             let sync = OutboxSync(outbox: outbox, server: server, refresh: LearningRefresh(server: server, replica: replica)) { _ in }
@@ -34,7 +35,7 @@ struct OpeningPageTests {
             let (changes, searched) = (changes, searched)
             courses = ReplicaCourses(
                 server: server, seen: seen, replica: replica, here: SQLiteCourseRepository(database: database),
-                searching: { searched.items.append($0) }, opening: opening, changed: { changes.append($0) })
+                searching: { searched.items.append($0) }, opening: opening, openingRows: openingRows, changed: { changes.append($0) })
             ports = ReplicaPorts(
                 server: .init(
                     restore: { [server] _ throws(AppError) in try await server.restoreSession() }, courses: server, enrollments: server,
@@ -152,6 +153,45 @@ struct OpeningPageTests {
         #expect(run.told == [.catalog], "the server could not be reached: the catalog reads again")
         _ = try await run.courses.page(everything, for: user, at: .first, limit: 3)
         #expect(run.searched.items.last == .some(3), "the saved courses searched: the kept page's")
+    }
+
+    @Test("a kept page shorter than the catalog's page, not every match, is not drawn: the server's page and count are kept in its place")
+    func keptShorterThanPage() async throws {
+        let directory = TemporaryDirectory()
+        defer { directory.remove() }
+        let (server, database, user) = try await Self.arrange(directory)
+        let everything = CatalogQuery.parse("")
+
+        let run = Run(server: server, database: database, openingRows: 4)
+        #expect(try await run.courses.count(everything, for: user) == .exactly(5))
+        #expect(try await run.courses.page(everything, for: user, at: .first, limit: 4).count == 4)
+        #expect(!run.opening.drawsFromDisk, "the marks on the server's rows are the server's")
+        await run.opening.settled()
+        let kept = try await SQLiteReplica(database: database).opening(everything, learner: user)
+        #expect(kept?.rows.count == 4, "the catalog's page kept for the next start")
+        #expect(run.told.isEmpty)
+    }
+
+    @Test("every match kept, and more on the server since: the page that replaces it has the catalog's rows, not the kept count")
+    func moreSinceEveryMatch() async throws {
+        let directory = TemporaryDirectory()
+        defer { directory.remove() }
+        let (server, database, user) = try await Self.arrange(directory)
+        let everything = CatalogQuery.parse("")
+        let first = Run(server: server, database: database, openingRows: 10)
+        _ = try await first.courses.page(everything, for: user, at: .first, limit: 10)
+        _ = try await first.courses.count(everything, for: user)
+        await first.opening.settled()
+        #expect(try await SQLiteReplica(database: database).opening(everything, learner: user)?.rows.count == 5, "every match kept")
+        await server.addCourses((6...12).map { Course.fixture(id: CourseID("op-\($0)"), title: "Opening \($0)") })
+
+        let run = Run(server: server, database: database, openingRows: 10)
+        #expect(try await run.courses.page(everything, for: user, at: .first, limit: 10).count == 5, "every match, as kept")
+        await run.opening.settled()
+        #expect(run.told == [.catalog])
+        let kept = try await SQLiteReplica(database: database).opening(everything, learner: user)
+        #expect(kept?.rows.count == 10, "the catalog's page of the twelve, not the five rows kept")
+        #expect(kept?.total == .exactly(12))
     }
 
     @Test("a start that asks more rows than were kept reads the server's")

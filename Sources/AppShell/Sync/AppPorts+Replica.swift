@@ -1,3 +1,4 @@
+import Catalog
 import Logging
 import Profile
 import RemoteStore
@@ -42,7 +43,8 @@ extension AppPorts {
         let opening = OpeningPage()
         let courses = ReplicaCourses(
             server: store, seen: seen, replica: replica, here: SQLiteCourseRepository(database: database),
-            searching: { count in status.take(savedSearch: count) }, opening: opening, changed: { feed.changedHere($0) })
+            searching: { count in status.take(savedSearch: count) }, opening: opening, openingRows: CatalogFeature.pageSize,
+            changed: { feed.changedHere($0) })
         let learning = ReplicaLearning(
             server: store, courses: courses, replica: replica, here: SQLiteLearningRepository(database: database), outbox: outbox,
             sync: sync, feed: feed)

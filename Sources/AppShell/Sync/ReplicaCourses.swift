@@ -15,6 +15,10 @@ struct ReplicaCourses: CourseRepository {
     var searching: @MainActor @Sendable (Int?) -> Void = { _ in }
     /// The run's first catalog page, drawn from disk (nil: always the server's first).
     var opening: OpeningPage?
+    /// The rows the catalog's first page asks (its page size): a kept page with fewer, and not
+    /// every match of its query, is not drawn; the server's page that replaces a kept one is
+    /// asked with as many, so the next start's covers the catalog's page too (0: any kept page).
+    var openingRows = 0
     /// Told when the catalog should read again: the server's first page was not the one
     /// drawn from disk.
     var changed: @Sendable (Change) -> Void = { _ in }
@@ -22,7 +26,11 @@ struct ReplicaCourses: CourseRepository {
     func page(_ query: CatalogQuery, for learner: UserID?, at position: CatalogPosition, limit: Int) async throws(AppError) -> [CatalogRow]
     {
         guard case .first = position, let opening else { return try await read(query, for: learner, at: position, limit: limit).rows }
-        if let kept = await kept(query, for: learner, opening: opening), Self.covers(kept, limit) { return Array(kept.rows.prefix(limit)) }
+        if let kept = await kept(query, for: learner, opening: opening) {
+            if Self.covers(kept, limit) { return Array(kept.rows.prefix(limit)) }
+            // More rows than were kept: the server's, with the marks on them the server's too.
+            opening.finish()
+        }
         let (rows, fromServer) = try await read(query, for: learner, at: .first, limit: limit)
         if fromServer, let page = opening.read(rows, of: query) { keep(page, of: query, for: learner, opening: opening) }
         return rows
@@ -74,8 +82,9 @@ struct ReplicaCourses: CourseRepository {
     /// it (the server asked behind the frame), else nil: the page and the count of the run's
     /// first read both take it, whichever the catalog asks first.
     private func kept(_ query: CatalogQuery, for learner: UserID?, opening: OpeningPage) async -> CountedPage? {
-        await opening.kept(query) {
-            try? await replica.opening(query, learner: learner)
+        await opening.kept(query) { [openingRows] in
+            guard let kept = try? await replica.opening(query, learner: learner), Self.covers(kept, openingRows) else { return nil }
+            return kept
         } ask: { kept in
             await reopen(query, for: learner, kept: kept, opening: opening)
         }
@@ -89,7 +98,7 @@ struct ReplicaCourses: CourseRepository {
     /// The server's first page in place of the one drawn from disk: kept for the next start,
     /// and read again by the catalog if it differs (or the server could not be reached).
     private func reopen(_ query: CatalogQuery, for learner: UserID?, kept: CountedPage, opening: OpeningPage) async {
-        let fresh = try? await keepOpening(query, for: learner, limit: kept.rows.count, unless: kept)
+        let fresh = try? await keepOpening(query, for: learner, limit: max(kept.rows.count, openingRows), unless: kept)
         opening.finish()
         if fresh != kept { changed(.catalog) }
     }

@@ -40,7 +40,8 @@ final class CatalogListViewModel {
     @ObservationIgnored private let savedSearch: @MainActor () -> Int?
 
     init(
-        courses: any CourseRepository, learner: CatalogLearner, changes: Notices<CatalogChange> = Notices(), pageSize: Int = 100,
+        courses: any CourseRepository, learner: CatalogLearner, changes: Notices<CatalogChange> = Notices(),
+        pageSize: Int = CatalogFeature.pageSize,
         savedSearch: @escaping @MainActor () -> Int? = { nil }
     ) {
         self.learner = learner
