@@ -135,6 +135,13 @@ public struct RemoteStore: Sendable {
         }
     }
 
+    /// Waits for a renewal of the session under way to store its token, as long as its
+    /// request may take (its own time limit): for an app ended by a signal, which has given
+    /// the terminal back already.
+    public func settleSession() async {
+        await session.settle()
+    }
+
     /// Before the app ends: lets a token refresh under way finish storing its new token,
     /// waiting at most as long as log out waits for the server (2 s).
     public func finish() async {

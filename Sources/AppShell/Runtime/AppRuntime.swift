@@ -28,12 +28,16 @@ final class AppRuntime {
     private var finished: CheckedContinuation<Void, Never>?
     /// Who ends the app: this actor, or the signal watchdog when this actor is too busy.
     private let exitClaim = ExitClaim()
+    /// What must end before the process does when a signal ends it (`q` returns from `run`,
+    /// and the caller does the same): remote mode's renewal of the session under way.
+    private let beforeExit: (@Sendable () async -> Void)?
 
-    init(terminal: NcursesTerminal, shell: ShellController, logger: Logger) {
+    init(terminal: NcursesTerminal, shell: ShellController, logger: Logger, beforeExit: (@Sendable () async -> Void)? = nil) {
         self.terminal = terminal
         self.events = TerminalEventLoop(terminal: terminal, exitClaim: exitClaim, clock: shell.clock.clock)
         self.shell = shell
         self.logger = logger
+        self.beforeExit = beforeExit
     }
 
     /// Runs until the person quits; the terminal is restored when this returns.
@@ -133,6 +137,12 @@ final class AppRuntime {
         events.stop()
         stopTasks()
         terminal.restore()
-        exit(TerminalEventLoop.exitCode(for: signal))
+        let code = TerminalEventLoop.exitCode(for: signal)
+        guard let beforeExit else { exit(code) }
+        // The terminal is given back first: whoever sent the signal waits on nothing here.
+        Task {
+            await beforeExit()
+            exit(code)
+        }
     }
 }

@@ -74,7 +74,12 @@ public enum EduGoApp {
         }
         ports = ports.instrumented(conditions: configuration.conditions, logger: logger, server: store.hostDescription, clock: clock)
         let outage = OutageMonitor(host: store.hostDescription, clock: clock, probe: { await store.probe() })
-        let code = await runTerminal(configuration, ports: ports, clock: clock, logger: logger) { shell in
+        // A renewal the server has answered but whose token is not stored yet would leave a used
+        // token on disk, which the next start presents and the server takes for a stolen one:
+        // the learner would find themselves signed out. Ended by a signal, the app waits for it
+        // (as long as its request may take); `q` waits within `finish`'s limit.
+        let settle: @Sendable () async -> Void = { await store.settleSession() }
+        let code = await runTerminal(configuration, ports: ports, clock: clock, logger: logger, beforeExit: settle) { shell in
             if replication != nil {
                 shell.sync = status
                 shell.flow.waitingWrites = { status.waiting }
@@ -117,6 +122,7 @@ public enum EduGoApp {
         ports: AppPorts,
         clock: ShellClock,
         logger: Logger,
+        beforeExit: (@Sendable () async -> Void)? = nil,
         watch: @escaping @MainActor (ShellController) async -> Void
     ) async -> Int32 {
         let terminal: NcursesTerminal
@@ -146,7 +152,7 @@ public enum EduGoApp {
                 AppConfiguration.language(option: configuration.languageOption, environment: configuration.environment, settings: settings)
             }
         }
-        await AppRuntime(terminal: terminal, shell: shell, logger: logger).run()
+        await AppRuntime(terminal: terminal, shell: shell, logger: logger, beforeExit: beforeExit).run()
         reloading?.stop()
         watching.cancel()
         return 0
