@@ -55,6 +55,8 @@ public struct RemoteStore: Sendable {
     let session: RemoteSession
     /// What the change feed's waits sleep on (before reconnecting, for a silent stream).
     let clock: any Clock<Duration>
+    /// How long one request may take.
+    let timeLimit: Duration
     /// The lessons read in this session.
     let lessons = LessonCache()
     /// The catalog pages shown, asked again with their `ETag`s; a page is 1 to 60 KiB.
@@ -93,6 +95,7 @@ public struct RemoteStore: Sendable {
     ) {
         self.server = server
         self.clock = clock
+        self.timeLimit = timeLimit
         // On the wall clock the transport's deadline is the limit too; on a clock a test holds,
         // the limit is `APIRequests.limited`'s alone (it cancels the request), and the
         // transport's deadline, which the type requires, is an hour.
@@ -135,24 +138,30 @@ public struct RemoteStore: Sendable {
         }
     }
 
-    /// Waits for a renewal of the session under way to store its token, as long as its
-    /// request may take (its own time limit): for an app ended by a signal, which has given
-    /// the terminal back already.
+    /// Waits for a renewal of the session under way to store its token, as long as one
+    /// request may take (`timeLimit`): for an app ended by a signal, which has given the
+    /// terminal back already, so nobody waits on it at a prompt.
     public func settleSession() async {
-        await session.settle()
+        await settle(within: timeLimit)
     }
 
     /// Before the app ends: lets a token refresh under way finish storing its new token,
     /// waiting at most as long as log out waits for the server (2 s).
     public func finish() async {
+        await settle(within: Self.signOutTimeLimit)
+    }
+
+    private func settle(within limit: Duration) async {
         // Waiting on a task's value ignores cancellation: the deadline races a stream the
-        // settling finishes, and a settling still under way at the limit is left to end.
+        // settling finishes, and a settling still under way at the limit is left to end
+        // (it may wait for another instance's lock on the session file, for as long as that
+        // holds it).
         let (done, finished) = AsyncStream.makeStream(of: Void.self)
         let settling = Task { [session] in
             await session.settle()
             finished.finish()
         }
-        _ = try? await withDeadline(Self.signOutTimeLimit, on: ContinuousClock()) { for await _ in done {} }
+        _ = try? await withDeadline(limit, on: ContinuousClock()) { for await _ in done {} }
         settling.cancel()
     }
 

@@ -16,7 +16,10 @@ import Glibc
 public final class TerminalEventLoop {
     private let terminal: NcursesTerminal
     private let exitClaim: ExitClaim
+    /// Input and resizes, read on the main queue.
     private var sources: [any DispatchSourceProtocol] = []
+    /// SIGINT, SIGTERM and SIGHUP, caught on `signalQueue`.
+    private var signalSources: [any DispatchSourceProtocol] = []
     private var escapeTimer: Task<Void, Never>?
     /// Hands the signals caught on `signalQueue` to the main actor, in order.
     private var signalDelivery: Task<Void, Never>?
@@ -69,9 +72,10 @@ public final class TerminalEventLoop {
             for await signal in signals { onSignal(signal) }
         }
         for signalNumber in [SIGINT, SIGTERM, SIGHUP] {
-            sources.append(Self.signalSource(signalNumber, queue: signalQueue, rescue: terminal.rescue, claim: exitClaim, caught: caught))
+            signalSources.append(
+                Self.signalSource(signalNumber, queue: signalQueue, rescue: terminal.rescue, claim: exitClaim, caught: caught))
         }
-        sources.forEach { $0.resume() }
+        (sources + signalSources).forEach { $0.resume() }
     }
 
     /// A source whose handler runs on `queue`, not the main actor: it asks the main actor to
@@ -132,10 +136,18 @@ public final class TerminalEventLoop {
 
     /// Stops every source, e.g. before the terminal is restored.
     public func stop() {
-        escapeTimer?.cancel()
-        escapeTimer = nil
+        stopInput()
         signalDelivery?.cancel()
         signalDelivery = nil
+        signalSources.forEach { $0.cancel() }
+        signalSources.removeAll()
+    }
+
+    /// Stops reading input and resizes; signals are still delivered (an app that waits for
+    /// something before it ends still hears a second signal).
+    public func stopInput() {
+        escapeTimer?.cancel()
+        escapeTimer = nil
         sources.forEach { $0.cancel() }
         sources.removeAll()
     }

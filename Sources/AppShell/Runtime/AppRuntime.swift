@@ -31,6 +31,8 @@ final class AppRuntime {
     /// What must end before the process does when a signal ends it (`q` returns from `run`,
     /// and the caller does the same): remote mode's renewal of the session under way.
     private let beforeExit: (@Sendable () async -> Void)?
+    /// Ended by a signal, waiting for `beforeExit`: a second signal ends the process at once.
+    private var ending = false
 
     init(terminal: NcursesTerminal, shell: ShellController, logger: Logger, beforeExit: (@Sendable () async -> Void)? = nil) {
         self.terminal = terminal
@@ -128,21 +130,29 @@ final class AppRuntime {
     /// Ctrl-C quits as `q` does; SIGTERM and SIGHUP put the terminal back, then exit as the
     /// signal would have.
     private func terminate(signal: Int32) {
+        if ending { exit(TerminalEventLoop.exitCode(for: signal)) }
         if signal == SIGINT {
             stop()
             return
         }
         guard exitClaim.claim() else { return }
         logger.notice("terminated by signal \(signal)")
-        events.stop()
+        events.stopInput()
         stopTasks()
         terminal.restore()
         let code = TerminalEventLoop.exitCode(for: signal)
-        guard let beforeExit else { exit(code) }
-        // The terminal is given back first: whoever sent the signal waits on nothing here.
+        guard let beforeExit else {
+            events.stop()
+            exit(code)
+        }
+        // The terminal is given back first: whoever sent the signal waits on nothing here, and
+        // one more signal ends the process at once.
+        events.stopInput()
+        ending = true
         Task {
             await beforeExit()
             exit(code)
         }
     }
+
 }
