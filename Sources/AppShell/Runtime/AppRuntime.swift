@@ -128,7 +128,7 @@ final class AppRuntime {
     }
 
     /// Ctrl-C quits as `q` does; SIGTERM and SIGHUP put the terminal back, then exit as the
-    /// signal would have.
+    /// signal would have, after `beforeExit` when there is one.
     private func terminate(signal: Int32) {
         if ending { exit(TerminalEventLoop.exitCode(for: signal)) }
         if signal == SIGINT {
@@ -146,13 +146,11 @@ final class AppRuntime {
             exit(code)
         }
         // The terminal is given back first: whoever sent the signal waits on nothing here, and
-        // one more signal ends the process at once.
-        events.stopInput()
+        // one more signal ends the process at once (the signal sources still run).
         ending = true
         Task {
             await beforeExit()
             exit(code)
         }
     }
-
 }
