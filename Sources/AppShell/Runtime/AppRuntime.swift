@@ -31,8 +31,9 @@ final class AppRuntime {
     /// What must end before the process does when a signal ends it (`q` returns from `run`,
     /// and the caller does the same): remote mode's renewal of the session under way.
     private let beforeExit: (@Sendable () async -> Void)?
-    /// Ended by a signal, waiting for `beforeExit`: a second signal ends the process at once.
-    private var ending = false
+    /// Ended by a signal, waiting for `beforeExit` to exit: a second signal cancels it and
+    /// ends the process at once.
+    private var ending: Task<Void, Never>?
 
     init(terminal: NcursesTerminal, shell: ShellController, logger: Logger, beforeExit: (@Sendable () async -> Void)? = nil) {
         self.terminal = terminal
@@ -130,7 +131,10 @@ final class AppRuntime {
     /// Ctrl-C quits as `q` does; SIGTERM and SIGHUP put the terminal back, then exit as the
     /// signal would have, after `beforeExit` when there is one.
     private func terminate(signal: Int32) {
-        if ending { exit(TerminalEventLoop.exitCode(for: signal)) }
+        if let ending {
+            ending.cancel()
+            exit(TerminalEventLoop.exitCode(for: signal))
+        }
         if signal == SIGINT {
             stop()
             return
@@ -147,8 +151,7 @@ final class AppRuntime {
         }
         // The terminal is given back first: whoever sent the signal waits on nothing here, and
         // one more signal ends the process at once (the signal sources still run).
-        ending = true
-        Task {
+        ending = Task {
             await beforeExit()
             exit(code)
         }
