@@ -35,16 +35,28 @@ public final class ServerProcess: Sendable {
         child.standardError = errors
         child.standardInput = FileHandle.nullDevice
         let lines = errorLines
-        errors.fileHandleForReading.readabilityHandler = { handle in lines.append(handle.availableData) }
         try child.run()
+        // Read on a thread of its own with blocking reads until the child's end closes the
+        // pipe. A `readabilityHandler` (a dispatch read source) was never set back to nil: it
+        // fired without end at EOF, and the handle closed its descriptor while the source's
+        // cancel was still in flight — a reused descriptor under a live source crashed
+        // libdispatch's manager thread once (`_dispatch_event_loop_drain`).
+        let reading = errors.fileHandleForReading
+        Thread.detachNewThread {
+            while true {
+                let chunk = reading.availableData
+                if chunk.isEmpty { break }
+                lines.append(chunk)
+            }
+        }
         process = Mutex(child)
 
         // Waiting for the child to print (seconds, on a loaded machine) happens on a thread of
         // its own: on a cooperative thread it stalled every other suite, whose stand-in
         // servers' clients then missed their time limits.
-        let reading = output.fileHandleForReading
+        let addresses = output.fileHandleForReading
         let wantsMetrics = arguments.contains("--metrics-address")
-        let (api, metrics) = try await onOwnThread { try Self.readAddresses(from: reading, wantsMetrics: wantsMetrics, errors: lines) }
+        let (api, metrics) = try await onOwnThread { try Self.readAddresses(from: addresses, wantsMetrics: wantsMetrics, errors: lines) }
         baseURL = api
         metricsURL = metrics
     }
