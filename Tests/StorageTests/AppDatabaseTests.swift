@@ -168,6 +168,24 @@ struct AppDatabaseTests {
         #expect(FileManager.default.contents(atPath: database.path) == original)
     }
 
+    @Test("a file of ours out of WAL mode is looked at read-only first, then opened in WAL mode")
+    func oursOutOfWAL() throws {
+        let directory = TemporaryDirectory()
+        defer { directory.remove() }
+        let database = try AppDatabase.open(directory: directory.url, passwordHasher: .fast)
+        try database.writer.close()
+        // The header then says ours, but not WAL: the fast check of `open` does not apply.
+        let queue = try DatabaseQueue(path: database.path)
+        try queue.writeWithoutTransaction { db in try db.execute(sql: "PRAGMA journal_mode = DELETE") }
+        try queue.close()
+        let header = try #require(FileManager.default.contents(atPath: database.path)?.prefix(20))
+        #expect(Array(header.suffix(2)) == [1, 1])
+
+        let again = try AppDatabase.open(directory: directory.url, passwordHasher: .fast)
+        #expect(try again.writer.read { db in try String.fetchOne(db, sql: "PRAGMA journal_mode") } == "wal")
+        try again.writer.close()
+    }
+
     @Test("a data directory path blocked by a file is a clear error")
     func blockedDirectory() throws {
         let directory = TemporaryDirectory()
