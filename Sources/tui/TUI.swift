@@ -20,8 +20,9 @@ struct TUI: AsyncParsableCommand {
                     + "the data directory then keeps the session, the log and a replica of the learner's data for working offline."),
             EduGoApp.text(
                 "A lesson's links are clickable (OSC 8) in terminals known to show them; EDUGO_HYPERLINKS=on or off decides instead."),
-            EduGoApp.keysManual,
-        ].joined(separator: "\n\n"),
+            // Worked out only for a help: every start reads this configuration (1 ms less).
+            EduGoApp.asksForHelp(CommandLine.arguments.dropFirst()) ? EduGoApp.keysManual : nil,
+        ].compactMap { $0 }.joined(separator: "\n\n"),
         version: "0.1.0",
         subcommands: [ImportCourses.self, Config.self]
     )

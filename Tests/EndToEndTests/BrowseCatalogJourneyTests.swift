@@ -132,9 +132,11 @@ extension EndToEnd {
             #expect(result.output == "0.1.0\n")
         }
 
-        @Test("--help lists the keys")
-        func help() async throws {
-            let result = try await runTUI(["--help"])
+        // The keys manual is worked out only when the command line asks for a help: each way
+        // of asking has it.
+        @Test("--help lists the keys, and so do -h, -help and help", arguments: [["--help"], ["-h"], ["-help"], ["help"]])
+        func help(arguments: [String]) async throws {
+            let result = try await runTUI(arguments)
 
             #expect(result.status == 0)
             for needle in [

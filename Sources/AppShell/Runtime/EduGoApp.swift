@@ -165,7 +165,13 @@ public enum EduGoApp {
         TerminalText.sanitize(text, keepingNewlines: true)
     }
 
-    /// Every key of every screen, for `tui --help`.
+    /// Whether `arguments` ask ArgumentParser for a help (`-h`, `--help`, `-help`, `help`, the
+    /// hidden one, the dump), which shows the keys manual: a start need not work it out.
+    public static func asksForHelp(_ arguments: some Sequence<String>) -> Bool {
+        let names: Set = ["-h", "--help", "-help", "help", "--help-hidden", "--experimental-dump-help"]
+        return arguments.contains { names.contains($0) }
+    }
+
     /// Every key of every screen, for `tui --help`, with the keys the config file in force
     /// binds (`EDUGO_CONFIG` or the XDG place: `--help` comes before `--config` is read).
     public static var keysManual: String {

@@ -32,7 +32,10 @@ enum GlobalKeys {
     /// Where a key means one thing, for the config file's `[keys]`: the actions that can be
     /// asked of one screen (with its list's), beside the global ones. A y/n question is a
     /// moment of its own: while it is asked, nothing else acts, so `n` may also move a list.
-    static var contexts: [KeyContext] {
+    /// Worked out once: a start reads the config file twice (for the command line's language,
+    /// then for the app) and `--help` a third time, and each comparison of two keys here reads
+    /// their English texts.
+    static let contexts: [KeyContext] = {
         let lists = ListKeys.all
         let screens: [(String, [KeyDeclaration])] = [
             ("catalog", CatalogFeature.listKeys + lists), ("course page", CatalogFeature.detailKeys),
@@ -46,7 +49,7 @@ enum GlobalKeys {
             let own = name == "y/n question" ? keys : keys.filter { !question.contains($0) }
             return KeyContext(name, own: own.flatMap(\.actions), global: all.flatMap(\.actions))
         }
-    }
+    }()
 
     /// Every key of the app, by screen, and what the marks mean: the text of `tui --help`,
     /// with the keys in force (`bindings`).
