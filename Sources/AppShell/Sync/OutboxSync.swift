@@ -39,10 +39,12 @@ actor OutboxSync {
         self.report = report
     }
 
-    /// Whose queue is sent from now on (nil: nobody's, signed out).
-    func follow(_ userID: UserID?) async {
+    /// Whose queue is sent from now on (nil: nobody's, signed out). `sending`: theirs is sent
+    /// at once (a sign-in), catching up, and that send's report is the one told.
+    func follow(_ userID: UserID?, sending: Bool = false) async {
         learner = userID
-        await tell(userID: userID, refusals: [])
+        guard sending, let userID else { return await tell(userID: userID, refusals: []) }
+        _ = await send(userID: userID, claiming: nil, catchingUp: true)
     }
 
     /// The learner whose queue is sent (nil: nobody).
