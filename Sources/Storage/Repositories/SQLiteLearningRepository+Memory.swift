@@ -56,9 +56,11 @@ extension SQLiteLearningRepository {
                 sql: """
                     SELECT DISTINCT (CAST(strftime('%s', lesson_progress.done_at) AS INTEGER) + ?) / 86400 AS day
                     FROM lesson_progress JOIN enrollment ON enrollment.id = lesson_progress.enrollment_id
-                    WHERE enrollment.user_id = ? AND lesson_progress.done_at >= ?
+                    WHERE enrollment.user_id = ? AND lesson_progress.done_at >= datetime(?, 'unixepoch')
                     """,
-                arguments: [secondsFromGMT, userID.rawValue, Date(timeIntervalSince1970: Double(since * 86_400 - 86_400))])
+                // The bound in SQLite's words, not a `Date`: GRDB writes one with a DateFormatter,
+                // whose first use (ICU's) cost every start a millisecond.
+                arguments: [secondsFromGMT, userID.rawValue, since * 86_400 - 86_400])
             let reviewDays = try Int?.fetchAll(
                 db, sql: "SELECT CAST(day AS INTEGER) FROM review_day WHERE user_id = ? AND day >= ?", arguments: [userID.rawValue, since])
             let answerDays = try Int?.fetchAll(
