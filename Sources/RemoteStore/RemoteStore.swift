@@ -3,7 +3,6 @@ import EduGoAPI
 import Foundation
 import Logging
 import NIOCore
-import OpenAPIAsyncHTTPClient
 import OpenAPIRuntime
 import SharedKernel
 
@@ -100,7 +99,7 @@ public struct RemoteStore: Sendable {
         // the limit is `APIRequests.limited`'s alone (it cancels the request), and the
         // transport's deadline, which the type requires, is an hour.
         let seconds = timeLimitClock == nil ? max(1, timeLimit.components.seconds) : 3_600
-        let transport = AsyncHTTPClientTransport(configuration: .init(client: httpClient.client, timeout: .seconds(seconds)))
+        let transport = httpClient.transport(timeout: .seconds(seconds))
         // The server writes dates as ISO 8601 without fractions, as the generated default reads them.
         let client = Client(
             serverURL: server, transport: transport,
