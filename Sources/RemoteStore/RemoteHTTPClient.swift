@@ -1,10 +1,10 @@
 import AsyncHTTPClient
 import EduGoAPI
 import Foundation
+import HTTPTypes
 import Logging
 import NIOCore
 import OpenAPIAsyncHTTPClient
-import HTTPTypes
 import OpenAPIRuntime
 import SharedKernel
 import Synchronization
