@@ -160,12 +160,23 @@ struct AppDatabaseTests {
             try db.execute(sql: "INSERT INTO grdb_migrations (identifier) VALUES ('v99-from-the-future')")
         }
         try database.writer.close()
-        let original = FileManager.default.contents(atPath: database.path)
+        let original = Self.files(in: directory.url)
 
         #expect(throws: StorageError.newerSchema(path: database.path)) {
             try AppDatabase.open(directory: directory.url, passwordHasher: .fast)
         }
-        #expect(FileManager.default.contents(atPath: database.path) == original)
+        // The database and its side files as they were: GRDB writes to a file in WAL mode as it
+        // opens a pool on it, so a file of ours is checked before that (`prepareDatabase`).
+        #expect(Self.files(in: directory.url) == original)
+    }
+
+    /// Every file of `directory`, with its bytes.
+    private static func files(in directory: URL) -> [String: Data] {
+        let names = (try? FileManager.default.contentsOfDirectory(atPath: directory.path)) ?? []
+        return Dictionary(
+            uniqueKeysWithValues: names.compactMap { name in
+                FileManager.default.contents(atPath: directory.appendingPathComponent(name).path).map { (name, $0) }
+            })
     }
 
     @Test("a file of ours out of WAL mode is looked at read-only first, then opened in WAL mode")

@@ -92,12 +92,20 @@ public struct AppDatabase: Sendable {
             let sideFiles = SideFiles(databasePath: path)
             let createdFile = try createPrivateFile(at: path)
             do throws(StorageError) {
-                // A file whose header says it is ours and in WAL mode is checked inside the
-                // pool, which then writes nothing before the check: a connection opened and
-                // closed less on every start (3 ms). Any other is looked at read-only first.
+                // A file whose header says it is ours and in WAL mode is checked by the pool's
+                // writer as it connects, before the pool writes anything (GRDB makes sure of a
+                // WAL file by writing): a connection opened and closed less on every start
+                // (3 ms). Any other is looked at read-only first.
                 let ours = !createdFile && isOursInWAL(path)
                 if !createdFile, !ours { try checkExistingFile(at: path, migrator: migrator) }
                 var configuration = Configuration()
+                if ours {
+                    configuration.prepareDatabase { db in
+                        // The readers write nothing; the writer is checked once.
+                        guard !db.configuration.readonly else { return }
+                        if try migrator.hasBeenSuperseded(db) { throw NewerSchema() }
+                    }
+                }
                 // Another instance's write is waited for, not reported as an error.
                 configuration.busyMode = .timeout(busy.timeout)
                 configuration.label = "EduGo"
@@ -105,17 +113,11 @@ public struct AppDatabase: Sendable {
                     configuration.prepareDatabase { db in try db.execute(sql: "PRAGMA cache_size = -\(max(64, pageCacheKibibytes))") }
                 }
                 let pool = try openPool(path: path, configuration: configuration)
-                let newer: Bool
                 do {
-                    newer = try ours && pool.read { db in try migrator.hasBeenSuperseded(db) }
-                    if !newer { try migrator.migrate(pool) }
+                    try migrator.migrate(pool)
                 } catch {
                     try? pool.close()
                     throw StorageError.cannotOpen(path: path, reason: Self.openReason(error))
-                }
-                if newer {
-                    try? pool.close()
-                    throw StorageError.newerSchema(path: path)
                 }
                 sideFiles.makePrivate()
                 return AppDatabase(writer: pool, path: path, busy: busy)
@@ -128,9 +130,16 @@ public struct AppDatabase: Sendable {
         }
     }
 
+    /// The writer's check of a file of ours found migrations this version does not know.
+    private struct NewerSchema: Error {}
+
     private static func openPool(path: String, configuration: Configuration) throws(StorageError) -> DatabasePool {
         do {
             return try DatabasePool(path: path, configuration: configuration)
+        } catch is NewerSchema {
+            throw .newerSchema(path: path)
+        } catch let error as DatabaseError where error.resultCode == .SQLITE_NOTADB {
+            throw .notADatabase(path: path)
         } catch {
             throw .cannotOpen(path: path, reason: openReason(error))
         }
