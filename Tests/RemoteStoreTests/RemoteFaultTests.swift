@@ -85,6 +85,27 @@ struct RemoteFaultTests {
         }
     }
 
+    @Test("a client shut down before its first request sends nothing: each request fails, none reaches the server")
+    func shutDownUnused() async throws {
+        let asked = Mutex(0)
+        let router = Router()
+        router.post("/v1/sessions") { _, _ -> Response in
+            asked.withLock { $0 += 1 }
+            return MisbehavingServer.json(#"{"error": "teapot", "message": "I am a teapot"}"#, status: .badGateway)
+        }
+        let server = try await RouterServer.start(router)
+        try await server.stopping {
+            let client = TemporaryDirectory(prefix: "edugo-remote-shut")
+            defer { client.remove() }
+            // The client is made by the first request; shut down before one, it is never made.
+            let http = RemoteHTTPClient()
+            await http.shutdown()
+            let store = RemoteStore(server: server.url, dataDirectory: client.url, httpClient: http)
+            await #expect(throws: AppError.self) { try await store.signIn(email: "demo@edugo.dev", password: "edugo-demo") }
+            #expect(asked.withLock { $0 } == 0)
+        }
+    }
+
     @Test("no server at all: connectivity, and signing in reports it")
     func nobodyThere() async throws {
         // Port 1 on loopback: privileged, and nothing here listens on it.
