@@ -134,7 +134,9 @@ extension EndToEnd {
 
         // The keys manual is worked out only when the command line asks for a help: each way
         // of asking has it.
-        @Test("--help lists the keys, and so do -h, -help and help", arguments: [["--help"], ["-h"], ["-help"], ["help"]])
+        @Test(
+            "--help lists the keys, and so do -h, -help, help and a help beside another flag",
+            arguments: [["--help"], ["-h"], ["-help"], ["help"], ["--offline", "-h"]])
         func help(arguments: [String]) async throws {
             let result = try await runTUI(arguments)
 

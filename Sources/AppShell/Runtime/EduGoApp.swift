@@ -165,11 +165,14 @@ public enum EduGoApp {
         TerminalText.sanitize(text, keepingNewlines: true)
     }
 
-    /// Whether `arguments` ask ArgumentParser for a help (`-h`, `--help`, `-help`, `help`, the
-    /// hidden one, the dump), which shows the keys manual: a start need not work it out.
+    /// Whether `arguments` may ask ArgumentParser for a help, which shows the keys manual: a
+    /// start need not work it out. Generous: `help`, anything from `--help` on (`--help=x`,
+    /// `--help-hidden`), any single-dash word with an `h` (`-h`, `-help`, `-vh`), the dump.
     public static func asksForHelp(_ arguments: some Sequence<String>) -> Bool {
-        let names: Set = ["-h", "--help", "-help", "help", "--help-hidden", "--experimental-dump-help"]
-        return arguments.contains { names.contains($0) }
+        arguments.contains { argument in
+            argument == "help" || argument.hasPrefix("--help") || argument == "--experimental-dump-help"
+                || (argument.hasPrefix("-") && !argument.hasPrefix("--") && argument.contains("h"))
+        }
     }
 
     /// Every key of every screen, for `tui --help`, with the keys the config file in force
