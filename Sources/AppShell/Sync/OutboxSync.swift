@@ -40,10 +40,13 @@ actor OutboxSync {
     }
 
     /// Whose queue is sent from now on (nil: nobody's, signed out). `sending`: theirs is sent
-    /// at once (a sign-in), catching up, and that send's report is the one told.
+    /// at once (a sign-in), catching up, when anything waits: the count is told first (the
+    /// header's `⇡` while the send is under way), and a start with nothing queued reads the
+    /// queue once.
     func follow(_ userID: UserID?, sending: Bool = false) async {
         learner = userID
-        guard sending, let userID else { return await tell(userID: userID, refusals: []) }
+        let waiting = await tell(userID: userID, refusals: [])
+        guard sending, let userID, waiting > 0 else { return }
         _ = await send(userID: userID, claiming: nil, catchingUp: true)
     }
 
@@ -76,11 +79,14 @@ actor OutboxSync {
         return sent
     }
 
-    private func tell(userID: UserID?, refusals: [AppError], caughtUp: Bool = false, checked: Set<CourseID> = []) async {
+    /// Reports what waits, and says how many.
+    @discardableResult
+    private func tell(userID: UserID?, refusals: [AppError], caughtUp: Bool = false, checked: Set<CourseID> = []) async -> Int {
         var waiting = 0
         if let userID { waiting = (try? await outbox.count(userID: userID)) ?? 0 }
         var report = Report(waiting: waiting, refusals: refusals, caughtUp: caughtUp)
         if let userID, !checked.isEmpty { report.checkedAnswers = (userID, checked) }
         await self.report(report)
+        return waiting
     }
 }
