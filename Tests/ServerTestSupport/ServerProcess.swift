@@ -43,11 +43,7 @@ public final class ServerProcess: Sendable {
         // libdispatch's manager thread once (`_dispatch_event_loop_drain`).
         let reading = errors.fileHandleForReading
         Thread.detachNewThread {
-            while true {
-                let chunk = reading.availableData
-                if chunk.isEmpty { break }
-                lines.append(chunk)
-            }
+            while let chunk = try? reading.read(upToCount: 65_536), !chunk.isEmpty { lines.append(chunk) }
         }
         process = Mutex(child)
 
