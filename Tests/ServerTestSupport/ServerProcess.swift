@@ -43,7 +43,15 @@ public final class ServerProcess: Sendable {
         // libdispatch's manager thread once (`_dispatch_event_loop_drain`).
         let reading = errors.fileHandleForReading
         Thread.detachNewThread {
-            while let chunk = try? reading.read(upToCount: 65_536), !chunk.isEmpty { lines.append(chunk) }
+            // read(2) itself: it returns what the pipe holds, as the server writes it
+            // (`FileHandle.read(upToCount:)` waits for the whole count), and never traps.
+            var buffer = [UInt8](repeating: 0, count: 65_536)
+            while true {
+                let count = read(reading.fileDescriptor, &buffer, buffer.count)
+                if count < 0, errno == EINTR { continue }
+                guard count > 0 else { break }
+                lines.append(Data(buffer[..<count]))
+            }
         }
         process = Mutex(child)
 
