@@ -170,7 +170,7 @@ public enum EduGoApp {
     /// `--help-hidden`), any single-dash word with an `h` (`-h`, `-help`, `-vh`), the dump.
     public static func asksForHelp(_ arguments: some Sequence<String>) -> Bool {
         arguments.contains { argument in
-            argument == "help" || argument.hasPrefix("--help") || argument == "--experimental-dump-help"
+            argument == "help" || argument.hasPrefix("--help") || argument.hasPrefix("--experimental-dump-help")
                 || (argument.hasPrefix("-") && !argument.hasPrefix("--") && argument.contains("h"))
         }
     }

@@ -46,7 +46,8 @@ actor OutboxSync {
     func follow(_ userID: UserID?, sending: Bool = false) async {
         learner = userID
         let waiting = await tell(userID: userID, refusals: [])
-        guard sending, let userID, waiting > 0 else { return }
+        // Signed out meanwhile: their queue waits for their next sign-in.
+        guard sending, let userID, waiting > 0, learner == userID else { return }
         _ = await send(userID: userID, claiming: nil, catchingUp: true)
     }
 
