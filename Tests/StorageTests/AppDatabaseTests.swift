@@ -179,7 +179,7 @@ struct AppDatabaseTests {
             })
     }
 
-    @Test("a file of ours out of WAL mode is looked at read-only first, then opened in WAL mode")
+    @Test("a file of ours out of WAL mode (its header not the fast check's) opens, in WAL mode again")
     func oursOutOfWAL() throws {
         let directory = TemporaryDirectory()
         defer { directory.remove() }

@@ -60,7 +60,7 @@ struct ReplicaPorts: FavouritesRepository, EnrollmentRepository, ProfileReposito
     func restoreSession() async throws(AppError) -> User? {
         let known = try? await replica.signedIn()
         let user = try await server.restore(known)
-        await started(user, signedInHere: user != nil && known?.id == user?.id)
+        await started(user, signedInHere: known?.id)
         return user
     }
 
@@ -87,7 +87,7 @@ struct ReplicaPorts: FavouritesRepository, EnrollmentRepository, ProfileReposito
     /// server ended) are sent before the screens read, so they read the server's word. A
     /// start reads the replica in turn before its first frame: what it knows already
     /// (`signedInHere`: the learner it has signed in) is not read again.
-    private func started(_ user: User?, signedInHere: Bool = false) async {
+    private func started(_ user: User?, signedInHere: UserID? = nil) async {
         guard let user else {
             await saver?.start(nil)
             return await sync.follow(nil)
@@ -95,7 +95,7 @@ struct ReplicaPorts: FavouritesRepository, EnrollmentRepository, ProfileReposito
         // A replica that cannot be written leaves the learner on the server alone: each
         // write then says why it could not be kept.
         _ = try? await replica.keep(user: user)
-        if !signedInHere { try? await replica.remember(signedIn: user.id) }
+        if signedInHere != user.id { try? await replica.remember(signedIn: user.id) }
         await sync.follow(user.id, sending: true)
         await saver?.start(user.id)
     }

@@ -198,7 +198,7 @@ public struct AppDatabase: Sendable {
             throw .cannotOpen(path: path, reason: error.description)
         }
         guard !header.isEmpty else { return }  // an empty file is a new database
-        guard header == Array("SQLite format 3\0".utf8) else { throw .notADatabase(path: path) }
+        guard header == sqliteMagic else { throw .notADatabase(path: path) }
 
         let verdict: StorageError?
         do {
@@ -228,12 +228,15 @@ public struct AppDatabase: Sendable {
     /// (no migrations we do not know) still run, inside the pool.
     private static func isOursInWAL(_ path: String) -> Bool {
         guard let header = try? readHeader(path, count: 72), header.count == 72,
-            header.prefix(16).elementsEqual("SQLite format 3\0".utf8),
+            header.prefix(16).elementsEqual(sqliteMagic),
             header[18] == 2, header[19] == 2
         else { return false }
         let id = header[68..<72].reduce(UInt32(0)) { $0 << 8 | UInt32($1) }
         return Int32(bitPattern: id) == applicationID
     }
+
+    /// The first 16 bytes of every SQLite database file.
+    private static let sqliteMagic = Array("SQLite format 3\0".utf8)
 
     private struct HeaderError: Error, CustomStringConvertible {
         let description: String
