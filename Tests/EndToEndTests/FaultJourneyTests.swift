@@ -1,5 +1,7 @@
 import Foundation
 import GRDB
+import Hummingbird
+import ServerTestSupport
 import TestSupport
 import Testing
 
@@ -97,20 +99,51 @@ extension EndToEnd {
 
         @Test("a resize while the catalog loads, then the list arrives at the new size")
         func resizeWhileLoading() async throws {
-            // The loading screen lasts as long as the latency, and the test must see it: at
-            // 800 ms a loaded 2-core machine (the PostgreSQL suites beside it) once took longer
-            // than that between seeing the tabs and capturing the screen, and the list was there.
-            let session = try TmuxSession(arguments: ["--latency", "4000"])
-            try await session.signInIfAsked()
-            try await session.waitFor("Loading…")
+            // The catalog is held by the test, not by a latency: a stand-in server answers the
+            // page only once the resizes are done (a loaded machine once took longer than 4 s
+            // of --latency between seeing the tabs and reading the loading screen).
+            let page = Gate()
+            let router = Router()
+            RouterServer.addSignIn(to: router)
+            router.get("/v1/courses") { _, _ in
+                await page.wait()
+                let courses = (1...30).map { Self.standInCourse(key: $0, title: "Course \($0) of the stand-in") }
+                return RouterServer.json(
+                    #"{"courses": [\#(courses.joined(separator: ", "))], "next": null, "previous": null, "total": 30, "total_is_lower_bound": false}"#
+                )
+            }
+            let server = try await RouterServer.start(router)
+            try await server.stopping {
+                do {
+                    let session = try TmuxSession(arguments: ["--server", server.url.absoluteString])
+                    try await session.signInIfAsked()
+                    await page.waitForArrivals(1)
+                    try await session.waitFor("Loading…")
 
-            try session.resize(width: 50, height: 12)
-            try await session.waitFor("Terminal too small")
-            try session.resize(width: 70, height: 20)
+                    try session.resize(width: 50, height: 12)
+                    try await session.waitFor("Terminal too small")
+                    try session.resize(width: 70, height: 20)
+                    try await session.waitFor("Loading…")
+                    await page.open()
 
-            let list = try await session.waitFor("Agile and Scrum")
-            #expect(list.count == 20)
-            #expect(list[0].contains("1 Catalog"))
+                    let list = try await session.waitFor("Course 1 of the stand-in")
+                    #expect(list.count == 20)
+                    #expect(list[0].contains("1 Catalog"))
+                    #expect(list.contains { $0.contains("Course 15 of the stand-in") })
+                } catch {
+                    await page.open()
+                    throw error
+                }
+            }
+        }
+
+        /// A course of the list the stand-in answers, as the API gives it.
+        static func standInCourse(key: Int, title: String) -> String {
+            """
+            {"id": "stand-in-\(key)", "key": "\(key)", "title": "\(title)", "instructor": "Ana", "category": null, "level": "beginner",
+             "duration_minutes": 60, "price": 10, "currency": "EUR", "capacity": 40, "enrolled_count": 1, "tags": [],
+             "prerequisite_id": null, "active": true, "description": "A course.", "lesson_count": 1}
+            """
         }
 
         @Test("a resize while the name is edited keeps the edit, and Enter then saves it")
