@@ -61,10 +61,15 @@ extension EndToEnd {
         @Test("--latency 1500 shows Loading… before the list")
         func latency() async throws {
             let session = try TmuxSession(arguments: ["--latency", "1500"])
+            // What the app wrote, read after the fact: a screen read during the 1.5 s could
+            // come too late on a loaded machine.
+            try session.recordOutput()
             try await session.signInIfAsked()
 
-            let loading = try await session.waitFor("Loading…")
-            #expect(!loading.contains { $0.contains("Agile and Scrum") })
+            let output = try await session.waitForOutput("the list") { $0.range(of: Data("Agile and Scrum".utf8)) != nil }
+            let loading = try #require(output.range(of: Data("Loading…".utf8)), "Loading… was written")
+            let list = try #require(output.range(of: Data("Agile and Scrum".utf8)))
+            #expect(loading.upperBound <= list.lowerBound, "Loading… came before the list")
             try await session.waitFor("Agile and Scrum")
         }
 

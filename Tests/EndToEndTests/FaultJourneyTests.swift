@@ -1,6 +1,5 @@
 import Foundation
 import GRDB
-import Hummingbird
 import ServerTestSupport
 import TestSupport
 import Testing
@@ -103,16 +102,7 @@ extension EndToEnd {
             // page only once the resizes are done (a loaded machine once took longer than 4 s
             // of --latency between seeing the tabs and reading the loading screen).
             let page = Gate()
-            let router = Router()
-            RouterServer.addSignIn(to: router)
-            router.get("/v1/courses") { _, _ in
-                await page.wait()
-                let courses = (1...30).map { Self.standInCourse(key: $0, title: "Course \($0) of the stand-in") }
-                return RouterServer.json(
-                    #"{"courses": [\#(courses.joined(separator: ", "))], "next": null, "previous": null, "total": 30, "total_is_lower_bound": false}"#
-                )
-            }
-            let server = try await RouterServer.start(router)
+            let server = try await EndToEnd.startStandInCatalog(count: 30, gate: page)
             try await server.stopping {
                 do {
                     let session = try TmuxSession(arguments: ["--server", server.url.absoluteString])
@@ -135,15 +125,6 @@ extension EndToEnd {
                     throw error
                 }
             }
-        }
-
-        /// A course of the list the stand-in answers, as the API gives it.
-        static func standInCourse(key: Int, title: String) -> String {
-            """
-            {"id": "stand-in-\(key)", "key": "\(key)", "title": "\(title)", "instructor": "Ana", "category": null, "level": "beginner",
-             "duration_minutes": 60, "price": 10, "currency": "EUR", "capacity": 40, "enrolled_count": 1, "tags": [],
-             "prerequisite_id": null, "active": true, "description": "A course.", "lesson_count": 1}
-            """
         }
 
         @Test("a resize while the name is edited keeps the edit, and Enter then saves it")

@@ -1,5 +1,6 @@
 import Foundation
 import GRDB
+import ServerTestSupport
 import TestSupport
 import Testing
 
@@ -37,50 +38,93 @@ extension EndToEnd {
 
         @Test("with a slow store, f shows ★ at once, before the store answers, then says it is saved")
         func favouriteShowsAtOnce() async throws {
-            let session = try TmuxSession(arguments: ["--latency", "3000"])
+            let session = try TmuxSession()
             try await session.signInIfAsked()
             try await session.waitFor("Agile and Scrum")
 
-            try session.send("f")
-
-            try await session.waitFor("★ on the row while the store is still working") { lines in
-                lines.contains { $0.hasPrefix(" ★  Agile and Scrum") } && !lines.contains { $0.contains("Added Agile") }
+            // The store is slow for as long as the test holds the database's write lock (as
+            // another program would): the app's write waits it out, however loaded the machine.
+            try await Self.holdingTheWriteLock(of: session) {
+                try session.send("f")
+                try await session.waitFor("★ on the row while the store is still working") { lines in
+                    lines.contains { $0.hasPrefix(" ★  Agile and Scrum") } && !lines.contains { $0.contains("Added Agile") }
+                }
             }
             try await session.waitFor("Added Agile and Scrum in Real Teams to favourites")
         }
 
+        /// Runs `body` while this process holds the write lock of the session's database, then
+        /// lets it go (whatever `body` did): the app's writes wait meanwhile, its reads go on.
+        static func holdingTheWriteLock(of session: TmuxSession, _ body: () async throws -> Void) async throws {
+            var configuration = Configuration()
+            configuration.allowsUnsafeTransactions = true  // the lock outlives one access
+            let path = session.dataDirectory.url.appendingPathComponent("edugo.sqlite").path
+            let database = try DatabaseQueue(path: path, configuration: configuration)
+            try database.inDatabase { db in try db.execute(sql: "BEGIN EXCLUSIVE") }
+            do {
+                try await body()
+            } catch {
+                try database.inDatabase { db in try db.execute(sql: "ROLLBACK") }
+                throw error
+            }
+            try database.inDatabase { db in try db.execute(sql: "ROLLBACK") }
+        }
+
         @Test("with a slow store, r keeps the list on screen with a spinner in its title line")
         func reloadKeepsTheList() async throws {
-            let session = try TmuxSession(arguments: ["--latency", "1500"])
-            try await session.signInIfAsked()
-            try await session.waitFor("the catalog loaded") {
-                $0.contains { $0.contains("Agile and Scrum") } && !$0.contains { $0.contains("⠋") || $0.contains("Loading") }
-            }
+            // The reload is held at a stand-in server's gate, for as long as the test looks.
+            let reads = Gate(open: true)
+            let server = try await EndToEnd.startStandInCatalog(count: 30, gate: reads)
+            try await server.stopping {
+                do {
+                    let session = try TmuxSession(arguments: ["--server", server.url.absoluteString])
+                    try await session.signInIfAsked()
+                    try await session.waitFor("the catalog loaded") {
+                        $0.contains { $0.contains("Course 1 of the stand-in") }
+                            && !$0.contains { $0.contains("⠋") || $0.contains("Loading") }
+                    }
+                    await reads.close()
+                    let before = await reads.arrivals
 
-            try session.send("r")
+                    try session.send("r")
 
-            let reloading = try await session.waitFor("the spinner beside the title") { lines in
-                lines.contains {
-                    $0.hasPrefix(" Catalog  64 courses ") && $0.unicodeScalars.contains { (0x2800...0x28FF).contains($0.value) }
+                    await reads.waitForArrivals(before + 1)
+                    let reloading = try await session.waitFor("the spinner beside the title") { lines in
+                        lines.contains {
+                            $0.hasPrefix(" Catalog  30 courses ") && $0.unicodeScalars.contains { (0x2800...0x28FF).contains($0.value) }
+                        }
+                    }
+                    #expect(reloading.contains { $0.contains("Course 1 of the stand-in") })
+                    #expect(!reloading.contains { $0.contains("Loading…") })
+                    await reads.open()
+                    try await session.waitFor("the reload ended") { lines in
+                        lines.contains {
+                            $0.hasPrefix(" Catalog  30 courses ") && !$0.unicodeScalars.contains { (0x2800...0x28FF).contains($0.value) }
+                        }
+                    }
+                } catch {
+                    await reads.open()
+                    throw error
                 }
             }
-            #expect(reloading.contains { $0.contains("Agile and Scrum") })
-            #expect(!reloading.contains { $0.contains("Loading…") })
         }
 
         @Test("with a slow store, a new name shows at once, and after Name updated the old one never comes back")
         func renameNeverShowsTheOldName() async throws {
-            let session = try TmuxSession(arguments: ["--latency", "800"])
+            let session = try TmuxSession()
             try await session.signInIfAsked()
             try await session.waitFor("Agile and Scrum")
             try session.send("4")
             try await session.waitFor("Member since")
 
-            try session.send("e", "C-u")
-            try session.type("Ana Lima")
-            try session.send("Enter")
-            try await session.waitFor("the new name while it is saved") { lines in
-                lines.contains { $0.contains("Name              Ana Lima") } && lines[0].hasSuffix("Ana Lima")
+            try await Self.holdingTheWriteLock(of: session) {
+                try session.send("e", "C-u")
+                try session.type("Ana Lima")
+                try session.send("Enter")
+                try await session.waitFor("the new name while it is saved") { lines in
+                    lines.contains { $0.contains("Name              Ana Lima") } && lines[0].hasSuffix("Ana Lima")
+                        && !lines.contains { $0.contains("Name updated") }
+                }
             }
             try await session.waitFor("Name updated")
             // Read the screen a few times after the confirmation: the old name stays gone.
