@@ -50,7 +50,7 @@ final class CatalogListScreen: Screen {
     private var listArea = Rect(x: 0, y: 0, width: 0, height: 10)
     /// The window's column widths and the revision of the rows they were measured on:
     /// measuring every text of the window costs more than a frame should.
-    private var measured: (revision: Int, language: Language, widths: [Int])?
+    private var measured: (revision: Int, language: Language, widths: CatalogTable.ContentWidths)?
 
     private let layout: LayoutSettings
 
@@ -228,7 +228,7 @@ final class CatalogListScreen: Screen {
         if viewModel.orderJustChanged, !filtering { canvas.markFocus(x: content.x, y: content.y) }
     }
 
-    private func contentWidths(of courses: [Course], texts: Texts) -> [Int] {
+    private func contentWidths(of courses: [Course], texts: Texts) -> CatalogTable.ContentWidths {
         let revision = viewModel.rows.revision
         if let measured, measured.revision == revision, measured.language == texts.language { return measured.widths }
         let widths = CatalogTable.contentWidths(of: courses, texts: texts)

@@ -42,14 +42,22 @@ struct CatalogTable {
         self.init(contentWidths: Self.contentWidths(of: courses, texts: texts), width: width, texts: texts)
     }
 
+    /// The widest text of each column, and the widest short forms of the duration and the
+    /// price: a column narrowed to its short form must still hold the widest of those whole.
+    struct ContentWidths: Equatable {
+        var columns: [Int]
+        var compactDuration = 0
+        var compactPrice = 0
+    }
+
     /// Lays the columns out with the widths `contentWidths(of:)` measured.
     /// `markWords`: in the accessible mode, the widest marks of the rows, spelled as words
     /// (`favourite enrolled`); nil draws the symbols (`★✓`).
-    init(contentWidths: [Int], width: Int, texts: Texts, markWords: Int? = nil) {
+    init(contentWidths measured: ContentWidths, width: Int, texts: Texts, markWords: Int? = nil) {
         self.texts = texts
         self.accessible = markWords != nil
         var columns = Self.columns.map { $0.translated(texts) }
-        var contentWidths = contentWidths
+        var contentWidths = measured.columns
         let title = Column.title.rawValue
         if let markWords {
             // Spelled, the marks follow the title (`…, favourite, enrolled`): a column of
@@ -61,9 +69,10 @@ struct CatalogTable {
         if table.width(of: title) < min(contentWidths[title], width / 2) {
             // The title keeps at least half the row: the duration and the price give way
             // too, last, to their short forms (`2h10`, `25 €`).
-            columns[Column.duration.rawValue].width = .flexible(min: 5, max: 11)
+            columns[Column.duration.rawValue].width = .flexible(min: min(max(5, measured.compactDuration), 11), max: 11)
             columns[Column.duration.rawValue].givesWay = 5
-            columns[Column.price.rawValue].width = .flexible(min: 7, max: 14)
+            // `101.99 €` is 8 columns: the title gives up the one more it needs.
+            columns[Column.price.rawValue].width = .flexible(min: min(max(7, measured.compactPrice), 14), max: 14)
             columns[Column.price.rawValue].givesWay = 6
             table = Table(columns, contentWidths: contentWidths, width: width, primary: title, primaryTarget: Self.titleTarget)
         }
@@ -77,7 +86,7 @@ struct CatalogTable {
     /// The widest text of each column over `courses`, headings included. The block column
     /// has room for the words these courses could show (`full`, `closed`, `locked`), whatever
     /// the learner's marks: the columns stay put when the learner enrolls or completes one.
-    static func contentWidths(of courses: [Course], texts: Texts) -> [Int] {
+    static func contentWidths(of courses: [Course], texts: Texts) -> ContentWidths {
         let measured = [Column.title, .instructor, .category, .seats, .duration, .price].map(\.rawValue)
         let columns = columns.map { $0.translated(texts) }
         var widths = Table.contentWidths(of: courses, columns: columns, measuring: measured) { course, column in
@@ -89,7 +98,13 @@ struct CatalogTable {
                     .map { texts($0.label).displayWidth }
             }.max() ?? 0
         widths[Column.block.rawValue] = max(widths[Column.block.rawValue], block)
-        return widths
+        var measuredWidths = ContentWidths(columns: widths)
+        for course in courses {
+            let row = Row(course: course, marks: CourseMarks())
+            measuredWidths.compactDuration = max(measuredWidths.compactDuration, row.compactText(.duration, texts: texts).displayWidth)
+            measuredWidths.compactPrice = max(measuredWidths.compactPrice, row.compactText(.price, texts: texts).displayWidth)
+        }
+        return measuredWidths
     }
 
     func drawHeadings(in canvas: inout some Canvas, x: Int, y: Int) {

@@ -77,6 +77,29 @@ struct CatalogTableTests {
         #expect(full == 0 || short == 0, "\(canvas.lines)")
     }
 
+    @Test(
+        "60 columns, in both languages: a three-digit price keeps its short form whole (101.99 €), the title gives up the column",
+        arguments: [Language.english, .spanish])
+    func threeDigitPrice(language: Language) {
+        // The catalog's widest sort of window: long titles, every reason a course cannot be
+        // joined, and two currencies.
+        let courses =
+            Self.rows.map(\.course) + [
+                .fixture(id: "p", title: "Pricier Course With a Long Title Too", price: Price(minorUnits: 10199, currency: "EUR")),
+                .fixture(id: "n", title: "Nine Ninety-Nine", durationMinutes: 600, price: Price(minorUnits: 999, currency: "EUR")),
+            ]
+        let texts = Texts(language)
+        var canvas = TextCanvas(size: Size(width: 60, height: courses.count))
+        let table = CatalogTable(courses: courses, width: 58, texts: texts)
+        for (index, course) in courses.enumerated() {
+            table.draw(CatalogTable.Row(course: course, marks: CourseMarks()), in: &canvas, x: 1, y: index, isSelected: false)
+        }
+        let whole = language == .english ? "101.99 €" : "101,99 €"
+        #expect(canvas.lines[4].hasSuffix(" \(whole)"), "\(canvas.lines)")
+        #expect(canvas.lines[5].hasSuffix(language == .english ? " 9.99 €" : " 9,99 €"), "\(canvas.lines)")
+        #expect(table.table.width(of: CatalogTable.Column.title.rawValue) >= 25, "\(canvas.lines)")
+    }
+
     @Test("accessible at 80 columns: the marks are words after the title, which keeps its room; no column of marks before it")
     func accessibleMarks() {
         var canvas = TextCanvas(size: Size(width: 80, height: Self.rows.count + 1))
