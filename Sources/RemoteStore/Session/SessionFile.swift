@@ -52,6 +52,21 @@ struct SessionFile: Sendable {
             unlink(temporary.path)
             throw POSIXFailure(call: "rename", code: errno)
         }
+        removeLeftovers()
+    }
+
+    /// Removes the temporary files of writes whose process ended before the move (a kill -9
+    /// between open and rename): never read, they would pile up. A file whose process still
+    /// runs (another instance writing now, or a pid reused) is left alone.
+    func removeLeftovers() {
+        let folder = url.deletingLastPathComponent()
+        let prefix = ".\(url.lastPathComponent)."
+        guard let names = try? FileManager.default.contentsOfDirectory(atPath: folder.path) else { return }
+        for name in names where name.hasPrefix(prefix) && name.hasSuffix(".tmp") {
+            let fields = name.dropFirst(prefix.count).split(separator: ".", maxSplits: 1)
+            guard let pid = fields.first.flatMap({ pid_t($0) }), pid > 0 else { continue }
+            if kill(pid, 0) != 0, errno == ESRCH { unlink(folder.appendingPathComponent(name).path) }
+        }
     }
 
     func remove() {
