@@ -70,6 +70,11 @@ extension EndToEnd {
             let loading = try #require(output.range(of: Data("Loading…".utf8)), "Loading… was written")
             let list = try #require(output.range(of: Data("Agile and Scrum".utf8)))
             #expect(loading.upperBound <= list.lowerBound, "Loading… came before the list")
+            // The loading screen lasted: its spinner turned (a frame every 100 ms), which a
+            // read without the latency, over in a millisecond, never shows.
+            let between = String(decoding: output[loading.upperBound..<list.lowerBound], as: UTF8.self)
+            let spinnerFrames = Set(between.unicodeScalars.filter { (0x2800...0x28FF).contains($0.value) })
+            #expect(spinnerFrames.count >= 2, "the spinner showed \(spinnerFrames.count) frame(s)")
             try await session.waitFor("Agile and Scrum")
         }
 

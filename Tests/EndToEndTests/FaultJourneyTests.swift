@@ -105,9 +105,9 @@ extension EndToEnd {
             let server = try await EndToEnd.startStandInCatalog(count: 30, gate: page)
             try await server.stopping {
                 do {
-                    let session = try TmuxSession(arguments: ["--server", server.url.absoluteString])
+                    let session = try EndToEnd.standInSession(server)
                     try await session.signInIfAsked()
-                    await page.waitForArrivals(1)
+                    try await EndToEnd.waitForArrivals(1, at: page)
                     try await session.waitFor("Loading…")
 
                     try session.resize(width: 50, height: 12)

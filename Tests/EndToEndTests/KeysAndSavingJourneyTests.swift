@@ -58,6 +58,7 @@ extension EndToEnd {
         static func holdingTheWriteLock(of session: TmuxSession, _ body: () async throws -> Void) async throws {
             var configuration = Configuration()
             configuration.allowsUnsafeTransactions = true  // the lock outlives one access
+            configuration.busyMode = .timeout(20)  // the app may be writing as the lock is taken
             let path = session.dataDirectory.url.appendingPathComponent("edugo.sqlite").path
             let database = try DatabaseQueue(path: path, configuration: configuration)
             try database.inDatabase { db in try db.execute(sql: "BEGIN EXCLUSIVE") }
@@ -77,7 +78,7 @@ extension EndToEnd {
             let server = try await EndToEnd.startStandInCatalog(count: 30, gate: reads)
             try await server.stopping {
                 do {
-                    let session = try TmuxSession(arguments: ["--server", server.url.absoluteString])
+                    let session = try EndToEnd.standInSession(server)
                     try await session.signInIfAsked()
                     try await session.waitFor("the catalog loaded") {
                         $0.contains { $0.contains("Course 1 of the stand-in") }
@@ -88,7 +89,7 @@ extension EndToEnd {
 
                     try session.send("r")
 
-                    await reads.waitForArrivals(before + 1)
+                    try await EndToEnd.waitForArrivals(before + 1, at: reads)
                     let reloading = try await session.waitFor("the spinner beside the title") { lines in
                         lines.contains {
                             $0.hasPrefix(" Catalog  30 courses ") && $0.unicodeScalars.contains { (0x2800...0x28FF).contains($0.value) }

@@ -2,6 +2,7 @@ import Foundation
 import Hummingbird
 import ServerTestSupport
 import TestSupport
+import Testing
 
 extension EndToEnd {
     /// A stand-in EduGo server whose catalog is `count` courses named `Course N of the
@@ -24,5 +25,26 @@ extension EndToEnd {
             )
         }
         return try await RouterServer.start(router)
+    }
+
+    /// `tui --server` on the stand-in: its calls may wait at the gate far past the app's 10 s
+    /// limit, which would end a held read as `Cannot reach` on a loaded machine.
+    static func standInSession(_ server: RunningService) throws -> TmuxSession {
+        try TmuxSession(arguments: ["--server", server.url.absoluteString], environment: ["EDUGO_REMOTE_TIME_LIMIT_S": "600"])
+    }
+
+    /// Returns once `count` calls in all have reached `gate`; records an issue and throws if
+    /// they have not within 20 s (a generous wait, as the screen's are: no timing claim).
+    static func waitForArrivals(
+        _ count: Int, at gate: Gate, sourceLocation: SourceLocation = #_sourceLocation
+    ) async throws {
+        let deadline = ContinuousClock.now + .seconds(20)
+        while await gate.arrivals < count {
+            guard ContinuousClock.now < deadline else {
+                Issue.record("only \(await gate.arrivals) of \(count) calls reached the stand-in", sourceLocation: sourceLocation)
+                throw TmuxSession.TmuxError.timedOut("calls at the stand-in")
+            }
+            try await Task.sleep(for: .milliseconds(20))
+        }
     }
 }

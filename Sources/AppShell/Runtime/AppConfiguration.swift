@@ -1,4 +1,5 @@
 import Foundation
+import RemoteStore
 import Settings
 import SharedKernel
 
@@ -42,6 +43,16 @@ public struct AppConfiguration: Sendable {
 
     static func language(option: String?, environment: [String: String], settings: Settings) -> Language {
         Language.chosen(option: option, environment: environment, configured: settings.language?.code)
+    }
+
+    /// How long a call to the server may take (10 s). `EDUGO_REMOTE_TIME_LIMIT_S` sets it in
+    /// whole seconds, for the journeys that hold a stand-in server's answer for as long as they
+    /// look at the screen: a loaded machine must not turn their hold into a timeout.
+    var remoteTimeLimit: Duration {
+        guard let seconds = environment["EDUGO_REMOTE_TIME_LIMIT_S"].flatMap(Int.init), seconds > 0 else {
+            return RemoteStore.defaultTimeLimit
+        }
+        return .seconds(seconds)
     }
 
     /// `today`: `--today`'s `YYYY-MM-DD`, checked first with `isDay`.

@@ -61,8 +61,8 @@ public enum EduGoApp {
         logger.info("starting", metadata: ["server": "\(server.absoluteString)"])
         let httpClient = RemoteHTTPClient()
         let store = RemoteStore(
-            server: server, dataDirectory: configuration.dataDirectory, httpClient: httpClient, logger: logger,
-            language: configuration.language.code)
+            server: server, dataDirectory: configuration.dataDirectory, httpClient: httpClient, timeLimit: configuration.remoteTimeLimit,
+            logger: logger, language: configuration.language.code)
         var ports = AppPorts(
             courses: store, enrollments: store, favourites: store, profiles: store, sessions: store, learning: store, changes: store,
             calendar: LearnerCalendar(start: configuration.startDay)
@@ -90,7 +90,7 @@ public enum EduGoApp {
             let routing = RemoteEventRouting(shell: shell, outage: outage)
             let resend: (@Sendable () async -> Void)?
             if let replication { resend = { await replication.catchUp() } } else { resend = nil }
-            routing.connect(keyWaitLimit: RemoteStore.defaultTimeLimit, beforeReading: resend)
+            routing.connect(keyWaitLimit: configuration.remoteTimeLimit, beforeReading: resend)
             await routing.route(store.events)
         }
         outage.stop()

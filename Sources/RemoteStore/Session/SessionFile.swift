@@ -57,15 +57,21 @@ struct SessionFile: Sendable {
 
     /// Removes the temporary files of writes whose process ended before the move (a kill -9
     /// between open and rename): never read, they would pile up. A file whose process still
-    /// runs (another instance writing now, or a pid reused) is left alone.
-    func removeLeftovers() {
+    /// runs (another instance writing now, or a pid reused) is left alone, and so is one
+    /// younger than a minute: a writer in another pid namespace or on another host (a shared
+    /// home) looks dead from here, and its move must still find its file.
+    func removeLeftovers(now: Date = Date()) {
         let folder = url.deletingLastPathComponent()
         let prefix = ".\(url.lastPathComponent)."
         guard let names = try? FileManager.default.contentsOfDirectory(atPath: folder.path) else { return }
         for name in names where name.hasPrefix(prefix) && name.hasSuffix(".tmp") {
             let fields = name.dropFirst(prefix.count).split(separator: ".", maxSplits: 1)
             guard let pid = fields.first.flatMap({ pid_t($0) }), pid > 0 else { continue }
-            if kill(pid, 0) != 0, errno == ESRCH { unlink(folder.appendingPathComponent(name).path) }
+            let path = folder.appendingPathComponent(name).path
+            guard let modified = (try? FileManager.default.attributesOfItem(atPath: path))?[.modificationDate] as? Date,
+                now.timeIntervalSince(modified) > 60
+            else { continue }
+            if kill(pid, 0) != 0, errno == ESRCH { unlink(path) }
         }
     }
 
