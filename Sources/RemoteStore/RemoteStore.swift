@@ -74,15 +74,17 @@ public struct RemoteStore: Sendable {
     ///   - timeLimitClock: what a request's time limit is measured on; `nil`, the wall clock.
     ///     Tests that are not about time limits give a clock they hold, so a machine too busy to
     ///     run the server's handler within 10 s does not fail them.
+    ///   - startHold: what the renewal of a start that lets a known learner in waits for (the
+    ///     app opens it once its first frame is drawn); nil, it goes at once.
     public init(
         server: URL, dataDirectory: URL, httpClient: RemoteHTTPClient, timeLimit: Duration = RemoteStore.defaultTimeLimit,
         logger: Logger = Logger(label: "edugo.remote", factory: { _ in SwiftLogNoOpLogHandler() }),
         now: @escaping @Sendable () -> Date = Date.init, clock: any Clock<Duration> = ContinuousClock(), language: String = "en",
-        timeLimitClock: (any Clock<Duration>)? = nil
+        timeLimitClock: (any Clock<Duration>)? = nil, startHold: StartHold? = nil
     ) {
         self.init(
             server: server, dataDirectory: dataDirectory, httpClient: httpClient, timeLimit: timeLimit, logger: logger, now: now,
-            nextToTransport: [LanguageMiddleware(code: language)], clock: clock, timeLimitClock: timeLimitClock)
+            nextToTransport: [LanguageMiddleware(code: language)], clock: clock, timeLimitClock: timeLimitClock, startHold: startHold)
     }
 
     /// `nextToTransport`: middlewares that see each answer as the transport gives it, before
@@ -90,7 +92,7 @@ public struct RemoteStore: Sendable {
     init(
         server: URL, dataDirectory: URL, httpClient: RemoteHTTPClient, timeLimit: Duration, logger: Logger,
         now: @escaping @Sendable () -> Date, nextToTransport: [any ClientMiddleware], clock: any Clock<Duration> = ContinuousClock(),
-        timeLimitClock: (any Clock<Duration>)? = nil
+        timeLimitClock: (any Clock<Duration>)? = nil, startHold: StartHold? = nil
     ) {
         self.server = server
         self.clock = clock
@@ -113,7 +115,7 @@ public struct RemoteStore: Sendable {
         )
         session = RemoteSession(
             requests: requests, server: server, file: SessionFile(directory: dataDirectory, server: server), now: now,
-            report: { continuation.yield($0) }
+            report: { continuation.yield($0) }, hold: startHold
         )
     }
 

@@ -20,7 +20,9 @@ struct OpeningPageTests {
     /// One run of the app over the same replica: its own opening, its ports.
     @MainActor
     final class Run {
-        let opening = OpeningPage()
+        let opening: OpeningPage
+        /// How often the run said its first frame needs the server (none kept to draw it from).
+        let serverNeeded = Counter()
         let courses: ReplicaCourses
         let ports: ReplicaPorts
         let changes = ToldChanges()
@@ -28,6 +30,9 @@ struct OpeningPageTests {
 
         /// `openingRows`: the catalog's page size (the tests' pages are of 3).
         init(server: InMemoryStore, database: AppDatabase, openingRows: Int = 3) {
+            let serverNeeded = serverNeeded
+            let opening = OpeningPage(serverNeeded: { serverNeeded.add(1) })
+            self.opening = opening
             let replica = SQLiteReplica(database: database)
             let outbox = SQLiteOutbox(database: database)
             let sync = OutboxSync(outbox: outbox, server: server, refresh: LearningRefresh(server: server, replica: replica)) { _ in }
@@ -60,6 +65,7 @@ struct OpeningPageTests {
         #expect(try await first.courses.count(CatalogQuery.parse(""), for: user.id) == .exactly(5))
         await first.opening.settled()
         #expect(await server.messages.count == asked + 1, "kept from what the catalog read: nothing asked again")
+        #expect(first.serverNeeded.value == 1, "none kept: the first frame needs the server, which is told once")
         return (server, database, user.id)
     }
 
@@ -82,6 +88,8 @@ struct OpeningPageTests {
         let favourites = try await run.ports.favourites(userID: user, among: page.map(\.course.id))
         #expect(favourites.map(\.id) == ["op-2"], "the marks on it, the replica's")
         #expect(await gate.arrivals <= 1, "at most the server's page, asked behind the frame")
+
+        #expect(run.serverNeeded.value == 0, "drawn from disk: the server is not needed for the first frame")
 
         await gate.open()
         await run.opening.settled()

@@ -81,6 +81,7 @@ final class AppRuntime {
             // One frame, however many changes come before it runs.
             requests.yield()
         }
+        shell.frameDrawn(animating: animating)
         if animating { scheduleAnimationFrame() }
         scheduleStatusExpiry()
     }

@@ -60,9 +60,18 @@ public enum EduGoApp {
         let logger = makeLogger(directory: configuration.dataDirectory, level: configuration.logLevel)
         logger.info("starting", metadata: ["server": "\(server.absoluteString)"])
         let httpClient = RemoteHTTPClient()
+        // The server's work for the start (the renewal, then what waits for its token) goes
+        // once the first frame is drawn: on one machine it took a core from that frame. At
+        // most half a second later, whatever the first frame waits on.
+        let startHold = StartHold()
         let store = RemoteStore(
             server: server, dataDirectory: configuration.dataDirectory, httpClient: httpClient, timeLimit: configuration.remoteTimeLimit,
-            logger: logger, language: configuration.language.code)
+            logger: logger, language: configuration.language.code, startHold: startHold)
+        let holdLimit = Task {
+            try? await clock.sleep(for: .milliseconds(500))
+            startHold.open()
+        }
+        defer { holdLimit.cancel() }
         var ports = AppPorts(
             courses: store, enrollments: store, favourites: store, profiles: store, sessions: store, learning: store, changes: store,
             calendar: LearnerCalendar(start: configuration.startDay)
@@ -70,7 +79,8 @@ public enum EduGoApp {
         let status = SyncStatus()
         let replication = openReplica(configuration, logger: logger).map { database in
             ports.replicate(
-                store, on: database, status: status, savingUpTo: configuration.settings.offlineMegabytes * 1_000_000, logger: logger)
+                store, on: database, status: status, savingUpTo: configuration.settings.offlineMegabytes * 1_000_000, logger: logger,
+                startHold: startHold)
         }
         ports = ports.instrumented(conditions: configuration.conditions, logger: logger, server: store.hostDescription, clock: clock)
         let outage = OutageMonitor(host: store.hostDescription, clock: clock, probe: { await store.probe() })
@@ -80,6 +90,7 @@ public enum EduGoApp {
         // (as long as its request may take); `q` waits within `finish`'s limit.
         let settle: @Sendable () async -> Void = { await store.settleSession() }
         let code = await runTerminal(configuration, ports: ports, clock: clock, logger: logger, beforeExit: settle) { shell in
+            shell.onFirstSettledFrame = { startHold.open() }
             if replication != nil {
                 shell.sync = status
                 shell.flow.waitingWrites = { status.waiting }

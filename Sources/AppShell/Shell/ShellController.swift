@@ -33,6 +33,9 @@ final class ShellController {
     var terminalSize = Size(width: 80, height: 24)
     /// Called once when a key asks to quit.
     @ObservationIgnored var onQuit: @MainActor () -> Void = {}
+    /// Called once, after the first frame drawn for a signed-in learner with nothing on it
+    /// waiting (no spinner): remote mode lets the start's work on the server go then.
+    @ObservationIgnored var onFirstSettledFrame: (@MainActor () -> Void)?
     @ObservationIgnored let clock: ShellClock
 
     @ObservationIgnored private let chrome: FrameChrome
@@ -248,6 +251,13 @@ final class ShellController {
     }
 
     // MARK: - Drawing
+
+    /// A frame was drawn; `animating`, something on it waits (`draw`'s answer).
+    func frameDrawn(animating: Bool) {
+        guard !animating, flow.session.phase == .signedIn, let settled = onFirstSettledFrame else { return }
+        onFirstSettledFrame = nil
+        settled()
+    }
 
     /// Draws the whole frame. Returns whether something on it animates.
     func draw<C: Canvas>(in canvas: inout C, tick: Int) -> Bool {

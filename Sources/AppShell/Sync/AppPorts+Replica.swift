@@ -28,10 +28,12 @@ extension AppPorts {
     /// Remote mode over a replica in `database`: the learner's ports write through its outbox
     /// and read it when writes wait or `store` is away; pages and lessons read are kept, and
     /// the enrolled courses saved; the news says when the screens read again. What the sender
-    /// and the saver report goes to `status`.
+    /// and the saver report goes to `status`. `startHold` is opened when no page is kept to
+    /// draw the first frame from: that frame needs the server.
     @MainActor
     mutating func replicate(
-        _ store: RemoteStore, on database: AppDatabase, status: SyncStatus, savingUpTo maxBytes: Int, logger: Logger? = nil
+        _ store: RemoteStore, on database: AppDatabase, status: SyncStatus, savingUpTo maxBytes: Int, logger: Logger? = nil,
+        startHold: StartHold? = nil
     ) -> Replication {
         let outbox = SQLiteOutbox(database: database)
         let replica = SQLiteReplica(database: database)
@@ -40,7 +42,7 @@ extension AppPorts {
         }
         let seen = SeenCourses()
         let feed = ReplicaChangeFeed(server: store)
-        let opening = OpeningPage()
+        let opening = OpeningPage(serverNeeded: { startHold?.open() })
         let courses = ReplicaCourses(
             server: store, seen: seen, replica: replica, here: SQLiteCourseRepository(database: database),
             searching: { count in status.take(savedSearch: count) }, opening: opening, openingRows: CatalogFeature.pageSize,

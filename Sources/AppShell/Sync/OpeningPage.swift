@@ -26,6 +26,12 @@ final class OpeningPage: Sendable {
     private let phase = Mutex(Phase.unread)
     /// The server asked behind the first frame, or the page kept for the next start.
     private let asking = Mutex<Task<Void, Never>?>(nil)
+    /// Told when none is kept for the run's first read: its first frame needs the server.
+    private let serverNeeded: @Sendable () -> Void
+
+    init(serverNeeded: @escaping @Sendable () -> Void = {}) {
+        self.serverNeeded = serverNeeded
+    }
 
     /// The page kept for `query` while the run's first frame is drawn from disk, else nil.
     /// The run's first catalog read (page or count) reads it (`read`), and every read of the
@@ -53,6 +59,7 @@ final class OpeningPage: Sendable {
             return true
         }
         if decided, let page { behind { await ask(page) } }
+        if decided, page == nil { serverNeeded() }
         return page
     }
 

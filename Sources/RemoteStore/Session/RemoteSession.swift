@@ -27,16 +27,19 @@ actor RemoteSession {
     /// The learner let in while the server could not be reached (`restore(knowing:)`): their
     /// first call renews the stored token, once the server answers.
     private var awaited: User?
+    /// What the renewal of a start that lets a known learner in waits for (the app's first frame).
+    private let hold: StartHold?
 
     init(
         requests: APIRequests, server: URL, file: SessionFile, now: @escaping @Sendable () -> Date,
-        report: @escaping @Sendable (RemoteEvent) -> Void
+        report: @escaping @Sendable (RemoteEvent) -> Void, hold: StartHold? = nil
     ) {
         self.requests = requests
         self.server = server
         self.file = file
         self.now = now
         self.report = report
+        self.hold = hold
     }
 
     // MARK: - Starting and ending
@@ -61,7 +64,13 @@ actor RemoteSession {
             // their first call awaits it, and a session the server ended says so then
             // (`sessionEnded`, reported once).
             awaited = known
-            if refreshing == nil { refreshing = Task { try await self.sendRefresh() } }
+            if refreshing == nil {
+                refreshing = Task { [hold] in
+                    // After the first frame (`StartHold`); never, when the app ends before it.
+                    if let hold, await !hold.wait() { throw AppError.cancelled }
+                    return try await self.sendRefresh()
+                }
+            }
             return known
         }
         do {
@@ -110,6 +119,8 @@ actor RemoteSession {
     /// answered but whose token was never stored would leave a used token in the file, which
     /// the next start presents and the server takes for a stolen one.
     func settle() async {
+        // A renewal the start still holds is never sent: there is no token to wait for.
+        _ = hold?.shut()
         _ = try? await refreshing?.value
     }
 
