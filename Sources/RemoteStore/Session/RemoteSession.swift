@@ -65,9 +65,13 @@ actor RemoteSession {
             // (`sessionEnded`, reported once).
             awaited = known
             if refreshing == nil {
+                let started = generation
                 refreshing = Task { [hold] in
-                    // After the first frame (`StartHold`); never, when the app ends before it.
+                    // After the first frame (`StartHold`); never, when the app ends before it,
+                    // or when the learner signed out (or in again) meanwhile: that session is
+                    // not this renewal's to renew, nor to say it ended.
                     if let hold, await !hold.wait() { throw AppError.cancelled }
+                    guard generation == started else { throw AppError.cancelled }
                     return try await self.sendRefresh()
                 }
             }
