@@ -38,6 +38,28 @@ struct FirstSettledFrameTests {
         sut.close()
     }
 
+    @Test("not told while the screen in front has no data yet, though nothing on it animates; told once it has")
+    func notBeforeItsData() async {
+        let store = InMemoryStore(courses: ShellControllerTests.courses, signedIn: User.demo.id)
+        let gate = Gate()
+        await store.setGate(gate) { if case .page = $0 { true } else { false } }
+        let sut = ShellController(ports: ShellControllerTests.ports(store), clock: ShellClock(ManualClock()))
+        sut.terminalSize = ShellControllerTests.size
+        var calls = 0
+        sut.onFirstSettledFrame = { calls += 1 }
+        await sut.start()
+        sut.syncVisibleScreen()
+
+        sut.frameDrawn(animating: false)
+        #expect(calls == 0, "the catalog's page is still on its way")
+
+        await gate.open()
+        await sut.settle()
+        sut.frameDrawn(animating: false)
+        #expect(calls == 1)
+        sut.close()
+    }
+
     @Test("not told while the sign-in screen shows")
     func notSignedIn() async {
         let (sut, calls) = await Self.shell(signedIn: false)

@@ -163,6 +163,26 @@ struct OpeningPageTests {
         #expect(run.searched.items.last == .some(3), "the saved courses searched: the kept page's")
     }
 
+    @Test("a start with writes queued before: the server is needed before the first frame (the writes go first), and told so")
+    func queuedWritesNeedTheServer() async throws {
+        let directory = TemporaryDirectory()
+        defer { directory.remove() }
+        let (server, database, user) = try await Self.arrange(directory)
+        let quiet = Run(server: server, database: database)
+        #expect(try await quiet.ports.restoreSession()?.id == user)
+        #expect(quiet.serverNeeded.value == 0, "nothing queued: the first frame is drawn from disk")
+
+        _ = try await quiet.courses.page(CatalogQuery.parse(""), for: user, at: .first, limit: 3)
+        await server.setFailure(Self.offline)
+        try await quiet.ports.setFavourite(false, userID: user, courseID: "op-2")
+        await server.setFailure(nil)
+
+        let run = Run(server: server, database: database)
+        #expect(try await run.ports.restoreSession()?.id == user)
+        #expect(run.serverNeeded.value == 1, "told before the queued favourite was sent")
+        #expect(await server.storedFavourites(of: user).isEmpty, "sent")
+    }
+
     @Test("a kept page shorter than the catalog's page, not every match, is not drawn: the server's page and count are kept in its place")
     func keptShorterThanPage() async throws {
         let directory = TemporaryDirectory()

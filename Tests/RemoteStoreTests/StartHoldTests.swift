@@ -5,7 +5,7 @@ import Testing
 
 @testable import RemoteStore
 
-@Suite("Remote start: the renewal held until the first frame")
+@Suite("Remote start: the renewal held until the first frame", .timeLimit(.minutes(1)))
 struct StartHoldTests {
     /// Returns once `count` waiters are held.
     static func waiters(_ count: Int, at hold: StartHold) async {
@@ -51,7 +51,9 @@ struct StartHoldTests {
 }
 
 extension RemoteSessionTests {
-    @Test("a start held: the known learner is let in at once, nothing is renewed until the hold opens, then once for every call waiting")
+    @Test(
+        "a start held: the known learner is let in at once, nothing is renewed until the hold opens, then once for every call waiting",
+        .timeLimit(.minutes(1)))
     func heldRenewal() async throws {
         try await Signed.withSignedIn { signed async throws in
             let hold = StartHold()
@@ -70,7 +72,8 @@ extension RemoteSessionTests {
     }
 
     @Test(
-        "an app ended before its first frame sends no renewal: the token on disk stays the one the server knows, and the next start renews it"
+        "an app ended before its first frame sends no renewal: the token on disk stays the one the server knows, and the next start renews it",
+        .timeLimit(.minutes(1))
     )
     func endedWhileHeld() async throws {
         try await Signed.withSignedIn { signed async throws in

@@ -68,7 +68,7 @@ public enum EduGoApp {
             server: server, dataDirectory: configuration.dataDirectory, httpClient: httpClient, timeLimit: configuration.remoteTimeLimit,
             logger: logger, language: configuration.language.code, startHold: startHold)
         let holdLimit = Task {
-            try? await clock.sleep(for: .milliseconds(500))
+            guard (try? await clock.sleep(for: .milliseconds(500))) != nil else { return }
             startHold.open()
         }
         defer { holdLimit.cancel() }

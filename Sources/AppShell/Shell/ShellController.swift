@@ -34,7 +34,8 @@ final class ShellController {
     /// Called once when a key asks to quit.
     @ObservationIgnored var onQuit: @MainActor () -> Void = {}
     /// Called once, after the first frame drawn for a signed-in learner with nothing on it
-    /// waiting (no spinner): remote mode lets the start's work on the server go then.
+    /// waiting: no spinner, and the screen in front takes keys (its data is there, not merely
+    /// not asked for yet). Remote mode lets the start's work on the server go then.
     @ObservationIgnored var onFirstSettledFrame: (@MainActor () -> Void)?
     @ObservationIgnored let clock: ShellClock
 
@@ -254,7 +255,9 @@ final class ShellController {
 
     /// A frame was drawn; `animating`, something on it waits (`draw`'s answer).
     func frameDrawn(animating: Bool) {
-        guard !animating, flow.session.phase == .signedIn, let settled = onFirstSettledFrame else { return }
+        guard !animating, flow.session.phase == .signedIn, let settled = onFirstSettledFrame,
+            visibleScreen?.accepts(.key(.down)) == true
+        else { return }
         onFirstSettledFrame = nil
         settled()
     }

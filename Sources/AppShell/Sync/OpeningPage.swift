@@ -26,7 +26,8 @@ final class OpeningPage: Sendable {
     private let phase = Mutex(Phase.unread)
     /// The server asked behind the first frame, or the page kept for the next start.
     private let asking = Mutex<Task<Void, Never>?>(nil)
-    /// Told when none is kept for the run's first read: its first frame needs the server.
+    /// Told when the run's first frame needs the server: none is kept for its first read, or
+    /// writes queued before are sent first (`serverIsNeeded`).
     private let serverNeeded: @Sendable () -> Void
 
     init(serverNeeded: @escaping @Sendable () -> Void = {}) {
@@ -61,6 +62,11 @@ final class OpeningPage: Sendable {
         if decided, let page { behind { await ask(page) } }
         if decided, page == nil { serverNeeded() }
         return page
+    }
+
+    /// The start cannot draw its first frame without the server (writes queued before go first).
+    func serverIsNeeded() {
+        serverNeeded()
     }
 
     /// The server's first page of `query`, none being kept: with its count, the page to keep.

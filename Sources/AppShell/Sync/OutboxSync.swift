@@ -42,12 +42,13 @@ actor OutboxSync {
     /// Whose queue is sent from now on (nil: nobody's, signed out). `sending`: theirs is sent
     /// at once (a sign-in), catching up, when anything waits: the count is told first (the
     /// header's `⇡` while the send is under way), and a start with nothing queued reads the
-    /// queue once.
-    func follow(_ userID: UserID?, sending: Bool = false) async {
+    /// queue once. `beforeSending`: told when something is sent.
+    func follow(_ userID: UserID?, sending: Bool = false, beforeSending: @Sendable () -> Void = {}) async {
         learner = userID
         let waiting = await tell(userID: userID, refusals: [])
         // Signed out meanwhile: their queue waits for their next sign-in.
         guard sending, let userID, waiting > 0, learner == userID else { return }
+        beforeSending()
         _ = await send(userID: userID, claiming: nil, catchingUp: true)
     }
 

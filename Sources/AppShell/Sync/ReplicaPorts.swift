@@ -96,7 +96,8 @@ struct ReplicaPorts: FavouritesRepository, EnrollmentRepository, ProfileReposito
         // write then says why it could not be kept.
         _ = try? await replica.keep(user: user)
         if signedInHere != user.id { try? await replica.remember(signedIn: user.id) }
-        await sync.follow(user.id, sending: true)
+        // Writes queued before are sent before the first frame: the server is needed now.
+        await sync.follow(user.id, sending: true, beforeSending: { [opening] in opening?.serverIsNeeded() })
         await saver?.start(user.id)
     }
 
