@@ -28,8 +28,8 @@ extension AppPorts {
     /// Remote mode over a replica in `database`: the learner's ports write through its outbox
     /// and read it when writes wait or `store` is away; pages and lessons read are kept, and
     /// the enrolled courses saved; the news says when the screens read again. What the sender
-    /// and the saver report goes to `status`. `startHold` is opened when no page is kept to
-    /// draw the first frame from: that frame needs the server.
+    /// and the saver report goes to `status`. `startHold` is opened when the start's first
+    /// frame needs the server: no page is kept to draw it from, or writes queued before go first.
     @MainActor
     mutating func replicate(
         _ store: RemoteStore, on database: AppDatabase, status: SyncStatus, savingUpTo maxBytes: Int, logger: Logger? = nil,

@@ -4,7 +4,7 @@ import Synchronization
 /// says its first frame is drawn. Every other call of the start waits for that renewal's
 /// token (the page behind the frame, the event stream, the queue's send), so the server's work
 /// for the start comes after the frame: with the server on the same two cores, it took about
-/// 9 ms of a 52 ms start to the first frame from disk.
+/// 10 ms of a 53 ms start to the first frame from disk (BENCHMARKS, "Remote start").
 public final class StartHold: Sendable {
     private enum State {
         case holding([UInt64: CheckedContinuation<Bool, Never>], next: UInt64)
