@@ -7,17 +7,12 @@ import Testing
 
 @Suite("Remote start: the renewal held until the first frame", .timeLimit(.minutes(1)))
 struct StartHoldTests {
-    /// Returns once `count` waiters are held.
-    static func waiters(_ count: Int, at hold: StartHold) async {
-        while hold.waiting < count { await Task.yield() }
-    }
-
     @Test("open lets every waiter go, and later waits pass at once; shut after it changes nothing")
     func opens() async {
         let hold = StartHold()
         async let first = hold.wait()
         async let second = hold.wait()
-        await Self.waiters(2, at: hold)
+        await hold.held(2)
         hold.open()
         #expect(await [first, second] == [true, true])
         #expect(await hold.wait())
@@ -29,7 +24,7 @@ struct StartHoldTests {
     func shuts() async {
         let hold = StartHold()
         async let held = hold.wait()
-        await Self.waiters(1, at: hold)
+        await hold.held(1)
         #expect(!hold.shut(), "it had not opened")
         #expect(await held == false)
         hold.open()
@@ -41,7 +36,7 @@ struct StartHoldTests {
         let hold = StartHold()
         let cancelled = Task { await hold.wait() }
         let other = Task { await hold.wait() }
-        await Self.waiters(2, at: hold)
+        await hold.held(2)
         cancelled.cancel()
         #expect(await cancelled.value == false)
         #expect(hold.waiting == 1)
@@ -62,7 +57,7 @@ extension RemoteSessionTests {
                 startHold: hold)
             #expect(try await again.restoreSession(knowing: signed.learner)?.id == signed.learner.id)
             let read = Task { try await again.favourites(userID: signed.learner.id) }
-            await StartHoldTests.waiters(1, at: hold)
+            await hold.held(1)
             #expect(await again.refreshCount == 0, "held")
 
             hold.open()
@@ -84,7 +79,7 @@ extension RemoteSessionTests {
                 server: signed.server.url, dataDirectory: signed.client.url, httpClient: testHTTPClient, timeLimitClock: ManualClock(),
                 startHold: hold)
             #expect(try await again.restoreSession(knowing: signed.learner)?.id == signed.learner.id)
-            await StartHoldTests.waiters(1, at: hold)
+            await hold.held(1)
 
             await again.finish()
             // Opened late (the first frame after the end): the renewal was shut, never sent.

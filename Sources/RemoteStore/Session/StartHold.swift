@@ -14,6 +14,8 @@ public final class StartHold: Sendable {
     }
 
     private let state = Mutex(State.holding([:], next: 0))
+    /// Who waits for a number of waiters held (tests): taken under `state`'s lock, after it.
+    private let watchers = Mutex<[(count: Int, continuation: CheckedContinuation<Void, Never>)]>([])
 
     public init() {}
 
@@ -44,6 +46,12 @@ public final class StartHold: Sendable {
                         if Task.isCancelled { return false }
                         waiters[id] = continuation
                         state = .holding(waiters, next: next)
+                        let held = waiters.count
+                        let ready = watchers.withLock { watchers in
+                            defer { watchers.removeAll { $0.count <= held } }
+                            return watchers.filter { $0.count <= held }
+                        }
+                        ready.forEach { $0.continuation.resume() }
                         return nil
                     case .open: return true
                     case .shut: return false
@@ -59,6 +67,18 @@ public final class StartHold: Sendable {
                 return waiter
             }
             waiter?.resume(returning: false)
+        }
+    }
+
+    /// Returns once `count` callers are held at once, or the hold has ended (tests).
+    func held(_ count: Int) async {
+        await withCheckedContinuation { continuation in
+            let now: Bool = state.withLock { state in
+                guard case .holding(let waiters, _) = state, waiters.count < count else { return true }
+                watchers.withLock { $0.append((count, continuation)) }
+                return false
+            }
+            if now { continuation.resume() }
         }
     }
 
@@ -89,6 +109,10 @@ public final class StartHold: Sendable {
                 return (false, Array(waiters.values))
             }
         }
+        watchers.withLock { watchers in
+            defer { watchers.removeAll() }
+            return watchers
+        }.forEach { $0.continuation.resume() }
         let opened: Bool
         if case .open = final { opened = true } else { opened = false }
         waiters.forEach { $0.resume(returning: opened) }
