@@ -252,6 +252,25 @@ struct CourseImportTests {
         #expect(second == CourseImportSummary(added: 0, updated: 2))
     }
 
+    @Test("courses handed over in memory with an id twice: the second updates what the first added, in bulk as one by one")
+    func repeatedIDInMemory() async throws {
+        let (database, directory) = try makeSUT()
+        defer { directory.remove() }
+        let courses = GeneratedCatalog.courses(count: 1_200)
+        let repeated = Course.fixture(id: courses[0].id, title: "Repeated Last")
+
+        let bulk = try await onOwnThread { try database.importCourses(courses + [repeated]) }
+        let one = try database.importCourses([.fixture(id: "twice", title: "First"), .fixture(id: "twice", title: "Second")])
+
+        #expect(bulk == CourseImportSummary(added: courses.count, updated: 1))
+        #expect(one == CourseImportSummary(added: 1, updated: 1))
+        let titles = try await database.writer.read { db in
+            try String.fetchAll(
+                db, sql: "SELECT title FROM course WHERE id IN (?, 'twice') ORDER BY id", arguments: [courses[0].id.rawValue])
+        }
+        #expect(titles.sorted() == ["Repeated Last", "Second"])
+    }
+
     @Test("an update never counts fewer enrolled learners than hold a seat here")
     func keepsLocalSeats() async throws {
         let (database, directory) = try makeSUT()
@@ -345,6 +364,12 @@ struct CourseImportTests {
                 "\($0["id"] as String) \($0["sort_rank"] as Int64)"
             }
         }
+        // The fill's big in-memory buffer is stored with the index: every later write must find
+        // FTS5's default again.
+        let buffer = try await database.writer.read { db in
+            try Int.fetchOne(db, sql: "SELECT v FROM course_search_config WHERE k = 'hashsize'")
+        }
+        #expect(buffer == CatalogOrder.defaultHashSize)
         let renumbered = try await database.writer.write { db in
             try db.execute(sql: "INSERT INTO course_search (course_search) VALUES ('integrity-check')")
             try CatalogOrder.renumber(db)

@@ -1,3 +1,4 @@
+import Platform
 import SharedKernel
 import TestSupport
 import Testing
@@ -37,6 +38,16 @@ struct CourseKeyFoldingTests {
                 #expect(sut.keys(of: course) == Self.expected(course), "\(text.debugDescription)")
             }
         }
+    }
+
+    @Test("a bulk import's keys folded in parts, one per core, are each course's own, in the file's order", arguments: [2, 3])
+    func inParts(cores: Int) {
+        let entries = GeneratedCatalog.courses(count: 10_007).map { CourseEntry(course: $0) }
+
+        let keys = CourseKeyFolding.keys(of: entries, cores: cores)
+
+        #expect(keys.count == entries.count)
+        #expect(keys == entries.map { Self.expected($0.course) })
     }
 
     private static func expected(_ course: Course) -> CourseKeys {

@@ -1,5 +1,7 @@
 import Foundation
+import Platform
 import SharedKernel
+import Synchronization
 
 /// The folded form of a text used for sorting and matching: case and accents removed, so
 /// `Ángel` sorts with `angel` and `nunez` finds `Núñez`.
@@ -16,7 +18,7 @@ enum SortKey {
 }
 
 /// What a course row is sorted and found by, folded.
-struct CourseKeys: Equatable {
+struct CourseKeys: Equatable, Sendable {
     let sortKey: String
     let searchKey: String
     let categoryKey: String
@@ -55,5 +57,36 @@ struct CourseKeyFolding {
         let made = String(SortKey.make("\n" + text).dropFirst())
         folded[text] = made
         return made
+    }
+}
+
+extension CourseKeyFolding {
+    /// The keys of many courses (a bulk import of 10,000 or more), folded on every core (at
+    /// most 8): the file cut in as many parts, each folded with a memo of its own (1 M courses:
+    /// the import's ordering step 10-11 s on one core, 7-8 s on two).
+    static func keys(of entries: [CourseEntry], cores: Int = ProcessInfo.processInfo.activeProcessorCount) -> [CourseKeys] {
+        let parts = entries.count < 10_000 ? 1 : max(1, min(cores, 8))
+        guard parts > 1 else {
+            var folding = CourseKeyFolding()
+            return entries.map { folding.keys(of: $0.course) }
+        }
+        let folded = FoldedParts(count: parts)
+        DispatchQueue.concurrentPerform(iterations: parts) { part in
+            var folding = CourseKeyFolding()
+            let range = entries.count * part / parts..<entries.count * (part + 1) / parts
+            folded.keep(entries[range].map { folding.keys(of: $0.course) }, as: part)
+        }
+        return folded.joined
+    }
+
+    /// The parts' keys as each thread hands them in.
+    private final class FoldedParts: Sendable {
+        private let parts: Mutex<[[CourseKeys]]>
+
+        init(count: Int) { parts = Mutex(Array(repeating: [], count: count)) }
+
+        func keep(_ keys: [CourseKeys], as part: Int) { parts.withLock { $0[part] = keys } }
+
+        var joined: [CourseKeys] { parts.withLock { Array($0.joined()) } }
     }
 }

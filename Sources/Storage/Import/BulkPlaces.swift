@@ -14,6 +14,10 @@ struct BulkPlaces {
     let ranks: [Int64]
     /// Stored courses not in the file whose rank changes: id and new rank.
     let moves: [(id: String, rank: Int64)]
+    /// Whether each entry of the file, by its index there, names a course already stored
+    /// when its row is written: stored before the import, or named earlier in the file (which
+    /// `CourseJSON` refuses, but courses handed over in memory are only asked not to do).
+    let stored: [Bool]
 
     init(entries: [CourseEntry], keys: [CourseKeys], in db: Database) throws {
         var sortKeys = keys.map(\.sortKey)
@@ -22,7 +26,11 @@ struct BulkPlaces {
         var stored: [String: (sortKey: String, rank: Int64?)] = [:]
         let rows = try Row.fetchCursor(db, sql: "SELECT id, sort_key, sort_rank FROM course")
         while let row = try rows.next() { stored[row[0]] = (row[1], row[2]) }
-        for id in ids { stored[id] = nil }
+        var named = Set<String>(minimumCapacity: ids.count)
+        self.stored = ids.map { id in
+            let before = stored.removeValue(forKey: id) != nil
+            return !named.insert(id).inserted || before
+        }
         var storedRanks: [Int64?] = []
         for (id, course) in stored {
             ids.append(id)

@@ -101,8 +101,7 @@ extension AppDatabase {
         let bulk = entries.count > max(1_000, stored / 10)
         var added = 0
         let firstSeq = (try Int64.fetchOne(db, sql: "SELECT max(added_seq) FROM course") ?? 0) + 1
-        var folding = CourseKeyFolding()
-        let keys = entries.map { folding.keys(of: $0.course) }
+        let keys = CourseKeyFolding.keys(of: entries)
         // Written in the file's order (commonly the ids' order, which the id's index takes
         // fastest), each at its final rank when many come at once.
         func write(_ placement: (Int) -> CourseRow.Placement) throws -> Bool {
@@ -121,7 +120,7 @@ extension AppDatabase {
         if bulk {
             try BulkUpkeep.deferred(in: db) {
                 let places = try BulkPlaces(entries: entries, keys: keys, in: db)
-                _ = try write { .at(places.ranks[$0]) }
+                _ = try write { .at(places.ranks[$0], stored: places.stored[$0]) }
                 let move = try db.cachedStatement(sql: "UPDATE course SET sort_rank = ? WHERE id = ?")
                 for (id, rank) in places.moves { try move.execute(arguments: [rank, id]) }
                 try CatalogOrder.reindex(db, progress: progress)
