@@ -147,8 +147,8 @@ enum CatalogOrder {
         // it out as a segment and merges segments as they pile up: at a million courses the
         // fill wrote hundreds and merged them again and again. With room for the whole fill it
         // writes one segment, and the optimize below has nothing left to merge (1 M: fill and
-        // optimize 51 s -> 27 s, at 0.6 GB more memory while it runs; BENCHMARKS, Imports).
-        // The setting is stored with the index, so it goes back to the default at once.
+        // optimize 51-58 s -> 27-33 s, for 0.6-0.7 GB more memory; BENCHMARKS, Imports). The
+        // setting is stored with the index, so it is put back as soon as the index is built.
         try db.execute(sql: "INSERT INTO course_search (course_search, rank) VALUES ('hashsize', \(Self.fillHashSize))")
         try IndexingCount.fill(list, in: db, progress: progress)
         // One segment: a rebuilt index is left in many, and then every prefix lookup merges
