@@ -133,7 +133,7 @@ enum CourseRow {
         case between
         /// This rank, already final (a bulk import, placed in memory before it is written);
         /// `stored`: whether a course with its id is stored, as the placing read them all
-        /// (a million lookups of one row each were a sixth of writing the rows).
+        /// (without a lookup per row, writing a million took 30-31 s against 33-38 s).
         case at(Int64, stored: Bool)
     }
 

@@ -23,16 +23,16 @@ struct BulkPlaces {
         var sortKeys = keys.map(\.sortKey)
         var ids = entries.map(\.course.id.rawValue)
         // The stored courses, minus those the file names (their file entry places them).
-        var stored: [String: (sortKey: String, rank: Int64?)] = [:]
+        var others: [String: (sortKey: String, rank: Int64?)] = [:]
         let rows = try Row.fetchCursor(db, sql: "SELECT id, sort_key, sort_rank FROM course")
-        while let row = try rows.next() { stored[row[0]] = (row[1], row[2]) }
+        while let row = try rows.next() { others[row[0]] = (row[1], row[2]) }
         var named = Set<String>(minimumCapacity: ids.count)
-        self.stored = ids.map { id in
-            let before = stored.removeValue(forKey: id) != nil
+        stored = ids.map { id in
+            let before = others.removeValue(forKey: id) != nil
             return !named.insert(id).inserted || before
         }
         var storedRanks: [Int64?] = []
-        for (id, course) in stored {
+        for (id, course) in others {
             ids.append(id)
             sortKeys.append(course.sortKey)
             storedRanks.append(course.rank)
