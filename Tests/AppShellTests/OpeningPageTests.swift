@@ -11,7 +11,7 @@ import Testing
 /// Issue 43: a remote-mode start draws its first frame from disk. The catalog page the last
 /// start opened on is kept in the replica; the next start shows it, with the replica's marks,
 /// while the server is asked behind it, and reads again only when the server's differs.
-@Suite("Replica: the first catalog page from disk", .timeLimit(.minutes(1)))
+@Suite("Replica: the first catalog page from disk")
 @MainActor
 struct OpeningPageTests {
     static let courses = (1...5).map { Course.fixture(id: CourseID("op-\($0)"), title: "Opening \($0)", capacity: 50) }

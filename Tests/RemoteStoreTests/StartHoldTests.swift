@@ -5,7 +5,7 @@ import Testing
 
 @testable import RemoteStore
 
-@Suite("Remote start: the renewal held until the first frame", .timeLimit(.minutes(1)))
+@Suite("Remote start: the renewal held until the first frame")
 struct StartHoldTests {
     @Test("open lets every waiter go, and later waits pass at once; shut after it changes nothing")
     func opens() async {
@@ -47,8 +47,7 @@ struct StartHoldTests {
 
 extension RemoteSessionTests {
     @Test(
-        "a start held: the known learner is let in at once, nothing is renewed until the hold opens, then once for every call waiting",
-        .timeLimit(.minutes(1)))
+        "a start held: the known learner is let in at once, nothing is renewed until the hold opens, then once for every call waiting")
     func heldRenewal() async throws {
         try await Signed.withSignedIn { signed async throws in
             let hold = StartHold()
@@ -67,8 +66,7 @@ extension RemoteSessionTests {
     }
 
     @Test(
-        "an app ended before its first frame sends no renewal: the token on disk stays the one the server knows, and the next start renews it",
-        .timeLimit(.minutes(1))
+        "an app ended before its first frame sends no renewal: the token on disk stays the one the server knows, and the next start renews it"
     )
     func endedWhileHeld() async throws {
         try await Signed.withSignedIn { signed async throws in
