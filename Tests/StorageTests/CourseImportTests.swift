@@ -334,9 +334,9 @@ struct CourseImportTests {
     }
 
     @Test(
-        "many courses at once are written at the ranks a renumbering gives, stored courses moved to theirs, the search index whole",
-        arguments: [true, false])
-    func bulkPlaces(intoEmpty: Bool) async throws {
+        "many courses at once are written at the ranks a renumbering gives, stored courses moved to theirs, the search index whole (filled in the transaction, or built beside it)",
+        arguments: [true, false], [false, true])
+    func bulkPlaces(intoEmpty: Bool, beside: Bool) async throws {
         let directory = TemporaryDirectory()
         defer { directory.remove() }
         let seed = intoEmpty ? [] : Self.catalog.entries
@@ -356,9 +356,11 @@ struct CourseImportTests {
         let courses = GeneratedCatalog.courses(count: 2_500) + awkward + renamed
         let sut = SQLiteCourseRepository(database: database)
 
-        let summary = try await onOwnThread { try database.importCourses(courses) }
+        let summary = try await onOwnThread { try database.importCourses(courses, sideIndexFrom: beside ? 1 : .max) }
 
         #expect(summary == CourseImportSummary(added: courses.count - renamed.count, updated: renamed.count))
+        let leftBeside = try FileManager.default.contentsOfDirectory(atPath: directory.path).filter { $0.contains("search-index") }
+        #expect(leftBeside.isEmpty, "the side index's file is gone: \(leftBeside)")
         let ranks = try await database.writer.read { db in
             try Row.fetchAll(db, sql: "SELECT id, sort_rank FROM course ORDER BY id").map {
                 "\($0["id"] as String) \($0["sort_rank"] as Int64)"
@@ -371,7 +373,8 @@ struct CourseImportTests {
         }
         #expect(buffer == CatalogOrder.defaultHashSize)
         let renumbered = try await database.writer.write { db in
-            try db.execute(sql: "INSERT INTO course_search (course_search) VALUES ('integrity-check')")
+            // Rank 1: the index checked against the courses too, word by word.
+            try db.execute(sql: "INSERT INTO course_search (course_search, rank) VALUES ('integrity-check', 1)")
             try CatalogOrder.renumber(db)
             return try Row.fetchAll(db, sql: "SELECT id, sort_rank FROM course ORDER BY id").map {
                 "\($0["id"] as String) \($0["sort_rank"] as Int64)"
@@ -397,6 +400,50 @@ struct CourseImportTests {
         }
     }
 
+    @Test(
+        "an index built beside the writes has each course's facets as the courses' own column: free or not, open or not, seats held here counted, stored courses the file leaves"
+    )
+    func besideFacets() async throws {
+        let directory = TemporaryDirectory()
+        defer { directory.remove() }
+        let database = try await onOwnThread {
+            try AppDatabase.open(directory: directory.url, passwordHasher: .fast, seedCatalog: { Self.catalog.entries })
+        }
+        let user = try await database.signInDemo()
+        // A seat held here on a course the file says has none taken, and capacity one: full.
+        let held = Course.fixture(id: "held", title: "Held Seat", capacity: 1, enrolledCount: 0)
+        _ = try await onOwnThread { try database.importCourses([held]) }
+        _ = try await SQLiteEnrollmentRepository(database: database).enroll(userID: user.id, courseID: "held")
+        let varied = (0..<1_200).map { index in
+            Course.fixture(
+                id: CourseID("varied-\(index)"), title: "Varied \(index)", category: index % 7 == 0 ? nil : "Cat \(index % 5)",
+                level: CourseLevel.allCases[index % CourseLevel.allCases.count],
+                price: Price(minorUnits: index % 3 == 0 ? 0 : 1_000 + index, currency: "EUR"),
+                capacity: [nil, 1, 10, 50][index % 4], enrolledCount: [0, 1, 10, 49][index / 4 % 4], isActive: index % 5 != 0)
+        }
+
+        // More than a thousand: a bulk import.
+        let progress = ImportProgress()
+        _ = try await onOwnThread { try database.importCourses(varied + [held], progress: progress, sideIndexFrom: 1) }
+        progress.end()
+        #expect(!progress.snapshot.finished.map(\.step).contains(.compacting), "built beside the writes, not filled after them")
+
+        let (checked, open, full) = try await database.writer.write { db in
+            try db.execute(sql: "INSERT INTO course_search (course_search, rank) VALUES ('integrity-check', 1)")
+            let open = try Int.fetchOne(
+                db, sql: "SELECT count(*) FROM course_search WHERE course_search MATCH 'search_facets : \"_isavail\"'")
+            let full = try Int.fetchOne(db, sql: "SELECT count(*) FROM course WHERE search_facets NOT LIKE '%_isavail%'")
+            let stored = try Int.fetchOne(db, sql: "SELECT count(*) FROM course") ?? 0
+            return (stored, open ?? 0, full ?? 0)
+        }
+        #expect(checked == Self.catalog.entries.count + varied.count + 1, "the stored courses the file leaves are indexed too")
+        #expect(open == checked - full, "as many open in the index as the courses say")
+        let heldCourse = try await SQLiteCourseRepository(database: database).course(id: "held")
+        #expect(heldCourse.enrolledCount == 1, "the seat held here kept")
+        let openIDs = try await SQLiteCourseRepository(database: database).page(matching: "held is:open", at: .first, limit: 5)
+        #expect(openIDs.isEmpty, "full with the seat held here: not open")
+    }
+
     @Test("an import tells its steps as it goes: a bulk one every step in order with whole counts, a small one its writes")
     func progressSteps() async throws {
         let directory = TemporaryDirectory()
@@ -413,6 +460,13 @@ struct CourseImportTests {
         #expect(bulk.snapshot.finished.map(\.step) == [.ordering, .writing, .indexing, .compacting, .finishing])
         // The search index is filled with the whole catalog: the stored courses too.
         #expect(bulk.snapshot.finished.map(\.count) == [nil, 2_500, 2_502, nil, nil])
+
+        let beside = ImportProgress()
+        _ = try await onOwnThread { try database.importCourses(GeneratedCatalog.courses(count: 2_500), progress: beside, sideIndexFrom: 1) }
+        beside.end()
+        // Built while the rows were written: what is left is waiting for it, and its copy.
+        #expect(beside.snapshot.finished.map(\.step) == [.ordering, .writing, .indexing, .finishing])
+        #expect(beside.snapshot.finished.map(\.count) == [nil, 2_500, 2_502, nil])
 
         let small = ImportProgress()
         _ = try await onOwnThread { try database.importCourses([.fixture(id: "one-more", title: "One More")], progress: small) }
@@ -493,13 +547,7 @@ struct CourseImportTests {
         let (database, directory) = try makeSUT()
         defer { directory.remove() }
         // The store refuses the second course after the first was written.
-        try await database.writer.write { db in
-            try db.execute(
-                sql: """
-                    CREATE TRIGGER refuse_boom BEFORE INSERT ON course WHEN NEW.id = 'boom'
-                    BEGIN SELECT RAISE(ABORT, 'boom refused'); END
-                    """)
-        }
+        try await refuseBoom(in: database)
         let before = try await snapshot(database)
         let boom = Self.newEntry.replacingOccurrences(of: #""id": "new-one""#, with: #""id": "boom""#)
 
@@ -510,12 +558,50 @@ struct CourseImportTests {
         #expect(try await snapshot(database) == before)
     }
 
+    @Test(
+        "a bulk import that fails while its index is built beside it leaves nothing behind, no file of the index, and the next import builds one again"
+    )
+    func besideFailure() async throws {
+        let (database, directory) = try makeSUT()
+        defer { directory.remove() }
+        try await refuseBoom(in: database)
+        let before = try await snapshot(database)
+        let courses = GeneratedCatalog.courses(count: 1_500)
+
+        await #expect(throws: CourseImportError.storage(reason: "boom refused")) {
+            try await onOwnThread { try database.importCourses(courses + [.fixture(id: "boom")], sideIndexFrom: 1) }
+        }
+
+        #expect(try await snapshot(database) == before)
+        let left = try FileManager.default.contentsOfDirectory(atPath: directory.path).filter { $0.contains("search-index") }
+        #expect(left.isEmpty, "\(left)")
+        let progress = ImportProgress()
+        let summary = try await onOwnThread { try database.importCourses(courses, progress: progress, sideIndexFrom: 1) }
+        progress.end()
+        #expect(summary.added == courses.count)
+        #expect(!progress.snapshot.finished.map(\.step).contains(.compacting), "built beside the writes again")
+        try await database.writer.write { db in
+            try db.execute(sql: "INSERT INTO course_search (course_search, rank) VALUES ('integrity-check', 1)")
+        }
+    }
+
     // MARK: - Helpers
 
     private func makeSUT() throws -> (AppDatabase, TemporaryDirectory) {
         let directory = TemporaryDirectory()
         let database = try AppDatabase.open(directory: directory.url, passwordHasher: .fast, seedCatalog: { Self.catalog.entries })
         return (database, directory)
+    }
+
+    /// The store refuses a course with the id `boom`, after what came before it was written.
+    private func refuseBoom(in database: AppDatabase) async throws {
+        try await database.writer.write { db in
+            try db.execute(
+                sql: """
+                    CREATE TRIGGER refuse_boom BEFORE INSERT ON course WHEN NEW.id = 'boom'
+                    BEGIN SELECT RAISE(ABORT, 'boom refused'); END
+                    """)
+        }
     }
 
     /// The database's logical content: every course and lesson, every column.

@@ -118,14 +118,17 @@ enum CatalogOrder {
 
     /// What `renumber` does once every course already has its rank in catalog order (a bulk
     /// import, placed in memory before it was written): the search index and the learners' ranks.
-    static func reindex(_ db: Database, progress: ImportProgress? = nil) throws {
-        try CatalogRevision.whileRewriting(db) { try rebuild(db, layout: .v9, ranking: false, progress: progress) }
+    /// `prebuilt`: the index built beside the import (`SideIndex`), put in place of filling it.
+    static func reindex(_ db: Database, progress: ImportProgress? = nil, prebuilt: SideIndex? = nil) throws {
+        try CatalogRevision.whileRewriting(db) { try rebuild(db, layout: .v9, ranking: false, progress: progress, prebuilt: prebuilt) }
     }
 
     /// Ranks in catalog order as `renumber` gives them: `gap` times the course's place.
     static func rank(atPlace place: Int) -> Int64 { Int64(place + 1) * gap }
 
-    private static func rebuild(_ db: Database, layout: Layout, ranking: Bool, progress: ImportProgress? = nil) throws {
+    private static func rebuild(
+        _ db: Database, layout: Layout, ranking: Bool, progress: ImportProgress? = nil, prebuilt: SideIndex? = nil
+    ) throws {
         for name in searchTriggers + [rankTrigger] {
             try db.execute(sql: "DROP TRIGGER IF EXISTS \(name)")
         }
@@ -136,6 +139,10 @@ enum CatalogOrder {
                     WITH ordered AS (SELECT id, row_number() OVER (ORDER BY sort_key, id) AS position FROM course)
                     UPDATE course SET sort_rank = ordered.position * \(gap) FROM ordered WHERE ordered.id = course.id
                     """)
+        }
+        if layout == .v9, let prebuilt, try prebuilt.copy(into: db, progress: progress) {
+            try finish(db, layout: layout, progress: progress)
+            return
         }
         // Filled in rank order, not by 'rebuild': that reads the courses in table order, where
         // ranks come at random, and FTS5 writes out what it holds whenever a rowid is lower than
@@ -157,6 +164,11 @@ enum CatalogOrder {
         progress?.begin(.compacting)
         try db.execute(sql: "INSERT INTO course_search (course_search) VALUES ('optimize')")
         try db.execute(sql: "INSERT INTO course_search (course_search, rank) VALUES ('hashsize', \(Self.defaultHashSize))")
+        try finish(db, layout: layout, progress: progress)
+    }
+
+    /// After the index: the learners' ranks, and the triggers back.
+    private static func finish(_ db: Database, layout: Layout, progress: ImportProgress?) throws {
         progress?.begin(.finishing)
         if layout == .v9 {
             try db.execute(sql: "UPDATE favourite SET course_rank = (SELECT sort_rank FROM course WHERE id = favourite.course_id)")

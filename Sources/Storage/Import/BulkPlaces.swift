@@ -18,6 +18,10 @@ struct BulkPlaces {
     /// when its row is written: stored before the import, or named earlier in the file (which
     /// `CourseJSON` refuses, but courses handed over in memory are only asked not to do).
     let stored: [Bool]
+    /// Whether the file names a course twice.
+    let repeated: Bool
+    /// The stored courses the file does not name, by id: their ranks after the import.
+    let otherRanks: [String: Int64]
 
     init(entries: [CourseEntry], keys: [CourseKeys], in db: Database) throws {
         var sortKeys = keys.map(\.sortKey)
@@ -27,10 +31,14 @@ struct BulkPlaces {
         let rows = try Row.fetchCursor(db, sql: "SELECT id, sort_key, sort_rank FROM course")
         while let row = try rows.next() { others[row[0]] = (row[1], row[2]) }
         var named = Set<String>(minimumCapacity: ids.count)
+        var repeated = false
         stored = ids.map { id in
             let before = others.removeValue(forKey: id) != nil
-            return !named.insert(id).inserted || before
+            let again = !named.insert(id).inserted
+            if again { repeated = true }
+            return again || before
         }
+        self.repeated = repeated
         var storedRanks: [Int64?] = []
         for (id, course) in others {
             ids.append(id)
@@ -42,6 +50,10 @@ struct BulkPlaces {
         moves = zip(entries.count..., storedRanks).compactMap { index, old in
             ranks[index] == old ? nil : (ids[index], ranks[index])
         }
+        var otherRanks: [String: Int64] = [:]
+        otherRanks.reserveCapacity(ids.count - entries.count)
+        for index in entries.count..<ids.count { otherRanks[ids[index]] = ranks[index] }
+        self.otherRanks = otherRanks
     }
 
     /// The rank of each course (`sortKeys[i]`, `ids[i]`) at its place in catalog order.

@@ -52,6 +52,14 @@ extension AppDatabase {
         try importCourses(entries: courses.map { CourseEntry(course: $0) }, progress: progress)
     }
 
+    /// `importCourses(_:progress:)` with the search index built beside the writes from
+    /// `sideIndexFrom` courses on (`SideIndex`): a test's, to take that way with few.
+    func importCourses(_ courses: [Course], progress: ImportProgress? = nil, sideIndexFrom: Int) throws(CourseImportError)
+        -> CourseImportSummary
+    {
+        try write(CourseFile(entries: courses.map { CourseEntry(course: $0) }), progress: progress, sideIndexFrom: sideIndexFrom)
+    }
+
     /// Adds or updates the courses of a file already read (`CourseJSON.parse`).
     public func importCourses(_ file: CourseFile, progress: ImportProgress? = nil) throws(CourseImportError) -> CourseImportSummary {
         try write(file, progress: progress)
@@ -62,20 +70,32 @@ extension AppDatabase {
         try write(CourseFile(entries: entries), progress: progress)
     }
 
-    /// One IMMEDIATE transaction; another process holding the write lock is waited for (the
-    /// busy timeout, then again), so an import never fails for someone else's write.
-    private func write(_ file: CourseFile, progress: ImportProgress?) throws(CourseImportError) -> CourseImportSummary {
+    /// One transaction that holds the write lock from its start; another process holding it is
+    /// waited for (the busy timeout, then again), so an import never fails for someone else's write.
+    private func write(_ file: CourseFile, progress: ImportProgress?, sideIndexFrom: Int = SideIndex.threshold) throws(CourseImportError)
+        -> CourseImportSummary
+    {
         while true {
             do {
                 return try writer.writeWithoutTransaction { db in
                     var summary = CourseImportSummary(added: 0, updated: 0)
-                    try db.inTransaction(.immediate) {
+                    // Where the search index may be built beside the writes: attached before
+                    // the transaction, as SQLite requires, and gone after it.
+                    let side =
+                        file.entries.count >= sideIndexFrom && ProcessInfo.processInfo.activeProcessorCount > 1
+                        ? try SideIndex.Place.attach(to: db) : nil
+                    defer { side?.detach(from: db) }
+                    // BEGIN IMMEDIATE takes the write lock of every attached file, and the
+                    // index's builder could not write its own: with one attached, the
+                    // transaction's first statement takes the main database's alone.
+                    try db.inTransaction(side == nil ? .immediate : .deferred) {
+                        if side != nil { try db.execute(sql: "DELETE FROM main.catalog_size WHERE 0") }
                         try file.checkPrerequisites(stored: try Self.storedIDs(among: file.outsidePrerequisites, in: db))
                         let prerequisite = try db.cachedStatement(sql: "SELECT prerequisite_id FROM course WHERE id = ?")
                         try file.checkCycles { id in
                             try String.fetchOne(prerequisite, arguments: [id.rawValue]).map { CourseID($0) }
                         }
-                        summary = try Self.store(file.entries, in: db, progress: progress)
+                        summary = try Self.store(file.entries, in: db, progress: progress, side: side)
                         progress?.begin(.finishing)
                         return .commit
                     }
@@ -94,8 +114,12 @@ extension AppDatabase {
     /// Adds or updates courses inside the caller's transaction. A few are placed in the
     /// catalog order one by one (one with no room left between its neighbours renumbers the
     /// whole order). Many at once are placed in memory with the whole catalog (`BulkPlaces`)
-    /// and written at their final ranks, then the search index is filled in one pass.
-    static func store(_ entries: [CourseEntry], in db: Database, progress: ImportProgress? = nil) throws -> CourseImportSummary {
+    /// and written at their final ranks, then the search index is filled in one pass (or, from
+    /// `SideIndex.threshold` courses, built on another core while they are written).
+    /// `side`: where a bulk import builds its search index beside the writes (`SideIndex`).
+    static func store(
+        _ entries: [CourseEntry], in db: Database, progress: ImportProgress? = nil, side: SideIndex.Place? = nil
+    ) throws -> CourseImportSummary {
         progress?.begin(.ordering)
         let stored = try Int.fetchOne(db, sql: "SELECT courses FROM catalog_size WHERE id = 1") ?? 0
         let bulk = entries.count > max(1_000, stored / 10)
@@ -120,10 +144,17 @@ extension AppDatabase {
         if bulk {
             try BulkUpkeep.deferred(in: db) {
                 let places = try BulkPlaces(entries: entries, keys: keys, in: db)
-                _ = try write { .at(places.ranks[$0], stored: places.stored[$0]) }
-                let move = try db.cachedStatement(sql: "UPDATE course SET sort_rank = ? WHERE id = ?")
-                for (id, rank) in places.moves { try move.execute(arguments: [rank, id]) }
-                try CatalogOrder.reindex(db, progress: progress)
+                // The search index built on another core while the rows are written.
+                let building = try side.flatMap { try SideIndex.start(for: entries, keys: keys, places: places, at: $0, in: db) }
+                do {
+                    _ = try write { .at(places.ranks[$0], stored: places.stored[$0]) }
+                    let move = try db.cachedStatement(sql: "UPDATE course SET sort_rank = ? WHERE id = ?")
+                    for (id, rank) in places.moves { try move.execute(arguments: [rank, id]) }
+                    try CatalogOrder.reindex(db, progress: progress, prebuilt: building)
+                } catch {
+                    building?.cancel()
+                    throw error
+                }
             }
         } else if try write({ _ in .between }) {
             // No room left between neighbours: the whole order and index again, shown as such.
