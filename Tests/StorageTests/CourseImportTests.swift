@@ -356,7 +356,10 @@ struct CourseImportTests {
         let courses = GeneratedCatalog.courses(count: 2_500) + awkward + renamed
         let sut = SQLiteCourseRepository(database: database)
 
-        let summary = try await onOwnThread { try database.importCourses(courses, sideIndexFrom: beside ? 1 : .max) }
+        let progress = ImportProgress()
+        let summary = try await onOwnThread { try database.importCourses(courses, progress: progress, sideIndexFrom: beside ? 1 : .max) }
+        progress.end()
+        #expect(progress.snapshot.finished.map(\.step).contains(.compacting) == !beside, "the index built beside, or filled after")
 
         #expect(summary == CourseImportSummary(added: courses.count - renamed.count, updated: renamed.count))
         let leftBeside = try FileManager.default.contentsOfDirectory(atPath: directory.path).filter { $0.contains("search-index") }
@@ -575,11 +578,18 @@ struct CourseImportTests {
         #expect(try await snapshot(database) == before)
         let left = try FileManager.default.contentsOfDirectory(atPath: directory.path).filter { $0.contains("search-index") }
         #expect(left.isEmpty, "\(left)")
+        // What a killed import left a day ago goes; a file of now may be another import's.
+        let stale = directory.url.appendingPathComponent(".edugo-search-index-stale.sqlite")
+        let recent = directory.url.appendingPathComponent(".edugo-search-index-recent.sqlite")
+        for file in [stale, recent] { try Data("x".utf8).write(to: file) }
+        try FileManager.default.setAttributes([.modificationDate: Date(timeIntervalSinceNow: -90_000)], ofItemAtPath: stale.path)
         let progress = ImportProgress()
         let summary = try await onOwnThread { try database.importCourses(courses, progress: progress, sideIndexFrom: 1) }
         progress.end()
         #expect(summary.added == courses.count)
         #expect(!progress.snapshot.finished.map(\.step).contains(.compacting), "built beside the writes again")
+        let kept = try FileManager.default.contentsOfDirectory(atPath: directory.path).filter { $0.contains("search-index") }
+        #expect(kept == [recent.lastPathComponent])
         try await database.writer.write { db in
             try db.execute(sql: "INSERT INTO course_search (course_search, rank) VALUES ('integrity-check', 1)")
         }

@@ -118,7 +118,8 @@ enum CatalogOrder {
 
     /// What `renumber` does once every course already has its rank in catalog order (a bulk
     /// import, placed in memory before it was written): the search index and the learners' ranks.
-    /// `prebuilt`: the index built beside the import (`SideIndex`), put in place of filling it.
+    /// `prebuilt`: the index built beside the import (`SideIndex`, finished), copied in place
+    /// of filling it.
     static func reindex(_ db: Database, progress: ImportProgress? = nil, prebuilt: SideIndex? = nil) throws {
         try CatalogRevision.whileRewriting(db) { try rebuild(db, layout: .v9, ranking: false, progress: progress, prebuilt: prebuilt) }
     }
@@ -129,8 +130,10 @@ enum CatalogOrder {
     private static func rebuild(
         _ db: Database, layout: Layout, ranking: Bool, progress: ImportProgress? = nil, prebuilt: SideIndex? = nil
     ) throws {
+        // `main.`: a trigger named without its schema and not there is looked for in every
+        // attached file, each then read until the transaction ends (`SideIndex`).
         for name in searchTriggers + [rankTrigger] {
-            try db.execute(sql: "DROP TRIGGER IF EXISTS \(name)")
+            try db.execute(sql: "DROP TRIGGER IF EXISTS main.\(name)")
         }
         if ranking {
             progress?.begin(.ordering)
@@ -140,7 +143,8 @@ enum CatalogOrder {
                     UPDATE course SET sort_rank = ordered.position * \(gap) FROM ordered WHERE ordered.id = course.id
                     """)
         }
-        if layout == .v9, let prebuilt, try prebuilt.copy(into: db, progress: progress) {
+        if layout == .v9, let prebuilt {
+            try prebuilt.copy(into: db)
             try finish(db, layout: layout, progress: progress)
             return
         }

@@ -36,7 +36,7 @@ enum CatalogRevision {
     static func whileRewriting(_ db: Database, _ body: () throws -> Void) throws {
         guard try db.tableExists("catalog_revision") else { return try body() }
         for name in triggers.keys {
-            try db.execute(sql: "DROP TRIGGER IF EXISTS \(name)")
+            try db.execute(sql: "DROP TRIGGER IF EXISTS main.\(name)")
         }
         try body()
         try createTriggers(in: db)

@@ -57,7 +57,9 @@ extension AppDatabase {
     func importCourses(_ courses: [Course], progress: ImportProgress? = nil, sideIndexFrom: Int) throws(CourseImportError)
         -> CourseImportSummary
     {
-        try write(CourseFile(entries: courses.map { CourseEntry(course: $0) }), progress: progress, sideIndexFrom: sideIndexFrom)
+        try write(
+            CourseFile(entries: courses.map { CourseEntry(course: $0) }), progress: progress,
+            sideIndexFrom: SideIndex.Threshold(from: sideIndexFrom))
     }
 
     /// Adds or updates the courses of a file already read (`CourseJSON.parse`).
@@ -72,8 +74,8 @@ extension AppDatabase {
 
     /// One transaction that holds the write lock from its start; another process holding it is
     /// waited for (the busy timeout, then again), so an import never fails for someone else's write.
-    private func write(_ file: CourseFile, progress: ImportProgress?, sideIndexFrom: Int = SideIndex.threshold) throws(CourseImportError)
-        -> CourseImportSummary
+    private func write(_ file: CourseFile, progress: ImportProgress?, sideIndexFrom: SideIndex.Threshold = .fromCores)
+        throws(CourseImportError) -> CourseImportSummary
     {
         while true {
             do {
@@ -81,9 +83,8 @@ extension AppDatabase {
                     var summary = CourseImportSummary(added: 0, updated: 0)
                     // Where the search index may be built beside the writes: attached before
                     // the transaction, as SQLite requires, and gone after it.
-                    let side =
-                        file.entries.count >= sideIndexFrom && ProcessInfo.processInfo.activeProcessorCount > 1
-                        ? try SideIndex.Place.attach(to: db) : nil
+                    // A file that cannot be made there leaves the index to the transaction.
+                    let side = file.entries.count >= sideIndexFrom.from ? try? SideIndex.Place.attach(to: db) : nil
                     defer { side?.detach(from: db) }
                     // BEGIN IMMEDIATE takes the write lock of every attached file, and the
                     // index's builder could not write its own: with one attached, the
@@ -150,7 +151,9 @@ extension AppDatabase {
                     _ = try write { .at(places.ranks[$0], stored: places.stored[$0]) }
                     let move = try db.cachedStatement(sql: "UPDATE course SET sort_rank = ? WHERE id = ?")
                     for (id, rank) in places.moves { try move.execute(arguments: [rank, id]) }
-                    try CatalogOrder.reindex(db, progress: progress, prebuilt: building)
+                    // Waited for before the reindexing touches anything (see `finish`).
+                    let built = building.map { $0.finish(progress: progress) } ?? false
+                    try CatalogOrder.reindex(db, progress: progress, prebuilt: built ? building : nil)
                 } catch {
                     building?.cancel()
                     throw error

@@ -29,6 +29,14 @@ final class SideIndex: Sendable {
     /// not worth it.
     static let threshold = 10_000
 
+    /// From how many courses an import builds its index beside its writes.
+    struct Threshold {
+        let from: Int
+
+        /// `threshold`, on a machine with a core to spare; none on one without.
+        static var fromCores: Threshold { Threshold(from: ProcessInfo.processInfo.activeProcessorCount > 1 ? threshold : .max) }
+    }
+
     /// The file the index is built in, attached to the import's connection.
     struct Place: Sendable {
         static let schema = "edugo_side_index"
@@ -42,9 +50,30 @@ final class SideIndex: Sendable {
             if attached.contains(where: { ($0["name"] as String?) == schema }) { try db.execute(sql: "DETACH DATABASE \(schema)") }
             let path: String = attached.first { ($0["name"] as String?) == "main" }?["file"] ?? ""
             let folder = path.isEmpty ? FileManager.default.temporaryDirectory : URL(fileURLWithPath: path).deletingLastPathComponent()
-            let place = Place(file: folder.appendingPathComponent(".edugo-search-index-\(UUID().uuidString).sqlite"))
+            sweep(folder)
+            let place = Place(file: folder.appendingPathComponent("\(prefix)\(UUID().uuidString).sqlite"))
+            // Made before SQLite opens it, readable by its owner only, as the database is.
+            guard FileManager.default.createFile(atPath: place.file.path, contents: nil, attributes: [.posixPermissions: 0o600]) else {
+                throw CocoaError(.fileWriteNoPermission)
+            }
             try db.execute(sql: "ATTACH DATABASE ? AS \(schema)", arguments: [place.file.path])
             return place
+        }
+
+        private static let prefix = ".edugo-search-index-"
+
+        /// Removes what an import ended without its cleanup (killed, the machine stopped) left:
+        /// files of a day ago or more, so never the file of an import running now elsewhere.
+        private static func sweep(_ folder: URL) {
+            let manager = FileManager.default
+            guard let names = try? manager.contentsOfDirectory(atPath: folder.path) else { return }
+            for name in names where name.hasPrefix(prefix) {
+                let path = folder.appendingPathComponent(name).path
+                guard let modified = (try? manager.attributesOfItem(atPath: path))?[.modificationDate] as? Date,
+                    modified < Date(timeIntervalSinceNow: -86_400)
+                else { continue }
+                try? manager.removeItem(atPath: path)
+            }
         }
 
         /// Detached and gone; outside a transaction.
@@ -124,7 +153,13 @@ final class SideIndex: Sendable {
 
     /// Builds the index in its own file, one segment (see `CatalogOrder.fillHashSize`).
     private func fill(_ entries: [Entry]) throws {
-        let queue = try DatabaseQueue(path: place.file.path)
+        if cancelled.load(ordering: .relaxed) { throw CancellationError() }
+        // The import touches the file only once this fill has ended (`finish`); should anything
+        // hold it meanwhile, the commit waits a little, then fails, and the import fills the
+        // index itself.
+        var configuration = Configuration()
+        configuration.busyMode = .timeout(10)
+        let queue = try DatabaseQueue(path: place.file.path, configuration: configuration)
         try queue.writeWithoutTransaction { db in
             // A scratch file: nothing to recover if the machine stops.
             try db.execute(sql: "PRAGMA journal_mode = OFF; PRAGMA synchronous = OFF")
@@ -146,17 +181,23 @@ final class SideIndex: Sendable {
         }
     }
 
-    /// Waits for the index, telling `progress` how many courses it holds, then puts it in
-    /// place of `course_search` in `db`'s transaction (the search triggers must be dropped).
-    /// False when it could not be built (its file could not be written): the caller fills
-    /// the index itself.
-    func copy(into db: Database, progress: ImportProgress?) throws -> Bool {
+    /// Waits for the fill to end, telling `progress` how many courses the index holds; whether
+    /// it was built (false: its file could not be written, and the caller fills the index
+    /// itself). Called before anything of the import's reads the attached file: a read there
+    /// holds it until the import commits, and the fill could not commit.
+    func finish(progress: ImportProgress?) -> Bool {
         progress?.begin(.indexing, total: count)
         while finished.wait(timeout: .now() + .milliseconds(100)) == .timedOut {
             progress?.advance(to: indexed.load(ordering: .relaxed))
         }
         guard case .success = outcome.withLock({ $0 }) else { return false }
         progress?.advance(to: count)
+        return true
+    }
+
+    /// Puts the built index in place of `course_search` in `db`'s transaction, once `finish`
+    /// said it was built (the search triggers must be dropped).
+    func copy(into db: Database) throws {
         try db.execute(sql: "DROP TABLE main.course_search")
         try db.execute(sql: CatalogOrder.createSearchTable(.v9))
         // A new index holds its (empty) structure and totals: replaced by the built ones.
@@ -169,7 +210,6 @@ final class SideIndex: Sendable {
                 INSERT INTO main.course_search_idx (segid, term, pgno) SELECT segid, term, pgno FROM \(side).course_search_idx;
                 INSERT INTO main.course_search (course_search, rank) VALUES ('hashsize', \(CatalogOrder.defaultHashSize));
                 """)
-        return true
     }
 
     /// Stops the fill if it still runs and waits for it: the import failed, or gave up.
