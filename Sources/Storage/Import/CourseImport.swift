@@ -53,13 +53,14 @@ extension AppDatabase {
     }
 
     /// `importCourses(_:progress:)` with the search index built beside the writes from
-    /// `sideIndexFrom` courses on (`SideIndex`): a test's, to take that way with few.
+    /// `sideIndexFrom` courses on (`SideIndex`): a test's, to take that way with few. The
+    /// builder is held until the import waits for it (`Threshold.holdsBuilder`).
     func importCourses(_ courses: [Course], progress: ImportProgress? = nil, sideIndexFrom: Int) throws(CourseImportError)
         -> CourseImportSummary
     {
         try write(
             CourseFile(entries: courses.map { CourseEntry(course: $0) }), progress: progress,
-            sideIndexFrom: SideIndex.Threshold(from: sideIndexFrom))
+            sideIndexFrom: SideIndex.Threshold(from: sideIndexFrom, holdsBuilder: true))
     }
 
     /// Adds or updates the courses of a file already read (`CourseJSON.parse`).
@@ -84,7 +85,9 @@ extension AppDatabase {
                     // Where the search index may be built beside the writes: attached before
                     // the transaction, as SQLite requires, and gone after it.
                     // A file that cannot be made there leaves the index to the transaction.
-                    let side = file.entries.count >= sideIndexFrom.from ? try? SideIndex.Place.attach(to: db) : nil
+                    let side =
+                        file.entries.count >= sideIndexFrom.from
+                        ? try? SideIndex.Place.attach(to: db, holdingBuilder: sideIndexFrom.holdsBuilder) : nil
                     defer { side?.detach(from: db) }
                     // BEGIN IMMEDIATE takes the write lock of every attached file, and the
                     // index's builder could not write its own: with one attached, the

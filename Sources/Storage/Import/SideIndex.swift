@@ -32,6 +32,10 @@ final class SideIndex: Sendable {
     /// From how many courses an import builds its index beside its writes.
     struct Threshold {
         let from: Int
+        /// A test's: the builder starts only once the import waits for it, so anything of the
+        /// import that read the scratch file before (and held it to the commit) makes the
+        /// builder fail every time, not only when it is slow.
+        var holdsBuilder = false
 
         /// `threshold`, on a machine with a core to spare; none on one without.
         static var fromCores: Threshold { Threshold(from: ProcessInfo.processInfo.activeProcessorCount > 1 ? threshold : .max) }
@@ -41,22 +45,29 @@ final class SideIndex: Sendable {
     struct Place: Sendable {
         static let schema = "edugo_side_index"
         let file: URL
+        /// `Threshold.holdsBuilder`.
+        var holdsBuilder = false
 
         /// A new file beside the database of `db` (on the disk that will hold the index anyway;
         /// a temporary folder may be memory), attached; outside a transaction.
-        static func attach(to db: Database) throws -> Place {
+        static func attach(to db: Database, holdingBuilder: Bool = false) throws -> Place {
             let attached = try Row.fetchAll(db, sql: "PRAGMA database_list")
             // One left attached by an import whose detach failed would refuse the name.
             if attached.contains(where: { ($0["name"] as String?) == schema }) { try db.execute(sql: "DETACH DATABASE \(schema)") }
             let path: String = attached.first { ($0["name"] as String?) == "main" }?["file"] ?? ""
             let folder = path.isEmpty ? FileManager.default.temporaryDirectory : URL(fileURLWithPath: path).deletingLastPathComponent()
             sweep(folder)
-            let place = Place(file: folder.appendingPathComponent("\(prefix)\(UUID().uuidString).sqlite"))
+            let place = Place(file: folder.appendingPathComponent("\(prefix)\(UUID().uuidString).sqlite"), holdsBuilder: holdingBuilder)
             // Made before SQLite opens it, readable by its owner only, as the database is.
             guard FileManager.default.createFile(atPath: place.file.path, contents: nil, attributes: [.posixPermissions: 0o600]) else {
                 throw CocoaError(.fileWriteNoPermission)
             }
-            try db.execute(sql: "ATTACH DATABASE ? AS \(schema)", arguments: [place.file.path])
+            do {
+                try db.execute(sql: "ATTACH DATABASE ? AS \(schema)", arguments: [place.file.path])
+            } catch {
+                try? FileManager.default.removeItem(at: place.file)
+                throw error
+            }
             return place
         }
 
@@ -87,6 +98,8 @@ final class SideIndex: Sendable {
 
     private let place: Place
     private let finished = DispatchGroup()
+    /// Lets a held builder start (`Place.holdsBuilder`).
+    private let released = DispatchSemaphore(value: 0)
     private let outcome = Mutex<Result<Void, any Error>?>(nil)
     private let indexed = Atomic<Int>(0)
     private let cancelled = Atomic<Bool>(false)
@@ -153,10 +166,11 @@ final class SideIndex: Sendable {
 
     /// Builds the index in its own file, one segment (see `CatalogOrder.fillHashSize`).
     private func fill(_ entries: [Entry]) throws {
+        if place.holdsBuilder { released.wait() }
         if cancelled.load(ordering: .relaxed) { throw CancellationError() }
         // The import touches the file only once this fill has ended (`finish`); should anything
-        // hold it meanwhile, the commit waits a little, then fails, and the import fills the
-        // index itself.
+        // hold it meanwhile, the commit waits up to 10 s, then fails, and the import fills the
+        // index itself (never both waiting on each other).
         var configuration = Configuration()
         configuration.busyMode = .timeout(10)
         let queue = try DatabaseQueue(path: place.file.path, configuration: configuration)
@@ -186,6 +200,7 @@ final class SideIndex: Sendable {
     /// itself). Called before anything of the import's reads the attached file: a read there
     /// holds it until the import commits, and the fill could not commit.
     func finish(progress: ImportProgress?) -> Bool {
+        if place.holdsBuilder { released.signal() }
         progress?.begin(.indexing, total: count)
         while finished.wait(timeout: .now() + .milliseconds(100)) == .timedOut {
             progress?.advance(to: indexed.load(ordering: .relaxed))
@@ -215,6 +230,7 @@ final class SideIndex: Sendable {
     /// Stops the fill if it still runs and waits for it: the import failed, or gave up.
     func cancel() {
         cancelled.store(true, ordering: .relaxed)
+        if place.holdsBuilder { released.signal() }
         finished.wait()
     }
 }
