@@ -31,14 +31,11 @@ struct BulkPlaces {
         let rows = try Row.fetchCursor(db, sql: "SELECT id, sort_key, sort_rank FROM course")
         while let row = try rows.next() { others[row[0]] = (row[1], row[2]) }
         var named = Set<String>(minimumCapacity: ids.count)
-        var repeated = false
         stored = ids.map { id in
             let before = others.removeValue(forKey: id) != nil
-            let again = !named.insert(id).inserted
-            if again { repeated = true }
-            return again || before
+            return !named.insert(id).inserted || before
         }
-        self.repeated = repeated
+        repeated = named.count < ids.count
         var storedRanks: [Int64?] = []
         for (id, course) in others {
             ids.append(id)
