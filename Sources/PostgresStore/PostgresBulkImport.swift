@@ -11,8 +11,8 @@ import SharedKernel
 /// 1. the courses are streamed by `COPY` into a temporary table (no JSON to build or parse);
 /// 2. the whole order, stored courses and incoming together, is computed there in one sort;
 /// 3. stored courses whose rank changes step aside to ranks no course uses (ranks are unique
-///    row by row), then the incoming rows are inserted or updated at their final ranks in one
-///    statement, and the stored courses not in the file take theirs;
+///    row by row), then the stored courses the file names are updated and the new ones
+///    inserted at their final ranks, and the stored courses not in the file take theirs;
 /// 4. the lessons, then the term index is built afresh and swapped in next to the commit.
 ///
 /// A first load moves no rank at all; before, every course was written at a temporary rank
@@ -36,7 +36,7 @@ extension PostgresCatalog {
         try await connection.query(
             """
             CREATE TEMP TABLE course_incoming (
-                id text COLLATE "C" NOT NULL, title text NOT NULL, sort_key text COLLATE "C" NOT NULL, instructor text NOT NULL,
+                position integer NOT NULL, id text COLLATE "C" NOT NULL, title text NOT NULL, sort_key text COLLATE "C" NOT NULL, instructor text NOT NULL,
                 category text, category_key text COLLATE "C" NOT NULL, level text NOT NULL, duration_minutes integer NOT NULL,
                 price_minor bigint NOT NULL, currency text NOT NULL, capacity integer, enrolled_count integer NOT NULL,
                 tags text[] NOT NULL, prerequisite_id text COLLATE "C", active boolean NOT NULL, description text NOT NULL,
@@ -79,14 +79,19 @@ extension PostgresCatalog {
             """,
             logger: logger
         )
+        // New courses are numbered for "newest" by their place in the file, as SQLite numbers
+        // them (the rows reach PostgreSQL in no set order); the sequence then moves past them.
+        let firstSeq =
+            try await connection.query("SELECT nextval('course_added')", logger: logger).decode(Int64.self).first { _ in true } ?? 1
         let written = try await connection.query(
             """
             WITH written AS (
                 INSERT INTO course (id, title, sort_key, sort_rank, instructor, category, category_key, level, duration_minutes,
-                    price_minor, currency, capacity, enrolled_count, tags, prerequisite_id, active, description, lesson_count, search_terms)
+                    price_minor, currency, capacity, enrolled_count, tags, prerequisite_id, active, description, lesson_count, search_terms,
+                    added_seq)
                 SELECT i.id, i.title, i.sort_key, o.rank, i.instructor, i.category, i.category_key, i.level, i.duration_minutes,
                     i.price_minor, i.currency, i.capacity, i.enrolled_count, i.tags, i.prerequisite_id, i.active, i.description,
-                    i.lesson_count, i.search_terms
+                    i.lesson_count, i.search_terms, \(firstSeq)::bigint + i.position
                 FROM course_incoming i JOIN course_order o ON o.id = i.id
                 WHERE NOT EXISTS (SELECT 1 FROM course WHERE course.id = i.id)
                 RETURNING 1
@@ -96,6 +101,7 @@ extension PostgresCatalog {
             logger: logger
         )
         let added = try await written.decode(Int.self).first { _ in true } ?? 0
+        try await connection.query("SELECT setval('course_added', \(max(firstSeq, firstSeq + Int64(unique.count) - 1)))", logger: logger)
         try await connection.query(
             "UPDATE course SET sort_rank = o.rank FROM course_order o WHERE o.id = course.id AND course.sort_rank <> o.rank",
             logger: logger
@@ -118,8 +124,8 @@ extension PostgresCatalog {
     /// terms most of it, is what bounds this step (at a million: the importing process at a
     /// whole core, PostgreSQL at a quarter of one), so it runs on every core (at most 8): the
     /// courses in chunks, one per lane at a time, each lane folding with a memo it hands on to
-    /// its next chunk, each chunk written as it is done. The rows' order is no one's concern:
-    /// the ranks and `added_seq` come from the statements that read them.
+    /// its next chunk, each chunk written as it is done. Each row carries its place in the file,
+    /// so their order in the table is no one's concern.
     private static func send(
         _ unique: [(course: Course, lessons: [Lesson]?)], in connection: PostgresConnection, logger: Logger, progress: ImportProgress?
     ) async throws {
@@ -136,7 +142,10 @@ extension PostgresCatalog {
                     group.addTask {
                         var memo = memo
                         var rows = CopyText()
-                        for entry in unique[range] { rows.course(entry.course, lessonCount: entry.lessons?.count ?? 1, memo: &memo) }
+                        for position in range {
+                            let entry = unique[position]
+                            rows.course(entry.course, position: position, lessonCount: entry.lessons?.count ?? 1, memo: &memo)
+                        }
                         return (rows.take(), range.count, memo)
                     }
                 }
@@ -166,9 +175,11 @@ struct WordMemo: Sendable {
 }
 
 extension CopyText {
-    /// A row of `course_incoming`: the course's columns in the table's order, then its terms.
-    mutating func course(_ course: Course, lessonCount: Int, memo: inout WordMemo) {
+    /// A row of `course_incoming`: its place in the file, the course's columns in the table's
+    /// order, then its terms.
+    mutating func course(_ course: Course, position: Int, lessonCount: Int, memo: inout WordMemo) {
         let sortKey = TextFolding.fold(course.title)
+        field(position)
         field(course.id.rawValue)
         field(course.title)
         field(sortKey)

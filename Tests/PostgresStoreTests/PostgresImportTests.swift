@@ -117,7 +117,27 @@ struct PostgresBulkImportTests {
         #expect(lane.forwards == courses.sorted(by: TextFolding.inCatalogOrder).map(\.id))
         for course in stride(from: 0, to: count, by: 977).map({ courses[$0] }) + [courses[count - 1]] {
             #expect(try await repository.course(id: course.id) == course)
+            // Instructors and tags are folded with each lane's memo: found by them too (its own
+            // tag, `tagN`, leaves it and the few whose tag starts with it).
+            guard !course.tags.isEmpty else { continue }
+            let words = ([course.instructor] + course.tags).joined(separator: " ")
+            let found = try await repository.countedPage(CatalogQuery.parse(words), for: nil, at: .first, limit: 20)
+            #expect(found.rows.contains { $0.course.id == course.id } && found.rows.count < 20, "\(course.id) found by \(words)")
         }
+        // Numbered for "newest" by their place in the file, as SQLite numbers them, and a course
+        // added later comes after them.
+        let database = test.database
+        let added = try await database.read { connection in
+            let rows = try await connection.query(
+                "SELECT id FROM course WHERE id LIKE 'bulk-%' ORDER BY added_seq", logger: database.logger)
+            return try await rows.collect().map { try $0.decode(String.self) }
+        }
+        #expect(added == courses.map(\.id.rawValue))
+        _ = try await test.database.importCourses([(course: Self.course(count, title: "Lane later"), lessons: nil)])
+        var byNewest = CatalogQuery.parse("lane")
+        byNewest.sort = CatalogSort(.newest)
+        let newest = try await repository.countedPage(byNewest, for: nil, at: .first, limit: 2)
+        #expect(newest.rows.map(\.course.id) == [Self.course(count, title: "").id, courses[count - 1].id])
         await test.drop()
     }
 
