@@ -21,9 +21,11 @@ extension PostgresCatalog {
     /// Far below any rank or temporary rank: where courses wait while others take their places.
     private static let aside: Int64 = -(1 << 62)
 
+    /// `numbersNewest`: whether new courses take their `added_seq` here; not in v2's seed, whose
+    /// catalog has no such column until v11 numbers the seeded courses in their order.
     static func upsertInBulk(
-        _ entries: [(course: Course, lessons: [Lesson]?)], withContent: Bool, in connection: PostgresConnection, logger: Logger,
-        progress: ImportProgress?
+        _ entries: [(course: Course, lessons: [Lesson]?)], withContent: Bool, numbersNewest: Bool, in connection: PostgresConnection,
+        logger: Logger, progress: ImportProgress?
     ) async throws -> (added: Int, updated: Int) {
         // A file names each course once (CourseFile refuses a repeat); any other caller's repeat
         // is one row, its last entry, as writing them in turn would leave it.
@@ -81,17 +83,20 @@ extension PostgresCatalog {
         )
         // New courses are numbered for "newest" by their place in the file, as SQLite numbers
         // them (the rows reach PostgreSQL in no set order); the sequence then moves past them.
-        let firstSeq =
-            try await connection.query("SELECT nextval('course_added')", logger: logger).decode(Int64.self).first { _ in true } ?? 1
+        let firstSeq: Int64? =
+            numbersNewest
+            ? try await connection.query("SELECT nextval('course_added')", logger: logger).decode(Int64.self).first { _ in true } ?? 1
+            : nil
+        let numbered = firstSeq.map { (column: ", added_seq", value: ", \($0)::bigint + i.position") } ?? (column: "", value: "")
         let written = try await connection.query(
             """
             WITH written AS (
                 INSERT INTO course (id, title, sort_key, sort_rank, instructor, category, category_key, level, duration_minutes,
-                    price_minor, currency, capacity, enrolled_count, tags, prerequisite_id, active, description, lesson_count, search_terms,
-                    added_seq)
+                    price_minor, currency, capacity, enrolled_count, tags, prerequisite_id, active, description, lesson_count, search_terms
+                    \(unescaped: numbered.column))
                 SELECT i.id, i.title, i.sort_key, o.rank, i.instructor, i.category, i.category_key, i.level, i.duration_minutes,
                     i.price_minor, i.currency, i.capacity, i.enrolled_count, i.tags, i.prerequisite_id, i.active, i.description,
-                    i.lesson_count, i.search_terms, \(firstSeq)::bigint + i.position
+                    i.lesson_count, i.search_terms \(unescaped: numbered.value)
                 FROM course_incoming i JOIN course_order o ON o.id = i.id
                 WHERE NOT EXISTS (SELECT 1 FROM course WHERE course.id = i.id)
                 RETURNING 1
@@ -101,7 +106,10 @@ extension PostgresCatalog {
             logger: logger
         )
         let added = try await written.decode(Int.self).first { _ in true } ?? 0
-        try await connection.query("SELECT setval('course_added', \(max(firstSeq, firstSeq + Int64(unique.count) - 1)))", logger: logger)
+        if let firstSeq {
+            try await connection.query(
+                "SELECT setval('course_added', \(max(firstSeq, firstSeq + Int64(unique.count) - 1)))", logger: logger)
+        }
         try await connection.query(
             "UPDATE course SET sort_rank = o.rank FROM course_order o WHERE o.id = course.id AND course.sort_rank <> o.rank",
             logger: logger

@@ -137,8 +137,8 @@ enum PostgresCatalog {
     /// terms follow. The caller's transaction holds; catalog writes take one lock in turn.
     /// `withContent: false` writes lessons as the schema before v8 holds them (the seed of v2).
     static func upsert(
-        _ entries: [(course: Course, lessons: [Lesson]?)], withContent: Bool = true, in connection: PostgresConnection, logger: Logger,
-        progress: ImportProgress? = nil
+        _ entries: [(course: Course, lessons: [Lesson]?)], withContent: Bool = true, numbersNewest: Bool = true,
+        in connection: PostgresConnection, logger: Logger, progress: ImportProgress? = nil
     ) async throws -> (added: Int, updated: Int) {
         try await connection.query("SELECT pg_advisory_xact_lock(\(writeLock))", logger: logger)
         let size =
@@ -147,7 +147,8 @@ enum PostgresCatalog {
         // Many courses (a first load, a large file) are written at their final ranks in one
         // pass (`upsertInBulk`); a few are each placed in a gap, moving nothing else.
         if entries.count > 200, entries.count * 20 > size {
-            return try await upsertInBulk(entries, withContent: withContent, in: connection, logger: logger, progress: progress)
+            return try await upsertInBulk(
+                entries, withContent: withContent, numbersNewest: numbersNewest, in: connection, logger: logger, progress: progress)
         }
         var added = 0
         var updated = 0

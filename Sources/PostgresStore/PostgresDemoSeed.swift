@@ -25,8 +25,9 @@ public struct PostgresSeed: Sendable {
 extension PostgresDatabase {
     /// v2: the built-in catalog and the demo learner, with its starting progress.
     static func seedCatalogAndDemoLearner(_ seed: PostgresSeed, in connection: PostgresConnection, logger: Logger) async throws {
-        // The lessons' content waits for its tables (v8), which store it for these courses.
-        _ = try await PostgresCatalog.upsert(seed.courses, withContent: false, in: connection, logger: logger)
+        // The lessons' content waits for its tables (v8), which store it for these courses, and
+        // "newest" for its column (v11), which numbers these courses in their order.
+        _ = try await PostgresCatalog.upsert(seed.courses, withContent: false, numbersNewest: false, in: connection, logger: logger)
         let demo = try await connection.query(
             """
             INSERT INTO learner (name, email, password_hash, role, created_at)

@@ -141,6 +141,20 @@ struct PostgresBulkImportTests {
         await test.drop()
     }
 
+    @Test(
+        "a seed of more than 200 courses goes in by the bulk path before \"newest\" has its column (v2), and v11 numbers them in the seed's order"
+    )
+    func bulkSeed() async throws {
+        let courses = (0..<300).map { Self.course(($0 * 7) % 300, title: "Seeded \($0)") }
+        let test = try await PostgresTestDatabase.migrated(courses: courses.map { (course: $0, lessons: nil) })
+        let repository = PostgresCourseRepository(database: test.database)
+        var byNewest = CatalogQuery.parse("seeded")
+        byNewest.sort = CatalogSort(.newest)
+        let newest = try await CrossStoreCatalogTests.everyRow(repository, byNewest, learner: UserID(1), limit: 97)
+        #expect(newest.forwards == courses.reversed().map(\.id))
+        await test.drop()
+    }
+
     @Test("an import tells its steps as it goes: a bulk one every step in order with whole counts, a small one its writes")
     func progressSteps() async throws {
         let test = try await PostgresTestDatabase.seeded()
