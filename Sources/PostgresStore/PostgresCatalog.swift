@@ -135,7 +135,8 @@ enum PostgresCatalog {
     /// Inserts or updates courses with their lessons, as an import does: seats already taken
     /// are never given away, ranks are placed (renumbering when no gap is left), and the
     /// terms follow. The caller's transaction holds; catalog writes take one lock in turn.
-    /// `withContent: false` writes lessons as the schema before v8 holds them (the seed of v2).
+    /// `withContent: false` writes lessons as the schema before v8 holds them, and
+    /// `numbersNewest: false` leaves "newest" to v11 (both for the seed of v2).
     static func upsert(
         _ entries: [(course: Course, lessons: [Lesson]?)], withContent: Bool = true, numbersNewest: Bool = true,
         in connection: PostgresConnection, logger: Logger, progress: ImportProgress? = nil
