@@ -1,4 +1,3 @@
-import Foundation
 import Logging
 import NIOCore
 import Platform
@@ -139,7 +138,7 @@ extension PostgresCatalog {
     ) async throws {
         progress?.begin(.sending, total: unique.count)
         let chunk = 4_096
-        let lanes = unique.count < 10_000 ? 1 : max(1, min(ProcessInfo.processInfo.activeProcessorCount, 8))
+        let lanes = ImportParts.count(courses: unique.count)
         try await connection.copyFrom(table: "course_incoming", logger: logger) { writer in
             try await withThrowingTaskGroup(of: (rows: ByteBuffer, count: Int, memo: WordMemo).self) { group in
                 var next = 0

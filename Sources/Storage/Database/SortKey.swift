@@ -65,7 +65,7 @@ extension CourseKeyFolding {
     /// most 8): the file cut in as many parts, each folded with a memo of its own (1 M courses:
     /// the import's ordering step 10-11 s on one core, 7-8 s on two).
     static func keys(of entries: [CourseEntry], cores: Int = ProcessInfo.processInfo.activeProcessorCount) -> [CourseKeys] {
-        let parts = entries.count < 10_000 ? 1 : max(1, min(cores, 8))
+        let parts = ImportParts.count(courses: entries.count, cores: cores)
         guard parts > 1 else {
             var folding = CourseKeyFolding()
             return entries.map { folding.keys(of: $0.course) }
