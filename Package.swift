@@ -186,6 +186,8 @@ let package = Package(
                 "Platform",
                 "SharedKernel",
                 .product(name: "GRDB", package: "GRDB.swift"),
+                // SQLite's own calls, for the import's rows (`CourseRowWriter`).
+                .product(name: "GRDBSQLite", package: "GRDB.swift"),
             ]
         ),
         // What every store and the server share, with no database: course files, the built-in

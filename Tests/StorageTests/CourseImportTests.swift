@@ -169,6 +169,34 @@ struct CourseImportTests {
         #expect(try await snapshot(database) == before)
     }
 
+    @Test(
+        "every value of a course is stored as given (an empty description, accents, CJK, no category, no seat limit), in bulk as one by one",
+        arguments: [false, true])
+    func storesValuesAsGiven(bulk: Bool) async throws {
+        let (database, directory) = try makeSUT()
+        defer { directory.remove() }
+        // The values are bound to SQLite one by one (`CourseRowWriter`): an empty text must stay
+        // a text, a missing value NULL, each in its own column.
+        let given = [
+            Course.fixture(
+                id: "texts-1", title: "Ünïcode 日本語 入門", instructor: "Zoë Schäfer", category: nil, level: .advanced,
+                durationMinutes: 45, price: Price(minorUnits: 0, currency: "USD"), capacity: nil, enrolledCount: 0,
+                tags: ["日本語", "ü"], prerequisiteID: "other", isActive: false, description: ""),
+            Course.fixture(
+                id: "texts-2", title: "Second", instructor: "Kenji Watanabe", category: "Música", level: .intermediate,
+                durationMinutes: 600, price: Price(minorUnits: 11_999, currency: "EUR"), capacity: 510, enrolledCount: 9,
+                tags: [], description: "Tabs\tand \"quotes\" and back\\slashes"),
+        ]
+        let courses = (bulk ? GeneratedCatalog.courses(count: 1_200) : []) + given
+        _ = try await onOwnThread { try database.importCourses(courses) }
+
+        let repository = SQLiteCourseRepository(database: database)
+        for course in given {
+            let stored = try await repository.syllabus(of: course.id).course
+            #expect(stored == course)
+        }
+    }
+
     @Test("lessons are stored in order and replace the ones before")
     func storesLessons() async throws {
         let (database, directory) = try makeSUT()

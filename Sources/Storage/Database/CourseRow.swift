@@ -93,8 +93,9 @@ enum CourseRow {
 
     /// Replaces the stored lessons of a course, their bodies and questions with them (one row
     /// of `lesson_content` for a lesson that has either; none for a title-only lesson).
-    static func storeLessons(_ lessons: [Lesson], of id: CourseID, in db: Database) throws {
-        try db.cachedStatement(sql: "DELETE FROM lesson WHERE course_id = ?").execute(arguments: [id.rawValue])
+    /// `replacing`: whether the course may have lessons stored (a new one has none to delete).
+    static func storeLessons(_ lessons: [Lesson], of id: CourseID, replacing: Bool = true, in db: Database) throws {
+        if replacing { try db.cachedStatement(sql: "DELETE FROM lesson WHERE course_id = ?").execute(arguments: [id.rawValue]) }
         let insert = try db.cachedStatement(
             sql: "INSERT INTO lesson (course_id, position, title, minutes, question_count) VALUES (?, ?, ?, ?, ?)")
         let insertContent = try db.cachedStatement(
@@ -137,14 +138,33 @@ enum CourseRow {
         case at(Int64, stored: Bool)
     }
 
-    /// Inserts the course, or updates every field of the stored course with the same id, on
-    /// the current schema. The seats learners here already hold are never given away: the
-    /// stored count does not drop below them. `placement` says where it goes in the catalog
-    /// order. `addedSeq`: the course's place in the `newest` order if it is new (a stored
-    /// course keeps its own); the caller counts them on, so no row asks the table for its largest.
-    static func upsert(_ entry: CourseEntry, keys: CourseKeys, placement: Placement, addedSeq: Int64, in db: Database) throws -> (
-        added: Bool, needsRenumbering: Bool
-    ) {
+    /// Inserts a course, or updates every field of the stored course with the same id, on the
+    /// current schema (`CourseRowWriter` binds its values). The seats learners here already
+    /// hold are never given away: the stored count does not drop below them.
+    static let upsertSQL = """
+        INSERT INTO course (id, title, sort_key, instructor, category, level, duration_minutes,
+            price_minor, currency, capacity, enrolled_count, tags, prerequisite_id, active, description,
+            lesson_count, sort_rank, search_key, category_key, added_seq)
+        VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+        ON CONFLICT(id) DO UPDATE SET
+            title = excluded.title, sort_key = excluded.sort_key, instructor = excluded.instructor,
+            category = excluded.category, level = excluded.level,
+            duration_minutes = excluded.duration_minutes, price_minor = excluded.price_minor,
+            currency = excluded.currency, capacity = excluded.capacity,
+            enrolled_count = max(excluded.enrolled_count, (
+                SELECT count(*) FROM enrollment WHERE course_id = excluded.id AND status != 'dropped')),
+            tags = excluded.tags, prerequisite_id = excluded.prerequisite_id, active = excluded.active,
+            description = excluded.description, lesson_count = excluded.lesson_count,
+            sort_rank = excluded.sort_rank, search_key = excluded.search_key, category_key = excluded.category_key
+        """
+
+    /// Inserts the course, or updates the stored one with its id (`upsertSQL`), through
+    /// `writer`, and its lessons. `placement` says where it goes in the catalog order.
+    /// `addedSeq`: the course's place in the `newest` order if it is new (a stored course keeps
+    /// its own); the caller counts them on, so no row asks the table for its largest.
+    static func upsert(
+        _ entry: CourseEntry, keys: CourseKeys, placement: Placement, addedSeq: Int64, with writer: CourseRowWriter, in db: Database
+    ) throws -> (added: Bool, needsRenumbering: Bool) {
         var course = entry.course
         course.lessonCount = entry.lessons?.count ?? 1
         let sortKey = keys.sortKey
@@ -166,31 +186,14 @@ enum CourseRow {
             rank = final
             stored = known
         }
-        let upsert = try db.cachedStatement(
-            sql: """
-                INSERT INTO course (id, title, sort_key, instructor, category, level, duration_minutes,
-                    price_minor, currency, capacity, enrolled_count, tags, prerequisite_id, active, description,
-                    lesson_count, sort_rank, search_key, category_key, added_seq)
-                VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
-                ON CONFLICT(id) DO UPDATE SET
-                    title = excluded.title, sort_key = excluded.sort_key, instructor = excluded.instructor,
-                    category = excluded.category, level = excluded.level,
-                    duration_minutes = excluded.duration_minutes, price_minor = excluded.price_minor,
-                    currency = excluded.currency, capacity = excluded.capacity,
-                    enrolled_count = max(excluded.enrolled_count, (
-                        SELECT count(*) FROM enrollment WHERE course_id = excluded.id AND status != 'dropped')),
-                    tags = excluded.tags, prerequisite_id = excluded.prerequisite_id, active = excluded.active,
-                    description = excluded.description, lesson_count = excluded.lesson_count,
-                    sort_rank = excluded.sort_rank, search_key = excluded.search_key, category_key = excluded.category_key
-                """)
-        var arguments = try arguments(for: course, sortKey: sortKey)
-        _ = arguments.append(contentsOf: [
-            course.lessonCount, rank, keys.searchKey, keys.categoryKey, addedSeq,
-        ])
-        try upsert.execute(arguments: arguments)
+        try writer.write(
+            CourseRowWriter.Values(
+                course: course, sortKey: sortKey, tags: try StoredTags.encode(course.tags), rank: rank, keys: keys, addedSeq: addedSeq))
         // A course without lessons of its own is one lesson named after it: no rows (and a new
         // one has none to replace).
-        if stored || entry.lessons?.isEmpty == false { try storeLessons(entry.lessons ?? [], of: course.id, in: db) }
+        if stored || entry.lessons?.isEmpty == false {
+            try storeLessons(entry.lessons ?? [], of: course.id, replacing: stored, in: db)
+        }
         if case .between = placement, rank == nil { return (!stored, true) }
         return (!stored, false)
     }

@@ -135,10 +135,12 @@ extension AppDatabase {
         func write(_ placement: (Int) -> CourseRow.Placement) throws -> Bool {
             var renumber = false
             progress?.begin(.writing, total: entries.count)
+            let writer = try CourseRowWriter(in: db)
             for index in entries.indices {
                 if index % 1_024 == 0 { progress?.advance(to: index) }
                 let outcome = try CourseRow.upsert(
-                    entries[index], keys: keys[index], placement: placement(index), addedSeq: firstSeq + Int64(index), in: db)
+                    entries[index], keys: keys[index], placement: placement(index), addedSeq: firstSeq + Int64(index),
+                    with: writer, in: db)
                 if outcome.added { added += 1 }
                 if outcome.needsRenumbering { renumber = true }
             }
