@@ -9,7 +9,20 @@ enum StoredTags {
         let plain = tags.allSatisfy { tag in
             tag.utf8.allSatisfy { $0 >= 0x20 && $0 != UInt8(ascii: "\"") && $0 != UInt8(ascii: "\\") && $0 != UInt8(ascii: "/") }
         }
-        if plain { return "[" + tags.map { "\"\($0)\"" }.joined(separator: ",") + "]" }
+        if plain {
+            // One string grown in place: a string per tag, joined, then wrapped, was a quarter
+            // of making a row's values in an import.
+            var json = "["
+            json.reserveCapacity(tags.reduce(2) { $0 + $1.utf8.count + 3 })
+            for (index, tag) in tags.enumerated() {
+                if index > 0 { json.append(",") }
+                json.append("\"")
+                json.append(tag)
+                json.append("\"")
+            }
+            json.append("]")
+            return json
+        }
         return String(decoding: try JSONSerialization.data(withJSONObject: tags), as: UTF8.self)
     }
 
