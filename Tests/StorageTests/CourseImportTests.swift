@@ -187,14 +187,34 @@ struct CourseImportTests {
                 durationMinutes: 600, price: Price(minorUnits: 11_999, currency: "EUR"), capacity: 510, enrolledCount: 9,
                 tags: [], description: "Tabs\tand \"quotes\" and back\\slashes"),
         ]
-        let courses = (bulk ? GeneratedCatalog.courses(count: 1_200) : []) + given
-        _ = try await onOwnThread { try database.importCourses(courses) }
+        let generated = bulk ? GeneratedCatalog.courses(count: 1_200) : []
+        _ = try await onOwnThread { try database.importCourses(generated + given) }
 
         let repository = SQLiteCourseRepository(database: database)
         for course in given {
             let stored = try await repository.syllabus(of: course.id).course
             #expect(stored == course)
         }
+        // The keys and places no course value shows, each in its own column too.
+        let keys = CourseKeyFolding.keys(of: given.map { CourseEntry(course: $0) })
+        let rows = try database.writer.read { db in
+            try Row.fetchAll(
+                db, sql: "SELECT sort_key, search_key, category_key, sort_rank, added_seq FROM course WHERE id LIKE 'texts-%' ORDER BY id")
+        }
+        #expect(rows.map { $0["sort_key"] as String } == keys.map(\.sortKey))
+        #expect(rows.map { $0["search_key"] as String } == keys.map(\.searchKey))
+        #expect(rows.map { $0["category_key"] as String } == keys.map(\.categoryKey))
+        #expect(rows.allSatisfy { ($0["sort_rank"] as Int64?) != nil })
+        let added = rows.compactMap { $0["added_seq"] as Int64? }
+        #expect(added.count == 2 && added[0] < added[1], "newest in the file's order: \(added)")
+
+        // Stored already: every value of the file's course replaces the stored one.
+        let changed = Course.fixture(
+            id: "texts-2", title: "Second, Renamed", instructor: "Aoife Ní Bhriain", category: "Cocina", level: .beginner,
+            durationMinutes: 5, price: Price(minorUnits: 1, currency: "JPY"), capacity: 9, enrolledCount: 2,
+            tags: ["nuevo"], prerequisiteID: "texts-1", isActive: false, description: "Changed.")
+        _ = try await onOwnThread { try database.importCourses(generated + [given[0], changed]) }
+        #expect(try await repository.syllabus(of: changed.id).course == changed)
     }
 
     @Test("lessons are stored in order and replace the ones before")
@@ -359,6 +379,23 @@ struct CourseImportTests {
         #expect(zip(page, page.dropFirst()).allSatisfy { $0.key < $1.key })
         #expect(found.map(\.course.id) == expected.filter { $0.rawValue.hasPrefix("placed-") && $0 != "placed-0" })
         #expect(try await sut.page(matching: "aardvark", at: .first, limit: 5).map(\.course.id) == ["placed-0"])
+    }
+
+    @Test("two keys whose first sixteen bytes differ are in the order SQLite's BINARY collation gives them")
+    func leadingBytesOrder() {
+        // Shorter and longer, a NUL, sixteen bytes alike then not, accents composed and not, CJK.
+        let keys = [
+            "", "a", "a\u{0}", "a\u{0}b", "ab", "abcdefghijklmnop", "abcdefghijklmnopq", "abcdefghijklmnoq", "abcdefgh",
+            "abcdefgi", "abcdefghab", "abcdefghba", "ba", "é", "e\u{301}", "日本", "日本語", "z", "ｚ", "\u{7F}", "\u{80}",
+        ]
+        for left in keys {
+            for right in keys where BulkPlaces.leadingBytes(left) != BulkPlaces.leadingBytes(right) {
+                let binary = Array(left.utf8).lexicographicallyPrecedes(Array(right.utf8))
+                #expect(
+                    (BulkPlaces.leadingBytes(left) < BulkPlaces.leadingBytes(right)) == binary,
+                    "\(left.debugDescription) against \(right.debugDescription)")
+            }
+        }
     }
 
     @Test(

@@ -24,6 +24,8 @@ struct CourseRowWriter {
     init(in db: Database) throws {
         database = db
         statement = try db.makeStatement(sql: CourseRow.upsertSQL)
+        // A parameter added to the statement and not bound here would keep a NULL unnoticed.
+        precondition(sqlite3_bind_parameter_count(statement.sqliteStatement) == Self.count, "CourseRowWriter binds \(Self.count) values")
         // GRDB runs a statement without arguments only once it holds valid ones: these nulls
         // are never stepped (every row binds all of its values over them first).
         statement.setUncheckedArguments(StatementArguments(Array(repeating: DatabaseValue.null, count: Int(Self.count))))
@@ -46,13 +48,15 @@ struct CourseRowWriter {
             let at = next()
             guard var value else { return try check(sqlite3_bind_null(handle, at)) }
             try value.withUTF8 { bytes in
+                // Up to a NUL, as GRDB bound texts (a C string) and reads them back.
+                let length = bytes.firstIndex(of: 0) ?? bytes.count
                 // An empty text is still a text: a null pointer would bind NULL.
-                guard let base = bytes.baseAddress, !bytes.isEmpty else {
+                guard let base = bytes.baseAddress, length > 0 else {
                     return try check(sqlite3_bind_text(handle, at, "", 0, transient))
                 }
                 try check(
-                    base.withMemoryRebound(to: CChar.self, capacity: bytes.count) {
-                        sqlite3_bind_text(handle, at, $0, CInt(bytes.count), transient)
+                    base.withMemoryRebound(to: CChar.self, capacity: length) {
+                        sqlite3_bind_text(handle, at, $0, CInt(length), transient)
                     })
             }
         }
