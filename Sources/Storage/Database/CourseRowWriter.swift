@@ -3,9 +3,9 @@ import GRDBSQLite
 import SharedKernel
 
 /// An import's writes of course rows: the statement made once per import and each value bound
-/// straight to SQLite. With GRDB's arguments (an array of values built for every row, bound one
-/// by one in nested closures) and its statement cache (the SQL hashed for every row), three
-/// quarters of the Swift side of writing a million courses was that bookkeeping (perf,
+/// straight to SQLite. Writing a million courses through GRDB's arguments (an array of values
+/// built for every row, bound one by one in nested closures) and its statement cache (the SQL
+/// hashed for every row), those were half and a tenth of the write loop's Swift side (perf,
 /// 2026-12-01, BENCHMARKS "Imports").
 struct CourseRowWriter {
     private let statement: Statement
