@@ -188,7 +188,7 @@ enum CourseRow {
         }
         try writer.write(
             CourseRowWriter.Values(
-                course: course, sortKey: sortKey, tags: try StoredTags.encode(course.tags), rank: rank, keys: keys, addedSeq: addedSeq))
+                course: course, tags: try StoredTags.encode(course.tags), rank: rank, keys: keys, addedSeq: addedSeq))
         // A course without lessons of its own is one lesson named after it: no rows (and a new
         // one has none to replace).
         if stored || entry.lessons?.isEmpty == false {

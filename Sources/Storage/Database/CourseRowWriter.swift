@@ -14,7 +14,6 @@ struct CourseRowWriter {
     /// What one row binds besides the course (its lesson count set).
     struct Values {
         var course: Course
-        var sortKey: String
         var tags: String
         var rank: Int64?
         var keys: CourseKeys
@@ -68,7 +67,7 @@ struct CourseRowWriter {
         let course = row.course
         try text(course.id.rawValue)
         try text(course.title)
-        try text(row.sortKey)
+        try text(row.keys.sortKey)
         try text(course.instructor)
         try text(course.category)
         try text(course.level.rawValue)
