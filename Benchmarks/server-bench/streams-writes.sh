@@ -9,14 +9,16 @@
 #
 # Usage: Benchmarks/server-bench/streams-writes.sh [seconds] [runs]
 #   EDUGO_TEST_POSTGRES: a cluster to use (a throwaway one is started otherwise);
-#   EDUGO_STREAMS: streams a server (50).
+#   EDUGO_STREAMS: streams a server (50); EDUGO_BUILD_PATH: the release build's folder (.build).
 set -euo pipefail
 root="$(cd "$(dirname "$0")/../.." && pwd)"
 seconds="${1:-15}"
 runs="${2:-2}"
 here="$root/Benchmarks/server-bench"
-swift build --package-path "$root" -c release --product edugo-server >/dev/null
-server="$(swift build --package-path "$root" -c release --show-bin-path)/edugo-server"
+# EDUGO_BUILD_PATH: a build folder of its own (`.build-release`), to keep `.build` a debug one.
+build=(--package-path "$root" -c release --build-path "${EDUGO_BUILD_PATH:-$root/.build}")
+swift build "${build[@]}" --product edugo-server >/dev/null
+server="$(swift build "${build[@]}" --show-bin-path)/edugo-server"
 cluster=false
 if [ -z "${EDUGO_TEST_POSTGRES:-}" ]; then
     eval "$("$root/Scripts/postgres-cluster.sh" start)"

@@ -148,7 +148,7 @@ extension AppDatabase {
             return renumber
         }
         if bulk {
-            try BulkUpkeep.deferred(in: db) {
+            try BulkUpkeep.deferred(in: db) { orderIndexes in
                 let places = try BulkPlaces(entries: entries, keys: keys, in: db)
                 // The search index built on another core while the rows are written.
                 let building = try side.flatMap { try SideIndex.start(for: entries, keys: keys, places: places, at: $0, in: db) }
@@ -156,8 +156,9 @@ extension AppDatabase {
                     _ = try write { .at(places.ranks[$0], stored: places.stored[$0]) }
                     let move = try db.cachedStatement(sql: "UPDATE course SET sort_rank = ? WHERE id = ?")
                     for (id, rank) in places.moves { try move.execute(arguments: [rank, id]) }
-                    // Waited for before the reindexing touches anything (see `finish`).
-                    let built = building.map { $0.finish(progress: progress) } ?? false
+                    // Waited for before the reindexing touches anything (see `finish`); the
+                    // order indexes built meanwhile, while the builder ends on the other core.
+                    let built = try building.map { try $0.finish(progress: progress) { try orderIndexes.build(in: db) } } ?? false
                     try CatalogOrder.reindex(db, progress: progress, prebuilt: built ? building : nil)
                 } catch {
                     building?.cancel()

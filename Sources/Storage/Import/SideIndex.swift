@@ -198,10 +198,14 @@ final class SideIndex: Sendable {
     /// Waits for the fill to end, telling `progress` how many courses the index holds; whether
     /// it was built (false: its file could not be written, and the caller fills the index
     /// itself). Called before anything of the import's reads the attached file: a read there
-    /// holds it until the import commits, and the fill could not commit.
-    func finish(progress: ImportProgress?) -> Bool {
-        if place.holdsBuilder { released.signal() }
+    /// holds it until the import commits, and the fill could not commit. `meanwhile`: the
+    /// import's own work, done first while the fill goes on (it must not read that file).
+    func finish(progress: ImportProgress?, meanwhile: () throws -> Void = {}) throws -> Bool {
         progress?.begin(.indexing, total: count)
+        progress?.advance(to: indexed.load(ordering: .relaxed))
+        try meanwhile()
+        // A held builder starts after `meanwhile`, so a read of its file there fails it every time.
+        if place.holdsBuilder { released.signal() }
         while finished.wait(timeout: .now() + .milliseconds(100)) == .timedOut {
             progress?.advance(to: indexed.load(ordering: .relaxed))
         }
