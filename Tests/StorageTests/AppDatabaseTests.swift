@@ -383,6 +383,41 @@ struct AppDatabaseFaultTests {
         )
     }
 
+    @Test("a database of v29 gets the search index's update trigger that leaves a row alone when only its seats changed")
+    func migratesSearchRowTrigger() async throws {
+        let directory = TemporaryDirectory()
+        defer { directory.remove() }
+        let path = directory.url.appendingPathComponent(AppDatabase.fileName).path
+        let migrator = Migrations.migrator(passwordHasher: .fast, seedCatalog: { try BuiltInCatalog.load() })
+        let old = try DatabasePool(path: path)
+        try migrator.migrate(old, upTo: "v29-search-terms")
+        // The trigger as v9 made it before v30: every watched column's update rewrote the row.
+        try await old.write { db in
+            try db.execute(
+                sql: """
+                    DROP TRIGGER course_search_update;
+                    CREATE TRIGGER course_search_update AFTER UPDATE OF search_key, category_key, level, price_minor, active, capacity, enrolled_count, sort_rank ON course BEGIN
+                        INSERT INTO course_search (course_search, rowid, search_key, search_facets)
+                        SELECT 'delete', old.sort_rank, old.search_key, old.search_facets WHERE old.sort_rank IS NOT NULL;
+                        INSERT INTO course_search (rowid, search_key, search_facets)
+                        SELECT new.sort_rank, new.search_key, new.search_facets WHERE new.sort_rank IS NOT NULL;
+                    END;
+                    """)
+        }
+        try old.close()
+
+        let database = try AppDatabase.open(directory: directory.url, passwordHasher: .fast)
+
+        let (trigger, untouched) = try await database.writer.write { db in
+            let before = try Data.fetchOne(db, sql: "SELECT block FROM course_search_data WHERE id = 10")
+            try db.execute(sql: "UPDATE course SET enrolled_count = enrolled_count + 1 WHERE id = 'swift-fundamentals'")
+            let after = try Data.fetchOne(db, sql: "SELECT block FROM course_search_data WHERE id = 10")
+            return (try String.fetchOne(db, sql: "SELECT sql FROM sqlite_master WHERE name = 'course_search_update'"), before == after)
+        }
+        #expect(trigger == CatalogOrder.searchUpdateTrigger(.v9))
+        #expect(untouched, "a seat taken in a course with seats left: the index not written")
+    }
+
     @Test("rows of the version before keep their meaning: a completion stays met, a course left keeps its lessons and comes back")
     func migratesCompletionToHistory() async throws {
         let directory = TemporaryDirectory()

@@ -127,6 +127,40 @@ struct SQLiteEnrollmentRepositoryTests {
         #expect(stored?.enrollment.completedAt == completed.completedAt)
     }
 
+    @Test(
+        "a seat taken or freed writes the course's row in the search index only when its facets change: when the last seat is taken or freed"
+    )
+    func searchRowOnlyWhenFacetsChange() async throws {
+        let (sut, database, directory) = try makeSUT()
+        defer { directory.remove() }
+        let ana = try await database.signInDemo().id
+        let ben = try await database.addLearner("Ben", email: "ben@edugo.dev")
+        let courses = SQLiteCourseRepository(database: database)
+        func openToBen() async throws -> [CourseID] {
+            try await courses.page(matching: "is:open", for: ben, at: .first, limit: 10).map(\.course.id)
+        }
+        // FTS5 writes its structure record (id 10) again with every change to the index.
+        func structure() async throws -> Data? {
+            try await database.writer.read { db in try Data.fetchOne(db, sql: "SELECT block FROM course_search_data WHERE id = 10") }
+        }
+        let untouched = try await structure()
+
+        _ = try await sut.enroll(userID: ana, courseID: "open")
+        try await sut.unenroll(userID: ana, courseID: "open")
+        #expect(try await enrolledCount("open", database) == 12)
+        #expect(try await structure() == untouched, "13 of 40 seats and back: the same facets, the index not written")
+
+        #expect(try await openToBen().contains("last-seat"))
+        _ = try await sut.enroll(userID: ana, courseID: "last-seat")
+        #expect(try await structure() != untouched, "the last seat taken")
+        #expect(try await !openToBen().contains("last-seat"))
+        try await sut.unenroll(userID: ana, courseID: "last-seat")
+        #expect(try await openToBen().contains("last-seat"), "the last seat freed")
+        try await database.writer.write { db in
+            try db.execute(sql: "INSERT INTO course_search (course_search, rank) VALUES ('integrity-check', 1)")
+        }
+    }
+
     // MARK: - Helpers
 
     static func connection(to database: AppDatabase) throws -> DatabaseQueue {

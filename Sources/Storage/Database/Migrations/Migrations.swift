@@ -48,6 +48,7 @@ enum Migrations {
         migrator.registerMigration("v27-learning-digest") { db in try v27LearningDigest(db) }
         migrator.registerMigration("v28-opening-pages") { db in try v28OpeningPages(db) }
         migrator.registerMigration("v29-search-terms") { db in try v29SearchTerms(db) }
+        migrator.registerMigration("v30-search-row-on-change") { db in try v30SearchRowOnChange(db) }
         return migrator
     }
 }
