@@ -32,6 +32,9 @@ start_server() {  # name, arguments...
 
 cp "$source_dir"/edugo.sqlite* "$work/" 2>/dev/null || true
 cp "$source_dir"/access-token.key "$work/" 2>/dev/null || true
+# Written out before the server starts: the copy's gigabyte still in the page cache made the
+# first checkpoint's fsync wait for all of it (a write stalled 1.7-2.3 s; BENCHMARKS, writes).
+sync
 start_server sqlite --data-dir "$work"; sqlite="$address"
 start_server postgres --database "$url"; postgres="$address"
 start_server second --database "$url"; second="$address"

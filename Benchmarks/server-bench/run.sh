@@ -18,6 +18,9 @@ server="$(swift build "${build[@]}" --show-bin-path)/edugo-server"
 work="$(mktemp -d "$root/.build-bench/server-XXXXXX")"
 trap 'kill "$pid" 2>/dev/null; wait "$pid" 2>/dev/null; rm -rf "$work"' EXIT
 cp "$source_dir"/edugo.sqlite* "$work/"
+# Written out before the server starts: the copy's gigabyte still in the page cache made the
+# first checkpoint's fsync wait for all of it (a write stalled 1.7-2.3 s; BENCHMARKS, writes).
+sync
 # EDUGO_SERVER_ARGS: more options for the server (`--page-cache-megabytes 0`: every page read cold).
 read -ra extra <<<"${EDUGO_SERVER_ARGS:-}"
 "$server" --port 0 --data-dir "$work" --log-level warning "${extra[@]}" >"$work/stdout" 2>"$work/log" &

@@ -22,6 +22,9 @@ command -v wrk >/dev/null || { echo "wrk is missing: apt-get install wrk"; exit 
 work_prefix=zipf
 source "$here/postgres-setup.sh"
 cp "$source_dir"/edugo.sqlite* "$work/" 2>/dev/null || true
+# Written out before the server starts: the copy's gigabyte still in the page cache made the
+# first checkpoint's fsync wait for all of it (a write stalled 1.7-2.3 s; BENCHMARKS, writes).
+sync
 
 stop_servers() {
     for pid in "${pids[@]}"; do kill "$pid" 2>/dev/null || true; wait "$pid" 2>/dev/null || true; done
