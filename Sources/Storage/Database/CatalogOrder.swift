@@ -26,7 +26,8 @@ enum CatalogOrder {
     static let defaultHashSize = 1 << 20
 
     /// The index as shipped migrations built it; each keeps its own, so an old database
-    /// migrates through every step as it did then.
+    /// migrates through every step as it did then (but for the update trigger's `WHEN`, which
+    /// every layout shares: `searchUpdateTrigger`).
     enum Layout {
         /// v5–v8: title, instructor and tags.
         case v6
@@ -102,7 +103,9 @@ enum CatalogOrder {
     /// moves the seats taken, which change the facets only when the last seat is taken or
     /// freed. Rewritten on every seat change, each enrollment wrote a segment of the index and
     /// now and then merged segments as large as a few megabytes inside its transaction (1 M,
-    /// enrollment pairs: a stall of 60-150 ms every 200-400 ms, p99 180-340 ms; BENCHMARKS).
+    /// enrollment pairs on a fresh copy: a stall of 60-150 ms every 200-400 ms, p99 151-242 ms;
+    /// BENCHMARKS). Shared by every layout, the shipped migrations' too (v30 put it in place of
+    /// the one without `WHEN` they had made).
     static func searchUpdateTrigger(_ layout: Layout) -> String {
         let names = columns(layout)
         let list = names.joined(separator: ", ")
@@ -236,7 +239,7 @@ enum IndexingCount {
 
     /// The fill, its rank through `function` when `counted`. Counted, the sorted rows come
     /// from a subquery that cannot be flattened (`LIMIT -1 OFFSET 0`): with the rank's index
-    /// dropped (a bulk import) SQLite sorts, and a function of the outer query's columns was
+    /// dropped (a bulk import filling the index itself) SQLite sorts, and a function of the outer query's columns was
     /// called as the table was scanned, before the sort, so the count was whole before the
     /// first row reached the index.
     static func statement(_ list: String, counted: Bool) -> String {

@@ -54,7 +54,8 @@ extension AppDatabase {
 
     /// `importCourses(_:progress:)` with the search index built beside the writes from
     /// `sideIndexFrom` courses on (`SideIndex`): a test's, to take that way with few. The
-    /// builder is held until the import waits for it (`Threshold.holdsBuilder`).
+    /// builder is held until the import waits for it, after the order indexes
+    /// (`Threshold.holdsBuilder`).
     func importCourses(_ courses: [Course], progress: ImportProgress? = nil, sideIndexFrom: Int) throws(CourseImportError)
         -> CourseImportSummary
     {

@@ -32,9 +32,9 @@ final class SideIndex: Sendable {
     /// From how many courses an import builds its index beside its writes.
     struct Threshold {
         let from: Int
-        /// A test's: the builder starts only once the import waits for it, so anything of the
-        /// import that read the scratch file before (and held it to the commit) makes the
-        /// builder fail every time, not only when it is slow.
+        /// A test's: the builder starts only once the import waits for it (after the work it
+        /// does meanwhile), so anything of the import that read the scratch file before (and
+        /// held it to the commit) makes the builder fail every time, not only when it is slow.
         var holdsBuilder = false
 
         /// `threshold`, on a machine with a core to spare; none on one without.
@@ -102,6 +102,9 @@ final class SideIndex: Sendable {
     private let released = DispatchSemaphore(value: 0)
     private let outcome = Mutex<Result<Void, any Error>?>(nil)
     private let indexed = Atomic<Int>(0)
+    /// The import's progress while it waits (`finish`): the builder tells it its count
+    /// itself, so the bar moves while the import builds its order indexes meanwhile.
+    private let watcher = Mutex<ImportProgress?>(nil)
     private let cancelled = Atomic<Bool>(false)
     let count: Int
 
@@ -185,6 +188,7 @@ final class SideIndex: Sendable {
                     if index % 1_024 == 0 {
                         if cancelled.load(ordering: .relaxed) { throw CancellationError() }
                         indexed.store(index, ordering: .relaxed)
+                        watcher.withLock { $0 }?.advance(to: index)
                     }
                     try insert.execute(arguments: [entry.rank, entry.searchKey, entry.facets])
                 }
@@ -203,6 +207,8 @@ final class SideIndex: Sendable {
     func finish(progress: ImportProgress?, meanwhile: () throws -> Void = {}) throws -> Bool {
         progress?.begin(.indexing, total: count)
         progress?.advance(to: indexed.load(ordering: .relaxed))
+        watcher.withLock { $0 = progress }
+        defer { watcher.withLock { $0 = nil } }
         try meanwhile()
         // A held builder starts after `meanwhile`, so a read of its file there fails it every time.
         if place.holdsBuilder { released.signal() }
