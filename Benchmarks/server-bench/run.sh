@@ -18,8 +18,8 @@ server="$(swift build "${build[@]}" --show-bin-path)/edugo-server"
 work="$(mktemp -d "$root/.build-bench/server-XXXXXX")"
 trap 'kill "$pid" 2>/dev/null; wait "$pid" 2>/dev/null; rm -rf "$work"' EXIT
 cp "$source_dir"/edugo.sqlite* "$work/"
-# Written out before the server starts: the copy's gigabyte still in the page cache made the
-# first checkpoint's fsync wait for all of it (a write stalled 1.7-2.3 s; BENCHMARKS, writes).
+# Written out before the server starts, so that the copy's writing out is never measured as the
+# server's: on a copy still dirty in the page cache an fsync of the database took 2.1-2.3 s.
 sync
 # EDUGO_SERVER_ARGS: more options for the server (`--page-cache-megabytes 0`: every page read cold).
 read -ra extra <<<"${EDUGO_SERVER_ARGS:-}"

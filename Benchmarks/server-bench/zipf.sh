@@ -22,8 +22,8 @@ command -v wrk >/dev/null || { echo "wrk is missing: apt-get install wrk"; exit 
 work_prefix=zipf
 source "$here/postgres-setup.sh"
 cp "$source_dir"/edugo.sqlite* "$work/" 2>/dev/null || true
-# Written out before the server starts: the copy's gigabyte still in the page cache made the
-# first checkpoint's fsync wait for all of it (a write stalled 1.7-2.3 s; BENCHMARKS, writes).
+# Written out before the server starts, so that the copy's writing out is never measured as the
+# server's: on a copy still dirty in the page cache an fsync of the database took 2.1-2.3 s.
 sync
 
 stop_servers() {
