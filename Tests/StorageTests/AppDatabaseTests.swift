@@ -349,14 +349,20 @@ struct AppDatabaseFaultTests {
         #expect(AppDatabase.openReason(DatabaseError(resultCode: code)) == reason)
     }
 
+    /// A database in `directory` as the app left it at `version` (the built-in catalog seeded).
+    static func database(in directory: TemporaryDirectory, migratedUpTo version: String) throws -> DatabasePool {
+        let path = directory.url.appendingPathComponent(AppDatabase.fileName).path
+        let migrator = Migrations.migrator(passwordHasher: .fast, seedCatalog: { try BuiltInCatalog.load() })
+        let pool = try DatabasePool(path: path)
+        try migrator.migrate(pool, upTo: version)
+        return pool
+    }
+
     @Test("a database of the previous version keeps every enrollment and gets every syllabus")
     func migratesPreviousVersion() async throws {
         let directory = TemporaryDirectory()
         defer { directory.remove() }
-        let path = directory.url.appendingPathComponent(AppDatabase.fileName).path
-        let migrator = Migrations.migrator(passwordHasher: .fast, seedCatalog: { try BuiltInCatalog.load() })
-        let old = try DatabasePool(path: path)
-        try migrator.migrate(old, upTo: "v6-search-prefixes-up-to-6")
+        let old = try Self.database(in: directory, migratedUpTo: "v6-search-prefixes-up-to-6")
         try await old.write { db in
             try db.execute(
                 sql: """
@@ -387,10 +393,7 @@ struct AppDatabaseFaultTests {
     func migratesSearchRowTrigger() async throws {
         let directory = TemporaryDirectory()
         defer { directory.remove() }
-        let path = directory.url.appendingPathComponent(AppDatabase.fileName).path
-        let migrator = Migrations.migrator(passwordHasher: .fast, seedCatalog: { try BuiltInCatalog.load() })
-        let old = try DatabasePool(path: path)
-        try migrator.migrate(old, upTo: "v29-search-terms")
+        let old = try Self.database(in: directory, migratedUpTo: "v29-search-terms")
         // The trigger as v9 made it before v30: every watched column's update rewrote the row.
         try await old.write { db in
             try db.execute(
@@ -430,10 +433,7 @@ struct AppDatabaseFaultTests {
     func migratesCompletionToHistory() async throws {
         let directory = TemporaryDirectory()
         defer { directory.remove() }
-        let path = directory.url.appendingPathComponent(AppDatabase.fileName).path
-        let migrator = Migrations.migrator(passwordHasher: .fast, seedCatalog: { try BuiltInCatalog.load() })
-        let old = try DatabasePool(path: path)
-        try migrator.migrate(old, upTo: "v13-email-key")
+        let old = try Self.database(in: directory, migratedUpTo: "v13-email-key")
         let demo = try await old.read { db in try Int64.fetchOne(db, sql: "SELECT id FROM user") } ?? 0
         try await old.write { db in
             try db.execute(sql: "DELETE FROM lesson_progress; DELETE FROM enrollment")
