@@ -63,16 +63,22 @@ enum CatalogOrder {
         }
     }
 
+    /// The index's columns as a trigger names them: the list, the new row's values, the old row's.
+    private static func values(_ layout: Layout) -> (list: String, new: String, old: String) {
+        let names = columns(layout)
+        return (
+            names.joined(separator: ", "), names.map { "new.\($0)" }.joined(separator: ", "),
+            names.map { "old.\($0)" }.joined(separator: ", ")
+        )
+    }
+
     private static let searchTriggers = ["course_search_insert", "course_search_delete", "course_search_update"]
     private static let rankTrigger = "course_rank_moves"
 
     /// Keeps the index in step with the table for rows that have a rank. Dropped while
     /// `renumber` rewrites every rank, which rebuilds the index in one pass instead.
     private static func triggers(_ layout: Layout) -> [String] {
-        let names = columns(layout)
-        let list = names.joined(separator: ", ")
-        let new = names.map { "new.\($0)" }.joined(separator: ", ")
-        let old = names.map { "old.\($0)" }.joined(separator: ", ")
+        let (list, new, old) = values(layout)
         var triggers = [
             """
             CREATE TRIGGER course_search_insert AFTER INSERT ON course WHEN new.sort_rank IS NOT NULL BEGIN
@@ -107,11 +113,8 @@ enum CatalogOrder {
     /// BENCHMARKS). Shared by every layout, the shipped migrations' too (v30 put it in place of
     /// the one without `WHEN` they had made).
     static func searchUpdateTrigger(_ layout: Layout) -> String {
-        let names = columns(layout)
-        let list = names.joined(separator: ", ")
-        let new = names.map { "new.\($0)" }.joined(separator: ", ")
-        let old = names.map { "old.\($0)" }.joined(separator: ", ")
-        let changed = (names + ["sort_rank"]).map { "old.\($0) IS NOT new.\($0)" }.joined(separator: " OR ")
+        let (list, new, old) = values(layout)
+        let changed = (columns(layout) + ["sort_rank"]).map { "old.\($0) IS NOT new.\($0)" }.joined(separator: " OR ")
         let watched: String =
             switch layout {
             case .v6: "title, instructor, tags, sort_rank"
@@ -239,9 +242,9 @@ enum IndexingCount {
 
     /// The fill, its rank through `function` when `counted`. Counted, the sorted rows come
     /// from a subquery that cannot be flattened (`LIMIT -1 OFFSET 0`): with the rank's index
-    /// dropped (a bulk import filling the index itself) SQLite sorts, and a function of the outer query's columns was
-    /// called as the table was scanned, before the sort, so the count was whole before the
-    /// first row reached the index.
+    /// dropped (a bulk import filling the index itself) SQLite sorts, and a function of the
+    /// outer query's columns was called as the table was scanned, before the sort, so the count
+    /// was whole before the first row reached the index.
     static func statement(_ list: String, counted: Bool) -> String {
         guard counted else {
             return

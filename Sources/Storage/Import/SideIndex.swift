@@ -101,6 +101,7 @@ final class SideIndex: Sendable {
     /// Lets a held builder start (`Place.holdsBuilder`).
     private let released = DispatchSemaphore(value: 0)
     private let outcome = Mutex<Result<Void, any Error>?>(nil)
+    /// Courses filled so far, where the bar starts when the import begins to wait (`finish`).
     private let indexed = Atomic<Int>(0)
     /// The import's progress while it waits (`finish`): the builder tells it its count
     /// itself, so the bar moves while the import builds its order indexes meanwhile.
@@ -195,7 +196,6 @@ final class SideIndex: Sendable {
                 try db.execute(sql: "INSERT INTO course_search (course_search) VALUES ('optimize')")
                 return .commit
             }
-            indexed.store(entries.count, ordering: .relaxed)
         }
     }
 
@@ -212,9 +212,8 @@ final class SideIndex: Sendable {
         try meanwhile()
         // A held builder starts after `meanwhile`, so a read of its file there fails it every time.
         if place.holdsBuilder { released.signal() }
-        while finished.wait(timeout: .now() + .milliseconds(100)) == .timedOut {
-            progress?.advance(to: indexed.load(ordering: .relaxed))
-        }
+        // The builder moves the bar itself meanwhile (`watcher`).
+        finished.wait()
         guard case .success = outcome.withLock({ $0 }) else { return false }
         progress?.advance(to: count)
         return true
