@@ -13,16 +13,16 @@ public struct SQLiteFavouritesRepository: FavouritesRepository {
     public func setFavourite(_ isFavourite: Bool, userID: UserID, courseID: CourseID) async throws(AppError) {
         let now = Date()
         try await database.write { db in
+            guard try Bool.fetchOne(db.cachedStatement(sql: "SELECT 1 FROM course WHERE id = ?"), arguments: [courseID.rawValue]) == true
+            else { throw AppError.courseNotFound(courseID) }
             try Self.set(isFavourite, userID: userID, courseID: courseID, at: now, in: db)
             try MergeTimes.stampNow(.favourite(courseID, isFavourite: isFavourite), userID: userID, at: now, in: db)
         }
     }
 
-    /// `setFavourite`'s work inside a write transaction (an operation's, too).
+    /// `setFavourite`'s work inside a write transaction (an operation's, too), on a course
+    /// the caller found.
     static func set(_ isFavourite: Bool, userID: UserID, courseID: CourseID, at now: Date, in db: Database) throws {
-        guard try Bool.fetchOne(db.cachedStatement(sql: "SELECT 1 FROM course WHERE id = ?"), arguments: [courseID.rawValue]) == true else {
-            throw AppError.courseNotFound(courseID)
-        }
         if isFavourite {
             try db.cachedStatement(sql: "INSERT OR IGNORE INTO favourite (user_id, course_id, created_at) VALUES (?, ?, ?)").execute(
                 arguments: [userID.rawValue, courseID.rawValue, now]
