@@ -52,7 +52,9 @@ public struct PostgresCourseRepository: CourseRepository {
                         "(SELECT revision FROM catalog_revision WHERE id = 1)"
                     } else { nil }
                 let page = try await Self.page(
-                    query, terms: terms, for: learner, at: position, limit: limit, alongside: alongside, in: connection, logger: logger)
+                    query, terms: terms, counts: termCounts.counts(of: terms), for: learner, at: position, limit: limit,
+                    alongside: alongside,
+                    in: connection, logger: logger)
                 let total: CatalogCount
                 switch (page.alongside, query.isEverything) {
                 case (let size?, true): total = .exactly(Int(size))
@@ -194,7 +196,8 @@ public struct PostgresCourseRepository: CourseRepository {
     ) async throws -> [CatalogRow] {
         guard walkingOrder, query.sort.field == .level, query.level == nil else {
             return try await Self.page(
-                query, terms: terms, for: learner, at: position, limit: limit, walkingOrder: walkingOrder, in: connection, logger: logger
+                query, terms: terms, counts: termCounts.counts(of: terms), for: learner, at: position, limit: limit,
+                walkingOrder: walkingOrder, in: connection, logger: logger
             ).rows
         }
         // A search with many matches in level order, read as one title-order search per level,
@@ -204,8 +207,9 @@ public struct PostgresCourseRepository: CourseRepository {
         for (level, from) in position.levelByLevel(descending: query.sort.descending) where rows.count < limit {
             var one = query
             one.level = level
+            let terms = try await orderedTerms(one, in: connection, logger: logger)
             let found = try await Self.page(
-                one, terms: try await orderedTerms(one, in: connection, logger: logger), for: learner, at: from, limit: limit - rows.count,
+                one, terms: terms, counts: termCounts.counts(of: terms), for: learner, at: from, limit: limit - rows.count,
                 in: connection, logger: logger
             ).rows
             rows = position.walk.backwards ? found + rows : rows + found
@@ -213,11 +217,12 @@ public struct PostgresCourseRepository: CourseRepository {
         return rows
     }
 
-    /// `alongside`: a scalar subquery read in the same statement, given back with the rows
-    /// (nil when no row came to carry it).
+    /// `counts`: the terms' counts (`TermCounts`), which choose the terms merged with the walked
+    /// one (`joined`). `alongside`: a scalar subquery read in the same statement, given back
+    /// with the rows (nil when no row came to carry it).
     private static func page(
-        _ query: CatalogQuery, terms: [String], for learner: UserID?, at position: CatalogPosition, limit: Int, walkingOrder: Bool = false,
-        alongside: String? = nil, in connection: PostgresConnection, logger: Logger
+        _ query: CatalogQuery, terms: [String], counts: [String: Int], for learner: UserID?, at position: CatalogPosition, limit: Int,
+        walkingOrder: Bool = false, alongside: String? = nil, in connection: PostgresConnection, logger: Logger
     ) async throws -> (rows: [CatalogRow], alongside: Int64?) {
         // In title order every query walks an index in rank order (`Selection`); the whole
         // catalog in another order walks that order's index (value, rank), and a search in
@@ -231,15 +236,22 @@ public struct PostgresCourseRepository: CourseRepository {
         var rows: [CatalogRow] = []
         var alongsideValue: Int64?
         let prepared = terms.count <= preparedTerms
+        let joining = joined(terms, counts: counts)
         while rows.count < limit {
             let wanted = limit - rows.count
-            var selection = Selection(query, terms: terms, learner: learner, walkingOrder: walkingOrder)
+            var selection = Selection(query, terms: terms, learner: learner, walkingOrder: walkingOrder, joining: joining)
             let order: String
             let value: String
             // An order whose value the filters fix is title order within it.
             let fixed = query.fixedValue(of: sort.field)
             if let column = PostgresCatalog.sortColumn(sort), fixed == nil {
-                order = "\(column) \(direction), course.sort_rank \(direction)"
+                // Matches read through a term or a learner's list are few (`walksOrder`): they
+                // are sorted, as an expression no index gives. Given the order's column, the
+                // planner walked that index probing every course when it took a rare term for a
+                // common one (`cat:Numismatics`, 10 of 1 M courses, in price order: 3.9 s, and
+                // past the 5 s limit under load, so never kept by the page cache).
+                let sorted = selection.readsCourses ? column : "(\(column) + 0)"
+                order = "\(sorted) \(direction), course.sort_rank \(direction)"
                 value = "\(column)::bigint"
                 if let bound {
                     selection.conditions.append(
