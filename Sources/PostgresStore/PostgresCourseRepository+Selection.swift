@@ -32,6 +32,8 @@ extension PostgresCourseRepository {
         var onlyTerms = false
         /// The terms joined to the walked one (`joined`), in `source` too.
         var joins = ""
+        /// Their ranks, which a page bounds as it bounds the walked one.
+        var joinedRanks: [String] = []
 
         /// Whether the rows are the course table's own, in any index's order: not a term's
         /// matches nor a learner's list.
@@ -75,6 +77,7 @@ extension PostgresCourseRepository {
             for (index, term) in terms.enumerated() {
                 if walksTerm, joining.contains(term) {
                     joins += " JOIN course_term AS joined\(index) ON joined\(index).rank = walked.rank"
+                    joinedRanks.append("joined\(index).rank")
                     conditions.append("joined\(index).term = \(bind(term))")
                     continue
                 }

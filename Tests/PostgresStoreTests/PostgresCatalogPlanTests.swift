@@ -92,8 +92,14 @@ struct PostgresCatalogPlanTests {
             let rest = try await repository.page(query, for: nil, at: .after(try #require(counted.rows.last).key), limit: 15)
             #expect(rest.map(\.course.id) == Array(both.dropFirst(15)))
 
+            let back = try await repository.page(query, for: nil, at: .before(try #require(rest.last).key), limit: 15)
+            #expect(back.map(\.course.id) == Array(both.dropLast().suffix(15)), "backwards")
+
             let merged = try await Self.statements(of: "FROM course_term AS walked JOIN course_term AS joined0", in: test)
-            #expect(merged.count == 2, "the first page and the next merge the two lists: \(merged)")
+            #expect(merged.count == 3, "the first page, the next and the one before merge the two lists: \(merged)")
+            // A page after (or before) a course starts both lists there, not the merged one at its start.
+            #expect(merged.filter { $0.contains("joined0.rank >") }.count == 1, "\(merged)")
+            #expect(merged.filter { $0.contains("joined0.rank <") }.count == 1, "\(merged)")
             await test.drop()
         } catch {
             await test.drop()
@@ -123,19 +129,23 @@ struct PostgresCatalogPlanTests {
         let statements = try await statements(of: source, in: test)
         return try await test.database.read { connection in
             var plans: [String] = []
+            // Names of their own: a test that failed before its DEALLOCATE leaves its plan on a
+            // connection of the pool.
+            let prefix = "plan_\(UUID().uuidString.lowercased().replacingOccurrences(of: "-", with: ""))"
             for (index, statement) in statements.enumerated() {
                 let parameters = Set(statement.matches(of: /\$([0-9]+)/).compactMap { Int($0.1) }).count
                 guard (binds.count...binds.count + constants.count).contains(parameters) else {
                     throw ServerTestError("\(parameters) parameters for \(binds.count) values: \(statement)")
                 }
                 let values = (binds + constants).prefix(parameters).joined(separator: ", ")
-                try await connection.query(PostgresQuery(unsafeSQL: "PREPARE plan_\(index) AS \(statement)"), logger: test.database.logger)
+                try await connection.query(
+                    PostgresQuery(unsafeSQL: "PREPARE \(prefix)_\(index) AS \(statement)"), logger: test.database.logger)
                 let lines = try await Array(
                     collecting: connection.query(
-                        PostgresQuery(unsafeSQL: "EXPLAIN EXECUTE plan_\(index)(\(values))"), logger: test.database.logger
+                        PostgresQuery(unsafeSQL: "EXPLAIN EXECUTE \(prefix)_\(index)(\(values))"), logger: test.database.logger
                     )
                     .decode(String.self))
-                try await connection.query(PostgresQuery(unsafeSQL: "DEALLOCATE plan_\(index)"), logger: test.database.logger)
+                try await connection.query(PostgresQuery(unsafeSQL: "DEALLOCATE \(prefix)_\(index)"), logger: test.database.logger)
                 plans.append(lines.joined(separator: "\n"))
             }
             return plans
