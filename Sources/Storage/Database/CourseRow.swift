@@ -30,6 +30,13 @@ enum CourseRow {
         Column.names.map { "\(table).\($0)" }.joined(separator: ", ")
     }
 
+    /// Throws `courseNotFound` unless the catalog holds `id`: what a write on a course checks first.
+    static func requireExisting(_ id: CourseID, in db: Database) throws {
+        guard try Bool.fetchOne(db.cachedStatement(sql: "SELECT 1 FROM course WHERE id = ?"), arguments: [id.rawValue]) == true else {
+            throw AppError.courseNotFound(id)
+        }
+    }
+
     /// Reads one course by id inside a transaction; `DamagedRow` when it is stored out of range.
     static func fetch(_ id: CourseID, in db: Database) throws -> Course? {
         try Row.fetchOne(db.cachedStatement(sql: "SELECT \(columns) FROM course WHERE id = ?"), arguments: [id.rawValue])

@@ -13,8 +13,7 @@ public struct SQLiteFavouritesRepository: FavouritesRepository {
     public func setFavourite(_ isFavourite: Bool, userID: UserID, courseID: CourseID) async throws(AppError) {
         let now = Date()
         try await database.write { db in
-            guard try Bool.fetchOne(db.cachedStatement(sql: "SELECT 1 FROM course WHERE id = ?"), arguments: [courseID.rawValue]) == true
-            else { throw AppError.courseNotFound(courseID) }
+            try CourseRow.requireExisting(courseID, in: db)
             try Self.set(isFavourite, userID: userID, courseID: courseID, at: now, in: db)
             try MergeTimes.stampNow(.favourite(courseID, isFavourite: isFavourite), userID: userID, at: now, in: db)
         }

@@ -144,9 +144,7 @@ public struct SQLiteOperationRepository: OperationRepository {
     /// in-memory double and the server's other store do).
     private static func checkExists(_ kind: OperationKind, in db: Database) throws {
         guard let courseID = kind.courseID else { return }
-        guard try Bool.fetchOne(db.cachedStatement(sql: "SELECT 1 FROM course WHERE id = ?"), arguments: [courseID.rawValue]) == true else {
-            throw AppError.courseNotFound(courseID)
-        }
+        try CourseRow.requireExisting(courseID, in: db)
     }
 }
 
