@@ -341,6 +341,14 @@ enum PostgresCatalog {
 extension PostgresCatalog {
     /// How many columns `columns` has: what a query adds comes after them.
     static let columnCount = columns.split(separator: ",").count
+
+    /// The catalog row of a page's row (`columns`, then the rank, the order's value and
+    /// `added_seq`) at `key`; nil when the course is too damaged to read.
+    static func catalogRow(_ row: PostgresRow, cells: PostgresRandomAccessRow, key: CatalogKey) -> CatalogRow? {
+        guard let course = try? course(row) else { return nil }
+        let added = (try? cells[columnCount + 2].decode(Int64?.self)) ?? nil
+        return CatalogRow(key: key, course: course, added: added)
+    }
 }
 
 extension PostgresCatalog {

@@ -6,7 +6,9 @@ import SharedKernel
 public struct PostgresCourseRepository: CourseRepository {
     private let database: PostgresDatabase
     private let matchCounts = MatchCounts()
-    private let termCounts = TermCounts()
+    let termCounts = TermCounts()
+    /// Kept for counts and pages of common terms (`PostgresCourseRepository+Lists`).
+    let termLists = TermLists()
 
     public init(database: PostgresDatabase) {
         self.database = database
@@ -43,10 +45,14 @@ public struct PostgresCourseRepository: CourseRepository {
     {
         guard !query.matchesNothing else { return CountedPage(rows: [], total: .exactly(0)) }
         let logger = database.logger
-        let matchCounts = self.matchCounts
         return try await database.read { connection in
             let terms = try await orderedTerms(query, in: connection, logger: logger)
             guard Self.mayWalkOrder(query, terms: terms) else {
+                if let listed = try await listedPage(query, terms: terms, at: position, limit: limit, in: connection, logger: logger) {
+                    let total = try await keptCount(
+                        query, terms: terms, for: learner, at: listed.revision, in: connection, logger: logger)
+                    return CountedPage(rows: listed.rows, total: total)
+                }
                 let alongside: String? =
                     if query.isEverything { "(SELECT courses FROM catalog_size WHERE id = 1)" } else if !query.dependsOnLearner {
                         "(SELECT revision FROM catalog_revision WHERE id = 1)"
@@ -59,13 +65,7 @@ public struct PostgresCourseRepository: CourseRepository {
                 switch (page.alongside, query.isEverything) {
                 case (let size?, true): total = .exactly(Int(size))
                 case (let revision?, false):
-                    if let kept = matchCounts.count(of: query, at: revision) {
-                        total = kept
-                    } else {
-                        total = try await Self.countMatches(
-                            query, terms: terms, counts: termCounts.counts(of: terms), for: learner, in: connection, logger: logger)
-                        matchCounts.keep(total, of: query, at: revision)
-                    }
+                    total = try await keptCount(query, terms: terms, for: learner, at: revision, in: connection, logger: logger)
                 // No row to carry it (an empty page), or a count that depends on the learner.
                 case (nil, _): total = try await count(query, terms: terms, for: learner, in: connection, logger: logger)
                 }
@@ -195,6 +195,11 @@ public struct PostgresCourseRepository: CourseRepository {
         in connection: PostgresConnection, logger: Logger
     ) async throws -> [CatalogRow] {
         guard walkingOrder, query.sort.field == .level, query.level == nil else {
+            if !walkingOrder,
+                let listed = try await listedPage(query, terms: terms, at: position, limit: limit, in: connection, logger: logger)
+            {
+                return listed.rows
+            }
             return try await Self.page(
                 query, terms: terms, counts: termCounts.counts(of: terms), for: learner, at: position, limit: limit,
                 walkingOrder: walkingOrder, in: connection, logger: logger
@@ -295,10 +300,7 @@ public struct PostgresCourseRepository: CourseRepository {
                 guard sort.field == .title || sortValue != nil else { continue }
                 let key = CatalogKey(rank, sortValue: sort.field == .title ? nil : sortValue)
                 bound = key
-                if let course = try? PostgresCatalog.course(row) {
-                    let added = (try? cells[PostgresCatalog.columnCount + 2].decode(Int64?.self)) ?? nil
-                    rows.append(CatalogRow(key: key, course: course, added: added))
-                }
+                if let read = PostgresCatalog.catalogRow(row, cells: cells, key: key) { rows.append(read) }
             }
             // The end, or rows so damaged that none gave a place to go on from.
             if read < wanted || bound == start { break }
@@ -328,9 +330,22 @@ public struct PostgresCourseRepository: CourseRepository {
         {
             revision = value
         }
+        return try await keptCount(query, terms: terms, for: learner, at: revision, in: connection, logger: logger)
+    }
+
+    /// The count of a query that depends on no learner, at `revision`: the one kept
+    /// (`MatchCounts`), or counted and kept.
+    private func keptCount(
+        _ query: CatalogQuery, terms: [String], for learner: UserID?, at revision: Int64, in connection: PostgresConnection, logger: Logger
+    ) async throws -> CatalogCount {
         if let kept = matchCounts.count(of: query, at: revision) { return kept }
-        let count = try await Self.countMatches(
-            query, terms: terms, counts: termCounts.counts(of: terms), for: learner, in: connection, logger: logger)
+        let count: CatalogCount
+        if let listed = try await listedCount(query, terms: terms, at: revision, in: connection, logger: logger) {
+            count = listed
+        } else {
+            count = try await Self.countMatches(
+                query, terms: terms, counts: termCounts.counts(of: terms), for: learner, in: connection, logger: logger)
+        }
         matchCounts.keep(count, of: query, at: revision)
         return count
     }

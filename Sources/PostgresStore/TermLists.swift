@@ -1,0 +1,163 @@
+import Synchronization
+
+/// Search terms' lists of courses (their ranks, ascending) kept in the server for one revision
+/// of the catalog, so a count of two or more common terms is an intersection in memory rather
+/// than a merge of both lists in PostgreSQL each time: under the Zipf mix two-term counts were
+/// 69-70 % of PostgreSQL's time (BENCHMARKS.md, "A school's read mix"), and most of them share
+/// a list (a level's, `is:free`'s, a common word's) with many others. Bounded by the ranks it
+/// holds; when over, the lists used least lately go. Shared by the copies of one repository;
+/// a read at another revision finds nothing, and a newer revision starts again.
+final class TermLists: Sendable {
+    /// 8 M ranks, 64 MiB: the three levels (a third of a million courses each at 1 M) and a
+    /// few hundred common words.
+    static let capacity = 8 << 20
+    /// The longest list read (4 MiB): what one query may make the database read stays bounded.
+    static let longest = capacity / 16
+
+    private struct Kept {
+        var revision: Int64 = 0
+        var lists: [String: (ranks: [Int64], used: UInt64)] = [:]
+        var ranks = 0
+        var tick: UInt64 = 0
+    }
+
+    private let capacity: Int
+    private let kept = Mutex(Kept())
+
+    init(capacity: Int = TermLists.capacity) {
+        self.capacity = capacity
+    }
+
+    /// The lists kept for `terms` at `revision`, each marked as used.
+    func lists(of terms: [String], at revision: Int64) -> [String: [Int64]] {
+        kept.withLock { kept in
+            guard kept.revision == revision else { return [:] }
+            var found: [String: [Int64]] = [:]
+            for term in terms {
+                guard let entry = kept.lists[term] else { continue }
+                kept.tick += 1
+                kept.lists[term]?.used = kept.tick
+                found[term] = entry.ranks
+            }
+            return found
+        }
+    }
+
+    /// The lists of every one of `terms` with the revision they were kept at (the catalog may
+    /// have moved on since), when all are kept (each marked as used); nil otherwise.
+    func keptLists(of terms: [String]) -> (revision: Int64, lists: [[Int64]])? {
+        kept.withLock { kept in
+            guard terms.allSatisfy({ kept.lists[$0] != nil }) else { return nil }
+            var lists: [[Int64]] = []
+            for term in terms {
+                kept.tick += 1
+                kept.lists[term]?.used = kept.tick
+                lists.append(kept.lists[term]?.ranks ?? [])
+            }
+            return (kept.revision, lists)
+        }
+    }
+
+    /// Keeps `lists`, read at `revision`; those past the capacity go, least lately used first.
+    func keep(_ lists: [String: [Int64]], at revision: Int64) {
+        kept.withLock { kept in
+            guard revision >= kept.revision else { return }
+            if revision > kept.revision { kept = Kept(revision: revision) }
+            for (term, ranks) in lists where ranks.count <= capacity {
+                kept.tick += 1
+                kept.ranks += ranks.count - (kept.lists[term]?.ranks.count ?? 0)
+                kept.lists[term] = (ranks, kept.tick)
+            }
+            guard kept.ranks > capacity else { return }
+            for (term, entry) in kept.lists.sorted(by: { $0.value.used < $1.value.used }) where kept.ranks > capacity {
+                kept.ranks -= entry.ranks.count
+                kept.lists[term] = nil
+            }
+        }
+    }
+
+    /// How many ranks are in every one of `lists` (each ascending, no repeats), counted up to
+    /// `limit` + 1. The shortest list is walked; each longer one is searched from where the last
+    /// match left it, by galloping when it is much longer (a word's 40 k courses in a level's
+    /// 333 k) and step by step when alike.
+    static func commonCount(_ lists: [[Int64]], limit: Int) -> Int {
+        let bySize = lists.sorted { $0.count < $1.count }
+        guard let walked = bySize.first else { return 0 }
+        let others = Array(bySize.dropFirst())
+        var positions = Array(repeating: 0, count: others.count)
+        var count = 0
+        next: for rank in walked {
+            for (index, other) in others.enumerated() {
+                let found =
+                    other.count > 16 * walked.count
+                    ? gallop(to: rank, in: other, from: positions[index]) : step(to: rank, in: other, from: positions[index])
+                positions[index] = found
+                guard found < other.count else { break next }
+                guard other[found] == rank else { continue next }
+            }
+            count += 1
+            if count > limit { break }
+        }
+        return count
+    }
+
+    /// Up to `limit` ranks in every one of `lists`, past `bound` (after it, or before it when
+    /// `descending`), in that order: a page of the catalog in title order. The shortest list
+    /// is walked from the bound; each of its ranks is looked for in the others by halving.
+    static func commonRanks(_ lists: [[Int64]], past bound: Int64?, descending: Bool, limit: Int) -> [Int64] {
+        let bySize = lists.sorted { $0.count < $1.count }
+        guard let walked = bySize.first, limit > 0 else { return [] }
+        let others = bySize.dropFirst()
+        var found: [Int64] = []
+        func shared(_ rank: Int64) -> Bool {
+            others.allSatisfy { other in
+                let index = gallop(to: rank, in: other, from: 0)
+                return index < other.count && other[index] == rank
+            }
+        }
+        if descending {
+            var index = bound.map { gallop(to: $0, in: walked, from: 0) } ?? walked.count
+            while index > 0, found.count < limit {
+                index -= 1
+                if shared(walked[index]) { found.append(walked[index]) }
+            }
+        } else {
+            var index = 0
+            if let bound {
+                index = gallop(to: bound, in: walked, from: 0)
+                if index < walked.count, walked[index] == bound { index += 1 }
+            }
+            while index < walked.count, found.count < limit {
+                if shared(walked[index]) { found.append(walked[index]) }
+                index += 1
+            }
+        }
+        return found
+    }
+
+    /// The first index at or after `from` whose rank is not below `rank`, one step at a time.
+    private static func step(to rank: Int64, in list: [Int64], from: Int) -> Int {
+        var index = from
+        while index < list.count, list[index] < rank { index += 1 }
+        return index
+    }
+
+    /// The same, by doubling strides and then halving: a few comparisons a match in a list many
+    /// times longer than the walked one.
+    private static func gallop(to rank: Int64, in list: [Int64], from: Int) -> Int {
+        var low = from
+        var stride = 1
+        var high = from
+        while high < list.count, list[high] < rank {
+            low = high + 1
+            high += stride
+            stride *= 2
+        }
+        high = min(high, list.count)
+        while low < high {
+            let middle = (low + high) / 2
+            if list[middle] < rank { low = middle + 1 } else { high = middle }
+        }
+        return low
+    }
+}
