@@ -12,15 +12,16 @@ extension PostgresCourseRepository {
     /// read could be a level's third of the catalog.
     static let listedFrom = 500
 
-    /// At most this many terms are read as lists for one query (a longer one is counted by
-    /// PostgreSQL), each of at most `TermLists.longest` courses: what one request can make
-    /// the database read stays bounded.
+    /// At most this many terms' lists are read for one query (a longer one is counted by
+    /// PostgreSQL unless all its lists are kept already), each of at most `TermLists.longest`
+    /// courses: what one request can make the database read stays bounded.
     static let listedTerms = preparedTerms
 
     /// The count of a query of terms alone from their lists, those not kept read now; nil
-    /// where PostgreSQL's count is the better (a query of one term whose list is not kept:
-    /// its count stops at the limit; a rare term; too many terms; a list past
-    /// `TermLists.longest`), or when the catalog has moved past `revision` meanwhile.
+    /// where PostgreSQL's count is the better, or when the catalog has moved past `revision`
+    /// meanwhile. With a list missing, PostgreSQL counts a query of one term (its count stops
+    /// at the limit), of a rare term, of more than `listedTerms` terms, or of a term whose
+    /// list is past `TermLists.longest`.
     func listedCount(_ query: CatalogQuery, terms: [String], at revision: Int64, in connection: PostgresConnection, logger: Logger)
         async throws -> CatalogCount?
     {
@@ -30,10 +31,12 @@ extension PostgresCourseRepository {
         if !missing.isEmpty {
             guard (2...Self.listedTerms).contains(terms.count),
                 (termCounts.counts(of: [rarest])[rarest] ?? TermCounts.bound) >= Self.listedFrom,
+                !termLists.anyTooLong(missing, at: revision),
                 let read = try await Self.lists(of: missing, at: revision, in: connection, logger: logger)
             else { return nil }
-            termLists.keep(read, at: revision)
-            lists.merge(read) { kept, _ in kept }
+            termLists.keep(read.lists, tooLong: read.tooLong, at: revision)
+            guard read.tooLong.isEmpty else { return nil }
+            lists.merge(read.lists) { kept, _ in kept }
         }
         let limit = query.countLimit
         let count = TermLists.commonCount(terms.compactMap { lists[$0] }, limit: limit)
@@ -41,10 +44,10 @@ extension PostgresCourseRepository {
     }
 
     /// The courses of each of `terms` (their ranks, ascending), read in one statement with the
-    /// revision they are of; nil when that is not `revision`, or a list is past
-    /// `TermLists.longest`.
+    /// revision they are of, and the terms whose lists are past `TermLists.longest`; nil when
+    /// the revision is not `revision`.
     private static func lists(of terms: [String], at revision: Int64, in connection: PostgresConnection, logger: Logger) async throws
-        -> [String: [Int64]]?
+        -> (lists: [String: [Int64]], tooLong: [String])?
     {
         let rows = try await connection.prepared(
             """
@@ -55,11 +58,12 @@ extension PostgresCourseRepository {
             logger: logger
         )
         var lists: [String: [Int64]] = [:]
+        var tooLong: [String] = []
         for try await (read, term, ranks) in rows.decode((Int64, String, [Int64]).self) {
-            guard read == revision, ranks.count <= TermLists.longest else { return nil }
-            lists[term] = ranks
+            guard read == revision else { return nil }
+            if ranks.count <= TermLists.longest { lists[term] = ranks } else { tooLong.append(term) }
         }
-        return lists
+        return (lists, tooLong)
     }
 
     /// A title-order page of a query of terms alone whose lists are all kept: its courses found

@@ -3,7 +3,7 @@ import Synchronization
 /// Search terms' lists of courses (their ranks, ascending) kept in the server for one revision
 /// of the catalog, so a count of two or more common terms is an intersection in memory rather
 /// than a merge of both lists in PostgreSQL each time: under the Zipf mix two-term counts were
-/// 69-70 % of PostgreSQL's time (BENCHMARKS.md, "A school's read mix"), and most of them share
+/// 69-71 % of PostgreSQL's time (BENCHMARKS.md, "A school's read mix"), and most of them share
 /// a list (a level's, `is:free`'s, a common word's) with many others. Bounded by the ranks it
 /// holds; when over, the lists used least lately go. Shared by the copies of one repository;
 /// a read at another revision finds nothing, and a newer revision starts again.
@@ -11,7 +11,8 @@ final class TermLists: Sendable {
     /// 8 M ranks, 64 MiB: the three levels (a third of a million courses each at 1 M) and a
     /// few hundred common words.
     static let capacity = 8 << 20
-    /// The longest list read (4 MiB): what one query may make the database read stays bounded.
+    /// The longest list kept (4 MiB; one more rank is read to know a list is longer): what one
+    /// query may make the database read stays bounded.
     static let longest = capacity / 16
 
     private struct Kept {
@@ -19,6 +20,8 @@ final class TermLists: Sendable {
         var lists: [String: (ranks: [Int64], used: UInt64)] = [:]
         var ranks = 0
         var tick: UInt64 = 0
+        /// Terms whose lists are past `longest`: not read again at this revision.
+        var tooLong: Set<String> = []
     }
 
     private let capacity: Int
@@ -58,11 +61,18 @@ final class TermLists: Sendable {
         }
     }
 
-    /// Keeps `lists`, read at `revision`; those past the capacity go, least lately used first.
-    func keep(_ lists: [String: [Int64]], at revision: Int64) {
+    /// Whether any of `terms` was found past `longest` at `revision`.
+    func anyTooLong(_ terms: [String], at revision: Int64) -> Bool {
+        kept.withLock { kept in kept.revision == revision && terms.contains { kept.tooLong.contains($0) } }
+    }
+
+    /// Keeps `lists`, read at `revision`, and that `tooLong` are past `longest`; lists past the
+    /// capacity go, least lately used first.
+    func keep(_ lists: [String: [Int64]], tooLong: [String] = [], at revision: Int64) {
         kept.withLock { kept in
             guard revision >= kept.revision else { return }
             if revision > kept.revision { kept = Kept(revision: revision) }
+            kept.tooLong.formUnion(tooLong)
             for (term, ranks) in lists where ranks.count <= capacity {
                 kept.tick += 1
                 kept.ranks += ranks.count - (kept.lists[term]?.ranks.count ?? 0)
@@ -103,7 +113,7 @@ final class TermLists: Sendable {
 
     /// Up to `limit` ranks in every one of `lists`, past `bound` (after it, or before it when
     /// `descending`), in that order: a page of the catalog in title order. The shortest list
-    /// is walked from the bound; each of its ranks is looked for in the others by halving.
+    /// is walked from the bound; each of its ranks is looked for in the others by galloping.
     static func commonRanks(_ lists: [[Int64]], past bound: Int64?, descending: Bool, limit: Int) -> [Int64] {
         let bySize = lists.sorted { $0.count < $1.count }
         guard let walked = bySize.first, limit > 0 else { return [] }

@@ -83,7 +83,10 @@ struct TermListsTests {
         #expect(lists.lists(of: ["d"], at: 5).isEmpty, "a list longer than the whole bound is not kept")
         lists.keep(["b": [9]], at: 4)
         #expect(lists.lists(of: ["b"], at: 4).isEmpty && lists.lists(of: ["b"], at: 5).isEmpty, "an older revision's list is dropped")
+        lists.keep([:], tooLong: ["f"], at: 5)
+        #expect(lists.anyTooLong(["a", "f"], at: 5) && !lists.anyTooLong(["a"], at: 5), "a list past the longest is not read again")
         lists.keep(["e": [1]], at: 6)
+        #expect(!lists.anyTooLong(["f"], at: 6), "until the revision moves")
         #expect(Set(lists.lists(of: ["a", "c", "e"], at: 6).keys) == ["e"], "a newer revision starts again")
     }
 }
