@@ -14,8 +14,8 @@ extension PostgresCourseRepository {
 
     /// At most this many terms' lists are read for one query (a longer one is counted by
     /// PostgreSQL unless all its lists are kept already), each of at most `TermLists.longest`
-    /// courses: what one request can make the database read stays bounded.
-    static let listedTerms = preparedTerms
+    /// courses: one request can make the database read at most 2 M ranks (16 MiB).
+    static let listedTerms = 4
 
     /// The count of a query of terms alone from their lists, those not kept read now; nil
     /// where PostgreSQL's count is the better, or when the catalog has moved past `revision`
@@ -26,7 +26,8 @@ extension PostgresCourseRepository {
         async throws -> CatalogCount?
     {
         guard let rarest = terms.first, !query.dependsOnLearner else { return nil }
-        var lists = termLists.lists(of: terms, at: revision)
+        let kept = termLists.kept(terms)
+        var lists = kept.revision == revision ? kept.lists : [:]
         let missing = terms.filter { lists[$0] == nil }
         if !missing.isEmpty {
             guard (2...Self.listedTerms).contains(terms.count),
@@ -74,15 +75,16 @@ extension PostgresCourseRepository {
     func listedPage(
         _ query: CatalogQuery, terms: [String], at position: CatalogPosition, limit: Int, in connection: PostgresConnection, logger: Logger
     ) async throws -> (rows: [CatalogRow], revision: Int64)? {
-        guard terms.count > 1, query.sort.field == .title, !query.dependsOnLearner, let kept = termLists.keptLists(of: terms) else {
-            return nil
-        }
+        guard terms.count > 1, query.sort.field == .title, !query.dependsOnLearner else { return nil }
+        let kept = termLists.kept(terms)
+        guard terms.allSatisfy({ kept.lists[$0] != nil }) else { return nil }
+        let lists = terms.compactMap { kept.lists[$0] }
         var (bound, backwards) = position.walk
         let descending = backwards != query.sort.descending
         var rows: [CatalogRow] = []
         repeat {
             let wanted = limit - rows.count
-            let ranks = TermLists.commonRanks(kept.lists, past: bound?.rawValue, descending: descending, limit: wanted)
+            let ranks = TermLists.commonRanks(lists, past: bound?.rawValue, descending: descending, limit: wanted)
             // In `page`'s layout, the revision after it; its one row carries the revision when no
             // rank is asked.
             let found = try await connection.prepared(

@@ -23,21 +23,60 @@ extension PostgresCourseRepository {
     /// Where a query's rows come from, the rank that orders them, and the conditions on them,
     /// with their bound values.
     struct Selection {
-        var source: String
-        var rank: String
+        /// The rows a query walks.
+        enum Walked {
+            /// The course table's own, in any index's order.
+            case courses
+            /// A learner's list (`favourite` or `enrollment`), in its ranks' order.
+            case list(String)
+            /// A term's entries in rank order, with those of the terms merged with it
+            /// (`joined`): each one's place among the terms after the walked one.
+            case term(joined: [Int])
+        }
+
+        var walked = Walked.courses
         var conditions: [String] = []
         var binds = PostgresBindings()
         /// Whether the conditions are on terms only (no learner, no seats), so they need no
         /// course row.
         var onlyTerms = false
-        /// The terms joined to the walked one (`joined`), in `source` too.
-        var joins = ""
-        /// Their ranks, which a page bounds as it bounds the walked one.
-        var joinedRanks: [String] = []
 
-        /// Whether the rows are the course table's own, in any index's order: not a term's
-        /// matches nor a learner's list.
-        var readsCourses: Bool { source == "course" }
+        /// The rank that orders the rows.
+        var rank: String {
+            switch walked {
+            case .courses: "course.sort_rank"
+            case .list: "mine.course_rank"
+            case .term: "walked.rank"
+            }
+        }
+
+        /// Whether the rows are the course table's own, in any index's order.
+        var readsCourses: Bool {
+            if case .courses = walked { true } else { false }
+        }
+
+        /// The merged terms' places (`Walked.term`).
+        private var joined: [Int] {
+            if case .term(let joined) = walked { joined } else { [] }
+        }
+
+        /// The merged terms' ranks, which a page bounds as it bounds the walked one.
+        var joinedRanks: [String] { joined.map { "joined\($0).rank" } }
+
+        /// The walked term's entries and the merged ones', without the courses: what a count
+        /// of `onlyTerms` conditions reads.
+        var termsAlone: String {
+            "course_term AS walked" + joined.map { " JOIN course_term AS joined\($0) ON joined\($0).rank = walked.rank" }.joined()
+        }
+
+        /// What the rows are read from, their courses included.
+        var source: String {
+            switch walked {
+            case .courses: "course"
+            case .list(let table): "\(table) AS mine JOIN course ON course.sort_rank = mine.course_rank"
+            case .term: "\(termsAlone) JOIN course ON course.sort_rank = walked.rank"
+            }
+        }
 
         /// `terms`: the query's, the first of them walked (`orderedTerms`). `walkingOrder`:
         /// every term is probed on the course rows an order's index walks.
@@ -45,18 +84,14 @@ extension PostgresCourseRepository {
             // A learner's own lists, for nobody: nothing (an id no account has).
             let learnerID = learner?.rawValue ?? -1
             var terms = terms
-            var walksTerm = false
-            source = "course"
-            rank = "course.sort_rank"
             if query.isFavourite || query.isEnrolled {
                 if query.isFavourite {
-                    source = "favourite AS mine JOIN course ON course.sort_rank = mine.course_rank"
+                    walked = .list("favourite")
                     conditions = ["mine.user_id = \(bind(learnerID))"]
                 } else {
-                    source = "enrollment AS mine JOIN course ON course.sort_rank = mine.course_rank"
+                    walked = .list("enrollment")
                     conditions = ["mine.user_id = \(bind(learnerID)) AND mine.status <> 'dropped'"]
                 }
-                rank = "mine.course_rank"
                 if query.isFavourite, query.isEnrolled {
                     conditions.append(
                         "EXISTS (SELECT 1 FROM enrollment AS taken WHERE taken.user_id = \(bind(learnerID)) AND taken.course_id = course.id AND taken.status <> 'dropped')"
@@ -67,17 +102,16 @@ extension PostgresCourseRepository {
             } else if !terms.isEmpty {
                 // The first term is walked in rank order; the others are merged with it or
                 // checked by key.
-                walksTerm = true
-                rank = "walked.rank"
+                walked = .term(joined: [])
                 conditions.append("walked.term = \(bind(terms.removeFirst()))")
                 onlyTerms = !query.isOpen
             } else {
                 conditions.append("true")
             }
+            var joined: [Int] = []
             for (index, term) in terms.enumerated() {
-                if walksTerm, joining.contains(term) {
-                    joins += " JOIN course_term AS joined\(index) ON joined\(index).rank = walked.rank"
-                    joinedRanks.append("joined\(index).rank")
+                if case .term = walked, joining.contains(term) {
+                    joined.append(index)
                     conditions.append("joined\(index).term = \(bind(term))")
                     continue
                 }
@@ -87,7 +121,7 @@ extension PostgresCourseRepository {
                 conditions.append(
                     "EXISTS (SELECT 1 FROM course_term AS other WHERE other.term = \(bind(term)) AND other.rank = \(rank) OFFSET 0)")
             }
-            if walksTerm { source = "course_term AS walked\(joins) JOIN course ON course.sort_rank = walked.rank" }
+            if case .term = walked { walked = .term(joined: joined) }
             if query.isOpen {
                 conditions.append(
                     """

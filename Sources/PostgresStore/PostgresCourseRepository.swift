@@ -358,7 +358,7 @@ public struct PostgresCourseRepository: CourseRepository {
         var selection = Selection(query, terms: terms, learner: learner, joining: joined(terms, counts: counts))
         // Words and facets only: the term index alone answers (an index-only scan), no course
         // row is read: 10,000 matches of `swift` cost 30 ms through the courses, 2 ms without.
-        let source = selection.onlyTerms ? "course_term AS walked\(selection.joins)" : selection.source
+        let source = selection.onlyTerms ? selection.termsAlone : selection.source
         let sql = """
             SELECT count(*) FROM (SELECT 1 FROM \(source) WHERE \(selection.conditions.joined(separator: " AND "))
             LIMIT \(selection.bind(Int64(limit + 1)))) AS matches

@@ -31,10 +31,10 @@ final class TermLists: Sendable {
         self.capacity = capacity
     }
 
-    /// The lists kept for `terms` at `revision`, each marked as used.
-    func lists(of terms: [String], at revision: Int64) -> [String: [Int64]] {
+    /// The lists kept of those of `terms` that are, each marked as used, with the revision
+    /// they were kept at (the catalog may have moved on since).
+    func kept(_ terms: [String]) -> (revision: Int64, lists: [String: [Int64]]) {
         kept.withLock { kept in
-            guard kept.revision == revision else { return [:] }
             var found: [String: [Int64]] = [:]
             for term in terms {
                 guard let entry = kept.lists[term] else { continue }
@@ -42,22 +42,7 @@ final class TermLists: Sendable {
                 kept.lists[term]?.used = kept.tick
                 found[term] = entry.ranks
             }
-            return found
-        }
-    }
-
-    /// The lists of every one of `terms` with the revision they were kept at (the catalog may
-    /// have moved on since), when all are kept (each marked as used); nil otherwise.
-    func keptLists(of terms: [String]) -> (revision: Int64, lists: [[Int64]])? {
-        kept.withLock { kept in
-            guard terms.allSatisfy({ kept.lists[$0] != nil }) else { return nil }
-            var lists: [[Int64]] = []
-            for term in terms {
-                kept.tick += 1
-                kept.lists[term]?.used = kept.tick
-                lists.append(kept.lists[term]?.ranks ?? [])
-            }
-            return (kept.revision, lists)
+            return (kept.revision, found)
         }
     }
 
@@ -113,33 +98,45 @@ final class TermLists: Sendable {
 
     /// Up to `limit` ranks in every one of `lists`, past `bound` (after it, or before it when
     /// `descending`), in that order: a page of the catalog in title order. The shortest list
-    /// is walked from the bound; each of its ranks is looked for in the others by galloping.
+    /// is walked from the bound; each of its ranks is looked for in the others by galloping
+    /// on from where the last one was looked for (up the lists, or down them when descending).
     static func commonRanks(_ lists: [[Int64]], past bound: Int64?, descending: Bool, limit: Int) -> [Int64] {
         let bySize = lists.sorted { $0.count < $1.count }
         guard let walked = bySize.first, limit > 0 else { return [] }
-        let others = bySize.dropFirst()
+        let others = Array(bySize.dropFirst())
         var found: [Int64] = []
-        func shared(_ rank: Int64) -> Bool {
-            others.allSatisfy { other in
-                let index = gallop(to: rank, in: other, from: 0)
-                return index < other.count && other[index] == rank
-            }
-        }
         if descending {
+            // Each other list's ranks from `ends[i]` on are past the last rank looked for.
+            var ends = others.map(\.count)
             var index = bound.map { gallop(to: $0, in: walked, from: 0) } ?? walked.count
-            while index > 0, found.count < limit {
+            next: while index > 0, found.count < limit {
                 index -= 1
-                if shared(walked[index]) { found.append(walked[index]) }
+                let rank = walked[index]
+                for (other, list) in others.enumerated() {
+                    let end = gallopDown(to: rank, in: list, before: ends[other])
+                    ends[other] = end
+                    guard end > 0 else { break next }
+                    guard list[end - 1] == rank else { continue next }
+                }
+                found.append(rank)
             }
         } else {
+            var positions = Array(repeating: 0, count: others.count)
             var index = 0
             if let bound {
                 index = gallop(to: bound, in: walked, from: 0)
                 if index < walked.count, walked[index] == bound { index += 1 }
             }
-            while index < walked.count, found.count < limit {
-                if shared(walked[index]) { found.append(walked[index]) }
+            next: while index < walked.count, found.count < limit {
+                let rank = walked[index]
                 index += 1
+                for (other, list) in others.enumerated() {
+                    let position = gallop(to: rank, in: list, from: positions[other])
+                    positions[other] = position
+                    guard position < list.count else { break next }
+                    guard list[position] == rank else { continue next }
+                }
+                found.append(rank)
             }
         }
         return found
@@ -167,6 +164,24 @@ final class TermLists: Sendable {
         while low < high {
             let middle = (low + high) / 2
             if list[middle] < rank { low = middle + 1 } else { high = middle }
+        }
+        return low
+    }
+
+    /// How many of the first `end` ranks of `list` are not above `rank`: `gallop` mirrored, by
+    /// doubling strides down from `end` and then halving.
+    private static func gallopDown(to rank: Int64, in list: [Int64], before end: Int) -> Int {
+        // Every rank from `high` up to `end` is above `rank`.
+        var high = end
+        var stride = 1
+        while high - stride >= 0, list[high - stride] > rank {
+            high -= stride
+            stride *= 2
+        }
+        var low = max(high - stride + 1, 0)
+        while low < high {
+            let middle = (low + high) / 2
+            if list[middle] > rank { high = middle } else { low = middle + 1 }
         }
         return low
     }
