@@ -6,7 +6,8 @@ import Synchronization
 /// 69-71 % of PostgreSQL's time (BENCHMARKS.md, "A school's read mix"), and most of them share
 /// a list (a level's, `is:free`'s, a common word's) with many others. Bounded by the ranks it
 /// holds; when over, the lists used least lately go. Shared by the copies of one repository;
-/// a read at another revision finds nothing, and a newer revision starts again.
+/// a read gives the revision the lists are of (its caller compares), and a newer revision
+/// starts again.
 final class TermLists: Sendable {
     /// 8 M ranks, 64 MiB: the three levels (a third of a million courses each at 1 M) and a
     /// few hundred common words.
