@@ -73,34 +73,44 @@ final class TermLists: Sendable {
     }
 
     /// How many ranks are in every one of `lists` (each ascending, no repeats), counted up to
-    /// `limit` + 1. The shortest list is walked; each longer one is searched from where the last
-    /// match left it, by galloping when it is much longer (a word's 40 k courses in a level's
-    /// 333 k) and step by step when alike.
+    /// `limit` + 1. The shortest list is walked (`walkCommon`).
     static func commonCount(_ lists: [[Int64]], limit: Int) -> Int {
         let bySize = lists.sorted { $0.count < $1.count }
         guard let walked = bySize.first else { return 0 }
-        let others = Array(bySize.dropFirst())
-        var positions = Array(repeating: 0, count: others.count)
         var count = 0
-        next: for rank in walked {
+        walkCommon(walked, from: 0, others: Array(bySize.dropFirst())) { _ in
+            count += 1
+            return count <= limit
+        }
+        return count
+    }
+
+    /// Gives `body` the ranks of `walked` from `start` on that are in every one of `others`,
+    /// ascending, until it says stop. Each other list is searched from where the last rank left
+    /// it (from the first rank's place at the start, so a page deep in the lists steps through
+    /// none before it): by galloping when it is much longer (a word's 40 k courses in a level's
+    /// 333 k), step by step when alike.
+    private static func walkCommon(_ walked: [Int64], from start: Int, others: [[Int64]], _ body: (Int64) -> Bool) {
+        guard start < walked.count else { return }
+        var positions = others.map { gallop(to: walked[start], in: $0, from: 0) }
+        next: for rank in walked[start...] {
             for (index, other) in others.enumerated() {
                 let found =
                     other.count > 16 * walked.count
                     ? gallop(to: rank, in: other, from: positions[index]) : step(to: rank, in: other, from: positions[index])
                 positions[index] = found
-                guard found < other.count else { break next }
+                guard found < other.count else { return }
                 guard other[found] == rank else { continue next }
             }
-            count += 1
-            if count > limit { break }
+            guard body(rank) else { return }
         }
-        return count
     }
 
     /// Up to `limit` ranks in every one of `lists`, past `bound` (after it, or before it when
     /// `descending`), in that order: a page of the catalog in title order. The shortest list
-    /// is walked from the bound; each of its ranks is looked for in the others by galloping
-    /// on from where the last one was looked for (up the lists, or down them when descending).
+    /// is walked from the bound; each of its ranks is looked for in the others from where the
+    /// last one was: up the lists as a count walks them (`walkCommon`), or down them by
+    /// galloping when descending.
     static func commonRanks(_ lists: [[Int64]], past bound: Int64?, descending: Bool, limit: Int) -> [Int64] {
         let bySize = lists.sorted { $0.count < $1.count }
         guard let walked = bySize.first, limit > 0 else { return [] }
@@ -122,22 +132,14 @@ final class TermLists: Sendable {
                 found.append(rank)
             }
         } else {
-            var positions = Array(repeating: 0, count: others.count)
             var index = 0
             if let bound {
                 index = gallop(to: bound, in: walked, from: 0)
                 if index < walked.count, walked[index] == bound { index += 1 }
             }
-            next: while index < walked.count, found.count < limit {
-                let rank = walked[index]
-                index += 1
-                for (other, list) in others.enumerated() {
-                    let position = gallop(to: rank, in: list, from: positions[other])
-                    positions[other] = position
-                    guard position < list.count else { break next }
-                    guard list[position] == rank else { continue next }
-                }
+            walkCommon(walked, from: index, others: others) { rank in
                 found.append(rank)
+                return found.count < limit
             }
         }
         return found
